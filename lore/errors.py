@@ -1,0 +1,127 @@
+"""Errors raised by lore.
+
+Every error a user can cause is a :class:`LoreError`; its message is one sentence that says what
+happened and how to fix it. The CLI prints it on one line and exits with code 2; the MCP server
+returns it as a tool error. Argument errors are also ``ValueError`` so generic callers can catch them.
+
+::
+
+    LoreError
+    ├── IndexNotFoundError          no index at the given path (run `lore index`)
+    ├── SchemaVersionError          index written by an incompatible lore version
+    ├── IndexBusyError              another process holds the write lock
+    ├── UnknownSymbolError          id or qualified name not in the index
+    ├── UnknownChunkError           chunk id not in the document store
+    ├── EmptyGroundTruthError       a benchmark has nothing to score
+    ├── NotAGitRepositoryError      `lore bench cochange` on a non-git path
+    ├── MissingExtraError           an optional dependency is not installed
+    ├── ConvergenceError            an iterative algorithm did not converge
+    └── InvalidArgumentError (ValueError)
+        ├── UnknownAlgorithmError
+        └── QueryError              empty or unusable search query
+"""
+
+from __future__ import annotations
+
+
+class LoreError(Exception):
+    """Root of every error lore raises on purpose."""
+
+
+class IndexNotFoundError(LoreError):
+    """No index database at ``path``."""
+
+    def __init__(self, path: str) -> None:
+        self.path = str(path)
+        super().__init__(f"no index at {self.path}; run `lore index` first")
+
+
+class SchemaVersionError(LoreError):
+    """The index was written with an incompatible schema version."""
+
+    def __init__(self, path: str, found: int, expected: int) -> None:
+        self.path, self.found, self.expected = str(path), found, expected
+        super().__init__(
+            f"index at {self.path} has schema version {found}, this lore needs {expected}; "
+            "run `lore index --rebuild` to rebuild it"
+        )
+
+
+class IndexBusyError(LoreError):
+    """Another process is writing the index."""
+
+    def __init__(self, path: str) -> None:
+        self.path = str(path)
+        super().__init__(
+            f"the index at {self.path} is being written by another process; wait for it to finish and retry"
+        )
+
+
+class UnknownSymbolError(LoreError, KeyError):
+    """A symbol id or qualified name that is not in the index."""
+
+    def __init__(self, ref: object, hint: str = "") -> None:
+        self.ref = ref
+        extra = f"; {hint}" if hint else "; find it with `lore search`"
+        super().__init__(f"unknown symbol {ref!r}: not in the index{extra}")
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return self.args[0]
+
+
+class UnknownChunkError(LoreError, KeyError):
+    """A document chunk id that is not in the index."""
+
+    def __init__(self, ref: object) -> None:
+        self.ref = ref
+        super().__init__(f"unknown chunk {ref!r}: not in the document store; find ids with `lore docs search`")
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class EmptyGroundTruthError(LoreError):
+    """A benchmark found nothing to score."""
+
+
+class NotAGitRepositoryError(LoreError):
+    """A path given for history mining is not a git repository."""
+
+    def __init__(self, path: str) -> None:
+        self.path = str(path)
+        super().__init__(f"{self.path} is not a git repository; pass the root of a git checkout")
+
+
+class MissingExtraError(LoreError):
+    """An optional dependency is missing."""
+
+    def __init__(self, feature: str, extra: str) -> None:
+        self.feature, self.extra = feature, extra
+        super().__init__(f"{feature} needs the optional extra; run `pip install 'lore-graph[{extra}]'`")
+
+
+class ConvergenceError(LoreError):
+    """An iterative algorithm stopped before reaching its tolerance."""
+
+    def __init__(self, algorithm: str, iterations: int, error: float, tol: float) -> None:
+        self.algorithm, self.iterations, self.error, self.tol = algorithm, iterations, error, tol
+        super().__init__(
+            f"{algorithm} did not converge in {iterations} iterations (error {error:.3g} > tol {tol:.3g}); "
+            "raise max_iter or tol"
+        )
+
+
+class InvalidArgumentError(LoreError, ValueError):
+    """An argument outside its allowed range or vocabulary."""
+
+
+class UnknownAlgorithmError(InvalidArgumentError):
+    """An algorithm or mode name that lore does not know."""
+
+    def __init__(self, name: str, choices: list[str] | tuple[str, ...], what: str = "algorithm") -> None:
+        self.name, self.choices = name, tuple(choices)
+        super().__init__(f"unknown {what} {name!r}; choose one of: {', '.join(self.choices)}")
+
+
+class QueryError(InvalidArgumentError):
+    """A search query that cannot be run."""

@@ -1,0 +1,71 @@
+"""Module names for files: the qualified-name prefix of every symbol a file defines.
+
+Python: the dotted import path, found by walking up through package directories (those holding an
+``__init__.py``), so ``src/pkg/mod.py`` is ``pkg.mod`` and ``pkg/__init__.py`` is ``pkg``. A root
+that is itself a package (indexing ``site-packages/networkx``) keeps its name as the first part.
+Other languages: the path without its extension, ``/`` replaced by ``.``.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+_PY_SUFFIXES = (".py", ".pyi")
+
+
+def python_package_dirs(paths: list[str]) -> set[str]:
+    """Directories (relative, '' for the root) that contain an ``__init__.py``."""
+    out: set[str] = set()
+    for p in paths:
+        pp = PurePosixPath(p)
+        if pp.name in ("__init__.py", "__init__.pyi"):
+            out.add(str(pp.parent) if str(pp.parent) != "." else "")
+    return out
+
+
+def module_name(path: str, language: str, package_dirs: set[str], root_name: str = "") -> str:
+    """The module name of ``path``.
+
+    Examples
+    --------
+    >>> dirs = {"src/pkg", "src/pkg/sub"}
+    >>> module_name("src/pkg/sub/mod.py", "python", dirs)
+    'pkg.sub.mod'
+    >>> module_name("src/pkg/__init__.py", "python", dirs)
+    'pkg'
+    >>> module_name("scripts/run.py", "python", dirs)
+    'scripts.run'
+    >>> module_name("lib/util.js", "javascript", set())
+    'lib.util'
+    """
+    pp = PurePosixPath(path)
+    if language == "python":
+        stem = pp.name
+        for suf in _PY_SUFFIXES:
+            if stem.endswith(suf):
+                stem = stem[: -len(suf)]
+                break
+        parts: list[str] = [] if stem == "__init__" else [stem]
+        d = str(pp.parent) if str(pp.parent) != "." else ""
+        if d in package_dirs:
+            # climb while the directory is a package
+            while d in package_dirs:
+                if d == "":
+                    if root_name:
+                        parts.insert(0, root_name)
+                    break
+                dp = PurePosixPath(d)
+                parts.insert(0, dp.name)
+                d = str(dp.parent) if str(dp.parent) != "." else ""
+        else:
+            # a loose script: name it by its directory path so it stays unique
+            if d:
+                parts = list(PurePosixPath(d).parts) + parts
+        return ".".join(p.replace("-", "_") for p in parts) or (root_name or "__main__")
+    stem_path = str(pp.with_suffix("")) if pp.suffix else str(pp)
+    return stem_path.replace("/", ".")
+
+
+def is_package_file(path: str) -> bool:
+    """Whether ``path`` is a package's ``__init__`` (relative imports resolve from itself)."""
+    return PurePosixPath(path).stem == "__init__"

@@ -1,0 +1,775 @@
+"""Binding raw names to symbols: the heart of lore's correctness.
+
+Each call site, type mention, import and base class that a parser recorded as text is resolved
+here, in the scope it was written in, to a symbol id, and the rule that bound it is recorded
+(``resolution``, strongest first in :data:`lore.store.schema.RESOLUTIONS`):
+
+* scopes: enclosing function scopes, then the module (class bodies are not visible from methods);
+* imports: aliases, relative imports, re-exports through ``__init__`` modules, star imports;
+* ``self.m()`` / ``cls.m()`` / ``super().m()``: the class hierarchy in MRO order (inherited methods);
+* ``Cls()``: ``Cls.__init__`` (or the inherited one) plus an ``instantiation`` type reference;
+* receivers typed by annotations (parameters, variables, attributes) or by the constructor or
+  annotated function they were assigned from (``s = Session(); s.get()``);
+* external targets (stdlib, third-party) become ``external`` symbols named by import path;
+* only when all of that fails: name heuristics (``same_file_name``, ``unique_name``, and
+  ``ambiguous_name`` with confidence ``1/k`` for each of ``k`` candidates), never silently.
+
+The world (every symbol of the index, by id) is loaded from the store; raw records of other files
+are loaded lazily when a name leads into them (a re-export chain, a base class, a return type).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..parsers.records import Binding, ParsedFile
+from ..store.schema import CONFIDENCE, RESOLUTIONS
+from .rules import ImportBinding, LanguageRules, rules_for
+
+RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
+MAX_AMBIGUOUS = 4  # more candidates than this: unresolved (the name says too little)
+MAX_DEPTH = 12
+CALLABLE_KINDS = frozenset({"function", "method", "class", "struct", "interface", "trait", "enum"})
+TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type_alias"})
+
+
+@dataclass(slots=True)
+class SymRow:
+    id: int
+    file_id: int | None
+    name: str
+    qualified_name: str
+    kind: str
+    parent_id: int | None
+
+
+@dataclass(slots=True)
+class FileRow:
+    id: int
+    path: str
+    language: str
+    module: str
+    module_id: int
+    is_package: bool
+
+
+# A resolved value: (tag, payload). tags: sym (symbol id), inst (instance of class id),
+# ext (external dotted name), extinst (instance of an external class), ns (namespace package prefix)
+Value = tuple[str, object]
+
+
+@dataclass
+class Edges:
+    """Rows produced for one batch of resolved files (tuples in store column order)."""
+
+    refs: list[tuple] = field(default_factory=list)  # caller, callee_id, callee_name, line, col, kind, res, conf
+    types: list[tuple] = field(default_factory=list)  # symbol, type_id, type_name, kind, context, line, res, conf
+    imports: list[tuple] = field(default_factory=list)  # file, symbol, module, name, alias, level, line, tfile, tid, res, conf
+    rels: list[tuple] = field(default_factory=list)  # source, target_id, target_name, kind, line, res, conf
+
+
+class FileCtx:
+    """Scope tables of one parsed file, built once when the file is first needed."""
+
+    def __init__(self, frow: FileRow, pf: ParsedFile, ids: list[int], rules: LanguageRules) -> None:
+        self.frow, self.pf, self.ids, self.rules = frow, pf, ids, rules
+        self.local_of = {sid: i for i, sid in enumerate(ids)}
+        n = len(pf.symbols)
+        self.defs: list[dict[str, list[int]]] = [defaultdict(list) for _ in range(n)]
+        self.bindings: list[dict[str, list[Binding]]] = [defaultdict(list) for _ in range(n)]
+        self.imports: list[dict[str, list[tuple[int, ImportBinding]]]] = [defaultdict(list) for _ in range(n)]
+        self.stars: list[list[ImportBinding]] = [[] for _ in range(n)]
+        self.import_bindings: list[ImportBinding | None] = []
+        for i, s in enumerate(pf.symbols):
+            if s.parent is not None:
+                self.defs[s.parent][s.name].append(i)
+        for b in pf.bindings:
+            self.bindings[b.owner][b.name].append(b)
+        for imp in pf.imports:
+            ib = rules.bind_import(imp, frow.module, frow.is_package)
+            self.import_bindings.append(ib)
+            if ib is None:
+                continue
+            if ib.star:
+                self.stars[imp.owner].append(ib)
+            else:
+                self.imports[imp.owner][ib.name].append((imp.line, ib))
+
+    def enclosing_class(self, local: int) -> int | None:
+        """The class a method (or a function nested in a method) belongs to."""
+        syms = self.pf.symbols
+        i: int | None = local
+        while i is not None:
+            p = syms[i].parent
+            if p is not None and syms[p].kind in TYPE_KINDS and syms[i].kind in ("method", "function"):
+                return p
+            i = p
+        return None
+
+
+class World:
+    """Every symbol of the index plus lazily loaded per-file scope tables."""
+
+    def __init__(
+        self,
+        symbols: list[SymRow],
+        files: list[FileRow],
+        load_records: Callable[[int], tuple[ParsedFile, list[int]] | None],
+        next_id: int,
+    ) -> None:
+        self.syms: dict[int, SymRow] = {s.id: s for s in symbols}
+        self.files: dict[int, FileRow] = {f.id: f for f in files}
+        self.by_qname: dict[str, list[int]] = defaultdict(list)
+        self.children: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        self.by_name: dict[str, list[int]] = defaultdict(list)
+        self.externals: dict[str, int] = {}
+        self.modules: dict[str, int] = {}
+        self.module_file: dict[int, int] = {}
+        self.namespaces: set[str] = set()
+        for s in symbols:
+            if s.file_id is None:
+                self.externals[s.qualified_name] = s.id
+                continue
+            self.by_qname[s.qualified_name].append(s.id)
+            if s.parent_id is not None:
+                self.children[s.parent_id][s.name].append(s.id)
+            if s.kind in CALLABLE_KINDS:
+                self.by_name[s.name].append(s.id)
+        for f in files:
+            self.modules[f.module] = f.module_id
+            self.module_file[f.module_id] = f.id
+            parts = f.module.split(".")
+            for k in range(1, len(parts)):
+                self.namespaces.add(".".join(parts[:k]))
+        self._load_records = load_records
+        self._ctx: dict[int, FileCtx | None] = {}
+        self.new_externals: list[tuple[int, str, str]] = []
+        self.next_id = next_id
+        self._mro: dict[int, list[Value]] = {}
+        self._members: dict[tuple[int, str], tuple[Value, str] | None] = {}
+        self._returns: dict[int, tuple[Value, str] | None] = {}
+        self._attr_types: dict[int, dict[str, tuple[Value, str]]] = {}
+        self._busy: set[tuple] = set()
+
+    # -- lazy per-file context -----------------------------------------------------------------
+    def ctx(self, file_id: int | None) -> FileCtx | None:
+        if file_id is None:
+            return None
+        if file_id not in self._ctx:
+            frow = self.files.get(file_id)
+            loaded = self._load_records(file_id) if frow is not None else None
+            if loaded is None or frow is None:
+                self._ctx[file_id] = None
+            else:
+                pf, ids = loaded
+                self._ctx[file_id] = FileCtx(frow, pf, ids, rules_for(frow.language))
+        return self._ctx[file_id]
+
+    def preload(self, file_id: int, pf: ParsedFile, ids: list[int]) -> FileCtx:
+        frow = self.files[file_id]
+        c = FileCtx(frow, pf, ids, rules_for(frow.language))
+        self._ctx[file_id] = c
+        return c
+
+    def external(self, qname: str) -> int:
+        sid = self.externals.get(qname)
+        if sid is None:
+            sid = self.next_id
+            self.next_id += 1
+            self.externals[qname] = sid
+            self.new_externals.append((sid, qname.rsplit(".", 1)[-1], qname))
+        return sid
+
+    # -- modules, classes, members ------------------------------------------------------------
+    def module_value(self, name: str) -> Value | None:
+        mid = self.modules.get(name)
+        if mid is not None:
+            return ("sym", mid)
+        if name in self.namespaces:
+            return ("ns", name)
+        return None
+
+    def module_member(self, mod_id: int, name: str, depth: int = 0) -> tuple[Value, str] | None:
+        key = (mod_id, name)
+        if key in self._members:
+            return self._members[key]
+        if depth > MAX_DEPTH or ("mm", key) in self._busy:
+            return None
+        self._busy.add(("mm", key))
+        try:
+            result = self._module_member(mod_id, name, depth)
+        finally:
+            self._busy.discard(("mm", key))
+        self._members[key] = result
+        return result
+
+    def _module_member(self, mod_id: int, name: str, depth: int) -> tuple[Value, str] | None:
+        kids = self.children.get(mod_id, {}).get(name)
+        if kids:
+            return ("sym", kids[-1]), "import"
+        file_id = self.module_file.get(mod_id)
+        c = self.ctx(file_id)
+        if c is not None:
+            module_local = 0
+            got = self._lookup_in_scope(c, module_local, name, 1 << 30, depth + 1, module_level_only=True)
+            if got is not None:
+                return got[0], "import"
+        sub = f"{self.syms[mod_id].qualified_name}.{name}"
+        v = self.module_value(sub)
+        if v is not None:
+            return v, "import"
+        return None
+
+    def bases(self, class_id: int, depth: int = 0) -> list[Value]:
+        srow = self.syms.get(class_id)
+        if srow is None:
+            return []
+        c = self.ctx(srow.file_id)
+        if c is None:
+            return []
+        local = c.local_of.get(class_id)
+        out: list[Value] = []
+        for rel in c.pf.relations:
+            if rel.source == local and rel.kind in ("extends", "implements", "embeds"):
+                got = self.resolve_path(c, local_parent(c, local), rel.target, rel.line, depth + 1)
+                if got is not None:
+                    out.append(got[0])
+        return out
+
+    def mro(self, class_id: int, depth: int = 0) -> list[Value]:
+        """Linearised ancestors of a class, itself first (C3-like: depth-first, left to right, deduplicated)."""
+        if class_id in self._mro:
+            return self._mro[class_id]
+        if ("mro", class_id) in self._busy or depth > MAX_DEPTH:
+            return [("sym", class_id)]
+        self._busy.add(("mro", class_id))
+        try:
+            seen: set = {("sym", class_id)}
+            order: list[Value] = [("sym", class_id)]
+            for base in self.bases(class_id, depth + 1):
+                if base[0] == "sym" and self.syms.get(base[1]) is not None and self.syms[base[1]].kind in TYPE_KINDS:
+                    chain = self.mro(base[1], depth + 1)
+                else:
+                    chain = [base]
+                for v in chain:
+                    if v not in seen:
+                        seen.add(v)
+                        order.append(v)
+        finally:
+            self._busy.discard(("mro", class_id))
+        self._mro[class_id] = order
+        return order
+
+    def class_member(self, class_id: int, name: str, *, skip_self: bool = False, depth: int = 0) -> tuple[Value, str] | None:
+        """``name`` looked up on a class through its MRO: a method, a nested class or a typed attribute."""
+        for i, v in enumerate(self.mro(class_id, depth)):
+            if skip_self and i == 0:
+                continue
+            if v[0] == "sym":
+                cid = v[1]
+                kids = self.children.get(cid, {}).get(name)
+                if kids:
+                    return ("sym", kids[-1]), "self_method"
+                attrs = self.attr_types(cid, depth + 1)
+                if name in attrs:
+                    return attrs[name]
+            elif v[0] in ("ext", "extinst"):
+                return ("ext", f"{v[1]}.{name}"), "external"
+        return None
+
+    def attr_types(self, class_id: int, depth: int = 0) -> dict[str, tuple[Value, str]]:
+        """Types of a class's attributes (``self.x: T``, ``self.x = T()``, class-level ``x: T``)."""
+        if class_id in self._attr_types:
+            return self._attr_types[class_id]
+        self._attr_types[class_id] = {}
+        srow = self.syms[class_id]
+        c = self.ctx(srow.file_id)
+        out: dict[str, tuple[Value, str]] = {}
+        if c is not None and depth <= MAX_DEPTH:
+            local = c.local_of.get(class_id)
+            if local is not None:
+                for name, binds in c.bindings[local].items():
+                    if not name.startswith("self."):
+                        continue
+                    got = self.binding_value(c, local, binds[-1], depth + 1)
+                    if got is not None:
+                        out[name[5:]] = got
+        self._attr_types[class_id] = out
+        return out
+
+    def returns(self, func_id: int, depth: int = 0) -> tuple[Value, str] | None:
+        """The instance a function returns, from its return annotation."""
+        if func_id in self._returns:
+            return self._returns[func_id]
+        self._returns[func_id] = None
+        srow = self.syms[func_id]
+        c = self.ctx(srow.file_id)
+        result = None
+        if c is not None and depth <= MAX_DEPTH:
+            local = c.local_of.get(func_id)
+            if local is not None and c.pf.symbols[local].return_type:
+                result = self.type_value(c, local, c.pf.symbols[local].return_type, depth + 1)
+        self._returns[func_id] = result
+        return result
+
+    # -- values ---------------------------------------------------------------------------------
+    def type_value(self, c: FileCtx, scope: int, annotation: str, depth: int) -> tuple[Value, str] | None:
+        """An annotation string -> instance value (Optional[X], X | None and "X" unwrapped)."""
+        name = primary_type(annotation)
+        if not name:
+            return None
+        got = self.resolve_path(c, scope, name, 1 << 30, depth + 1)
+        if got is None:
+            return None
+        v, res = got
+        return instance_of(self, v), weaker(res, "annotated_type")
+
+    def binding_value(self, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None:
+        if depth > MAX_DEPTH:
+            return None
+        if b.annotation:
+            return self.type_value(c, scope, b.annotation, depth + 1)
+        if b.value:
+            got = self.resolve_path(c, scope, b.value, b.line, depth + 1)
+            if got is None:
+                return None
+            return self.call_result(got[0], got[1], depth + 1)
+        if b.alias_of:
+            return self.resolve_path(c, scope, b.alias_of, b.line, depth + 1)
+        return None
+
+    def call_result(self, v: Value, res: str, depth: int) -> tuple[Value, str] | None:
+        """The value a call of ``v`` produces."""
+        tag, payload = v
+        if tag == "sym":
+            srow = self.syms.get(payload)  # type: ignore[arg-type]
+            if srow is None:
+                return None
+            if srow.kind in TYPE_KINDS:
+                return ("inst", payload), weaker(res, "constructor_type")
+            if srow.kind in ("function", "method"):
+                got = self.returns(payload, depth + 1)  # type: ignore[arg-type]
+                if got is not None:
+                    return got[0], weaker(res, "constructor_type")
+            return None
+        if tag == "ext":
+            name = str(payload)
+            last = name.rsplit(".", 1)[-1]
+            if last[:1].isupper():  # a class by convention: its instances
+                return ("extinst", name), weaker(res, "constructor_type")
+            return None
+        return None
+
+    def _lookup_in_scope(
+        self, c: FileCtx, scope: int, name: str, line: int, depth: int, *, module_level_only: bool = False
+    ) -> tuple[Value, str] | None:
+        """``name`` as bound in exactly one scope: definitions, imports, bindings, parameters."""
+        sym = c.pf.symbols[scope]
+        kind = sym.kind
+        base_res = "module_global" if kind == "module" else "local_scope"
+        candidates: list[tuple[int, str, object]] = []  # (line, what, payload)
+        for local in c.defs[scope].get(name, ()):
+            candidates.append((c.pf.symbols[local].start_line, "def", local))
+        for iline, ib in c.imports[scope].get(name, ()):
+            candidates.append((iline, "import", ib))
+        for b in c.bindings[scope].get(name, ()):
+            candidates.append((b.line, "bind", b))
+        if not candidates:
+            if kind in ("function", "method"):
+                for idx, (pname, ann) in enumerate(sym.params):
+                    if pname == name:
+                        return self._param_value(c, scope, idx, pname, ann, depth)
+            for ib in c.stars[scope]:
+                got = self._import_value(c, ib, depth + 1, member=name)
+                if got is not None:
+                    return got
+            return None
+        before = [cand for cand in candidates if cand[0] <= line]
+        pick = max(before or candidates, key=lambda t: t[0])
+        _, what, payload = pick
+        if what == "def":
+            return ("sym", c.ids[payload]), base_res  # type: ignore[index]
+        if what == "import":
+            return self._import_value(c, payload, depth + 1)  # type: ignore[arg-type]
+        got = self.binding_value(c, scope, payload, depth + 1)  # type: ignore[arg-type]
+        return got
+
+    def _param_value(self, c: FileCtx, scope: int, idx: int, pname: str, ann: str, depth: int) -> tuple[Value, str] | None:
+        sym = c.pf.symbols[scope]
+        if idx == 0 and sym.kind == "method" and "staticmethod" not in sym.decorators:
+            cls_local = sym.parent
+            if cls_local is not None:
+                cid = c.ids[cls_local]
+                if "classmethod" in sym.decorators or pname == "cls":
+                    return ("sym", cid), "self_method"
+                return ("inst", cid), "self_method"
+        if ann:
+            return self.type_value(c, scope, ann, depth + 1)
+        return ("unknown", pname), "unresolved"
+
+    def _import_value(self, c: FileCtx, ib: ImportBinding, depth: int, member: str | None = None) -> tuple[Value, str] | None:
+        """What an import binding (or ``member`` of a star-imported module) refers to."""
+        mod = self.module_value(ib.module)
+        want = member if ib.star else ib.member
+        if want is None:
+            if mod is not None:
+                return mod, "import"
+            if ib.relative:
+                return None
+            return ("ext", ib.module), "external"
+        if mod is not None and mod[0] == "sym":
+            got = self.module_member(mod[1], want, depth + 1)  # type: ignore[arg-type]
+            if got is not None:
+                return got[0], "import"
+            if ib.star:
+                return None
+            sub = self.module_value(f"{ib.module}.{want}")
+            return (sub, "import") if sub is not None else None
+        if mod is not None and mod[0] == "ns":
+            sub = self.module_value(f"{ib.module}.{want}")
+            return (sub, "import") if sub is not None else None
+        if ib.relative or ib.star:
+            return None
+        return ("ext", f"{ib.module}.{want}"), "external"
+
+    def lookup_name(self, c: FileCtx, scope: int, name: str, line: int, depth: int) -> tuple[Value, str] | None:
+        """``name`` looked up from ``scope`` outwards, then among builtins."""
+        syms = c.pf.symbols
+        first = True
+        i: int | None = scope
+        while i is not None:
+            kind = syms[i].kind
+            visible = first or kind != "class" or c.rules.class_scopes_visible_to_methods
+            if visible:
+                got = self._lookup_in_scope(c, i, name, line if first else 1 << 30, depth + 1)
+                if got is not None:
+                    if got[0][0] == "unknown":
+                        return None  # a parameter of unknown type shadows outer names
+                    return got
+            first = False
+            i = syms[i].parent
+        rules = c.rules
+        if name in rules.builtin_functions:
+            return ("ext", f"{rules.builtin_prefix}.{name}"), "builtin"
+        return None
+
+    def member(self, v: Value, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
+        tag, payload = v
+        if tag == "sym":
+            srow = self.syms.get(payload)  # type: ignore[arg-type]
+            if srow is None:
+                return None
+            if srow.kind == "module":
+                got = self.module_member(payload, attr, depth + 1)  # type: ignore[arg-type]
+                return (got[0], weaker(res, "import")) if got is not None else None
+            if srow.kind in TYPE_KINDS:
+                got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+                return (got[0], weaker(res, got[1] if got[1] != "self_method" else res)) if got else None
+            return None
+        if tag == "inst":
+            got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+            if got is None:
+                return None
+            return got[0], weaker(res, got[1]) if got[1] not in ("self_method",) else res
+        if tag in ("ext", "extinst"):
+            return ("ext", f"{payload}.{attr}"), weaker(res, "external")
+        if tag == "ns":
+            sub = self.module_value(f"{payload}.{attr}")
+            return (sub, res) if sub is not None else None
+        return None
+
+    def resolve_path(self, c: FileCtx, scope: int, path: str, line: int, depth: int = 0) -> tuple[Value, str] | None:
+        """Resolve a dotted path as written in ``scope`` of file ``c`` to a value and the rule used."""
+        if depth > MAX_DEPTH or not path:
+            return None
+        parts = split_path(path)
+        head = parts[0]
+        if head == "super()":
+            cls = c.enclosing_class(scope)
+            if cls is None or len(parts) < 2:
+                return None
+            attr = parts[1].rstrip("()")
+            got = self.class_member(c.ids[cls], attr, skip_self=True, depth=depth + 1)
+            if got is None:
+                return None
+            cur: tuple[Value, str] | None = (got[0], "self_method")
+            rest = parts[1:]
+            if rest[0].endswith("()"):
+                cur = self.call_result(cur[0], cur[1], depth + 1) if len(rest) > 1 else cur
+            rest = rest[1:]
+        elif head == "<str>":
+            cur = ("extinst", f"{c.rules.builtin_prefix}.str"), "builtin"
+            rest = parts[1:]
+        else:
+            call = head.endswith("()")
+            name = head[:-2] if call else head
+            if not name or name.startswith("<"):
+                return None
+            cur = self.lookup_name(c, scope, name, line, depth + 1)
+            if cur is not None and call and len(parts) > 1:
+                cur = self.call_result(cur[0], cur[1], depth + 1)
+            rest = parts[1:]
+        for k, part in enumerate(rest):
+            if cur is None:
+                return None
+            call = part.endswith("()")
+            attr = part[:-2] if call else part
+            cur = self.member(cur[0], attr, cur[1], depth + 1)
+            if cur is not None and call and k < len(rest) - 1:
+                cur = self.call_result(cur[0], cur[1], depth + 1)
+        return cur
+
+
+def local_parent(c: FileCtx, local: int | None) -> int:
+    if local is None:
+        return 0
+    p = c.pf.symbols[local].parent
+    return 0 if p is None else p
+
+
+def split_path(path: str) -> list[str]:
+    """``a.b().c`` -> ``['a', 'b()', 'c']``; parentheses only ever close a part."""
+    return path.split(".")
+
+
+def weaker(a: str, b: str) -> str:
+    """The weaker of two resolution rules (the later one in RESOLUTIONS)."""
+    return a if RANK.get(a, 99) >= RANK.get(b, 99) else b
+
+
+def instance_of(world: World, v: Value) -> Value:
+    if v[0] == "sym":
+        srow = world.syms.get(v[1])  # type: ignore[arg-type]
+        if srow is not None and srow.kind in TYPE_KINDS:
+            return ("inst", v[1])
+    if v[0] == "ext":
+        return ("extinst", v[1])
+    return v
+
+
+_WRAPPERS = ("Optional[", "typing.Optional[", "Final[", "ClassVar[", "Annotated[", "type[", "Type[")
+
+
+def primary_type(annotation: str) -> str:
+    """The main class an annotation names: ``Optional["Session"]`` -> ``Session``; ``''`` for none.
+
+    Examples
+    --------
+    >>> primary_type('Optional["requests.Session"]'), primary_type("Foo | None"), primary_type("list[Foo]")
+    ('requests.Session', 'Foo', 'list')
+    """
+    t = annotation.strip().strip("'\"").strip()
+    changed = True
+    while changed:
+        changed = False
+        for w in _WRAPPERS:
+            if t.startswith(w) and t.endswith("]"):
+                t = t[len(w) : -1].split(",")[0].strip().strip("'\"").strip()
+                changed = True
+    if "|" in t:
+        opts = [p.strip() for p in t.split("|") if p.strip() not in ("None", "")]
+        t = opts[0] if opts else ""
+    t = t.split("[", 1)[0].strip()
+    if not t or not all(p.isidentifier() for p in t.split(".")) or t == "None":
+        return ""
+    return t
+
+
+class FileResolver:
+    """Resolves every raw record of one file into edge rows."""
+
+    def __init__(self, world: World, c: FileCtx, out: Edges) -> None:
+        self.w, self.c, self.out = world, c, out
+        self.rules = c.rules
+
+    def run(self) -> None:
+        self._imports()
+        self._relationships()
+        self._calls()
+        self._types()
+        self._bindings_fields()
+
+    # -- imports ----------------------------------------------------------------------------------
+    def _imports(self) -> None:
+        c, w = self.c, self.w
+        fid = c.frow.id
+        for imp, ib in zip(c.pf.imports, c.import_bindings, strict=True):
+            tfile = tid = None
+            res = "unresolved"
+            if ib is not None:
+                got = w._import_value(c, ib, 1) if not ib.star else (w.module_value(ib.module), "import")
+                if got is not None and got[0] is not None:
+                    v, res = got
+                    tid = self._value_id(v)
+                    if v[0] == "sym":
+                        srow = w.syms.get(v[1])  # type: ignore[arg-type]
+                        tfile = srow.file_id if srow else None
+                    elif v[0] == "ns":
+                        res, tid = "import", None
+                elif not ib.relative and ib.star:
+                    tid, res = w.external(ib.module), "external"
+            conf = CONFIDENCE[res]
+            self.out.imports.append(
+                (fid, c.ids[imp.owner], imp.module, imp.name, imp.alias, imp.level, imp.line, tfile, tid, res, conf)
+            )
+
+    def _value_id(self, v: Value) -> int | None:
+        tag, payload = v
+        if tag in ("sym", "inst"):
+            return payload  # type: ignore[return-value]
+        if tag in ("ext", "extinst"):
+            return self.w.external(str(payload))
+        return None
+
+    # -- relationships ----------------------------------------------------------------------------
+    def _relationships(self) -> None:
+        c, w = self.c, self.w
+        syms = c.pf.symbols
+        for i, s in enumerate(syms):
+            if s.parent is not None:
+                self.out.rels.append((c.ids[s.parent], c.ids[i], s.qualified_name, "contains", s.start_line, "local_scope", 1.0))
+        for rel in c.pf.relations:
+            got = w.resolve_path(c, local_parent(c, rel.source), rel.target, rel.line, 1)
+            tid, res = self._target(got)
+            self.out.rels.append((c.ids[rel.source], tid, rel.target, rel.kind, rel.line, res, CONFIDENCE[res]))
+        # overrides: a method that redefines a name found further up its class's MRO
+        for i, s in enumerate(syms):
+            if s.kind != "method" or s.parent is None or syms[s.parent].kind not in TYPE_KINDS:
+                continue
+            if s.name in ("__init__",) and False:
+                continue
+            got = w.class_member(c.ids[s.parent], s.name, skip_self=True)
+            if got is not None and got[0][0] == "sym":
+                tid = got[0][1]
+                self.out.rels.append((c.ids[i], tid, w.syms[tid].qualified_name, "overrides", s.start_line, "self_method", CONFIDENCE["self_method"]))  # type: ignore[index]
+
+    def _target(self, got: tuple[Value, str] | None) -> tuple[int | None, str]:
+        if got is None:
+            return None, "unresolved"
+        v, res = got
+        if v[0] == "unknown":
+            return None, "unresolved"
+        tid = self._value_id(v)
+        if tid is None:
+            return None, "unresolved"
+        if v[0] in ("ext", "extinst"):
+            res = "builtin" if str(v[1]).startswith(self.rules.builtin_prefix + ".") else "external"
+        return tid, res
+
+    # -- calls --------------------------------------------------------------------------------------
+    def _calls(self) -> None:
+        c, w = self.c, self.w
+        for call in c.pf.calls:
+            caller = c.ids[call.caller]
+            got = w.resolve_path(c, call.caller, call.callee, call.line, 0)
+            targets = self._call_targets(got, call.callee, call.caller, call.line)
+            for tid, res, conf in targets:
+                self.out.refs.append((caller, tid, call.callee, call.line, call.col, call.kind, res, conf))
+
+    def _call_targets(self, got: tuple[Value, str] | None, callee: str, caller_local: int, line: int) -> list[tuple[int | None, str, float]]:
+        w, c = self.w, self.c
+        if got is not None and got[0][0] != "unknown":
+            v, res = got
+            tag, payload = v
+            if tag == "sym":
+                srow = w.syms.get(payload)  # type: ignore[arg-type]
+                if srow is not None and srow.kind in TYPE_KINDS:
+                    # constructor: the type reference, and the call edge to __init__ (or the class itself)
+                    self.out.types.append((c.ids[caller_local], payload, callee, "instantiation", "", line, res, CONFIDENCE[res]))
+                    for ctor in c.rules.constructor_names:
+                        m = w.class_member(payload, ctor)  # type: ignore[arg-type]
+                        if m is not None and m[0][0] == "sym":
+                            return [(m[0][1], res, CONFIDENCE[res])]  # type: ignore[list-item]
+                    return [(payload, res, CONFIDENCE[res])]  # type: ignore[list-item]
+                if srow is not None and srow.kind in ("function", "method"):
+                    return [(payload, res, CONFIDENCE[res])]  # type: ignore[list-item]
+                if srow is not None and srow.kind == "external":
+                    return [(payload, "external", 1.0)]  # type: ignore[list-item]
+            elif tag == "inst":
+                m = w.class_member(payload, "__call__")  # type: ignore[arg-type]
+                if m is not None and m[0][0] == "sym":
+                    return [(m[0][1], res, CONFIDENCE[res])]  # type: ignore[list-item]
+            elif tag in ("ext", "extinst"):
+                name = str(payload)
+                r = "builtin" if name.startswith(c.rules.builtin_prefix + ".") else "external"
+                if r == "external" and name.rsplit(".", 1)[-1][:1].isupper():
+                    self.out.types.append((c.ids[caller_local], w.external(name), callee, "instantiation", "", line, r, 1.0))
+                return [(w.external(name), r, 1.0)]
+        return self._heuristic(callee, caller_local)
+
+    def _heuristic(self, callee: str, caller_local: int) -> list[tuple[int | None, str, float]]:
+        w, c = self.w, self.c
+        parts = split_path(callee)
+        name = parts[-1].rstrip("()") if parts else ""
+        dotted_call = len(parts) > 1
+        if not name or (dotted_call and name in c.rules.builtin_method_names):
+            return [(None, "unresolved", 0.0)]
+        cands = w.by_name.get(name, [])
+        if dotted_call:
+            cands = [s for s in cands if w.syms[s].kind in ("method", "function")]
+        else:
+            cands = [s for s in cands if w.syms[s].kind != "method"]
+        if not cands:
+            return [(None, "unresolved", 0.0)]
+        same = [s for s in cands if w.syms[s].file_id == c.frow.id]
+        if len(same) == 1:
+            return [(same[0], "same_file_name", CONFIDENCE["same_file_name"])]
+        if len(cands) == 1:
+            return [(cands[0], "unique_name", CONFIDENCE["unique_name"])]
+        if len(cands) <= MAX_AMBIGUOUS:
+            k = len(cands)
+            return [(s, "ambiguous_name", CONFIDENCE["ambiguous_name"] / k) for s in sorted(cands)]
+        return [(None, "unresolved", 0.0)]
+
+    # -- type references ----------------------------------------------------------------------------
+    def _types(self) -> None:
+        c, w = self.c, self.w
+        for tr in c.pf.type_refs:
+            scope = tr.owner if c.pf.symbols[tr.owner].kind not in TYPE_KINDS or tr.kind != "field" else tr.owner
+            got = w.resolve_path(c, scope if tr.kind not in ("param", "return") else local_parent(c, tr.owner), tr.type_name, tr.line, 1)
+            tid, res = self._target(got)
+            if tid is None:
+                tid, res = self._type_heuristic(tr.type_name)
+            conf = CONFIDENCE[res]
+            self.out.types.append((c.ids[tr.owner], tid, tr.type_name, tr.kind, "", tr.line, res, conf))
+
+    def _type_heuristic(self, type_name: str) -> tuple[int | None, str]:
+        w = self.w
+        name = type_name.rsplit(".", 1)[-1]
+        cands = [s for s in w.by_name.get(name, []) if w.syms[s].kind in TYPE_KINDS]
+        same = [s for s in cands if w.syms[s].file_id == self.c.frow.id]
+        if len(same) == 1:
+            return same[0], "same_file_name"
+        if len(cands) == 1:
+            return cands[0], "unique_name"
+        return None, "unresolved"
+
+    def _bindings_fields(self) -> None:
+        """``self.x = Foo()`` in a method types the attribute ``x`` of the class: a ``field`` reference."""
+        c, w = self.c, self.w
+        for b in c.pf.bindings:
+            if not b.name.startswith("self.") or not b.value:
+                continue
+            if c.pf.symbols[b.owner].kind not in TYPE_KINDS:
+                continue
+            got = w.attr_types(c.ids[b.owner]).get(b.name[5:])
+            if got is None:
+                continue
+            v, res = got
+            if v[0] not in ("inst", "extinst"):
+                continue
+            tid = self._value_id(v)
+            self.out.types.append((c.ids[b.owner], tid, b.value, "field", b.name[5:], b.line, res, CONFIDENCE[res]))
+
+
+def resolve_files(world: World, file_ids: list[int]) -> Edges:
+    """Resolve every record of ``file_ids`` (their contexts must be loadable) into edge rows."""
+    out = Edges()
+    for fid in file_ids:
+        c = world.ctx(fid)
+        if c is None:
+            continue
+        FileResolver(world, c, out).run()
+    return out

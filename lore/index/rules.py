@@ -1,0 +1,103 @@
+"""Per-language knowledge the resolver needs: receiver keywords, constructors, builtins, imports.
+
+The resolver (``lore.index.resolve``) is language-neutral: it walks scopes, follows dotted paths
+through modules, classes and typed values, and records how each edge was bound. What differs between
+languages lives in a :class:`LanguageRules` subclass, registered in ``RULES`` by language name.
+"""
+
+from __future__ import annotations
+
+import builtins
+import sys
+from dataclasses import dataclass
+
+from ..parsers.records import Import
+
+
+@dataclass(frozen=True, slots=True)
+class ImportBinding:
+    """What an import binds: local ``name`` -> ``module`` (absolute), optionally a ``member`` of it.
+
+    ``star`` imports bind every public name of ``module``; ``name`` is then ``''``.
+    ``relative`` marks imports that can only point inside the repository.
+    """
+
+    name: str
+    module: str
+    member: str | None = None
+    star: bool = False
+    relative: bool = False
+
+
+class LanguageRules:
+    """Defaults shared by languages; subclasses override what differs."""
+
+    language = ""
+    self_names: frozenset[str] = frozenset({"self"})
+    constructor_names: tuple[str, ...] = ()
+    builtin_functions: frozenset[str] = frozenset()
+    builtin_types: frozenset[str] = frozenset()
+    # method names of builtin containers / strings: an unknown receiver calling these is not
+    # matched to repository methods by name (x.append() is almost never your own `append`)
+    builtin_method_names: frozenset[str] = frozenset()
+    builtin_prefix = "builtins"
+    class_scopes_visible_to_methods = False
+    member_separator = "."
+
+    def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
+        """The binding an import record creates in the importing file (``module`` is that file's module)."""
+        raise NotImplementedError
+
+    def is_stdlib(self, module: str) -> bool:
+        return False
+
+
+def _builtin_method_names() -> frozenset[str]:
+    names: set[str] = set()
+    for t in (list, dict, str, set, bytes, tuple, frozenset, int, float, bytearray):
+        names.update(n for n in dir(t) if not n.startswith("__"))
+    return frozenset(names)
+
+
+class PythonRules(LanguageRules):
+    language = "python"
+    self_names = frozenset({"self", "cls"})
+    constructor_names = ("__init__", "__new__")
+    builtin_functions = frozenset(n for n in dir(builtins) if not n.startswith("_"))
+    builtin_types = frozenset(
+        n for n in dir(builtins) if isinstance(getattr(builtins, n), type) and not n.startswith("_")
+    )
+    builtin_method_names = _builtin_method_names()
+
+    def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
+        base = imp.module
+        relative = imp.level > 0
+        if relative:
+            parts = module.split(".") if module else []
+            if not is_package:
+                parts = parts[:-1]
+            drop = imp.level - 1
+            if drop > len(parts):
+                return None
+            parts = parts[: len(parts) - drop] if drop else parts
+            base = ".".join(parts + ([imp.module] if imp.module else []))
+        if imp.name is None:  # import a.b.c [as x]
+            if imp.alias:
+                return ImportBinding(imp.alias, base, None, relative=relative)
+            return ImportBinding(base.split(".")[0], base.split(".")[0], None, relative=relative)
+        if imp.name == "*":
+            return ImportBinding("", base, None, star=True, relative=relative)
+        return ImportBinding(imp.alias or imp.name, base, imp.name, relative=relative)
+
+    def is_stdlib(self, module: str) -> bool:
+        return module.split(".")[0] in sys.stdlib_module_names
+
+
+RULES: dict[str, LanguageRules] = {"python": PythonRules()}
+
+
+def rules_for(language: str) -> LanguageRules:
+    """The rules of ``language``; other languages register theirs in ``lore.index.rules_langs``."""
+    if language not in RULES:
+        from . import rules_langs  # noqa: F401  (registers the non-Python languages)
+    return RULES[language]

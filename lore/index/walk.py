@@ -1,0 +1,174 @@
+"""Walking a repository: .gitignore-aware, language by extension, binary and huge files skipped.
+
+Nothing here parses: the walker yields :class:`SourceFile` entries (path, language, size, mtime);
+the indexer decides what to read and hash. Symlinks are never followed out of the root.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from ..parsers import language_for
+
+DEFAULT_MAX_FILE_SIZE = 2_000_000  # bytes; generated or vendored giants are skipped with a warning
+ALWAYS_SKIP_DIRS = frozenset(
+    {".git", ".hg", ".svn", ".lore", "__pycache__", "node_modules", ".tox", ".nox", ".venv", ".mypy_cache",
+     ".pytest_cache", ".ruff_cache", ".eggs"}
+)
+
+_TEST_DIR_NAMES = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs"})
+
+
+@dataclass(slots=True)
+class SourceFile:
+    path: str  # relative to root, '/'-separated
+    abspath: str
+    language: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass
+class WalkResult:
+    files: list[SourceFile] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)  # reason -> count
+    skipped_paths: dict[str, list[str]] = field(default_factory=dict)
+
+    def skip(self, reason: str, path: str) -> None:
+        self.skipped[reason] += 1
+        self.skipped_paths.setdefault(reason, [])
+        if len(self.skipped_paths[reason]) < 20:
+            self.skipped_paths[reason].append(path)
+
+
+def is_test_path(path: str) -> bool:
+    """Whether ``path`` looks like test code (test directories, ``test_*.py``, ``*_test.go``, ``*.spec.ts``...).
+
+    Examples
+    --------
+    >>> is_test_path("pkg/tests/test_api.py"), is_test_path("pkg/api.py"), is_test_path("src/a.spec.ts")
+    (True, False, True)
+    """
+    parts = path.split("/")
+    if any(p in _TEST_DIR_NAMES for p in parts[:-1]):
+        return True
+    name = parts[-1]
+    stem = name.split(".", 1)[0]
+    return (
+        stem.startswith("test_")
+        or stem.endswith("_test")
+        or stem.endswith("_tests")
+        or name == "conftest.py"
+        or ".test." in name
+        or ".spec." in name
+        or (stem.endswith("Test") and name.endswith(".java"))
+    )
+
+
+def _load_ignore(dirpath: Path) -> pathspec.PathSpec | None:
+    gi = dirpath / ".gitignore"
+    if not gi.is_file():
+        return None
+    try:
+        lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def walk(
+    root: str | os.PathLike[str],
+    *,
+    exclude: tuple[str, ...] | list[str] = (),
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE,
+    languages: set[str] | None = None,
+) -> WalkResult:
+    """Files under ``root`` that lore can index, sorted by path.
+
+    ``exclude`` takes gitignore-style patterns relative to the root. Nested ``.gitignore`` files
+    apply to their own subtree. Files larger than ``max_file_size`` and binary files (a NUL byte in
+    the first 8 KiB) are skipped and counted in ``WalkResult.skipped``.
+    """
+    root_path = Path(root).resolve()
+    result = WalkResult()
+    excludes = pathspec.GitIgnoreSpec.from_lines(list(exclude)) if exclude else None
+    # stack of (directory relative prefix, spec) for nested .gitignore files
+    specs: list[tuple[str, pathspec.PathSpec]] = []
+
+    def ignored(rel: str, is_dir: bool) -> bool:
+        probe = rel + "/" if is_dir else rel
+        if excludes is not None and excludes.match_file(probe):
+            return True
+        verdict = False
+        for prefix, spec in specs:
+            if prefix and not rel.startswith(prefix):
+                continue
+            sub = rel[len(prefix):] + ("/" if is_dir else "")
+            res = spec.check_file(sub)
+            if res.include is not None:
+                verdict = bool(res.include)
+        return verdict
+
+    def visit(dirpath: Path, rel_dir: str) -> None:
+        spec = _load_ignore(dirpath)
+        pushed = False
+        if spec is not None:
+            specs.append((rel_dir + "/" if rel_dir else "", spec))
+            pushed = True
+        try:
+            entries = sorted(os.scandir(dirpath), key=lambda e: e.name)
+        except OSError:
+            result.skip("unreadable directory", rel_dir or ".")
+            entries = []
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            try:
+                is_link = entry.is_symlink()
+                if is_link:
+                    target = Path(os.path.realpath(entry.path))
+                    if not target.is_relative_to(root_path):
+                        result.skip("symlink outside the root", rel)
+                        continue
+                    if target.is_dir():
+                        result.skip("symlinked directory", rel)
+                        continue
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name in ALWAYS_SKIP_DIRS or ignored(rel, True):
+                        continue
+                    visit(Path(entry.path), rel)
+                    continue
+                if not entry.is_file():
+                    continue
+            except OSError:
+                result.skip("unreadable", rel)
+                continue
+            lang = language_for(entry.name)
+            if lang is None or (languages is not None and lang not in languages):
+                continue
+            if ignored(rel, False):
+                continue
+            try:
+                st = entry.stat()
+            except OSError:
+                result.skip("unreadable", rel)
+                continue
+            if st.st_size > max_file_size:
+                result.skip(f"larger than {max_file_size} bytes", rel)
+                continue
+            result.files.append(SourceFile(rel, entry.path, lang, st.st_size, st.st_mtime_ns))
+        if pushed:
+            specs.pop()
+
+    visit(root_path, "")
+    result.files.sort(key=lambda f: f.path)
+    return result
+
+
+def is_binary(data: bytes) -> bool:
+    """A NUL byte in the first 8 KiB marks a file as binary (git's heuristic)."""
+    return b"\x00" in data[:8192]

@@ -1,0 +1,42 @@
+"""Parsers: source bytes -> :class:`~lore.parsers.records.ParsedFile` records, one module per language.
+
+Parsers never touch the store. ``LANGUAGES`` maps file extensions to language names; each
+language name maps to a module ``lore.parsers.<module>`` that defines ``parse(path, source, module)``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import PurePosixPath
+
+from .records import ParsedFile
+
+# extension -> language
+LANGUAGES: dict[str, str] = {
+    ".py": "python",
+    ".pyi": "python",
+}
+
+# language -> parser module under lore.parsers
+PARSER_MODULES: dict[str, str] = {
+    "python": "python",
+}
+
+
+def language_for(path: str) -> str | None:
+    """The language of ``path`` by its extension, or ``None`` if lore does not index it.
+
+    Examples
+    --------
+    >>> language_for("pkg/mod.py")
+    'python'
+    >>> language_for("README.md") is None
+    True
+    """
+    return LANGUAGES.get(PurePosixPath(path).suffix.lower())
+
+
+def parse_source(path: str, source: bytes, language: str, module: str) -> ParsedFile:
+    """Parse ``source`` (the bytes of ``path``) with the parser of ``language``."""
+    mod = importlib.import_module(f"{__name__}.{PARSER_MODULES[language]}")
+    return mod.parse(path, source, module)

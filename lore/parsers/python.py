@@ -1,0 +1,401 @@
+"""Python: tree-sitter -> :class:`~lore.parsers.records.ParsedFile`.
+
+One query pass (``queries/python.scm``) collects definitions, calls, decorators, imports,
+assignments, ``with`` items and ``except`` clauses; a sweep in document order assigns each to its
+innermost enclosing definition (lambdas are not definitions: their calls belong to the enclosing
+function). Decorators and base classes are evaluated in the enclosing scope, as Python does.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from . import _ts
+from .records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
+
+LANGUAGE = "python"
+MAX_SIGNATURE = 300
+MAX_DOCSTRING = 4000
+
+_TYPE_WRAPPERS = frozenset({"Optional", "typing.Optional", "Annotated", "typing.Annotated", "Final", "ClassVar"})
+
+
+def parse(path: str, source: bytes, module: str) -> ParsedFile:
+    """Parse one Python file into plain records.
+
+    Examples
+    --------
+    >>> pf = parse("pkg/m.py", b"def f():\\n    g()\\n", "pkg.m")
+    >>> [(s.qualified_name, s.kind) for s in pf.symbols]
+    [('pkg.m', 'module'), ('pkg.m.f', 'function')]
+    >>> [(pf.symbols[c.caller].name, c.callee) for c in pf.calls]
+    [('f', 'g')]
+    """
+    return _Extractor(path, source, module).run()
+
+
+def dotted(node: _ts.Node | None) -> str:
+    """The dotted path an expression names: ``a.b.c``, ``super().m``, ``f().g``; ``''`` if none.
+
+    Parts that are not names are kept as markers so the resolver can tell them apart:
+    ``x[0].f`` becomes ``<expr>.f``; a call in a chain keeps its parentheses (``f().g``).
+    """
+    if node is None:
+        return ""
+    t = node.type
+    if t == "identifier":
+        return _ts.text(node)
+    if t == "attribute":
+        obj = dotted(node.child_by_field_name("object"))
+        attr = _ts.text(node.child_by_field_name("attribute"))
+        return f"{obj or '<expr>'}.{attr}"
+    if t == "call":
+        inner = dotted(node.child_by_field_name("function"))
+        return f"{inner}()" if inner else "<expr>()"
+    if t == "parenthesized_expression" and node.named_child_count == 1:
+        return dotted(node.named_children[0])
+    if t in ("string", "concatenated_string"):
+        return "<str>"
+    return ""
+
+
+def _type_names(node: _ts.Node | None) -> list[tuple[str, _ts.Node, bool]]:
+    """Dotted type names inside an annotation, with whether each is the primary (outermost) one."""
+    out: list[tuple[str, _ts.Node, bool]] = []
+    if node is None:
+        return out
+
+    def visit(n: _ts.Node, primary: bool) -> None:
+        t = n.type
+        if t in ("identifier", "attribute"):
+            name = dotted(n)
+            if name and "<" not in name:
+                out.append((name, n, primary))
+            return
+        if t == "string":
+            content = _ts.text(n).strip("'\"")
+            for part in content.replace("|", ",").replace("[", ",").replace("]", ",").split(","):
+                part = part.strip()
+                if part.replace(".", "").replace("_", "").isalnum() and part not in ("None",):
+                    out.append((part, n, primary))
+                    primary = False
+            return
+        if t == "generic_type" or t == "subscript":
+            head = n.named_children[0] if n.named_children else None
+            head_name = dotted(head) if head is not None else ""
+            wrapper = head_name in _TYPE_WRAPPERS
+            if head is not None and not wrapper:
+                visit(head, primary)
+            for child in n.named_children[1:]:
+                visit(child, primary and wrapper)
+            return
+        if t == "binary_operator":  # X | None
+            for child in n.named_children:
+                visit(child, primary)
+            return
+        for child in n.named_children:
+            visit(child, primary and t in ("type", "type_parameter"))
+
+    visit(node, True)
+    return out
+
+
+def _docstring(body: _ts.Node | None) -> str:
+    if body is None or body.named_child_count == 0:
+        return ""
+    first = body.named_children[0]
+    if first.type != "expression_statement" or first.named_child_count != 1:
+        return ""
+    s = first.named_children[0]
+    if s.type != "string":
+        return ""
+    parts = [_ts.text(c) for c in s.named_children if c.type == "string_content"]
+    raw = "".join(parts)
+    return inspect.cleandoc(raw)[:MAX_DOCSTRING]
+
+
+class _Extractor:
+    def __init__(self, path: str, source: bytes, module: str) -> None:
+        self.path, self.source, self.module = path, source, module
+        self.pf = ParsedFile(path=path, language=LANGUAGE, module=module)
+        self.class_of: dict[int, int] = {}  # method local -> class local
+
+    # -- records -------------------------------------------------------------------------------
+    def run(self) -> ParsedFile:
+        tree = _ts.parse(LANGUAGE, self.source)
+        root = tree.root_node
+        self.pf.syntax_errors = _ts.count_errors(tree)
+        n_lines = self.source.count(b"\n") + 1
+        name = self.module.rsplit(".", 1)[-1]
+        self.pf.symbols.append(
+            Symbol(
+                name=name,
+                qualified_name=self.module,
+                kind="module",
+                parent=None,
+                start_line=1,
+                end_line=n_lines,
+                docstring=_docstring(root),
+            )
+        )
+        caps = _ts.captures(_ts.query(LANGUAGE), root)
+        items: list[tuple[int, int, str, _ts.Node]] = []
+        for cap, nodes in caps.items():
+            for n in nodes:
+                items.append((n.start_byte, -n.end_byte, cap, n))
+        items.sort(key=lambda it: (it[0], it[1]))
+        stack: list[tuple[int, int]] = [(1 << 62, 0)]  # (end_byte, local)
+        for start, neg_end, cap, node in items:
+            while stack[-1][0] <= start:
+                stack.pop()
+            owner = stack[-1][1]
+            if cap.startswith("def."):
+                local = self._definition(node, owner, cap[4:])
+                stack.append((-neg_end, local))
+            elif cap == "call":
+                self._call(node, owner)
+            elif cap == "decorator":
+                pass  # the decorator's call (if any) is captured as a call; bare names handled in _definition
+            elif cap == "import":
+                self._import(node, owner)
+            elif cap == "import_from":
+                self._import_from(node, owner)
+            elif cap == "assign":
+                self._assign(node, owner)
+            elif cap == "with_item":
+                self._with_item(node, owner)
+            elif cap == "except":
+                self._except(node, owner)
+        if self.pf.all_names is None:
+            self.pf.all_names = None
+        return self.pf
+
+    def _definition(self, node: _ts.Node, owner: int, kind: str) -> int:
+        sym_parent = self.pf.symbols[owner]
+        name = _ts.text(node.child_by_field_name("name"))
+        qname = f"{sym_parent.qualified_name}.{name}"
+        body = node.child_by_field_name("body")
+        decorated = node.parent if node.parent is not None and node.parent.type == "decorated_definition" else None
+        start_node = decorated or node
+        decorators: list[str] = []
+        if decorated is not None:
+            for d in decorated.named_children:
+                if d.type == "decorator" and d.named_child_count:
+                    expr = d.named_children[0]
+                    decorators.append(dotted(expr) or _ts.text(expr))
+                    if expr.type in ("identifier", "attribute"):
+                        # a bare decorator is called at definition time, in the enclosing scope
+                        self.pf.calls.append(
+                            Call(owner, dotted(expr), expr.start_point[0] + 1, expr.start_point[1], "decorator")
+                        )
+        if kind == "function" and sym_parent.kind == "class":
+            kind = "method"
+        header_end = body.start_byte if body is not None else node.end_byte
+        signature = self.source[node.start_byte : header_end].decode("utf-8", "replace").strip().rstrip(":")
+        signature = " ".join(signature.split())[:MAX_SIGNATURE]
+        sym = Symbol(
+            name=name,
+            qualified_name=qname,
+            kind=kind,
+            parent=owner,
+            start_line=start_node.start_point[0] + 1,
+            end_line=node.end_point[0] + 1,
+            start_col=start_node.start_point[1],
+            end_col=node.end_point[1],
+            signature=signature,
+            docstring=_docstring(body),
+            decorators=decorators,
+            exported=not name.startswith("_") or (name.startswith("__") and name.endswith("__")),
+        )
+        local = len(self.pf.symbols)
+        self.pf.symbols.append(sym)
+        if kind == "class":
+            supers = node.child_by_field_name("superclasses")
+            if supers is not None:
+                for arg in supers.named_children:
+                    if arg.type == "keyword_argument":
+                        continue
+                    base = dotted(arg)
+                    if base and "<" not in base:
+                        self.pf.relations.append(Relation(local, base, "extends", arg.start_point[0] + 1))
+        else:
+            if sym_parent.kind == "class":
+                self.class_of[local] = owner
+            self._params(node, local, sym)
+        return local
+
+    def _params(self, node: _ts.Node, local: int, sym: Symbol) -> None:
+        params = node.child_by_field_name("parameters")
+        if params is not None:
+            for p in params.named_children:
+                t = p.type
+                pname, ptype = "", None
+                if t == "identifier":
+                    pname = _ts.text(p)
+                elif t == "typed_parameter":
+                    ident = next((c for c in p.named_children if c.type == "identifier"), None)
+                    pname = _ts.text(ident)
+                    ptype = p.child_by_field_name("type")
+                    if ident is None:  # *args: T / **kw: T
+                        inner = p.named_children[0] if p.named_children else None
+                        pname = _ts.text(inner).lstrip("*")
+                elif t in ("default_parameter", "typed_default_parameter"):
+                    pname = _ts.text(p.child_by_field_name("name"))
+                    ptype = p.child_by_field_name("type")
+                elif t in ("list_splat_pattern", "dictionary_splat_pattern"):
+                    pname = _ts.text(p).lstrip("*")
+                else:
+                    continue
+                annotation = _ts.text(ptype) if ptype is not None else ""
+                sym.params.append((pname, annotation))
+                for tname, tnode, _primary in _type_names(ptype):
+                    self.pf.type_refs.append(
+                        TypeRef(local, tname, "param", tnode.start_point[0] + 1, tnode.start_point[1])
+                    )
+        ret = node.child_by_field_name("return_type")
+        if ret is not None:
+            sym.return_type = _ts.text(ret)
+            for tname, tnode, _primary in _type_names(ret):
+                self.pf.type_refs.append(TypeRef(local, tname, "return", tnode.start_point[0] + 1, tnode.start_point[1]))
+
+    def _call(self, node: _ts.Node, owner: int) -> None:
+        fn = node.child_by_field_name("function")
+        callee = dotted(fn)
+        if not callee:
+            return
+        line, col = node.start_point[0] + 1, node.start_point[1]
+        self.pf.calls.append(Call(owner, callee, line, col, "call"))
+        if callee in ("isinstance", "issubclass"):
+            args = node.child_by_field_name("arguments")
+            if args is not None and args.named_child_count >= 2:
+                target = args.named_children[1]
+                nodes = target.named_children if target.type == "tuple" else [target]
+                for t in nodes:
+                    name = dotted(t)
+                    if name and "<" not in name and "(" not in name:
+                        self.pf.type_refs.append(TypeRef(owner, name, "isinstance", t.start_point[0] + 1, t.start_point[1]))
+
+    def _import(self, node: _ts.Node, owner: int) -> None:
+        line = node.start_point[0] + 1
+        for child in node.children_by_field_name("name"):
+            if child.type == "aliased_import":
+                mod = _ts.text(child.child_by_field_name("name"))
+                alias = _ts.text(child.child_by_field_name("alias"))
+                self.pf.imports.append(Import(owner, mod, line, None, alias))
+            else:
+                self.pf.imports.append(Import(owner, _ts.text(child), line, None, None))
+
+    def _import_from(self, node: _ts.Node, owner: int) -> None:
+        line = node.start_point[0] + 1
+        mod_node = node.child_by_field_name("module_name")
+        level, module = 0, ""
+        if mod_node is not None:
+            if mod_node.type == "relative_import":
+                for c in mod_node.children:
+                    if c.type == "import_prefix":
+                        level = _ts.text(c).count(".")
+                    elif c.type == "dotted_name":
+                        module = _ts.text(c)
+            else:
+                module = _ts.text(mod_node)
+        names = node.children_by_field_name("name")
+        if any(c.type == "wildcard_import" for c in node.children):
+            self.pf.imports.append(Import(owner, module, line, "*", None, level))
+            return
+        for child in names:
+            if child.type == "aliased_import":
+                name = _ts.text(child.child_by_field_name("name"))
+                alias = _ts.text(child.child_by_field_name("alias"))
+            else:
+                name, alias = _ts.text(child), None
+            self.pf.imports.append(Import(owner, module, line, name, alias, level))
+
+    def _assign(self, node: _ts.Node, owner: int) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        type_node = node.child_by_field_name("type")
+        if left is None:
+            return
+        line = left.start_point[0] + 1
+        owner_sym = self.pf.symbols[owner]
+        targets: list[_ts.Node] = [left]
+        if left.type in ("pattern_list", "tuple_pattern"):
+            targets = []  # tuple unpacking: no single value to type
+        for target in targets:
+            name = dotted(target)
+            if not name or "<" in name or "(" in name:
+                continue
+            bind_owner = owner
+            if name.startswith("self.") and name.count(".") == 1 and owner in self.class_of:
+                bind_owner = self.class_of[owner]  # attributes belong to the class
+            elif owner_sym.kind == "class" and "." not in name:
+                # class-level attribute: visible as self.name in methods
+                self._class_attr(owner, name, type_node, right, line)
+                if owner_sym.name and name == "__all__":
+                    pass
+            if "." in name and not name.startswith("self."):
+                continue
+            if type_node is not None:
+                ann = _ts.text(type_node)
+                self.pf.bindings.append(Binding(bind_owner, name, line, annotation=ann))
+                kind = "field" if name.startswith("self.") else "annotation"
+                ref_owner = bind_owner if kind == "field" else owner
+                for tname, tnode, _p in _type_names(type_node):
+                    self.pf.type_refs.append(TypeRef(ref_owner, tname, kind, tnode.start_point[0] + 1, tnode.start_point[1]))
+            elif right is not None:
+                if right.type == "call":
+                    callee = dotted(right.child_by_field_name("function"))
+                    if callee:
+                        self.pf.bindings.append(Binding(bind_owner, name, line, value=callee))
+                elif right.type in ("identifier", "attribute"):
+                    src = dotted(right)
+                    if src and "<" not in src:
+                        self.pf.bindings.append(Binding(bind_owner, name, line, alias_of=src))
+            if owner_sym.kind == "module" and name == "__all__" and right is not None:
+                self._all(right)
+
+    def _class_attr(self, owner: int, name: str, type_node: _ts.Node | None, right: _ts.Node | None, line: int) -> None:
+        if type_node is not None:
+            self.pf.bindings.append(Binding(owner, f"self.{name}", line, annotation=_ts.text(type_node)))
+            for tname, tnode, _p in _type_names(type_node):
+                self.pf.type_refs.append(TypeRef(owner, tname, "field", tnode.start_point[0] + 1, tnode.start_point[1]))
+        elif right is not None and right.type == "call":
+            callee = dotted(right.child_by_field_name("function"))
+            if callee:
+                self.pf.bindings.append(Binding(owner, f"self.{name}", line, value=callee))
+
+    def _all(self, right: _ts.Node) -> None:
+        if right.type not in ("list", "tuple"):
+            return
+        names = []
+        for el in right.named_children:
+            if el.type == "string":
+                names.append(_ts.text(el).strip("'\""))
+        self.pf.all_names = names
+
+    def _with_item(self, node: _ts.Node, owner: int) -> None:
+        value = node.child_by_field_name("value")
+        if value is None or value.type != "as_pattern":
+            return
+        expr = value.named_children[0] if value.named_children else None
+        alias = value.child_by_field_name("alias")
+        if expr is None or alias is None or expr.type != "call":
+            return
+        target = alias.named_children[0] if alias.named_children else None
+        if target is None or target.type != "identifier":
+            return
+        callee = dotted(expr.child_by_field_name("function"))
+        if callee:
+            # `with Foo() as f`: f is Foo.__enter__()'s result; most context managers return self
+            self.pf.bindings.append(Binding(owner, _ts.text(target), target.start_point[0] + 1, value=callee))
+
+    def _except(self, node: _ts.Node, owner: int) -> None:
+        value = node.child_by_field_name("value")
+        if value is None:
+            return
+        expr = value.named_children[0] if value.type == "as_pattern" and value.named_children else value
+        nodes = expr.named_children if expr.type == "tuple" else [expr]
+        for t in nodes:
+            name = dotted(t)
+            if name and "<" not in name and "(" not in name:
+                self.pf.type_refs.append(TypeRef(owner, name, "isinstance", t.start_point[0] + 1, t.start_point[1]))

@@ -1,0 +1,157 @@
+"""Plain records that parsers produce: no SQL, no ids from the store, only text and positions.
+
+A parser turns one file into one :class:`ParsedFile`. Symbols inside it are referred to by their
+position in ``ParsedFile.symbols`` (``local``), so records survive pickling across worker processes
+cheaply. Raw names (``callee``, ``type_name``, ``module``) are the text as written in the source; the
+resolver (``lore.index.resolve``) binds them to symbols later.
+
+Lines are 1-based, columns 0-based (tree-sitter byte columns).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Symbol kinds shared by every language. Languages use the subset that exists for them.
+SYMBOL_KINDS = (
+    "module",  # one per file: module-level code is its body (the caller of top-level calls)
+    "class",
+    "interface",
+    "struct",
+    "trait",
+    "enum",
+    "type_alias",
+    "function",
+    "method",
+    "namespace",
+    "external",  # created by the resolver for stdlib / third-party targets
+)
+
+# Kinds of type reference.
+TYPE_REF_KINDS = (
+    "param",
+    "return",
+    "annotation",  # variable / attribute annotation
+    "field",  # declared type of a field or attribute
+    "instantiation",  # constructor call
+    "isinstance",  # isinstance / except target / type test
+    "generic",  # generic argument
+)
+
+# Relationship kinds between symbols (``contains`` is derived from ``Symbol.parent``).
+RELATIONSHIP_KINDS = ("contains", "extends", "implements", "overrides", "embeds")
+
+
+@dataclass(slots=True)
+class Symbol:
+    """A definition: module, class, function, method, ...
+
+    ``qualified_name`` is dot-separated in every language (``pkg.mod.Class.method``).
+    ``parent`` is the local index of the enclosing symbol (``None`` only for the module symbol).
+    ``params`` lists ``(name, annotation_text or "")`` for functions, so the resolver can type
+    ``self``-less parameters; ``exported`` says whether other files can see it.
+    """
+
+    name: str
+    qualified_name: str
+    kind: str
+    parent: int | None
+    start_line: int
+    end_line: int
+    start_col: int = 0
+    end_col: int = 0
+    signature: str = ""
+    docstring: str = ""
+    params: list[tuple[str, str]] = field(default_factory=list)
+    return_type: str = ""
+    decorators: list[str] = field(default_factory=list)
+    exported: bool = True
+    is_declaration: bool = False  # a prototype / abstract declaration without a body (C headers, TS overloads)
+
+
+@dataclass(slots=True)
+class Call:
+    """A call site inside symbol ``caller`` (local index).
+
+    ``callee`` is the callee expression as written, reduced to a dotted path where possible
+    (``self.session.get``, ``os.path.join``, ``super().save`` becomes ``super().save``).
+    ``kind`` is ``call``, ``new`` (explicit constructor syntax) or ``decorator``.
+    """
+
+    caller: int
+    callee: str
+    line: int
+    col: int = 0
+    kind: str = "call"
+
+
+@dataclass(slots=True)
+class TypeRef:
+    """A mention of a type by symbol ``owner`` (local index); ``kind`` is one of TYPE_REF_KINDS."""
+
+    owner: int
+    type_name: str
+    kind: str
+    line: int
+    col: int = 0
+
+
+@dataclass(slots=True)
+class Import:
+    """An import statement in scope ``owner`` (usually the module symbol).
+
+    Python ``from ..pkg import a as b``: module ``pkg``, level 2, name ``a``, alias ``b``.
+    Python ``import os.path as p``: module ``os.path``, name ``None``, alias ``p``.
+    Star imports have name ``*``. JavaScript ``import x from './y'`` has module ``./y``.
+    """
+
+    owner: int
+    module: str
+    line: int
+    name: str | None = None
+    alias: str | None = None
+    level: int = 0
+
+
+@dataclass(slots=True)
+class Relation:
+    """A declared relationship from ``source`` (local index) to a raw type name."""
+
+    source: int
+    target: str
+    kind: str  # extends | implements | embeds
+    line: int
+
+
+@dataclass(slots=True)
+class Binding:
+    """A name bound in scope ``owner`` to a value whose type the resolver may infer.
+
+    ``name`` is ``x`` for locals/globals or ``self.x`` for attributes. Exactly one of ``annotation``
+    (a declared type) or ``value`` (the callee of the call it was assigned from, e.g. ``Session`` or
+    ``make_session``) or ``alias_of`` (a plain name or dotted path it was assigned from) is set.
+    """
+
+    owner: int
+    name: str
+    line: int
+    annotation: str = ""
+    value: str = ""
+    alias_of: str = ""
+
+
+@dataclass(slots=True)
+class ParsedFile:
+    """Everything one parser extracts from one file."""
+
+    path: str  # relative to the repository root, '/'-separated
+    language: str
+    module: str  # qualified name of the module symbol
+    symbols: list[Symbol] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    type_refs: list[TypeRef] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+    relations: list[Relation] = field(default_factory=list)
+    bindings: list[Binding] = field(default_factory=list)
+    syntax_errors: int = 0
+    all_names: list[str] | None = None  # Python ``__all__`` when it is a literal list

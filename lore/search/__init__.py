@@ -1,0 +1,1 @@
+"""Search: BM25 over symbols, files and chunks, rank fusion and graph expansion of hits."""

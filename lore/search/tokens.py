@@ -1,0 +1,63 @@
+"""Tokens for code: identifiers split at camelCase / snake_case / digit boundaries, lowercased.
+
+``getUserById`` -> ``get user by id``; ``HTTPServer_v2`` -> ``http server v 2``. The same function
+prepares indexed text and queries, so both sides agree. A small stop-word list drops articles,
+conjunctions, prepositions, pronouns and modals, but keeps words that carry meaning in code
+(``for``, ``do``, ``if``, ``not``, ``is``, ``has``, ``can``, ``get``, ``set``).
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+# acronym followed by a word (HTTPServer -> HTTP Server), lower->Upper, letter<->digit
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+
+STOP_WORDS = frozenset(
+    """a an the and or but nor so yet of in on at by to from with into onto about as than then
+    i me my we our you your he him his she her it its they them their this that these those
+    which who whom whose what would should could might must shall will may been be are was were
+    am very just also such""".split()
+)
+
+
+def split_identifier(word: str) -> list[str]:
+    """Split one identifier into lowercase parts.
+
+    Examples
+    --------
+    >>> split_identifier("getUserById")
+    ['get', 'user', 'by', 'id']
+    >>> split_identifier("HTTPServer_v2")
+    ['http', 'server', 'v', '2']
+    """
+    return [p.lower() for p in _CAMEL.findall(word)]
+
+
+def tokenize(text: str, *, stop_words: bool = True, keep_whole: bool = False) -> list[str]:
+    """Tokens of free text or code, in order.
+
+    With ``keep_whole``, a compound identifier also yields itself lowercased (``getuserbyid``) so
+    an exact identifier query still matches strongly.
+
+    Examples
+    --------
+    >>> tokenize("the prepare_request body for getUserById")
+    ['prepare', 'request', 'body', 'for', 'get', 'user', 'by', 'id']
+    """
+    out: list[str] = []
+    for word in _WORD.findall(text):
+        parts = split_identifier(word)
+        if keep_whole and len(parts) > 1:
+            out.append(word.lower())
+        for p in parts:
+            if stop_words and p in STOP_WORDS and len(parts) == 1:
+                continue
+            out.append(p)
+    return out
+
+
+def index_text(text: str) -> str:
+    """Text as stored in an FTS column: tokens joined by spaces (compound identifiers kept whole too)."""
+    return " ".join(tokenize(text, stop_words=False, keep_whole=True))

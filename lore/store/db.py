@@ -1,0 +1,146 @@
+"""Opening the index database: WAL mode, foreign keys, schema checks, the write lock.
+
+Readers never block: SQLite's WAL keeps the last committed snapshot readable while a writer works,
+so a killed or interrupted indexer leaves the previous index intact (its transaction never commits).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import IndexBusyError, IndexNotFoundError, SchemaVersionError
+from .schema import CORE_DDL, CORE_INDEXES, DOCS_DDL, SCHEMA_VERSION
+
+DEFAULT_DIR = ".lore"
+DEFAULT_DB = "index.db"
+
+
+def default_db_path(root: str | os.PathLike[str] = ".") -> Path:
+    """The embedded default: ``<root>/.lore/index.db``."""
+    return Path(root) / DEFAULT_DIR / DEFAULT_DB
+
+
+def _configure(conn: sqlite3.Connection, *, readonly: bool) -> None:
+    conn.execute("PRAGMA busy_timeout = 5000")
+    conn.execute("PRAGMA foreign_keys = ON")
+    if not readonly:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA cache_size = -65536")
+    conn.execute("PRAGMA temp_store = MEMORY")
+
+
+def create_schema(conn: sqlite3.Connection, *, indexes: bool = True) -> None:
+    """Create every table of a fresh index and stamp the schema version.
+
+    The indexer creates a fresh index with ``indexes=False``: bulk loading is several times faster
+    without secondary indexes, which :func:`ensure_indexes` builds at the end of the load.
+    """
+    conn.executescript(CORE_DDL + DOCS_DDL + (CORE_INDEXES if indexes else ""))
+    conn.execute(
+        "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+    )
+    conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
+    conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('created_at', ?)", (_now(),))
+    conn.commit()
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def schema_version(conn: sqlite3.Connection) -> int | None:
+    """The schema version stamped in ``meta``, or ``None`` if the file is not a lore index."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    return int(row[0]) if row else None
+
+
+def ensure_indexes(conn: sqlite3.Connection) -> None:
+    """Create the secondary indexes of the core tables if they are missing (idempotent)."""
+    conn.executescript(CORE_INDEXES)
+
+
+def connect(
+    path: str | os.PathLike[str], *, create: bool = False, readonly: bool = False, indexes: bool = True
+) -> sqlite3.Connection:
+    """Open the index at ``path``.
+
+    With ``create``, a missing index is created (parents included). Otherwise a missing file raises
+    :class:`IndexNotFoundError`. An index of another schema version raises
+    :class:`SchemaVersionError`: it is never read with the wrong layout.
+    """
+    path = Path(path)
+    if not path.exists():
+        if not create:
+            raise IndexNotFoundError(str(path))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), check_same_thread=False)
+        _configure(conn, readonly=False)
+        create_schema(conn, indexes=indexes)
+        return conn
+    if readonly:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    else:
+        conn = sqlite3.connect(str(path), check_same_thread=False)
+    try:
+        _configure(conn, readonly=readonly)
+        found = schema_version(conn)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise SchemaVersionError(str(path), -1, SCHEMA_VERSION) from exc
+    if found != SCHEMA_VERSION:
+        conn.close()
+        raise SchemaVersionError(str(path), -1 if found is None else found, SCHEMA_VERSION)
+    return conn
+
+
+def generation(conn: sqlite3.Connection) -> int:
+    """The index generation: incremented once by every write that changes the index."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def bump_generation(conn: sqlite3.Connection) -> int:
+    """Increment ``meta.generation`` inside the caller's transaction and return the new value."""
+    new = generation(conn) + 1
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)", (str(new),))
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('updated_at', ?)", (_now(),))
+    return new
+
+
+def get_meta(conn: sqlite3.Connection, key: str, default: str | None = None) -> str | None:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else default
+
+
+def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection, path: str | os.PathLike[str] = "") -> Iterator[sqlite3.Connection]:
+    """One ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on any exception.
+
+    A second writer waits ``busy_timeout`` and then gets :class:`IndexBusyError`.
+    """
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise IndexBusyError(str(path)) from exc
+        raise
+    try:
+        yield conn
+    except BaseException:
+        conn.rollback()
+        raise
+    else:
+        conn.commit()

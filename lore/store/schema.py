@@ -1,0 +1,248 @@
+"""The one place where lore's SQLite schema is defined.
+
+The index is a derived cache of the repository, so an index written with another
+``SCHEMA_VERSION`` is never migrated in place: ``lore index`` rebuilds it from the sources
+(``--rebuild``), and readers refuse it with :class:`~lore.errors.SchemaVersionError`. The document
+tables hold data that cannot be re-derived from the repository alone (metadata given on the command
+line), so they are listed in ``PRESERVED_ON_REBUILD`` and copied across a rebuild when their own
+layout is unchanged (``DOCS_LAYOUT``).
+
+Edge resolutions, strongest first. ``confidence`` is 1.0 for the certain ones, lower for
+heuristics, and ``1/k`` for each of ``k`` ambiguous candidates.
+"""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+DOCS_LAYOUT = 1
+
+# strongest first; the resolver records which rule bound each edge
+RESOLUTIONS: tuple[str, ...] = (
+    "local_scope",  # name bound in the same or an enclosing function/class scope
+    "import",  # through an import (aliases, re-exports, relative imports)
+    "self_method",  # self.m() / cls.m() / super().m() / this.m() through the class hierarchy
+    "annotated_type",  # receiver typed by an annotation (param, variable, attribute)
+    "constructor_type",  # receiver typed by the constructor or annotated function it came from
+    "module_global",  # name defined at module level of the same file
+    "same_file_name",  # heuristic: a unique definition of that name in the same file
+    "unique_name",  # heuristic: the only definition of that name in the repository
+    "ambiguous_name",  # heuristic: one of k candidates, confidence 1/k each
+    "external",  # stdlib / third-party target, an `external` symbol named by import path
+    "builtin",  # a language builtin (len, print, ...), an `external` symbol under `builtins.`
+    "unresolved",  # nothing found: callee_id is NULL, the raw name is kept
+)
+
+CONFIDENCE: dict[str, float] = {
+    "local_scope": 1.0,
+    "import": 1.0,
+    "self_method": 0.95,
+    "annotated_type": 0.9,
+    "constructor_type": 0.85,
+    "module_global": 1.0,
+    "same_file_name": 0.6,
+    "unique_name": 0.5,
+    "ambiguous_name": 0.5,  # multiplied by 1/k
+    "external": 1.0,
+    "builtin": 1.0,
+    "unresolved": 0.0,
+}
+
+CORE_DDL = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS files (
+    id            INTEGER PRIMARY KEY,
+    path          TEXT NOT NULL UNIQUE,
+    language      TEXT NOT NULL,
+    module        TEXT NOT NULL,
+    hash          TEXT NOT NULL,
+    size          INTEGER NOT NULL,
+    mtime_ns      INTEGER NOT NULL,
+    lines         INTEGER NOT NULL DEFAULT 0,
+    syntax_errors INTEGER NOT NULL DEFAULT 0,
+    is_test       INTEGER NOT NULL DEFAULT 0,
+    generation    INTEGER NOT NULL
+);
+
+-- raw parser output per file (compressed pickle of lore.parsers.records.ParsedFile) so that
+-- edges can be re-resolved after a refresh without re-parsing unchanged files
+CREATE TABLE IF NOT EXISTS file_records (
+    file_id   INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+    data      BLOB NOT NULL,
+    ref_names TEXT NOT NULL DEFAULT ''  -- every name the file's edges mention (finds dependents on refresh)
+);
+
+CREATE TABLE IF NOT EXISTS symbols (
+    id             INTEGER PRIMARY KEY,
+    file_id        INTEGER REFERENCES files(id) ON DELETE CASCADE,  -- NULL for external symbols
+    name           TEXT NOT NULL,
+    qualified_name TEXT NOT NULL,
+    kind           TEXT NOT NULL,
+    parent_id      INTEGER,
+    start_line     INTEGER NOT NULL DEFAULT 0,
+    end_line       INTEGER NOT NULL DEFAULT 0,
+    start_col      INTEGER NOT NULL DEFAULT 0,
+    end_col        INTEGER NOT NULL DEFAULT 0,
+    signature      TEXT NOT NULL DEFAULT '',
+    docstring      TEXT NOT NULL DEFAULT '',
+    return_type    TEXT NOT NULL DEFAULT '',
+    exported       INTEGER NOT NULL DEFAULT 1,
+    is_test        INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE IF NOT EXISTS symbol_refs (
+    caller_id   INTEGER NOT NULL,
+    callee_id   INTEGER,               -- NULL when unresolved
+    callee_name TEXT NOT NULL,         -- raw callee text as written
+    line        INTEGER NOT NULL,
+    col         INTEGER NOT NULL DEFAULT 0,
+    kind        TEXT NOT NULL DEFAULT 'call',   -- call | new | decorator
+    resolution  TEXT NOT NULL,
+    confidence  REAL NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS type_refs (
+    symbol_id  INTEGER NOT NULL,
+    type_id    INTEGER,                -- NULL when unresolved
+    type_name  TEXT NOT NULL,
+    kind       TEXT NOT NULL,          -- param | return | annotation | field | instantiation | isinstance | generic
+    context    TEXT NOT NULL DEFAULT '',  -- parameter or attribute name
+    line       INTEGER NOT NULL,
+    resolution TEXT NOT NULL,
+    confidence REAL NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS file_imports (
+    file_id        INTEGER NOT NULL,
+    symbol_id      INTEGER,            -- the importing scope (module symbol usually)
+    module         TEXT NOT NULL,      -- as written (relative imports keep their dots)
+    name           TEXT,               -- from-import name, '*' for star imports
+    alias          TEXT,
+    level          INTEGER NOT NULL DEFAULT 0,
+    line           INTEGER NOT NULL,
+    target_file_id INTEGER,            -- resolved file, NULL for external / unresolved
+    target_id      INTEGER,            -- resolved symbol (module or imported member)
+    resolution     TEXT NOT NULL,
+    confidence     REAL NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS symbol_relationships (
+    source_id   INTEGER NOT NULL,
+    target_id   INTEGER,
+    target_name TEXT NOT NULL,
+    kind        TEXT NOT NULL,         -- contains | extends | implements | overrides | embeds
+    line        INTEGER NOT NULL DEFAULT 0,
+    resolution  TEXT NOT NULL,
+    confidence  REAL NOT NULL
+);
+
+-- label-propagation assignments, stamped with the generation they were computed from
+CREATE TABLE IF NOT EXISTS cluster_runs (
+    key        TEXT PRIMARY KEY,       -- algorithm + parameters
+    generation INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    summary    TEXT NOT NULL           -- JSON: per-cluster size, cohesion, label
+);
+CREATE TABLE IF NOT EXISTS cluster_members (
+    key        TEXT NOT NULL,
+    symbol_id  INTEGER NOT NULL,
+    cluster_id INTEGER NOT NULL,
+    PRIMARY KEY (key, symbol_id)
+) WITHOUT ROWID;
+
+-- BM25 over symbols; rowid = symbols.id; text is pre-tokenized (camelCase / snake_case split)
+CREATE VIRTUAL TABLE IF NOT EXISTS symbols_fts USING fts5(
+    name, qualified_name, signature, docstring, path, body,
+    tokenize = "unicode61 remove_diacritics 2"
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
+    path, exports, imports,
+    tokenize = "unicode61 remove_diacritics 2"
+);
+
+-- code embeddings for vector / hybrid symbol search (one row per symbol or file and model)
+CREATE TABLE IF NOT EXISTS code_vectors (
+    owner_kind   TEXT NOT NULL,        -- symbol | file
+    owner_id     INTEGER NOT NULL,
+    model        TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    vector       BLOB NOT NULL,
+    PRIMARY KEY (owner_kind, owner_id, model)
+) WITHOUT ROWID;
+"""
+
+# indexes are created after the bulk load of a full build (much faster than maintaining them row by row)
+CORE_INDEXES = """
+CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qualified_name);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
+CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
+CREATE INDEX IF NOT EXISTS symbols_parent ON symbols(parent_id);
+CREATE INDEX IF NOT EXISTS refs_caller ON symbol_refs(caller_id, callee_id);
+CREATE INDEX IF NOT EXISTS refs_callee ON symbol_refs(callee_id, caller_id);
+CREATE INDEX IF NOT EXISTS type_refs_symbol ON type_refs(symbol_id, type_id);
+CREATE INDEX IF NOT EXISTS type_refs_type ON type_refs(type_id, symbol_id);
+CREATE INDEX IF NOT EXISTS imports_file ON file_imports(file_id);
+CREATE INDEX IF NOT EXISTS imports_target ON file_imports(target_file_id);
+CREATE INDEX IF NOT EXISTS rel_source ON symbol_relationships(source_id, target_id);
+CREATE INDEX IF NOT EXISTS rel_target ON symbol_relationships(target_id, source_id);
+"""
+
+DOCS_DDL = """
+CREATE TABLE IF NOT EXISTS documents (
+    id          INTEGER PRIMARY KEY,
+    path        TEXT NOT NULL UNIQUE,   -- absolute or repo-relative source path
+    source_type TEXT NOT NULL,          -- markdown | rst | text
+    title       TEXT NOT NULL DEFAULT '',
+    library     TEXT NOT NULL DEFAULT '',
+    version     TEXT NOT NULL DEFAULT '',
+    topic       TEXT NOT NULL DEFAULT '',
+    tags        TEXT NOT NULL DEFAULT '',  -- comma-separated, normalised
+    hash        TEXT NOT NULL,
+    added_at    TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    id           INTEGER PRIMARY KEY,
+    document_id  INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    chunk_index  INTEGER NOT NULL,
+    total_chunks INTEGER NOT NULL,
+    breadcrumb   TEXT NOT NULL DEFAULT '',
+    content      TEXT NOT NULL,
+    start_char   INTEGER NOT NULL,
+    end_char     INTEGER NOT NULL,
+    page         INTEGER,
+    content_hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_document ON chunks(document_id, chunk_index);
+CREATE TABLE IF NOT EXISTS chunk_vectors (
+    chunk_id     INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    model        TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    vector       BLOB NOT NULL,
+    PRIMARY KEY (chunk_id, model)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS document_links (
+    source_document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    source_chunk_id    INTEGER REFERENCES chunks(id) ON DELETE CASCADE,
+    target_document_id INTEGER REFERENCES documents(id) ON DELETE CASCADE,
+    target_chunk_id    INTEGER REFERENCES chunks(id) ON DELETE CASCADE,
+    href               TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS doc_links_source ON document_links(source_document_id);
+CREATE INDEX IF NOT EXISTS doc_links_target ON document_links(target_document_id);
+-- exact identifier mentions of indexed code symbols inside chunks (qualified name kept: symbol ids change on rebuild)
+CREATE TABLE IF NOT EXISTS chunk_symbol_mentions (
+    chunk_id       INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+    qualified_name TEXT NOT NULL,
+    mention        TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunk_mentions_qname ON chunk_symbol_mentions(qualified_name);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+    title, breadcrumb, content,
+    tokenize = "porter unicode61 remove_diacritics 2"
+);
+"""
+
+PRESERVED_ON_REBUILD = ("documents", "chunks", "chunk_vectors", "document_links", "chunk_symbol_mentions")

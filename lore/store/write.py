@@ -1,0 +1,136 @@
+"""Writing the code index: every INSERT / DELETE the indexer needs, batched with executemany.
+
+All functions run inside the caller's transaction (see :func:`lore.store.db.write_transaction`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+
+def _temp_ids(conn: sqlite3.Connection, name: str, ids: Iterable[int]) -> str:
+    conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {name} (id INTEGER PRIMARY KEY)")
+    conn.execute(f"DELETE FROM {name}")
+    conn.executemany(f"INSERT OR IGNORE INTO {name}(id) VALUES (?)", ((i,) for i in ids))
+    return f"temp.{name}"
+
+
+def delete_edges_of_files(conn: sqlite3.Connection, file_ids: Iterable[int]) -> None:
+    """Delete every edge that starts in one of ``file_ids`` (they are about to be re-resolved)."""
+    t = _temp_ids(conn, "_lore_files", file_ids)
+    conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS _lore_syms (id INTEGER PRIMARY KEY)")
+    conn.execute("DELETE FROM temp._lore_syms")
+    conn.execute(f"INSERT INTO temp._lore_syms SELECT id FROM symbols WHERE file_id IN (SELECT id FROM {t})")
+    conn.execute("DELETE FROM symbol_refs WHERE caller_id IN (SELECT id FROM temp._lore_syms)")
+    conn.execute("DELETE FROM type_refs WHERE symbol_id IN (SELECT id FROM temp._lore_syms)")
+    conn.execute("DELETE FROM symbol_relationships WHERE source_id IN (SELECT id FROM temp._lore_syms)")
+    conn.execute(f"DELETE FROM file_imports WHERE file_id IN (SELECT id FROM {t})")
+
+
+def delete_files(conn: sqlite3.Connection, file_ids: Sequence[int]) -> list[int]:
+    """Delete files with their symbols, records and search rows; return the deleted symbol ids."""
+    if not file_ids:
+        return []
+    delete_edges_of_files(conn, file_ids)
+    sym_ids = [r[0] for r in conn.execute("SELECT id FROM temp._lore_syms")]
+    conn.executemany("DELETE FROM symbols_fts WHERE rowid = ?", ((i,) for i in sym_ids))
+    conn.executemany("DELETE FROM files_fts WHERE rowid = ?", ((i,) for i in file_ids))
+    conn.execute("DELETE FROM symbols WHERE id IN (SELECT id FROM temp._lore_syms)")
+    conn.execute("DELETE FROM file_records WHERE file_id IN (SELECT id FROM temp._lore_files)")
+    conn.execute("DELETE FROM files WHERE id IN (SELECT id FROM temp._lore_files)")
+    return sym_ids
+
+
+def delete_symbols_of_file(conn: sqlite3.Connection, file_id: int) -> list[int]:
+    ids = [r[0] for r in conn.execute("SELECT id FROM symbols WHERE file_id = ?", (file_id,))]
+    conn.executemany("DELETE FROM symbols_fts WHERE rowid = ?", ((i,) for i in ids))
+    conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
+    return ids
+
+
+def upsert_file(conn: sqlite3.Connection, row: tuple, file_id: int | None) -> int:
+    """Insert or update a ``files`` row (path, language, module, hash, size, mtime_ns, lines,
+    syntax_errors, is_test, generation); returns its id (kept across updates)."""
+    if file_id is None:
+        cur = conn.execute(
+            "INSERT INTO files(path, language, module, hash, size, mtime_ns, lines, syntax_errors, is_test, generation)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?)",
+            row,
+        )
+        return int(cur.lastrowid)  # type: ignore[arg-type]
+    conn.execute(
+        "UPDATE files SET path=?, language=?, module=?, hash=?, size=?, mtime_ns=?, lines=?, syntax_errors=?,"
+        " is_test=?, generation=? WHERE id=?",
+        (*row, file_id),
+    )
+    return file_id
+
+
+def touch_files(conn: sqlite3.Connection, rows: Iterable[tuple[int, int, int]]) -> None:
+    """Record a new (size, mtime) for files whose content hash did not change."""
+    conn.executemany("UPDATE files SET size=?, mtime_ns=? WHERE id=?", rows)
+
+
+def insert_symbols(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
+    conn.executemany(
+        "INSERT INTO symbols(id, file_id, name, qualified_name, kind, parent_id, start_line, end_line, start_col,"
+        " end_col, signature, docstring, return_type, exported, is_test) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
+
+
+def insert_externals(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str]]) -> None:
+    conn.executemany(
+        "INSERT INTO symbols(id, file_id, name, qualified_name, kind) VALUES (?, NULL, ?, ?, 'external')", rows
+    )
+
+
+def delete_orphan_externals(conn: sqlite3.Connection) -> int:
+    cur = conn.execute(
+        """DELETE FROM symbols WHERE file_id IS NULL AND id NOT IN (
+               SELECT callee_id FROM symbol_refs WHERE callee_id IS NOT NULL
+               UNION SELECT type_id FROM type_refs WHERE type_id IS NOT NULL
+               UNION SELECT target_id FROM symbol_relationships WHERE target_id IS NOT NULL
+               UNION SELECT target_id FROM file_imports WHERE target_id IS NOT NULL)"""
+    )
+    return cur.rowcount
+
+
+def put_records(conn: sqlite3.Connection, rows: Iterable[tuple[int, bytes, str]]) -> None:
+    conn.executemany("INSERT OR REPLACE INTO file_records(file_id, data, ref_names) VALUES (?,?,?)", rows)
+
+
+def insert_edges(conn: sqlite3.Connection, refs: list[tuple], types: list[tuple], imports: list[tuple], rels: list[tuple]) -> None:
+    conn.executemany(
+        "INSERT INTO symbol_refs(caller_id, callee_id, callee_name, line, col, kind, resolution, confidence)"
+        " VALUES (?,?,?,?,?,?,?,?)",
+        refs,
+    )
+    conn.executemany(
+        "INSERT INTO type_refs(symbol_id, type_id, type_name, kind, context, line, resolution, confidence)"
+        " VALUES (?,?,?,?,?,?,?,?)",
+        types,
+    )
+    conn.executemany(
+        "INSERT INTO file_imports(file_id, symbol_id, module, name, alias, level, line, target_file_id, target_id,"
+        " resolution, confidence) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        imports,
+    )
+    conn.executemany(
+        "INSERT INTO symbol_relationships(source_id, target_id, target_name, kind, line, resolution, confidence)"
+        " VALUES (?,?,?,?,?,?,?)",
+        rels,
+    )
+
+
+def insert_symbol_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
+    """Rows of (symbol id, name, qualified_name, signature, docstring, path, body), pre-tokenized."""
+    conn.executemany(
+        "INSERT INTO symbols_fts(rowid, name, qualified_name, signature, docstring, path, body) VALUES (?,?,?,?,?,?,?)",
+        rows,
+    )
+
+
+def insert_file_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
+    conn.executemany("INSERT INTO files_fts(rowid, path, exports, imports) VALUES (?,?,?,?)", rows)

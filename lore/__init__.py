@@ -1,3 +1,49 @@
-"""lore: what else in this codebase is like this symbol?"""
+"""lore: what else in this codebase is like this symbol?
+
+Index a repository with tree-sitter into SQLite, then rank related symbols by graph structure
+(shared callers / callees / types, personalized PageRank, label-propagation clusters), beside
+BM25 search.
+
+>>> import lore
+>>> sorted(lore.__all__) == lore.__all__
+True
+"""
+
+from .api import GRAPH_KINDS, Index, list_clusters, lore_graph, lore_search, open_index
+from .errors import (
+    ConvergenceError,
+    IndexBusyError,
+    IndexNotFoundError,
+    InvalidArgumentError,
+    LoreError,
+    QueryError,
+    SchemaVersionError,
+    UnknownAlgorithmError,
+    UnknownChunkError,
+    UnknownSymbolError,
+)
+from .index import IndexReport, index_repo
 
 __version__ = "0.1.0"
+
+__all__ = [
+    "ConvergenceError",
+    "GRAPH_KINDS",
+    "Index",
+    "IndexBusyError",
+    "IndexNotFoundError",
+    "IndexReport",
+    "InvalidArgumentError",
+    "LoreError",
+    "QueryError",
+    "SchemaVersionError",
+    "UnknownAlgorithmError",
+    "UnknownChunkError",
+    "UnknownSymbolError",
+    "__version__",
+    "index_repo",
+    "list_clusters",
+    "lore_graph",
+    "lore_search",
+    "open_index",
+]

@@ -11,19 +11,20 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-import pickle
 import time
-import zlib
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from ..errors import IndexBusyError, SchemaVersionError
 from ..parsers import parse_source
-from ..parsers.records import ParsedFile
-from ..search.tokens import index_text
+from ..parsers.records import ParsedFile, decode, encode
+from ..search.tokens import body_text, index_text
+from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import read, write
 from . import modules as modnames
@@ -71,13 +72,16 @@ class _Parsed:
     hash: str
     status: str  # ok | binary | unreadable
     pf: ParsedFile | None = None
-    bodies: list[str] | None = None
+    fts: list[tuple[str, str, str, str, str, str]] | None = None  # per symbol, pre-tokenized
+    blob: bytes = b""  # compressed pickle of pf (stored so edges can be re-resolved without re-parsing)
+    ref_names: str = ""
     lines: int = 0
+    syntax_errors: int = 0
     error: str = ""
 
 
 def _parse_job(job: tuple[str, str, str, str]) -> _Parsed:
-    """Worker: read, hash and parse one file. Never raises: failures come back as a status."""
+    """Worker: read, hash, parse one file and prepare its search text. Never raises: failures come back as a status."""
     rel, abspath, language, module = job
     try:
         data = Path(abspath).read_bytes()
@@ -91,11 +95,46 @@ def _parse_job(job: tuple[str, str, str, str]) -> _Parsed:
     except Exception as exc:  # a parser bug must not kill the whole index run
         return _Parsed(rel, digest, "unreadable", error=f"{type(exc).__name__}: {exc}")
     lines = data.split(b"\n")
-    bodies = []
+    path_text = index_text(rel)
+    fts = []
     for s in pf.symbols:
-        chunk = b"\n".join(lines[max(0, s.start_line - 1) : s.end_line])[: MAX_BODY_CHARS * 2]
-        bodies.append(chunk.decode("utf-8", "replace")[:MAX_BODY_CHARS])
-    return _Parsed(rel, digest, "ok", pf, bodies, len(lines))
+        if s.kind == "module":
+            body = ""  # the file's text is searched through its symbols; the module row keeps path and docstring
+        else:
+            chunk = b"\n".join(lines[max(0, s.start_line - 1) : s.end_line])[: MAX_BODY_CHARS * 2]
+            body = body_text(chunk.decode("utf-8", "replace")[:MAX_BODY_CHARS])
+        fts.append((index_text(s.name), index_text(s.qualified_name), index_text(s.signature),
+                    body_text(s.docstring), path_text, body))
+    # only bytes cross the process boundary: the indexer decodes them once (pickling records costs more)
+    return _Parsed(rel, digest, "ok", None, fts, encode(pf), _ref_names(pf), len(lines), syntax_errors=pf.syntax_errors)
+
+
+def interface_items(pf: ParsedFile) -> set[tuple]:
+    """What other files can observe of a file, as (name, detail) items: definitions and their
+    signatures, base classes, and module- or class-level imports and bindings.
+
+    Two versions of a file with equal items resolve every other file identically, so a refresh
+    re-resolves other files only for the names in the symmetric difference.
+    """
+    syms = pf.symbols
+    visible = {i for i, s in enumerate(syms) if s.kind in ("module", "class", "interface", "struct", "trait", "enum",
+                                                               "namespace")}
+    items: set[tuple] = set()
+    for s in syms:
+        parent = syms[s.parent].qualified_name if s.parent is not None else ""
+        items.add((s.name, "def", s.qualified_name, s.kind, parent, tuple(s.params), s.return_type, tuple(s.decorators)))
+    for r in pf.relations:
+        items.add((syms[r.source].name, "rel", syms[r.source].qualified_name, r.target, r.kind))
+    for i in pf.imports:
+        if i.owner in visible:
+            bound = i.alias or i.name or i.module.split(".")[0]
+            items.add((bound, "imp", syms[i.owner].qualified_name, i.module, i.name, i.alias, i.level))
+    for b in pf.bindings:
+        if b.owner in visible:
+            items.add((b.name.split(".")[-1], "bind", syms[b.owner].qualified_name, b.name, b.annotation, b.value, b.alias_of))
+    if pf.all_names is not None:
+        items.add(("__all__", "all", tuple(pf.all_names)))
+    return items
 
 
 def _ref_names(pf: ParsedFile) -> str:
@@ -252,7 +291,7 @@ def _run(conn, root_path: Path, db_path: Path, report: IndexReport, exclude, max
     report.changed = [f.path for f, _ in parsed if f.path in existing]
     report.removed = removed
     report.unchanged = len(walked.files) - len(parsed)
-    report.syntax_error_files = sorted(f.path for f, r in parsed if r.pf is not None and r.pf.syntax_errors)
+    report.syntax_error_files = sorted(f.path for f, r in parsed if r.syntax_errors)
 
     if not parsed and not removed:
         if touched:
@@ -269,6 +308,7 @@ def _run(conn, root_path: Path, db_path: Path, report: IndexReport, exclude, max
         _write(conn, root_path, report, existing, parsed, removed, touched, gen, progress)
         store_db.ensure_indexes(conn)
         report.generation = store_db.bump_generation(conn)
+        clusters_store.clear_stale(conn, report.generation)  # cached clusters describe the old graph
         store_db.set_meta(conn, "root", str(root_path))
     report.seconds["write"] = round(time.perf_counter() - t, 3)
     report.symbols = read.table_count(conn, "symbols")
@@ -304,7 +344,13 @@ def _write(conn, root_path: Path, report: IndexReport, existing: dict, parsed: l
     changed_ids = [existing[f.path][0] for f, _ in parsed if f.path in existing]
     removed_ids = [existing[p][0] for p in removed]
     # names defined before the change (to find files whose edges may now resolve differently)
-    old_names = read.names_of_files(conn, changed_ids + removed_ids) if existing else set()
+    # what other files can see of the changed and removed files, before the change
+    old_items: set[tuple] = set()
+    for fid in changed_ids + removed_ids:
+        got = read.record_blob(conn, fid)
+        if got is not None:
+            old_items |= interface_items(decode(got[0]))
+    removed_modules = {existing_module for existing_module in read.modules_of_files(conn, removed_ids)}
     write.delete_files(conn, removed_ids)
     write.touch_files(conn, touched)
     next_id = read.max_symbol_id(conn) + 1
@@ -313,10 +359,11 @@ def _write(conn, root_path: Path, report: IndexReport, existing: dict, parsed: l
     fts_rows: list[tuple] = []
     file_fts: list[tuple] = []
     rec_rows: list[tuple] = []
-    new_names: set[str] = set()
+    new_items: set[tuple] = set()
+    added_modules: set[str] = set()
     for f, res in parsed:
-        pf = res.pf
-        assert pf is not None and res.bodies is not None
+        pf = res.pf if res.pf is not None else decode(res.blob)
+        assert res.fts is not None
         old = existing.get(f.path)
         is_test = int(is_test_path(f.path))
         fid = write.upsert_file(
@@ -347,15 +394,15 @@ def _write(conn, root_path: Path, report: IndexReport, existing: dict, parsed: l
             parent = ids[s.parent] if s.parent is not None else None
             sym_rows.append((sid, fid, s.name, s.qualified_name, s.kind, parent, s.start_line, s.end_line, s.start_col,
                              s.end_col, s.signature, s.docstring, s.return_type, int(s.exported), is_test))
-            fts_rows.append((sid, index_text(s.name), index_text(s.qualified_name), index_text(s.signature),
-                             index_text(s.docstring), index_text(f.path), index_text(res.bodies[i])))
-            new_names.add(s.name)
+            fts_rows.append((sid, *res.fts[i]))
         exports = " ".join(s.name for s in pf.symbols if s.parent == 0 and s.exported)
         imports = " ".join(sorted({i.module or (i.name or "") for i in pf.imports}))
         file_fts.append((fid, index_text(f.path), index_text(exports), index_text(imports)))
-        blob = zlib.compress(pickle.dumps((pf, ids), protocol=5), 1)
-        rec_rows.append((fid, blob, _ref_names(pf)))
+        rec_rows.append((fid, res.blob, np.asarray(ids, dtype=np.int64).tobytes(), res.ref_names))
         fresh[fid] = (pf, ids)
+        new_items |= interface_items(pf)
+        if old is None:
+            added_modules.add(pf.module)
     if changed_ids:
         conn.executemany("DELETE FROM files_fts WHERE rowid = ?", ((i,) for i in changed_ids))
     write.insert_symbols(conn, sym_rows)
@@ -369,8 +416,11 @@ def _write(conn, root_path: Path, report: IndexReport, existing: dict, parsed: l
     if report.full:
         resolve_ids = sorted(fresh)
     else:
-        touched_names = old_names | new_names
-        touched_names.update(p for f, res in parsed for p in res.pf.module.split("."))  # type: ignore[union-attr]
+        # only names whose definition, signature, base classes, imports or bindings changed can
+        # change how other files resolve; editing a function body touches none of them
+        touched_names = {item[0] for item in old_items ^ new_items}
+        for mod in added_modules | removed_modules:
+            touched_names.update(mod.split("."))
         resolve_ids = set(fresh)
         for fid, names in read.ref_names(conn):
             if fid in resolve_ids:
@@ -384,8 +434,10 @@ def _write(conn, root_path: Path, report: IndexReport, existing: dict, parsed: l
     def load_records(file_id: int) -> tuple[ParsedFile, list[int]] | None:
         if file_id in fresh:
             return fresh[file_id]
-        blob = read.record_blob(conn, file_id)
-        return pickle.loads(zlib.decompress(blob)) if blob is not None else None
+        got = read.record_blob(conn, file_id)
+        if got is None:
+            return None
+        return decode(got[0]), np.frombuffer(got[1], dtype=np.int64).tolist()
 
     symbols = [SymRow(*r) for r in read.symbol_rows_for_world(conn)]
     files = [FileRow(fid, path, lang, mod, msid, modnames.is_package_file(path))

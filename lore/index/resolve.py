@@ -324,7 +324,7 @@ class World:
         if got is None:
             return None
         v, res = got
-        return instance_of(self, v), weaker(res, "annotated_type")
+        return instance_of(self, v), typed_by(res, "annotated_type")
 
     def binding_value(self, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None:
         if depth > MAX_DEPTH:
@@ -348,17 +348,17 @@ class World:
             if srow is None:
                 return None
             if srow.kind in TYPE_KINDS:
-                return ("inst", payload), weaker(res, "constructor_type")
+                return ("inst", payload), typed_by(res, "constructor_type")
             if srow.kind in ("function", "method"):
                 got = self.returns(payload, depth + 1)  # type: ignore[arg-type]
                 if got is not None:
-                    return got[0], weaker(res, "constructor_type")
+                    return got[0], typed_by(res, "constructor_type")
             return None
         if tag == "ext":
             name = str(payload)
             last = name.rsplit(".", 1)[-1]
             if last[:1].isupper():  # a class by convention: its instances
-                return ("extinst", name), weaker(res, "constructor_type")
+                return ("extinst", name), typed_by(res, "constructor_type")
             return None
         return None
 
@@ -537,6 +537,15 @@ def split_path(path: str) -> list[str]:
 def weaker(a: str, b: str) -> str:
     """The weaker of two resolution rules (the later one in RESOLUTIONS)."""
     return a if RANK.get(a, 99) >= RANK.get(b, 99) else b
+
+
+_CERTAIN = frozenset({"local_scope", "import", "module_global", "self_method"})
+
+
+def typed_by(lookup: str, typing: str) -> str:
+    """The rule recorded for a receiver typed by ``typing`` (annotation, constructor) whose type
+    name was found by ``lookup``: the typing rule, unless the lookup itself was a guess."""
+    return typing if lookup in _CERTAIN else weaker(lookup, typing)
 
 
 def instance_of(world: World, v: Value) -> Value:

@@ -9,6 +9,7 @@ function). Decorators and base classes are evaluated in the enclosing scope, as 
 from __future__ import annotations
 
 import inspect
+from operator import itemgetter
 
 from . import _ts
 from .records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
@@ -17,6 +18,7 @@ LANGUAGE = "python"
 MAX_SIGNATURE = 300
 MAX_DOCSTRING = 4000
 
+_order = itemgetter(0, 1)
 _TYPE_WRAPPERS = frozenset({"Optional", "typing.Optional", "Annotated", "typing.Annotated", "Final", "ClassVar"})
 
 
@@ -143,7 +145,7 @@ class _Extractor:
         for cap, nodes in caps.items():
             for n in nodes:
                 items.append((n.start_byte, -n.end_byte, cap, n))
-        items.sort(key=lambda it: (it[0], it[1]))
+        items.sort(key=_order)
         stack: list[tuple[int, int]] = [(1 << 62, 0)]  # (end_byte, local)
         for start, neg_end, cap, node in items:
             while stack[-1][0] <= start:

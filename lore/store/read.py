@@ -40,6 +40,15 @@ def symbol_keys_of_file(conn: sqlite3.Connection, file_id: int) -> list[tuple[in
     ).fetchall()
 
 
+def modules_of_files(conn: sqlite3.Connection, file_ids: list[int]) -> list[str]:
+    out = []
+    for fid in file_ids:
+        row = conn.execute("SELECT module FROM files WHERE id = ?", (fid,)).fetchone()
+        if row:
+            out.append(row[0])
+    return out
+
+
 def names_of_files(conn: sqlite3.Connection, file_ids: list[int]) -> set[str]:
     out: set[str] = set()
     for fid in file_ids:
@@ -47,9 +56,10 @@ def names_of_files(conn: sqlite3.Connection, file_ids: list[int]) -> set[str]:
     return out
 
 
-def record_blob(conn: sqlite3.Connection, file_id: int) -> bytes | None:
-    row = conn.execute("SELECT data FROM file_records WHERE file_id = ?", (file_id,)).fetchone()
-    return row[0] if row else None
+def record_blob(conn: sqlite3.Connection, file_id: int) -> tuple[bytes, bytes] | None:
+    """(compressed pickled ParsedFile, int64 symbol ids) of one file."""
+    row = conn.execute("SELECT data, local_ids FROM file_records WHERE file_id = ?", (file_id,)).fetchone()
+    return (row[0], row[1]) if row else None
 
 
 def ref_names(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
@@ -178,4 +188,55 @@ def stats(conn: sqlite3.Connection) -> dict:
                JOIN symbols s ON s.id = r.caller_id JOIN files f ON f.id = s.file_id GROUP BY f.language ORDER BY f.language"""
         )
     }
+    return out
+
+
+def node_table(conn: sqlite3.Connection) -> list[tuple[int, int, int, int, int]]:
+    """(id, file_id or -1, parent_id or -1, is_test, kind) for every symbol, ordered by id (kind as text)."""
+    return conn.execute(
+        "SELECT id, COALESCE(file_id, -1), COALESCE(parent_id, -1), is_test, kind FROM symbols ORDER BY id"
+    ).fetchall()
+
+
+def call_edges(conn: sqlite3.Connection) -> list[tuple[int, int, float]]:
+    """(caller_id, callee_id, confidence) of every resolved call edge."""
+    return conn.execute(
+        "SELECT caller_id, callee_id, confidence FROM symbol_refs WHERE callee_id IS NOT NULL"
+    ).fetchall()
+
+
+def type_edges(conn: sqlite3.Connection) -> list[tuple[int, int, float]]:
+    return conn.execute("SELECT symbol_id, type_id, confidence FROM type_refs WHERE type_id IS NOT NULL").fetchall()
+
+
+def relationship_edges(conn: sqlite3.Connection, kinds: tuple[str, ...]) -> list[tuple[int, int, float]]:
+    q = ",".join("?" * len(kinds))
+    return conn.execute(
+        f"SELECT source_id, target_id, confidence FROM symbol_relationships WHERE target_id IS NOT NULL AND kind IN ({q})",
+        kinds,
+    ).fetchall()
+
+
+def import_edges(conn: sqlite3.Connection) -> list[tuple[int, int, float]]:
+    """(importing module symbol id, imported symbol id, confidence) of resolved imports."""
+    return conn.execute(
+        """SELECT s.id, i.target_id, i.confidence FROM file_imports i
+           JOIN symbols s ON s.file_id = i.file_id AND s.parent_id IS NULL AND s.kind = 'module'
+           WHERE i.target_id IS NOT NULL"""
+    ).fetchall()
+
+
+def edge_details(conn: sqlite3.Connection, source: int, target: int) -> list[tuple[str, str, int, str, float]]:
+    """Every stored edge between two symbols, either direction: (table, kind, line, resolution, confidence)."""
+    out: list[tuple[str, str, int, str, float]] = []
+    for a, b in ((source, target), (target, source)):
+        out += [("call", "calls" if a == source else "called_by", r[0], r[1], r[2]) for r in conn.execute(
+            "SELECT line, resolution, confidence FROM symbol_refs WHERE caller_id = ? AND callee_id = ? ORDER BY line LIMIT 3",
+            (a, b))]
+        out += [("type", r[0] if a == source else f"{r[0]}_of", r[1], r[2], r[3]) for r in conn.execute(
+            "SELECT kind, line, resolution, confidence FROM type_refs WHERE symbol_id = ? AND type_id = ? ORDER BY line LIMIT 3",
+            (a, b))]
+        out += [("relationship", r[0] if a == source else f"{r[0]}_by", r[1], r[2], r[3]) for r in conn.execute(
+            "SELECT kind, line, resolution, confidence FROM symbol_relationships WHERE source_id = ? AND target_id = ?"
+            " ORDER BY kind LIMIT 3", (a, b))]
     return out

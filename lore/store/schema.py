@@ -72,6 +72,7 @@ CREATE TABLE IF NOT EXISTS files (
 CREATE TABLE IF NOT EXISTS file_records (
     file_id   INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
     data      BLOB NOT NULL,
+    local_ids BLOB NOT NULL DEFAULT x'',  -- int64 symbol id of each record symbol, in record order
     ref_names TEXT NOT NULL DEFAULT ''  -- every name the file's edges mention (finds dependents on refresh)
 );
 

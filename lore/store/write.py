@@ -19,7 +19,7 @@ def _temp_ids(conn: sqlite3.Connection, name: str, ids: Iterable[int]) -> str:
 def delete_edges_of_files(conn: sqlite3.Connection, file_ids: Iterable[int]) -> None:
     """Delete every edge that starts in one of ``file_ids`` (they are about to be re-resolved)."""
     t = _temp_ids(conn, "_lore_files", file_ids)
-    conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS _lore_syms (id INTEGER PRIMARY KEY)")
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS _lore_syms (id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM temp._lore_syms")
     conn.execute(f"INSERT INTO temp._lore_syms SELECT id FROM symbols WHERE file_id IN (SELECT id FROM {t})")
     conn.execute("DELETE FROM symbol_refs WHERE caller_id IN (SELECT id FROM temp._lore_syms)")
@@ -97,8 +97,9 @@ def delete_orphan_externals(conn: sqlite3.Connection) -> int:
     return cur.rowcount
 
 
-def put_records(conn: sqlite3.Connection, rows: Iterable[tuple[int, bytes, str]]) -> None:
-    conn.executemany("INSERT OR REPLACE INTO file_records(file_id, data, ref_names) VALUES (?,?,?)", rows)
+def put_records(conn: sqlite3.Connection, rows: Iterable[tuple[int, bytes, bytes, str]]) -> None:
+    """Rows of (file id, compressed pickled ParsedFile, int64 symbol ids, referenced names)."""
+    conn.executemany("INSERT OR REPLACE INTO file_records(file_id, data, local_ids, ref_names) VALUES (?,?,?,?)", rows)
 
 
 def insert_edges(conn: sqlite3.Connection, refs: list[tuple], types: list[tuple], imports: list[tuple], rels: list[tuple]) -> None:

@@ -1,0 +1,5 @@
+"""``python -m lore``."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,225 @@
+"""Relatedness on a :class:`~lore.graphs.CodeGraph`: which rows play a role like the seed rows?
+
+This module chooses the matrices and parameters, calls the pure algorithms in
+``lore.algorithms`` and filters the result (seeds, their trivial containers, external symbols,
+test code, kinds). It never touches SQL and never sees names; the api turns rows into symbols.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..algorithms import clusters as lpa
+from ..algorithms import overlap as ov
+from ..algorithms import pagerank as pr
+from ..errors import InvalidArgumentError, UnknownAlgorithmError
+from .build import CodeGraph
+
+ALGORITHMS = ("overlap", "pagerank", "pagerank_mc", "pagerank_push", "cluster")
+DIRECTIONS = ("out", "in", "both")
+# overlap: neighbours compared per relation (callees, callers, types, inheritance). Defaults were
+# chosen with the structural benchmark (benchmarks/structural; README "Choosing the defaults").
+DEFAULT_OVERLAP_WEIGHTS = {"callees": 1.0, "callers": 1.0, "types": 0.5, "inherits": 0.5}
+DEFAULT_MEASURE = "adamic_adar"
+# pagerank: how much each relation contributes to the walk
+DEFAULT_PPR_WEIGHTS = {"calls": 1.0, "types": 0.5, "inherits": 0.5, "contains": 0.3, "imports": 0.0}
+
+
+@dataclass
+class RelatedParams:
+    algorithm: str = "overlap"
+    measure: str = DEFAULT_MEASURE
+    overlap_weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_OVERLAP_WEIGHTS))
+    ppr_weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_PPR_WEIGHTS))
+    alpha: float = 0.85
+    direction: str = "both"
+    n_walks: int = 10_000
+    tol: float = 1e-8
+    seed: int = 0
+
+    def check(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            raise UnknownAlgorithmError(self.algorithm, ALGORITHMS)
+        if self.measure not in ov.MEASURES:
+            raise UnknownAlgorithmError(self.measure, ov.MEASURES, what="measure")
+        if self.direction not in DIRECTIONS:
+            raise UnknownAlgorithmError(self.direction, DIRECTIONS, what="direction")
+        if not 0.0 < self.alpha < 1.0:
+            raise InvalidArgumentError(f"alpha must be between 0 and 1 (exclusive), got {self.alpha}")
+        if self.n_walks < 1:
+            raise InvalidArgumentError(f"n_walks must be at least 1, got {self.n_walks}")
+        for name, w in list(self.overlap_weights.items()) + list(self.ppr_weights.items()):
+            if w < 0:
+                raise InvalidArgumentError(f"relation weight {name!r} must be >= 0, got {w}")
+
+
+def _features(g: CodeGraph, weights: dict[str, float]) -> tuple[list[sp.csr_matrix], list[sp.csr_matrix], list[float], list[str]]:
+    spec = {
+        "callees": ("calls", False),
+        "callers": ("calls", True),
+        "types": ("types", False),
+        "inherits": ("inherits", False),
+        "inherited_by": ("inherits", True),
+    }
+    feats, trans, ws, names = [], [], [], []
+    for name, w in weights.items():
+        if w <= 0 or name not in spec:
+            continue
+        rel, t = spec[name]
+        feats.append(g.matrix(rel, transpose=t))
+        trans.append(g.matrix(rel, transpose=not t))
+        ws.append(float(w))
+        names.append(name)
+    return feats, trans, ws, names
+
+
+_WALK_CACHE: dict[tuple, sp.csr_matrix] = {}
+
+
+def walk_matrix(g: CodeGraph, weights: dict[str, float], direction: str) -> sp.csr_matrix:
+    """The weighted adjacency the random walk follows (cached per generation, weights and direction)."""
+    key = (id(g), g.generation, tuple(sorted(weights.items())), direction)
+    m = _WALK_CACHE.get(key)
+    if m is None:
+        total = sp.csr_matrix((g.n, g.n), dtype=np.float64)
+        for rel, w in weights.items():
+            if w > 0 and rel in g.matrices:
+                total = total + w * g.matrices[rel]
+        total = total.tocsr()
+        if direction == "in":
+            m = total.T.tocsr()
+        elif direction == "both":
+            m = (total + total.T).tocsr()
+        else:
+            m = total
+        if len(_WALK_CACHE) > 16:
+            _WALK_CACHE.clear()
+        _WALK_CACHE[key] = m
+    return m
+
+
+def excluded_mask(g: CodeGraph, seeds: np.ndarray, *, include_tests: bool, kinds: tuple[str, ...] | None) -> np.ndarray:
+    """Rows that may never be returned: the seeds, their containers, externals, tests, other kinds."""
+    mask = g.is_external().copy()
+    mask[seeds] = True
+    for r in g.containers_of(seeds):
+        mask[r] = True
+    if not include_tests:
+        mask |= g.is_test
+    if kinds:
+        codes = [g.kind_code(k) for k in kinds]
+        mask |= ~np.isin(g.kind, codes)
+    else:
+        seed_kinds = set(g.kind[seeds].tolist())
+        if g.kind_code("module") not in seed_kinds:
+            mask |= g.kind == g.kind_code("module")
+    return mask
+
+
+def rank(scores: np.ndarray, mask: np.ndarray, limit: int | None) -> tuple[np.ndarray, int]:
+    """Rows with a positive score, best first, ties by row (= symbol id order); and how many there were."""
+    s = np.where(mask, 0.0, scores)
+    cand = np.flatnonzero(s > 0)
+    order = np.lexsort((cand, -s[cand]))
+    ranked = cand[order]
+    total = int(ranked.shape[0])
+    return (ranked[:limit] if limit is not None else ranked), total
+
+
+def related_scores(g: CodeGraph, seeds: np.ndarray, params: RelatedParams) -> tuple[np.ndarray, np.ndarray | None]:
+    """Scores for every row (and Monte-Carlo standard errors when that estimator was used)."""
+    params.check()
+    algo = params.algorithm
+    if algo == "overlap":
+        feats, trans, ws, _ = _features(g, params.overlap_weights)
+        if not feats:
+            return np.zeros(g.n), None
+        return ov.overlap_scores(feats, seeds, weights=ws, measure=params.measure, transposes=trans), None
+    adj = walk_matrix(g, params.ppr_weights, params.direction)
+    if algo == "pagerank":
+        return pr.personalized_pagerank(adj, personalization=seeds, alpha=params.alpha, tol=params.tol, max_iter=1000), None
+    if algo == "pagerank_push":
+        return pr.push_pagerank(adj, personalization=seeds, alpha=params.alpha), None
+    if algo == "pagerank_mc":
+        scores, se = pr.monte_carlo_pagerank(adj, personalization=seeds, alpha=params.alpha, n_walks=params.n_walks,
+                                             seed=params.seed)
+        return scores, se
+    raise UnknownAlgorithmError(algo, ALGORITHMS)
+
+
+def overlap_why(g: CodeGraph, seed: int, target: int, params: RelatedParams, top: int = 3) -> list[tuple[str, int, float]]:
+    """(relation name, neighbour row, contribution) that earned ``target`` its overlap score with ``seed``."""
+    feats, _, ws, names = _features(g, params.overlap_weights)
+    if not feats:
+        return []
+    got = ov.overlap_explain(feats, seed, target, weights=ws, measure=params.measure, top=top)
+    return [(names[rel], int(col), float(c)) for rel, col, c in got]
+
+
+def strongest_path(adj: sp.csr_matrix, seeds: np.ndarray, target: int, max_hops: int = 3) -> list[int]:
+    """The highest-weight path (by product of row-normalised weights) from a seed to ``target``, up to ``max_hops``."""
+    deg = np.asarray(adj.sum(axis=1)).ravel()
+    deg[deg == 0] = 1.0
+    best = {int(s): (1.0, [int(s)]) for s in seeds.tolist()}
+    frontier = dict(best)
+    for _ in range(max_hops):
+        nxt: dict[int, tuple[float, list[int]]] = {}
+        for node, (p, path) in frontier.items():
+            lo, hi = adj.indptr[node], adj.indptr[node + 1]
+            cols, vals = adj.indices[lo:hi], adj.data[lo:hi] / deg[node]
+            if len(cols) > 200:
+                keep = np.argsort(-vals, kind="stable")[:200]
+                cols, vals = cols[keep], vals[keep]
+            for c, v in zip(cols.tolist(), vals.tolist(), strict=True):
+                q = p * v
+                if c not in best or best[c][0] < q:
+                    best[c] = (q, path + [c])
+                    nxt[c] = best[c]
+        if target in best:
+            return best[target][1]
+        frontier = nxt
+        if not frontier:
+            break
+    return best[target][1] if target in best else []
+
+
+CLUSTER_WEIGHTS = {"calls": 1.0, "types": 0.5, "inherits": 1.0, "contains": 0.5}
+
+
+def cluster_adjacency(g: CodeGraph) -> sp.csr_matrix:
+    """Undirected structural graph used for clustering (external symbols left out: they join everything)."""
+    adj = walk_matrix(g, CLUSTER_WEIGHTS, "both")
+    keep = (~g.is_external()).astype(np.float64)
+    d = sp.diags(keep)
+    return (d @ adj @ d).tocsr()
+
+
+def compute_clusters(g: CodeGraph, *, seed: int = 0, mode: str = "lpa", min_size: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(labels per row, sizes per cluster, cohesion per cluster); externals get label -1."""
+    adj = cluster_adjacency(g)
+    if mode == "components":
+        labels = lpa.connected_components(adj)
+    elif mode == "lpa":
+        labels = lpa.label_propagation(adj, seed=seed)
+        labels = lpa.reattach_small(adj, labels, min_size=min_size)
+    else:
+        raise UnknownAlgorithmError(mode, ("lpa", "components"), what="cluster mode")
+    ext = g.is_external()
+    labels = np.asarray(labels, dtype=np.int64).copy()
+    labels[ext] = -1
+    # canonical relabelling over the real nodes, in row order
+    real = labels >= 0
+    _, first = np.unique(labels[real], return_index=True)
+    order = np.argsort(first, kind="stable")
+    uniq = np.unique(labels[real])[order]
+    remap = {int(u): i for i, u in enumerate(uniq.tolist())}
+    out = np.full(g.n, -1, dtype=np.int64)
+    out[real] = np.array([remap[int(x)] for x in labels[real].tolist()], dtype=np.int64) if real.any() else []
+    k = len(uniq)
+    if k == 0:
+        return out, np.zeros(0, dtype=np.int64), np.zeros(0)
+    sizes, cohesion = lpa.cluster_stats(adj[real][:, real], out[real])
+    return out, np.asarray(sizes), np.asarray(cohesion)

@@ -12,18 +12,32 @@ import os
 import sqlite3
 from collections import Counter
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .errors import IndexNotFoundError, InvalidArgumentError, UnknownAlgorithmError, UnknownSymbolError
-from .graphs import CodeGraph, load_graph
-from .graphs import related as rel
 from .index import index_repo
 from .search.tokens import split_identifier
 from .store import clusters as clusters_store
 from .store import db as store_db
 from .store import read
+
+if TYPE_CHECKING:  # numpy / scipy load lazily: `lore index` and `lore show` start faster without them
+    import numpy as np
+
+    from .graphs import CodeGraph
+
+
+def _np():
+    import numpy
+
+    return numpy
+
+
+def _rel():
+    from .graphs import related
+
+    return related
+
 
 GRAPH_KINDS = ("call", "callers", "import", "inheritance", "related", "cluster")
 EDGE_TABLES = ("symbol_refs", "type_refs", "file_imports", "symbol_relationships")
@@ -51,7 +65,7 @@ class Index:
         self.db_path = db_path
         self.readonly = readonly
         self.conn: sqlite3.Connection = store_db.connect(db_path, readonly=readonly)
-        self._cluster_memory: dict[tuple[str, int], tuple[dict, np.ndarray]] = {}
+        self._cluster_memory: dict[tuple[str, int], tuple[dict, Any]] = {}
 
     # -- basics ---------------------------------------------------------------------------------
     @property
@@ -68,6 +82,8 @@ class Index:
         self.close()
 
     def graph(self) -> CodeGraph:
+        from .graphs import load_graph
+
         return load_graph(self.conn, self.db_path)
 
     def stats(self) -> dict:
@@ -177,6 +193,7 @@ class Index:
     # -- clusters -------------------------------------------------------------------------------
     def clusters(self, *, mode: str = "lpa", seed: int = 0, min_size: int = 2) -> tuple[dict, np.ndarray]:
         """(summary, labels per graph row), cached per generation in the store (or in memory when read-only)."""
+        np = _np()
         g = self.graph()
         key = f"{mode}:seed={seed}:min={min_size}"
         mem = self._cluster_memory.get((key, g.generation))
@@ -191,7 +208,7 @@ class Index:
                 labels[g.nodes.rows(arr[:, 0])] = arr[:, 1]
             self._cluster_memory[(key, g.generation)] = (summary, labels)
             return summary, labels
-        labels, sizes, cohesion = rel.compute_clusters(g, seed=seed, mode=mode, min_size=min_size)
+        labels, sizes, cohesion = _rel().compute_clusters(g, seed=seed, mode=mode, min_size=min_size)
         summary = self._cluster_summary(g, labels, sizes, cohesion)
         if not self.readonly:
             members = [(g.nodes.id(int(r)), int(labels[r])) for r in np.flatnonzero(labels >= 0)]
@@ -205,13 +222,14 @@ class Index:
         return summary, labels
 
     def _cluster_summary(self, g: CodeGraph, labels: np.ndarray, sizes: np.ndarray, cohesion: np.ndarray) -> dict:
+        np = _np()
         rows = np.flatnonzero(labels >= 0)
         ids = [g.nodes.id(int(r)) for r in rows]
         info = read.symbols_by_ids(self.conn, ids)
         by_cluster: dict[int, list[int]] = {}
         for r, sid in zip(rows.tolist(), ids, strict=True):
             by_cluster.setdefault(int(labels[r]), []).append(sid)
-        deg = np.asarray(rel.cluster_adjacency(g).sum(axis=1)).ravel()
+        deg = np.asarray(_rel().cluster_adjacency(g).sum(axis=1)).ravel()
         out = {}
         for cid, members in by_cluster.items():
             paths = [info[s][4] for s in members if s in info]
@@ -531,7 +549,7 @@ def _related(index: Index, seeds: list[int], algorithm: str, limit: int, kinds, 
     g = index.graph()
     if algorithm == "cluster":
         return _cluster_members(index, seeds[0], limit, kinds, include_tests, query, extra_seeds=seeds[1:])
-    params = rel.RelatedParams(algorithm=algorithm, alpha=alpha, direction=direction or "both", n_walks=n_walks,
+    params = _rel().RelatedParams(algorithm=algorithm, alpha=alpha, direction=direction or "both", n_walks=n_walks,
                                seed=seed)
     if measure:
         params.measure = measure
@@ -543,15 +561,15 @@ def _related(index: Index, seeds: list[int], algorithm: str, limit: int, kinds, 
     params.check()
     query.update({"measure": params.measure} if algorithm == "overlap" else {"alpha": alpha, "direction": params.direction})
     srows = g.nodes.rows(seeds)
-    scores, se = rel.related_scores(g, srows, params)
-    mask = rel.excluded_mask(g, srows, include_tests=include_tests, kinds=kinds)
-    ranked, total = rel.rank(scores, mask, limit)
+    scores, se = _rel().related_scores(g, srows, params)
+    mask = _rel().excluded_mask(g, srows, include_tests=include_tests, kinds=kinds)
+    ranked, total = _rel().rank(scores, mask, limit)
     if total == 0:
         return [], 0, "the seed has no structural neighbours (no resolved calls, callers or types); nothing to rank"
     ids = [g.nodes.id(int(r)) for r in ranked]
     info = _rows_for(index, ids)
     rows = []
-    adj = rel.walk_matrix(g, params.ppr_weights, params.direction) if algorithm != "overlap" else None
+    adj = _rel().walk_matrix(g, params.ppr_weights, params.direction) if algorithm != "overlap" else None
     for r, sid in zip(ranked.tolist(), ids, strict=True):
         d = _row_dict(info[sid])
         d["score"] = round(float(scores[r]), 6)
@@ -566,10 +584,10 @@ def _related(index: Index, seeds: list[int], algorithm: str, limit: int, kinds, 
     return rows, total, ""
 
 
-def _overlap_why(index: Index, g: CodeGraph, srows: np.ndarray, target: int, params: rel.RelatedParams) -> dict:
+def _overlap_why(index: Index, g: CodeGraph, srows: np.ndarray, target: int, params: Any) -> dict:
     shared: list[tuple[str, int, float]] = []
     for s in srows.tolist():
-        shared += rel.overlap_why(g, int(s), target, params, top=3)
+        shared += _rel().overlap_why(g, int(s), target, params, top=3)
     shared.sort(key=lambda t: (-t[2], t[1]))
     shared = shared[:3]
     info = _rows_for(index, [g.nodes.id(c) for _, c, _ in shared])
@@ -582,7 +600,7 @@ def _overlap_why(index: Index, g: CodeGraph, srows: np.ndarray, target: int, par
 
 
 def _path_why(index: Index, g: CodeGraph, adj, srows: np.ndarray, target: int) -> dict:
-    path = rel.strongest_path(adj, srows, target)
+    path = _rel().strongest_path(adj, srows, target)
     ids = [g.nodes.id(r) for r in path]
     info = _rows_for(index, ids)
     hops = []
@@ -595,6 +613,7 @@ def _path_why(index: Index, g: CodeGraph, adj, srows: np.ndarray, target: int) -
 
 def _cluster_members(index: Index, sid: int, limit: int, kinds, include_tests: bool, query: dict,
                      extra_seeds: list[int] | None = None) -> tuple[list[dict], int, str]:
+    np = _np()
     g = index.graph()
     summary, labels = index.clusters()
     row = g.nodes.row(sid)
@@ -603,15 +622,15 @@ def _cluster_members(index: Index, sid: int, limit: int, kinds, include_tests: b
         return [], 0, "this symbol is not in any cluster (external or isolated)"
     seeds = np.array([row] + [g.nodes.row(s) for s in (extra_seeds or [])])
     members = np.flatnonzero(labels == label)
-    mask = rel.excluded_mask(g, seeds, include_tests=include_tests, kinds=kinds)
-    adj = rel.cluster_adjacency(g)
+    mask = _rel().excluded_mask(g, seeds, include_tests=include_tests, kinds=kinds)
+    adj = _rel().cluster_adjacency(g)
     # rank within the cluster by personalized PageRank from the seed over the cluster graph
     from .algorithms.pagerank import personalized_pagerank
 
     ppr = personalized_pagerank(adj, personalization=seeds, alpha=0.85, tol=1e-8, max_iter=1000)
     scores = np.zeros(g.n)
     scores[members] = ppr[members] + 1e-12
-    ranked, total = rel.rank(scores, mask, limit)
+    ranked, total = _rel().rank(scores, mask, limit)
     info = _rows_for(index, [g.nodes.id(int(r)) for r in ranked])
     meta = summary.get(str(label), {})
     query["cluster"] = label

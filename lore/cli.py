@@ -33,8 +33,15 @@ bench_app = typer.Typer(help="Benchmarks: relatedness and call-graph accuracy ag
 app.add_typer(graph_app, name="graph")
 app.add_typer(bench_app, name="bench")
 
-out = Console(highlight=False, soft_wrap=False)
-err = Console(stderr=True, highlight=False)
+# piped output is not squeezed into 80 columns: tables stay readable in logs and CI
+out = Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 200)
+err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 200)
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print one line on stderr (never wrapped) and exit."""
+    sys.stderr.write(f"lore: error: {message}\n")
+    raise typer.Exit(code)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 DbOpt = Annotated[
@@ -52,11 +59,9 @@ def _command(group: typer.Typer, name: str | None = None, **kw: Any) -> Callable
             try:
                 return fn(*args, **kwargs)
             except LoreError as exc:
-                err.print(f"lore: error: {exc}", markup=False)
-                raise typer.Exit(2) from None
+                fail(str(exc))
             except KeyboardInterrupt:
-                err.print("lore: interrupted; the index is unchanged", markup=False)
-                raise typer.Exit(130) from None
+                fail("interrupted; the index is unchanged", 130)
 
         group.command(name, **kw)(wrapper)
         return wrapper

@@ -12,13 +12,12 @@ import fcntl
 import hashlib
 import os
 import time
+from array import array
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-
-import numpy as np
 
 from ..errors import IndexBusyError, SchemaVersionError
 from ..parsers import parse_source
@@ -398,7 +397,7 @@ def _write(conn, root_path: Path, report: IndexReport, existing: dict, parsed: l
         exports = " ".join(s.name for s in pf.symbols if s.parent == 0 and s.exported)
         imports = " ".join(sorted({i.module or (i.name or "") for i in pf.imports}))
         file_fts.append((fid, index_text(f.path), index_text(exports), index_text(imports)))
-        rec_rows.append((fid, res.blob, np.asarray(ids, dtype=np.int64).tobytes(), res.ref_names))
+        rec_rows.append((fid, res.blob, array('q', ids).tobytes(), res.ref_names))
         fresh[fid] = (pf, ids)
         new_items |= interface_items(pf)
         if old is None:
@@ -437,7 +436,9 @@ def _write(conn, root_path: Path, report: IndexReport, existing: dict, parsed: l
         got = read.record_blob(conn, file_id)
         if got is None:
             return None
-        return decode(got[0]), np.frombuffer(got[1], dtype=np.int64).tolist()
+        ids = array('q')
+        ids.frombytes(got[1])
+        return decode(got[0]), ids.tolist()
 
     symbols = [SymRow(*r) for r in read.symbol_rows_for_world(conn)]
     files = [FileRow(fid, path, lang, mod, msid, modnames.is_package_file(path))

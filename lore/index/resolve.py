@@ -329,6 +329,8 @@ class World:
     def binding_value(self, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None:
         if depth > MAX_DEPTH:
             return None
+        if b.scope is not None:
+            scope = b.scope
         if b.annotation:
             return self.type_value(c, scope, b.annotation, depth + 1)
         if b.value:

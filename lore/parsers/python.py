@@ -337,9 +337,10 @@ class _Extractor:
                     pass
             if "." in name and not name.startswith("self."):
                 continue
+            scope = owner if bind_owner != owner else None
             if type_node is not None:
                 ann = _ts.text(type_node)
-                self.pf.bindings.append(Binding(bind_owner, name, line, annotation=ann))
+                self.pf.bindings.append(Binding(bind_owner, name, line, annotation=ann, scope=scope))
                 kind = "field" if name.startswith("self.") else "annotation"
                 ref_owner = bind_owner if kind == "field" else owner
                 for tname, tnode, _p in _type_names(type_node):
@@ -348,11 +349,11 @@ class _Extractor:
                 if right.type == "call":
                     callee = dotted(right.child_by_field_name("function"))
                     if callee:
-                        self.pf.bindings.append(Binding(bind_owner, name, line, value=callee))
+                        self.pf.bindings.append(Binding(bind_owner, name, line, value=callee, scope=scope))
                 elif right.type in ("identifier", "attribute"):
                     src = dotted(right)
                     if src and "<" not in src:
-                        self.pf.bindings.append(Binding(bind_owner, name, line, alias_of=src))
+                        self.pf.bindings.append(Binding(bind_owner, name, line, alias_of=src, scope=scope))
             if owner_sym.kind == "module" and name == "__all__" and right is not None:
                 self._all(right)
 

@@ -130,6 +130,8 @@ class Binding:
     ``name`` is ``x`` for locals/globals or ``self.x`` for attributes. Exactly one of ``annotation``
     (a declared type) or ``value`` (the callee of the call it was assigned from, e.g. ``Session`` or
     ``make_session``) or ``alias_of`` (a plain name or dotted path it was assigned from) is set.
+    Attribute bindings (``self.x = ...`` in a method) belong to the class (``owner``) but their
+    value is evaluated in the method (``scope``).
     """
 
     owner: int
@@ -138,6 +140,7 @@ class Binding:
     annotation: str = ""
     value: str = ""
     alias_of: str = ""
+    scope: int | None = None  # where the value is evaluated, when not ``owner`` (``self.x = arg`` in a method)
 
 
 @dataclass(slots=True)

@@ -1,0 +1,240 @@
+"""Shared extraction machinery for the curly-brace languages (JavaScript, TypeScript, Go, Java, Rust, C, C++).
+
+Each language module subclasses :class:`Extractor` and writes a query file whose capture names say what
+to do with a node: ``def.<kind>`` opens a definition (its captures nest inside it), any other capture
+``x`` calls the method ``on_x(node, owner)``. As in the Python parser, one query pass runs in C and a
+sweep in document order assigns every capture to its innermost enclosing definition, so no Python code
+walks whole trees. Per-language knowledge (node types, how a callee or a type is spelled) stays in the
+language modules; this module only knows trees, records and comments.
+
+A handler that fails on a strange node skips that node: a parser never raises on bad input.
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+
+from . import _ts
+from .records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
+
+MAX_SIGNATURE = 300
+MAX_DOCSTRING = 4000
+_order = itemgetter(0, 1)
+
+
+def clean_comment(raw: str) -> str:
+    """Text of a ``//``, ``///``, ``/* */`` or ``/** */`` comment without its markers.
+
+    Examples
+    --------
+    >>> clean_comment("/**\\n * Saves a user.\\n * @param u the user\\n */")
+    'Saves a user.\\n@param u the user'
+    >>> clean_comment("/// Makes one.")
+    'Makes one.'
+    """
+    s = raw.strip()
+    if s.startswith("/*"):
+        s = s[2:]
+        if s.endswith("*/"):
+            s = s[:-2]
+        lines = []
+        for line in s.split("\n"):
+            line = line.strip()
+            while line.startswith("*") or line.startswith("!"):
+                line = line[1:]
+            lines.append(line.strip())
+        return "\n".join(lines).strip()
+    lines = []
+    for line in s.split("\n"):
+        line = line.strip()
+        while line.startswith("/"):
+            line = line[1:]
+        if line.startswith("!"):
+            line = line[1:]
+        lines.append(line.strip())
+    return "\n".join(lines).strip()
+
+
+class Extractor:
+    """One file -> :class:`ParsedFile`; subclasses add ``on_<capture>`` handlers and ``define``."""
+
+    language = ""  # the language name recorded in ParsedFile
+    grammar = ""  # the tree-sitter grammar (``tsx`` for .tsx files of language ``typescript``)
+    query_name = ""  # queries/<query_name>.scm
+    comment_types: frozenset[str] = frozenset({"comment"})
+    # node types that are never worth a step of the sweep (strings, comments)
+    primitive_types: frozenset[str] = frozenset()
+
+    def __init__(self, path: str, source: bytes, module: str) -> None:
+        self.path, self.source, self.module = path, source, module
+        self.pf = ParsedFile(path=path, language=self.language, module=module)
+        self.failures = 0
+
+    # -- driver ---------------------------------------------------------------------------------
+    def run(self) -> ParsedFile:
+        n_lines = self.source.count(b"\n") + 1
+        self.pf.symbols.append(
+            Symbol(self.module.rsplit(".", 1)[-1], self.module, "module", None, 1, n_lines)
+        )
+        try:
+            tree = _ts.parse(self.grammar or self.language, self.source)
+        except Exception:  # never raise on input the grammar cannot take
+            self.pf.syntax_errors = 1
+            return self.pf
+        root = tree.root_node
+        self.pf.syntax_errors = _ts.count_errors(tree)
+        self.pf.symbols[0].docstring = self.file_doc(root)
+        caps = _ts.captures(_ts.query(self.query_name or self.grammar or self.language), root)
+        items: list[tuple[int, int, str, _ts.Node]] = []
+        for cap, nodes in caps.items():
+            for n in nodes:
+                items.append((n.start_byte, -n.end_byte, cap, n))
+        items.sort(key=_order)
+        handlers = {cap: getattr(self, "on_" + cap.replace(".", "_"), None) for cap in caps}
+        stack: list[tuple[int, int]] = [(1 << 62, 0)]  # (end_byte, local)
+        for start, neg_end, cap, node in items:
+            while stack[-1][0] <= start:
+                stack.pop()
+            owner = stack[-1][1]
+            try:
+                if cap.startswith("def."):
+                    local = self.define(node, owner, cap[4:])
+                    if local is not None:
+                        stack.append((-neg_end, local))
+                else:
+                    h = handlers[cap]
+                    if h is not None:
+                        h(node, owner)
+            except Exception:  # a strange node: skip it, keep the rest of the file
+                self.failures += 1
+        self.finish()
+        return self.pf
+
+    def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        """Record the definition ``node`` of ``kind`` inside ``owner``; return its local (or None)."""
+        raise NotImplementedError
+
+    def finish(self) -> None:
+        """Hook after the sweep (e.g. moving methods to their types)."""
+
+    def file_doc(self, root: _ts.Node) -> str:
+        return ""
+
+    # -- records --------------------------------------------------------------------------------
+    def add_symbol(
+        self,
+        node: _ts.Node,
+        owner: int,
+        name: str,
+        kind: str,
+        *,
+        body: _ts.Node | None = None,
+        doc_node: _ts.Node | None = None,
+        exported: bool = True,
+        is_declaration: bool = False,
+        params: list[tuple[str, str]] | None = None,
+        return_type: str = "",
+        decorators: list[str] | None = None,
+        qualifier: str | None = None,
+    ) -> int:
+        parent = self.pf.symbols[owner]
+        prefix = parent.qualified_name if qualifier is None else qualifier
+        sym = Symbol(
+            name=name,
+            qualified_name=f"{prefix}.{name}",
+            kind=kind,
+            parent=owner,
+            start_line=node.start_point[0] + 1,
+            end_line=node.end_point[0] + 1,
+            start_col=node.start_point[1],
+            end_col=node.end_point[1],
+            signature=self.signature(node, body),
+            docstring=self.doc_comment(doc_node or node),
+            params=params or [],
+            return_type=return_type,
+            decorators=decorators or [],
+            exported=exported,
+            is_declaration=is_declaration,
+        )
+        self.pf.symbols.append(sym)
+        return len(self.pf.symbols) - 1
+
+    def add_call(self, owner: int, callee: str, node: _ts.Node, kind: str = "call") -> None:
+        if callee:
+            self.pf.calls.append(Call(owner, callee, node.start_point[0] + 1, node.start_point[1], kind))
+
+    def add_type(self, owner: int, type_name: str, kind: str, node: _ts.Node) -> None:
+        if type_name:
+            self.pf.type_refs.append(TypeRef(owner, type_name, kind, node.start_point[0] + 1, node.start_point[1]))
+
+    def add_import(self, owner: int, module: str, node: _ts.Node, name: str | None = None,
+                   alias: str | None = None, level: int = 0) -> None:
+        if module:
+            self.pf.imports.append(Import(owner, module, node.start_point[0] + 1, name, alias, level))
+
+    def add_relation(self, source: int, target: str, kind: str, node: _ts.Node) -> None:
+        if target:
+            self.pf.relations.append(Relation(source, target, kind, node.start_point[0] + 1))
+
+    def add_binding(self, owner: int, name: str, node: _ts.Node, *, annotation: str = "", value: str = "",
+                    alias_of: str = "") -> None:
+        if name and (annotation or value or alias_of):
+            self.pf.bindings.append(Binding(owner, name, node.start_point[0] + 1, annotation, value, alias_of))
+
+    # -- text helpers ---------------------------------------------------------------------------
+    def text(self, node: _ts.Node | None) -> str:
+        return _ts.text(node)
+
+    def signature(self, node: _ts.Node, body: _ts.Node | None) -> str:
+        end = body.start_byte if body is not None else node.end_byte
+        sig = self.source[node.start_byte : end].decode("utf-8", "replace")
+        return " ".join(sig.split()).rstrip("{;: ")[:MAX_SIGNATURE]
+
+    def doc_comment(self, node: _ts.Node) -> str:
+        """The comments right above ``node`` (contiguous, no blank line between), cleaned."""
+        parts: list[str] = []
+        cur = node
+        line = node.start_point[0]
+        while True:
+            prev = cur.prev_named_sibling
+            if prev is None or prev.type not in self.comment_types or prev.end_point[0] < line - 1:
+                break
+            parts.append(clean_comment(_ts.text(prev)))
+            cur, line = prev, prev.start_point[0]
+        if not parts:
+            return ""
+        return "\n".join(reversed(parts))[:MAX_DOCSTRING]
+
+
+def type_names(node: _ts.Node | None, name_types: frozenset[str], skip: frozenset[str],
+               spell=None) -> list[tuple[str, _ts.Node]]:
+    """Type names inside a type expression, outermost first: ``Map<K, User>`` -> Map, K, User.
+
+    ``name_types`` are the node types that name a type (``type_identifier``, ``qualified_type``...);
+    they are spelled by ``spell(node)`` (default: their text with ``::`` turned into ``.``) and their
+    generic arguments are visited too; names in ``skip`` (primitives) are dropped.
+    """
+    out: list[tuple[str, _ts.Node]] = []
+    if node is None:
+        return out
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in name_types:
+            name = spell(n) if spell is not None else _ts.text(n).replace("::", ".")
+            if name and name not in skip:
+                out.append((name, n))
+            args = [c for c in n.named_children if c.type not in name_types]
+            stack.extend(reversed(args))
+            continue
+        stack.extend(reversed(n.named_children))
+    return out
+
+
+def first_type(names: list[tuple[str, _ts.Node]], wrappers: frozenset[str] = frozenset()) -> str:
+    """The primary type of a list from :func:`type_names`, looking through wrappers (``Option<T>`` -> T)."""
+    for name, _n in names:
+        if name in wrappers:
+            continue
+        return name
+    return ""

@@ -9,7 +9,7 @@ BM25 search.
 True
 """
 
-from .api import GRAPH_KINDS, Index, list_clusters, lore_graph, lore_search, open_index
+from .api import GRAPH_KINDS, Index, index_repo, list_clusters, lore_graph, lore_search, open_index
 from .errors import (
     ConvergenceError,
     IndexBusyError,
@@ -22,7 +22,7 @@ from .errors import (
     UnknownChunkError,
     UnknownSymbolError,
 )
-from .index import IndexReport, index_repo
+from .index import IndexReport
 
 __version__ = "0.1.0"
 

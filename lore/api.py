@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import IndexNotFoundError, InvalidArgumentError, UnknownAlgorithmError, UnknownSymbolError
-from .index import index_repo
+from .index import IndexReport
+from .index import index_repo as _index_code
 from .search.tokens import split_identifier
 from .store import clusters as clusters_store
 from .store import db as store_db
@@ -242,6 +243,26 @@ class Index:
                 "top_members": top,
             }
         return out
+
+
+def index_repo(root: str | os.PathLike[str] = ".", **options: Any) -> IndexReport:
+    """Index (or refresh) the repository at ``root``; see :func:`lore.index.index_repo` for the options.
+
+    After a refresh that changed the code, documents added with ``lore docs add`` get their
+    symbol mentions recomputed, so ``--with-docs`` never points at symbols that are gone.
+    """
+    report = _index_code(root, **options)
+    if report.changed_any:
+        conn = store_db.connect(report.db)
+        try:
+            if conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone():
+                from .docs import refresh_mentions
+
+                with store_db.write_transaction(conn, report.db):
+                    refresh_mentions(conn)
+        finally:
+            conn.close()
+    return report
 
 
 def cluster_label(paths: list[str], names: list[str]) -> str:

@@ -29,9 +29,7 @@ app = typer.Typer(
     add_completion=False,
 )
 graph_app = typer.Typer(help="Graph queries: direct edges, related symbols, clusters.", no_args_is_help=True)
-bench_app = typer.Typer(help="Benchmarks: relatedness and call-graph accuracy against ground truth.", no_args_is_help=True)
 app.add_typer(graph_app, name="graph")
-app.add_typer(bench_app, name="bench")
 
 # piped output is not squeezed into 80 columns: tables stay readable in logs and CI
 out = Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 200)
@@ -146,7 +144,7 @@ def index_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Index a repository (incremental: only changed files are re-parsed)."""
-    from .index import index_repo
+    from .api import index_repo
 
     if not path.is_dir():
         raise LoreError(f"{path} is not a directory; pass the repository root")
@@ -278,7 +276,10 @@ def _graph(kind: str, refs: list[str], db: Path | None, as_json: bool, compact: 
         data["results"] = [dict(r, qualified_name=r["qualified_name"], path=None, line=None) for r in data["results"]]
     print_rows(f"{kind} of {', '.join(refs)}", data)
     for d in data.get("docs", []) or []:
-        out.print(f"  doc chunk {d.get('chunk_id')}: {d.get('document')} > {d.get('breadcrumb', '')}", markup=False)
+        doc = d.get("document") or {}
+        out.print(f"  doc chunk {d.get('chunk_id')}: {doc.get('path')} > {d.get('breadcrumb', '')}"
+                  f" (mentions {', '.join(m.get('mention', '') if isinstance(m, dict) else str(m) for m in d.get('mentions', []))})",
+                  markup=False)
 
 
 @_command(graph_app, "call")
@@ -373,8 +374,15 @@ def graph_clusters(
 
 
 def main() -> None:
-    """Console entry point."""
-    app()
+    """Console entry point. Sub-apps from other modules raise LoreError too: caught here as well."""
+    try:
+        app()
+    except LoreError as exc:
+        sys.stderr.write(f"lore: error: {exc}\n")
+        sys.exit(2)
+    except KeyboardInterrupt:
+        sys.stderr.write("lore: interrupted; the index is unchanged\n")
+        sys.exit(130)
 
 
 @app.callback(invoke_without_command=True)
@@ -383,6 +391,16 @@ def _root(version: Annotated[bool, typer.Option("--version", help="Print the ver
         out.print(f"lore {__version__}", markup=False)
         raise typer.Exit(0)
 
+
+def _register_extensions() -> None:
+    """Sub-apps that live in their own modules (each a thin shell like the commands above)."""
+    from .cli_docs import docs_app, related_command
+
+    app.add_typer(docs_app, name="docs")
+    _command(app, "related")(related_command)
+
+
+_register_extensions()
 
 if __name__ == "__main__":  # pragma: no cover
     main()

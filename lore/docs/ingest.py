@@ -1,0 +1,265 @@
+"""Add or refresh documents: read, hash, chunk, embed only what changed, resolve links and mentions.
+
+A document whose file hash and metadata are unchanged is skipped. A changed document gets new
+chunks; a chunk keeps its old vector when its embedding text (metadata prefix + breadcrumb + text)
+hashes the same for the same model, so editing one section re-embeds one or two chunks. Vectors are
+computed in batches (a rich progress bar on a terminal only) and written one transaction per batch,
+so an interrupted run keeps what it finished and the next run embeds the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import InvalidArgumentError
+from ..store import docs as store
+from ..store.db import write_transaction
+from .chunking import (
+    DEFAULT_MAX_CHARS,
+    DEFAULT_OVERLAP,
+    DOC_EXTENSIONS,
+    chunk_text,
+    document_title,
+    source_type_for,
+)
+from .embed import Embedder
+from .links import rebuild_links, record_mentions
+
+EMBED_BATCH = 64
+_SKIP_DIRS = {
+    ".git",
+    ".hg",
+    ".svn",
+    ".lore",
+    "node_modules",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".tox",
+    "_build",
+}
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def normalise_tags(tags: Iterable[str] | str) -> list[str]:
+    """Lower-cased, stripped, de-duplicated, sorted tags; ``"a, B"`` and ``["b", "a"]`` both give ``['a', 'b']``.
+
+    >>> normalise_tags("api, HTTP,api")
+    ['api', 'http']
+    """
+    if isinstance(tags, str):
+        tags = tags.split(",")
+    out = {t.strip().lower() for tag in tags for t in str(tag).split(",")}
+    out.discard("")
+    return sorted(out)
+
+
+def embedding_text(chunk: dict[str, Any]) -> str:
+    """What is embedded for a chunk: title / library / version / topic, the breadcrumb, then the text.
+
+    >>> embedding_text({"title": "Guide", "library": "lore", "version": "1.0", "topic": "",
+    ...                 "breadcrumb": "Guide > Install", "content": "Run pip."})
+    'Guide | lore 1.0\\nGuide > Install\\n\\nRun pip.'
+    """
+    head = " | ".join(
+        p
+        for p in (
+            chunk.get("title", ""),
+            " ".join(x for x in (chunk.get("library", ""), chunk.get("version", "")) if x),
+            chunk.get("topic", ""),
+        )
+        if p
+    )
+    parts = [p for p in (head, chunk.get("breadcrumb", "")) if p]
+    prefix = "\n".join(parts)
+    return f"{prefix}\n\n{chunk['content']}" if prefix else chunk["content"]
+
+
+def collect_files(paths: Sequence[str | os.PathLike[str]]) -> list[Path]:
+    """Files to index: given files as they are, directories walked for documentation extensions."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            for dirpath, dirnames, filenames in os.walk(p):
+                dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+                for name in sorted(filenames):
+                    if Path(name).suffix.lower() in DOC_EXTENSIONS:
+                        out.append(Path(dirpath) / name)
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise InvalidArgumentError(f"no such file or directory: {raw}; pass existing documentation paths")
+    return list(dict.fromkeys(out))
+
+
+def stored_path(path: Path, root: Path) -> str:
+    """``path`` relative to the project root (posix) when inside it, else absolute."""
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return resolved.as_posix()
+
+
+def project_root(db_path: str | os.PathLike[str]) -> Path:
+    """The directory holding ``.lore/`` for a database at ``<root>/.lore/index.db``, else the db's folder."""
+    p = Path(db_path).resolve()
+    return p.parent.parent if p.parent.name == ".lore" else p.parent
+
+
+def _progress(total: int, enabled: bool | None) -> Any:
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled or total == 0:
+        return None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(
+        TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
+    )
+
+
+def ingest(
+    conn: sqlite3.Connection,
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    embedder: Embedder,
+    root: str | os.PathLike[str] = ".",
+    library: str = "",
+    topic: str = "",
+    tags: Iterable[str] | str = (),
+    version: str = "",
+    max_chars: int = DEFAULT_MAX_CHARS,
+    overlap: int = DEFAULT_OVERLAP,
+    progress: bool | None = None,
+    db_path: str = "",
+    on_batch: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Add or refresh the documents under ``paths`` and embed their new chunks with ``embedder``.
+
+    Returns counts: ``added``, ``updated``, ``unchanged``, ``chunks`` (written), ``embedded`` (model
+    calls), ``reused`` (vectors kept), ``links``, ``mentions``, and per document its status.
+    """
+    files = collect_files(paths)
+    tag_text = ",".join(normalise_tags(tags))
+    root_path = Path(root)
+    now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    docs_out: list[dict[str, Any]] = []
+    counts = {"added": 0, "updated": 0, "unchanged": 0, "chunks": 0, "embedded": 0, "reused": 0}
+    changed_chunks: list[tuple[int, str]] = []
+    model = embedder.model_id
+    with write_transaction(conn, db_path):
+        for f in files:
+            text = f.read_text(encoding="utf-8", errors="replace")
+            path = stored_path(f, root_path)
+            source_type = source_type_for(f)
+            digest = sha256_text(text)
+            title = document_title(text, source_type=source_type, fallback=f.stem)
+            old = store.get_document(conn, path)
+            meta = (library, version, topic, tag_text)
+            if (
+                old
+                and old["hash"] == digest
+                and (old["library"], old["version"], old["topic"], old["tags"]) == meta
+            ):
+                counts["unchanged"] += 1
+                docs_out.append({"path": path, "document_id": old["id"], "status": "unchanged"})
+                continue
+            old_vectors = store.document_vectors(conn, old["id"]) if old else {}
+            doc_id = store.upsert_document(
+                conn, path=path, source_type=source_type, title=title, library=library, version=version,
+                topic=topic, tags=tag_text, hash=digest, added_at=now,
+            )  # fmt: skip
+            chunks = chunk_text(text, source_type=source_type, max_chars=max_chars, overlap=overlap)
+            rows = [
+                {
+                    "chunk_index": c.chunk_index,
+                    "total_chunks": c.total_chunks,
+                    "breadcrumb": c.breadcrumb,
+                    "content": c.content,
+                    "start_char": c.start_char,
+                    "end_char": c.end_char,
+                    "page": c.page,
+                    "content_hash": sha256_text(c.content),
+                }
+                for c in chunks
+            ]
+            ids = store.replace_chunks(conn, doc_id, title, rows)
+            reuse = []
+            for chunk_id, row in zip(ids, rows, strict=True):
+                changed_chunks.append((chunk_id, row["content"]))
+                full = {**row, "title": title, "library": library, "version": version, "topic": topic}
+                h = sha256_text(embedding_text(full))
+                for (old_hash, old_model), blob in old_vectors.items():
+                    if old_hash == h:
+                        reuse.append((chunk_id, old_model, h, blob))
+            store.insert_vectors(conn, reuse)
+            counts["reused"] += sum(1 for r in reuse if r[1] == model)
+            counts["chunks"] += len(rows)
+            counts["updated" if old else "added"] += 1
+            docs_out.append(
+                {
+                    "path": path,
+                    "document_id": doc_id,
+                    "status": "updated" if old else "added",
+                    "chunks": len(rows),
+                }
+            )
+        links = rebuild_links(conn)
+        mentions = record_mentions(conn, changed_chunks) if changed_chunks else 0
+        if changed_chunks:
+            store.bump_docs_generation(conn)
+    counts["embedded"] = embed_missing(conn, embedder, progress=progress, db_path=db_path, on_batch=on_batch)
+    return {**counts, "links": links, "mentions": mentions, "model": model, "documents": docs_out}
+
+
+def embed_missing(
+    conn: sqlite3.Connection,
+    embedder: Embedder,
+    *,
+    batch_size: int = EMBED_BATCH,
+    progress: bool | None = None,
+    db_path: str = "",
+    on_batch: Callable[[int], None] | None = None,
+) -> int:
+    """Embed every chunk without a vector of ``embedder.model_id``; one transaction per batch."""
+    todo = store.chunks_without_vector(conn, embedder.model_id)
+    bar = _progress(len(todo), progress)
+    task = bar.add_task("embed", total=len(todo)) if bar else None
+    done = 0
+    if bar:
+        bar.start()
+    try:
+        for start in range(0, len(todo), batch_size):
+            batch = todo[start : start + batch_size]
+            texts = [embedding_text(ch) for ch in batch]
+            vectors = np.asarray(embedder.embed(texts), dtype=np.float32)
+            rows = [
+                (ch["id"], embedder.model_id, sha256_text(t), vec.tobytes())
+                for ch, t, vec in zip(batch, texts, vectors, strict=True)
+            ]
+            with write_transaction(conn, db_path):
+                store.insert_vectors(conn, rows)
+                store.bump_docs_generation(conn)
+            done += len(batch)
+            if bar:
+                bar.update(task, advance=len(batch))
+            if on_batch:
+                on_batch(done)
+    finally:
+        if bar:
+            bar.stop()
+    return done

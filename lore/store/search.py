@@ -1,0 +1,334 @@
+"""All SQL of code search: BM25 over ``symbols_fts`` / ``files_fts``, graph neighbours for expansion,
+and the ``code_vectors`` table.
+
+Nothing in :mod:`lore.search` writes SQL; it calls these helpers. MATCH expressions arrive already
+built by :mod:`lore.search.bm25` (every user word quoted), and every value is a bound parameter.
+``bm25()`` is negated so that higher is better everywhere in lore.
+
+Writers (``put_vectors``, ``delete_vectors``) run inside the caller's
+:func:`~lore.store.db.write_transaction`. Every vector write bumps ``meta.code_vectors_stamp`` so
+in-memory matrices cached per process know to reload without touching the index ``generation``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+
+import numpy as np
+
+from .db import get_meta, set_meta
+
+# column order of symbols_fts: name, qualified_name, signature, docstring, path, body
+SYMBOL_FTS_COLUMNS = ("name", "qualified_name", "signature", "docstring", "path", "body")
+FILE_FTS_COLUMNS = ("path", "exports", "imports")
+_CHUNK = 900  # bound parameters per IN (...) list, under SQLite's default limit
+
+
+def _filters(
+    kind: str | None, path_prefix: str | None, include_tests: bool, *, sym: str = "s", file: str = "f"
+) -> tuple[str, list]:
+    where: list[str] = []
+    args: list = []
+    if kind:
+        where.append(f"{sym}.kind = ?")
+        args.append(kind)
+    if path_prefix:
+        # substr comparison: LIKE would read % and _ in the prefix as wildcards
+        where.append(f"substr({file}.path, 1, ?) = ?")
+        args += [len(path_prefix), path_prefix]
+    if not include_tests:
+        where.append(f"{file}.is_test = 0")
+    return "".join(f" AND {w}" for w in where), args
+
+
+def fts_symbols(
+    conn: sqlite3.Connection,
+    match: str,
+    *,
+    weights: Sequence[float],
+    limit: int,
+    kind: str | None = None,
+    path_prefix: str | None = None,
+    include_tests: bool = True,
+) -> list[tuple[int, float]]:
+    """Best ``limit`` symbols for an FTS5 MATCH expression: ``[(symbol id, -bm25)]``, best first."""
+    w = ", ".join("?" * len(weights))
+    extra, args = _filters(kind, path_prefix, include_tests)
+    if extra:
+        sql = (
+            f"SELECT t.rowid, -bm25(symbols_fts, {w}) AS score FROM symbols_fts t "
+            "JOIN symbols s ON s.id = t.rowid JOIN files f ON f.id = s.file_id "
+            f"WHERE symbols_fts MATCH ?{extra} ORDER BY score DESC, t.rowid LIMIT ?"
+        )
+    else:
+        sql = (
+            f"SELECT rowid, -bm25(symbols_fts, {w}) AS score FROM symbols_fts "
+            "WHERE symbols_fts MATCH ? ORDER BY score DESC, rowid LIMIT ?"
+        )
+    return [(int(i), float(s)) for i, s in conn.execute(sql, [*weights, match, *args, limit])]
+
+
+def fts_files(
+    conn: sqlite3.Connection,
+    match: str,
+    *,
+    weights: Sequence[float],
+    limit: int,
+    path_prefix: str | None = None,
+    include_tests: bool = True,
+) -> list[tuple[int, float]]:
+    """Best ``limit`` files for an FTS5 MATCH expression: ``[(file id, -bm25)]``, best first."""
+    w = ", ".join("?" * len(weights))
+    extra, args = _filters(None, path_prefix, include_tests)
+    sql = (
+        f"SELECT t.rowid, -bm25(files_fts, {w}) AS score FROM files_fts t JOIN files f ON f.id = t.rowid "
+        f"WHERE files_fts MATCH ?{extra} ORDER BY score DESC, t.rowid LIMIT ?"
+    )
+    return [(int(i), float(s)) for i, s in conn.execute(sql, [*weights, match, *args, limit])]
+
+
+def files_named(conn: sqlite3.Connection, name: str) -> list[int]:
+    """Ids of files whose path is ``name`` or ends with ``/name`` (exact, case-sensitive), shortest path first."""
+    rows = conn.execute(
+        "SELECT id FROM files WHERE path = ? OR substr(path, -?) = ? ORDER BY length(path), path",
+        (name, len(name) + 1, "/" + name),
+    )
+    return [int(r[0]) for r in rows]
+
+
+def symbol_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, dict]:
+    """id -> row dict (id, name, qualified_name, kind, path, line, end_line, signature, is_test, file_id)."""
+    out: dict[int, dict] = {}
+    ids = list(ids)
+    for k in range(0, len(ids), _CHUNK):
+        chunk = ids[k : k + _CHUNK]
+        q = ",".join("?" * len(chunk))
+        for r in conn.execute(
+            f"""SELECT s.id, s.name, s.qualified_name, s.kind, COALESCE(f.path, ''), s.start_line, s.end_line,
+                       s.signature, s.is_test, s.file_id
+                FROM symbols s LEFT JOIN files f ON f.id = s.file_id WHERE s.id IN ({q})""",
+            chunk,
+        ):
+            out[r[0]] = {
+                "id": r[0],
+                "name": r[1],
+                "qualified_name": r[2],
+                "kind": r[3],
+                "path": r[4],
+                "line": r[5],
+                "end_line": r[6],
+                "signature": r[7],
+                "is_test": bool(r[8]),
+                "file_id": r[9],
+            }
+    return out
+
+
+def file_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, dict]:
+    """id -> file dict (id, path, language, module, lines, is_test, exports, imports)."""
+    out: dict[int, dict] = {}
+    ids = list(ids)
+    for k in range(0, len(ids), _CHUNK):
+        chunk = ids[k : k + _CHUNK]
+        q = ",".join("?" * len(chunk))
+        for r in conn.execute(
+            f"SELECT id, path, language, module, lines, is_test FROM files WHERE id IN ({q})", chunk
+        ):
+            out[r[0]] = {
+                "id": r[0],
+                "path": r[1],
+                "language": r[2],
+                "module": r[3],
+                "lines": r[4],
+                "is_test": bool(r[5]),
+            }
+        # exported top-level names and imported modules, as the indexer summarised them
+        for fid, name in conn.execute(
+            f"""SELECT s.file_id, s.name FROM symbols s JOIN symbols m ON m.id = s.parent_id
+                WHERE s.file_id IN ({q}) AND m.kind = 'module' AND s.exported = 1 ORDER BY s.start_line""",
+            chunk,
+        ):
+            if fid in out:
+                out[fid].setdefault("exports", []).append(name)
+        for fid, module in conn.execute(
+            f"SELECT DISTINCT file_id, module FROM file_imports WHERE file_id IN ({q}) ORDER BY file_id, module",
+            chunk,
+        ):
+            if fid in out:
+                out[fid].setdefault("imports", []).append(module)
+    for row in out.values():
+        row.setdefault("exports", [])
+        row.setdefault("imports", [])
+    return out
+
+
+def filtered_ids(
+    conn: sqlite3.Connection,
+    owner_kind: str,
+    *,
+    kind: str | None = None,
+    path_prefix: str | None = None,
+    include_tests: bool = True,
+) -> np.ndarray:
+    """Ids of the symbols (or files) that pass the filters, as an int64 array."""
+    if owner_kind == "file":
+        extra, args = _filters(None, path_prefix, include_tests)
+        sql = f"SELECT f.id FROM files f WHERE 1{extra}"
+    else:
+        extra, args = _filters(kind, path_prefix, include_tests)
+        sql = f"SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE 1{extra}"
+    return np.fromiter((r[0] for r in conn.execute(sql, args)), dtype=np.int64)
+
+
+# ---------------------------------------------------------------- graph neighbours (expansion)
+
+
+def neighbours(conn: sqlite3.Connection, ids: Sequence[int], *, fanout: int) -> list[tuple[int, int, str, str]]:
+    """Structural neighbours of ``ids``: ``(source, neighbour, edge, direction)``.
+
+    ``edge`` is ``contains`` / ``extends`` / ``implements`` / ``overrides`` / ``calls`` / ``imports``;
+    ``direction`` is ``out`` (source -> neighbour) or ``in``. Imports are followed outwards only (who
+    imports a popular module says little about a hit). External symbols (no file) are left out. At
+    most ``fanout`` neighbours per (source, edge, direction), strongest confidence first.
+    """
+    out: list[tuple[int, int, str, str]] = []
+    ids = list(dict.fromkeys(int(i) for i in ids))
+    for k in range(0, len(ids), _CHUNK // 4):
+        chunk = ids[k : k + _CHUNK // 4]
+        q = ",".join("?" * len(chunk))
+        sql = f"""
+            WITH e(src, dst, edge, dir, conf) AS (
+                SELECT source_id, target_id, kind, 'out', confidence FROM symbol_relationships
+                    WHERE source_id IN ({q}) AND target_id IS NOT NULL
+                UNION ALL
+                SELECT target_id, source_id, kind, 'in', confidence FROM symbol_relationships
+                    WHERE target_id IN ({q})
+                UNION ALL
+                SELECT caller_id, callee_id, 'calls', 'out', max(confidence) FROM symbol_refs
+                    WHERE caller_id IN ({q}) AND callee_id IS NOT NULL GROUP BY caller_id, callee_id
+                UNION ALL
+                SELECT callee_id, caller_id, 'calls', 'in', max(confidence) FROM symbol_refs
+                    WHERE callee_id IN ({q}) GROUP BY callee_id, caller_id
+                UNION ALL
+                SELECT symbol_id, target_id, 'imports', 'out', max(confidence) FROM file_imports
+                    WHERE symbol_id IN ({q}) AND target_id IS NOT NULL GROUP BY symbol_id, target_id
+            ),
+            r AS (
+                SELECT e.src, e.dst, e.edge, e.dir,
+                       row_number() OVER (PARTITION BY e.src, e.edge, e.dir ORDER BY e.conf DESC, e.dst) AS n
+                FROM e JOIN symbols s ON s.id = e.dst
+                WHERE s.file_id IS NOT NULL AND e.dst != e.src
+            )
+            SELECT src, dst, edge, dir FROM r WHERE n <= ? ORDER BY src, edge, dir, n
+        """
+        out.extend(conn.execute(sql, [*chunk * 5, fanout]))
+    return out
+
+
+# ---------------------------------------------------------------- code vectors
+
+
+def symbol_texts(conn: sqlite3.Connection) -> Iterator[tuple[int, str, str, str, str, str, str, str]]:
+    """Per searchable symbol: (id, name, qualified_name, kind, signature, docstring, path, fts body)."""
+    yield from conn.execute(
+        """SELECT s.id, s.name, s.qualified_name, s.kind, s.signature, s.docstring, f.path,
+                  COALESCE(t.body, '')
+           FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols_fts t ON t.rowid = s.id
+           ORDER BY s.id"""
+    )
+
+
+def file_texts(conn: sqlite3.Connection) -> Iterator[tuple[int, str, str, str]]:
+    """Per file: (id, path, exports text, imports text) as stored in ``files_fts``."""
+    yield from conn.execute(
+        """SELECT f.id, f.path, COALESCE(t.exports, ''), COALESCE(t.imports, '')
+           FROM files f LEFT JOIN files_fts t ON t.rowid = f.id ORDER BY f.id"""
+    )
+
+
+def vector_hashes(conn: sqlite3.Connection, owner_kind: str, model: str) -> dict[int, str]:
+    """owner id -> content hash of the stored vectors of ``model``."""
+    rows = conn.execute(
+        "SELECT owner_id, content_hash FROM code_vectors WHERE owner_kind = ? AND model = ?", (owner_kind, model)
+    )
+    return {int(i): h for i, h in rows}
+
+
+def put_vectors(
+    conn: sqlite3.Connection, owner_kind: str, model: str, rows: Iterable[tuple[int, str, np.ndarray]]
+) -> None:
+    """Insert or replace vectors: rows of (owner id, content hash, float32 vector)."""
+    conn.executemany(
+        "INSERT OR REPLACE INTO code_vectors(owner_kind, owner_id, model, content_hash, vector) VALUES (?,?,?,?,?)",
+        (
+            (owner_kind, int(i), model, h, np.asarray(v, dtype=np.float32).tobytes())
+            for i, h, v in rows
+        ),
+    )
+    _bump_stamp(conn)
+
+
+def delete_vectors(conn: sqlite3.Connection, owner_kind: str, model: str, ids: Iterable[int]) -> None:
+    conn.executemany(
+        "DELETE FROM code_vectors WHERE owner_kind = ? AND model = ? AND owner_id = ?",
+        ((owner_kind, model, int(i)) for i in ids),
+    )
+    _bump_stamp(conn)
+
+
+def _bump_stamp(conn: sqlite3.Connection) -> None:
+    set_meta(conn, "code_vectors_stamp", str(vectors_stamp(conn) + 1))
+
+
+def vectors_stamp(conn: sqlite3.Connection) -> int:
+    """Counter bumped by every ``code_vectors`` write (cache key of in-memory matrices)."""
+    return int(get_meta(conn, "code_vectors_stamp", "0") or 0)
+
+
+def vector_models(conn: sqlite3.Connection, owner_kind: str) -> list[tuple[str, int]]:
+    """(model, count) of stored vectors for ``owner_kind``, most used first."""
+    rows = conn.execute(
+        "SELECT model, count(*) FROM code_vectors WHERE owner_kind = ? GROUP BY model ORDER BY 2 DESC, 1",
+        (owner_kind,),
+    )
+    return [(m, int(n)) for m, n in rows]
+
+
+def load_vectors(conn: sqlite3.Connection, owner_kind: str, model: str) -> tuple[np.ndarray, np.ndarray]:
+    """(owner ids ascending, float32 matrix one row per id) of ``model``; empty arrays when none."""
+    ids: list[int] = []
+    blobs: list[bytes] = []
+    for owner_id, blob in conn.execute(
+        "SELECT owner_id, vector FROM code_vectors WHERE owner_kind = ? AND model = ? ORDER BY owner_id",
+        (owner_kind, model),
+    ):
+        ids.append(owner_id)
+        blobs.append(blob)
+    if not ids:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
+    matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), -1)
+    return np.asarray(ids, dtype=np.int64), matrix
+
+
+# ---------------------------------------------------------------- benchmark helpers (run on a copy)
+
+
+def blank_docstrings(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
+    """Remove the docstrings of ``ids`` from ``symbols`` and ``symbols_fts`` (benchmarks, on a copy)."""
+    conn.executemany("UPDATE symbols SET docstring = '' WHERE id = ?", ((int(i),) for i in ids))
+    conn.executemany("UPDATE symbols_fts SET docstring = '' WHERE rowid = ?", ((int(i),) for i in ids))
+
+
+def documented_symbols(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, str, int]]:
+    """(id, name, qualified_name, kind, docstring, is_test) of symbols with a docstring, by id."""
+    return list(
+        conn.execute(
+            """SELECT id, name, qualified_name, kind, docstring, is_test FROM symbols
+               WHERE file_id IS NOT NULL AND docstring != '' ORDER BY id"""
+        )
+    )
+
+
+def all_file_paths(conn: sqlite3.Connection) -> list[tuple[int, str]]:
+    return [(int(i), p) for i, p in conn.execute("SELECT id, path FROM files ORDER BY id")]

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import lore.docs
+from lore.cli_docs import docs_app, related_command
+
+runner = CliRunner()
+
+
+def test_add_then_search_json_and_table(docs_dir):
+    db = str(docs_dir / ".lore" / "index.db")
+    res = runner.invoke(docs_app, ["add", str(docs_dir), "--library", "acme", "--tags", "api,http",
+                                   "--embedder", "hashing", "--db", db])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "5 added" in res.output
+    res = runner.invoke(docs_app, ["search", "retry backoff", "--mode", "keyword", "--db", db, "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["mode"] == "keyword" and out["total"] == 2
+    res = runner.invoke(docs_app, ["search", "retry backoff", "--db", db, "--limit", "1"])
+    assert res.exit_code == 0 and "results for 'retry backoff'" in res.output
+
+
+def test_related_command(db, chunk_of):
+    import typer
+
+    app = typer.Typer()
+    app.command("related")(related_command)
+    app.command("noop")(lambda: None)  # keep a multi-command app so the name is required
+    src = chunk_of("guide/configure.md", "Configure > Retries")
+    res = runner.invoke(app, ["related", str(src), "--db", str(db), "--json", "--limit", "2"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["chunk_id"] == src and len(out["results"]) <= 2
+    res = runner.invoke(app, ["related", str(src), "--db", str(db), "--include-linked"])
+    assert res.exit_code == 0 and "chunks like" in res.output
+
+
+def test_lore_errors_propagate(db):
+    from lore.errors import LoreError
+
+    res = runner.invoke(docs_app, ["search", "  ", "--db", str(db)])
+    assert res.exit_code != 0 and isinstance(res.exception, LoreError)
+
+
+@pytest.mark.parametrize("command", ["add", "search"])
+def test_commands_documented(command):
+    res = runner.invoke(docs_app, [command, "--help"])
+    assert res.exit_code == 0 and "--db" in res.output
+
+
+def test_public_names_sorted_and_complete():
+    assert lore.docs.__all__ == sorted(lore.docs.__all__)
+    for name in lore.docs.__all__:
+        assert getattr(lore.docs, name) is not None
+    assert {"add_documents", "search_docs", "get_related", "chunks_mentioning"} <= set(lore.docs.__all__)

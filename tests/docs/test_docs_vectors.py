@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lore.docs.vectors import VectorIndex, top_k
+from lore.errors import InvalidArgumentError
+from lore.search.fusion import normalise, ranked, rrf, rrf_contributions
+
+
+def random_index(n: int, dim: int, seed: int) -> VectorIndex:
+    rng = np.random.default_rng(seed)
+    m = rng.normal(size=(n, dim)).astype(np.float32)
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    ids = np.sort(rng.choice(10 * n, size=n, replace=False))
+    return VectorIndex(ids, m, model="toy")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 200), st.integers(1, 20), st.integers(0, 10_000), st.booleans())
+def test_search_equals_brute_force(n, k, seed, use_mask):
+    index = random_index(n, 16, seed)
+    rng = np.random.default_rng(seed + 1)
+    q = rng.normal(size=16).astype(np.float32)
+    mask = rng.random(n) < 0.5 if use_mask else None
+    ids, scores = index.search(q, k=k, mask=mask)
+    cos = index.matrix @ (q / np.linalg.norm(q))
+    allowed = np.arange(n) if mask is None else np.flatnonzero(mask)
+    brute = sorted(allowed, key=lambda r: (-cos[r], index.ids[r]))[:k]
+    assert ids.tolist() == index.ids[brute].tolist()
+    assert np.allclose(scores, cos[brute], atol=1e-6)
+
+
+def test_mask_min_score_and_rows():
+    index = VectorIndex(np.array([3, 5, 9]), np.eye(3, dtype=np.float32), model="toy")
+    ids, _ = index.search(np.array([1, 1, 0], dtype=np.float32), k=5, min_score=0.5)
+    assert ids.tolist() == [3, 5]
+    ids, _ = index.search(np.array([1, 1, 0], dtype=np.float32), k=5, mask=index.mask_for(np.array([5, 9])))
+    assert ids.tolist() == [5, 9]
+    assert index.row_of(9) == 2 and index.row_of(4) is None
+    assert top_k(index.ids, np.zeros(3), k=0)[0].size == 0
+    with pytest.raises(InvalidArgumentError):
+        index.scores(np.ones(4, dtype=np.float32))
+
+
+def test_rrf_math():
+    fused = rrf([["a", "b", "c"], ["c", "a"]], k=60)
+    assert fused["a"] == pytest.approx(1 / 61 + 1 / 62)
+    assert fused["b"] == pytest.approx(1 / 62)
+    assert fused["c"] == pytest.approx(1 / 63 + 1 / 61)
+    assert [key for key, _ in ranked(fused)] == ["a", "c", "b"]
+    assert rrf([["x", "x", "y"]], k=1) == {"x": 0.5, "y": 1 / 4}  # a repeat counts once, at its first rank
+    weighted = rrf([["a"], ["b"]], k=1, weights=[2.0, 1.0])
+    assert weighted == {"a": 1.0, "b": 0.5}
+    assert normalise(fused)["a"] == 1.0 and max(normalise(fused).values()) == 1.0
+    assert normalise({}) == {}
+    assert rrf_contributions({"kw": ["a"], "vec": ["b", "a"]}, k=60)["a"] == {
+        "kw": (1, 1 / 61),
+        "vec": (2, 1 / 62),
+    }
+
+
+def test_rrf_bad_arguments():
+    with pytest.raises(InvalidArgumentError):
+        rrf([["a"]], k=0)
+    with pytest.raises(InvalidArgumentError):
+        rrf([["a"]], weights=[1.0, 2.0])
+    with pytest.raises(InvalidArgumentError):
+        rrf([["a"]], weights=[-1.0])

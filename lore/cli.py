@@ -399,6 +399,11 @@ def _register_extensions() -> None:
     app.add_typer(docs_app, name="docs")
     _command(app, "related")(related_command)
 
+    from .cli_serve import serve_command, tools_command
+
+    _command(app, "serve")(serve_command)
+    _command(app, "tools")(tools_command)
+
 
 _register_extensions()
 

@@ -27,7 +27,8 @@ from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import read, write
 from . import modules as modnames
-from .resolve import FileRow, SymRow, World, resolve_files
+from .resolve import FileRow, SymRow, World
+from .resolve_pool import RecordLoader, resolve_parallel
 from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, is_binary, is_test_path, walk
 
 MAX_BODY_CHARS = 2000
@@ -304,7 +305,7 @@ def _run(conn, root_path: Path, db_path: Path, report: IndexReport, exclude, max
     t = time.perf_counter()
     with store_db.write_transaction(conn, db_path):
         gen = store_db.generation(conn) + 1
-        _write(conn, root_path, report, existing, parsed, removed, touched, gen, progress)
+        _write(conn, db_path, report, existing, parsed, removed, touched, gen, workers, progress)
         store_db.ensure_indexes(conn)
         report.generation = store_db.bump_generation(conn)
         clusters_store.clear_stale(conn, report.generation)  # cached clusters describe the old graph
@@ -337,8 +338,8 @@ def _parse_all(jobs: list[tuple[str, str, str, str]], workers: int | None, progr
     return out
 
 
-def _write(conn, root_path: Path, report: IndexReport, existing: dict, parsed: list[tuple[SourceFile, _Parsed]],
-           removed: list[str], touched: list, gen: int, progress: Progress | None) -> None:
+def _write(conn, db_path: Path, report: IndexReport, existing: dict, parsed: list[tuple[SourceFile, _Parsed]],
+           removed: list[str], touched: list, gen: int, workers: int | None, progress: Progress | None) -> None:
     t = time.perf_counter()
     changed_ids = [existing[f.path][0] for f, _ in parsed if f.path in existing]
     removed_ids = [existing[p][0] for p in removed]
@@ -430,26 +431,14 @@ def _write(conn, root_path: Path, report: IndexReport, existing: dict, parsed: l
         write.delete_edges_of_files(conn, resolve_ids)
     report.reresolved_files = len(resolve_ids)
 
-    def load_records(file_id: int) -> tuple[ParsedFile, list[int]] | None:
-        if file_id in fresh:
-            return fresh[file_id]
-        got = read.record_blob(conn, file_id)
-        if got is None:
-            return None
-        ids = array('q')
-        ids.frombytes(got[1])
-        return decode(got[0]), ids.tolist()
-
     symbols = [SymRow(*r) for r in read.symbol_rows_for_world(conn)]
     files = [FileRow(fid, path, lang, mod, msid, modnames.is_package_file(path))
              for fid, path, lang, mod, msid in read.file_rows(conn)]
-    world = World(symbols, files, load_records, next_id)
-    for fid in resolve_ids:
-        if fid in fresh:
-            world.preload(fid, *fresh[fid])
+    world = World(symbols, files, RecordLoader(fresh, conn), next_id)
     if progress:
         progress("resolve", 0, len(resolve_ids))
-    edges = resolve_files(world, resolve_ids)
+    n = workers or min(os.cpu_count() or 1, 8)
+    edges = resolve_parallel(world, resolve_ids, str(db_path), n, progress)
     report.seconds["resolve"] = round(time.perf_counter() - t, 3)
     t = time.perf_counter()
     write.insert_externals(conn, world.new_externals)

@@ -77,16 +77,18 @@ class FileCtx:
         self.frow, self.pf, self.ids, self.rules = frow, pf, ids, rules
         self.local_of = {sid: i for i, sid in enumerate(ids)}
         n = len(pf.symbols)
-        self.defs: list[dict[str, list[int]]] = [defaultdict(list) for _ in range(n)]
-        self.bindings: list[dict[str, list[Binding]]] = [defaultdict(list) for _ in range(n)]
-        self.imports: list[dict[str, list[tuple[int, ImportBinding]]]] = [defaultdict(list) for _ in range(n)]
         self.stars: list[list[ImportBinding]] = [[] for _ in range(n)]
         self.import_bindings: list[ImportBinding | None] = []
+        # per scope: name -> [(line, what, payload)] of everything that binds the name there
+        self._cands: dict[int, dict[str, list[tuple[int, str, object]]]] = {}
+        self._bindings: dict[int, dict[str, list[Binding]]] = {}
+        by_scope: dict[int, list[tuple[str, int, str, object]]] = defaultdict(list)
         for i, s in enumerate(pf.symbols):
             if s.parent is not None:
-                self.defs[s.parent][s.name].append(i)
+                by_scope[s.parent].append((s.name, s.start_line, "def", i))
         for b in pf.bindings:
-            self.bindings[b.owner][b.name].append(b)
+            by_scope[b.owner].append((b.name, b.line, "bind", b))
+            self._bindings.setdefault(b.owner, {}).setdefault(b.name, []).append(b)
         for imp in pf.imports:
             ib = rules.bind_import(imp, frow.module, frow.is_package)
             self.import_bindings.append(ib)
@@ -95,7 +97,21 @@ class FileCtx:
             if ib.star:
                 self.stars[imp.owner].append(ib)
             else:
-                self.imports[imp.owner][ib.name].append((imp.line, ib))
+                by_scope[imp.owner].append((ib.name, imp.line, "import", ib))
+        self._by_scope = by_scope
+
+    def candidates(self, scope: int) -> dict[str, list[tuple[int, str, object]]]:
+        """Everything that binds a name in ``scope``: definitions, imports, assignments (built once per scope)."""
+        got = self._cands.get(scope)
+        if got is None:
+            got = {}
+            for name, line, what, payload in self._by_scope.get(scope, ()):
+                got.setdefault(name, []).append((line, what, payload))
+            self._cands[scope] = got
+        return got
+
+    def bindings_of(self, scope: int) -> dict[str, list[Binding]]:
+        return self._bindings.get(scope, {})
 
     def enclosing_class(self, local: int) -> int | None:
         """The class a method (or a function nested in a method) belongs to."""
@@ -151,6 +167,7 @@ class World:
         self._members: dict[tuple[int, str], tuple[Value, str] | None] = {}
         self._returns: dict[int, tuple[Value, str] | None] = {}
         self._attr_types: dict[int, dict[str, tuple[Value, str]]] = {}
+        self._class_members: dict[tuple[int, str, bool], tuple[Value, str] | None] = {}
         self._busy: set[tuple] = set()
 
     # -- lazy per-file context -----------------------------------------------------------------
@@ -172,6 +189,11 @@ class World:
         c = FileCtx(frow, pf, ids, rules_for(frow.language))
         self._ctx[file_id] = c
         return c
+
+    def _rules_of(self, sym_id: int) -> LanguageRules:
+        srow = self.syms.get(sym_id)
+        frow = self.files.get(srow.file_id) if srow is not None and srow.file_id is not None else None
+        return rules_for(frow.language) if frow is not None else rules_for("python")
 
     def external(self, qname: str) -> int:
         sid = self.externals.get(qname)
@@ -264,6 +286,20 @@ class World:
 
     def class_member(self, class_id: int, name: str, *, skip_self: bool = False, depth: int = 0) -> tuple[Value, str] | None:
         """``name`` looked up on a class through its MRO: a method, a nested class or a typed attribute."""
+        key = (class_id, name, skip_self)
+        if key in self._class_members:
+            return self._class_members[key]
+        if ("cm", key) in self._busy:
+            return None
+        self._busy.add(("cm", key))
+        try:
+            got = self._class_member(class_id, name, skip_self, depth)
+        finally:
+            self._busy.discard(("cm", key))
+        self._class_members[key] = got
+        return got
+
+    def _class_member(self, class_id: int, name: str, skip_self: bool, depth: int) -> tuple[Value, str] | None:
         for i, v in enumerate(self.mro(class_id, depth)):
             if skip_self and i == 0:
                 continue
@@ -272,6 +308,10 @@ class World:
                 kids = self.children.get(cid, {}).get(name)
                 if kids:
                     return ("sym", kids[-1]), "self_method"
+                if self._rules_of(cid).detached_methods:  # Go: methods declared in another file
+                    mid = self._rules_of(cid).detached_method(self, cid, name)
+                    if mid is not None:
+                        return ("sym", mid), "self_method"
                 attrs = self.attr_types(cid, depth + 1)
                 if name in attrs:
                     return attrs[name]
@@ -290,7 +330,7 @@ class World:
         if c is not None and depth <= MAX_DEPTH:
             local = c.local_of.get(class_id)
             if local is not None:
-                for name, binds in c.bindings[local].items():
+                for name, binds in c.bindings_of(local).items():
                     if not name.startswith("self."):
                         continue
                     got = self.binding_value(c, local, binds[-1], depth + 1)
@@ -371,13 +411,7 @@ class World:
         sym = c.pf.symbols[scope]
         kind = sym.kind
         base_res = "module_global" if kind == "module" else "local_scope"
-        candidates: list[tuple[int, str, object]] = []  # (line, what, payload)
-        for local in c.defs[scope].get(name, ()):
-            candidates.append((c.pf.symbols[local].start_line, "def", local))
-        for iline, ib in c.imports[scope].get(name, ()):
-            candidates.append((iline, "import", ib))
-        for b in c.bindings[scope].get(name, ()):
-            candidates.append((b.line, "bind", b))
+        candidates = c.candidates(scope).get(name)
         if not candidates:
             if kind in ("function", "method"):
                 for idx, (pname, ann) in enumerate(sym.params):
@@ -388,8 +422,11 @@ class World:
                 if got is not None:
                     return got
             return None
-        before = [cand for cand in candidates if cand[0] <= line]
-        pick = max(before or candidates, key=lambda t: t[0])
+        if len(candidates) == 1:
+            pick = candidates[0]
+        else:
+            before = [cand for cand in candidates if cand[0] <= line]
+            pick = max(before or candidates, key=_first)
         _, what, payload = pick
         if what == "def":
             return ("sym", c.ids[payload]), base_res  # type: ignore[index]
@@ -400,9 +437,9 @@ class World:
 
     def _param_value(self, c: FileCtx, scope: int, idx: int, pname: str, ann: str, depth: int) -> tuple[Value, str] | None:
         sym = c.pf.symbols[scope]
-        if idx == 0 and sym.kind == "method" and "staticmethod" not in sym.decorators:
+        if idx == 0 and sym.kind == "method" and "staticmethod" not in sym.decorators and c.rules.first_param_is_receiver:
             cls_local = sym.parent
-            if cls_local is not None:
+            if cls_local is not None and c.pf.symbols[cls_local].kind in TYPE_KINDS:
                 cid = c.ids[cls_local]
                 if "classmethod" in sym.decorators or pname == "cls":
                     return ("sym", cid), "self_method"
@@ -413,7 +450,7 @@ class World:
 
     def _import_value(self, c: FileCtx, ib: ImportBinding, depth: int, member: str | None = None) -> tuple[Value, str] | None:
         """What an import binding (or ``member`` of a star-imported module) refers to."""
-        mod = self.module_value(ib.module)
+        mod = c.rules.module_value(self, c, ib.module)
         want = member if ib.star else ib.member
         if want is None:
             if mod is not None:
@@ -432,6 +469,9 @@ class World:
         if mod is not None and mod[0] == "ns":
             sub = self.module_value(f"{ib.module}.{want}")
             return (sub, "import") if sub is not None else None
+        if mod is not None and mod[0] == "pkg":  # a package of several files (Go, Java, C header + source)
+            got = self.member(mod, want, "import", depth + 1)
+            return got if got is not None or ib.relative or ib.star else None
         if ib.relative or ib.star:
             return None
         return ("ext", f"{ib.module}.{want}"), "external"
@@ -439,6 +479,11 @@ class World:
     def lookup_name(self, c: FileCtx, scope: int, name: str, line: int, depth: int) -> tuple[Value, str] | None:
         """``name`` looked up from ``scope`` outwards, then among builtins."""
         syms = c.pf.symbols
+        recv = c.rules.implicit_receivers.get(name)
+        if recv is not None:  # this / Self: the enclosing class
+            cls = c.enclosing_class(scope)
+            if cls is not None:
+                return ("inst" if recv == "inst" else "sym", c.ids[cls]), "self_method"
         first = True
         i: int | None = scope
         while i is not None:
@@ -453,6 +498,9 @@ class World:
             first = False
             i = syms[i].parent
         rules = c.rules
+        got = rules.package_member(self, c, name)
+        if got is not None:
+            return got
         if name in rules.builtin_functions:
             return ("ext", f"{rules.builtin_prefix}.{name}"), "builtin"
         return None
@@ -463,7 +511,7 @@ class World:
             srow = self.syms.get(payload)  # type: ignore[arg-type]
             if srow is None:
                 return None
-            if srow.kind == "module":
+            if srow.kind in ("module", "namespace"):
                 got = self.module_member(payload, attr, depth + 1)  # type: ignore[arg-type]
                 return (got[0], weaker(res, "import")) if got is not None else None
             if srow.kind in TYPE_KINDS:
@@ -480,6 +528,11 @@ class World:
         if tag == "ns":
             sub = self.module_value(f"{payload}.{attr}")
             return (sub, res) if sub is not None else None
+        if tag == "pkg":  # the files of one package, definitions first: the first that has ``attr``
+            for mid in payload:  # type: ignore[attr-defined]
+                got = self.module_member(mid, attr, depth + 1)
+                if got is not None:
+                    return got[0], weaker(res, "import")
         return None
 
     def resolve_path(self, c: FileCtx, scope: int, path: str, line: int, depth: int = 0) -> tuple[Value, str] | None:
@@ -522,6 +575,10 @@ class World:
             if cur is not None and call and k < len(rest) - 1:
                 cur = self.call_result(cur[0], cur[1], depth + 1)
         return cur
+
+
+def _first(t: tuple) -> int:
+    return t[0]
 
 
 def local_parent(c: FileCtx, local: int | None) -> int:
@@ -610,9 +667,11 @@ class FileResolver:
             tfile = tid = None
             res = "unresolved"
             if ib is not None:
-                got = w._import_value(c, ib, 1) if not ib.star else (w.module_value(ib.module), "import")
+                got = w._import_value(c, ib, 1) if not ib.star else (c.rules.module_value(w, c, ib.module), "import")
                 if got is not None and got[0] is not None:
                     v, res = got
+                    if v[0] == "pkg":  # a package of several files: its first file stands for it
+                        v = ("sym", v[1][0])  # type: ignore[index]
                     tid = self._value_id(v)
                     if v[0] == "sym":
                         srow = w.syms.get(v[1])  # type: ignore[arg-type]
@@ -690,7 +749,7 @@ class FileResolver:
                     # constructor: the type reference, and the call edge to __init__ (or the class itself)
                     self.out.types.append((c.ids[caller_local], payload, callee, "instantiation", "", line, res, CONFIDENCE[res]))
                     for ctor in c.rules.constructor_names:
-                        m = w.class_member(payload, ctor)  # type: ignore[arg-type]
+                        m = w.class_member(payload, ctor or srow.name)  # type: ignore[arg-type]  ('' = named like the class)
                         if m is not None and m[0][0] == "sym":
                             return [(m[0][1], res, CONFIDENCE[res])]  # type: ignore[list-item]
                     return [(payload, res, CONFIDENCE[res])]  # type: ignore[list-item]

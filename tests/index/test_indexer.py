@@ -9,7 +9,7 @@ import time
 import pytest
 
 from lore import IndexBusyError, SchemaVersionError, index_repo, open_index
-from lore.index import indexer
+from lore.index import indexer, resolve_pool
 from lore.store import db as store_db
 
 
@@ -111,7 +111,7 @@ def test_crash_mid_index_keeps_previous_index(sample_repo, monkeypatch):
     def boom(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(indexer, "resolve_files", boom)
+    monkeypatch.setattr(resolve_pool, "resolve_files", boom)
     with pytest.raises(KeyboardInterrupt):
         index_repo(sample_repo, workers=1)
     monkeypatch.undo()
@@ -186,8 +186,9 @@ def test_not_a_lore_index_is_refused(tmp_path):
         store_db.connect(bogus)
 
 
-def test_parallel_parse_matches_serial(sample_repo, tmp_path, monkeypatch):
+def test_parallel_parse_and_resolve_match_serial(sample_repo, tmp_path, monkeypatch):
     monkeypatch.setattr(indexer, "PARALLEL_THRESHOLD", 1)
+    monkeypatch.setattr(resolve_pool, "MIN_FILES_PER_WORKER", 1)
     index_repo(sample_repo, db=tmp_path / "par.db", workers=2)
     monkeypatch.setattr(indexer, "PARALLEL_THRESHOLD", 10_000)
     index_repo(sample_repo, db=tmp_path / "ser.db", workers=1)
@@ -195,6 +196,9 @@ def test_parallel_parse_matches_serial(sample_repo, tmp_path, monkeypatch):
     def dump(db):
         conn = sqlite3.connect(db)
         rows = conn.execute("SELECT qualified_name, kind, start_line FROM symbols ORDER BY id").fetchall()
+        rows += sorted(conn.execute("""SELECT a.qualified_name, COALESCE(b.qualified_name, r.callee_name), r.resolution
+                                       FROM symbol_refs r JOIN symbols a ON a.id = r.caller_id
+                                       LEFT JOIN symbols b ON b.id = r.callee_id""").fetchall())
         conn.close()
         return rows
 

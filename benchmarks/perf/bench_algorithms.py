@@ -1,0 +1,209 @@
+"""Speed of ``lore.algorithms`` on seeded synthetic code-like graphs, beside networkx PageRank.
+
+The graphs imitate a call graph: every symbol calls about 6 others chosen by a power-law
+popularity (so in-degrees are power-law), a few hubs (like ``len`` or a logger) are called by 10%, 5%,
+2%, 1% and 0.5% of all symbols, and every symbol mentions 1-2 types from a power-law type pool.
+Edge weights are resolution confidences (1.0 / 0.9 / 0.5). Native threads are pinned to 1.
+
+Measured per size (medians over repeats; "max" is the slowest query):
+
+* overlap: p50 / max ms per measure over random seeds plus seeds that call the biggest hubs, with
+  features [callees, callers, types] and cached transposes (what ``lore.graphs`` passes)
+* exact personalized PageRank (power iteration, tol 1e-8) on calls in both directions
+* push PageRank (rmax 1e-5) and its top-20 overlap with exact, both directions and callees only
+* Monte-Carlo PageRank (10k walks, warm cache) and its top-10 overlap with exact
+  (overlaps strict, and tie-tolerant: an approximate top-k node counts if its exact score is within
+  5% of the exact k-th score)
+* label propagation on the undirected call graph
+* networkx.pagerank on the same graph where feasible (<= 100k nodes)
+
+Usage::
+
+    python benchmarks/perf/bench_algorithms.py                       # 10k and 100k
+    python benchmarks/perf/bench_algorithms.py --sizes 10000 100000 1000000 --seed 1
+
+Wall-clock numbers depend on the machine and its load; ratios within one run are the point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
+
+from lore.algorithms import (
+    MEASURES,
+    directed,
+    label_propagation,
+    monte_carlo_pagerank,
+    overlap_scores,
+    personalized_pagerank,
+    push_pagerank,
+)
+
+HUB_SHARES = (0.10, 0.05, 0.02, 0.01, 0.005)
+
+
+def code_like_graph(n: int, seed: int, out_degree: float = 6.0) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """(calls N x N, types N x N/10), seeded; see the module docstring."""
+    rng = np.random.default_rng(seed)
+    popularity = rng.pareto(1.2, n) + 1.0
+    cum = np.cumsum(popularity)
+    degrees = rng.poisson(out_degree - 1, n) + 1
+    rows = np.repeat(np.arange(n), degrees)
+    cols = np.searchsorted(cum, rng.random(rows.size) * cum[-1])
+    hub_rows, hub_cols = [], []
+    for h, share in enumerate(HUB_SHARES):
+        callers = np.flatnonzero(rng.random(n) < share)
+        hub_rows.append(callers)
+        hub_cols.append(np.full(callers.size, h))
+    rows = np.concatenate([rows, *hub_rows])
+    cols = np.concatenate([cols, *hub_cols])
+    keep = rows != cols
+    conf = rng.choice([1.0, 0.9, 0.5], size=int(keep.sum()), p=[0.6, 0.3, 0.1])
+    calls = sp.csr_matrix((conf, (rows[keep], cols[keep])), shape=(n, n))
+    calls.sum_duplicates()
+    calls.data = np.minimum(calls.data, 1.0)
+    m = max(n // 10, 1)
+    type_pop = np.cumsum(rng.pareto(1.2, m) + 1.0)
+    t_deg = rng.integers(1, 3, n)
+    t_rows = np.repeat(np.arange(n), t_deg)
+    t_cols = np.searchsorted(type_pop, rng.random(t_rows.size) * type_pop[-1])
+    types = sp.csr_matrix((np.ones(t_rows.size), (t_rows, t_cols)), shape=(n, m))
+    types.sum_duplicates()
+    types.data[:] = 1.0
+    return calls, types
+
+
+def timed(fn, *args, **kwargs) -> tuple[float, object]:
+    t0 = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return (time.perf_counter() - t0) * 1000.0, out
+
+
+def top(scores: np.ndarray, k: int) -> set[int]:
+    idx = np.argpartition(-scores, k)[:k] if scores.size > k else np.arange(scores.size)
+    return set(idx.tolist())
+
+
+def agreement(exact: np.ndarray, approx: np.ndarray, k: int) -> tuple[float, float]:
+    """(strict top-k overlap, tie-tolerant: share of approx top-k whose exact score >= 0.95 x exact k-th)."""
+    kth = np.partition(exact, exact.size - k)[exact.size - k]
+    got = top(approx, k)
+    return len(top(exact, k) & got) / k, float(np.mean(exact[list(got)] >= 0.95 * kth))
+
+
+def bench_size(
+    n: int, seed: int, repeat: int, n_queries: int, lpa: bool, with_networkx: bool
+) -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+    t0 = time.perf_counter()
+    calls, types = code_like_graph(n, seed)
+    callers = calls.T.tocsr()
+    rows.append(
+        (
+            "graph",
+            f"{calls.nnz / n:.1f} calls/node, biggest hub {np.diff(callers.indptr).max():,} callers, "
+            f"built in {time.perf_counter() - t0:.1f} s",
+        )
+    )
+    feats = [calls, callers, types]
+    trans = [callers, calls, types.T.tocsr()]
+    rng = np.random.default_rng(seed + 1)
+    hub_callers = callers.indices[callers.indptr[0] : callers.indptr[1]]
+    seeds = np.r_[rng.integers(0, n, n_queries), rng.choice(hub_callers, 20)]
+    for measure in MEASURES:
+        for s in seeds[:5].tolist():  # warm-up (cosine / jaccard fill their per-matrix norm cache once)
+            overlap_scores(feats, [s], measure=measure, transposes=trans)
+        ms = [timed(overlap_scores, feats, [int(s)], measure=measure, transposes=trans)[0] for s in seeds]
+        rows.append((f"overlap {measure}", f"p50 {statistics.median(ms):.2f} ms, max {max(ms):.2f} ms"))
+
+    both = directed(calls, "both", transpose=callers)
+    ppr_seeds = rng.integers(0, n, repeat)
+    exact_ms, push_ms, mc_ms, push_top, mc_top, push_out_ms, push_out_top = [], [], [], [], [], [], []
+    monte_carlo_pagerank(both, personalization=[0], n_walks=100, seed=0)  # builds the per-matrix row maxima
+    for s in ppr_seeds.tolist():
+        t, exact = timed(personalized_pagerank, both, personalization=[s], tol=1e-8, max_iter=1000)
+        exact_ms.append(t)
+        t, pushed = timed(push_pagerank, both, personalization=[s], rmax=1e-5)
+        push_ms.append(t)
+        push_top.append(agreement(exact, pushed, 20))
+        t, (mc, _) = timed(monte_carlo_pagerank, both, personalization=[s], n_walks=10_000, seed=s)
+        mc_ms.append(t)
+        mc_top.append(agreement(exact, mc, 10))
+        exact_out = personalized_pagerank(calls, personalization=[s], tol=1e-8, max_iter=1000)
+        t, pushed_out = timed(push_pagerank, calls, personalization=[s], rmax=1e-5)
+        push_out_ms.append(t)
+        push_out_top.append(agreement(exact_out, pushed_out, 20))
+
+    def fmt(pairs: list[tuple[float, float]], k: int) -> str:
+        strict, tolerant = zip(*pairs, strict=True)
+        return (
+            f"top-{k} overlap {statistics.median(strict):.2f} (min {min(strict):.2f}), "
+            f"tie-tolerant {statistics.median(tolerant):.2f}"
+        )
+
+    rows.append(("PPR exact (power iteration, both)", f"{statistics.median(exact_ms):.1f} ms"))
+    rows.append(("PPR push rmax=1e-5 (both)", f"{statistics.median(push_ms):.2f} ms, {fmt(push_top, 20)}"))
+    rows.append(
+        ("PPR push rmax=1e-5 (out)", f"{statistics.median(push_out_ms):.2f} ms, {fmt(push_out_top, 20)}")
+    )
+    rows.append(("PPR Monte-Carlo 10k walks (both)", f"{statistics.median(mc_ms):.2f} ms, {fmt(mc_top, 10)}"))
+    if with_networkx:
+        import networkx as nx
+
+        g = nx.from_scipy_sparse_array(both, create_using=nx.DiGraph)
+        s = int(ppr_seeds[0])
+        t, _ = timed(
+            nx.pagerank,
+            g,
+            alpha=0.85,
+            personalization={s: 1.0},
+            dangling={s: 1.0},
+            tol=1e-8 / n,
+            max_iter=1000,
+        )
+        rows.append(
+            ("networkx.pagerank (same tol)", f"{t:.0f} ms = {t / statistics.median(exact_ms):.0f}x exact")
+        )
+    if lpa:
+        undirected = (calls + callers).tocsr()
+        t, labels = timed(label_propagation, undirected, seed=seed)
+        sizes = np.bincount(labels)
+        rows.append(
+            (
+                "label propagation",
+                f"{t / 1000:.1f} s, {sizes.size:,} clusters, largest {sizes.max() / n:.1%} of nodes",
+            )
+        )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=5, help="PPR seeds per size (medians)")
+    parser.add_argument(
+        "--queries", type=int, default=200, help="random overlap seeds per size (plus 20 hub callers)"
+    )
+    parser.add_argument("--no-lpa", action="store_true", help="skip label propagation")
+    parser.add_argument("--networkx-max", type=int, default=100_000, help="largest size to run networkx on")
+    args = parser.parse_args()
+    with threadpool_limits(limits=1):
+        for n in args.sizes:
+            rows = bench_size(
+                n, args.seed, args.repeat, args.queries, not args.no_lpa, n <= args.networkx_max
+            )
+            width = max(len(k) for k, _ in rows)
+            print(f"\n## N = {n:,} (seed {args.seed})")
+            for k, v in rows:
+                print(f"{k:<{width}}  {v}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,476 @@
+"""Communities of an undirected weighted graph: label propagation, components, and their scores.
+
+All functions take a symmetric N x N CSR adjacency (``A + A.T`` of a directed graph) and return
+integer labels per row in canonical form: ``0..k-1`` numbered in order of first appearance by row,
+so two labellings of the same partition are equal arrays.
+
+Label propagation design
+------------------------
+* **Vectorized sweeps.** Each node takes the label with the largest total edge weight among its
+  neighbours, computed for many nodes at once as ``W[rows] @ onehot(labels)`` and a per-row argmax.
+  A node without neighbours keeps its label. After the first sweep only nodes with a neighbour that
+  changed label are recomputed (the others would keep theirs), which makes late sweeps cheap.
+* **Oscillation guard.** Fully synchronous updates oscillate (two nodes swapping labels forever).
+  Each sweep splits the nodes into 4 batches at random (seeded) and updates the batches one after
+  another, each seeing the labels the previous batches set (semi-synchronous); on a tie a node keeps
+  its current label if it is among the best. Propagation stops when a sweep changes at most 0.1%
+  of the nodes (no node, for N < 1,000) or after ``max_iter`` sweeps, so it always terminates.
+* **Tie-breaks.** Other ties go to the label of smallest rank in a seeded random ranking of the label
+  ids, redrawn for every batch. Breaking ties by the smallest label id itself was measured to be
+  harmful: it gives one label priority everywhere, and in the first sweep (when all votes tie) that
+  label floods the graph (one cluster on LFR graphs at mu = 0.3).
+* **Giant-cluster guards**, measured on LFR graphs and on planted communities plus hubs (where plain
+  label propagation puts everything in one cluster, as it did with 99% of a hub-heavy 10k-node code
+  graph):
+
+  - ``hub_degree_penalty``: edge ``i - j`` votes ``w_ij / sqrt(k_i k_j)``, ``k`` the number of
+    neighbours (unweighted), so a hub touched by thousands of symbols has a tiny vote;
+  - ``triangle_weighting``: edge ``i - j`` is first multiplied by ``1 + t_ij``, ``t_ij`` the number
+    of common neighbours of ``i`` and ``j`` that have at most 32 neighbours themselves. Edges inside
+    a community close triangles, edges between communities rarely do; skipping hubs keeps the cost
+    near O(nnz) (computed in row blocks of bounded work).
+* **Determinism.** Initial labels are the row ids, the batch split and tie ranking come from
+  ``seed``: the same graph, row order and seed give identical labels. A different row order is a
+  different update order, so the partition is invariant under relabelling of the nodes only where
+  the communities are unambiguous (for example cliques joined by single edges), not in general.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse import csgraph
+
+from ..errors import InvalidArgumentError
+from ._checks import (
+    check_csr,
+    check_int,
+    check_nonnegative,
+    check_rng,
+    check_square,
+    check_symmetric,
+    row_segments,
+)
+
+__all__ = [
+    "adjusted_rand_index",
+    "canonical_labels",
+    "cluster_stats",
+    "connected_components",
+    "label_propagation",
+    "normalized_mutual_info",
+    "reattach_small",
+]
+
+_BATCHES = 4
+_STOP_FRACTION = 1e-3
+_TIE = 1e-9
+_TRIANGLE_MAX_DEGREE = 32  # common neighbours with more neighbours than this are not counted
+_BLOCK_WEDGES = 4_000_000  # label weights within this relative distance of the best are ties
+
+
+def _check_labels(labels, n: int) -> np.ndarray:
+    arr = np.asarray(labels)
+    if arr.shape != (n,) or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
+        raise InvalidArgumentError(f"labels must be a 1-d integer array of length {n}, got shape {arr.shape}")
+    if arr.size and arr.min() < 0:
+        raise InvalidArgumentError("labels must be nonnegative integers")
+    return arr.astype(np.int64, copy=False)
+
+
+def canonical_labels(labels) -> np.ndarray:
+    """Relabel to ``0..k-1`` in order of first appearance.
+
+    Parameters
+    ----------
+    labels : array of int
+        Any integer labels.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 labels of the same partition.
+
+    Examples
+    --------
+    >>> canonical_labels([7, 7, 3, 9, 3]).tolist()
+    [0, 0, 1, 2, 1]
+    """
+    arr = np.asarray(labels)
+    if arr.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, first, inv = np.unique(arr, return_index=True, return_inverse=True)
+    rank = np.empty(first.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(first.size)
+    return rank[inv.ravel()]
+
+
+def _vote_matrix(a: sp.csr_matrix, hub_degree_penalty: bool, triangle_weighting: bool) -> sp.csr_matrix:
+    """The adjacency without self-loops or zero entries, sharpened by triangles and hub-penalised."""
+    n = a.shape[0]
+    owner = np.repeat(np.arange(n), np.diff(a.indptr))
+    keep = (a.indices != owner) & (a.data != 0)
+    owner, cols = owner[keep], a.indices[keep].astype(np.int64)
+    data = a.data[keep].astype(np.float64)
+    k = np.bincount(owner, minlength=n)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(k, out=indptr[1:])
+    w = sp.csr_matrix((data, cols, indptr), shape=(n, n))
+    if triangle_weighting:
+        w = w + w.multiply(_common_neighbours(w, k)).tocsr()
+    if hub_degree_penalty:
+        owner = np.repeat(np.arange(n), np.diff(w.indptr))
+        w.data = w.data / np.sqrt(k[owner].astype(np.float64) * k[w.indices])
+    return w
+
+
+def _common_neighbours(w: sp.csr_matrix, k: np.ndarray) -> sp.csr_matrix:
+    """Per edge ``i - j``: how many neighbours ``m`` with ``k_m <= _TRIANGLE_MAX_DEGREE`` they share.
+
+    Computed as ``B[rows] @ diag(light) @ B`` masked by the edges, over row blocks of bounded work
+    (wedges through light nodes), so memory stays O(nnz + block) and hubs cost nothing.
+    """
+    n = w.shape[0]
+    b = sp.csr_matrix((np.ones(w.nnz), w.indices.copy(), w.indptr.copy()), shape=(n, n))
+    light = k <= _TRIANGLE_MAX_DEGREE
+    bl = sp.csr_matrix((light[b.indices].astype(np.float64), b.indices.copy(), b.indptr.copy()), shape=(n, n))
+    bl.eliminate_zeros()
+    work = np.cumsum(bl @ np.where(light, k, 0).astype(np.float64))
+    bounds = (
+        np.searchsorted(work, np.arange(1, int(work[-1] // _BLOCK_WEDGES) + 1) * _BLOCK_WEDGES) if n else []
+    )
+    edges = np.unique(np.r_[0, bounds, n])
+    blocks = []
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        blocks.append(b[lo:hi].multiply(bl[lo:hi] @ bl).tocsr())
+    return sp.vstack(blocks, format="csr") if blocks else sp.csr_matrix((n, n))
+
+
+def _best_labels(sub: sp.csr_matrix, labels: np.ndarray, current: np.ndarray, rank: np.ndarray) -> np.ndarray:
+    """Per row of ``sub``: the neighbour label of largest total weight, or -1 for a row without neighbours.
+
+    Ties keep the row's current label when it is among them, else go to the label of lowest ``rank``
+    (a seeded random ranking of the label ids, redrawn every batch).
+    """
+    n = labels.size
+    onehot = sp.csr_matrix((np.ones(n), labels, np.arange(n + 1)), shape=(n, n))
+    s = sub @ onehot
+    lens = np.diff(s.indptr)
+    nonempty = lens > 0
+    best = np.full(sub.shape[0], -1, dtype=np.int64)
+    if s.nnz:
+        starts = s.indptr[:-1][nonempty]
+        rowmax = np.maximum.reduceat(s.data, starts)
+        tied = s.data >= np.repeat(rowmax * (1.0 - _TIE), lens[nonempty])
+        order = np.empty(n, dtype=np.int64)
+        order[rank] = np.arange(n)
+        winner = order[np.minimum.reduceat(np.where(tied, rank[s.indices], n), starts)]
+        cur = current[nonempty]
+        keeps = np.maximum.reduceat(
+            (tied & (s.indices == np.repeat(cur, lens[nonempty]))).astype(np.int8), starts
+        )
+        best[nonempty] = np.where(keeps > 0, cur, winner)
+    return best
+
+
+def label_propagation(
+    adjacency,
+    *,
+    seed=0,
+    max_iter: int = 100,
+    hub_degree_penalty: bool = True,
+    triangle_weighting: bool = True,
+) -> np.ndarray:
+    """Weighted label propagation with a hub penalty, seeded and deterministic.
+
+    Parameters
+    ----------
+    adjacency : scipy.sparse matrix
+        Symmetric N x N, nonnegative weights; self-loops are ignored.
+    seed : None, int or numpy.random.Generator
+        Seed of the update order (the random batch split of each sweep) and of tie-breaks.
+    max_iter : int
+        Maximum number of sweeps (>= 1).
+    hub_degree_penalty : bool
+        Weigh edge ``i - j`` by ``1 / sqrt(k_i k_j)`` (``k`` = number of neighbours).
+    triangle_weighting : bool
+        Multiply edge ``i - j`` by ``1 + t_ij``, ``t_ij`` its number of common neighbours (counting
+        only neighbours with at most 32 neighbours themselves: a triangle through a hub is weak
+        evidence, and skipping hubs bounds the cost).
+
+    Returns
+    -------
+    numpy.ndarray
+        Canonical int64 labels (``0..k-1`` by first appearance).
+
+    See Also
+    --------
+    reattach_small : fold singleton and tiny clusters into their strongest neighbour.
+
+    Examples
+    --------
+    Two triangles joined by one edge:
+
+    >>> import scipy.sparse as sp
+    >>> edges = [(0, 1), (1, 2), (0, 2), (3, 4), (4, 5), (3, 5), (2, 3)]
+    >>> r, c = zip(*edges)
+    >>> a = sp.coo_matrix(([1.0] * 7, (r, c)), shape=(6, 6)).tocsr()
+    >>> label_propagation(a + a.T, seed=0).tolist()
+    [0, 0, 0, 1, 1, 1]
+    """
+    a = check_csr(adjacency)
+    check_square(a)
+    max_iter = check_int("max_iter", max_iter, 1)
+    rng = check_rng(seed)
+    check_nonnegative(a)
+    check_symmetric(a)
+    n = a.shape[0]
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    w = _vote_matrix(a, bool(hub_degree_penalty), bool(triangle_weighting))
+    labels = np.arange(n, dtype=np.int64)
+    # only nodes with a neighbour that changed label since their last update can change: the others
+    # would keep their label (it is still among the best), so skipping them changes nothing
+    dirty = np.ones(n, dtype=bool)
+    for _ in range(max_iter):
+        batch = rng.integers(0, _BATCHES, size=n)
+        changed = 0
+        for b in range(_BATCHES):
+            rank = rng.permutation(n)
+            rows = np.flatnonzero((batch == b) & dirty)
+            if rows.size == 0:
+                continue
+            dirty[rows] = False
+            best = _best_labels(w[rows], labels, labels[rows], rank)
+            move = (best >= 0) & (best != labels[rows])
+            moved = rows[move]
+            labels[moved] = best[move]
+            dirty[w.indices[row_segments(w.indptr, moved)[0]]] = True
+            changed += int(moved.size)
+        if changed <= _STOP_FRACTION * n:
+            break
+    return canonical_labels(labels)
+
+
+def _edges_both_ways(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    owner = np.repeat(np.arange(a.shape[0]), np.diff(a.indptr))
+    cols = a.indices.astype(np.int64)
+    w = a.data.astype(np.float64)
+    return np.r_[owner, cols], np.r_[cols, owner], np.r_[w, w]
+
+
+def reattach_small(adjacency, labels, *, min_size: int = 2) -> np.ndarray:
+    """Fold clusters smaller than ``min_size`` into their strongest neighbouring cluster.
+
+    A small cluster joins the cluster it shares the most edge weight with (smallest label on ties;
+    edges count in both directions). Joins are applied together and chains of small clusters merge
+    (a small cluster joining another small one, joining a big one, all end in the big one); passes
+    repeat until every small cluster is big enough or has no neighbour left. Two clusters of at least
+    ``min_size`` never merge. Isolated small clusters stay as they are.
+
+    Parameters
+    ----------
+    adjacency : scipy.sparse matrix
+        N x N nonnegative weights.
+    labels : array of int
+        Nonnegative labels per row, e.g. from :func:`label_propagation`.
+    min_size : int
+        Smallest cluster size kept as is (>= 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        Canonical int64 labels.
+
+    Examples
+    --------
+    A leaf (row 3) hanging off a triangle, in its own cluster:
+
+    >>> import scipy.sparse as sp
+    >>> a = sp.coo_matrix(([1.0] * 4, ([0, 1, 0, 2], [1, 2, 2, 3])), shape=(4, 4)).tocsr()
+    >>> reattach_small(a + a.T, [0, 0, 0, 1], min_size=2).tolist()
+    [0, 0, 0, 0]
+    """
+    a = check_csr(adjacency)
+    check_square(a)
+    min_size = check_int("min_size", min_size, 1)
+    lab = canonical_labels(_check_labels(labels, a.shape[0]))
+    src_node, dst_node, w = _edges_both_ways(a)
+    positive = w > 0
+    src_node, dst_node, w = src_node[positive], dst_node[positive], w[positive]
+    while lab.size:
+        k = int(lab.max()) + 1
+        small = np.bincount(lab, minlength=k) < min_size
+        ls, ld = lab[src_node], lab[dst_node]
+        m = small[ls] & (ls != ld)
+        if not m.any():
+            break
+        pairs, inv = np.unique(ls[m] * k + ld[m], return_inverse=True)
+        total = np.bincount(inv, weights=w[m])
+        src, dst = np.divmod(pairs, k)
+        order = np.lexsort((dst, -total, src))
+        first = order[np.r_[True, src[order][1:] != src[order][:-1]]]
+        joins = sp.csr_matrix((np.ones(first.size), (src[first], dst[first])), shape=(k, k))
+        _, comp = csgraph.connected_components(joins, directed=True, connection="weak")
+        lab = canonical_labels(comp[lab])
+    return lab
+
+
+def connected_components(adjacency) -> np.ndarray:
+    """Weakly connected components, canonically labelled.
+
+    Parameters
+    ----------
+    adjacency : scipy.sparse matrix
+        N x N; edge direction is ignored.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 component label per row (``0..k-1`` by first appearance).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> a = sp.csr_matrix(([1.0, 1.0], ([0, 3], [2, 1])), shape=(5, 5))
+    >>> connected_components(a).tolist()
+    [0, 1, 0, 1, 2]
+    """
+    a = check_csr(adjacency)
+    check_square(a)
+    if a.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, comp = csgraph.connected_components(a, directed=True, connection="weak")
+    return canonical_labels(comp)
+
+
+def cluster_stats(adjacency, labels) -> tuple[np.ndarray, np.ndarray]:
+    """Size and cohesion of every cluster.
+
+    Cohesion of cluster ``C`` is ``internal / (internal + boundary)``: the weight of edges inside
+    ``C`` over the weight of all edges touching it (each edge counted once for a symmetric matrix; 1.0
+    for a cluster without outside edges, 0.0 for one without any edge).
+
+    Parameters
+    ----------
+    adjacency : scipy.sparse matrix
+        N x N nonnegative weights.
+    labels : array of int
+        Labels ``0..k-1`` per row.
+
+    Returns
+    -------
+    sizes : numpy.ndarray
+        int64 number of rows per label.
+    cohesion : numpy.ndarray
+        float cohesion per label, in [0, 1].
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> a = sp.coo_matrix(([1.0] * 4, ([0, 1, 0, 2], [1, 2, 2, 3])), shape=(4, 4)).tocsr()
+    >>> sizes, cohesion = cluster_stats(a + a.T, [0, 0, 0, 1])
+    >>> sizes.tolist(), cohesion.round(2).tolist()
+    ([3, 1], [0.75, 0.0])
+    """
+    a = check_csr(adjacency)
+    check_square(a)
+    lab = _check_labels(labels, a.shape[0])
+    k = int(lab.max()) + 1 if lab.size else 0
+    sizes = np.bincount(lab, minlength=k).astype(np.int64)
+    owner = np.repeat(np.arange(a.shape[0]), np.diff(a.indptr))
+    lr, lc = lab[owner], lab[a.indices]
+    w = a.data.astype(np.float64)
+    same = lr == lc
+    internal = np.bincount(lr[same], weights=w[same], minlength=k)
+    boundary = np.bincount(lr[~same], weights=w[~same], minlength=k) + np.bincount(
+        lc[~same], weights=w[~same], minlength=k
+    )
+    touching = internal + boundary
+    cohesion = np.divide(internal, touching, out=np.zeros(k), where=touching > 0)
+    return sizes, cohesion
+
+
+def _contingency(a, b) -> tuple[sp.csr_matrix, np.ndarray, np.ndarray, int]:
+    """The contingency table (CSR, counts) of two labellings and its row and column sums."""
+    a, b = np.asarray(a).ravel(), np.asarray(b).ravel()
+    if a.shape != b.shape:
+        raise InvalidArgumentError(f"the two labellings must have the same length, got {a.size} and {b.size}")
+    _, ia = np.unique(a, return_inverse=True)
+    _, ib = np.unique(b, return_inverse=True)
+    table = sp.csr_matrix(
+        (np.ones(a.size), (ia.ravel(), ib.ravel())), shape=(ia.max(initial=-1) + 1, ib.max(initial=-1) + 1)
+    )
+    table.sum_duplicates()
+    ai = np.asarray(table.sum(axis=1)).ravel()
+    bj = np.asarray(table.sum(axis=0)).ravel()
+    return table, ai, bj, a.size
+
+
+def normalized_mutual_info(a, b) -> float:
+    """Normalized mutual information of two labellings (arithmetic-mean normalisation).
+
+    Equals ``sklearn.metrics.normalized_mutual_info_score`` with its default
+    ``average_method="arithmetic"``: 1.0 for the same partition, 0.0 for independent ones.
+
+    Parameters
+    ----------
+    a, b : array of int
+        Labels per item, same length.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> normalized_mutual_info([0, 0, 1, 1], [5, 5, 2, 2])
+    1.0
+    >>> normalized_mutual_info([0, 0, 1, 1], [0, 1, 0, 1])
+    0.0
+    """
+    table, ai, bj, n = _contingency(a, b)
+    if n == 0 or (ai.size == 1 and bj.size == 1):
+        return 1.0
+    rows = np.repeat(np.arange(table.shape[0]), np.diff(table.indptr))
+    nij = table.data
+    mi = float(np.sum(nij / n * np.log(nij * n / (ai[rows] * bj[table.indices]))))
+    ha = float(-np.sum(ai / n * np.log(ai / n)))
+    hb = float(-np.sum(bj / n * np.log(bj / n)))
+    denom = (ha + hb) / 2.0
+    if denom <= 0:
+        return 1.0
+    return float(min(max(mi / denom, 0.0), 1.0))
+
+
+def adjusted_rand_index(a, b) -> float:
+    """Adjusted Rand index of two labellings (Hubert and Arabie).
+
+    1.0 for the same partition, about 0 for random ones (can be negative).
+
+    Parameters
+    ----------
+    a, b : array of int
+        Labels per item, same length.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> adjusted_rand_index([0, 0, 1, 1], [1, 1, 0, 0])
+    1.0
+    """
+    table, ai, bj, n = _contingency(a, b)
+    nij = table.data
+    if n < 2:
+        return 1.0
+    index = float(np.sum(nij * (nij - 1)) / 2)
+    sum_a = float(np.sum(ai * (ai - 1)) / 2)
+    sum_b = float(np.sum(bj * (bj - 1)) / 2)
+    expected = sum_a * sum_b / (n * (n - 1) / 2)
+    maximum = (sum_a + sum_b) / 2
+    if maximum == expected:
+        return 1.0
+    return float((index - expected) / (maximum - expected))

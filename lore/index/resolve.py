@@ -244,6 +244,29 @@ class World:
             return v, "import"
         return None
 
+    def namespace_member(self, ns_id: int, name: str, depth: int) -> tuple[Value, str] | None:
+        """``name`` in another block of the same namespace path (``namespace geo {`` in several files)."""
+        if not hasattr(self, "_ns_index"):
+            index: dict[tuple[str, ...], list[int]] = defaultdict(list)
+            for sid, srow in self.syms.items():
+                if srow.kind == "namespace":
+                    index[self._ns_path(sid)].append(sid)
+            self._ns_index = index
+        for other in self._ns_index.get(self._ns_path(ns_id), ())[:64]:
+            if other != ns_id:
+                kids = self.children.get(other, {}).get(name)
+                if kids:
+                    return ("sym", kids[-1]), "import"
+        return None
+
+    def _ns_path(self, sid: int) -> tuple[str, ...]:
+        names: list[str] = []
+        srow = self.syms.get(sid)
+        while srow is not None and srow.kind == "namespace":
+            names.append(srow.name)
+            srow = self.syms.get(srow.parent_id) if srow.parent_id is not None else None
+        return tuple(reversed(names))
+
     def bases(self, class_id: int, depth: int = 0) -> list[Value]:
         srow = self.syms.get(class_id)
         if srow is None:
@@ -308,10 +331,10 @@ class World:
                 kids = self.children.get(cid, {}).get(name)
                 if kids:
                     return ("sym", kids[-1]), "self_method"
-                if self._rules_of(cid).detached_methods:  # Go: methods declared in another file
-                    mid = self._rules_of(cid).detached_method(self, cid, name)
-                    if mid is not None:
-                        return ("sym", mid), "self_method"
+                if self._rules_of(cid).detached_methods:  # Go, Rust, C++: methods declared in another file
+                    got = self._rules_of(cid).detached_member(self, cid, name)
+                    if got is not None:
+                        return got
                 attrs = self.attr_types(cid, depth + 1)
                 if name in attrs:
                     return attrs[name]
@@ -498,7 +521,7 @@ class World:
             first = False
             i = syms[i].parent
         rules = c.rules
-        got = rules.package_member(self, c, name)
+        got = rules.package_member(self, c, scope, name)
         if got is not None:
             return got
         if name in rules.builtin_functions:
@@ -513,6 +536,8 @@ class World:
                 return None
             if srow.kind in ("module", "namespace"):
                 got = self.module_member(payload, attr, depth + 1)  # type: ignore[arg-type]
+                if got is None and srow.kind == "namespace":  # C++ / TS namespaces reopen in other files
+                    got = self.namespace_member(payload, attr, depth + 1)  # type: ignore[arg-type]
                 return (got[0], weaker(res, "import")) if got is not None else None
             if srow.kind in TYPE_KINDS:
                 got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
@@ -749,7 +774,7 @@ class FileResolver:
                     # constructor: the type reference, and the call edge to __init__ (or the class itself)
                     self.out.types.append((c.ids[caller_local], payload, callee, "instantiation", "", line, res, CONFIDENCE[res]))
                     for ctor in c.rules.constructor_names:
-                        m = w.class_member(payload, ctor or srow.name)  # type: ignore[arg-type]  ('' = named like the class)
+                        m = w.class_member(payload, ctor)  # type: ignore[arg-type]
                         if m is not None and m[0][0] == "sym":
                             return [(m[0][1], res, CONFIDENCE[res])]  # type: ignore[list-item]
                     return [(payload, res, CONFIDENCE[res])]  # type: ignore[list-item]

@@ -44,9 +44,39 @@ class LanguageRules:
     class_scopes_visible_to_methods = False
     member_separator = "."
 
+    # names bound implicitly inside methods: "inst" = an instance of the enclosing class (``this``),
+    # "type" = the class itself (Rust ``Self``). Python binds ``self`` as the first parameter instead.
+    implicit_receivers: dict[str, str] = {}
+    # whether a method's first parameter is its receiver (Python ``self``, Go ``func (s *T)``)
+    first_param_is_receiver = True
+
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         """The binding an import record creates in the importing file (``module`` is that file's module)."""
         raise NotImplementedError
+
+    def module_value(self, world, ctx, module: str):
+        """The value an import's ``module`` text names, seen from file ``ctx`` (hook: JS paths, Go/Java packages).
+
+        Returns a resolver value (``("sym", module_id)``, ``("pkg", (module_id, ...))`` for a package made of
+        several files, ``("ns", prefix)``) or ``None``; Python looks the dotted name up as is.
+        """
+        return world.module_value(module)
+
+    # whether members may be declared apart from their type (Go, Rust: another file; C++: A::m in the source)
+    detached_methods = False
+
+    def detached_member(self, world, type_id: int, name: str):
+        """Member ``name`` of type ``type_id`` declared outside the type's body: ``(value, resolution)`` or ``None``."""
+        return None
+
+    def package_member(self, world, ctx, scope: int, name: str):
+        """``name`` not bound in any scope of the file, as the language still sees it from ``scope``, or ``None``.
+
+        Go and Java: top-level names of other files of the same package; Java and C++: members a class
+        inherits, used without ``this``. Returns ``(value, resolution)``; consulted after the file's own
+        scopes, before builtins.
+        """
+        return None
 
     def is_stdlib(self, module: str) -> bool:
         return False

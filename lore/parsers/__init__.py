@@ -15,11 +15,38 @@ from .records import ParsedFile
 LANGUAGES: dict[str, str] = {
     ".py": "python",
     ".pyi": "python",
+    ".js": "javascript",
+    ".jsx": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".java": "java",
+    ".rs": "rust",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".hh": "cpp",
+    ".hpp": "cpp",
+    ".hxx": "cpp",
 }
 
 # language -> parser module under lore.parsers
 PARSER_MODULES: dict[str, str] = {
     "python": "python",
+    "javascript": "javascript",
+    "typescript": "typescript",
+    "tsx": "typescript",
+    "go": "go",
+    "java": "java",
+    "rust": "rust",
+    "c": "c",
+    "cpp": "cpp",
 }
 
 

@@ -12,7 +12,9 @@ A handler that fails on a strange node skips that node: a parser never raises on
 
 from __future__ import annotations
 
+from functools import cache
 from operator import itemgetter
+from pathlib import Path
 
 from . import _ts
 from .records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
@@ -20,6 +22,11 @@ from .records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRe
 MAX_SIGNATURE = 300
 MAX_DOCSTRING = 4000
 _order = itemgetter(0, 1)
+
+
+@cache
+def _query_source(name: str) -> str:
+    return (Path(__file__).with_name("queries") / f"{name}.scm").read_text(encoding="utf-8")
 
 
 def clean_comment(raw: str) -> str:
@@ -62,6 +69,7 @@ class Extractor:
     grammar = ""  # the tree-sitter grammar (``tsx`` for .tsx files of language ``typescript``)
     query_name = ""  # queries/<query_name>.scm
     comment_types: frozenset[str] = frozenset({"comment"})
+    skip_sibling_types: frozenset[str] = frozenset()  # between a doc comment and its item (Rust attributes)
     # node types that are never worth a step of the sweep (strings, comments)
     primitive_types: frozenset[str] = frozenset()
 
@@ -84,7 +92,7 @@ class Extractor:
         root = tree.root_node
         self.pf.syntax_errors = _ts.count_errors(tree)
         self.pf.symbols[0].docstring = self.file_doc(root)
-        caps = _ts.captures(_ts.query(self.query_name or self.grammar or self.language), root)
+        caps = _ts.captures(self.compiled_query(), root)
         items: list[tuple[int, int, str, _ts.Node]] = []
         for cap, nodes in caps.items():
             for n in nodes:
@@ -103,12 +111,20 @@ class Extractor:
                         stack.append((-neg_end, local))
                 else:
                     h = handlers[cap]
-                    if h is not None:
-                        h(node, owner)
+                    got = h(node, owner) if h is not None else None
+                    if got is not None:  # a handler that opened a definition (``const f = () => ...``)
+                        stack.append((-neg_end, got))
             except Exception:  # a strange node: skip it, keep the rest of the file
                 self.failures += 1
         self.finish()
         return self.pf
+
+    def compiled_query(self) -> _ts.Query:
+        grammar = self.grammar or self.language
+        qname = self.query_name or grammar
+        if qname == grammar:
+            return _ts.query(grammar)
+        return _ts.query(grammar, _query_source(qname))
 
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
         """Record the definition ``node`` of ``kind`` inside ``owner``; return its local (or None)."""
@@ -197,6 +213,9 @@ class Extractor:
         line = node.start_point[0]
         while True:
             prev = cur.prev_named_sibling
+            while prev is not None and prev.type in self.skip_sibling_types and prev.end_point[0] >= line - 1:
+                line = prev.start_point[0]
+                prev = prev.prev_named_sibling
             if prev is None or prev.type not in self.comment_types or prev.end_point[0] < line - 1:
                 break
             parts.append(clean_comment(_ts.text(prev)))
@@ -224,10 +243,23 @@ def type_names(node: _ts.Node | None, name_types: frozenset[str], skip: frozense
             name = spell(n) if spell is not None else _ts.text(n).replace("::", ".")
             if name and name not in skip:
                 out.append((name, n))
-            args = [c for c in n.named_children if c.type not in name_types]
-            stack.extend(reversed(args))
+            stack.extend(reversed(_argument_lists(n)))
             continue
         stack.extend(reversed(n.named_children))
+    return out
+
+
+_ARG_LISTS = frozenset({"type_arguments", "template_argument_list"})
+
+
+def _argument_lists(n: _ts.Node) -> list[_ts.Node]:
+    """Generic argument lists directly under a type name (``a::B<T>``: the ``<T>``)."""
+    out = []
+    for c in n.named_children:
+        if c.type in _ARG_LISTS:
+            out.append(c)
+        elif c.type in ("template_type", "generic_type"):
+            out.extend(x for x in c.named_children if x.type in _ARG_LISTS)
     return out
 
 

@@ -1,0 +1,316 @@
+"""C: tree-sitter -> :class:`~lore.parsers.records.ParsedFile` (C++ builds on it).
+
+Symbols: function definitions, prototypes (``is_declaration``; only when the file does not define the
+function itself, so a header's declarations stand for the definitions elsewhere), structs, unions,
+enums and typedefs (``type_alias``; ``typedef struct {...} Name`` names the struct). Calls: ``f()``,
+``obj->ops.run()`` written ``obj.ops.run``. Struct fields are bindings ``self.<field>`` with their
+declared type; locals bind their declared type. ``#include "x.h"`` is an import of module ``x.h``
+(``<stdio.h>`` keeps its brackets), resolved to the header and its source file by
+:mod:`lore.index.rules_langs`. A ``.h`` file that looks like C++ (classes, namespaces, templates) is read
+with the C++ extractor. Preprocessor conditionals are parsed as written; macros are not expanded.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import _ts
+from ._common import Extractor, type_names
+from .records import ParsedFile
+
+NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
+                         "destructor_name", "operator_name", "namespace_identifier"})
+DECLARATOR_WRAPPERS = frozenset({"pointer_declarator", "reference_declarator", "function_declarator",
+                                 "array_declarator", "parenthesized_declarator", "init_declarator",
+                                 "attributed_declarator"})
+TYPE_DEF_KINDS = ("struct", "class", "enum", "type_alias")
+
+
+def parse(path: str, source: bytes, module: str) -> ParsedFile:
+    """Parse one C file into plain records.
+
+    Examples
+    --------
+    >>> src = b"int twice(int a);\\nstruct P { int x; };\\nint main(void) { return twice(1); }\\n"
+    >>> pf = parse("m.c", src, "m")
+    >>> [(s.qualified_name, s.kind, s.is_declaration) for s in pf.symbols]
+    [('m', 'module', False), ('m.P', 'struct', False), ('m.main', 'function', False), ('m.twice', 'function', True)]
+    >>> [c.callee for c in pf.calls]
+    ['twice']
+    """
+    if path.endswith(".h") and _LOOKS_CPP.search(source[:200_000]):
+        from .cpp import CppExtractor  # a C++ header named .h: the C grammar would misread it
+
+        ex = CppExtractor(path, source, module)
+        ex.language = ex.pf.language = "c"
+        return ex.run()
+    return CExtractor(path, source, module).run()
+
+
+_LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected):)",
+                        re.MULTILINE)
+
+
+class CExtractor(Extractor):
+    language = "c"
+    grammar = "c"
+    type_name_nodes = frozenset({"type_identifier"})
+
+    def run(self) -> ParsedFile:
+        self.type_locals: dict[str, int] = {}
+        self.prototypes: list[tuple[_ts.Node, int, _ts.Node]] = []  # (declaration, owner, function_declarator)
+        self.defined: set[tuple[int, str]] = set()
+        return super().run()
+
+    # -- names ----------------------------------------------------------------------------------
+    def spell(self, node: _ts.Node) -> str:
+        return self.text(node).replace("::", ".").replace(" ", "")
+
+    def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
+        return type_names(node, self.type_name_nodes, frozenset(), self.spell)
+
+    def direct_type(self, node: _ts.Node | None) -> str:
+        if node is None:
+            return ""
+        if node.type in ("struct_specifier", "union_specifier", "enum_specifier", "class_specifier"):
+            name = node.child_by_field_name("name")
+            return self.spell(name) if name is not None else ""
+        if node.type == "template_type":
+            return self.direct_type(node.child_by_field_name("name"))
+        if node.type in self.type_name_nodes:
+            found = self.types_in(node)
+            return found[0][0] if found else ""
+        return ""
+
+    def declarator_name(self, node: _ts.Node | None) -> _ts.Node | None:
+        """The name node at the bottom of a declarator chain (``*(*f)(int)`` -> ``f``)."""
+        while node is not None:
+            if node.type in NAME_LEAVES:
+                return node
+            if node.type in DECLARATOR_WRAPPERS:
+                inner = node.child_by_field_name("declarator")
+                if inner is None:
+                    inner = next((c for c in node.named_children if c.type in NAME_LEAVES or
+                                  c.type in DECLARATOR_WRAPPERS), None)
+                node = inner
+                continue
+            return None
+        return None
+
+    def function_declarator(self, node: _ts.Node | None) -> _ts.Node | None:
+        while node is not None and node.type != "function_declarator":
+            if node.type in DECLARATOR_WRAPPERS or node.type == "attributed_declarator":
+                node = node.child_by_field_name("declarator")
+            else:
+                return None
+        return node
+
+    def dotted(self, node: _ts.Node | None) -> str:
+        if node is None:
+            return ""
+        t = node.type
+        if t in ("identifier", "field_identifier", "type_identifier", "namespace_identifier"):
+            return self.text(node)
+        if t == "this":
+            return "this"
+        if t == "field_expression":
+            obj = self.dotted(node.child_by_field_name("argument"))
+            field = node.child_by_field_name("field")
+            fname = self.dotted(field) if field is not None and field.type != "field_identifier" else self.text(field)
+            return f"{obj or '<expr>'}.{fname}"
+        if t == "qualified_identifier":
+            scope = node.child_by_field_name("scope")
+            name = self.dotted(node.child_by_field_name("name"))
+            head = self.dotted(scope) if scope is not None else ""
+            return f"{head}.{name}" if head and name else name
+        if t in ("template_function", "template_type", "template_method"):
+            return self.dotted(node.child_by_field_name("name"))
+        if t == "call_expression":
+            inner = self.dotted(node.child_by_field_name("function"))
+            return f"{inner}()" if inner else "<expr>()"
+        if t in ("parenthesized_expression", "pointer_expression") and node.named_child_count:
+            return self.dotted(node.named_children[-1])
+        return ""
+
+    def _is_static(self, node: _ts.Node) -> bool:
+        return any(c.type == "storage_class_specifier" and self.text(c) == "static" for c in node.children)
+
+    def _doc_node(self, node: _ts.Node) -> _ts.Node:
+        p = node.parent
+        if p is not None and p.type in ("template_declaration", "type_definition"):
+            return p
+        return node
+
+    # -- definitions ----------------------------------------------------------------------------
+    def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        if kind == "function":
+            return self._function(node, owner, node.child_by_field_name("declarator"), node.child_by_field_name("body"))
+        name_node = node.child_by_field_name("name")
+        name = self.spell(name_node) if name_node is not None else ""
+        parent = node.parent
+        if parent is not None and parent.type == "type_definition":
+            alias = self.declarator_name(parent.child_by_field_name("declarator"))
+            if not name and alias is not None:
+                name = self.text(alias)  # typedef struct { ... } Name;
+        if not name:
+            return None
+        name = name.rsplit(".", 1)[-1]
+        body = node.child_by_field_name("body")
+        local = self.add_symbol(node, owner, name, kind, body=body, doc_node=self._doc_node(node))
+        if self.pf.symbols[owner].kind in ("module", "namespace"):
+            self.type_locals.setdefault(name, local)
+        self.bases(node, local)
+        return local
+
+    constructor_name = "<init>"
+
+    def bases(self, node: _ts.Node, local: int) -> None:
+        """C++ base classes (C has none)."""
+
+    def placeholder_class(self, node: _ts.Node, owner: int, scope_name: str) -> int | None:
+        """C++: the class of out-of-line methods declared in another file (C has none)."""
+        return None
+
+    def _function(self, node: _ts.Node, owner: int, declarator: _ts.Node | None, body: _ts.Node | None,
+                  is_declaration: bool = False) -> int | None:
+        fdecl = self.function_declarator(declarator)
+        if fdecl is None:
+            return None
+        name_node = self.declarator_name(fdecl.child_by_field_name("declarator"))
+        if name_node is None:
+            return None
+        qualifier = None
+        kind = "method" if self.pf.symbols[owner].kind in ("class", "struct") else "function"
+        if name_node.type == "qualified_identifier":  # void A::m() {...}: a method of A
+            full = self.dotted(name_node) or self.spell(name_node)
+            scope_name, _, name = full.rpartition(".")
+            cls = self.type_locals.get(scope_name.rsplit(".", 1)[-1]) if scope_name else None
+            if cls is None and scope_name and scope_name.rsplit(".", 1)[-1][:1].isupper():
+                cls = self.placeholder_class(node, owner, scope_name)
+            if cls is not None:
+                owner = cls
+            elif scope_name:
+                qualifier = f"{self.pf.symbols[owner].qualified_name}.{scope_name}"
+            kind = "method" if scope_name else kind
+        else:
+            name = self.text(name_node)
+        if not name:
+            return None
+        if kind == "method" and name == self.pf.symbols[owner].name:
+            name = self.constructor_name
+        doc = self._doc_node(node)
+        local = self.add_symbol(node, owner, name, kind, body=body, doc_node=doc, exported=not self._is_static(node),
+                                is_declaration=is_declaration, qualifier=qualifier)
+        if not is_declaration:
+            self.defined.add((owner, name))
+        sym = self.pf.symbols[local]
+        params = fdecl.child_by_field_name("parameters")
+        for p in params.named_children if params is not None else ():
+            if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
+                continue
+            tnode = p.child_by_field_name("type")
+            pn = self.declarator_name(p.child_by_field_name("declarator"))
+            sym.params.append((self.text(pn) if pn is not None else "_", self.direct_type(tnode)))
+            for tname, tn in self.types_in(tnode):
+                self.add_type(local, tname, "param", tn)
+        ret = node.child_by_field_name("type")
+        if ret is not None:
+            sym.return_type = self.direct_type(ret)
+            for tname, tn in self.types_in(ret):
+                self.add_type(local, tname, "return", tn)
+        return local
+
+    def finish(self) -> None:
+        # prototypes stand for definitions elsewhere: only kept when this file does not define the name
+        for node, owner, declarator in self.prototypes:
+            fdecl = self.function_declarator(declarator)
+            name_node = self.declarator_name(fdecl.child_by_field_name("declarator")) if fdecl is not None else None
+            if name_node is None or (owner, self.text(name_node)) in self.defined:
+                continue
+            self.defined.add((owner, self.text(name_node)))
+            self._function(node, owner, declarator, None, is_declaration=True)
+
+    # -- captures -------------------------------------------------------------------------------
+    def on_typedef(self, node: _ts.Node, owner: int) -> None:
+        tnode = node.child_by_field_name("type")
+        for d in node.children_by_field_name("declarator"):
+            name_node = self.declarator_name(d)
+            if name_node is None:
+                continue
+            name = self.text(name_node)
+            if tnode is not None and tnode.type in ("struct_specifier", "union_specifier", "enum_specifier",
+                                                    "class_specifier"):
+                inner = tnode.child_by_field_name("name")
+                if tnode.child_by_field_name("body") is not None and (inner is None or self.text(inner) == name):
+                    continue  # typedef struct [Name] {...} Name: the struct already carries the name
+            local = self.add_symbol(node, owner, name, "type_alias", doc_node=node)
+            if self.pf.symbols[owner].kind in ("module", "namespace"):
+                self.type_locals.setdefault(name, local)
+            for tname, tn in self.types_in(tnode):
+                self.add_type(local, tname, "annotation", tn)
+
+    def on_decl(self, node: _ts.Node, owner: int) -> None:
+        owner_kind = self.pf.symbols[owner].kind
+        tnode = node.child_by_field_name("type")
+        variables = 0
+        for d in node.children_by_field_name("declarator"):
+            if self.function_declarator(d) is not None and d.type != "init_declarator":
+                if owner_kind in ("module", "namespace"):
+                    self.prototypes.append((node, owner, d))
+                continue
+            variables += 1
+            name_node = self.declarator_name(d)
+            if name_node is None or name_node.type != "identifier":
+                continue
+            name = self.text(name_node)
+            value = d.child_by_field_name("value") if d.type == "init_declarator" else None
+            self.local_binding(owner, name, name_node, tnode, value)
+        if variables and owner_kind not in ("class", "struct"):
+            for tname, tn in self.types_in(tnode):
+                self.add_type(owner, tname, "annotation", tn)
+
+    def local_binding(self, owner: int, name: str, at: _ts.Node, tnode: _ts.Node | None, value: _ts.Node | None) -> None:
+        ann = self.direct_type(tnode)
+        if ann:
+            self.add_binding(owner, name, at, annotation=ann)
+        elif value is not None and value.type == "call_expression":
+            callee = self.dotted(value.child_by_field_name("function"))
+            if callee and not callee.startswith("<"):
+                self.add_binding(owner, name, at, value=callee)
+
+    def on_field(self, node: _ts.Node, owner: int) -> None:
+        if self.pf.symbols[owner].kind not in ("struct", "class"):
+            return
+        tnode = node.child_by_field_name("type")
+        ann = self.direct_type(tnode)
+        fields = 0
+        for d in node.children_by_field_name("declarator"):
+            if self.function_declarator(d) is not None and self.method_declaration(node, owner, d):
+                continue
+            fields += 1
+            name_node = self.declarator_name(d)
+            if name_node is not None and ann:
+                self.add_binding(owner, f"self.{self.text(name_node)}", name_node, annotation=ann)
+                self.add_binding(owner, self.text(name_node), name_node, annotation=ann)
+        if fields:
+            for tname, tn in self.types_in(tnode):
+                self.add_type(owner, tname, "field", tn)
+
+    def method_declaration(self, node: _ts.Node, owner: int, declarator: _ts.Node) -> bool:
+        """Whether the function declarator in a struct body declared a method (C++), or is a C function pointer field."""
+        return False
+
+    def on_call(self, node: _ts.Node, owner: int) -> None:
+        callee = self.dotted(node.child_by_field_name("function"))
+        self.add_call(owner, callee or "<expr>", node)
+
+    def on_include(self, node: _ts.Node, owner: int) -> None:
+        path = node.child_by_field_name("path")
+        if path is None:
+            return
+        if path.type == "system_lib_string":
+            self.add_import(owner, self.text(path), node, "*")
+        else:
+            spec = self.text(path).strip('"')
+            if spec:
+                self.add_import(owner, spec, node, "*")

@@ -1,0 +1,387 @@
+"""JavaScript: tree-sitter -> :class:`~lore.parsers.records.ParsedFile` (TypeScript builds on it).
+
+Definitions: functions, generators, classes, methods, and functions bound to names
+(``const f = () => ...``, ``exports.f = function ...``). Calls keep their dotted callee
+(``this.repo.save``); ``super.m()`` is written ``super().m`` and ``super(...)`` ``super().constructor``
+so the resolver walks the class hierarchy as for Python. Imports: ES modules (default, named,
+namespace, re-exports) and CommonJS ``require``; the module text is the specifier as written
+(``./util``), resolved against the file's path by :mod:`lore.index.rules_langs`.
+``export default X`` binds the name ``default`` so ``import X from`` finds it.
+Class attributes (``this.x = new Foo()``, fields) are bindings ``self.x`` of the class.
+"""
+
+from __future__ import annotations
+
+from . import _ts
+from ._common import Extractor, first_type, type_names
+from .records import ParsedFile
+
+FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+DECL_WRAPPERS = frozenset({"export_statement", "lexical_declaration", "variable_declaration"})
+
+
+def parse(path: str, source: bytes, module: str) -> ParsedFile:
+    """Parse one JavaScript file into plain records.
+
+    Examples
+    --------
+    >>> pf = parse("a.js", b"class A { run() { this.step(); } }\\n", "a")
+    >>> [(s.qualified_name, s.kind) for s in pf.symbols]
+    [('a', 'module'), ('a.A', 'class'), ('a.A.run', 'method')]
+    >>> [c.callee for c in pf.calls]
+    ['this.step']
+    """
+    return JsExtractor(path, source, module).run()
+
+
+class JsExtractor(Extractor):
+    language = "javascript"
+    grammar = "javascript"
+    query_name = "javascript"
+    type_name_nodes: frozenset[str] = frozenset()
+    primitive_names: frozenset[str] = frozenset()
+    wrapper_types = frozenset({"Promise", "Readonly", "Partial", "Required", "NonNullable"})
+
+    # -- expressions ----------------------------------------------------------------------------
+    def dotted(self, node: _ts.Node | None) -> str:
+        """``this.a.b`` / ``f().g`` / ``super().m``; ``''`` when nothing dotted is named."""
+        if node is None:
+            return ""
+        t = node.type
+        if t in ("identifier", "property_identifier", "shorthand_property_identifier", "private_property_identifier"):
+            return self.text(node)
+        if t == "this":
+            return "this"
+        if t == "super":
+            return "super()"
+        if t == "member_expression":
+            obj = self.dotted(node.child_by_field_name("object"))
+            prop = self.text(node.child_by_field_name("property")).lstrip("#")
+            return f"{obj or '<expr>'}.{prop}" if prop else ""
+        if t == "call_expression":
+            inner = self.dotted(node.child_by_field_name("function"))
+            return f"{inner}()" if inner else "<expr>()"
+        if t in ("parenthesized_expression", "non_null_expression", "await_expression") and node.named_child_count:
+            return self.dotted(node.named_children[0])
+        if t in ("as_expression", "satisfies_expression", "type_assertion") and node.named_child_count:
+            return self.dotted(node.named_children[0])
+        return ""
+
+    def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
+        return type_names(node, self.type_name_nodes, self.primitive_names) if self.type_name_nodes else []
+
+    def primary(self, node: _ts.Node | None) -> str:
+        return first_type(self.types_in(node), self.wrapper_types)
+
+    # -- definitions ----------------------------------------------------------------------------
+    def _doc_anchor(self, node: _ts.Node) -> _ts.Node:
+        cur = node
+        while cur.parent is not None and cur.parent.type in DECL_WRAPPERS:
+            cur = cur.parent
+        return cur
+
+    def _exported(self, node: _ts.Node, owner: int) -> bool:
+        if self.pf.symbols[owner].kind != "module":
+            return True
+        return self._doc_anchor(node).type == "export_statement"
+
+    def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        if kind == "class":
+            return self._class(node, owner, "class")
+        name_node = node.child_by_field_name("name")
+        name = self.text(name_node).lstrip("#")
+        if not name:
+            if node.parent is not None and node.parent.type == "export_statement":
+                name = "default"
+            else:
+                return None
+        return self._function(node, owner, name, kind, node)
+
+    def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
+                  span: _ts.Node | None = None) -> int:
+        parent = self.pf.symbols[owner]
+        if parent.kind in ("class", "interface") and kind == "function":
+            kind = "method"
+        body = fn.child_by_field_name("body")
+        is_decl = body is None
+        local = self.add_symbol(span or node, owner, name, kind, body=body, doc_node=self._doc_anchor(span or node),
+                                exported=self._exported(span or node, owner), is_declaration=is_decl)
+        sym = self.pf.symbols[local]
+        if span is not None:
+            sym.signature = self.signature(span, body)
+        self._params(fn, local, owner)
+        ret = fn.child_by_field_name("return_type")
+        if ret is not None:
+            sym.return_type = self.primary(ret)
+            for tname, tnode in self.types_in(ret):
+                self.add_type(local, tname, "return", tnode)
+        if parent.kind == "class" and node.parent is not None:
+            for d in node.parent.named_children:  # decorators precede the member in the class body
+                if d.type == "decorator" and d.end_byte <= node.start_byte and d.next_named_sibling == node:
+                    sym.decorators.append(self.text(d).lstrip("@"))
+        return local
+
+    def _params(self, fn: _ts.Node, local: int, owner: int) -> None:
+        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        if params is None:
+            return
+        sym = self.pf.symbols[local]
+        plist = [params] if params.type == "identifier" else params.named_children
+        for p in plist:
+            t = p.type
+            pname, tnode = "", None
+            if t == "identifier":
+                pname = self.text(p)
+            elif t == "assignment_pattern":
+                pname = self.text(p.child_by_field_name("left"))
+            elif t == "rest_pattern":
+                pname = self.text(p).lstrip(".")
+            elif t in ("required_parameter", "optional_parameter"):
+                pat = p.child_by_field_name("pattern")
+                pname = self.text(pat) if pat is not None and pat.type == "identifier" else ""
+                tnode = p.child_by_field_name("type")
+                if pat is not None and pname and any(c.type == "accessibility_modifier" or c.type == "readonly"
+                                                     for c in p.children) and self.pf.symbols[owner].kind == "class":
+                    # constructor(private repo: Repo): a field of the class
+                    ann = self.primary(tnode)
+                    self.add_binding(owner, f"self.{pname}", p, annotation=ann)
+                    for tname, tn in self.types_in(tnode):
+                        self.add_type(owner, tname, "field", tn)
+            else:
+                continue
+            if not pname:
+                continue
+            sym.params.append((pname, self.primary(tnode)))
+            for tname, tn in self.types_in(tnode):
+                self.add_type(local, tname, "param", tn)
+
+    def _class(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        name = self.text(node.child_by_field_name("name"))
+        if not name:
+            if node.parent is not None and node.parent.type == "export_statement":
+                name = "default"
+            elif node.parent is not None and node.parent.type == "variable_declarator":
+                name = self.text(node.parent.child_by_field_name("name"))
+            if not name:
+                return None
+        body = node.child_by_field_name("body")
+        local = self.add_symbol(node, owner, name, kind, body=body, doc_node=self._doc_anchor(node),
+                                exported=self._exported(node, owner))
+        for child in node.named_children:
+            if child.type == "class_heritage":
+                self._heritage(child, local)
+            elif child.type == "extends_type_clause":  # interface I extends K
+                for tn in child.named_children:
+                    for tname, tnode in self.types_in(tn)[:1]:
+                        self.add_relation(local, tname, "extends", tnode)
+        return local
+
+    def _heritage(self, node: _ts.Node, local: int) -> None:
+        for child in node.named_children:
+            if child.type == "extends_clause":
+                value = child.child_by_field_name("value")
+                base = self.dotted(value)
+                if base and "<" not in base and "(" not in base:
+                    self.add_relation(local, base, "extends", child)
+            elif child.type == "implements_clause":
+                for tn in child.named_children:
+                    for tname, tnode in self.types_in(tn)[:1]:
+                        self.add_relation(local, tname, "implements", tnode)
+            else:  # JavaScript: the expression itself
+                base = self.dotted(child)
+                if base and "<" not in base and "(" not in base:
+                    self.add_relation(local, base, "extends", child)
+
+    # -- captures -------------------------------------------------------------------------------
+    def on_call(self, node: _ts.Node, owner: int) -> None:
+        fn = node.child_by_field_name("function")
+        if fn is None:
+            return
+        if fn.type == "import":  # dynamic import('./x')
+            spec = self._string_arg(node)
+            if spec:
+                self.add_import(owner, spec, node)
+            return
+        callee = self.dotted(fn)
+        if callee == "super()":
+            callee = "super().constructor"
+        elif callee == "require":
+            return  # recorded as an import by on_var / on_require
+        self.add_call(owner, callee or "<expr>", node)
+
+    def on_new(self, node: _ts.Node, owner: int) -> None:
+        ctor = node.child_by_field_name("constructor")
+        callee = self.dotted(ctor)
+        if callee:
+            self.add_call(owner, callee, node, "new")
+
+    def _string_arg(self, call: _ts.Node) -> str:
+        args = call.child_by_field_name("arguments")
+        if args is None or not args.named_child_count:
+            return ""
+        first = args.named_children[0]
+        if first.type != "string":
+            return ""
+        return self.text(first)[1:-1]
+
+    def on_import(self, node: _ts.Node, owner: int) -> None:
+        src = node.child_by_field_name("source")
+        spec = self.text(src)[1:-1] if src is not None else ""
+        if not spec:
+            return
+        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        if clause is None:
+            self.add_import(owner, spec, node)
+            return
+        for c in clause.named_children:
+            if c.type == "identifier":
+                self.add_import(owner, spec, node, "default", self.text(c))
+            elif c.type == "namespace_import":
+                ident = next((x for x in c.named_children if x.type == "identifier"), None)
+                self.add_import(owner, spec, node, None, self.text(ident))
+            elif c.type == "named_imports":
+                for s in c.named_children:
+                    if s.type != "import_specifier":
+                        continue
+                    name = self.text(s.child_by_field_name("name"))
+                    alias = self.text(s.child_by_field_name("alias")) or None
+                    self.add_import(owner, spec, node, name, alias)
+
+    def on_export(self, node: _ts.Node, owner: int) -> int | None:
+        src = node.child_by_field_name("source")
+        spec = self.text(src)[1:-1] if src is not None else ""
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        if spec:
+            if clause is None:
+                ns = next((c for c in node.named_children if c.type == "namespace_export"), None)
+                if ns is not None:  # export * as ns from './x'
+                    self.add_import(owner, spec, node, None, self.text(ns.named_children[-1]))
+                else:
+                    self.add_import(owner, spec, node, "*")
+                return
+            for s in clause.named_children:
+                name = self.text(s.child_by_field_name("name"))
+                alias = self.text(s.child_by_field_name("alias")) or None
+                self.add_import(owner, spec, node, name, alias)
+            return
+        if clause is not None:
+            for s in clause.named_children:
+                name = self.text(s.child_by_field_name("name"))
+                alias = self.text(s.child_by_field_name("alias"))
+                if alias and alias != name:
+                    self.add_binding(owner, alias, s, alias_of=name)
+            return
+        value = node.child_by_field_name("value")
+        decl = node.child_by_field_name("declaration")
+        is_default = any(c.type == "default" for c in node.children)
+        if is_default:
+            target = decl if decl is not None else value
+            if target is None:
+                return None
+            if target.type in FUNCTION_VALUES and target.child_by_field_name("name") is None:
+                return self._function(target, owner, "default", "function", target, span=node)
+            name = self.text(target.child_by_field_name("name")) if target.type != "identifier" else self.text(target)
+            if name and name != "default":
+                self.add_binding(owner, "default", node, alias_of=name)
+        return None
+
+    def on_var(self, node: _ts.Node, owner: int) -> int | None:
+        name_node = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        type_node = node.child_by_field_name("type")
+        if name_node is None:
+            return None
+        if value is not None and value.type in FUNCTION_VALUES and name_node.type == "identifier":
+            return self._function(value, owner, self.text(name_node), "function", value, span=node)
+        if value is not None and value.type == "call_expression" and self.text(value.child_by_field_name("function")) == "require":
+            spec = self._string_arg(value)
+            if spec:
+                self._require(name_node, spec, owner, node)
+            return None
+        if name_node.type != "identifier":
+            return None
+        name = self.text(name_node)
+        if type_node is not None:
+            self.add_binding(owner, name, node, annotation=self.primary(type_node))
+            for tname, tn in self.types_in(type_node):
+                self.add_type(owner, tname, "annotation", tn)
+        elif value is not None:
+            self._bind_value(owner, name, node, value)
+        return None
+
+    def _require(self, name_node: _ts.Node, spec: str, owner: int, node: _ts.Node) -> None:
+        if name_node.type == "identifier":
+            self.add_import(owner, spec, node, None, self.text(name_node))
+        elif name_node.type == "object_pattern":
+            for p in name_node.named_children:
+                if p.type == "shorthand_property_identifier_pattern":
+                    self.add_import(owner, spec, node, self.text(p), None)
+                elif p.type == "pair_pattern":
+                    key = self.text(p.child_by_field_name("key"))
+                    val = self.text(p.child_by_field_name("value"))
+                    self.add_import(owner, spec, node, key, val if val != key else None)
+
+    def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node) -> None:
+        t = value.type
+        if t == "await_expression" and value.named_child_count:
+            value = value.named_children[0]
+            t = value.type
+        if t == "new_expression":
+            callee = self.dotted(value.child_by_field_name("constructor"))
+            self.add_binding(owner, name, at, value=callee)
+        elif t == "call_expression":
+            callee = self.dotted(value.child_by_field_name("function"))
+            if callee and not callee.startswith("<"):
+                self.add_binding(owner, name, at, value=callee)
+        elif t in ("identifier", "member_expression", "this"):
+            src = self.dotted(value)
+            if src and "<" not in src:
+                self.add_binding(owner, name, at, alias_of=src)
+
+    def _class_of(self, owner: int) -> int | None:
+        sym = self.pf.symbols[owner]
+        if sym.kind == "class":
+            return owner
+        if sym.kind == "method" and sym.parent is not None and self.pf.symbols[sym.parent].kind == "class":
+            return sym.parent
+        return None
+
+    def on_assign(self, node: _ts.Node, owner: int) -> int | None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is None or right is None:
+            return None
+        target = self.dotted(left)
+        if not target or "<" in target or "(" in target:
+            return None
+        if right.type in FUNCTION_VALUES:
+            head, _, last = target.rpartition(".")
+            if head in ("exports", "module.exports") or (not head and self.pf.symbols[owner].kind == "module"):
+                return self._function(right, owner, last, "function", right, span=node)
+            return None
+        if target.startswith("this.") and target.count(".") == 1:
+            cls = self._class_of(owner)
+            if cls is not None:
+                self._bind_value(cls, "self." + target[5:], node, right)
+            return None
+        if "." not in target:
+            self._bind_value(owner, target, node, right)
+        return None
+
+    def on_field(self, node: _ts.Node, owner: int) -> int | None:
+        if self.pf.symbols[owner].kind not in ("class", "interface"):
+            return None
+        name = self.text(node.child_by_field_name("name") or node.child_by_field_name("property")).lstrip("#")
+        if not name:
+            return None
+        type_node = node.child_by_field_name("type")
+        value = node.child_by_field_name("value")
+        if value is not None and value.type in FUNCTION_VALUES:  # handle = () => {...}: a method of the class
+            return self._function(value, owner, name, "method", value, span=node)
+        if type_node is not None:
+            self.add_binding(owner, f"self.{name}", node, annotation=self.primary(type_node))
+            for tname, tn in self.types_in(type_node):
+                self.add_type(owner, tname, "field", tn)
+        elif value is not None:
+            self._bind_value(owner, f"self.{name}", node, value)
+        return None

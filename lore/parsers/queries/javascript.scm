@@ -1,0 +1,14 @@
+; JavaScript: one query pass; captures are assigned to their innermost enclosing definition.
+; def.<kind> opens a definition; other captures call JsExtractor.on_<name>.
+(function_declaration) @def.function
+(generator_function_declaration) @def.function
+(class_declaration) @def.class
+(class) @def.class
+(method_definition) @def.method
+(variable_declarator) @var
+(assignment_expression) @assign
+(call_expression) @call
+(new_expression) @new
+(import_statement) @import
+(export_statement) @export
+(field_definition) @field

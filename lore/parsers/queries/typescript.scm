@@ -1,0 +1,23 @@
+; TypeScript (and TSX): the JavaScript captures plus interfaces, type aliases, enums, namespaces,
+; signatures (overloads, interface members, ambient declarations) and typed fields.
+(function_declaration) @def.function
+(generator_function_declaration) @def.function
+(function_signature) @def.function
+(class_declaration) @def.class
+(abstract_class_declaration) @def.class
+(class) @def.class
+(method_definition) @def.method
+(method_signature) @def.method
+(abstract_method_signature) @def.method
+(interface_declaration) @def.interface
+(type_alias_declaration) @def.type_alias
+(enum_declaration) @def.enum
+(internal_module) @def.namespace
+(variable_declarator) @var
+(assignment_expression) @assign
+(call_expression) @call
+(new_expression) @new
+(import_statement) @import
+(export_statement) @export
+(public_field_definition) @field
+(property_signature) @field

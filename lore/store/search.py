@@ -89,12 +89,36 @@ def fts_files(
 
 
 def files_named(conn: sqlite3.Connection, name: str) -> list[int]:
-    """Ids of files whose path is ``name`` or ends with ``/name`` (exact, case-sensitive), shortest path first."""
+    """The file whose path is ``name``, else the files whose path ends with ``/name`` (case-sensitive)."""
+    row = conn.execute("SELECT id FROM files WHERE path = ?", (name,)).fetchone()
+    if row:
+        return [int(row[0])]
     rows = conn.execute(
-        "SELECT id FROM files WHERE path = ? OR substr(path, -?) = ? ORDER BY length(path), path",
-        (name, len(name) + 1, "/" + name),
+        "SELECT id FROM files WHERE substr(path, -?) = ? ORDER BY length(path), path",
+        (len(name) + 1, "/" + name),
     )
     return [int(r[0]) for r in rows]
+
+
+def term_doc_counts(conn: sqlite3.Connection, table: str, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+    """(rows in ``table``, term -> number of rows containing it) from an ``fts5vocab`` view in ``temp``.
+
+    ``table`` is ``symbols_fts`` or ``files_fts``. The temp view works on read-only connections too.
+    """
+    if table not in ("symbols_fts", "files_fts"):
+        raise ValueError(f"not an FTS table: {table}")
+    vocab = f"{table}_vocab_row"
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{vocab} USING fts5vocab(main, {table}, row)")
+    terms = list(dict.fromkeys(terms))
+    q = ",".join("?" * len(terms))
+    counts = {t: 0 for t in terms}
+    counts.update(
+        {t: int(n) for t, n in conn.execute(f"SELECT term, doc FROM temp.{vocab} WHERE term IN ({q})", terms)}
+    )
+    # row count from the base table: count(*) on an FTS5 table reads every row
+    base = "symbols WHERE file_id IS NOT NULL" if table == "symbols_fts" else "files"
+    total = conn.execute(f"SELECT count(*) FROM {base}").fetchone()[0]
+    return int(total), counts
 
 
 def symbol_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, dict]:
@@ -184,7 +208,9 @@ def filtered_ids(
 # ---------------------------------------------------------------- graph neighbours (expansion)
 
 
-def neighbours(conn: sqlite3.Connection, ids: Sequence[int], *, fanout: int) -> list[tuple[int, int, str, str]]:
+def neighbours(
+    conn: sqlite3.Connection, ids: Sequence[int], *, fanout: int
+) -> list[tuple[int, int, str, str]]:
     """Structural neighbours of ``ids``: ``(source, neighbour, edge, direction)``.
 
     ``edge`` is ``contains`` / ``extends`` / ``implements`` / ``overrides`` / ``calls`` / ``imports``;
@@ -250,7 +276,8 @@ def file_texts(conn: sqlite3.Connection) -> Iterator[tuple[int, str, str, str]]:
 def vector_hashes(conn: sqlite3.Connection, owner_kind: str, model: str) -> dict[int, str]:
     """owner id -> content hash of the stored vectors of ``model``."""
     rows = conn.execute(
-        "SELECT owner_id, content_hash FROM code_vectors WHERE owner_kind = ? AND model = ?", (owner_kind, model)
+        "SELECT owner_id, content_hash FROM code_vectors WHERE owner_kind = ? AND model = ?",
+        (owner_kind, model),
     )
     return {int(i): h for i, h in rows}
 
@@ -261,10 +288,7 @@ def put_vectors(
     """Insert or replace vectors: rows of (owner id, content hash, float32 vector)."""
     conn.executemany(
         "INSERT OR REPLACE INTO code_vectors(owner_kind, owner_id, model, content_hash, vector) VALUES (?,?,?,?,?)",
-        (
-            (owner_kind, int(i), model, h, np.asarray(v, dtype=np.float32).tobytes())
-            for i, h, v in rows
-        ),
+        ((owner_kind, int(i), model, h, np.asarray(v, dtype=np.float32).tobytes()) for i, h, v in rows),
     )
     _bump_stamp(conn)
 
@@ -320,6 +344,16 @@ def blank_docstrings(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
     conn.executemany("UPDATE symbols_fts SET docstring = '' WHERE rowid = ?", ((int(i),) for i in ids))
 
 
+def fts_bodies(conn: sqlite3.Connection) -> dict[int, str]:
+    """symbol id -> indexed body text (benchmarks)."""
+    return {int(i): b for i, b in conn.execute("SELECT rowid, body FROM symbols_fts")}
+
+
+def set_fts_bodies(conn: sqlite3.Connection, rows: Iterable[tuple[int, str]]) -> None:
+    """Replace indexed body texts: rows of (symbol id, body) (benchmarks, on a copy)."""
+    conn.executemany("UPDATE symbols_fts SET body = ? WHERE rowid = ?", ((b, int(i)) for i, b in rows))
+
+
 def documented_symbols(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, str, int]]:
     """(id, name, qualified_name, kind, docstring, is_test) of symbols with a docstring, by id."""
     return list(
@@ -332,3 +366,49 @@ def documented_symbols(conn: sqlite3.Connection) -> list[tuple[int, str, str, st
 
 def all_file_paths(conn: sqlite3.Connection) -> list[tuple[int, str]]:
     return [(int(i), p) for i, p in conn.execute("SELECT id, path FROM files ORDER BY id")]
+
+
+def replicate_index(conn: sqlite3.Connection, source: str, times: int) -> int:
+    """Fill an empty index with ``times`` copies of the files, symbols and FTS rows of ``source``.
+
+    Speed benchmarks only: a corpus of real symbols at a larger scale (ids and paths made unique
+    per copy). Returns the number of symbols written.
+    """
+    conn.execute("ATTACH DATABASE ? AS src", (str(source),))
+    try:
+        fmax = conn.execute("SELECT max(id) FROM src.files").fetchone()[0] or 0
+        smax = conn.execute("SELECT max(id) FROM src.symbols").fetchone()[0] or 0
+        for k in range(times):
+            fo, so = k * fmax, k * smax
+            conn.execute(
+                """INSERT INTO files(id, path, language, module, hash, size, mtime_ns, lines, syntax_errors,
+                                     is_test, generation)
+                   SELECT id + ?, 'copy' || ? || '/' || path, language, module, hash, size, mtime_ns, lines,
+                          syntax_errors, is_test, generation FROM src.files""",
+                (fo, k),
+            )
+            conn.execute(
+                """INSERT INTO symbols(id, file_id, name, qualified_name, kind, parent_id, start_line, end_line,
+                                       start_col, end_col, signature, docstring, return_type, exported, is_test)
+                   SELECT id + ?, file_id + ?, name, qualified_name, kind, parent_id + ?, start_line, end_line,
+                          start_col, end_col, signature, docstring, return_type, exported, is_test
+                   FROM src.symbols WHERE file_id IS NOT NULL""",
+                (so, fo, so),
+            )
+            conn.execute(
+                """INSERT INTO symbols_fts(rowid, name, qualified_name, signature, docstring, path, body)
+                   SELECT rowid + ?, name, qualified_name, signature, docstring, 'copy ' || ? || ' ' || path, body
+                   FROM src.symbols_fts""",
+                (so, k),
+            )
+        conn.commit()
+    finally:
+        conn.execute("DETACH DATABASE src")
+    return int(conn.execute("SELECT count(*) FROM symbols_fts").fetchone()[0])
+
+
+def fts_rows(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, str, str, str]]:
+    """Every ``symbols_fts`` row (speed benchmarks: the same corpus for an in-memory BM25)."""
+    return list(
+        conn.execute("SELECT rowid, name, qualified_name, signature, docstring, path, body FROM symbols_fts")
+    )

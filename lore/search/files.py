@@ -1,0 +1,123 @@
+"""File-level search: path (slashes and dots as separators), exported names and imports of each file.
+
+The same three modes as symbol search (:mod:`lore.search.symbols`) over ``files_fts`` and the
+``file`` vectors. A query that names a file exactly (``embedder.ts``, ``lore/search/api.py``: no
+spaces, a dot or a slash) puts the files with that path or that last path part on top in every
+mode, with score 1; the other hits are then scaled to at most 0.99 so the named file stays first.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import sqlite3
+
+from ..docs.embed import default_min_score
+from ..errors import QueryError
+from ..store import search as store
+from .bm25 import FILE_WEIGHTS, match_expression, normalised_name, parse_query
+from .fusion import RRF_K, normalise, rrf
+from .symbols import Ranking, check_mode
+from .vectors import pick_model, vector_search
+
+EXACT_BELOW = 0.99
+
+
+def looks_like_path(query: str) -> bool:
+    """A single token with a dot or a slash: ``embedder.ts``, ``src/app``.
+
+    >>> looks_like_path("embedder.ts"), looks_like_path("auth helpers")
+    (True, False)
+    """
+    q = query.strip()
+    return bool(q) and not any(c.isspace() for c in q) and ("." in q or "/" in q)
+
+
+def exact_files(conn: sqlite3.Connection, query: str) -> list[int]:
+    """Files the query names exactly (full path or last path parts), shortest path first."""
+    q = query.strip().strip("/")
+    return store.files_named(conn, q) if looks_like_path(query) and q else []
+
+
+def rank_files(
+    conn: sqlite3.Connection,
+    query: str,
+    *,
+    mode: str = "hybrid",
+    depth: int = 50,
+    path_prefix: str | None = None,
+    include_tests: bool = True,
+    any_terms: bool = False,
+    embedder: str | None = None,
+) -> Ranking:
+    """Rank files for ``query``; see the module docstring."""
+    check_mode(mode)
+    terms = parse_query(query)
+    out = Ranking()
+    keyword: list[tuple[int, float]] = []
+    if mode in ("keyword", "hybrid"):
+        keyword = store.fts_files(
+            conn,
+            match_expression(terms, any_terms=any_terms),
+            weights=FILE_WEIGHTS,
+            limit=depth,
+            path_prefix=path_prefix,
+            include_tests=include_tests,
+        )
+    vector: list[tuple[int, float]] = []
+    if mode in ("vector", "hybrid"):
+        model = pick_model(conn, "file", embedder)
+        if model is None:
+            if mode == "vector":
+                raise QueryError(
+                    "the index has no file vectors for vector search; build them with "
+                    "`lore index --embed` or use mode 'keyword'"
+                )
+            out.fallback = (
+                "no file vectors in the index: keyword ranking only (build them with `lore index --embed`)"
+            )
+            mode = "keyword"
+        else:
+            out.model = model
+            allowed = None
+            if path_prefix or not include_tests:
+                allowed = store.filtered_ids(
+                    conn, "file", path_prefix=path_prefix, include_tests=include_tests
+                )
+            floor = default_min_score(model) if mode == "hybrid" else None
+            vector = vector_search(conn, "file", model, query, k=depth, allowed=allowed, min_score=floor)
+
+    for name, ranking, raw in (("keyword", keyword, "bm25"), ("vector", vector, "cosine")):
+        for rank, (i, s) in enumerate(ranking, start=1):
+            out.found_by.setdefault(i, {})[name] = {"rank": rank, raw: round(float(s), 4)}
+    if mode == "keyword":
+        out.scores = normalise(dict(keyword))
+    elif mode == "vector":
+        out.scores = normalise(dict(vector))
+    else:
+        out.scores = normalise(rrf([[i for i, _ in keyword], [i for i, _ in vector]], k=RRF_K))
+
+    exact = exact_files(conn, query)
+    if not exact and len(terms) == 1 and out.scores:
+        # a bare name without extension ("embedder") names the files whose last part is that name
+        rows = store.file_rows(conn, list(out.scores)[:depth])
+        want = normalised_name(query)
+        exact = [i for i, r in rows.items() if normalised_name(_stem(r["path"])) == want]
+    if exact:
+        allowed_exact = exact
+        if path_prefix or not include_tests:
+            ok = set(
+                store.filtered_ids(
+                    conn, "file", path_prefix=path_prefix, include_tests=include_tests
+                ).tolist()
+            )
+            allowed_exact = [i for i in exact if i in ok]
+        out.scores = {i: s * EXACT_BELOW for i, s in out.scores.items()}
+        for i in allowed_exact:
+            out.scores[i] = 1.0
+            out.found_by.setdefault(i, {})["exact_path"] = True
+    return out
+
+
+def _stem(path: str) -> str:
+    base = posixpath.basename(path)
+    return base.split(".", 1)[0] if "." in base else base

@@ -1,0 +1,145 @@
+"""Symbol search: keyword (BM25), vector (cosine) and hybrid (Reciprocal Rank Fusion) rankings.
+
+Modes
+-----
+``keyword``
+    FTS5 BM25 (:mod:`lore.search.bm25`); every term required unless ``any_terms``. A symbol whose
+    name *is* the query (up to case and separators: ``get_user`` = ``getUser`` = ``get user``) ranks
+    above every other keyword hit. Score: BM25 / best BM25.
+``vector``
+    Cosine between the query's embedding and the stored symbol vectors of one model
+    (:mod:`lore.search.vectors`). Score: cosine / best cosine.
+``hybrid`` (default)
+    RRF, ``sum 1 / (60 + rank)`` over the two rankings, divided by the best fused score. Its
+    keyword ranking needs any one of the query's informative words (words in more than 20% of
+    the symbols are left out), so a long natural-language query still contributes keyword
+    evidence: on the networkx benchmark this beat "all words first, then some" (MRR 0.387 vs
+    0.359). Without stored vectors it falls back to the keyword ranking (all words required) and
+    says so (``fallback``).
+
+Every mode returns, per symbol, how it was found: ``{"keyword": {"rank", "bm25"}, "vector":
+{"rank", "cosine"}}``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..docs.embed import default_min_score
+from ..errors import QueryError, UnknownAlgorithmError
+from ..store import search as store
+from .bm25 import SYMBOL_WEIGHTS, match_expression, name_matches, parse_query, relaxed_terms
+from .fusion import RRF_K, normalise, rrf
+from .vectors import pick_model, vector_search
+
+MODES = ("hybrid", "vector", "keyword")
+
+
+@dataclass
+class Ranking:
+    """Scores (best = 1) and provenance of one ranked search, best first."""
+
+    scores: dict[int, float] = field(default_factory=dict)
+    found_by: dict[int, dict[str, Any]] = field(default_factory=dict)
+    model: str | None = None
+    fallback: str | None = None
+
+    def ordered(self) -> list[int]:
+        return sorted(self.scores, key=lambda i: (-self.scores[i], i))
+
+
+def check_mode(mode: str) -> str:
+    if mode not in MODES:
+        raise UnknownAlgorithmError(mode, MODES, what="search mode")
+    return mode
+
+
+def keyword_ranking(
+    conn: sqlite3.Connection,
+    query: str,
+    *,
+    depth: int,
+    any_terms: bool = False,
+    relax: bool = False,
+    kind: str | None = None,
+    path_prefix: str | None = None,
+    include_tests: bool = True,
+) -> list[tuple[int, float]]:
+    """BM25 hits ``[(symbol id, score)]`` best first, exact name matches on top.
+
+    With ``relax`` (hybrid), any of the informative words is enough (:func:`~lore.search.bm25.relaxed_terms`).
+    """
+    terms = parse_query(query)
+    filters = {"kind": kind, "path_prefix": path_prefix, "include_tests": include_tests}
+    if relax and not any_terms and len(terms) > 1:
+        # one any-word query over the informative words; BM25 itself ranks rows with more of them higher
+        terms, any_terms = relaxed_terms(conn, "symbols_fts", terms) or terms, True
+    hits = store.fts_symbols(
+        conn, match_expression(terms, any_terms=any_terms), weights=SYMBOL_WEIGHTS, limit=depth, **filters
+    )
+    if not hits:
+        return hits
+    rows = store.symbol_rows(conn, [i for i, _ in hits])
+    exact = {i for i, _ in hits if i in rows and name_matches(query, rows[i]["name"])}
+    if exact:
+        top = hits[0][1]
+        hits = [(i, s + top if i in exact else s) for i, s in hits]
+        hits.sort(key=lambda h: (-h[1], h[0]))
+    return hits
+
+
+def rank_symbols(
+    conn: sqlite3.Connection,
+    query: str,
+    *,
+    mode: str = "hybrid",
+    depth: int = 50,
+    kind: str | None = None,
+    path_prefix: str | None = None,
+    include_tests: bool = True,
+    any_terms: bool = False,
+    embedder: str | None = None,
+) -> Ranking:
+    """Rank symbols for ``query`` in ``mode``; see the module docstring."""
+    check_mode(mode)
+    filters = {"kind": kind, "path_prefix": path_prefix, "include_tests": include_tests}
+    out = Ranking()
+    parse_query(query)  # the same checks on the query text in every mode
+    vector: list[tuple[int, float]] = []
+    if mode in ("vector", "hybrid"):
+        model = pick_model(conn, "symbol", embedder)
+        if model is None:
+            if mode == "vector":
+                raise QueryError(
+                    "the index has no code vectors for vector search; build them with "
+                    "`lore index --embed` or use mode 'keyword'"
+                )
+            out.fallback = (
+                "no code vectors in the index: keyword ranking only (build them with `lore index --embed`)"
+            )
+            mode = "keyword"
+        else:
+            out.model = model
+            allowed = None
+            if kind or path_prefix or not include_tests:
+                allowed = store.filtered_ids(conn, "symbol", **filters)
+            floor = default_min_score(model) if mode == "hybrid" else None
+            vector = vector_search(conn, "symbol", model, query, k=depth, allowed=allowed, min_score=floor)
+    keyword: list[tuple[int, float]] = []
+    if mode in ("keyword", "hybrid"):
+        keyword = keyword_ranking(
+            conn, query, depth=depth, any_terms=any_terms, relax=mode == "hybrid", **filters
+        )
+
+    for name, ranking, raw in (("keyword", keyword, "bm25"), ("vector", vector, "cosine")):
+        for rank, (i, s) in enumerate(ranking, start=1):
+            out.found_by.setdefault(i, {})[name] = {"rank": rank, raw: round(float(s), 4)}
+    if mode == "keyword":
+        out.scores = normalise(dict(keyword))
+    elif mode == "vector":
+        out.scores = normalise(dict(vector))
+    else:
+        out.scores = normalise(rrf([[i for i, _ in keyword], [i for i, _ in vector]], k=RRF_K))
+    return out

@@ -1,0 +1,75 @@
+"""CI gate: PyCG call-graph accuracy and the See-Also structural suite, against thresholds.json.
+
+    python benchmarks/structural/run.py                      # tables; exit 1 if a metric is below its floor
+    python benchmarks/structural/run.py --json out.json      # also write both reports
+    python benchmarks/structural/run.py --update-thresholds  # raise the floors to a little under today's values
+
+Needs network access once (pip downloads the pinned pycg sdist into $LORE_BENCH_CACHE or
+~/.cache/lore-bench; its sha256 is checked). Everything else is local and seeded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))  # run from a checkout without installing
+
+from lore.bench import gate  # noqa: E402
+from lore.bench.callgraph import flat_metrics as callgraph_metrics  # noqa: E402
+from lore.bench.callgraph import run_callgraph  # noqa: E402
+from lore.bench.structural import flat_metrics as structural_metrics  # noqa: E402
+from lore.bench.structural import run_structural  # noqa: E402
+from lore.cli_bench import out, print_callgraph, print_structural  # noqa: E402
+
+THRESHOLDS = HERE / "thresholds.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", type=Path, help="write {callgraph, structural} reports to this file")
+    ap.add_argument("--thresholds", type=Path, default=THRESHOLDS)
+    ap.add_argument("--update-thresholds", action="store_true", help="raise the floors to this run's values (never lowers)")
+    ap.add_argument("--reset-thresholds", action="store_true", help="rewrite every floor from this run (may lower)")
+    ap.add_argument("--no-grid", action="store_true", help="skip the overlap weight grid")
+    args = ap.parse_args(argv)
+
+    t0 = time.perf_counter()
+    cg = run_callgraph()
+    print_callgraph(cg)
+    st = run_structural(grid=not args.no_grid)
+    print_structural(st)
+    measured = {"callgraph": callgraph_metrics(cg), "structural": structural_metrics(st)}
+    if args.json:
+        args.json.write_text(json.dumps({"callgraph": cg, "structural": st}, indent=1, default=str))
+    if args.update_thresholds or args.reset_thresholds:
+        keep_old = args.update_thresholds and not args.reset_thresholds and args.thresholds.exists()
+        old = gate.load_thresholds(args.thresholds) if keep_old else {}
+        new = {"_comment": "floors per metric, a little under the value measured when set; "
+                           "raise them when a change improves the numbers (run.py --update-thresholds)"}
+        for suite, values in measured.items():
+            floors = gate.floors_from(values)
+            # never lower an existing floor silently: keep the higher one
+            for k, v in old.get(suite, {}).items():
+                if k in floors and v > floors[k]:
+                    floors[k] = v
+            new[suite] = floors
+        args.thresholds.write_text(json.dumps(new, indent=1, sort_keys=True) + "\n")
+        out.print(f"wrote {args.thresholds}", markup=False)
+        return 0
+    thresholds = gate.load_thresholds(args.thresholds)
+    failures = []
+    for suite, values in measured.items():
+        for f in gate.check(values, thresholds.get(suite, {})):
+            failures.append(f)
+            out.print(f"REGRESSION {suite} {f['metric']}: {f['measured']} < floor {f['floor']}", markup=False)
+    out.print(f"total {time.perf_counter() - t0:.1f} s; {len(failures)} metric(s) below their floors", markup=False)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

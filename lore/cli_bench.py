@@ -1,0 +1,255 @@
+"""``lore bench``: thin shells over :mod:`lore.bench` (structural, callgraph, cochange, questions).
+
+Each command calls one suite, prints a table (or the report with ``--json``) and exits with code 1
+when a metric falls below its floor in the thresholds file. A :class:`~lore.errors.LoreError`
+propagates to the main CLI, which prints one line and exits with code 2.
+
+Register with ``app.add_typer(bench_app, name="bench")``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+bench_app = typer.Typer(
+    name="bench",
+    help="Measure lore against ground truth it did not make: See-Also pairs, PyCG call graphs, git co-change, your own questions.",
+    no_args_is_help=True,
+)
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the full report as JSON.")]
+ThresholdsOption = Annotated[
+    Path | None,
+    typer.Option("--thresholds", help="Floors per metric (default: benchmarks/structural/thresholds.json if present)."),
+]
+NoGateOption = Annotated[bool, typer.Option("--no-gate", help="Do not compare with the thresholds file.")]
+AlgorithmsOption = Annotated[
+    str | None,
+    typer.Option("--algorithms", help="Comma-separated: overlap:<measure>, pagerank, pagerank_mc, pagerank_push, cluster."),
+]
+
+out = Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 200)
+
+
+def _fmt(v: Any) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    return str(v)
+
+
+def _emit_json(report: dict) -> None:
+    typer.echo(json.dumps(report, indent=2, default=str))
+
+
+def _gate(suite: str, measured: dict[str, float], thresholds: Path | None, no_gate: bool, quiet: bool) -> list[dict]:
+    from .bench import gate
+
+    if no_gate:
+        return []
+    path = thresholds or gate.default_thresholds_path()
+    if path is None:
+        if not quiet:
+            out.print("no thresholds file found: not gating (pass --thresholds)", markup=False)
+        return []
+    floors = gate.load_thresholds(path).get(suite, {})
+    failures = gate.check(measured, floors)
+    if not quiet:
+        if failures:
+            t = Table(title=f"below the floors of {path}")
+            for c in ("metric", "floor", "measured"):
+                t.add_column(c)
+            for f in failures:
+                t.add_row(f["metric"], _fmt(f["floor"]), _fmt(f["measured"]))
+            out.print(t)
+        else:
+            out.print(f"all {len(floors)} {suite} metrics at or above their floors ({path})", markup=False)
+    return failures
+
+
+def ranking_table(report: dict, title: str) -> Table:
+    """Methods x metrics, baselines last, with the shared / unshared split for Recall@10."""
+    t = Table(title=title)
+    for c in ("method", "R@5", "R@10", "MRR", "nDCG@10", "R@10 shared", "R@10 unshared", "queries"):
+        t.add_column(c, justify="left" if c == "method" else "right")
+    for section in ("algorithms", "baselines"):
+        for name, res in report.get(section, {}).items():
+            a = res["all"]
+            label = name if section == "algorithms" else f"baseline: {name}"
+            t.add_row(label, _fmt(a.get("recall@5")), _fmt(a.get("recall@10")), _fmt(a.get("mrr")),
+                      _fmt(a.get("ndcg@10")), _fmt(res["shared"].get("recall@10")),
+                      _fmt(res["unshared"].get("recall@10")), str(a.get("queries")))
+    return t
+
+
+def _corpus_lines(report: dict) -> None:
+    c = report.get("corpus", {})
+    parts = [f"{k}={c[k]}" for k in ("corpus", "queries", "pairs", "same_file_fraction", "shared_pairs",
+                                     "unshared_pairs") if k in c]
+    out.print("  ".join(parts), markup=False)
+    if report.get("note"):
+        out.print(report["note"], markup=False)
+
+
+def _algorithms(value: str | None) -> tuple[str, ...] | None:
+    return tuple(a.strip() for a in value.split(",") if a.strip()) if value else None
+
+
+def structural_command(
+    json_out: JsonOption = False,
+    thresholds: ThresholdsOption = None,
+    no_gate: NoGateOption = False,
+    no_grid: Annotated[bool, typer.Option("--no-grid", help="Skip the overlap weight grid.")] = False,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the random baseline and Monte-Carlo PageRank.")] = 0,
+) -> None:
+    """See-Also suite on the installed networkx: every algorithm and the baselines; exit 1 below the floors."""
+    from .bench.structural import flat_metrics, run_structural
+
+    report = run_structural(seed=seed, grid=not no_grid)
+    failures = _gate("structural", flat_metrics(report), thresholds, no_gate, quiet=json_out)
+    report["gate_failures"] = failures
+    if json_out:
+        _emit_json(report)
+    else:
+        print_structural(report)
+    if failures:
+        raise typer.Exit(1)
+
+
+def print_structural(report: dict) -> None:
+    _corpus_lines(report)
+    gt = report["ground_truth"]
+    out.print(f"See-Also entries {gt['entries']}: resolved {gt['resolved']}, unresolved {gt['unresolved']}; "
+              f"by rule {gt['resolved_by_rule']}; dropped {gt['dropped_pairs']}", markup=False)
+    out.print(ranking_table(report, "See-Also relevance (networkx)"))
+    if report.get("grid"):
+        t = Table(title="overlap weight grid (best 10 by nDCG@10)")
+        for c in ("measure", "callees", "callers", "types", "inherits", "R@10", "MRR", "nDCG@10"):
+            t.add_column(c, justify="right")
+        for r in report["grid"][:10]:
+            w = r["weights"]
+            t.add_row(r["measure"], _fmt(w["callees"]), _fmt(w["callers"]), _fmt(w["types"]), _fmt(w["inherits"]),
+                      _fmt(r["recall@10"]), _fmt(r["mrr"]), _fmt(r["ndcg@10"]))
+        out.print(t)
+        if report.get("ppr_grid"):
+            t = Table(title="personalized PageRank grid (containment weight x alpha)")
+            for c in ("alpha", "contains", "R@10", "MRR", "nDCG@10"):
+                t.add_column(c, justify="right")
+            for r in report["ppr_grid"]:
+                t.add_row(_fmt(r["alpha"]), _fmt(r["weights"]["contains"]), _fmt(r["recall@10"]), _fmt(r["mrr"]),
+                          _fmt(r["ndcg@10"]))
+            out.print(t)
+        out.print(f"recommendation: {report['recommendation']}", markup=False)
+    cl = report.get("clusters")
+    if cl:
+        out.print(f"clusters vs modules: NMI {_fmt(cl['nmi_module'])} ARI {_fmt(cl['ari_module'])}; vs packages: "
+                  f"NMI {_fmt(cl['nmi_package'])} ARI {_fmt(cl['ari_package'])} ({cl['clusters']} clusters, "
+                  f"{cl['modules']} modules, {cl['packages']} packages)", markup=False)
+        for r in cl.get("lfr", []):
+            out.print(f"{r['graph']} ({r['method']}): NMI {_fmt(r['nmi'])} ARI {_fmt(r['ari'])} "
+                      f"({r['clusters']} clusters for {r['communities']} planted)", markup=False)
+    for p in report.get("consistency", []):
+        out.print(f"api mismatch: {p}", markup=False)
+    out.print(f"{report['seconds']:.1f} s", markup=False)
+
+
+def callgraph_command(
+    json_out: JsonOption = False,
+    thresholds: ThresholdsOption = None,
+    no_gate: NoGateOption = False,
+    category: Annotated[list[str] | None, typer.Option("--category", help="Only these categories (repeatable).")] = None,
+    cache: Annotated[Path | None, typer.Option("--cache", help="Download cache (default $LORE_BENCH_CACHE or ~/.cache/lore-bench).")] = None,
+    snippets: Annotated[Path | None, typer.Option("--snippets", help="A local micro-benchmark/snippets directory (no download).")] = None,
+) -> None:
+    """Call-graph precision / recall on PyCG's micro-benchmark, per category; exit 1 below the floors."""
+    from .bench.callgraph import flat_metrics, run_callgraph
+
+    report = run_callgraph(snippets, categories=category or None, cache=cache)
+    failures = [] if category else _gate("callgraph", flat_metrics(report), thresholds, no_gate, quiet=json_out)
+    report["gate_failures"] = failures
+    if json_out:
+        _emit_json(report)
+    else:
+        print_callgraph(report)
+    if failures:
+        raise typer.Exit(1)
+
+
+def print_callgraph(report: dict) -> None:
+    t = Table(title=f"{report['benchmark']}: edge precision / recall")
+    for c in ("category", "cases", "edges", "P all", "R all", "P resolved", "R resolved"):
+        t.add_column(c, justify="left" if c == "category" else "right")
+    rows = list(report["by_category"].items()) + [("overall (micro)", {"cases": report["cases"], **report["overall"]})]
+    for cat, v in rows:
+        t.add_row(cat, str(v["cases"]), str(v["all"]["expected"]), _fmt(v["all"]["precision"]), _fmt(v["all"]["recall"]),
+                  _fmt(v["resolved"]["precision"]), _fmt(v["resolved"]["recall"]))
+    m = report["macro"]
+    t.add_row("overall (macro by case)", "", "", _fmt(m["all"]["precision"]), _fmt(m["all"]["recall"]),
+              _fmt(m["resolved"]["precision"]), _fmt(m["resolved"]["recall"]))
+    out.print(t)
+    out.print("'resolved' leaves out edges bound by name heuristics (same_file_name, unique_name, ambiguous_name).",
+              markup=False)
+    errors = [c for c in report["case_details"] if c["error"]]
+    for c in errors:
+        out.print(f"error in {c['case']}: {c['error']}", markup=False)
+    out.print(f"{report['seconds']:.1f} s", markup=False)
+
+
+def cochange_command(
+    repo: Annotated[Path, typer.Argument(help="A git checkout.")],
+    since: Annotated[str | None, typer.Option("--since", help="Only commits at or after this time (YYYY-MM-DD).")] = None,
+    until: Annotated[str | None, typer.Option("--until", help="Only commits before this time.")] = None,
+    split: Annotated[str | None, typer.Option("--split", help="Score pairs that first change together after this time.")] = None,
+    include_tests: Annotated[bool, typer.Option("--include-tests", help="Keep test code.")] = False,
+    max_files: Annotated[int, typer.Option("--max-files", help="Skip commits touching more files.")] = 10,
+    min_count: Annotated[int, typer.Option("--min-count", help="Commits a pair must share.")] = 2,
+    db: Annotated[Path | None, typer.Option("--db", help="Existing index of REPO (default: index it into a temporary file).")] = None,
+    algorithms: AlgorithmsOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Score related lists against symbol pairs that changed together in REPO's git history."""
+    from .bench.cochange import run_cochange
+
+    report = run_cochange(repo, since=since, until=until, split=split, include_tests=include_tests,
+                          max_files=max_files, min_count=min_count, db=db, algorithms=_algorithms(algorithms))
+    if json_out:
+        _emit_json(report)
+        return
+    _corpus_lines(report)
+    c = report["corpus"]
+    out.print(f"commits {c['commits']}, used {c['commits_used']}, skipped (> {c['max_files']} files) "
+              f"{c['commits_skipped_large']}; {c['approximation']}", markup=False)
+    out.print(ranking_table(report, "co-change relevance"))
+
+
+def questions_command(
+    file: Annotated[Path, typer.Argument(help="YAML list of {source, related: [...]}.")],
+    db: Annotated[Path, typer.Option("--db", help="Index file or repository root.")] = Path("."),
+    algorithms: AlgorithmsOption = None,
+    json_out: JsonOption = False,
+) -> None:
+    """Score related lists against your own questions; unknown names are reported and skipped."""
+    from .bench.questions import run_questions
+
+    report = run_questions(file, db=db, algorithms=_algorithms(algorithms))
+    if json_out:
+        _emit_json(report)
+        return
+    for u in report["unknown"]:
+        out.print(f"unknown {u['role']} in entry {u['entry']}: {u['name']} (skipped)", markup=False)
+    _corpus_lines(report)
+    out.print(ranking_table(report, f"questions of {file}"))
+
+
+bench_app.command("structural")(structural_command)
+bench_app.command("callgraph")(callgraph_command)
+bench_app.command("cochange")(cochange_command)
+bench_app.command("questions")(questions_command)

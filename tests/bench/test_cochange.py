@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from lore.bench import cochange
+from lore.errors import EmptyGroundTruthError, NotAGitRepositoryError
+
+BASE = """\
+def f():
+    return 1
+
+
+def g():
+    return 2
+
+
+def h():
+    return 3
+"""
+
+
+def _git(root: Path, *args: str, when: int = 1_700_000_000) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_AUTHOR_DATE": f"@{when} +0000",
+           "GIT_COMMITTER_DATE": f"@{when} +0000", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, env=env)
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    path.write_text(path.read_text().replace(old, new))
+
+
+@pytest.fixture
+def history(tmp_path: Path) -> Path:
+    """f and g change together three times (once across a rename), h once with them, tests twice with f."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    (root / "mod.py").write_text(BASE)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_mod.py").write_text("def test_f():\n    assert True\n")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "start", when=1_700_000_000)
+    day = 86_400
+    _edit(root / "mod.py", "return 1", "return 10")
+    _edit(root / "mod.py", "return 2", "return 20")
+    _edit(root / "tests" / "test_mod.py", "True", "1")
+    _git(root, "commit", "-q", "-am", "f+g", when=1_700_000_000 + day)
+    _git(root, "mv", "mod.py", "lib.py")
+    _git(root, "commit", "-q", "-m", "rename", when=1_700_000_000 + 2 * day)
+    _edit(root / "lib.py", "return 10", "return 11")
+    _edit(root / "lib.py", "return 20", "return 21")
+    _edit(root / "lib.py", "return 3", "return 30")
+    _edit(root / "tests" / "test_mod.py", "assert 1", "assert 2")
+    _git(root, "commit", "-q", "-am", "f+g+h", when=1_700_000_000 + 3 * day)
+    # a commit touching 11 files: skipped
+    for i in range(10):
+        (root / f"extra{i}.py").write_text(f"X = {i}\n")
+    _edit(root / "lib.py", "return 11", "return 12")
+    _edit(root / "lib.py", "return 30", "return 31")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "big", when=1_700_000_000 + 4 * day)
+    return root
+
+
+def _pairs_by_name(root: Path, **kw):
+    from lore.api import open_index
+    from lore.index import index_repo
+
+    db = root.parent / "idx.db"
+    index_repo(root, db=db, workers=1)
+    with open_index(db) as idx:
+        spans = cochange.symbol_spans(idx, include_tests=kw.pop("include_tests", False))
+        commits = cochange.read_history(root)
+        co, before = cochange.mine_pairs(commits, spans, **kw)
+        name = {s: idx.symbol(s)["qualified_name"] for pair in co.pairs for s in pair}
+        return {(name[a], name[b]): n for (a, b), n in co.pairs.items()}, co, before
+
+
+def test_mining_follows_renames_and_skips_big_commits(history):
+    pairs, co, _ = _pairs_by_name(history)
+    assert pairs[("lib.f", "lib.g")] == 2  # before and after the rename
+    assert pairs[("lib.f", "lib.h")] == 1
+    assert co.commits_skipped_large == 1
+    assert not any("test_" in a or "test_" in b for a, b in pairs)
+
+
+def test_tests_included_on_request(history):
+    pairs, _, _ = _pairs_by_name(history, include_tests=True)
+    assert pairs[("lib.f", "tests.test_mod.test_f")] == 2
+
+
+def test_run_cochange_scores_pairs(history):
+    report = cochange.run_cochange(history, algorithms=("overlap:adamic_adar",))
+    assert report["suite"] == "cochange"
+    assert report["corpus"]["pairs"] == 2  # f<->g in both directions
+    assert report["corpus"]["commits_skipped_large"] == 1
+    assert set(report["baselines"]) == {"random", "same_file", "bm25_names"}
+    assert report["baselines"]["same_file"]["all"]["recall@10"] == 1.0
+    assert "current checkout" in report["corpus"]["approximation"]
+
+
+def test_time_split(history):
+    # from day 3 on, f-g is not new (they changed together before); f-h and g-h are
+    report = cochange.run_cochange(history, split="2023-11-17T22:13:20+00:00", min_count=1,
+                                   algorithms=("overlap:adamic_adar",))
+    assert report["corpus"]["pairs"] == 4
+    with pytest.raises(EmptyGroundTruthError):
+        cochange.run_cochange(history, split="2023-11-17T22:13:20+00:00", min_count=2)
+    _, co, before = _pairs_by_name(history, split=1_700_000_000 + 3 * 86_400)
+    assert before is not None and before.commits_seen == 3 and co.commits_seen == 2
+
+
+def test_not_a_git_repository(tmp_path):
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    with pytest.raises(NotAGitRepositoryError, match="not a git repository"):
+        cochange.run_cochange(plain)
+    with pytest.raises(NotAGitRepositoryError):
+        cochange.git_root(tmp_path / "missing")
+
+
+def test_empty_history_is_an_error(tmp_path):
+    root = tmp_path / "one"
+    root.mkdir()
+    _git(root, "init", "-q")
+    (root / "m.py").write_text("def f():\n    return 1\n")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "one")
+    with pytest.raises(EmptyGroundTruthError, match="changed together"):
+        cochange.run_cochange(root)
+
+
+def test_parse_time():
+    assert cochange.parse_time("1700000000") == 1_700_000_000
+    assert cochange.parse_time("2023-11-14T22:13:20+00:00") == 1_700_000_000
+    assert cochange.parse_time(None) is None
+    from lore.errors import InvalidArgumentError
+
+    with pytest.raises(InvalidArgumentError):
+        cochange.parse_time("yesterday-ish")

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import pytest
+
+from lore.bench import gate, metrics
+
+
+def test_ranking_metrics_perfect_and_empty():
+    m = metrics.ranking_metrics(["a", "b", "c"], {"a", "b"})
+    assert m == {"recall@5": 1.0, "recall@10": 1.0, "mrr": 1.0, "ndcg@10": 1.0}
+    z = metrics.ranking_metrics([], {"a"})
+    assert z == {"recall@5": 0.0, "recall@10": 0.0, "mrr": 0.0, "ndcg@10": 0.0}
+
+
+def test_recall_cut_and_ndcg_order():
+    assert metrics.recall_at_k(list("xxxxxa"), {"a"}, 5) == 0.0
+    assert metrics.recall_at_k(list("xxxxxa"), {"a"}, 10) == 1.0
+    assert metrics.ndcg_at_k(["a", "x"], {"a"}) > metrics.ndcg_at_k(["x", "a"], {"a"})
+
+
+def test_precision_recall_undefined_is_none():
+    tp, found, expected = metrics.precision_recall(set(), set())
+    assert metrics.ratio(tp, found) is None and metrics.f1(None, 0.5) is None
+
+
+@pytest.mark.parametrize(("a", "b"), [([0, 0, 1, 1, 2], [1, 1, 0, 0, 0]), ([0, 1, 2, 3], [0, 0, 0, 0])])
+def test_nmi_ari_match_definitions(a, b):
+    # symmetric, bounded, and 1 for identical partitions under relabelling
+    assert metrics.nmi(a, b) == pytest.approx(metrics.nmi(b, a))
+    assert 0.0 <= metrics.nmi(a, b) <= 1.0
+    assert metrics.ari(a, b) == pytest.approx(metrics.ari(b, a))
+    relabelled = [10 - x for x in a]
+    assert metrics.nmi(a, relabelled) == pytest.approx(1.0)
+    assert metrics.ari(a, relabelled) == pytest.approx(1.0)
+
+
+def test_ari_known_value():
+    # scikit-learn's documented value: adjusted_rand_score([0, 0, 1, 2], [0, 0, 1, 1]) == 0.57...
+    assert metrics.ari([0, 0, 1, 2], [0, 0, 1, 1]) == pytest.approx(0.5714285714)
+
+
+def test_gate_check_and_floors():
+    floors = gate.floors_from({"m": 0.5})
+    assert floors == {"m": 0.48}
+    assert gate.check({"m": 0.49}, floors) == []
+    assert gate.check({"m": 0.47}, floors) == [{"metric": "m", "floor": 0.48, "measured": 0.47}]
+    assert gate.check({}, {"_comment": "x"}) == []
+
+
+def test_gate_bad_file(tmp_path):
+    from lore.errors import InvalidArgumentError
+
+    p = tmp_path / "t.json"
+    p.write_text("{nope")
+    with pytest.raises(InvalidArgumentError, match="not valid JSON"):
+        gate.load_thresholds(p)
+
+
+def test_bench_scores_agree_with_lore_algorithms():
+    np = pytest.importorskip("numpy")
+    from lore.algorithms import clusters as lc
+
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 5, 200), rng.integers(0, 7, 200)
+    assert metrics.nmi(a, b) == pytest.approx(lc.normalized_mutual_info(a, b), abs=1e-9)
+    assert metrics.ari(a, b) == pytest.approx(lc.adjusted_rand_index(a, b), abs=1e-9)

@@ -1,0 +1,69 @@
+"""``lore serve`` and ``lore tools``: the MCP server and its tool definitions, for the lead to register.
+
+::
+
+    from .cli_serve import serve_command, tools_command
+    _command(app, "serve")(serve_command)
+    _command(app, "tools")(tools_command)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+# not imported from .cli: cli.py imports this module while it is being initialised
+DbOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--db", "--index", help="Index file or repository root (default: nearest .lore/index.db upwards)."
+    ),
+]
+
+
+def serve_command(
+    db: DbOpt = None,
+    http: Annotated[
+        str | None,
+        typer.Option(
+            "--http",
+            metavar="HOST:PORT",
+            help="Serve streamable HTTP on this loopback address instead of stdio.",
+        ),
+    ] = None,
+    allow_refresh: Annotated[
+        bool,
+        typer.Option(
+            "--allow-refresh", help="Add the lore_refresh tool (the only one that writes the index)."
+        ),
+    ] = False,
+) -> None:
+    """Run the MCP server (stdio by default) for Claude Desktop, Claude Code, VS Code or any MCP client."""
+    from .mcp_server import locate_db, parse_http, serve
+
+    if http:
+        parse_http(http)  # a bad address fails here, before anything starts
+    serve(locate_db(db), http=http, allow_refresh=allow_refresh)
+
+
+def tools_command(
+    schema: Annotated[
+        bool, typer.Option("--schema", help="Print the full tool definitions as JSON.")
+    ] = False,
+    allow_refresh: Annotated[bool, typer.Option("--allow-refresh", help="Include lore_refresh.")] = False,
+) -> None:
+    """List the MCP tools; with --schema, print their JSON definitions (for non-MCP agent frameworks)."""
+    from .cli import emit_json
+    from .mcp_server import tool_definitions
+
+    tools = tool_definitions(allow_refresh=allow_refresh)
+    if schema:
+        emit_json(tools)
+        return
+    for t in tools:
+        typer.echo(f"{t['name']:<14} {t['title']}")
+
+
+__all__ = ["serve_command", "tools_command"]

@@ -1,0 +1,521 @@
+"""The MCP tools' definitions and argument checks: names, descriptions, JSON Schemas with ranges.
+
+Kept apart from :mod:`lore.mcp_server` (which serves them) so that ``lore tools --schema`` and
+non-MCP agent frameworks get the same definitions without the SDK. Descriptions are written for a
+model choosing a tool: what it returns, when to use which algorithm, how big an answer is.
+:func:`check_arguments` applies the schema before any library call and turns a violation into one
+sentence ("lore_graph: limit must be an integer from 1 to 100, got 500").
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from .algorithms.overlap import MEASURES
+from .api import GRAPH_KINDS
+from .errors import InvalidArgumentError
+from .graphs.related import ALGORITHMS
+
+MAX_ROWS = 100
+MAX_ID = 2**63 - 1  # SQLite's largest integer
+SEARCH_MODES = (
+    "hybrid",
+    "vector",
+    "keyword",
+)  # code and document search (optional modules: not imported here)
+
+
+# -- schemas -----------------------------------------------------------------------------------------
+def _limit(default: int, what: str = "rows") -> dict:
+    return {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": MAX_ROWS,
+        "default": default,
+        "description": f"Maximum {what} returned (1..{MAX_ROWS}).",
+    }
+
+
+_SYMBOL_REF = {
+    "anyOf": [
+        {"type": "integer", "minimum": 1, "maximum": MAX_ID},
+        {"type": "string", "minLength": 1, "maxLength": 500},
+    ]
+}
+_TAGS = {
+    "type": "array",
+    "items": {"type": "string", "minLength": 1, "maxLength": 100},
+    "maxItems": 20,
+    "description": "Keep only chunks carrying all of these tags.",
+}
+
+
+def _obj(props: dict, required: tuple[str, ...] = ()) -> dict:
+    out: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+TOOLS: dict[str, dict[str, Any]] = {
+    "lore_search": {
+        "title": "Search code symbols",
+        "description": (
+            "Find symbols (functions, methods, classes, modules) or files by words: names are split on camelCase and "
+            "snake_case, and qualified names, signatures, docstrings and paths are searched too. Use it first, to turn "
+            "a concept ('retry failed request') or a partial name into symbol ids for lore_symbol and lore_graph. "
+            "Returns {query, total, truncated, results: [{id, qualified_name, kind, path, line, score, ...}]}; "
+            "scores are normalised so the best hit is 1. mode: hybrid (default; keyword + vector fused), keyword "
+            "(BM25, exact words), vector (meaning). By default the best hits are expanded one hop along the graph "
+            "(their class, base, callees; each such row says which hit and edge brought it in); expand=0 turns that "
+            "off. files=true searches files (path, exported names, imports) instead. Defaults: 5 rows above score 0.5 "
+            "(files: 10 above 0.3); about 1k tokens."
+        ),
+        "schema": _obj(
+            {
+                "query": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 500,
+                    "description": "Words or an identifier.",
+                },
+                "mode": {"type": "string", "enum": list(SEARCH_MODES), "default": "hybrid"},
+                "kind": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 40,
+                    "description": "Keep only this symbol kind, e.g. function, method, class, module.",
+                },
+                "path_prefix": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 500,
+                    "description": "Keep only results under this repository-relative path, e.g. 'src/http/'.",
+                },
+                "limit": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": MAX_ROWS,
+                    "description": f"Maximum rows returned (1..{MAX_ROWS}); default 5 (files: 10).",
+                },
+                "expand": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 3,
+                    "description": "Graph hops to expand the best hits along (0..3); default 1 for symbols, 0 for files.",
+                },
+                "min_score": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 1,
+                    "description": "Drop results scoring below this (0..1, best hit = 1); default 0.5 (files: 0.3).",
+                },
+                "files": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Search files instead of symbols.",
+                },
+                "include_tests": {
+                    "type": "boolean",
+                    "default": True,
+                    "description": "Keep symbols and files from test code (each row says is_test).",
+                },
+                "any_terms": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Keyword hits need only one of the words instead of all of them.",
+                },
+            },
+            ("query",),
+        ),
+    },
+    "lore_graph": {
+        "title": "Graph query: related symbols, calls, callers, imports, inheritance, cluster",
+        "description": (
+            "Walk or rank the code graph from one symbol (id or qualified name; several seeds only for kind=related). "
+            "kind: related = symbols most like the seed; call = what it calls; callers = what calls it; import = what "
+            "its file imports (direction=out) or who imports it (in); inheritance = bases (out) / subclasses (in) / "
+            "both; cluster = the other members of its subsystem. For related, algorithm: overlap (default; shares "
+            "callees, callers and types with the seed: best for 'siblings' such as other handlers or parsers), "
+            "pagerank (personalized PageRank: symbols reachable through several short paths, i.e. collaborators "
+            "across the neighbourhood), pagerank_mc (Monte-Carlo variant with a standard error; seed for "
+            "reproducibility), pagerank_push (fast local approximation on huge graphs), cluster (same "
+            "label-propagation subsystem). Returns {query, generation, total, truncated, results: [{id, "
+            "qualified_name, kind, at: 'path:line', score, why}]}; why names the shared neighbours or the path that "
+            "earned the score, with edge resolutions. compact=true (default) keeps rows short; limit 10 compact is "
+            "about 1-2k tokens; max_tokens trims rows to a budget."
+        ),
+        "schema": _obj(
+            {
+                "kind": {
+                    "type": "string",
+                    "enum": list(GRAPH_KINDS),
+                },
+                "source_id": {
+                    "anyOf": [
+                        *_SYMBOL_REF["anyOf"],
+                        {"type": "array", "items": _SYMBOL_REF, "minItems": 1, "maxItems": 20},
+                    ],
+                    "description": "Seed symbol: an id (integer) or a qualified name such as 'pkg.module.Class.method'; "
+                    "a list of them for kind=related.",
+                },
+                "algorithm": {
+                    "type": "string",
+                    "enum": list(ALGORITHMS),
+                    "default": "overlap",
+                    "description": "kind=related only; see the tool description.",
+                },
+                "limit": _limit(10),
+                "result_kind": {
+                    "anyOf": [
+                        {"type": "string", "minLength": 1, "maxLength": 40},
+                        {
+                            "type": "array",
+                            "items": {"type": "string", "minLength": 1, "maxLength": 40},
+                            "minItems": 1,
+                            "maxItems": 10,
+                        },
+                    ],
+                    "description": "Keep only results of this symbol kind (or kinds), e.g. 'function'.",
+                },
+                "include_tests": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Keep symbols defined in test files (excluded by default).",
+                },
+                "direction": {
+                    "type": "string",
+                    "enum": ["out", "in", "both"],
+                    "description": "import: out (imports) / in (importers); inheritance: out (bases) / in "
+                    "(subclasses) / both; pagerank: walk direction.",
+                },
+                "measure": {
+                    "type": "string",
+                    "enum": list(MEASURES),
+                    "description": "algorithm=overlap: similarity measure (default adamic_adar).",
+                },
+                "alpha": {
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                    "exclusiveMaximum": 1,
+                    "default": 0.85,
+                    "description": "PageRank damping in (0, 1): higher reaches further from the seed.",
+                },
+                "n_walks": {
+                    "type": "integer",
+                    "minimum": 100,
+                    "maximum": 1_000_000,
+                    "default": 10_000,
+                    "description": "algorithm=pagerank_mc: number of random walks.",
+                },
+                "seed": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 2**31 - 1,
+                    "default": 0,
+                    "description": "algorithm=pagerank_mc: random seed (same seed, same answer).",
+                },
+                "compact": {
+                    "type": "boolean",
+                    "default": True,
+                    "description": "Short rows (default); false adds name, "
+                    "path and line as separate fields and the full why.",
+                },
+                "max_tokens": {
+                    "type": "integer",
+                    "minimum": 50,
+                    "maximum": 100_000,
+                    "description": "Drop rows from the end until the answer fits about this many tokens.",
+                },
+                "with_docs": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Also list document chunks that mention the seeds.",
+                },
+            },
+            ("kind", "source_id"),
+        ),
+    },
+    "lore_symbol": {
+        "title": "Show one symbol",
+        "description": (
+            "Details of one symbol by id or qualified name: qualified_name, kind, path, line..end_line, signature, "
+            "docstring, parent container, whether it is in a test file, and the first snippet_lines lines of its "
+            "source (default 12, 0 for none). Use it to read a result of lore_search or lore_graph before deciding. "
+            "About 100-600 tokens."
+        ),
+        "schema": _obj(
+            {
+                "symbol": {**_SYMBOL_REF, "description": "An id (integer) or a qualified name."},
+                "snippet_lines": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 200,
+                    "default": 12,
+                    "description": "Lines of source to include (0..200).",
+                },
+            },
+            ("symbol",),
+        ),
+    },
+    "lore_clusters": {
+        "title": "List subsystems (clusters)",
+        "description": (
+            "The codebase's subsystems, found by weighted label propagation over calls, types and containment: each "
+            "with cluster id, size, cohesion (share of edges inside), a readable label (common path and frequent name "
+            "words) and its most connected members. Use it to get a map of an unfamiliar repository; then "
+            "lore_graph kind=cluster on a member lists the rest. Largest first; 20 clusters is about 2-3k tokens."
+        ),
+        "schema": _obj(
+            {
+                "min_size": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 100_000,
+                    "default": 3,
+                    "description": "Hide clusters smaller than this.",
+                },
+                "limit": _limit(20, "clusters"),
+                "top": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 20,
+                    "default": 5,
+                    "description": "Members listed per cluster.",
+                },
+            }
+        ),
+    },
+    "lore_status": {
+        "title": "Index status",
+        "description": (
+            "What is indexed and whether it is fresh: repository root, index file, generation (increments on every "
+            "refresh), last update time, file and symbol counts, fresh=false with the files changed or removed on "
+            "disk since, and which optional tools are available. Call it when results look stale or a tool says the "
+            "index is missing. About 200 tokens."
+        ),
+        "schema": _obj({}),
+    },
+    "search_docs": {
+        "title": "Search documentation chunks",
+        "description": (
+            "Search the indexed documents (markdown, rst, text added with `lore docs add`) by meaning and words. "
+            "Returns {query, total, truncated, results} where each result is a chunk with its text, score and "
+            "citations (source file, chunk index, total chunks, page). mode: hybrid (default; BM25 and vector ranks "
+            "fused), vector, keyword. Filter by topic, library or tags; expand follows links between documents. "
+            "Use get_related on a chunk id for 'more like this'. 10 chunks is about 2-4k tokens."
+        ),
+        "schema": _obj(
+            {
+                "query": {"type": "string", "minLength": 1, "maxLength": 1000},
+                "mode": {"type": "string", "enum": list(SEARCH_MODES), "default": "hybrid"},
+                "limit": _limit(10, "chunks"),
+                "min_score": {
+                    "type": "number",
+                    "minimum": -1,
+                    "maximum": 1,
+                    "description": "Drop chunks scoring below this; the default depends on the embedding model.",
+                },
+                "topic": {"type": "string", "minLength": 1, "maxLength": 200},
+                "library": {"type": "string", "minLength": 1, "maxLength": 200},
+                "tags": _TAGS,
+                "expand": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 3,
+                    "default": 0,
+                    "description": "Hops to follow links between documents (0..3).",
+                },
+            },
+            ("query",),
+        ),
+    },
+    "get_related": {
+        "title": "Documentation chunks like this one",
+        "description": (
+            "Chunks most like a given chunk (by its stored embedding, no model call), from other documents than the "
+            "source's own. Use after search_docs to widen a good hit. Returns {chunk_id, total, truncated, results} "
+            "with scores (cosine) and citations; include_linked blends in documents the source links to explicitly."
+        ),
+        "schema": _obj(
+            {
+                "chunk_id": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": MAX_ID,
+                    "description": "A chunk id from search_docs.",
+                },
+                "limit": _limit(10, "chunks"),
+                "topic": {"type": "string", "minLength": 1, "maxLength": 200},
+                "library": {"type": "string", "minLength": 1, "maxLength": 200},
+                "tags": _TAGS,
+                "min_score": {"type": "number", "minimum": -1, "maximum": 1},
+                "include_linked": {"type": "boolean", "default": False},
+            },
+            ("chunk_id",),
+        ),
+    },
+    "lore_refresh": {
+        "title": "Refresh the index",
+        "description": (
+            "Re-index the repository incrementally (only files changed since the last run are parsed; symbol ids of "
+            "unchanged files stay stable). Use it when lore_status says fresh=false. Returns what changed: added, "
+            "changed and removed files, symbol and edge counts, the new generation. Parses source text only; never "
+            "runs it. Seconds on small repositories, about a minute on a large one."
+        ),
+        "schema": _obj({}),
+    },
+}
+READ_ONLY_TOOLS = tuple(n for n in TOOLS if n != "lore_refresh")
+
+
+def tool_definitions(*, allow_refresh: bool = False) -> list[dict[str, Any]]:
+    """The tool list as plain JSON (``name``, ``title``, ``description``, ``inputSchema``, ``annotations``).
+
+    This is what ``tools/list`` returns and what ``lore tools --schema`` prints, for agent frameworks
+    that do not speak MCP.
+
+    Examples
+    --------
+    >>> [t["name"] for t in tool_definitions()][:3]
+    ['lore_search', 'lore_graph', 'lore_symbol']
+    >>> "lore_refresh" in [t["name"] for t in tool_definitions(allow_refresh=True)]
+    True
+    """
+    names = READ_ONLY_TOOLS + (("lore_refresh",) if allow_refresh else ())
+    return [
+        {
+            "name": n,
+            "title": TOOLS[n]["title"],
+            "description": TOOLS[n]["description"],
+            "inputSchema": TOOLS[n]["schema"],
+            "annotations": {
+                "readOnlyHint": n != "lore_refresh",
+                "destructiveHint": False,
+                "idempotentHint": True,
+                "openWorldHint": False,
+            },
+        }
+        for n in names
+    ]
+
+
+# -- argument checks ---------------------------------------------------------------------------------
+def _type_ok(value: Any, schema: dict) -> bool:
+    t = schema.get("type")
+    if t == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if t == "number":
+        return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    if t == "string":
+        return isinstance(value, str)
+    if t == "boolean":
+        return isinstance(value, bool)
+    if t == "array":
+        return isinstance(value, list)
+    if t == "object":
+        return isinstance(value, dict)
+    return True
+
+
+def _describe(schema: dict) -> str:
+    """'an integer from 1 to 100', 'one of: a, b', ... for error messages."""
+    if "anyOf" in schema:
+        return " or ".join(dict.fromkeys(_describe(s) for s in schema["anyOf"]))
+    if "enum" in schema:
+        return "one of: " + ", ".join(map(str, schema["enum"]))
+    t = schema.get("type")
+    lo, hi = schema.get("minimum"), schema.get("maximum")
+    xlo, xhi = schema.get("exclusiveMinimum"), schema.get("exclusiveMaximum")
+    noun = {
+        "integer": "an integer",
+        "number": "a number",
+        "string": "a string",
+        "boolean": "true or false",
+        "array": "a list",
+        "object": "an object",
+    }.get(t, "a value")
+    if xlo is not None and xhi is not None:
+        return f"{noun} strictly between {xlo} and {xhi}"
+    if t == "integer" and lo == 1 and hi == MAX_ID:
+        return "a positive integer (an id)"
+    if lo is not None and hi is not None:
+        return f"{noun} from {lo} to {hi}"
+    if lo is not None:
+        return f"{noun} of at least {lo}"
+    if t == "string" and schema.get("minLength"):
+        return "a non-empty string"
+    if t == "array" and "items" in schema:
+        return f"a list of {_describe(schema['items']).removeprefix('a ').removeprefix('an ')}s"
+    return noun
+
+
+def _value_ok(value: Any, schema: dict) -> bool:
+    if "anyOf" in schema:
+        return any(_value_ok(value, s) for s in schema["anyOf"])
+    if not _type_ok(value, schema):
+        return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            return False
+        if "maximum" in schema and value > schema["maximum"]:
+            return False
+        if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+            return False
+        if "exclusiveMaximum" in schema and value >= schema["exclusiveMaximum"]:
+            return False
+    if isinstance(value, str):
+        if len(value.strip()) < schema.get("minLength", 0) or len(value) > schema.get("maxLength", 1 << 30):
+            return False
+    if isinstance(value, list):
+        if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", 1 << 30):
+            return False
+        return all(_value_ok(v, schema.get("items", {})) for v in value)
+    return True
+
+
+def check_arguments(name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
+    """The arguments of tool ``name`` checked against its schema; one-sentence InvalidArgumentError otherwise.
+
+    Examples
+    --------
+    >>> check_arguments("lore_graph", {"kind": "related", "source_id": 3, "limit": 5})["limit"]
+    5
+    >>> check_arguments("lore_graph", {"kind": "related", "source_id": 3, "limit": 500})
+    Traceback (most recent call last):
+    ...
+    lore.errors.InvalidArgumentError: lore_graph: limit must be an integer from 1 to 100, got 500
+    """
+    schema = TOOLS[name]["schema"]
+    args = dict(arguments or {})
+    props = schema["properties"]
+    unknown = sorted(set(args) - set(props))
+    if unknown:
+        allowed = ", ".join(props) or "none"
+        raise InvalidArgumentError(f"{name}: unknown argument {unknown[0]!r}; allowed arguments: {allowed}")
+    for req in schema.get("required", ()):
+        if args.get(req) is None:
+            raise InvalidArgumentError(f"{name}: missing required argument {req!r} ({_describe(props[req])})")
+    for key, value in list(args.items()):
+        if value is None:  # an explicit null means "use the default"
+            del args[key]
+            continue
+        if not _value_ok(value, props[key]):
+            shown = json.dumps(value)[:80] if _jsonable(value) else repr(value)[:80]
+            raise InvalidArgumentError(f"{name}: {key} must be {_describe(props[key])}, got {shown}")
+    return args
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+__all__ = ["TOOLS", "check_arguments", "tool_definitions"]

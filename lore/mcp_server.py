@@ -1,0 +1,383 @@
+"""MCP server: lore's search and graph as tools for AI agents, over stdio or streamable HTTP.
+
+Built on the official ``mcp`` SDK's low-level :class:`mcp.server.Server` so that every tool has a
+hand-written JSON Schema (ranges, enums, descriptions written for a model choosing tools) and every
+failure becomes an MCP tool error (``isError``) with one sentence, never a crash of the server.
+
+Each tool is a thin shell: check the arguments against its schema, call one function of
+:mod:`lore.api` (or :mod:`lore.search.api`, :mod:`lore.docs.api`, :func:`lore.index.index_repo`),
+return compact JSON. The server opens the index read-only and never writes it, unless started with
+``allow_refresh=True``, which adds the ``lore_refresh`` tool. It never imports or executes indexed
+code, and never reads a source file that resolves outside the repository root.
+
+Run it with ``lore serve`` (or ``python -m lore.mcp_server --db PATH``); ``lore tools --schema``
+prints :func:`tool_definitions`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server import Server
+
+from . import __version__
+from .errors import IndexNotFoundError, InvalidArgumentError, LoreError
+from .mcp_schema import check_arguments, tool_definitions
+
+log = logging.getLogger("lore.mcp")
+
+SERVER_NAME = "lore"
+INSTRUCTIONS = (
+    "lore answers 'what else in this codebase is like this symbol?'. Typical flow: lore_search to find a symbol id, "
+    "lore_symbol to read it, lore_graph kind=related to rank similar symbols (or call/callers/import/inheritance for "
+    "direct edges), lore_clusters for the subsystems. Ids are stable integers; qualified names work wherever an id "
+    "does. Results are compact JSON with total/truncated: raise limit or narrow the query when truncated is true."
+)
+
+
+# -- tools ---------------------------------------------------------------------------------------------
+class LoreTools:
+    """The tool implementations over one index, opened read-only on first use and kept open."""
+
+    def __init__(self, db_path: str | os.PathLike[str], *, allow_refresh: bool = False) -> None:
+        self.db_path = Path(db_path)
+        self.allow_refresh = allow_refresh
+        self._index = None
+        self._ident: tuple[int, int] | None = None
+        self.handlers: dict[str, Callable[[dict[str, Any]], dict]] = {
+            "lore_search": self.lore_search,
+            "lore_graph": self.lore_graph,
+            "lore_symbol": self.lore_symbol,
+            "lore_clusters": self.lore_clusters,
+            "lore_status": self.lore_status,
+            "search_docs": self.search_docs,
+            "get_related": self.get_related,
+        }
+        if allow_refresh:
+            self.handlers["lore_refresh"] = self.lore_refresh
+
+    def index(self):
+        """The open read-only index: opened lazily (the server starts before the first `lore index`)
+        and reopened when the file is replaced (`lore index --rebuild` writes a new file)."""
+        try:
+            st = self.db_path.stat()
+        except OSError:
+            self.close()
+            raise IndexNotFoundError(str(self.db_path)) from None
+        ident = (st.st_dev, st.st_ino)
+        if self._index is not None and ident != self._ident:
+            self.close()
+        if self._index is None:
+            from .api import open_index
+
+            self._index = open_index(self.db_path, readonly=True)
+            self._ident = ident
+        return self._index
+
+    def close(self) -> None:
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+    def call(self, name: str, arguments: dict[str, Any] | None) -> dict:
+        """Run one tool; raises LoreError (user-caused) or anything else (a bug)."""
+        if name not in self.handlers:
+            hint = " (start the server with --allow-refresh to enable it)" if name == "lore_refresh" else ""
+            raise InvalidArgumentError(f"unknown tool {name!r}{hint}; available: {', '.join(self.handlers)}")
+        return self.handlers[name](check_arguments(name, arguments))
+
+    # each handler: one call into the library, then the shared envelope
+    def lore_search(self, a: dict) -> dict:
+        from .api import lore_search
+
+        idx = self.index()
+        _require("lore.search.api", "code search")
+        return _envelope(lore_search(idx, a.pop("query"), **a))  # the schema's keys are search()'s options
+
+    def lore_graph(self, a: dict) -> dict:
+        from .api import lore_graph
+
+        opts = dict(a)
+        opts.setdefault("limit", 10)
+        opts.setdefault("compact", True)
+        return lore_graph(self.index(), **opts)
+
+    def lore_symbol(self, a: dict) -> dict:
+        idx = self.index()
+        n = a.get("snippet_lines", 12)
+        out = idx.symbol(a["symbol"])
+        if n > 0 and out.get("path"):
+            if _inside_root(idx, out["path"]):
+                out = idx.symbol(out["id"], snippet_lines=n)
+            else:
+                out["snippet"] = None
+                out["note"] = "source withheld: the file resolves outside the repository root (a symlink)"
+        return out
+
+    def lore_clusters(self, a: dict) -> dict:
+        from .api import list_clusters
+
+        return list_clusters(
+            self.index(), min_size=a.get("min_size", 3), limit=a.get("limit", 20), top=a.get("top", 5)
+        )
+
+    def lore_status(self, a: dict) -> dict:
+        out = self.index().status()
+        out["read_only"] = not self.allow_refresh
+        out["available"] = {
+            "code_search": _importable("lore.search.api"),
+            "docs": _importable("lore.docs.api"),
+            "refresh": self.allow_refresh,
+        }
+        return out
+
+    def search_docs(self, a: dict) -> dict:
+        self.index()  # same one-sentence error when there is no index yet
+        _require("lore.docs.api", "document search")
+        from .docs.api import search_docs
+
+        opts = {
+            k: a[k] for k in ("mode", "limit", "min_score", "topic", "library", "tags", "expand") if k in a
+        }
+        opts.setdefault("limit", 10)
+        return _envelope(search_docs(self.db_path, a["query"], **opts))
+
+    def get_related(self, a: dict) -> dict:
+        self.index()
+        _require("lore.docs.api", "document get-related")
+        from .docs.api import get_related
+
+        opts = {
+            k: a[k] for k in ("limit", "topic", "library", "tags", "min_score", "include_linked") if k in a
+        }
+        opts.setdefault("limit", 10)
+        return _envelope(get_related(self.db_path, a["chunk_id"], **opts))
+
+    def lore_refresh(self, a: dict) -> dict:
+        from .index import index_repo
+        from .store import db as store_db
+
+        root = None
+        if self.db_path.is_file():
+            root = store_db.get_meta(self.index().conn, "root")
+        if not root and self.db_path.parent.name == store_db.DEFAULT_DIR:
+            root = str(self.db_path.parent.parent)
+        if not root:
+            raise IndexNotFoundError(str(self.db_path))
+        report = index_repo(Path(root).resolve(), db=self.db_path).to_dict()
+        for key in ("added", "changed", "removed", "syntax_error_files"):
+            files = report.get(key) or []
+            report[key] = files[:50]
+            report[f"{key}_count"] = len(files)
+        return report
+
+
+def _envelope(out: dict) -> dict:
+    """Make sure an answer says how much there was: ``total`` and ``truncated``."""
+    rows = out.get("results")
+    if isinstance(rows, list):
+        out.setdefault("total", len(rows))
+        out.setdefault("truncated", bool(out.get("has_more", out["total"] > len(rows))))
+    return out
+
+
+def _importable(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _require(module: str, feature: str) -> None:
+    """Import an optional part of lore, or fail with one sentence (never an ImportError traceback)."""
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError as exc:
+        raise LoreError(
+            f"{feature} is not available in this lore build ({module}: {exc}); update lore"
+        ) from None
+
+
+def _inside_root(idx, path: str) -> bool:
+    """Whether ``root/path`` really lies under the repository root (symlinks resolved)."""
+    from .store import db as store_db
+
+    root = store_db.get_meta(idx.conn, "root")
+    if not root:
+        return False
+    base = Path(root).resolve()
+    try:
+        return (base / path).resolve().is_relative_to(base)
+    except (OSError, RuntimeError):
+        return False
+
+
+# -- the MCP server ------------------------------------------------------------------------------------
+def _dump(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
+
+
+def error_message(name: str, exc: BaseException) -> str:
+    """One sentence for a tool failure: the LoreError's own message, or a short description of a bug."""
+    import sqlite3
+
+    if isinstance(exc, LoreError):
+        return str(exc)
+    if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+        return "the index is being written by another process; wait for it to finish and retry"
+    if isinstance(exc, sqlite3.DatabaseError):
+        return f"the index could not be read ({exc}); run `lore index --rebuild` if this persists"
+    first = str(exc).splitlines()[0][:200] if str(exc) else ""
+    return (
+        f"{name} failed with an internal error ({type(exc).__name__}: {first}); the server is still running"
+    )
+
+
+def build_server(db_path: str | os.PathLike[str], *, allow_refresh: bool = False) -> Server:
+    """An MCP server over the index at ``db_path`` (read-only unless ``allow_refresh``).
+
+    The index is opened on the first tool call, so the server starts (and says "no index at ...;
+    run `lore index` first" as a tool error) before the repository has been indexed.
+
+    Examples
+    --------
+    >>> server = build_server("/nonexistent/.lore/index.db")
+    >>> server.name
+    'lore'
+    """
+    tools = LoreTools(db_path, allow_refresh=allow_refresh)
+    listed = [types.Tool.model_validate(t) for t in tool_definitions(allow_refresh=allow_refresh)]
+    lock = anyio.Lock()  # one connection, one graph cache: calls run one at a time, off the event loop
+
+    async def on_list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listed)
+
+    async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        name, arguments = params.name, params.arguments
+        try:
+            async with lock:
+                result = await anyio.to_thread.run_sync(tools.call, name, arguments)
+            return types.CallToolResult(content=[types.TextContent(type="text", text=_dump(result))])
+        except LoreError as exc:
+            return _error(error_message(name, exc))
+        except Exception as exc:  # a bug must not take the server down: report it and keep serving
+            log.exception("tool %s failed", name)
+            return _error(error_message(name, exc))
+
+    server: Server = Server(
+        SERVER_NAME,
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+    server.lore_tools = tools  # type: ignore[attr-defined]  # for tests and embedding
+    return server
+
+
+def parse_http(spec: str) -> tuple[str, int]:
+    """``host:port`` for ``--http``; only loopback hosts are accepted (no auth on this transport).
+
+    Examples
+    --------
+    >>> parse_http("127.0.0.1:8765")
+    ('127.0.0.1', 8765)
+    """
+    host, sep, port_s = spec.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not port_s.isdigit() or not 0 < int(port_s) < 65536:
+        raise InvalidArgumentError(f"--http takes HOST:PORT such as 127.0.0.1:8765, got {spec!r}")
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise InvalidArgumentError(
+            f"--http serves without authentication, so it binds loopback only (127.0.0.1, localhost, ::1), not {host!r}"
+        )
+    return host, int(port_s)
+
+
+async def run_stdio(server: Server) -> None:
+    from mcp.server.stdio import stdio_server
+
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def run_http(server: Server, host: str, port: int) -> None:
+    import uvicorn
+
+    app = server.streamable_http_app(host=host)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
+def serve(db_path: str | os.PathLike[str], *, http: str | None = None, allow_refresh: bool = False) -> None:
+    """Serve until the client disconnects (stdio) or the process is interrupted (HTTP)."""
+    server = build_server(db_path, allow_refresh=allow_refresh)
+    try:
+        if http:
+            host, port = parse_http(http)
+            run_http(server, host, port)
+        else:
+            anyio.run(run_stdio, server)
+    finally:
+        server.lore_tools.close()  # type: ignore[attr-defined]
+
+
+def locate_db(given: str | os.PathLike[str] | None) -> Path:
+    """``lore.cli.find_db``, except that a missing index is not fatal: the server starts and its tools say so."""
+    from .cli import find_db
+    from .store.db import default_db_path
+
+    try:
+        return find_db(Path(given) if given is not None else None)
+    except IndexNotFoundError:
+        return default_db_path(Path.cwd())
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m lore.mcp_server --db PATH [--http HOST:PORT] [--allow-refresh]``."""
+    p = argparse.ArgumentParser(prog="python -m lore.mcp_server", description="lore MCP server")
+    p.add_argument("--db", type=Path, default=None, help="index file or repository root")
+    p.add_argument("--http", default=None, help="serve streamable HTTP on HOST:PORT (loopback only)")
+    p.add_argument(
+        "--allow-refresh", action="store_true", help="add the lore_refresh tool (writes the index)"
+    )
+    ns = p.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    try:
+        serve(locate_db(ns.db), http=ns.http, allow_refresh=ns.allow_refresh)
+    except LoreError as exc:
+        print(f"lore: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except KeyboardInterrupt:
+        pass
+
+
+__all__ = [
+    "LoreTools",
+    "build_server",
+    "check_arguments",
+    "locate_db",
+    "main",
+    "parse_http",
+    "serve",
+    "tool_definitions",
+]
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,193 @@
+"""In-process checks of the MCP layer: tool definitions, argument checks, path safety, the CLI shells."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from lore.errors import IndexNotFoundError, InvalidArgumentError
+from lore.mcp_server import LoreTools, check_arguments, error_message, parse_http, tool_definitions
+
+from .conftest import SHOP, write_tree
+
+READ_ONLY = [
+    "lore_search",
+    "lore_graph",
+    "lore_symbol",
+    "lore_clusters",
+    "lore_status",
+    "search_docs",
+    "get_related",
+]
+
+
+def test_tool_definitions_are_valid_json_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    tools = tool_definitions()
+    assert [t["name"] for t in tools] == READ_ONLY
+    assert [t["name"] for t in tool_definitions(allow_refresh=True)] == [*READ_ONLY, "lore_refresh"]
+    for t in tool_definitions(allow_refresh=True):
+        jsonschema.Draft202012Validator.check_schema(t["inputSchema"])
+        assert t["inputSchema"]["additionalProperties"] is False
+        assert len(t["description"]) > 150, t["name"]
+        assert t["annotations"]["readOnlyHint"] is (t["name"] != "lore_refresh")
+    json.dumps(tools)  # plain JSON
+
+
+def test_schema_ranges():
+    by = {t["name"]: t["inputSchema"]["properties"] for t in tool_definitions()}
+    for name, props in by.items():
+        if "limit" in props:
+            assert (props["limit"]["minimum"], props["limit"]["maximum"]) == (1, 100), name
+    assert (by["lore_graph"]["alpha"]["exclusiveMinimum"], by["lore_graph"]["alpha"]["exclusiveMaximum"]) == (
+        0,
+        1,
+    )
+    assert (by["lore_search"]["expand"]["minimum"], by["lore_search"]["expand"]["maximum"]) == (0, 3)
+    assert by["lore_graph"]["compact"]["default"] is True
+
+
+@pytest.mark.parametrize(
+    ("tool", "args", "message"),
+    [
+        (
+            "lore_graph",
+            {"kind": "related", "source_id": 1, "limit": 0},
+            "limit must be an integer from 1 to 100, got 0",
+        ),
+        ("lore_graph", {"kind": "related", "source_id": 1, "limit": 101}, "got 101"),
+        ("lore_graph", {"kind": "related", "source_id": 1, "limit": True}, "limit must be an integer"),
+        ("lore_graph", {"kind": "related", "source_id": 1, "alpha": 1.0}, "strictly between 0 and 1"),
+        ("lore_graph", {"kind": "related", "source_id": 1, "alpha": 0}, "strictly between 0 and 1"),
+        ("lore_graph", {"kind": "nearby", "source_id": 1}, "kind must be one of: call, callers"),
+        ("lore_graph", {"kind": "related"}, "missing required argument 'source_id'"),
+        ("lore_graph", {"kind": "related", "source_id": ""}, "source_id must be"),
+        ("lore_graph", {"kind": "related", "source_id": []}, "source_id must be"),
+        ("lore_graph", {"kind": "related", "source_id": 1, "algorithm": "magic"}, "algorithm must be one of"),
+        ("lore_graph", {"kind": "related", "source_id": 1, "bogus": 1}, "unknown argument 'bogus'"),
+        ("lore_search", {"query": "x", "expand": 4}, "expand must be an integer from 0 to 3"),
+        ("lore_search", {"query": "   "}, "query must be a non-empty string"),
+        ("lore_symbol", {"symbol": 1.5}, "symbol must be a positive integer"),
+        (
+            "lore_symbol",
+            {"symbol": 10**30},
+            "symbol must be a positive integer (an id) or a non-empty string, got 1000000000000000000000000000000",
+        ),
+        ("get_related", {"chunk_id": "seven"}, "chunk_id must be a positive integer"),
+        ("search_docs", {"query": "x", "tags": "a"}, "tags must be a list of non-empty strings"),
+    ],
+)
+def test_bad_arguments_have_one_sentence(tool, args, message):
+    with pytest.raises(InvalidArgumentError, match=re.escape(message)) as exc:
+        check_arguments(tool, args)
+    assert "\n" not in str(exc.value) and str(exc.value).startswith(f"{tool}: ")
+
+
+def test_good_arguments_pass_and_nulls_mean_default():
+    args = check_arguments(
+        "lore_graph", {"kind": "related", "source_id": ["a.b", 3], "alpha": 0.5, "measure": None}
+    )
+    assert args == {"kind": "related", "source_id": ["a.b", 3], "alpha": 0.5}
+    assert check_arguments("lore_status", None) == {}
+
+
+def test_parse_http_is_loopback_only():
+    assert parse_http("localhost:9000") == ("localhost", 9000)
+    assert parse_http("[::1]:8765") == ("::1", 8765)
+    for bad in ("0.0.0.0:8765", "192.168.1.2:80", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:http"):
+        with pytest.raises(InvalidArgumentError):
+            parse_http(bad)
+
+
+def test_no_index_is_one_sentence(tmp_path: Path):
+    tools = LoreTools(tmp_path / ".lore" / "index.db")
+    with pytest.raises(IndexNotFoundError, match="run `lore index` first"):
+        tools.call("lore_status", {})
+    with pytest.raises(InvalidArgumentError, match="--allow-refresh"):
+        tools.call("lore_refresh", {})
+    assert not (tmp_path / ".lore").exists()  # nothing was created
+
+
+def test_internal_errors_become_one_sentence():
+    msg = error_message("lore_graph", RuntimeError("boom\nsecond line"))
+    assert msg == "lore_graph failed with an internal error (RuntimeError: boom); the server is still running"
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_snippet_never_follows_a_symlink_out_of_the_root(tmp_path: Path):
+    from lore.index import index_repo
+
+    root = write_tree(tmp_path / "repo", SHOP)
+    index_repo(root, db=root / ".lore" / "index.db", workers=1)
+    outside = tmp_path / "secret.py"
+    outside.write_text("class Item:\n    TOKEN = 'do-not-leak'\n")
+    (root / "shop" / "models.py").unlink()
+    (root / "shop" / "models.py").symlink_to(outside)
+    tools = LoreTools(root / ".lore" / "index.db")
+    try:
+        out = tools.call("lore_symbol", {"symbol": "shop.models.Item", "snippet_lines": 5})
+        assert out["snippet"] is None and "outside the repository root" in out["note"]
+        inside = tools.call("lore_symbol", {"symbol": "shop.validate.check_qty", "snippet_lines": 2})
+        assert inside["snippet"].startswith("def check_qty")
+    finally:
+        tools.close()
+
+
+def test_cli_commands_register_and_print_schema():
+    import typer
+    from typer.testing import CliRunner
+
+    from lore.cli import _command
+    from lore.cli_serve import serve_command, tools_command
+
+    app = typer.Typer()
+    _command(app, "serve")(serve_command)
+    _command(app, "tools")(tools_command)
+    runner = CliRunner()
+    listed = runner.invoke(app, ["tools"])
+    assert listed.exit_code == 0 and "lore_graph" in listed.output and "lore_refresh" not in listed.output
+    schema = runner.invoke(app, ["tools", "--schema"])
+    assert schema.exit_code == 0 and json.loads(schema.output) == tool_definitions()
+    bad = runner.invoke(app, ["serve", "--http", "0.0.0.0:8765"])
+    assert bad.exit_code == 2 and "loopback only" in bad.output
+
+
+def test_missing_optional_module_is_one_sentence(shop_repo, monkeypatch):
+    import sys
+
+    from lore.errors import LoreError
+
+    _root, db = shop_repo
+    tools = LoreTools(db)
+    try:
+        monkeypatch.setitem(sys.modules, "lore.search.api", None)  # makes the import fail
+        monkeypatch.setitem(sys.modules, "lore.docs.api", None)
+        with pytest.raises(LoreError, match=r"^code search is not available in this lore build"):
+            tools.call("lore_search", {"query": "order"})
+        with pytest.raises(LoreError, match=r"^document search is not available"):
+            tools.call("search_docs", {"query": "order"})
+    finally:
+        tools.close()
+
+
+def test_index_is_reopened_after_a_rebuild(tmp_path: Path):
+    from lore.index import index_repo
+
+    root = write_tree(tmp_path / "repo", SHOP)
+    db = root / ".lore" / "index.db"
+    index_repo(root, db=db, workers=1)
+    tools = LoreTools(db)
+    try:
+        assert tools.call("lore_symbol", {"symbol": "shop.validate.check_qty", "snippet_lines": 0})
+        (root / "shop" / "extra.py").write_text("def added_later():\n    return 1\n")
+        index_repo(root, db=db, workers=1, rebuild=True)  # a new file replaces the old one
+        assert tools.call("lore_symbol", {"symbol": "shop.extra.added_later"})["kind"] == "function"
+        db.unlink()
+        with pytest.raises(IndexNotFoundError):
+            tools.call("lore_status", {})
+    finally:
+        tools.close()

@@ -271,11 +271,9 @@ def cluster_label(paths: list[str], names: list[str]) -> str:
     Examples
     --------
     >>> cluster_label(["pkg/http/client.py", "pkg/http/server.py"], ["send_request", "parse_request", "Request"])
-    'pkg/http: request, send, parse'
+    'pkg/http: request, parse, send'
     """
     prefix = os.path.commonpath(paths) if paths else ""
-    if prefix and "." in Path(prefix).name and prefix in paths:
-        prefix = prefix  # one file: keep its name
     tokens: Counter[str] = Counter()
     for n in names:
         for t in dict.fromkeys(split_identifier(n)):

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
@@ -120,9 +121,10 @@ def print_rows(title: str, data: dict) -> None:
     for col in ("id", "symbol", "kind", "location", "score", "why"):
         table.add_column(col, overflow="fold")
     for r in data["results"]:
-        table.add_row(str(r.get("id") if r.get("id") is not None else "-"), r.get("qualified_name") or r.get("name") or "",
-                      r.get("kind", ""), _fmt_loc(r), f"{r['score']:.4g}" if isinstance(r.get("score"), float | int) else "",
-                      _fmt_why(r.get("why")))
+        cells = (str(r.get("id") if r.get("id") is not None else "-"), r.get("qualified_name") or r.get("name") or "",
+                 r.get("kind", ""), _fmt_loc(r), f"{r['score']:.4g}" if isinstance(r.get("score"), float | int) else "",
+                 _fmt_why(r.get("why")))
+        table.add_row(*(escape(c) for c in cells))  # '[calls]' in a cell is text, not rich markup
     out.print(table)
     shown = len(data["results"])
     foot = f"{shown} of {data['total']} shown" + (" (truncated; raise --limit)" if data.get("truncated") else "")
@@ -366,8 +368,8 @@ def graph_clusters(
     for c in ("cluster", "size", "cohesion", "label", "top members"):
         t.add_column(c, overflow="fold")
     for r in data["results"]:
-        t.add_row(str(r["cluster"]), str(r["size"]), f"{r['cohesion']:.2f}", r["label"],
-                  ", ".join(m["qualified_name"] for m in r["top_members"]))
+        t.add_row(str(r["cluster"]), str(r["size"]), f"{r['cohesion']:.2f}", escape(r["label"]),
+                  escape(", ".join(m["qualified_name"] for m in r["top_members"])))
     out.print(t)
     out.print(f"{len(data['results'])} of {data['total']} clusters with at least {min_size} members "
               f"· generation {data['generation']}", markup=False)
@@ -403,6 +405,14 @@ def _register_extensions() -> None:
 
     _command(app, "serve")(serve_command)
     _command(app, "tools")(tools_command)
+
+    from .cli_search import search_command
+
+    _command(app, "search")(search_command)
+
+    from .cli_bench import bench_app
+
+    app.add_typer(bench_app, name="bench")
 
 
 _register_extensions()

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .docs import api
@@ -63,9 +64,9 @@ def _results_table(results: list[dict[str, Any]], title: str) -> Table:
         table.add_row(
             str(r["chunk_id"]),
             f"{r.get('score', 0.0):.3f}",
-            f"{cite['source_file']} [{cite['chunk_index'] + 1}/{cite['total_chunks']}]",
-            r["breadcrumb"],
-            _snippet(r["content"]),
+            escape(f"{cite['source_file']} [{cite['chunk_index'] + 1}/{cite['total_chunks']}]"),
+            escape(r["breadcrumb"]),
+            escape(_snippet(r["content"])),
         )
     return table
 

@@ -197,7 +197,7 @@ class Index:
         np = _np()
         g = self.graph()
         key = f"{mode}:seed={seed}:min={min_size}"
-        mem = self._cluster_memory.get((key, g.generation))
+        mem = self._cluster_memory.get((key, g.stamp))
         if mem is not None:
             return mem
         stored = clusters_store.load_run(self.conn, key, g.generation)
@@ -207,7 +207,7 @@ class Index:
             if members:
                 arr = np.array(members, dtype=np.int64)
                 labels[g.nodes.rows(arr[:, 0])] = arr[:, 1]
-            self._cluster_memory[(key, g.generation)] = (summary, labels)
+            self._cluster_memory[(key, g.stamp)] = (summary, labels)
             return summary, labels
         labels, sizes, cohesion = _rel().compute_clusters(g, seed=seed, mode=mode, min_size=min_size)
         summary = self._cluster_summary(g, labels, sizes, cohesion)
@@ -219,7 +219,7 @@ class Index:
                         clusters_store.save_run(self.conn, key, g.generation, summary, members)
             except sqlite3.OperationalError:
                 pass  # a busy or read-only file: keep the in-memory copy
-        self._cluster_memory[(key, g.generation)] = (summary, labels)
+        self._cluster_memory[(key, g.stamp)] = (summary, labels)
         return summary, labels
 
     def _cluster_summary(self, g: CodeGraph, labels: np.ndarray, sizes: np.ndarray, cohesion: np.ndarray) -> dict:

@@ -5,10 +5,10 @@ numpy arrays, are mapped to rows with ``np.searchsorted`` over the sorted symbol
 :class:`NodeIndex`), and are summed into a CSR matrix by ``scipy.sparse.coo_matrix``. Edge weights are
 the edges' ``confidence`` (several call sites add up).
 
-The result is cached in memory (per database path and generation) and on disk beside the index
-(``.lore/graph-<generation>.npz``) so that a fresh process loads it in milliseconds instead of
-re-reading millions of rows. A refresh bumps the generation, so a stale cache is never served;
-older cache files are deleted when a new one is written.
+The result is cached in memory and on disk beside the index (``.lore/index.db.graph.npz``) so that
+a fresh process loads it in milliseconds instead of re-reading millions of rows. Both caches are
+keyed by the index's stamp (its random ``index_id`` and its ``generation``): a refresh bumps the
+generation and a rebuilt index gets a new id, so a stale graph is never served.
 """
 
 from __future__ import annotations
@@ -83,6 +83,7 @@ class CodeGraph:
     parent: np.ndarray
     matrices: dict[str, sp.csr_matrix]
     transposes: dict[str, sp.csr_matrix] = field(default_factory=dict)
+    stamp: str = ""  # store.db.index_stamp of the state it was built from: the key of anything derived from it
 
     @property
     def n(self) -> int:
@@ -125,7 +126,8 @@ def _csr(edges: list[tuple], nodes: NodeIndex, n: int) -> sp.csr_matrix:
 
 def build_graph(conn: sqlite3.Connection) -> CodeGraph:
     """Read every edge table of the index into CSR matrices (no per-edge Python loop)."""
-    gen = store_db.generation(conn)
+    stamp = store_db.index_stamp(conn)
+    gen = int(stamp.rsplit(":", 1)[1])
     table = read.node_table(conn)
     n = len(table)
     ids = np.fromiter((r[0] for r in table), dtype=np.int64, count=n)
@@ -144,16 +146,16 @@ def build_graph(conn: sqlite3.Connection) -> CodeGraph:
         "contains": _csr(read.relationship_edges(conn, ("contains",)), nodes, n),
         "imports": _csr(read.import_edges(conn), nodes, n),
     }
-    return CodeGraph(gen, nodes, kind, is_test, file_, parent, matrices)
+    return CodeGraph(gen, nodes, kind, is_test, file_, parent, matrices, stamp=stamp)
 
 
-def _cache_path(db_path: Path, generation: int) -> Path:
-    return db_path.parent / f"graph-{generation}.npz"
+def _cache_path(db_path: Path) -> Path:
+    return db_path.with_name(db_path.name + ".graph.npz")
 
 
 def save_graph(g: CodeGraph, path: Path) -> None:
     arrays: dict[str, np.ndarray] = {
-        "format": np.array([CACHE_FORMAT]), "generation": np.array([g.generation]), "ids": g.nodes.ids,
+        "format": np.array([CACHE_FORMAT]), "stamp": np.array([g.stamp]), "ids": g.nodes.ids,
         "kind": g.kind, "is_test": g.is_test, "file_rows": g.file, "parent": g.parent,
     }
     for name in RELATIONS:
@@ -164,18 +166,13 @@ def save_graph(g: CodeGraph, path: Path) -> None:
     tmp = path.with_name(path.name + f".tmp{os.getpid()}.npz")
     np.savez(tmp, **arrays)
     os.replace(tmp, path)
-    for old in path.parent.glob("graph-*.npz"):
-        if old != path:
-            try:
-                old.unlink()
-            except OSError:
-                pass
 
 
-def load_saved(path: Path, generation: int) -> CodeGraph | None:
+def load_saved(path: Path, stamp: str) -> CodeGraph | None:
+    """The graph saved at ``path`` if it was built from the index state ``stamp``, else ``None``."""
     try:
         with np.load(path) as z:
-            if int(z["format"][0]) != CACHE_FORMAT or int(z["generation"][0]) != generation:
+            if int(z["format"][0]) != CACHE_FORMAT or str(z["stamp"][0]) != stamp:
                 return None
             ids = z["ids"]
             n = len(ids)
@@ -186,7 +183,9 @@ def load_saved(path: Path, generation: int) -> CodeGraph | None:
                     target[name] = sp.csr_matrix(
                         (z[f"{tname}.data"], z[f"{tname}.indices"], z[f"{tname}.indptr"]), shape=(n, n)
                     )
-            return CodeGraph(generation, NodeIndex(ids), z["kind"], z["is_test"], z["file_rows"], z["parent"], mats, trans)
+            generation = int(stamp.rsplit(":", 1)[1])
+            return CodeGraph(generation, NodeIndex(ids), z["kind"], z["is_test"], z["file_rows"], z["parent"], mats, trans,
+                             stamp=stamp)
     except (OSError, KeyError, ValueError):
         return None
 
@@ -196,20 +195,20 @@ _LOCK = threading.Lock()
 
 
 def load_graph(conn: sqlite3.Connection, db_path: str | os.PathLike[str] | None = None) -> CodeGraph:
-    """The graph of the index at its current generation: from memory, from disk, or built and cached."""
-    gen = store_db.generation(conn)
-    key = str(Path(db_path).resolve()) if db_path else f"conn:{id(conn)}"
+    """The graph of the index in its current state: from memory, from disk, or built and cached."""
+    stamp = store_db.index_stamp(conn)
+    key = stamp.rsplit(":", 1)[0]  # one graph in memory per index identity, whatever path opened it
     with _LOCK:
         g = _MEMORY.get(key)
-        if g is not None and g.generation == gen:
+        if g is not None and g.stamp == stamp:
             return g
     g = None
-    cache = _cache_path(Path(db_path), gen) if db_path else None
+    cache = _cache_path(Path(db_path)) if db_path else None
     if cache is not None and cache.exists():
-        g = load_saved(cache, gen)
+        g = load_saved(cache, stamp)
     if g is None:
         g = build_graph(conn)
-        if g.generation != gen:  # a writer committed between the two reads: never cache a mixed state
+        if g.stamp != stamp:  # a writer committed between the two reads: never cache a mixed state
             return g
         if cache is not None:
             try:

@@ -81,7 +81,7 @@ _WALK_CACHE: dict[tuple, sp.csr_matrix] = {}
 
 def walk_matrix(g: CodeGraph, weights: dict[str, float], direction: str) -> sp.csr_matrix:
     """The weighted adjacency the random walk follows (cached per generation, weights and direction)."""
-    key = (id(g), g.generation, tuple(sorted(weights.items())), direction)
+    key = (g.stamp or id(g), tuple(sorted(weights.items())), direction)
     m = _WALK_CACHE.get(key)
     if m is None:
         total = sp.csr_matrix((g.n, g.n), dtype=np.float64)

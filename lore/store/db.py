@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,6 +48,9 @@ def create_schema(conn: sqlite3.Connection, *, indexes: bool = True) -> None:
     )
     conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('generation', '0')")
     conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('created_at', ?)", (_now(),))
+    # a random identity: a rebuilt or re-created index restarts at generation 1, so caches derived
+    # outside the database (the graph .npz) must be keyed by (index_id, generation), not generation alone
+    conn.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('index_id', ?)", (uuid.uuid4().hex,))
     conn.commit()
 
 
@@ -100,6 +104,12 @@ def connect(
         conn.close()
         raise SchemaVersionError(str(path), -1 if found is None else found, SCHEMA_VERSION)
     return conn
+
+
+def index_stamp(conn: sqlite3.Connection) -> str:
+    """``<index_id>:<generation>``: names one state of one index; derived data keyed by it is never stale."""
+    rows = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('index_id', 'created_at', 'generation')"))
+    return f"{rows.get('index_id') or rows.get('created_at', '')}:{rows.get('generation', '0')}"
 
 
 def generation(conn: sqlite3.Connection) -> int:

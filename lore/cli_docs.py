@@ -1,13 +1,15 @@
 """``lore docs add``, ``lore docs search`` and ``lore related``: thin shells over :mod:`lore.docs.api`.
 
 Each command parses its options, calls one endpoint and prints a table (or the envelope with
-``--json``). A :class:`~lore.errors.LoreError` propagates to the main CLI, which prints one line and
-exits with code 2.
+``--json``). A :class:`~lore.errors.LoreError` becomes one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -17,6 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .docs import api
+from .errors import InvalidArgumentError, LoreError
 from .store.db import default_db_path
 
 docs_app = typer.Typer(
@@ -25,7 +28,9 @@ docs_app = typer.Typer(
 
 DbOption = Annotated[
     Path | None,
-    typer.Option("--db", help="Index database (default: .lore/index.db under the current directory)."),
+    typer.Option(
+        "--db", "--index", help="Index file or repository root (default: nearest .lore/index.db upwards)."
+    ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the JSON envelope instead of a table.")]
 LimitOption = Annotated[int, typer.Option("--limit", "-n", help="Results to return (1-100).")]
@@ -39,8 +44,34 @@ TagsOption = Annotated[
 ]
 
 
-def _db(db: Path | None) -> Path:
-    return db if db is not None else default_db_path(Path.cwd())
+def _one_line_errors(fn: Callable[..., None]) -> Callable[..., None]:
+    """A LoreError becomes ``lore: error: <message>`` on stderr and exit code 2 (no traceback)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        try:
+            fn(*args, **kwargs)
+        except LoreError as exc:
+            sys.stderr.write(f"lore: error: {exc}\n")
+            raise typer.Exit(2) from None
+
+    return wrapper
+
+
+def _db(db: Path | None, *, create: bool = False) -> Path:
+    """``--db`` (a file or a repository root), else the nearest ``.lore/index.db`` upwards.
+
+    With ``create`` (``lore docs add``) and no index anywhere upwards: ``./.lore/index.db``.
+    """
+    from .cli import find_db
+    from .errors import IndexNotFoundError
+
+    try:
+        return find_db(db)
+    except IndexNotFoundError:
+        if create:
+            return default_db_path(Path.cwd())
+        raise
 
 
 def _print_json(data: Any) -> None:
@@ -72,15 +103,23 @@ def _results_table(results: list[dict[str, Any]], title: str) -> Table:
 
 
 @docs_app.command("add")
+@_one_line_errors
 def add_command(
     paths: Annotated[list[Path], typer.Argument(help="Documentation files or directories (md, rst, txt).")],
-    library: Annotated[str, typer.Option("--library", help="Library the documents describe.")] = "",
-    topic: Annotated[str, typer.Option("--topic", help="Topic of the documents.")] = "",
-    tags: Annotated[str, typer.Option("--tags", help="Comma-separated tags.")] = "",
-    version: Annotated[str, typer.Option("--version", help="Version of the library documented.")] = "",
+    library: Annotated[
+        str | None, typer.Option("--library", help="Library the documents describe (default: keep).")
+    ] = None,
+    topic: Annotated[str | None, typer.Option("--topic", help="Topic of the documents (default: keep).")] = None,
+    tags: Annotated[str | None, typer.Option("--tags", help="Comma-separated tags (default: keep).")] = None,
+    version: Annotated[
+        str | None, typer.Option("--version", help="Version of the library documented (default: keep).")
+    ] = None,
     embedder: Annotated[
         str | None,
-        typer.Option("--embedder", help="hashing or minilm (default: the store's model, else minilm)."),
+        typer.Option(
+            "--embedder",
+            help="hashing or minilm (default: the store's model, else minilm when the embed extra is installed).",
+        ),
     ] = None,
     max_chars: Annotated[int, typer.Option("--max-chars", help="Chunk size limit in characters.")] = 1500,
     overlap: Annotated[int, typer.Option("--overlap", help="Overlap between chunks in characters.")] = 150,
@@ -89,14 +128,14 @@ def add_command(
 ) -> None:
     """Add or refresh documents; only changed chunks are embedded again."""
     out = api.add_documents(
-        _db(db), paths, library=library, topic=topic, tags=tags, version=version, embedder=embedder,
+        _db(db, create=True), paths, library=library, topic=topic, tags=tags, version=version, embedder=embedder,
         max_chars=max_chars, overlap=overlap,
     )  # fmt: skip
     if as_json:
         _print_json(out)
         return
     Console().print(
-        f"{out['added']} added, {out['updated']} updated, {out['unchanged']} unchanged; "
+        f"{out['added']} added, {out['updated']} updated, {out['unchanged']} unchanged, {out['removed']} removed; "
         f"{out['chunks']} chunks written, {out['embedded']} embedded with {out['model']} "
         f"({out['reused']} vectors reused), {out['links']} links, {out['mentions']} symbol mentions "
         f"in {out['seconds']:.1f}s"
@@ -104,6 +143,7 @@ def add_command(
 
 
 @docs_app.command("search")
+@_one_line_errors
 def search_command(
     query: Annotated[str, typer.Argument(help='Words to find; "quoted phrases" match as phrases.')],
     mode: Annotated[str, typer.Option("--mode", help="hybrid, vector or keyword.")] = "hybrid",
@@ -118,24 +158,32 @@ def search_command(
     any_terms: Annotated[
         bool, typer.Option("--any", help="Match any word instead of all (keyword ranker).")
     ] = False,
+    count: Annotated[
+        bool, typer.Option("--count", help="Also count every keyword match exactly (slower).")
+    ] = False,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Search document chunks by keywords, meaning, or both fused."""
     out = api.search_docs(
         _db(db), query, mode=mode, limit=limit, min_score=min_score, topic=topic, library=library, tags=tags,
-        expand=expand, any_terms=any_terms,
+        expand=expand, any_terms=any_terms, count=count,
     )  # fmt: skip
     if as_json:
         _print_json(out)
         return
     more = " (more available)" if out["has_more"] else ""
+    if "keyword_matches" in out:
+        more += f" · {out['keyword_matches']} keyword matches"
+    if out.get("note"):
+        more += f" · {out['note']}"
     title = (
         f"{out['total']} results for {query!r} ({mode}{', ' + out['model'] if out['model'] else ''}){more}"
     )
-    Console().print(_results_table(out["results"], title))
+    Console().print(_results_table(out["results"], escape(title)))
 
 
+@_one_line_errors
 def related_command(
     chunk_id: Annotated[int, typer.Argument(help="A chunk id (from `lore docs search`).")],
     limit: LimitOption = 10,
@@ -149,13 +197,22 @@ def related_command(
     same_document: Annotated[
         bool, typer.Option("--same-document", help="Also return chunks of the source document.")
     ] = False,
+    exclude_document: Annotated[
+        str | None,
+        typer.Option(
+            "--exclude-document", help="Leave out this document (id or stored path) instead of the source's."
+        ),
+    ] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Document chunks most like CHUNK_ID (reuses its stored vector: no model call)."""
+    if same_document and exclude_document is not None:
+        raise InvalidArgumentError("give --same-document or --exclude-document, not both")
+    excluded: str | bool | None = False if same_document else exclude_document
     out = api.get_related(
         _db(db), chunk_id, limit=limit, topic=topic, library=library, tags=tags, min_score=min_score,
-        include_linked=include_linked, exclude_document=False if same_document else None,
+        include_linked=include_linked, exclude_document=excluded,
     )  # fmt: skip
     if as_json:
         _print_json(out)
@@ -166,4 +223,4 @@ def related_command(
         f"{out['total']} chunks like {chunk_id} · {src['citations'][0]['source_file']} · "
         f"{src['breadcrumb'] or src['document']['title']} ({out['model']}){more}"
     )
-    Console().print(_results_table(out["results"], title))
+    Console().print(_results_table(out["results"], escape(title)))

@@ -15,8 +15,10 @@ search
 get-related
     Each chunk that cross-references another document (``:doc:`` or ``:ref:`` to a label in another
     file) is a query; its relevant chunks are the referenced section's chunks (``:ref:``) or the
-    referenced document's chunks (``:doc:``). Scored with the source document excluded (the default)
-    and link blending off, so the links that make the ground truth are not used to rank.
+    referenced document's chunks (``:doc:``). Before indexing, those cross-references are cut out of
+    the text (their positions kept to build the truth), so neither the target's name nor the link's
+    display text is there to match; scored with the source document excluded (the default) and link
+    blending off, so the links that make the ground truth are not used to rank.
 
 Metrics: MRR (reciprocal rank of the first relevant chunk, 0 if not in the top 10) and Recall@k
 capped at k: ``|relevant ∩ top-k| / min(|relevant|, k)``, averaged over queries. A random ranking of
@@ -27,6 +29,7 @@ Usage::
     python benchmarks/docs/bench_docs.py                 # run, print the table, exit 1 under thresholds
     python benchmarks/docs/bench_docs.py --write-thresholds   # after an improvement: raise the gate
     python benchmarks/docs/bench_docs.py --json out.json --no-minilm
+    python benchmarks/docs/bench_docs.py --calibrate     # also: cosines of unrelated text (min_score defaults)
 
 Exit codes: 0 all metrics at or above ``thresholds.json``, 1 a metric below it, 2 setup failure.
 """
@@ -58,6 +61,7 @@ from lore.docs.ingest import embed_missing, ingest  # noqa: E402
 from lore.docs.related import related_chunks  # noqa: E402
 from lore.docs.search import search_chunks  # noqa: E402
 from lore.docs.vectors import vector_index  # noqa: E402
+from lore.errors import EmptyGroundTruthError  # noqa: E402
 from lore.store import docs as store  # noqa: E402
 from lore.store.db import connect  # noqa: E402
 
@@ -66,8 +70,7 @@ SKIP_FILES = {"changes.rst", "license.rst", "api.rst"}
 KS = (5, 10)
 THRESHOLDS = HERE / "thresholds.json"
 _LABEL = re.compile(r"^\.\. _([^:`\n]+):\s*$")
-_REF = re.compile(r":ref:`(?:[^`<]*<([^>`]+)>|([^`]+))`")
-_DOC = re.compile(r":doc:`(?:[^`<]*<([^>`]+)>|([^`]+))`")
+_XREF = re.compile(r":(ref|doc):`(?:[^`<]*<([^>`]+)>|([^`]+))`")
 _ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
 
 
@@ -93,13 +96,23 @@ def fetch_docs(cache: Path) -> Path:
     return target / "docs"
 
 
-def prepare(docs: Path, out: Path) -> tuple[dict[str, str], dict[str, tuple[str, str | None]]]:
-    """Copy the docs with h2/h3 headings replaced by ``Section N`` and label lines blanked.
+def prepare(
+    docs: Path, out: Path
+) -> tuple[dict[str, str], dict[str, tuple[str, str | None]], list[tuple[str, int, str, str | None]]]:
+    """Copy the docs with the ground truth hidden from the text that gets indexed.
 
-    Returns ``placeholder -> heading text`` and ``label -> (document path, placeholder or None)``.
+    h2/h3 headings become ``Section N`` and ``.. _label:`` lines are blanked (search truth); every
+    ``:ref:`` / ``:doc:`` cross-reference to another indexed document is cut out of the text, its
+    position recorded (get-related truth), so neither the link target nor its display text can
+    tell a ranker what the answer is. Cross-references elsewhere (intersphinx) stay as written.
+
+    Returns ``placeholder -> heading text``, ``label -> (document path, placeholder or None)`` and
+    the hidden links as ``(source path, offset in the indexed text, target path, target
+    placeholder or None for the whole document)``.
     """
     headings: dict[str, str] = {}
     labels: dict[str, tuple[str, str | None]] = {}
+    texts: dict[str, str] = {}
     n = 0
     for src in sorted(docs.rglob("*.rst")):
         rel = src.relative_to(docs).as_posix()
@@ -132,10 +145,31 @@ def prepare(docs: Path, out: Path) -> tuple[dict[str, str], dict[str, tuple[str,
                     lines[i] = lines[i][0] * width
             for label in pending:
                 labels[label] = (rel, placeholder)
+        texts[rel] = "\n".join(lines)
+
+    links: list[tuple[str, int, str, str | None]] = []
+    paths = set(texts)
+    for rel, text in texts.items():
+        kept: list[str] = []
+        last = size = 0
+        for m in _XREF.finditer(text):
+            target = (m.group(2) or m.group(3)).strip()
+            if m.group(1) == "ref":
+                hit = labels.get(target.lower())
+            else:
+                doc = _resolve_doc(rel, target, paths)
+                hit = (doc, None) if doc else None
+            if hit is None or hit[0] == rel:
+                continue  # not a link between two indexed documents: not truth, left as written
+            kept.append(text[last : m.start()])
+            size += m.start() - last
+            last = m.end()
+            links.append((rel, size, hit[0], hit[1]))
+        kept.append(text[last:])
         dest = out / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text("\n".join(lines), encoding="utf-8")
-    return headings, labels
+        dest.write_text("".join(kept), encoding="utf-8")
+    return headings, labels, links
 
 
 # ---------------------------------------------------------------- ground truth
@@ -173,26 +207,18 @@ def _resolve_doc(source: str, target: str, paths: set[str]) -> str | None:
 
 
 def related_truth(
-    chunks: dict[int, dict], by_doc: dict[str, list[int]], labels: dict[str, tuple[str, str | None]]
+    chunks: dict[int, dict], by_doc: dict[str, list[int]], links: list[tuple[str, int, str, str | None]]
 ) -> list[tuple[int, set[int]]]:
-    paths = set(by_doc)
-    queries = []
-    for cid, ch in chunks.items():
-        relevant: set[int] = set()
-        for m in _REF.finditer(ch["content"]):
-            hit = labels.get((m.group(1) or m.group(2)).strip().lower())
-            if hit and hit[0] != ch["path"] and hit[0] in by_doc:
-                doc, placeholder = hit
-                relevant |= {
-                    c for c in by_doc[doc] if placeholder is None or placeholder in chunks[c]["crumbs"]
-                }
-        for m in _DOC.finditer(ch["content"]):
-            doc = _resolve_doc(ch["path"], m.group(1) or m.group(2), paths)
-            if doc and doc != ch["path"]:
-                relevant |= set(by_doc[doc])
-        if relevant:
-            queries.append((cid, relevant))
-    return queries
+    """Chunks that held a cross-reference -> the chunks of the section (or document) it pointed to."""
+    relevant: dict[int, set[int]] = defaultdict(set)
+    for source, offset, target, placeholder in links:
+        if source not in by_doc or target not in by_doc:
+            continue
+        answer = {c for c in by_doc[target] if placeholder is None or placeholder in chunks[c]["crumbs"]}
+        for cid in by_doc[source]:
+            if chunks[cid]["start_char"] <= offset <= chunks[cid]["end_char"] and answer:
+                relevant[cid] |= answer
+    return sorted(relevant.items())
 
 
 # ---------------------------------------------------------------- metrics
@@ -244,7 +270,37 @@ def short_name(model: str) -> str:
     return "minilm" if "minilm" in model.lower() else model.split("-")[0]
 
 
-def run(cache: Path, *, use_minilm: bool) -> dict:
+def stdlib_docstrings(limit: int = 200) -> list[str]:
+    """Module docstrings of the standard library (read with ``ast``, never imported): text that has
+    nothing to do with Flask, for the unrelated-pair calibration of ``min_score``."""
+    import ast
+    import sysconfig
+
+    out = []
+    for path in sorted(Path(sysconfig.get_paths()["stdlib"]).glob("*.py")):
+        try:
+            doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+        except (SyntaxError, UnicodeDecodeError, OSError):
+            continue
+        if doc and len(doc) >= 200:
+            out.append(doc[:1500])
+        if len(out) >= limit:
+            break
+    return out
+
+
+def unrelated_cosines(conn, model: str, texts: list[str]) -> dict:
+    """Cosine of every Flask chunk with every stdlib docstring: pairs no reader would call related."""
+    from lore.docs.embed import default_min_score
+
+    index = vector_index(conn, model)
+    cos = (get_embedder(model).embed(texts) @ index.matrix.T).ravel()
+    return {"mean": round(float(cos.mean()), 4), "p90": round(float(np.percentile(cos, 90)), 4),
+            "p99": round(float(np.percentile(cos, 99)), 4), "default_min_score": default_min_score(model),
+            "share_above_default": round(float((cos >= default_min_score(model)).mean()), 4)}  # fmt: skip
+
+
+def run(cache: Path, *, use_minilm: bool, calibrate: bool = False) -> dict:
     t0 = time.perf_counter()
     docs = fetch_docs(cache)
     report: dict = {
@@ -255,11 +311,12 @@ def run(cache: Path, *, use_minilm: bool) -> dict:
     }
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / "docs"
-        headings, labels = prepare(docs, work)
+        headings, _labels, links = prepare(docs, work)
         conn = connect(Path(tmp) / ".lore" / "index.db", create=True)
         hashing = get_embedder("hashing")
         t = time.perf_counter()
-        ingest(conn, [work], embedder=hashing, root=tmp, library="flask", version=VERSION, progress=False)
+        # stored paths relative to the docs root: the same paths prepare() recorded the truth under
+        ingest(conn, [work], embedder=hashing, root=work, library="flask", version=VERSION, progress=False)
         n_chunks = store.count_chunks(conn)
         report["speed"][hashing.model_id] = round(n_chunks / (time.perf_counter() - t), 1)
         models = [hashing.model_id]
@@ -272,7 +329,12 @@ def run(cache: Path, *, use_minilm: bool) -> dict:
         chunks, by_doc = chunk_table(conn)
         all_ids = sorted(chunks)
         s_queries = search_truth(headings, chunks)
-        r_queries = related_truth(chunks, by_doc, labels)
+        r_queries = related_truth(chunks, by_doc, links)
+        if not s_queries or not r_queries:
+            raise EmptyGroundTruthError(
+                f"the corpus gave {len(s_queries)} search and {len(r_queries)} get-related queries; "
+                "check the cached sdist under --cache"
+            )
         report["size"] = {"documents": len(by_doc), "chunks": n_chunks, "search_queries": len(s_queries),
                           "related_queries": len(r_queries)}  # fmt: skip
 
@@ -304,6 +366,8 @@ def run(cache: Path, *, use_minilm: bool) -> dict:
                 rows.append(score([r["chunk_id"] for r in out["results"]], relevant))
             report["runs"][f"related/{short}"] = mean(rows)
             report["random_pairs"][model] = random_pair_cosines(conn, model, chunks)
+            if calibrate:
+                report.setdefault("unrelated_pairs", {})[model] = unrelated_cosines(conn, model, stdlib_docstrings())
         conn.close()
     report["seconds"] = round(time.perf_counter() - t0, 1)
     return report
@@ -322,6 +386,10 @@ def print_table(report: dict) -> None:
         print(
             f"random-pair cosine within the corpus {model}: mean {stats['mean']}, p90 {stats['p90']}, p99 {stats['p99']}"
         )
+    for model, stats in report.get("unrelated_pairs", {}).items():
+        print(f"unrelated pairs (Flask chunks x stdlib docstrings) {model}: mean {stats['mean']}, p90 {stats['p90']}, "
+              f"p99 {stats['p99']}; default min_score {stats['default_min_score']} keeps "
+              f"{stats['share_above_default']:.1%} of them")  # fmt: skip
     print(f"total {report['seconds']} s")
 
 
@@ -342,12 +410,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=ROOT / ".lore" / "bench-cache", help="download cache")
     parser.add_argument("--json", type=Path, help="also write the report here")
     parser.add_argument("--no-minilm", action="store_true", help="skip the MiniLM runs")
+    parser.add_argument(
+        "--calibrate", action="store_true", help="also measure unrelated-pair cosines (the min_score defaults)"
+    )
     parser.add_argument("--write-thresholds", action="store_true", help="set thresholds 0.02 below this run")
     args = parser.parse_args(argv)
     use_minilm = minilm_available() and not args.no_minilm
     try:
-        report = run(args.cache, use_minilm=use_minilm)
-    except (subprocess.CalledProcessError, OSError) as exc:
+        report = run(args.cache, use_minilm=use_minilm, calibrate=args.calibrate)
+    except (subprocess.CalledProcessError, OSError, EmptyGroundTruthError) as exc:
         print(f"benchmark setup failed: {exc}", file=sys.stderr)
         return 2
     print_table(report)

@@ -20,6 +20,7 @@ from ..store import docs as _store
 from .api import add_documents, get_related, search_docs
 from .chunking import Chunk, chunk_text
 from .embed import Embedder, get_embedder
+from .links import current_mentions
 from .links import record_mentions as refresh_mentions
 from .search import chunk_result
 
@@ -29,10 +30,12 @@ def chunks_mentioning(conn: sqlite3.Connection, qualified_names: Sequence[str]) 
 
     Each item is a chunk result (chunk id, document, breadcrumb, content, citations) plus
     ``mentions``: ``[{"qualified_name": ..., "mention": ...}]``. Mentions are recorded when documents
-    are added (and by :func:`refresh_mentions` after the code index changed).
+    are added and refreshed by :func:`lore.index_repo`; if the code index was changed by another
+    path since, they are matched against the current symbols here, in memory, so the answer never
+    names a symbol that is gone or misses one that was added.
     """
     by_chunk: dict[int, list[dict[str, str]]] = {}
-    for qname, mention, chunk_id in _store.mentions_of(conn, list(qualified_names)):
+    for qname, mention, chunk_id in current_mentions(conn, list(qualified_names)):
         by_chunk.setdefault(chunk_id, []).append({"qualified_name": qname, "mention": mention})
     rows = _store.get_chunks(conn, by_chunk)
     return [{**chunk_result(rows[c]), "mentions": by_chunk[c]} for c in sorted(by_chunk) if c in rows]

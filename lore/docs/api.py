@@ -1,7 +1,8 @@
 """JSON-ready endpoints of the document side, called by the CLI, the MCP server and Python users.
 
-Each opens the index, calls one library function and returns an envelope: what was asked, ``total``
-(results returned), ``has_more`` and the ``results``.
+Each takes the index as an open :class:`lore.Index` (from :func:`lore.open_index`), a repository
+root (its ``.lore/index.db``) or the database file, calls one library function and returns an
+envelope: what was asked, ``total`` (results returned), ``has_more`` and the ``results``.
 
 Examples
 --------
@@ -19,11 +20,15 @@ Examples
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
-from ..store.db import connect
+from ..errors import MissingExtraError
+from ..store.db import connect, default_db_path
 from ..store.docs import docs_generation
 from .embed import Embedder, get_embedder
 from .ingest import ingest, normalise_tags, project_root
@@ -31,6 +36,28 @@ from .related import related_chunks
 from .search import clamp_limit, search_chunks
 
 PathLike = str | os.PathLike[str]
+IndexLike = Any  # a lore.Index, a repository root or an index file
+
+
+def db_path_of(index: IndexLike) -> Path:
+    """The database file of ``index``: an open :class:`lore.Index`, a repository root or the file itself."""
+    if hasattr(index, "db_path") and hasattr(index, "conn"):
+        return Path(index.db_path)
+    p = Path(index)
+    return default_db_path(p) if p.is_dir() else p
+
+
+@contextmanager
+def _reading(index: IndexLike) -> Iterator[sqlite3.Connection]:
+    """A connection to read from: the open index's own, or a new one closed afterwards."""
+    if hasattr(index, "db_path") and hasattr(index, "conn"):
+        yield index.conn
+        return
+    conn = connect(db_path_of(index))
+    try:
+        yield conn
+    finally:
+        conn.close()
 
 
 def _tags(tags: Iterable[str] | str | None) -> list[str]:
@@ -38,34 +65,46 @@ def _tags(tags: Iterable[str] | str | None) -> list[str]:
 
 
 def add_documents(
-    db_path: PathLike,
+    index: IndexLike,
     paths: Sequence[PathLike],
     *,
-    library: str = "",
-    topic: str = "",
-    tags: Iterable[str] | str = (),
-    version: str = "",
+    library: str | None = None,
+    topic: str | None = None,
+    tags: Iterable[str] | str | None = None,
+    version: str | None = None,
     embedder: str | Embedder | None = None,
     max_chars: int = 1500,
     overlap: int = 150,
     progress: bool | None = None,
+    batch_size: int = 64,
 ) -> dict[str, Any]:
     """Add or refresh documentation files and directories (markdown, rst, text) in the index.
 
     ``embedder`` is a provider name (``hashing``, ``minilm``), an embedder object or ``None`` (the
-    model already used by the store, else :func:`~lore.docs.embed.default_embedder_name`).
+    model already used by the store, else :func:`~lore.docs.embed.default_embedder_name`). Chunks
+    are embedded ``batch_size`` at a time, one transaction per batch, with a progress bar on a
+    terminal (``progress``: ``None`` decides by whether stderr is a terminal). ``library``,
+    ``topic``, ``tags`` and ``version`` left ``None`` keep a document's stored values.
     """
     started = time.perf_counter()
+    db_path = db_path_of(index)
     conn = connect(db_path, create=True)
     try:
-        if embedder is None or isinstance(embedder, str):
+        if embedder is None:
+            from ..store.docs import vector_models
             from .search import pick_model
 
-            embedder = get_embedder(embedder or pick_model(conn))
+            try:
+                embedder = get_embedder(pick_model(conn))
+            except MissingExtraError as exc:
+                model = vector_models(conn)[0][0]
+                raise MissingExtraError(f"embedding new chunks like the store's {model} vectors", "embed") from exc
+        elif isinstance(embedder, str):
+            embedder = get_embedder(embedder)
         report = ingest(
             conn, [str(p) for p in paths], embedder=embedder, root=project_root(db_path), library=library,
             topic=topic, tags=tags, version=version, max_chars=max_chars, overlap=overlap,
-            progress=progress, db_path=str(db_path),
+            progress=progress, db_path=str(db_path), batch_size=batch_size,
         )  # fmt: skip
         gen = docs_generation(conn)
     finally:
@@ -75,7 +114,7 @@ def add_documents(
         "paths": [str(p) for p in paths],
         "library": library,
         "topic": topic,
-        "tags": _tags(tags),
+        "tags": None if tags is None else _tags(tags),
         "version": version,
         **report,
         "total": len(report["documents"]),
@@ -85,7 +124,7 @@ def add_documents(
 
 
 def search_docs(
-    db_path: PathLike,
+    index: IndexLike,
     query: str,
     *,
     mode: str = "hybrid",
@@ -101,15 +140,12 @@ def search_docs(
     count: bool = False,
 ) -> dict[str, Any]:
     """Search document chunks (``mode``: hybrid, vector or keyword); see :mod:`lore.docs.search`."""
-    conn = connect(db_path)
-    try:
+    with _reading(index) as conn:
         found = search_chunks(
             conn, query, mode=mode, limit=limit, min_score=min_score, topic=topic, library=library,
             tags=_tags(tags), expand=expand, decay=decay, any_terms=any_terms, embedder=embedder, count=count,
         )  # fmt: skip
         gen = docs_generation(conn)
-    finally:
-        conn.close()
     return {
         "query": query,
         "mode": mode,
@@ -124,7 +160,7 @@ def search_docs(
 
 
 def get_related(
-    db_path: PathLike,
+    index: IndexLike,
     chunk_id: int,
     *,
     limit: int = 10,
@@ -135,16 +171,59 @@ def get_related(
     include_linked: bool = False,
     exclude_document: int | str | bool | None = None,
 ) -> dict[str, Any]:
-    """Chunks most like ``chunk_id`` by its stored vector; see :mod:`lore.docs.related`."""
-    conn = connect(db_path)
-    try:
+    """Chunks most like ``chunk_id``, ranked by cosine with its stored vector (no model call).
+
+    Parameters
+    ----------
+    index : lore.Index, repository root or index file
+    chunk_id : int
+        A chunk id, as ``search_docs`` or ``lore docs search`` return it.
+    limit : int
+        Results to return, clamped to 1..100; filters never leave fewer while enough chunks match.
+    topic, library, tags : optional
+        Keep only chunks of documents with this topic, this library and all these tags.
+    min_score : float, optional
+        Cosine floor; default per model (a little above random pairs of unrelated text).
+    include_linked : bool
+        Blend in documents linked to or from the source document (``score = cos + w (1 - cos)``).
+    exclude_document : None, int, str or False
+        ``None`` leaves the source chunk's document out, an id or stored path leaves that document
+        out instead, ``False`` leaves out only the chunk itself.
+
+    Returns
+    -------
+    dict
+        ``source`` (the chunk asked about), ``results`` (chunk results with ``score`` and
+        ``explanation``), ``model``, ``min_score``, ``matching``, ``has_more``, ``total`` and the filters.
+
+    Raises
+    ------
+    UnknownChunkError
+        ``chunk_id`` is not in the document store.
+
+    See Also
+    --------
+    lore.docs.related.related_chunks : the same on an open connection.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, lore
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (root / "a.md").write_text("# Retries\\n\\nRetry failed calls with exponential backoff.\\n")
+    >>> _ = (root / "b.md").write_text("# Backoff\\n\\nExponential backoff between retried calls.\\n")
+    >>> _ = add_documents(root, [root], embedder="hashing")
+    >>> with lore.open_index(root) as idx:
+    ...     src = search_docs(idx, "retry", mode="keyword")["results"][0]["chunk_id"]
+    ...     more = get_related(idx, src)
+    >>> [r["document"]["path"] for r in more["results"]]
+    ['b.md']
+    """
+    with _reading(index) as conn:
         found = related_chunks(
             conn, chunk_id, limit=limit, topic=topic, library=library, tags=_tags(tags), min_score=min_score,
             include_linked=include_linked, exclude_document=exclude_document,
         )  # fmt: skip
         gen = docs_generation(conn)
-    finally:
-        conn.close()
     return {
         "chunk_id": chunk_id,
         "limit": clamp_limit(limit),

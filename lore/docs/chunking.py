@@ -4,8 +4,11 @@ Sections start at h1-h3 headings (deeper headings stay inside their section). A 
 than ``max_chars`` is cut at the last blank line before the limit (looking back at most half a
 chunk), else at the last line break, else at the last space; a cut never falls inside a fenced code
 block (markdown ```` ``` ```` / ``~~~``) or an indented rst literal block, so a block longer than the
-limit makes one oversized chunk rather than a broken one. Consecutive chunks of a section overlap
-by about ``overlap`` characters, starting on a line or word boundary.
+limit makes one oversized chunk rather than a broken one (a lead-in shorter than a quarter of the
+limit stays with its block). Consecutive chunks of a section overlap by about ``overlap``
+characters, starting on a line or word boundary; no overlap is carried into a chunk where it would
+push a code block that fits the limit over it. Plain text has no headings: it is cut at paragraph
+boundaries only. CRLF line endings read like LF.
 
 Every chunk is an exact slice of the source text: ``text[chunk.start_char:chunk.end_char] ==
 chunk.content``, so citations can point back into the file.
@@ -26,6 +29,7 @@ from pathlib import Path
 
 from ..errors import InvalidArgumentError
 
+CHUNKER_VERSION = "chunker-2"  # bump when the same text would be cut differently
 DEFAULT_MAX_CHARS = 1500
 DEFAULT_OVERLAP = 150
 SOURCE_TYPES = ("markdown", "rst", "text")
@@ -106,9 +110,14 @@ def _line_starts(text: str) -> list[int]:
     return starts
 
 
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` without their ``\\r`` (so CRLF files read like LF files; offsets are kept)."""
+    return [line.rstrip("\r") for line in text.split("\n")]
+
+
 def _markdown_structure(text: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, int]]]:
     """(heading offset, level, title) and protected (start, end) spans of fenced code blocks."""
-    lines = text.split("\n")
+    lines = _lines(text)
     starts = _line_starts(text)
     headings: list[tuple[int, int, str]] = []
     fences: list[tuple[int, int]] = []
@@ -148,7 +157,7 @@ def _markdown_structure(text: str) -> tuple[list[tuple[int, int, str]], list[tup
 
 def _rst_structure(text: str) -> tuple[list[tuple[int, int, str]], list[tuple[int, int]]]:
     """(heading offset, level, title) and protected spans of indented literal / directive blocks."""
-    lines = text.split("\n")
+    lines = _lines(text)
     starts = _line_starts(text)
     n = len(starts)
     styles: list[tuple[str, bool]] = []
@@ -254,23 +263,42 @@ def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _find_cut(text: str, start: int, end: int, max_chars: int, spans: list[tuple[int, int]]) -> int:
-    """Where to end a chunk that starts at ``start`` in a section ending at ``end``."""
-    limit = start + max_chars
-    floor = start + max_chars // 2
-    for pattern in ("\n\n", "\n", " "):
+_BLANK_LINE = re.compile(r"\n[ \t\r]*\n")
+
+
+def _last_break(text: str, floor: int, limit: int, spans: list[tuple[int, int]]) -> int:
+    """The last paragraph break (blank line), else line break, else space in ``[floor, limit)`` outside
+    protected spans, or -1."""
+    best = -1
+    for m in _BLANK_LINE.finditer(text, floor, limit):
+        if not _inside(m.start(), spans):
+            best = m.start()
+    if best != -1:
+        return best
+    for pattern in ("\n", " "):
         pos = text.rfind(pattern, floor, limit)
         while pos != -1 and _inside(pos, spans):
             pos = text.rfind(pattern, floor, pos)
-        if pos != -1 and pos > start:
+        if pos != -1:
             return pos
+    return -1
+
+
+def _find_cut(text: str, start: int, end: int, max_chars: int, spans: list[tuple[int, int]]) -> int:
+    """Where to end a chunk that starts at ``start`` in a section ending at ``end``."""
+    limit = start + max_chars
+    pos = _last_break(text, start + max_chars // 2, limit, spans)
+    if pos > start:
+        return pos
     span = _inside(limit, spans)
-    if span is not None:  # the limit falls in a code block: end before it, or keep it whole
+    if span is not None:  # the limit falls in a code block: end before it, or keep a short lead-in with it
         return span[0] if span[0] > start + max_chars // 4 else min(span[1], end)
     return limit
 
 
-def _overlap_start(text: str, cut: int, prev_start: int, overlap: int, spans: list[tuple[int, int]]) -> int:
+def _overlap_start(
+    text: str, cut: int, prev_start: int, overlap: int, max_chars: int, spans: list[tuple[int, int]]
+) -> int:
     if overlap <= 0:
         return cut
     pos = max(cut - overlap, prev_start + 1)
@@ -283,6 +311,10 @@ def _overlap_start(text: str, cut: int, prev_start: int, overlap: int, spans: li
     span = _inside(pos, spans)
     if span is not None:  # never start a chunk in the middle of a code block
         pos = min(span[1], cut)
+    # no overlap where it would push a code block that fits the limit on its own over it
+    nxt = next(((s, e) for s, e in spans if s >= cut), None)
+    if nxt is not None and nxt[0] <= cut + max_chars // 4 and nxt[1] - pos > max_chars >= nxt[1] - cut:
+        return cut
     return pos
 
 
@@ -301,7 +333,7 @@ def _cut_section(
             pieces.append((s, e))
         if cut >= end:
             break
-        nxt = _overlap_start(text, cut, start, overlap, spans)
+        nxt = _overlap_start(text, cut, start, overlap, max_chars, spans)
         nxt, _ = _strip_span(text, nxt, end)
         start = nxt if nxt > start else cut
     return pieces

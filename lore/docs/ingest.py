@@ -1,7 +1,8 @@
 """Add or refresh documents: read, hash, chunk, embed only what changed, resolve links and mentions.
 
-A document whose file hash and metadata are unchanged is skipped. A changed document gets new
-chunks; a chunk keeps its old vector when its embedding text (metadata prefix + breadcrumb + text)
+A document whose file hash and metadata are unchanged is skipped. A document stored under a
+directory being added whose file is gone from disk is removed (with its chunks, vectors, links and
+mentions). A changed document gets new chunks; a chunk keeps its old vector when its embedding text (metadata prefix + breadcrumb + text)
 hashes the same for the same model, so editing one section re-embeds one or two chunks. Vectors are
 computed in batches (a rich progress bar on a terminal only) and written one transaction per batch,
 so an interrupted run keeps what it finished and the next run embeds the rest.
@@ -24,14 +25,16 @@ from ..errors import InvalidArgumentError
 from ..store import docs as store
 from ..store.db import write_transaction
 from .chunking import (
+    CHUNKER_VERSION,
     DEFAULT_MAX_CHARS,
     DEFAULT_OVERLAP,
     DOC_EXTENSIONS,
+    check_chunk_sizes,
     chunk_text,
     document_title,
     source_type_for,
 )
-from .embed import Embedder
+from .embed import Embedder, check_batch_size
 from .links import rebuild_links, record_mentions
 
 EMBED_BATCH = 64
@@ -120,6 +123,21 @@ def project_root(db_path: str | os.PathLike[str]) -> Path:
     return p.parent.parent if p.parent.name == ".lore" else p.parent
 
 
+def _vanished_documents(conn: sqlite3.Connection, dirs: list[Path], root: Path) -> list[tuple[str, int]]:
+    """(stored path, id) of documents under one of ``dirs`` whose file no longer exists."""
+    if not dirs:
+        return []
+    out = []
+    for path, doc_id in sorted(store.document_paths(conn).items()):
+        full = Path(path) if Path(path).is_absolute() else root / path
+        if full.exists():
+            continue
+        resolved = full.resolve()
+        if any(resolved.is_relative_to(d) for d in dirs):
+            out.append((path, doc_id))
+    return out
+
+
 def _progress(total: int, enabled: bool | None) -> Any:
     if enabled is None:
         enabled = sys.stderr.isatty()
@@ -138,51 +156,68 @@ def ingest(
     *,
     embedder: Embedder,
     root: str | os.PathLike[str] = ".",
-    library: str = "",
-    topic: str = "",
-    tags: Iterable[str] | str = (),
-    version: str = "",
+    library: str | None = None,
+    topic: str | None = None,
+    tags: Iterable[str] | str | None = None,
+    version: str | None = None,
     max_chars: int = DEFAULT_MAX_CHARS,
     overlap: int = DEFAULT_OVERLAP,
     progress: bool | None = None,
     db_path: str = "",
     on_batch: Callable[[int], None] | None = None,
+    batch_size: int = EMBED_BATCH,
 ) -> dict[str, Any]:
     """Add or refresh the documents under ``paths`` and embed their new chunks with ``embedder``.
 
-    Returns counts: ``added``, ``updated``, ``unchanged``, ``chunks`` (written), ``embedded`` (model
-    calls), ``reused`` (vectors kept), ``links``, ``mentions``, and per document its status.
+    ``library``, ``topic``, ``tags`` and ``version`` set the documents' metadata; ``None`` keeps what
+    a document already has (empty for a new one), so refreshing a directory does not need them again.
+
+    Returns counts: ``added``, ``updated``, ``unchanged``, ``removed`` (files gone from a directory
+    given in ``paths``), ``chunks`` (written), ``embedded`` (model calls), ``reused`` (vectors kept),
+    ``links``, ``mentions``, and per document its status.
     """
     files = collect_files(paths)
-    tag_text = ",".join(normalise_tags(tags))
+    dirs = [Path(p).resolve() for p in paths if Path(p).is_dir()]
+    check_chunk_sizes(max_chars, overlap)
+    tag_text = None if tags is None else ",".join(normalise_tags(tags))
     root_path = Path(root)
     now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     docs_out: list[dict[str, Any]] = []
-    counts = {"added": 0, "updated": 0, "unchanged": 0, "chunks": 0, "embedded": 0, "reused": 0}
+    counts = {"added": 0, "updated": 0, "unchanged": 0, "removed": 0, "chunks": 0, "embedded": 0, "reused": 0}
     changed_chunks: list[tuple[int, str]] = []
     model = embedder.model_id
     with write_transaction(conn, db_path):
+        gone = _vanished_documents(conn, dirs, root_path)
+        for path, doc_id in gone:
+            store.delete_document(conn, doc_id)
+            docs_out.append({"path": path, "document_id": doc_id, "status": "removed"})
+        counts["removed"] = len(gone)
         for f in files:
             text = f.read_text(encoding="utf-8", errors="replace")
             path = stored_path(f, root_path)
             source_type = source_type_for(f)
-            digest = sha256_text(text)
+            # the chunking settings are part of the hash: new sizes (or a new chunker) re-chunk the file
+            digest = sha256_text(f"{CHUNKER_VERSION}:{max_chars}:{overlap}\n{text}")
             title = document_title(text, source_type=source_type, fallback=f.stem)
             old = store.get_document(conn, path)
-            meta = (library, version, topic, tag_text)
-            if (
-                old
-                and old["hash"] == digest
-                and (old["library"], old["version"], old["topic"], old["tags"]) == meta
-            ):
+            kept = old or {"library": "", "version": "", "topic": "", "tags": ""}
+            meta = {
+                "library": kept["library"] if library is None else library,
+                "version": kept["version"] if version is None else version,
+                "topic": kept["topic"] if topic is None else topic,
+                "tags": kept["tags"] if tag_text is None else tag_text,
+            }
+            if old and old["hash"] == digest and all(old[k] == v for k, v in meta.items()):
                 counts["unchanged"] += 1
                 docs_out.append({"path": path, "document_id": old["id"], "status": "unchanged"})
                 continue
             old_vectors = store.document_vectors(conn, old["id"]) if old else {}
+            reusable: dict[str, list[tuple[str, bytes]]] = {}
+            for (old_hash, old_model), blob in old_vectors.items():
+                reusable.setdefault(old_hash, []).append((old_model, blob))
             doc_id = store.upsert_document(
-                conn, path=path, source_type=source_type, title=title, library=library, version=version,
-                topic=topic, tags=tag_text, hash=digest, added_at=now,
-            )  # fmt: skip
+                conn, path=path, source_type=source_type, title=title, hash=digest, added_at=now, **meta
+            )
             chunks = chunk_text(text, source_type=source_type, max_chars=max_chars, overlap=overlap)
             rows = [
                 {
@@ -199,13 +234,14 @@ def ingest(
             ]
             ids = store.replace_chunks(conn, doc_id, title, rows)
             reuse = []
+            current = []
             for chunk_id, row in zip(ids, rows, strict=True):
                 changed_chunks.append((chunk_id, row["content"]))
-                full = {**row, "title": title, "library": library, "version": version, "topic": topic}
+                full = {**row, "title": title, **meta}
                 h = sha256_text(embedding_text(full))
-                for (old_hash, old_model), blob in old_vectors.items():
-                    if old_hash == h:
-                        reuse.append((chunk_id, old_model, h, blob))
+                current.append((chunk_id, h))
+                reuse.extend((chunk_id, old_model, h, blob) for old_model, blob in reusable.get(h, ()))
+            store.drop_stale_vectors(conn, current)
             store.insert_vectors(conn, reuse)
             counts["reused"] += sum(1 for r in reuse if r[1] == model)
             counts["chunks"] += len(rows)
@@ -220,9 +256,11 @@ def ingest(
             )
         links = rebuild_links(conn)
         mentions = record_mentions(conn, changed_chunks) if changed_chunks else 0
-        if changed_chunks:
+        if changed_chunks or gone:
             store.bump_docs_generation(conn)
-    counts["embedded"] = embed_missing(conn, embedder, progress=progress, db_path=db_path, on_batch=on_batch)
+    counts["embedded"] = embed_missing(
+        conn, embedder, batch_size=batch_size, progress=progress, db_path=db_path, on_batch=on_batch
+    )
     return {**counts, "links": links, "mentions": mentions, "model": model, "documents": docs_out}
 
 
@@ -236,6 +274,7 @@ def embed_missing(
     on_batch: Callable[[int], None] | None = None,
 ) -> int:
     """Embed every chunk without a vector of ``embedder.model_id``; one transaction per batch."""
+    check_batch_size(batch_size)
     todo = store.chunks_without_vector(conn, embedder.model_id)
     bar = _progress(len(todo), progress)
     task = bar.add_task("embed", total=len(todo)) if bar else None

@@ -21,6 +21,7 @@ Examples
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 import sqlite3
@@ -198,9 +199,30 @@ class SymbolMatcher:
         return found
 
 
+def _symbols_digest(symbols: Sequence[tuple[int, str, str]]) -> str:
+    """A digest of the (name, qualified name) set that mentions are matched against."""
+    h = hashlib.blake2b(digest_size=16)
+    for name, qname in sorted({(n or "", q or "") for _sid, n, q in symbols}):
+        h.update(f"{name}\t{qname}\n".encode())
+    return h.hexdigest()
+
+
 def record_mentions(conn: sqlite3.Connection, chunks: Sequence[tuple[int, str]] | None = None) -> int:
-    """Recompute symbol mentions for (chunk id, content) pairs (all chunks when ``None``); returns the count."""
-    matcher = SymbolMatcher(store.indexed_symbol_names(conn))
+    """Recompute symbol mentions for (chunk id, content) pairs, or for every chunk when ``None``.
+
+    Mentions depend only on the set of indexed symbol names, recorded as a digest in the store:
+    a full refresh with the same names (a refresh that only edited function bodies) is skipped, and
+    a partial one against changed names recomputes every chunk so all mentions agree with the
+    current code index. Returns the number of mentions written (0 when skipped).
+    """
+    symbols = store.indexed_symbol_names(conn)
+    digest = _symbols_digest(symbols)
+    same_names = store.mentions_digest(conn) == digest
+    if chunks is None and same_names:
+        return 0
+    if not same_names:
+        chunks = None
+    matcher = SymbolMatcher(symbols)
     if chunks is None:
         chunks = [(cid, content) for cid, _doc, content in store.all_chunk_texts(conn)]
     rows = []
@@ -208,4 +230,22 @@ def record_mentions(conn: sqlite3.Connection, chunks: Sequence[tuple[int, str]] 
         for chunk_id, content in chunks:
             rows.extend((chunk_id, q, mention) for q, mention in sorted(matcher.find(content)))
     store.replace_mentions(conn, [cid for cid, _ in chunks], rows)
+    store.set_mentions_digest(conn, digest)
     return len(rows)
+
+
+def current_mentions(conn: sqlite3.Connection, qualified_names: Sequence[str]) -> list[tuple[str, str, int]]:
+    """(qualified name, mention, chunk id) of chunks mentioning any of the names, by chunk id.
+
+    Read from the store when its mentions were matched against the current symbol names, else
+    matched now without writing (a read-only index, or a code refresh that did not update them).
+    """
+    symbols = store.indexed_symbol_names(conn)
+    if store.mentions_digest(conn) == _symbols_digest(symbols) or not store.count_chunks(conn):
+        return store.mentions_of(conn, qualified_names)
+    wanted = set(qualified_names)
+    matcher = SymbolMatcher(symbols)  # every symbol: a tail or bare name must be unique among all of them
+    out = []
+    for chunk_id, _doc, content in store.all_chunk_texts(conn):
+        out.extend((q, mention, chunk_id) for q, mention in sorted(matcher.find(content)) if q in wanted)
+    return sorted(out, key=lambda r: (r[2], r[0], r[1]))

@@ -19,14 +19,16 @@ from ..errors import InvalidArgumentError, QueryError, UnknownChunkError
 from ..store import docs as store
 from .embed import default_min_score
 from .search import chunk_result, clamp_limit
-from .vectors import top_k, vector_index
+from .vectors import stored_models, top_k, vector_index
 
 LINK_WEIGHT = 0.3
 
 
 def _chunk_model(conn: sqlite3.Connection, chunk_id: int) -> str:
     own = set(store.chunk_vector_models(conn, chunk_id))
-    for model, _n in store.vector_models(conn):
+    if len(own) == 1:
+        return own.pop()
+    for model, _n in stored_models(conn):
         if model in own:
             return model
     raise QueryError(
@@ -93,12 +95,12 @@ def related_chunks(
 
     mask = np.ones(len(index), dtype=bool)
     if library or topic or tags:
-        mask &= index.mask_for(
-            store.filtered_chunk_ids(conn, library=library, topic=topic, tags=list(tags or ()))
+        mask &= index.document_mask(
+            store.filtered_document_ids(conn, library=library, topic=topic, tags=list(tags or ()))
         )
     excluded = _excluded_document(conn, src["document_id"], exclude_document)
     if excluded is not None:
-        mask &= ~index.mask_for(store.chunk_ids_of_documents(conn, [excluded]))
+        mask &= index.doc_ids != excluded
     mask[row] = False
 
     linked: dict[int, str] = {}
@@ -106,7 +108,7 @@ def related_chunks(
     cosine = scores.copy()
     if include_linked:
         linked = store.linked_documents(conn, src["document_id"])
-        linked_rows = index.mask_for(store.chunk_ids_of_documents(conn, list(linked)))
+        linked_rows = index.document_mask(list(linked))
         scores[linked_rows] = scores[linked_rows] + link_weight * (1 - scores[linked_rows])
 
     floor = default_min_score(model) if min_score is None else float(min_score)

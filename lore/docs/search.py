@@ -34,7 +34,7 @@ from ..errors import InvalidArgumentError, MissingExtraError, QueryError, Unknow
 from ..search.fusion import RRF_K, normalise, rrf, rrf_contributions
 from ..store import docs as store
 from .embed import default_min_score, get_embedder, minilm_available, stem
-from .vectors import top_k, vector_index
+from .vectors import stored_models, top_k, vector_index
 
 MODES = ("hybrid", "vector", "keyword")
 MAX_LIMIT = 100
@@ -124,7 +124,7 @@ def chunk_result(
 
 def pick_model(conn: sqlite3.Connection, embedder: str | None = None) -> str | None:
     """The model to search with: ``embedder``'s if given, else the store's most used loadable model."""
-    models = [m for m, _n in store.vector_models(conn)]
+    models = [m for m, _n in stored_models(conn)]
     if embedder is not None:
         return get_embedder(embedder).model_id
     for m in models:
@@ -194,7 +194,7 @@ def search_chunks(
             index = vector_index(conn, model)
             qvec = get_embedder(model).embed([query])[0]
             if library or topic or tags:
-                mask = index.mask_for(store.filtered_chunk_ids(conn, **filters))
+                mask = index.document_mask(store.filtered_document_ids(conn, **filters))
             floor = default_min_score(model) if (mode == "hybrid" or min_score is None) else min_score
             ids, cos = index.search(qvec, k=depth, mask=mask, min_score=floor)
             vector = list(zip(ids.tolist(), cos.tolist(), strict=True))
@@ -260,17 +260,19 @@ def _expand(
     filters: dict[str, Any],
 ) -> dict[int, tuple[float, dict[str, Any]]]:
     """Chunks reached from ``top`` along document links, scored parent score x decay per hop."""
-    allowed = None
+    allowed = None  # documents passing the filters
     if filters["library"] or filters["topic"] or filters["tags"]:
-        allowed = set(store.filtered_chunk_ids(conn, **filters).tolist())
+        allowed = set(store.filtered_document_ids(conn, **filters).tolist())
     found: dict[int, tuple[float, dict[str, Any]]] = {}
     seeds = set(top)
     frontier = {c: scores[c] for c in top}
     for hop in range(1, hops + 1):
         nxt: dict[int, float] = {}
         for source, target_doc, target_chunk in store.chunk_links(conn, list(frontier)):
+            if allowed is not None and target_doc not in allowed:
+                continue
             cid = target_chunk if target_chunk is not None else _best_chunk(conn, target_doc, index, qvec)
-            if cid is None or cid in seeds or (allowed is not None and cid not in allowed):
+            if cid is None or cid in seeds:
                 continue
             score = frontier[source] * decay
             if score > max(found.get(cid, (0.0, {}))[0], scores.get(cid, 0.0)):
@@ -291,5 +293,5 @@ def _best_chunk(
         return None
     if index is None or qvec is None or len(index) == 0:
         return int(ids.min())
-    best, _ = top_k(index.ids, index.scores(qvec), k=1, mask=index.mask_for(ids))
+    best, _ = top_k(index.ids, index.scores(qvec), k=1, mask=index.document_mask([document_id]))
     return int(best[0]) if len(best) else int(ids.min())

@@ -2,8 +2,11 @@
 
 Rows are L2-normalised, so cosine is one matrix-vector product; filters are boolean masks over the
 rows, applied before the top-k so a filter never shrinks the result below ``k`` when enough rows
-match. Matrices are cached per process and rebuilt when the document store changes
-(``meta.docs_generation``). Exact search costs about 0.4 ms at 10k rows and under 10 ms at 100k.
+match. Each row also knows its document, so document filters (library, topic, tags, an excluded
+or linked document) become masks without reading the chunks table. Matrices (and the per-model
+vector counts) are cached per process and rebuilt when the document store changes
+(``meta.docs_generation``). ``benchmarks/docs/bench_vectors.py`` measures search and get-related
+at 10k and 100k rows.
 
 Examples
 --------
@@ -30,12 +33,19 @@ from ..store.db import get_meta
 class VectorIndex:
     """Chunk ids (ascending) and their vectors of one model."""
 
-    def __init__(self, ids: np.ndarray, matrix: np.ndarray, *, model: str) -> None:
+    def __init__(
+        self, ids: np.ndarray, matrix: np.ndarray, *, model: str, doc_ids: np.ndarray | None = None
+    ) -> None:
         self.ids = np.asarray(ids, dtype=np.int64)
         self.matrix = np.ascontiguousarray(matrix, dtype=np.float32)
         self.model = model
+        self.doc_ids = (
+            np.full(len(self.ids), -1, dtype=np.int64) if doc_ids is None else np.asarray(doc_ids, dtype=np.int64)
+        )
         if len(self.ids) and self.matrix.shape[0] != len(self.ids):
             raise InvalidArgumentError("one vector row per id is required")
+        if len(self.doc_ids) != len(self.ids):
+            raise InvalidArgumentError("one document id per row is required")
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -53,6 +63,19 @@ class VectorIndex:
         """Boolean row mask: True where the row's id is in ``chunk_ids``."""
         return np.isin(self.ids, chunk_ids)
 
+    def document_mask(self, document_ids: np.ndarray | list[int]) -> np.ndarray:
+        """Boolean row mask: True where the row's chunk belongs to one of ``document_ids``.
+
+        A lookup table over document ids: one gather per row, no sort (``np.isin`` sorts).
+        """
+        wanted = np.asarray(document_ids, dtype=np.int64)
+        if len(self.doc_ids) == 0 or len(wanted) == 0:
+            return np.zeros(len(self.doc_ids), dtype=bool)
+        top = int(self.doc_ids.max())
+        table = np.zeros(top + 2, dtype=bool)  # the last slot catches rows without a document (-1)
+        table[wanted[(wanted >= 0) & (wanted <= top)]] = True
+        return table[self.doc_ids]
+
     def scores(self, query: np.ndarray) -> np.ndarray:
         """Cosine of every row with ``query`` (normalised here if it is not)."""
         q = np.asarray(query, dtype=np.float32).reshape(-1)
@@ -65,7 +88,7 @@ class VectorIndex:
         norm = float(np.linalg.norm(q))
         if norm:
             q = q / norm
-        return self.matrix @ q
+        return matvec(self.matrix, q)
 
     def search(
         self, query: np.ndarray, *, k: int, mask: np.ndarray | None = None, min_score: float | None = None
@@ -73,6 +96,20 @@ class VectorIndex:
         """The ``k`` best (ids, cosines) among rows allowed by ``mask`` and at least ``min_score``."""
         scores = self.scores(query)
         return top_k(self.ids, scores, k=k, mask=mask, min_score=min_score)
+
+
+def matvec(matrix: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """``matrix @ q`` with numpy's own single-threaded loop (``einsum``), not BLAS.
+
+    The product is memory-bound (100k x 384 floats are 150 MB read per query), so BLAS threads gain
+    little, and waking them costs up to 20 ms per call on a busy machine. ``bench_vectors.py``
+    measured, on 2 shared cores: 0.7 ms (einsum) against 20 ms (BLAS ``@``) at 10k rows, 32 ms
+    against 41 ms at 100k; even back to back, with BLAS threads awake, einsum was not slower.
+
+    >>> matvec(np.eye(2, dtype=np.float32), np.array([1.0, 2.0], dtype=np.float32)).tolist()
+    [1.0, 2.0]
+    """
+    return np.einsum("ij,j->i", matrix, q)
 
 
 def top_k(
@@ -99,6 +136,7 @@ def top_k(
 
 
 _CACHE: dict[tuple[str, str], tuple[int, VectorIndex]] = {}
+_MODELS: dict[str, tuple[int, list[tuple[str, int]]]] = {}
 _LOCK = threading.Lock()
 
 
@@ -108,16 +146,34 @@ def _db_key(conn: sqlite3.Connection) -> str:
     return os.path.realpath(path) if path else f"memory:{id(conn)}"
 
 
+def _store_key(conn: sqlite3.Connection) -> str:
+    return _db_key(conn) + "|" + str(get_meta(conn, "index_id", "") or get_meta(conn, "created_at", ""))
+
+
+def stored_models(conn: sqlite3.Connection) -> list[tuple[str, int]]:
+    """(model id, number of vectors), most used first; cached like the matrices (the count scans the vectors)."""
+    key = _store_key(conn)
+    gen = store.docs_generation(conn)
+    with _LOCK:
+        hit = _MODELS.get(key)
+        if hit is not None and hit[0] == gen:
+            return hit[1]
+    models = store.vector_models(conn)
+    with _LOCK:
+        _MODELS[key] = (gen, models)
+    return models
+
+
 def vector_index(conn: sqlite3.Connection, model: str) -> VectorIndex:
     """The cached :class:`VectorIndex` of ``model`` for this database, rebuilt if the store changed."""
-    key = (_db_key(conn) + "|" + str(get_meta(conn, "created_at", "")), model)
+    key = (_store_key(conn), model)
     gen = store.docs_generation(conn)
     with _LOCK:
         hit = _CACHE.get(key)
         if hit is not None and hit[0] == gen:
             return hit[1]
-    ids, matrix = store.load_vectors(conn, model)
-    index = VectorIndex(ids, matrix, model=model)
+    ids, doc_ids, matrix = store.load_vectors(conn, model)
+    index = VectorIndex(ids, matrix, model=model, doc_ids=doc_ids)
     with _LOCK:
         _CACHE[key] = (gen, index)
     return index
@@ -127,3 +183,4 @@ def clear_cache() -> None:
     """Forget every cached matrix (tests, or after replacing a database file)."""
     with _LOCK:
         _CACHE.clear()
+        _MODELS.clear()

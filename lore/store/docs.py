@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from .db import bump_generation, get_meta, set_meta
+from .schema import DOCS_LAYOUT
 
 DOC_COLUMNS = (
     "id",
@@ -69,9 +70,14 @@ def docs_generation(conn: sqlite3.Connection) -> int:
 
 
 def bump_docs_generation(conn: sqlite3.Connection) -> int:
-    """Increment ``docs_generation`` and the index ``generation`` inside the caller's transaction."""
+    """Increment ``docs_generation`` and the index ``generation`` inside the caller's transaction.
+
+    Also records ``meta.docs_layout`` (the layout of the document tables, see
+    :mod:`lore.store.docs_keep`).
+    """
     new = docs_generation(conn) + 1
     set_meta(conn, "docs_generation", str(new))
+    set_meta(conn, "docs_layout", str(DOCS_LAYOUT))
     bump_generation(conn)
     return new
 
@@ -153,36 +159,57 @@ def document_vectors(conn: sqlite3.Connection, document_id: int) -> dict[tuple[s
 def replace_chunks(
     conn: sqlite3.Connection, document_id: int, title: str, chunks: Sequence[dict[str, Any]]
 ) -> list[int]:
-    """Replace a document's chunks (and their FTS rows); returns the new chunk ids in order.
+    """Replace a document's chunks (and their FTS rows); returns the chunk ids in order.
 
     Each chunk dict has ``chunk_index, total_chunks, breadcrumb, content, start_char, end_char, page,
-    content_hash``.
+    content_hash``. A new chunk whose text equals an old chunk's keeps that chunk's id (ids handed
+    out by search stay valid for the sections an edit did not touch), with its vectors; the caller
+    drops vectors whose embedding text changed. Old chunks without a match are deleted.
     """
-    _delete_chunk_rows(conn, document_id)
+    old = conn.execute(
+        "SELECT id, content_hash FROM chunks WHERE document_id = ? ORDER BY chunk_index, id", (document_id,)
+    ).fetchall()
+    pool: dict[str, list[int]] = {}
+    for chunk_id, digest in old:
+        pool.setdefault(digest, []).append(chunk_id)
+    conn.executemany("DELETE FROM chunks_fts WHERE rowid = ?", [(cid,) for cid, _ in old])
+    conn.execute("DELETE FROM document_links WHERE source_document_id = ?", (document_id,))
     ids: list[int] = []
     for ch in chunks:
-        cur = conn.execute(
-            "INSERT INTO chunks(document_id, chunk_index, total_chunks, breadcrumb, content, start_char, "
-            "end_char, page, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                document_id,
-                ch["chunk_index"],
-                ch["total_chunks"],
-                ch["breadcrumb"],
-                ch["content"],
-                ch["start_char"],
-                ch["end_char"],
-                ch.get("page"),
-                ch["content_hash"],
-            ),
-        )
-        chunk_id = int(cur.lastrowid)
+        values = (
+            ch["chunk_index"], ch["total_chunks"], ch["breadcrumb"], ch["content"], ch["start_char"],
+            ch["end_char"], ch.get("page"), ch["content_hash"],
+        )  # fmt: skip
+        same = pool.get(ch["content_hash"])
+        if same:
+            chunk_id = same.pop(0)
+            conn.execute(
+                "UPDATE chunks SET chunk_index=?, total_chunks=?, breadcrumb=?, content=?, start_char=?, "
+                "end_char=?, page=?, content_hash=? WHERE id=?",
+                (*values, chunk_id),
+            )
+        else:
+            cur = conn.execute(
+                "INSERT INTO chunks(document_id, chunk_index, total_chunks, breadcrumb, content, start_char, "
+                "end_char, page, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (document_id, *values),
+            )
+            chunk_id = int(cur.lastrowid)
         ids.append(chunk_id)
         conn.execute(
             "INSERT INTO chunks_fts(rowid, title, breadcrumb, content) VALUES (?, ?, ?, ?)",
             (chunk_id, title, ch["breadcrumb"], ch["content"]),
         )
+    gone = [(cid,) for left in pool.values() for cid in left]
+    conn.executemany("DELETE FROM chunks WHERE id = ?", gone)
     return ids
+
+
+def drop_stale_vectors(conn: sqlite3.Connection, current: Sequence[tuple[int, str]]) -> None:
+    """Delete the vectors of the given chunks whose embedding-text hash differs from the current one."""
+    conn.executemany(
+        "DELETE FROM chunk_vectors WHERE chunk_id = ? AND content_hash != ?", [(int(c), h) for c, h in current]
+    )
 
 
 def get_chunks(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
@@ -234,18 +261,16 @@ def _filter_sql(
     return " AND ".join(where), args
 
 
-def filtered_chunk_ids(
+def filtered_document_ids(
     conn: sqlite3.Connection,
     *,
     library: str | None = None,
     topic: str | None = None,
     tags: Sequence[str] | None = None,
 ) -> np.ndarray:
-    """Ids of the chunks whose document matches every given filter (all tags required)."""
+    """Ids of the documents matching every given filter (all tags required); reads only ``documents``."""
     where, args = _filter_sql(library=library, topic=topic, tags=tags)
-    sql = "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id"
-    if where:
-        sql += " WHERE " + where
+    sql = "SELECT d.id FROM documents d" + (" WHERE " + where if where else "")
     return np.fromiter((r[0] for r in conn.execute(sql, args)), dtype=np.int64)
 
 
@@ -336,20 +361,24 @@ def chunk_vector(conn: sqlite3.Connection, chunk_id: int, model: str) -> np.ndar
     return np.frombuffer(row[0], dtype=np.float32).copy() if row else None
 
 
-def load_vectors(conn: sqlite3.Connection, model: str) -> tuple[np.ndarray, np.ndarray]:
-    """(chunk ids sorted ascending, float32 matrix with one row per id) for ``model``."""
+def load_vectors(conn: sqlite3.Connection, model: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(chunk ids sorted ascending, their document ids, float32 matrix with one row per id) for ``model``."""
     rows = conn.execute(
-        "SELECT chunk_id, vector FROM chunk_vectors WHERE model = ? ORDER BY chunk_id", (model,)
+        "SELECT v.chunk_id, c.document_id, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id "
+        "WHERE v.model = ? ORDER BY v.chunk_id",
+        (model,),
     )
     ids: list[int] = []
+    docs: list[int] = []
     blobs: list[bytes] = []
-    for chunk_id, blob in rows:
+    for chunk_id, doc_id, blob in rows:
         ids.append(chunk_id)
+        docs.append(doc_id)
         blobs.append(blob)
     if not ids:
-        return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32)
     matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), -1)
-    return np.asarray(ids, dtype=np.int64), matrix
+    return np.asarray(ids, dtype=np.int64), np.asarray(docs, dtype=np.int64), matrix
 
 
 # ---------------------------------------------------------------- links and mentions
@@ -415,6 +444,15 @@ def indexed_symbol_names(conn: sqlite3.Connection) -> list[tuple[int, str, str]]
         return [(int(i), n, q) for i, n, q in rows]
     except sqlite3.OperationalError:  # a store without the code tables
         return []
+
+
+def mentions_digest(conn: sqlite3.Connection) -> str | None:
+    """The digest of the symbol names the stored mentions were matched against (``None``: never)."""
+    return get_meta(conn, "mentions_symbols")
+
+
+def set_mentions_digest(conn: sqlite3.Connection, digest: str) -> None:
+    set_meta(conn, "mentions_symbols", digest)
 
 
 def replace_mentions(

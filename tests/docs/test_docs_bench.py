@@ -30,13 +30,18 @@ def test_prepare_hides_headings_and_builds_truth(bench, tmp_path):
     (src / "a.rst").write_text(
         "Guide\n=====\n\n.. _retry-rules:\n\nRetry rules explained\n---------------------\n\nBack off.\n"
     )
-    (src / "b.rst").write_text("Other\n=====\n\nSee :ref:`retry-rules` and :doc:`a`.\n")
+    (src / "b.rst").write_text(
+        "Other\n=====\n\nSee :ref:`the rules <retry-rules>` and :doc:`a`; :doc:`werkzeug:test` stays.\n"
+    )
     out = tmp_path / "out"
-    headings, labels = bench.prepare(src, out)
+    headings, labels, links = bench.prepare(src, out)
     assert headings == {"Section 1": "Retry rules explained"}
     assert labels == {"retry-rules": ("a.rst", "Section 1")}
     text = (out / "a.rst").read_text()
     assert "Retry rules" not in text and "retry-rules" not in text and "Section 1\n---------" in text
+    other = (out / "b.rst").read_text()
+    assert other == "Other\n=====\n\nSee  and ; :doc:`werkzeug:test` stays.\n"  # no trace of the truth
+    assert links == [("b.rst", other.index(" and"), "a.rst", "Section 1"), ("b.rst", other.index(";"), "a.rst", None)]
 
     from lore.docs.embed import get_embedder
     from lore.docs.ingest import ingest
@@ -50,7 +55,7 @@ def test_prepare_hides_headings_and_builds_truth(bench, tmp_path):
         assert query == "Retry rules explained" and [chunks[c]["breadcrumb"] for c in relevant] == [
             "Guide > Section 1"
         ]
-        ((source, rel),) = bench.related_truth(chunks, by_doc, labels)
+        ((source, rel),) = bench.related_truth(chunks, by_doc, links)
         assert chunks[source]["path"] == "b.rst" and rel == set(by_doc["a.rst"])
     finally:
         conn.close()

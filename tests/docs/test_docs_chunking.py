@@ -141,3 +141,37 @@ def test_invariants_on_random_markdown(parts):
     assert starts == sorted(starts)
     covered = "".join(text[c.start_char : c.end_char] for c in chunks)
     assert len(covered) >= len(text.strip()) - text.count("\n") - text.count(" ")  # nothing big dropped
+
+
+def test_crlf_reads_like_lf():
+    lf = "# A\n\n```\n# not a heading\n```\n\n## B\n\n" + "\n\n".join("word " * 30 for _ in range(8))
+    crlf = lf.replace("\n", "\r\n")
+    a = chunk_text(lf, max_chars=400, overlap=40)
+    b = chunk_text(crlf, max_chars=400, overlap=40)
+    assert [c.breadcrumb for c in b] == [c.breadcrumb for c in a] == ["A"] + ["A > B"] * (len(a) - 1)
+    assert [c.content.replace("\r\n", "\n") for c in b] == [c.content for c in a]
+    for c in b:
+        assert crlf[c.start_char : c.end_char] == c.content
+    assert all(crlf[c.end_char :].lstrip(" ").startswith("\r\n\r\n") for c in b[:-1])  # cut at blank lines, not mid-paragraph
+
+
+def test_overlap_never_pushes_a_fitting_code_block_over_the_limit():
+    code = "```python\n" + "x = 1\n\n" * 40 + "```"  # 290 characters: fits a 300-character chunk alone
+    text = "# T\n\n" + "\n\n".join("lead " * 12 for _ in range(6)) + "\n\n" + code + "\n\nafter."
+    chunks = chunk_text(text, max_chars=300, overlap=60)
+    holding = [c for c in chunks if "```python" in c.content]
+    assert len(holding) == 1 and code in holding[0].content
+    assert all(len(c.content) <= 300 for c in chunks)
+    before = chunks[chunks.index(holding[0]) - 1]
+    assert holding[0].start_char >= before.end_char  # the block's chunk starts at the block, no overlap
+
+
+def test_default_sizes():
+    from lore.docs.chunking import DEFAULT_MAX_CHARS, DEFAULT_OVERLAP
+
+    assert (DEFAULT_MAX_CHARS, DEFAULT_OVERLAP) == (1500, 150)
+    text = "# T\n\n" + "\n\n".join(f"Paragraph {i} " + "word " * 50 for i in range(30))
+    chunks = chunk_text(text)
+    assert all(len(c.content) <= 1500 for c in chunks) and len(chunks) >= 5
+    overlaps = [a.end_char - b.start_char for a, b in zip(chunks, chunks[1:], strict=False)]
+    assert all(0 < o <= 151 for o in overlaps)

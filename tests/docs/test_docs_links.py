@@ -96,8 +96,12 @@ def test_mentions_recorded_and_listed(docs_dir):
             {"qualified_name": "acme.client.Client.retry", "mention": "acme.client.Client.retry"}
         ]
         assert chunks_mentioning(conn, ["requests.get", "nope"]) == []
-        assert refresh_mentions(conn) >= 1  # recomputing keeps them
-        conn.commit()
+        assert refresh_mentions(conn) == 0  # the same symbol names: nothing to recompute
         assert len(chunks_mentioning(conn, ["acme.client.Client.retry"])) == 1
+        conn.execute("UPDATE symbols SET qualified_name = 'acme.client.Client.retry_later', name = 'retry_later' "
+                     "WHERE qualified_name = 'acme.client.Client.retry'")
+        refresh_mentions(conn)  # new names: every chunk is matched again
+        conn.commit()
+        assert chunks_mentioning(conn, ["acme.client.Client.retry"]) == []  # no mention of a symbol that is gone
     finally:
         conn.close()

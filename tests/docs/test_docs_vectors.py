@@ -69,3 +69,24 @@ def test_rrf_bad_arguments():
         rrf([["a"]], weights=[1.0, 2.0])
     with pytest.raises(InvalidArgumentError):
         rrf([["a"]], weights=[-1.0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(-1, 30), min_size=0, max_size=60),
+    st.lists(st.integers(-5, 40), min_size=0, max_size=10),
+)
+def test_document_mask_equals_isin(doc_ids, wanted):
+    n = len(doc_ids)
+    index = VectorIndex(np.arange(n), np.ones((n, 2), dtype=np.float32), model="toy", doc_ids=np.array(doc_ids))
+    expected = np.isin(np.array(doc_ids, dtype=np.int64), [w for w in wanted if w >= 0])
+    assert index.document_mask(wanted).tolist() == expected.tolist()
+
+
+def test_matvec_matches_blas():
+    from lore.docs.vectors import matvec
+
+    rng = np.random.default_rng(3)
+    m = rng.normal(size=(500, 384)).astype(np.float32)
+    q = rng.normal(size=384).astype(np.float32)
+    assert np.allclose(matvec(m, q), m @ q, atol=1e-4)

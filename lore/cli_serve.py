@@ -1,11 +1,4 @@
-"""``lore serve`` and ``lore tools``: the MCP server and its tool definitions, for the lead to register.
-
-::
-
-    from .cli_serve import serve_command, tools_command
-    _command(app, "serve")(serve_command)
-    _command(app, "tools")(tools_command)
-"""
+"""``lore serve`` and ``lore tools``: the MCP server and its tool definitions (registered in :mod:`lore.cli`)."""
 
 from __future__ import annotations
 

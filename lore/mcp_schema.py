@@ -15,16 +15,13 @@ from typing import Any
 
 from .algorithms.overlap import MEASURES
 from .api import GRAPH_KINDS
+from .docs.search import MODES as DOC_SEARCH_MODES
 from .errors import InvalidArgumentError
 from .graphs.related import ALGORITHMS
+from .search.symbols import MODES as CODE_SEARCH_MODES
 
 MAX_ROWS = 100
 MAX_ID = 2**63 - 1  # SQLite's largest integer
-SEARCH_MODES = (
-    "hybrid",
-    "vector",
-    "keyword",
-)  # code and document search (optional modules: not imported here)
 
 
 # -- schemas -----------------------------------------------------------------------------------------
@@ -44,6 +41,14 @@ _SYMBOL_REF = {
         {"type": "string", "minLength": 1, "maxLength": 500},
     ]
 }
+_MAX_TOKENS = {
+    "type": "integer",
+    "minimum": 50,
+    "maximum": 100_000,
+    "description": "Token budget (about 4 characters each): rows are dropped from the end until the answer fits, "
+    "and truncated becomes true.",
+}
+_FILTER = {"type": "string", "minLength": 1, "maxLength": 200}
 _TAGS = {
     "type": "array",
     "items": {"type": "string", "minLength": 1, "maxLength": 100},
@@ -63,15 +68,19 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_search": {
         "title": "Search code symbols",
         "description": (
-            "Find symbols (functions, methods, classes, modules) or files by words: names are split on camelCase and "
-            "snake_case, and qualified names, signatures, docstrings and paths are searched too. Use it first, to turn "
-            "a concept ('retry failed request') or a partial name into symbol ids for lore_symbol and lore_graph. "
-            "Returns {query, total, truncated, results: [{id, qualified_name, kind, path, line, score, ...}]}; "
-            "scores are normalised so the best hit is 1. mode: hybrid (default; keyword + vector fused), keyword "
-            "(BM25, exact words), vector (meaning). By default the best hits are expanded one hop along the graph "
-            "(their class, base, callees; each such row says which hit and edge brought it in); expand=0 turns that "
-            "off. files=true searches files (path, exported names, imports) instead. Defaults: 5 rows above score 0.5 "
-            "(files: 10 above 0.3); about 1k tokens."
+            "Find symbols (functions, methods, classes, modules) or files by words: names are split on "
+            "camelCase and snake_case, and qualified names, signatures, docstrings and paths are searched "
+            "too. Use it first, to turn a concept ('retry failed request') or a partial name into symbol ids "
+            "for lore_symbol and lore_graph. Returns {query, generation, total, truncated, results: [{id, "
+            "qualified_name, kind, at: 'path:line', score, is_test, found_by}]}; scores are normalised so the "
+            "best hit is 1; total counts every row above min_score. mode: hybrid (default; keyword + vector "
+            "ranks fused; says `fallback` when the index has no vectors), keyword (BM25, every word required "
+            "unless any_terms), vector (meaning). By default the best hits are expanded one hop along the "
+            "graph (their class, base, callees; found_by names the hit and the edge path that brought the row "
+            "in); expand=0 turns that off. files=true searches files (path, exported names, imports) instead: "
+            "a file row's id is a file id, so pass its qualified_name (the module) to lore_symbol or "
+            "lore_graph. Defaults: 5 rows above score 0.5 (files: 10 above 0.3); about 400 tokens (files: "
+            "1k). compact=false adds name, path, line and end_line as separate fields."
         ),
         "schema": _obj(
             {
@@ -81,7 +90,12 @@ TOOLS: dict[str, dict[str, Any]] = {
                     "maxLength": 500,
                     "description": "Words or an identifier.",
                 },
-                "mode": {"type": "string", "enum": list(SEARCH_MODES), "default": "hybrid"},
+                "mode": {
+                    "type": "string",
+                    "enum": list(CODE_SEARCH_MODES),
+                    "default": "hybrid",
+                    "description": "hybrid (keyword + vector fused), keyword (BM25) or vector (meaning).",
+                },
                 "kind": {
                     "type": "string",
                     "minLength": 1,
@@ -127,6 +141,12 @@ TOOLS: dict[str, dict[str, Any]] = {
                     "default": False,
                     "description": "Keyword hits need only one of the words instead of all of them.",
                 },
+                "compact": {
+                    "type": "boolean",
+                    "default": True,
+                    "description": "Short rows (default); false returns the library's full rows.",
+                },
+                "max_tokens": _MAX_TOKENS,
             },
             ("query",),
         ),
@@ -134,24 +154,27 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_graph": {
         "title": "Graph query: related symbols, calls, callers, imports, inheritance, cluster",
         "description": (
-            "Walk or rank the code graph from one symbol (id or qualified name; several seeds only for kind=related). "
-            "kind: related = symbols most like the seed; call = what it calls; callers = what calls it; import = what "
-            "its file imports (direction=out) or who imports it (in); inheritance = bases (out) / subclasses (in) / "
-            "both; cluster = the other members of its subsystem. For related, algorithm: overlap (default; shares "
-            "callees, callers and types with the seed: best for 'siblings' such as other handlers or parsers), "
-            "pagerank (personalized PageRank: symbols reachable through several short paths, i.e. collaborators "
-            "across the neighbourhood), pagerank_mc (Monte-Carlo variant with a standard error; seed for "
-            "reproducibility), pagerank_push (fast local approximation on huge graphs), cluster (same "
-            "label-propagation subsystem). Returns {query, generation, total, truncated, results: [{id, "
-            "qualified_name, kind, at: 'path:line', score, why}]}; why names the shared neighbours or the path that "
-            "earned the score, with edge resolutions. compact=true (default) keeps rows short; limit 10 compact is "
-            "about 1-2k tokens; max_tokens trims rows to a budget."
+            "Walk or rank the code graph from one symbol (id or qualified name; several seeds only for "
+            "kind=related). kind: related = symbols most like the seed; call = what it calls (with call-site "
+            "lines); callers = what calls it; import = what its file imports (direction=out) or who imports "
+            "it (in); inheritance = bases (out) / subclasses and overriding methods (in) / both; cluster = "
+            "the other members of its subsystem. For related, algorithm: overlap (default and fastest, about "
+            "10 ms on 50k symbols; shares callees, callers and types with the seed: best for 'siblings' such "
+            "as other handlers or parsers), pagerank (personalized PageRank: symbols reachable through "
+            "several short paths, i.e. collaborators across the neighbourhood; exact but slower, 0.1-1 s on "
+            "50k symbols), pagerank_push (local approximation of pagerank, tens of ms), pagerank_mc "
+            "(Monte-Carlo variant with a standard error per row; seed for reproducibility), cluster (same "
+            "label-propagation subsystem, ranked). Returns {query, generation, total, truncated, results: "
+            "[{id, qualified_name, kind, at: 'path:line', score, why}]}; why names the shared neighbours or "
+            "the path that earned the score, with edge resolutions. compact=true (default) keeps rows short; "
+            "limit 10 compact is about 0.7-1.5k tokens; max_tokens trims rows to a budget."
         ),
         "schema": _obj(
             {
                 "kind": {
                     "type": "string",
                     "enum": list(GRAPH_KINDS),
+                    "description": "What to compute from the seed; see the tool description.",
                 },
                 "source_id": {
                     "anyOf": [
@@ -223,12 +246,7 @@ TOOLS: dict[str, dict[str, Any]] = {
                     "description": "Short rows (default); false adds name, "
                     "path and line as separate fields and the full why.",
                 },
-                "max_tokens": {
-                    "type": "integer",
-                    "minimum": 50,
-                    "maximum": 100_000,
-                    "description": "Drop rows from the end until the answer fits about this many tokens.",
-                },
+                "max_tokens": _MAX_TOKENS,
                 "with_docs": {
                     "type": "boolean",
                     "default": False,
@@ -241,10 +259,11 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_symbol": {
         "title": "Show one symbol",
         "description": (
-            "Details of one symbol by id or qualified name: qualified_name, kind, path, line..end_line, signature, "
-            "docstring, parent container, whether it is in a test file, and the first snippet_lines lines of its "
-            "source (default 12, 0 for none). Use it to read a result of lore_search or lore_graph before deciding. "
-            "About 100-600 tokens."
+            "Details of one symbol by id or qualified name. Returns {id, name, qualified_name, kind, path, "
+            "line, end_line, signature, docstring, parent: {id, qualified_name, kind}, is_test, snippet} "
+            "where snippet is the first snippet_lines lines of its source (default 12, 0 for none; withheld "
+            "when the file resolves outside the repository). Use it to read a result of lore_search or "
+            "lore_graph before deciding. About 100-600 tokens."
         ),
         "schema": _obj(
             {
@@ -263,10 +282,13 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_clusters": {
         "title": "List subsystems (clusters)",
         "description": (
-            "The codebase's subsystems, found by weighted label propagation over calls, types and containment: each "
-            "with cluster id, size, cohesion (share of edges inside), a readable label (common path and frequent name "
-            "words) and its most connected members. Use it to get a map of an unfamiliar repository; then "
-            "lore_graph kind=cluster on a member lists the rest. Largest first; 20 clusters is about 2-3k tokens."
+            "The codebase's subsystems, found by weighted label propagation over calls, types and "
+            "containment: each with cluster id, size, cohesion (share of edges inside), a readable label "
+            "(common path and frequent name words) and its most connected members. Use it to get a map of an "
+            "unfamiliar repository; then lore_graph kind=cluster on a member lists the rest. Returns {query, "
+            "generation, total, truncated, results: [{cluster, size, cohesion, label, top_members: [{id, "
+            "qualified_name}]}]}, largest first; 20 clusters is about 2-3k tokens. The first call on a large "
+            "index computes the clusters (seconds)."
         ),
         "schema": _obj(
             {
@@ -285,32 +307,46 @@ TOOLS: dict[str, dict[str, Any]] = {
                     "default": 5,
                     "description": "Members listed per cluster.",
                 },
+                "max_tokens": _MAX_TOKENS,
             }
         ),
     },
     "lore_status": {
         "title": "Index status",
         "description": (
-            "What is indexed and whether it is fresh: repository root, index file, generation (increments on every "
-            "refresh), last update time, file and symbol counts, fresh=false with the files changed or removed on "
-            "disk since, and which optional tools are available. Call it when results look stale or a tool says the "
-            "index is missing. About 200 tokens."
+            "What is indexed and whether it is fresh. Returns {db, root, generation (increments on every "
+            "refresh), updated_at, files, symbols, fresh, changed_on_disk, removed_on_disk, read_only}: "
+            "fresh=false lists the indexed files changed or removed on disk since (new files are only found "
+            "by a refresh), and read_only (false when the server was started with --allow-refresh and offers "
+            "lore_refresh). Call it when results look stale or a tool says the index is missing. About 100 "
+            "tokens."
         ),
         "schema": _obj({}),
     },
     "search_docs": {
         "title": "Search documentation chunks",
         "description": (
-            "Search the indexed documents (markdown, rst, text added with `lore docs add`) by meaning and words. "
-            "Returns {query, total, truncated, results} where each result is a chunk with its text, score and "
-            "citations (source file, chunk index, total chunks, page). mode: hybrid (default; BM25 and vector ranks "
-            "fused), vector, keyword. Filter by topic, library or tags; expand follows links between documents. "
-            "Use get_related on a chunk id for 'more like this'. 10 chunks is about 2-4k tokens."
+            "Search the indexed documents (markdown, rst, text added with `lore docs add`) by meaning and "
+            "words. Returns {query, total, truncated, results} where each result is a chunk with its text, "
+            "score and citations (source file, chunk index, total chunks, page). mode: hybrid (default; BM25 "
+            "and vector ranks fused), vector, keyword. Filter by topic, library or tags; expand follows links "
+            "between documents. Use get_related on a chunk id for 'more like this'. 10 chunks is about 2-4k "
+            "tokens; max_tokens trims."
         ),
         "schema": _obj(
             {
-                "query": {"type": "string", "minLength": 1, "maxLength": 1000},
-                "mode": {"type": "string", "enum": list(SEARCH_MODES), "default": "hybrid"},
+                "query": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 1000,
+                    "description": 'Words or a question; "quoted phrases" must match exactly.',
+                },
+                "mode": {
+                    "type": "string",
+                    "enum": list(DOC_SEARCH_MODES),
+                    "default": "hybrid",
+                    "description": "hybrid (BM25 and vector ranks fused), keyword (BM25) or vector (meaning).",
+                },
                 "limit": _limit(10, "chunks"),
                 "min_score": {
                     "type": "number",
@@ -318,8 +354,11 @@ TOOLS: dict[str, dict[str, Any]] = {
                     "maximum": 1,
                     "description": "Drop chunks scoring below this; the default depends on the embedding model.",
                 },
-                "topic": {"type": "string", "minLength": 1, "maxLength": 200},
-                "library": {"type": "string", "minLength": 1, "maxLength": 200},
+                "topic": {**_FILTER, "description": "Keep only chunks of documents added with this --topic."},
+                "library": {
+                    **_FILTER,
+                    "description": "Keep only chunks of documents added with this --library.",
+                },
                 "tags": _TAGS,
                 "expand": {
                     "type": "integer",
@@ -328,6 +367,7 @@ TOOLS: dict[str, dict[str, Any]] = {
                     "default": 0,
                     "description": "Hops to follow links between documents (0..3).",
                 },
+                "max_tokens": _MAX_TOKENS,
             },
             ("query",),
         ),
@@ -335,9 +375,11 @@ TOOLS: dict[str, dict[str, Any]] = {
     "get_related": {
         "title": "Documentation chunks like this one",
         "description": (
-            "Chunks most like a given chunk (by its stored embedding, no model call), from other documents than the "
-            "source's own. Use after search_docs to widen a good hit. Returns {chunk_id, total, truncated, results} "
-            "with scores (cosine) and citations; include_linked blends in documents the source links to explicitly."
+            "Chunks most like a given chunk (by its stored embedding, no model call), from other documents "
+            "than the source's own. Use after search_docs to widen a good hit. Returns {chunk_id, total, "
+            "truncated, results} with scores (cosine) and citations; include_linked blends in documents the "
+            "source links to explicitly. An empty result means no other document is similar enough (see "
+            "min_score). 10 chunks is about 2-4k tokens; max_tokens trims."
         ),
         "schema": _obj(
             {
@@ -348,11 +390,24 @@ TOOLS: dict[str, dict[str, Any]] = {
                     "description": "A chunk id from search_docs.",
                 },
                 "limit": _limit(10, "chunks"),
-                "topic": {"type": "string", "minLength": 1, "maxLength": 200},
-                "library": {"type": "string", "minLength": 1, "maxLength": 200},
+                "topic": {**_FILTER, "description": "Keep only chunks of documents added with this --topic."},
+                "library": {
+                    **_FILTER,
+                    "description": "Keep only chunks of documents added with this --library.",
+                },
                 "tags": _TAGS,
-                "min_score": {"type": "number", "minimum": -1, "maximum": 1},
-                "include_linked": {"type": "boolean", "default": False},
+                "min_score": {
+                    "type": "number",
+                    "minimum": -1,
+                    "maximum": 1,
+                    "description": "Drop chunks below this cosine; the default depends on the embedding model.",
+                },
+                "include_linked": {
+                    "type": "boolean",
+                    "default": False,
+                    "description": "Also rank chunks of documents the source links to explicitly.",
+                },
+                "max_tokens": _MAX_TOKENS,
             },
             ("chunk_id",),
         ),
@@ -360,10 +415,10 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_refresh": {
         "title": "Refresh the index",
         "description": (
-            "Re-index the repository incrementally (only files changed since the last run are parsed; symbol ids of "
-            "unchanged files stay stable). Use it when lore_status says fresh=false. Returns what changed: added, "
-            "changed and removed files, symbol and edge counts, the new generation. Parses source text only; never "
-            "runs it. Seconds on small repositories, about a minute on a large one."
+            "Re-index the repository incrementally (only files changed since the last run are parsed; symbol "
+            "ids of unchanged files stay stable). Use it when lore_status says fresh=false. Returns what "
+            "changed: added, changed and removed files, symbol and edge counts, the new generation. Parses "
+            "source text only; never runs it. Seconds on small repositories, about a minute on a large one."
         ),
         "schema": _obj({}),
     },

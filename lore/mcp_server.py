@@ -5,10 +5,14 @@ hand-written JSON Schema (ranges, enums, descriptions written for a model choosi
 failure becomes an MCP tool error (``isError``) with one sentence, never a crash of the server.
 
 Each tool is a thin shell: check the arguments against its schema, call one function of
-:mod:`lore.api` (or :mod:`lore.search.api`, :mod:`lore.docs.api`, :func:`lore.index.index_repo`),
-return compact JSON. The server opens the index read-only and never writes it, unless started with
-``allow_refresh=True``, which adds the ``lore_refresh`` tool. It never imports or executes indexed
-code, and never reads a source file that resolves outside the repository root.
+:mod:`lore.api` (or :mod:`lore.docs.api`), return compact JSON (``max_tokens`` trims rows with
+:func:`lore.api.fit_tokens`). The server opens the index read-only and never writes it, unless
+started with ``allow_refresh=True``, which adds the ``lore_refresh`` tool. It never imports or
+executes indexed code, and never reads a source file that resolves outside the repository root.
+
+Every call sees the index as it is now: the index file is reopened when it is replaced (deleted
+and indexed again), and the library's caches (graph, clusters, BM25 statistics, vectors) are keyed by the
+index identity and generation, so a refresh by another process is served at once, never stale.
 
 Run it with ``lore serve`` (or ``python -m lore.mcp_server --db PATH``); ``lore tools --schema``
 prints :func:`tool_definitions`.
@@ -37,10 +41,12 @@ log = logging.getLogger("lore.mcp")
 
 SERVER_NAME = "lore"
 INSTRUCTIONS = (
-    "lore answers 'what else in this codebase is like this symbol?'. Typical flow: lore_search to find a symbol id, "
-    "lore_symbol to read it, lore_graph kind=related to rank similar symbols (or call/callers/import/inheritance for "
-    "direct edges), lore_clusters for the subsystems. Ids are stable integers; qualified names work wherever an id "
-    "does. Results are compact JSON with total/truncated: raise limit or narrow the query when truncated is true."
+    "lore answers 'what else in this codebase is like this symbol?'. Typical flow: lore_search to find a symbol "
+    "id, lore_symbol to read it, lore_graph kind=related to rank similar symbols (or call/callers/import/"
+    "inheritance for direct edges), lore_clusters for the subsystems; search_docs and get_related for the "
+    "project's documentation. Ids are stable integers; qualified names work wherever an id does. Results are "
+    "compact JSON with total/truncated: raise limit or narrow the query when truncated is true. lore_status "
+    "says whether the index is fresh."
 )
 
 
@@ -67,7 +73,7 @@ class LoreTools:
 
     def index(self):
         """The open read-only index: opened lazily (the server starts before the first `lore index`)
-        and reopened when the file is replaced (`lore index --rebuild` writes a new file)."""
+        and reopened when the file is replaced (deleted and indexed again: a new file, a new inode)."""
         try:
             st = self.db_path.stat()
         except OSError:
@@ -95,13 +101,16 @@ class LoreTools:
             raise InvalidArgumentError(f"unknown tool {name!r}{hint}; available: {', '.join(self.handlers)}")
         return self.handlers[name](check_arguments(name, arguments))
 
-    # each handler: one call into the library, then the shared envelope
+    # each handler: one call into the library, then formatting (compact rows, token budget)
     def lore_search(self, a: dict) -> dict:
         from .api import lore_search
 
-        idx = self.index()
-        _require("lore.search.api", "code search")
-        return _envelope(lore_search(idx, a.pop("query"), **a))  # the schema's keys are search()'s options
+        compact = a.pop("compact", True)
+        max_tokens = a.pop("max_tokens", None)
+        out = lore_search(self.index(), a.pop("query"), **a)  # the other keys are search()'s options
+        if compact:
+            out["results"] = [compact_search_row(r) for r in out["results"]]
+        return _fit(out, max_tokens)
 
     def lore_graph(self, a: dict) -> dict:
         from .api import lore_graph
@@ -126,44 +135,33 @@ class LoreTools:
     def lore_clusters(self, a: dict) -> dict:
         from .api import list_clusters
 
-        return list_clusters(
+        max_tokens = a.pop("max_tokens", None)
+        out = list_clusters(
             self.index(), min_size=a.get("min_size", 3), limit=a.get("limit", 20), top=a.get("top", 5)
         )
+        return _fit(out, max_tokens)
 
     def lore_status(self, a: dict) -> dict:
         out = self.index().status()
         out["read_only"] = not self.allow_refresh
-        out["available"] = {
-            "code_search": _importable("lore.search.api"),
-            "docs": _importable("lore.docs.api"),
-            "refresh": self.allow_refresh,
-        }
         return out
 
     def search_docs(self, a: dict) -> dict:
-        self.index()  # same one-sentence error when there is no index yet
-        _require("lore.docs.api", "document search")
         from .docs.api import search_docs
 
-        opts = {
-            k: a[k] for k in ("mode", "limit", "min_score", "topic", "library", "tags", "expand") if k in a
-        }
-        opts.setdefault("limit", 10)
-        return _envelope(search_docs(self.db_path, a["query"], **opts))
+        max_tokens = a.pop("max_tokens", None)
+        a.setdefault("limit", 10)
+        return _fit(_envelope(search_docs(self.index(), a.pop("query"), **a)), max_tokens)
 
     def get_related(self, a: dict) -> dict:
-        self.index()
-        _require("lore.docs.api", "document get-related")
         from .docs.api import get_related
 
-        opts = {
-            k: a[k] for k in ("limit", "topic", "library", "tags", "min_score", "include_linked") if k in a
-        }
-        opts.setdefault("limit", 10)
-        return _envelope(get_related(self.db_path, a["chunk_id"], **opts))
+        max_tokens = a.pop("max_tokens", None)
+        a.setdefault("limit", 10)
+        return _fit(_envelope(get_related(self.index(), a.pop("chunk_id"), **a)), max_tokens)
 
     def lore_refresh(self, a: dict) -> dict:
-        from .index import index_repo
+        from .api import index_repo
         from .store import db as store_db
 
         root = None
@@ -190,25 +188,34 @@ def _envelope(out: dict) -> dict:
     return out
 
 
-def _importable(module: str) -> bool:
-    import importlib.util
+def _fit(out: dict, max_tokens: int | None) -> dict:
+    if max_tokens is not None:
+        from .api import fit_tokens
 
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
+        fit_tokens(out, max_tokens)
+    return out
 
 
-def _require(module: str, feature: str) -> None:
-    """Import an optional part of lore, or fail with one sentence (never an ImportError traceback)."""
-    import importlib
+def compact_search_row(row: dict) -> dict:
+    """A search row for an agent: ``at`` = ``path:line`` instead of path, line and end_line; no ``name``.
 
-    try:
-        importlib.import_module(module)
-    except ImportError as exc:
-        raise LoreError(
-            f"{feature} is not available in this lore build ({module}: {exc}); update lore"
-        ) from None
+    Examples
+    --------
+    >>> compact_search_row({"id": 7, "name": "get", "qualified_name": "api.get", "kind": "function",
+    ...                     "path": "api.py", "line": 3, "end_line": 9, "score": 1.0})
+    {'id': 7, 'qualified_name': 'api.get', 'kind': 'function', 'at': 'api.py:3', 'score': 1.0}
+    """
+    drop = ("name", "path", "line", "end_line")
+    out = {
+        "id": row["id"],
+        "qualified_name": row.get("qualified_name") or row.get("name"),
+        "kind": row.get("kind"),
+        "at": f"{row['path']}:{row['line']}"
+        if row.get("path") and row.get("kind") != "file"
+        else row.get("path"),
+    }
+    out.update((k, v) for k, v in row.items() if k not in drop and k not in out)
+    return out
 
 
 def _inside_root(idx, path: str) -> bool:
@@ -321,7 +328,10 @@ async def run_stdio(server: Server) -> None:
 def run_http(server: Server, host: str, port: int) -> None:
     import uvicorn
 
-    app = server.streamable_http_app(host=host)
+    # Plain JSON responses instead of one SSE stream per call: lore sends no progress or log
+    # notifications mid-call, and JSON halves the transport's cost per call (see bench_mcp.py).
+    # The SDK turns on DNS-rebinding protection (Host and Origin checks) for loopback hosts.
+    app = server.streamable_http_app(host=host, json_response=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
@@ -339,14 +349,17 @@ def serve(db_path: str | os.PathLike[str], *, http: str | None = None, allow_ref
 
 
 def locate_db(given: str | os.PathLike[str] | None) -> Path:
-    """``lore.cli.find_db``, except that a missing index is not fatal: the server starts and its tools say so."""
+    """``lore.cli.find_db``, except that a missing index is not fatal: the server starts and its tools say so.
+
+    The path is made absolute, so messages name the file whatever directory the client started us in.
+    """
     from .cli import find_db
     from .store.db import default_db_path
 
     try:
-        return find_db(Path(given) if given is not None else None)
+        return find_db(Path(given) if given is not None else None).absolute()
     except IndexNotFoundError:
-        return default_db_path(Path.cwd())
+        return default_db_path(Path.cwd()).absolute()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -372,6 +385,7 @@ __all__ = [
     "LoreTools",
     "build_server",
     "check_arguments",
+    "compact_search_row",
     "locate_db",
     "main",
     "parse_http",

@@ -1,9 +1,13 @@
-"""A tiny indexed repository and a helper that drives ``python -m lore serve`` with the SDK's client."""
+"""A tiny indexed repository (code, code vectors, documents) and helpers that drive ``python -m lore serve``
+with the SDK's own client, over stdio or streamable HTTP."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
+import socket
+import subprocess
 import sys
 import textwrap
 from collections.abc import Awaitable, Callable
@@ -13,8 +17,20 @@ from typing import Any
 import anyio
 import pytest
 
+# Module-level code that leaves a marker file if anything ever imports or runs it: the server must not.
+_TRAP = 'open(__file__ + ".executed", "w").close()\n'
+
 SHOP = {
+    "setup.py": _TRAP + "from setuptools import setup\n\nsetup(name='shop')\n",
     "shop/__init__.py": "from .orders import Order, place_order\n",
+    "shop/boom.py": _TRAP
+    + textwrap.dedent(
+        '''
+        def detonate() -> None:
+            """Runs only if someone calls it; the module-level line above runs on any import."""
+            raise SystemExit("indexed code was executed")
+        '''
+    ),
     "shop/models.py": '''
         class Item:
             """A thing to sell."""
@@ -105,6 +121,29 @@ SHOP = {
     """,
 }
 
+DOCS = {
+    "docs/orders.md": """
+        # Orders
+
+        Place an order with `place_order`; bulk orders get a discount. See [refunds](refunds.md).
+
+        ## Quantities
+
+        Every order checks its quantity with `check_qty` before it is placed. Prices will be checked by
+        `check_price`, which does not exist yet.
+    """,
+    "docs/refunds.md": """
+        # Refunds
+
+        A refund gives the order amount back to the customer and checks the quantity again.
+    """,
+    "docs/shipping.md": """
+        # Shipping
+
+        Digital items ship without a parcel; physical orders ship in a box.
+    """,
+}
+
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:
     for rel, content in files.items():
@@ -114,15 +153,37 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-@pytest.fixture(scope="session")
-def shop_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(repository root, index file) of the shop fixture, indexed once per test session."""
-    from lore.index import index_repo
+def build_index(root: Path) -> Path:
+    """Index ``root`` (code, hashing code vectors, the docs/ files) the way a user would; returns the index file."""
+    from lore.api import index_repo
+    from lore.docs.api import add_documents
+    from lore.search.api import build_code_vectors
 
-    root = write_tree(tmp_path_factory.mktemp("mcp") / "shop_repo", SHOP)
     db = root / ".lore" / "index.db"
     index_repo(root, db=db, workers=1)
-    return root, db
+    build_code_vectors(db, embedder="hashing")
+    docs = sorted((root / "docs").glob("*.md"))
+    add_documents(db, docs, library="shop", topic="guides", tags="orders", embedder="hashing", progress=False)
+    return db
+
+
+def executed_markers(*roots: Path) -> list[Path]:
+    """Marker files left by indexed code that was imported or run (there must be none)."""
+    return [p for r in roots for p in r.rglob("*.executed")]
+
+
+@pytest.fixture(scope="session")
+def shop_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(repository root, index file) of the shop fixture, indexed once per test session. Read-only: tests that
+    change the repository or the index use :func:`fresh_copy`."""
+    root = write_tree(tmp_path_factory.mktemp("mcp") / "shop_repo", {**SHOP, **DOCS})
+    return root, build_index(root)
+
+
+def fresh_copy(shop_repo: tuple[Path, Path], dest: Path) -> tuple[Path, Path]:
+    """A copy of the shop repository at ``dest`` with its own index."""
+    shutil.copytree(shop_repo[0], dest, ignore=shutil.ignore_patterns(".lore"))
+    return dest, build_index(dest)
 
 
 def server_params(db: Path, *extra: str):
@@ -135,8 +196,8 @@ def server_params(db: Path, *extra: str):
     )
 
 
-def run_session(db: Path, body: Callable[[Any], Awaitable[Any]], *extra: str, timeout: float = 60) -> Any:
-    """Start the server as a subprocess, open a ``ClientSession`` over stdio, run ``body(session)``."""
+def run_session(db: Path, body: Callable[[Any], Awaitable[Any]], *extra: str, timeout: float = 120) -> Any:
+    """Start ``lore serve`` as a subprocess, open a ``ClientSession`` over stdio, run ``body(session)``."""
     from mcp import ClientSession, stdio_client
 
     async def main() -> Any:
@@ -148,6 +209,42 @@ def run_session(db: Path, body: Callable[[Any], Awaitable[Any]], *extra: str, ti
                         return await body(session)
 
     return anyio.run(main)
+
+
+def run_http_session(
+    db: Path, body: Callable[[Any], Awaitable[Any]], *extra: str, timeout: float = 60
+) -> Any:
+    """Start ``lore serve --http 127.0.0.1:PORT``, connect the SDK's streamable HTTP client, run ``body(session)``."""
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    params = server_params(db, "--http", f"127.0.0.1:{port}", *extra)
+    proc = subprocess.Popen(
+        [params.command, *params.args], env=params.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+    async def main() -> Any:
+        with anyio.fail_after(timeout):
+            while True:  # wait for the port
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                        break
+                except OSError:
+                    assert proc.poll() is None, "the HTTP server exited"
+                    await anyio.sleep(0.1)
+            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    return await body(session)
+
+    try:
+        return anyio.run(main)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 def payload(result: Any) -> Any:

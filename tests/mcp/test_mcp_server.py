@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,8 @@ READ_ONLY = [
 
 
 def test_tool_definitions_are_valid_json_schema():
-    jsonschema = pytest.importorskip("jsonschema")
+    import jsonschema
+
     tools = tool_definitions()
     assert [t["name"] for t in tools] == READ_ONLY
     assert [t["name"] for t in tool_definitions(allow_refresh=True)] == [*READ_ONLY, "lore_refresh"]
@@ -36,6 +38,17 @@ def test_tool_definitions_are_valid_json_schema():
         assert len(t["description"]) > 150, t["name"]
         assert t["annotations"]["readOnlyHint"] is (t["name"] != "lore_refresh")
     json.dumps(tools)  # plain JSON
+
+
+def test_descriptions_say_what_comes_back_and_how_big():
+    for t in tool_definitions(allow_refresh=True):
+        text = t["description"]
+        assert "Returns" in text or "returns" in text, t["name"]
+        assert re.search(r"tokens|seconds|\d+ ms", text, re.IGNORECASE), t[
+            "name"
+        ]  # a size or cost to plan with
+        for prop, spec in t["inputSchema"]["properties"].items():
+            assert spec.get("description"), (t["name"], prop)
 
 
 def test_schema_ranges():
@@ -48,7 +61,10 @@ def test_schema_ranges():
         1,
     )
     assert (by["lore_search"]["expand"]["minimum"], by["lore_search"]["expand"]["maximum"]) == (0, 3)
-    assert by["lore_graph"]["compact"]["default"] is True
+    for name in ("lore_search", "lore_graph"):
+        assert by[name]["compact"]["default"] is True, name
+    for name in ("lore_search", "lore_graph", "lore_clusters", "search_docs", "get_related"):
+        assert by[name]["max_tokens"]["minimum"] == 50, name
 
 
 @pytest.mark.parametrize(
@@ -137,44 +153,22 @@ def test_snippet_never_follows_a_symlink_out_of_the_root(tmp_path: Path):
         tools.close()
 
 
-def test_cli_commands_register_and_print_schema():
-    import typer
+def test_cli_serve_and_tools():
     from typer.testing import CliRunner
 
-    from lore.cli import _command
-    from lore.cli_serve import serve_command, tools_command
+    from lore.cli import app
 
-    app = typer.Typer()
-    _command(app, "serve")(serve_command)
-    _command(app, "tools")(tools_command)
     runner = CliRunner()
     listed = runner.invoke(app, ["tools"])
     assert listed.exit_code == 0 and "lore_graph" in listed.output and "lore_refresh" not in listed.output
-    schema = runner.invoke(app, ["tools", "--schema"])
-    assert schema.exit_code == 0 and json.loads(schema.output) == tool_definitions()
-    bad = runner.invoke(app, ["serve", "--http", "0.0.0.0:8765"])
-    assert bad.exit_code == 2 and "loopback only" in bad.output
+    schema = runner.invoke(app, ["tools", "--schema", "--allow-refresh"])
+    assert schema.exit_code == 0 and json.loads(schema.output) == tool_definitions(allow_refresh=True)
+    for spec, message in [("0.0.0.0:8765", "loopback only"), ("127.0.0.1", "HOST:PORT")]:
+        bad = runner.invoke(app, ["serve", "--http", spec])
+        assert bad.exit_code == 2 and message in bad.output, bad.output
 
 
-def test_missing_optional_module_is_one_sentence(shop_repo, monkeypatch):
-    import sys
-
-    from lore.errors import LoreError
-
-    _root, db = shop_repo
-    tools = LoreTools(db)
-    try:
-        monkeypatch.setitem(sys.modules, "lore.search.api", None)  # makes the import fail
-        monkeypatch.setitem(sys.modules, "lore.docs.api", None)
-        with pytest.raises(LoreError, match=r"^code search is not available in this lore build"):
-            tools.call("lore_search", {"query": "order"})
-        with pytest.raises(LoreError, match=r"^document search is not available"):
-            tools.call("search_docs", {"query": "order"})
-    finally:
-        tools.close()
-
-
-def test_index_is_reopened_after_a_rebuild(tmp_path: Path):
+def test_index_is_reopened_when_the_file_is_replaced(tmp_path: Path):
     from lore.index import index_repo
 
     root = write_tree(tmp_path / "repo", SHOP)
@@ -184,7 +178,8 @@ def test_index_is_reopened_after_a_rebuild(tmp_path: Path):
     try:
         assert tools.call("lore_symbol", {"symbol": "shop.validate.check_qty", "snippet_lines": 0})
         (root / "shop" / "extra.py").write_text("def added_later():\n    return 1\n")
-        index_repo(root, db=db, workers=1, rebuild=True)  # a new file replaces the old one
+        shutil.rmtree(root / ".lore")  # a new index file replaces the one the server has open
+        index_repo(root, db=db, workers=1)
         assert tools.call("lore_symbol", {"symbol": "shop.extra.added_later"})["kind"] == "function"
         db.unlink()
         with pytest.raises(IndexNotFoundError):

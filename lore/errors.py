@@ -8,6 +8,7 @@ returns it as a tool error. Argument errors are also ``ValueError`` so generic c
 
     LoreError
     ├── IndexNotFoundError          no index at the given path (run `lore index`)
+    ├── NotAnIndexError             the file is not a lore index (lore never modifies it)
     ├── SchemaVersionError          index written by an incompatible lore version
     ├── IndexBusyError              another process holds the write lock
     ├── UnknownSymbolError          id or qualified name not in the index
@@ -31,9 +32,20 @@ class LoreError(Exception):
 class IndexNotFoundError(LoreError):
     """No index database at ``path``."""
 
+    def __init__(self, path: str, note: str = "") -> None:
+        self.path = str(path)
+        super().__init__(f"no index at {self.path}{note}; run `lore index` first")
+
+
+class NotAnIndexError(LoreError):
+    """The file at ``path`` exists but is not a lore index; lore neither reads nor overwrites it."""
+
     def __init__(self, path: str) -> None:
         self.path = str(path)
-        super().__init__(f"no index at {self.path}; run `lore index` first")
+        super().__init__(
+            f"{self.path} is not a lore index (not SQLite, or no lore metadata); "
+            "pass another --db path, or move the file away and run `lore index`"
+        )
 
 
 class SchemaVersionError(LoreError):

@@ -95,3 +95,23 @@ def test_status_reports_freshness(sample_repo, sample_index):
     (sample_repo / "shop/models.py").write_text("# changed\n")
     st = sample_index.status()
     assert not st["fresh"] and st["changed_on_disk"] == ["shop/models.py"]
+
+
+def test_the_issue_api_end_to_end(sample_repo, tmp_path):
+    """lore.index_repo(path, db=...) and lore.open_index(path) with symbols, symbol, edges, search."""
+    db = tmp_path / "elsewhere" / "code.db"
+    report = lore.index_repo(sample_repo, db=db, workers=1)
+    assert report.db == str(db) and report.full and not (sample_repo / ".lore").exists()
+    assert report.seconds["total"] > 0 and report.seconds["cpu"] > 0
+    with open_index(db) as idx:
+        assert idx.symbol("shop.orders.Order.amount")["kind"] == "method"
+        ids = [s["id"] for s in idx.symbols()]
+        assert ids == sorted(ids) and len(ids) == len(set(ids))
+        first, second = idx.edges("symbol_refs"), idx.edges("symbol_refs")
+        assert first == second  # deterministic order (rowid)
+        hits = idx.search("order amount")["results"]
+        assert "shop.orders.Order.amount" in [h["qualified_name"] for h in hits]
+    with pytest.raises(InvalidArgumentError, match="not a directory"):
+        lore.index_repo(tmp_path / "missing", db=db)
+    with pytest.raises(InvalidArgumentError, match="workers"):
+        lore.index_repo(sample_repo, db=db, workers=0)

@@ -88,6 +88,28 @@ def test_missing_index_says_run_lore_index(tmp_path):
     assert "run `lore index` first" in res.output
 
 
+def test_bad_index_files_are_one_line_exit_2(indexed, tmp_path):
+    import sqlite3
+
+    garbage = tmp_path / "notes.db"
+    garbage.write_bytes(b"not a database at all" * 50)
+    for args in (("stats", "--db", str(garbage)), ("index", str(indexed), "--db", str(garbage))):
+        res = run(*args)
+        assert res.exit_code == 2 and "is not a lore index" in res.output, res.output
+        assert res.output.strip().count("\n") == 0 and "Traceback" not in res.output
+    assert garbage.read_bytes() == b"not a database at all" * 50  # never overwritten
+    db = indexed / ".lore" / "index.db"
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    res = run("show", "shop.orders.Order", "--db", str(indexed))
+    assert res.exit_code == 2 and "schema version 0" in res.output and "lore index --rebuild" in res.output
+    res = run("index", str(indexed), "--workers", "1")
+    assert res.exit_code == 0 and "rebuilt the index (schema version 0 -> " in res.output
+    assert run("show", "shop.orders.Order", "--db", str(indexed)).exit_code == 0
+
+
 def test_bad_arguments_exit_2(indexed):
     res = run("graph", "call", "shop.orders.place_order", "--limit", "-3", "--db", str(indexed))
     assert res.exit_code == 2 and "limit must be a positive integer" in res.output

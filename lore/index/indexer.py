@@ -3,23 +3,38 @@
 A refresh re-parses only files whose content hash changed, deletes rows of removed files, keeps the
 ids of symbols whose qualified name survives, re-resolves the edges of changed files and of the
 files that mention any name they define, and bumps ``meta.generation`` once. Everything is written
-in a single transaction: a crash or Ctrl-C leaves the previous index readable and intact.
+in a single transaction: a crash, ``kill -9`` or Ctrl-C leaves the previous index readable and
+intact, rebuilds included (the old tables are dropped inside the same transaction).
+
+Speed, by design (``benchmarks/perf/bench_index.py`` measures it):
+
+* workers read, hash, parse and pre-tokenize files and send back ready-made rows plus the records
+  as one compressed blob; the indexer never decodes the records of a fresh file;
+* the indexer inserts each batch of rows while the workers are still parsing (one transaction,
+  ``executemany``), and builds the secondary indexes after the bulk load;
+* resolution runs in forked workers that inherit the symbol tables; their edge rows are inserted as
+  they arrive and the external symbols they numbered provisionally are mapped to final ids in SQL;
+* no garbage-collection passes during a run: millions of records and rows, none in a cycle.
 """
 
 from __future__ import annotations
 
 import fcntl
+import gc
 import hashlib
 import os
+import re
+import resource
+import sqlite3
 import time
 from array import array
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..errors import IndexBusyError, SchemaVersionError
+from ..errors import IndexBusyError, InvalidArgumentError, NotAnIndexError
 from ..parsers import parse_source
 from ..parsers.records import ParsedFile, decode, encode
 from ..search.tokens import body_text, index_text
@@ -27,19 +42,25 @@ from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import read, write
 from . import modules as modnames
-from .resolve import FileRow, SymRow, World
-from .resolve_pool import RecordLoader, resolve_parallel
+from .resolve import Edges, FileRow, SymRow, World
+from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel
 from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, is_binary, is_test_path, walk
 
 MAX_BODY_CHARS = 2000
 PARALLEL_THRESHOLD = 24  # fewer changed files than this are parsed in-process (pool start-up costs ~50 ms)
+FLUSH_EVERY = 256  # files per batch of inserts while the workers parse
+CHUNK_SIZE = 16  # files per task sent to a parse worker
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 
 @dataclass
 class IndexReport:
-    """What an index run did; ``lore index`` prints it, ``--json`` dumps it."""
+    """What an index run did; ``lore index`` prints it, ``--json`` dumps it.
+
+    ``unchanged`` counts indexed files that were not re-parsed; ``seconds`` holds wall time per
+    phase and ``cpu`` (this process and its workers, user + system).
+    """
 
     root: str
     db: str
@@ -68,23 +89,58 @@ class IndexReport:
 
 @dataclass(slots=True)
 class _Parsed:
+    """What a parse worker sends back for one file: rows ready to insert (ids are assigned by the
+    indexer) and the records as one compressed blob (decoded only where resolution needs them)."""
+
     path: str
     hash: str
     status: str  # ok | binary | unreadable
-    pf: ParsedFile | None = None
-    fts: list[tuple[str, str, str, str, str, str]] | None = None  # per symbol, pre-tokenized
-    blob: bytes = b""  # compressed pickle of pf (stored so edges can be re-resolved without re-parsing)
+    module: str = ""
+    # per symbol: name, qualified_name, kind, parent (local index), start_line, end_line, start_col,
+    # end_col, signature, docstring, return_type, exported
+    syms: list[tuple] = field(default_factory=list)
+    fts: list[tuple[str, str, str, str, str, str]] = field(default_factory=list)  # per symbol, pre-tokenized
+    file_fts: tuple[str, str, str] = ("", "", "")  # path, exports, imports
+    blob: bytes = b""
     ref_names: str = ""
     lines: int = 0
     syntax_errors: int = 0
+    items: set[tuple] | None = None  # interface_items(), asked for on a refresh only
     error: str = ""
 
 
-def _parse_job(job: tuple[str, str, str, str]) -> _Parsed:
-    """Worker: read, hash, parse one file and prepare its search text. Never raises: failures come back as a status."""
-    rel, abspath, language, module = job
+_WORD = re.compile(r"[A-Za-z0-9]+")
+_TOKEN_CACHE: dict[str, str] = {}
+
+
+def cached_index_text(text: str) -> str:
+    """:func:`lore.search.tokens.index_text`, memoized per word (identifiers repeat a lot).
+
+    ``index_text`` tokenizes word by word, so joining the tokens of each word gives the same text.
+
+    Examples
+    --------
+    >>> cached_index_text("pkg.http_client.getUserById") == index_text("pkg.http_client.getUserById")
+    True
+    """
+    cache = _TOKEN_CACHE
+    out = []
+    for w in _WORD.findall(text):
+        t = cache.get(w)
+        if t is None:
+            if len(cache) > 500_000:
+                cache.clear()
+            t = cache[w] = index_text(w)
+        out.append(t)
+    return " ".join(out)
+
+
+def _parse_job(job: tuple[str, str, str, str, bool]) -> _Parsed:
+    """Worker: read, hash, parse one file and prepare its rows. Never raises: failures come back as a status."""
+    rel, abspath, language, module, want_items = job
     try:
-        data = Path(abspath).read_bytes()
+        with open(abspath, "rb") as fh:
+            data = fh.read()
     except OSError as exc:
         return _Parsed(rel, "", "unreadable", error=str(exc))
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
@@ -95,18 +151,30 @@ def _parse_job(job: tuple[str, str, str, str]) -> _Parsed:
     except Exception as exc:  # a parser bug must not kill the whole index run
         return _Parsed(rel, digest, "unreadable", error=f"{type(exc).__name__}: {exc}")
     lines = data.split(b"\n")
-    path_text = index_text(rel)
-    fts = []
-    for s in pf.symbols:
+    path_text = cached_index_text(rel)
+    syms: list[tuple] = []
+    fts: list[tuple[str, str, str, str, str, str]] = []
+    symbols = pf.symbols
+    for s in symbols:
+        syms.append((s.name, s.qualified_name, s.kind, s.parent, s.start_line, s.end_line, s.start_col, s.end_col,
+                     s.signature, s.docstring, s.return_type, int(s.exported)))
+        name_text = cached_index_text(s.name)
+        parent = symbols[s.parent] if s.parent is not None else None
         if s.kind == "module":
             body = ""  # the file's text is searched through its symbols; the module row keeps path and docstring
         else:
             chunk = b"\n".join(lines[max(0, s.start_line - 1) : s.end_line])[: MAX_BODY_CHARS * 2]
             body = body_text(chunk.decode("utf-8", "replace")[:MAX_BODY_CHARS])
-        fts.append((index_text(s.name), index_text(s.qualified_name), index_text(s.signature),
-                    body_text(s.docstring), path_text, body))
-    # only bytes cross the process boundary: the indexer decodes them once (pickling records costs more)
-    return _Parsed(rel, digest, "ok", None, fts, encode(pf), _ref_names(pf), len(lines), syntax_errors=pf.syntax_errors)
+        if parent is not None and s.qualified_name == f"{parent.qualified_name}.{s.name}":
+            qname_text = " ".join(t for t in (fts[s.parent][1], name_text) if t)  # tokens go word by word
+        else:
+            qname_text = cached_index_text(s.qualified_name)
+        fts.append((name_text, qname_text, cached_index_text(s.signature), body_text(s.docstring), path_text, body))
+    exports = " ".join(s.name for s in pf.symbols if s.parent == 0 and s.exported)
+    imports = " ".join(sorted({i.module or (i.name or "") for i in pf.imports}))
+    return _Parsed(rel, digest, "ok", pf.module, syms, fts, (path_text, cached_index_text(exports), cached_index_text(imports)),
+                   encode(pf), _ref_names(pf), len(lines), pf.syntax_errors,
+                   interface_items(pf) if want_items else None)
 
 
 def interface_items(pf: ParsedFile) -> set[tuple]:
@@ -138,23 +206,16 @@ def interface_items(pf: ParsedFile) -> set[tuple]:
 
 
 def _ref_names(pf: ParsedFile) -> str:
-    names: set[str] = set()
-    for c in pf.calls:
-        names.update(p.rstrip("()") for p in c.callee.split("."))
-    for t in pf.type_refs:
-        names.update(t.type_name.split("."))
-    for r in pf.relations:
-        names.update(r.target.split("."))
-    for i in pf.imports:
-        names.update(i.module.split("."))
-        if i.name:
-            names.add(i.name)
-    for b in pf.bindings:
-        for v in (b.value, b.alias_of):
-            if v:
-                names.update(p.rstrip("()") for p in v.split("."))
-    names.discard("")
-    return " ".join(sorted(names))
+    """Every name the file's records mention (dotted paths split, call parentheses dropped), sorted:
+    a refresh re-resolves the files whose names meet what changed elsewhere."""
+    texts = [c.callee for c in pf.calls]
+    texts += [t.type_name for t in pf.type_refs]
+    texts += [r.target for r in pf.relations]
+    texts += [i.module for i in pf.imports]
+    texts += [i.name for i in pf.imports if i.name]
+    texts += [b.value for b in pf.bindings if b.value]
+    texts += [b.alias_of for b in pf.bindings if b.alias_of]
+    return " ".join(sorted(set(" ".join(texts).replace("()", "").replace(".", " ").split())))
 
 
 class _Lock:
@@ -180,11 +241,9 @@ class _Lock:
             self.fh.close()
 
 
-def _remove_db(path: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        p = Path(str(path) + suffix)
-        if p.exists():
-            p.unlink()
+def _cpu() -> float:
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def index_repo(
@@ -208,8 +267,11 @@ def index_repo(
     exclude : gitignore-style patterns to skip, on top of ``.gitignore``.
     max_file_size : files larger than this many bytes are skipped (counted in the report).
     workers : parser processes (default: the CPU count, at most 8).
-    rebuild : drop the existing index and build from scratch.
+    rebuild : drop the existing index and build from scratch (in the same one transaction).
     progress : callback ``(phase, done, total)``.
+
+    An index of another schema version is rebuilt; a file at ``db`` that is not a lore index raises
+    :class:`~lore.errors.NotAnIndexError` and is left untouched.
 
     Examples
     --------
@@ -222,35 +284,44 @@ def index_repo(
     >>> index_repo(d).changed_any
     False
     """
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _cpu()
     root_path = Path(root).resolve()
+    if not root_path.is_dir():
+        raise InvalidArgumentError(f"{root} is not a directory; pass the root of the repository to index")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise InvalidArgumentError(f"workers must be a positive integer, got {workers!r}")
     db_path = Path(db) if db is not None else store_db.default_db_path(root_path)
     report = IndexReport(root=str(root_path), db=str(db_path), generation=0, full=False)
     with _Lock(db_path):
-        if rebuild and db_path.exists():
-            _remove_db(db_path)
+        state, version = store_db.index_state(db_path)
+        if state == "foreign":
+            raise NotAnIndexError(str(db_path))
+        reset = rebuild or state in ("missing", "blank", "stale")
+        if rebuild and state in ("current", "stale"):
             report.rebuilt_reason = "--rebuild"
+        elif state == "stale":
+            report.rebuilt_reason = f"schema version {version} -> {store_db.SCHEMA_VERSION}"
+        conn = store_db.connect_writer(db_path)
+        gc_was_enabled = gc.isenabled()
+        gc.disable()  # millions of records and rows, no reference cycles: collection passes are pure cost
         try:
-            conn = store_db.connect(db_path, create=True, indexes=False)
-        except SchemaVersionError as exc:
-            _remove_db(db_path)
-            report.rebuilt_reason = f"schema version {exc.found} -> {exc.expected}"
-            conn = store_db.connect(db_path, create=True, indexes=False)
-        try:
-            _run(conn, root_path, db_path, report, exclude, max_file_size, workers, progress)
+            _run(conn, root_path, db_path, report, exclude, max_file_size, workers, progress, reset)
         finally:
             conn.close()
+            if gc_was_enabled:
+                gc.enable()
     report.seconds["total"] = round(time.perf_counter() - t0, 3)
+    report.seconds["cpu"] = round(_cpu() - c0, 3)
     return report
 
 
-def _run(conn, root_path: Path, db_path: Path, report: IndexReport, exclude, max_file_size: int,
-         workers: int | None, progress: Progress | None) -> None:
+def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: IndexReport, exclude,
+         max_file_size: int, workers: int | None, progress: Progress | None, reset: bool) -> None:
     t = time.perf_counter()
     walked = walk(root_path, exclude=tuple(exclude), max_file_size=max_file_size)
     report.files_seen = len(walked.files)
     skipped = Counter(walked.skipped)
-    existing = read.file_states(conn)
+    existing = {} if reset else read.file_states(conn)
     report.full = not existing
     py_paths = [f.path for f in walked.files if f.language == "python"]
     pkg_dirs = modnames.python_package_dirs(py_paths)
@@ -263,185 +334,262 @@ def _run(conn, root_path: Path, db_path: Path, report: IndexReport, exclude, max
         if old is not None and old[2] == f.size and old[3] == f.mtime_ns:
             continue
         todo.append(f)
-    removed = sorted(p for p in existing if p not in seen)
+    removed = [p for p in existing if p not in seen]
     report.seconds["walk"] = round(time.perf_counter() - t, 3)
 
-    # parse (in worker processes when there is enough to do)
+    # parse in worker processes; rows are inserted while the workers go on parsing
     t = time.perf_counter()
-    jobs = [(f.path, f.abspath, f.language, modnames.module_name(f.path, f.language, pkg_dirs, root_name)) for f in todo]
-    results = _parse_all(jobs, workers, progress)
-    report.seconds["parse"] = round(time.perf_counter() - t, 3)
-
-    parsed: list[tuple[SourceFile, _Parsed]] = []
+    want_items = not report.full
+    jobs = [(f.path, f.abspath, f.language, modnames.module_name(f.path, f.language, pkg_dirs, root_name), want_items)
+            for f in todo]
+    ing = _Ingest(conn, db_path, report, existing, reset)
+    ing.decode_now = len(jobs) >= 2 * MIN_FILES_PER_WORKER and (workers or os.cpu_count() or 1) > 1
     touched: list[tuple[int, int, int]] = []
-    for f, res in zip(todo, results, strict=True):
-        old = existing.get(f.path)
-        if res.status != "ok":
-            skipped[res.status] += 1
-            if old is not None:
-                removed.append(f.path)
-            continue
-        if old is not None and old[1] == res.hash:
-            touched.append((f.size, f.mtime_ns, old[0]))
-            continue
-        parsed.append((f, res))
-    removed = sorted(set(removed))
-    report.skipped = dict(sorted(skipped.items()))
-    report.added = [f.path for f, _ in parsed if f.path not in existing]
-    report.changed = [f.path for f, _ in parsed if f.path in existing]
-    report.removed = removed
-    report.unchanged = len(walked.files) - len(parsed)
-    report.syntax_error_files = sorted(f.path for f, r in parsed if r.syntax_errors)
+    changed: list[str] = []
+    added: list[str] = []
+    syntax_errors: list[str] = []
+    try:
+        for f, res in zip(todo, _parse_iter(jobs, workers, progress), strict=True):
+            old = existing.get(f.path)
+            if res.status != "ok":
+                skipped[res.status] += 1
+                if old is not None:
+                    removed.append(f.path)
+                continue
+            if old is not None and old[1] == res.hash:
+                touched.append((f.size, f.mtime_ns, old[0]))
+                continue
+            (changed if old is not None else added).append(f.path)
+            if res.syntax_errors:
+                syntax_errors.append(f.path)
+            ing.add(f, res)
+        report.seconds["parse"] = round(time.perf_counter() - t, 3)
+        removed = sorted(set(removed))
+        report.skipped = dict(sorted(skipped.items()))
+        report.added, report.changed, report.removed = added, changed, removed
+        report.syntax_error_files = sorted(syntax_errors)
+        report.unchanged = sum(1 for p in seen if p in existing) - len(changed) - len(set(removed) & seen)
 
-    if not parsed and not removed:
-        if touched:
-            with store_db.write_transaction(conn, db_path):
-                write.touch_files(conn, touched)
-        report.generation = store_db.generation(conn)
-        report.symbols = read.table_count(conn, "symbols")
-        report.edges = {tb: read.table_count(conn, tb) for tb in ("symbol_refs", "type_refs", "file_imports", "symbol_relationships")}
-        return
-
-    t = time.perf_counter()
-    with store_db.write_transaction(conn, db_path):
-        gen = store_db.generation(conn) + 1
-        _write(conn, db_path, report, existing, parsed, removed, touched, gen, workers, progress)
-        store_db.ensure_indexes(conn)
-        report.generation = store_db.bump_generation(conn)
-        clusters_store.clear_stale(conn, report.generation)  # cached clusters describe the old graph
-        store_db.set_meta(conn, "root", str(root_path))
-    report.seconds["write"] = round(time.perf_counter() - t, 3)
-    report.symbols = read.table_count(conn, "symbols")
-    report.edges = {tb: read.table_count(conn, tb) for tb in ("symbol_refs", "type_refs", "file_imports", "symbol_relationships")}
+        if not ing.begun and not removed and not reset:
+            if touched:
+                with store_db.write_transaction(conn, db_path):
+                    write.touch_files(conn, touched)
+            report.generation = store_db.generation(conn)
+            _counts(conn, report)
+            return
+        ing.begin()
+        write.touch_files(conn, touched)
+        ing.remove(removed)
+        ing.flush()
+        report.seconds["store_symbols"] = round(time.perf_counter() - t - report.seconds["parse"], 3)
+        _resolve_and_finish(ing, conn, root_path, db_path, report, workers, progress)
+    except BaseException:
+        if conn.in_transaction:
+            conn.rollback()
+        raise
+    finally:
+        if ing.begun and reset:
+            conn.execute("PRAGMA foreign_keys = ON")
+    _counts(conn, report)
     if report.full:
-        conn.execute("ANALYZE")
+        conn.execute("ANALYZE")  # a fresh index: give the query planner its statistics
         conn.commit()
 
 
-def _parse_all(jobs: list[tuple[str, str, str, str]], workers: int | None, progress: Progress | None) -> list[_Parsed]:
+def _counts(conn: sqlite3.Connection, report: IndexReport) -> None:
+    report.symbols = read.table_count(conn, "symbols")
+    report.edges = {tb: read.table_count(conn, tb) for tb in ("symbol_refs", "type_refs", "file_imports", "symbol_relationships")}
+
+
+def _parse_iter(jobs: list[tuple[str, str, str, str, bool]], workers: int | None,
+                progress: Progress | None) -> Iterator[_Parsed]:
+    """Parse results in job order, from worker processes when there is enough to do."""
     total = len(jobs)
     if total < PARALLEL_THRESHOLD or workers == 1:
-        out = []
         for i, job in enumerate(jobs):
-            out.append(_parse_job(job))
+            yield _parse_job(job)
             if progress:
                 progress("parse", i + 1, total)
-        return out
-    n = workers or min(os.cpu_count() or 1, 8)
-    chunksize = max(1, min(64, total // (n * 8) or 1))
-    out = []
-    with ProcessPoolExecutor(max_workers=n) as pool:
-        for i, res in enumerate(pool.map(_parse_job, jobs, chunksize=chunksize)):
-            out.append(res)
+        return
+    n = min(workers or min(os.cpu_count() or 1, 8), max(1, total // 8))
+    pool = ProcessPoolExecutor(max_workers=n, initializer=gc.disable)  # workers hold nothing long-lived
+    try:
+        for i, res in enumerate(pool.map(_parse_job, jobs, chunksize=CHUNK_SIZE)):
+            yield res
             if progress and (i % 16 == 0 or i + 1 == total):
                 progress("parse", i + 1, total)
-    return out
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    else:
+        pool.shutdown()
 
 
-def _write(conn, db_path: Path, report: IndexReport, existing: dict, parsed: list[tuple[SourceFile, _Parsed]],
-           removed: list[str], touched: list, gen: int, workers: int | None, progress: Progress | None) -> None:
-    t = time.perf_counter()
-    changed_ids = [existing[f.path][0] for f, _ in parsed if f.path in existing]
-    removed_ids = [existing[p][0] for p in removed]
-    # names defined before the change (to find files whose edges may now resolve differently)
-    # what other files can see of the changed and removed files, before the change
-    old_items: set[tuple] = set()
-    for fid in changed_ids + removed_ids:
-        got = read.record_blob(conn, fid)
-        if got is not None:
-            old_items |= interface_items(decode(got[0]))
-    removed_modules = {existing_module for existing_module in read.modules_of_files(conn, removed_ids)}
-    write.delete_files(conn, removed_ids)
-    write.touch_files(conn, touched)
-    next_id = read.max_symbol_id(conn) + 1
-    fresh: dict[int, tuple[ParsedFile, list[int]]] = {}
-    sym_rows: list[tuple] = []
-    fts_rows: list[tuple] = []
-    file_fts: list[tuple] = []
-    rec_rows: list[tuple] = []
-    new_items: set[tuple] = set()
-    added_modules: set[str] = set()
-    for f, res in parsed:
-        pf = res.pf if res.pf is not None else decode(res.blob)
-        assert res.fts is not None
-        old = existing.get(f.path)
+class _Ingest:
+    """Writes parsed files into the store, batched, inside the indexer's one transaction (begun lazily,
+    so a run that finds nothing to change writes nothing)."""
+
+    def __init__(self, conn: sqlite3.Connection, db_path: Path, report: IndexReport, existing: dict,
+                 reset: bool) -> None:
+        self.conn, self.db_path, self.report, self.existing, self.reset = conn, db_path, report, existing, reset
+        self.begun = False
+        self.decode_now = False
+        self.next_sid = self.next_fid = 0
+        self.fresh: dict[int, tuple[ParsedFile | bytes, list[int]]] = {}  # file id -> (records, symbol ids)
+        self.old_items: set[tuple] = set()
+        self.new_items: set[tuple] = set()
+        self.added_modules: set[str] = set()
+        self.removed_modules: set[str] = set()
+        self.changed_ids: list[int] = []
+        self._files: list[tuple] = []
+        self._syms: list[tuple] = []
+        self._fts: list[tuple] = []
+        self._file_fts: list[tuple] = []
+        self._records: list[tuple] = []
+        self._pending = 0
+
+    def begin(self) -> None:
+        if self.begun:
+            return
+        conn = self.conn
+        if self.reset:
+            conn.execute("PRAGMA foreign_keys = OFF")  # DROP TABLE would otherwise delete row by row
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise IndexBusyError(str(self.db_path)) from exc
+            raise
+        self.begun = True
+        if self.reset:
+            store_db.reset_schema(conn)
+        if self.report.full:
+            store_db.drop_core_indexes(conn)  # bulk load first, index after
+        self.next_sid = read.max_symbol_id(conn) + 1
+        self.next_fid = read.max_file_id(conn) + 1
+        self.generation = store_db.generation(conn) + 1
+
+    def add(self, f: SourceFile, res: _Parsed) -> None:
+        self.begin()
+        conn = self.conn
+        old = self.existing.get(f.path)
         is_test = int(is_test_path(f.path))
-        fid = write.upsert_file(
-            conn,
-            (f.path, f.language, pf.module, res.hash, f.size, f.mtime_ns, res.lines, pf.syntax_errors, is_test, gen),
-            old[0] if old else None,
-        )
+        row = (f.path, f.language, res.module, res.hash, f.size, f.mtime_ns, res.lines, res.syntax_errors, is_test,
+               self.generation)
         reuse: dict[tuple[str, str, int], int] = {}
         if old is not None:
+            fid = old[0]
+            self.flush()  # the file's old rows go before its new ones are inserted
+            got = read.record_blob(conn, fid)
+            if got is not None:
+                self.old_items |= interface_items(decode(got[0]))
             occ: Counter = Counter()
             for sid, qn, kind in read.symbol_keys_of_file(conn, fid):
                 key = (qn, kind, occ[(qn, kind)])
                 occ[(qn, kind)] += 1
                 reuse[key] = sid
             write.delete_symbols_of_file(conn, fid)
-        occ2: Counter = Counter()
+            conn.execute("DELETE FROM files_fts WHERE rowid = ?", (fid,))
+            write.upsert_file(conn, row, fid)
+            self.changed_ids.append(fid)
+        else:
+            fid = self.next_fid
+            self.next_fid += 1
+            self._files.append((fid, *row))
+            self.added_modules.add(res.module)
         ids: list[int] = []
-        for s in pf.symbols:
-            key = (s.qualified_name, s.kind, occ2[(s.qualified_name, s.kind)])
-            occ2[(s.qualified_name, s.kind)] += 1
+        occ2: Counter = Counter()
+        for t in res.syms:
+            key = (t[1], t[2], occ2[(t[1], t[2])])
+            occ2[(t[1], t[2])] += 1
             sid = reuse.get(key)
             if sid is None:
-                sid = next_id
-                next_id += 1
+                sid = self.next_sid
+                self.next_sid += 1
             ids.append(sid)
-        for i, s in enumerate(pf.symbols):
-            sid = ids[i]
-            parent = ids[s.parent] if s.parent is not None else None
-            sym_rows.append((sid, fid, s.name, s.qualified_name, s.kind, parent, s.start_line, s.end_line, s.start_col,
-                             s.end_col, s.signature, s.docstring, s.return_type, int(s.exported), is_test))
-            fts_rows.append((sid, *res.fts[i]))
-        exports = " ".join(s.name for s in pf.symbols if s.parent == 0 and s.exported)
-        imports = " ".join(sorted({i.module or (i.name or "") for i in pf.imports}))
-        file_fts.append((fid, index_text(f.path), index_text(exports), index_text(imports)))
-        rec_rows.append((fid, res.blob, array('q', ids).tobytes(), res.ref_names))
-        fresh[fid] = (pf, ids)
-        new_items |= interface_items(pf)
-        if old is None:
-            added_modules.add(pf.module)
-    if changed_ids:
-        conn.executemany("DELETE FROM files_fts WHERE rowid = ?", ((i,) for i in changed_ids))
-    write.insert_symbols(conn, sym_rows)
-    write.insert_symbol_fts(conn, fts_rows)
-    write.insert_file_fts(conn, file_fts)
-    write.put_records(conn, rec_rows)
-    report.seconds["store_symbols"] = round(time.perf_counter() - t, 3)
+        syms, fts = self._syms, self._fts
+        for i, t in enumerate(res.syms):
+            parent = ids[t[3]] if t[3] is not None else None
+            syms.append((ids[i], fid, t[0], t[1], t[2], parent, *t[4:], is_test))
+            fts.append((ids[i], *res.fts[i]))
+        self._file_fts.append((fid, *res.file_fts))
+        self._records.append((fid, res.blob, array("q", ids).tobytes(), res.ref_names))
+        # records of fresh files: decoded here, while the workers parse, when forked resolver workers will
+        # inherit them (each would otherwise decode most files again); decoded on first use otherwise
+        self.fresh[fid] = (decode(res.blob) if self.decode_now else res.blob, ids)
+        if res.items is not None:
+            self.new_items |= res.items
+        self._pending += 1
+        if self._pending >= FLUSH_EVERY:
+            self.flush()
 
-    # which files to re-resolve: the changed ones, and every file that mentions a name they define
+    def remove(self, paths: list[str]) -> None:
+        """Delete the rows of files that are gone (or became unreadable / binary)."""
+        ids = [self.existing[p][0] for p in paths]
+        for fid in ids:
+            got = read.record_blob(self.conn, fid)
+            if got is not None:
+                self.old_items |= interface_items(decode(got[0]))
+        self.removed_modules.update(read.modules_of_files(self.conn, ids))
+        write.delete_files(self.conn, ids)
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        conn = self.conn
+        write.insert_files(conn, self._files)
+        write.insert_symbols(conn, self._syms)
+        write.insert_symbol_fts(conn, self._fts)
+        write.insert_file_fts(conn, self._file_fts)
+        write.put_records(conn, self._records)
+        for batch in (self._files, self._syms, self._fts, self._file_fts, self._records):
+            batch.clear()
+        self._pending = 0
+
+
+def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path, db_path: Path,
+                        report: IndexReport, workers: int | None, progress: Progress | None) -> None:
     t = time.perf_counter()
     if report.full:
-        resolve_ids = sorted(fresh)
+        store_db.ensure_indexes(conn, tables=("symbols",))  # the resolver's reads use them
+        resolve_ids = sorted(ing.fresh)
     else:
         # only names whose definition, signature, base classes, imports or bindings changed can
         # change how other files resolve; editing a function body touches none of them
-        touched_names = {item[0] for item in old_items ^ new_items}
-        for mod in added_modules | removed_modules:
+        touched_names = {item[0] for item in ing.old_items ^ ing.new_items}
+        for mod in ing.added_modules | ing.removed_modules:
             touched_names.update(mod.split("."))
-        resolve_ids = set(fresh)
-        for fid, names in read.ref_names(conn):
-            if fid in resolve_ids:
-                continue
-            if touched_names.intersection(names.split()):
-                resolve_ids.add(fid)
-        resolve_ids = sorted(resolve_ids)
+        resolve_set = set(ing.fresh)
+        if touched_names:
+            for fid, names in read.ref_names(conn):
+                if fid not in resolve_set and not touched_names.isdisjoint(names.split()):
+                    resolve_set.add(fid)
+        resolve_ids = sorted(resolve_set)
         write.delete_edges_of_files(conn, resolve_ids)
     report.reresolved_files = len(resolve_ids)
 
     symbols = [SymRow(*r) for r in read.symbol_rows_for_world(conn)]
     files = [FileRow(fid, path, lang, mod, msid, modnames.is_package_file(path))
              for fid, path, lang, mod, msid in read.file_rows(conn)]
-    world = World(symbols, files, RecordLoader(fresh, conn), next_id)
+    world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
     if progress:
         progress("resolve", 0, len(resolve_ids))
     n = workers or min(os.cpu_count() or 1, 8)
-    edges = resolve_parallel(world, resolve_ids, str(db_path), n, progress)
+
+    def sink(edges: Edges) -> None:
+        write.insert_edges(conn, edges.refs, edges.types, edges.imports, edges.rels)
+
+    remap, lowest = resolve_parallel(world, resolve_ids, str(db_path), n, progress, sink=sink)
+    write.insert_externals(conn, world.new_externals)
+    if remap:
+        write.remap_targets(conn, remap, lowest)
     report.seconds["resolve"] = round(time.perf_counter() - t, 3)
     t = time.perf_counter()
-    write.insert_externals(conn, world.new_externals)
-    write.insert_edges(conn, edges.refs, edges.types, edges.imports, edges.rels)
-    write.delete_orphan_externals(conn)
-    report.seconds["store_edges"] = round(time.perf_counter() - t, 3)
+    store_db.ensure_indexes(conn)  # after the bulk load of a full build; a no-op on a refresh
+    if not report.full:
+        write.delete_orphan_externals(conn)  # probes the target indexes
+    report.generation = store_db.bump_generation(conn)
+    clusters_store.clear_stale(conn, report.generation)  # cached clusters describe the old graph
+    store_db.set_meta(conn, "root", str(root_path))
+    conn.commit()
+    report.seconds["index_commit"] = round(time.perf_counter() - t, 3)

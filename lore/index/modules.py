@@ -14,12 +14,18 @@ _PY_SUFFIXES = (".py", ".pyi")
 
 
 def python_package_dirs(paths: list[str]) -> set[str]:
-    """Directories (relative, '' for the root) that contain an ``__init__.py``."""
+    """Directories (relative, '' for the root) that contain an ``__init__.py``.
+
+    Examples
+    --------
+    >>> sorted(python_package_dirs(["__init__.py", "pkg/__init__.pyi", "pkg/mod.py", "pkg/sub/x__init__.py"]))
+    ['', 'pkg']
+    """
     out: set[str] = set()
     for p in paths:
-        pp = PurePosixPath(p)
-        if pp.name in ("__init__.py", "__init__.pyi"):
-            out.add(str(pp.parent) if str(pp.parent) != "." else "")
+        head, _, name = p.rpartition("/")
+        if name in ("__init__.py", "__init__.pyi"):
+            out.add(head)
     return out
 
 
@@ -67,5 +73,13 @@ def module_name(path: str, language: str, package_dirs: set[str], root_name: str
 
 
 def is_package_file(path: str) -> bool:
-    """Whether ``path`` is a package's ``__init__`` (relative imports resolve from itself)."""
-    return PurePosixPath(path).stem == "__init__"
+    """Whether ``path`` is a package's ``__init__`` (relative imports resolve from itself).
+
+    Examples
+    --------
+    >>> is_package_file("pkg/__init__.py"), is_package_file("pkg/init.py"), is_package_file("__init__.pyi")
+    (True, False, True)
+    """
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return (name[:dot] if dot > 0 else name) == "__init__"

@@ -10,6 +10,10 @@ here, in the scope it was written in, to a symbol id, and the rule that bound it
 * ``Cls()``: ``Cls.__init__`` (or the inherited one) plus an ``instantiation`` type reference;
 * receivers typed by annotations (parameters, variables, attributes) or by the constructor or
   annotated function they were assigned from (``s = Session(); s.get()``);
+* values followed where they are certain: assignments (chained ``a = b = f``, tuple unpacking),
+  literal container slots (``d["k"] = f; d["k"]()``, ``fs[0]()``), what an unannotated function
+  returns when all its ``return`` statements agree, ``f()()``, ``raise E`` (an instantiation) and
+  the protocol methods a ``for`` loop or ``with`` statement calls (only when they are repository code);
 * external targets (stdlib, third-party) become ``external`` symbols named by import path;
 * only when all of that fails: name heuristics (``same_file_name``, ``unique_name``, and
   ``ambiguous_name`` with confidence ``1/k`` for each of ``k`` candidates), never silently.
@@ -30,7 +34,9 @@ from .rules import ImportBinding, LanguageRules, rules_for
 
 RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
 MAX_AMBIGUOUS = 4  # more candidates than this: unresolved (the name says too little)
-MAX_DEPTH = 12
+MAX_DEPTH = 12  # nested lookups between two memoized steps (module member, MRO, class member, ...)
+MAX_NEST = 48  # memoized steps in progress at once (each restarts the depth count)
+_NO_CYCLE = 1 << 30
 CALLABLE_KINDS = frozenset({"function", "method", "class", "struct", "interface", "trait", "enum"})
 TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type_alias"})
 
@@ -168,7 +174,37 @@ class World:
         self._returns: dict[int, tuple[Value, str] | None] = {}
         self._attr_types: dict[int, dict[str, tuple[Value, str]]] = {}
         self._class_members: dict[tuple[int, str, bool], tuple[Value, str] | None] = {}
-        self._busy: set[tuple] = set()
+        self._active: dict[tuple, int] = {}  # memoized steps in progress -> their position on the stack
+        # Memoized steps compute from depth 0, so what they find (MAX_DEPTH cut-offs included) does not
+        # depend on where the lookup started. A step that meets a cycle through a step further out on
+        # the stack, or the MAX_NEST cut-off, found something that does: it is returned but not
+        # memoized (a cycle through the step itself is fine). So files resolve the same in any order
+        # and in any worker. ``_low``: the outermost stack position a cycle reached so far.
+        self._low = _NO_CYCLE
+
+    # -- memoized steps ------------------------------------------------------------------------------
+    def _enter(self, key: tuple) -> tuple[int, int] | None:
+        """Start the memoized step ``key``: ``(position, saved low)``, or ``None`` if it cannot run
+        (already in progress: a cycle; or MAX_NEST steps deep)."""
+        pos = self._active.get(key)
+        if pos is not None:
+            self._low = min(self._low, pos)
+            return None
+        pos = len(self._active)
+        if pos >= MAX_NEST:
+            self._low = -1
+            return None
+        self._active[key] = pos
+        saved, self._low = self._low, _NO_CYCLE
+        return pos, saved
+
+    def _leave(self, key: tuple, frame: tuple[int, int]) -> bool:
+        """End the step ``key``; whether its result may be memoized."""
+        pos, saved = frame
+        del self._active[key]
+        low = self._low
+        self._low = min(saved, low if low < pos else _NO_CYCLE)
+        return low >= pos
 
     # -- lazy per-file context -----------------------------------------------------------------
     def ctx(self, file_id: int | None) -> FileCtx | None:
@@ -217,14 +253,15 @@ class World:
         key = (mod_id, name)
         if key in self._members:
             return self._members[key]
-        if depth > MAX_DEPTH or ("mm", key) in self._busy:
+        frame = self._enter(("mm", key))
+        if frame is None:
             return None
-        self._busy.add(("mm", key))
         try:
-            result = self._module_member(mod_id, name, depth)
+            result = self._module_member(mod_id, name, 0)
         finally:
-            self._busy.discard(("mm", key))
-        self._members[key] = result
+            keep = self._leave(("mm", key), frame)
+        if keep:
+            self._members[key] = result
         return result
 
     def _module_member(self, mod_id: int, name: str, depth: int) -> tuple[Value, str] | None:
@@ -232,9 +269,11 @@ class World:
         if kids:
             return ("sym", kids[-1]), "import"
         file_id = self.module_file.get(mod_id)
+        if file_id is None and self.syms[mod_id].kind == "namespace":  # its imports and bindings (C++, Rust, TS)
+            file_id = self.syms[mod_id].file_id
         c = self.ctx(file_id)
         if c is not None:
-            module_local = 0
+            module_local = c.local_of.get(mod_id, 0)
             got = self._lookup_in_scope(c, module_local, name, 1 << 30, depth + 1, module_level_only=True)
             if got is not None:
                 return got[0], "import"
@@ -287,15 +326,15 @@ class World:
         """Linearised ancestors of a class, itself first (C3-like: depth-first, left to right, deduplicated)."""
         if class_id in self._mro:
             return self._mro[class_id]
-        if ("mro", class_id) in self._busy or depth > MAX_DEPTH:
+        frame = self._enter(("mro", class_id))
+        if frame is None:
             return [("sym", class_id)]
-        self._busy.add(("mro", class_id))
         try:
             seen: set = {("sym", class_id)}
             order: list[Value] = [("sym", class_id)]
-            for base in self.bases(class_id, depth + 1):
+            for base in self.bases(class_id, 0):
                 if base[0] == "sym" and self.syms.get(base[1]) is not None and self.syms[base[1]].kind in TYPE_KINDS:
-                    chain = self.mro(base[1], depth + 1)
+                    chain = self.mro(base[1], 0)
                 else:
                     chain = [base]
                 for v in chain:
@@ -303,8 +342,9 @@ class World:
                         seen.add(v)
                         order.append(v)
         finally:
-            self._busy.discard(("mro", class_id))
-        self._mro[class_id] = order
+            keep = self._leave(("mro", class_id), frame)
+        if keep:
+            self._mro[class_id] = order
         return order
 
     def class_member(self, class_id: int, name: str, *, skip_self: bool = False, depth: int = 0) -> tuple[Value, str] | None:
@@ -312,14 +352,15 @@ class World:
         key = (class_id, name, skip_self)
         if key in self._class_members:
             return self._class_members[key]
-        if ("cm", key) in self._busy:
+        frame = self._enter(("cm", key))
+        if frame is None:
             return None
-        self._busy.add(("cm", key))
         try:
-            got = self._class_member(class_id, name, skip_self, depth)
+            got = self._class_member(class_id, name, skip_self, 0)
         finally:
-            self._busy.discard(("cm", key))
-        self._class_members[key] = got
+            keep = self._leave(("cm", key), frame)
+        if keep:
+            self._class_members[key] = got
         return got
 
     def _class_member(self, class_id: int, name: str, skip_self: bool, depth: int) -> tuple[Value, str] | None:
@@ -346,36 +387,61 @@ class World:
         """Types of a class's attributes (``self.x: T``, ``self.x = T()``, class-level ``x: T``)."""
         if class_id in self._attr_types:
             return self._attr_types[class_id]
-        self._attr_types[class_id] = {}
+        frame = self._enter(("at", class_id))
+        if frame is None:
+            return {}
         srow = self.syms[class_id]
         c = self.ctx(srow.file_id)
         out: dict[str, tuple[Value, str]] = {}
-        if c is not None and depth <= MAX_DEPTH:
-            local = c.local_of.get(class_id)
-            if local is not None:
-                for name, binds in c.bindings_of(local).items():
-                    if not name.startswith("self."):
-                        continue
-                    got = self.binding_value(c, local, binds[-1], depth + 1)
-                    if got is not None:
-                        out[name[5:]] = got
-        self._attr_types[class_id] = out
+        try:
+            if c is not None:
+                local = c.local_of.get(class_id)
+                if local is not None:
+                    for name, binds in c.bindings_of(local).items():
+                        if not name.startswith("self."):
+                            continue
+                        got = self.binding_value(c, local, binds[-1], 0)
+                        if got is not None:
+                            out[name[5:]] = got
+        finally:
+            keep = self._leave(("at", class_id), frame)
+        if keep:
+            self._attr_types[class_id] = out
         return out
 
     def returns(self, func_id: int, depth: int = 0) -> tuple[Value, str] | None:
-        """The instance a function returns, from its return annotation."""
+        """The value a function returns: from its return annotation, else from its return statements."""
         if func_id in self._returns:
             return self._returns[func_id]
-        self._returns[func_id] = None
+        frame = self._enter(("ret", func_id))
+        if frame is None:
+            return None
         srow = self.syms[func_id]
         c = self.ctx(srow.file_id)
         result = None
-        if c is not None and depth <= MAX_DEPTH:
-            local = c.local_of.get(func_id)
-            if local is not None and c.pf.symbols[local].return_type:
-                result = self.type_value(c, local, c.pf.symbols[local].return_type, depth + 1)
-        self._returns[func_id] = result
+        try:
+            if c is not None:
+                local = c.local_of.get(func_id)
+                if local is not None and c.pf.symbols[local].return_type:
+                    result = self.type_value(c, local, c.pf.symbols[local].return_type, 0)
+                elif local is not None:
+                    result = self._returned_value(c, local)
+        finally:
+            keep = self._leave(("ret", func_id), frame)
+        if keep:
+            self._returns[func_id] = result
         return result
+
+    def _returned_value(self, c: FileCtx, local: int) -> tuple[Value, str] | None:
+        """What an unannotated function returns: the value of its ``return`` statements when they all
+        resolve to the same one (``return None`` aside); anything else infers nothing."""
+        found: tuple[Value, str] | None = None
+        for b in c.bindings_of(local).get("<return>", ()):
+            got = self.binding_value(c, local, b, 0) if (b.value or b.alias_of) else None
+            if got is None or got[0][0] == "unknown" or (found is not None and got[0] != found[0]):
+                return None
+            found = got if found is None else (found[0], weaker(found[1], got[1]))
+        return found
 
     # -- values ---------------------------------------------------------------------------------
     def type_value(self, c: FileCtx, scope: int, annotation: str, depth: int) -> tuple[Value, str] | None:
@@ -475,6 +541,10 @@ class World:
         """What an import binding (or ``member`` of a star-imported module) refers to."""
         mod = c.rules.module_value(self, c, ib.module)
         want = member if ib.star else ib.member
+        if mod is not None and c.rules.whole_module_exports and not ib.star:  # JS: module.exports = X
+            got = c.rules.exports_value(self, mod, want, depth + 1)
+            if got is not None:
+                return got
         if want is None:
             if mod is not None:
                 return mod, "import"
@@ -577,7 +647,7 @@ class World:
             cur: tuple[Value, str] | None = (got[0], "self_method")
             rest = parts[1:]
             if rest[0].endswith("()"):
-                cur = self.call_result(cur[0], cur[1], depth + 1) if len(rest) > 1 else cur
+                cur = self.call_result(cur[0], cur[1], depth + 1)
             rest = rest[1:]
         elif head == "<str>":
             cur = ("extinst", f"{c.rules.builtin_prefix}.str"), "builtin"
@@ -588,16 +658,16 @@ class World:
             if not name or name.startswith("<"):
                 return None
             cur = self.lookup_name(c, scope, name, line, depth + 1)
-            if cur is not None and call and len(parts) > 1:
+            if cur is not None and call:  # a part written as a call stands for what the call returns
                 cur = self.call_result(cur[0], cur[1], depth + 1)
             rest = parts[1:]
-        for k, part in enumerate(rest):
+        for part in rest:
             if cur is None:
                 return None
             call = part.endswith("()")
             attr = part[:-2] if call else part
             cur = self.member(cur[0], attr, cur[1], depth + 1)
-            if cur is not None and call and k < len(rest) - 1:
+            if cur is not None and call:
                 cur = self.call_result(cur[0], cur[1], depth + 1)
         return cur
 
@@ -759,11 +829,41 @@ class FileResolver:
         for call in c.pf.calls:
             caller = c.ids[call.caller]
             got = w.resolve_path(c, call.caller, call.callee, call.line, 0)
-            targets = self._call_targets(got, call.callee, call.caller, call.line)
+            if call.kind in ("implicit", "raise"):
+                targets = self._protocol_targets(got, call.callee, call.caller, call.line, call.kind)
+            else:
+                targets = self._call_targets(got, call.callee, call.caller, call.line, call.kind)
             for tid, res, conf in targets:
                 self.out.refs.append((caller, tid, call.callee, call.line, call.col, call.kind, res, conf))
 
-    def _call_targets(self, got: tuple[Value, str] | None, callee: str, caller_local: int, line: int) -> list[tuple[int | None, str, float]]:
+    def _protocol_targets(self, got: tuple[Value, str] | None, callee: str, caller_local: int, line: int,
+                          kind: str) -> list[tuple[int | None, str, float]]:
+        """Calls the language makes implicitly: kept only when they bind for certain, never guessed.
+
+        ``implicit`` (``__iter__`` / ``__next__`` of a for loop, ``__enter__`` / ``__exit__`` of a with
+        statement): only a method of repository code (the protocol methods of builtins and libraries
+        are noise). ``raise E``: an instantiation when ``E`` resolves to a class of the repository
+        (``raise ValueError`` adds nothing a reader needs; raising an exception object calls nothing).
+        """
+        if got is None or got[0][0] != "sym":
+            return []
+        srow = self.w.syms.get(got[0][1])  # type: ignore[arg-type]
+        if srow is None or srow.file_id is None:
+            return []
+        if kind == "implicit":
+            return [(srow.id, got[1], CONFIDENCE[got[1]])] if srow.kind in ("function", "method") else []
+        return self._call_targets(got, callee, caller_local, line, "new") if srow.kind in TYPE_KINDS else []
+
+    def _declared(self, tid: int, res: str) -> list[tuple[int | None, str, float]]:
+        """A call bound to ``tid``; a declaration (C/C++ prototype) stands for its k definitions, 1/k each."""
+        rules = self.w._rules_of(tid)
+        defs = rules.definitions(self.w, tid) if rules.separate_declarations else None
+        if defs:
+            return [(d, res, CONFIDENCE[res] / len(defs)) for d in defs]
+        return [(tid, res, CONFIDENCE[res])]
+
+    def _call_targets(self, got: tuple[Value, str] | None, callee: str, caller_local: int, line: int,
+                      kind: str = "call") -> list[tuple[int | None, str, float]]:
         w, c = self.w, self.c
         if got is not None and got[0][0] != "unknown":
             v, res = got
@@ -776,10 +876,10 @@ class FileResolver:
                     for ctor in c.rules.constructor_names:
                         m = w.class_member(payload, ctor)  # type: ignore[arg-type]
                         if m is not None and m[0][0] == "sym":
-                            return [(m[0][1], res, CONFIDENCE[res])]  # type: ignore[list-item]
+                            return self._declared(m[0][1], res)  # type: ignore[arg-type]
                     return [(payload, res, CONFIDENCE[res])]  # type: ignore[list-item]
                 if srow is not None and srow.kind in ("function", "method"):
-                    return [(payload, res, CONFIDENCE[res])]  # type: ignore[list-item]
+                    return self._declared(payload, res)  # type: ignore[arg-type]
                 if srow is not None and srow.kind == "external":
                     return [(payload, "external", 1.0)]  # type: ignore[list-item]
             elif tag == "inst":
@@ -789,7 +889,8 @@ class FileResolver:
             elif tag in ("ext", "extinst"):
                 name = str(payload)
                 r = "builtin" if name.startswith(c.rules.builtin_prefix + ".") else "external"
-                if r == "external" and name.rsplit(".", 1)[-1][:1].isupper():
+                if r == "external" and (kind == "new" or (c.rules.uppercase_calls_construct
+                                                          and name.rsplit(".", 1)[-1][:1].isupper())):
                     self.out.types.append((c.ids[caller_local], w.external(name), callee, "instantiation", "", line, r, 1.0))
                 return [(w.external(name), r, 1.0)]
         return self._heuristic(callee, caller_local)
@@ -797,11 +898,15 @@ class FileResolver:
     def _heuristic(self, callee: str, caller_local: int) -> list[tuple[int | None, str, float]]:
         w, c = self.w, self.c
         parts = split_path(callee)
-        name = parts[-1].rstrip("()") if parts else ""
+        if parts and parts[-1].endswith("()"):
+            return [(None, "unresolved", 0.0)]  # f()(): what f returns is unknown; its name says nothing
+        name = parts[-1] if parts else ""
         dotted_call = len(parts) > 1
         if not name or (dotted_call and name in c.rules.builtin_method_names):
             return [(None, "unresolved", 0.0)]
-        cands = w.by_name.get(name, [])
+        cands = self._same_family(w.by_name.get(name, []))  # never a name of another language
+        if self.rules.separate_declarations:  # a C/C++ declaration and its definition are one candidate
+            cands = list(dict.fromkeys(d for s in cands for d in (self.rules.definitions(w, s) or (s,))))
         if dotted_call:
             cands = [s for s in cands if w.syms[s].kind in ("method", "function")]
         else:
@@ -830,10 +935,21 @@ class FileResolver:
             conf = CONFIDENCE[res]
             self.out.types.append((c.ids[tr.owner], tid, tr.type_name, tr.kind, "", tr.line, res, conf))
 
+    def _same_family(self, ids: list[int]) -> list[int]:
+        """The symbols of ``ids`` defined in a language this file can call (in a polyglot repository)."""
+        w = self.w
+        langs = self.rules.family or (self.c.frow.language,)
+        out = []
+        for s in ids:
+            f = w.files.get(w.syms[s].file_id)  # type: ignore[arg-type]
+            if f is not None and f.language in langs:
+                out.append(s)
+        return out
+
     def _type_heuristic(self, type_name: str) -> tuple[int | None, str]:
         w = self.w
         name = type_name.rsplit(".", 1)[-1]
-        cands = [s for s in w.by_name.get(name, []) if w.syms[s].kind in TYPE_KINDS]
+        cands = [s for s in self._same_family(w.by_name.get(name, [])) if w.syms[s].kind in TYPE_KINDS]
         same = [s for s in cands if w.syms[s].file_id == self.c.frow.id]
         if len(same) == 1:
             return same[0], "same_file_name"

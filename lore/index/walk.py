@@ -13,13 +13,17 @@ from pathlib import Path
 
 import pathspec
 
-from ..parsers import language_for
+from .. import parsers as _parsers
 
 DEFAULT_MAX_FILE_SIZE = 2_000_000  # bytes; generated or vendored giants are skipped with a warning
 ALWAYS_SKIP_DIRS = frozenset(
     {".git", ".hg", ".svn", ".lore", "__pycache__", "node_modules", ".tox", ".nox", ".venv", ".mypy_cache",
      ".pytest_cache", ".ruff_cache", ".eggs"}
 )
+
+# language by extension (or by whole file name), as ``lore.parsers.language_for`` decides, without pathlib
+_BY_EXTENSION: dict[str, str] = _parsers.LANGUAGES
+_BY_FILE_NAME: dict[str, str] = getattr(_parsers, "FILE_NAMES", {})
 
 _TEST_DIR_NAMES = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs"})
 
@@ -114,40 +118,44 @@ def walk(
                 verdict = bool(res.include)
         return verdict
 
-    def visit(dirpath: Path, rel_dir: str) -> None:
-        spec = _load_ignore(dirpath)
+    root_str = str(root_path)
+
+    def visit(dirpath: str, rel_dir: str) -> None:
+        try:
+            with os.scandir(dirpath) as it:
+                entries = list(it)  # the final list is sorted by path: listing order does not matter
+        except OSError:
+            result.skip("unreadable directory", rel_dir or ".")
+            entries = []
+        spec = _load_ignore(Path(dirpath)) if any(e.name == ".gitignore" for e in entries) else None
         pushed = False
         if spec is not None:
             specs.append((rel_dir + "/" if rel_dir else "", spec))
             pushed = True
-        try:
-            entries = sorted(os.scandir(dirpath), key=lambda e: e.name)
-        except OSError:
-            result.skip("unreadable directory", rel_dir or ".")
-            entries = []
         for entry in entries:
-            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            name = entry.name
+            rel = f"{rel_dir}/{name}" if rel_dir else name
             try:
-                is_link = entry.is_symlink()
-                if is_link:
-                    target = Path(os.path.realpath(entry.path))
-                    if not target.is_relative_to(root_path):
+                if entry.is_symlink():
+                    target = os.path.realpath(entry.path)
+                    if not (target == root_str or target.startswith(root_str + os.sep)):
                         result.skip("symlink outside the root", rel)
                         continue
-                    if target.is_dir():
+                    if os.path.isdir(target):
                         result.skip("symlinked directory", rel)
                         continue
                 if entry.is_dir(follow_symlinks=False):
-                    if entry.name in ALWAYS_SKIP_DIRS or ignored(rel, True):
+                    if name in ALWAYS_SKIP_DIRS or ignored(rel, True):
                         continue
-                    visit(Path(entry.path), rel)
+                    visit(entry.path, rel)
                     continue
                 if not entry.is_file():
                     continue
             except OSError:
                 result.skip("unreadable", rel)
                 continue
-            lang = language_for(entry.name)
+            dot = name.rfind(".")
+            lang = (_BY_EXTENSION.get(name[dot:].lower()) if dot > 0 else None) or _BY_FILE_NAME.get(name)
             if lang is None or (languages is not None and lang not in languages):
                 continue
             if ignored(rel, False):
@@ -164,7 +172,7 @@ def walk(
         if pushed:
             specs.pop()
 
-    visit(root_path, "")
+    visit(root_str, "")
     result.files.sort(key=lambda f: f.path)
     return result
 

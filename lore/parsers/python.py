@@ -9,6 +9,7 @@ function). Decorators and base classes are evaluated in the enclosing scope, as 
 from __future__ import annotations
 
 import inspect
+import re
 from operator import itemgetter
 
 from . import _ts
@@ -18,7 +19,8 @@ LANGUAGE = "python"
 MAX_SIGNATURE = 300
 MAX_DOCSTRING = 4000
 
-_order = itemgetter(0, 1)
+_first = itemgetter(0)
+_SIMPLE_PATH = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")
 _TYPE_WRAPPERS = frozenset({"Optional", "typing.Optional", "Annotated", "typing.Annotated", "Final", "ClassVar"})
 
 
@@ -48,16 +50,51 @@ def dotted(node: _ts.Node | None) -> str:
     if t == "identifier":
         return _ts.text(node)
     if t == "attribute":
+        raw = node.text
+        if raw is not None and _SIMPLE_PATH.match(raw):  # the common a.b.c: its text is the path
+            return raw.decode("ascii")
         obj = dotted(node.child_by_field_name("object"))
         attr = _ts.text(node.child_by_field_name("attribute"))
         return f"{obj or '<expr>'}.{attr}"
     if t == "call":
         inner = dotted(node.child_by_field_name("function"))
         return f"{inner}()" if inner else "<expr>()"
+    if t == "subscript":  # a container slot with a literal key: d["a"] -> d['a'], xs[0] -> xs[0]
+        key = slot_key(node.child_by_field_name("subscript"))
+        obj = dotted(node.child_by_field_name("value")) if key else ""
+        return f"{obj}[{key}]" if obj and not obj.startswith("<") else ""
     if t == "parenthesized_expression" and node.named_child_count == 1:
         return dotted(node.named_children[0])
     if t in ("string", "concatenated_string"):
         return "<str>"
+    return ""
+
+
+_KEY = re.compile(r"[A-Za-z0-9_]+\Z")
+
+
+def slot_key(node: _ts.Node | None) -> str:
+    """The key of a container slot as it appears in a path: ``'name'`` for a plain string literal,
+    ``3`` for a non-negative integer literal, ``''`` for anything else (computed keys are not followed).
+
+    Examples
+    --------
+    >>> tree = _ts.parse("python", b"d['a']; d[0]; d[k]")
+    >>> [dotted(s.named_children[0]) for s in tree.root_node.named_children]
+    ["d['a']", 'd[0]', '']
+    """
+    if node is None:
+        return ""
+    if node.type == "integer":
+        t = _ts.text(node)
+        return t if t.isdigit() else ""
+    if node.type == "string" and node.named_child_count <= 3:
+        parts = [c for c in node.named_children if c.type not in ("string_start", "string_end")]
+        if len(parts) == 1 and parts[0].type == "string_content":
+            content = _ts.text(parts[0])
+            return f"'{content}'" if _KEY.match(content) else ""
+        if not parts:
+            return ""
     return ""
 
 
@@ -116,6 +153,32 @@ def _docstring(body: _ts.Node | None) -> str:
     return inspect.cleandoc(raw)[:MAX_DOCSTRING]
 
 
+def _pairs(left: _ts.Node, right: _ts.Node | None) -> list[tuple[_ts.Node, _ts.Node | None]]:
+    """Targets with the values they receive: ``a, (b, c) = f, (g, h)`` pairs a-f, b-g, c-h.
+
+    Unpacking is followed only when both sides are literal tuples of the same length without a
+    starred target (``a, *b = ...``); otherwise a tuple target gets nothing.
+    """
+    tuple_targets = ("pattern_list", "tuple_pattern", "list_pattern")
+    if left.type == "parenthesized_expression" and left.named_child_count == 1:
+        left = left.named_children[0]
+    if left.type not in tuple_targets:
+        return [(left, right)]
+    if right is not None and right.type == "parenthesized_expression" and right.named_child_count == 1:
+        right = right.named_children[0]
+    if right is None or right.type not in ("expression_list", "tuple", "list"):
+        return []
+    targets = [c for c in left.named_children if c.type != "comment"]
+    values = [c for c in right.named_children if c.type != "comment"]
+    if len(targets) != len(values) or any(t.type == "list_splat_pattern" for t in targets) \
+            or any(v.type == "list_splat" for v in values):
+        return []
+    out: list[tuple[_ts.Node, _ts.Node | None]] = []
+    for t, v in zip(targets, values, strict=True):
+        out.extend(_pairs(t, v))
+    return out
+
+
 class _Extractor:
     def __init__(self, path: str, source: bytes, module: str) -> None:
         self.path, self.source, self.module = path, source, module
@@ -141,13 +204,15 @@ class _Extractor:
             )
         )
         caps = _ts.captures(_ts.query(LANGUAGE), root)
-        items: list[tuple[int, int, str, _ts.Node]] = []
+        # document order, outer nodes first on equal starts: one int key (start, then longer first)
+        items: list[tuple[int, int, int, str, _ts.Node]] = []
         for cap, nodes in caps.items():
             for n in nodes:
-                items.append((n.start_byte, -n.end_byte, cap, n))
-        items.sort(key=_order)
+                start, end = n.start_byte, n.end_byte
+                items.append(((start << 32) - end, start, -end, cap, n))
+        items.sort(key=_first)
         stack: list[tuple[int, int]] = [(1 << 62, 0)]  # (end_byte, local)
-        for start, neg_end, cap, node in items:
+        for _key, start, neg_end, cap, node in items:
             while stack[-1][0] <= start:
                 stack.pop()
             owner = stack[-1][1]
@@ -168,6 +233,12 @@ class _Extractor:
                 self._with_item(node, owner)
             elif cap == "except":
                 self._except(node, owner)
+            elif cap == "for":
+                self._for(node, owner)
+            elif cap == "return":
+                self._return(node, owner)
+            elif cap == "raise":
+                self._raise(node, owner)
         if self.pf.all_names is None:
             self.pf.all_names = None
         return self.pf
@@ -267,6 +338,10 @@ class _Extractor:
             return
         line, col = node.start_point[0] + 1, node.start_point[1]
         self.pf.calls.append(Call(owner, callee, line, col, "call"))
+        if callee.endswith(".update") and callee.count(".") == 1:  # d.update({"a": f}) rebinds d['a']
+            args = node.child_by_field_name("arguments")
+            if args is not None and args.named_child_count == 1 and args.named_children[0].type == "dictionary":
+                self._slots(owner, callee[: -len(".update")], args.named_children[0], line, None)
         if callee in ("isinstance", "issubclass"):
             args = node.child_by_field_name("arguments")
             if args is not None and args.named_child_count >= 2:
@@ -318,44 +393,76 @@ class _Extractor:
         type_node = node.child_by_field_name("type")
         if left is None:
             return
+        while right is not None and right.type == "assignment":  # a = b = f: every target gets f
+            right = right.child_by_field_name("right")
         line = left.start_point[0] + 1
+        for target, value in _pairs(left, right):
+            self._bind(owner, target, value, type_node if target is left else None, line)
+
+    def _bind(self, owner: int, target: _ts.Node, right: _ts.Node | None, type_node: _ts.Node | None,
+              line: int) -> None:
+        """Record what ``target = right`` binds (one target; tuple unpacking is split by :func:`_pairs`)."""
         owner_sym = self.pf.symbols[owner]
-        targets: list[_ts.Node] = [left]
-        if left.type in ("pattern_list", "tuple_pattern"):
-            targets = []  # tuple unpacking: no single value to type
-        for target in targets:
-            name = dotted(target)
-            if not name or "<" in name or "(" in name:
+        name = dotted(target)
+        if not name or "<" in name or "(" in name:
+            return
+        bind_owner = owner
+        if name.startswith("self.") and name.count(".") == 1 and owner in self.class_of:
+            bind_owner = self.class_of[owner]  # attributes belong to the class
+        elif owner_sym.kind == "class" and "." not in name and "[" not in name:
+            # class-level attribute: visible as self.name in methods
+            self._class_attr(owner, name, type_node, right, line)
+        if "." in name and not name.startswith("self."):
+            return
+        scope = owner if bind_owner != owner else None
+        if type_node is not None:
+            ann = _ts.text(type_node)
+            self.pf.bindings.append(Binding(bind_owner, name, line, annotation=ann, scope=scope))
+            kind = "field" if name.startswith("self.") else "annotation"
+            ref_owner = bind_owner if kind == "field" else owner
+            for tname, tnode, _p in _type_names(type_node):
+                self.pf.type_refs.append(TypeRef(ref_owner, tname, kind, tnode.start_point[0] + 1, tnode.start_point[1]))
+        elif right is not None:
+            rt = right.type
+            if rt == "call":
+                callee = dotted(right.child_by_field_name("function"))
+                if callee:
+                    self.pf.bindings.append(Binding(bind_owner, name, line, value=callee, scope=scope))
+            elif rt in ("identifier", "attribute", "subscript"):
+                src = dotted(right)
+                if src and "<" not in src:
+                    self.pf.bindings.append(Binding(bind_owner, name, line, alias_of=src, scope=scope))
+            elif rt in ("dictionary", "list", "tuple") and "[" not in name and name.count(".") <= 1:
+                self._slots(bind_owner, name, right, line, scope)
+        if owner_sym.kind == "module" and name == "__all__" and right is not None:
+            self._all(right)
+
+    def _slots(self, owner: int, name: str, literal: _ts.Node, line: int, scope: int | None, depth: int = 0) -> None:
+        """``d = {"a": f}`` / ``xs = [f, g]``: bind each literal slot (``d['a']``, ``xs[1]``) to its value."""
+        if depth > 3:
+            return
+        if literal.type == "dictionary":
+            entries = [(slot_key(p.child_by_field_name("key")), p.child_by_field_name("value"))
+                       for p in literal.named_children if p.type == "pair"]
+        else:
+            if any(c.type in ("list_splat", "dictionary_splat") for c in literal.named_children):
+                return  # [*a, f]: positions after the splat are unknown
+            entries = [(str(i), c) for i, c in enumerate(c for c in literal.named_children if c.type != "comment")]
+        for key, value in entries:
+            if not key or value is None:
                 continue
-            bind_owner = owner
-            if name.startswith("self.") and name.count(".") == 1 and owner in self.class_of:
-                bind_owner = self.class_of[owner]  # attributes belong to the class
-            elif owner_sym.kind == "class" and "." not in name:
-                # class-level attribute: visible as self.name in methods
-                self._class_attr(owner, name, type_node, right, line)
-                if owner_sym.name and name == "__all__":
-                    pass
-            if "." in name and not name.startswith("self."):
-                continue
-            scope = owner if bind_owner != owner else None
-            if type_node is not None:
-                ann = _ts.text(type_node)
-                self.pf.bindings.append(Binding(bind_owner, name, line, annotation=ann, scope=scope))
-                kind = "field" if name.startswith("self.") else "annotation"
-                ref_owner = bind_owner if kind == "field" else owner
-                for tname, tnode, _p in _type_names(type_node):
-                    self.pf.type_refs.append(TypeRef(ref_owner, tname, kind, tnode.start_point[0] + 1, tnode.start_point[1]))
-            elif right is not None:
-                if right.type == "call":
-                    callee = dotted(right.child_by_field_name("function"))
-                    if callee:
-                        self.pf.bindings.append(Binding(bind_owner, name, line, value=callee, scope=scope))
-                elif right.type in ("identifier", "attribute"):
-                    src = dotted(right)
-                    if src and "<" not in src:
-                        self.pf.bindings.append(Binding(bind_owner, name, line, alias_of=src, scope=scope))
-            if owner_sym.kind == "module" and name == "__all__" and right is not None:
-                self._all(right)
+            slot = f"{name}[{key}]"
+            vt = value.type
+            if vt == "call":
+                callee = dotted(value.child_by_field_name("function"))
+                if callee:
+                    self.pf.bindings.append(Binding(owner, slot, line, value=callee, scope=scope))
+            elif vt in ("identifier", "attribute"):
+                src = dotted(value)
+                if src and "<" not in src:
+                    self.pf.bindings.append(Binding(owner, slot, line, alias_of=src, scope=scope))
+            elif vt in ("dictionary", "list", "tuple"):
+                self._slots(owner, slot, value, line, scope, depth + 1)
 
     def _class_attr(self, owner: int, name: str, type_node: _ts.Node | None, right: _ts.Node | None, line: int) -> None:
         if type_node is not None:
@@ -378,7 +485,16 @@ class _Extractor:
 
     def _with_item(self, node: _ts.Node, owner: int) -> None:
         value = node.child_by_field_name("value")
-        if value is None or value.type != "as_pattern":
+        if value is None:
+            return
+        manager = value.named_children[0] if value.type == "as_pattern" and value.named_children else value
+        path = dotted(manager)
+        if path and "<" not in path:
+            # the with statement calls the manager's __enter__ and __exit__
+            line, col = manager.start_point[0] + 1, manager.start_point[1]
+            self.pf.calls.append(Call(owner, f"{path}.__enter__", line, col, "implicit"))
+            self.pf.calls.append(Call(owner, f"{path}.__exit__", line, col, "implicit"))
+        if value.type != "as_pattern":
             return
         expr = value.named_children[0] if value.named_children else None
         alias = value.child_by_field_name("alias")
@@ -391,6 +507,45 @@ class _Extractor:
         if callee:
             # `with Foo() as f`: f is Foo.__enter__()'s result; most context managers return self
             self.pf.bindings.append(Binding(owner, _ts.text(target), target.start_point[0] + 1, value=callee))
+
+    def _for(self, node: _ts.Node, owner: int) -> None:
+        """``for x in it``: the loop calls ``it.__iter__()`` and that iterator's ``__next__()``; ``x`` is
+        what ``__next__`` returns."""
+        iterable = node.child_by_field_name("right")
+        path = dotted(iterable)
+        if not path or "<" in path:
+            return
+        line, col = iterable.start_point[0] + 1, iterable.start_point[1]
+        self.pf.calls.append(Call(owner, f"{path}.__iter__", line, col, "implicit"))
+        self.pf.calls.append(Call(owner, f"{path}.__iter__().__next__", line, col, "implicit"))
+        target = node.child_by_field_name("left")
+        if target is not None and target.type == "identifier":
+            self.pf.bindings.append(Binding(owner, _ts.text(target), line, value=f"{path}.__iter__().__next__"))
+
+    def _return(self, node: _ts.Node, owner: int) -> None:
+        """``return x`` in a function: a ``<return>`` binding the resolver reads when the function has
+        no return annotation (one value for every return, else nothing is inferred)."""
+        if self.pf.symbols[owner].kind not in ("function", "method"):
+            return
+        expr = node.named_children[0] if node.named_children else None
+        if expr is None or expr.type == "none":
+            return  # a bare return or `return None`: the other returns say what comes back
+        line = node.start_point[0] + 1
+        if expr.type == "call":
+            callee = dotted(expr.child_by_field_name("function"))
+            self.pf.bindings.append(Binding(owner, "<return>", line, value=callee if "<" not in callee else ""))
+            return
+        src = dotted(expr) if expr.type in ("identifier", "attribute", "subscript") else ""
+        self.pf.bindings.append(Binding(owner, "<return>", line, alias_of=src if "<" not in src else ""))
+
+    def _raise(self, node: _ts.Node, owner: int) -> None:
+        """``raise E`` (a class, not a call) instantiates ``E``: a call of kind ``raise``."""
+        expr = node.named_children[0] if node.named_children else None
+        if expr is None or expr.type not in ("identifier", "attribute"):
+            return  # `raise E(...)` is captured as a call already
+        path = dotted(expr)
+        if path and "<" not in path:
+            self.pf.calls.append(Call(owner, path, expr.start_point[0] + 1, expr.start_point[1], "raise"))
 
     def _except(self, node: _ts.Node, owner: int) -> None:
         value = node.child_by_field_name("value")

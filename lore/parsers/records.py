@@ -75,7 +75,10 @@ class Call:
 
     ``callee`` is the callee expression as written, reduced to a dotted path where possible
     (``self.session.get``, ``os.path.join``, ``super().save`` becomes ``super().save``).
-    ``kind`` is ``call``, ``new`` (explicit constructor syntax) or ``decorator``.
+    ``kind`` is ``call``, ``new`` (explicit constructor syntax), ``decorator``, ``raise`` (``raise E`` of
+    a class: it is instantiated) or ``implicit`` (a protocol method the language calls: ``__iter__`` /
+    ``__next__`` for a ``for`` loop, ``__enter__`` / ``__exit__`` for ``with``; kept only when it binds
+    to repository code).
     """
 
     caller: int
@@ -163,7 +166,8 @@ class ParsedFile:
 # -- compact wire format -------------------------------------------------------------------------------
 # Records cross process boundaries (worker -> indexer) and are stored per file for re-resolution.
 # pickle of slotted dataclasses costs ~30 us per file object; marshal of plain tuples is ~10x faster.
-_WIRE_VERSION = 1
+# marshal keeps lists as lists and tuples as tuples, so a record's fields round-trip as they are.
+_WIRE_VERSION = 2
 _RECORD_TYPES = (Symbol, Call, TypeRef, Import, Relation, Binding)
 _LIST_FIELDS = ("symbols", "calls", "type_refs", "imports", "relations", "bindings")
 
@@ -173,17 +177,6 @@ def _fields(cls: type) -> tuple[str, ...]:
 
 
 _GETTERS = {cls: __import__("operator").attrgetter(*_fields(cls)) for cls in _RECORD_TYPES}
-
-
-_SYMBOL_LIST_FIELDS = tuple(
-    n for n, f in Symbol.__dataclass_fields__.items() if f.default_factory is list  # type: ignore[attr-defined]
-)
-
-
-def _freeze(v: object) -> object:
-    if isinstance(v, list):
-        return tuple(_freeze(x) for x in v)
-    return v
 
 
 def encode(pf: ParsedFile) -> bytes:
@@ -201,29 +194,24 @@ def encode(pf: ParsedFile) -> bytes:
     parts: list = [_WIRE_VERSION, pf.path, pf.language, pf.module, pf.syntax_errors, pf.all_names]
     for cls, name in zip(_RECORD_TYPES, _LIST_FIELDS, strict=True):
         get = _GETTERS[cls]
-        if cls is Symbol:
-            parts.append([tuple(_freeze(v) for v in get(s)) for s in getattr(pf, name)])
-        else:
-            parts.append([get(r) for r in getattr(pf, name)])
-    return zlib.compress(marshal.dumps(tuple(parts)), 1)
+        parts.append([get(r) for r in getattr(pf, name)])
+    return zlib.compress(marshal.dumps(parts), 1)
 
 
 def decode(data: bytes) -> ParsedFile:
-    """Inverse of :func:`encode`."""
+    """Inverse of :func:`encode`; raises ``ValueError`` for records written by another wire version."""
     import marshal
     import zlib
 
     parts = marshal.loads(zlib.decompress(data))
-    if parts[0] != _WIRE_VERSION:
+    if parts[0] not in (1, _WIRE_VERSION):
         raise ValueError(f"unknown record wire version {parts[0]}")
     pf = ParsedFile(parts[1], parts[2], parts[3], syntax_errors=parts[4], all_names=parts[5])
-    syms = []
-    for t in parts[6]:
-        s = Symbol(*t)
-        for f in _SYMBOL_LIST_FIELDS:
-            setattr(s, f, [tuple(x) if isinstance(x, tuple) else x for x in getattr(s, f)])
-        syms.append(s)
-    pf.symbols = syms
+    pf.symbols = [Symbol(*t) for t in parts[6]]
+    if parts[0] == 1:  # version 1 stored a symbol's list fields (params, decorators) as tuples
+        for sym in pf.symbols:
+            sym.params = list(sym.params)
+            sym.decorators = list(sym.decorators)
     pf.calls = [Call(*t) for t in parts[7]]
     pf.type_refs = [TypeRef(*t) for t in parts[8]]
     pf.imports = [Import(*t) for t in parts[9]]

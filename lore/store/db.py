@@ -2,6 +2,10 @@
 
 Readers never block: SQLite's WAL keeps the last committed snapshot readable while a writer works,
 so a killed or interrupted indexer leaves the previous index intact (its transaction never commits).
+That holds for rebuilds too: :func:`reset_schema` drops and re-creates every table inside the
+indexer's one transaction, so a rebuild killed half-way leaves the old index (even of another
+schema version) exactly as it was. A file is in one of five states (:func:`index_state`); only a lore index
+of the current schema version is ever read, and a file that is not a lore index is never touched.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import IndexBusyError, IndexNotFoundError, SchemaVersionError
+from ..errors import IndexBusyError, IndexNotFoundError, NotAnIndexError, SchemaVersionError
 from .schema import CORE_DDL, CORE_INDEXES, DOCS_DDL, SCHEMA_VERSION
 
 DEFAULT_DIR = ".lore"
@@ -67,9 +71,60 @@ def schema_version(conn: sqlite3.Connection) -> int | None:
     return int(row[0]) if row else None
 
 
-def ensure_indexes(conn: sqlite3.Connection) -> None:
-    """Create the secondary indexes of the core tables if they are missing (idempotent)."""
-    conn.executescript(CORE_INDEXES)
+def ensure_indexes(conn: sqlite3.Connection, *, tables: tuple[str, ...] | None = None) -> None:
+    """Create the secondary indexes of the core tables if they are missing (idempotent).
+
+    Runs inside the caller's transaction. ``tables`` limits it to the indexes of those tables.
+    """
+    for stmt in _statements(CORE_INDEXES):
+        if tables is None or stmt.split(" ON ", 1)[1].split("(", 1)[0].strip() in tables:
+            conn.execute(stmt)
+
+
+def index_state(path: str | os.PathLike[str]) -> tuple[str, int | None]:
+    """What the file at ``path`` holds, as ``(state, schema version)``.
+
+    States: ``missing`` (no file, or an empty one), ``blank`` (an SQLite file without tables: a
+    first ``lore index`` that was interrupted), ``current`` (a lore index of this schema version),
+    ``stale`` (a lore index of another version) and ``foreign`` (anything else; never modified).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> index_state(pathlib.Path(tempfile.mkdtemp()) / "none.db")
+    ('missing', None)
+    """
+    path = Path(path)
+    try:
+        if path.stat().st_size == 0:
+            return "missing", None
+    except FileNotFoundError:
+        return "missing", None
+    except OSError:
+        return "foreign", None
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return "foreign", None
+    try:
+        conn.execute("PRAGMA busy_timeout = 5000")
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            return "blank", None
+        if "meta" not in tables:
+            return "foreign", None
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.Error:
+        return "foreign", None
+    finally:
+        conn.close()
+    try:
+        version = int(row[0]) if row else None
+    except (TypeError, ValueError):
+        version = None
+    if version is None:
+        return "foreign", None
+    return ("current" if version == SCHEMA_VERSION else "stale"), version
 
 
 def connect(
@@ -79,17 +134,24 @@ def connect(
 
     With ``create``, a missing index is created (parents included). Otherwise a missing file raises
     :class:`IndexNotFoundError`. An index of another schema version raises
-    :class:`SchemaVersionError`: it is never read with the wrong layout.
+    :class:`SchemaVersionError` and a file that is not a lore index :class:`NotAnIndexError`:
+    neither is ever read with the wrong layout.
     """
     path = Path(path)
-    if not path.exists():
+    state, version = index_state(path)
+    if state in ("missing", "blank"):
         if not create:
-            raise IndexNotFoundError(str(path))
+            note = "" if state == "missing" else " (an earlier `lore index` was interrupted before it committed)"
+            raise IndexNotFoundError(str(path), note)
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path), check_same_thread=False)
         _configure(conn, readonly=False)
         create_schema(conn, indexes=indexes)
         return conn
+    if state == "foreign":
+        raise NotAnIndexError(str(path))
+    if state == "stale":
+        raise SchemaVersionError(str(path), version if version is not None else -1, SCHEMA_VERSION)
     if readonly:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
     else:
@@ -99,11 +161,65 @@ def connect(
         found = schema_version(conn)
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise SchemaVersionError(str(path), -1, SCHEMA_VERSION) from exc
-    if found != SCHEMA_VERSION:
+        raise NotAnIndexError(str(path)) from exc
+    if found != SCHEMA_VERSION:  # rebuilt by another version between the check and the open
         conn.close()
         raise SchemaVersionError(str(path), -1 if found is None else found, SCHEMA_VERSION)
     return conn
+
+
+def connect_writer(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """A connection for the indexer: WAL, the file (and its directory) created if missing, no schema
+    check (the indexer decides per :func:`index_state` whether to refresh or :func:`reset_schema`)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), check_same_thread=False)
+    _configure(conn, readonly=False)
+    return conn
+
+
+def _statements(script: str) -> Iterator[str]:
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            yield buf.strip()
+            buf = ""
+    if buf.strip():
+        yield buf.strip()
+
+
+def reset_schema(conn: sqlite3.Connection) -> None:
+    """Drop every table and create an empty index of this schema version, inside the caller's
+    transaction (``executescript`` would commit first). The core secondary indexes are left out: the
+    indexer builds them after the bulk load with :func:`ensure_indexes`. ``generation`` continues
+    from the dropped index so it only ever grows; ``index_id`` is new, so derived caches are dropped.
+
+    ``PRAGMA foreign_keys`` must be off (it cannot change inside a transaction): dropping a table
+    with foreign keys on deletes its rows one by one first.
+    """
+    try:
+        old_gen = int(get_meta(conn, "generation", "0") or 0)
+    except (sqlite3.Error, ValueError):
+        old_gen = 0
+    master = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql LIKE ?"
+    for (name,) in conn.execute(master, ("CREATE VIRTUAL TABLE%",)).fetchall():
+        conn.execute(f'DROP TABLE IF EXISTS "{name}"')  # its shadow tables go with it
+    for (name,) in conn.execute(master, ("%",)).fetchall():
+        conn.execute(f'DROP TABLE IF EXISTS "{name}"')
+    for stmt in _statements(CORE_DDL + DOCS_DDL):
+        conn.execute(stmt)
+    conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+    conn.execute("INSERT INTO meta(key, value) VALUES ('generation', ?)", (str(old_gen),))
+    conn.execute("INSERT INTO meta(key, value) VALUES ('created_at', ?)", (_now(),))
+    conn.execute("INSERT INTO meta(key, value) VALUES ('index_id', ?)", (uuid.uuid4().hex,))
+
+
+def drop_core_indexes(conn: sqlite3.Connection) -> None:
+    """Drop the secondary indexes of the core tables (before a bulk load into empty tables)."""
+    for stmt in _statements(CORE_INDEXES):
+        name = stmt.split("EXISTS", 1)[1].split(" ON ", 1)[0].strip()
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
 
 
 def index_stamp(conn: sqlite3.Connection) -> str:

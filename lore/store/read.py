@@ -33,6 +33,10 @@ def max_symbol_id(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM symbols").fetchone()[0])
 
 
+def max_file_id(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM files").fetchone()[0])
+
+
 def symbol_keys_of_file(conn: sqlite3.Connection, file_id: int) -> list[tuple[int, str, str]]:
     """(id, qualified_name, kind) of a file's symbols, in id order (to keep ids stable on refresh)."""
     return conn.execute(

@@ -22,7 +22,7 @@ RESOLUTIONS: tuple[str, ...] = (
     "import",  # through an import (aliases, re-exports, relative imports)
     "self_method",  # self.m() / cls.m() / super().m() / this.m() through the class hierarchy
     "annotated_type",  # receiver typed by an annotation (param, variable, attribute)
-    "constructor_type",  # receiver typed by the constructor or annotated function it came from
+    "constructor_type",  # receiver typed by the constructor or function (annotated, or whose returns agree) it came from
     "module_global",  # name defined at module level of the same file
     "same_file_name",  # heuristic: a unique definition of that name in the same file
     "unique_name",  # heuristic: the only definition of that name in the repository
@@ -100,7 +100,7 @@ CREATE TABLE IF NOT EXISTS symbol_refs (
     callee_name TEXT NOT NULL,         -- raw callee text as written
     line        INTEGER NOT NULL,
     col         INTEGER NOT NULL DEFAULT 0,
-    kind        TEXT NOT NULL DEFAULT 'call',   -- call | new | decorator
+    kind        TEXT NOT NULL DEFAULT 'call',   -- call | new | decorator | raise | implicit
     resolution  TEXT NOT NULL,
     confidence  REAL NOT NULL
 );
@@ -187,6 +187,7 @@ CREATE INDEX IF NOT EXISTS type_refs_symbol ON type_refs(symbol_id, type_id);
 CREATE INDEX IF NOT EXISTS type_refs_type ON type_refs(type_id, symbol_id);
 CREATE INDEX IF NOT EXISTS imports_file ON file_imports(file_id);
 CREATE INDEX IF NOT EXISTS imports_target ON file_imports(target_file_id);
+CREATE INDEX IF NOT EXISTS imports_target_symbol ON file_imports(target_id);
 CREATE INDEX IF NOT EXISTS rel_source ON symbol_relationships(source_id, target_id);
 CREATE INDEX IF NOT EXISTS rel_target ON symbol_relationships(target_id, source_id);
 """

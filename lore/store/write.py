@@ -67,6 +67,15 @@ def upsert_file(conn: sqlite3.Connection, row: tuple, file_id: int | None) -> in
     return file_id
 
 
+def insert_files(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
+    """Rows of (id, path, language, module, hash, size, mtime_ns, lines, syntax_errors, is_test, generation)."""
+    conn.executemany(
+        "INSERT INTO files(id, path, language, module, hash, size, mtime_ns, lines, syntax_errors, is_test, generation)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        rows,
+    )
+
+
 def touch_files(conn: sqlite3.Connection, rows: Iterable[tuple[int, int, int]]) -> None:
     """Record a new (size, mtime) for files whose content hash did not change."""
     conn.executemany("UPDATE files SET size=?, mtime_ns=? WHERE id=?", rows)
@@ -87,14 +96,33 @@ def insert_externals(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, st
 
 
 def delete_orphan_externals(conn: sqlite3.Connection) -> int:
+    """Delete external symbols no edge points at any more (one index probe per table and external)."""
     cur = conn.execute(
-        """DELETE FROM symbols WHERE file_id IS NULL AND id NOT IN (
-               SELECT callee_id FROM symbol_refs WHERE callee_id IS NOT NULL
-               UNION SELECT type_id FROM type_refs WHERE type_id IS NOT NULL
-               UNION SELECT target_id FROM symbol_relationships WHERE target_id IS NOT NULL
-               UNION SELECT target_id FROM file_imports WHERE target_id IS NOT NULL)"""
+        """DELETE FROM symbols WHERE file_id IS NULL
+               AND NOT EXISTS (SELECT 1 FROM symbol_refs r WHERE r.callee_id = symbols.id)
+               AND NOT EXISTS (SELECT 1 FROM type_refs t WHERE t.type_id = symbols.id)
+               AND NOT EXISTS (SELECT 1 FROM symbol_relationships l WHERE l.target_id = symbols.id)
+               AND NOT EXISTS (SELECT 1 FROM file_imports i WHERE i.target_id = symbols.id)"""
     )
     return cur.rowcount
+
+
+def remap_targets(conn: sqlite3.Connection, mapping: Iterable[tuple[int, int]], lowest: int) -> None:
+    """Replace provisional target ids (all ``>= lowest``) by their final ids in every edge table.
+
+    Resolver workers number the external symbols they create from their own id ranges; the indexer
+    maps those to one id per qualified name here, in SQL, instead of rewriting every row in Python.
+    """
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS _lore_remap (prov INTEGER PRIMARY KEY, final INTEGER NOT NULL)")
+    conn.execute("DELETE FROM temp._lore_remap")
+    conn.executemany("INSERT INTO temp._lore_remap(prov, final) VALUES (?, ?)", mapping)
+    for table, col in (("symbol_refs", "callee_id"), ("type_refs", "type_id"), ("file_imports", "target_id"),
+                       ("symbol_relationships", "target_id")):  # fixed names
+        conn.execute(
+            f"UPDATE {table} SET {col} = (SELECT m.final FROM temp._lore_remap m WHERE m.prov = {table}.{col})"
+            f" WHERE {col} >= ?",
+            (lowest,),
+        )
 
 
 def put_records(conn: sqlite3.Connection, rows: Iterable[tuple[int, bytes, bytes, str]]) -> None:

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from lore import IndexBusyError, SchemaVersionError, index_repo, open_index
+from lore import IndexBusyError, NotAnIndexError, SchemaVersionError, index_repo, open_index
 from lore.index import indexer, resolve_pool
 from lore.store import db as store_db
 
@@ -163,6 +163,9 @@ def test_bad_input_is_skipped_and_counted(make_repo):
     assert r.syntax_error_files == ["syntax.py"]
     names = set(ids_by_qname(root))
     assert {"syntax.h", "latin1.k"} <= names
+    again = index_repo(root, workers=1, max_file_size=100_000, exclude=["vendor/"])
+    assert not again.changed_any and again.unchanged == 3  # skipped files are not "unchanged" ones
+    assert again.skipped == {"binary": 1, "larger than 100000 bytes": 1}  # and are counted every run
 
 
 def test_incompatible_schema_is_refused_by_readers_and_rebuilt_by_index(sample_repo):
@@ -175,15 +178,32 @@ def test_incompatible_schema_is_refused_by_readers_and_rebuilt_by_index(sample_r
     with pytest.raises(SchemaVersionError, match="rebuild"):
         open_index(sample_repo)
     r = index_repo(sample_repo, workers=1)
-    assert r.rebuilt_reason.startswith("schema version 999")
-    assert open_index(sample_repo).generation == 1
+    assert r.rebuilt_reason.startswith("schema version 999") and r.full
+    idx = open_index(sample_repo)
+    assert idx.generation == 2  # generations only ever grow, across rebuilds too
+    assert [s["qualified_name"] for s in idx.symbols(kind="class")] == [
+        "shop.models.Item", "shop.orders.Order", "shop.orders.RushOrder"]
+    idx.close()
 
 
-def test_not_a_lore_index_is_refused(tmp_path):
+@pytest.mark.parametrize("content", ["text", "sqlite"])
+def test_not_a_lore_index_is_refused_and_left_alone(tmp_path, sample_repo, content):
     bogus = tmp_path / "x.db"
-    bogus.write_bytes(b"this is not sqlite at all" * 100)
-    with pytest.raises(SchemaVersionError):
+    if content == "text":
+        bogus.write_bytes(b"this is not sqlite at all" * 100)
+    else:
+        conn = sqlite3.connect(bogus)
+        conn.execute("CREATE TABLE users (name TEXT)")
+        conn.commit()
+        conn.close()
+    before = bogus.read_bytes()
+    with pytest.raises(NotAnIndexError, match="not a lore index"):
         store_db.connect(bogus)
+    with pytest.raises(NotAnIndexError, match="another --db path"):
+        index_repo(sample_repo, db=bogus, workers=1)
+    with pytest.raises(NotAnIndexError):
+        index_repo(sample_repo, db=bogus, workers=1, rebuild=True)
+    assert bogus.read_bytes() == before
 
 
 def test_parallel_parse_and_resolve_match_serial(sample_repo, tmp_path, monkeypatch):
@@ -206,8 +226,129 @@ def test_parallel_parse_and_resolve_match_serial(sample_repo, tmp_path, monkeypa
 
 
 def test_mtime_only_change_is_cheap(sample_repo):
+    """A touched file is hashed again, found equal, and nothing else happens (speed: benchmarks/perf)."""
     index_repo(sample_repo, workers=1)
-    t = time.perf_counter()
+    bump(sample_repo / "shop/models.py")
     r = index_repo(sample_repo, workers=1)
-    assert not r.changed_any
-    assert time.perf_counter() - t < 5  # sanity only; speed is measured in benchmarks/perf
+    assert not r.changed_any and r.generation == 1 and r.unchanged == 5
+    assert "resolve" not in r.seconds  # no write transaction, no resolution
+    assert q(sample_repo, "SELECT mtime_ns FROM files WHERE path = 'shop/models.py'") == [
+        ((sample_repo / "shop/models.py").stat().st_mtime_ns,)]  # the new mtime is recorded: not re-hashed next time
+
+
+# -- real processes: kill -9 in the middle of a write, a second process reading during a write -------------
+PAUSING_INDEXER = """
+import os, sys, time
+from pathlib import Path
+from lore import index_repo
+
+root, marker, go, rebuild = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4] == "1"
+
+def progress(phase, done, total):
+    # resolution starts after the new symbols were written, inside the one open transaction
+    if phase == "resolve" and not marker.exists():
+        marker.write_text(str(os.getpid()))
+        while not go.exists():
+            time.sleep(0.02)
+
+report = index_repo(root, workers=1, rebuild=rebuild, progress=progress)
+print(report.generation)
+"""
+
+
+def start_pausing_indexer(root, tmp_path, *, rebuild=False):
+    import subprocess
+    import sys
+
+    marker, go = tmp_path / "paused", tmp_path / "go"
+    for p in (marker, go):
+        p.unlink(missing_ok=True)
+    proc = subprocess.Popen([sys.executable, "-c", PAUSING_INDEXER, str(root), str(marker), str(go), str(int(rebuild))],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not marker.exists():
+        if proc.poll() is not None:
+            raise AssertionError(f"the indexer ended before pausing: {proc.communicate()}")
+        assert time.monotonic() < deadline, "the indexer never reached the resolve phase"
+        time.sleep(0.02)
+    return proc, go
+
+
+def snapshot(root):
+    conn = sqlite3.connect(f"file:{root / '.lore' / 'index.db'}?mode=ro", uri=True)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return (conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0],
+                conn.execute("SELECT id, qualified_name FROM symbols ORDER BY id").fetchall(),
+                conn.execute("SELECT caller_id, callee_id, line, resolution FROM symbol_refs"
+                             " ORDER BY caller_id, line, col, callee_id").fetchall())
+    finally:
+        conn.close()
+
+
+def grow(root, n=40):
+    """Change one file and add n more, so the next run has real work inside its transaction."""
+    f = root / "shop/models.py"
+    f.write_text(f.read_text() + "\ndef added():\n    return Item('x', 1.0).total(2)\n")
+    bump(f)
+    for i in range(n):
+        (root / f"shop/gen_{i}.py").write_text(f"from shop.models import Item\n\ndef g{i}():\n    return Item('a', {i}).total(1)\n")
+
+
+@pytest.mark.parametrize("rebuild", [False, True], ids=["refresh", "rebuild"])
+def test_kill_9_mid_index_leaves_the_previous_index_intact(sample_repo, tmp_path, rebuild):
+    import signal
+
+    index_repo(sample_repo, workers=1)
+    before = snapshot(sample_repo)
+    grow(sample_repo)
+    proc, _go = start_pausing_indexer(sample_repo, tmp_path, rebuild=rebuild)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    assert snapshot(sample_repo) == before  # readable, intact, same generation
+    with open_index(sample_repo, readonly=True) as idx:
+        assert "shop.gen_0.g0" not in {s["qualified_name"] for s in idx.symbols()}
+    r = index_repo(sample_repo, workers=1, rebuild=rebuild)  # the lock died with the process
+    assert r.generation == 2 and ("shop/gen_0.py" in r.added or rebuild)
+    with open_index(sample_repo, readonly=True) as idx:
+        assert "shop.gen_0.g0" in {s["qualified_name"] for s in idx.symbols()}
+
+
+def test_kill_9_during_the_first_index_leaves_no_index(sample_repo, tmp_path):
+    import signal
+
+    from lore.errors import IndexNotFoundError
+
+    proc, _go = start_pausing_indexer(sample_repo, tmp_path)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=30)
+    with pytest.raises(IndexNotFoundError, match="interrupted.*run `lore index`"):
+        open_index(sample_repo)
+    assert index_repo(sample_repo, workers=1).full
+
+
+def test_another_process_reads_while_the_index_is_written(sample_repo, tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    index_repo(sample_repo, workers=1)
+    grow(sample_repo)
+    writer, go = start_pausing_indexer(sample_repo, tmp_path)
+    try:
+        # the writer holds its transaction open; a reader in another process is neither blocked nor
+        # shown half-written rows: it sees the last commit
+        reader = subprocess.run([sys.executable, "-m", "lore", "stats", "--db", str(sample_repo), "--json"],
+                                capture_output=True, text=True, timeout=60)
+        assert reader.returncode == 0, reader.stderr
+        stats = json.loads(reader.stdout)
+        assert stats["generation"] == 1 and stats["files"] == 5
+    finally:
+        go.write_text("go")
+    out, err = writer.communicate(timeout=120)
+    assert writer.returncode == 0, err
+    assert out.strip() == "2"
+    reader = subprocess.run([sys.executable, "-m", "lore", "stats", "--db", str(sample_repo), "--json"],
+                            capture_output=True, text=True, timeout=60)
+    assert json.loads(reader.stdout)["files"] == 45

@@ -126,3 +126,39 @@ def test_non_utf8_and_empty_input():
 def test_wire_format_round_trip():
     pf = parse()
     assert decode(encode(pf)) == pf
+
+
+def test_value_flow_records():
+    """Assignments split by target, container slots, returns, loops, with and bare raise."""
+    src = b'''
+def f(): pass
+def main(items):
+    a = b = f
+    x, (y, z) = f, (g, h)
+    first, *rest = f, g
+    table = {"k": f, 1: g, "nested": {"n": h}, key(): g}
+    table["new"] = h
+    fs = [f, g]
+    for it in Cls():
+        pass
+    with Res() as r, lock:
+        pass
+    raise Boom
+def make(flag):
+    if flag:
+        return None
+    return Conn()
+'''
+    pf = P.parse("m.py", src, "m")
+    by = {(b.name, b.alias_of or b.value) for b in pf.bindings}
+    assert {("a", "f"), ("b", "f"), ("x", "f"), ("y", "g"), ("z", "h")} <= by
+    assert not any(b.name in ("first", "rest") for b in pf.bindings)  # starred: not followed
+    assert {("table['k']", "f"), ("table[1]", "g"), ("table['nested']['n']", "h"), ("table['new']", "h"),
+            ("fs[0]", "f"), ("fs[1]", "g")} <= by
+    assert not any("key" in b.name for b in pf.bindings)  # computed keys are not followed
+    assert ("it", "Cls().__iter__().__next__") in by and ("r", "Res") in by
+    assert ("<return>", "Conn") in by and not any(b.name == "<return>" and not (b.value or b.alias_of)
+                                                  for b in pf.bindings)
+    calls = {(c.callee, c.kind) for c in pf.calls}
+    assert {("Cls().__iter__", "implicit"), ("Cls().__iter__().__next__", "implicit"), ("Res().__enter__", "implicit"),
+            ("Res().__exit__", "implicit"), ("lock.__enter__", "implicit"), ("Boom", "raise")} <= calls

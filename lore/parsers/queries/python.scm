@@ -9,4 +9,7 @@
 (assignment) @assign
 (with_item) @with_item
 (except_clause) @except
+(for_statement) @for
+(return_statement) @return
+(raise_statement) @raise
 (global_statement) @global

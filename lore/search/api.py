@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable
 from contextlib import closing, nullcontext
 from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidArgumentError, QueryError
 from ..store import search as store
-from ..store.db import connect, default_db_path, generation
+from ..store.db import connect, default_db_path, generation, write_transaction
 from .expand import MAX_HOPS, edge_decays, expand_hits
 from .files import rank_files
 from .symbols import check_mode, rank_symbols
@@ -129,7 +130,8 @@ def search(
         The index database, a repository root holding ``.lore/index.db``, or an open connection.
     query : str
         Words, ``"quoted phrases"`` or an identifier (``getUserById``, ``user_id``); FTS syntax
-        characters are plain text. Every word is required in keyword mode unless ``any_terms``.
+        characters are plain text. Every word is required in keyword mode unless ``any_terms``;
+        when no row has them all, any of the informative words will do (``relaxed`` says so).
     mode : {"hybrid", "keyword", "vector"}
         Hybrid fuses BM25 and vector ranks by RRF (falls back to keyword when the index has no
         vectors, and says so in ``fallback``).
@@ -162,8 +164,10 @@ def search(
     -------
     dict
         ``query`` (what was asked, defaults filled in), ``generation``, ``model`` (vectors used, or
-        None), ``total`` (rows above ``min_score`` before the limit), ``truncated``, ``results`` and,
-        when hybrid fell back to keyword, ``fallback``. Each row: id, name, qualified_name, kind,
+        None), ``total`` (rows above ``min_score`` before the limit), ``truncated``, ``results``, and
+        a one-line note for each departure from the request: ``fallback`` (hybrid without vectors
+        ranked by keywords), ``relaxed`` (no row had every word: ranked by any of them) and
+        ``stale`` (rows changed since the vectors were made: ranked without their vectors). Each row: id, name, qualified_name, kind,
         path, line, score, is_test and ``found_by`` (keyword / vector ranks, or for a row brought
         in by expansion the seed and the edge path).
     """
@@ -213,6 +217,10 @@ def search(
         }
         if ranking.fallback:
             out["fallback"] = ranking.fallback
+        if ranking.relaxed:
+            out["relaxed"] = ranking.relaxed
+        if ranking.stale:
+            out["stale"] = ranking.stale
     return out
 
 
@@ -221,6 +229,9 @@ def build_code_vectors(
     *,
     embedder: str | None = None,
     only_if_present: bool = False,
+    replace: bool = False,
+    full: bool = True,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Embed the index's symbols and files for vector / hybrid search (only what changed since last time).
 
@@ -229,16 +240,42 @@ def build_code_vectors(
     db : path or sqlite3.Connection
         The index database or a repository root holding ``.lore/index.db`` (opened writable).
     embedder : {"hashing", "minilm"}, optional
-        Default: the model already stored, else MiniLM when installed, else hashing.
+        Default: the model already stored, else hashing (the no-model embedder; MiniLM embeds about
+        20 symbols a second on two cores, so it is an explicit choice).
     only_if_present : bool
         Do nothing unless the index already holds code vectors (for ``lore index`` to keep them
         fresh after a refresh without making every index pay for embeddings).
+    replace : bool
+        Make ``embedder``'s model the index's only one: drop the code vectors of other models
+        (``lore index --embed --embedder X``), so search and refreshes use that model alone.
+    full : bool
+        Compare every symbol and drop the vectors of symbols that are gone (about 1 s on Django);
+        ``False`` looks only at the files written since the last refresh (what ``lore index``
+        does after every run, :mod:`lore.search.upkeep`).
+    progress : callable, optional
+        ``(phase, done, total)`` while embedding (phases ``embed symbols``, ``embed files``).
 
     Returns
     -------
     dict
         ``model``, per owner kind (``symbol``, ``file``) the counts ``embedded``, ``unchanged`` and
-        ``removed``, and ``seconds``; ``{"model": None}`` when ``only_if_present`` found nothing.
+        ``removed``, and ``seconds``; ``{"model": None}`` when ``only_if_present`` found nothing;
+        with ``replace``, ``dropped``: the models whose vectors were deleted.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from lore.index import index_repo
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "m.py").write_text("def parse_config(path):\\n    '''Read settings.'''\\n")
+    >>> _ = index_repo(d)
+    >>> build_code_vectors(d, only_if_present=True)
+    {'model': None}
+    >>> out = build_code_vectors(d)
+    >>> out["model"], out["symbol"]["embedded"], out["file"]["embedded"]
+    ('hashing-v1-384', 2, 1)
+    >>> build_code_vectors(d)["symbol"]
+    {'checked': 2, 'embedded': 0, 'unchanged': 2, 'removed': 0}
     """
     if isinstance(db, sqlite3.Connection):
         ctx = nullcontext(db)
@@ -248,12 +285,26 @@ def build_code_vectors(
         p = default_db_path(p) if p.is_dir() else p
         ctx, path = closing(connect(p)), str(p)
     with ctx as conn:
-        models = [m for m, _n in store.vector_models(conn, "symbol")]
+        models = list(store.vector_model_generations(conn))
         if only_if_present and not models:
             return {"model": None}
-        if embedder is None and models:
+        if embedder is None and len(models) == 1:
             embedder = models[0]
-        return refresh_code_vectors(conn, embedder=embedder, path=path)
+        elif embedder is None and models:
+            # the model search picks (most vectors first), so a refresh keeps what is searched fresh
+            embedder = next((m for m, _n in store.vector_models(conn, "symbol")), models[0])
+        out = refresh_code_vectors(
+            conn, embedder=embedder or "hashing", path=path, full=full, progress=progress
+        )
+        if replace:
+            others = [m for m, _n in store.vector_models(conn, "symbol") if m != out["model"]]
+            others += [m for m, _n in store.vector_models(conn, "file") if m != out["model"] and m not in others]
+            if others:
+                with write_transaction(conn, path):
+                    for m in others:
+                        store.drop_vector_model(conn, m)
+            out["dropped"] = others
+        return out
 
 
 def _symbol_rows(
@@ -290,7 +341,10 @@ def _symbol_rows(
         if path_prefix and not r["path"].startswith(path_prefix):
             continue
         keep.append(i)
-    keep.sort(key=lambda i: (-scores[i], i))
+    # equal scores (siblings reached from one seed through the same edge kind): the row with more
+    # direct evidence of its own for the query first, then the id
+    own = ranking.scores
+    keep.sort(key=lambda i: (-scores[i], -own.get(i, 0.0), i))
     seeds_qn = {}
     rows = []
     for i in keep[: opts["limit"]]:

@@ -9,33 +9,39 @@ indexed text (:mod:`lore.search.tokens`), and every term is emitted as a quoted 
   parts (``"get user by id"``), which matches the split name and the same words in a body;
 * a ``"quoted phrase"`` is one phrase term.
 
-Every term is required (``AND``) unless ``any_terms=True`` (``OR``). Scores are ``-bm25()`` with
-per-column weights; the name weighs most (``SYMBOL_WEIGHTS``).
+Every term is required (``AND``) unless ``any_terms=True`` (``OR``); :mod:`lore.search.symbols`
+relaxes an all-words query that finds nothing to the informative words (:func:`relaxed_terms`)
+and says so. Scores are ``-bm25()`` with per-column weights; the name weighs most
+(``SYMBOL_WEIGHTS``).
 
 Why FTS5 ``bm25()`` (measured by ``benchmarks/search/bench_search.py``, CPU time per query, warm,
 on networkx's 8.4k symbols and on 100k symbols made of twelve copies of them):
 
-=================================  ========  ========
-query                               p50 ms    p90 ms
-=================================  ========  ========
-networkx, all words (AND)            0.37      1.02
-100k, all words, raw FTS5            1.60      4.70
-100k, all words, ``search()``        2.51      6.19
-100k, any word (OR), ``search()``   19.6      59.9
-=================================  ========  ========
+=============================================  ========  ========
+query                                           p50 ms    p90 ms
+=============================================  ========  ========
+networkx, 3 words, all required                  0.55      1.83
+100k, 3 words, all required, raw FTS5            1.08      3.46
+100k, 3 words, all required, ``search()``        1.60      4.02
+100k, docstring sentences, ``search()``          3.29      6.03
+100k, 3 words, any word (OR), ``search()``      14.5      57.6
+=============================================  ========  ========
 
-All-words queries (the default) meet the 10 ms p90 target at 100k with room; any-word queries do
-not, which is why hybrid search leaves words found in over 20% of the rows out of its any-word
-query. Beside it, issue 2 measured on the same kind of machine bm25s at 2.4-2.7 ms (a scipy
-matrix held in each process' memory, rebuilt whole when the index changes) and rank-bm25 at
-55-63 ms (a Python loop over every document). FTS5 is as fast as bm25s for the default query,
-needs no extra dependency, is updated row by row by the indexer (a refresh never rebuilds it) and
-stays on disk, shared by the CLI, the MCP server and every reader.
+All-words queries (the default) meet the 10 ms p90 target at 100k with room, and so do long
+sentences, which mostly have no row with every word and relax to their informative words (those
+in at most 20% of the rows): an any-word query over every word does not, which is why relaxing
+leaves the common words out. Beside it, issue 2 measured on the same kind of machine bm25s at
+2.4-2.7 ms (a scipy matrix held in each process' memory, rebuilt whole when the index changes)
+and rank-bm25 at 55-63 ms (a Python loop over every document). FTS5 is as fast as bm25s for the
+default query, needs no extra dependency, is updated row by row by the indexer (a refresh never
+rebuilds it) and stays on disk, shared by the CLI, the MCP server and every reader.
 
 Examples
 --------
 >>> parse_query('retry "exponential backoff" getUserById AND the')
 [('exponential', 'backoff'), ('retry',), ('get', 'user', 'by', 'id')]
+>>> parse_query("get_user_by_id of")
+[('get', 'user', 'by', 'id')]
 >>> match_expression(parse_query('NEAR(x, y) OR "b*"'))
 '"b" AND "near" AND "x" AND "y"'
 >>> match_expression(parse_query("parse json"), any_terms=True)
@@ -70,6 +76,7 @@ MIN_RELAXED_TERMS = 3
 
 _PHRASE = re.compile(r'"([^"]*)"')
 _WORD = re.compile(r"[A-Za-z0-9]+")
+_IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")  # a query word: snake_case stays one compound
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
@@ -86,7 +93,7 @@ def parse_query(query: str) -> list[Term]:
         if tokens:
             terms.append(tokens)
     rest = _PHRASE.sub(" ", query).replace('"', " ")
-    words = [tuple(split_identifier(w)) for w in _WORD.findall(rest)]
+    words = [tuple(split_identifier(w)) for w in _IDENTIFIER.findall(rest)]
     words = [w for w in words if w]
     content = [w for w in words if len(w) > 1 or w[0] not in STOP_WORDS]
     terms += content if (content or terms) else words

@@ -1,7 +1,7 @@
 """File-level search: path (slashes and dots as separators), exported names and imports of each file.
 
-The same three modes as symbol search (:mod:`lore.search.symbols`) over ``files_fts`` and the
-``file`` vectors. A query that names a file exactly (``embedder.ts``, ``lore/search/api.py``: no
+The same three modes and word rules as symbol search (:mod:`lore.search.symbols`) over
+``files_fts`` and the ``file`` vectors. A query that names a file exactly (``embedder.ts``, ``lore/search/api.py``: no
 spaces, a dot or a slash) puts the files with that path or that last path part on top in every
 mode, with score 1; the other hits are then scaled to at most 0.99 so the named file stays first.
 """
@@ -14,10 +14,10 @@ import sqlite3
 from ..docs.embed import default_min_score
 from ..errors import QueryError
 from ..store import search as store
-from .bm25 import FILE_WEIGHTS, match_expression, normalised_name, parse_query
+from .bm25 import FILE_WEIGHTS, Term, match_expression, normalised_name, parse_query, relaxed_terms
 from .fusion import RRF_K, normalise, rrf
-from .symbols import Ranking, check_mode
-from .vectors import pick_model, vector_search
+from .symbols import Ranking, check_mode, relaxed_note, stale_note
+from .vectors import changed_since_vectors, pick_model, vector_search
 
 EXACT_BELOW = 0.99
 
@@ -38,6 +38,38 @@ def exact_files(conn: sqlite3.Connection, query: str) -> list[int]:
     return store.files_named(conn, q) if looks_like_path(query) and q else []
 
 
+def keyword_files(
+    conn: sqlite3.Connection,
+    terms: list[Term],
+    *,
+    depth: int,
+    any_terms: bool = False,
+    relax: bool = False,
+    path_prefix: str | None = None,
+    include_tests: bool = True,
+) -> tuple[list[tuple[int, float]], list[Term] | None]:
+    """BM25 over ``files_fts`` with the word rules of symbol search
+    (:func:`lore.search.symbols.keyword_ranking`): all words, relaxed to any of the informative
+    ones when no file has them all; any of them in hybrid. Returns (hits, relaxed terms or None)."""
+    filters = {"path_prefix": path_prefix, "include_tests": include_tests}
+
+    def run(ts: list[Term], any_: bool) -> list[tuple[int, float]]:
+        return store.fts_files(
+            conn, match_expression(ts, any_terms=any_), weights=FILE_WEIGHTS, limit=depth, **filters
+        )
+
+    if any_terms or len(terms) < 2:
+        return run(terms, any_terms), None
+    if relax:
+        return run(relaxed_terms(conn, "files_fts", terms) or terms, True), None
+    hits = run(terms, False)
+    if hits:
+        return hits, None
+    relaxed = relaxed_terms(conn, "files_fts", terms)
+    hits = run(relaxed, True) if relaxed else []
+    return hits, (relaxed if hits else None)
+
+
 def rank_files(
     conn: sqlite3.Connection,
     query: str,
@@ -53,16 +85,6 @@ def rank_files(
     check_mode(mode)
     terms = parse_query(query)
     out = Ranking()
-    keyword: list[tuple[int, float]] = []
-    if mode in ("keyword", "hybrid"):
-        keyword = store.fts_files(
-            conn,
-            match_expression(terms, any_terms=any_terms),
-            weights=FILE_WEIGHTS,
-            limit=depth,
-            path_prefix=path_prefix,
-            include_tests=include_tests,
-        )
     vector: list[tuple[int, float]] = []
     if mode in ("vector", "hybrid"):
         model = pick_model(conn, "file", embedder)
@@ -84,7 +106,25 @@ def rank_files(
                     conn, "file", path_prefix=path_prefix, include_tests=include_tests
                 )
             floor = default_min_score(model) if mode == "hybrid" else None
-            vector = vector_search(conn, "file", model, query, k=depth, allowed=allowed, min_score=floor)
+            stale = changed_since_vectors(conn, "file", model)
+            if stale:
+                out.stale = stale_note(len(stale), "file")
+            vector = vector_search(
+                conn, "file", model, query, k=depth, allowed=allowed, min_score=floor, exclude=stale
+            )
+    keyword: list[tuple[int, float]] = []
+    if mode in ("keyword", "hybrid"):
+        keyword, relaxed = keyword_files(
+            conn,
+            terms,
+            depth=depth,
+            any_terms=any_terms,
+            relax=mode == "hybrid",
+            path_prefix=path_prefix,
+            include_tests=include_tests,
+        )
+        if relaxed:
+            out.relaxed = relaxed_note(relaxed, "file")
 
     for name, ranking, raw in (("keyword", keyword, "bm25"), ("vector", vector, "cosine")):
         for rank, (i, s) in enumerate(ranking, start=1):

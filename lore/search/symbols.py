@@ -3,9 +3,12 @@
 Modes
 -----
 ``keyword``
-    FTS5 BM25 (:mod:`lore.search.bm25`); every term required unless ``any_terms``. A symbol whose
-    name *is* the query (up to case and separators: ``get_user`` = ``getUser`` = ``get user``) ranks
-    above every other keyword hit. Score: BM25 / best BM25.
+    FTS5 BM25 (:mod:`lore.search.bm25`); every term required unless ``any_terms``. When no symbol
+    has all the words, the ranking relaxes to any of the informative ones (as in hybrid, below) and
+    says so (``relaxed``): an empty answer helps nobody, and the all-words rule stays the default
+    whenever it can be met. A symbol whose name *is* the query (up to case and separators:
+    ``get_user`` = ``getUser`` = ``get user``) ranks above every other keyword hit.
+    Score: BM25 / best BM25.
 ``vector``
     Cosine between the query's embedding and the stored symbol vectors of one model
     (:mod:`lore.search.vectors`). Score: cosine / best cosine.
@@ -14,8 +17,8 @@ Modes
     keyword ranking needs any one of the query's informative words (words in more than 20% of
     the symbols are left out), so a long natural-language query still contributes keyword
     evidence: on the networkx benchmark this beat "all words first, then some" (MRR 0.387 vs
-    0.359). Without stored vectors it falls back to the keyword ranking (all words required) and
-    says so (``fallback``).
+    0.359). Without stored vectors it falls back to the keyword ranking (all words required,
+    relaxed as above when that finds nothing) and says so (``fallback``).
 
 Every mode returns, per symbol, how it was found: ``{"keyword": {"rank", "bm25"}, "vector":
 {"rank", "cosine"}}``.
@@ -24,15 +27,16 @@ Every mode returns, per symbol, how it was found: ``{"keyword": {"rank", "bm25"}
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..docs.embed import default_min_score
 from ..errors import QueryError, UnknownAlgorithmError
 from ..store import search as store
-from .bm25 import SYMBOL_WEIGHTS, match_expression, name_matches, parse_query, relaxed_terms
+from .bm25 import SYMBOL_WEIGHTS, Term, match_expression, name_matches, parse_query, relaxed_terms
 from .fusion import RRF_K, normalise, rrf
-from .vectors import pick_model, vector_search
+from .vectors import changed_since_vectors, pick_model, vector_search
 
 MODES = ("hybrid", "vector", "keyword")
 
@@ -45,6 +49,8 @@ class Ranking:
     found_by: dict[int, dict[str, Any]] = field(default_factory=dict)
     model: str | None = None
     fallback: str | None = None
+    relaxed: str | None = None
+    stale: str | None = None
 
     def ordered(self) -> list[int]:
         return sorted(self.scores, key=lambda i: (-self.scores[i], i))
@@ -66,28 +72,62 @@ def keyword_ranking(
     kind: str | None = None,
     path_prefix: str | None = None,
     include_tests: bool = True,
-) -> list[tuple[int, float]]:
-    """BM25 hits ``[(symbol id, score)]`` best first, exact name matches on top.
+) -> tuple[list[tuple[int, float]], list[Term] | None]:
+    """BM25 hits ``[(symbol id, score)]`` best first, exact name matches on top, and the terms of
+    the any-word query when the all-words one was relaxed (else ``None``).
 
-    With ``relax`` (hybrid), any of the informative words is enough (:func:`~lore.search.bm25.relaxed_terms`).
+    With ``relax`` (hybrid), any of the informative words is enough (:func:`~lore.search.bm25.relaxed_terms`);
+    without it every word is required, and when no symbol has them all, the informative words
+    are tried with OR.
     """
     terms = parse_query(query)
     filters = {"kind": kind, "path_prefix": path_prefix, "include_tests": include_tests}
+    relaxed: list[Term] | None = None
     if relax and not any_terms and len(terms) > 1:
         # one any-word query over the informative words; BM25 itself ranks rows with more of them higher
         terms, any_terms = relaxed_terms(conn, "symbols_fts", terms) or terms, True
     hits = store.fts_symbols(
         conn, match_expression(terms, any_terms=any_terms), weights=SYMBOL_WEIGHTS, limit=depth, **filters
     )
+    if not hits and not any_terms and len(terms) > 1:
+        relaxed = relaxed_terms(conn, "symbols_fts", terms)
+        if relaxed:
+            hits = store.fts_symbols(
+                conn, match_expression(relaxed, any_terms=True), weights=SYMBOL_WEIGHTS, limit=depth, **filters
+            )
+        if not hits:
+            relaxed = None
     if not hits:
-        return hits
+        return hits, relaxed
     rows = store.symbol_rows(conn, [i for i, _ in hits])
     exact = {i for i, _ in hits if i in rows and name_matches(query, rows[i]["name"])}
     if exact:
         top = hits[0][1]
         hits = [(i, s + top if i in exact else s) for i, s in hits]
         hits.sort(key=lambda h: (-h[1], h[0]))
-    return hits
+    return hits, relaxed
+
+
+def stale_note(n: int, what: str = "symbol") -> str:
+    """The envelope's ``stale`` message: how many rows the vector ranking left out.
+
+    >>> stale_note(3)
+    '3 symbols changed since the code vectors were made: ranked by keywords only (refresh with `lore index --embed`)'
+    """
+    return (
+        f"{n} {what}{'s' if n != 1 else ''} changed since the code vectors were made: ranked by keywords only "
+        "(refresh with `lore index --embed`)"
+    )
+
+
+def relaxed_note(terms: Sequence[Term], what: str = "symbol") -> str:
+    """The envelope's ``relaxed`` message: which words an any-word ranking used.
+
+    >>> relaxed_note([("retry",), ("get", "user")])
+    'no symbol has all the words; ranked by any of: retry, "get user"'
+    """
+    words = ", ".join(t[0] if len(t) == 1 else '"' + " ".join(t) + '"' for t in terms)
+    return f"no {what} has all the words; ranked by any of: {words}"
 
 
 def rank_symbols(
@@ -126,12 +166,19 @@ def rank_symbols(
             if kind or path_prefix or not include_tests:
                 allowed = store.filtered_ids(conn, "symbol", **filters)
             floor = default_min_score(model) if mode == "hybrid" else None
-            vector = vector_search(conn, "symbol", model, query, k=depth, allowed=allowed, min_score=floor)
+            stale = changed_since_vectors(conn, "symbol", model)
+            if stale:
+                out.stale = stale_note(len(stale), "symbol")
+            vector = vector_search(
+                conn, "symbol", model, query, k=depth, allowed=allowed, min_score=floor, exclude=stale
+            )
     keyword: list[tuple[int, float]] = []
     if mode in ("keyword", "hybrid"):
-        keyword = keyword_ranking(
+        keyword, relaxed = keyword_ranking(
             conn, query, depth=depth, any_terms=any_terms, relax=mode == "hybrid", **filters
         )
+        if relaxed:
+            out.relaxed = relaxed_note(relaxed)
 
     for name, ranking, raw in (("keyword", keyword, "bm25"), ("vector", vector, "cosine")):
         for rank, (i, s) in enumerate(ranking, start=1):

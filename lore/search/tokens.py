@@ -4,6 +4,9 @@
 prepares indexed text and queries, so both sides agree. A small stop-word list drops articles,
 conjunctions, prepositions, pronouns and modals, but keeps words that carry meaning in code
 (``for``, ``do``, ``if``, ``not``, ``is``, ``has``, ``can``, ``get``, ``set``).
+
+>>> sorted({"for", "do", "if", "not", "is", "has", "can"} & STOP_WORDS)
+[]
 """
 
 from __future__ import annotations
@@ -14,12 +17,17 @@ _WORD = re.compile(r"[A-Za-z0-9]+")
 # acronym followed by a word (HTTPServer -> HTTP Server), lower->Upper, letter<->digit
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
-STOP_WORDS = frozenset(
-    """a an the and or but nor so yet of in on at by to from with into onto about as than then
-    i me my we our you your he him his she her it its they them their this that these those
-    which who whom whose what would should could might must shall will may been be are was were
-    am very just also such""".split()
+# articles, conjunctions, prepositions, pronouns and modals only; `for`, `do`, `if`, `not`, `is`,
+# `has`, `can` stay (in code they are keywords and parts of names: is_valid, has_key, can_read)
+_ARTICLES = "a an the"
+_CONJUNCTIONS = "and or but nor so yet than then"
+_PREPOSITIONS = "of in on at by to from with into onto about as"
+_PRONOUNS = (
+    "i me my we our you your he him his she her it its they them their this that these those which who whom "
+    "whose what"
 )
+_MODALS = "would should could might must shall will may"
+STOP_WORDS = frozenset(" ".join((_ARTICLES, _CONJUNCTIONS, _PREPOSITIONS, _PRONOUNS, _MODALS)).split())
 
 
 def split_identifier(word: str) -> list[str]:

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .db import get_meta, set_meta
+
+if TYPE_CHECKING:  # numpy loads only where vectors are read or written: `lore index` stays light
+    import numpy as np
 
 # column order of symbols_fts: name, qualified_name, signature, docstring, path, body
 SYMBOL_FTS_COLUMNS = ("name", "qualified_name", "signature", "docstring", "path", "body")
@@ -196,6 +198,8 @@ def filtered_ids(
     include_tests: bool = True,
 ) -> np.ndarray:
     """Ids of the symbols (or files) that pass the filters, as an int64 array."""
+    import numpy as np
+
     if owner_kind == "file":
         extra, args = _filters(None, path_prefix, include_tests)
         sql = f"SELECT f.id FROM files f WHERE 1{extra}"
@@ -215,8 +219,10 @@ def neighbours(
 
     ``edge`` is ``contains`` / ``extends`` / ``implements`` / ``overrides`` / ``calls`` / ``imports``;
     ``direction`` is ``out`` (source -> neighbour) or ``in``. Imports are followed outwards only (who
-    imports a popular module says little about a hit). External symbols (no file) are left out. At
-    most ``fanout`` neighbours per (source, edge, direction), strongest confidence first.
+    imports a popular module says little about a hit). External symbols (no file) are left out, and
+    so is the module that contains a symbol: it is the symbol's own file, already named by its
+    ``path``, and it would otherwise rank next to every hit. At most ``fanout`` neighbours per
+    (source, edge, direction), strongest confidence first.
     """
     out: list[tuple[int, int, str, str]] = []
     ids = list(dict.fromkeys(int(i) for i in ids))
@@ -245,6 +251,7 @@ def neighbours(
                        row_number() OVER (PARTITION BY e.src, e.edge, e.dir ORDER BY e.conf DESC, e.dst) AS n
                 FROM e JOIN symbols s ON s.id = e.dst
                 WHERE s.file_id IS NOT NULL AND e.dst != e.src
+                      AND NOT (e.edge = 'contains' AND e.dir = 'in' AND s.kind = 'module')
             )
             SELECT src, dst, edge, dir FROM r WHERE n <= ? ORDER BY src, edge, dir, n
         """
@@ -255,37 +262,123 @@ def neighbours(
 # ---------------------------------------------------------------- code vectors
 
 
-def symbol_texts(conn: sqlite3.Connection) -> Iterator[tuple[int, str, str, str, str, str, str, str]]:
-    """Per searchable symbol: (id, name, qualified_name, kind, signature, docstring, path, fts body)."""
+def symbol_texts(
+    conn: sqlite3.Connection, *, changed_since: int | None = None
+) -> Iterator[tuple[int, str, str, str, str, str, str, str]]:
+    """Per searchable symbol: (id, name, qualified_name, kind, signature, docstring, path, fts body).
+
+    With ``changed_since``, only the symbols of files written by a later index generation.
+    """
+    where, args = ("WHERE f.generation > ?", [changed_since]) if changed_since is not None else ("", [])
     yield from conn.execute(
-        """SELECT s.id, s.name, s.qualified_name, s.kind, s.signature, s.docstring, f.path,
+        f"""SELECT s.id, s.name, s.qualified_name, s.kind, s.signature, s.docstring, f.path,
                   COALESCE(t.body, '')
            FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols_fts t ON t.rowid = s.id
-           ORDER BY s.id"""
+           {where} ORDER BY s.id""",
+        args,
     )
 
 
-def file_texts(conn: sqlite3.Connection) -> Iterator[tuple[int, str, str, str]]:
-    """Per file: (id, path, exports text, imports text) as stored in ``files_fts``."""
+def file_texts(conn: sqlite3.Connection, *, changed_since: int | None = None) -> Iterator[tuple[int, str, str, str]]:
+    """Per file: (id, path, exports text, imports text) as stored in ``files_fts`` (only files
+    written after generation ``changed_since`` when given)."""
+    where, args = ("WHERE f.generation > ?", [changed_since]) if changed_since is not None else ("", [])
     yield from conn.execute(
-        """SELECT f.id, f.path, COALESCE(t.exports, ''), COALESCE(t.imports, '')
-           FROM files f LEFT JOIN files_fts t ON t.rowid = f.id ORDER BY f.id"""
+        f"""SELECT f.id, f.path, COALESCE(t.exports, ''), COALESCE(t.imports, '')
+           FROM files f LEFT JOIN files_fts t ON t.rowid = f.id {where} ORDER BY f.id""",
+        args,
     )
 
 
-def vector_hashes(conn: sqlite3.Connection, owner_kind: str, model: str) -> dict[int, str]:
-    """owner id -> content hash of the stored vectors of ``model``."""
-    rows = conn.execute(
-        "SELECT owner_id, content_hash FROM code_vectors WHERE owner_kind = ? AND model = ?",
-        (owner_kind, model),
-    )
-    return {int(i): h for i, h in rows}
+def owner_ids(conn: sqlite3.Connection, owner_kind: str, *, changed_since: int | None = None) -> set[int]:
+    """Ids of the searchable symbols (or files); only those written after ``changed_since`` when given."""
+    where, args = (" AND f.generation > ?", [changed_since]) if changed_since is not None else ("", [])
+    if owner_kind == "file":
+        sql = f"SELECT f.id FROM files f WHERE 1{where}"
+    else:
+        sql = f"SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE 1{where}"
+    return {int(r[0]) for r in conn.execute(sql, args)}
+
+
+def vectors_generation(conn: sqlite3.Connection, model: str) -> int | None:
+    """The index generation the code vectors of ``model`` were last brought up to date with."""
+    value = get_meta(conn, f"code_vectors_generation:{model}")
+    return int(value) if value else None
+
+
+def set_vectors_generation(conn: sqlite3.Connection, model: str, gen: int) -> None:
+    set_meta(conn, f"code_vectors_generation:{model}", str(int(gen)))
+
+
+def vector_model_generations(conn: sqlite3.Connection) -> dict[str, int | None]:
+    """model -> generation of its last refresh, for every model with stored code vectors.
+
+    Cheap (meta rows, plus one indexed probe): ``lore index`` calls it on every run. Vectors made
+    before refreshes were recorded show up with ``None``.
+    """
+    out: dict[str, int | None] = {
+        key.split(":", 1)[1]: int(value)
+        for key, value in conn.execute("SELECT key, value FROM meta WHERE key LIKE 'code_vectors_generation:%'")
+    }
+    row = conn.execute("SELECT model FROM code_vectors WHERE owner_kind = 'symbol' LIMIT 1").fetchone()
+    if row and row[0] not in out:
+        out[row[0]] = None
+    return out
+
+
+def drop_vector_model(conn: sqlite3.Connection, model: str) -> int:
+    """Delete every code vector of ``model`` (and its refresh record); returns the rows deleted."""
+    n = conn.execute("DELETE FROM code_vectors WHERE model = ?", (model,)).rowcount
+    conn.execute("DELETE FROM meta WHERE key = ?", (f"code_vectors_generation:{model}",))
+    _bump_stamp(conn)
+    return int(n)
+
+
+def vector_hashes(
+    conn: sqlite3.Connection, owner_kind: str, model: str, ids: Sequence[int] | None = None
+) -> dict[int, str]:
+    """owner id -> content hash of the stored vectors of ``model`` (of ``ids`` only, when given:
+    primary-key lookups instead of a scan of every vector)."""
+    if ids is None:
+        rows = conn.execute(
+            "SELECT owner_id, content_hash FROM code_vectors WHERE owner_kind = ? AND model = ?",
+            (owner_kind, model),
+        )
+        return {int(i): h for i, h in rows}
+    out: dict[int, str] = {}
+    ids = list(ids)
+    for k in range(0, len(ids), _CHUNK):
+        chunk = ids[k : k + _CHUNK]
+        q = ",".join("?" * len(chunk))
+        out.update(
+            (int(i), h)
+            for i, h in conn.execute(
+                f"SELECT owner_id, content_hash FROM code_vectors WHERE owner_kind = ? AND owner_id IN ({q})"
+                " AND model = ?",
+                [owner_kind, *chunk, model],
+            )
+        )
+    return out
+
+
+def live_owner_ids(conn: sqlite3.Connection, owner_kind: str, ids: Sequence[int]) -> set[int]:
+    """Those of ``ids`` that still name a searchable symbol (or a file)."""
+    out: set[int] = set()
+    ids = list(ids)
+    table = "files WHERE 1" if owner_kind == "file" else "symbols WHERE file_id IS NOT NULL"
+    for k in range(0, len(ids), _CHUNK):
+        chunk = ids[k : k + _CHUNK]
+        q = ",".join("?" * len(chunk))
+        out.update(int(r[0]) for r in conn.execute(f"SELECT id FROM {table} AND id IN ({q})", chunk))
+    return out
 
 
 def put_vectors(
     conn: sqlite3.Connection, owner_kind: str, model: str, rows: Iterable[tuple[int, str, np.ndarray]]
 ) -> None:
     """Insert or replace vectors: rows of (owner id, content hash, float32 vector)."""
+    import numpy as np
+
     conn.executemany(
         "INSERT OR REPLACE INTO code_vectors(owner_kind, owner_id, model, content_hash, vector) VALUES (?,?,?,?,?)",
         ((owner_kind, int(i), model, h, np.asarray(v, dtype=np.float32).tobytes()) for i, h, v in rows),
@@ -321,6 +414,8 @@ def vector_models(conn: sqlite3.Connection, owner_kind: str) -> list[tuple[str, 
 
 def load_vectors(conn: sqlite3.Connection, owner_kind: str, model: str) -> tuple[np.ndarray, np.ndarray]:
     """(owner ids ascending, float32 matrix one row per id) of ``model``; empty arrays when none."""
+    import numpy as np
+
     ids: list[int] = []
     blobs: list[bytes] = []
     for owner_id, blob in conn.execute(
@@ -362,6 +457,24 @@ def documented_symbols(conn: sqlite3.Connection) -> list[tuple[int, str, str, st
                WHERE file_id IS NOT NULL AND docstring != '' ORDER BY id"""
         )
     )
+
+
+def symbol_index_texts(conn: sqlite3.Connection, symbol_id: int) -> tuple[list[str], str]:
+    """(the ``symbols_fts`` columns of a symbol, its stored docstring); benchmarks check that a
+    removed docstring is gone from both."""
+    row = conn.execute(
+        """SELECT t.name, t.qualified_name, t.signature, t.docstring, t.path, t.body, s.docstring
+           FROM symbols_fts t JOIN symbols s ON s.id = t.rowid WHERE t.rowid = ?""",
+        (int(symbol_id),),
+    ).fetchone()
+    if row is None:
+        return [], ""
+    return [c or "" for c in row[:6]], row[6] or ""
+
+
+def count_searchable(conn: sqlite3.Connection) -> int:
+    """Symbols that search can return (those defined in a file)."""
+    return int(conn.execute("SELECT count(*) FROM symbols WHERE file_id IS NOT NULL").fetchone()[0])
 
 
 def all_file_paths(conn: sqlite3.Connection) -> list[tuple[int, str]]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lore.errors import QueryError
 from lore.search.api import search
@@ -55,9 +57,22 @@ def test_fts_syntax_is_text_never_an_error(keyword_db, query):
 
 
 def test_every_term_required_by_default(keyword_db):
-    assert "app.net.HttpClient.retry_request" in names(kw(keyword_db, "retry request"))
-    assert kw(keyword_db, "retry bread")["total"] == 0
+    out = kw(keyword_db, "retry request")
+    assert "app.net.HttpClient.retry_request" in names(out) and "relaxed" not in out
+    # every hit has both words (send has "request" only: not a hit)
+    assert "app.net.HttpClient.send" not in names(out)
     assert kw(keyword_db, "retry bread", any_terms=True)["total"] >= 1
+
+
+def test_all_words_relax_to_any_when_nothing_has_them_all(keyword_db):
+    out = kw(keyword_db, "retry bread")
+    assert out["relaxed"] == "no symbol has all the words; ranked by any of: retry"
+    assert "app.net.HttpClient.retry_request" in names(out)
+    # hybrid without vectors falls back to this keyword ranking, relaxation included
+    hybrid = search(keyword_db, "retry bread", expand=0, min_score=0.0, limit=20)
+    assert hybrid["fallback"] and hybrid["relaxed"] == out["relaxed"] and names(hybrid) == names(out)
+    none = kw(keyword_db, "bread butter")
+    assert none["total"] == 0 and "relaxed" not in none
 
 
 def test_quoted_phrase(keyword_db):
@@ -91,3 +106,29 @@ def test_name_matches_ignores_case_and_separators():
 
 def test_tokenize_stop_words_keep_code_words():
     assert tokenize("is the user not for a cache") == ["is", "user", "not", "for", "cache"]
+    assert tokenize("do it if the cache has what we can use") == ["do", "if", "cache", "has", "can", "use"]
+    assert tokenize("an and of they should") == []  # articles, conjunctions, prepositions, pronouns, modals
+    # in a query, a compound identifier keeps every part, stop words included, as one phrase
+    assert parse_query("getUserById") == parse_query("get_user_by_id") == [("get", "user", "by", "id")]
+
+
+_FUZZ = st.lists(
+    st.one_of(
+        st.sampled_from(['"', "(", ")", "*", "^", ":", "-", "+", "{", "}", "'", ";", ",", ".", "NEAR", "AND",
+                         "OR", "NOT", "retry", "request", "getUserById", "the", "é", "\\", "%", "_"]),
+        st.text(max_size=4),
+    ),
+    max_size=8,
+).map(" ".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(query=_FUZZ)
+def test_any_text_is_a_query_or_one_query_error(vector_db, query):
+    for mode in ("keyword", "hybrid"):
+        try:
+            out = search(vector_db, query, mode=mode, limit=5)
+        except QueryError as exc:  # empty, or nothing but punctuation
+            assert "\n" not in str(exc) and ("empty" in str(exc) or "no words" in str(exc))
+        else:
+            assert isinstance(out["results"], list) and out["query"]["text"] == query

@@ -188,7 +188,7 @@ def test_vectors_refresh_only_changed_symbols_and_cache_reloads(fresh_repo):
         assert first["symbol"]["embedded"] > 5 and first["symbol"]["unchanged"] == 0
         before = vector_index(conn, "symbol", first["model"])
         again = refresh_code_vectors(conn, embedder="hashing")
-        assert again["symbol"]["embedded"] == 0 and again["file"]["embedded"] == 0
+        assert again["symbol"]["checked"] == 0 and again["file"]["checked"] == 0  # nothing written since
         assert vector_index(conn, "symbol", first["model"]) is before  # cached
         (fresh_repo / "app" / "util.py").write_text(
             '"""Helpers used everywhere."""\n\n\ndef backoff_delay(attempt):\n    """Jittered wait."""\n'
@@ -196,12 +196,19 @@ def test_vectors_refresh_only_changed_symbols_and_cache_reloads(fresh_repo):
         )
         index_repo(fresh_repo)
         third = refresh_code_vectors(conn, embedder="hashing")
-        assert 1 <= third["symbol"]["embedded"] <= 3 and third["symbol"]["removed"] == 2  # parse, load_config
-        assert third["file"]["embedded"] == 1
+        # only app/util.py is read (its module and backoff_delay); the new docstring is embedded
+        assert third["symbol"]["checked"] == 2 and third["symbol"]["embedded"] == 1
+        assert third["file"] == {"checked": 1, "embedded": 1, "unchanged": 0, "removed": 0}
         after = vector_index(conn, "symbol", first["model"])
-        assert after is not before and len(after) == len(before) - 2
-        out = search(conn, "jittered wait", mode="vector", expand=0, min_score=0)
-        assert out["results"][0]["qualified_name"] == "app.util.backoff_delay"
+        assert after is not before and len(after) == len(before)  # parse, load_config: kept for now
+        out = search(conn, "parse text load config", mode="vector", expand=0, min_score=0, limit=50)
+        assert not {"app.util.parse", "app.util.load_config"} & set(qnames(out))  # but never a hit
+        assert search(conn, "jittered wait", mode="vector", expand=0)["results"][0]["qualified_name"] == (
+            "app.util.backoff_delay"
+        )
+        full = refresh_code_vectors(conn, embedder="hashing", full=True)
+        assert full["symbol"]["removed"] == 2 and full["symbol"]["embedded"] == 0
+        assert len(vector_index(conn, "symbol", first["model"])) == len(before) - 2
     finally:
         conn.close()
 
@@ -215,3 +222,100 @@ def test_build_code_vectors_entry_point(fresh_repo):
     again = build_code_vectors(fresh_repo, only_if_present=True)  # keeps the stored model
     assert again["model"] == "hashing-v1-384" and again["symbol"]["embedded"] == 0
     assert "fallback" not in search(fresh_repo, "retry request")
+
+
+def test_file_search_relaxes_all_words_too(keyword_db):
+    out = search(keyword_db, "util bread", files=True, mode="keyword")
+    assert out["relaxed"] == "no file has all the words; ranked by any of: util"
+    assert [r["path"] for r in out["results"]][:1] == ["app/util.py"]
+    assert "relaxed" not in search(keyword_db, "app util", files=True, mode="keyword")
+
+
+def test_expansion_never_adds_the_hits_own_module(keyword_db):
+    out = search(keyword_db, "getUserById", mode="keyword", expand=1, min_score=0, limit=20)
+    assert qnames(out) == ["app.net.getUserById"]  # its file is its path, not a row
+    # a module that is a hit itself still expands to what it contains
+    out = search(keyword_db, "helpers used everywhere", mode="keyword", kind=None, expand=1, min_score=0.5, limit=20)
+    assert "app.util" in qnames(out) and "app.util.parse" in qnames(out)
+
+
+def test_expanded_ties_go_to_the_row_with_its_own_evidence(keyword_db):
+    out = search(keyword_db, "http client", mode="keyword", expand=1, min_score=0, limit=20)
+    rows = {r["qualified_name"]: r for r in out["results"]}
+    send, retry = rows["app.net.HttpClient.send"], rows["app.net.HttpClient.retry_request"]
+    assert send["score"] == retry["score"] == pytest.approx(0.95)
+    assert send["found_by"]["keyword"]["bm25"] > retry["found_by"]["keyword"]["bm25"]
+    assert retry["id"] < send["id"]  # so the id alone would have put retry_request first
+    assert qnames(out).index("app.net.HttpClient.send") < qnames(out).index("app.net.HttpClient.retry_request")
+
+
+def _edit_util(root):
+    (root / "app" / "util.py").write_text(
+        '"""Helpers used everywhere."""\n\n\ndef backoff_delay(attempt):\n    """Jittered wait."""\n'
+        "    return attempt\n"
+    )
+
+
+def test_changed_symbols_never_get_stale_vectors(fresh_repo):
+    from lore.search.api import build_code_vectors
+
+    db = fresh_repo / ".lore" / "index.db"
+    build_code_vectors(db, embedder="hashing")
+    assert "stale" not in search(db, "retry request")
+    _edit_util(fresh_repo)
+    index_repo(fresh_repo)  # the bare indexer: code vectors are not refreshed
+    out = search(db, "retry attempt backoff", expand=0, min_score=0, limit=20)
+    # app/util.py was rewritten: its module and backoff_delay; their vectors describe the old text
+    assert out["stale"].startswith("2 symbols changed since the code vectors were made")
+    delay = next(r for r in out["results"] if r["qualified_name"] == "app.util.backoff_delay")
+    assert "keyword" in delay["found_by"] and "vector" not in delay["found_by"]
+    assert any("vector" in r["found_by"] for r in out["results"])  # the others keep theirs
+    files = search(db, "util", files=True, mode="vector", min_score=0)
+    assert files["stale"].startswith("1 file changed") and "app/util.py" not in [r["path"] for r in files["results"]]
+
+
+def test_lore_index_keeps_code_vectors_fresh(fresh_repo):
+    from lore.api import index_repo as lore_index
+    from lore.search.api import build_code_vectors
+
+    db = fresh_repo / ".lore" / "index.db"
+    assert "code_vectors" not in lore_index(fresh_repo).seconds  # no vectors: nothing to do
+    build_code_vectors(db, embedder="hashing")
+    assert "code_vectors" not in lore_index(fresh_repo).seconds  # no change: nothing to do
+    _edit_util(fresh_repo)
+    report = lore_index(fresh_repo)
+    assert report.changed == ["app/util.py"] and "code_vectors" in report.seconds
+    out = search(db, "jittered wait attempt", mode="vector", expand=0, min_score=0)
+    assert "stale" not in out and out["results"][0]["qualified_name"] == "app.util.backoff_delay"
+    # only the rewritten file was read again: one symbol text changed, nothing else embedded
+    again = build_code_vectors(db)
+    assert again["symbol"]["embedded"] == 0 and again["file"]["embedded"] == 0
+    # a rebuild drops every table; the vectors are made again with the same model
+    report = lore_index(fresh_repo, rebuild=True)
+    assert report.rebuilt_reason and "code_vectors" in report.seconds
+    assert search(db, "retry request")["model"] == "hashing-v1-384"
+
+
+def test_build_code_vectors_replace_drops_other_models(fresh_repo):
+    import numpy as np
+
+    from lore.search.api import build_code_vectors
+    from lore.store import search as store
+    from lore.store.db import write_transaction
+
+    db = fresh_repo / ".lore" / "index.db"
+    conn = connect(db)
+    try:
+        with write_transaction(conn):
+            store.put_vectors(conn, "symbol", "other-model-8", [(1, "h", np.ones(8, dtype=np.float32))])
+    finally:
+        conn.close()
+    kept = build_code_vectors(db, embedder="hashing")
+    assert "dropped" not in kept
+    out = build_code_vectors(db, embedder="hashing", replace=True)
+    assert out["dropped"] == ["other-model-8"] and out["symbol"]["embedded"] == 0
+    conn = connect(db, readonly=True)
+    try:
+        assert [m for m, _n in store.vector_models(conn, "symbol")] == ["hashing-v1-384"]
+    finally:
+        conn.close()

@@ -8,6 +8,7 @@ those shells only translate.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 from collections import Counter
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import IndexNotFoundError, InvalidArgumentError, UnknownAlgorithmError, UnknownSymbolError
 from .index import IndexReport
 from .index import index_repo as _index_code
-from .search.tokens import split_identifier
+from .search.tokens import STOP_WORDS, split_identifier
 from .store import clusters as clusters_store
 from .store import db as store_db
 from .store import read
@@ -181,7 +182,7 @@ class Index:
         """Every row of one edge table as dicts (``symbol_refs``, ``type_refs``, ``file_imports``, ``symbol_relationships``)."""
         if table not in EDGE_TABLES:
             raise UnknownAlgorithmError(table, EDGE_TABLES, what="edge table")
-        cur = self.conn.execute(f"SELECT * FROM {table}")  # table name checked against a fixed list
+        cur = self.conn.execute(f"SELECT * FROM {table} ORDER BY rowid")  # table name checked against a fixed list
         cols = [d[0] for d in cur.description]
         return [dict(zip(cols, r, strict=True)) for r in cur]
 
@@ -231,6 +232,10 @@ class Index:
         for r, sid in zip(rows.tolist(), ids, strict=True):
             by_cluster.setdefault(int(labels[r]), []).append(sid)
         deg = np.asarray(_rel().cluster_adjacency(g).sum(axis=1)).ravel()
+        doc_freq: Counter[str] = Counter()
+        for row in info.values():
+            if row[3] != "module":
+                doc_freq.update(_label_tokens(row[1]))
         out = {}
         for cid, members in by_cluster.items():
             paths = [info[s][4] for s in members if s in info]
@@ -239,7 +244,7 @@ class Index:
             out[str(cid)] = {
                 "size": int(sizes[cid]) if cid < len(sizes) else len(members),
                 "cohesion": round(float(cohesion[cid]), 4) if cid < len(cohesion) else 0.0,
-                "label": cluster_label(paths, names),
+                "label": cluster_label(paths, names, doc_freq=doc_freq, n_docs=len(info)),
                 "top_members": top,
             }
         return out
@@ -249,9 +254,23 @@ def index_repo(root: str | os.PathLike[str] = ".", **options: Any) -> IndexRepor
     """Index (or refresh) the repository at ``root``; see :func:`lore.index.index_repo` for the options.
 
     After a refresh that changed the code, documents added with ``lore docs add`` get their
-    symbol mentions recomputed, so ``--with-docs`` never points at symbols that are gone.
+    symbol mentions recomputed, so ``--with-docs`` never points at symbols that are gone. A rebuild
+    (``rebuild=True`` or a schema change) keeps the documents, their chunk ids and vectors. Code
+    vectors (``lore index --embed``) are refreshed for the files that changed, or remade after a
+    rebuild (:mod:`lore.search.upkeep`).
     """
-    report = _index_code(root, **options)
+    from .search import upkeep
+    from .store import docs_keep
+
+    db = options.get("db") or store_db.default_db_path(Path(root).resolve())
+    kept = docs_keep.save_before_rebuild(db, rebuild=bool(options.get("rebuild")))
+    vector_models = upkeep.stored_vector_models(db)  # code vectors (`lore index --embed`) stay fresh
+    try:
+        report = _index_code(root, **options)
+        if kept is not None and report.rebuilt_reason:
+            docs_keep.restore_after_rebuild(report.db, kept)
+    finally:
+        docs_keep.discard(kept)
     if report.changed_any:
         conn = store_db.connect(report.db)
         try:
@@ -262,24 +281,61 @@ def index_repo(root: str | os.PathLike[str] = ".", **options: Any) -> IndexRepor
                     refresh_mentions(conn)
         finally:
             conn.close()
+    upkeep.refresh_after_index(report, vector_models)
     return report
 
 
-def cluster_label(paths: list[str], names: list[str]) -> str:
-    """A readable label: the members' common path prefix and their most frequent name tokens.
+_LABEL_SKIP = frozenset({"test", "tests", "init", "self", "get", "set", "main", "impl"})
+
+
+def _label_tokens(name: str) -> set[str]:
+    return {t for t in split_identifier(name) if len(t) > 2 and t not in STOP_WORDS and t not in _LABEL_SKIP}
+
+
+def majority_path(paths: list[str], share: float = 0.6) -> str:
+    """The deepest directory or file that holds at least ``share`` of ``paths``.
+
+    Examples
+    --------
+    >>> majority_path(["pkg/http/client.py", "pkg/http/server.py", "pkg/util.py"])
+    'pkg/http'
+    >>> majority_path(["a/x.py", "b/y.py"])
+    ''
+    """
+    counts: Counter[tuple[str, ...]] = Counter()
+    for p in paths:
+        parts = tuple(Path(p).parts)
+        for depth in range(1, len(parts) + 1):
+            counts[parts[:depth]] += 1
+    need = share * len(paths)
+    best = max((k for k, n in counts.items() if n >= need), key=lambda k: (len(k), counts[k], k), default=())
+    return "/".join(best)
+
+
+def cluster_label(paths: list[str], names: list[str], *, doc_freq: Counter[str] | None = None,
+                  n_docs: int = 0) -> str:
+    """A readable label: where most members live, and the name tokens that set the cluster apart.
+
+    Tokens are ranked by their count among the members times ``log(n_docs / doc_freq)`` over the
+    whole index (when given): a token every symbol has says nothing about this cluster. Stop words
+    and a few generic tokens (``test``, ``init``, ``get``...) are skipped; ties are alphabetical.
 
     Examples
     --------
     >>> cluster_label(["pkg/http/client.py", "pkg/http/server.py"], ["send_request", "parse_request", "Request"])
     'pkg/http: request, parse, send'
     """
-    prefix = os.path.commonpath(paths) if paths else ""
+    prefix = majority_path(paths) if paths else ""
     tokens: Counter[str] = Counter()
     for n in names:
-        for t in dict.fromkeys(split_identifier(n)):
-            if len(t) > 2 and t not in ("init", "self", "get", "set", "the"):
-                tokens[t] += 1
-    common = [t for t, _ in sorted(tokens.items(), key=lambda kv: (-kv[1], kv[0]))[:3]]
+        tokens.update(_label_tokens(n))
+
+    def weight(t: str) -> float:
+        if not doc_freq or not n_docs:
+            return float(tokens[t])
+        return tokens[t] * math.log((n_docs + 1) / (doc_freq.get(t, 0) + 1))
+
+    common = sorted(tokens, key=lambda t: (-weight(t), t))[:3]
     words = ", ".join(common)
     return f"{prefix}: {words}" if prefix and words else (prefix or words or "(unnamed)")
 
@@ -323,7 +379,7 @@ def lore_graph(
     *,
     kind: str,
     source_id: int | str | list[int | str] | tuple[int | str, ...],
-    algorithm: str = "overlap",
+    algorithm: str = "overlap",  # graphs.related.DEFAULT_ALGORITHM (not imported here: numpy loads lazily)
     limit: int = 20,
     result_kind: str | list[str] | None = None,
     include_tests: bool = False,
@@ -344,12 +400,14 @@ def lore_graph(
     index : Index
     kind : {'call', 'callers', 'import', 'inheritance', 'related', 'cluster'}
     source_id : symbol id or qualified name, or a list of them (several seeds, ``related`` only)
-    algorithm : ``related`` only: 'overlap' (default), 'pagerank', 'pagerank_mc', 'pagerank_push', 'cluster'
+    algorithm : ``related`` only: 'overlap' (default), 'fusion' (overlap and push-PageRank ranks fused),
+        'pagerank' (exact), 'pagerank_push', 'pagerank_mc' (Monte-Carlo, with standard errors), 'cluster'
     limit : maximum rows (1..1000)
     result_kind : keep only results of this symbol kind (or kinds)
     include_tests : keep symbols from test files (excluded by default)
     direction : 'out' / 'in' / 'both' (pagerank walk; import: imports vs importers; inheritance: bases vs subclasses)
-    measure : overlap similarity: 'adamic_adar' (default), 'resource_allocation', 'cosine', 'jaccard', 'count'
+    measure : overlap similarity: 'idf_cosine' (default), 'cosine', 'adamic_adar', 'resource_allocation',
+        'jaccard', 'count'
     alpha, weights, n_walks, seed : algorithm parameters (weights per relation)
     compact : fewer fields per row (for agents)
     max_tokens : drop rows from the end until the JSON fits about this many tokens
@@ -569,19 +627,30 @@ def _related(index: Index, seeds: list[int], algorithm: str, limit: int, kinds, 
     if algorithm == "cluster":
         return _cluster_members(index, seeds[0], limit, kinds, include_tests, query, extra_seeds=seeds[1:])
     params = _rel().RelatedParams(algorithm=algorithm, alpha=alpha, direction=direction or "both", n_walks=n_walks,
-                               seed=seed)
+                                  seed=seed)
     if measure:
         params.measure = measure
-    if weights:
+    if weights:  # overlap relations (callees, container...) or walk relations (calls, contains...)
+        rel = _rel()
         if algorithm == "overlap":
             params.overlap_weights = {**params.overlap_weights, **weights}
+        elif algorithm == "fusion":  # each name goes where it means something ('types', 'inherits': both)
+            unknown = set(weights) - set(rel.OVERLAP_RELATIONS) - set(rel.WALK_RELATIONS)
+            if unknown:
+                raise UnknownAlgorithmError(sorted(unknown)[0], tuple(rel.OVERLAP_RELATIONS) + rel.WALK_RELATIONS,
+                                            what="relation")
+            params.overlap_weights.update({k: v for k, v in weights.items() if k in rel.OVERLAP_RELATIONS})
+            params.ppr_weights.update({k: v for k, v in weights.items() if k in rel.WALK_RELATIONS})
         else:
             params.ppr_weights = {**params.ppr_weights, **weights}
     params.check()
-    query.update({"measure": params.measure} if algorithm == "overlap" else {"alpha": alpha, "direction": params.direction})
+    if algorithm in ("overlap", "fusion"):
+        query["measure"] = params.measure
+    if algorithm != "overlap":
+        query.update({"alpha": alpha, "direction": params.direction})
     srows = g.nodes.rows(seeds)
-    scores, se = _rel().related_scores(g, srows, params)
     mask = _rel().excluded_mask(g, srows, include_tests=include_tests, kinds=kinds)
+    scores, se = _rel().related_scores(g, srows, params, exclude=mask)
     ranked, total = _rel().rank(scores, mask, limit)
     if total == 0:
         return [], 0, "the seed has no structural neighbours (no resolved calls, callers or types); nothing to rank"
@@ -592,12 +661,13 @@ def _related(index: Index, seeds: list[int], algorithm: str, limit: int, kinds, 
     for r, sid in zip(ranked.tolist(), ids, strict=True):
         d = _row_dict(info[sid])
         d["score"] = round(float(scores[r]), 6)
-        if algorithm == "overlap":
-            why = _overlap_why(index, g, srows, r, params)
-        else:
-            why = _path_why(index, g, adj, srows, r)
-            if se is not None:
-                why["stderr"] = round(float(se[r]), 6)
+        why: dict = {}
+        if algorithm in ("overlap", "fusion"):
+            why.update(_overlap_why(index, g, srows, r, params))
+        if adj is not None:
+            why.update(_path_why(index, g, adj, srows, r))
+        if se is not None:
+            why["stderr"] = round(float(se[r]), 6)
         d["why"] = why
         rows.append(d)
     return rows, total, ""
@@ -611,10 +681,14 @@ def _overlap_why(index: Index, g: CodeGraph, srows: np.ndarray, target: int, par
     shared = shared[:3]
     info = _rows_for(index, [g.nodes.id(c) for _, c, _ in shared])
     items = []
+    seeds = set(srows.tolist())
     for relname, col, contrib in shared:
         sid = g.nodes.id(col)
         row = info.get(sid)
-        items.append({"relation": relname, "id": sid, "name": row[2] if row else None, "weight": round(contrib, 4)})
+        item = {"relation": relname, "id": sid, "name": row[2] if row else None, "weight": round(contrib, 4)}
+        if col == target or col in seeds:  # closed neighbourhoods: a direct edge between seed and result
+            item["direct"] = True
+        items.append(item)
     return {"shared": items}
 
 
@@ -640,15 +714,8 @@ def _cluster_members(index: Index, sid: int, limit: int, kinds, include_tests: b
     if label < 0:
         return [], 0, "this symbol is not in any cluster (external or isolated)"
     seeds = np.array([row] + [g.nodes.row(s) for s in (extra_seeds or [])])
-    members = np.flatnonzero(labels == label)
     mask = _rel().excluded_mask(g, seeds, include_tests=include_tests, kinds=kinds)
-    adj = _rel().cluster_adjacency(g)
-    # rank within the cluster by personalized PageRank from the seed over the cluster graph
-    from .algorithms.pagerank import personalized_pagerank
-
-    ppr = personalized_pagerank(adj, personalization=seeds, alpha=0.85, tol=1e-8, max_iter=1000)
-    scores = np.zeros(g.n)
-    scores[members] = ppr[members] + 1e-12
+    scores = _rel().cluster_scores(g, labels, seeds)
     ranked, total = _rel().rank(scores, mask, limit)
     info = _rows_for(index, [g.nodes.id(int(r)) for r in ranked])
     meta = summary.get(str(label), {})

@@ -99,12 +99,14 @@ def _fmt_loc(row: dict) -> str:
 def _fmt_why(why: Any) -> str:
     if not isinstance(why, dict):
         return ""
-    if "shared" in why:
-        return "; ".join(f"{s['relation']} {s['name']} ({s['weight']:.3g})" for s in why["shared"])
-    if "path" in why:
-        hops = " -> ".join(f"{h['to']} [{h['edge']}]" for h in why.get("hops", []))
-        se = f" ± {why['stderr']:.2g}" if "stderr" in why else ""
-        return (hops or "direct") + se
+    if "shared" in why or "path" in why:
+        parts = [f"{'direct ' if s.get('direct') else ''}{s['relation']} {s['name']} ({s['weight']:.3g})"
+                 for s in why.get("shared", [])]
+        if "path" in why:
+            hops = " -> ".join(f"{h['to']} [{h['edge']}]" for h in why.get("hops", []))
+            se = f" ± {why['stderr']:.2g}" if "stderr" in why else ""
+            parts.append(("walk: " if parts else "") + (hops or "direct") + se)
+        return "; ".join(parts)
     if "cluster" in why:
         return f"cluster {why['cluster']} ({why.get('label')}), cohesion {why.get('cohesion')}"
     if "call_lines" in why:
@@ -143,10 +145,19 @@ def index_cmd(
     max_file_size: Annotated[int, typer.Option(help="Skip files larger than this many bytes.")] = 2_000_000,
     workers: Annotated[int | None, typer.Option(help="Parser processes (default: CPU count).")] = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the index and build it from scratch.")] = False,
+    embed: Annotated[bool, typer.Option("--embed", help="Also embed symbols and files for vector / hybrid search (kept fresh by later runs).")] = False,
+    embedder: Annotated[str | None, typer.Option("--embedder", help="hashing (default: no model, fast) | minilm (the embed extra; ~20 symbols/s). Implies --embed.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Index a repository (incremental: only changed files are re-parsed)."""
     from .api import index_repo
+    from .cli_search import build_vectors, print_vectors
+
+    if embedder is not None:
+        from .docs.embed import get_embedder
+
+        get_embedder(embedder)  # an unknown name or a missing extra fails before any work
+        embed = True
 
     if not path.is_dir():
         raise LoreError(f"{path} is not a directory; pass the repository root")
@@ -171,8 +182,9 @@ def index_cmd(
     finally:
         if progress is not None:
             progress.stop()
+    vectors = build_vectors(report.db, embedder) if embed else None
     if as_json:
-        emit_json(report.to_dict())
+        emit_json({**report.to_dict(), **({"code_vectors": vectors} if vectors else {})})
         return
     if report.rebuilt_reason:
         out.print(f"rebuilt the index ({report.rebuilt_reason})", markup=False)
@@ -196,6 +208,8 @@ def index_cmd(
                   + ", ".join(report.syntax_error_files[:5]), markup=False)
     for reason, n in report.skipped.items():
         err.print(f"warning: skipped {n} files: {reason}", markup=False)
+    if vectors:
+        print_vectors(vectors)
 
 
 @_command(app, "stats")
@@ -320,11 +334,11 @@ def graph_inheritance(
 @_command(graph_app, "related")
 def graph_related(
     refs: Annotated[list[str], typer.Argument(help="One or more seed symbols (ids or qualified names).")],
-    algorithm: Annotated[str, typer.Option("--algorithm", "-a", help="overlap | pagerank | pagerank_mc | pagerank_push | cluster")] = "overlap",
+    algorithm: Annotated[str, typer.Option("--algorithm", "-a", help="overlap | fusion (overlap + PageRank ranks) | pagerank | pagerank_push | pagerank_mc | cluster")] = "overlap",
     limit: LimitOpt = 20,
     kind: KindOpt = None,
     include_tests: TestsOpt = False,
-    measure: Annotated[str | None, typer.Option(help="Overlap similarity: adamic_adar | resource_allocation | cosine | jaccard | count")] = None,
+    measure: Annotated[str | None, typer.Option(help="Overlap similarity: idf_cosine | cosine | adamic_adar | resource_allocation | jaccard | count")] = None,
     alpha: Annotated[float, typer.Option(help="PageRank damping, in (0, 1).")] = 0.85,
     direction: Annotated[str | None, typer.Option(help="PageRank walk direction: out | in | both.")] = None,
     walks: Annotated[int, typer.Option(help="Monte-Carlo walks (pagerank_mc).")] = 10_000,
@@ -408,11 +422,14 @@ def _register_extensions() -> None:
 
     from .cli_search import search_command
 
-    _command(app, "search")(search_command)
+    # a query may start with "-" ("-retry"): text, not an unknown option
+    _command(app, "search", context_settings={"ignore_unknown_options": True})(search_command)
 
     from .cli_bench import bench_app
+    from .cli_search import bench_search_command
 
     app.add_typer(bench_app, name="bench")
+    _command(bench_app, "search")(bench_search_command)
 
 
 _register_extensions()

@@ -17,7 +17,7 @@ from .algorithms.overlap import MEASURES
 from .api import GRAPH_KINDS
 from .docs.search import MODES as DOC_SEARCH_MODES
 from .errors import InvalidArgumentError
-from .graphs.related import ALGORITHMS
+from .graphs.related import ALGORITHMS, DEFAULT_ALGORITHM, DEFAULT_MEASURE
 from .search.symbols import MODES as CODE_SEARCH_MODES
 
 MAX_ROWS = 100
@@ -158,12 +158,14 @@ TOOLS: dict[str, dict[str, Any]] = {
             "kind=related). kind: related = symbols most like the seed; call = what it calls (with call-site "
             "lines); callers = what calls it; import = what its file imports (direction=out) or who imports "
             "it (in); inheritance = bases (out) / subclasses and overriding methods (in) / both; cluster = "
-            "the other members of its subsystem. For related, algorithm: overlap (default and fastest, about "
-            "10 ms on 50k symbols; shares callees, callers and types with the seed: best for 'siblings' such "
-            "as other handlers or parsers), pagerank (personalized PageRank: symbols reachable through "
-            "several short paths, i.e. collaborators across the neighbourhood; exact but slower, 0.1-1 s on "
-            "50k symbols), pagerank_push (local approximation of pagerank, tens of ms), pagerank_mc "
-            "(Monte-Carlo variant with a standard error per row; seed for reproducibility), cluster (same "
+            "the other members of its subsystem. For related, algorithm: overlap (default, fastest and the best "
+            "measured quality; shares callees, callers, types and the enclosing class or module with the seed, "
+            "or is linked to it directly: best for 'siblings' such as other handlers or parsers), fusion "
+            "(overlap and pagerank_push rankings fused; why shows shared neighbours and a walk path), pagerank "
+            "(exact personalized PageRank: symbols reachable through several short paths, collaborators "
+            "across the neighbourhood; slowest), pagerank_push (local approximation of pagerank), pagerank_mc "
+            "(Monte-Carlo variant with a "
+            "standard error per row; seed for reproducibility), cluster (same "
             "label-propagation subsystem, ranked). Returns {query, generation, total, truncated, results: "
             "[{id, qualified_name, kind, at: 'path:line', score, why}]}; why names the shared neighbours or "
             "the path that earned the score, with edge resolutions. compact=true (default) keeps rows short; "
@@ -187,7 +189,7 @@ TOOLS: dict[str, dict[str, Any]] = {
                 "algorithm": {
                     "type": "string",
                     "enum": list(ALGORITHMS),
-                    "default": "overlap",
+                    "default": DEFAULT_ALGORITHM,
                     "description": "kind=related only; see the tool description.",
                 },
                 "limit": _limit(10),
@@ -217,7 +219,7 @@ TOOLS: dict[str, dict[str, Any]] = {
                 "measure": {
                     "type": "string",
                     "enum": list(MEASURES),
-                    "description": "algorithm=overlap: similarity measure (default adamic_adar).",
+                    "description": f"algorithm=overlap or fusion: similarity measure (default {DEFAULT_MEASURE}).",
                 },
                 "alpha": {
                     "type": "number",

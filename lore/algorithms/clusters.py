@@ -51,6 +51,7 @@ from ._checks import (
     check_symmetric,
     row_segments,
 )
+from ._threads import one_blas_thread
 
 __all__ = [
     "adjusted_rand_index",
@@ -173,6 +174,7 @@ def _best_labels(sub: sp.csr_matrix, labels: np.ndarray, current: np.ndarray, ra
     return best
 
 
+@one_blas_thread
 def label_propagation(
     adjacency,
     *,
@@ -259,6 +261,7 @@ def _edges_both_ways(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return np.r_[owner, cols], np.r_[cols, owner], np.r_[w, w]
 
 
+@one_blas_thread
 def reattach_small(adjacency, labels, *, min_size: int = 2) -> np.ndarray:
     """Fold clusters smaller than ``min_size`` into their strongest neighbouring cluster.
 

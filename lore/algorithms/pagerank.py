@@ -38,6 +38,7 @@ from ._checks import (
     check_square,
     row_segments,
 )
+from ._threads import one_blas_thread
 
 __all__ = ["directed", "monte_carlo_pagerank", "personalized_pagerank", "push_pagerank"]
 
@@ -94,6 +95,7 @@ def _transition(a: sp.csr_matrix, weight_normalize: bool) -> tuple[sp.csr_matrix
     return a, np.clip(1.0 - out, 0.0, 1.0)
 
 
+@one_blas_thread
 def personalized_pagerank(
     adjacency,
     *,
@@ -230,6 +232,7 @@ def _step(a: sp.csr_matrix, rowmax: np.ndarray, node: np.ndarray, rng: np.random
     return out
 
 
+@one_blas_thread
 def monte_carlo_pagerank(
     adjacency,
     *,
@@ -324,6 +327,7 @@ def monte_carlo_pagerank(
     return scale * mean, scale * np.sqrt(var / n_walks)
 
 
+@one_blas_thread
 def push_pagerank(
     adjacency,
     *,

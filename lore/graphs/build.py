@@ -84,6 +84,7 @@ class CodeGraph:
     matrices: dict[str, sp.csr_matrix]
     transposes: dict[str, sp.csr_matrix] = field(default_factory=dict)
     stamp: str = ""  # store.db.index_stamp of the state it was built from: the key of anything derived from it
+    _presence: dict[str, sp.csr_matrix] = field(default_factory=dict, repr=False)
 
     @property
     def n(self) -> int:
@@ -101,6 +102,25 @@ class CodeGraph:
                 self.transposes[name] = self.matrices[name].T.tocsr()
             return self.transposes[name]
         return self.matrices[name]
+
+    def presence(self, name: str, *, transpose: bool = False, closed: bool = False) -> sp.csr_matrix:
+        """The relation with each entry capped at 1: edge confidence, not the number of call sites.
+
+        Sharing a neighbour is a set relation: calling ``isinstance`` five times does not make two
+        functions more alike than calling it once. ``closed`` adds every row to its own neighbours
+        (the closed neighbourhood ``N[v] = N(v) + {v}``), so that a direct edge between two rows is
+        a shared neighbour too: a method and the method it overrides, a caller and its callee.
+        Cached on the graph, like the transposes.
+        """
+        key = f"{name}{'.T' if transpose else ''}{'.closed' if closed else ''}"
+        m = self._presence.get(key)
+        if m is None:
+            m = self.matrix(name, transpose=transpose).copy()
+            if closed:
+                m = (m + sp.identity(self.n, format="csr")).tocsr()
+            np.minimum(m.data, 1.0, out=m.data)
+            self._presence[key] = m
+        return m
 
     def containers_of(self, rows: np.ndarray) -> set[int]:
         """Rows of the enclosing class / module chain of each given row (its trivial containers)."""

@@ -27,6 +27,10 @@ def dense_similarity(x: np.ndarray, s: int, measure: str) -> np.ndarray:
             sim = np.where(prod != 0, prod / deg, 0.0).sum(axis=1)
         elif measure == "cosine":
             sim = dot / (np.linalg.norm(x, axis=1) * np.linalg.norm(x[s]))
+        elif measure == "idf_cosine":
+            y = x * np.log((x.shape[0] + 1.0) / (deg + 1.0))
+            denom = np.linalg.norm(y, axis=1) * np.linalg.norm(y[s])
+            sim = np.where(denom > 0, (y * y[s]).sum(axis=1) / denom, 0.0)  # idf 0 everywhere: not alike
         else:
             sim = dot / ((x * x).sum(axis=1) + (x[s] * x[s]).sum() - dot)
     return np.where(dot > 0, sim, 0.0)
@@ -142,6 +146,18 @@ def test_a_shared_hub_contributes_almost_nothing():
         assert 0 < uncapped[2] < 0.15 * uncapped[1]
     assert overlap_scores([f], [0], measure="count", max_neighbour_degree=n)[2] == 1.0
     assert overlap_scores([f], [0], measure="count")[2] == 0.0
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+def test_a_column_every_row_touches_gives_finite_scores(measure):
+    # idf_cosine gives such a column idf 0: rows that share only it are not alike at all
+    f = sp.csr_matrix(np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 0.0]]))
+    scores = overlap_scores([f], [0], measure=measure)
+    assert np.isfinite(scores).all()
+    why = overlap_explain([f], 0, 2, measure=measure, top=None)
+    assert sum(c for _, _, c in why) == pytest.approx(scores[2])
+    if measure == "idf_cosine":
+        assert scores.tolist() == [0.0, 0.0, 0.0]
 
 
 def test_adamic_adar_variant_is_finite_for_degree_one():

@@ -51,9 +51,11 @@ def test_two_indexes_in_one_folder_and_a_rebuilt_index_never_share_a_graph(sampl
     index_repo(other, db=tmp_path / "b.db", workers=1)
     with open_index(tmp_path / "a.db") as a, open_index(tmp_path / "b.db") as b:
         assert a.graph().n != b.graph().n  # both at generation 1, in the same folder
-    # the same path rebuilt from another repository starts again at generation 1
+    # the same path deleted and indexed again from another repository starts again at generation 1
     build._MEMORY.clear()
-    index_repo(sample_repo, db=tmp_path / "b.db", workers=1, rebuild=True)
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"b.db{suffix}").unlink(missing_ok=True)
+    index_repo(sample_repo, db=tmp_path / "b.db", workers=1)
     with open_index(tmp_path / "b.db") as b, open_index(tmp_path / "a.db") as a:
         assert b.generation == 1
         assert b.graph().n == a.graph().n

@@ -1,0 +1,98 @@
+"""Reciprocal Rank Fusion of per-row score arrays: combine rankers whose scores live on different scales.
+
+A row's fused score is ``sum_r weight_r / (k + rank_r)`` over the rankings in which it scores above
+zero (ranks start at 1, ties broken by row). Overlap similarities and PageRank probabilities are not
+comparable numbers, but their ranks are; ``k = 60`` (Cormack, Clarke & Büttcher, SIGIR 2009) damps
+the influence of the very first ranks. :func:`lore.search.fusion.rrf` is the same rule over lists of
+keys, for search hits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..errors import InvalidArgumentError
+
+RRF_K = 60.0
+
+__all__ = ["RRF_K", "rank_fusion", "ranks"]
+
+
+def ranks(scores: np.ndarray, *, exclude: np.ndarray | None = None) -> np.ndarray:
+    """1-based rank of every row with a positive score (best first, ties by row); 0 elsewhere.
+
+    Parameters
+    ----------
+    scores : numpy.ndarray
+        One score per row.
+    exclude : numpy.ndarray of bool, optional
+        Rows that take no rank (and do not push others down).
+
+    Examples
+    --------
+    >>> ranks(np.array([0.2, 0.0, 0.5, 0.2])).tolist()
+    [2, 0, 1, 3]
+    >>> ranks(np.array([0.2, 0.0, 0.5, 0.2]), exclude=np.array([False, False, True, False])).tolist()
+    [1, 0, 0, 2]
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    if exclude is not None:
+        s = np.where(exclude, 0.0, s)
+    cand = np.flatnonzero(s > 0)
+    order = cand[np.lexsort((cand, -s[cand]))]
+    out = np.zeros(s.shape[0], dtype=np.int64)
+    out[order] = np.arange(1, order.size + 1)
+    return out
+
+
+def rank_fusion(
+    scores: Sequence[np.ndarray],
+    *,
+    weights: Sequence[float] | None = None,
+    k: float = RRF_K,
+    exclude: np.ndarray | None = None,
+) -> np.ndarray:
+    """Fuse several per-row score arrays by Reciprocal Rank Fusion.
+
+    Parameters
+    ----------
+    scores : sequence of numpy.ndarray
+        One array per ranker, all of the same length; only positive entries are ranked.
+    weights : sequence of float, optional
+        One nonnegative weight per ranker (default 1 each).
+    k : float
+        The RRF constant (> 0).
+    exclude : numpy.ndarray of bool, optional
+        Rows that may not be returned: they take no rank in any ranker and score 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        The fused score of every row; 0 for rows no ranker scored.
+
+    Examples
+    --------
+    Row 1 is second in both rankings; row 0 first in one and absent from the other:
+
+    >>> a, b = np.array([0.9, 0.5, 0.0]), np.array([0.0, 0.2, 0.7])
+    >>> rank_fusion([a, b], k=1).round(3).tolist()
+    [0.5, 0.667, 0.5]
+    """
+    if not scores:
+        raise InvalidArgumentError("give at least one score array to fuse")
+    n = len(scores[0])
+    if any(len(s) != n for s in scores):
+        raise InvalidArgumentError("every score array must have one entry per row (the same length)")
+    ws = np.ones(len(scores)) if weights is None else np.asarray(weights, dtype=np.float64)
+    if ws.shape != (len(scores),) or not np.isfinite(ws).all() or (ws < 0).any():
+        raise InvalidArgumentError(f"weights must be {len(scores)} finite nonnegative numbers, one per ranker")
+    if not k > 0:
+        raise InvalidArgumentError(f"k must be positive, got {k}")
+    out = np.zeros(n)
+    for s, w in zip(scores, ws, strict=True):
+        r = ranks(s, exclude=exclude)
+        hit = r > 0
+        out[hit] += w / (k + r[hit])
+    return out

@@ -86,7 +86,7 @@ class Index:
     def graph(self) -> CodeGraph:
         from .graphs import load_graph
 
-        return load_graph(self.conn, self.db_path)
+        return load_graph(self.conn, self.db_path, save=not self.readonly)
 
     def stats(self) -> dict:
         out = read.stats(self.conn)

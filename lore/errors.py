@@ -74,7 +74,7 @@ class UnknownSymbolError(LoreError, KeyError):
 
     def __init__(self, ref: object, hint: str = "") -> None:
         self.ref = ref
-        extra = f"; {hint}" if hint else "; find it with `lore search`"
+        extra = f"; {hint}" if hint else "; find it with `lore search` (MCP: the lore_search tool)"
         super().__init__(f"unknown symbol {ref!r}: not in the index{extra}")
 
     def __str__(self) -> str:  # KeyError would repr() the message

@@ -37,10 +37,11 @@ from . import baselines as bl
 from .metrics import METRICS, mean_metrics, ranking_metrics
 from .seealso import Judgements, extract_judgements
 
-DOCSTRING_NOTE = (
+STRUCTURE_NOTE = (
     "The structural algorithms never read docstrings or names: they rank over the call, type, inheritance, "
-    "containment and import matrices only; See-Also docstrings are read solely to build the ground truth."
+    "containment and import matrices only."
 )
+DOCSTRING_NOTE = STRUCTURE_NOTE + " See-Also docstrings are read solely to build the ground truth."
 MEASURES = ov.MEASURES
 ALGORITHMS = ("fusion",) + tuple(f"overlap:{m}" for m in MEASURES) + ("pagerank", "pagerank_mc", "pagerank_push",
                                                                      "cluster")
@@ -347,7 +348,8 @@ def recommend(report: dict) -> dict:
     algos = report["algorithms"]
     same_file = report["baselines"]["same_file"]["all"]["ndcg@10"]
     default_overlap = algos.get(f"overlap:{defaults['measure']}", {}).get("all", {}).get("ndcg@10")
-    default_algorithm = algos.get(defaults["algorithm"], {}).get("all", {}).get("ndcg@10")
+    key = f"overlap:{defaults['measure']}" if defaults["algorithm"] == "overlap" else defaults["algorithm"]
+    default_algorithm = algos.get(key, {}).get("all", {}).get("ndcg@10")
     return {
         "default_algorithm": defaults["algorithm"], "default_algorithm_ndcg@10": default_algorithm,
         "default_beats_same_file": default_algorithm is not None and default_algorithm > same_file,
@@ -396,7 +398,7 @@ def score_pairs(idx, pairs: dict[int, list[int]], *, info: dict | None = None,
         results[name] = evaluate(suite, ranker)
     base = baseline_rankers(suite, seed=seed, names=baselines)
     return {
-        "note": DOCSTRING_NOTE,
+        "note": STRUCTURE_NOTE,
         "corpus": suite.info,
         "algorithms": results,
         "baselines": {k: evaluate(suite, base[k]) for k in baselines},

@@ -214,8 +214,12 @@ _MEMORY: dict[str, CodeGraph] = {}
 _LOCK = threading.Lock()
 
 
-def load_graph(conn: sqlite3.Connection, db_path: str | os.PathLike[str] | None = None) -> CodeGraph:
-    """The graph of the index in its current state: from memory, from disk, or built and cached."""
+def load_graph(conn: sqlite3.Connection, db_path: str | os.PathLike[str] | None = None, *,
+               save: bool = True) -> CodeGraph:
+    """The graph of the index in its current state: from memory, from disk, or built and cached.
+
+    ``save=False`` (read-only indexes) still reads a saved graph but never writes one.
+    """
     stamp = store_db.index_stamp(conn)
     key = stamp.rsplit(":", 1)[0]  # one graph in memory per index identity, whatever path opened it
     with _LOCK:
@@ -230,7 +234,7 @@ def load_graph(conn: sqlite3.Connection, db_path: str | os.PathLike[str] | None 
         g = build_graph(conn)
         if g.stamp != stamp:  # a writer committed between the two reads: never cache a mixed state
             return g
-        if cache is not None:
+        if cache is not None and save:
             try:
                 save_graph(g, cache)
             except OSError:

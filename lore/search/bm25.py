@@ -129,11 +129,11 @@ _DF_LOCK = threading.Lock()
 
 
 def index_key(conn: sqlite3.Connection) -> str:
-    """A per-database cache key: the file's real path and its creation stamp."""
+    """A per-database cache key: the file's real path and its random identity (meta ``index_id``)."""
     row = conn.execute("PRAGMA database_list").fetchone()
     path = row[2] if row else ""
     base = os.path.realpath(path) if path else f"memory:{id(conn)}"
-    return base + "|" + str(get_meta(conn, "created_at", ""))
+    return base + "|" + str(get_meta(conn, "index_id", "") or get_meta(conn, "created_at", ""))
 
 
 def doc_frequencies(

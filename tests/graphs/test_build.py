@@ -59,3 +59,15 @@ def test_two_indexes_in_one_folder_and_a_rebuilt_index_never_share_a_graph(sampl
     with open_index(tmp_path / "b.db") as b, open_index(tmp_path / "a.db") as a:
         assert b.generation == 1
         assert b.graph().n == a.graph().n
+
+
+def test_a_read_only_index_never_writes_the_graph_cache(sample_repo):
+    index_repo(sample_repo, workers=1)
+    build._MEMORY.clear()
+    with open_index(sample_repo, readonly=True) as idx:
+        cache = build._cache_path(idx.db_path)
+        assert idx.graph().n > 0 and not cache.exists()
+    build._MEMORY.clear()  # a fresh process
+    with open_index(sample_repo) as idx:
+        idx.graph()
+        assert cache.exists()

@@ -1,6 +1,6 @@
-"""Speed of ``lore.algorithms`` on seeded synthetic code-like graphs, beside networkx PageRank.
+"""Speed of related-symbol queries: synthetic code-like graphs beside networkx, and a real indexed corpus.
 
-The graphs imitate a call graph: every symbol calls about 6 others chosen by a power-law
+Synthetic graphs imitate a call graph: every symbol calls about 6 others chosen by a power-law
 popularity (so in-degrees are power-law), a few hubs (like ``len`` or a logger) are called by 10%, 5%,
 2%, 1% and 0.5% of all symbols, and every symbol mentions 1-2 types from a power-law type pool.
 Edge weights are resolution confidences (1.0 / 0.9 / 0.5). Native threads are pinned to 1.
@@ -8,19 +8,28 @@ Edge weights are resolution confidences (1.0 / 0.9 / 0.5). Native threads are pi
 Measured per size (medians over repeats; "max" is the slowest query):
 
 * overlap: p50 / max ms per measure over random seeds plus seeds that call the biggest hubs, with
-  features [callees, callers, types] and cached transposes (what ``lore.graphs`` passes)
+  features [callees, callers, types] and cached transposes; and lore's default (idf_cosine over
+  closed neighbourhoods: each row is its own neighbour)
 * exact personalized PageRank (power iteration, tol 1e-8) on calls in both directions
 * push PageRank (rmax 1e-5) and its top-20 overlap with exact, both directions and callees only
 * Monte-Carlo PageRank (10k walks, warm cache) and its top-10 overlap with exact
   (overlaps strict, and tie-tolerant: an approximate top-k node counts if its exact score is within
   5% of the exact k-th score)
-* label propagation on the undirected call graph
+* label propagation on the undirected call graph, then the same clusters served from the store
+  cache (``cluster_members`` rows read back into a label array)
+* the graph cache: saving the CSR matrices beside the index and the warm start of a fresh process
 * networkx.pagerank on the same graph where feasible (<= 100k nodes)
+
+With ``--db INDEX`` (a real index, copied to a temporary folder first, never written): cold
+``lore graph related`` CLI calls (a new process each, first without and then with the saved
+graph), warm ``lore_graph(kind="related")`` per algorithm over seeded functions and methods, and
+clusters computed once then read from the store.
 
 Usage::
 
-    python benchmarks/perf/bench_algorithms.py                       # 10k and 100k
-    python benchmarks/perf/bench_algorithms.py --sizes 10000 100000 1000000 --seed 1
+    python benchmarks/perf/bench_related.py                       # 10k and 100k
+    python benchmarks/perf/bench_related.py --sizes 10000 100000 1000000 --seed 1
+    python benchmarks/perf/bench_related.py --sizes --db /tmp/django.db   # only the real corpus
 
 Wall-clock numbers depend on the machine and its load; ratios within one run are the point.
 """
@@ -28,8 +37,15 @@ Wall-clock numbers depend on the machine and its load; ratios within one run are
 from __future__ import annotations
 
 import argparse
+import os
+import random
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -122,6 +138,17 @@ def bench_size(
         ms = [timed(overlap_scores, feats, [int(s)], measure=measure, transposes=trans)[0] for s in seeds]
         rows.append((f"overlap {measure}", f"p50 {statistics.median(ms):.2f} ms, max {max(ms):.2f} ms"))
 
+    eye = sp.identity(n, format="csr")
+    closed = [(calls + eye).tocsr(), (callers + eye).tocsr(), types]
+    for f in closed[:2]:
+        f.data = np.minimum(f.data, 1.0)
+    closed_t = [closed[1], closed[0], types.T.tocsr()]
+    for s in seeds[:5].tolist():
+        overlap_scores(closed, [s], measure="idf_cosine", transposes=closed_t)
+    ms = [timed(overlap_scores, closed, [int(s)], measure="idf_cosine", transposes=closed_t)[0] for s in seeds]
+    rows.append(("overlap lore default (idf_cosine, closed)", f"p50 {statistics.median(ms):.2f} ms, max {max(ms):.2f} ms"))
+    rows.append(graph_cache_row(calls, types))
+
     both = directed(calls, "both", transpose=callers)
     ppr_seeds = rng.integers(0, n, repeat)
     exact_ms, push_ms, mc_ms, push_top, mc_top, push_out_ms, push_out_top = [], [], [], [], [], [], []
@@ -180,12 +207,102 @@ def bench_size(
                 f"{t / 1000:.1f} s, {sizes.size:,} clusters, largest {sizes.max() / n:.1%} of nodes",
             )
         )
+        rows.append(cluster_cache_row(labels))
+    return rows
+
+
+def graph_cache_row(calls: sp.csr_matrix, types: sp.csr_matrix) -> tuple[str, str]:
+    """Save a CodeGraph of these matrices beside a (fake) index and time a fresh process's warm start."""
+    from lore.graphs import build
+
+    n = calls.shape[0]
+    square_types = sp.csr_matrix((types.data, types.indices, types.indptr), shape=(n, n))
+    empty = sp.csr_matrix((n, n))
+    g = build.CodeGraph(1, build.NodeIndex(np.arange(n, dtype=np.int64)), np.zeros(n, dtype=np.int8),
+                        np.zeros(n, dtype=bool), np.zeros(n, dtype=np.int64), np.full(n, -1, dtype=np.int64),
+                        {"calls": calls, "types": square_types, "inherits": empty, "contains": empty,
+                         "imports": empty}, stamp="bench:1")
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "index.db.graph.npz"
+        save_ms = timed(build.save_graph, g, path)[0]
+        loads = [timed(build.load_saved, path, "bench:1")[0] for _ in range(3)]
+        size = path.stat().st_size / 1e6
+    return ("graph cache: save / warm load", f"{save_ms:.0f} ms / {statistics.median(loads):.0f} ms ({size:.0f} MB)")
+
+
+def cluster_cache_row(labels: np.ndarray) -> tuple[str, str]:
+    """Store the cluster assignment the way lore caches it, then time reading it back into labels."""
+    from lore.store import clusters as clusters_store
+    from lore.store.db import connect
+
+    members = list(zip(range(labels.size), labels.tolist(), strict=True))
+    with tempfile.TemporaryDirectory() as d:
+        conn = connect(Path(d) / "index.db", create=True)
+        t0 = time.perf_counter()
+        clusters_store.save_run(conn, "bench", 1, {}, members)
+        conn.commit()
+        save_s = time.perf_counter() - t0
+
+        def load() -> np.ndarray:
+            _summary, rows = clusters_store.load_run(conn, "bench", 1)
+            arr = np.array(rows, dtype=np.int64)
+            out = np.full(labels.size, -1, dtype=np.int64)
+            out[arr[:, 0]] = arr[:, 1]
+            return out
+
+        ms = [timed(load)[0] for _ in range(3)]
+        conn.close()
+    return ("clusters served from the store cache", f"{statistics.median(ms):.0f} ms (written once in {save_s:.1f} s)")
+
+
+def real_corpus(db: Path, seed: int, n_seeds: int) -> list[tuple[str, str]]:
+    """Cold CLI calls and warm api calls on a copy of a real index."""
+    from lore import lore_graph, open_index
+    from lore.graphs import build
+
+    rows: list[tuple[str, str]] = []
+    with tempfile.TemporaryDirectory() as d:
+        copy = Path(d) / "index.db"
+        shutil.copy(db, copy)
+        with open_index(copy) as idx:
+            st = idx.stats()
+            rows.append(("corpus", f"{db}: {st['files']:,} files, {sum(st['symbols_by_kind'].values()):,} symbols, generation {st['generation']}"))
+            cands = [r[0] for r in idx.conn.execute(
+                "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id "
+                "WHERE s.kind IN ('function', 'method') AND f.is_test = 0 ORDER BY s.id")]
+        seeds = random.Random(seed).sample(cands, min(n_seeds, len(cands)))
+        cli = [sys.executable, "-m", "lore", "graph", "related", str(seeds[0]), "--db", str(copy), "-n", "10", "--json"]
+        env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+        cold = []
+        for _ in range(4):  # the first call builds and saves the graph; later ones load it
+            t0 = time.perf_counter()
+            subprocess.run(cli, check=True, capture_output=True, env=env)
+            cold.append((time.perf_counter() - t0) * 1000)
+        rows.append(("cold CLI call, no saved graph", f"{cold[0]:.0f} ms (a new process; builds the graph)"))
+        rows.append(("cold CLI call, saved graph", f"{statistics.median(cold[1:]):.0f} ms (a new process)"))
+        build._MEMORY.clear()
+        with open_index(copy) as idx:
+            t_graph = timed(idx.graph)[0]
+            rows.append(("graph load in process (saved)", f"{t_graph:.0f} ms"))
+            for algorithm in ("overlap", "fusion", "pagerank_push", "pagerank_mc", "pagerank", "cluster"):
+                lore_graph(idx, kind="related", source_id=seeds[0], algorithm=algorithm, limit=10)  # warm caches
+                ms = [timed(lore_graph, idx, kind="related", source_id=s, algorithm=algorithm, limit=10)[0]
+                      for s in (seeds if algorithm != "pagerank" else seeds[:20])]
+                rows.append((f"warm related {algorithm} (limit 10, with why)",
+                             f"p50 {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms over {len(ms)} seeds"))
+        with open_index(copy) as idx:
+            idx.conn.execute("DELETE FROM cluster_runs")
+            idx.conn.commit()
+            t_first = timed(idx.clusters)[0]
+        with open_index(copy) as idx:
+            t_cached = timed(idx.clusters)[0]
+        rows.append(("clusters: computed / from the store", f"{t_first:.0f} ms / {t_cached:.0f} ms"))
     return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeat", type=int, default=5, help="PPR seeds per size (medians)")
     parser.add_argument(
@@ -193,16 +310,24 @@ def main() -> None:
     )
     parser.add_argument("--no-lpa", action="store_true", help="skip label propagation")
     parser.add_argument("--networkx-max", type=int, default=100_000, help="largest size to run networkx on")
+    parser.add_argument("--db", type=Path, help="a real index (copied first) for the end-to-end rows")
+    parser.add_argument("--db-seeds", type=int, default=100, help="seeded functions/methods queried on --db")
     args = parser.parse_args()
+
+    def show(title: str, rows: list[tuple[str, str]]) -> None:
+        width = max(len(k) for k, _ in rows)
+        print(f"\n## {title}")
+        for k, v in rows:
+            print(f"{k:<{width}}  {v}")
+
     with threadpool_limits(limits=1):
         for n in args.sizes:
             rows = bench_size(
                 n, args.seed, args.repeat, args.queries, not args.no_lpa, n <= args.networkx_max
             )
-            width = max(len(k) for k, _ in rows)
-            print(f"\n## N = {n:,} (seed {args.seed})")
-            for k, v in rows:
-                print(f"{k:<{width}}  {v}")
+            show(f"N = {n:,} (seed {args.seed})", rows)
+        if args.db:
+            show("real corpus", real_corpus(args.db, args.seed, args.db_seeds))
 
 
 if __name__ == "__main__":

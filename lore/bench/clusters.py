@@ -14,7 +14,8 @@ from pathlib import PurePosixPath
 import numpy as np
 import scipy.sparse as sp
 
-from . import metrics
+from ..algorithms.clusters import adjusted_rand_index as ari
+from ..algorithms.clusters import normalized_mutual_info as nmi
 
 # (n, tau1, tau2, mu, average_degree, min_community, seed). The first is networkx's docstring example
 # (3 large communities); the others plant 11 communities with a rising share of edges between them.
@@ -26,19 +27,8 @@ LFR_GRAPHS = (
 )
 
 
-def _scorers():
-    """NMI and ARI from lore.algorithms.clusters when that module provides them, else lore.bench.metrics."""
-    try:
-        from ..algorithms import clusters as lc
-
-        return lc.normalized_mutual_info, lc.adjusted_rand_index, "lore.algorithms.clusters"
-    except (ImportError, AttributeError):
-        return metrics.nmi, metrics.ari, "lore.bench.metrics"
-
-
 def cluster_quality(suite, *, seed: int = 0) -> dict:
     """NMI / ARI of the index's clusters against modules and packages, plus LFR results."""
-    nmi, ari, where = _scorers()
     g = suite.g
     _summary, labels = suite.idx.clusters(seed=seed)
     from ._data import symbol_table
@@ -55,7 +45,7 @@ def cluster_quality(suite, *, seed: int = 0) -> dict:
         "packages": int(package.max() + 1),
         "nmi_module": round(float(nmi(lab, module)), 4), "ari_module": round(float(ari(lab, module)), 4),
         "nmi_package": round(float(nmi(lab, package)), 4), "ari_package": round(float(ari(lab, package)), 4),
-        "scorer": where,
+        "scorer": "lore.algorithms.clusters",
     }
     lfr = lfr_quality(seed=seed)
     out["lfr"] = lfr
@@ -77,7 +67,6 @@ def lfr_quality(*, seed: int = 0) -> list[dict]:
 
     from ..algorithms import clusters as lc
 
-    nmi, ari, _ = _scorers()
     out = []
     for n, t1, t2, mu, deg, minc, gseed in LFR_GRAPHS:
         try:

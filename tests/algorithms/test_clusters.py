@@ -187,3 +187,18 @@ def test_nmi_and_ari_are_symmetric_and_bounded(pairs):
         adjusted_rand_index(b, a)
     )
     assert normalized_mutual_info(a, a) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(("a", "b"), [([0, 0, 1, 1, 2], [1, 1, 0, 0, 0]), ([0, 1, 2, 3], [0, 0, 0, 0])])
+def test_nmi_ari_symmetric_bounded_and_relabelling_invariant(a, b):
+    assert normalized_mutual_info(a, b) == pytest.approx(normalized_mutual_info(b, a))
+    assert 0.0 <= normalized_mutual_info(a, b) <= 1.0
+    assert adjusted_rand_index(a, b) == pytest.approx(adjusted_rand_index(b, a))
+    relabelled = [10 - x for x in a]
+    assert normalized_mutual_info(a, relabelled) == pytest.approx(1.0)
+    assert adjusted_rand_index(a, relabelled) == pytest.approx(1.0)
+
+
+def test_ari_known_value():
+    # scikit-learn's documented value: adjusted_rand_score([0, 0, 1, 2], [0, 0, 1, 1]) == 0.57...
+    assert adjusted_rand_index([0, 0, 1, 2], [0, 0, 1, 1]) == pytest.approx(0.5714285714)

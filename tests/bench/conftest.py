@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import write_tree
 
 SEEALSO_PKG = {
     "pkg/__init__.py": "from .core import *\nfrom .sub.deep import deep_func\n",
@@ -87,12 +88,6 @@ SEEALSO_PKG = {
 }
 
 
-def write_tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, content in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
-    return root
 
 
 @pytest.fixture

@@ -17,6 +17,8 @@ from typing import Any
 import anyio
 import pytest
 
+from tests.conftest import write_tree
+
 # Module-level code that leaves a marker file if anything ever imports or runs it: the server must not.
 _TRAP = 'open(__file__ + ".executed", "w").close()\n'
 
@@ -145,12 +147,6 @@ DOCS = {
 }
 
 
-def write_tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, content in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
-    return root
 
 
 def build_index(root: Path) -> Path:

@@ -1,6 +1,7 @@
 """Benchmarks against ground truth lore did not make (``lore bench``).
 
 * :mod:`lore.bench.callgraph` -- call-graph precision / recall on PyCG's micro-benchmark;
+* :mod:`lore.bench.langs` -- edge precision / recall per language on the fixture projects (JS ... C++);
 * :mod:`lore.bench.structural` -- related-symbol rankings against networkx's See-Also sections
   (:mod:`lore.bench.seealso`), with baselines (:mod:`lore.bench.baselines`) and cluster quality
   (:mod:`lore.bench.clusters`);
@@ -12,4 +13,4 @@
 Submodules are imported on use (the CLI stays fast to start).
 """
 
-__all__ = ["baselines", "callgraph", "clusters", "cochange", "gate", "metrics", "questions", "seealso", "structural"]
+__all__ = ["baselines", "callgraph", "clusters", "cochange", "gate", "langs", "metrics", "questions", "seealso", "structural"]

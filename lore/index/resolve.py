@@ -274,7 +274,8 @@ class World:
         c = self.ctx(file_id)
         if c is not None:
             module_local = c.local_of.get(mod_id, 0)
-            got = self._lookup_in_scope(c, module_local, name, 1 << 30, depth + 1, module_level_only=True)
+            got = self._lookup_in_scope(c, module_local, name, 1 << 30, depth + 1, module_level_only=True,
+                                        with_imports=c.rules.imports_reexported)
             if got is not None:
                 return got[0], "import"
         sub = f"{self.syms[mod_id].qualified_name}.{name}"
@@ -494,14 +495,22 @@ class World:
         return None
 
     def _lookup_in_scope(
-        self, c: FileCtx, scope: int, name: str, line: int, depth: int, *, module_level_only: bool = False
+        self, c: FileCtx, scope: int, name: str, line: int, depth: int, *, module_level_only: bool = False,
+        with_imports: bool = True,
     ) -> tuple[Value, str] | None:
-        """``name`` as bound in exactly one scope: definitions, imports, bindings, parameters."""
+        """``name`` as bound in exactly one scope: definitions, imports, bindings, parameters.
+
+        ``with_imports=False``: what the file's imports bind is left out (seen from another file in a
+        language whose imports are private to their file: Java, Go)."""
         sym = c.pf.symbols[scope]
         kind = sym.kind
         base_res = "module_global" if kind == "module" else "local_scope"
         candidates = c.candidates(scope).get(name)
+        if candidates and not with_imports:
+            candidates = [cand for cand in candidates if cand[1] != "import"]
         if not candidates:
+            if not with_imports:
+                return None
             if kind in ("function", "method"):
                 for idx, (pname, ann) in enumerate(sym.params):
                     if pname == name:

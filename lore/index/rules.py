@@ -81,6 +81,32 @@ class LanguageRules:
     def is_stdlib(self, module: str) -> bool:
         return False
 
+    # whether what a file imports is visible to the files importing it (Python, JS/TS re-exports, Rust
+    # ``pub use``); Java and Go imports are private to their file
+    imports_reexported = True
+
+    # languages whose definitions a name heuristic may bind (default: the file's own language)
+    family: tuple[str, ...] = ()
+
+    # whether a call of an external name that starts with a capital constructs it (Python ``Session()``);
+    # elsewhere only ``new X()`` does (Go ``fmt.Errorf`` and C ``CHECK()`` are calls)
+    uppercase_calls_construct = True
+
+    # whether a function may be declared apart from its definitions (C/C++ prototypes in headers)
+    separate_declarations = False
+
+    def definitions(self, world, sym_id: int) -> list[int] | None:
+        """The definitions a declaration ``sym_id`` stands for (calls are spread over them), or ``None``."""
+        return None
+
+    # whether an import of a whole module can name one value (JavaScript ``module.exports = X``)
+    whole_module_exports = False
+
+    def exports_value(self, world, mod, want: str | None, depth: int):
+        """What ``import``/``require`` of module value ``mod`` binds when the module exports one value:
+        ``(value, resolution)``, or ``None`` to look ``want`` up in the module as usual."""
+        return None
+
 
 def _builtin_method_names() -> frozenset[str]:
     names: set[str] = set()

@@ -6,9 +6,12 @@ Module names of non-Python files are their paths without extension (``src/util/s
 * JavaScript / TypeScript: the specifier as written; relative ones (``./util``) are joined to the
   importing file's directory and tried as a file (``.js``/``.ts``... already stripped from module
   names) and as a directory's ``index`` file. Bare specifiers (``react``) are external.
-* Go: a package is a directory; an import path is matched to the directory whose path is its longest
-  suffix (``example.com/app/internal/store`` -> ``internal/store``), so the module path of ``go.mod``
-  is not needed; files of one directory see each other's top-level names.
+* Go: a package is a directory; an import path under the module path of a ``go.mod`` of the repository
+  (``example.com/app/internal/store`` with ``module example.com/app``) is the directory below that
+  ``go.mod``; otherwise a vendored copy (``vendor/<path>``) or a directory whose path ends with the whole
+  import path (GOPATH layouts); anything else is external, never matched by a shorter tail. Only files
+  outside every ``go.mod`` fall back to the longest tail of the path that names a directory. Files of
+  one directory see each other's top-level names.
 * Java: a package is a directory ending with the package path (``src/main/java/com/x``); ``import
   com.x.Foo`` binds the class; classes of the same package are visible without import.
 * Rust: ``crate::``/``self::``/``super::`` paths and ``mod x;`` map to ``x.rs`` or ``x/mod.rs``
@@ -39,13 +42,18 @@ def _cache(world, key: str, build):
     return store[key]
 
 
+def _is_gomod(path: str) -> bool:
+    return path == "go.mod" or path.endswith("/go.mod")
+
+
 def _dir_modules(world, languages: tuple[str, ...]) -> dict[str, list[int]]:
-    """Directory -> module symbol ids of the files of ``languages`` in it (sources before headers)."""
+    """Directory -> module symbol ids of the source files of ``languages`` in it (sources before headers;
+    ``go.mod`` files are not part of their package)."""
 
     def build() -> dict[str, list[int]]:
         out: dict[str, list[int]] = defaultdict(list)
         for f in sorted(world.files.values(), key=lambda f: (f.path.endswith((".h", ".hpp", ".hh")), f.path)):
-            if f.language in languages:
+            if f.language in languages and not _is_gomod(f.path):
                 out[posixpath.dirname(f.path)].append(f.module_id)
         return dict(out)
 
@@ -141,6 +149,7 @@ _JS_METHODS = frozenset({
     "endsWith", "toLowerCase", "toUpperCase", "substring", "charAt", "get", "set", "has", "delete", "add",
     "clear", "log", "error", "warn", "info", "debug", "apply", "call", "bind", "flat", "flatMap", "fill",
     "padStart", "padEnd", "repeat", "test", "exec", "assign", "stringify", "parse", "resolve", "reject", "all",
+    "constructor",  # super() of a base without one: the implicit constructor, never another class's by name
 })
 
 
@@ -152,12 +161,33 @@ class JavaScriptRules(_Rules):
     builtin_functions = _JS_GLOBALS
     builtin_method_names = _JS_METHODS
     builtin_prefix = "js.global"
+    uppercase_calls_construct = False  # only new X() constructs
+    whole_module_exports = True
+    family = ("javascript", "typescript", "tsx")
+
+    def exports_value(self, world, mod, want: str | None, depth: int):
+        """``module.exports = X`` (or TypeScript ``export = X``): ``require`` / a default or namespace import
+        binds X, and a named import or ``const {m} = require(...)`` binds X's member ``m``."""
+        if mod[0] != "sym":
+            return None
+        srow = world.syms.get(mod[1])
+        if srow is None or srow.kind != "module":
+            return None
+        got = world.module_member(mod[1], "module.exports", depth)
+        if got is None:
+            return None
+        value = got[0]
+        if want is None or want == "default":
+            return value, "import"
+        if value[0] == "sym" and value[1] == mod[1]:  # module.exports = require of itself: no value
+            return None
+        return world.member(value, want, "import", depth + 1)
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         relative = imp.module.startswith(".")
         if imp.name == "*":
             return ImportBinding("", imp.module, None, star=True, relative=relative)
-        if imp.name is None:
+        if imp.name is None or imp.name == "module.exports":  # namespace import, require(): the whole module
             return ImportBinding(imp.alias or "", imp.module, None, relative=relative)
         return ImportBinding(imp.alias or imp.name, imp.module, imp.name, relative=relative)
 
@@ -176,7 +206,8 @@ class JavaScriptRules(_Rules):
                 break
         if base == ".":
             base = ""
-        for cand in (base, f"{base}/index" if base else "index"):
+        index = f"{base}/index" if base else "index"
+        for cand in (base, f"{base}.d", index, f"{index}.d"):  # x.ts / x.js, x.d.ts, x/index.*, x/index.d.ts
             got = _module_of_path(world, cand)
             if got is not None:
                 return got
@@ -200,6 +231,8 @@ _GO_STD = frozenset({
 class GoRules(_Rules):
     language = "go"
     first_param_is_receiver = True  # the receiver (s *Server) is recorded as parameter 0
+    uppercase_calls_construct = False  # exported functions start with a capital; T{} constructs
+    imports_reexported = False
     builtin_functions = frozenset({
         "len", "cap", "append", "make", "new", "panic", "print", "println", "copy", "delete", "close",
         "recover", "min", "max", "clear", "complex", "real", "imag",
@@ -223,14 +256,34 @@ class GoRules(_Rules):
         if parts[0] in _GO_STD and "." not in parts[0]:
             return None
         dirs = _dir_modules(world, ("go",))
-        suffixes = _cache(world, "go-suffixes", lambda: _suffix_index(dirs))
         here = ctx.frow.path.split("/")
-        for k in range(len(parts)):  # the longest tail of the import path that ends a directory of the repo
+
+        def nearest(cands: list[str]):  # several (vendored copies, other modules): the nearest to the importer
+            best = max(cands, key=lambda d: (_common_prefix(d.split("/"), here), -len(d)))
+            return ("pkg", tuple(dirs[best]))
+
+        governed = False
+        for mpath, mdir in _go_modules(world):  # longest module path first
+            if mdir == "" or ctx.frow.path.startswith(mdir + "/"):
+                governed = True
+            if module == mpath or module.startswith(mpath + "/"):
+                d = posixpath.join(mdir, module[len(mpath):].lstrip("/")).strip("/") if mdir else \
+                    module[len(mpath):].lstrip("/")
+                ids = dirs.get(d)
+                return ("pkg", tuple(ids)) if ids else None  # inside a module of the repository: never guessed
+        suffixes = _cache(world, "go-suffixes", lambda: _suffix_index(dirs))
+        vendored = [d for d in suffixes.get(module, ()) if d == f"vendor/{module}" or d.endswith(f"/vendor/{module}")]
+        if vendored:
+            return nearest(vendored)
+        whole = suffixes.get(module)
+        if whole and len(parts) > 1:  # GOPATH layout: .../src/github.com/x/y
+            return nearest(whole)
+        if governed:
+            return None  # a module of its own that the repository does not hold: external
+        for k in range(len(parts)):  # no go.mod: the longest tail of the import path that ends a directory
             cands = suffixes.get("/".join(parts[k:]))
             if cands:
-                # several (a vendored copy, another module): the one nearest to the importing file
-                best = max(cands, key=lambda d: (_common_prefix(d.split("/"), here), -len(d)))
-                return ("pkg", tuple(dirs[best]))
+                return nearest(cands)
         return None
 
     def package_member(self, world, ctx, scope: int, name: str):
@@ -247,15 +300,27 @@ class GoRules(_Rules):
 # -- Java -----------------------------------------------------------------------------------------------
 class JavaRules(_Rules):
     language = "java"
+    imports_reexported = False
     implicit_receivers = {"this": "inst"}
     first_param_is_receiver = False
     class_scopes_visible_to_methods = True
     constructor_names = ("<init>",)  # as javap names them: named like the class, a constructor would shadow it
-    builtin_functions = frozenset({
-        "System", "String", "Math", "Integer", "Long", "Double", "Boolean", "Character", "Objects", "Arrays",
-        "Collections", "List", "Map", "Set", "Optional", "Thread", "StringBuilder", "Object",
+    uppercase_calls_construct = False  # only new X() constructs
+    builtin_functions = frozenset({  # java.lang, visible without import (and the usual java.util names)
+        "System", "String", "Math", "StrictMath", "Integer", "Long", "Double", "Float", "Short", "Byte", "Boolean",
+        "Character", "Number", "Void", "Object", "Class", "ClassLoader", "Enum", "Record", "Thread", "ThreadLocal",
+        "Runtime", "Process", "ProcessBuilder", "StringBuilder", "StringBuffer", "CharSequence", "Comparable",
+        "Iterable", "Runnable", "AutoCloseable", "Cloneable", "Appendable", "Readable", "Override", "Deprecated",
+        "SuppressWarnings", "FunctionalInterface", "SafeVarargs", "Throwable", "Exception", "Error",
+        "RuntimeException", "IllegalArgumentException", "IllegalStateException", "NullPointerException",
+        "UnsupportedOperationException", "IndexOutOfBoundsException", "ArrayIndexOutOfBoundsException",
+        "ClassCastException", "ArithmeticException", "NumberFormatException", "InterruptedException",
+        "CloneNotSupportedException", "ReflectiveOperationException", "ClassNotFoundException",
+        "SecurityException", "StackOverflowError", "OutOfMemoryError", "AssertionError", "InternalError",
+        "Objects", "Arrays", "Collections", "List", "Map", "Set", "Optional", "Iterator", "Collection",
     })
     builtin_method_names = frozenset({
+        "<init>",  # super() of a base without a constructor: the implicit one, never another class's by name
         "println", "print", "printf", "format", "equals", "hashCode", "toString", "get", "put", "add", "remove",
         "size", "isEmpty", "contains", "stream", "map", "filter", "collect", "forEach", "length", "append",
         "valueOf", "of", "orElse", "iterator", "next", "hasNext", "close", "getClass", "compareTo", "keySet",
@@ -287,6 +352,23 @@ class JavaRules(_Rules):
 
     def package_member(self, world, ctx, scope: int, name: str):
         return _inherited_member(world, ctx, scope, name) or _siblings_member(world, ctx, name, ("java",))
+
+
+def _go_modules(world) -> list[tuple[str, str]]:
+    """(module path, directory) of every ``go.mod`` of the repository, longest module path first."""
+
+    def build() -> list[tuple[str, str]]:
+        out = []
+        for f in world.files.values():
+            if f.language != "go" or not _is_gomod(f.path):
+                continue
+            c = world.ctx(f.id)
+            sig = c.pf.symbols[0].signature if c is not None and c.pf.symbols else ""
+            if sig.startswith("module "):
+                out.append((sig[len("module "):].strip(), posixpath.dirname(f.path)))
+        return sorted(out, key=lambda t: (-len(t[0]), t))
+
+    return _cache(world, "go-modules", build)
 
 
 def _suffix_index(dirs: dict[str, list[int]]) -> dict[str, list[str]]:
@@ -337,7 +419,7 @@ class RustRules(_Rules):
     builtin_prefix = "rust.prelude"
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
-        relative = imp.module.split(".")[0] in ("crate", "self", "super")
+        relative = imp.module.startswith("path:") or imp.module.split(".")[0] in ("crate", "self", "super")
         if imp.name == "*":
             return ImportBinding("", imp.module, None, star=True, relative=relative)
         if imp.name is None:
@@ -346,8 +428,11 @@ class RustRules(_Rules):
         return ImportBinding(imp.alias or imp.name, imp.module, imp.name, relative=relative)
 
     def _module_value(self, world, ctx, module: str):
-        parts = module.split(".")
         path = ctx.frow.path
+        if module.startswith("path:"):  # #[path = "../x.rs"] mod m;
+            target = posixpath.normpath(posixpath.join(posixpath.dirname(path), module[5:]))
+            return _module_of_path(world, posixpath.splitext(target)[0])
+        parts = module.split(".")
         stem = posixpath.splitext(posixpath.basename(path))[0]
         here = posixpath.dirname(path) if stem in ("mod", "lib", "main") else posixpath.splitext(path)[0]
         if parts[0] == "crate":
@@ -359,27 +444,129 @@ class RustRules(_Rules):
             base = here
             while parts and parts[0] == "super":
                 base, parts = posixpath.dirname(base), parts[1:]
-        else:  # use circle::Circle: a submodule of this module, else another crate
+        else:  # use circle::Circle: a submodule of this module, else a crate of the repository, else external
             base = here
-        target = "/".join([base, *parts]) if base else "/".join(parts)
-        for cand in (target, f"{target}/mod", f"{target}/lib", f"{target}/main"):
-            got = _module_of_path(world, cand.lstrip("/"))
-            if got is not None:
-                return got
+        got = _rust_path(world, base, parts)
+        if got is not None:
+            return got
+        root = _rust_crates(world).get(parts[0]) if base == here and parts[0] not in ("self", "super") else None
+        if root is not None:  # tokio::sync::Mutex in tokio's own tests, or from another crate of the workspace
+            if len(parts) == 1:
+                return _module_of_path(world, f"{root}/lib")
+            return _rust_path(world, root, parts[1:])
         return None
 
     detached_methods = True
 
     def detached_member(self, world, type_id: int, name: str):
-        """``impl Type`` in another file of the crate: a module-level method ``<file>.Type.name``."""
-        mid = _detached_method(world, type_id, name, _crate_root)
-        return (("sym", mid), "self_method") if mid is not None else None
+        """``impl Type`` / ``impl Trait for Type`` in another file of the crate: the placeholder ``Type`` there
+        holds those methods and trait relations; a type and its placeholders see each other's members."""
+        twins = _rust_twins(world, type_id)
+        if len(twins) == 1 and _rust_twins(world, twins[0]) != [type_id]:  # a placeholder: also its siblings
+            twins = [twins[0], *(t for t in _rust_twins(world, twins[0]) if t != type_id)]
+        return _twin_member(world, twins, name)
 
     def package_member(self, world, ctx, scope: int, name: str):
-        if name in ("crate", "self", "super"):  # crate::a::f() written in code
+        if name in ("crate", "self", "super") or name in _rust_crates(world):  # crate::a::f(), tokio::spawn()
             v = self.module_value(world, ctx, name)
             return (v, "import") if v is not None else None
         return None
+
+
+def _rust_path(world, base: str, parts: list[str]):
+    """The module ``base/parts...`` names: the longest prefix that is a file (``x.rs``, ``x/mod.rs``, the crate
+    root), then its members (inline ``mod x { }`` blocks, items, re-exports) for the rest."""
+    for k in range(len(parts), -1, -1):
+        target = "/".join([base, *parts[:k]]) if base else "/".join(parts[:k])
+        got = None
+        for cand in (target, f"{target}/mod", f"{target}/lib", f"{target}/main"):
+            got = _module_of_path(world, cand.strip("/"))
+            if got is not None:
+                break
+        if got is None:
+            continue
+        for part in parts[k:]:
+            m = world.member(got, part, "import", 1)
+            if m is None:
+                return None
+            got = m[0]
+        return got
+    return None
+
+
+def _rust_crates(world) -> dict[str, str]:
+    """Crate name -> its ``src`` directory, for every library crate of the repository: a ``src/lib.rs``
+    whose package directory names the crate (``tokio`` or ``tokio-1.24.2``; ``-`` read as ``_``)."""
+
+    def build() -> dict[str, str]:
+        out: dict[str, str] = {}
+        for f in sorted(world.files.values(), key=lambda f: f.path):
+            if f.language != "rust" or not (f.path == "src/lib.rs" or f.path.endswith("/src/lib.rs")):
+                continue
+            src = posixpath.dirname(f.path)
+            package = posixpath.basename(posixpath.dirname(src)) if "/" in src else ""
+            head, _, version = package.rpartition("-")
+            if head and version[:1].isdigit():  # a registry directory: name-1.2.3
+                package = head
+            if package:
+                out.setdefault(package.replace("-", "_"), src)
+        return out
+
+    return _cache(world, "rust-crates", build)
+
+
+def _twin_member(world, twins: list[int], name: str):
+    """``name`` among the twins of a type (the pieces one type is declared in: a C++ class and the placeholders of
+    its out-of-line methods, a Rust type and its impl blocks in other files): their own members and fields,
+    then what their bases (C++ base classes, Rust traits) provide. Never through the twins' own twins: each
+    group is visited once per lookup, whatever its size."""
+    for t in twins:
+        kids = world.children.get(t, {}).get(name)
+        if kids:
+            return ("sym", kids[-1]), "self_method"
+    for t in twins:
+        attrs = world.attr_types(t)
+        if name in attrs:
+            return attrs[name]
+    for t in twins:
+        for v in world.mro(t)[1:]:
+            if v[0] == "sym":
+                got = world.class_member(v[1], name)
+                if got is not None:
+                    return got
+            elif v[0] in ("ext", "extinst"):
+                return ("ext", f"{v[1]}.{name}"), "external"
+    return None
+
+
+def _rust_twins(world, type_id: int) -> list[int]:
+    """A placeholder's real type (its ``impl`` path resolved in its file), or a type's placeholders in the crate."""
+    cache = _cache(world, "rust-twins", dict)
+    if type_id in cache:
+        return cache[type_id]
+    cache[type_id] = []
+    out: list[int] = []
+    c, sym = _record(world, type_id)
+    if sym is not None and sym.is_declaration and sym.signature.startswith("impl "):
+        scope = sym.parent if sym.parent is not None else 0
+        got = world.resolve_path(c, scope, sym.signature[5:].replace("::", "."), 1 << 30, 1)
+        if got is not None and got[0][0] == "sym" and got[0][1] != type_id:
+            real = world.syms.get(got[0][1])
+            if real is not None and real.kind in ("struct", "enum", "trait", "type_alias", "class"):
+                out.append(got[0][1])
+    elif sym is not None:
+        t = world.syms[type_id]
+        home = world.files.get(t.file_id)
+        crate = _crate_root(home.path) if home is not None else None
+        for cand in world.by_name.get(t.name, ()):
+            crow = world.syms[cand]
+            f = world.files.get(crow.file_id)
+            if cand == type_id or crow.kind != "struct" or f is None or f.language != "rust" or _crate_root(f.path) != crate:
+                continue
+            if _rust_twins(world, cand) == [type_id]:
+                out.append(cand)
+    cache[type_id] = out
+    return out
 
 
 def _crate_root(path: str) -> str:
@@ -397,56 +584,247 @@ _C_LIB = frozenset({
     "strncpy", "strcat", "strchr", "strrchr", "strstr", "strdup", "abort", "exit", "assert", "fopen", "fclose",
     "fread", "fwrite", "fgets", "fputs", "atoi", "atol", "strtol", "strtoul", "qsort", "abs", "sizeof",
     "va_start", "va_end", "va_arg", "isalpha", "isdigit", "isspace", "toupper", "tolower", "getenv",
+    "static_cast", "dynamic_cast", "const_cast", "reinterpret_cast",  # C++ casts, parsed as template calls
 })
+
+
+_LIBC_HEADERS = frozenset({
+    "assert.h", "complex.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h", "iso646.h", "limits.h",
+    "locale.h", "math.h", "setjmp.h", "signal.h", "stdalign.h", "stdarg.h", "stdatomic.h", "stdbool.h",
+    "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "stdnoreturn.h", "string.h", "tgmath.h", "threads.h",
+    "time.h", "uchar.h", "wchar.h", "wctype.h", "unistd.h", "fcntl.h", "pthread.h", "dirent.h", "dlfcn.h",
+    "poll.h", "sched.h", "semaphore.h", "strings.h", "syslog.h", "termios.h", "windows.h", "malloc.h",
+    "memory.h", "io.h", "direct.h", "process.h", "intrin.h", "immintrin.h", "emmintrin.h", "xmmintrin.h",
+    "arm_neon.h", "cpuid.h", "stdckdint.h", "alloca.h", "execinfo.h", "netdb.h",
+})
+MAX_DEFINITIONS = 4  # a prototype with more definitions than this (platform variants...) stays a declaration
 
 
 class CRules(_Rules):
     """C and C++ share these: a ``.h`` file is C by its extension but may hold C++ (the parser then reads
-    it as C++), and the C++ rules cost nothing on plain C (no ``this``, no classes, no ``A::m``)."""
+    it as C++), and the C++ rules cost nothing on plain C (no ``this``, no classes, no ``A::m``).
+
+    A declaration (a prototype in a header, a method declared in a class body) and its definitions are
+    paired by their name inside the namespaces and classes (``ui.Widget.draw``), whatever the files:
+    calls bound to the declaration go to the k exported definitions (1/k each; those in files that
+    include the declaring header first); the members of a class and of the placeholder holding its
+    out-of-line methods are visible through each other.
+    """
 
     language = "c"
     first_param_is_receiver = False
     builtin_functions = _C_LIB
     builtin_prefix = "c.stdlib"
     languages = ("c", "cpp")
+    family = ("c", "cpp")
     implicit_receivers = {"this": "inst"}
     class_scopes_visible_to_methods = True
     constructor_names = ("<init>",)  # as Java: named like the class, a constructor would shadow it
     detached_methods = True
+    uppercase_calls_construct = False  # C macros and functions are often upper case; new T / T x(...) construct
+    separate_declarations = True
+
+    def definitions(self, world, sym_id: int) -> list[int] | None:
+        cache = _cache(world, "c-definitions", dict)
+        if sym_id not in cache:
+            cache[sym_id] = _definitions(world, sym_id)
+        return cache[sym_id]
 
     def detached_member(self, world, type_id: int, name: str):
-        """``void A::m() {}`` in a source file is a child of a placeholder ``A`` there, with the qualified name
-        of the header's ``A`` (header and source of one stem share their module name): each finds the
-        other's members (methods, fields, bases)."""
-        for twin in world.by_qname.get(world.syms[type_id].qualified_name, ()):
-            if twin != type_id and world.syms[twin].kind in ("class", "struct"):
-                got = world.class_member(twin, name)
-                if got is not None:
-                    return got
-        return None
+        """Members of the other classes of the same name inside the same namespaces: a header's class and the
+        placeholder holding its methods defined out of line in a source file (each finds the other's members:
+        methods, fields, bases)."""
+        rel = _relative_name(world, type_id)
+        return _twin_member(world, [t for t in _c_classes(world).get(rel, ())[:16] if t != type_id], name)
 
     def package_member(self, world, ctx, scope: int, name: str):
-        return _inherited_member(world, ctx, scope, name, own=True)
+        got = _inherited_member(world, ctx, scope, name, own=True)
+        if got is not None:
+            return got
+        syms = ctx.pf.symbols
+        i: int | None = scope
+        while i is not None:  # the other blocks of the enclosing namespaces (namespace ui { } in several files)
+            if syms[i].kind == "namespace":
+                got = world.namespace_member(ctx.ids[i], name, 1)
+                if got is not None:
+                    return got
+            i = syms[i].parent
+        if name == "std":  # the standard library (even where the repository specializes in namespace std)
+            return ("ext", "std"), "external"
+        closure = self.include_closure(world, ctx)
+        for mid in closure:  # what the includes declare, transitively
+            kids = world.children.get(mid, {}).get(name)
+            if kids:
+                return ("sym", kids[-1]), "import"
+        for mid in closure:  # what they bring in with using-declarations and using-directives (C++)
+            c2 = world.ctx(world.module_file.get(mid))
+            if c2 is None:
+                continue
+            for _line, what, ib in c2.candidates(0).get(name, ()):
+                if what == "import" and ib.module.startswith("namespace:"):
+                    got = world._import_value(c2, ib, 1)
+                    if got is not None:
+                        return got[0], "import"
+            for ib in c2.stars[0]:
+                got = world._import_value(c2, ib, 1, member=name)
+                if got is not None:
+                    return got[0], "import"
+        return None
+
+    def include_closure(self, world, ctx) -> list[int]:
+        """Module ids a file sees through ``#include``, nearest first: each included header with the source files
+        of its stem (definitions first), then what those headers include, breadth first. Computed once per file
+        from the include texts alone, so a name lookup is a flat search, never a walk through include cycles."""
+        cache = _cache(world, "c-includes", dict)
+        got = cache.get(ctx.frow.id)
+        if got is not None:
+            return got
+        out: list[int] = []
+        seen = {ctx.frow.module_id}
+        queue = [ctx]
+        while queue:
+            c = queue.pop(0)
+            for imp in c.pf.imports:
+                if imp.module.startswith("namespace "):
+                    continue
+                v = self.module_value(world, c, imp.module)
+                if v is None or v[0] != "pkg":
+                    continue
+                for mid in v[1]:
+                    if mid in seen:
+                        continue
+                    seen.add(mid)
+                    out.append(mid)
+                    fid = world.module_file.get(mid)
+                    f = world.files.get(fid) if fid is not None else None
+                    if f is not None and not f.path.endswith(_C_SOURCE_EXTS):  # a header: what it includes too
+                        cc = world.ctx(fid)
+                        if cc is not None:
+                            queue.append(cc)
+        cache[ctx.frow.id] = out
+        return out
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
-        return ImportBinding("", imp.module, None, star=True, relative=not imp.module.startswith("<"))
+        if imp.module.startswith("namespace "):  # C++ using-directives, using-declarations, namespace aliases
+            path = imp.module[len("namespace "):].replace("::", ".").strip(".")
+            if imp.name == "*":
+                return ImportBinding("", f"namespace:{path}", None, star=True)
+            if imp.name:
+                return ImportBinding(imp.name, f"namespace:{path}.{imp.name}", None)
+            return ImportBinding(imp.alias or path.rsplit(".", 1)[-1], f"namespace:{path}", None)
+        # #include binds no name itself: package_member searches the include closure (flat, cycle-free)
+        return ImportBinding("", imp.module, None, relative=not imp.module.startswith("<"))
 
     def _module_value(self, world, ctx, module: str):
-        if module.startswith("<"):
+        if module.startswith("namespace:"):
+            return _namespace_value(world, module[len("namespace:"):])
+        spec = module
+        if module.startswith("<"):  # <x.h>: a header of the repository (an -I directory) unless the C library's
+            spec = module.strip("<>")
+            if spec in _LIBC_HEADERS or spec.startswith(("sys/", "linux/", "bits/", "mach/")):
+                return None
+            found = _include_suffix(world, spec)
+        else:
+            paths = _path_modules(world)
+            here = posixpath.normpath(posixpath.join(posixpath.dirname(ctx.frow.path), spec))
+            found = here if here in paths else _include_suffix(world, spec)
+        if found is None:
             return None
         paths = _path_modules(world)
-        here = posixpath.normpath(posixpath.join(posixpath.dirname(ctx.frow.path), module))
-        found = here if here in paths else None
-        if found is None:
-            found = _include_suffix(world, module)
-        if found is None:
-            return None
         # the header and the source files of the same stem (next to it first): definitions before declarations
         sources = _c_sources(world).get(posixpath.splitext(posixpath.basename(found))[0], [])
         here_dir = posixpath.dirname(found)
         ids = [mid for p, mid in sorted(sources, key=lambda t: (posixpath.dirname(t[0]) != here_dir, t[0]))]
         ids.append(paths[found])
         return ("pkg", tuple(dict.fromkeys(ids)))
+
+
+def _relative_name(world, sid: int) -> str:
+    """A symbol's qualified name inside its file (``ui.Widget.draw`` of ``src.widget.ui.Widget.draw``)."""
+    srow = world.syms[sid]
+    f = world.files.get(srow.file_id)
+    q = srow.qualified_name
+    if f is not None and q.startswith(f.module + "."):
+        return q[len(f.module) + 1:]
+    return q
+
+
+def _c_classes(world) -> dict[str, list[int]]:
+    """Relative name -> classes and structs of the C/C++ files (a class and its out-of-line placeholders)."""
+
+    def build() -> dict[str, list[int]]:
+        langs = {f.id for f in world.files.values() if f.language in ("c", "cpp")}
+        out: dict[str, list[int]] = defaultdict(list)
+        for sid, srow in world.syms.items():
+            if srow.kind in ("class", "struct") and srow.file_id in langs:
+                out[_relative_name(world, sid)].append(sid)
+        return dict(out)
+
+    return _cache(world, "c-classes", build)
+
+
+def _record(world, sid: int):
+    srow = world.syms[sid]
+    c = world.ctx(srow.file_id)
+    local = c.local_of.get(sid) if c is not None else None
+    return (c, c.pf.symbols[local]) if local is not None else (None, None)
+
+
+def _definitions(world, sym_id: int) -> list[int] | None:
+    srow = world.syms.get(sym_id)
+    if srow is None or srow.kind not in ("function", "method"):
+        return None
+    c, sym = _record(world, sym_id)
+    if sym is None or not sym.is_declaration:
+        return None
+    rel = _relative_name(world, sym_id)
+    found = []
+    for cand in world.by_name.get(srow.name, ()):
+        crow = world.syms[cand]
+        cf = world.files.get(crow.file_id)
+        if cand == sym_id or crow.kind not in ("function", "method") or cf is None or cf.language not in ("c", "cpp"):
+            continue
+        if _relative_name(world, cand) != rel:
+            continue
+        cc, csym = _record(world, cand)
+        if csym is None or csym.is_declaration or (not csym.exported and crow.file_id != srow.file_id):
+            continue
+        found.append((cand, cc))
+    if len(found) > 1:  # the translation units that include the declaring header implement it
+        header = posixpath.basename(c.frow.path)
+        including = [(d, cc) for d, cc in found
+                     if any(posixpath.basename(i.module.strip("<>\"")) == header for i in cc.pf.imports)]
+        found = including or found
+    if not found or len(found) > MAX_DEFINITIONS:
+        return None
+    return sorted(d for d, _ in found)
+
+
+def _namespace_value(world, path: str):
+    """The namespace blocks a C++ path names (``ui.detail``: every ``namespace ui { namespace detail {``),
+    or a member of them (``ui.Widget``); a namespace the repository does not define is external."""
+    blocks = _cache(world, "c-namespaces", lambda: _namespace_index(world))
+    parts = path.split(".")
+    for k in range(len(parts), 0, -1):
+        ids = blocks.get(tuple(parts[:k]))
+        if not ids:
+            continue
+        v = ("pkg", tuple(ids[:64])) if len(ids) > 1 else ("sym", ids[0])
+        for part in parts[k:]:
+            got = world.member(v, part, "import", 1)
+            if got is None:
+                return None
+            v = got[0]
+        return v
+    return ("ext", path)
+
+
+def _namespace_index(world) -> dict[tuple[str, ...], list[int]]:
+    out: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for sid, srow in world.syms.items():
+        if srow.kind == "namespace":
+            out[world._ns_path(sid)].append(sid)
+    return {k: sorted(v) for k, v in out.items()}
 
 
 _C_SOURCE_EXTS = (".c", ".cc", ".cpp", ".cxx", ".c++")

@@ -36,6 +36,11 @@ LANGUAGES: dict[str, str] = {
     ".hxx": "cpp",
 }
 
+# whole file names -> language (files whose extension says nothing)
+FILE_NAMES: dict[str, str] = {
+    "go.mod": "go",  # module path and requirements: how Go import paths map to directories
+}
+
 # language -> parser module under lore.parsers
 PARSER_MODULES: dict[str, str] = {
     "python": "python",
@@ -59,8 +64,11 @@ def language_for(path: str) -> str | None:
     'python'
     >>> language_for("README.md") is None
     True
+    >>> language_for("svc/go.mod")
+    'go'
     """
-    return LANGUAGES.get(PurePosixPath(path).suffix.lower())
+    pp = PurePosixPath(path)
+    return LANGUAGES.get(pp.suffix.lower()) or FILE_NAMES.get(pp.name)
 
 
 def parse_source(path: str, source: bytes, language: str, module: str) -> ParsedFile:

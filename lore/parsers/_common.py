@@ -26,7 +26,9 @@ _order = itemgetter(0, 1)
 
 @cache
 def _query_source(name: str) -> str:
-    return (Path(__file__).with_name("queries") / f"{name}.scm").read_text(encoding="utf-8")
+    """The text of ``queries/<name>.scm``; ``a+b`` joins ``a.scm`` and ``b.scm`` (TSX: TypeScript plus JSX)."""
+    folder = Path(__file__).with_name("queries")
+    return "\n".join((folder / f"{part}.scm").read_text(encoding="utf-8") for part in name.split("+"))
 
 
 def clean_comment(raw: str) -> str:
@@ -67,16 +69,23 @@ class Extractor:
 
     language = ""  # the language name recorded in ParsedFile
     grammar = ""  # the tree-sitter grammar (``tsx`` for .tsx files of language ``typescript``)
-    query_name = ""  # queries/<query_name>.scm
+    query_name = ""  # queries/<query_name>.scm (``a+b``: both files)
     comment_types: frozenset[str] = frozenset({"comment"})
     skip_sibling_types: frozenset[str] = frozenset()  # between a doc comment and its item (Rust attributes)
     # node types that are never worth a step of the sweep (strings, comments)
     primitive_types: frozenset[str] = frozenset()
+    # re-raise handler errors instead of skipping the node (benchmarks and tests look for parser bugs)
+    strict = False
+
+    # generic types whose argument is the type that matters (``Promise<User>`` returns a User): their
+    # arguments keep the reference kind of the position; arguments of other generics are ``generic``
+    wrapper_names: frozenset[str] = frozenset()
 
     def __init__(self, path: str, source: bytes, module: str) -> None:
         self.path, self.source, self.module = path, source, module
         self.pf = ParsedFile(path=path, language=self.language, module=module)
         self.failures = 0
+        self.type_params: dict[int, set[str]] = {}  # definition -> its generic type parameters (T, K ...)
 
     # -- driver ---------------------------------------------------------------------------------
     def run(self) -> ParsedFile:
@@ -87,6 +96,8 @@ class Extractor:
         try:
             tree = _ts.parse(self.grammar or self.language, self.source)
         except Exception:  # never raise on input the grammar cannot take
+            if self.strict:
+                raise
             self.pf.syntax_errors = 1
             return self.pf
         root = tree.root_node
@@ -115,9 +126,46 @@ class Extractor:
                     if got is not None:  # a handler that opened a definition (``const f = () => ...``)
                         stack.append((-neg_end, got))
             except Exception:  # a strange node: skip it, keep the rest of the file
+                if self.strict:
+                    raise
                 self.failures += 1
         self.finish()
+        self.parents_first()
         return self.pf
+
+    def parents_first(self) -> None:
+        """Renumber symbols so that every parent precedes its children (a method attached in ``finish`` to a
+        type declared after it, or to a placeholder), as consumers of records expect; records follow."""
+        syms = self.pf.symbols
+        if all(s.parent is None or s.parent < i for i, s in enumerate(syms)):
+            return
+        kids: dict[int, list[int]] = {}
+        for i, s in enumerate(syms):
+            if s.parent is not None:
+                kids.setdefault(s.parent, []).append(i)
+        order: list[int] = []
+        stack = [0]
+        while stack:
+            i = stack.pop()
+            order.append(i)
+            stack.extend(reversed(kids.get(i, ())))
+        new = {old: k for k, old in enumerate(order)}
+        self.pf.symbols = [syms[i] for i in order]
+        for sym in self.pf.symbols:
+            if sym.parent is not None:
+                sym.parent = new[sym.parent]
+        for c in self.pf.calls:
+            c.caller = new[c.caller]
+        for t in self.pf.type_refs:
+            t.owner = new[t.owner]
+        for imp in self.pf.imports:
+            imp.owner = new[imp.owner]
+        for r in self.pf.relations:
+            r.source = new[r.source]
+        for b in self.pf.bindings:
+            b.owner = new[b.owner]
+            if b.scope is not None:
+                b.scope = new[b.scope]
 
     def compiled_query(self) -> _ts.Query:
         grammar = self.grammar or self.language
@@ -180,8 +228,52 @@ class Extractor:
             self.pf.calls.append(Call(owner, callee, node.start_point[0] + 1, node.start_point[1], kind))
 
     def add_type(self, owner: int, type_name: str, kind: str, node: _ts.Node) -> None:
-        if type_name:
+        if type_name and not (self.type_params and self.is_type_param(owner, type_name)):
             self.pf.type_refs.append(TypeRef(owner, type_name, kind, node.start_point[0] + 1, node.start_point[1]))
+
+    def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
+        """Type names in a type expression, outermost first (languages define how names are spelled)."""
+        return []
+
+    def add_types(self, owner: int, node: _ts.Node | None, kind: str) -> None:
+        """One type reference per type name in ``node``; names inside generic arguments are ``generic``.
+
+        ``Map<string, User>`` as a parameter: ``User`` is a ``generic`` reference; ``Promise<User>`` as a
+        return type (``Promise`` is a wrapper): ``User`` stays a ``return`` reference.
+        """
+        for name, n in self.types_in(node):
+            self.add_type(owner, name, "generic" if self.in_generic_argument(n, node) else kind, n)
+
+    def in_generic_argument(self, n: _ts.Node, root: _ts.Node | None) -> bool:
+        p = n.parent
+        while p is not None and p != root:
+            if p.type in _ARG_LISTS:
+                holder = p.parent
+                base = holder.child_by_field_name("name") or holder.child_by_field_name("type") \
+                    if holder is not None else None
+                if base is None and holder is not None and holder.named_child_count:
+                    base = holder.named_children[0]
+                last = _ts.text(base).replace("::", ".").rsplit(".", 1)[-1] if base is not None else ""
+                if last not in self.wrapper_names:
+                    return True
+            p = p.parent
+        return False
+
+    def declare_type_params(self, local: int, plist: _ts.Node | None) -> None:
+        """Record the generic parameters of definition ``local`` (``<T, K extends X>``): never type references."""
+        names = type_param_names(plist)
+        if names:
+            self.type_params.setdefault(local, set()).update(names)
+
+    def is_type_param(self, owner: int, type_name: str) -> bool:
+        head = type_name.split(".", 1)[0]
+        i: int | None = owner
+        while i is not None:
+            got = self.type_params.get(i)
+            if got and head in got:
+                return True
+            i = self.pf.symbols[i].parent
+        return False
 
     def add_import(self, owner: int, module: str, node: _ts.Node, name: str | None = None,
                    alias: str | None = None, level: int = 0) -> None:
@@ -249,7 +341,7 @@ def type_names(node: _ts.Node | None, name_types: frozenset[str], skip: frozense
     return out
 
 
-_ARG_LISTS = frozenset({"type_arguments", "template_argument_list"})
+_ARG_LISTS = frozenset({"type_arguments", "template_argument_list"})  # generic argument lists of every grammar
 
 
 def _argument_lists(n: _ts.Node) -> list[_ts.Node]:
@@ -261,6 +353,20 @@ def _argument_lists(n: _ts.Node) -> list[_ts.Node]:
         elif c.type in ("template_type", "generic_type"):
             out.extend(x for x in c.named_children if x.type in _ARG_LISTS)
     return out
+
+
+def type_param_names(plist: _ts.Node | None) -> set[str]:
+    """The names a generic parameter list declares (``<T, K extends X>``, Go ``[K, V any]``, ``template <class T>``)."""
+    names: set[str] = set()
+    if plist is None:
+        return names
+    for p in plist.named_children:
+        found = p.children_by_field_name("name")  # Go: [K, V any]
+        if not found:
+            first = next((c for c in p.named_children if c.type in ("type_identifier", "identifier")), None)
+            found = [first] if first is not None else []
+        names.update(_ts.text(n) for n in found)
+    return names
 
 
 def first_type(names: list[tuple[str, _ts.Node]], wrappers: frozenset[str] = frozenset()) -> str:

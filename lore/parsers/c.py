@@ -6,8 +6,10 @@ enums and typedefs (``type_alias``; ``typedef struct {...} Name`` names the stru
 ``obj->ops.run()`` written ``obj.ops.run``. Struct fields are bindings ``self.<field>`` with their
 declared type; locals bind their declared type. ``#include "x.h"`` is an import of module ``x.h``
 (``<stdio.h>`` keeps its brackets), resolved to the header and its source file by
-:mod:`lore.index.rules_langs`. A ``.h`` file that looks like C++ (classes, namespaces, templates) is read
-with the C++ extractor. Preprocessor conditionals are parsed as written; macros are not expanded.
+:mod:`lore.index.rules_langs`; a call bound to a prototype is spread over the definitions it declares.
+Function-like macros (``#define MAX(a, b) ...``) are ``function`` symbols, so calls of them resolve.
+A ``.h`` file that looks like C++ (classes, namespaces, templates) is read with the C++ extractor.
+Preprocessor conditionals are parsed as written; macros are not expanded.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [c.callee for c in pf.calls]
     ['twice']
     """
+    source = blank_macro_noise(source)
     if path.endswith(".h") and _LOOKS_CPP.search(source[:200_000]):
         from .cpp import CppExtractor  # a C++ header named .h: the C grammar would misread it
 
@@ -45,6 +48,59 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
         ex.language = ex.pf.language = "c"
         return ex.run()
     return CExtractor(path, source, module).run()
+
+
+# ``#ifdef __cplusplus`` / ``extern "C" {`` / ``#endif`` ... ``#ifdef __cplusplus`` / ``}`` / ``#endif``: a C header
+# readable from C++. The grammar sees the brace of one block without the other, and the whole header
+# would be one error node; both are blanked (same length: every position stays).
+_CPLUSPLUS_IF = rb"#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[^\n]*\n\s*"
+_EXTERN_C_OPEN = re.compile(_CPLUSPLUS_IF + rb'(extern[ \t]+"C"[ \t]*\{)')
+_EXTERN_C_CLOSE = re.compile(_CPLUSPLUS_IF + rb"(\})")
+
+
+def blank_extern_c(source: bytes) -> bytes:
+    r"""``source`` with the guarded ``extern "C" {`` and its closing ``}`` replaced by spaces.
+
+    Examples
+    --------
+    >>> src = b'#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif\n'
+    >>> blank_extern_c(src).count(b"{"), blank_extern_c(src).count(b"}"), len(blank_extern_c(src)) == len(src)
+    (0, 0, True)
+    """
+    def blank(m: re.Match) -> bytes:
+        a, b = m.span(1)
+        whole = m.group(0)
+        start = a - m.start(0)
+        return whole[:start] + b" " * (b - a) + whole[start + (b - a):]
+
+    return _EXTERN_C_CLOSE.sub(blank, _EXTERN_C_OPEN.sub(blank, source))
+
+
+# A line that is only an upper-case name is a macro used as a statement or as the fields of a struct
+# (``UV_REQ_FIELDS`` in ``struct uv_req_s { UV_REQ_FIELDS };``): without a semicolon the grammar loses
+# the rest of the file. Such lines are blanked, unless they continue a ``#define``.
+_BARE_MACRO = re.compile(rb"^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*\r?$", re.MULTILINE)
+
+
+def blank_macro_noise(source: bytes) -> bytes:
+    r"""``source`` with guarded ``extern "C"`` braces and bare macro lines blanked (positions unchanged).
+
+    Examples
+    --------
+    >>> blank_macro_noise(b"struct s {\n  S_FIELDS\n};\n#define A \\\n  B_C\n")
+    b'struct s {\n          \n};\n#define A \\\n  B_C\n'
+    """
+    if b'extern "C"' in source:
+        source = blank_extern_c(source)
+
+    def blank(m: re.Match) -> bytes:
+        start = m.start()
+        prev = source[max(0, start - 3):start].rstrip(b"\r\n")
+        if prev.endswith(b"\\"):  # the last line of a multi-line #define: part of the macro's text
+            return m.group(0)
+        return b" " * len(m.group(0))
+
+    return _BARE_MACRO.sub(blank, source)
 
 
 _LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected):)",
@@ -58,6 +114,7 @@ class CExtractor(Extractor):
 
     def run(self) -> ParsedFile:
         self.type_locals: dict[str, int] = {}
+        self.scopes: dict[tuple[int, str], int] = {}  # (parent, name) -> namespace / class / struct defined there
         self.prototypes: list[tuple[_ts.Node, int, _ts.Node]] = []  # (declaration, owner, function_declarator)
         self.defined: set[tuple[int, str]] = set()
         return super().run()
@@ -159,8 +216,13 @@ class CExtractor(Extractor):
         local = self.add_symbol(node, owner, name, kind, body=body, doc_node=self._doc_node(node))
         if self.pf.symbols[owner].kind in ("module", "namespace"):
             self.type_locals.setdefault(name, local)
+        self.scopes.setdefault((owner, name), local)
+        self.template_params(node, local)
         self.bases(node, local)
         return local
+
+    def template_params(self, node: _ts.Node, local: int) -> None:
+        """C++ template parameters (C has none)."""
 
     constructor_name = "<init>"
 
@@ -171,6 +233,10 @@ class CExtractor(Extractor):
         """C++: the class of out-of-line methods declared in another file (C has none)."""
         return None
 
+    def scope_of(self, node: _ts.Node, owner: int, scope_name: str) -> tuple[int, bool]:
+        """C++: the symbol ``a::B`` of ``void a::B::m()`` names, seen from ``owner``, and whether it is a class."""
+        return owner, False
+
     def _function(self, node: _ts.Node, owner: int, declarator: _ts.Node | None, body: _ts.Node | None,
                   is_declaration: bool = False) -> int | None:
         fdecl = self.function_declarator(declarator)
@@ -179,30 +245,24 @@ class CExtractor(Extractor):
         name_node = self.declarator_name(fdecl.child_by_field_name("declarator"))
         if name_node is None:
             return None
-        qualifier = None
         kind = "method" if self.pf.symbols[owner].kind in ("class", "struct") else "function"
-        if name_node.type == "qualified_identifier":  # void A::m() {...}: a method of A
+        name = self.decl_name(owner, name_node)
+        if name_node.type == "qualified_identifier":  # void A::m() {...}: a method of A; void ns::f(): in ns
             full = self.dotted(name_node) or self.spell(name_node)
             scope_name, _, name = full.rpartition(".")
-            cls = self.type_locals.get(scope_name.rsplit(".", 1)[-1]) if scope_name else None
-            if cls is None and scope_name and scope_name.rsplit(".", 1)[-1][:1].isupper():
-                cls = self.placeholder_class(node, owner, scope_name)
-            if cls is not None:
-                owner = cls
-            elif scope_name:
-                qualifier = f"{self.pf.symbols[owner].qualified_name}.{scope_name}"
-            kind = "method" if scope_name else kind
-        else:
-            name = self.text(name_node)
+            if scope_name:
+                owner, is_class = self.scope_of(node, owner, scope_name)
+                kind = "method" if is_class else "function"
+            if kind == "method" and name == self.pf.symbols[owner].name:
+                name = self.constructor_name
         if not name:
             return None
-        if kind == "method" and name == self.pf.symbols[owner].name:
-            name = self.constructor_name
         doc = self._doc_node(node)
         local = self.add_symbol(node, owner, name, kind, body=body, doc_node=doc, exported=not self._is_static(node),
-                                is_declaration=is_declaration, qualifier=qualifier)
+                                is_declaration=is_declaration)
         if not is_declaration:
             self.defined.add((owner, name))
+        self.template_params(node, local)
         sym = self.pf.symbols[local]
         params = fdecl.child_by_field_name("parameters")
         for p in params.named_children if params is not None else ():
@@ -211,23 +271,32 @@ class CExtractor(Extractor):
             tnode = p.child_by_field_name("type")
             pn = self.declarator_name(p.child_by_field_name("declarator"))
             sym.params.append((self.text(pn) if pn is not None else "_", self.direct_type(tnode)))
-            for tname, tn in self.types_in(tnode):
-                self.add_type(local, tname, "param", tn)
+            self.add_types(local, tnode, "param")
         ret = node.child_by_field_name("type")
         if ret is not None:
             sym.return_type = self.direct_type(ret)
-            for tname, tn in self.types_in(ret):
-                self.add_type(local, tname, "return", tn)
+            self.add_types(local, ret, "return")
         return local
 
+    def decl_name(self, owner: int, name_node: _ts.Node) -> str:
+        """The symbol name a declarator declares in ``owner`` (a constructor is ``<init>``)."""
+        name = self.text(name_node)
+        if self.pf.symbols[owner].kind in ("class", "struct") and name == self.pf.symbols[owner].name:
+            return self.constructor_name
+        return name
+
     def finish(self) -> None:
-        # prototypes stand for definitions elsewhere: only kept when this file does not define the name
+        # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
+        # file does not define the name itself
         for node, owner, declarator in self.prototypes:
             fdecl = self.function_declarator(declarator)
             name_node = self.declarator_name(fdecl.child_by_field_name("declarator")) if fdecl is not None else None
-            if name_node is None or (owner, self.text(name_node)) in self.defined:
+            if name_node is None or name_node.type == "qualified_identifier":
                 continue
-            self.defined.add((owner, self.text(name_node)))
+            key = (owner, self.decl_name(owner, name_node))
+            if key in self.defined:
+                continue
+            self.defined.add(key)
             self._function(node, owner, declarator, None, is_declaration=True)
 
     # -- captures -------------------------------------------------------------------------------
@@ -246,8 +315,7 @@ class CExtractor(Extractor):
             local = self.add_symbol(node, owner, name, "type_alias", doc_node=node)
             if self.pf.symbols[owner].kind in ("module", "namespace"):
                 self.type_locals.setdefault(name, local)
-            for tname, tn in self.types_in(tnode):
-                self.add_type(local, tname, "annotation", tn)
+            self.add_types(local, tnode, "annotation")
 
     def on_decl(self, node: _ts.Node, owner: int) -> None:
         owner_kind = self.pf.symbols[owner].kind
@@ -257,6 +325,8 @@ class CExtractor(Extractor):
             if self.function_declarator(d) is not None and d.type != "init_declarator":
                 if owner_kind in ("module", "namespace"):
                     self.prototypes.append((node, owner, d))
+                elif owner_kind in ("class", "struct"):  # C++: Widget(int w); in the class body
+                    self.method_declaration(node, owner, d)
                 continue
             variables += 1
             name_node = self.declarator_name(d)
@@ -266,8 +336,7 @@ class CExtractor(Extractor):
             value = d.child_by_field_name("value") if d.type == "init_declarator" else None
             self.local_binding(owner, name, name_node, tnode, value)
         if variables and owner_kind not in ("class", "struct"):
-            for tname, tn in self.types_in(tnode):
-                self.add_type(owner, tname, "annotation", tn)
+            self.add_types(owner, tnode, "annotation")
 
     def local_binding(self, owner: int, name: str, at: _ts.Node, tnode: _ts.Node | None, value: _ts.Node | None) -> None:
         ann = self.direct_type(tnode)
@@ -293,8 +362,7 @@ class CExtractor(Extractor):
                 self.add_binding(owner, f"self.{self.text(name_node)}", name_node, annotation=ann)
                 self.add_binding(owner, self.text(name_node), name_node, annotation=ann)
         if fields:
-            for tname, tn in self.types_in(tnode):
-                self.add_type(owner, tname, "field", tn)
+            self.add_types(owner, tnode, "field")
 
     def method_declaration(self, node: _ts.Node, owner: int, declarator: _ts.Node) -> bool:
         """Whether the function declarator in a struct body declared a method (C++), or is a C function pointer field."""
@@ -303,6 +371,16 @@ class CExtractor(Extractor):
     def on_call(self, node: _ts.Node, owner: int) -> None:
         callee = self.dotted(node.child_by_field_name("function"))
         self.add_call(owner, callee or "<expr>", node)
+
+    def on_macro(self, node: _ts.Node, owner: int) -> None:
+        """``#define MAX(a, b) ...``: a function whose calls resolve like any other."""
+        name = self.text(node.child_by_field_name("name"))
+        if not name:
+            return
+        local = self.add_symbol(node, owner, name, "function", body=node.child_by_field_name("value"))
+        params = node.child_by_field_name("parameters")
+        self.pf.symbols[local].params = [(self.text(p), "") for p in params.named_children if p.type == "identifier"] \
+            if params is not None else []
 
     def on_include(self, node: _ts.Node, owner: int) -> None:
         path = node.child_by_field_name("path")

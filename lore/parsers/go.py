@@ -6,14 +6,16 @@ and aliases (``type_alias``). The receiver is recorded as parameter 0 so ``r.m()
 resolves through the receiver's type. Struct and interface embedding are ``embeds`` relations,
 struct fields are bindings ``self.<field>`` of the struct with their declared type. Composite
 literals (``&Repo{}``) are ``instantiation`` type references. Imports keep the import path; the
-package's directory is found by :mod:`lore.index.rules_langs`.
+package's directory is found by :mod:`lore.index.rules_langs` from the module paths of the ``go.mod``
+files, which are read here too: a ``go.mod`` is a module symbol whose signature is its ``module``
+line, with one import per required module.
 """
 
 from __future__ import annotations
 
 from . import _ts
 from ._common import Extractor, first_type, type_names
-from .records import ParsedFile
+from .records import Binding, Import, ParsedFile, Symbol
 
 TYPE_NAME_NODES = frozenset({"type_identifier", "qualified_type"})
 PRIMITIVES = frozenset({
@@ -34,7 +36,49 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [c.callee for c in pf.calls], pf.symbols[2].params
     (['s.step'], [('s', 'S')])
     """
+    if path == "go.mod" or path.endswith("/go.mod"):
+        return parse_gomod(path, source, module)
     return GoExtractor(path, source, module).run()
+
+
+def parse_gomod(path: str, source: bytes, module: str) -> ParsedFile:
+    r"""A ``go.mod`` file: its module path (the module symbol's signature) and its requirements (imports).
+
+    Examples
+    --------
+    >>> pf = parse_gomod("go.mod", b"module example.com/app // the app\nrequire (\n\tgolang.org/x/mod v0.8.0\n)\n", "go")
+    >>> pf.symbols[0].signature, [i.module for i in pf.imports]
+    ('module example.com/app', ['golang.org/x/mod'])
+    """
+    text = source.decode("utf-8", "replace")
+    lines = text.split("\n")
+    pf = ParsedFile(path=path, language="go", module=module)
+    sym = Symbol(module.rsplit(".", 1)[-1], module, "module", None, 1, len(lines))
+    pf.symbols.append(sym)
+    block = ""
+    for no, raw in enumerate(lines, 1):
+        line = raw.split("//", 1)[0].strip()
+        if not line:
+            continue
+        if block:
+            if line.startswith(")"):
+                block = ""
+            elif block == "require":
+                pf.imports.append(Import(0, line.split()[0].strip('"'), no))
+            continue
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if word == "module" and rest:
+            path = rest.strip(chr(34))
+            sym.signature = f"module {path}"
+            # also a binding named like the first element of the path: a refresh that changes the module
+            # path re-resolves the files whose import paths start with it (they mention that name)
+            pf.bindings.append(Binding(0, path.split(".")[0], no, alias_of=path))
+        elif word in ("require", "replace", "exclude", "retract", "tool", "godebug") and rest.startswith("("):
+            block = word
+        elif word == "require" and rest:
+            pf.imports.append(Import(0, rest.split()[0].strip('"'), no))
+    return pf
 
 
 class GoExtractor(Extractor):
@@ -114,12 +158,18 @@ class GoExtractor(Extractor):
         body = node.child_by_field_name("body")
         recv_type = ""
         params: list[tuple[str, str]] = []
+        recv_args = None
         if node.type == "method_declaration":
             recv = node.child_by_field_name("receiver")
             decl = recv.named_children[0] if recv is not None and recv.named_child_count else None
             if decl is not None:
-                recv_type = self.direct_type(decl.child_by_field_name("type"))
+                rtype = decl.child_by_field_name("type")
+                recv_type = self.direct_type(rtype)
                 params.append((self.text(decl.child_by_field_name("name")) or "_", recv_type))
+                while rtype is not None and rtype.type == "pointer_type" and rtype.named_child_count:
+                    rtype = rtype.named_children[0]
+                if rtype is not None and rtype.type == "generic_type":  # func (s *Stack[T]): T is a parameter
+                    recv_args = rtype.child_by_field_name("type_arguments")
             parent = self.type_locals.get(recv_type)
             if parent is not None:
                 owner = parent
@@ -132,6 +182,10 @@ class GoExtractor(Extractor):
                                 qualifier=qualifier)
         if qualifier is not None:
             self.pending.append((local, recv_type))
+        self.declare_type_params(local, node.child_by_field_name("type_parameters"))
+        if recv_args is not None:
+            self.type_params.setdefault(local, set()).update(
+                self.text(a) for a in recv_args.named_children if a.type in ("type_elem", "type_identifier"))
         sym = self.pf.symbols[local]
         for p in self._param_decls(node.child_by_field_name("parameters")):
             pname_nodes = p.children_by_field_name("name")
@@ -142,18 +196,15 @@ class GoExtractor(Extractor):
                 sym.params.append((self.text(pn) if pn is not None else "_", ann))
                 if elem and pn is not None:
                     self.elements[(local, self.text(pn))] = elem
-            for tname, tn in self.types_in(ptype):
-                self.add_type(local, tname, "param", tn)
+            self.add_types(local, ptype, "param")
         result = node.child_by_field_name("result")
         if result is not None:
-            names = self.types_in(result)
             first = result
             if result.type == "parameter_list":  # (T, error): the first result
                 decls = self._param_decls(result)
                 first = decls[0].child_by_field_name("type") if decls else None
             sym.return_type = self.direct_type(first)
-            for tname, tn in names:
-                self.add_type(local, tname, "return", tn)
+            self.add_types(local, result, "return")
         return local
 
     def _param_decls(self, plist: _ts.Node | None) -> list[_ts.Node]:
@@ -181,9 +232,9 @@ class GoExtractor(Extractor):
             sym.signature = f"type {name} {t.split('_')[0]}"
         if self.pf.symbols[owner].kind == "module":
             self.type_locals.setdefault(name, local)
+        self.declare_type_params(local, node.child_by_field_name("type_parameters"))
         if kind == "type_alias" and tnode is not None:
-            for tname, tn in self.types_in(tnode):
-                self.add_type(local, tname, "annotation", tn)
+            self.add_types(local, tnode, "annotation")
         return local
 
     def file_doc(self, root: _ts.Node) -> str:
@@ -250,8 +301,7 @@ class GoExtractor(Extractor):
             ann = self.direct_type(tnode)
             for n in names:
                 self.add_binding(owner, self.text(n), n, annotation=ann)
-            for tname, tn in self.types_in(tnode):
-                self.add_type(owner, tname, "annotation", tn)
+            self.add_types(owner, tnode, "annotation")
             return
         value = node.child_by_field_name("value")
         if value is not None and names and value.named_child_count:
@@ -275,8 +325,7 @@ class GoExtractor(Extractor):
         ann = self.direct_type(tnode)
         for n in names:
             self.add_binding(owner, f"self.{self.text(n)}", n, annotation=ann)
-        for tname, tn in found:
-            self.add_type(owner, tname, "field", tn)
+        self.add_types(owner, tnode, "field")
 
     def on_embed(self, node: _ts.Node, owner: int) -> None:
         if self.pf.symbols[owner].kind != "interface":

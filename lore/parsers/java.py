@@ -42,6 +42,7 @@ class JavaExtractor(Extractor):
     language = "java"
     grammar = "java"
     comment_types = frozenset({"block_comment", "line_comment"})
+    wrapper_names = frozenset({"Optional", "CompletableFuture", "Future", "CompletionStage", "Supplier"})
 
     def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
         return type_names(node, TYPE_NAME_NODES, JAVA_LANG)
@@ -69,6 +70,9 @@ class JavaExtractor(Extractor):
         if t == "method_invocation":
             inner = self._callee(node)
             return f"{inner}()" if inner else "<expr>()"
+        if t == "object_creation_expression":  # new Builder().kind(): a Builder
+            names = self.types_in(node.child_by_field_name("type"))
+            return f"{names[0][0]}()" if names else "<expr>()"
         if t == "parenthesized_expression" and node.named_child_count:
             return self.dotted(node.named_children[0])
         return ""
@@ -90,6 +94,7 @@ class JavaExtractor(Extractor):
         exported = self._is_public(node)
         if kind in TYPE_KINDS:
             local = self.add_symbol(node, owner, name, kind, body=body, decorators=decorators, exported=exported)
+            self.declare_type_params(local, node.child_by_field_name("type_parameters"))
             sup = node.child_by_field_name("superclass")
             if sup is not None:
                 for tname, tn in self.types_in(sup)[:1]:
@@ -110,12 +115,12 @@ class JavaExtractor(Extractor):
             name = "<init>"  # as javap names it: named like its class, it would shadow the class in lookups
         local = self.add_symbol(node, owner, name, "method", body=body, decorators=decorators, exported=exported,
                                 is_declaration=body is None)
+        self.declare_type_params(local, node.child_by_field_name("type_parameters"))
         self._params(node, local, owner)
         ret = node.child_by_field_name("type")
         if ret is not None:
             self.pf.symbols[local].return_type = self.direct_type(ret)
-            for tname, tn in self.types_in(ret):
-                self.add_type(local, tname, "return", tn)
+            self.add_types(local, ret, "return")
         return local
 
     def _params(self, node: _ts.Node, local: int, owner: int, fields: bool = False) -> None:
@@ -137,12 +142,10 @@ class JavaExtractor(Extractor):
             if fields:
                 self.add_binding(local, f"self.{pname}", p, annotation=ann)
                 self.add_binding(local, pname, p, annotation=ann)
-                for tname, tn in self.types_in(tnode):
-                    self.add_type(local, tname, "field", tn)
+                self.add_types(local, tnode, "field")
                 continue
             sym.params.append((pname, ann))
-            for tname, tn in self.types_in(tnode):
-                self.add_type(local, tname, "param", tn)
+            self.add_types(local, tnode, "param")
 
     def _modifiers(self, node: _ts.Node) -> _ts.Node | None:
         return next((c for c in node.named_children if c.type == "modifiers"), None)
@@ -215,8 +218,7 @@ class JavaExtractor(Extractor):
             if ann:
                 self.add_binding(owner, f"self.{name}", d, annotation=ann)
                 self.add_binding(owner, name, d, annotation=ann)
-        for tname, tn in self.types_in(tnode):
-            self.add_type(owner, tname, "field", tn)
+        self.add_types(owner, tnode, "field")
 
     def on_local(self, node: _ts.Node, owner: int) -> None:
         tnode = node.child_by_field_name("type")
@@ -229,8 +231,7 @@ class JavaExtractor(Extractor):
             elif is_var:
                 self._bind_value(owner, name, d, d.child_by_field_name("value"))
         if not is_var:
-            for tname, tn in self.types_in(tnode):
-                self.add_type(owner, tname, "annotation", tn)
+            self.add_types(owner, tnode, "annotation")
 
     def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node | None) -> None:
         if value is None:

@@ -2,8 +2,10 @@
 
 Symbols: functions, structs, unions, enums, traits (with their provided and required methods), type
 aliases, inline modules (``namespace``). Methods of ``impl Type`` and ``impl Trait for Type`` belong to
-``Type`` (children of it when it is declared in the file, else ``<module>.Type.method`` at the top level);
-``impl Trait for Type`` is an ``implements`` relation, trait bounds (``trait A: B``) are ``extends``.
+``Type`` (children of it when it is declared in the file, else of a declaration-only placeholder ``Type``
+whose signature is ``impl <path as written>``: the resolver pairs it with the real type);
+``impl Trait for Type`` is an ``implements`` relation of the type or its placeholder, trait bounds
+(``trait A: B``) are ``extends``. Generic parameters (of items and impl blocks) are never type references.
 ``Self`` is spelled as the impl's type. Calls keep their path with ``::`` as ``.`` (``Repo.new``,
 ``self.log.write``, ``crate.util.f``); macros are not calls, but calls inside their arguments are. ``use`` trees become one import per
 name (module ``crate.shapes``, name ``Circle``); ``mod x;`` imports ``self.x`` (the file ``x.rs`` or
@@ -13,7 +15,7 @@ name (module ``crate.shapes``, name ``Circle``); ``mod x;`` imports ``self.x`` (
 from __future__ import annotations
 
 from . import _ts
-from ._common import Extractor, type_names
+from ._common import Extractor, type_names, type_param_names
 from .records import ParsedFile
 
 TYPE_NAME_NODES = frozenset({"type_identifier", "scoped_type_identifier"})
@@ -42,12 +44,15 @@ class RustExtractor(Extractor):
     grammar = "rust"
     comment_types = frozenset({"line_comment", "block_comment"})
     skip_sibling_types = frozenset({"attribute_item"})
+    wrapper_names = WRAPPERS
 
     def run(self) -> ParsedFile:
         self.type_locals: dict[str, int] = {}
-        self.impls: list[tuple[int, str, str]] = []  # (end_byte, type name, trait name) of open impl blocks
-        self.pending: list[tuple[int, str]] = []  # methods whose type is declared later in the file
-        self.trait_impls: list[tuple[str, str, _ts.Node]] = []  # (type, trait, node) of impl Trait for Type
+        # open impl blocks: (end_byte, type name, trait name, impl node, owner, generic parameters)
+        self.impls: list[tuple[int, str, str, _ts.Node, int, set[str]]] = []
+        self.pending: list[tuple[int, str, _ts.Node, int]] = []  # methods whose type is not (yet) declared here
+        self.trait_impls: list[tuple[str, str, _ts.Node, _ts.Node, int]] = []  # impl Trait for Type (+ impl, owner)
+        self.placeholders: dict[tuple[int, str], int] = {}
         return super().run()
 
     # -- names ----------------------------------------------------------------------------------
@@ -119,6 +124,7 @@ class RustExtractor(Extractor):
         exported = any(c.type == "visibility_modifier" for c in node.children)
         if kind != "function":
             local = self.add_symbol(node, owner, name, kind, body=body, exported=exported)
+            self.declare_type_params(local, node.child_by_field_name("type_parameters"))
             if self.pf.symbols[owner].kind in ("module", "namespace"):
                 self.type_locals.setdefault(name, local)
             if kind == "trait":
@@ -126,29 +132,31 @@ class RustExtractor(Extractor):
                 for tname, tn in self.types_in(bounds):
                     self.add_relation(local, tname, "extends", tn)
             elif kind == "type_alias":
-                for tname, tn in self.types_in(node.child_by_field_name("type")):
-                    self.add_type(local, tname, "annotation", tn)
+                self.add_types(local, node.child_by_field_name("type"), "annotation")
             return local
         while self.impls and self.impls[-1][0] <= node.start_byte:
             self.impls.pop()
         qualifier = None
         sym_kind = "function"
-        pending = ""
+        impl = None
         if self.pf.symbols[owner].kind == "trait":
             sym_kind = "method"
         elif self.impls and self.impls[-1][0] > node.start_byte:
             sym_kind = "method"
-            tname = self.impls[-1][1]
+            impl = self.impls[-1]
+            tname = impl[1]
             local_type = self.type_locals.get(tname)
             if local_type is not None:
                 owner = local_type
             else:
                 qualifier = f"{self.pf.symbols[owner].qualified_name}.{tname}"
-                pending = tname
         local = self.add_symbol(node, owner, name, sym_kind, body=body, exported=exported,
                                 is_declaration=body is None, qualifier=qualifier)
-        if pending:
-            self.pending.append((local, pending))
+        if impl is not None and qualifier is not None:
+            self.pending.append((local, impl[1], impl[3], impl[4]))
+        self.declare_type_params(local, node.child_by_field_name("type_parameters"))
+        if impl is not None and impl[5]:
+            self.type_params.setdefault(local, set()).update(impl[5])
         sym = self.pf.symbols[local]
         params = node.child_by_field_name("parameters")
         for p in params.named_children if params is not None else ():
@@ -158,25 +166,40 @@ class RustExtractor(Extractor):
             tnode = p.child_by_field_name("type")
             pname = self.text(pat) if pat is not None and pat.type == "identifier" else "_"
             sym.params.append((pname, self.direct_type(tnode)))
-            for tname, tn in self.types_in(tnode):
-                self.add_type(local, tname, "param", tn)
+            self.add_types(local, tnode, "param")
         ret = node.child_by_field_name("return_type")
         if ret is not None:
             sym.return_type = self.direct_type(ret)
-            for tname, tn in self.types_in(ret):
-                self.add_type(local, tname, "return", tn)
+            self.add_types(local, ret, "return")
         return local
 
     def finish(self) -> None:
-        # impl blocks before their type's declaration: attach the methods now that the type exists
-        for local, tname in self.pending:
+        # impl blocks before their type's declaration: attach the methods now that the type exists; impl
+        # blocks of a type of another file: a placeholder of the type holds them
+        for local, tname, impl, owner in self.pending:
             parent = self.type_locals.get(tname)
-            if parent is not None:
-                self.pf.symbols[local].parent = parent
-        for tname, trait, node in self.trait_impls:
+            if parent is None:
+                parent = self._placeholder(tname, impl, owner)
+            self.pf.symbols[local].parent = parent
+        for tname, trait, node, impl, owner in self.trait_impls:
             local = self.type_locals.get(tname)
-            if local is not None:  # a type of another file: its methods are found by name (rules_langs)
-                self.add_relation(local, trait, "implements", node)
+            if local is None:
+                local = self._placeholder(tname, impl, owner)
+            self.add_relation(local, trait, "implements", node)
+
+    def _placeholder(self, tname: str, impl: _ts.Node, owner: int) -> int:
+        """``impl a::Foo`` of a type declared in another file: a declaration-only ``Foo`` in this file."""
+        got = self.placeholders.get((owner, tname))
+        if got is not None:
+            return got
+        local = self.add_symbol(impl, owner, tname, "struct", is_declaration=True)
+        sym = self.pf.symbols[local]
+        path = self.text(impl.child_by_field_name("type"))
+        path = path.split("<", 1)[0].replace(" ", "")
+        # line 0: it has no source of its own, and a name imported by ``use`` wins over it in lookups
+        sym.signature, sym.docstring, sym.start_line, sym.end_line = f"impl {path}", "", 0, 0
+        self.placeholders[(owner, tname)] = local
+        return local
 
     # -- captures -------------------------------------------------------------------------------
     def on_impl(self, node: _ts.Node, owner: int) -> None:
@@ -189,20 +212,41 @@ class RustExtractor(Extractor):
         trait_name = self.types_in(trait)[0][0] if trait is not None and self.types_in(trait) else ""
         while self.impls and self.impls[-1][0] <= node.start_byte:
             self.impls.pop()
-        self.impls.append((node.end_byte, tname, trait_name))
+        params = type_param_names(node.child_by_field_name("type_parameters"))  # impl<T> Foo<T>: T is no type
+        self.impls.append((node.end_byte, tname, trait_name, node, owner, params))
         if trait_name:
-            self.trait_impls.append((tname, trait_name, trait))
+            self.trait_impls.append((tname, trait_name, trait, node, owner))
 
     def on_mod(self, node: _ts.Node, owner: int) -> int | None:
         name = self.text(node.child_by_field_name("name"))
         if not name:
             return None
         body = node.child_by_field_name("body")
-        if body is None:  # mod x; -> the file x.rs or x/mod.rs
-            self.add_import(owner, f"self.{name}", node, None, name)
+        if body is None:  # mod x; -> the file x.rs or x/mod.rs, or the file of its #[path = "..."] attribute
+            path = self._path_attribute(node)
+            if path:
+                inline = []  # mod a { #[path = "x.rs"] mod b; }: relative to the directory of a
+                i: int | None = owner
+                while i is not None and self.pf.symbols[i].kind == "namespace":
+                    inline.append(self.pf.symbols[i].name)
+                    i = self.pf.symbols[i].parent
+                path = "/".join([*reversed(inline), path])
+                self.add_import(owner, f"path:{path}", node, None, name)
+            else:
+                self.add_import(owner, f"self.{name}", node, None, name)
             return None
         exported = any(c.type == "visibility_modifier" for c in node.children)
         return self.add_symbol(node, owner, name, "namespace", body=body, exported=exported)
+
+    def _path_attribute(self, node: _ts.Node) -> str:
+        """``"../x.rs"`` of a ``#[path = "../x.rs"]`` attribute right above ``node``."""
+        prev = node.prev_named_sibling
+        while prev is not None and prev.type in ("attribute_item", "line_comment", "block_comment"):
+            text = self.text(prev)
+            if prev.type == "attribute_item" and text.replace(" ", "").startswith("#[path="):
+                return text.split("=", 1)[1].strip(" ]").strip('"')
+            prev = prev.prev_named_sibling
+        return ""
 
     def on_call(self, node: _ts.Node, owner: int) -> None:
         callee = self.dotted(node.child_by_field_name("function"))
@@ -294,8 +338,7 @@ class RustExtractor(Extractor):
         value = node.child_by_field_name("value")
         if tnode is not None:
             self.add_binding(owner, name, pat, annotation=self.direct_type(tnode))
-            for tname, tn in self.types_in(tnode):
-                self.add_type(owner, tname, "annotation", tn)
+            self.add_types(owner, tnode, "annotation")
         elif value is not None:
             if value.type in ("try_expression", "await_expression", "reference_expression") and value.named_child_count:
                 value = value.named_children[-1] if value.type == "reference_expression" else value.named_children[0]
@@ -319,5 +362,4 @@ class RustExtractor(Extractor):
         tnode = node.child_by_field_name("type")
         if name:
             self.add_binding(owner, f"self.{name}", node, annotation=self.direct_type(tnode))
-        for tname, tn in self.types_in(tnode):
-            self.add_type(owner, tname, "field", tn)
+        self.add_types(owner, tnode, "field")

@@ -33,6 +33,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     ex = TsExtractor(path, source, module)
     if path.lower().endswith(".tsx"):
         ex.grammar = ex.language = ex.pf.language = "tsx"
+        ex.query_name = "typescript+jsx"
     return ex.run()
 
 
@@ -53,11 +54,33 @@ class TsExtractor(JsExtractor):
             body = node.child_by_field_name("body")
             local = self.add_symbol(node, owner, name, kind, body=body, doc_node=self._doc_anchor(node),
                                     exported=self._exported(node, owner))
+            self.named.setdefault((owner, name), local)
             if kind == "type_alias":
-                for tname, tn in self.types_in(node.child_by_field_name("value")):
-                    self.add_type(local, tname, "annotation", tn)
+                self.declare_type_params(local, node.child_by_field_name("type_parameters"))
+                self.add_types(local, node.child_by_field_name("value"), "annotation")
             return local
+        if node.type in ("function_signature", "method_signature") and self._overload(node):
+            return None
         return super().define(node, owner, kind)
+
+    def _overload(self, node: _ts.Node) -> bool:
+        """An overload signature followed by the implementation of the same name: the implementation stands for both."""
+        name = self.text(node.child_by_field_name("name"))
+        anchor = node.parent if node.parent is not None and node.parent.type == "export_statement" else node
+        sib = anchor.next_named_sibling
+        while sib is not None:
+            item = sib.child_by_field_name("declaration") if sib.type == "export_statement" else sib
+            if item is None or item.type in ("comment",):
+                sib = sib.next_named_sibling
+                continue
+            if self.text(item.child_by_field_name("name")) != name:
+                return False
+            if item.type in ("function_declaration", "method_definition", "generator_function_declaration"):
+                return True
+            if item.type not in ("function_signature", "method_signature"):
+                return False
+            sib = sib.next_named_sibling
+        return False
 
     def _class_of(self, owner: int) -> int | None:
         if self.pf.symbols[owner].kind == "interface":

@@ -13,48 +13,21 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from lore import index_repo
+from lore.bench.langs import fixture_edges
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 LANGS = ["javascript", "typescript", "go", "java", "rust", "c", "cpp"]
-HEURISTIC = {"same_file_name", "unique_name", "ambiguous_name"}
 
 
 def actual_edges(root: Path) -> dict[str, set[str]]:
     """The edges of an indexed fixture, in the notation of ``expected.json``."""
     index_repo(root, workers=1)
-    conn = sqlite3.connect(root / ".lore" / "index.db")
-    try:
-        out: dict[str, set[str]] = {}
-        out["symbols"] = {f"{q} ({k})" for q, k in conn.execute(
-            "SELECT qualified_name, kind FROM symbols WHERE file_id IS NOT NULL")}
-        out["calls"] = {f"{a} -> {b}" for a, b, res in conn.execute(
-            """SELECT a.qualified_name, b.qualified_name, r.resolution FROM symbol_refs r
-               JOIN symbols a ON a.id = r.caller_id JOIN symbols b ON b.id = r.callee_id
-               WHERE b.file_id IS NOT NULL""") if res not in HEURISTIC}
-        out["types"] = {f"{a} -> {b} ({k})" for a, b, k, res in conn.execute(
-            """SELECT a.qualified_name, b.qualified_name, r.kind, r.resolution FROM type_refs r
-               JOIN symbols a ON a.id = r.symbol_id JOIN symbols b ON b.id = r.type_id
-               WHERE b.file_id IS NOT NULL""") if res not in HEURISTIC}
-        out["imports"] = {f"{p} -> {q}" for p, q in conn.execute(
-            """SELECT f.path, s.qualified_name FROM file_imports i JOIN files f ON f.id = i.file_id
-               JOIN symbols s ON s.id = i.target_id WHERE s.file_id IS NOT NULL""")}
-        out["relations"] = {f"{a} -{k}-> {b}" for a, k, b in conn.execute(
-            """SELECT a.qualified_name, r.kind, b.qualified_name FROM symbol_relationships r
-               JOIN symbols a ON a.id = r.source_id JOIN symbols b ON b.id = r.target_id
-               WHERE r.kind IN ('extends', 'implements', 'embeds')""")}
-        out["ambiguous"] = {f"{a} -> {b}" for a, b in conn.execute(
-            """SELECT a.qualified_name, b.qualified_name FROM symbol_refs r
-               JOIN symbols a ON a.id = r.caller_id JOIN symbols b ON b.id = r.callee_id
-               WHERE r.resolution = 'ambiguous_name'""")}
-        return out
-    finally:
-        conn.close()
+    return fixture_edges(root / ".lore" / "index.db")
 
 
 def precision_recall(expected: set[str], actual: set[str]) -> tuple[float, float]:
@@ -90,6 +63,25 @@ def test_fixture_edges(tmp_path, lang):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("lang", available())
+def test_fixture_files_parse_without_handler_errors(lang):
+    """Every capture handler succeeds on the fixture files (handler errors are re-raised in strict mode)."""
+    from lore.index.modules import module_name
+    from lore.parsers import _common, language_for, parse_source
+
+    root = FIXTURES / lang
+    files = [p for p in sorted(root.rglob("*")) if p.is_file() and language_for(p.name)]
+    assert files
+    _common.Extractor.strict = True
+    try:
+        for p in files:
+            rel = p.relative_to(root).as_posix()
+            pf = parse_source(rel, p.read_bytes(), language_for(p.name), module_name(rel, language_for(p.name), set()))
+            assert pf.syntax_errors == 0, rel
+    finally:
+        _common.Extractor.strict = False
+
+
 PY_SAMPLE = {
     "py/pkg/__init__.py": "from .a import helper\n",
     "py/pkg/a.py": "import os\n\n\ndef helper(x):\n    return os.path.join(x, 'y')\n\n\n"
@@ -98,32 +90,159 @@ PY_SAMPLE = {
 }
 
 
-def test_mixed_language_repository(tmp_path):
-    """All fixtures side by side (each under its own directory) plus Python: every language keeps its edges."""
-    root = tmp_path / "mixed"
-    langs = available()
-    for lang in langs:
+@pytest.fixture(scope="module")
+def mixed_repo(tmp_path_factory) -> Path:
+    """Every fixture side by side (each under its own directory) plus a little Python, indexed once."""
+    root = tmp_path_factory.mktemp("mixed") / "mixed"
+    for lang in available():
         shutil.copytree(FIXTURES / lang, root / lang, ignore=shutil.ignore_patterns("expected.json"))
     for rel, text in PY_SAMPLE.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    actual = actual_edges(root)
-    for lang in langs:
+    index_repo(root, workers=1)
+    return root
+
+
+def test_mixed_language_repository(mixed_repo):
+    """In a polyglot repository every language keeps exactly the edges it has alone."""
+    actual = fixture_edges(mixed_repo / ".lore" / "index.db")
+    for lang in available():
         expected = json.loads((FIXTURES / lang / "expected.json").read_text(encoding="utf-8"))
-        for table in ("calls", "types", "relations"):
-            want = {" ".join(f"{lang}.{w}" if "." in w and not w.startswith("(") else w for w in e.split(" "))
-                    for e in expected[table]}
-            got = {e for e in actual[table] if e.startswith(f"{lang}.")}
+        names = {s.rsplit(" (", 1)[0] for s in expected["symbols"]}  # repository symbols move under <lang>/
+        for table in ("calls", "types", "relations", "imports"):
+            want = {" ".join(f"{lang}.{w}" if w in names else w for w in e.split(" ")) for e in expected[table]}
+            if table == "imports":
+                want = {f"{lang}/{e}" for e in want}
+            got = {e for e in actual[table] if e.startswith((f"{lang}.", f"{lang}/"))}
             assert want == got, f"{lang} {table}: missing {sorted(want - got)}; unexpected {sorted(got - want)}"
     assert "py.main.main -> pkg.a.helper" in actual["calls"]
     assert "pkg.a.Base.run -> pkg.a.Base.step" in actual["calls"]
-    from lore.store import read
 
-    conn = sqlite3.connect(root / ".lore" / "index.db")
-    try:
-        stats = read.stats(conn)
-    finally:
-        conn.close()
-    assert {"python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp"} <= set(
-        stats["files_by_language"])
-    assert all(stats["calls_by_language"][lang]["resolved"] > 0 for lang in ("go", "java", "rust", "c", "cpp"))
+
+def test_stats_break_down_by_language(mixed_repo):
+    """``lore stats`` counts files, symbols and calls per language, in JSON and in its table."""
+    from typer.testing import CliRunner
+
+    from lore.cli import app
+
+    runner = CliRunner()
+    db = str(mixed_repo / ".lore" / "index.db")
+    res = runner.invoke(app, ["stats", "--db", db, "--json"])
+    assert res.exit_code == 0, res.output
+    stats = json.loads(res.output)
+    langs = {"python", "javascript", "typescript", "tsx", "go", "java", "rust", "c", "cpp"}
+    assert langs <= set(stats["files_by_language"])
+    assert langs <= set(stats["symbols_by_language"])
+    assert all(stats["calls_by_language"][lang]["resolved"] > 0 for lang in langs)
+    assert stats["files_by_language"]["java"] == len(list((mixed_repo / "java").rglob("*.java")))
+    table = runner.invoke(app, ["stats", "--db", db])
+    assert table.exit_code == 0, table.output
+    rows = {line.split()[1] for line in table.output.splitlines() if line.startswith("│")}
+    assert langs <= rows, table.output
+
+
+def _refs(root: Path) -> list[tuple[str, str, str, float]]:
+    """(caller, callee, resolution, confidence) of every call edge into the repository."""
+    from lore.api import open_index
+    from lore.bench._data import symbol_table
+
+    with open_index(root / ".lore" / "index.db", readonly=True) as idx:
+        table = symbol_table(idx)
+        refs = idx.edges("symbol_refs")
+    return [(table[e["caller_id"]][2], table[e["callee_id"]][2], e["resolution"], e["confidence"])
+            for e in refs if e["callee_id"] is not None and table[e["callee_id"]][10] is not None]
+
+
+# How an edge was bound is recorded: one edge per rule each language supports, (lang, caller, callee, rule).
+RESOLUTION_METHODS = [
+    ("javascript", "lib.store.Store.put", "lib.base.Base.validate", "self_method"),  # this.m() through an ES5 base
+    ("javascript", "app.view.List", "lib.store.openStore", "import"),  # ES import through an index.js re-export
+    ("javascript", "main", "app.api.api.create", "import"),  # default import of module.exports = api
+    ("typescript", "src.service.main", "src.repo.index.Repo.find", "annotated_type"),  # const r: Repo
+    ("typescript", "src.app.App", "src.service.Service.register", "constructor_type"),  # svc = new Service()
+    ("go", "main.main", "store.stack.Stack.Push", "annotated_type"),  # var recent store.Stack[...]
+    ("go", "server.Server.Start", "base.Base.Log", "self_method"),  # promoted through the embedded *Base
+    ("go", "store.repo.Repo.Save", "store.user.Repo.validate", "self_method"),  # receiver method of another file
+    ("java", "src.main.java.com.shop.model.Admin.Admin.greet", "src.main.java.com.shop.model.User.User.greet",
+     "self_method"),  # super.greet()
+    ("java", "src.main.java.com.shop.service.UserService.UserService.register",
+     "src.main.java.com.shop.util.Strings.Strings.clean", "import"),  # import static
+    ("rust", "src.lib.demo", "src.display.Circle.diameter", "constructor_type"),  # impl Circle in another file
+    ("rust", "src.shapes.circle.Circle.area", "src.shapes.circle.Circle.check", "self_method"),
+    ("c", "src.main.main", "src.codec_impl.codec_encode", "import"),  # prototype in codec.h, defined in codec_impl.c
+    ("cpp", "app.main.main", "geo.polygon_impl.geo.Polygon.area", "annotated_type"),  # Polygon poly(6);
+    ("cpp", "geo.polygon_impl.geo.Polygon.area", "geo.scale.geo.detail.scale", "import"),  # namespace reopened
+]
+
+
+@pytest.mark.parametrize(("lang", "caller", "callee", "rule"), RESOLUTION_METHODS)
+def test_resolution_method_is_recorded(mixed_repo, lang, caller, callee, rule):
+    refs = _refs(mixed_repo)
+    got = {r[2] for r in refs if r[0] == f"{lang}.{caller}" and r[1] == f"{lang}.{callee}"}
+    assert got == {rule}
+
+
+def _indexed_alone(tmp_path: Path, lang: str) -> Path:
+    root = tmp_path / lang
+    shutil.copytree(FIXTURES / lang, root, ignore=shutil.ignore_patterns("expected.json"))
+    index_repo(root, workers=1)
+    return root
+
+
+def test_ambiguity_is_kept_as_candidates(tmp_path):
+    """k candidates, 1/k of the rule's confidence each, never one guessed: a name heuristic (JS) and a C
+    prototype with two definitions (one per platform file)."""
+    from lore.store.schema import CONFIDENCE
+
+    refs = _refs(_indexed_alone(tmp_path, "javascript"))
+    js = sorted((r[1], r[2], r[3]) for r in refs if r[0] == "lib.util.shutdown")
+    assert js == [("app.api.Conn.close", "ambiguous_name", CONFIDENCE["ambiguous_name"] / 2),
+                  ("lib.store.Store.close", "ambiguous_name", CONFIDENCE["ambiguous_name"] / 2)]
+    refs = _refs(_indexed_alone(tmp_path, "c"))
+    c = sorted((r[1], r[2], r[3]) for r in refs if r[0] == "src.codec_impl.codec_encode")
+    assert c == [("src.backend_posix.codec_backend", "import", CONFIDENCE["import"] / 2),
+                 ("src.backend_win.codec_backend", "import", CONFIDENCE["import"] / 2)]
+
+
+FAMILIES = {"javascript": "js", "typescript": "js", "go": "go", "java": "java", "rust": "rust", "c": "c", "cpp": "c"}
+
+
+def test_name_heuristics_stay_within_a_language(mixed_repo):
+    """In a polyglot repository a name heuristic never binds a call to a definition of another language
+    (JavaScript and TypeScript call each other, so do C and C++)."""
+    crossing = []
+    for caller, callee, rule, _conf in _refs(mixed_repo):
+        if rule in ("same_file_name", "unique_name", "ambiguous_name"):
+            a, b = caller.split(".", 1)[0], callee.split(".", 1)[0]
+            if FAMILIES.get(a, a) != FAMILIES.get(b, b):
+                crossing.append(f"{caller} -> {callee} ({rule})")
+    assert not crossing
+    heuristic = [r for r in _refs(mixed_repo) if r[2] == "ambiguous_name" and r[0].startswith("javascript.")]
+    assert {r[1].split(".", 1)[0] for r in heuristic} == {"javascript", "typescript"}  # the family does share
+
+
+# Edits whose effect reaches other files: a refresh must end where a fresh index of the edited tree ends.
+REFRESH_EDITS = [
+    ("javascript", "lib/base.js", "module.exports = Base;", "module.exports = check;"),  # what require() returns
+    ("go", "go.mod", "module example.com/shop", "module example.com/shop2"),  # import paths no longer match
+    ("cpp", "geo/polygon.hpp", "int sides() const;", "int count() const;"),  # a declaration in a header
+    ("rust", "src/display.rs", "impl Circle {", "impl crate::shapes::square::Square {"),  # an impl block moves
+    ("typescript", "src/models/user.ts", "export class Admin extends User", "export class Admin"),  # a base class
+]
+
+
+@pytest.mark.parametrize(("lang", "rel", "old", "new"), REFRESH_EDITS)
+def test_refresh_after_an_edit_equals_a_fresh_index(tmp_path, lang, rel, old, new):
+    root = _indexed_alone(tmp_path, lang)
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    index_repo(root, workers=1)
+    refreshed = fixture_edges(root / ".lore" / "index.db")
+    fresh_root = tmp_path / "fresh"
+    shutil.copytree(root, fresh_root, ignore=shutil.ignore_patterns(".lore"))
+    index_repo(fresh_root, workers=1)
+    fresh = fixture_edges(fresh_root / ".lore" / "index.db")
+    for table in fresh:
+        assert refreshed[table] == fresh[table], (table, sorted(refreshed[table] ^ fresh[table]))

@@ -56,3 +56,27 @@ def test_a_cpp_header_named_h_is_read_as_cpp():
     assert pf.language == "c" and pf.syntax_errors == 0
     assert [(s.qualified_name, s.kind) for s in pf.symbols] == [
         ("a", "module"), ("a.g", "namespace"), ("a.g.A", "class"), ("a.g.A.f", "method")]
+
+
+def test_macros_extern_c_and_bare_macro_lines():
+    src = b"""#ifdef __cplusplus
+extern "C" {
+#endif
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+struct req {
+  REQ_FIELDS
+};
+PRIVATE_TYPES
+API int uv_close(int h);
+int use(void) { return MAX(1, 2); }
+#ifdef __cplusplus
+}
+#endif
+"""
+    pf = c.parse("include/uv.h", src, "include.uv")
+    assert pf.syntax_errors <= 1  # the API attribute macro; the rest of the header is read
+    got = {(s.name, s.kind, s.is_declaration) for s in pf.symbols[1:]}
+    assert got == {("MAX", "function", False), ("req", "struct", False), ("uv_close", "function", True),
+                   ("use", "function", False)}
+    assert [x.callee for x in pf.calls] == ["MAX"]
+    assert next(s for s in pf.symbols if s.name == "MAX").params == [("a", ""), ("b", "")]

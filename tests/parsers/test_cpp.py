@@ -51,3 +51,34 @@ def test_calls_and_bindings():
 @pytest.mark.parametrize("src", [b"", b"\xff\xfe class", b"template <class T> class { void f(", b"<" * 3000])
 def test_bad_input_never_raises(src):
     assert cpp.parse("bad.cpp", src, "bad").symbols[0].kind == "module"
+
+
+def test_usings_placeholders_templates_and_makers():
+    src = b"""#include "w.h"
+using namespace ui::detail;
+using ui::Widget;
+namespace fs = std::filesystem;
+namespace a::b { int f(); }
+class Local { public: Local(int x); ~Local(); void go(); };
+void ui::Button::draw() const { Widget::draw(); }
+void ns::helper() {}
+template <typename T> T first(const std::vector<T> &v, Widget w) { return v[0]; }
+using Alias = ui::Widget;
+int main() { auto p = std::make_unique<Widget>(1); p->draw(); }
+"""
+    pf = cpp.parse("src/b.cpp", src, "src.b")
+    got = {s.qualified_name: (s.kind, s.is_declaration) for s in pf.symbols}
+    assert got["src.b.a"] == ("namespace", True) and got["src.b.a.b"] == ("namespace", False)
+    assert got["src.b.a.b.f"] == ("function", True)
+    assert got["src.b.Local.<init>"] == ("method", True) and got["src.b.Local.~Local"] == ("method", True)
+    assert got["src.b.ui"] == ("namespace", True) and got["src.b.ui.Button"] == ("class", True)
+    assert got["src.b.ui.Button.draw"] == ("method", False)
+    assert got["src.b.ns.helper"] == ("function", False)  # an unknown lower-case scope is a namespace
+    assert got["src.b.Alias"] == ("type_alias", False)
+    imps = [(i.module, i.name, i.alias) for i in pf.imports]
+    assert imps == [("w.h", "*", None), ("namespace ui::detail", "*", None), ("namespace ui", "Widget", None),
+                    ("namespace std::filesystem", None, "fs")]
+    refs = {(pf.symbols[t.owner].name, t.type_name, t.kind) for t in pf.type_refs}
+    assert ("first", "Widget", "param") in refs and not [r for r in refs if r[1] == "T"]
+    binds = {(pf.symbols[b.owner].name, b.name): b.value for b in pf.bindings}
+    assert binds[("main", "p")] == "Widget"

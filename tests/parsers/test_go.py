@@ -76,3 +76,22 @@ def test_range_binds_the_element_type():
     src = b"package p\nfunc f(cs []Closer, m map[string]*User) { for _, c := range cs { c.Close() }\n for _, u := range m {} }\n"
     pf = go.parse("p/a.go", src, "p.a")
     assert [(b.name, b.annotation) for b in pf.bindings] == [("c", "Closer"), ("u", "User")]
+
+
+def test_go_mod_module_path_and_requirements():
+    src = b"module example.com/shop\n\ngo 1.22\n\nrequire (\n\tgithub.com/a/b v1.0.0 // indirect\n)\nrequire c.io/d v2.0.0\n"
+    pf = go.parse("svc/go.mod", src, "svc.go")
+    assert pf.language == "go" and [s.kind for s in pf.symbols] == ["module"]
+    assert pf.symbols[0].signature == "module example.com/shop"
+    assert [i.module for i in pf.imports] == ["github.com/a/b", "c.io/d"]
+
+
+def test_type_parameters_and_generic_arguments():
+    src = b"""package p
+type Stack[T any] struct { items []T; owner *User }
+func (s *Stack[T]) Push(v T) {}
+func Keys[K comparable, V any](m map[K]V, users Set[User]) []K { return nil }
+"""
+    pf = go.parse("p/s.go", src, "p.s")
+    refs = {(pf.symbols[t.owner].name, t.type_name, t.kind) for t in pf.type_refs}
+    assert refs == {("Stack", "User", "field"), ("Keys", "Set", "param"), ("Keys", "User", "generic")}

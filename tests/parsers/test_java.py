@@ -70,3 +70,17 @@ def test_calls_relations_imports_bindings():
 @pytest.mark.parametrize("src", [b"", b"\xff\xfeclass", b"class A { void f( { }", b"(" * 3000])
 def test_bad_input_never_raises(src):
     assert java.parse("Bad.java", src, "Bad").symbols[0].kind == "module"
+
+
+def test_type_parameters_generic_arguments_and_new_receivers():
+    src = b"""class Page<T> {
+    private List<T> items;
+    private Map<String, User> byName;
+    Optional<User> first() { return null; }
+    <K> K key(K k) { new Builder().size(2).build(); return k; }
+}"""
+    pf = java.parse("Page.java", src, "Page")
+    refs = {(pf.symbols[t.owner].name, t.type_name, t.kind) for t in pf.type_refs}
+    assert refs == {("Page", "List", "field"), ("Page", "Map", "field"), ("Page", "User", "generic"),
+                    ("first", "Optional", "return"), ("first", "User", "return")}  # Optional<User> returns a User
+    assert sorted(c.callee for c in pf.calls) == ["Builder", "Builder().size", "Builder().size().build"]

@@ -70,3 +70,27 @@ def test_calls_inside_macro_arguments():
     src = b'fn f() { format!("{}", self.area(), crate::x::y(1), a.b.c(vec![g(2)]), other!(h())); }'
     pf = rust.parse("a.rs", src, "a")
     assert sorted(c.callee for c in pf.calls) == ["a.b.c", "crate.x.y", "g", "h", "self.area"]
+
+
+def test_impl_of_a_type_of_another_file_has_a_placeholder():
+    src = b"""use crate::model::User;
+impl std::fmt::Display for User {
+    fn fmt(&self, f: &mut Formatter) -> Result { self.name() }
+}
+impl User { fn extra(&self) {} }
+impl<T: Clone> Wrapper<T> { fn get(&self) -> T { self.0.clone() } }
+struct Wrapper<T>(T);
+#[path = "../gen_helper.rs"]
+mod helper;
+"""
+    pf = rust.parse("src/show.rs", src, "src.show")
+    got = [(s.qualified_name, s.kind, s.is_declaration, s.start_line) for s in pf.symbols]
+    assert ("src.show.User", "struct", True, 0) in got  # line 0: it has no source of its own
+    user = next(i for i, s in enumerate(pf.symbols) if s.qualified_name == "src.show.User")
+    assert pf.symbols[user].signature == "impl User"
+    assert {pf.symbols[i].name for i, s in enumerate(pf.symbols) if s.parent == user} == {"fmt", "extra"}
+    assert all(s.parent is None or s.parent < i for i, s in enumerate(pf.symbols))  # parents first
+    rels = [(pf.symbols[r.source].qualified_name, r.target, r.kind) for r in pf.relations]
+    assert rels == [("src.show.User", "std.fmt.Display", "implements")]
+    assert not [t for t in pf.type_refs if t.type_name == "T"]  # impl<T>: a parameter
+    assert [(i.module, i.alias) for i in pf.imports][-1] == ("path:../gen_helper.rs", "helper")

@@ -42,8 +42,8 @@ def test_types_relations_and_receivers():
     assert find.return_type == "User"  # Promise<User | undefined> -> User
     refs = {(pf.symbols[t.owner].name, t.type_name, t.kind) for t in pf.type_refs}
     assert {("Service", "Cache", "field"), ("Service", "UserRepo", "field"), ("constructor", "UserRepo", "param"),
-            ("find", "User", "return"), ("find", "User", "annotation"), ("Users", "User", "annotation"),
-            ("save", "T", "param")} <= refs
+            ("find", "User", "return"), ("find", "User", "annotation"), ("Users", "User", "generic")} <= refs
+    assert not {r for r in refs if r[1] == "T"}  # a type parameter is no type reference
     rels = {(pf.symbols[r.source].name, r.target, r.kind) for r in pf.relations}
     assert rels == {("Repo", "Base", "extends"), ("Service", "Repo", "implements")}
     binds = {(pf.symbols[b.owner].name, b.name): b.annotation for b in pf.bindings}
@@ -62,3 +62,26 @@ def test_tsx_uses_its_grammar():
 @pytest.mark.parametrize("src", [b"", b"\xff\xfe<\x00", b"interface { x: ", b"<" * 3000])
 def test_bad_input_never_raises(path, src):
     assert typescript.parse(path, src, "bad").symbols[0].kind == "module"
+
+
+def test_overloads_require_imports_export_assignment_and_type_parameters():
+    src = b"""
+import u = require('./util');
+export function pick(a: string): string;
+export function pick(a: number): number;
+export function pick(a: any): any { return u.norm(a); }
+export class Box<T> { items: Array<T> = []; get(i: number): T { return this.items[i]; } }
+export = Box;
+"""
+    pf = typescript.parse("src/b.ts", src, "src.b")
+    assert [s.qualified_name for s in pf.symbols] == ["src.b", "src.b.pick", "src.b.Box", "src.b.Box.get"]
+    assert not pf.symbols[1].is_declaration  # the implementation stands for its overloads
+    assert [(i.module, i.name, i.alias) for i in pf.imports] == [("./util", "module.exports", "u")]
+    assert {(b.name, b.alias_of) for b in pf.bindings} >= {("module.exports", "Box"), ("default", "Box")}
+    assert not [t for t in pf.type_refs if t.type_name == "T"]
+
+
+def test_tsx_components_are_calls():
+    src = b"export const App = () => <Layout title='x'><Badge /></Layout>;"
+    pf = typescript.parse("src/App.tsx", src, "src.App")
+    assert [c.callee for c in pf.calls] == ["Layout", "Badge"]

@@ -9,3 +9,4 @@
 (field_declaration) @field
 (call_expression) @call
 (preproc_include) @include
+(preproc_function_def) @macro

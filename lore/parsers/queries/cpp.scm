@@ -12,3 +12,6 @@
 (call_expression) @call
 (new_expression) @new
 (preproc_include) @include
+(preproc_function_def) @macro
+(using_declaration) @using
+(namespace_alias_definition) @namespace_alias

@@ -7,6 +7,7 @@
 (method_definition) @def.method
 (variable_declarator) @var
 (assignment_expression) @assign
+(pair value: [(function_expression) (arrow_function) (generator_function) (identifier) (member_expression)]) @pair
 (call_expression) @call
 (new_expression) @new
 (import_statement) @import

@@ -15,6 +15,7 @@
 (internal_module) @def.namespace
 (variable_declarator) @var
 (assignment_expression) @assign
+(pair value: [(function_expression) (arrow_function) (generator_function) (identifier) (member_expression)]) @pair
 (call_expression) @call
 (new_expression) @new
 (import_statement) @import

@@ -18,7 +18,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .docs import api
 from .errors import InvalidArgumentError, LoreError
 from .store.db import default_db_path
 
@@ -127,6 +126,8 @@ def add_command(
     as_json: JsonOption = False,
 ) -> None:
     """Add or refresh documents; only changed chunks are embedded again."""
+    from .docs import api  # here, not at import: other commands never load numpy
+
     out = api.add_documents(
         _db(db, create=True), paths, library=library, topic=topic, tags=tags, version=version, embedder=embedder,
         max_chars=max_chars, overlap=overlap,
@@ -165,6 +166,8 @@ def search_command(
     as_json: JsonOption = False,
 ) -> None:
     """Search document chunks by keywords, meaning, or both fused."""
+    from .docs import api  # here, not at import: other commands never load numpy
+
     out = api.search_docs(
         _db(db), query, mode=mode, limit=limit, min_score=min_score, topic=topic, library=library, tags=tags,
         expand=expand, any_terms=any_terms, count=count,
@@ -207,6 +210,8 @@ def related_command(
     as_json: JsonOption = False,
 ) -> None:
     """Document chunks most like CHUNK_ID (reuses its stored vector: no model call)."""
+    from .docs import api  # here, not at import: other commands never load numpy
+
     if same_document and exclude_document is not None:
         raise InvalidArgumentError("give --same-document or --exclude-document, not both")
     excluded: str | bool | None = False if same_document else exclude_document

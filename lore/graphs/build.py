@@ -5,16 +5,20 @@ numpy arrays, are mapped to rows with ``np.searchsorted`` over the sorted symbol
 :class:`NodeIndex`), and are summed into a CSR matrix by ``scipy.sparse.coo_matrix``. Edge weights are
 the edges' ``confidence`` (several call sites add up).
 
-The result is cached in memory and on disk beside the index (``.lore/index.db.graph.npz``) so that
-a fresh process loads it in milliseconds instead of re-reading millions of rows. Both caches are
+The result is cached in memory and on disk beside the index (``.lore/index.db.graph/``: plain
+``.npy`` arrays, memory-mapped) so that a fresh process maps it in milliseconds instead of
+re-reading millions of rows. Both caches are
 keyed by the index's stamp (its random ``index_id`` and its ``generation``): a refresh bumps the
 generation and a rebuilt index gets a new id, so a stale graph is never served.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import sqlite3
+import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,7 +33,7 @@ KINDS = ("module", "class", "interface", "struct", "trait", "enum", "type_alias"
          "namespace", "external")
 _KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 RELATIONS = ("calls", "types", "inherits", "contains", "imports")
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: a folder of .npy arrays per state, memory-mapped
 
 
 @dataclass
@@ -170,42 +174,76 @@ def build_graph(conn: sqlite3.Connection) -> CodeGraph:
 
 
 def _cache_path(db_path: Path) -> Path:
-    return db_path.with_name(db_path.name + ".graph.npz")
+    """The folder beside the index that holds saved graphs (one subfolder per index state)."""
+    return db_path.with_name(db_path.name + ".graph")
 
 
-def save_graph(g: CodeGraph, path: Path) -> None:
-    arrays: dict[str, np.ndarray] = {
-        "format": np.array([CACHE_FORMAT]), "stamp": np.array([g.stamp]), "ids": g.nodes.ids,
-        "kind": g.kind, "is_test": g.is_test, "file_rows": g.file, "parent": g.parent,
-    }
+def _state_dir(cache: Path, stamp: str) -> Path:
+    return cache / stamp.replace(":", "-")
+
+
+def save_graph(g: CodeGraph, cache: Path) -> Path:
+    """Save ``g`` under ``cache`` as plain ``.npy`` arrays (one folder per state) and drop older states.
+
+    Plain arrays can be memory-mapped by :func:`load_saved`: a fresh process starts without reading
+    hundreds of MB, and processes share the pages. The folder appears atomically (written under a
+    temporary name, then renamed); a reader still mapping an older state keeps its open files.
+    """
+    arrays: dict[str, np.ndarray] = {"ids": g.nodes.ids, "kind": g.kind, "is_test": g.is_test, "file_rows": g.file,
+                                     "parent": g.parent}
     for name in RELATIONS:
         for tname, m in ((name, g.matrix(name)), (f"{name}.T", g.matrix(name, transpose=True))):
             arrays[f"{tname}.data"] = m.data
             arrays[f"{tname}.indices"] = m.indices
             arrays[f"{tname}.indptr"] = m.indptr
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}.npz")
-    np.savez(tmp, **arrays)
-    os.replace(tmp, path)
-
-
-def load_saved(path: Path, stamp: str) -> CodeGraph | None:
-    """The graph saved at ``path`` if it was built from the index state ``stamp``, else ``None``."""
+    final = _state_dir(cache, g.stamp)
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cache))
     try:
-        with np.load(path) as z:
-            if int(z["format"][0]) != CACHE_FORMAT or str(z["stamp"][0]) != stamp:
-                return None
-            ids = z["ids"]
-            n = len(ids)
-            mats: dict[str, sp.csr_matrix] = {}
-            trans: dict[str, sp.csr_matrix] = {}
-            for name in RELATIONS:
-                for tname, target in ((name, mats), (f"{name}.T", trans)):
-                    target[name] = sp.csr_matrix(
-                        (z[f"{tname}.data"], z[f"{tname}.indices"], z[f"{tname}.indptr"]), shape=(n, n)
-                    )
-            generation = int(stamp.rsplit(":", 1)[1])
-            return CodeGraph(generation, NodeIndex(ids), z["kind"], z["is_test"], z["file_rows"], z["parent"], mats, trans,
-                             stamp=stamp)
+        for key, arr in arrays.items():
+            np.save(tmp / f"{key}.npy", np.ascontiguousarray(arr))
+        (tmp / "meta.json").write_text(json.dumps({"format": CACHE_FORMAT, "stamp": g.stamp, "n": g.n}))
+        try:
+            os.rename(tmp, final)
+        except OSError:  # another process saved this state first
+            shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    for old in cache.iterdir():
+        if old != final and not old.name.startswith(".tmp-"):
+            shutil.rmtree(old, ignore_errors=True)
+    for legacy in (cache.with_suffix(".graph.npz"), *cache.parent.glob("graph-*.npz")):  # format 1 files
+        legacy.unlink(missing_ok=True)
+    return final
+
+
+def load_saved(cache: Path, stamp: str) -> CodeGraph | None:
+    """The graph saved under ``cache`` for the index state ``stamp`` (memory-mapped), else ``None``.
+
+    Arrays are mapped copy-on-write: nothing is read until used, and an in-place operation never
+    touches the file.
+    """
+    folder = _state_dir(cache, stamp)
+    try:
+        meta = json.loads((folder / "meta.json").read_text())
+        if meta.get("format") != CACHE_FORMAT or meta.get("stamp") != stamp:
+            return None
+
+        def arr(key: str) -> np.ndarray:
+            return np.load(folder / f"{key}.npy", mmap_mode="c")
+
+        ids = arr("ids")
+        n = len(ids)
+        mats: dict[str, sp.csr_matrix] = {}
+        trans: dict[str, sp.csr_matrix] = {}
+        for name in RELATIONS:
+            for tname, target in ((name, mats), (f"{name}.T", trans)):
+                target[name] = sp.csr_matrix((arr(f"{tname}.data"), arr(f"{tname}.indices"), arr(f"{tname}.indptr")),
+                                             shape=(n, n))
+        generation = int(stamp.rsplit(":", 1)[1])
+        return CodeGraph(generation, NodeIndex(ids), arr("kind"), arr("is_test"), arr("file_rows"), arr("parent"),
+                         mats, trans, stamp=stamp)
     except (OSError, KeyError, ValueError):
         return None
 
@@ -228,7 +266,7 @@ def load_graph(conn: sqlite3.Connection, db_path: str | os.PathLike[str] | None 
             return g
     g = None
     cache = _cache_path(Path(db_path)) if db_path else None
-    if cache is not None and cache.exists():
+    if cache is not None and cache.is_dir():
         g = load_saved(cache, stamp)
     if g is None:
         g = build_graph(conn)

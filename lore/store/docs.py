@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .db import bump_generation, get_meta, set_meta
 from .schema import DOCS_LAYOUT
+
+if TYPE_CHECKING:  # numpy loads inside the functions that need it: `lore index` never imports it
+    import numpy as np
 
 DOC_COLUMNS = (
     "id",
@@ -269,12 +270,16 @@ def filtered_document_ids(
     tags: Sequence[str] | None = None,
 ) -> np.ndarray:
     """Ids of the documents matching every given filter (all tags required); reads only ``documents``."""
+    import numpy as np
+
     where, args = _filter_sql(library=library, topic=topic, tags=tags)
     sql = "SELECT d.id FROM documents d" + (" WHERE " + where if where else "")
     return np.fromiter((r[0] for r in conn.execute(sql, args)), dtype=np.int64)
 
 
 def chunk_ids_of_documents(conn: sqlite3.Connection, document_ids: Iterable[int]) -> np.ndarray:
+    import numpy as np
+
     ids = [int(i) for i in document_ids]
     if not ids:
         return np.zeros(0, dtype=np.int64)
@@ -355,6 +360,8 @@ def chunk_vector_models(conn: sqlite3.Connection, chunk_id: int) -> list[str]:
 
 def chunk_vector(conn: sqlite3.Connection, chunk_id: int, model: str) -> np.ndarray | None:
     """The stored float32 vector of one chunk for ``model``, or ``None``."""
+    import numpy as np
+
     row = conn.execute(
         "SELECT vector FROM chunk_vectors WHERE chunk_id = ? AND model = ?", (chunk_id, model)
     ).fetchone()
@@ -363,6 +370,8 @@ def chunk_vector(conn: sqlite3.Connection, chunk_id: int, model: str) -> np.ndar
 
 def load_vectors(conn: sqlite3.Connection, model: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(chunk ids sorted ascending, their document ids, float32 matrix with one row per id) for ``model``."""
+    import numpy as np
+
     rows = conn.execute(
         "SELECT v.chunk_id, c.document_id, v.vector FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id "
         "WHERE v.model = ? ORDER BY v.chunk_id",

@@ -17,7 +17,26 @@ from ..errors import InvalidArgumentError
 
 RRF_K = 60.0
 
-__all__ = ["RRF_K", "rank_fusion", "ranks"]
+__all__ = ["RRF_K", "order_by_score", "rank_fusion", "ranks"]
+# scores equal to this many digits (relative to the best) are ties: sums taken in a different
+# order differ in their last bits, and that noise must not outrank the id order
+TIE_DIGITS = 10
+
+
+def order_by_score(scores: np.ndarray) -> np.ndarray:
+    """Rows with a positive score, best first; scores equal to ``TIE_DIGITS`` digits tie, broken by row.
+
+    Examples
+    --------
+    >>> order_by_score(np.array([0.3, 0.0, 0.1 + 0.2, 0.5])).tolist()
+    [3, 0, 2]
+    """
+    s = np.asarray(scores, dtype=np.float64)
+    cand = np.flatnonzero(s > 0)
+    if not cand.size:
+        return cand
+    key = np.round(s[cand] / s[cand].max(), TIE_DIGITS)
+    return cand[np.lexsort((cand, -key))]
 
 
 def ranks(scores: np.ndarray, *, exclude: np.ndarray | None = None) -> np.ndarray:
@@ -40,8 +59,7 @@ def ranks(scores: np.ndarray, *, exclude: np.ndarray | None = None) -> np.ndarra
     s = np.asarray(scores, dtype=np.float64)
     if exclude is not None:
         s = np.where(exclude, 0.0, s)
-    cand = np.flatnonzero(s > 0)
-    order = cand[np.lexsort((cand, -s[cand]))]
+    order = order_by_score(s)
     out = np.zeros(s.shape[0], dtype=np.int64)
     out[order] = np.arange(1, order.size + 1)
     return out

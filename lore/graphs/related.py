@@ -27,7 +27,8 @@ DIRECTIONS = ("out", "in", "both")
 # defaults"; benchmarks/structural).
 DEFAULT_ALGORITHM = "overlap"  # fusion matched it within 0.006 nDCG@10 on both corpora, at more cost
 # overlap: neighbours compared per relation; "container" makes members of one class or module alike
-DEFAULT_OVERLAP_WEIGHTS = {"callees": 0.5, "callers": 1.0, "types": 0.25, "inherits": 0.5, "container": 1.0}
+DEFAULT_OVERLAP_WEIGHTS = {"callees": 0.5, "callers": 1.0, "types": 0.25, "inherits": 1.0, "inherited_by": 0.5,
+                           "container": 1.0}
 DEFAULT_MEASURE = "idf_cosine"
 # pagerank: how much each relation contributes to the walk (containment lets it reach siblings)
 DEFAULT_PPR_WEIGHTS = {"calls": 1.0, "types": 0.5, "inherits": 0.5, "contains": 10.0, "imports": 0.0}
@@ -75,14 +76,18 @@ class RelatedParams:
 
 # overlap relation -> (graph relation, transposed, closed): the neighbours a symbol is compared on.
 # Closed relations count the symbol itself as its own neighbour, so a direct edge between seed and
-# candidate (a call, an override) weighs like a shared neighbour; the container is compared open (a
-# symbol and its own members are not "siblings"). Closing them raised nDCG@10 on networkx's See-Also
-# pairs from 0.567 to 0.616 and left scipy's unchanged (0.525 -> 0.528).
+# candidate (a call, an override) weighs like a shared neighbour; closing the call and type relations
+# raised nDCG@10 on networkx's See-Also pairs from 0.567 to 0.616 and left scipy's unchanged (0.525 ->
+# 0.528). "inherits" stays open: two methods overriding the same base method are peers in the same
+# role (RedisCache.get and LocMemCache.get), and their own ids would halve that similarity; the
+# direct override link comes from the closed "inherited_by". That split cost networkx 0.005 and gave
+# scipy 0.006, and keeps polymorphic peers beside same-class siblings. The container is open too (a
+# symbol and its own members are not siblings).
 OVERLAP_RELATIONS = {
     "callees": ("calls", False, True),
     "callers": ("calls", True, True),
     "types": ("types", False, True),
-    "inherits": ("inherits", False, True),
+    "inherits": ("inherits", False, False),
     "inherited_by": ("inherits", True, True),
     "container": ("contains", True, False),  # the enclosing class or module: siblings share it
 }
@@ -146,10 +151,7 @@ def excluded_mask(g: CodeGraph, seeds: np.ndarray, *, include_tests: bool, kinds
 
 def rank(scores: np.ndarray, mask: np.ndarray, limit: int | None) -> tuple[np.ndarray, int]:
     """Rows with a positive score, best first, ties by row (= symbol id order); and how many there were."""
-    s = np.where(mask, 0.0, scores)
-    cand = np.flatnonzero(s > 0)
-    order = np.lexsort((cand, -s[cand]))
-    ranked = cand[order]
+    ranked = fu.order_by_score(np.where(mask, 0.0, scores))
     total = int(ranked.shape[0])
     return (ranked[:limit] if limit is not None else ranked), total
 

@@ -205,15 +205,15 @@ class Index:
         if stored is not None:
             summary, members = stored
             labels = np.full(g.n, -1, dtype=np.int64)
-            if members:
-                arr = np.array(members, dtype=np.int64)
-                labels[g.nodes.rows(arr[:, 0])] = arr[:, 1]
+            if members.size:
+                labels[g.nodes.rows(members[:, 0])] = members[:, 1]
             self._cluster_memory[(key, g.stamp)] = (summary, labels)
             return summary, labels
         labels, sizes, cohesion = _rel().compute_clusters(g, seed=seed, mode=mode, min_size=min_size)
         summary = self._cluster_summary(g, labels, sizes, cohesion)
         if not self.readonly:
-            members = [(g.nodes.id(int(r)), int(labels[r])) for r in np.flatnonzero(labels >= 0)]
+            rows = np.flatnonzero(labels >= 0)
+            members = np.column_stack([g.nodes.ids[rows], labels[rows]])
             try:
                 with store_db.write_transaction(self.conn, self.db_path):
                     if store_db.generation(self.conn) == g.generation:

@@ -11,12 +11,14 @@ Measured per size (medians over repeats; "max" is the slowest query):
   features [callees, callers, types] and cached transposes; and lore's default (idf_cosine over
   closed neighbourhoods: each row is its own neighbour)
 * exact personalized PageRank (power iteration, tol 1e-8) on calls in both directions
-* push PageRank (rmax 1e-5) and its top-20 overlap with exact, both directions and callees only
+* push PageRank (rmax 1e-5) and its top-20 overlap with exact, both directions and callees only; on
+  the symmetric both-direction matrix also with the left-over residual spread by degree (what lore
+  runs; its first call computes the degrees and components once per matrix)
 * Monte-Carlo PageRank (10k walks, warm cache) and its top-10 overlap with exact
   (overlaps strict, and tie-tolerant: an approximate top-k node counts if its exact score is within
   5% of the exact k-th score)
 * label propagation on the undirected call graph, then the same clusters served from the store
-  cache (``cluster_members`` rows read back into a label array)
+  cache (the run's member blob read back into a label array)
 * the graph cache: saving the CSR matrices beside the index and the warm start of a fresh process
 * networkx.pagerank on the same graph where feasible (<= 100k nodes)
 
@@ -153,13 +155,19 @@ def bench_size(
     ppr_seeds = rng.integers(0, n, repeat)
     exact_ms, push_ms, mc_ms, push_top, mc_top, push_out_ms, push_out_top = [], [], [], [], [], [], []
     exact_out_ms: list[float] = []
+    spread_ms: list[float] = []
+    spread_top: list[tuple[float, float]] = []
     monte_carlo_pagerank(both, personalization=[0], n_walks=100, seed=0)  # builds the per-matrix row maxima
+    stationary_ms, _ = timed(push_pagerank, both, personalization=[0], undirected=True)  # degrees, components
     for s in ppr_seeds.tolist():
         t, exact = timed(personalized_pagerank, both, personalization=[s], tol=1e-8, max_iter=1000)
         exact_ms.append(t)
         t, pushed = timed(push_pagerank, both, personalization=[s], rmax=1e-5)
         push_ms.append(t)
         push_top.append(agreement(exact, pushed, 20))
+        t, spread = timed(push_pagerank, both, personalization=[s], rmax=1e-5, undirected=True)
+        spread_ms.append(t)
+        spread_top.append(agreement(exact, spread, 20))
         t, (mc, _) = timed(monte_carlo_pagerank, both, personalization=[s], n_walks=10_000, seed=s)
         mc_ms.append(t)
         mc_top.append(agreement(exact, mc, 10))
@@ -178,7 +186,13 @@ def bench_size(
 
     rows.append(("PPR exact (power iteration, both)", f"{statistics.median(exact_ms):.1f} ms ({both.nnz / n:.1f} edges/node)"))
     rows.append(("PPR exact (power iteration, out)", f"{statistics.median(exact_out_ms):.1f} ms ({calls.nnz / n:.1f} edges/node)"))
-    rows.append(("PPR push rmax=1e-5 (both)", f"{statistics.median(push_ms):.2f} ms, {fmt(push_top, 20)}"))
+    rows.append(("PPR push rmax=1e-5 (both, local)", f"{statistics.median(push_ms):.2f} ms, {fmt(push_top, 20)}"))
+    rows.append(
+        (
+            "PPR push rmax=1e-5 (both, residual spread: lore)",
+            f"{statistics.median(spread_ms):.2f} ms, {fmt(spread_top, 20)}; first call {stationary_ms:.0f} ms",
+        )
+    )
     rows.append(
         ("PPR push rmax=1e-5 (out)", f"{statistics.median(push_out_ms):.2f} ms, {fmt(push_out_top, 20)}")
     )
@@ -243,7 +257,7 @@ def cluster_cache_row(labels: np.ndarray) -> tuple[str, str]:
     from lore.store import clusters as clusters_store
     from lore.store.db import connect
 
-    members = list(zip(range(labels.size), labels.tolist(), strict=True))
+    members = np.column_stack([np.arange(labels.size), labels])
     with tempfile.TemporaryDirectory() as d:
         conn = connect(Path(d) / "index.db", create=True)
         t0 = time.perf_counter()
@@ -252,10 +266,9 @@ def cluster_cache_row(labels: np.ndarray) -> tuple[str, str]:
         save_s = time.perf_counter() - t0
 
         def load() -> np.ndarray:
-            _summary, rows = clusters_store.load_run(conn, "bench", 1)
-            arr = np.array(rows, dtype=np.int64)
+            _summary, pairs = clusters_store.load_run(conn, "bench", 1)
             out = np.full(labels.size, -1, dtype=np.int64)
-            out[arr[:, 0]] = arr[:, 1]
+            out[pairs[:, 0]] = pairs[:, 1]
             return out
 
         ms = [timed(load)[0] for _ in range(3)]

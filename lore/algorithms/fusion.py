@@ -23,20 +23,29 @@ __all__ = ["RRF_K", "order_by_score", "rank_fusion", "ranks"]
 TIE_DIGITS = 10
 
 
-def order_by_score(scores: np.ndarray) -> np.ndarray:
-    """Rows with a positive score, best first; scores equal to ``TIE_DIGITS`` digits tie, broken by row.
+def order_by_score(scores: np.ndarray, limit: int | None = None) -> np.ndarray:
+    """Rows with a positive score, best first (the first ``limit``); scores equal to ``TIE_DIGITS``
+    digits tie, broken by row. With a limit only the rows that can make it are sorted.
 
     Examples
     --------
     >>> order_by_score(np.array([0.3, 0.0, 0.1 + 0.2, 0.5])).tolist()
     [3, 0, 2]
+    >>> order_by_score(np.array([0.3, 0.0, 0.1 + 0.2, 0.5]), limit=2).tolist()
+    [3, 0]
     """
     s = np.asarray(scores, dtype=np.float64)
     cand = np.flatnonzero(s > 0)
     if not cand.size:
         return cand
-    key = np.round(s[cand] / s[cand].max(), TIE_DIGITS)
-    return cand[np.lexsort((cand, -key))]
+    vals = s[cand]
+    top = float(vals.max())
+    if limit is not None and limit < cand.size:
+        cut = np.partition(vals, cand.size - limit)[cand.size - limit]  # the limit-th best
+        keep = vals >= cut - top * 10.0**-TIE_DIGITS  # and whatever ties with it
+        cand, vals = cand[keep], vals[keep]
+    order = cand[np.lexsort((cand, -np.round(vals / top, TIE_DIGITS)))]
+    return order if limit is None else order[:limit]
 
 
 def ranks(scores: np.ndarray, *, exclude: np.ndarray | None = None) -> np.ndarray:

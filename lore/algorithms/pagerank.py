@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components
 
 from ..errors import ConvergenceError, InvalidArgumentError
 from ._checks import (
@@ -334,6 +335,7 @@ def push_pagerank(
     personalization,
     alpha: float = 0.85,
     rmax: float = 1e-5,
+    undirected: bool = False,
 ) -> np.ndarray:
     """Personalized PageRank approximated by forward push (Andersen-Chung-Lang), locally.
 
@@ -354,15 +356,24 @@ def push_pagerank(
         Continuation probability, in (0, 1).
     rmax : float
         Residual threshold per out-edge (> 0); smaller is more exact and slower.
+    undirected : bool
+        ``adjacency`` is symmetric (a walk in both directions). The residual left over is then not
+        dropped: the walks it stands for would, after their next step, be spread like the walk's
+        stationary distribution (weighted degree over its connected component), and that is where
+        ``alpha`` times the residual goes. A hub's degree puts it out of push's reach (its threshold
+        is ``rmax * degree``) while most walks come back through it; with this correction the top 20
+        agree with exact PageRank on 0.95 of seeds' rankings instead of 0.85 on million-node code
+        graphs (``benchmarks/perf/bench_related.py``). The weighted degrees and components are
+        computed once per matrix.
 
     Returns
     -------
     numpy.ndarray
-        Length-N nonnegative estimates ``p + (1 - alpha) r`` (the residual left at a node is worth at
-        least its first restart there), each at most the exact value. They sum to less than 1 by
-        ``alpha`` times the left-over residual, which is at most ``rmax * (nnz + N)``; on graphs with
-        big hubs much of the mass can stay spread thinly as residual, and near-ties in the tail of
-        the ranking can swap.
+        Length-N nonnegative estimates. Directed: ``p + (1 - alpha) r`` (the residual left at a node
+        is worth at least its first restart there), each at most the exact value; they sum to less
+        than 1 by ``alpha`` times the left-over residual, which is at most ``rmax * (nnz + N)``, and on
+        graphs with big hubs near-ties in the ranking can swap. Undirected: the same plus the spread
+        residual; they sum to 1, and rows outside the seeds' components stay 0.
 
     Examples
     --------
@@ -370,6 +381,16 @@ def push_pagerank(
     >>> cycle = sp.csr_matrix(([1.0, 1.0, 1.0], ([0, 1, 2], [1, 2, 0])), shape=(3, 3))
     >>> push_pagerank(cycle, personalization=[0], alpha=0.5, rmax=1e-9).round(4).tolist()
     [0.5714, 0.2857, 0.1429]
+
+    A path 0 - 1 - 2 and an isolated row 3, with a coarse threshold: the residual left over is lost
+    to the directed estimate and spread by degree within the component by the undirected one
+    (exact: ``[0.345, 0.459, 0.195, 0.0]``):
+
+    >>> path = sp.csr_matrix(([1.0, 1.0, 1.0, 1.0], ([0, 1, 1, 2], [1, 0, 2, 1])), shape=(4, 4))
+    >>> push_pagerank(path, personalization=[0], rmax=0.5).round(3).tolist()
+    [0.15, 0.128, 0.0, 0.0]
+    >>> push_pagerank(path, personalization=[0], rmax=0.5, undirected=True).round(3).tolist()
+    [0.331, 0.489, 0.181, 0.0]
     """
     a = check_csr(adjacency)
     check_square(a)
@@ -405,4 +426,43 @@ def push_pagerank(
         cand, inv = np.unique(targets, return_inverse=True)
         r[cand] += np.bincount(inv, weights=vals, minlength=cand.size)
     # a residual r_u is worth at least (1 - alpha) r_u at u itself (its first restart): still a lower bound
-    return p + (1.0 - alpha) * r
+    est = p + (1.0 - alpha) * r
+    if undirected:
+        _spread_residual(a, est, r, alpha)
+    return est
+
+
+def _spread_residual(a: sp.csr_matrix, est: np.ndarray, r: np.ndarray, alpha: float) -> None:
+    """Add ``alpha`` times each component's left-over residual to ``est``, shared by weighted degree.
+
+    Only the rows holding residual are visited, plus one pass over the component that holds most of
+    the graph (its share vector is cached), so the cost stays a few dense passes at any size.
+    """
+    comp, share, comp_degree, giant, giant_share = _stationary(a)
+    held = np.flatnonzero(r)
+    left = np.bincount(comp[held], weights=r[held], minlength=comp_degree.size)  # residual per component
+    for c in np.flatnonzero(left).tolist():
+        if comp_degree[c] <= 0:  # edgeless rows (an isolated seed): no walk to spread, the residual restarts
+            rows = held[comp[held] == c]
+            est[rows] += alpha * r[rows]
+        elif c == giant:
+            est += (alpha * left[c]) * giant_share
+        else:
+            rows = np.flatnonzero(comp == c)
+            est[rows] += (alpha * left[c]) * share[rows]
+
+
+def _stationary(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+    """Per symmetric matrix, once: component of each row, each row's share of its component's
+    weighted degree, the degree sum per component, the largest component and its share vector
+    (0 outside it)."""
+
+    def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+        _n, comp = connected_components(a, directed=False)
+        degree = np.asarray(a.sum(axis=1), dtype=np.float64).ravel()
+        comp_degree = np.bincount(comp, weights=degree)
+        share = np.divide(degree, comp_degree[comp], out=np.zeros_like(degree), where=comp_degree[comp] > 0)
+        giant = int(np.argmax(comp_degree))
+        return comp, share, comp_degree, giant, np.where(comp == giant, share, 0.0)
+
+    return cached_per_matrix(a, "stationary", compute)

@@ -151,9 +151,8 @@ def excluded_mask(g: CodeGraph, seeds: np.ndarray, *, include_tests: bool, kinds
 
 def rank(scores: np.ndarray, mask: np.ndarray, limit: int | None) -> tuple[np.ndarray, int]:
     """Rows with a positive score, best first, ties by row (= symbol id order); and how many there were."""
-    ranked = fu.order_by_score(np.where(mask, 0.0, scores))
-    total = int(ranked.shape[0])
-    return (ranked[:limit] if limit is not None else ranked), total
+    s = np.where(mask, 0.0, scores)
+    return fu.order_by_score(s, limit), int(np.count_nonzero(s > 0))
 
 
 def related_scores(
@@ -168,7 +167,10 @@ def related_scores(
     algo = params.algorithm
     if algo == "fusion":
         overlap = related_scores(g, seeds, replace(params, algorithm="overlap"))[0]
-        walk = related_scores(g, seeds, replace(params, algorithm="pagerank_push"))[0]
+        # the local push estimate (no residual spread): its support is the seeds' neighbourhood, so
+        # ranking it stays cheap, and that is what the fusion weight was chosen on
+        adj = walk_matrix(g, params.ppr_weights, params.direction)
+        walk = pr.push_pagerank(adj, personalization=seeds, alpha=params.alpha)
         return fu.rank_fusion([overlap, walk], weights=[1.0, params.fusion_ppr_weight], exclude=exclude), None
     if algo == "overlap":
         feats, trans, ws, _ = _features(g, params.overlap_weights)
@@ -179,7 +181,9 @@ def related_scores(
     if algo == "pagerank":
         return pr.personalized_pagerank(adj, personalization=seeds, alpha=params.alpha, tol=params.tol, max_iter=1000), None
     if algo == "pagerank_push":
-        return pr.push_pagerank(adj, personalization=seeds, alpha=params.alpha), None
+        # "both" walks a symmetric matrix: the left-over residual is spread by degree (see push_pagerank)
+        return pr.push_pagerank(adj, personalization=seeds, alpha=params.alpha,
+                                undirected=params.direction == "both"), None
     if algo == "pagerank_mc":
         scores, se = pr.monte_carlo_pagerank(adj, personalization=seeds, alpha=params.alpha, n_walks=params.n_walks,
                                              seed=params.seed)

@@ -1,38 +1,44 @@
-"""Cached cluster assignments: one run per parameter key, stamped with the index generation."""
+"""Cached cluster assignments: one run per parameter key, stamped with the index generation.
+
+A run's members are stored as one little-endian int64 blob of (symbol id, cluster id) pairs sorted by
+symbol id: reading a million of them back is one row and one ``frombuffer`` (milliseconds), where a
+row per member took 0.6 s.
+"""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
-def load_run(conn: sqlite3.Connection, key: str, generation: int) -> tuple[dict, list[tuple[int, int]]] | None:
-    """(summary, [(symbol_id, cluster_id)]) of a run made at ``generation``, or ``None`` if missing or stale."""
-    row = conn.execute("SELECT generation, summary FROM cluster_runs WHERE key = ?", (key,)).fetchone()
+def load_run(conn: sqlite3.Connection, key: str, generation: int) -> tuple[dict, np.ndarray] | None:
+    """(summary, K x 2 int64 array of (symbol id, cluster id)) of a run made at ``generation``, or ``None``."""
+    import numpy as np
+
+    row = conn.execute("SELECT generation, summary, members FROM cluster_runs WHERE key = ?", (key,)).fetchone()
     if row is None or int(row[0]) != generation:
         return None
-    members = conn.execute(
-        "SELECT symbol_id, cluster_id FROM cluster_members WHERE key = ? ORDER BY symbol_id", (key,)
-    ).fetchall()
+    members = np.frombuffer(row[2], dtype="<i8").reshape(-1, 2).astype(np.int64, copy=False)
     return json.loads(row[1]), members
 
 
-def save_run(conn: sqlite3.Connection, key: str, generation: int, summary: dict, members: list[tuple[int, int]]) -> None:
-    """Replace the run stored under ``key`` (inside the caller's transaction)."""
-    conn.execute("DELETE FROM cluster_members WHERE key = ?", (key,))
+def save_run(conn: sqlite3.Connection, key: str, generation: int, summary: dict, members: np.ndarray) -> None:
+    """Replace the run stored under ``key`` (inside the caller's transaction); ``members``: K x 2 (id, cluster)."""
+    import numpy as np
+
+    pairs = np.asarray(members, dtype=np.int64).reshape(-1, 2)
+    pairs = pairs[np.argsort(pairs[:, 0], kind="stable")].astype("<i8")
     conn.execute(
-        "INSERT OR REPLACE INTO cluster_runs(key, generation, created_at, summary) VALUES (?,?,?,?)",
-        (key, generation, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), json.dumps(summary)),
-    )
-    conn.executemany(
-        "INSERT INTO cluster_members(key, symbol_id, cluster_id) VALUES (?,?,?)", ((key, s, c) for s, c in members)
+        "INSERT OR REPLACE INTO cluster_runs(key, generation, created_at, summary, members) VALUES (?,?,?,?,?)",
+        (key, generation, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), json.dumps(summary), pairs.tobytes()),
     )
 
 
 def clear_stale(conn: sqlite3.Connection, generation: int) -> None:
     """Drop runs made at another generation (called when a refresh invalidates them)."""
-    keys = [r[0] for r in conn.execute("SELECT key FROM cluster_runs WHERE generation != ?", (generation,))]
-    for k in keys:
-        conn.execute("DELETE FROM cluster_members WHERE key = ?", (k,))
-        conn.execute("DELETE FROM cluster_runs WHERE key = ?", (k,))
+    conn.execute("DELETE FROM cluster_runs WHERE generation != ?", (generation,))

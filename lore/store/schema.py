@@ -13,7 +13,7 @@ heuristics, and ``1/k`` for each of ``k`` ambiguous candidates.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: cluster members as one blob per run
 DOCS_LAYOUT = 1
 
 # strongest first; the resolver records which rule bound each edge
@@ -145,14 +145,9 @@ CREATE TABLE IF NOT EXISTS cluster_runs (
     key        TEXT PRIMARY KEY,       -- algorithm + parameters
     generation INTEGER NOT NULL,
     created_at TEXT NOT NULL,
-    summary    TEXT NOT NULL           -- JSON: per-cluster size, cohesion, label
+    summary    TEXT NOT NULL,          -- JSON: per-cluster size, cohesion, label
+    members    BLOB NOT NULL           -- little-endian int64 (symbol id, cluster id) pairs, by symbol id
 );
-CREATE TABLE IF NOT EXISTS cluster_members (
-    key        TEXT NOT NULL,
-    symbol_id  INTEGER NOT NULL,
-    cluster_id INTEGER NOT NULL,
-    PRIMARY KEY (key, symbol_id)
-) WITHOUT ROWID;
 
 -- BM25 over symbols; rowid = symbols.id; text is pre-tokenized (camelCase / snake_case split)
 CREATE VIRTUAL TABLE IF NOT EXISTS symbols_fts USING fts5(

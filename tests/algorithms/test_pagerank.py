@@ -141,6 +141,33 @@ def test_push_top20_agrees_with_exact_on_a_code_like_graph():
         assert len(top(exact, 20) & top(pushed, 20)) >= 18
 
 
+def test_undirected_push_spreads_the_residual_a_hub_holds_back():
+    # one hub joined to half the graph: its push threshold (rmax x degree) is never reached, so the
+    # local estimate loses the walks that come back through it; spreading the residual by degree
+    # recovers them
+    a = directed(graphs.code_like(3000, seed=1, n_hubs=1), "both")
+    for seed in (10, 500, 1234, 2999):
+        exact = personalized_pagerank(a, personalization=[seed], tol=1e-12, max_iter=1000)
+        local = push_pagerank(a, personalization=[seed], rmax=1e-4)
+        spread = push_pagerank(a, personalization=[seed], rmax=1e-4, undirected=True)
+        assert abs(spread.sum() - 1.0) < 1e-9 and (spread >= 0).all()
+        assert np.abs(spread - exact).sum() < 0.06 < 0.4 < np.abs(local - exact).sum()
+        assert len(top(exact, 20) & top(spread, 20)) == 20
+
+
+def test_undirected_push_stays_in_the_seeds_components():
+    two = sp.block_diag([graphs.karate_club(), graphs.karate_club()]).tocsr()
+    for seeds in ([0], [0, 40]):
+        exact = personalized_pagerank(two, personalization=seeds, tol=1e-12, max_iter=1000)
+        spread = push_pagerank(two, personalization=seeds, rmax=1e-3, undirected=True)
+        assert (spread[exact == 0] == 0).all() and abs(spread.sum() - 1.0) < 1e-9
+        np.testing.assert_allclose(spread[:34].sum(), exact[:34].sum(), atol=1e-9)  # mass per component
+    lone = sp.csr_matrix((3, 3))
+    for seed in (0, 1):  # row 0 heads the "largest" component of an edgeless graph
+        expected = np.eye(3)[seed]
+        np.testing.assert_allclose(push_pagerank(lone, personalization=[seed], rmax=0.1, undirected=True), expected)
+
+
 def test_monte_carlo_top10_agrees_with_exact():
     a = graphs.code_like(500, seed=2)
     exact = personalized_pagerank(a, personalization=[7], tol=1e-12, max_iter=1000)

@@ -130,7 +130,7 @@ def test_bad_input_is_one_clear_error(sample_index, kwargs, error, match):
         related(sample_index, **kwargs)
 
 
-def test_clusters_are_listed_cached_and_invalidated_by_a_refresh(sample_repo, sample_index):
+def test_clusters_are_listed_cached_and_invalidated_by_a_refresh(sample_repo, sample_index, monkeypatch):
     out = list_clusters(sample_index, min_size=2)
     assert out["results"] and out["total"] >= len(out["results"])
     for c in out["results"]:
@@ -139,6 +139,12 @@ def test_clusters_are_listed_cached_and_invalidated_by_a_refresh(sample_repo, sa
     gen = sample_index.generation
     assert conn.execute("SELECT count(*) FROM cluster_runs WHERE generation = ?", (gen,)).fetchone()[0] == 1
     assert list_clusters(sample_index, min_size=2) == out  # served again, same answer
+    summary, labels = sample_index.clusters(min_size=2)
+    other = open_index(sample_index.db_path)  # a second reader: no in-memory copy, reads the stored run
+    monkeypatch.setattr("lore.graphs.related.compute_clusters", lambda *a, **k: pytest.fail("recomputed"))
+    stored_summary, stored_labels = other.clusters(min_size=2)
+    assert stored_summary == summary and stored_labels.tolist() == labels.tolist()
+    monkeypatch.undo()
     (sample_repo / "shop" / "extra.py").write_text("from shop.models import Item\n\ndef make():\n    return Item('a', 1.0)\n")
     index_repo(sample_repo, workers=1)
     assert conn.execute("SELECT count(*) FROM cluster_runs WHERE generation = ?", (gen,)).fetchone()[0] == 0

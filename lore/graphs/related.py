@@ -80,7 +80,7 @@ class RelatedParams:
 # raised nDCG@10 on networkx's See-Also pairs from 0.567 to 0.616 and left scipy's unchanged (0.525 ->
 # 0.528). "inherits" stays open: two methods overriding the same base method are peers in the same
 # role (RedisCache.get and LocMemCache.get), and their own ids would halve that similarity; the
-# direct override link comes from the closed "inherited_by". That split cost networkx 0.005 and gave
+# direct override link comes from the closed "inherited_by". That split cost networkx 0.004 and gave
 # scipy 0.006, and keeps polymorphic peers beside same-class siblings. The container is open too (a
 # symbol and its own members are not siblings).
 OVERLAP_RELATIONS = {

@@ -11,13 +11,10 @@ from __future__ import annotations
 import posixpath
 import sqlite3
 
-from ..docs.embed import default_min_score
-from ..errors import QueryError
 from ..store import search as store
 from .bm25 import FILE_WEIGHTS, Term, match_expression, normalised_name, parse_query, relaxed_terms
 from .fusion import RRF_K, normalise, rrf
-from .symbols import Ranking, check_mode, relaxed_note, stale_note
-from .vectors import changed_since_vectors, pick_model, vector_search
+from .symbols import Ranking, check_mode, relaxed_note, vector_ranking
 
 EXACT_BELOW = 0.99
 
@@ -87,31 +84,8 @@ def rank_files(
     out = Ranking()
     vector: list[tuple[int, float]] = []
     if mode in ("vector", "hybrid"):
-        model = pick_model(conn, "file", embedder)
-        if model is None:
-            if mode == "vector":
-                raise QueryError(
-                    "the index has no file vectors for vector search; build them with "
-                    "`lore index --embed` or use mode 'keyword'"
-                )
-            out.fallback = (
-                "no file vectors in the index: keyword ranking only (build them with `lore index --embed`)"
-            )
-            mode = "keyword"
-        else:
-            out.model = model
-            allowed = None
-            if path_prefix or not include_tests:
-                allowed = store.filtered_ids(
-                    conn, "file", path_prefix=path_prefix, include_tests=include_tests
-                )
-            floor = default_min_score(model) if mode == "hybrid" else None
-            stale = changed_since_vectors(conn, "file", model)
-            if stale:
-                out.stale = stale_note(len(stale), "file")
-            vector = vector_search(
-                conn, "file", model, query, k=depth, allowed=allowed, min_score=floor, exclude=stale
-            )
+        vector, mode = vector_ranking(conn, "file", query, out, mode=mode, embedder=embedder, depth=depth,
+                                      filters={"path_prefix": path_prefix, "include_tests": include_tests})
     keyword: list[tuple[int, float]] = []
     if mode in ("keyword", "hybrid"):
         keyword, relaxed = keyword_files(

@@ -130,6 +130,44 @@ def relaxed_note(terms: Sequence[Term], what: str = "symbol") -> str:
     return f"no {what} has all the words; ranked by any of: {words}"
 
 
+def vector_ranking(
+    conn: sqlite3.Connection,
+    table: str,
+    query: str,
+    out: Ranking,
+    *,
+    mode: str,
+    embedder: str | None,
+    depth: int,
+    filters: dict,
+) -> tuple[list[tuple[int, float]], str]:
+    """The vector half of a symbol or file ranking (``table``: "symbol" | "file"): (hits, mode).
+
+    Without vectors in the index, "vector" mode is an error and "hybrid" falls back to "keyword"
+    (the returned mode) with a note in ``out``; rows changed since they were embedded are left out
+    and counted in ``out.stale``.
+    """
+    noun = "code" if table == "symbol" else "file"
+    model = pick_model(conn, table, embedder)
+    if model is None:
+        if mode == "vector":
+            raise QueryError(
+                f"the index has no {noun} vectors for vector search; build them with "
+                "`lore index --embed` or use mode 'keyword'"
+            )
+        out.fallback = f"no {noun} vectors in the index: keyword ranking only (build them with `lore index --embed`)"
+        return [], "keyword"
+    out.model = model
+    narrowed = filters.get("kind") or filters.get("path_prefix") or not filters.get("include_tests", True)
+    allowed = store.filtered_ids(conn, table, **filters) if narrowed else None
+    floor = default_min_score(model) if mode == "hybrid" else None
+    stale = changed_since_vectors(conn, table, model)
+    if stale:
+        out.stale = stale_note(len(stale), table)
+    hits = vector_search(conn, table, model, query, k=depth, allowed=allowed, min_score=floor, exclude=stale)
+    return hits, mode
+
+
 def rank_symbols(
     conn: sqlite3.Connection,
     query: str,
@@ -149,29 +187,8 @@ def rank_symbols(
     parse_query(query)  # the same checks on the query text in every mode
     vector: list[tuple[int, float]] = []
     if mode in ("vector", "hybrid"):
-        model = pick_model(conn, "symbol", embedder)
-        if model is None:
-            if mode == "vector":
-                raise QueryError(
-                    "the index has no code vectors for vector search; build them with "
-                    "`lore index --embed` or use mode 'keyword'"
-                )
-            out.fallback = (
-                "no code vectors in the index: keyword ranking only (build them with `lore index --embed`)"
-            )
-            mode = "keyword"
-        else:
-            out.model = model
-            allowed = None
-            if kind or path_prefix or not include_tests:
-                allowed = store.filtered_ids(conn, "symbol", **filters)
-            floor = default_min_score(model) if mode == "hybrid" else None
-            stale = changed_since_vectors(conn, "symbol", model)
-            if stale:
-                out.stale = stale_note(len(stale), "symbol")
-            vector = vector_search(
-                conn, "symbol", model, query, k=depth, allowed=allowed, min_score=floor, exclude=stale
-            )
+        vector, mode = vector_ranking(conn, "symbol", query, out, mode=mode, embedder=embedder, depth=depth,
+                                      filters=filters)
     keyword: list[tuple[int, float]] = []
     if mode in ("keyword", "hybrid"):
         keyword, relaxed = keyword_ranking(

@@ -9,7 +9,16 @@ BM25 search.
 True
 """
 
-from .api import GRAPH_KINDS, Index, index_repo, list_clusters, lore_graph, lore_search, open_index
+from .api import (
+    GRAPH_KINDS,
+    Index,
+    IndexReport,
+    index_repo,
+    list_clusters,
+    lore_graph,
+    lore_search,
+    open_index,
+)
 from .errors import (
     ConvergenceError,
     IndexBusyError,
@@ -23,7 +32,6 @@ from .errors import (
     UnknownChunkError,
     UnknownSymbolError,
 )
-from .index import IndexReport
 
 __version__ = "0.1.0"
 

@@ -1,4 +1,4 @@
-"""``python -m lore``."""
+"""``python -m lore``: the ``lore`` command."""
 
 from .cli import main
 

@@ -34,8 +34,10 @@ import mcp_types as types
 from mcp.server import Server
 
 from . import __version__
+from ._paths import symbol_with_source
 from .errors import IndexNotFoundError, InvalidArgumentError, LoreError
 from .mcp_schema import check_arguments, tool_definitions
+from .store.db import DEFAULT_DIR, default_db_path, get_meta, locate_index
 
 log = logging.getLogger("lore.mcp")
 
@@ -122,15 +124,8 @@ class LoreTools:
 
     def lore_symbol(self, a: dict) -> dict:
         idx = self.index()
-        n = a.get("snippet_lines", 12)
-        out = idx.symbol(a["symbol"])
-        if n > 0 and out.get("path"):
-            if _inside_root(idx, out["path"]):
-                out = idx.symbol(out["id"], snippet_lines=n)
-            else:
-                out["snippet"] = None
-                out["note"] = "source withheld: the file resolves outside the repository root (a symlink)"
-        return out
+        return symbol_with_source(idx, a["symbol"], snippet_lines=a.get("snippet_lines", 12),
+                                  root=get_meta(idx.conn, "root"))
 
     def lore_clusters(self, a: dict) -> dict:
         from .api import list_clusters
@@ -162,12 +157,11 @@ class LoreTools:
 
     def lore_refresh(self, a: dict) -> dict:
         from .api import index_repo
-        from .store import db as store_db
 
         root = None
         if self.db_path.is_file():
-            root = store_db.get_meta(self.index().conn, "root")
-        if not root and self.db_path.parent.name == store_db.DEFAULT_DIR:
+            root = get_meta(self.index().conn, "root")
+        if not root and self.db_path.parent.name == DEFAULT_DIR:
             root = str(self.db_path.parent.parent)
         if not root:
             raise IndexNotFoundError(str(self.db_path))
@@ -216,20 +210,6 @@ def compact_search_row(row: dict) -> dict:
     }
     out.update((k, v) for k, v in row.items() if k not in drop and k not in out)
     return out
-
-
-def _inside_root(idx, path: str) -> bool:
-    """Whether ``root/path`` really lies under the repository root (symlinks resolved)."""
-    from .store import db as store_db
-
-    root = store_db.get_meta(idx.conn, "root")
-    if not root:
-        return False
-    base = Path(root).resolve()
-    try:
-        return (base / path).resolve().is_relative_to(base)
-    except (OSError, RuntimeError):
-        return False
 
 
 # -- the MCP server ------------------------------------------------------------------------------------
@@ -349,15 +329,13 @@ def serve(db_path: str | os.PathLike[str], *, http: str | None = None, allow_ref
 
 
 def locate_db(given: str | os.PathLike[str] | None) -> Path:
-    """``lore.cli.find_db``, except that a missing index is not fatal: the server starts and its tools say so.
+    """:func:`lore.store.db.locate_index`, except that a missing index is not fatal: the server starts and
+    its tools say so.
 
     The path is made absolute, so messages name the file whatever directory the client started us in.
     """
-    from .cli import find_db
-    from .store.db import default_db_path
-
     try:
-        return find_db(Path(given) if given is not None else None).absolute()
+        return locate_index(given).absolute()
     except IndexNotFoundError:
         return default_db_path(Path.cwd()).absolute()
 

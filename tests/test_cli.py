@@ -60,6 +60,28 @@ def test_show_by_name_and_id(indexed):
     assert "def amount" in again["snippet"]
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "symlink"), reason="needs symlinks")
+def test_show_never_follows_a_symlink_out_of_the_root(indexed, tmp_path):
+    from lore.mcp_server import LoreTools
+
+    secret = tmp_path / "secret.py"
+    secret.write_text("class Order:\n    def amount(self):\n        return 'do-not-leak'\n")
+    (indexed / "shop" / "orders.py").unlink()
+    (indexed / "shop" / "orders.py").symlink_to(secret)
+    data = json.loads(run("show", "shop.orders.Order.amount", "--db", str(indexed), "--json").output)
+    assert data["snippet"] is None and "outside the repository root" in data["note"]
+    table = run("show", "shop.orders.Order.amount", "--db", str(indexed))
+    assert table.exit_code == 0, table.output
+    assert "do-not-leak" not in table.output and "outside the repository root" in table.output
+    tools = LoreTools(indexed / ".lore" / "index.db")
+    try:  # the same answer as the MCP tool: one guard in the library serves both
+        assert tools.call("lore_symbol", {"symbol": "shop.orders.Order.amount", "snippet_lines": 12}) == data
+    finally:
+        tools.close()
+    inside = json.loads(run("show", "shop.report.summarize", "--db", str(indexed), "--json").output)
+    assert inside["snippet"] and inside.get("note") is None
+
+
 def test_graph_call_and_callers(indexed):
     calls = json.loads(run("graph", "call", "shop.orders.place_order", "--db", str(indexed), "--json").output)
     targets = {r["qualified_name"]: r["why"]["resolution"] for r in calls["results"]}

@@ -56,7 +56,6 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT))
 
 from lore.docs.chunking import _rst_structure  # noqa: E402  (structure only: where headings are)
-from lore.docs.embed import get_embedder, minilm_available  # noqa: E402
 from lore.docs.ingest import embed_missing, ingest  # noqa: E402
 from lore.docs.related import related_chunks  # noqa: E402
 from lore.docs.search import search_chunks  # noqa: E402
@@ -64,6 +63,7 @@ from lore.docs.vectors import vector_index  # noqa: E402
 from lore.errors import EmptyGroundTruthError  # noqa: E402
 from lore.store import docs as store  # noqa: E402
 from lore.store.db import connect  # noqa: E402
+from lore.text.embed import get_embedder, minilm_available  # noqa: E402
 
 PACKAGE, VERSION = "flask", "3.0.3"
 SKIP_FILES = {"changes.rst", "license.rst", "api.rst"}
@@ -291,7 +291,7 @@ def stdlib_docstrings(limit: int = 200) -> list[str]:
 
 def unrelated_cosines(conn, model: str, texts: list[str]) -> dict:
     """Cosine of every Flask chunk with every stdlib docstring: pairs no reader would call related."""
-    from lore.docs.embed import default_min_score
+    from lore.text.embed import default_min_score
 
     index = vector_index(conn, model)
     cos = (get_embedder(model).embed(texts) @ index.matrix.T).ravel()

@@ -7,7 +7,7 @@ over 10 libraries. Timed, median over seeded queries:
 
 ``matvec``          baseline: the bare ``matrix @ query`` product through BLAS (numpy's ``@``), what an
                     exact search would do without care (lore's own product is single-threaded,
-                    see :func:`lore.docs.vectors.matvec`)
+                    see :func:`lore.text.vectors.matvec`)
 ``search``          :meth:`VectorIndex.search`, top 10, no filter
 ``search+mask``     the same with a boolean filter mask keeping half the rows
 ``full sort``       baseline: the same scores ranked by a full ``argsort`` instead of ``argpartition``

@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from lore.index import index_repo
-from lore.index.modules import module_name
-from lore.parsers import _common, language_for, parse_source
+from lore.languages import language_for, module_name, parse_source
+from lore.parsers import _common
 
 HEURISTIC = ("same_file_name", "unique_name", "ambiguous_name")
 DEFAULT_CACHE = Path(os.environ.get("LORE_BENCH_CACHE", Path.home() / ".cache" / "lore-bench")) / "langs"
@@ -161,7 +161,7 @@ def source_files(root: Path) -> list[tuple[str, Path, str]]:
             continue
         lang = language_for(p.name)
         if lang is not None:
-            out.append((p.relative_to(root).as_posix(), p, lang))
+            out.append((p.relative_to(root).as_posix(), p, lang.name))
     return out
 
 
@@ -172,7 +172,7 @@ def crash_check(root: Path) -> list[str]:
     try:
         for rel, path, lang in source_files(root):
             try:
-                parse_source(rel, path.read_bytes(), lang, module_name(rel, lang, set()))
+                parse_source(rel, path.read_bytes(), lang, module_name(rel, lang))
             except Exception as exc:  # noqa: BLE001  (reported, never hidden)
                 where = traceback.extract_tb(exc.__traceback__)[-1]
                 crashed.append(f"{rel}: {type(exc).__name__}: {exc} ({Path(where.filename).name}:{where.lineno})")

@@ -305,7 +305,7 @@ def real_corpus(db: Path, seed: int, n_seeds: int) -> list[tuple[str, str]]:
         with open_index(copy) as idx:
             t_graph = timed(idx.graph)[0]
             rows.append(("graph load in process (saved)", f"{t_graph:.0f} ms"))
-            for algorithm in ("overlap", "fusion", "pagerank_push", "pagerank_mc", "pagerank", "cluster"):
+            for algorithm in ("hybrid", "overlap", "fusion", "pagerank_push", "pagerank_mc", "pagerank", "cluster"):
                 lore_graph(idx, kind="related", source_id=seeds[0], algorithm=algorithm, limit=10)  # warm caches
                 ms = [timed(lore_graph, idx, kind="related", source_id=s, algorithm=algorithm, limit=10)[0]
                       for s in (seeds if algorithm != "pagerank" else seeds[:20])]

@@ -27,7 +27,7 @@ from lore.bench.callgraph import flat_metrics as callgraph_metrics  # noqa: E402
 from lore.bench.callgraph import run_callgraph  # noqa: E402
 from lore.bench.structural import flat_metrics as structural_metrics  # noqa: E402
 from lore.bench.structural import gate_section, run_structural  # noqa: E402
-from lore.cli_bench import out, print_callgraph, print_structural  # noqa: E402
+from lore.cli.bench import out, print_callgraph, print_structural  # noqa: E402
 
 THRESHOLDS = HERE / "thresholds.json"
 

@@ -262,7 +262,7 @@ def _edges_both_ways(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 @one_blas_thread
-def reattach_small(adjacency, labels, *, min_size: int = 2) -> np.ndarray:
+def reattach_small(adjacency, labels, *, min_size: int = 2, member_weight=None) -> np.ndarray:
     """Fold clusters smaller than ``min_size`` into their strongest neighbouring cluster.
 
     A small cluster joins the cluster it shares the most edge weight with (smallest label on ties;
@@ -279,6 +279,10 @@ def reattach_small(adjacency, labels, *, min_size: int = 2) -> np.ndarray:
         Nonnegative labels per row, e.g. from :func:`label_propagation`.
     min_size : int
         Smallest cluster size kept as is (>= 1).
+    member_weight : array of float, optional
+        How much each row counts towards its cluster's size (default 1 each). A row that can never
+        be an answer (a module, the class of its own methods) can count 0 or less, so that a cluster
+        whose members could only answer with it is folded too.
 
     Returns
     -------
@@ -298,12 +302,15 @@ def reattach_small(adjacency, labels, *, min_size: int = 2) -> np.ndarray:
     check_square(a)
     min_size = check_int("min_size", min_size, 1)
     lab = canonical_labels(_check_labels(labels, a.shape[0]))
+    mw = None if member_weight is None else np.asarray(member_weight, dtype=np.float64)
+    if mw is not None and mw.shape != (a.shape[0],):
+        raise InvalidArgumentError(f"member_weight must have one value per row ({a.shape[0]}), got shape {mw.shape}")
     src_node, dst_node, w = _edges_both_ways(a)
     positive = w > 0
     src_node, dst_node, w = src_node[positive], dst_node[positive], w[positive]
     while lab.size:
         k = int(lab.max()) + 1
-        small = np.bincount(lab, minlength=k) < min_size
+        small = np.bincount(lab, weights=mw, minlength=k) < min_size
         ls, ld = lab[src_node], lab[dst_node]
         m = small[ls] & (ls != ld)
         if not m.any():

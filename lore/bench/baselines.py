@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from ..search.tokens import split_identifier
+from ..text.tokens import split_identifier
 
 
 def random_ranking(candidates: np.ndarray, *, seed: int) -> np.ndarray:

@@ -217,6 +217,17 @@ def judgements_from(co: CoChange, *, min_count: int = 2, before: CoChange | None
     return dict(pairs)
 
 
+def cochange_pairs(idx, repo: str | Path, *, since: str | None = None, until: str | None = None,
+                   include_tests: bool = False, max_files: int = 10, min_count: int = 2) -> dict[int, list[int]]:
+    """Co-change judgements of ``repo``'s history over an existing index of its checkout (ids in the graph)."""
+    root = git_root(repo)
+    commits = read_history(root, since=parse_time(since), until=parse_time(until))
+    co, _ = mine_pairs(commits, symbol_spans(idx, include_tests=include_tests), max_files=max_files)
+    g = idx.graph()
+    pairs = judgements_from(co, min_count=min_count)
+    return {s: [t for t in ts if g.nodes.has(t)] for s, ts in pairs.items() if g.nodes.has(s)}
+
+
 def run_cochange(repo: str | Path, *, since: str | None = None, until: str | None = None,
                  split: str | None = None, include_tests: bool = False, max_files: int = 10,
                  min_count: int = 2, db: str | Path | None = None,

@@ -47,10 +47,10 @@ from typing import Any
 from ..index import index_repo
 from ..search.api import search
 from ..search.bm25 import SYMBOL_WEIGHTS, match_expression, parse_query
-from ..search.tokens import body_text, tokenize
 from ..search.vectors import clear_cache, refresh_code_vectors
 from ..store import search as store
 from ..store.db import connect
+from ..text.tokens import body_text, tokenize
 
 N_QUERIES = 300
 REPLICAS = 12

@@ -139,7 +139,8 @@ class Judgements:
 class NameResolver:
     """Resolve names the way a reader of a module would (see the module docstring)."""
 
-    def __init__(self, idx: Index) -> None:
+    def __init__(self, idx: Index, *, aliases: dict[str, str] | None = None) -> None:
+        self.aliases = dict(ROOT_ALIASES if aliases is None else aliases)
         self.table = symbol_table(idx)
         self.children: dict[int, dict[str, int]] = {}
         self.by_qname: dict[str, int] = {}
@@ -233,8 +234,8 @@ class NameResolver:
     def resolve(self, source: int, name: str) -> tuple[int | None, str]:
         """(symbol id or None, the rule that resolved it)."""
         parts = name.split(".")
-        if parts[0] in ROOT_ALIASES:
-            parts[0] = ROOT_ALIASES[parts[0]]
+        if parts[0] in self.aliases:
+            parts[0] = self.aliases[parts[0]]
         r = self.table[source]
         # 1. class members
         cls = source if r[3] == "class" else (r[11] if r[3] == "method" else None)
@@ -263,14 +264,16 @@ class NameResolver:
 
 
 def extract_judgements(idx: Index, *, answerable: set[int] | None = None,
-                       containers: dict[int, set[int]] | None = None) -> Judgements:
+                       containers: dict[int, set[int]] | None = None,
+                       aliases: dict[str, str] | None = None) -> Judgements:
     """See-Also pairs of every non-test function, method and class of the index.
 
     ``answerable``: symbol ids a related-symbols query may return (targets outside it are dropped
     and counted: modules, tests, externals). ``containers``: per source, the symbols that are
     excluded as its trivial containers (its class and module), also dropped and counted.
+    ``aliases``: short import names used in the docstrings (default ``{"nx": "networkx"}``).
     """
-    res = NameResolver(idx)
+    res = NameResolver(idx, aliases=aliases)
     j = Judgements(pairs={})
     for sid in sorted(res.table):
         r = res.table[sid]

@@ -39,11 +39,12 @@ from .seealso import Judgements, extract_judgements
 
 STRUCTURE_NOTE = (
     "The structural algorithms never read docstrings or names: they rank over the call, type, inheritance, "
-    "containment and import matrices only."
+    "containment and import matrices only. hybrid also reads names, signatures and the first paragraph of each "
+    "docstring (never a See Also section), besides file, line and directory."
 )
 DOCSTRING_NOTE = STRUCTURE_NOTE + " See-Also docstrings are read solely to build the ground truth."
 MEASURES = ov.MEASURES
-ALGORITHMS = ("fusion",) + tuple(f"overlap:{m}" for m in MEASURES) + ("pagerank", "pagerank_mc", "pagerank_push",
+ALGORITHMS = ("hybrid", "fusion") + tuple(f"overlap:{m}" for m in MEASURES) + ("pagerank", "pagerank_mc", "pagerank_push",
                                                                      "cluster")
 BASELINES = ("random", "same_file", "bm25_names", "file_pagerank")
 # the overlap weight grid, over the two normalised cosine measures (the others trail them by > 0.1 nDCG@10);
@@ -100,7 +101,8 @@ def shared_neighbours(g: CodeGraph, source: int, targets: np.ndarray) -> np.ndar
     return out
 
 
-def prepare(db_or_root: str | Path | None = None, *, workdir: Path | None = None, corpus: str = "networkx") -> Suite:
+def prepare(db_or_root: str | Path | None = None, *, workdir: Path | None = None, corpus: str = "networkx",
+            aliases: dict[str, str] | None = None) -> Suite:
     """Index an installed package (or open the given index) and extract the judgements.
 
     With no ``db_or_root`` the installed package ``corpus`` (networkx by default; scipy is the
@@ -126,6 +128,17 @@ def prepare(db_or_root: str | Path | None = None, *, workdir: Path | None = None
         idx = open_index(db_or_root)
         info["corpus"] = str(db_or_root)
     g = idx.graph()
+    answerable, containers = answerable_and_containers(g)
+    j = extract_judgements(idx, answerable=answerable, containers=containers, aliases=aliases)
+    if not j.pairs:
+        raise EmptyGroundTruthError(f"no See-Also pair of {info['corpus']} resolved to a symbol; nothing to score")
+    suite = build_suite(idx, j.pairs, info, judgements=j)
+    suite.info["prepare_seconds"] = round(time.perf_counter() - t0, 2)
+    return suite
+
+
+def answerable_and_containers(g: CodeGraph) -> tuple[set[int], dict[int, set[int]]]:
+    """(ids a related query may return, per symbol id the ids of its trivial containers)."""
     answerable = {g.nodes.id(int(r)) for r in np.flatnonzero(
         ~(g.is_external() | g.is_test | (g.kind == g.kind_code("module"))))}
     containers: dict[int, set[int]] = {}
@@ -133,12 +146,7 @@ def prepare(db_or_root: str | Path | None = None, *, workdir: Path | None = None
         p = int(g.parent[r])
         if p >= 0:
             containers[g.nodes.id(r)] = {g.nodes.id(c) for c in g.containers_of(np.array([r]))}
-    j = extract_judgements(idx, answerable=answerable, containers=containers)
-    if not j.pairs:
-        raise EmptyGroundTruthError(f"no See-Also pair of {info['corpus']} resolved to a symbol; nothing to score")
-    suite = build_suite(idx, j.pairs, info, judgements=j)
-    suite.info["prepare_seconds"] = round(time.perf_counter() - t0, 2)
-    return suite
+    return answerable, containers
 
 
 def build_suite(idx, pairs: dict[int, list[int]], info: dict | None = None, *, judgements: Judgements | None = None) -> Suite:
@@ -221,6 +229,38 @@ def cluster_ranker(suite: Suite) -> Ranker:
         return ranked
 
     return rank
+
+
+def features(suite: Suite):
+    """The hybrid ranker's per-symbol arrays (:class:`lore.graphs._features.SymbolFeatures`), cached per index state."""
+    from ..graphs._features import load_features
+    from ..text.tokens import split_identifier
+
+    return load_features(suite.idx.conn, suite.g, split=split_identifier)
+
+
+def hybrid_ranker(suite: Suite, weights: dict[str, float], feats=None) -> Ranker:
+    """The hybrid ranker as the api runs it (same candidates, mask and tie order)."""
+    from ..graphs import hybrid as hy
+
+    feats = feats or features(suite)
+    w = hy.check_weights(weights)
+
+    def rank(q: int) -> np.ndarray:
+        return hy.score(suite.g, feats, np.array([suite.sources[q]]), suite.mask(q), w).rows
+
+    return rank
+
+
+def named_ranker(suite: Suite, name: str, *, seed: int = 0) -> Ranker:
+    """The ranker of a benchmark method name: ``hybrid`` (shipped weights), ``cluster``, or :func:`params_for`'s."""
+    if name == "hybrid":
+        from ..graphs.hybrid import load_weights
+
+        return hybrid_ranker(suite, load_weights(None))
+    if name == "cluster":
+        return cluster_ranker(suite)
+    return lore_ranker(suite, params_for(name, seed=seed))
 
 
 def params_for(name: str, *, weights: dict[str, float] | None = None, seed: int = 0) -> rel.RelatedParams:
@@ -308,7 +348,7 @@ def run_structural(db_or_root: str | Path | None = None, *, seed: int = 0, grid:
         suite = prepare(db_or_root, workdir=workdir, corpus=corpus)
         rankers: dict[str, Ranker] = {}
         for name in algorithms:
-            rankers[name] = cluster_ranker(suite) if name == "cluster" else lore_ranker(suite, params_for(name, seed=seed))
+            rankers[name] = named_ranker(suite, name, seed=seed)
         results = {name: evaluate(suite, r) for name, r in rankers.items()}
         base = baseline_rankers(suite, seed=seed)
         baseline_results = {name: evaluate(suite, r) for name, r in base.items()}
@@ -383,7 +423,7 @@ def flat_metrics(report: dict) -> dict[str, float]:
     return out
 
 
-DEFAULT_USER_ALGORITHMS = ("fusion", f"overlap:{rel.DEFAULT_MEASURE}", "pagerank", "cluster")
+DEFAULT_USER_ALGORITHMS = ("hybrid", "fusion", f"overlap:{rel.DEFAULT_MEASURE}", "pagerank", "cluster")
 
 
 def score_pairs(idx, pairs: dict[int, list[int]], *, info: dict | None = None,
@@ -394,7 +434,7 @@ def score_pairs(idx, pairs: dict[int, list[int]], *, info: dict | None = None,
     suite = build_suite(idx, pairs, info)
     results = {}
     for name in algorithms:
-        ranker = cluster_ranker(suite) if name == "cluster" else lore_ranker(suite, params_for(name, seed=seed))
+        ranker = named_ranker(suite, name, seed=seed)
         results[name] = evaluate(suite, ranker)
     base = baseline_rankers(suite, seed=seed, names=baselines)
     return {

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..store import docs as _store
+from ..text.embed import Embedder, get_embedder
 from .api import add_documents, get_related, search_docs
 from .chunking import Chunk, chunk_text
-from .embed import Embedder, get_embedder
 from .links import current_mentions
 from .links import record_mentions as refresh_mentions
 from .search import chunk_result

@@ -30,7 +30,7 @@ from typing import Any
 from ..errors import MissingExtraError
 from ..store.db import connect, default_db_path
 from ..store.docs import docs_generation
-from .embed import Embedder, get_embedder
+from ..text.embed import Embedder, get_embedder
 from .ingest import ingest, normalise_tags, project_root
 from .related import related_chunks
 from .search import clamp_limit, search_chunks
@@ -81,7 +81,7 @@ def add_documents(
     """Add or refresh documentation files and directories (markdown, rst, text) in the index.
 
     ``embedder`` is a provider name (``hashing``, ``minilm``), an embedder object or ``None`` (the
-    model already used by the store, else :func:`~lore.docs.embed.default_embedder_name`). Chunks
+    model already used by the store, else :func:`~lore.text.embed.default_embedder_name`). Chunks
     are embedded ``batch_size`` at a time, one transaction per batch, with a progress bar on a
     terminal (``progress``: ``None`` decides by whether stderr is a terminal). ``library``,
     ``topic``, ``tags`` and ``version`` left ``None`` keep a document's stored values.

@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import InvalidArgumentError
 from ..store import docs as store
 from ..store.db import write_transaction
+from ..text.embed import Embedder, check_batch_size
 from .chunking import (
     CHUNKER_VERSION,
     DEFAULT_MAX_CHARS,
@@ -34,7 +35,6 @@ from .chunking import (
     document_title,
     source_type_for,
 )
-from .embed import Embedder, check_batch_size
 from .links import rebuild_links, record_mentions
 
 EMBED_BATCH = 64

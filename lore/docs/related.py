@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import InvalidArgumentError, QueryError, UnknownChunkError
 from ..store import docs as store
-from .embed import default_min_score
+from ..text.embed import default_min_score
 from .search import chunk_result, clamp_limit
 from .vectors import stored_models, top_k, vector_index
 

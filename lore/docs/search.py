@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidArgumentError, MissingExtraError, QueryError, UnknownAlgorithmError
-from ..search.fusion import RRF_K, normalise, rrf, rrf_contributions
 from ..store import docs as store
-from .embed import default_min_score, get_embedder, minilm_available, stem
+from ..text.embed import default_min_score, get_embedder, minilm_available, stem
+from ..text.fusion import RRF_K, normalise, rrf, rrf_contributions
 from .vectors import stored_models, top_k, vector_index
 
 MODES = ("hybrid", "vector", "keyword")

@@ -19,7 +19,6 @@ Examples
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
 
@@ -27,7 +26,8 @@ import numpy as np
 
 from ..errors import InvalidArgumentError
 from ..store import docs as store
-from ..store.db import get_meta
+from ..store.db import database_key
+from ..text.vectors import matvec, top_k
 
 
 class VectorIndex:
@@ -98,61 +98,14 @@ class VectorIndex:
         return top_k(self.ids, scores, k=k, mask=mask, min_score=min_score)
 
 
-def matvec(matrix: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """``matrix @ q`` with numpy's own single-threaded loop (``einsum``), not BLAS.
-
-    The product is memory-bound (100k x 384 floats are 150 MB read per query), so BLAS threads gain
-    little, and waking them costs up to 20 ms per call on a busy machine. ``bench_vectors.py``
-    measured, on 2 shared cores: 0.7 ms (einsum) against 20 ms (BLAS ``@``) at 10k rows, 32 ms
-    against 41 ms at 100k; even back to back, with BLAS threads awake, einsum was not slower.
-
-    >>> matvec(np.eye(2, dtype=np.float32), np.array([1.0, 2.0], dtype=np.float32)).tolist()
-    [1.0, 2.0]
-    """
-    return np.einsum("ij,j->i", matrix, q)
-
-
-def top_k(
-    ids: np.ndarray,
-    scores: np.ndarray,
-    *,
-    k: int,
-    mask: np.ndarray | None = None,
-    min_score: float | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Best ``k`` (ids, scores), best first, ties by ascending id; masked-out rows never appear."""
-    keep = np.ones(len(scores), dtype=bool) if mask is None else mask.copy()
-    if min_score is not None:
-        keep &= scores >= min_score
-    rows = np.flatnonzero(keep)
-    if k <= 0 or len(rows) == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
-    sub = scores[rows]
-    if len(rows) > k:
-        part = np.argpartition(-sub, k - 1)[:k]
-        rows, sub = rows[part], sub[part]
-    order = np.lexsort((ids[rows], -sub))
-    return ids[rows][order], sub[order]
-
-
 _CACHE: dict[tuple[str, str], tuple[int, VectorIndex]] = {}
 _MODELS: dict[str, tuple[int, list[tuple[str, int]]]] = {}
 _LOCK = threading.Lock()
 
 
-def _db_key(conn: sqlite3.Connection) -> str:
-    row = conn.execute("PRAGMA database_list").fetchone()
-    path = row[2] if row else ""
-    return os.path.realpath(path) if path else f"memory:{id(conn)}"
-
-
-def _store_key(conn: sqlite3.Connection) -> str:
-    return _db_key(conn) + "|" + str(get_meta(conn, "index_id", "") or get_meta(conn, "created_at", ""))
-
-
 def stored_models(conn: sqlite3.Connection) -> list[tuple[str, int]]:
     """(model id, number of vectors), most used first; cached like the matrices (the count scans the vectors)."""
-    key = _store_key(conn)
+    key = database_key(conn)
     gen = store.docs_generation(conn)
     with _LOCK:
         hit = _MODELS.get(key)
@@ -166,7 +119,7 @@ def stored_models(conn: sqlite3.Connection) -> list[tuple[str, int]]:
 
 def vector_index(conn: sqlite3.Connection, model: str) -> VectorIndex:
     """The cached :class:`VectorIndex` of ``model`` for this database, rebuilt if the store changed."""
-    key = (_store_key(conn), model)
+    key = (database_key(conn), model)
     gen = store.docs_generation(conn)
     with _LOCK:
         hit = _CACHE.get(key)

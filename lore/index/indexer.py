@@ -35,13 +35,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..errors import IndexBusyError, InvalidArgumentError, NotAnIndexError
-from ..parsers import parse_source
+from ..languages import get as get_language
+from ..languages import parse_source
 from ..parsers.records import ParsedFile, decode, encode
-from ..search.tokens import body_text, index_text
 from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import read, write
-from . import modules as modnames
+from ..text.tokens import body_text, index_text
 from .resolve import Edges, FileRow, SymRow, World
 from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel
 from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, is_binary, is_test_path, walk
@@ -114,7 +114,7 @@ _TOKEN_CACHE: dict[str, str] = {}
 
 
 def cached_index_text(text: str) -> str:
-    """:func:`lore.search.tokens.index_text`, memoized per word (identifiers repeat a lot).
+    """:func:`lore.text.tokens.index_text`, memoized per word (identifiers repeat a lot).
 
     ``index_text`` tokenizes word by word, so joining the tokens of each word gives the same text.
 
@@ -323,9 +323,11 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     skipped = Counter(walked.skipped)
     existing = {} if reset else read.file_states(conn)
     report.full = not existing
-    py_paths = [f.path for f in walked.files if f.language == "python"]
-    pkg_dirs = modnames.python_package_dirs(py_paths)
-    root_name = root_path.name if "" in pkg_dirs else ""
+    # each language names the modules of its files knowing all of them (Python: the package directories)
+    paths_of: dict[str, list[str]] = {}
+    for f in walked.files:
+        paths_of.setdefault(f.language, []).append(f.path)
+    namers = {lang: get_language(lang).module_namer(paths, root_path.name) for lang, paths in paths_of.items()}
     seen: set[str] = set()
     todo: list[SourceFile] = []
     for f in walked.files:
@@ -340,7 +342,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     # parse in worker processes; rows are inserted while the workers go on parsing
     t = time.perf_counter()
     want_items = not report.full
-    jobs = [(f.path, f.abspath, f.language, modnames.module_name(f.path, f.language, pkg_dirs, root_name), want_items)
+    jobs = [(f.path, f.abspath, f.language, namers[f.language](f.path), want_items)
             for f in todo]
     ing = _Ingest(conn, db_path, report, existing, reset)
     ing.decode_now = len(jobs) >= 2 * MIN_FILES_PER_WORKER and (workers or os.cpu_count() or 1) > 1
@@ -389,11 +391,10 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
         raise
     finally:
         if ing.begun and reset:
-            conn.execute("PRAGMA foreign_keys = ON")
+            store_db.set_foreign_keys(conn, True)
     _counts(conn, report)
     if report.full:
-        conn.execute("ANALYZE")  # a fresh index: give the query planner its statistics
-        conn.commit()
+        store_db.analyze(conn)  # a fresh index: give the query planner its statistics
 
 
 def _counts(conn: sqlite3.Connection, report: IndexReport) -> None:
@@ -453,9 +454,9 @@ class _Ingest:
             return
         conn = self.conn
         if self.reset:
-            conn.execute("PRAGMA foreign_keys = OFF")  # DROP TABLE would otherwise delete row by row
+            store_db.set_foreign_keys(conn, False)  # DROP TABLE would otherwise delete row by row
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            store_db.begin_immediate(conn)
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
                 raise IndexBusyError(str(self.db_path)) from exc
@@ -489,7 +490,7 @@ class _Ingest:
                 occ[(qn, kind)] += 1
                 reuse[key] = sid
             write.delete_symbols_of_file(conn, fid)
-            conn.execute("DELETE FROM files_fts WHERE rowid = ?", (fid,))
+            write.delete_file_fts(conn, fid)
             write.upsert_file(conn, row, fid)
             self.changed_ids.append(fid)
         else:
@@ -569,7 +570,7 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     report.reresolved_files = len(resolve_ids)
 
     symbols = [SymRow(*r) for r in read.symbol_rows_for_world(conn)]
-    files = [FileRow(fid, path, lang, mod, msid, modnames.is_package_file(path))
+    files = [FileRow(fid, path, lang, mod, msid, get_language(lang).is_package(path))
              for fid, path, lang, mod, msid in read.file_rows(conn)]
     world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
     if progress:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from ..parsers.records import ParsedFile, decode
+from ..store import read
 from .resolve import Edges, World, resolve_files
 
 MIN_FILES_PER_WORKER = 200  # below this, forking costs more than it saves
@@ -38,7 +39,7 @@ class RecordLoader:
             return (decode(pf) if isinstance(pf, bytes) else pf), ids
         if self.conn is None:
             return None
-        row = self.conn.execute("SELECT data, local_ids FROM file_records WHERE file_id = ?", (file_id,)).fetchone()
+        row = read.record_blob(self.conn, file_id)
         if row is None:
             return None
         ids = array("q")
@@ -83,6 +84,7 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
     (``([], 0)`` when resolved in this process: ids are final then). Final externals are appended to
     ``world.new_externals``.
     """
+    world.solve_flow()  # once, before forking: every worker reads the same solution
     if workers < 2 or len(file_ids) < 2 * MIN_FILES_PER_WORKER or "fork" not in multiprocessing.get_all_start_methods():
         sink(resolve_files(world, file_ids))
         if progress:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pathspec
 
-from .. import parsers as _parsers
+from ..languages import EXTENSIONS, FILE_NAMES
 
 DEFAULT_MAX_FILE_SIZE = 2_000_000  # bytes; generated or vendored giants are skipped with a warning
 ALWAYS_SKIP_DIRS = frozenset(
@@ -21,9 +21,9 @@ ALWAYS_SKIP_DIRS = frozenset(
      ".pytest_cache", ".ruff_cache", ".eggs"}
 )
 
-# language by extension (or by whole file name), as ``lore.parsers.language_for`` decides, without pathlib
-_BY_EXTENSION: dict[str, str] = _parsers.LANGUAGES
-_BY_FILE_NAME: dict[str, str] = getattr(_parsers, "FILE_NAMES", {})
+# language by extension (or by whole file name), as ``lore.languages.language_for`` decides, without pathlib
+_BY_EXTENSION: dict[str, str] = EXTENSIONS
+_BY_FILE_NAME: dict[str, str] = FILE_NAMES
 
 _TEST_DIR_NAMES = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs"})
 

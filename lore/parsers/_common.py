@@ -25,10 +25,9 @@ _order = itemgetter(0, 1)
 
 
 @cache
-def _query_source(name: str) -> str:
-    """The text of ``queries/<name>.scm``; ``a+b`` joins ``a.scm`` and ``b.scm`` (TSX: TypeScript plus JSX)."""
-    folder = Path(__file__).with_name("queries")
-    return "\n".join((folder / f"{part}.scm").read_text(encoding="utf-8") for part in name.split("+"))
+def query_source(files: tuple[Path, ...]) -> str:
+    """The text of the query files ``files``, joined in order (TSX: TypeScript's query plus JSX's)."""
+    return "\n".join(f.read_text(encoding="utf-8") for f in files)
 
 
 def clean_comment(raw: str) -> str:
@@ -68,8 +67,8 @@ class Extractor:
     """One file -> :class:`ParsedFile`; subclasses add ``on_<capture>`` handlers and ``define``."""
 
     language = ""  # the language name recorded in ParsedFile
-    grammar = ""  # the tree-sitter grammar (``tsx`` for .tsx files of language ``typescript``)
-    query_name = ""  # queries/<query_name>.scm (``a+b``: both files)
+    grammar = ""  # the tree-sitter grammar, as ``_ts.get_language`` names it (default: ``language``)
+    query_files: tuple[Path, ...] = ()  # the .scm files of the query, joined in order (beside the language)
     comment_types: frozenset[str] = frozenset({"comment"})
     skip_sibling_types: frozenset[str] = frozenset()  # between a doc comment and its item (Rust attributes)
     # node types that are never worth a step of the sweep (strings, comments)
@@ -168,11 +167,7 @@ class Extractor:
                 b.scope = new[b.scope]
 
     def compiled_query(self) -> _ts.Query:
-        grammar = self.grammar or self.language
-        qname = self.query_name or grammar
-        if qname == grammar:
-            return _ts.query(grammar)
-        return _ts.query(grammar, _query_source(qname))
+        return _ts.query(self.grammar or self.language, query_source(self.query_files))
 
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
         """Record the definition ``node`` of ``kind`` inside ``owner``; return its local (or None)."""

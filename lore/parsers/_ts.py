@@ -9,33 +9,21 @@ from __future__ import annotations
 
 import importlib
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 __all__ = ["Node", "Tree", "captures", "get_language", "matches", "parse", "query", "text"]
 
-# language name -> (grammar module, attribute that returns the language pointer)
-_GRAMMARS: dict[str, tuple[str, str]] = {
-    "python": ("tree_sitter_python", "language"),
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "java": ("tree_sitter_java", "language"),
-    "rust": ("tree_sitter_rust", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "cpp": ("tree_sitter_cpp", "language"),
-}
-
-_QUERY_DIR = Path(__file__).with_name("queries")
-
-
 @cache
-def get_language(name: str) -> Language:
-    """Return the tree-sitter ``Language`` for ``name`` (``python``, ``tsx``, ...)."""
-    module_name, attr = _GRAMMARS[name]
+def get_language(grammar: str) -> Language:
+    """Return the tree-sitter ``Language`` of ``grammar``.
+
+    ``grammar`` names the wheel module and the function that returns the language pointer,
+    ``"tree_sitter_typescript:language_tsx"``; a bare name ``x`` is ``"tree_sitter_x:language"``
+    (``python``, ``go``, ``cpp`` ...). Each language says its own in ``lore/languages/<lang>/``.
+    """
+    module_name, _, attr = grammar.partition(":") if ":" in grammar else (f"tree_sitter_{grammar}", "", "language")
     module = importlib.import_module(module_name)
     return Language(getattr(module, attr)())
 
@@ -45,17 +33,15 @@ def _parser(name: str) -> Parser:
     return Parser(get_language(name))
 
 
-def parse(name: str, source: bytes) -> Tree:
-    """Parse ``source`` with the grammar of language ``name``."""
-    return _parser(name).parse(source)
+def parse(grammar: str, source: bytes) -> Tree:
+    """Parse ``source`` with ``grammar`` (as :func:`get_language` names it)."""
+    return _parser(grammar).parse(source)
 
 
 @cache
-def query(name: str, source: str | None = None) -> Query:
-    """Compile a query for language ``name``; without ``source``, load ``queries/<name>.scm``."""
-    if source is None:
-        source = (_QUERY_DIR / f"{name}.scm").read_text(encoding="utf-8")
-    return Query(get_language(name), source)
+def query(grammar: str, source: str) -> Query:
+    """Compile the query text ``source`` for ``grammar`` (cached: a worker compiles each query once)."""
+    return Query(get_language(grammar), source)
 
 
 def captures(q: Query, node: Node) -> dict[str, list[Node]]:

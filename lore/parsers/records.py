@@ -79,6 +79,13 @@ class Call:
     a class: it is instantiated) or ``implicit`` (a protocol method the language calls: ``__iter__`` /
     ``__next__`` for a ``for`` loop, ``__enter__`` / ``__exit__`` for ``with``; kept only when it binds
     to repository code).
+
+    ``args`` lists the arguments as paths, when at least one of them names something the resolver can
+    follow (``[]`` otherwise): ``"f"``, ``"obj.m"``, ``"<lambda:L:C>"``, keywords as ``"key=path"``,
+    ``"*xs"`` / ``"**kw"`` for unpacking, ``""`` for an argument that names nothing (a literal, an
+    expression). Kind ``default`` records the default values of a function's parameters (``caller`` is
+    the function, its args evaluated in the enclosing scope); a ``decorator`` call's only argument is
+    the decorated definition (``<sym:N>``, ``N`` its local index).
     """
 
     caller: int
@@ -86,6 +93,7 @@ class Call:
     line: int
     col: int = 0
     kind: str = "call"
+    args: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -167,7 +175,7 @@ class ParsedFile:
 # Records cross process boundaries (worker -> indexer) and are stored per file for re-resolution.
 # pickle of slotted dataclasses costs ~30 us per file object; marshal of plain tuples is ~10x faster.
 # marshal keeps lists as lists and tuples as tuples, so a record's fields round-trip as they are.
-_WIRE_VERSION = 2
+_WIRE_VERSION = 3
 _RECORD_TYPES = (Symbol, Call, TypeRef, Import, Relation, Binding)
 _LIST_FIELDS = ("symbols", "calls", "type_refs", "imports", "relations", "bindings")
 
@@ -204,7 +212,7 @@ def decode(data: bytes) -> ParsedFile:
     import zlib
 
     parts = marshal.loads(zlib.decompress(data))
-    if parts[0] not in (1, _WIRE_VERSION):
+    if parts[0] not in (1, 2, _WIRE_VERSION):
         raise ValueError(f"unknown record wire version {parts[0]}")
     pf = ParsedFile(parts[1], parts[2], parts[3], syntax_errors=parts[4], all_names=parts[5])
     pf.symbols = [Symbol(*t) for t in parts[6]]

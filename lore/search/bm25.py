@@ -1,7 +1,7 @@
 """BM25 over symbols and files with SQLite FTS5: query building and column weights.
 
 User text is never FTS syntax. It is cut into terms with the same tokenizer that prepared the
-indexed text (:mod:`lore.search.tokens`), and every term is emitted as a quoted FTS5 string of
+indexed text (:mod:`lore.text.tokens`), and every term is emitted as a quoted FTS5 string of
 ``[a-z0-9]`` tokens, so ``AND``, ``NEAR``, ``*``, ``:``, ``^``, ``-`` or a stray quote are plain text:
 
 * a plain word is one term (stop words dropped, unless the query has nothing else);
@@ -50,7 +50,6 @@ Examples
 
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
 import threading
@@ -58,8 +57,8 @@ from collections.abc import Sequence
 
 from ..errors import QueryError
 from ..store import search as store
-from ..store.db import generation, get_meta
-from .tokens import STOP_WORDS, split_identifier
+from ..store.db import database_key, generation
+from ..text.tokens import STOP_WORDS, split_identifier
 
 # weights of symbols_fts columns: name, qualified_name, signature, docstring, path, body; chosen on
 # the networkx benchmark (name 10 -> 20 and signature 2 -> 4 lifted any-word MRR 0.371 -> 0.385)
@@ -128,19 +127,11 @@ _DF: dict[tuple[str, str], tuple[int, int, dict[str, int]]] = {}
 _DF_LOCK = threading.Lock()
 
 
-def index_key(conn: sqlite3.Connection) -> str:
-    """A per-database cache key: the file's real path and its random identity (meta ``index_id``)."""
-    row = conn.execute("PRAGMA database_list").fetchone()
-    path = row[2] if row else ""
-    base = os.path.realpath(path) if path else f"memory:{id(conn)}"
-    return base + "|" + str(get_meta(conn, "index_id", "") or get_meta(conn, "created_at", ""))
-
-
 def doc_frequencies(
     conn: sqlite3.Connection, table: str, tokens: Sequence[str]
 ) -> tuple[int, dict[str, int]]:
     """(rows, token -> rows containing it) for an FTS table, cached per database and generation."""
-    key = (index_key(conn), table)
+    key = (database_key(conn), table)
     gen = generation(conn)
     with _DF_LOCK:
         hit = _DF.get(key)

@@ -12,8 +12,8 @@ import posixpath
 import sqlite3
 
 from ..store import search as store
+from ..text.fusion import RRF_K, normalise, rrf
 from .bm25 import FILE_WEIGHTS, Term, match_expression, normalised_name, parse_query, relaxed_terms
-from .fusion import RRF_K, normalise, rrf
 from .symbols import Ranking, check_mode, relaxed_note, vector_ranking
 
 EXACT_BELOW = 0.99

@@ -31,11 +31,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..docs.embed import default_min_score
 from ..errors import QueryError, UnknownAlgorithmError
 from ..store import search as store
+from ..text.embed import default_min_score
+from ..text.fusion import RRF_K, normalise, rrf
 from .bm25 import SYMBOL_WEIGHTS, Term, match_expression, name_matches, parse_query, relaxed_terms
-from .fusion import RRF_K, normalise, rrf
 from .vectors import changed_since_vectors, pick_model, vector_search
 
 MODES = ("hybrid", "vector", "keyword")

@@ -29,13 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from ..docs.embed import get_embedder, minilm_available
-from ..docs.vectors import top_k
 from ..errors import MissingExtraError
 from ..store import search as store
-from ..store.db import generation, write_transaction
-from .bm25 import index_key
-from .tokens import split_identifier
+from ..store.db import database_key, generation, write_transaction
+from ..text.embed import get_embedder, minilm_available
+from ..text.tokens import split_identifier
+from ..text.vectors import top_k
 
 OWNER_KINDS = ("symbol", "file")
 MAX_DOC_CHARS = 1000
@@ -248,7 +247,7 @@ _LOCK = threading.Lock()
 
 def _stored_models(conn: sqlite3.Connection, owner_kind: str) -> list[str]:
     """Models with stored vectors, most used first (cached per index generation and vector stamp)."""
-    key = (index_key(conn), owner_kind)
+    key = (database_key(conn), owner_kind)
     stamp = (generation(conn), store.vectors_stamp(conn))
     hit = _MODELS.get(key)
     if hit is not None and hit[0] == stamp:
@@ -263,7 +262,7 @@ def _stored_models(conn: sqlite3.Connection, owner_kind: str) -> list[str]:
 
 def vector_index(conn: sqlite3.Connection, owner_kind: str, model: str) -> CodeVectors:
     """The cached matrix of ``model`` for ``owner_kind``; reloaded when the index or its vectors change."""
-    key = (index_key(conn), owner_kind, model)
+    key = (database_key(conn), owner_kind, model)
     stamp = (generation(conn), store.vectors_stamp(conn))
     with _LOCK:
         hit = _CACHE.get(key)

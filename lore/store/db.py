@@ -30,6 +30,26 @@ def default_db_path(root: str | os.PathLike[str] = ".") -> Path:
     return Path(root) / DEFAULT_DIR / DEFAULT_DB
 
 
+def locate_index(given: str | os.PathLike[str] | None = None) -> Path:
+    """The index to use: ``given`` (a file, or a repository root), else the nearest ``.lore/index.db`` upwards.
+
+    Raises :class:`~lore.errors.IndexNotFoundError` (naming ``./.lore/index.db``) when nothing is
+    given and no directory from the working directory upwards holds an index. The CLI's ``--db``
+    and the MCP server's ``--db`` both resolve through here.
+    """
+    if given is not None:
+        given = Path(given)
+        if given.is_dir():
+            return given / DEFAULT_DIR / DEFAULT_DB
+        return given
+    here = Path.cwd().resolve()
+    for d in (here, *here.parents):
+        candidate = d / DEFAULT_DIR / DEFAULT_DB
+        if candidate.exists():
+            return candidate
+    raise IndexNotFoundError(str(here / DEFAULT_DIR / DEFAULT_DB))
+
+
 def _configure(conn: sqlite3.Connection, *, readonly: bool) -> None:
     conn.execute("PRAGMA busy_timeout = 5000")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -226,6 +246,34 @@ def index_stamp(conn: sqlite3.Connection) -> str:
     """``<index_id>:<generation>``: names one state of one index; derived data keyed by it is never stale."""
     rows = dict(conn.execute("SELECT key, value FROM meta WHERE key IN ('index_id', 'created_at', 'generation')"))
     return f"{rows.get('index_id') or rows.get('created_at', '')}:{rows.get('generation', '0')}"
+
+
+def database_key(conn: sqlite3.Connection) -> str:
+    """A per-database cache key: the file's real path and its random identity (meta ``index_id``).
+
+    In-process caches (BM25 statistics, vector matrices) are keyed by it, plus a generation, so two
+    files, or a file deleted and indexed again under the same path, never share an entry.
+    """
+    row = conn.execute("PRAGMA database_list").fetchone()
+    path = row[2] if row else ""
+    base = os.path.realpath(path) if path else f"memory:{id(conn)}"
+    return base + "|" + str(get_meta(conn, "index_id", "") or get_meta(conn, "created_at", ""))
+
+
+def set_foreign_keys(conn: sqlite3.Connection, on: bool) -> None:
+    """Turn foreign-key enforcement on or off (off while a rebuild drops whole tables: no row-by-row cascade)."""
+    conn.execute(f"PRAGMA foreign_keys = {'ON' if on else 'OFF'}")
+
+
+def begin_immediate(conn: sqlite3.Connection) -> None:
+    """Start a write transaction now (take the write lock up front instead of at the first write)."""
+    conn.execute("BEGIN IMMEDIATE")
+
+
+def analyze(conn: sqlite3.Connection) -> None:
+    """Give the query planner fresh statistics (after a bulk load) and commit."""
+    conn.execute("ANALYZE")
+    conn.commit()
 
 
 def generation(conn: sqlite3.Connection) -> int:

@@ -1,9 +1,111 @@
-"""Reading the code index: every SELECT the indexer, the graphs and the api need."""
+"""Reading the code index: every SELECT the indexer, the graphs and the queries need.
+
+Rows that leave this module for the queries are named tuples (:class:`SymbolRow`, :class:`CallRow`,
+...): read them by name (``row.qualified_name``), never by position. They are still tuples, so
+code that unpacks them keeps working.
+"""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+
+class FileState(NamedTuple):
+    """What the indexer compares with the disk to see whether a file changed."""
+
+    id: int
+    hash: str
+    size: int
+    mtime_ns: int
+
+
+class SymbolHead(NamedTuple):
+    """A symbol in listings: where it is and what it is."""
+
+    id: int
+    name: str
+    qualified_name: str
+    kind: str
+    path: str
+    line: int
+    end_line: int
+
+
+class SymbolRow(NamedTuple):
+    """One symbol with its file path (``''`` for external symbols) and its details."""
+
+    id: int
+    name: str
+    qualified_name: str
+    kind: str
+    path: str
+    line: int
+    end_line: int
+    signature: str
+    docstring: str
+    is_test: int
+    file_id: int | None
+    parent_id: int | None
+
+
+class CallRow(NamedTuple):
+    """One call site: ``other_id`` is the callee (calls made) or the caller (calls received)."""
+
+    other_id: int | None
+    callee_name: str
+    line: int
+    kind: str
+    resolution: str
+    confidence: float
+
+
+class ImportRow(NamedTuple):
+    """One import statement of a file, with its resolved target if any."""
+
+    module: str
+    name: str | None
+    alias: str | None
+    level: int
+    line: int
+    target_file_id: int | None
+    target_id: int | None
+    resolution: str
+    confidence: float
+
+
+class ImporterRow(NamedTuple):
+    """One import that lands in a file: the importing file and the statement."""
+
+    file_id: int
+    module: str
+    name: str | None
+    line: int
+    resolution: str
+    confidence: float
+
+
+class RelationshipRow(NamedTuple):
+    """One class relationship (extends, implements, overrides...) seen from one of its ends."""
+
+    other_id: int | None
+    target_name: str
+    kind: str
+    line: int | None
+    resolution: str
+    confidence: float
+
+
+class EdgeDetail(NamedTuple):
+    """One stored edge between two symbols, seen from the first: ``kind`` is ``calls``, ``called_by``,
+    a type-ref kind (``param``, ``param_of``...) or a relationship kind (``extends``, ``extends_by``...)."""
+
+    table: str
+    kind: str
+    line: int | None
+    resolution: str
+    confidence: float
 
 SYMBOL_COLUMNS = (
     "id, file_id, name, qualified_name, kind, parent_id, start_line, end_line, signature, docstring, "
@@ -11,9 +113,13 @@ SYMBOL_COLUMNS = (
 )
 
 
-def file_states(conn: sqlite3.Connection) -> dict[str, tuple[int, str, int, int]]:
+def _named(row_type, cursor: Iterable[tuple]) -> list:
+    return list(map(row_type._make, cursor))
+
+
+def file_states(conn: sqlite3.Connection) -> dict[str, FileState]:
     """path -> (id, hash, size, mtime_ns) of every indexed file."""
-    return {r[0]: (r[1], r[2], r[3], r[4]) for r in conn.execute("SELECT path, id, hash, size, mtime_ns FROM files")}
+    return {r[0]: FileState(r[1], r[2], r[3], r[4]) for r in conn.execute("SELECT path, id, hash, size, mtime_ns FROM files")}
 
 
 def file_rows(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, int]]:
@@ -80,9 +186,14 @@ def symbol_ids_by_qname(conn: sqlite3.Connection, qname: str) -> list[int]:
     return [r[0] for r in conn.execute("SELECT id FROM symbols WHERE qualified_name = ? ORDER BY id", (qname,))]
 
 
-def symbols_by_ids(conn: sqlite3.Connection, ids: list[int]) -> dict[int, tuple]:
-    """id -> (id, name, qualified_name, kind, path, start_line, end_line, signature, docstring, is_test, file_id, parent_id)."""
-    out: dict[int, tuple] = {}
+def symbols_by_ids(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, SymbolRow]:
+    """id -> :class:`SymbolRow` of the given symbols (unknown ids are left out).
+
+    One query per 900 distinct ids (the host-parameter limit of old SQLite builds): callers gather
+    every id an answer needs and ask once.
+    """
+    out: dict[int, SymbolRow] = {}
+    ids = sorted(set(ids))
     for k in range(0, len(ids), 900):
         chunk = ids[k : k + 900]
         q = ",".join("?" * len(chunk))
@@ -92,63 +203,63 @@ def symbols_by_ids(conn: sqlite3.Connection, ids: list[int]) -> dict[int, tuple]
                 FROM symbols s LEFT JOIN files f ON f.id = s.file_id WHERE s.id IN ({q})""",
             chunk,
         ):
-            out[r[0]] = r
+            out[r[0]] = SymbolRow._make(r)
     return out
 
 
-def iter_symbols(conn: sqlite3.Connection, *, kind: str | None = None, include_external: bool = False) -> Iterator[tuple]:
-    """(id, name, qualified_name, kind, path, start_line, end_line) ordered by id."""
+def iter_symbols(conn: sqlite3.Connection, *, kind: str | None = None, include_external: bool = False) -> Iterator[SymbolHead]:
+    """:class:`SymbolHead` (id, name, qualified_name, kind, path, line, end_line) of every symbol, by id."""
     where = [] if include_external else ["s.file_id IS NOT NULL"]
     args: list = []
     if kind:
         where.append("s.kind = ?")
         args.append(kind)
     w = ("WHERE " + " AND ".join(where)) if where else ""
-    yield from conn.execute(
+    yield from map(SymbolHead._make, conn.execute(
         f"""SELECT s.id, s.name, s.qualified_name, s.kind, COALESCE(f.path, ''), s.start_line, s.end_line
             FROM symbols s LEFT JOIN files f ON f.id = s.file_id {w} ORDER BY s.id""",
         args,
-    )
+    ))
 
 
-def calls_from(conn: sqlite3.Connection, sid: int) -> list[tuple]:
-    """(callee_id, callee_name, line, kind, resolution, confidence) of the calls made by ``sid``."""
-    return conn.execute(
+def calls_from(conn: sqlite3.Connection, sid: int) -> list[CallRow]:
+    """The calls made by ``sid`` (``other_id`` is the callee), in source order."""
+    return _named(CallRow, conn.execute(
         "SELECT callee_id, callee_name, line, kind, resolution, confidence FROM symbol_refs WHERE caller_id = ?"
         " ORDER BY line, col, callee_id",
         (sid,),
-    ).fetchall()
+    ))
 
 
-def calls_to(conn: sqlite3.Connection, sid: int) -> list[tuple]:
-    """(caller_id, callee_name, line, kind, resolution, confidence) of the calls that reach ``sid``."""
-    return conn.execute(
+def calls_to(conn: sqlite3.Connection, sid: int) -> list[CallRow]:
+    """The calls that reach ``sid`` (``other_id`` is the caller), by caller and line."""
+    return _named(CallRow, conn.execute(
         "SELECT caller_id, callee_name, line, kind, resolution, confidence FROM symbol_refs WHERE callee_id = ?"
         " ORDER BY caller_id, line",
         (sid,),
-    ).fetchall()
+    ))
 
 
-def imports_of_file(conn: sqlite3.Connection, file_id: int) -> list[tuple]:
-    """(module, name, alias, level, line, target_file_id, target_id, resolution, confidence)."""
-    return conn.execute(
+def imports_of_file(conn: sqlite3.Connection, file_id: int) -> list[ImportRow]:
+    """The import statements of one file, by line."""
+    return _named(ImportRow, conn.execute(
         "SELECT module, name, alias, level, line, target_file_id, target_id, resolution, confidence"
         " FROM file_imports WHERE file_id = ? ORDER BY line, module, name",
         (file_id,),
-    ).fetchall()
+    ))
 
 
-def importers_of_file(conn: sqlite3.Connection, file_id: int) -> list[tuple]:
-    """(importing file id, module, name, line, resolution, confidence) of imports that land in ``file_id``."""
-    return conn.execute(
+def importers_of_file(conn: sqlite3.Connection, file_id: int) -> list[ImporterRow]:
+    """The imports that land in ``file_id``, by importing file and line."""
+    return _named(ImporterRow, conn.execute(
         "SELECT file_id, module, name, line, resolution, confidence FROM file_imports WHERE target_file_id = ?"
         " ORDER BY file_id, line",
         (file_id,),
-    ).fetchall()
+    ))
 
 
-def relationships(conn: sqlite3.Connection, sid: int, *, outgoing: bool, kinds: tuple[str, ...]) -> list[tuple]:
-    """(other id, target_name, kind, line, resolution, confidence) of relationships from / to ``sid``."""
+def relationships(conn: sqlite3.Connection, sid: int, *, outgoing: bool, kinds: tuple[str, ...]) -> list[RelationshipRow]:
+    """The relationships of these kinds from (``outgoing``) or to ``sid``, by kind and other end."""
     q = ",".join("?" * len(kinds))
     if outgoing:
         sql = (f"SELECT target_id, target_name, kind, line, resolution, confidence FROM symbol_relationships"
@@ -156,7 +267,7 @@ def relationships(conn: sqlite3.Connection, sid: int, *, outgoing: bool, kinds: 
     else:
         sql = (f"SELECT source_id, target_name, kind, line, resolution, confidence FROM symbol_relationships"
                f" WHERE target_id = ? AND kind IN ({q}) ORDER BY kind, source_id")
-    return conn.execute(sql, (sid, *kinds)).fetchall()
+    return _named(RelationshipRow, conn.execute(sql, (sid, *kinds)))
 
 
 def table_count(conn: sqlite3.Connection, table: str) -> int:
@@ -230,17 +341,94 @@ def import_edges(conn: sqlite3.Connection) -> list[tuple[int, int, float]]:
     ).fetchall()
 
 
-def edge_details(conn: sqlite3.Connection, source: int, target: int) -> list[tuple[str, str, int, str, float]]:
-    """Every stored edge between two symbols, either direction: (table, kind, line, resolution, confidence)."""
-    out: list[tuple[str, str, int, str, float]] = []
+def edge_details(conn: sqlite3.Connection, source: int, target: int) -> list[EdgeDetail]:
+    """Every stored edge between two symbols, either direction (up to 3 per table and direction).
+
+    Edges from ``source`` to ``target`` come first, then the reverse ones; within each direction calls,
+    then type references, then relationships. :func:`first_edges` gives the first of these for many
+    pairs in one query.
+    """
+    out: list[EdgeDetail] = []
     for a, b in ((source, target), (target, source)):
-        out += [("call", "calls" if a == source else "called_by", r[0], r[1], r[2]) for r in conn.execute(
+        out += [EdgeDetail("call", "calls" if a == source else "called_by", r[0], r[1], r[2]) for r in conn.execute(
             "SELECT line, resolution, confidence FROM symbol_refs WHERE caller_id = ? AND callee_id = ? ORDER BY line LIMIT 3",
             (a, b))]
-        out += [("type", r[0] if a == source else f"{r[0]}_of", r[1], r[2], r[3]) for r in conn.execute(
+        out += [EdgeDetail("type", r[0] if a == source else f"{r[0]}_of", r[1], r[2], r[3]) for r in conn.execute(
             "SELECT kind, line, resolution, confidence FROM type_refs WHERE symbol_id = ? AND type_id = ? ORDER BY line LIMIT 3",
             (a, b))]
-        out += [("relationship", r[0] if a == source else f"{r[0]}_by", r[1], r[2], r[3]) for r in conn.execute(
+        out += [EdgeDetail("relationship", r[0] if a == source else f"{r[0]}_by", r[1], r[2], r[3]) for r in conn.execute(
             "SELECT kind, line, resolution, confidence FROM symbol_relationships WHERE source_id = ? AND target_id = ?"
             " ORDER BY kind LIMIT 3", (a, b))]
     return out
+
+
+# One arm per (direction, table): the pair's own direction (0) before the reverse one (1); calls (0),
+# then type references (1), then relationships (2). Within an arm the edge with the smallest sort key
+# (line, or kind for relationships), then rowid, comes first: the order :func:`edge_details` lists.
+_FIRST_EDGE_ARMS = (
+    "SELECT p.a, p.b, 0, 0, r.line, r.rowid, 'call', 'calls', r.line, r.resolution, r.confidence"
+    " FROM p JOIN symbol_refs r ON r.caller_id = p.a AND r.callee_id = p.b",
+    "SELECT p.a, p.b, 0, 1, t.line, t.rowid, 'type', t.kind, t.line, t.resolution, t.confidence"
+    " FROM p JOIN type_refs t ON t.symbol_id = p.a AND t.type_id = p.b",
+    "SELECT p.a, p.b, 0, 2, x.kind, x.rowid, 'relationship', x.kind, x.line, x.resolution, x.confidence"
+    " FROM p JOIN symbol_relationships x ON x.source_id = p.a AND x.target_id = p.b",
+    "SELECT p.a, p.b, 1, 0, r.line, r.rowid, 'call', 'called_by', r.line, r.resolution, r.confidence"
+    " FROM p JOIN symbol_refs r ON r.caller_id = p.b AND r.callee_id = p.a",
+    "SELECT p.a, p.b, 1, 1, t.line, t.rowid, 'type', t.kind || '_of', t.line, t.resolution, t.confidence"
+    " FROM p JOIN type_refs t ON t.symbol_id = p.b AND t.type_id = p.a",
+    "SELECT p.a, p.b, 1, 2, x.kind, x.rowid, 'relationship', x.kind || '_by', x.line, x.resolution, x.confidence"
+    " FROM p JOIN symbol_relationships x ON x.source_id = p.b AND x.target_id = p.a",
+)
+_PAIRS_PER_QUERY = 450  # two host parameters per pair, under the 999 of old SQLite builds
+
+
+def first_edges(conn: sqlite3.Connection, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], EdgeDetail]:
+    """(a, b) -> the first :func:`edge_details` entry of each pair that has a stored edge, in one query.
+
+    Pairs without any edge between them are left out. One query per 450 distinct pairs.
+
+    Examples
+    --------
+    >>> conn = sqlite3.connect(":memory:")
+    >>> _ = conn.executescript(
+    ...     "CREATE TABLE symbol_refs(caller_id, callee_id, line, resolution, confidence);"
+    ...     "CREATE TABLE type_refs(symbol_id, type_id, kind, line, resolution, confidence);"
+    ...     "CREATE TABLE symbol_relationships(source_id, target_id, kind, line, resolution, confidence);"
+    ...     "INSERT INTO symbol_refs VALUES (1, 2, 9, 'import', 1.0), (1, 2, 4, 'local_scope', 1.0);")
+    >>> first_edges(conn, [(1, 2), (2, 1), (1, 3)])
+    {(1, 2): EdgeDetail(table='call', kind='calls', line=4, resolution='local_scope', confidence=1.0), (2, 1): EdgeDetail(table='call', kind='called_by', line=4, resolution='local_scope', confidence=1.0)}
+    """
+    todo = sorted(set(pairs))
+    best: dict[tuple[int, int], tuple] = {}
+    for k in range(0, len(todo), _PAIRS_PER_QUERY):
+        chunk = todo[k : k + _PAIRS_PER_QUERY]
+        values = ",".join("(?, ?)" for _ in chunk)
+        sql = f"WITH p(a, b) AS (VALUES {values}) " + " UNION ALL ".join(_FIRST_EDGE_ARMS)
+        for a, b, direction, table, key, rowid, *detail in conn.execute(sql, [x for pair in chunk for x in pair]):
+            rank = (direction, table, key, rowid)
+            got = best.get((a, b))
+            if got is None or rank < got[0]:
+                best[(a, b)] = (rank, EdgeDetail(*detail))
+    return {pair: best[pair][1] for pair in todo if pair in best}
+
+
+def module_symbols_by_file(conn: sqlite3.Connection) -> dict[int, int]:
+    """file id -> id of the file's module symbol."""
+    return dict(conn.execute("SELECT s.file_id, s.id FROM symbols s WHERE s.kind = 'module' AND s.parent_id IS NULL"))
+
+
+EDGE_TABLES = ("symbol_refs", "type_refs", "file_imports", "symbol_relationships")
+
+
+def edge_rows(conn: sqlite3.Connection, table: str) -> list[dict]:
+    """Every row of one edge table (one of :data:`EDGE_TABLES`) as a dict by column name, in rowid order."""
+    if table not in EDGE_TABLES:
+        raise ValueError(f"not an edge table: {table!r}")
+    cur = conn.execute(f"SELECT * FROM {table} ORDER BY rowid")  # the name was checked against a fixed list
+    cols = [d[0] for d in cur.description]
+    return [dict(zip(cols, r, strict=True)) for r in cur]
+
+
+def has_documents(conn: sqlite3.Connection) -> bool:
+    """Whether the index holds any document (``lore docs add``)."""
+    return conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone() is not None

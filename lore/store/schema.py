@@ -24,6 +24,12 @@ RESOLUTIONS: tuple[str, ...] = (
     "annotated_type",  # receiver typed by an annotation (param, variable, attribute)
     "constructor_type",  # receiver typed by the constructor or function (annotated, or whose returns agree) it came from
     "module_global",  # name defined at module level of the same file
+    # values that travel (lore.index._flow): the last step that brought the value to the call names the edge
+    "decorator_flow",  # the name of a decorated function stands for the wrapper its decorator returns
+    "return_flow",  # a function (or several) returned by the callee of an inner call: f()()
+    "attribute_flow",  # read from an attribute whose value came in from elsewhere (self.cb = cb)
+    "container_flow",  # read from a container slot whose key is unknown, or a loop over a container
+    "argument_flow",  # a parameter, bound to every value callers pass into it (confidence split k ways)
     "same_file_name",  # heuristic: a unique definition of that name in the same file
     "unique_name",  # heuristic: the only definition of that name in the repository
     "ambiguous_name",  # heuristic: one of k candidates, confidence 1/k each
@@ -39,6 +45,11 @@ CONFIDENCE: dict[str, float] = {
     "annotated_type": 0.9,
     "constructor_type": 0.85,
     "module_global": 1.0,
+    "decorator_flow": 0.85,
+    "return_flow": 0.8,
+    "attribute_flow": 0.8,
+    "container_flow": 0.75,
+    "argument_flow": 0.75,
     "same_file_name": 0.6,
     "unique_name": 0.5,
     "ambiguous_name": 0.5,  # multiplied by 1/k

@@ -49,6 +49,11 @@ def delete_symbols_of_file(conn: sqlite3.Connection, file_id: int) -> list[int]:
     return ids
 
 
+def delete_file_fts(conn: sqlite3.Connection, file_id: int) -> None:
+    """Drop the file-search row of ``file_id`` (its new text is inserted with the new file row)."""
+    conn.execute("DELETE FROM files_fts WHERE rowid = ?", (file_id,))
+
+
 def upsert_file(conn: sqlite3.Connection, row: tuple, file_id: int | None) -> int:
     """Insert or update a ``files`` row (path, language, module, hash, size, mtime_ns, lines,
     syntax_errors, is_test, generation); returns its id (kept across updates)."""

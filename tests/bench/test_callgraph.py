@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lore.bench import callgraph
-from lore.cli_bench import bench_app
+from lore.cli.bench import bench_app
 
 CASES = {
     "builtins/len": ({"main.py": "array = [1, 2]\nlen(array)\n"}, {"main": ["<builtin>.len"], "<builtin>.len": []}),
@@ -24,6 +24,10 @@ CASES = {
     "external/ext": (
         {"main.py": "from ext import Cls\n\nCls().fun()\n"},
         {"main": ["ext.Cls", "ext.Cls.fun"]},
+    ),
+    "dynamic/eval": (  # as PyCG ships it, its ground-truth error included
+        {"main.py": "def func():\n    pass\n\neval(\"func()\")\n"},
+        {"main": ["main.func"], "main.func": ["<builtin>.eval"], "<builtin>.eval": []},
     ),
 }
 
@@ -42,15 +46,26 @@ def snippets(tmp_path: Path) -> Path:
 
 def test_translation_and_scores(snippets):
     report = callgraph.run_callgraph(snippets)
-    assert report["cases"] == 4
+    assert report["cases"] == 5
     details = {c["case"]: c for c in report["case_details"]}
     assert details["builtins/len"]["missing"] == [] and details["builtins/len"]["extra"] == []
     assert details["classes/init"]["extra"] == []  # B() has no __init__: no edge, as in PyCG
     assert details["imports/pkg"]["missing"] == []  # the package prefix of the case directory is removed
     o = report["overall"]["all"]
-    assert o["expected"] == 7 and 0 <= o["precision"] <= 1 and 0 <= o["recall"] <= 1
+    assert o["expected"] == 9 and 0 <= o["precision"] <= 1 and 0 <= o["recall"] <= 1
     flat = callgraph.flat_metrics(report)
     assert "overall.all.recall" in flat and "category.classes.all.precision" in flat
+    assert "category.classes.resolved.recall" in flat and "reachable.resolved.recall" in flat
+
+
+def test_unreachable_edges_are_listed_with_reasons_and_left_out_of_reachable(snippets):
+    report = callgraph.run_callgraph(snippets, categories=["dynamic"])
+    listed = {u["edge"]: u for u in report["unreachable"]}
+    assert set(listed) == {"main -> main.func", "main.func -> <builtin>.eval"}
+    assert all(u["case"] == "dynamic/eval" and u["reason"] and u["found"] is False for u in listed.values())
+    assert report["overall"]["all"]["expected"] == 2 and report["reachable"]["all"]["expected"] == 0
+    assert report["reachable"]["all"]["found"] == report["overall"]["all"]["found"]  # lore's edges all stay
+    assert "main -> <builtin>.eval" in report["case_details"][0]["extra"]  # correct, yet not in PyCG's truth
 
 
 def test_cli_gate_exit_code(snippets, tmp_path):

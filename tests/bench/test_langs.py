@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lore.bench import langs
-from lore.cli_bench import bench_app
+from lore.cli.bench import bench_app
 from lore.errors import EmptyGroundTruthError
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

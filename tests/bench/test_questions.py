@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from lore.bench.questions import load_questions, run_questions
-from lore.cli_bench import bench_app
+from lore.cli.bench import bench_app
 from lore.errors import EmptyGroundTruthError, InvalidArgumentError
 
 QUESTIONS = """\

@@ -43,9 +43,9 @@ def test_prepare_hides_headings_and_builds_truth(bench, tmp_path):
     assert other == "Other\n=====\n\nSee  and ; :doc:`werkzeug:test` stays.\n"  # no trace of the truth
     assert links == [("b.rst", other.index(" and"), "a.rst", "Section 1"), ("b.rst", other.index(";"), "a.rst", None)]
 
-    from lore.docs.embed import get_embedder
     from lore.docs.ingest import ingest
     from lore.store.db import connect
+    from lore.text.embed import get_embedder
 
     conn = connect(tmp_path / "i.db", create=True)
     try:

@@ -6,7 +6,8 @@ import pytest
 from typer.testing import CliRunner
 
 import lore.docs
-from lore.cli_docs import docs_app, related_command
+from lore.cli import app as lore_app
+from lore.cli.docs import docs_app
 
 runner = CliRunner()
 
@@ -26,11 +27,7 @@ def test_add_then_search_json_and_table(docs_dir):
 
 
 def test_related_command(db, chunk_of):
-    import typer
-
-    app = typer.Typer()
-    app.command("related")(related_command)
-    app.command("noop")(lambda: None)  # keep a multi-command app so the name is required
+    app = lore_app
     src = chunk_of("guide/configure.md", "Configure > Retries")
     res = runner.invoke(app, ["related", str(src), "--db", str(db), "--json", "--limit", "2"])
     assert res.exit_code == 0, res.output

@@ -14,7 +14,7 @@ class CountingEmbedder:
     """The hashing embedder, counting the texts it is asked to embed."""
 
     def __init__(self):
-        from lore.docs.embed import HashingEmbedder
+        from lore.text.embed import HashingEmbedder
 
         self.inner = HashingEmbedder()
         self.model_id, self.dim, self.default_min_score = self.inner.model_id, 384, 0.15
@@ -156,8 +156,8 @@ def test_open_index_and_repo_root_are_accepted(db, docs_dir):
 
 
 def test_embedding_in_batches_survives_an_interruption(docs_dir):
-    from lore.docs.embed import get_embedder
     from lore.docs.ingest import embed_missing
+    from lore.text.embed import get_embedder
 
     path = docs_dir / ".lore" / "index.db"
 

@@ -50,7 +50,7 @@ def test_related_min_score_default_per_model(db, chunk_of):
 
 
 def test_related_uses_the_stored_vector(db, chunk_of, monkeypatch):
-    import lore.docs.embed as embed
+    import lore.text.embed as embed
 
     def boom(*a, **k):
         raise AssertionError("get_related must not call a model")

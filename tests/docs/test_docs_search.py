@@ -121,8 +121,8 @@ def test_keyword_only_store_falls_back(docs_dir):
 
 def test_store_of_a_missing_model(docs_dir, monkeypatch):
     import lore.docs.search as search_mod
-    from lore.docs.embed import MINILM_ID, HashingEmbedder
     from lore.errors import MissingExtraError
+    from lore.text.embed import MINILM_ID, HashingEmbedder
 
     class FakeMiniLM(HashingEmbedder):
         model_id = MINILM_ID

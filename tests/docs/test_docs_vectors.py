@@ -5,9 +5,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lore.docs.vectors import VectorIndex, top_k
+from lore.docs.vectors import VectorIndex
 from lore.errors import InvalidArgumentError
-from lore.search.fusion import normalise, ranked, rrf, rrf_contributions
+from lore.text.vectors import matvec, top_k
 
 
 def random_index(n: int, dim: int, seed: int) -> VectorIndex:
@@ -45,32 +45,6 @@ def test_mask_min_score_and_rows():
         index.scores(np.ones(4, dtype=np.float32))
 
 
-def test_rrf_math():
-    fused = rrf([["a", "b", "c"], ["c", "a"]], k=60)
-    assert fused["a"] == pytest.approx(1 / 61 + 1 / 62)
-    assert fused["b"] == pytest.approx(1 / 62)
-    assert fused["c"] == pytest.approx(1 / 63 + 1 / 61)
-    assert [key for key, _ in ranked(fused)] == ["a", "c", "b"]
-    assert rrf([["x", "x", "y"]], k=1) == {"x": 0.5, "y": 1 / 4}  # a repeat counts once, at its first rank
-    weighted = rrf([["a"], ["b"]], k=1, weights=[2.0, 1.0])
-    assert weighted == {"a": 1.0, "b": 0.5}
-    assert normalise(fused)["a"] == 1.0 and max(normalise(fused).values()) == 1.0
-    assert normalise({}) == {}
-    assert rrf_contributions({"kw": ["a"], "vec": ["b", "a"]}, k=60)["a"] == {
-        "kw": (1, 1 / 61),
-        "vec": (2, 1 / 62),
-    }
-
-
-def test_rrf_bad_arguments():
-    with pytest.raises(InvalidArgumentError):
-        rrf([["a"]], k=0)
-    with pytest.raises(InvalidArgumentError):
-        rrf([["a"]], weights=[1.0, 2.0])
-    with pytest.raises(InvalidArgumentError):
-        rrf([["a"]], weights=[-1.0])
-
-
 @settings(max_examples=40, deadline=None)
 @given(
     st.lists(st.integers(-1, 30), min_size=0, max_size=60),
@@ -84,8 +58,6 @@ def test_document_mask_equals_isin(doc_ids, wanted):
 
 
 def test_matvec_matches_blas():
-    from lore.docs.vectors import matvec
-
     rng = np.random.default_rng(3)
     m = rng.normal(size=(500, 384)).astype(np.float32)
     q = rng.normal(size=384).astype(np.float32)

@@ -32,7 +32,7 @@ def test_api_and_cli_work_with_hashing(docs_dir):
         """
         import json, sys
         from lore.docs import add_documents, get_related, search_docs
-        from lore.docs.embed import default_embedder_name, minilm_available
+        from lore.text.embed import default_embedder_name, minilm_available
         from lore.errors import MissingExtraError
         out = {"available": minilm_available(), "default": default_embedder_name()}
         added = add_documents(".", ["guide", "errors.rst"])  # no embedder given: the fallback
@@ -78,7 +78,7 @@ def test_a_minilm_store_without_the_extra(docs_dir):
     """Vectors made by MiniLM elsewhere: get-related still works (stored vectors, no model), hybrid
     search falls back to keywords and says so, vector search and adding say which pip command to run."""
     from lore.docs import add_documents
-    from lore.docs.embed import MINILM_ID, HashingEmbedder
+    from lore.text.embed import MINILM_ID, HashingEmbedder
 
     class StandIn(HashingEmbedder):  # writes vectors under MiniLM's model id; their values do not matter here
         def __init__(self):

@@ -122,7 +122,7 @@ ORDER_CASE = {
 def test_resolution_does_not_depend_on_file_order(tmp_path):
     """Lookups memoized half-way through a cycle or a depth cut-off once made the edges of a file
     depend on which files were resolved before it (and so on the worker that got it)."""
-    from lore.index import modules
+    from lore import languages
     from lore.index.resolve import FileRow, SymRow, World, resolve_files
     from lore.index.resolve_pool import RecordLoader
     from lore.store import read
@@ -131,7 +131,7 @@ def test_resolution_does_not_depend_on_file_order(tmp_path):
     index_repo(root, workers=1)
     conn = sqlite3.connect(root / ".lore" / "index.db")
     syms = [SymRow(*r) for r in read.symbol_rows_for_world(conn)]
-    files = [FileRow(fid, p, lang, m, ms, modules.is_package_file(p)) for fid, p, lang, m, ms in read.file_rows(conn)]
+    files = [FileRow(fid, p, lang, m, ms, languages.get(lang).is_package(p)) for fid, p, lang, m, ms in read.file_rows(conn)]
     names = {s.id: s.qualified_name for s in syms}
 
     def edges(order):

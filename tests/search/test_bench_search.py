@@ -6,10 +6,10 @@ import json
 import shutil
 
 from lore.bench.search import docstring_leaks, metrics, pick_queries, quality, remove_docstrings
-from lore.search.tokens import body_text
 from lore.search.vectors import clear_cache, refresh_code_vectors
 from lore.store import search as store
 from lore.store.db import connect
+from lore.text.tokens import body_text
 
 from .conftest import ids_by_qname
 
@@ -61,7 +61,7 @@ def test_bench_search_command_on_a_small_repo(keyword_db):
     import typer
     from typer.testing import CliRunner
 
-    from lore.cli_search import bench_search_command
+    from lore.cli.bench import bench_search_command
 
     app = typer.Typer()
     app.command()(bench_search_command)  # the one command of this app: no name to give

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from lore.errors import QueryError
 from lore.search.api import search
 from lore.search.bm25 import match_expression, name_matches, parse_query
-from lore.search.tokens import tokenize
+from lore.text.tokens import tokenize
 
 
 def names(out: dict) -> list[str]:

@@ -1,0 +1,245 @@
+"""Ranker signals: pure, vectorized functions of one seed row and an array of candidate rows.
+
+Each function returns one float per candidate (in the candidates' order). They read plain numpy
+arrays and scipy CSR matrices built once per index (by ``lore.graphs._features``); none of them
+sees SQL or a symbol name. The hybrid ranker (``lore.graphs.hybrid``) combines them linearly.
+
+Signals by family:
+
+* place: :func:`same_value` (same file, class, directory, kind), :func:`line_proximity`,
+  :func:`path_proximity` (how far apart two directories are in the package tree);
+* words and role: :func:`row_cosine` over row-normalised idf-weighted sparse rows (name tokens,
+  decorators, parameter names, base classes) prepared by :func:`idf_normalize`, and BM25 text
+  similarity (:func:`bm25_weights`, :func:`bm25_scores`);
+* any: :func:`max_normalize` puts an unbounded score (overlap, PageRank, BM25) on [0, 1] per query,
+  so that one weight means the same thing for every seed;
+* :func:`top_rows` picks a signal's best candidates (the hybrid ranker's candidate pool is the
+  union of several signals' top rows).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..errors import InvalidArgumentError
+from ._checks import check_csr, row_segments
+
+__all__ = [
+    "bm25_scores",
+    "bm25_weights",
+    "idf_normalize",
+    "line_proximity",
+    "max_normalize",
+    "path_proximity",
+    "row_cosine",
+    "same_value",
+    "shared_entries",
+    "top_rows",
+]
+
+
+def _rows(cand) -> np.ndarray:
+    arr = np.asarray(cand, dtype=np.int64)
+    if arr.ndim != 1:
+        raise InvalidArgumentError(f"candidates must be a 1-d array of rows, got shape {arr.shape}")
+    return arr
+
+
+def same_value(values: np.ndarray, seed: int, cand, *, missing: int = -1) -> np.ndarray:
+    """1.0 where a candidate has the seed's value (file, parent, directory, kind), else 0.0.
+
+    A seed whose value is ``missing`` matches nothing.
+
+    Examples
+    --------
+    >>> same_value(np.array([3, 3, 4, -1]), 0, [1, 2, 3]).tolist()
+    [1.0, 0.0, 0.0]
+    >>> same_value(np.array([-1, -1]), 0, [1]).tolist()
+    [0.0]
+    """
+    c = _rows(cand)
+    v = values[seed]
+    if v == missing:
+        return np.zeros(c.size)
+    return (values[c] == v).astype(np.float64)
+
+
+def line_proximity(lines: np.ndarray, seed: int, cand, same_file: np.ndarray, *, scale: float = 30.0) -> np.ndarray:
+    """``1 / (1 + |line distance| / scale)`` for candidates in the seed's file, 0 elsewhere.
+
+    Examples
+    --------
+    >>> line_proximity(np.array([10, 40, 10, 500]), 0, [1, 2, 3], np.array([1.0, 1.0, 0.0])).tolist()
+    [0.5, 1.0, 0.0]
+    """
+    if scale <= 0:
+        raise InvalidArgumentError(f"scale must be > 0, got {scale}")
+    c = _rows(cand)
+    dist = np.abs(lines[c].astype(np.float64) - float(lines[seed]))
+    return np.asarray(same_file, dtype=np.float64) / (1.0 + dist / scale)
+
+
+def path_proximity(paths: np.ndarray, seed_path: int, cand_paths) -> np.ndarray:
+    """``1 / (1 + tree distance)`` between directories given as rows of component ids.
+
+    ``paths`` is a (directories x depth) int array, one row per directory listing its path
+    components (ids) from the root, padded with -1. The tree distance is the number of steps up from
+    one directory to the deepest common ancestor and down to the other. A path index of -1 (a
+    symbol without a file) gets 0.
+
+    Examples
+    --------
+    >>> paths = np.array([[0, 1, -1], [0, 2, -1], [0, 1, 3], [5, -1, -1]])
+    >>> path_proximity(paths, 0, [0, 1, 2, 3]).round(3).tolist()
+    [1.0, 0.333, 0.5, 0.25]
+    """
+    cp = _rows(cand_paths)
+    out = np.zeros(cp.size)
+    if seed_path < 0 or paths.size == 0:
+        return out
+    ok = cp >= 0
+    sp_ = paths[seed_path]
+    other = paths[cp[ok]]
+    valid = (other >= 0) & (sp_[None, :] >= 0)
+    common = np.cumprod((other == sp_[None, :]) & valid, axis=1).sum(axis=1)
+    depth_s = int((sp_ >= 0).sum())
+    depth_c = (other >= 0).sum(axis=1)
+    out[ok] = 1.0 / (1.0 + depth_s + depth_c - 2 * common)
+    return out
+
+
+def idf_normalize(presence: sp.csr_matrix, *, max_df: float = 0.05, min_rows: int = 100) -> sp.csr_matrix:
+    """Rows reweighted by ``idf_k = log((N + 1) / (df_k + 1))`` and scaled to unit length.
+
+    Columns present in more than ``max(min_rows, max_df * N)`` rows (a token like ``get``, a decorator
+    like ``property`` on thousands of rows) are dropped: they say little and would make every query
+    touch their whole column. Then :func:`row_cosine` is one sparse product.
+
+    Examples
+    --------
+    >>> m = idf_normalize(sp.csr_matrix(np.array([[1, 1, 0], [1, 0, 1], [0, 0, 0]], dtype=float)))
+    >>> np.round(np.asarray(m.multiply(m).sum(axis=1)).ravel(), 6).tolist()
+    [1.0, 1.0, 0.0]
+    """
+    m = check_csr(presence, name="presence").astype(np.float64)
+    n = m.shape[0]
+    m.data = np.minimum(m.data, 1.0)
+    df = np.bincount(m.indices, minlength=m.shape[1]).astype(np.float64)
+    idf = np.log((n + 1.0) / (df + 1.0))
+    idf[df > max(min_rows, max_df * n)] = 0.0
+    w = (m @ sp.diags(idf)).tocsr()
+    w.eliminate_zeros()
+    norms = np.sqrt(np.asarray(w.multiply(w).sum(axis=1)).ravel())
+    inv = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    return (sp.diags(inv) @ w).tocsr()
+
+
+def row_cosine(normalized: sp.csr_matrix, seed: int, cand) -> np.ndarray:
+    """Cosine of the seed's row with each candidate's row of an :func:`idf_normalize` d matrix.
+
+    Examples
+    --------
+    >>> m = idf_normalize(sp.csr_matrix(np.array([[1, 1, 0], [1, 0, 1], [1, 1, 0]], dtype=float)))
+    >>> row_cosine(m, 0, [1, 2]).round(3).tolist()
+    [0.0, 1.0]
+    """
+    c = _rows(cand)
+    if c.size == 0:
+        return np.zeros(0)
+    pos, _cols, vals = shared_entries(normalized, seed, c)
+    return np.bincount(pos, weights=vals, minlength=c.size)
+
+
+def shared_entries(matrix: sp.csr_matrix, seed: int, cand) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(candidate position, column, product of the two values) of every column the seed's row and a
+    candidate's row both store: one gather over the candidates' entries, no sparse matrix built.
+
+    Examples
+    --------
+    >>> m = sp.csr_matrix(np.array([[1.0, 2.0, 0.0], [0.0, 3.0, 1.0], [4.0, 0.0, 0.0]]))
+    >>> [a.tolist() for a in shared_entries(m, 0, np.array([1, 2]))]
+    [[0, 1], [1, 0], [6.0, 4.0]]
+    """
+    c = _rows(cand)
+    lo, hi = matrix.indptr[seed], matrix.indptr[seed + 1]
+    seed_cols, seed_vals = matrix.indices[lo:hi], matrix.data[lo:hi]
+    if seed_cols.size == 0 or c.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
+    idx, lens = row_segments(matrix.indptr, c)
+    cols = matrix.indices[idx]
+    order = np.argsort(seed_cols, kind="stable")
+    sc, sv = seed_cols[order], seed_vals[order]
+    at = np.minimum(np.searchsorted(sc, cols), sc.size - 1)
+    hit = sc[at] == cols
+    pos = np.repeat(np.arange(c.size), lens)[hit]
+    return pos, cols[hit].astype(np.int64), matrix.data[idx][hit] * sv[at[hit]]
+
+
+def bm25_weights(tf: sp.csr_matrix, *, k1: float = 1.2, b: float = 0.75) -> sp.csc_matrix:
+    """Per (row, term) BM25 weights of a term-frequency matrix, as CSC (a query sums a few columns).
+
+    Examples
+    --------
+    >>> w = bm25_weights(sp.csr_matrix(np.array([[1, 0], [1, 1], [0, 1]], dtype=float)))
+    >>> w.shape, w.format
+    ((3, 2), 'csc')
+    """
+    tf = check_csr(tf, name="tf").astype(np.float64).tocoo()
+    n = tf.shape[0]
+    dl = np.bincount(tf.row, weights=tf.data, minlength=n)
+    avgdl = float(dl.mean()) if n and dl.mean() > 0 else 1.0
+    df = np.bincount(tf.col, minlength=tf.shape[1]).astype(np.float64)
+    idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    norm = k1 * (1.0 - b + b * dl[tf.row] / avgdl)
+    w = idf[tf.col] * tf.data * (k1 + 1.0) / (tf.data + norm)
+    return sp.csc_matrix((w, (tf.row, tf.col)), shape=tf.shape)
+
+
+def bm25_scores(weights: sp.csc_matrix, query_terms) -> np.ndarray:
+    """BM25 score of every row for a bag of query term columns (each distinct term counted once).
+
+    Examples
+    --------
+    >>> w = bm25_weights(sp.csr_matrix(np.array([[1, 0], [1, 1], [0, 1]], dtype=float)))
+    >>> s = bm25_scores(w, [1])
+    >>> bool(s[0] == 0 and s[1] > 0 and s[2] > s[1])
+    True
+    """
+    cols = np.unique(np.asarray(query_terms, dtype=np.int64))
+    if cols.size == 0:
+        return np.zeros(weights.shape[0])
+    return np.asarray(weights[:, cols].sum(axis=1)).ravel()
+
+
+def max_normalize(values: np.ndarray) -> np.ndarray:
+    """Values divided by their maximum (all zeros stay zeros; negative values are clipped to 0).
+
+    Examples
+    --------
+    >>> max_normalize(np.array([2.0, 1.0, 0.0])).tolist()
+    [1.0, 0.5, 0.0]
+    >>> max_normalize(np.zeros(2)).tolist()
+    [0.0, 0.0]
+    """
+    v = np.maximum(np.asarray(values, dtype=np.float64), 0.0)
+    top = float(v.max()) if v.size else 0.0
+    return v / top if top > 0 else v
+
+
+def top_rows(scores: np.ndarray, allowed: np.ndarray, n: int) -> np.ndarray:
+    """The (at most) ``n`` allowed rows with the highest positive scores, best first, ties by row.
+
+    Examples
+    --------
+    >>> top_rows(np.array([0.5, 0.9, 0.0, 0.9]), np.array([True, True, True, False]), 2).tolist()
+    [1, 0]
+    """
+    s = np.where(allowed, scores, 0.0)
+    pos = np.flatnonzero(s > 0)
+    if pos.size > n:
+        part = np.argpartition(-s[pos], n - 1)[:n]
+        cut = s[pos[part]].min()
+        pos = pos[s[pos] >= cut]  # keep every row tied with the n-th, then order and cut by row
+    order = np.lexsort((pos, -s[pos]))
+    return pos[order][:n]

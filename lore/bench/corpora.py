@@ -1,0 +1,86 @@
+"""The corpora of the leave-one-corpus-out benchmark: where each one's code and ground truth come from.
+
+See-Also corpora (numpydoc "See Also" sections, :mod:`lore.bench.seealso`) differ in style: a graph
+library (networkx), two array libraries with C underneath (scipy, numpy), a labelled-array library
+(xarray) and a geospatial one (geopandas). networkx, scipy and numpy are read from the installed
+packages (the versions the project pins); xarray and geopandas are pinned PyPI sdists, downloaded
+once into the benchmark cache (``$LORE_BENCH_CACHE`` or ``~/.cache/lore-bench``) and checked against
+their sha256 before extraction.
+
+Co-change corpora (:mod:`lore.bench.cochange`) are three web/HTTP libraries: requests, httpx and
+flask. Their git history is needed, so they are given as checkouts (``--repo name=PATH``, by default
+``<cache>/repos/<name>``); the commits the published numbers were measured at are pinned in
+:data:`COCHANGE` and checked out read-only by the caller (``git clone`` then ``git checkout <commit>``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import InvalidArgumentError
+from ._sdist import Sdist, cache_dir, fetch_sdist
+
+
+@dataclass(frozen=True)
+class SeeAlsoCorpus:
+    name: str
+    aliases: tuple[tuple[str, str], ...]  # short import names used in docstrings: ("np", "numpy")
+    sdist: Sdist | None = None  # None: the installed package
+
+
+SEEALSO = {
+    "networkx": SeeAlsoCorpus("networkx", (("nx", "networkx"),)),
+    "scipy": SeeAlsoCorpus("scipy", (("np", "numpy"),)),
+    "numpy": SeeAlsoCorpus("numpy", (("np", "numpy"),)),
+    "xarray": SeeAlsoCorpus("xarray", (("xr", "xarray"), ("np", "numpy")), Sdist(
+        "xarray", "2025.6.1", "xarray-2025.6.1.tar.gz",
+        "a84f3f07544634a130d7dc615ae44175419f4c77957a7255161ed99c69c7c8b0")),
+    "geopandas": SeeAlsoCorpus("geopandas", (("gpd", "geopandas"),), Sdist(
+        "geopandas", "1.1.1", "geopandas-1.1.1.tar.gz",
+        "1745713f64d095c43e72e08e753dbd271678254b24f2e01db8cdb8debe1d293d")),
+}
+
+
+@dataclass(frozen=True)
+class CoChangeCorpus:
+    name: str
+    url: str
+    commit: str
+    package: str  # the source folder indexed and mined (tests are left out by the miner anyway)
+
+
+COCHANGE = {
+    "requests": CoChangeCorpus("requests", "https://github.com/psf/requests",
+                               "1f6589ec3a1ee910f9a65cc3ceac60b26677bc0e", "src/requests"),
+    "httpx": CoChangeCorpus("httpx", "https://github.com/encode/httpx",
+                            "ae1b9f66238f75ced3ced5e4485408435de10768", "httpx"),
+    "flask": CoChangeCorpus("flask", "https://github.com/pallets/flask",
+                            "2ac89889f4cc330eabd50f295dcef02828522c69", "src/flask"),
+}
+
+
+def seealso_root(name: str, cache: Path | None = None) -> tuple[Path, str]:
+    """(package directory to index, "name version") of a See-Also corpus."""
+    spec = SEEALSO.get(name)
+    if spec is None:
+        raise InvalidArgumentError(f"unknown See-Also corpus {name!r}; choose one of {', '.join(SEEALSO)}")
+    if spec.sdist is None:
+        module = importlib.import_module(name)
+        return Path(module.__file__).parent, f"{name} {module.__version__}"
+    top = fetch_sdist(spec.sdist, cache, prefix=f"{name}/")
+    return top / name, f"{name} {spec.sdist.version}"
+
+
+def cochange_repo(name: str, path: str | Path | None = None) -> Path:
+    """The checkout of a co-change corpus: ``path`` or ``<cache>/repos/<name>``."""
+    spec = COCHANGE.get(name)
+    if spec is None:
+        raise InvalidArgumentError(f"unknown co-change corpus {name!r}; choose one of {', '.join(COCHANGE)}")
+    p = Path(path) if path else cache_dir() / "repos" / name
+    if not (p / ".git").exists():
+        raise InvalidArgumentError(
+            f"no git checkout of {name} at {p}; run `git clone {spec.url} {p} && git -C {p} checkout {spec.commit}`"
+        )
+    return p

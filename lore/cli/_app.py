@@ -1,0 +1,187 @@
+"""What every ``lore`` command shares: the root app, consoles, the error boundary, ``--db``, JSON and tables.
+
+Every command is registered through :func:`command`, the one place that turns a
+:class:`~lore.errors.LoreError` into a one-line message on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .. import __version__
+from ..api import Index, open_index
+from ..errors import LoreError
+from ..store.db import locate_index
+
+app = typer.Typer(
+    name="lore",
+    help="What else in this codebase is like this symbol? Index a repository, walk its graph, rank related symbols.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+# piped output is not squeezed into 80 columns: tables stay readable in logs and CI
+out = Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 200)
+err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 200)
+
+INTERRUPTED = "interrupted; the index is unchanged"
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option("--db", "--index", help="Index file or repository root (default: nearest .lore/index.db upwards)."),
+]
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print ``lore: error: <message>`` as one line on stderr (never wrapped) and exit with ``code``."""
+    sys.stderr.write(f"lore: error: {message}\n")
+    raise typer.Exit(code)
+
+
+def command(group: typer.Typer, name: str | None = None, *, interrupt: bool = True, **kw: Any) -> Callable:
+    """Register a command whose LoreErrors become one line on stderr and exit code 2.
+
+    Parameters
+    ----------
+    group : typer.Typer
+        The app or sub-app to add the command to.
+    name : str, optional
+        The command's name (default: the function's).
+    interrupt : bool
+        Turn Ctrl-C into ``lore: error: interrupted; the index is unchanged`` and exit code 130
+        (commands whose interruption can leave part of their work written pass False).
+    **kw
+        Passed to ``group.command``.
+    """
+
+    def deco(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except LoreError as exc:
+                fail(str(exc))
+            except KeyboardInterrupt:
+                if not interrupt:
+                    raise
+                fail(INTERRUPTED, 130)
+
+        group.command(name, **kw)(wrapper)
+        return wrapper
+
+    return deco
+
+
+def find_db(given: Path | None) -> Path:
+    """The index to use: ``--db`` (a file or a repository root), else the nearest ``.lore/index.db`` upwards."""
+    return locate_index(given)
+
+
+def open_db(db: Path | None, *, readonly: bool = False) -> Index:
+    """Open the index named by ``--db`` (see :func:`find_db`)."""
+    return open_index(find_db(db), readonly=readonly)
+
+
+def emit_json(data: Any) -> None:
+    """Print ``data`` as indented JSON (non-ASCII kept, anything else as ``str``)."""
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+
+
+def progress_bar() -> Any:
+    """A transient rich progress bar on stderr (callers start and stop it)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=True)
+
+
+def progress_callback(progress: Any) -> Callable[[str, int, int], None]:
+    """A ``progress(phase, done, total)`` callback that drives one bar per phase of ``progress``."""
+    tasks: dict[str, Any] = {}
+
+    def report(phase: str, done: int, total: int) -> None:
+        if phase not in tasks:
+            tasks[phase] = progress.add_task(phase, total=total)
+        progress.update(tasks[phase], completed=done, total=total)
+
+    return report
+
+
+def fmt_loc(row: dict) -> str:
+    """``path:line``, or ``-`` for a row without a file."""
+    return f"{row['path']}:{row['line']}" if row.get("path") else "-"
+
+
+def fmt_why(why: Any) -> str:
+    """One line for a row's ``why``: shared neighbours, a walk, a cluster, call lines, a relation or an import."""
+    if not isinstance(why, dict):
+        return ""
+    if "shared" in why or "path" in why:
+        parts = [f"{'direct ' if s.get('direct') else ''}{s['relation']} {s['name']} ({s['weight']:.3g})"
+                 for s in why.get("shared", [])]
+        if "path" in why:
+            hops = " -> ".join(f"{h['to']} [{h['edge']}]" for h in why.get("hops", []))
+            se = f" ± {why['stderr']:.2g}" if "stderr" in why else ""
+            parts.append(("walk: " if parts else "") + (hops or "direct") + se)
+        return "; ".join(parts)
+    if "signals" in why:  # the hybrid ranker: each signal's contribution, summarised in one line
+        return why.get("summary") or ""
+    if "cluster" in why:
+        return f"cluster {why['cluster']} ({why.get('label')}), cohesion {why.get('cohesion')}"
+    if "call_lines" in why:
+        return f"{why['resolution']} @ line {', '.join(map(str, why['call_lines'][:5]))}"
+    if "relation" in why:
+        return f"{why['relation']} ({why.get('kind')}, depth {why.get('depth')}, {why.get('resolution')})"
+    if "statement" in why:
+        return f"{why['statement']} [{why['resolution']}] @ line {why['import_line']}"
+    return json.dumps(why)[:80]
+
+
+def print_rows(title: str, data: dict) -> None:
+    """A graph envelope as a table (id, symbol, kind, location, score, why) and a footer line."""
+    table = Table(title=title, title_justify="left", show_lines=False)
+    for col in ("id", "symbol", "kind", "location", "score", "why"):
+        table.add_column(col, overflow="fold")
+    for r in data["results"]:
+        cells = (str(r.get("id") if r.get("id") is not None else "-"), r.get("qualified_name") or r.get("name") or "",
+                 r.get("kind", ""), fmt_loc(r), f"{r['score']:.4g}" if isinstance(r.get("score"), float | int) else "",
+                 fmt_why(r.get("why")))
+        table.add_row(*(escape(c) for c in cells))  # '[calls]' in a cell is text, not rich markup
+    out.print(table)
+    shown = len(data["results"])
+    foot = f"{shown} of {data['total']} shown" + (" (truncated; raise --limit)" if data.get("truncated") else "")
+    foot += f" · index generation {data['generation']}"
+    if data.get("note"):
+        foot += f" · {data['note']}"
+    out.print(foot, markup=False)
+
+
+@app.callback(invoke_without_command=True)
+def _root(version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False) -> None:
+    if version:
+        out.print(f"lore {__version__}", markup=False)
+        raise typer.Exit(0)
+
+
+def main() -> None:
+    """Console entry point. Sub-apps whose commands raise LoreError directly (bench) are caught here."""
+    try:
+        app()
+    except LoreError as exc:
+        sys.stderr.write(f"lore: error: {exc}\n")
+        sys.exit(2)
+    except KeyboardInterrupt:
+        sys.stderr.write(f"lore: {INTERRUPTED}\n")
+        sys.exit(130)

@@ -1,0 +1,140 @@
+"""``lore graph``: direct edges (call, callers, import, inheritance), related symbols and clusters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from ..api import list_clusters, lore_graph
+from ._app import DbOpt, JsonOpt, command, emit_json, open_db, out, print_rows
+
+graph_app = typer.Typer(help="Graph queries: direct edges, related symbols, clusters.", no_args_is_help=True)
+
+LimitOpt = Annotated[int, typer.Option("--limit", "-n", help="Maximum rows.")]
+KindOpt = Annotated[list[str] | None, typer.Option("--kind", "-k", help="Keep only results of this symbol kind (repeatable).")]
+TestsOpt = Annotated[bool, typer.Option("--include-tests", help="Keep symbols from test files.")]
+
+
+def _graph(kind: str, refs: list[str], db: Path | None, as_json: bool, compact: bool = False,
+           max_tokens: int | None = None, **kw: Any) -> None:
+    with open_db(db) as idx:
+        data = lore_graph(idx, kind=kind, source_id=refs if len(refs) > 1 else refs[0], compact=compact,
+                          max_tokens=max_tokens, **kw)
+    if as_json:
+        emit_json(data)
+        return
+    if compact:
+        data["results"] = [dict(r, qualified_name=r["qualified_name"], path=None, line=None) for r in data["results"]]
+    print_rows(f"{kind} of {', '.join(refs)}", data)
+    for d in data.get("docs", []) or []:
+        doc = d.get("document") or {}
+        out.print(f"  doc chunk {d.get('chunk_id')}: {doc.get('path')} > {d.get('breadcrumb', '')}"
+                  f" (mentions {', '.join(m.get('mention', '') if isinstance(m, dict) else str(m) for m in d.get('mentions', []))})",
+                  markup=False)
+
+
+@command(graph_app, "call")
+def graph_call(ref: str, limit: LimitOpt = 50, kind: KindOpt = None, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """What REF calls: targets with resolution, confidence and call-site lines (unresolved names kept)."""
+    _graph("call", [ref], db, as_json, limit=limit, result_kind=kind)
+
+
+@command(graph_app, "callers")
+def graph_callers(ref: str, limit: LimitOpt = 50, kind: KindOpt = None, include_tests: TestsOpt = True,
+                  db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Who calls REF, with resolution, confidence and call-site lines."""
+    _graph("callers", [ref], db, as_json, limit=limit, result_kind=kind, include_tests=include_tests)
+
+
+@command(graph_app, "import")
+def graph_import(
+    ref: str,
+    direction: Annotated[str, typer.Option(help="out: what REF's file imports; in: who imports it.")] = "out",
+    limit: LimitOpt = 100, db: DbOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Imports of the file that defines REF (or, with --direction in, the modules importing it)."""
+    _graph("import", [ref], db, as_json, limit=limit, direction=direction)
+
+
+@command(graph_app, "inheritance")
+def graph_inheritance(
+    ref: str,
+    direction: Annotated[str, typer.Option(help="out: bases; in: subclasses; both.")] = "both",
+    limit: LimitOpt = 100, kind: KindOpt = None, db: DbOpt = None, as_json: JsonOpt = False,
+) -> None:
+    """Base classes and subclasses of REF (transitively), and the methods it overrides."""
+    _graph("inheritance", [ref], db, as_json, limit=limit, direction=direction, result_kind=kind)
+
+
+@command(graph_app, "related")
+def graph_related(
+    refs: Annotated[list[str], typer.Argument(help="One or more seed symbols (ids or qualified names).")],
+    algorithm: Annotated[str, typer.Option("--algorithm", "-a", help="overlap | hybrid (structure + place + words + role, fit weights) | fusion (overlap + PageRank ranks) | pagerank | pagerank_push | pagerank_mc | cluster")] = "overlap",
+    weights_file: Annotated[Path | None, typer.Option("--weights", help="hybrid: weights written by `lore bench fit` (default: the shipped ones).")] = None,
+    limit: LimitOpt = 20,
+    kind: KindOpt = None,
+    include_tests: TestsOpt = False,
+    measure: Annotated[str | None, typer.Option(help="Overlap similarity: idf_cosine | cosine | adamic_adar | resource_allocation | jaccard | count")] = None,
+    alpha: Annotated[float, typer.Option(help="PageRank damping, in (0, 1).")] = 0.85,
+    direction: Annotated[str | None, typer.Option(help="PageRank walk direction: out | in | both.")] = None,
+    walks: Annotated[int, typer.Option(help="Monte-Carlo walks (pagerank_mc).")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Random seed (pagerank_mc).")] = 0,
+    compact: Annotated[bool, typer.Option("--compact", help="Fewer fields per row.")] = False,
+    max_tokens: Annotated[int | None, typer.Option(help="Trim rows so the JSON fits about this many tokens.")] = None,
+    with_docs: Annotated[bool, typer.Option("--with-docs", help="Also list document chunks that mention the seeds.")] = False,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Symbols that play a role like REFS, ranked by graph structure, each with why."""
+    _graph("related", refs, db, as_json, compact=compact, max_tokens=max_tokens, algorithm=algorithm, limit=limit,
+           result_kind=kind, include_tests=include_tests, measure=measure, alpha=alpha, direction=direction,
+           n_walks=walks, seed=seed, with_docs=with_docs, weights=_hybrid_weights(weights_file))
+
+
+def _hybrid_weights(path: Path | None) -> dict[str, float] | None:
+    if path is None:
+        return None
+    from ..graphs.hybrid import load_weights
+
+    return load_weights(path)
+
+
+@command(graph_app, "cluster")
+def graph_cluster(ref: str, limit: LimitOpt = 30, kind: KindOpt = None, include_tests: TestsOpt = False,
+                  db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """The cluster (subsystem) of REF and its members, ranked."""
+    _graph("cluster", [ref], db, as_json, limit=limit, result_kind=kind, include_tests=include_tests)
+
+
+@command(graph_app, "clusters")
+def graph_clusters(
+    min_size: Annotated[int, typer.Option(help="Hide clusters smaller than this.")] = 3,
+    limit: LimitOpt = 50,
+    mode: Annotated[str, typer.Option(help="lpa (label propagation) | components")] = "lpa",
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The subsystems: size, cohesion, a readable label and top members of each cluster."""
+    with open_db(db) as idx:
+        data = list_clusters(idx, min_size=min_size, limit=limit, mode=mode)
+    if as_json:
+        emit_json(data)
+        return
+    t = Table(title="clusters", title_justify="left")
+    for c in ("cluster", "size", "cohesion", "label", "top members"):
+        t.add_column(c, overflow="fold")
+    for r in data["results"]:
+        t.add_row(str(r["cluster"]), str(r["size"]), f"{r['cohesion']:.2f}", escape(r["label"]),
+                  escape(", ".join(m["qualified_name"] for m in r["top_members"])))
+    out.print(t)
+    out.print(f"{len(data['results'])} of {data['total']} clusters with at least {min_size} members "
+              f"· generation {data['generation']}", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``graph`` group to ``app``."""
+    app.add_typer(graph_app, name="graph")

@@ -1,0 +1,167 @@
+"""``lore index``, ``lore stats`` and ``lore show``: build the index, count what is in it, read one symbol."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from .._paths import symbol_with_source
+from ..api import index_repo
+from ..errors import LoreError
+from ..store.db import get_meta
+from ._app import DbOpt, JsonOpt, command, emit_json, err, open_db, out, progress_bar, progress_callback
+
+
+def index_cmd(
+    path: Annotated[Path, typer.Argument(help="Repository root.")] = Path("."),
+    db: Annotated[Path | None, typer.Option("--db", help="Index file (default: PATH/.lore/index.db).")] = None,
+    exclude: Annotated[list[str] | None, typer.Option("--exclude", "-x", help="Gitignore-style pattern to skip (repeatable).")] = None,
+    max_file_size: Annotated[int, typer.Option(help="Skip files larger than this many bytes.")] = 2_000_000,
+    workers: Annotated[int | None, typer.Option(help="Parser processes (default: CPU count).")] = None,
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the index and build it from scratch.")] = False,
+    embed: Annotated[bool, typer.Option("--embed", help="Also embed symbols and files for vector / hybrid search (kept fresh by later runs).")] = False,
+    embedder: Annotated[str | None, typer.Option("--embedder", help="hashing (default: no model, fast) | minilm (the embed extra; ~20 symbols/s). Implies --embed.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Index a repository (incremental: only changed files are re-parsed)."""
+    if embedder is not None:
+        from ..text.embed import get_embedder  # here, not at import: other commands never load numpy
+
+        get_embedder(embedder)  # an unknown name or a missing extra fails before any work
+        embed = True
+
+    if not path.is_dir():
+        raise LoreError(f"{path} is not a directory; pass the repository root")
+    progress = progress_bar() if sys.stderr.isatty() and not as_json else None
+    if progress is not None:
+        progress.start()
+    try:
+        report = index_repo(path, db=db, exclude=tuple(exclude or ()), max_file_size=max_file_size, workers=workers,
+                            rebuild=rebuild, progress=progress_callback(progress) if progress is not None else None)
+    finally:
+        if progress is not None:
+            progress.stop()
+    vectors = build_vectors(report.db, embedder) if embed else None
+    if as_json:
+        emit_json({**report.to_dict(), **({"code_vectors": vectors} if vectors else {})})
+        return
+    if report.rebuilt_reason:
+        out.print(f"rebuilt the index ({report.rebuilt_reason})", markup=False)
+    if not report.changed_any:
+        out.print(f"index is up to date: {report.files_seen} files, generation {report.generation} ({report.db})",
+                  markup=False)
+    else:
+        out.print(
+            f"indexed {report.files_seen} files in {report.seconds['total']:.2f}s: {len(report.added)} added, "
+            f"{len(report.changed)} changed, {len(report.removed)} removed, {report.unchanged} unchanged; "
+            f"re-resolved {report.reresolved_files} files; generation {report.generation}",
+            markup=False,
+        )
+        for label, paths in (("added", report.added), ("changed", report.changed), ("removed", report.removed)):
+            if paths and len(paths) <= 10 and not report.full:
+                out.print(f"  {label}: {', '.join(paths)}", markup=False)
+        out.print(f"  {report.symbols} symbols; edges: " + ", ".join(f"{k} {v}" for k, v in report.edges.items()),
+                  markup=False)
+    if report.syntax_error_files:
+        out.print(f"  {len(report.syntax_error_files)} files had syntax errors (indexed as far as they parse): "
+                  + ", ".join(report.syntax_error_files[:5]), markup=False)
+    for reason, n in report.skipped.items():
+        err.print(f"warning: skipped {n} files: {reason}", markup=False)
+    if vectors:
+        print_vectors(vectors)
+
+
+def build_vectors(db: str | Path, embedder: str | None) -> dict[str, Any]:
+    """``lore index --embed``: embed what changed since the last run (a progress bar on a TTY).
+
+    An explicit ``--embedder`` makes that model the index's only one; without it the stored model
+    is kept, else the no-model hashing embedder is used.
+    """
+    from ..search.api import build_code_vectors
+
+    if not sys.stderr.isatty():
+        return build_code_vectors(db, embedder=embedder, replace=embedder is not None)
+    with progress_bar() as progress:
+        return build_code_vectors(db, embedder=embedder, replace=embedder is not None,
+                                  progress=progress_callback(progress))
+
+
+def print_vectors(v: dict[str, Any]) -> None:
+    """One line per ``lore index --embed``: what was embedded, kept and removed."""
+    s, f = v["symbol"], v["file"]
+    line = (f"code vectors ({v['model']}): embedded {s['embedded']} symbols and {f['embedded']} files, "
+            f"{s['unchanged']} symbols unchanged, {s['removed'] + f['removed']} removed in {v['seconds']:.2f}s")
+    if v.get("dropped"):
+        line += f"; dropped the vectors of {', '.join(v['dropped'])}"
+    out.print(line, markup=False)
+
+
+def stats_cmd(db: DbOpt = None, as_json: JsonOpt = False) -> None:
+    """Files, symbols by kind and language, edges by table and by resolution."""
+    with open_db(db, readonly=True) as idx:
+        s = idx.stats()
+    if as_json:
+        emit_json(s)
+        return
+    out.print(f"index {s['db']} · generation {s['generation']} · root {s['root']}", markup=False)
+    t = Table(title="files and symbols by language", title_justify="left")
+    for c in ("language", "files", "symbols", "calls", "resolved calls"):
+        t.add_column(c)
+    for lang, n in s["files_by_language"].items():
+        calls = s["calls_by_language"].get(lang, {"total": 0, "resolved": 0})
+        share = f"{calls['resolved']} ({100 * calls['resolved'] / calls['total']:.1f}%)" if calls["total"] else "0"
+        t.add_row(lang, str(n), str(s["symbols_by_language"].get(lang, 0)), str(calls["total"]), share)
+    out.print(t)
+    t = Table(title="symbols by kind", title_justify="left")
+    t.add_column("kind")
+    t.add_column("count")
+    for k, n in s["symbols_by_kind"].items():
+        t.add_row(k, str(n))
+    out.print(t)
+    t = Table(title="edges by table and resolution", title_justify="left")
+    for c in ("table", "total", "by resolution"):
+        t.add_column(c, overflow="fold")
+    for table, e in s["edges"].items():
+        t.add_row(table, str(e["total"]), ", ".join(f"{k} {v}" for k, v in e["by_resolution"].items()))
+    out.print(t)
+    if s["syntax_error_files"]:
+        out.print(f"{s['syntax_error_files']} files with syntax errors", markup=False)
+
+
+def show_cmd(
+    ref: Annotated[str, typer.Argument(help="Symbol id or qualified name.")],
+    snippet: Annotated[int, typer.Option(help="Lines of source to print.")] = 12,
+    db: DbOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Details of one symbol: location, signature, docstring, container, source."""
+    with open_db(db, readonly=True) as idx:
+        s = symbol_with_source(idx, ref, snippet_lines=snippet, root=get_meta(idx.conn, "root"))
+    if as_json:
+        emit_json(s)
+        return
+    out.print(f"[bold]{s['qualified_name']}[/bold]  ({s['kind']}, id {s['id']})")
+    out.print(f"{s['path']}:{s['line']}-{s['end_line']}" + ("  [test]" if s["is_test"] else ""), markup=False)
+    if s.get("parent"):
+        out.print(f"in {s['parent']['qualified_name']} (id {s['parent']['id']})", markup=False)
+    if s.get("signature"):
+        out.print(s["signature"], markup=False)
+    if s.get("docstring"):
+        out.print("\n" + s["docstring"], markup=False)
+    if s.get("snippet"):
+        out.print("\n" + s["snippet"], markup=False)
+    elif s.get("note"):
+        out.print("\n" + s["note"], markup=False)
+    if s.get("same_name_ids"):
+        out.print(f"\nother symbols with this qualified name: {s['same_name_ids']}", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``index``, ``stats`` and ``show`` to ``app``."""
+    command(app, "index")(index_cmd)
+    command(app, "stats")(stats_cmd)
+    command(app, "show")(show_cmd)

@@ -1,0 +1,84 @@
+"""``lore search``: a thin shell over :meth:`lore.api.Index.search` (symbols, or files with ``--files``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from ._app import command, emit_json, open_db, out
+
+
+def _found_by(fb: dict) -> str:
+    """One short phrase: the ranks that found a direct hit, or the seed and edge path of an expanded one."""
+    if "seed" in fb:
+        edges = " -> ".join(f"{step['edge']}({step['direction']})" for step in fb.get("path", []))
+        return f"via {fb.get('seed_qualified_name') or fb['seed']} [{edges}]"
+    parts = [f"{k} #{v['rank']}" for k, v in fb.items() if isinstance(v, dict) and "rank" in v]
+    if fb.get("exact_path"):
+        parts.insert(0, "exact path")
+    return ", ".join(parts)
+
+
+def footer(data: dict) -> str:
+    """The line under the table: rows shown, mode, and every note the envelope carries."""
+    foot = f"{len(data['results'])} of {data['total']} shown"
+    if data["truncated"]:
+        foot += " (truncated; raise --limit)"
+    foot += f" · mode {data['query']['mode']}"
+    if data.get("model"):
+        foot += f" ({data['model']})"
+    for key in ("fallback", "relaxed", "stale"):
+        if data.get(key):
+            foot += f" · {data[key]}"
+    return foot + f" · index generation {data['generation']}"
+
+
+def search_command(
+    query: Annotated[str, typer.Argument(help='Words, "quoted phrases" or an identifier (getUserById).')],
+    files: Annotated[bool, typer.Option("--files", help="Search files (path, exported names, imports).")] = False,
+    mode: Annotated[str, typer.Option(help="hybrid | keyword | vector")] = "hybrid",
+    kind: Annotated[str | None, typer.Option("--kind", "-k", help="Only symbols of this kind.")] = None,
+    path_prefix: Annotated[str | None, typer.Option("--path", help="Only results under this path prefix.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", "-n", help="Maximum rows (default 5, files 10).")] = None,
+    expand: Annotated[int | None, typer.Option(help="Graph hops from the top hits, 0..3 (default 1, files 0).")] = None,
+    min_score: Annotated[float | None, typer.Option(help="Drop rows below this score, 0..1 (default 0.5, files 0.3).")] = None,
+    top_k: Annotated[int | None, typer.Option(help="How many top hits seed the expansion (default 5).")] = None,
+    decay: Annotated[float | None, typer.Option(help="One per-hop decay for every edge kind, in (0, 1].")] = None,
+    any_terms: Annotated[bool, typer.Option("--any", help="Keyword hits need one of the words, not all.")] = False,
+    exclude_tests: Annotated[bool, typer.Option("--exclude-tests", help="Leave test code out.")] = False,
+    db: Annotated[Path | None, typer.Option("--db", "--index", help="Index file or repository root.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Search symbols (or files with --files): BM25 and vectors fused, expanded along the graph."""
+    with open_db(db, readonly=True) as idx:
+        data = idx.search(query, mode=mode, files=files, kind=kind, path_prefix=path_prefix, limit=limit,
+                          expand=expand, min_score=min_score, top_k=top_k, decay=decay, any_terms=any_terms,
+                          include_tests=not exclude_tests)
+    if as_json:
+        emit_json(data)
+        return
+    table = Table(title=f"{'files' if files else 'symbols'} matching {query!r}", title_justify="left")
+    cols = ("id", "file", "exports", "score", "found by") if files else ("id", "symbol", "kind", "location", "score",
+                                                                            "found by")
+    for c in cols:
+        table.add_column(c, overflow="fold")
+    for r in data["results"]:
+        if files:
+            cells = (str(r["id"]), r["path"], ", ".join(r.get("exports", [])[:6]), f"{r['score']:.3g}",
+                     _found_by(r.get("found_by", {})))
+        else:
+            cells = (str(r["id"]), r["qualified_name"], r["kind"], f"{r['path']}:{r['line']}", f"{r['score']:.3g}",
+                     _found_by(r.get("found_by", {})))
+        table.add_row(*(escape(c) for c in cells))
+    out.print(table)
+    out.print(footer(data), markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``search`` to ``app``."""
+    # a query may start with "-" ("-retry"): text, not an unknown option
+    command(app, "search", context_settings={"ignore_unknown_options": True})(search_command)

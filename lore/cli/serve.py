@@ -1,0 +1,60 @@
+"""``lore serve`` and ``lore tools``: run the MCP server (:mod:`lore.mcp_server`), list its tool definitions.
+
+The arrow runs one way: the CLI starts the server; the server never imports the CLI.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ._app import DbOpt, command, emit_json
+
+
+def serve_command(
+    db: DbOpt = None,
+    http: Annotated[
+        str | None,
+        typer.Option(
+            "--http",
+            metavar="HOST:PORT",
+            help="Serve streamable HTTP on this loopback address instead of stdio.",
+        ),
+    ] = None,
+    allow_refresh: Annotated[
+        bool,
+        typer.Option(
+            "--allow-refresh", help="Add the lore_refresh tool (the only one that writes the index)."
+        ),
+    ] = False,
+) -> None:
+    """Run the MCP server (stdio by default) for Claude Desktop, Claude Code, VS Code or any MCP client."""
+    from ..mcp_server import locate_db, parse_http, serve  # here: other commands never load the MCP SDK
+
+    if http:
+        parse_http(http)  # a bad address fails here, before anything starts
+    serve(locate_db(db), http=http, allow_refresh=allow_refresh)
+
+
+def tools_command(
+    schema: Annotated[
+        bool, typer.Option("--schema", help="Print the full tool definitions as JSON.")
+    ] = False,
+    allow_refresh: Annotated[bool, typer.Option("--allow-refresh", help="Include lore_refresh.")] = False,
+) -> None:
+    """List the MCP tools; with --schema, print their JSON definitions (for non-MCP agent frameworks)."""
+    from ..mcp_schema import tool_definitions
+
+    tools = tool_definitions(allow_refresh=allow_refresh)
+    if schema:
+        emit_json(tools)
+        return
+    for t in tools:
+        typer.echo(f"{t['name']:<14} {t['title']}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` and ``tools`` to ``app``."""
+    command(app, "serve")(serve_command)
+    command(app, "tools")(tools_command)

@@ -1,0 +1,414 @@
+"""Values that travel: what flows into each parameter, found by a flow-insensitive fixpoint.
+
+PyCG and Jarvis build an assignment graph over the whole program and propagate sets of functions
+and classes along it. lore's resolver already follows values within a scope on demand (assignments,
+literal container slots, returns, attributes, imports); what it cannot see on demand is the other
+direction: which values *callers* pass into a parameter. This module computes exactly that, once,
+over every file of a language whose rules say ``follows_values``:
+
+* nodes are parameters ``(function id, position)``; a call site with arguments adds the values of
+  its arguments (functions, methods, classes, lambdas, instances) to the parameters of every
+  function its callee resolves to (bound methods and constructors skip ``self``; keywords match by
+  name; defaults are arguments given by the definition itself, in the enclosing scope; a decorator
+  is a call with the decorated function as its argument);
+* an argument that is itself a parameter (``def outer(f): inner(f)``) is resolved through the
+  current solution, so values travel along chains of calls; rounds repeat only the call sites of
+  functions whose parameters grew, until nothing changes (at most :data:`MAX_ROUNDS`);
+* a parameter that receives more than :data:`FLOW_CAP` distinct values says too little: it becomes
+  unknown (order-independent, so a refresh and a full build agree).
+
+The resolver reads the solution when it meets a parameter without an annotation
+(:meth:`FlowMixin.param_values`); edges bound that way say ``argument_flow``. Everything else
+(returns, containers, attributes, decorators) is followed on demand by the resolver on top of it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..languages import rules_for
+from ._world import TYPE_KINDS, FileCtx, Value, WorldCore, local_parent, split_path
+
+FLOW_CAP = 16  # more distinct values than this flowing into one parameter: it says too little (unknown)
+MAX_ROUNDS = 12  # rounds of the fixpoint (each repeats only the call sites whose inputs grew)
+# how a value reached a call site, strongest first (the last step names the edge's resolution)
+FLOW_KINDS = ("decorator_flow", "return_flow", "attribute_flow", "container_flow", "argument_flow")
+_STAR = re.compile(r"(\*\*?)\s*([A-Za-z_][A-Za-z0-9_]*)")
+_HEAD = re.compile(r"\**(?:[A-Za-z_][A-Za-z0-9_]*=)?([^.\[(]*)")
+
+
+def elements(v: Value) -> tuple[Value, ...]:
+    """The values a value stands for: the members of a union (``("any", (...))``), else itself."""
+    return v[1] if v[0] == "any" else (v,)  # type: ignore[return-value]
+
+
+def union(values) -> Value | None:
+    """One value for several (a union, sorted, deduplicated); ``None`` for none or more than FLOW_CAP."""
+    flat: set[Value] = set()
+    for v in values:
+        flat.update(elements(v))
+    if not flat or len(flat) > FLOW_CAP:
+        return None
+    if len(flat) == 1:
+        return next(iter(flat))
+    return ("any", tuple(sorted(flat, key=repr)))
+
+
+def split_arg(arg: str) -> tuple[str, int, str]:
+    """An argument as the parser records it -> ``(keyword, stars, path)``: ``"k=f"`` -> ``("k", 0, "f")``,
+    ``"*xs"`` -> ``("", 1, "xs")``.
+
+    Examples
+    --------
+    >>> split_arg("cb=mod.f"), split_arg("**kw"), split_arg("g")
+    (('cb', 0, 'mod.f'), ('', 2, 'kw'), ('', 0, 'g'))
+    """
+    stars = len(arg) - len(arg.lstrip("*"))
+    arg = arg[stars:]
+    kw, eq, path = arg.partition("=")
+    if not eq:
+        return "", stars, kw
+    return kw, stars, path
+
+
+class FlowMixin(WorldCore):
+    """The values callers pass into parameters, solved once for the whole index (see the module doc)."""
+
+    def param_values(self, func_id: int, idx: int) -> tuple[Value, ...]:
+        """Every function, method, class, lambda or instance that flows into parameter ``idx`` of ``func_id``."""
+        if not self._flow_state:
+            self.solve_flow()
+        got = self._flow_params.get((func_id, idx))
+        return tuple(sorted(got, key=repr)) if got else ()
+
+    def solve_flow(self) -> None:
+        """Compute the parameter values of every function (idempotent; the indexer calls it before forking)."""
+        if self._flow_state:
+            return
+        self._flow_state = 1
+        try:
+            sites: list[tuple[FileCtx, object, tuple[int, ...]]] = []
+            for fid in sorted(self.files):
+                if not rules_for(self.files[fid].language).follows_values:
+                    continue
+                c = self.ctx(fid)
+                if c is None:
+                    continue
+                owners_of = self._note_uses(c)
+                for call in c.pf.calls:
+                    if call.args and (call.kind == "default" or self._may_define(c, call.caller, call.callee)):
+                        sites.append((c, call, owners_of[call.caller]))
+            self.subclasses(0)  # the subclass index, built once before any round reads it
+            pending = sites
+            for _ in range(MAX_ROUNDS):
+                self._reset_memos()
+                changed: set[int] = set()
+                for c, call, _owners in pending:
+                    self._flow_site(c, call, changed)
+                if not changed:
+                    break
+                grown = set(changed)
+                for fid in changed:  # a class whose method's parameters grew may type its attributes anew
+                    parent = self.syms[fid].parent_id
+                    if parent is not None and self.syms[parent].kind in TYPE_KINDS:
+                        grown.add(parent)
+                pending = [s for s in sites if not grown.isdisjoint(s[2])]
+        finally:
+            self._reset_memos()
+            self._flow_state = 2
+
+    def _owners(self, c: FileCtx, local: int) -> tuple[int, ...]:
+        out = []
+        i: int | None = local
+        while i is not None:
+            out.append(c.ids[i])
+            i = c.pf.symbols[i].parent
+        return tuple(out)
+
+    def _reset_memos(self) -> None:
+        """Forget memoized steps that may read parameter values (between rounds, and once solved)."""
+        self._members.clear()
+        self._returns.clear()
+        self._attr_types.clear()
+        self._class_members.clear()
+        self._decorated.clear()
+        self._supers.clear()
+
+    def _flow_site(self, c: FileCtx, call, changed: set[int]) -> None:
+        if call.kind == "default":  # defaults: arguments the definition gives, in the enclosing scope
+            targets = [(c.ids[call.caller], 0)]
+            scope = local_parent(c, call.caller)
+        else:
+            scope = call.caller
+            if not any(self._may_carry(c, scope, a) for a in call.args):
+                return  # only parameters nothing flows into (yet): the callee need not be looked up
+            key = (c.frow.id, id(call))
+            targets = self._site_targets.get(key)  # type: ignore[assignment]
+            if targets is None:
+                targets, stable = self.flow_targets(c, call.caller, call.callee, call.line)
+                if stable:
+                    self._site_targets[key] = targets
+        if not targets:
+            return
+        args = [split_arg(a) for a in call.args]
+        vals: dict[int, tuple[Value, ...]] = {}  # argument position -> its values, resolved on first need
+        for fid, shift in targets:
+            names, star = self.param_names(fid)
+            used = self._used.get(fid, frozenset())
+            pos: int | None = shift
+            for k, (kw, stars, path) in enumerate(args):
+                if stars == 1:
+                    pos = None  # *xs: the positions after it are unknown
+                    continue
+                if stars:
+                    continue
+                if kw:
+                    idx = names.index(kw) if kw in names else None
+                elif pos is None:
+                    continue
+                else:
+                    idx, pos = pos, pos + 1
+                    if idx >= len(names) or (star is not None and idx >= star):
+                        idx = None
+                if idx is None or not path or names[idx] not in used:
+                    continue  # a parameter the function never calls, reads a member of, stores or passes on
+                got_vals = vals.get(k)
+                if got_vals is None:
+                    got = self.resolve_path(c, scope, path, call.line, 0)
+                    got_vals = vals[k] = tuple(v for v in elements(got[0]) if self._flows(v)) if got else ()
+                if got_vals and self._flow_add(fid, idx, got_vals):
+                    changed.add(fid)
+
+    def _note_uses(self, c: FileCtx) -> dict[int, tuple[int, ...]]:
+        """The names each function of a file uses as the head of a path (called, a member read, passed
+        on, stored, returned), its nested scopes included: only those parameters are worth values.
+        Returns the ids of each scope's enclosing definitions (itself first)."""
+        syms = c.pf.symbols
+        heads: dict[int, set[str]] = {}
+        for call in c.pf.calls:
+            got = heads.get(call.caller)
+            if got is None:
+                got = heads[call.caller] = set()
+            got.add(call.callee)
+            got.update(call.args)
+        for b in c.pf.bindings:
+            src = b.value or b.alias_of
+            if src:
+                local = b.scope if b.scope is not None else b.owner
+                got = heads.get(local)
+                if got is None:
+                    got = heads[local] = set()
+                got.add(src)
+        used: dict[int, set[str]] = {}
+        for local, paths in heads.items():
+            names = {_HEAD.match(p).group(1) for p in paths if p}  # type: ignore[union-attr]
+            i: int | None = local
+            while i is not None:
+                if syms[i].kind in ("function", "method"):
+                    used.setdefault(i, set()).update(names)
+                i = syms[i].parent
+        for local, names in used.items():
+            self._used[c.ids[local]] = frozenset(names)
+        return {i: self._owners(c, i) for i in range(len(syms))}
+
+    def _may_define(self, c: FileCtx, scope: int, callee: str) -> bool:
+        """Whether a callee may be a repository function: a name some definition has, or a name bound
+        in the enclosing functions (a parameter, an alias) whose value may be one."""
+        parts = split_path(callee)
+        last = parts[-1][:-2] if parts[-1].endswith("()") else parts[-1]
+        if last in self.by_name:
+            return True
+        if len(parts) == 1 and not callee.endswith("()"):
+            if callee in self._scope_params(c, scope):
+                return True
+            i: int | None = scope
+            while i is not None:
+                if callee in c.candidates(i):
+                    return True
+                i = c.pf.symbols[i].parent
+        return False
+
+    def _may_carry(self, c: FileCtx, scope: int, arg: str) -> bool:
+        """Whether an argument may carry a value: not when it is a parameter of the enclosing function
+        that no value flows into so far (most arguments are parameters passed along)."""
+        kw, stars, path = split_arg(arg)
+        if not path or stars:
+            return False
+        head = path.split(".", 1)[0]
+        params = self._scope_params(c, scope)
+        got = params.get(head)
+        if got is None:
+            return True
+        fid, idx = got
+        return idx < 0 or bool(self._flow_params.get((fid, idx)))
+
+    def _scope_params(self, c: FileCtx, scope: int) -> dict[str, tuple[int, int]]:
+        """Parameter name -> (function id, position) for the functions enclosing ``scope`` (innermost
+        wins); a method's receiver has position -1 (it always carries its class)."""
+        key = (c.frow.id, scope)
+        got = self._scope_param_cache.get(key)
+        if got is None:
+            got = {}
+            syms = c.pf.symbols
+            i: int | None = scope
+            while i is not None:
+                sym = syms[i]
+                if sym.kind in ("function", "method"):
+                    for idx, (pname, _ann) in enumerate(sym.params):
+                        receiver = idx == 0 and sym.kind == "method" and "staticmethod" not in sym.decorators
+                        got.setdefault(pname, (c.ids[i], -1 if receiver or _ann else idx))
+                i = sym.parent
+            self._scope_param_cache[key] = got
+        return got
+
+    def _flows(self, v: Value) -> bool:
+        """Whether a value is worth following into a parameter: repository callables and instances."""
+        tag, payload = v
+        if tag not in ("sym", "inst"):
+            return False
+        srow = self.syms.get(payload)  # type: ignore[arg-type]
+        if srow is None or srow.file_id is None:
+            return False
+        return tag == "inst" or srow.kind in ("function", "method") or srow.kind in TYPE_KINDS
+
+    def _flow_add(self, fid: int, idx: int, vals: tuple[Value, ...]) -> bool:
+        key = (fid, idx)
+        cur = self._flow_params.get(key, set())
+        if cur is None:
+            return False
+        new = cur | set(vals)
+        if len(new) == len(cur):
+            return False
+        self._flow_params[key] = None if len(new) > FLOW_CAP else new
+        return True
+
+    def param_names(self, func_id: int) -> tuple[list[str], int | None]:
+        """The parameter names of a function and the position of its ``*args`` (``None`` if it has none)."""
+        got = self._param_names.get(func_id)
+        if got is None:
+            srow = self.syms[func_id]
+            c = self.ctx(srow.file_id)
+            local = c.local_of.get(func_id) if c is not None else None
+            if local is None:
+                got = ([], None)
+            else:
+                sym = c.pf.symbols[local]
+                names = [p for p, _ in sym.params]
+                star = None
+                for stars, name in _STAR.findall(sym.signature.split("->")[0]):
+                    if stars == "*" and name in names:
+                        star = names.index(name)
+                        break
+                got = (names, star)
+            self._param_names[func_id] = got
+        return got
+
+    def flow_targets(self, c: FileCtx, scope: int, path: str, line: int) -> tuple[list[tuple[int, int]], bool]:
+        """The functions a call of ``path`` runs, each with how many leading parameters the call does
+        not fill (1 for a bound method or a constructor's ``self``); and whether that answer is stable
+        (bound by a rule no parameter value took part in: it is kept for the later rounds)."""
+        got = self.resolve_path(c, scope, path, line, 0)
+        if got is None:
+            return [], False
+        stable = got[1] not in FLOW_KINDS and got[0][0] != "any"
+        out: list[tuple[int, int]] = []
+        bound: bool | None = None
+        for v in elements(got[0]):
+            tag, payload = v
+            if tag == "inst":
+                m = self.class_member(payload, "__call__")  # type: ignore[arg-type]
+                if m is not None and m[0][0] == "sym" and self.syms[m[0][1]].file_id is not None:  # type: ignore[index]
+                    out.append((m[0][1], 1))  # type: ignore[arg-type]
+                continue
+            if tag != "sym":
+                continue
+            srow = self.syms.get(payload)  # type: ignore[arg-type]
+            if srow is None or srow.file_id is None:
+                continue
+            if srow.kind in TYPE_KINDS:
+                m = self.class_member(payload, "__init__")  # type: ignore[arg-type]
+                if m is not None and m[0][0] == "sym" and self.syms[m[0][1]].file_id is not None:  # type: ignore[index]
+                    out.append((m[0][1], 1))  # type: ignore[arg-type]
+            elif srow.kind == "function":
+                out.append((payload, 0))  # type: ignore[arg-type]
+            elif srow.kind == "method":
+                decorators = self.decorators_of(payload)  # type: ignore[arg-type]
+                if "staticmethod" in decorators:
+                    out.append((payload, 0))  # type: ignore[arg-type]
+                elif "classmethod" in decorators:
+                    out.append((payload, 1))  # type: ignore[arg-type]
+                else:
+                    if bound is None:
+                        bound = self._bound_call(c, scope, path, line)
+                    out.append((payload, 1 if bound else 0))  # type: ignore[arg-type]
+        return out, stable
+
+    def _bound_call(self, c: FileCtx, scope: int, path: str, line: int) -> bool:
+        """Whether a method called as ``path`` is bound (``obj.m()``, a method value) or not (``Cls.m(obj)``)."""
+        parts = split_path(path)
+        if len(parts) == 1 or parts[0] == "super()":
+            return True
+        recv = self.resolve_path(c, scope, ".".join(parts[:-1]), line, 0)
+        if recv is None:
+            return True
+        return not any(v[0] == "sym" and self.syms.get(v[1]) is not None  # type: ignore[arg-type]
+                       and self.syms[v[1]].kind in TYPE_KINDS for v in elements(recv[0]))  # type: ignore[index]
+
+    def decorators_of(self, sym_id: int) -> list[str]:
+        srow = self.syms.get(sym_id)
+        c = self.ctx(srow.file_id) if srow is not None else None
+        local = c.local_of.get(sym_id) if c is not None else None
+        return c.pf.symbols[local].decorators if local is not None else []  # type: ignore[union-attr]
+
+    def decorated_value(self, sym_id: int) -> tuple[Value, str] | None:
+        """What the name of a decorated function stands for when a repository decorator wraps it.
+
+        ``@dec def f`` binds ``f`` to ``dec(f)``: when ``dec`` (or what ``@factory(...)`` returns) is a
+        repository function that returns a function nested in it (the usual wrapper), the name stands
+        for that wrapper (``decorator_flow``), which calls ``f`` through its parameter. Decorators that
+        return their argument, classes (``cached_property``), externals and builtins leave the name
+        to the function itself: ``None``.
+        """
+        if sym_id in self._decorated:
+            return self._decorated[sym_id]
+        frame = self._enter(("dec", sym_id))
+        if frame is None:
+            return None
+        result = None
+        try:
+            srow = self.syms[sym_id]
+            c = self.ctx(srow.file_id)
+            local = c.local_of.get(sym_id) if c is not None else None
+            if c is not None and local is not None:
+                sym = c.pf.symbols[local]
+                scope = sym.parent if sym.parent is not None else 0
+                for text in reversed(sym.decorators):
+                    got = self.resolve_path(c, scope, text, sym.start_line, 0) if "<" not in text else None
+                    wrapper = self._wrapper_of(got[0]) if got is not None else None
+                    if wrapper is None:
+                        break
+                    result = (wrapper, "decorator_flow")
+        finally:
+            keep = self._leave(("dec", sym_id), frame)
+        if keep:
+            self._decorated[sym_id] = result
+        return result
+
+    def _wrapper_of(self, decorator: Value) -> Value | None:
+        """The function(s) a decorator returns, when each is nested in the decorator that returns it."""
+        out = []
+        for v in elements(decorator):
+            if v[0] != "sym":
+                return None
+            srow = self.syms.get(v[1])  # type: ignore[arg-type]
+            if srow is None or srow.file_id is None or srow.kind not in ("function", "method"):
+                return None
+            got = self.returns(v[1])  # type: ignore[arg-type]
+            if got is None:
+                return None
+            for r in elements(got[0]):
+                rrow = self.syms.get(r[1]) if r[0] == "sym" else None  # type: ignore[arg-type]
+                if rrow is None or rrow.kind != "function" or rrow.parent_id != v[1]:
+                    return None
+                out.append(r)
+        return union(out)

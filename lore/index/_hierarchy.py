@@ -1,0 +1,246 @@
+"""Classes: their bases, their linearised ancestors (MRO), members looked up through them, attribute types.
+
+Each step is memoized per world (see :meth:`lore.index._world.WorldCore._enter` for why a result met
+through a cycle is returned but not kept).
+"""
+
+from __future__ import annotations
+
+from ._flow import FLOW_KINDS, union
+from ._world import TYPE_KINDS, Value, WorldCore, local_parent
+
+MAX_SUBCLASSES = 64  # subclasses visited for one lookup (template methods, super() from subclass instances)
+
+
+class HierarchyMixin(WorldCore):
+    """Bases, MRO, class members and attribute types of the world's classes."""
+
+    def bases(self, class_id: int, depth: int = 0) -> list[Value]:
+        srow = self.syms.get(class_id)
+        if srow is None:
+            return []
+        c = self.ctx(srow.file_id)
+        if c is None:
+            return []
+        local = c.local_of.get(class_id)
+        out: list[Value] = []
+        for rel in c.pf.relations:
+            if rel.source == local and rel.kind in ("extends", "implements", "embeds"):
+                # bases are evaluated before the class statement binds its name (``class Foo(Foo)``)
+                line = min(rel.line, c.pf.symbols[local].start_line) - 1 if local is not None else rel.line
+                got = self.resolve_path(c, local_parent(c, local), rel.target, line, depth + 1)
+                if got is not None and got[0] != ("sym", class_id):
+                    out.append(got[0])
+        return out
+
+    def mro(self, class_id: int, depth: int = 0) -> list[Value]:
+        """Linearised ancestors of a class, itself first: Python's C3 linearisation; where C3 has no
+        answer (an inconsistent hierarchy, or a base we could not follow), depth-first, left to right,
+        deduplicated."""
+        if class_id in self._mro:
+            return self._mro[class_id]
+        frame = self._enter(("mro", class_id))
+        if frame is None:
+            return [("sym", class_id)]
+        try:
+            bases = self.bases(class_id, 0)
+            chains = []
+            for base in bases:
+                if base[0] == "sym" and self.syms.get(base[1]) is not None and self.syms[base[1]].kind in TYPE_KINDS:
+                    chains.append(list(self.mro(base[1], 0)))  # type: ignore[arg-type]
+                else:
+                    chains.append([base])
+            merged = _c3_merge([list(ch) for ch in chains] + [list(bases)])
+            if merged is not None:
+                order: list[Value] = [("sym", class_id)] + [v for v in merged if v != ("sym", class_id)]
+            else:
+                seen: set = {("sym", class_id)}
+                order = [("sym", class_id)]
+                for chain in chains:
+                    for v in chain:
+                        if v not in seen:
+                            seen.add(v)
+                            order.append(v)
+        finally:
+            keep = self._leave(("mro", class_id), frame)
+        if keep:
+            self._mro[class_id] = order
+        return order
+
+    def class_member(self, class_id: int, name: str, *, skip_self: bool = False, depth: int = 0) -> tuple[Value, str] | None:
+        """``name`` looked up on a class through its MRO: a method, a nested class or a typed attribute."""
+        key = (class_id, name, skip_self)
+        if key in self._class_members:
+            return self._class_members[key]
+        frame = self._enter(("cm", key))
+        if frame is None:
+            return None
+        try:
+            got = self._class_member(class_id, name, skip_self, 0)
+        finally:
+            keep = self._leave(("cm", key), frame)
+        if keep:
+            self._class_members[key] = got
+        return got
+
+    def _class_member(self, class_id: int, name: str, skip_self: bool, depth: int) -> tuple[Value, str] | None:
+        for i, v in enumerate(self.mro(class_id, depth)):
+            if skip_self and i == 0:
+                continue
+            if v[0] == "sym":
+                cid = v[1]
+                kids = self.children.get(cid, {}).get(name)
+                if kids:
+                    return self.decorated_value(kids[-1]) or (("sym", kids[-1]), "self_method")
+                if self._rules_of(cid).detached_methods:  # Go, Rust, C++: methods declared in another file
+                    got = self._rules_of(cid).detached_member(self, cid, name)
+                    if got is not None:
+                        return got
+                attrs = self.attr_types(cid, depth + 1)
+                if name in attrs:
+                    return attrs[name]
+            elif v[0] in ("ext", "extinst"):  # a member of an external base: its method, or data (extattr)
+                return ("extattr", f"{v[1]}.{name}"), "external"
+        if not skip_self and self._rules_of(class_id).follows_values:
+            return self._subclass_member(class_id, name)
+        return None
+
+    def _subclass_member(self, class_id: int, name: str) -> tuple[Value, str] | None:
+        """``name`` that a class's MRO lacks but its subclasses define (a template method: ``self.hook()``
+        in a base, ``hook`` in each subclass): every subclass's own definition, nearest first."""
+        found: list[Value] = []
+        todo = list(self.subclasses(class_id))
+        seen: set[int] = set()
+        while todo and len(seen) < MAX_SUBCLASSES:
+            sub = todo.pop(0)
+            if sub in seen:
+                continue
+            seen.add(sub)
+            kids = self.children.get(sub, {}).get(name)
+            if kids:
+                found.append(("sym", kids[-1]))
+                continue
+            attr = self.attr_types(sub).get(name)
+            if attr is not None:
+                found.append(attr[0])
+                continue
+            todo.extend(self.subclasses(sub))
+        u = union(found)
+        return (u, "self_method") if u is not None else None
+
+    def super_member(self, class_id: int, name: str) -> tuple[Value, str] | None:
+        """What ``super().name`` means in a method of ``class_id``: the next definition after ``class_id``
+        in the MRO of the instance's class, for the class itself and for each subclass that inherits the
+        method (a mixin's ``super().save()`` reaches the other bases of the classes that mix it in).
+        Never the method it sits in."""
+        key = (class_id, name)
+        if key in self._supers:
+            return self._supers[key]
+        frame = self._enter(("super", key))
+        if frame is None:
+            return None
+        result = None
+        try:
+            found: list[Value] = []
+            own = self.class_member(class_id, name, skip_self=True)
+            if own is not None:
+                found.append(own[0])
+            if self._rules_of(class_id).follows_values:
+                todo, seen = list(self.subclasses(class_id)), set()
+                while todo and len(seen) < MAX_SUBCLASSES:
+                    sub = todo.pop(0)
+                    if sub in seen:
+                        continue
+                    seen.add(sub)
+                    todo.extend(self.subclasses(sub))
+                    order = self.mro(sub)
+                    if ("sym", class_id) not in order:
+                        continue
+                    for v in order[order.index(("sym", class_id)) + 1:]:
+                        if v[0] == "sym":
+                            kids = self.children.get(v[1], {}).get(name)  # type: ignore[call-overload]
+                            if kids:
+                                found.append(("sym", kids[-1]))
+                                break
+                        elif v[0] in ("ext", "extinst"):
+                            found.append(("extattr", f"{v[1]}.{name}"))
+                            break
+            found = [v for v in found if v[0] != "sym" or self.syms[v[1]].parent_id != class_id]  # type: ignore[index]
+            u = union(found)
+            result = (u, "self_method") if u is not None else None
+        finally:
+            keep = self._leave(("super", key), frame)
+        if keep:
+            self._supers[key] = result
+        return result
+
+    def attr_types(self, class_id: int, depth: int = 0) -> dict[str, tuple[Value, str]]:
+        """Types of a class's attributes (``self.x: T``, ``self.x = T()``, class-level ``x: T``)."""
+        if class_id in self._attr_types:
+            return self._attr_types[class_id]
+        frame = self._enter(("at", class_id))
+        if frame is None:
+            return {}
+        srow = self.syms[class_id]
+        c = self.ctx(srow.file_id)
+        out: dict[str, tuple[Value, str]] = {}
+        try:
+            if c is not None:
+                local = c.local_of.get(class_id)
+                if local is not None:
+                    for name, binds in c.bindings_of(local).items():
+                        if not name.startswith("self."):
+                            continue
+                        got = self.binding_value(c, local, binds[-1], 0)
+                        if got is not None:
+                            if got[1] in FLOW_KINDS:  # the value came in from elsewhere: an attribute flow
+                                got = (got[0], "attribute_flow")
+                            out[name[5:]] = got
+        finally:
+            keep = self._leave(("at", class_id), frame)
+        if keep:
+            self._attr_types[class_id] = out
+        return out
+
+    def subclasses(self, class_id: int) -> list[int]:
+        """The repository classes that name ``class_id`` among their bases (direct subclasses, sorted).
+
+        Built once over every class of the index (their bases resolved), for ``self.m()`` calls that only
+        subclasses define and for ``super()`` seen from the instances of subclasses.
+        """
+        if self._subclasses is None:
+            index: dict[int, list[int]] = {}
+            self._subclasses = {}  # lookups made while the index is built see no subclasses (reset after)
+            for sid in sorted(self.syms):
+                srow = self.syms[sid]
+                if srow.kind != "class" or srow.file_id is None:
+                    continue
+                for base in self.bases(sid):
+                    if base[0] == "sym" and base[1] != sid:
+                        index.setdefault(base[1], []).append(sid)  # type: ignore[arg-type]
+            self._subclasses = index
+        return self._subclasses.get(class_id, [])
+
+
+def _c3_merge(seqs: list[list[Value]]) -> list[Value] | None:
+    """C3 merge of linearisations (``None`` when no consistent order exists).
+
+    Examples
+    --------
+    >>> A, B, C, O = ("sym", 1), ("sym", 2), ("sym", 3), ("sym", 0)
+    >>> _c3_merge([[B, A, O], [C, A, O], [B, C]])
+    [('sym', 2), ('sym', 3), ('sym', 1), ('sym', 0)]
+    """
+    out: list[Value] = []
+    seqs = [s for s in seqs if s]
+    while seqs:
+        for seq in seqs:
+            head = seq[0]
+            if not any(head in s[1:] for s in seqs):
+                break
+        else:
+            return None
+        out.append(head)
+        seqs = [s[1:] if s[0] == head else s for s in seqs]
+        seqs = [s for s in seqs if s]
+    return out

@@ -1,0 +1,313 @@
+"""Names: scopes, imports, module and namespace members, dotted paths.
+
+:meth:`LookupMixin.resolve_path` is the entry of every resolution: ``a.b().c`` as written in one scope
+of one file becomes a value and the rule that bound it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..languages import ImportBinding
+from ._flow import elements, union
+from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, _first, split_path, weaker
+
+
+class LookupMixin(WorldCore):
+    """Names looked up in scopes, imports, modules and namespaces; dotted paths followed."""
+
+    def module_value(self, name: str) -> Value | None:
+        mid = self.modules.get(name)
+        if mid is not None:
+            return ("sym", mid)
+        if name in self.namespaces:
+            return ("ns", name)
+        return None
+
+    def module_member(self, mod_id: int, name: str, depth: int = 0) -> tuple[Value, str] | None:
+        key = (mod_id, name)
+        if key in self._members:
+            return self._members[key]
+        frame = self._enter(("mm", key))
+        if frame is None:
+            return None
+        try:
+            result = self._module_member(mod_id, name, 0)
+        finally:
+            keep = self._leave(("mm", key), frame)
+        if keep:
+            self._members[key] = result
+        return result
+
+    def _module_member(self, mod_id: int, name: str, depth: int) -> tuple[Value, str] | None:
+        kids = self.children.get(mod_id, {}).get(name)
+        if kids:
+            return self.decorated_value(kids[-1]) or (("sym", kids[-1]), "import")
+        file_id = self.module_file.get(mod_id)
+        if file_id is None and self.syms[mod_id].kind == "namespace":  # its imports and bindings (C++, Rust, TS)
+            file_id = self.syms[mod_id].file_id
+        c = self.ctx(file_id)
+        if c is not None:
+            module_local = c.local_of.get(mod_id, 0)
+            got = self._lookup_in_scope(c, module_local, name, 1 << 30, depth + 1, module_level_only=True,
+                                        with_imports=c.rules.imports_reexported)
+            if got is not None:
+                return got[0], "import"
+        sub = f"{self.syms[mod_id].qualified_name}.{name}"
+        v = self.module_value(sub)
+        if v is not None:
+            return v, "import"
+        return None
+
+    def namespace_member(self, ns_id: int, name: str, depth: int) -> tuple[Value, str] | None:
+        """``name`` in another block of the same namespace path (``namespace geo {`` in several files)."""
+        if not hasattr(self, "_ns_index"):
+            index: dict[tuple[str, ...], list[int]] = defaultdict(list)
+            for sid, srow in self.syms.items():
+                if srow.kind == "namespace":
+                    index[self._ns_path(sid)].append(sid)
+            self._ns_index = index
+        for other in self._ns_index.get(self._ns_path(ns_id), ())[:64]:
+            if other != ns_id:
+                kids = self.children.get(other, {}).get(name)
+                if kids:
+                    return ("sym", kids[-1]), "import"
+        return None
+
+    def _ns_path(self, sid: int) -> tuple[str, ...]:
+        names: list[str] = []
+        srow = self.syms.get(sid)
+        while srow is not None and srow.kind == "namespace":
+            names.append(srow.name)
+            srow = self.syms.get(srow.parent_id) if srow.parent_id is not None else None
+        return tuple(reversed(names))
+
+    def _lookup_in_scope(
+        self, c: FileCtx, scope: int, name: str, line: int, depth: int, *, module_level_only: bool = False,
+        with_imports: bool = True,
+    ) -> tuple[Value, str] | None:
+        """``name`` as bound in exactly one scope: definitions, imports, bindings, parameters.
+
+        ``with_imports=False``: what the file's imports bind is left out (seen from another file in a
+        language whose imports are private to their file: Java, Go)."""
+        sym = c.pf.symbols[scope]
+        kind = sym.kind
+        base_res = "module_global" if kind == "module" else "local_scope"
+        candidates = c.candidates(scope).get(name)
+        if candidates and not with_imports:
+            candidates = [cand for cand in candidates if cand[1] != "import"]
+        if not candidates:
+            if not with_imports:
+                return None
+            if kind in ("function", "method"):
+                for idx, (pname, ann) in enumerate(sym.params):
+                    if pname == name:
+                        return self._param_value(c, scope, idx, pname, ann, depth)
+            for ib in reversed(c.stars[scope]):  # a later ``from x import *`` shadows an earlier one
+                got = self._import_value(c, ib, depth + 1, member=name)
+                if got is not None:
+                    return got
+            return None
+        if len(candidates) == 1:
+            pick = candidates[0]
+        else:
+            before = [cand for cand in candidates if cand[0] <= line]
+            pick = max(before or candidates, key=_first)
+        _, what, payload = pick
+        if what == "def":
+            sid = c.ids[payload]  # type: ignore[index]
+            if c.pf.symbols[payload].decorators:  # type: ignore[index]
+                got = self.decorated_value(sid)
+                if got is not None:
+                    return got
+            return ("sym", sid), base_res
+        if what == "import":
+            return self._import_value(c, payload, depth + 1)  # type: ignore[arg-type]
+        got = self.binding_value(c, scope, payload, depth + 1)  # type: ignore[arg-type]
+        return got
+
+    def _param_value(self, c: FileCtx, scope: int, idx: int, pname: str, ann: str, depth: int) -> tuple[Value, str] | None:
+        sym = c.pf.symbols[scope]
+        if idx == 0 and sym.kind == "method" and "staticmethod" not in sym.decorators and c.rules.first_param_is_receiver:
+            cls_local = sym.parent
+            if cls_local is not None and c.pf.symbols[cls_local].kind in TYPE_KINDS:
+                cid = c.ids[cls_local]
+                if "classmethod" in sym.decorators or pname == "cls":
+                    return ("sym", cid), "self_method"
+                return ("inst", cid), "self_method"
+        if ann:
+            return self.type_value(c, scope, ann, depth + 1)
+        if c.rules.follows_values:  # what callers pass into it (lore.index._flow)
+            v = union(self.param_values(c.ids[scope], idx))
+            if v is not None:
+                return v, "argument_flow"
+        return ("unknown", pname), "unresolved"
+
+    def _import_value(self, c: FileCtx, ib: ImportBinding, depth: int, member: str | None = None) -> tuple[Value, str] | None:
+        """What an import binding (or ``member`` of a star-imported module) refers to."""
+        mod = c.rules.module_value(self, c, ib.module)
+        want = member if ib.star else ib.member
+        if mod is not None and c.rules.whole_module_exports and not ib.star:  # JS: module.exports = X
+            got = c.rules.exports_value(self, mod, want, depth + 1)
+            if got is not None:
+                return got
+        if want is None:
+            if mod is not None:
+                return mod, "import"
+            if ib.relative:
+                return None
+            return ("ext", ib.module), "external"
+        if mod is not None and mod[0] == "sym":
+            got = self.module_member(mod[1], want, depth + 1)  # type: ignore[arg-type]
+            if got is not None:
+                return got[0], "import"
+            if ib.star:
+                return None
+            sub = self.module_value(f"{ib.module}.{want}")
+            return (sub, "import") if sub is not None else None
+        if mod is not None and mod[0] == "ns":
+            sub = self.module_value(f"{ib.module}.{want}")
+            return (sub, "import") if sub is not None else None
+        if mod is not None and mod[0] == "pkg":  # a package of several files (Go, Java, C header + source)
+            got = self.member(mod, want, "import", depth + 1)
+            return got if got is not None or ib.relative or ib.star else None
+        if ib.relative or ib.star:
+            return None
+        return ("ext", f"{ib.module}.{want}"), "external"
+
+    def lookup_name(self, c: FileCtx, scope: int, name: str, line: int, depth: int) -> tuple[Value, str] | None:
+        """``name`` looked up from ``scope`` outwards, then among builtins."""
+        syms = c.pf.symbols
+        recv = c.rules.implicit_receivers.get(name)
+        if recv is not None:  # this / Self: the enclosing class
+            cls = c.enclosing_class(scope)
+            if cls is not None:
+                return ("inst" if recv == "inst" else "sym", c.ids[cls]), "self_method"
+        first = True
+        i: int | None = scope
+        while i is not None:
+            kind = syms[i].kind
+            visible = first or kind != "class" or c.rules.class_scopes_visible_to_methods
+            if visible:
+                got = self._lookup_in_scope(c, i, name, line if first else 1 << 30, depth + 1)
+                if got is not None:
+                    if got[0][0] == "unknown":
+                        return None  # a parameter of unknown type shadows outer names
+                    return got
+            first = False
+            i = syms[i].parent
+        rules = c.rules
+        got = rules.package_member(self, c, scope, name)
+        if got is not None:
+            return got
+        if name in rules.builtin_functions:
+            return ("ext", f"{rules.builtin_prefix}.{name}"), "builtin"
+        return None
+
+    def member(self, v: Value, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
+        tag, payload = v
+        if tag == "any":  # a union: the member of each value that has it
+            found = [got for e in elements(v) if (got := self.member(e, attr, res, depth + 1)) is not None]
+            u = union(got[0] for got in found)
+            if u is None:
+                return None
+            weakest = res
+            for got in found:
+                weakest = weaker(weakest, got[1])
+            return u, weakest
+        if tag == "opaque":  # a value of an external type: its members are external too, never guessed
+            return ("opaque", f"{payload}.{attr}"), res
+        if tag == "sym":
+            srow = self.syms.get(payload)  # type: ignore[arg-type]
+            if srow is None:
+                return None
+            if srow.kind in ("module", "namespace"):
+                got = self.module_member(payload, attr, depth + 1)  # type: ignore[arg-type]
+                if got is None and srow.kind == "namespace":  # C++ / TS namespaces reopen in other files
+                    got = self.namespace_member(payload, attr, depth + 1)  # type: ignore[arg-type]
+                return (got[0], weaker(res, "import")) if got is not None else None
+            if srow.kind in TYPE_KINDS:
+                got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+                return (got[0], weaker(res, got[1] if got[1] != "self_method" else res)) if got else None
+            return None
+        if tag == "inst":
+            got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+            if got is None:
+                return None
+            return got[0], weaker(res, got[1]) if got[1] not in ("self_method",) else res
+        if tag in ("ext", "extinst", "extattr") and not self._strict:  # names of externals taken as written
+            return ("ext", f"{payload}.{attr}"), weaker(res, "external")
+        if tag == "ext" and not _is_class_name(str(payload)):  # a module path: os.path.join
+            return ("ext", f"{payload}.{attr}"), weaker(res, "external")
+        if tag in ("ext", "extinst"):  # a member of an external class or instance: a method, or opaque data
+            return ("extattr", f"{payload}.{attr}"), weaker(res, "external")
+        if tag == "extattr":  # a member of a member of an external class: nothing proves it exists
+            return ("opaque", f"{payload}.{attr}"), res
+        if tag == "ns":
+            sub = self.module_value(f"{payload}.{attr}")
+            return (sub, res) if sub is not None else None
+        if tag == "pkg":  # the files of one package, definitions first: the first that has ``attr``
+            for mid in payload:  # type: ignore[attr-defined]
+                got = self.module_member(mid, attr, depth + 1)
+                if got is not None:
+                    return got[0], weaker(res, "import")
+        return None
+
+    def resolve_path(self, c: FileCtx, scope: int, path: str, line: int, depth: int = 0) -> tuple[Value, str] | None:
+        """Resolve a dotted path as written in ``scope`` of file ``c`` to a value and the rule used."""
+        if depth > MAX_DEPTH or not path:
+            return None
+        strict, self._strict = self._strict, c.rules.follows_values
+        try:
+            return self._resolve_path(c, scope, path, line, depth)
+        finally:
+            self._strict = strict
+
+    def _resolve_path(self, c: FileCtx, scope: int, path: str, line: int, depth: int) -> tuple[Value, str] | None:
+        parts = split_path(path)
+        head = parts[0]
+        if head == "super()":
+            cls = c.enclosing_class(scope)
+            if cls is None or len(parts) < 2:
+                return None
+            attr = parts[1].rstrip("()")
+            got = self.super_member(c.ids[cls], attr)
+            if got is None:
+                return None
+            cur: tuple[Value, str] | None = (got[0], "self_method")
+            rest = parts[1:]
+            if rest[0].endswith("()"):
+                cur = self.call_result(cur[0], cur[1], depth + 1)
+            rest = rest[1:]
+        elif head == "<str>":
+            cur = ("extinst", f"{c.rules.builtin_prefix}.str"), "builtin"
+            rest = parts[1:]
+        elif head.startswith(("<sym:", "<lambda:")):  # a definition named by the parser (decorated, lambda)
+            local = c.local_named(head)
+            if local is None:
+                return None
+            cur = ("sym", c.ids[local]), "local_scope"
+            rest = parts[1:]
+        else:
+            call = head.endswith("()")
+            name = head[:-2] if call else head
+            if not name or name.startswith("<"):
+                return None
+            cur = self.lookup_name(c, scope, name, line, depth + 1)
+            if cur is not None and call:  # a part written as a call stands for what the call returns
+                cur = self.call_result(cur[0], cur[1], depth + 1)
+            rest = parts[1:]
+        for part in rest:
+            if cur is None:
+                return None
+            call = part.endswith("()")
+            attr = part[:-2] if call else part
+            cur = self.member(cur[0], attr, cur[1], depth + 1)
+            if cur is not None and call:
+                cur = self.call_result(cur[0], cur[1], depth + 1)
+        return cur
+
+
+def _is_class_name(path: str) -> bool:
+    """Whether an external dotted path names a class by convention (its last part is capitalized)."""
+    return path.rsplit(".", 1)[-1][:1].isupper()

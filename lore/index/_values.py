@@ -1,0 +1,179 @@
+"""Values: what an annotation, an assignment, a call or a function's ``return`` statements stand for.
+
+A value is a ``(tag, payload)`` pair (:data:`lore.index._world.Value`); each comes with the rule that
+bound it, weakened along the way (:func:`lore.index._world.weaker`, :func:`typed_by`).
+"""
+
+from __future__ import annotations
+
+from ..parsers.records import Binding
+from ._flow import FLOW_KINDS, elements, union
+from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, weaker
+
+_CERTAIN = frozenset({"local_scope", "import", "module_global", "self_method"})
+
+
+def typed_by(lookup: str, typing: str) -> str:
+    """The rule recorded for a receiver typed by ``typing`` (annotation, constructor) whose type
+    name was found by ``lookup``: the typing rule, unless the lookup itself was a guess."""
+    return typing if lookup in _CERTAIN else weaker(lookup, typing)
+
+
+def instance_of(world: WorldCore, v: Value) -> Value:
+    if v[0] == "sym":
+        srow = world.syms.get(v[1])  # type: ignore[arg-type]
+        if srow is not None and srow.kind in TYPE_KINDS:
+            return ("inst", v[1])
+    if v[0] == "ext":
+        return ("extinst", v[1])
+    return v
+
+
+_WRAPPERS = ("Optional[", "typing.Optional[", "Final[", "ClassVar[", "Annotated[", "type[", "Type[")
+
+
+def primary_type(annotation: str) -> str:
+    """The main class an annotation names: ``Optional["Session"]`` -> ``Session``; ``''`` for none.
+
+    Examples
+    --------
+    >>> primary_type('Optional["requests.Session"]'), primary_type("Foo | None"), primary_type("list[Foo]")
+    ('requests.Session', 'Foo', 'list')
+    """
+    t = annotation.strip().strip("'\"").strip()
+    changed = True
+    while changed:
+        changed = False
+        for w in _WRAPPERS:
+            if t.startswith(w) and t.endswith("]"):
+                t = t[len(w) : -1].split(",")[0].strip().strip("'\"").strip()
+                changed = True
+    if "|" in t:
+        opts = [p.strip() for p in t.split("|") if p.strip() not in ("None", "")]
+        t = opts[0] if opts else ""
+    t = t.split("[", 1)[0].strip()
+    if not t or not all(p.isidentifier() for p in t.split(".")) or t == "None":
+        return ""
+    return t
+
+
+class ValuesMixin(WorldCore):
+    """Return values, call results, bindings and annotations as values."""
+
+    def returns(self, func_id: int, depth: int = 0) -> tuple[Value, str] | None:
+        """The value a function returns: from its return annotation, else from its return statements."""
+        if func_id in self._returns:
+            return self._returns[func_id]
+        frame = self._enter(("ret", func_id))
+        if frame is None:
+            return None
+        srow = self.syms[func_id]
+        c = self.ctx(srow.file_id)
+        result = None
+        try:
+            if c is not None:
+                local = c.local_of.get(func_id)
+                if local is not None and c.pf.symbols[local].return_type:
+                    result = self.type_value(c, local, c.pf.symbols[local].return_type, 0)
+                elif local is not None:
+                    result = self._returned_value(c, local)
+        finally:
+            keep = self._leave(("ret", func_id), frame)
+        if keep:
+            self._returns[func_id] = result
+        return result
+
+    def _returned_value(self, c: FileCtx, local: int) -> tuple[Value, str] | None:
+        """What an unannotated function returns: the value of its ``return`` statements when they all
+        resolve to the same one (``return None`` aside). When they do not agree (or some say nothing),
+        and the language follows values, the union of what the others return (``return_flow``)."""
+        found: tuple[Value, str] | None = None
+        agree = True
+        values: list[Value] = []
+        for b in c.bindings_of(local).get("<return>", ()):
+            got = self.binding_value(c, local, b, 0) if (b.value or b.alias_of) else None
+            if got is None or got[0][0] in ("unknown", "opaque"):
+                agree = False
+                continue
+            values.append(got[0])
+            if found is not None and got[0] != found[0]:
+                agree = False
+            found = got if found is None else (found[0], weaker(found[1], got[1]))
+        if agree or found is None:
+            return found
+        if not c.rules.follows_values:
+            return None
+        u = union(values)
+        return (u, "return_flow") if u is not None else None
+
+    def type_value(self, c: FileCtx, scope: int, annotation: str, depth: int) -> tuple[Value, str] | None:
+        """An annotation string -> instance value (Optional[X], X | None and "X" unwrapped)."""
+        name = primary_type(annotation)
+        if not name:
+            return None
+        got = self.resolve_path(c, scope, name, 1 << 30, depth + 1)
+        if got is None:
+            return None
+        v, res = got
+        return instance_of(self, v), typed_by(res, "annotated_type")
+
+    def binding_value(self, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None:
+        if depth > MAX_DEPTH:
+            return None
+        if b.scope is not None:
+            scope = b.scope
+        if b.annotation:
+            return self.type_value(c, scope, b.annotation, depth + 1)
+        if b.value:
+            got = self.resolve_path(c, scope, b.value, b.line, depth + 1)
+            if got is None:
+                return None
+            return self.call_result(got[0], got[1], depth + 1)
+        if b.alias_of:
+            return self.resolve_path(c, scope, b.alias_of, b.line, depth + 1)
+        return None
+
+    def call_result(self, v: Value, res: str, depth: int) -> tuple[Value, str] | None:
+        """The value a call of ``v`` produces."""
+        tag, payload = v
+        if tag == "any":
+            found = [got for e in elements(v) if (got := self.call_result(e, res, depth + 1)) is not None]
+            u = union(got[0] for got in found)
+            if u is None:
+                return None
+            weakest = res
+            for got in found:
+                weakest = weaker(weakest, got[1])
+            return u, weakest
+        if tag in ("opaque", "extattr"):  # what an external method returns: a value nobody here defines
+            return (("opaque", f"{payload}()"), res) if self._strict else None
+        if tag == "sym":
+            srow = self.syms.get(payload)  # type: ignore[arg-type]
+            if srow is None:
+                return None
+            if srow.kind in TYPE_KINDS:
+                return ("inst", payload), typed_by(res, "constructor_type")
+            if srow.kind in ("function", "method"):
+                got = self.returns(payload, depth + 1)  # type: ignore[arg-type]
+                if got is not None:
+                    rv, rres = got
+                    if rres in FLOW_KINDS or any(_is_function(self, e) for e in elements(rv)):
+                        return rv, "return_flow"  # a function value came back: the last step was a return
+                    return rv, typed_by(res, "constructor_type")
+            return None
+        if tag == "ext":
+            name = str(payload)
+            last = name.rsplit(".", 1)[-1]
+            if last[:1].isupper():  # a class by convention: its instances
+                return ("extinst", name), typed_by(res, "constructor_type")
+            if self._strict:  # what an external function returns: not ours to guess
+                return ("opaque", f"{name}()"), res
+            return None
+        return None
+
+
+def _is_function(world: WorldCore, v: Value) -> bool:
+    if v[0] != "sym":
+        return False
+    srow = world.syms.get(v[1])  # type: ignore[arg-type]
+    return srow is not None and srow.kind in ("function", "method")

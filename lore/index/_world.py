@@ -1,0 +1,300 @@
+"""The resolver's world: every symbol of the index, per-file scope tables, memoized steps.
+
+:class:`WorldCore` holds the state the other parts of the engine share (symbols by id, by qualified
+name, by name and by parent; files and modules; the lazily loaded :class:`FileCtx` of each file; the
+external symbols made on the way) and the guard that keeps memoized steps order-independent
+(:meth:`WorldCore._enter` / :meth:`WorldCore._leave`). The lookups are added by the mixins of
+:mod:`._lookup`, :mod:`._hierarchy` and :mod:`._values`; :class:`lore.index.resolve.World` joins them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..languages import ImportBinding, LanguageRules, rules_for
+from ..parsers.records import Binding, ParsedFile
+from ..store.schema import RESOLUTIONS
+
+RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
+MAX_AMBIGUOUS = 4  # more candidates than this: unresolved (the name says too little)
+MAX_DEPTH = 12  # nested lookups between two memoized steps (module member, MRO, class member, ...)
+MAX_NEST = 48  # memoized steps in progress at once (each restarts the depth count)
+_NO_CYCLE = 1 << 30
+CALLABLE_KINDS = frozenset({"function", "method", "class", "struct", "interface", "trait", "enum"})
+TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type_alias"})
+
+
+@dataclass(slots=True)
+class SymRow:
+    id: int
+    file_id: int | None
+    name: str
+    qualified_name: str
+    kind: str
+    parent_id: int | None
+
+
+@dataclass(slots=True)
+class FileRow:
+    id: int
+    path: str
+    language: str
+    module: str
+    module_id: int
+    is_package: bool
+
+
+# A resolved value: (tag, payload). tags: sym (symbol id), inst (instance of class id),
+# ext (external dotted name), extinst (instance of an external class), ns (namespace package prefix),
+# any (a union: a sorted tuple of values, from lore.index._flow), opaque (a value of an external type
+# nobody here defines: its members are never bound, and never guessed by name)
+Value = tuple[str, object]
+
+
+class FileCtx:
+    """Scope tables of one parsed file, built once when the file is first needed."""
+
+    def __init__(self, frow: FileRow, pf: ParsedFile, ids: list[int], rules: LanguageRules) -> None:
+        self.frow, self.pf, self.ids, self.rules = frow, pf, ids, rules
+        self.local_of = {sid: i for i, sid in enumerate(ids)}
+        n = len(pf.symbols)
+        self.stars: list[list[ImportBinding]] = [[] for _ in range(n)]
+        self.import_bindings: list[ImportBinding | None] = []
+        # per scope: name -> [(line, what, payload)] of everything that binds the name there
+        self._cands: dict[int, dict[str, list[tuple[int, str, object]]]] = {}
+        self._bindings: dict[int, dict[str, list[Binding]]] = {}
+        self._lambdas: dict[tuple[int, int], int] | None = None
+        by_scope: dict[int, list[tuple[str, int, str, object]]] = defaultdict(list)
+        for i, s in enumerate(pf.symbols):
+            if s.parent is not None:
+                by_scope[s.parent].append((s.name, s.start_line, "def", i))
+        for b in pf.bindings:
+            by_scope[b.owner].append((b.name, b.line, "bind", b))
+            self._bindings.setdefault(b.owner, {}).setdefault(b.name, []).append(b)
+        for imp in pf.imports:
+            ib = rules.bind_import(imp, frow.module, frow.is_package)
+            self.import_bindings.append(ib)
+            if ib is None:
+                continue
+            if ib.star:
+                self.stars[imp.owner].append(ib)
+            else:
+                by_scope[imp.owner].append((ib.name, imp.line, "import", ib))
+        self._by_scope = by_scope
+
+    def candidates(self, scope: int) -> dict[str, list[tuple[int, str, object]]]:
+        """Everything that binds a name in ``scope``: definitions, imports, assignments (built once per scope)."""
+        got = self._cands.get(scope)
+        if got is None:
+            got = {}
+            for name, line, what, payload in self._by_scope.get(scope, ()):
+                got.setdefault(name, []).append((line, what, payload))
+            self._cands[scope] = got
+        return got
+
+    def local_named(self, head: str) -> int | None:
+        """The local index of a definition the parser names by position: ``<sym:N>`` (record ``N``) or
+        ``<lambda:L:C>`` (the lambda starting at line ``L``, column ``C``); ``None`` if there is none."""
+        try:
+            if head.startswith("<sym:"):
+                n = int(head[5:-1])
+                return n if 0 <= n < len(self.pf.symbols) else None
+            if head.startswith("<lambda:"):
+                if self._lambdas is None:
+                    self._lambdas = {(s.start_line, s.start_col): i for i, s in enumerate(self.pf.symbols)
+                                     if s.name == "<lambda>"}
+                line, col = head[8:-1].split(":")
+                return self._lambdas.get((int(line), int(col)))
+        except ValueError:
+            return None
+        return None
+
+    def bindings_of(self, scope: int) -> dict[str, list[Binding]]:
+        return self._bindings.get(scope, {})
+
+    def enclosing_class(self, local: int) -> int | None:
+        """The class a method (or a function nested in a method) belongs to."""
+        syms = self.pf.symbols
+        i: int | None = local
+        while i is not None:
+            p = syms[i].parent
+            if p is not None and syms[p].kind in TYPE_KINDS and syms[i].kind in ("method", "function"):
+                return p
+            i = p
+        return None
+
+
+class WorldCore:
+    """Every symbol of the index plus lazily loaded per-file scope tables (the shared state of the engine)."""
+
+    def __init__(
+        self,
+        symbols: list[SymRow],
+        files: list[FileRow],
+        load_records: Callable[[int], tuple[ParsedFile, list[int]] | None],
+        next_id: int,
+    ) -> None:
+        self.syms: dict[int, SymRow] = {s.id: s for s in symbols}
+        self.files: dict[int, FileRow] = {f.id: f for f in files}
+        self.by_qname: dict[str, list[int]] = defaultdict(list)
+        self.children: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        self.by_name: dict[str, list[int]] = defaultdict(list)
+        self.externals: dict[str, int] = {}
+        self.modules: dict[str, int] = {}
+        self.module_file: dict[int, int] = {}
+        self.namespaces: set[str] = set()
+        for s in symbols:
+            if s.file_id is None:
+                self.externals[s.qualified_name] = s.id
+                continue
+            self.by_qname[s.qualified_name].append(s.id)
+            if s.parent_id is not None:
+                self.children[s.parent_id][s.name].append(s.id)
+            if s.kind in CALLABLE_KINDS:
+                self.by_name[s.name].append(s.id)
+        for f in files:
+            self.modules[f.module] = f.module_id
+            self.module_file[f.module_id] = f.id
+            parts = f.module.split(".")
+            for k in range(1, len(parts)):
+                self.namespaces.add(".".join(parts[:k]))
+        self._load_records = load_records
+        self._ctx: dict[int, FileCtx | None] = {}
+        self.new_externals: list[tuple[int, str, str]] = []
+        self.next_id = next_id
+        self._mro: dict[int, list[Value]] = {}
+        self._members: dict[tuple[int, str], tuple[Value, str] | None] = {}
+        self._returns: dict[int, tuple[Value, str] | None] = {}
+        self._attr_types: dict[int, dict[str, tuple[Value, str]]] = {}
+        self._class_members: dict[tuple[int, str, bool], tuple[Value, str] | None] = {}
+        self._decorated: dict[int, tuple[Value, str] | None] = {}
+        self._supers: dict[tuple[int, str], tuple[Value, str] | None] = {}
+        self._subclasses: dict[int, list[int]] | None = None
+        # values that travel (lore.index._flow): (function id, parameter position) -> the values callers
+        # pass (None: more than FLOW_CAP, unknown); solved once, before any edge is resolved
+        self._flow_params: dict[tuple[int, int], set | None] = {}
+        self._param_names: dict[int, tuple[list[str], int | None]] = {}
+        self._scope_param_cache: dict[tuple[int, int], dict[str, tuple[int, int]]] = {}
+        self._used: dict[int, frozenset[str]] = {}  # function id -> names it uses as path heads
+        self._site_targets: dict[tuple[int, int], list[tuple[int, int]]] = {}  # stable callees of call sites
+        self._flow_state = 0  # 0: not solved, 1: solving, 2: solved
+        # whether the file being resolved follows values strictly (its language's rules.follows_values):
+        # a member of an external class's data, or of what an external function returns, stays unknown
+        self._strict = False
+        self._active: dict[tuple, int] = {}  # memoized steps in progress -> their position on the stack
+        # Memoized steps compute from depth 0, so what they find (MAX_DEPTH cut-offs included) does not
+        # depend on where the lookup started. A step that meets a cycle through a step further out on
+        # the stack, or the MAX_NEST cut-off, found something that does: it is returned but not
+        # memoized (a cycle through the step itself is fine). So files resolve the same in any order
+        # and in any worker. ``_low``: the outermost stack position a cycle reached so far.
+        self._low = _NO_CYCLE
+
+    # -- memoized steps ------------------------------------------------------------------------------
+    def _enter(self, key: tuple) -> tuple[int, int] | None:
+        """Start the memoized step ``key``: ``(position, saved low)``, or ``None`` if it cannot run
+        (already in progress: a cycle; or MAX_NEST steps deep)."""
+        pos = self._active.get(key)
+        if pos is not None:
+            self._low = min(self._low, pos)
+            return None
+        pos = len(self._active)
+        if pos >= MAX_NEST:
+            self._low = -1
+            return None
+        self._active[key] = pos
+        saved, self._low = self._low, _NO_CYCLE
+        return pos, saved
+
+    def _leave(self, key: tuple, frame: tuple[int, int]) -> bool:
+        """End the step ``key``; whether its result may be memoized."""
+        pos, saved = frame
+        del self._active[key]
+        low = self._low
+        self._low = min(saved, low if low < pos else _NO_CYCLE)
+        return low >= pos
+
+    # -- lazy per-file context -----------------------------------------------------------------
+    def ctx(self, file_id: int | None) -> FileCtx | None:
+        if file_id is None:
+            return None
+        if file_id not in self._ctx:
+            frow = self.files.get(file_id)
+            loaded = self._load_records(file_id) if frow is not None else None
+            if loaded is None or frow is None:
+                self._ctx[file_id] = None
+            else:
+                pf, ids = loaded
+                self._ctx[file_id] = FileCtx(frow, pf, ids, rules_for(frow.language))
+        return self._ctx[file_id]
+
+    def preload(self, file_id: int, pf: ParsedFile, ids: list[int]) -> FileCtx:
+        frow = self.files[file_id]
+        c = FileCtx(frow, pf, ids, rules_for(frow.language))
+        self._ctx[file_id] = c
+        return c
+
+    def _rules_of(self, sym_id: int) -> LanguageRules:
+        srow = self.syms.get(sym_id)
+        frow = self.files.get(srow.file_id) if srow is not None and srow.file_id is not None else None
+        return rules_for(frow.language) if frow is not None else rules_for("python")
+
+    def external(self, qname: str) -> int:
+        sid = self.externals.get(qname)
+        if sid is None:
+            sid = self.next_id
+            self.next_id += 1
+            self.externals[qname] = sid
+            self.new_externals.append((sid, qname.rsplit(".", 1)[-1], qname))
+        return sid
+
+    if TYPE_CHECKING:  # what the mixins provide (lore.index.resolve.World joins them)
+        def module_value(self, name: str) -> Value | None: ...
+        def module_member(self, mod_id: int, name: str, depth: int = 0) -> tuple[Value, str] | None: ...
+        def namespace_member(self, ns_id: int, name: str, depth: int) -> tuple[Value, str] | None: ...
+        def _ns_path(self, sid: int) -> tuple[str, ...]: ...
+        def _lookup_in_scope(self, c: FileCtx, scope: int, name: str, line: int, depth: int, *,
+                             module_level_only: bool = False, with_imports: bool = True) -> tuple[Value, str] | None: ...
+        def _import_value(self, c: FileCtx, ib: ImportBinding, depth: int,
+                          member: str | None = None) -> tuple[Value, str] | None: ...
+        def lookup_name(self, c: FileCtx, scope: int, name: str, line: int, depth: int) -> tuple[Value, str] | None: ...
+        def member(self, v: Value, attr: str, res: str, depth: int) -> tuple[Value, str] | None: ...
+        def resolve_path(self, c: FileCtx, scope: int, path: str, line: int,
+                         depth: int = 0) -> tuple[Value, str] | None: ...
+        def bases(self, class_id: int, depth: int = 0) -> list[Value]: ...
+        def mro(self, class_id: int, depth: int = 0) -> list[Value]: ...
+        def class_member(self, class_id: int, name: str, *, skip_self: bool = False,
+                         depth: int = 0) -> tuple[Value, str] | None: ...
+        def attr_types(self, class_id: int, depth: int = 0) -> dict[str, tuple[Value, str]]: ...
+        def returns(self, func_id: int, depth: int = 0) -> tuple[Value, str] | None: ...
+        def type_value(self, c: FileCtx, scope: int, annotation: str, depth: int) -> tuple[Value, str] | None: ...
+        def binding_value(self, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None: ...
+        def call_result(self, v: Value, res: str, depth: int) -> tuple[Value, str] | None: ...
+        def param_values(self, func_id: int, idx: int) -> tuple[Value, ...]: ...
+        def solve_flow(self) -> None: ...
+        def decorated_value(self, sym_id: int) -> tuple[Value, str] | None: ...
+        def subclasses(self, class_id: int) -> list[int]: ...
+        def super_member(self, class_id: int, name: str) -> tuple[Value, str] | None: ...
+
+
+def _first(t: tuple) -> int:
+    return t[0]
+
+
+def local_parent(c: FileCtx, local: int | None) -> int:
+    if local is None:
+        return 0
+    p = c.pf.symbols[local].parent
+    return 0 if p is None else p
+
+
+def split_path(path: str) -> list[str]:
+    """``a.b().c`` -> ``['a', 'b()', 'c']``; parentheses only ever close a part."""
+    return path.split(".")
+
+
+def weaker(a: str, b: str) -> str:
+    """The weaker of two resolution rules (the later one in RESOLUTIONS)."""
+    return a if RANK.get(a, 99) >= RANK.get(b, 99) else b

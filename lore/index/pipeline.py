@@ -1,0 +1,65 @@
+"""Indexing as one pipeline: the code index, the documents kept across a rebuild, then the upkeep steps.
+
+``lore index`` (through :func:`lore.api.index_repo`) and the MCP server's reindex tool run this one
+function. The repository root and the index file are settled once, here, and handed down; what
+happens after the code is written (document mentions, code vectors) belongs to packages above this
+one, so it arrives as ``steps`` (see :mod:`lore.queries.indexing`): each is called with the index
+file before the run and returns the function to call with the run's report after it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..store import db as store_db
+from ..store import docs_keep
+from .indexer import IndexReport, index_repo
+
+Step = Callable[[Path], Callable[[IndexReport], None]]
+
+
+def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (), **options: Any) -> IndexReport:
+    """Index (or refresh) the repository at ``root``, keeping documents and running ``steps`` around it.
+
+    Parameters
+    ----------
+    root : path
+        Repository root.
+    steps : callables ``step(db) -> after(report)``
+        Called in order with the index file before the run; their ``after`` functions are called in
+        the same order with the report once the code index (and any kept documents) is written.
+    **options
+        Those of :func:`lore.index.index_repo` (``db``, ``exclude``, ``max_file_size``, ``workers``,
+        ``rebuild``, ``progress``).
+
+    A rebuild (``rebuild=True`` or a schema change) drops the database; the document tables are
+    copied aside first and back afterwards (ids included, so chunk ids stay valid;
+    :mod:`lore.store.docs_keep`).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "m.py").write_text("def f():\\n    pass\\n")
+    >>> seen = []
+    >>> def step(db):
+    ...     return lambda report: seen.append((db.name, report.added))
+    >>> _ = run_index(d, steps=[step])
+    >>> seen
+    [('index.db', ['m.py'])]
+    """
+    db = Path(options.pop("db", None) or store_db.default_db_path(Path(root).resolve()))
+    kept = docs_keep.save_before_rebuild(db, rebuild=bool(options.get("rebuild")))
+    try:
+        after = [step(db) for step in steps]
+        report = index_repo(root, db=db, **options)
+        if kept is not None and report.rebuilt_reason:
+            docs_keep.restore_after_rebuild(report.db, kept)
+    finally:
+        docs_keep.discard(kept)
+    for finish in after:
+        finish(report)
+    return report

@@ -1,0 +1,251 @@
+"""The resolution rules every language starts from, and the helpers several languages share.
+
+The resolver (``lore.index``) is language-neutral: it walks scopes, follows dotted paths through
+modules, classes and typed values, and records how each edge was bound. What differs between
+languages lives in a :class:`LanguageRules` subclass in ``lore/languages/<lang>/``, held by that
+language's :class:`~lore.languages.Language` object.
+
+The rules see the resolver's world and file contexts only through the methods they call on them
+(``world.member``, ``world.class_member``, ``ctx.frow`` ...): this layer never imports ``lore.index``.
+Caches that depend on the whole set of files (directory -> modules) live on the world object.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ..parsers.records import Import
+
+
+@dataclass(frozen=True, slots=True)
+class ImportBinding:
+    """What an import binds: local ``name`` -> ``module`` (absolute), optionally a ``member`` of it.
+
+    ``star`` imports bind every public name of ``module``; ``name`` is then ``''``.
+    ``relative`` marks imports that can only point inside the repository.
+    """
+
+    name: str
+    module: str
+    member: str | None = None
+    star: bool = False
+    relative: bool = False
+
+
+class LanguageRules:
+    """Defaults shared by languages; subclasses override what differs."""
+
+    language = ""
+    self_names: frozenset[str] = frozenset({"self"})
+    constructor_names: tuple[str, ...] = ()
+    builtin_functions: frozenset[str] = frozenset()
+    builtin_types: frozenset[str] = frozenset()
+    # method names of builtin containers / strings: an unknown receiver calling these is not
+    # matched to repository methods by name (x.append() is almost never your own `append`)
+    builtin_method_names: frozenset[str] = frozenset()
+    builtin_prefix = "builtins"
+    class_scopes_visible_to_methods = False
+    member_separator = "."
+
+    # names bound implicitly inside methods: "inst" = an instance of the enclosing class (``this``),
+    # "type" = the class itself (Rust ``Self``). Python binds ``self`` as the first parameter instead.
+    implicit_receivers: dict[str, str] = {}
+    # whether a method's first parameter is its receiver (Python ``self``, Go ``func (s *T)``)
+    first_param_is_receiver = True
+
+    # whether the engine follows values that travel in this language (lore.index._flow): arguments into
+    # parameters, returns, decorators, lambdas, containers. Needs the parser to record call arguments.
+    follows_values = False
+    # library functions that call what they are given: callee -> the positions / keywords of the callables
+    # (``map(f, xs)`` calls ``f`` from the caller's point of view)
+    callback_args: dict[str, tuple[int | str, ...]] = {}
+
+    def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
+        """The binding an import record creates in the importing file (``module`` is that file's module)."""
+        raise NotImplementedError
+
+    def module_value(self, world, ctx, module: str):
+        """The value an import's ``module`` text names, seen from file ``ctx`` (hook: JS paths, Go/Java packages).
+
+        Returns a resolver value (``("sym", module_id)``, ``("pkg", (module_id, ...))`` for a package made of
+        several files, ``("ns", prefix)``) or ``None``; Python looks the dotted name up as is.
+        """
+        return world.module_value(module)
+
+    # whether members may be declared apart from their type (Go, Rust: another file; C++: A::m in the source)
+    detached_methods = False
+
+    def detached_member(self, world, type_id: int, name: str):
+        """Member ``name`` of type ``type_id`` declared outside the type's body: ``(value, resolution)`` or ``None``."""
+        return None
+
+    def package_member(self, world, ctx, scope: int, name: str):
+        """``name`` not bound in any scope of the file, as the language still sees it from ``scope``, or ``None``.
+
+        Go and Java: top-level names of other files of the same package; Java and C++: members a class
+        inherits, used without ``this``. Returns ``(value, resolution)``; consulted after the file's own
+        scopes, before builtins.
+        """
+        return None
+
+    def is_stdlib(self, module: str) -> bool:
+        return False
+
+    # whether what a file imports is visible to the files importing it (Python, JS/TS re-exports, Rust
+    # ``pub use``); Java and Go imports are private to their file
+    imports_reexported = True
+
+    # languages whose definitions a name heuristic may bind (default: the file's own language)
+    family: tuple[str, ...] = ()
+
+    # whether a call of an external name that starts with a capital constructs it (Python ``Session()``);
+    # elsewhere only ``new X()`` does (Go ``fmt.Errorf`` and C ``CHECK()`` are calls)
+    uppercase_calls_construct = True
+
+    # whether a function may be declared apart from its definitions (C/C++ prototypes in headers)
+    separate_declarations = False
+
+    def definitions(self, world, sym_id: int) -> list[int] | None:
+        """The definitions a declaration ``sym_id`` stands for (calls are spread over them), or ``None``."""
+        return None
+
+    # whether an import of a whole module can name one value (JavaScript ``module.exports = X``)
+    whole_module_exports = False
+
+    def exports_value(self, world, mod, want: str | None, depth: int):
+        """What ``import``/``require`` of module value ``mod`` binds when the module exports one value:
+        ``(value, resolution)``, or ``None`` to look ``want`` up in the module as usual."""
+        return None
+
+
+class CachedRules(LanguageRules):
+    """Import targets are looked up once per (file, module text): a star include is consulted for every name."""
+
+    def module_value(self, world, ctx, module: str):
+        cache = world_cache(world, "module-values", dict)
+        key = (ctx.frow.id, module)
+        if key not in cache:
+            cache[key] = self._module_value(world, ctx, module)
+        return cache[key]
+
+    def _module_value(self, world, ctx, module: str):
+        return world.module_value(module)
+
+
+def world_cache(world, key: str, build):
+    """A per-world cache (the world is rebuilt on every index run)."""
+    store = world.__dict__.setdefault("_lang_cache", {})
+    if key not in store:
+        store[key] = build()
+    return store[key]
+
+
+def is_gomod(path: str) -> bool:
+    return path == "go.mod" or path.endswith("/go.mod")
+
+
+def dir_modules(world, languages: tuple[str, ...]) -> dict[str, list[int]]:
+    """Directory -> module symbol ids of the source files of ``languages`` in it (sources before headers;
+    ``go.mod`` files are not part of their package)."""
+
+    def build() -> dict[str, list[int]]:
+        out: dict[str, list[int]] = defaultdict(list)
+        for f in sorted(world.files.values(), key=lambda f: (f.path.endswith((".h", ".hpp", ".hh")), f.path)):
+            if f.language in languages and not is_gomod(f.path):
+                out[posixpath.dirname(f.path)].append(f.module_id)
+        return dict(out)
+
+    return world_cache(world, "dirs:" + ",".join(languages), build)
+
+
+def path_modules(world) -> dict[str, int]:
+    return world_cache(world, "paths", lambda: {f.path: f.module_id for f in world.files.values()})
+
+
+def module_of_path(world, path: str):
+    """The module value of a file path without extension (``src/util`` -> module ``src.util``)."""
+    mid = world.modules.get(path.replace("/", "."))
+    return ("sym", mid) if mid is not None else None
+
+
+def siblings_member(world, ctx, name: str, languages: tuple[str, ...]):
+    """``name`` at the top level of another file in the same directory (Go and Java packages)."""
+    d = posixpath.dirname(ctx.frow.path)
+    names = world_cache(world, "siblings:" + ",".join(languages), dict)
+    table = names.get(d)
+    if table is None:  # the directory's top-level names, built once: name -> [(module id, symbol id)]
+        table = defaultdict(list)
+        for mid in dir_modules(world, languages).get(d, ()):
+            for n, kids in world.children.get(mid, {}).items():
+                table[n].append((mid, kids[-1]))
+        names[d] = table
+    own = ctx.frow.module_id
+    for mid, sid in table.get(name, ()):
+        if mid != own:
+            return ("sym", sid), "module_global"
+    return None
+
+
+def inherited_member(world, ctx, scope: int, name: str, own: bool = False):
+    """A field or method the enclosing class inherits (or, ``own``, has in another file), named without
+    ``this`` (Java, C++)."""
+    cls = ctx.enclosing_class(scope)
+    if cls is None:
+        return None
+    got = world.class_member(ctx.ids[cls], name, skip_self=not own)
+    if got is None or got[0][0] not in ("sym", "inst", "extinst"):
+        return None
+    return got[0], "self_method" if got[1] in ("self_method", "local_scope") else got[1]
+
+
+def detached_method(world, type_id: int, name: str, area) -> int | None:
+    """Method ``name`` of a type declared in another file (``<file>.Type.name`` at its top level), where
+    ``area(path)`` (the package directory, the crate root) is the same as the type's."""
+    t = world.syms[type_id]
+    f = world.files.get(t.file_id)
+    if f is None:
+        return None
+    where = area(f.path)
+    suffix = f".{t.name}.{name}"
+    for mid in world.by_name.get(name, ()):
+        m = world.syms[mid]
+        if m.kind != "method" or m.parent_id == type_id or not m.qualified_name.endswith(suffix):
+            continue
+        parent = world.syms.get(m.parent_id)
+        mf = world.files.get(m.file_id)
+        if parent is not None and parent.kind == "module" and mf is not None and area(mf.path) == where:
+            return mid
+    return None
+
+
+def twin_member(world, twins: list[int], name: str):
+    """``name`` among the twins of a type (the pieces one type is declared in: a C++ class and the placeholders of
+    its out-of-line methods, a Rust type and its impl blocks in other files): their own members and fields,
+    then what their bases (C++ base classes, Rust traits) provide. Never through the twins' own twins: each
+    group is visited once per lookup, whatever its size."""
+    for t in twins:
+        kids = world.children.get(t, {}).get(name)
+        if kids:
+            return ("sym", kids[-1]), "self_method"
+    for t in twins:
+        attrs = world.attr_types(t)
+        if name in attrs:
+            return attrs[name]
+    for t in twins:
+        for v in world.mro(t)[1:]:
+            if v[0] == "sym":
+                got = world.class_member(v[1], name)
+                if got is not None:
+                    return got
+            elif v[0] in ("ext", "extinst"):
+                return ("ext", f"{v[1]}.{name}"), "external"
+    return None
+
+
+def record_of(world, sid: int):
+    srow = world.syms[sid]
+    c = world.ctx(srow.file_id)
+    local = c.local_of.get(sid) if c is not None else None
+    return (c, c.pf.symbols[local]) if local is not None else (None, None)

@@ -1,0 +1,376 @@
+"""The C-family extractor: C's, which C++'s builds on (``lore.languages.cpp``), and the source clean-ups both use.
+
+C's ``parse`` (``lore.languages.c._parser``) picks this extractor or C++'s for a ``.h`` file.
+
+Symbols: function definitions, prototypes (``is_declaration``; only when the file does not define the
+function itself, so a header's declarations stand for the definitions elsewhere), structs, unions,
+enums and typedefs (``type_alias``; ``typedef struct {...} Name`` names the struct). Calls: ``f()``,
+``obj->ops.run()`` written ``obj.ops.run``. Struct fields are bindings ``self.<field>`` with their
+declared type; locals bind their declared type. ``#include "x.h"`` is an import of module ``x.h``
+(``<stdio.h>`` keeps its brackets), resolved to the header and its source file by
+:mod:`lore.languages.c._rules`; a call bound to a prototype is spread over the definitions it declares.
+Function-like macros (``#define MAX(a, b) ...``) are ``function`` symbols, so calls of them resolve.
+A ``.h`` file that looks like C++ (classes, namespaces, templates) is read with the C++ extractor.
+Preprocessor conditionals are parsed as written; macros are not expanded.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ...parsers import _ts
+from ...parsers._common import Extractor, type_names
+from ...parsers.records import ParsedFile
+
+NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
+                         "destructor_name", "operator_name", "namespace_identifier"})
+DECLARATOR_WRAPPERS = frozenset({"pointer_declarator", "reference_declarator", "function_declarator",
+                                 "array_declarator", "parenthesized_declarator", "init_declarator",
+                                 "attributed_declarator"})
+TYPE_DEF_KINDS = ("struct", "class", "enum", "type_alias")
+
+
+# ``#ifdef __cplusplus`` / ``extern "C" {`` / ``#endif`` ... ``#ifdef __cplusplus`` / ``}`` / ``#endif``: a C header
+# readable from C++. The grammar sees the brace of one block without the other, and the whole header
+# would be one error node; both are blanked (same length: every position stays).
+_CPLUSPLUS_IF = rb"#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[^\n]*\n\s*"
+_EXTERN_C_OPEN = re.compile(_CPLUSPLUS_IF + rb'(extern[ \t]+"C"[ \t]*\{)')
+_EXTERN_C_CLOSE = re.compile(_CPLUSPLUS_IF + rb"(\})")
+
+
+def blank_extern_c(source: bytes) -> bytes:
+    r"""``source`` with the guarded ``extern "C" {`` and its closing ``}`` replaced by spaces.
+
+    Examples
+    --------
+    >>> src = b'#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif\n'
+    >>> blank_extern_c(src).count(b"{"), blank_extern_c(src).count(b"}"), len(blank_extern_c(src)) == len(src)
+    (0, 0, True)
+    """
+    def blank(m: re.Match) -> bytes:
+        a, b = m.span(1)
+        whole = m.group(0)
+        start = a - m.start(0)
+        return whole[:start] + b" " * (b - a) + whole[start + (b - a):]
+
+    return _EXTERN_C_CLOSE.sub(blank, _EXTERN_C_OPEN.sub(blank, source))
+
+
+# A line that is only an upper-case name is a macro used as a statement or as the fields of a struct
+# (``UV_REQ_FIELDS`` in ``struct uv_req_s { UV_REQ_FIELDS };``): without a semicolon the grammar loses
+# the rest of the file. Such lines are blanked, unless they continue a ``#define``.
+_BARE_MACRO = re.compile(rb"^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*\r?$", re.MULTILINE)
+
+
+def blank_macro_noise(source: bytes) -> bytes:
+    r"""``source`` with guarded ``extern "C"`` braces and bare macro lines blanked (positions unchanged).
+
+    Examples
+    --------
+    >>> blank_macro_noise(b"struct s {\n  S_FIELDS\n};\n#define A \\\n  B_C\n")
+    b'struct s {\n          \n};\n#define A \\\n  B_C\n'
+    """
+    if b'extern "C"' in source:
+        source = blank_extern_c(source)
+
+    def blank(m: re.Match) -> bytes:
+        start = m.start()
+        prev = source[max(0, start - 3):start].rstrip(b"\r\n")
+        if prev.endswith(b"\\"):  # the last line of a multi-line #define: part of the macro's text
+            return m.group(0)
+        return b" " * len(m.group(0))
+
+    return _BARE_MACRO.sub(blank, source)
+
+
+LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected):)",
+                        re.MULTILINE)
+
+
+class CExtractor(Extractor):
+    language = "c"
+    grammar = "c"
+    query_files = (Path(__file__).with_name("c.scm"),)
+    type_name_nodes = frozenset({"type_identifier"})
+
+    def run(self) -> ParsedFile:
+        self.type_locals: dict[str, int] = {}
+        self.scopes: dict[tuple[int, str], int] = {}  # (parent, name) -> namespace / class / struct defined there
+        self.prototypes: list[tuple[_ts.Node, int, _ts.Node]] = []  # (declaration, owner, function_declarator)
+        self.defined: set[tuple[int, str]] = set()
+        return super().run()
+
+    # -- names ----------------------------------------------------------------------------------
+    def spell(self, node: _ts.Node) -> str:
+        return self.text(node).replace("::", ".").replace(" ", "")
+
+    def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
+        return type_names(node, self.type_name_nodes, frozenset(), self.spell)
+
+    def direct_type(self, node: _ts.Node | None) -> str:
+        if node is None:
+            return ""
+        if node.type in ("struct_specifier", "union_specifier", "enum_specifier", "class_specifier"):
+            name = node.child_by_field_name("name")
+            return self.spell(name) if name is not None else ""
+        if node.type == "template_type":
+            return self.direct_type(node.child_by_field_name("name"))
+        if node.type in self.type_name_nodes:
+            found = self.types_in(node)
+            return found[0][0] if found else ""
+        return ""
+
+    def declarator_name(self, node: _ts.Node | None) -> _ts.Node | None:
+        """The name node at the bottom of a declarator chain (``*(*f)(int)`` -> ``f``)."""
+        while node is not None:
+            if node.type in NAME_LEAVES:
+                return node
+            if node.type in DECLARATOR_WRAPPERS:
+                inner = node.child_by_field_name("declarator")
+                if inner is None:
+                    inner = next((c for c in node.named_children if c.type in NAME_LEAVES or
+                                  c.type in DECLARATOR_WRAPPERS), None)
+                node = inner
+                continue
+            return None
+        return None
+
+    def function_declarator(self, node: _ts.Node | None) -> _ts.Node | None:
+        while node is not None and node.type != "function_declarator":
+            if node.type in DECLARATOR_WRAPPERS or node.type == "attributed_declarator":
+                node = node.child_by_field_name("declarator")
+            else:
+                return None
+        return node
+
+    def dotted(self, node: _ts.Node | None) -> str:
+        if node is None:
+            return ""
+        t = node.type
+        if t in ("identifier", "field_identifier", "type_identifier", "namespace_identifier"):
+            return self.text(node)
+        if t == "this":
+            return "this"
+        if t == "field_expression":
+            obj = self.dotted(node.child_by_field_name("argument"))
+            field = node.child_by_field_name("field")
+            fname = self.dotted(field) if field is not None and field.type != "field_identifier" else self.text(field)
+            return f"{obj or '<expr>'}.{fname}"
+        if t == "qualified_identifier":
+            scope = node.child_by_field_name("scope")
+            name = self.dotted(node.child_by_field_name("name"))
+            head = self.dotted(scope) if scope is not None else ""
+            return f"{head}.{name}" if head and name else name
+        if t in ("template_function", "template_type", "template_method"):
+            return self.dotted(node.child_by_field_name("name"))
+        if t == "call_expression":
+            inner = self.dotted(node.child_by_field_name("function"))
+            return f"{inner}()" if inner else "<expr>()"
+        if t in ("parenthesized_expression", "pointer_expression") and node.named_child_count:
+            return self.dotted(node.named_children[-1])
+        return ""
+
+    def _is_static(self, node: _ts.Node) -> bool:
+        return any(c.type == "storage_class_specifier" and self.text(c) == "static" for c in node.children)
+
+    def _doc_node(self, node: _ts.Node) -> _ts.Node:
+        p = node.parent
+        if p is not None and p.type in ("template_declaration", "type_definition"):
+            return p
+        return node
+
+    # -- definitions ----------------------------------------------------------------------------
+    def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        if kind == "function":
+            return self._function(node, owner, node.child_by_field_name("declarator"), node.child_by_field_name("body"))
+        name_node = node.child_by_field_name("name")
+        name = self.spell(name_node) if name_node is not None else ""
+        parent = node.parent
+        if parent is not None and parent.type == "type_definition":
+            alias = self.declarator_name(parent.child_by_field_name("declarator"))
+            if not name and alias is not None:
+                name = self.text(alias)  # typedef struct { ... } Name;
+        if not name:
+            return None
+        name = name.rsplit(".", 1)[-1]
+        body = node.child_by_field_name("body")
+        local = self.add_symbol(node, owner, name, kind, body=body, doc_node=self._doc_node(node))
+        if self.pf.symbols[owner].kind in ("module", "namespace"):
+            self.type_locals.setdefault(name, local)
+        self.scopes.setdefault((owner, name), local)
+        self.template_params(node, local)
+        self.bases(node, local)
+        return local
+
+    def template_params(self, node: _ts.Node, local: int) -> None:
+        """C++ template parameters (C has none)."""
+
+    constructor_name = "<init>"
+
+    def bases(self, node: _ts.Node, local: int) -> None:
+        """C++ base classes (C has none)."""
+
+    def placeholder_class(self, node: _ts.Node, owner: int, scope_name: str) -> int | None:
+        """C++: the class of out-of-line methods declared in another file (C has none)."""
+        return None
+
+    def scope_of(self, node: _ts.Node, owner: int, scope_name: str) -> tuple[int, bool]:
+        """C++: the symbol ``a::B`` of ``void a::B::m()`` names, seen from ``owner``, and whether it is a class."""
+        return owner, False
+
+    def _function(self, node: _ts.Node, owner: int, declarator: _ts.Node | None, body: _ts.Node | None,
+                  is_declaration: bool = False) -> int | None:
+        fdecl = self.function_declarator(declarator)
+        if fdecl is None:
+            return None
+        name_node = self.declarator_name(fdecl.child_by_field_name("declarator"))
+        if name_node is None:
+            return None
+        kind = "method" if self.pf.symbols[owner].kind in ("class", "struct") else "function"
+        name = self.decl_name(owner, name_node)
+        if name_node.type == "qualified_identifier":  # void A::m() {...}: a method of A; void ns::f(): in ns
+            full = self.dotted(name_node) or self.spell(name_node)
+            scope_name, _, name = full.rpartition(".")
+            if scope_name:
+                owner, is_class = self.scope_of(node, owner, scope_name)
+                kind = "method" if is_class else "function"
+            if kind == "method" and name == self.pf.symbols[owner].name:
+                name = self.constructor_name
+        if not name:
+            return None
+        doc = self._doc_node(node)
+        local = self.add_symbol(node, owner, name, kind, body=body, doc_node=doc, exported=not self._is_static(node),
+                                is_declaration=is_declaration)
+        if not is_declaration:
+            self.defined.add((owner, name))
+        self.template_params(node, local)
+        sym = self.pf.symbols[local]
+        params = fdecl.child_by_field_name("parameters")
+        for p in params.named_children if params is not None else ():
+            if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
+                continue
+            tnode = p.child_by_field_name("type")
+            pn = self.declarator_name(p.child_by_field_name("declarator"))
+            sym.params.append((self.text(pn) if pn is not None else "_", self.direct_type(tnode)))
+            self.add_types(local, tnode, "param")
+        ret = node.child_by_field_name("type")
+        if ret is not None:
+            sym.return_type = self.direct_type(ret)
+            self.add_types(local, ret, "return")
+        return local
+
+    def decl_name(self, owner: int, name_node: _ts.Node) -> str:
+        """The symbol name a declarator declares in ``owner`` (a constructor is ``<init>``)."""
+        name = self.text(name_node)
+        if self.pf.symbols[owner].kind in ("class", "struct") and name == self.pf.symbols[owner].name:
+            return self.constructor_name
+        return name
+
+    def finish(self) -> None:
+        # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
+        # file does not define the name itself
+        for node, owner, declarator in self.prototypes:
+            fdecl = self.function_declarator(declarator)
+            name_node = self.declarator_name(fdecl.child_by_field_name("declarator")) if fdecl is not None else None
+            if name_node is None or name_node.type == "qualified_identifier":
+                continue
+            key = (owner, self.decl_name(owner, name_node))
+            if key in self.defined:
+                continue
+            self.defined.add(key)
+            self._function(node, owner, declarator, None, is_declaration=True)
+
+    # -- captures -------------------------------------------------------------------------------
+    def on_typedef(self, node: _ts.Node, owner: int) -> None:
+        tnode = node.child_by_field_name("type")
+        for d in node.children_by_field_name("declarator"):
+            name_node = self.declarator_name(d)
+            if name_node is None:
+                continue
+            name = self.text(name_node)
+            if tnode is not None and tnode.type in ("struct_specifier", "union_specifier", "enum_specifier",
+                                                    "class_specifier"):
+                inner = tnode.child_by_field_name("name")
+                if tnode.child_by_field_name("body") is not None and (inner is None or self.text(inner) == name):
+                    continue  # typedef struct [Name] {...} Name: the struct already carries the name
+            local = self.add_symbol(node, owner, name, "type_alias", doc_node=node)
+            if self.pf.symbols[owner].kind in ("module", "namespace"):
+                self.type_locals.setdefault(name, local)
+            self.add_types(local, tnode, "annotation")
+
+    def on_decl(self, node: _ts.Node, owner: int) -> None:
+        owner_kind = self.pf.symbols[owner].kind
+        tnode = node.child_by_field_name("type")
+        variables = 0
+        for d in node.children_by_field_name("declarator"):
+            if self.function_declarator(d) is not None and d.type != "init_declarator":
+                if owner_kind in ("module", "namespace"):
+                    self.prototypes.append((node, owner, d))
+                elif owner_kind in ("class", "struct"):  # C++: Widget(int w); in the class body
+                    self.method_declaration(node, owner, d)
+                continue
+            variables += 1
+            name_node = self.declarator_name(d)
+            if name_node is None or name_node.type != "identifier":
+                continue
+            name = self.text(name_node)
+            value = d.child_by_field_name("value") if d.type == "init_declarator" else None
+            self.local_binding(owner, name, name_node, tnode, value)
+        if variables and owner_kind not in ("class", "struct"):
+            self.add_types(owner, tnode, "annotation")
+
+    def local_binding(self, owner: int, name: str, at: _ts.Node, tnode: _ts.Node | None, value: _ts.Node | None) -> None:
+        ann = self.direct_type(tnode)
+        if ann:
+            self.add_binding(owner, name, at, annotation=ann)
+        elif value is not None and value.type == "call_expression":
+            callee = self.dotted(value.child_by_field_name("function"))
+            if callee and not callee.startswith("<"):
+                self.add_binding(owner, name, at, value=callee)
+
+    def on_field(self, node: _ts.Node, owner: int) -> None:
+        if self.pf.symbols[owner].kind not in ("struct", "class"):
+            return
+        tnode = node.child_by_field_name("type")
+        ann = self.direct_type(tnode)
+        fields = 0
+        for d in node.children_by_field_name("declarator"):
+            if self.function_declarator(d) is not None and self.method_declaration(node, owner, d):
+                continue
+            fields += 1
+            name_node = self.declarator_name(d)
+            if name_node is not None and ann:
+                self.add_binding(owner, f"self.{self.text(name_node)}", name_node, annotation=ann)
+                self.add_binding(owner, self.text(name_node), name_node, annotation=ann)
+        if fields:
+            self.add_types(owner, tnode, "field")
+
+    def method_declaration(self, node: _ts.Node, owner: int, declarator: _ts.Node) -> bool:
+        """Whether the function declarator in a struct body declared a method (C++), or is a C function pointer field."""
+        return False
+
+    def on_call(self, node: _ts.Node, owner: int) -> None:
+        callee = self.dotted(node.child_by_field_name("function"))
+        self.add_call(owner, callee or "<expr>", node)
+
+    def on_macro(self, node: _ts.Node, owner: int) -> None:
+        """``#define MAX(a, b) ...``: a function whose calls resolve like any other."""
+        name = self.text(node.child_by_field_name("name"))
+        if not name:
+            return
+        local = self.add_symbol(node, owner, name, "function", body=node.child_by_field_name("value"))
+        params = node.child_by_field_name("parameters")
+        self.pf.symbols[local].params = [(self.text(p), "") for p in params.named_children if p.type == "identifier"] \
+            if params is not None else []
+
+    def on_include(self, node: _ts.Node, owner: int) -> None:
+        path = node.child_by_field_name("path")
+        if path is None:
+            return
+        if path.type == "system_lib_string":
+            self.add_import(owner, self.text(path), node, "*")
+        else:
+            spec = self.text(path).strip('"')
+            if spec:
+                self.add_import(owner, spec, node, "*")

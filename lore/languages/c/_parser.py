@@ -1,0 +1,33 @@
+"""C: tree-sitter -> :class:`~lore.parsers.records.ParsedFile`.
+
+The extractor lives in :mod:`._extract` (C++'s builds on it); a ``.h`` file that looks like C++
+(classes, namespaces, templates) is read with the C++ extractor and recorded as C.
+"""
+
+from __future__ import annotations
+
+from ...parsers.records import ParsedFile
+from ..cpp._parser import CppExtractor
+from ._extract import LOOKS_CPP, CExtractor, blank_macro_noise
+
+__all__ = ["parse"]
+
+
+def parse(path: str, source: bytes, module: str) -> ParsedFile:
+    """Parse one C file into plain records.
+
+    Examples
+    --------
+    >>> src = b"int twice(int a);\\nstruct P { int x; };\\nint main(void) { return twice(1); }\\n"
+    >>> pf = parse("m.c", src, "m")
+    >>> [(s.qualified_name, s.kind, s.is_declaration) for s in pf.symbols]
+    [('m', 'module', False), ('m.P', 'struct', False), ('m.main', 'function', False), ('m.twice', 'function', True)]
+    >>> [c.callee for c in pf.calls]
+    ['twice']
+    """
+    source = blank_macro_noise(source)
+    if path.endswith(".h") and LOOKS_CPP.search(source[:200_000]):
+        ex = CppExtractor(path, source, module)  # a C++ header named .h: the C grammar would misread it
+        ex.language = ex.pf.language = "c"
+        return ex.run()
+    return CExtractor(path, source, module).run()

@@ -1,0 +1,298 @@
+"""C's resolution rules, which C++ shares (``lore.languages.cpp`` only renames them).
+
+``#include "x.h"`` is a star import of the header, found next to the including file or by path suffix;
+a header and the source file of the same stem are one package, so a call through a declaration lands
+on the definition (free functions across translation units).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+
+from ...parsers.records import Import
+from .._rules import (
+    CachedRules,
+    ImportBinding,
+    inherited_member,
+    path_modules,
+    record_of,
+    twin_member,
+    world_cache,
+)
+
+# -- C / C++ --------------------------------------------------------------------------------------------
+_C_LIB = frozenset({
+    "printf", "fprintf", "sprintf", "snprintf", "puts", "putchar", "scanf", "sscanf", "malloc", "calloc",
+    "realloc", "free", "memcpy", "memmove", "memset", "memcmp", "strlen", "strcmp", "strncmp", "strcpy",
+    "strncpy", "strcat", "strchr", "strrchr", "strstr", "strdup", "abort", "exit", "assert", "fopen", "fclose",
+    "fread", "fwrite", "fgets", "fputs", "atoi", "atol", "strtol", "strtoul", "qsort", "abs", "sizeof",
+    "va_start", "va_end", "va_arg", "isalpha", "isdigit", "isspace", "toupper", "tolower", "getenv",
+    "static_cast", "dynamic_cast", "const_cast", "reinterpret_cast",  # C++ casts, parsed as template calls
+})
+
+
+_LIBC_HEADERS = frozenset({
+    "assert.h", "complex.h", "ctype.h", "errno.h", "fenv.h", "float.h", "inttypes.h", "iso646.h", "limits.h",
+    "locale.h", "math.h", "setjmp.h", "signal.h", "stdalign.h", "stdarg.h", "stdatomic.h", "stdbool.h",
+    "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "stdnoreturn.h", "string.h", "tgmath.h", "threads.h",
+    "time.h", "uchar.h", "wchar.h", "wctype.h", "unistd.h", "fcntl.h", "pthread.h", "dirent.h", "dlfcn.h",
+    "poll.h", "sched.h", "semaphore.h", "strings.h", "syslog.h", "termios.h", "windows.h", "malloc.h",
+    "memory.h", "io.h", "direct.h", "process.h", "intrin.h", "immintrin.h", "emmintrin.h", "xmmintrin.h",
+    "arm_neon.h", "cpuid.h", "stdckdint.h", "alloca.h", "execinfo.h", "netdb.h",
+})
+MAX_DEFINITIONS = 4  # a prototype with more definitions than this (platform variants...) stays a declaration
+
+
+class CRules(CachedRules):
+    """C and C++ share these: a ``.h`` file is C by its extension but may hold C++ (the parser then reads
+    it as C++), and the C++ rules cost nothing on plain C (no ``this``, no classes, no ``A::m``).
+
+    A declaration (a prototype in a header, a method declared in a class body) and its definitions are
+    paired by their name inside the namespaces and classes (``ui.Widget.draw``), whatever the files:
+    calls bound to the declaration go to the k exported definitions (1/k each; those in files that
+    include the declaring header first); the members of a class and of the placeholder holding its
+    out-of-line methods are visible through each other.
+    """
+
+    language = "c"
+    first_param_is_receiver = False
+    builtin_functions = _C_LIB
+    builtin_prefix = "c.stdlib"
+    languages = ("c", "cpp")
+    family = ("c", "cpp")
+    implicit_receivers = {"this": "inst"}
+    class_scopes_visible_to_methods = True
+    constructor_names = ("<init>",)  # as Java: named like the class, a constructor would shadow it
+    detached_methods = True
+    uppercase_calls_construct = False  # C macros and functions are often upper case; new T / T x(...) construct
+    separate_declarations = True
+
+    def definitions(self, world, sym_id: int) -> list[int] | None:
+        cache = world_cache(world, "c-definitions", dict)
+        if sym_id not in cache:
+            cache[sym_id] = _definitions(world, sym_id)
+        return cache[sym_id]
+
+    def detached_member(self, world, type_id: int, name: str):
+        """Members of the other classes of the same name inside the same namespaces: a header's class and the
+        placeholder holding its methods defined out of line in a source file (each finds the other's members:
+        methods, fields, bases)."""
+        rel = _relative_name(world, type_id)
+        return twin_member(world, [t for t in _c_classes(world).get(rel, ())[:16] if t != type_id], name)
+
+    def package_member(self, world, ctx, scope: int, name: str):
+        got = inherited_member(world, ctx, scope, name, own=True)
+        if got is not None:
+            return got
+        syms = ctx.pf.symbols
+        i: int | None = scope
+        while i is not None:  # the other blocks of the enclosing namespaces (namespace ui { } in several files)
+            if syms[i].kind == "namespace":
+                got = world.namespace_member(ctx.ids[i], name, 1)
+                if got is not None:
+                    return got
+            i = syms[i].parent
+        if name == "std":  # the standard library (even where the repository specializes in namespace std)
+            return ("ext", "std"), "external"
+        closure = self.include_closure(world, ctx)
+        for mid in closure:  # what the includes declare, transitively
+            kids = world.children.get(mid, {}).get(name)
+            if kids:
+                return ("sym", kids[-1]), "import"
+        for mid in closure:  # what they bring in with using-declarations and using-directives (C++)
+            c2 = world.ctx(world.module_file.get(mid))
+            if c2 is None:
+                continue
+            for _line, what, ib in c2.candidates(0).get(name, ()):
+                if what == "import" and ib.module.startswith("namespace:"):
+                    got = world._import_value(c2, ib, 1)
+                    if got is not None:
+                        return got[0], "import"
+            for ib in c2.stars[0]:
+                got = world._import_value(c2, ib, 1, member=name)
+                if got is not None:
+                    return got[0], "import"
+        return None
+
+    def include_closure(self, world, ctx) -> list[int]:
+        """Module ids a file sees through ``#include``, nearest first: each included header with the source files
+        of its stem (definitions first), then what those headers include, breadth first. Computed once per file
+        from the include texts alone, so a name lookup is a flat search, never a walk through include cycles."""
+        cache = world_cache(world, "c-includes", dict)
+        got = cache.get(ctx.frow.id)
+        if got is not None:
+            return got
+        out: list[int] = []
+        seen = {ctx.frow.module_id}
+        queue = [ctx]
+        while queue:
+            c = queue.pop(0)
+            for imp in c.pf.imports:
+                if imp.module.startswith("namespace "):
+                    continue
+                v = self.module_value(world, c, imp.module)
+                if v is None or v[0] != "pkg":
+                    continue
+                for mid in v[1]:
+                    if mid in seen:
+                        continue
+                    seen.add(mid)
+                    out.append(mid)
+                    fid = world.module_file.get(mid)
+                    f = world.files.get(fid) if fid is not None else None
+                    if f is not None and not f.path.endswith(_C_SOURCE_EXTS):  # a header: what it includes too
+                        cc = world.ctx(fid)
+                        if cc is not None:
+                            queue.append(cc)
+        cache[ctx.frow.id] = out
+        return out
+
+    def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
+        if imp.module.startswith("namespace "):  # C++ using-directives, using-declarations, namespace aliases
+            path = imp.module[len("namespace "):].replace("::", ".").strip(".")
+            if imp.name == "*":
+                return ImportBinding("", f"namespace:{path}", None, star=True)
+            if imp.name:
+                return ImportBinding(imp.name, f"namespace:{path}.{imp.name}", None)
+            return ImportBinding(imp.alias or path.rsplit(".", 1)[-1], f"namespace:{path}", None)
+        # #include binds no name itself: package_member searches the include closure (flat, cycle-free)
+        return ImportBinding("", imp.module, None, relative=not imp.module.startswith("<"))
+
+    def _module_value(self, world, ctx, module: str):
+        if module.startswith("namespace:"):
+            return _namespace_value(world, module[len("namespace:"):])
+        spec = module
+        if module.startswith("<"):  # <x.h>: a header of the repository (an -I directory) unless the C library's
+            spec = module.strip("<>")
+            if spec in _LIBC_HEADERS or spec.startswith(("sys/", "linux/", "bits/", "mach/")):
+                return None
+            found = _include_suffix(world, spec)
+        else:
+            paths = path_modules(world)
+            here = posixpath.normpath(posixpath.join(posixpath.dirname(ctx.frow.path), spec))
+            found = here if here in paths else _include_suffix(world, spec)
+        if found is None:
+            return None
+        paths = path_modules(world)
+        # the header and the source files of the same stem (next to it first): definitions before declarations
+        sources = _c_sources(world).get(posixpath.splitext(posixpath.basename(found))[0], [])
+        here_dir = posixpath.dirname(found)
+        ids = [mid for p, mid in sorted(sources, key=lambda t: (posixpath.dirname(t[0]) != here_dir, t[0]))]
+        ids.append(paths[found])
+        return ("pkg", tuple(dict.fromkeys(ids)))
+
+
+def _relative_name(world, sid: int) -> str:
+    """A symbol's qualified name inside its file (``ui.Widget.draw`` of ``src.widget.ui.Widget.draw``)."""
+    srow = world.syms[sid]
+    f = world.files.get(srow.file_id)
+    q = srow.qualified_name
+    if f is not None and q.startswith(f.module + "."):
+        return q[len(f.module) + 1:]
+    return q
+
+
+def _c_classes(world) -> dict[str, list[int]]:
+    """Relative name -> classes and structs of the C/C++ files (a class and its out-of-line placeholders)."""
+
+    def build() -> dict[str, list[int]]:
+        langs = {f.id for f in world.files.values() if f.language in ("c", "cpp")}
+        out: dict[str, list[int]] = defaultdict(list)
+        for sid, srow in world.syms.items():
+            if srow.kind in ("class", "struct") and srow.file_id in langs:
+                out[_relative_name(world, sid)].append(sid)
+        return dict(out)
+
+    return world_cache(world, "c-classes", build)
+
+
+def _definitions(world, sym_id: int) -> list[int] | None:
+    srow = world.syms.get(sym_id)
+    if srow is None or srow.kind not in ("function", "method"):
+        return None
+    c, sym = record_of(world, sym_id)
+    if sym is None or not sym.is_declaration:
+        return None
+    rel = _relative_name(world, sym_id)
+    found = []
+    for cand in world.by_name.get(srow.name, ()):
+        crow = world.syms[cand]
+        cf = world.files.get(crow.file_id)
+        if cand == sym_id or crow.kind not in ("function", "method") or cf is None or cf.language not in ("c", "cpp"):
+            continue
+        if _relative_name(world, cand) != rel:
+            continue
+        cc, csym = record_of(world, cand)
+        if csym is None or csym.is_declaration or (not csym.exported and crow.file_id != srow.file_id):
+            continue
+        found.append((cand, cc))
+    if len(found) > 1:  # the translation units that include the declaring header implement it
+        header = posixpath.basename(c.frow.path)
+        including = [(d, cc) for d, cc in found
+                     if any(posixpath.basename(i.module.strip("<>\"")) == header for i in cc.pf.imports)]
+        found = including or found
+    if not found or len(found) > MAX_DEFINITIONS:
+        return None
+    return sorted(d for d, _ in found)
+
+
+def _namespace_value(world, path: str):
+    """The namespace blocks a C++ path names (``ui.detail``: every ``namespace ui { namespace detail {``),
+    or a member of them (``ui.Widget``); a namespace the repository does not define is external."""
+    blocks = world_cache(world, "c-namespaces", lambda: _namespace_index(world))
+    parts = path.split(".")
+    for k in range(len(parts), 0, -1):
+        ids = blocks.get(tuple(parts[:k]))
+        if not ids:
+            continue
+        v = ("pkg", tuple(ids[:64])) if len(ids) > 1 else ("sym", ids[0])
+        for part in parts[k:]:
+            got = world.member(v, part, "import", 1)
+            if got is None:
+                return None
+            v = got[0]
+        return v
+    return ("ext", path)
+
+
+def _namespace_index(world) -> dict[tuple[str, ...], list[int]]:
+    out: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for sid, srow in world.syms.items():
+        if srow.kind == "namespace":
+            out[world._ns_path(sid)].append(sid)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+_C_SOURCE_EXTS = (".c", ".cc", ".cpp", ".cxx", ".c++")
+
+
+def _c_sources(world) -> dict[str, list[tuple[str, int]]]:
+    """File stem -> (path, module id) of the C/C++ source files (not headers) with that stem."""
+
+    def build() -> dict[str, list[tuple[str, int]]]:
+        out: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        for f in world.files.values():
+            stem, ext = posixpath.splitext(posixpath.basename(f.path))
+            if ext.lower() in _C_SOURCE_EXTS:
+                out[stem].append((f.path, f.module_id))
+        return dict(out)
+
+    return world_cache(world, "c-sources", build)
+
+
+def _include_suffix(world, spec: str) -> str | None:
+    """The repository file an ``#include "spec"`` names when it is not next to the includer (``-I`` dirs)."""
+
+    def build() -> dict[str, list[str]]:
+        out: dict[str, list[str]] = defaultdict(list)
+        for p in path_modules(world):
+            parts = p.split("/")
+            for k in range(len(parts)):
+                out["/".join(parts[k:])].append(p)
+        return dict(out)
+
+    index = world_cache(world, "include-suffix", build)
+    spec = posixpath.normpath(spec).lstrip("./")
+    got = index.get(spec)
+    return sorted(got, key=len)[0] if got else None

@@ -1,0 +1,189 @@
+"""C++: the C extractor plus classes, namespaces, methods, base classes and ``new``.
+
+Classes and structs with their methods (defined in the body, declared there, or defined out of line
+as ``A::m``: children of ``A`` when ``A`` is declared in the same file, else of a declaration-only
+placeholder ``A`` in the namespace the definition names, which the resolver pairs with the real
+class by its name inside the namespaces); namespaces are ``namespace`` symbols (``namespace a::b``
+nests two), so ``ns::f()`` resolves through them and through the other blocks of the same namespace
+in other files. ``using namespace ns;``, ``using ns::X;`` and ``namespace fs = a::b;`` are imports of
+module ``namespace ns`` (star, member, alias). Base classes are ``extends`` relations. ``this->m()`` is
+``this.m``; ``new T(...)`` and ``T x(...)`` are constructions of ``T`` (constructors are named ``<init>``
+as in Java: named like their class they would shadow it). Locals declared ``auto x = make()`` bind the
+callee so ``x.m()`` resolves through ``make``'s return type; ``std::make_unique<T>()`` makes a ``T``.
+Template parameters are never type references.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...parsers import _ts
+from ...parsers.records import ParsedFile
+from ..c._extract import CExtractor, blank_macro_noise
+
+
+def parse(path: str, source: bytes, module: str) -> ParsedFile:
+    """Parse one C++ file into plain records.
+
+    Examples
+    --------
+    >>> src = b"namespace g { class A : public B { public: void run() { this->step(); } }; }"
+    >>> pf = parse("a.cpp", src, "a")
+    >>> [(s.qualified_name, s.kind) for s in pf.symbols]
+    [('a', 'module'), ('a.g', 'namespace'), ('a.g.A', 'class'), ('a.g.A.run', 'method')]
+    >>> [c.callee for c in pf.calls], [(r.target, r.kind) for r in pf.relations]
+    (['this.step'], [('B', 'extends')])
+    """
+    return CppExtractor(path, blank_macro_noise(source), module).run()
+
+
+MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})
+
+
+class CppExtractor(CExtractor):
+    language = "cpp"
+    grammar = "cpp"
+    query_files = (Path(__file__).with_name("cpp.scm"),)
+    type_name_nodes = frozenset({"type_identifier", "qualified_identifier"})
+    wrapper_names = frozenset({"unique_ptr", "shared_ptr", "weak_ptr", "optional", "reference_wrapper"})
+
+    def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
+        out = []
+        for name, n in super().types_in(node):
+            if n.type == "qualified_identifier":
+                name = self.dotted(n) or name
+            if name and not name.startswith("std."):
+                out.append((name, n))
+        return out
+
+    def direct_type(self, node: _ts.Node | None) -> str:
+        if node is not None and node.type == "qualified_identifier":
+            return self.dotted(node)
+        return super().direct_type(node)
+
+    def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        if kind == "namespace":
+            parts = [p for p in self.text(node.child_by_field_name("name")).replace("::", ".").split(".") if p]
+            if not parts:
+                return None  # anonymous namespace: its names belong to the file
+            for part in parts[:-1]:  # namespace a::b { }: b inside a
+                owner = self._placeholder(node, owner, part, "namespace")
+            local = self.add_symbol(node, owner, parts[-1], "namespace", body=node.child_by_field_name("body"))
+            self.scopes.setdefault((owner, parts[-1]), local)
+            return local
+        return super().define(node, owner, kind)
+
+    def _placeholder(self, node: _ts.Node, owner: int, name: str, kind: str) -> int:
+        """A declaration-only namespace or class named by a qualified definition (``void ns::A::m()``)."""
+        got = self.scopes.get((owner, name))
+        if got is not None:
+            return got
+        local = self.add_symbol(node, owner, name, kind, is_declaration=True)
+        sym = self.pf.symbols[local]
+        sym.signature, sym.docstring, sym.end_line = f"{kind} {name}", "", sym.start_line
+        self.scopes[(owner, name)] = local
+        return local
+
+    def scope_of(self, node: _ts.Node, owner: int, scope_name: str) -> tuple[int, bool]:
+        """``A::m`` defined here, ``A`` declared elsewhere (its header): a declaration-only ``A`` holds the
+        methods, inside the namespaces the definition is in or names (``ns::A::m``); the resolver pairs it
+        with the real ``A`` by that nesting. An unknown lower-case scope is taken for a namespace."""
+        parts = scope_name.split(".")
+        for part in parts[:-1]:
+            owner = self._placeholder(node, owner, part, "namespace")
+        last = parts[-1]
+        got = self.scopes.get((owner, last))
+        if got is None and owner == 0:
+            got = self.type_locals.get(last)
+        if got is None:
+            got = self._placeholder(node, owner, last, "class" if last[:1].isupper() else "namespace")
+            if self.pf.symbols[got].kind == "class" and self.pf.symbols[owner].kind in ("module", "namespace"):
+                self.type_locals.setdefault(last, got)
+        return got, self.pf.symbols[got].kind in ("class", "struct")
+
+    def template_params(self, node: _ts.Node, local: int) -> None:
+        parent = node.parent
+        if parent is not None and parent.type == "template_declaration":
+            self.declare_type_params(local, parent.child_by_field_name("parameters"))
+
+    def bases(self, node: _ts.Node, local: int) -> None:
+        clause = next((c for c in node.named_children if c.type == "base_class_clause"), None)
+        if clause is None:
+            return
+        for c in clause.named_children:
+            if c.type in ("type_identifier", "qualified_identifier", "template_type"):
+                name = self.dotted(c)
+                if name:
+                    self.add_relation(local, name, "extends", c)
+
+    def method_declaration(self, node: _ts.Node, owner: int, declarator: _ts.Node) -> bool:
+        """``void draw() const;`` in a class body: a declaration, kept unless the file defines it (see finish)."""
+        fdecl = self.function_declarator(declarator)
+        name_node = self.declarator_name(fdecl.child_by_field_name("declarator")) if fdecl is not None else None
+        if name_node is None:
+            return False
+        self.prototypes.append((node, owner, declarator))
+        return True
+
+    def local_binding(self, owner: int, name: str, at: _ts.Node, tnode: _ts.Node | None, value: _ts.Node | None) -> None:
+        if value is not None and value.type == "call_expression" and (tnode is None or tnode.type == "placeholder_type_specifier"):
+            fn = value.child_by_field_name("function")
+            if self.dotted(fn) in MAKERS:  # auto p = std::make_unique<Widget>(...): a Widget
+                tf = fn.child_by_field_name("name") if fn is not None and fn.type == "qualified_identifier" else fn
+                made = self.types_in(tf.child_by_field_name("arguments")) if tf is not None else []
+                if made:
+                    self.add_binding(owner, name, at, value=made[0][0])
+                    return
+        if value is not None and value.type == "new_expression":
+            t = self.dotted(value.child_by_field_name("type"))
+            if t and (tnode is None or tnode.type == "placeholder_type_specifier"):
+                self.add_binding(owner, name, at, value=t)
+                return
+        if value is not None and value.type == "argument_list" and tnode is not None:  # T x(args): a construction
+            t = self.direct_type(tnode)
+            if t:
+                self.add_call(owner, t, value, "new")
+        super().local_binding(owner, name, at, tnode, value)
+
+    def on_new(self, node: _ts.Node, owner: int) -> None:
+        t = self.dotted(node.child_by_field_name("type"))
+        if t:
+            self.add_call(owner, t, node, "new")
+
+    def on_using(self, node: _ts.Node, owner: int) -> None:
+        """``using namespace a::b;`` (star), ``using a::X;`` (member X); not ``using Base::Base;`` in a class."""
+        if self.pf.symbols[owner].kind in ("class", "struct"):
+            return
+        target = next((c for c in node.named_children if c.type in ("qualified_identifier", "identifier",
+                                                                     "namespace_identifier")), None)
+        path = self.spell(target) if target is not None else ""
+        if not path:
+            return
+        if any(c.type == "namespace" for c in node.children):
+            self.add_import(owner, f"namespace {path.replace('.', '::')}", node, "*")
+            return
+        scope, _, name = path.rpartition(".")
+        if scope:
+            self.add_import(owner, f"namespace {scope.replace('.', '::')}", node, name)
+
+    def on_namespace_alias(self, node: _ts.Node, owner: int) -> None:
+        """``namespace fs = std::filesystem;``: the name ``fs`` for that namespace."""
+        alias = self.text(node.child_by_field_name("name"))
+        target = next((c for c in node.named_children if c.type in ("nested_namespace_specifier",
+                                                                     "namespace_identifier")
+                       and c != node.child_by_field_name("name")), None)
+        if alias and target is not None:
+            self.add_import(owner, f"namespace {self.text(target).replace(' ', '')}", node, None, alias)
+
+    def on_typedef(self, node: _ts.Node, owner: int) -> None:
+        if node.type != "alias_declaration":
+            super().on_typedef(node, owner)
+            return
+        name = self.text(node.child_by_field_name("name"))  # using Name = Type;
+        if not name:
+            return
+        local = self.add_symbol(node, owner, name, "type_alias", doc_node=node)
+        if self.pf.symbols[owner].kind in ("module", "namespace"):
+            self.type_locals.setdefault(name, local)
+        self.template_params(node, local)
+        self.add_types(local, node.child_by_field_name("type"), "annotation")

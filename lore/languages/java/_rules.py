@@ -1,0 +1,82 @@
+"""Java's resolution rules: a package is a directory ending with the package path
+(``src/main/java/com/x``); ``import com.x.Foo`` binds the class; classes of the same package are visible
+without import, and so are the members a class inherits.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ...parsers.records import Import
+from .._rules import CachedRules, ImportBinding, dir_modules, inherited_member, siblings_member, world_cache
+
+
+# -- Java -----------------------------------------------------------------------------------------------
+class JavaRules(CachedRules):
+    language = "java"
+    imports_reexported = False
+    implicit_receivers = {"this": "inst"}
+    first_param_is_receiver = False
+    class_scopes_visible_to_methods = True
+    constructor_names = ("<init>",)  # as javap names them: named like the class, a constructor would shadow it
+    uppercase_calls_construct = False  # only new X() constructs
+    builtin_functions = frozenset({  # java.lang, visible without import (and the usual java.util names)
+        "System", "String", "Math", "StrictMath", "Integer", "Long", "Double", "Float", "Short", "Byte", "Boolean",
+        "Character", "Number", "Void", "Object", "Class", "ClassLoader", "Enum", "Record", "Thread", "ThreadLocal",
+        "Runtime", "Process", "ProcessBuilder", "StringBuilder", "StringBuffer", "CharSequence", "Comparable",
+        "Iterable", "Runnable", "AutoCloseable", "Cloneable", "Appendable", "Readable", "Override", "Deprecated",
+        "SuppressWarnings", "FunctionalInterface", "SafeVarargs", "Throwable", "Exception", "Error",
+        "RuntimeException", "IllegalArgumentException", "IllegalStateException", "NullPointerException",
+        "UnsupportedOperationException", "IndexOutOfBoundsException", "ArrayIndexOutOfBoundsException",
+        "ClassCastException", "ArithmeticException", "NumberFormatException", "InterruptedException",
+        "CloneNotSupportedException", "ReflectiveOperationException", "ClassNotFoundException",
+        "SecurityException", "StackOverflowError", "OutOfMemoryError", "AssertionError", "InternalError",
+        "Objects", "Arrays", "Collections", "List", "Map", "Set", "Optional", "Iterator", "Collection",
+    })
+    builtin_method_names = frozenset({
+        "<init>",  # super() of a base without a constructor: the implicit one, never another class's by name
+        "println", "print", "printf", "format", "equals", "hashCode", "toString", "get", "put", "add", "remove",
+        "size", "isEmpty", "contains", "stream", "map", "filter", "collect", "forEach", "length", "append",
+        "valueOf", "of", "orElse", "iterator", "next", "hasNext", "close", "getClass", "compareTo", "keySet",
+        "values", "entrySet", "addAll", "clear", "substring", "trim", "split", "startsWith", "endsWith",
+    })
+    builtin_prefix = "java.lang"
+
+    def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
+        if imp.name == "*":
+            return ImportBinding("", imp.module, None, star=True)
+        if not imp.name:
+            return None
+        return ImportBinding(imp.alias or imp.name, imp.module, imp.name)
+
+    def _module_value(self, world, ctx, module: str):
+        dirs = _java_packages(world)
+        ids = dirs.get(module.replace(".", "/"))
+        if ids:
+            return ("pkg", tuple(ids))
+        head, _, last = module.rpartition(".")  # import static a.b.C.m: the class a.b.C
+        if head:
+            ids = dirs.get(head.replace("/", "."))
+            ids = dirs.get(head.replace(".", "/")) or ids
+            for mid in ids or ():
+                kids = world.children.get(mid, {}).get(last)
+                if kids:
+                    return ("sym", kids[-1])
+        return None
+
+    def package_member(self, world, ctx, scope: int, name: str):
+        return inherited_member(world, ctx, scope, name) or siblings_member(world, ctx, name, ("java",))
+
+
+def _java_packages(world) -> dict[str, list[int]]:
+    """Package path (``com/x``) -> module ids, for every suffix of every directory holding Java files."""
+
+    def build() -> dict[str, list[int]]:
+        out: dict[str, list[int]] = defaultdict(list)
+        for d, ids in dir_modules(world, ("java",)).items():
+            parts = d.split("/") if d else []
+            for k in range(len(parts)):
+                out["/".join(parts[k:])].extend(ids)
+        return dict(out)
+
+    return world_cache(world, "java-packages", build)

@@ -1,0 +1,554 @@
+"""JavaScript: tree-sitter -> :class:`~lore.parsers.records.ParsedFile` (TypeScript builds on it).
+
+Definitions: functions, generators, classes, methods, and functions bound to names
+(``const f = () => ...``, ``exports.f = function ...``). Calls keep their dotted callee
+(``this.repo.save``); ``super.m()`` is written ``super().m`` and ``super(...)`` ``super().constructor``
+so the resolver walks the class hierarchy as for Python. Imports: ES modules (default, named,
+namespace, re-exports) and CommonJS ``require``; the module text is the specifier as written
+(``./util``), resolved against the file's path by :mod:`lore.languages.javascript._rules`.
+``export default X`` binds the name ``default`` so ``import X from`` finds it; CommonJS
+``module.exports = X`` (and TypeScript ``export = X``) binds ``module.exports``, which the resolver
+takes as the value of the whole module; ``module.exports = require('./x')`` re-exports ``./x``;
+``exports.f = g`` binds ``f``. Object literals of functions bound to a name (``const api = { get() {} }``)
+are ``namespace`` symbols holding their functions (``module.exports = {...}``: the module holds them);
+methods of other object literals are not symbols (their calls belong to the enclosing definition).
+ES5 classes: ``A.prototype.m = function`` makes ``m`` a method of ``A`` and the function ``A`` a class.
+JSX elements with a component name (``<Button />``, ``<ui.Card>``) are calls of that component.
+Class attributes (``this.x = new Foo()``, fields) are bindings ``self.x`` of the class.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...parsers import _ts
+from ...parsers._common import Extractor, first_type, type_names
+from ...parsers.records import ParsedFile
+
+FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
+EXPORTS = ("module.exports", "exports")
+JSX_QUERY = Path(__file__).with_name("jsx.scm")  # JSX elements, shared with TSX
+DECL_WRAPPERS = frozenset({"export_statement", "lexical_declaration", "variable_declaration"})
+
+
+def parse(path: str, source: bytes, module: str) -> ParsedFile:
+    """Parse one JavaScript file into plain records.
+
+    Examples
+    --------
+    >>> pf = parse("a.js", b"class A { run() { this.step(); } }\\n", "a")
+    >>> [(s.qualified_name, s.kind) for s in pf.symbols]
+    [('a', 'module'), ('a.A', 'class'), ('a.A.run', 'method')]
+    >>> [c.callee for c in pf.calls]
+    ['this.step']
+    """
+    return JsExtractor(path, source, module).run()
+
+
+def _key(node: _ts.Node) -> tuple[int, int]:
+    return node.start_byte, node.end_byte
+
+
+class JsExtractor(Extractor):
+    language = "javascript"
+    grammar = "javascript"
+    query_files: tuple[Path, ...] = (Path(__file__).with_name("javascript.scm"), JSX_QUERY)
+    type_name_nodes: frozenset[str] = frozenset()
+    primitive_names: frozenset[str] = frozenset()
+    wrapper_types = frozenset({"Promise", "PromiseLike", "Readonly", "Partial", "Required", "NonNullable"})
+    wrapper_names = wrapper_types
+
+    def run(self) -> ParsedFile:
+        self.literals: dict[tuple[int, int], int] = {}  # object literals whose functions are symbols -> holder
+        self.named: dict[tuple[int, str], int] = {}  # (scope, name) -> class / function / namespace defined there
+        return super().run()
+
+    # -- expressions ----------------------------------------------------------------------------
+    def dotted(self, node: _ts.Node | None) -> str:
+        """``this.a.b`` / ``f().g`` / ``super().m``; ``''`` when nothing dotted is named."""
+        if node is None:
+            return ""
+        t = node.type
+        if t in ("identifier", "property_identifier", "shorthand_property_identifier", "private_property_identifier"):
+            return self.text(node)
+        if t == "this":
+            return "this"
+        if t == "super":
+            return "super()"
+        if t == "member_expression":
+            obj = self.dotted(node.child_by_field_name("object"))
+            prop = self.text(node.child_by_field_name("property")).lstrip("#")
+            return f"{obj or '<expr>'}.{prop}" if prop else ""
+        if t == "call_expression":
+            inner = self.dotted(node.child_by_field_name("function"))
+            return f"{inner}()" if inner else "<expr>()"
+        if t == "new_expression":  # new Foo().bar(): a Foo
+            inner = self.dotted(node.child_by_field_name("constructor"))
+            return f"{inner}()" if inner and "(" not in inner else "<expr>()"
+        if t in ("parenthesized_expression", "non_null_expression", "await_expression") and node.named_child_count:
+            return self.dotted(node.named_children[0])
+        if t in ("as_expression", "satisfies_expression", "type_assertion") and node.named_child_count:
+            return self.dotted(node.named_children[0])
+        return ""
+
+    def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
+        return type_names(node, self.type_name_nodes, self.primitive_names) if self.type_name_nodes else []
+
+    def primary(self, node: _ts.Node | None) -> str:
+        return first_type(self.types_in(node), self.wrapper_types)
+
+    # -- definitions ----------------------------------------------------------------------------
+    def _doc_anchor(self, node: _ts.Node) -> _ts.Node:
+        cur = node
+        while cur.parent is not None and cur.parent.type in DECL_WRAPPERS:
+            cur = cur.parent
+        return cur
+
+    def _exported(self, node: _ts.Node, owner: int) -> bool:
+        if self.pf.symbols[owner].kind != "module":
+            return True
+        return self._doc_anchor(node).type == "export_statement"
+
+    def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        if kind == "class":
+            return self._class(node, owner, "class")
+        parent = node.parent
+        if node.type == "method_definition" and parent is not None and parent.type == "object":
+            holder = self.literals.get(_key(parent))  # { m() {} }: a function only in a literal lore names
+            if holder is None:
+                return None
+            owner, kind = holder, "function"
+        name_node = node.child_by_field_name("name")
+        name = self.text(name_node).lstrip("#")
+        if not name:
+            if parent is not None and parent.type == "export_statement":
+                name = "default"
+            else:
+                return None
+        return self._function(node, owner, name, kind, node)
+
+    def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
+                  span: _ts.Node | None = None) -> int:
+        parent = self.pf.symbols[owner]
+        if parent.kind in ("class", "interface") and kind == "function":
+            kind = "method"
+        body = fn.child_by_field_name("body")
+        is_decl = body is None
+        local = self.add_symbol(span or node, owner, name, kind, body=body, doc_node=self._doc_anchor(span or node),
+                                exported=self._exported(span or node, owner), is_declaration=is_decl)
+        self.named.setdefault((owner, name), local)
+        sym = self.pf.symbols[local]
+        self.declare_type_params(local, fn.child_by_field_name("type_parameters"))
+        if span is not None:
+            sym.signature = self.signature(span, body)
+        self._params(fn, local, owner)
+        ret = fn.child_by_field_name("return_type")
+        if ret is not None:
+            sym.return_type = self.primary(ret)
+            self.add_types(local, ret, "return")
+        if parent.kind == "class" and node.parent is not None:
+            for d in node.parent.named_children:  # decorators precede the member in the class body
+                if d.type == "decorator" and d.end_byte <= node.start_byte and d.next_named_sibling == node:
+                    sym.decorators.append(self.text(d).lstrip("@"))
+        return local
+
+    def _params(self, fn: _ts.Node, local: int, owner: int) -> None:
+        params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
+        if params is None:
+            return
+        sym = self.pf.symbols[local]
+        plist = [params] if params.type == "identifier" else params.named_children
+        for p in plist:
+            t = p.type
+            pname, tnode = "", None
+            if t == "identifier":
+                pname = self.text(p)
+            elif t == "assignment_pattern":
+                pname = self.text(p.child_by_field_name("left"))
+            elif t == "rest_pattern":
+                pname = self.text(p).lstrip(".")
+            elif t in ("required_parameter", "optional_parameter"):
+                pat = p.child_by_field_name("pattern")
+                pname = self.text(pat) if pat is not None and pat.type == "identifier" else ""
+                tnode = p.child_by_field_name("type")
+                if pat is not None and pname and any(c.type == "accessibility_modifier" or c.type == "readonly"
+                                                     for c in p.children) and self.pf.symbols[owner].kind == "class":
+                    # constructor(private repo: Repo): a field of the class
+                    ann = self.primary(tnode)
+                    self.add_binding(owner, f"self.{pname}", p, annotation=ann)
+                    self.add_types(owner, tnode, "field")
+            else:
+                continue
+            if pname:
+                sym.params.append((pname, self.primary(tnode)))
+            self.add_types(local, tnode, "param")  # ({ repo }: Props): still a reference to Props
+
+    def _class(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        name = self.text(node.child_by_field_name("name"))
+        if not name:
+            if node.parent is not None and node.parent.type == "export_statement":
+                name = "default"
+            elif node.parent is not None and node.parent.type == "variable_declarator":
+                name = self.text(node.parent.child_by_field_name("name"))
+            elif node.parent is not None and node.parent.type == "assignment_expression":
+                name = self._exported_name(node.parent.child_by_field_name("left"))
+            if not name:
+                return None
+        body = node.child_by_field_name("body")
+        local = self.add_symbol(node, owner, name, kind, body=body, doc_node=self._doc_anchor(node),
+                                exported=self._exported(node, owner))
+        self.named.setdefault((owner, name), local)
+        self.declare_type_params(local, node.child_by_field_name("type_parameters"))
+        for child in node.named_children:
+            if child.type == "class_heritage":
+                self._heritage(child, local)
+            elif child.type == "extends_type_clause":  # interface I extends K
+                for tn in child.named_children:
+                    for tname, tnode in self.types_in(tn)[:1]:
+                        self.add_relation(local, tname, "extends", tnode)
+        return local
+
+    def _heritage(self, node: _ts.Node, local: int) -> None:
+        for child in node.named_children:
+            if child.type == "extends_clause":
+                value = child.child_by_field_name("value")
+                base = self.dotted(value)
+                if base and "<" not in base and "(" not in base:
+                    self.add_relation(local, base, "extends", child)
+            elif child.type == "implements_clause":
+                for tn in child.named_children:
+                    for tname, tnode in self.types_in(tn)[:1]:
+                        self.add_relation(local, tname, "implements", tnode)
+            else:  # JavaScript: the expression itself
+                base = self.dotted(child)
+                if base and "<" not in base and "(" not in base:
+                    self.add_relation(local, base, "extends", child)
+
+    # -- captures -------------------------------------------------------------------------------
+    def on_call(self, node: _ts.Node, owner: int) -> None:
+        fn = node.child_by_field_name("function")
+        if fn is None:
+            return
+        if fn.type == "import":  # dynamic import('./x')
+            spec = self._string_arg(node)
+            if spec:
+                self.add_import(owner, spec, node)
+            return
+        callee = self.dotted(fn)
+        if callee == "super()":
+            callee = "super().constructor"
+        elif callee == "require":
+            parent = node.parent
+            if parent is not None and parent.type == "member_expression" and parent.parent is not None:
+                parent = parent.parent  # const X = require('./x').X
+            if parent is None or parent.type not in ("variable_declarator", "assignment_expression"):
+                spec = self._string_arg(node)  # require('./x') used in place: still an import of ./x
+                if spec:
+                    self.add_import(owner, spec, node)
+            return  # a bound require is recorded as an import by on_var / on_assign
+        self.add_call(owner, callee or "<expr>", node)
+
+    def on_new(self, node: _ts.Node, owner: int) -> None:
+        ctor = node.child_by_field_name("constructor")
+        callee = self.dotted(ctor)
+        if callee:
+            self.add_call(owner, callee, node, "new")
+
+    def on_jsx(self, node: _ts.Node, owner: int) -> None:
+        """``<Button />``: a call of the component; lower-case names are HTML elements."""
+        name = self.dotted(node) if node.type in ("identifier", "member_expression") else ""
+        if name and "<" not in name and (name[:1].isupper() or "." in name):
+            self.add_call(owner, name, node)
+
+    def _string_arg(self, call: _ts.Node) -> str:
+        args = call.child_by_field_name("arguments")
+        if args is None or not args.named_child_count:
+            return ""
+        first = args.named_children[0]
+        if first.type != "string":
+            return ""
+        return self.text(first)[1:-1]
+
+    def _require_spec(self, value: _ts.Node | None) -> str:
+        """``'./x'`` of ``require('./x')`` (``''`` for anything else)."""
+        if value is None or value.type != "call_expression" or self.text(value.child_by_field_name("function")) != "require":
+            return ""
+        return self._string_arg(value)
+
+    def on_import(self, node: _ts.Node, owner: int) -> None:
+        src = node.child_by_field_name("source")
+        spec = self.text(src)[1:-1] if src is not None else ""
+        req = next((c for c in node.named_children if c.type == "import_require_clause"), None)
+        if req is not None:  # TypeScript: import u = require('./x')
+            rsrc = req.child_by_field_name("source")
+            ident = next((c for c in req.named_children if c.type == "identifier"), None)
+            if rsrc is not None and ident is not None:
+                self.add_import(owner, self.text(rsrc)[1:-1], node, "module.exports", self.text(ident))
+            return
+        if not spec:
+            return
+        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+        if clause is None:
+            self.add_import(owner, spec, node)
+            return
+        for c in clause.named_children:
+            if c.type == "identifier":
+                self.add_import(owner, spec, node, "default", self.text(c))
+            elif c.type == "namespace_import":
+                ident = next((x for x in c.named_children if x.type == "identifier"), None)
+                self.add_import(owner, spec, node, None, self.text(ident))
+            elif c.type == "named_imports":
+                for sp in c.named_children:
+                    if sp.type != "import_specifier":
+                        continue
+                    name = self.text(sp.child_by_field_name("name"))
+                    alias = self.text(sp.child_by_field_name("alias")) or None
+                    self.add_import(owner, spec, node, name, alias)
+
+    def on_export(self, node: _ts.Node, owner: int) -> int | None:
+        src = node.child_by_field_name("source")
+        spec = self.text(src)[1:-1] if src is not None else ""
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        if spec:
+            if clause is None:
+                ns = next((c for c in node.named_children if c.type == "namespace_export"), None)
+                if ns is not None:  # export * as ns from './x'
+                    self.add_import(owner, spec, node, None, self.text(ns.named_children[-1]))
+                else:
+                    self.add_import(owner, spec, node, "*")
+                return None
+            for sp in clause.named_children:
+                name = self.text(sp.child_by_field_name("name"))
+                alias = self.text(sp.child_by_field_name("alias")) or None
+                self.add_import(owner, spec, node, name, alias)
+            return None
+        if clause is not None:
+            for sp in clause.named_children:
+                name = self.text(sp.child_by_field_name("name"))
+                alias = self.text(sp.child_by_field_name("alias"))
+                if alias and alias != name:
+                    self.add_binding(owner, alias, sp, alias_of=name)
+            return None
+        if node.child_count > 1 and node.children[1].type == "=" and node.named_child_count:  # TypeScript: export = X
+            target = self.dotted(node.named_children[0])
+            if target and "<" not in target and "(" not in target:
+                self._export_whole(owner, node, alias_of=target)
+            return None
+        value = node.child_by_field_name("value")
+        decl = node.child_by_field_name("declaration")
+        is_default = any(c.type == "default" for c in node.children)
+        if is_default:
+            target = decl if decl is not None else value
+            if target is None:
+                return None
+            if target.type in FUNCTION_VALUES and target.child_by_field_name("name") is None:
+                return self._function(target, owner, "default", "function", target, span=node)
+            name = self.text(target.child_by_field_name("name")) if target.type != "identifier" else self.text(target)
+            if name and name != "default":
+                self.add_binding(owner, "default", node, alias_of=name)
+        return None
+
+    def _has_functions(self, obj: _ts.Node) -> bool:
+        for c in obj.named_children:
+            if c.type == "method_definition":
+                return True
+            if c.type == "pair":
+                v = c.child_by_field_name("value")
+                if v is not None and v.type in FUNCTION_VALUES:
+                    return True
+        return False
+
+    def on_var(self, node: _ts.Node, owner: int) -> int | None:
+        name_node = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        type_node = node.child_by_field_name("type")
+        if name_node is None:
+            return None
+        if value is not None and value.type in FUNCTION_VALUES and name_node.type == "identifier":
+            return self._function(value, owner, self.text(name_node), "function", value, span=node)
+        spec = self._require_spec(value)
+        if spec:
+            self._require(name_node, spec, owner, node)
+            return None
+        if value is not None and value.type == "member_expression" and name_node.type == "identifier":
+            spec = self._require_spec(value.child_by_field_name("object"))
+            if spec:  # const Store = require('./lib').Store
+                prop = self.text(value.child_by_field_name("property"))
+                self.add_import(owner, spec, node, prop, self.text(name_node) if self.text(name_node) != prop else None)
+                return None
+        if name_node.type != "identifier":
+            return None
+        name = self.text(name_node)
+        if type_node is not None:
+            self.add_binding(owner, name, node, annotation=self.primary(type_node))
+            self.add_types(owner, type_node, "annotation")
+        elif value is not None and value.type == "object" and self._has_functions(value):
+            # const api = { get() {...}, put: () => ... }: a namespace of functions
+            local = self.add_symbol(node, owner, name, "namespace", body=value, doc_node=self._doc_anchor(node),
+                                    exported=self._exported(node, owner))
+            self.named.setdefault((owner, name), local)
+            self.literals[_key(value)] = local
+            return local
+        elif value is not None:
+            self._bind_value(owner, name, node, value)
+        return None
+
+    def on_pair(self, node: _ts.Node, owner: int) -> int | None:
+        """``key: function () {}`` / ``key: other`` inside an object literal that lore names."""
+        holder = self.literals.get(_key(node.parent)) if node.parent is not None else None
+        if holder is None:
+            return None
+        key = self.text(node.child_by_field_name("key")).strip("'\"")
+        value = node.child_by_field_name("value")
+        if not key or value is None:
+            return None
+        if value.type in FUNCTION_VALUES:
+            return self._function(value, holder, key, "function", value, span=node)
+        target = self.dotted(value)
+        if target and target != key and "<" not in target and "(" not in target:
+            self.add_binding(holder, key, node, alias_of=target)
+        return None
+
+    def _export_whole(self, owner: int, at: _ts.Node, *, alias_of: str = "", value: str = "") -> None:
+        """``module.exports = X``: the value of the whole module, also its ``default`` (ES interop)."""
+        self.add_binding(owner, "module.exports", at, alias_of=alias_of, value=value)
+        if alias_of != "default":
+            self.add_binding(owner, "default", at, alias_of=alias_of, value=value)
+
+    def _require(self, name_node: _ts.Node, spec: str, owner: int, node: _ts.Node) -> None:
+        if name_node.type == "identifier":  # what require() returns: the module's module.exports
+            self.add_import(owner, spec, node, "module.exports", self.text(name_node))
+        elif name_node.type == "object_pattern":
+            for p in name_node.named_children:
+                if p.type == "shorthand_property_identifier_pattern":
+                    self.add_import(owner, spec, node, self.text(p), None)
+                elif p.type == "pair_pattern":
+                    key = self.text(p.child_by_field_name("key"))
+                    val = self.text(p.child_by_field_name("value"))
+                    self.add_import(owner, spec, node, key, val if val != key else None)
+
+    def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node) -> None:
+        t = value.type
+        if t == "await_expression" and value.named_child_count:
+            value = value.named_children[0]
+            t = value.type
+        if t == "new_expression":
+            callee = self.dotted(value.child_by_field_name("constructor"))
+            self.add_binding(owner, name, at, value=callee)
+        elif t == "call_expression":
+            callee = self.dotted(value.child_by_field_name("function"))
+            if callee and not callee.startswith("<"):
+                self.add_binding(owner, name, at, value=callee)
+        elif t in ("identifier", "member_expression", "this"):
+            src = self.dotted(value)
+            if src and "<" not in src:
+                self.add_binding(owner, name, at, alias_of=src)
+
+    def _class_of(self, owner: int) -> int | None:
+        sym = self.pf.symbols[owner]
+        if sym.kind == "class":
+            return owner
+        if sym.kind == "method" and sym.parent is not None and self.pf.symbols[sym.parent].kind == "class":
+            return sym.parent
+        return None
+
+    def _exported_name(self, left: _ts.Node | None) -> str:
+        """The name a value assigned to ``left`` is exported as: ``exports.f`` -> f, ``module.exports`` -> default."""
+        target = self.dotted(left)
+        if target == "module.exports":
+            return "default"
+        head, _, last = target.rpartition(".")
+        return last if head in EXPORTS else ""
+
+    def _named_in_scope(self, owner: int, name: str) -> int | None:
+        i: int | None = owner
+        while i is not None:
+            got = self.named.get((i, name))
+            if got is not None:
+                return got
+            i = self.pf.symbols[i].parent
+        return None
+
+    def on_assign(self, node: _ts.Node, owner: int) -> int | None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is None or right is None:
+            return None
+        target = self.dotted(left)
+        if not target or "<" in target or "(" in target:
+            return None
+        module = self.pf.symbols[owner].kind == "module"
+        if target == "module.exports":
+            return self._module_exports(node, owner, right)
+        head, _, last = target.rpartition(".")
+        if right.type in FUNCTION_VALUES:
+            if head in EXPORTS or (not head and module):
+                return self._function(right, owner, last, "function", right, span=node)
+            base, _, proto = head.partition(".")
+            holder = self._named_in_scope(owner, base) if base and "." not in base and proto in ("", "prototype") else None
+            if holder is not None:  # A.prototype.m = function / A.m = function: a method of A
+                hsym = self.pf.symbols[holder]
+                if hsym.kind == "function" and proto == "prototype":
+                    hsym.kind = "class"  # an ES5 constructor function is a class
+                kind = "method" if hsym.kind == "class" else "function"
+                return self._function(right, holder, last, kind, right, span=node)
+            return None
+        spec = self._require_spec(right)
+        if spec:  # x = require('./x')
+            self.add_import(owner, spec, node, "module.exports" if "." not in target else None,
+                            target if "." not in target else None)
+            return None
+        if head in EXPORTS:  # exports.f = g: the module exports g as f
+            if right.type in ("identifier", "member_expression"):
+                src = self.dotted(right)
+                if src and src != last and "<" not in src and "(" not in src:
+                    self.add_binding(owner, last, node, alias_of=src)
+            else:
+                self._bind_value(owner, last, node, right)
+            return None
+        if target.startswith("this.") and target.count(".") == 1:
+            cls = self._class_of(owner)
+            if cls is not None:
+                self._bind_value(cls, "self." + target[5:], node, right)
+            return None
+        if "." not in target:
+            self._bind_value(owner, target, node, right)
+        return None
+
+    def _module_exports(self, node: _ts.Node, owner: int, right: _ts.Node) -> int | None:
+        """``module.exports = X``: what ``require`` of this file returns."""
+        spec = self._require_spec(right)
+        if spec:  # module.exports = require('./lib'): the module re-exports ./lib
+            self.add_import(owner, spec, node, "module.exports", "module.exports")
+            return None
+        if right.type in FUNCTION_VALUES:
+            name = self.text(right.child_by_field_name("name")) or "default"
+            self._export_whole(owner, node, alias_of=name)
+            return self._function(right, owner, name, "function", right, span=node)
+        if right.type == "class":
+            name = self.text(right.child_by_field_name("name")) or "default"
+            self._export_whole(owner, node, alias_of=name)
+            return None  # the class itself is a definition of its own (def.class)
+        if right.type == "object":  # module.exports = { a, b: c, m() {} }: the module's own names
+            self.literals[_key(right)] = owner
+            return None
+        self._bind_value(owner, "module.exports", node, right)
+        self._bind_value(owner, "default", node, right)
+        return None
+
+    def on_field(self, node: _ts.Node, owner: int) -> int | None:
+        if self.pf.symbols[owner].kind not in ("class", "interface"):
+            return None
+        name = self.text(node.child_by_field_name("name") or node.child_by_field_name("property")).lstrip("#")
+        if not name:
+            return None
+        type_node = node.child_by_field_name("type")
+        value = node.child_by_field_name("value")
+        if value is not None and value.type in FUNCTION_VALUES:  # handle = () => {...}: a method of the class
+            return self._function(value, owner, name, "method", value, span=node)
+        if type_node is not None:
+            self.add_binding(owner, f"self.{name}", node, annotation=self.primary(type_node))
+            self.add_types(owner, type_node, "field")
+        elif value is not None:
+            self._bind_value(owner, f"self.{name}", node, value)
+        return None

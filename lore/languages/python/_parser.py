@@ -1,0 +1,658 @@
+"""Python: tree-sitter -> :class:`~lore.parsers.records.ParsedFile`.
+
+One query pass (``python.scm``, beside this module) collects definitions, calls, decorators, imports,
+assignments, ``with`` items and ``except`` clauses; a sweep in document order assigns each to its
+innermost enclosing definition (lambdas are definitions too, named ``<lambda>``: their calls belong to them,
+not to the enclosing
+function). Decorators and base classes are evaluated in the enclosing scope, as Python does.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from operator import itemgetter
+from pathlib import Path
+
+from ...parsers import _ts
+from ...parsers._common import query_source
+from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
+
+LANGUAGE = "python"
+_QUERY = Path(__file__).with_name("python.scm")
+MAX_SIGNATURE = 300
+MAX_DOCSTRING = 4000
+
+_first = itemgetter(0)
+_SIMPLE_PATH = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")
+_TYPE_WRAPPERS = frozenset({"Optional", "typing.Optional", "Annotated", "typing.Annotated", "Final", "ClassVar"})
+
+
+def parse(path: str, source: bytes, module: str) -> ParsedFile:
+    """Parse one Python file into plain records.
+
+    Examples
+    --------
+    >>> pf = parse("pkg/m.py", b"def f():\\n    g()\\n", "pkg.m")
+    >>> [(s.qualified_name, s.kind) for s in pf.symbols]
+    [('pkg.m', 'module'), ('pkg.m.f', 'function')]
+    >>> [(pf.symbols[c.caller].name, c.callee) for c in pf.calls]
+    [('f', 'g')]
+    """
+    return _Extractor(path, source, module).run()
+
+
+def dotted(node: _ts.Node | None) -> str:
+    """The dotted path an expression names: ``a.b.c``, ``super().m``, ``f().g``; ``''`` if none.
+
+    Parts that are not names are kept as markers so the resolver can tell them apart:
+    ``x[0].f`` becomes ``<expr>.f``; a call in a chain keeps its parentheses (``f().g``).
+    """
+    if node is None:
+        return ""
+    t = node.type
+    if t == "identifier":
+        return _ts.text(node)
+    if t == "attribute":
+        raw = node.text
+        if raw is not None and _SIMPLE_PATH.match(raw):  # the common a.b.c: its text is the path
+            return raw.decode("ascii")
+        obj = dotted(node.child_by_field_name("object"))
+        attr = _ts.text(node.child_by_field_name("attribute"))
+        return f"{obj or '<expr>'}.{attr}"
+    if t == "call":
+        inner = dotted(node.child_by_field_name("function"))
+        return f"{inner}()" if inner else "<expr>()"
+    if t == "subscript":  # a container slot with a literal key: d["a"] -> d['a'], xs[0] -> xs[0]
+        key = slot_key(node.child_by_field_name("subscript"))
+        obj = dotted(node.child_by_field_name("value")) if key else ""
+        return f"{obj}[{key}]" if obj and not obj.startswith("<") else ""
+    if t == "parenthesized_expression" and node.named_child_count == 1:
+        return dotted(node.named_children[0])
+    if t in ("string", "concatenated_string"):
+        return "<str>"
+    return ""
+
+
+_KEY = re.compile(r"[A-Za-z0-9_]+\Z")
+
+
+def slot_key(node: _ts.Node | None) -> str:
+    """The key of a container slot as it appears in a path: ``'name'`` for a plain string literal,
+    ``3`` for a non-negative integer literal, ``''`` for anything else (computed keys are not followed).
+
+    Examples
+    --------
+    >>> tree = _ts.parse("python", b"d['a']; d[0]; d[k]")
+    >>> [dotted(s.named_children[0]) for s in tree.root_node.named_children]
+    ["d['a']", 'd[0]', '']
+    """
+    if node is None:
+        return ""
+    if node.type == "integer":
+        t = _ts.text(node)
+        return t if t.isdigit() else ""
+    if node.type == "string" and node.named_child_count <= 3:
+        parts = [c for c in node.named_children if c.type not in ("string_start", "string_end")]
+        if len(parts) == 1 and parts[0].type == "string_content":
+            content = _ts.text(parts[0])
+            return f"'{content}'" if _KEY.match(content) else ""
+        if not parts:
+            return ""
+    return ""
+
+
+def value_path(node: _ts.Node | None) -> str:
+    """The path of an expression the resolver can follow as a value: a dotted path (``a.b``, ``f()``,
+    ``d['k']``) or a lambda (``<lambda:L:C>``, by its position); ``''`` for anything else.
+
+    Examples
+    --------
+    >>> tree = _ts.parse("python", b"f(a.b, lambda: 1, 'x', k=g)")
+    >>> call = tree.root_node.named_children[0].named_children[0]
+    >>> [value_path(a) for a in call.child_by_field_name("arguments").named_children]
+    ['a.b', '<lambda:1:7>', '', '']
+    """
+    if node is None:
+        return ""
+    if node.type == "lambda":
+        return f"<lambda:{node.start_point[0] + 1}:{node.start_point[1]}>"
+    path = dotted(node)
+    return path if path and "<" not in path else ""
+
+
+def _args(node: _ts.Node | None) -> list[str]:
+    """A call's arguments as the resolver follows them (see :class:`~lore.parsers.records.Call`);
+    ``[]`` when none of them names anything.
+
+    Examples
+    --------
+    >>> tree = _ts.parse("python", b"f(a, 1, *xs, key=lambda: 0, **kw)")
+    >>> _args(tree.root_node.named_children[0].named_children[0].child_by_field_name("arguments"))
+    ['a', '', '*xs', 'key=<lambda:1:17>', '**kw']
+    """
+    if node is None or node.type != "argument_list":
+        return []
+    out: list[str] = []
+    named = False
+    for a in node.named_children:
+        t = a.type
+        if t == "comment":
+            continue
+        if t == "keyword_argument":
+            path = value_path(a.child_by_field_name("value"))
+            out.append(f"{_ts.text(a.child_by_field_name('name'))}={path}" if path else "")
+        elif t == "list_splat":
+            path = value_path(a.named_children[0]) if a.named_children else ""
+            out.append(f"*{path}")
+        elif t == "dictionary_splat":
+            path = value_path(a.named_children[0]) if a.named_children else ""
+            out.append(f"**{path}")
+        else:
+            path = value_path(a)
+            out.append(path)
+        named = named or bool(path)
+    return out if named else []
+
+
+def _type_names(node: _ts.Node | None) -> list[tuple[str, _ts.Node, bool]]:
+    """Dotted type names inside an annotation, with whether each is the primary (outermost) one."""
+    out: list[tuple[str, _ts.Node, bool]] = []
+    if node is None:
+        return out
+
+    def visit(n: _ts.Node, primary: bool) -> None:
+        t = n.type
+        if t in ("identifier", "attribute"):
+            name = dotted(n)
+            if name and "<" not in name:
+                out.append((name, n, primary))
+            return
+        if t == "string":
+            content = _ts.text(n).strip("'\"")
+            for part in content.replace("|", ",").replace("[", ",").replace("]", ",").split(","):
+                part = part.strip()
+                if part.replace(".", "").replace("_", "").isalnum() and part not in ("None",):
+                    out.append((part, n, primary))
+                    primary = False
+            return
+        if t == "generic_type" or t == "subscript":
+            head = n.named_children[0] if n.named_children else None
+            head_name = dotted(head) if head is not None else ""
+            wrapper = head_name in _TYPE_WRAPPERS
+            if head is not None and not wrapper:
+                visit(head, primary)
+            for child in n.named_children[1:]:
+                visit(child, primary and wrapper)
+            return
+        if t == "binary_operator":  # X | None
+            for child in n.named_children:
+                visit(child, primary)
+            return
+        for child in n.named_children:
+            visit(child, primary and t in ("type", "type_parameter"))
+
+    visit(node, True)
+    return out
+
+
+def _docstring(body: _ts.Node | None) -> str:
+    if body is None or body.named_child_count == 0:
+        return ""
+    first = body.named_children[0]
+    if first.type != "expression_statement" or first.named_child_count != 1:
+        return ""
+    s = first.named_children[0]
+    if s.type != "string":
+        return ""
+    parts = [_ts.text(c) for c in s.named_children if c.type == "string_content"]
+    raw = "".join(parts)
+    return inspect.cleandoc(raw)[:MAX_DOCSTRING]
+
+
+def _pairs(left: _ts.Node, right: _ts.Node | None) -> list[tuple[_ts.Node, _ts.Node | None]]:
+    """Targets with the values they receive: ``a, (b, c) = f, (g, h)`` pairs a-f, b-g, c-h.
+
+    Unpacking is followed only when both sides are literal tuples of the same length without a
+    starred target (``a, *b = ...``); otherwise a tuple target gets nothing.
+    """
+    tuple_targets = ("pattern_list", "tuple_pattern", "list_pattern")
+    if left.type == "parenthesized_expression" and left.named_child_count == 1:
+        left = left.named_children[0]
+    if left.type not in tuple_targets:
+        return [(left, right)]
+    if right is not None and right.type == "parenthesized_expression" and right.named_child_count == 1:
+        right = right.named_children[0]
+    if right is None or right.type not in ("expression_list", "tuple", "list"):
+        return []
+    targets = [c for c in left.named_children if c.type != "comment"]
+    values = [c for c in right.named_children if c.type != "comment"]
+    if len(targets) != len(values) or any(t.type == "list_splat_pattern" for t in targets) \
+            or any(v.type == "list_splat" for v in values):
+        return []
+    out: list[tuple[_ts.Node, _ts.Node | None]] = []
+    for t, v in zip(targets, values, strict=True):
+        out.extend(_pairs(t, v))
+    return out
+
+
+class _Extractor:
+    def __init__(self, path: str, source: bytes, module: str) -> None:
+        self.path, self.source, self.module = path, source, module
+        self.pf = ParsedFile(path=path, language=LANGUAGE, module=module)
+        self.class_of: dict[int, int] = {}  # method local -> class local
+
+    # -- records -------------------------------------------------------------------------------
+    def run(self) -> ParsedFile:
+        tree = _ts.parse(LANGUAGE, self.source)
+        root = tree.root_node
+        self.pf.syntax_errors = _ts.count_errors(tree)
+        n_lines = self.source.count(b"\n") + 1
+        name = self.module.rsplit(".", 1)[-1]
+        self.pf.symbols.append(
+            Symbol(
+                name=name,
+                qualified_name=self.module,
+                kind="module",
+                parent=None,
+                start_line=1,
+                end_line=n_lines,
+                docstring=_docstring(root),
+            )
+        )
+        caps = _ts.captures(_ts.query(LANGUAGE, query_source((_QUERY,))), root)
+        # document order, outer nodes first on equal starts: one int key (start, then longer first)
+        items: list[tuple[int, int, int, str, _ts.Node]] = []
+        for cap, nodes in caps.items():
+            for n in nodes:
+                start, end = n.start_byte, n.end_byte
+                items.append(((start << 32) - end, start, -end, cap, n))
+        items.sort(key=_first)
+        stack: list[tuple[int, int]] = [(1 << 62, 0)]  # (end_byte, local)
+        for _key, start, neg_end, cap, node in items:
+            while stack[-1][0] <= start:
+                stack.pop()
+            owner = stack[-1][1]
+            if cap.startswith("def."):
+                local = self._definition(node, owner, cap[4:])
+                stack.append((-neg_end, local))
+            elif cap == "call":
+                self._call(node, owner)
+            elif cap == "decorator":
+                pass  # the decorator's call (if any) is captured as a call; bare names handled in _definition
+            elif cap == "import":
+                self._import(node, owner)
+            elif cap == "import_from":
+                self._import_from(node, owner)
+            elif cap == "assign":
+                self._assign(node, owner)
+            elif cap == "with_item":
+                self._with_item(node, owner)
+            elif cap == "except":
+                self._except(node, owner)
+            elif cap == "for":
+                self._for(node, owner)
+            elif cap == "return":
+                self._return(node, owner)
+            elif cap == "raise":
+                self._raise(node, owner)
+        if self.pf.all_names is None:
+            self.pf.all_names = None
+        return self.pf
+
+    def _definition(self, node: _ts.Node, owner: int, kind: str) -> int:
+        if kind == "lambda":
+            return self._lambda(node, owner)
+        sym_parent = self.pf.symbols[owner]
+        name = _ts.text(node.child_by_field_name("name"))
+        qname = f"{sym_parent.qualified_name}.{name}"
+        body = node.child_by_field_name("body")
+        decorated = node.parent if node.parent is not None and node.parent.type == "decorated_definition" else None
+        start_node = decorated or node
+        decorators: list[str] = []
+        me = [f"<sym:{len(self.pf.symbols)}>"]  # the decorated definition, as the decorator's argument
+        if decorated is not None:
+            for d in decorated.named_children:
+                if d.type == "decorator" and d.named_child_count:
+                    expr = d.named_children[0]
+                    decorators.append(dotted(expr) or _ts.text(expr))
+                    if expr.type in ("identifier", "attribute"):
+                        # a bare decorator is called at definition time, in the enclosing scope
+                        self.pf.calls.append(
+                            Call(owner, dotted(expr), expr.start_point[0] + 1, expr.start_point[1], "decorator", me)
+                        )
+                    elif expr.type == "call" and dotted(expr) and "<" not in dotted(expr):
+                        # @factory(...): what the factory returns is called with the definition
+                        self.pf.calls.append(
+                            Call(owner, dotted(expr), expr.start_point[0] + 1, expr.start_point[1], "decorator", me)
+                        )
+        if kind == "function" and sym_parent.kind == "class":
+            kind = "method"
+        header_end = body.start_byte if body is not None else node.end_byte
+        signature = self.source[node.start_byte : header_end].decode("utf-8", "replace").strip().rstrip(":")
+        signature = " ".join(signature.split())[:MAX_SIGNATURE]
+        sym = Symbol(
+            name=name,
+            qualified_name=qname,
+            kind=kind,
+            parent=owner,
+            start_line=start_node.start_point[0] + 1,
+            end_line=node.end_point[0] + 1,
+            start_col=start_node.start_point[1],
+            end_col=node.end_point[1],
+            signature=signature,
+            docstring=_docstring(body),
+            decorators=decorators,
+            exported=not name.startswith("_") or (name.startswith("__") and name.endswith("__")),
+        )
+        local = len(self.pf.symbols)
+        self.pf.symbols.append(sym)
+        if kind == "class":
+            supers = node.child_by_field_name("superclasses")
+            if supers is not None:
+                for arg in supers.named_children:
+                    if arg.type == "keyword_argument":
+                        continue
+                    base = dotted(arg)
+                    if base and "<" not in base:
+                        self.pf.relations.append(Relation(local, base, "extends", arg.start_point[0] + 1))
+        else:
+            if sym_parent.kind == "class":
+                self.class_of[local] = owner
+            self._params(node, local, sym)
+        return local
+
+    def _lambda(self, node: _ts.Node, owner: int) -> int:
+        """``lambda a: body``: a function named ``<lambda>`` in the enclosing scope, returning its body."""
+        parent = self.pf.symbols[owner]
+        body = node.child_by_field_name("body")
+        header_end = body.start_byte if body is not None else node.end_byte
+        signature = " ".join(self.source[node.start_byte : header_end].decode("utf-8", "replace").split())
+        sym = Symbol(
+            name="<lambda>",
+            qualified_name=f"{parent.qualified_name}.<lambda>",
+            kind="function",
+            parent=owner,
+            start_line=node.start_point[0] + 1,
+            end_line=node.end_point[0] + 1,
+            start_col=node.start_point[1],
+            end_col=node.end_point[1],
+            signature=signature.rstrip(":")[:MAX_SIGNATURE],
+            exported=False,
+        )
+        local = len(self.pf.symbols)
+        self.pf.symbols.append(sym)
+        self._params(node, local, sym)
+        if body is not None:
+            self._returned(local, body, body.start_point[0] + 1)
+        return local
+
+    def _params(self, node: _ts.Node, local: int, sym: Symbol) -> None:
+        params = node.child_by_field_name("parameters")
+        defaults: list[str] = []
+        if params is not None:
+            for p in params.named_children:
+                t = p.type
+                pname, ptype = "", None
+                if t == "identifier":
+                    pname = _ts.text(p)
+                elif t == "typed_parameter":
+                    ident = next((c for c in p.named_children if c.type == "identifier"), None)
+                    pname = _ts.text(ident)
+                    ptype = p.child_by_field_name("type")
+                    if ident is None:  # *args: T / **kw: T
+                        inner = p.named_children[0] if p.named_children else None
+                        pname = _ts.text(inner).lstrip("*")
+                elif t in ("default_parameter", "typed_default_parameter"):
+                    pname = _ts.text(p.child_by_field_name("name"))
+                    ptype = p.child_by_field_name("type")
+                    default = value_path(p.child_by_field_name("value"))
+                    if default:
+                        defaults.append(f"{pname}={default}")
+                elif t in ("list_splat_pattern", "dictionary_splat_pattern"):
+                    pname = _ts.text(p).lstrip("*")
+                else:
+                    continue
+                annotation = _ts.text(ptype) if ptype is not None else ""
+                sym.params.append((pname, annotation))
+                for tname, tnode, _primary in _type_names(ptype):
+                    self.pf.type_refs.append(
+                        TypeRef(local, tname, "param", tnode.start_point[0] + 1, tnode.start_point[1])
+                    )
+        if defaults:  # defaults are arguments the definition gives, evaluated in the enclosing scope
+            self.pf.calls.append(Call(local, "<self>", sym.start_line, sym.start_col, "default", defaults))
+        ret = node.child_by_field_name("return_type")
+        if ret is not None:
+            sym.return_type = _ts.text(ret)
+            for tname, tnode, _primary in _type_names(ret):
+                self.pf.type_refs.append(TypeRef(local, tname, "return", tnode.start_point[0] + 1, tnode.start_point[1]))
+
+    def _call(self, node: _ts.Node, owner: int) -> None:
+        fn = node.child_by_field_name("function")
+        callee = dotted(fn)
+        if not callee:
+            return
+        line, col = node.start_point[0] + 1, node.start_point[1]
+        self.pf.calls.append(Call(owner, callee, line, col, "call", _args(node.child_by_field_name("arguments"))))
+        if callee.endswith(".update") and callee.count(".") == 1:  # d.update({"a": f}) rebinds d['a']
+            args = node.child_by_field_name("arguments")
+            if args is not None and args.named_child_count == 1 and args.named_children[0].type == "dictionary":
+                self._slots(owner, callee[: -len(".update")], args.named_children[0], line, None)
+        if callee in ("isinstance", "issubclass"):
+            args = node.child_by_field_name("arguments")
+            if args is not None and args.named_child_count >= 2:
+                target = args.named_children[1]
+                nodes = target.named_children if target.type == "tuple" else [target]
+                for t in nodes:
+                    name = dotted(t)
+                    if name and "<" not in name and "(" not in name:
+                        self.pf.type_refs.append(TypeRef(owner, name, "isinstance", t.start_point[0] + 1, t.start_point[1]))
+
+    def _import(self, node: _ts.Node, owner: int) -> None:
+        line = node.start_point[0] + 1
+        for child in node.children_by_field_name("name"):
+            if child.type == "aliased_import":
+                mod = _ts.text(child.child_by_field_name("name"))
+                alias = _ts.text(child.child_by_field_name("alias"))
+                self.pf.imports.append(Import(owner, mod, line, None, alias))
+            else:
+                self.pf.imports.append(Import(owner, _ts.text(child), line, None, None))
+
+    def _import_from(self, node: _ts.Node, owner: int) -> None:
+        line = node.start_point[0] + 1
+        mod_node = node.child_by_field_name("module_name")
+        level, module = 0, ""
+        if mod_node is not None:
+            if mod_node.type == "relative_import":
+                for c in mod_node.children:
+                    if c.type == "import_prefix":
+                        level = _ts.text(c).count(".")
+                    elif c.type == "dotted_name":
+                        module = _ts.text(c)
+            else:
+                module = _ts.text(mod_node)
+        names = node.children_by_field_name("name")
+        if any(c.type == "wildcard_import" for c in node.children):
+            self.pf.imports.append(Import(owner, module, line, "*", None, level))
+            return
+        for child in names:
+            if child.type == "aliased_import":
+                name = _ts.text(child.child_by_field_name("name"))
+                alias = _ts.text(child.child_by_field_name("alias"))
+            else:
+                name, alias = _ts.text(child), None
+            self.pf.imports.append(Import(owner, module, line, name, alias, level))
+
+    def _assign(self, node: _ts.Node, owner: int) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        type_node = node.child_by_field_name("type")
+        if left is None:
+            return
+        while right is not None and right.type == "assignment":  # a = b = f: every target gets f
+            right = right.child_by_field_name("right")
+        line = left.start_point[0] + 1
+        for target, value in _pairs(left, right):
+            self._bind(owner, target, value, type_node if target is left else None, line)
+
+    def _bind(self, owner: int, target: _ts.Node, right: _ts.Node | None, type_node: _ts.Node | None,
+              line: int) -> None:
+        """Record what ``target = right`` binds (one target; tuple unpacking is split by :func:`_pairs`)."""
+        owner_sym = self.pf.symbols[owner]
+        name = dotted(target)
+        if not name or "<" in name or "(" in name:
+            return
+        bind_owner = owner
+        if name.startswith("self.") and name.count(".") == 1 and owner in self.class_of:
+            bind_owner = self.class_of[owner]  # attributes belong to the class
+        elif owner_sym.kind == "class" and "." not in name and "[" not in name:
+            # class-level attribute: visible as self.name in methods
+            self._class_attr(owner, name, type_node, right, line)
+        if "." in name and not name.startswith("self."):
+            return
+        scope = owner if bind_owner != owner else None
+        if type_node is not None:
+            ann = _ts.text(type_node)
+            self.pf.bindings.append(Binding(bind_owner, name, line, annotation=ann, scope=scope))
+            kind = "field" if name.startswith("self.") else "annotation"
+            ref_owner = bind_owner if kind == "field" else owner
+            for tname, tnode, _p in _type_names(type_node):
+                self.pf.type_refs.append(TypeRef(ref_owner, tname, kind, tnode.start_point[0] + 1, tnode.start_point[1]))
+        elif right is not None:
+            rt = right.type
+            if rt == "call":
+                callee = dotted(right.child_by_field_name("function"))
+                if callee:
+                    self.pf.bindings.append(Binding(bind_owner, name, line, value=callee, scope=scope))
+            elif rt in ("identifier", "attribute", "subscript", "lambda"):
+                src = value_path(right)
+                if src:
+                    self.pf.bindings.append(Binding(bind_owner, name, line, alias_of=src, scope=scope))
+            elif rt in ("dictionary", "list", "tuple") and "[" not in name and name.count(".") <= 1:
+                self._slots(bind_owner, name, right, line, scope)
+        if owner_sym.kind == "module" and name == "__all__" and right is not None:
+            self._all(right)
+
+    def _slots(self, owner: int, name: str, literal: _ts.Node, line: int, scope: int | None, depth: int = 0) -> None:
+        """``d = {"a": f}`` / ``xs = [f, g]``: bind each literal slot (``d['a']``, ``xs[1]``) to its value."""
+        if depth > 3:
+            return
+        if literal.type == "dictionary":
+            entries = [(slot_key(p.child_by_field_name("key")), p.child_by_field_name("value"))
+                       for p in literal.named_children if p.type == "pair"]
+        else:
+            if any(c.type in ("list_splat", "dictionary_splat") for c in literal.named_children):
+                return  # [*a, f]: positions after the splat are unknown
+            entries = [(str(i), c) for i, c in enumerate(c for c in literal.named_children if c.type != "comment")]
+        for key, value in entries:
+            if not key or value is None:
+                continue
+            slot = f"{name}[{key}]"
+            vt = value.type
+            if vt == "call":
+                callee = dotted(value.child_by_field_name("function"))
+                if callee:
+                    self.pf.bindings.append(Binding(owner, slot, line, value=callee, scope=scope))
+            elif vt in ("identifier", "attribute", "lambda"):
+                src = value_path(value)
+                if src:
+                    self.pf.bindings.append(Binding(owner, slot, line, alias_of=src, scope=scope))
+            elif vt in ("dictionary", "list", "tuple"):
+                self._slots(owner, slot, value, line, scope, depth + 1)
+
+    def _class_attr(self, owner: int, name: str, type_node: _ts.Node | None, right: _ts.Node | None, line: int) -> None:
+        if type_node is not None:
+            self.pf.bindings.append(Binding(owner, f"self.{name}", line, annotation=_ts.text(type_node)))
+            for tname, tnode, _p in _type_names(type_node):
+                self.pf.type_refs.append(TypeRef(owner, tname, "field", tnode.start_point[0] + 1, tnode.start_point[1]))
+        elif right is not None and right.type == "call":
+            callee = dotted(right.child_by_field_name("function"))
+            if callee:
+                self.pf.bindings.append(Binding(owner, f"self.{name}", line, value=callee))
+
+    def _all(self, right: _ts.Node) -> None:
+        if right.type not in ("list", "tuple"):
+            return
+        names = []
+        for el in right.named_children:
+            if el.type == "string":
+                names.append(_ts.text(el).strip("'\""))
+        self.pf.all_names = names
+
+    def _with_item(self, node: _ts.Node, owner: int) -> None:
+        value = node.child_by_field_name("value")
+        if value is None:
+            return
+        manager = value.named_children[0] if value.type == "as_pattern" and value.named_children else value
+        path = dotted(manager)
+        if path and "<" not in path:
+            # the with statement calls the manager's __enter__ and __exit__
+            line, col = manager.start_point[0] + 1, manager.start_point[1]
+            self.pf.calls.append(Call(owner, f"{path}.__enter__", line, col, "implicit"))
+            self.pf.calls.append(Call(owner, f"{path}.__exit__", line, col, "implicit"))
+        if value.type != "as_pattern":
+            return
+        expr = value.named_children[0] if value.named_children else None
+        alias = value.child_by_field_name("alias")
+        if expr is None or alias is None or expr.type != "call":
+            return
+        target = alias.named_children[0] if alias.named_children else None
+        if target is None or target.type != "identifier":
+            return
+        callee = dotted(expr.child_by_field_name("function"))
+        if callee:
+            # `with Foo() as f`: f is Foo.__enter__()'s result; most context managers return self
+            self.pf.bindings.append(Binding(owner, _ts.text(target), target.start_point[0] + 1, value=callee))
+
+    def _for(self, node: _ts.Node, owner: int) -> None:
+        """``for x in it``: the loop calls ``it.__iter__()`` and that iterator's ``__next__()``; ``x`` is
+        what ``__next__`` returns."""
+        iterable = node.child_by_field_name("right")
+        path = dotted(iterable)
+        if not path or "<" in path:
+            return
+        line, col = iterable.start_point[0] + 1, iterable.start_point[1]
+        self.pf.calls.append(Call(owner, f"{path}.__iter__", line, col, "implicit"))
+        self.pf.calls.append(Call(owner, f"{path}.__iter__().__next__", line, col, "implicit"))
+        target = node.child_by_field_name("left")
+        if target is not None and target.type == "identifier":
+            self.pf.bindings.append(Binding(owner, _ts.text(target), line, value=f"{path}.__iter__().__next__"))
+
+    def _return(self, node: _ts.Node, owner: int) -> None:
+        """``return x`` in a function: a ``<return>`` binding the resolver reads when the function has
+        no return annotation (one value for every return, else nothing is inferred)."""
+        if self.pf.symbols[owner].kind not in ("function", "method"):
+            return
+        expr = node.named_children[0] if node.named_children else None
+        if expr is None or expr.type == "none":
+            return  # a bare return or `return None`: the other returns say what comes back
+        self._returned(owner, expr, node.start_point[0] + 1)
+
+    def _returned(self, owner: int, expr: _ts.Node, line: int) -> None:
+        """A ``<return>`` binding of ``owner`` for the returned expression ``expr``."""
+        if expr.type == "call":
+            callee = dotted(expr.child_by_field_name("function"))
+            self.pf.bindings.append(Binding(owner, "<return>", line, value=callee if "<" not in callee else ""))
+            return
+        src = value_path(expr) if expr.type in ("identifier", "attribute", "subscript", "lambda") else ""
+        self.pf.bindings.append(Binding(owner, "<return>", line, alias_of=src))
+
+    def _raise(self, node: _ts.Node, owner: int) -> None:
+        """``raise E`` (a class, not a call) instantiates ``E``: a call of kind ``raise``."""
+        expr = node.named_children[0] if node.named_children else None
+        if expr is None or expr.type not in ("identifier", "attribute"):
+            return  # `raise E(...)` is captured as a call already
+        path = dotted(expr)
+        if path and "<" not in path:
+            self.pf.calls.append(Call(owner, path, expr.start_point[0] + 1, expr.start_point[1], "raise"))
+
+    def _except(self, node: _ts.Node, owner: int) -> None:
+        value = node.child_by_field_name("value")
+        if value is None:
+            return
+        expr = value.named_children[0] if value.type == "as_pattern" and value.named_children else value
+        nodes = expr.named_children if expr.type == "tuple" else [expr]
+        for t in nodes:
+            name = dotted(t)
+            if name and "<" not in name and "(" not in name:
+                self.pf.type_refs.append(TypeRef(owner, name, "isinstance", t.start_point[0] + 1, t.start_point[1]))

@@ -1,0 +1,58 @@
+"""Python's resolution rules: ``self`` / ``cls``, ``__init__``, builtins, relative and star imports."""
+
+from __future__ import annotations
+
+import builtins
+import sys
+
+from ...parsers.records import Import
+from .._rules import ImportBinding, LanguageRules
+
+
+def _builtin_method_names() -> frozenset[str]:
+    names: set[str] = set()
+    for t in (list, dict, str, set, bytes, tuple, frozenset, int, float, bytearray):
+        names.update(n for n in dir(t) if not n.startswith("__"))
+    return frozenset(names)
+
+
+class PythonRules(LanguageRules):
+    language = "python"
+    self_names = frozenset({"self", "cls"})
+    constructor_names = ("__init__", "__new__")
+    follows_values = True
+    callback_args = {
+        "builtins.map": (0,), "builtins.filter": (0,), "builtins.sorted": ("key",), "builtins.min": ("key",),
+        "builtins.max": ("key",), "builtins.list.sort": ("key",), "functools.reduce": (0,),
+        "itertools.starmap": (0,), "itertools.filterfalse": (0,),
+        "itertools.takewhile": (0,), "itertools.dropwhile": (0,), "itertools.groupby": (1, "key"),
+        "itertools.accumulate": (1, "func"),
+    }
+    builtin_functions = frozenset(n for n in dir(builtins) if not n.startswith("_"))
+    builtin_types = frozenset(
+        n for n in dir(builtins) if isinstance(getattr(builtins, n), type) and not n.startswith("_")
+    )
+    builtin_method_names = _builtin_method_names()
+
+    def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
+        base = imp.module
+        relative = imp.level > 0
+        if relative:
+            parts = module.split(".") if module else []
+            if not is_package:
+                parts = parts[:-1]
+            drop = imp.level - 1
+            if drop > len(parts):
+                return None
+            parts = parts[: len(parts) - drop] if drop else parts
+            base = ".".join(parts + ([imp.module] if imp.module else []))
+        if imp.name is None:  # import a.b.c [as x]
+            if imp.alias:
+                return ImportBinding(imp.alias, base, None, relative=relative)
+            return ImportBinding(base.split(".")[0], base.split(".")[0], None, relative=relative)
+        if imp.name == "*":
+            return ImportBinding("", base, None, star=True, relative=relative)
+        return ImportBinding(imp.alias or imp.name, base, imp.name, relative=relative)
+
+    def is_stdlib(self, module: str) -> bool:
+        return module.split(".")[0] in sys.stdlib_module_names

@@ -1,0 +1,16 @@
+; Everything the Python extractor needs, in one pass of the query engine (C speed).
+; Captures are merged in document order and assigned to their innermost enclosing definition.
+(function_definition) @def.function
+(class_definition) @def.class
+(lambda) @def.lambda
+(call) @call
+(decorator) @decorator
+(import_statement) @import
+(import_from_statement) @import_from
+(assignment) @assign
+(with_item) @with_item
+(except_clause) @except
+(for_statement) @for
+(return_statement) @return
+(raise_statement) @raise
+(global_statement) @global

@@ -1,0 +1,79 @@
+"""The state of an open index, shared by every query: connection, graph, cached cluster runs."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import UnknownSymbolError
+from ..store import db as store_db
+from ..store import read
+
+if TYPE_CHECKING:  # numpy / scipy load lazily: `lore index` and `lore show` start faster without them
+    from ..graphs import CodeGraph
+
+
+def resolve_db(path: str | os.PathLike[str]) -> Path:
+    """The index file for ``path``: the file itself, or the index of the repository root ``path``."""
+    p = Path(path)
+    if p.is_dir():
+        candidate = store_db.default_db_path(p)
+        if candidate.exists() or not (p / store_db.DEFAULT_DB).exists():
+            return candidate
+        return p / store_db.DEFAULT_DB
+    return p
+
+
+class OpenIndex:
+    """An open index file: its connection, its graph and the cluster runs cached in memory.
+
+    ``readonly`` indexes never write, not even derived caches (clusters are then cached in memory
+    only). :class:`lore.api.Index` adds the facade methods on top.
+    """
+
+    def __init__(self, db_path: Path, *, readonly: bool = False) -> None:
+        self.db_path = db_path
+        self.readonly = readonly
+        self.conn: sqlite3.Connection = store_db.connect(db_path, readonly=readonly)
+        # (run key, graph stamp) -> (summary, labels): cluster runs of this process (see queries.clusters)
+        self.cluster_cache: dict[tuple[str, str], tuple[dict, Any]] = {}
+
+    @property
+    def generation(self) -> int:
+        """The code generation the index is at (bumped by every write of code data)."""
+        return store_db.generation(self.conn)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    def __enter__(self) -> OpenIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def graph(self) -> CodeGraph:
+        """The CSR graph of the index in its current state (cached per index identity and generation)."""
+        from ..graphs import load_graph
+
+        return load_graph(self.conn, self.db_path, save=not self.readonly)
+
+    def resolve_ref(self, ref: int | str) -> int:
+        """A symbol id from an id (int or digits) or a qualified name (the lowest id of that name)."""
+        if isinstance(ref, bool):
+            raise UnknownSymbolError(ref)
+        if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
+            sid = int(ref)
+            if read.symbol_by_id(self.conn, sid) is None:
+                raise UnknownSymbolError(sid)
+            return sid
+        if not isinstance(ref, str) or not ref.strip():
+            raise UnknownSymbolError(ref)
+        name = ref.strip()
+        ids = read.symbol_ids_by_qname(self.conn, name)
+        if not ids:
+            raise UnknownSymbolError(name)
+        return ids[0]

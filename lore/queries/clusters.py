@@ -1,0 +1,222 @@
+"""Clusters (subsystems): runs cached per generation, the members of one cluster, the list, labels.
+
+A run is computed once per index generation and parameter key, stored in the index (or kept in
+memory when the index is read-only) and shared by every query on it.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections import Counter
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import InvalidArgumentError
+from ..store import clusters as clusters_store
+from ..store import db as store_db
+from ..store import read
+from ..text.tokens import STOP_WORDS, split_identifier
+from ._index import OpenIndex
+from ._shape import check_limit, symbol_dict
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..graphs import CodeGraph
+
+Rows = tuple[list[dict], int, str]
+
+
+def cluster_run(index: OpenIndex, *, mode: str = "lpa", seed: int = 0, min_size: int = 2) -> tuple[dict, np.ndarray]:
+    """(summary, label per graph row) of one clustering of the index's current state.
+
+    Cached per generation in the store (or in memory when the index is read-only); the summary
+    maps each cluster id (as text) to its size, cohesion, label and top members.
+    """
+    import numpy as np
+
+    from ..graphs import related as rel
+
+    g = index.graph()
+    # v2: tests left out, members weighed by what they can answer (graphs.related.compute_clusters);
+    # a new key so that runs stored by the old rule are never served
+    key = f"{mode}:seed={seed}:min={min_size}:v2"
+    mem = index.cluster_cache.get((key, g.stamp))
+    if mem is not None:
+        return mem
+    stored = clusters_store.load_run(index.conn, key, g.generation)
+    if stored is not None:
+        summary, members = stored
+        labels = np.full(g.n, -1, dtype=np.int64)
+        if members.size:
+            labels[g.nodes.rows(members[:, 0])] = members[:, 1]
+        index.cluster_cache[(key, g.stamp)] = (summary, labels)
+        return summary, labels
+    labels, sizes, cohesion = rel.compute_clusters(g, seed=seed, mode=mode, min_size=min_size)
+    summary = _summary(index, g, labels, sizes, cohesion)
+    if not index.readonly:
+        rows = np.flatnonzero(labels >= 0)
+        members = np.column_stack([g.nodes.ids[rows], labels[rows]])
+        try:
+            with store_db.write_transaction(index.conn, index.db_path):
+                if store_db.generation(index.conn) == g.generation:
+                    clusters_store.save_run(index.conn, key, g.generation, summary, members)
+        except sqlite3.OperationalError:
+            pass  # a busy or read-only file: keep the in-memory copy
+    index.cluster_cache[(key, g.stamp)] = (summary, labels)
+    return summary, labels
+
+
+def _summary(index: OpenIndex, g: CodeGraph, labels: np.ndarray, sizes: np.ndarray, cohesion: np.ndarray) -> dict:
+    import numpy as np
+
+    from ..graphs import related as rel
+
+    rows = np.flatnonzero(labels >= 0)
+    ids = [g.nodes.id(int(r)) for r in rows]
+    info = read.symbols_by_ids(index.conn, ids)
+    by_cluster: dict[int, list[int]] = {}
+    for r, sid in zip(rows.tolist(), ids, strict=True):
+        by_cluster.setdefault(int(labels[r]), []).append(sid)
+    deg = np.asarray(rel.cluster_adjacency(g).sum(axis=1)).ravel()
+    doc_freq: Counter[str] = Counter()
+    for row in info.values():
+        if row.kind != "module":
+            doc_freq.update(_label_tokens(row.name))
+    out = {}
+    for cid, members in by_cluster.items():
+        paths = [info[s].path for s in members if s in info]
+        names = [info[s].name for s in members if s in info and info[s].kind != "module"]
+        top = sorted(members, key=lambda s: (-deg[g.nodes.row(s)], s))[:5]
+        out[str(cid)] = {
+            "size": int(sizes[cid]) if cid < len(sizes) else len(members),
+            "cohesion": round(float(cohesion[cid]), 4) if cid < len(cohesion) else 0.0,
+            "label": cluster_label(paths, names, doc_freq=doc_freq, n_docs=len(info)),
+            "top_members": top,
+        }
+    return out
+
+
+_LABEL_SKIP = frozenset({"test", "tests", "init", "self", "get", "set", "main", "impl"})
+
+
+def _label_tokens(name: str) -> set[str]:
+    return {t for t in split_identifier(name) if len(t) > 2 and t not in STOP_WORDS and t not in _LABEL_SKIP}
+
+
+def majority_path(paths: list[str], share: float = 0.6) -> str:
+    """The deepest directory or file that holds at least ``share`` of ``paths``.
+
+    Examples
+    --------
+    >>> majority_path(["pkg/http/client.py", "pkg/http/server.py", "pkg/util.py"])
+    'pkg/http'
+    >>> majority_path(["a/x.py", "b/y.py"])
+    ''
+    """
+    counts: Counter[tuple[str, ...]] = Counter()
+    for p in paths:
+        parts = tuple(Path(p).parts)
+        for depth in range(1, len(parts) + 1):
+            counts[parts[:depth]] += 1
+    need = share * len(paths)
+    best = max((k for k, n in counts.items() if n >= need), key=lambda k: (len(k), counts[k], k), default=())
+    return "/".join(best)
+
+
+def cluster_label(paths: list[str], names: list[str], *, doc_freq: Counter[str] | None = None,
+                  n_docs: int = 0) -> str:
+    """A readable label: where most members live, and the name tokens that set the cluster apart.
+
+    Tokens are ranked by their count among the members times ``log(n_docs / doc_freq)`` over the
+    whole index (when given): a token every symbol has says nothing about this cluster. Stop words
+    and a few generic tokens (``test``, ``init``, ``get``...) are skipped; ties are alphabetical.
+
+    Examples
+    --------
+    >>> cluster_label(["pkg/http/client.py", "pkg/http/server.py"], ["send_request", "parse_request", "Request"])
+    'pkg/http: request, parse, send'
+    """
+    prefix = majority_path(paths) if paths else ""
+    tokens: Counter[str] = Counter()
+    for n in names:
+        tokens.update(_label_tokens(n))
+
+    def weight(t: str) -> float:
+        if not doc_freq or not n_docs:
+            return float(tokens[t])
+        return tokens[t] * math.log((n_docs + 1) / (doc_freq.get(t, 0) + 1))
+
+    common = sorted(tokens, key=lambda t: (-weight(t), t))[:3]
+    words = ", ".join(common)
+    return f"{prefix}: {words}" if prefix and words else (prefix or words or "(unnamed)")
+
+
+def cluster_members(index: OpenIndex, sid: int, limit: int, kinds: tuple[str, ...] | None, include_tests: bool,
+                    query: dict, extra_seeds: list[int] | None = None) -> Rows:
+    """The other members of ``sid``'s cluster, ranked by personalized PageRank inside the cluster.
+
+    ``query`` (the answer's envelope) gets the cluster id; every row's ``why`` names the cluster,
+    its cohesion and its label.
+    """
+    import numpy as np
+
+    from ..graphs import related as rel
+
+    g = index.graph()
+    summary, labels = cluster_run(index)
+    row = g.nodes.row(sid)
+    label = int(labels[row])
+    if label < 0:
+        return [], 0, "this symbol is not in any cluster (external or isolated)"
+    seeds = np.array([row] + [g.nodes.row(s) for s in (extra_seeds or [])])
+    mask = rel.excluded_mask(g, seeds, include_tests=include_tests, kinds=kinds)
+    scores = rel.cluster_scores(g, labels, seeds)
+    ranked, total = rel.rank(scores, mask, limit)
+    info = read.symbols_by_ids(index.conn, [g.nodes.id(int(r)) for r in ranked])
+    meta = summary.get(str(label), {})
+    query["cluster"] = label
+    rows = []
+    why = {"cluster": label, "cohesion": meta.get("cohesion"), "label": meta.get("label")}
+    for r in ranked.tolist():
+        d = symbol_dict(info[g.nodes.id(r)])
+        d["score"] = round(float(scores[r]), 6)
+        d["why"] = dict(why)
+        rows.append(d)
+    return rows, total, "" if rows else "the cluster has no other members"
+
+
+def list_clusters(index: OpenIndex, *, min_size: int = 3, limit: int = 50, top: int = 5, mode: str = "lpa") -> dict:
+    """The subsystems: every cluster with size, cohesion, a readable label and its top members.
+
+    Parameters
+    ----------
+    index : an open index
+    min_size : leave out clusters with fewer members
+    limit : at most this many clusters (largest first, ties by cluster id)
+    top : top members (by weighted degree) shown per cluster
+    mode : 'lpa' (label propagation, default) or 'components'
+
+    Returns
+    -------
+    dict with ``query``, ``generation``, ``total``, ``truncated`` and ``results`` (cluster, size,
+    cohesion, label, top_members).
+    """
+    if min_size < 1:
+        raise InvalidArgumentError(f"min_size must be at least 1, got {min_size}")
+    limit = check_limit(limit)
+    summary, _labels = cluster_run(index, mode=mode)
+    items = [(int(k), v) for k, v in summary.items() if v["size"] >= min_size]
+    items.sort(key=lambda kv: (-kv[1]["size"], kv[0]))
+    member_ids = [m for _, v in items[:limit] for m in v["top_members"][:top]]
+    info = read.symbols_by_ids(index.conn, member_ids)
+    rows = []
+    for cid, v in items[:limit]:
+        rows.append({
+            "cluster": cid, "size": v["size"], "cohesion": v["cohesion"], "label": v["label"],
+            "top_members": [{"id": m, "qualified_name": info[m].qualified_name} for m in v["top_members"][:top]
+                            if m in info],
+        })
+    return {"query": {"min_size": min_size, "mode": mode, "limit": limit}, "generation": index.generation,
+            "total": len(items), "truncated": len(items) > len(rows), "results": rows}

@@ -1,0 +1,54 @@
+"""The steps that keep the rest of an index in step with a run of the code indexer.
+
+:func:`lore.index.pipeline.run_index` runs the code part (and carries the documents across a
+rebuild); it knows nothing of the document and search packages above it, so the facade hands it
+these steps. A step is called with the index file before the run and returns what to do after it:
+
+- :func:`doc_mentions_step`: documents' symbol mentions recomputed after a run that changed code,
+  so ``--with-docs`` never points at symbols that are gone;
+- :func:`code_vectors_step`: code vectors (``lore index --embed``) refreshed for the files that
+  changed, or remade after a rebuild (:mod:`lore.search.upkeep`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..index import IndexReport
+from ..store import db as store_db
+from ..store import read
+
+
+def doc_mentions_step(db: Path) -> Callable[[IndexReport], None]:
+    """After a run that changed code: recompute the symbol mentions of the index's documents, if any."""
+
+    def after(report: IndexReport) -> None:
+        if not report.changed_any:
+            return
+        conn = store_db.connect(report.db)
+        try:
+            if read.has_documents(conn):
+                from ..docs import refresh_mentions
+
+                with store_db.write_transaction(conn, report.db):
+                    refresh_mentions(conn)
+        finally:
+            conn.close()
+
+    return after
+
+
+def code_vectors_step(db: Path) -> Callable[[IndexReport], None]:
+    """Note which code-vector models the index holds now; after the run, bring each up to date."""
+    from ..search import upkeep
+
+    before = upkeep.stored_vector_models(db)
+
+    def after(report: IndexReport) -> None:
+        upkeep.refresh_after_index(report, before)
+
+    return after
+
+
+INDEX_STEPS = (doc_mentions_step, code_vectors_step)

@@ -1,0 +1,100 @@
+"""One symbol's details, symbol listings, raw edge rows, and what the index holds (stats, freshness)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import UnknownAlgorithmError
+from ..store import db as store_db
+from ..store import read
+from ._index import OpenIndex
+from ._shape import symbol_dict
+
+EDGE_TABLES = read.EDGE_TABLES
+
+
+def symbol_details(index: OpenIndex, ref: int | str, *, snippet_lines: int = 0) -> dict:
+    """Details of one symbol: location, signature, docstring, container, optional source snippet.
+
+    ``same_name_ids`` lists every symbol of the same qualified name when there are several;
+    ``snippet_lines`` > 0 adds the first lines of its source (read from the indexed root).
+    """
+    sid = index.resolve_ref(ref)
+    row = read.symbols_by_ids(index.conn, [sid])[sid]
+    out = symbol_dict(row)
+    out["signature"] = row.signature
+    out["docstring"] = row.docstring
+    out["end_line"] = row.end_line
+    out["is_test"] = bool(row.is_test)
+    if row.parent_id is not None:
+        p = read.symbols_by_ids(index.conn, [row.parent_id]).get(row.parent_id)
+        out["parent"] = {"id": row.parent_id, "qualified_name": p.qualified_name if p else None,
+                         "kind": p.kind if p else None}
+    else:
+        out["parent"] = None
+    dup = read.symbol_ids_by_qname(index.conn, row.qualified_name)
+    if len(dup) > 1:
+        out["same_name_ids"] = dup
+    if snippet_lines > 0 and row.path:
+        out["snippet"] = _snippet(index, row.path, row.line, min(row.end_line, row.line + snippet_lines - 1))
+    return out
+
+
+def _snippet(index: OpenIndex, path: str, start: int, end: int) -> str:
+    root = store_db.get_meta(index.conn, "root") or ""
+    try:
+        with open(Path(root) / path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return ""
+    return "\n".join(lines[max(0, start - 1) : end])
+
+
+def list_symbols(index: OpenIndex, *, kind: str | None = None, include_external: bool = False) -> list[dict]:
+    """Every symbol (of one ``kind``; externals only with ``include_external``) as a row dict, by id."""
+    return [symbol_dict(r) for r in read.iter_symbols(index.conn, kind=kind, include_external=include_external)]
+
+
+def edge_rows(index: OpenIndex, table: str) -> list[dict]:
+    """Every row of one edge table as dicts (``symbol_refs``, ``type_refs``, ``file_imports``, ``symbol_relationships``)."""
+    if table not in EDGE_TABLES:
+        raise UnknownAlgorithmError(table, EDGE_TABLES, what="edge table")
+    return read.edge_rows(index.conn, table)
+
+
+def index_stats(index: OpenIndex) -> dict:
+    """Counts by language, kind, table and resolution, with the generation, file and root of the index."""
+    out = read.stats(index.conn)
+    out["generation"] = index.generation
+    out["db"] = str(index.db_path)
+    out["root"] = store_db.get_meta(index.conn, "root")
+    out["updated_at"] = store_db.get_meta(index.conn, "updated_at")
+    return out
+
+
+def index_status(index: OpenIndex) -> dict:
+    """What is indexed and whether it is fresh (files changed on disk since the last index run)."""
+    root = store_db.get_meta(index.conn, "root") or ""
+    states = read.file_states(index.conn)
+    stale: list[str] = []
+    missing: list[str] = []
+    for path, state in states.items():
+        full = Path(root) / path
+        try:
+            st = full.stat()
+        except OSError:
+            missing.append(path)
+            continue
+        if st.st_size != state.size or st.st_mtime_ns != state.mtime_ns:
+            stale.append(path)
+    return {
+        "db": str(index.db_path),
+        "root": root,
+        "generation": index.generation,
+        "updated_at": store_db.get_meta(index.conn, "updated_at"),
+        "files": len(states),
+        "symbols": read.table_count(index.conn, "symbols"),
+        "fresh": not stale and not missing,
+        "changed_on_disk": sorted(stale)[:50],
+        "removed_on_disk": sorted(missing)[:50],
+    }

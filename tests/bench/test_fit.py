@@ -1,0 +1,126 @@
+"""The hybrid ranker end to end: features, ``lore bench fit``, weights files, lore_graph's hybrid rows."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from lore.api import lore_graph, open_index
+from lore.bench import fit as ft
+from lore.bench import structural
+from lore.cli import app
+from lore.errors import InvalidArgumentError
+from lore.graphs import hybrid as hy
+from lore.graphs._features import load_features, parameters, summary
+from lore.text.tokens import split_identifier
+
+
+def test_summary_and_parameters():
+    assert summary("One line.\n\nSee Also\n--------\nother") == "One line."
+    assert parameters("def f(self, a: dict[str, int] = {}, *, b=(1, 2), **kw)") == ["a", "b", "kw"]
+    assert parameters("") == []
+
+
+def test_features_align_with_graph_rows(seealso_repo):
+    with open_index(seealso_repo) as idx:
+        g = idx.graph()
+        f = load_features(idx.conn, g, split=split_identifier)
+        r = g.nodes.row(idx.resolve_ref("pkg.core.helper"))
+        assert f.line[r] > 0 and f.directory[r] >= 0
+        assert f.name_tokens.shape[0] == g.n == f.text_bm25.shape[0]
+        assert load_features(idx.conn, g, split=split_identifier) is f  # cached per index state
+
+
+def test_hybrid_rows_explain_their_score(seealso_repo):
+    with open_index(seealso_repo) as idx:
+        env = lore_graph(idx, kind="related", source_id="pkg.core.alpha", algorithm="hybrid", limit=5)
+        again = lore_graph(idx, kind="related", source_id="pkg.core.alpha", algorithm="hybrid", limit=5)
+    rows = env["results"]
+    assert rows and [r["id"] for r in rows] == [r["id"] for r in again["results"]]
+    for r in rows:
+        signals = r["why"]["signals"]
+        assert signals, r
+        assert sum(s["contribution"] for s in signals) == pytest.approx(r["score"], abs=1e-3)
+        assert all(s["signal"] in hy.SIGNALS and s["text"] for s in signals)
+    scores = [r["score"] for r in rows]
+    assert scores == sorted(scores, reverse=True)
+    names = [r["qualified_name"] for r in rows]
+    assert "pkg.core.alpha" not in names and "pkg.core" not in names  # seed and its module never answer
+
+
+def test_private_helper_signal_pushes_helpers_down(seealso_repo):
+    with open_index(seealso_repo) as idx:
+        g = idx.graph()
+        f = load_features(idx.conn, g, split=split_identifier)
+        seed = g.nodes.row(idx.resolve_ref("pkg.core.alpha"))
+        mask = np.zeros(g.n, dtype=bool)
+        mask[seed] = True
+        base = hy.score(g, f, [seed], mask, {"structure": 1.0})
+        x = base.x[:, hy.SIGNALS.index("private_helper")]
+        assert (x == 0).all()  # no private symbol in the fixture: the signal stays silent
+
+
+def test_weights_override_and_bad_weights(seealso_repo, tmp_path):
+    with open_index(seealso_repo) as idx:
+        env = lore_graph(idx, kind="related", source_id="pkg.core.alpha", algorithm="hybrid",
+                         weights={"structure": 0.0, "same_file": 1.0}, limit=3)
+        assert env["query"]["weights"]["same_file"] == 1.0
+        with pytest.raises(InvalidArgumentError, match="unknown hybrid signal"):
+            lore_graph(idx, kind="related", source_id="pkg.core.alpha", algorithm="hybrid", weights={"nope": 1.0})
+    bad = tmp_path / "w.json"
+    bad.write_text("{}")
+    with pytest.raises(InvalidArgumentError, match="lore bench fit"):
+        hy.load_weights(bad)
+    with pytest.raises(InvalidArgumentError, match="cannot read"):
+        hy.load_weights(tmp_path / "missing.json")
+
+
+def test_fit_writes_weights_the_ranker_reads(seealso_repo, tmp_path):
+    out = tmp_path / "weights.json"
+    report = ft.run_fit(seealso_repo, seealso=True, out=out)
+    assert report["ground_truth"][0]["queries"] > 0
+    w = hy.load_weights(out)
+    assert w == report["weights"] and w["structure"] == 1.0
+    assert json.loads(out.read_text())["fit"]["method"].startswith("coordinate ascent")
+    with pytest.raises(InvalidArgumentError, match="ground truth"):
+        ft.run_fit(seealso_repo)
+
+
+def test_cli_fit_and_related_with_weights(seealso_repo, tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "w.json"
+    res = runner.invoke(app, ["bench", "fit", "--db", str(seealso_repo), "--seealso", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.exists()
+    res = runner.invoke(app, ["graph", "related", "pkg.core.alpha", "-a", "hybrid", "--weights", str(out),
+                              "--db", str(seealso_repo), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["results"]
+
+
+def test_blocks_rank_like_the_ranker(seealso_repo):
+    suite = structural.prepare(seealso_repo)
+    b = ft.suite_blocks(suite)
+    w = hy.load_weights(None)
+    from_blocks = ft.block_metrics(b, w)
+    direct = ft.per_query(suite, ft.hybrid_ranker(suite, w))
+    for m in ("recall@10", "mrr@10", "hit@1"):
+        assert np.allclose(from_blocks[m], direct[m]), m
+
+
+def test_baselines_and_bootstrap(seealso_repo):
+    suite = structural.prepare(seealso_repo)
+    f = ft.features(suite)
+    ranks = ft.baseline_rankers(suite, f)
+    sf = ft.per_query(suite, ranks["same_file"])
+    assert set(sf) == {"recall@10", "mrr@10", "hit@1"}
+    for q in range(len(suite.sources)):
+        got = ranks["same_dir_random"](q)
+        assert (f.directory[got] == f.directory[suite.sources[q]]).all()
+    d, lo, hi = ft.paired_bootstrap(sf["recall@10"], sf["recall@10"])
+    assert d == lo == hi == 0.0
+    with pytest.raises(InvalidArgumentError):
+        ft.paired_bootstrap(np.ones(2), np.ones(3))

@@ -1,0 +1,218 @@
+"""The Jedi agreement benchmark: site finding, Jedi's answers mapped to lore symbols, and the scorer's arithmetic."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from lore.bench import _jedi_oracle as jo
+from lore.bench._rule_share import LoreSite, Sym, share_table, strength_of
+from lore.bench._sdist import Sdist
+
+SITE = jo.CallSite("a.py", 1, 0, "f", 1, 0, "f()")
+
+TINY = {
+    "pkg/__init__.py": "",
+    "pkg/core.py": (
+        "class Base:\n"
+        "    def __init__(self):\n"
+        "        self.n = 0\n"
+        "\n"
+        "    def run(self):\n"
+        "        return helper()\n"
+        "\n"
+        "\n"
+        "def helper():\n"
+        "    return 1\n"
+        "\n"
+        "\n"
+        "class Child(Base):\n"
+        "    pass\n"
+    ),
+    "pkg/app.py": (
+        "from pkg.core import Child, helper\n"
+        "\n"
+        "\n"
+        "def main(cb):\n"
+        "    helper()\n"
+        "    Child().run()\n"
+        "    cb()\n"
+        "    return len('é') + int('1')\n"
+    ),
+}
+
+
+def _j(status, *, target=None, accept=(), lore=(), resolution="unresolved", strength="unresolved", cause=None):
+    return jo.Judgement(SITE, status, jedi_target=target, accept=frozenset(accept), lore_targets=tuple(lore),
+                        lore_resolution=resolution, lore_strength=strength, cause=cause)
+
+
+def test_score_arithmetic_on_hand_made_judgements():
+    js = [
+        _j("bound", target=1, accept={1}, lore={1}, resolution="import", strength="rule"),  # hit, correct
+        _j("bound", target=2, accept={2, 20}, lore={20}, resolution="constructor_type", strength="rule"),  # __init__
+        _j("bound", target=3, accept={3}, lore={3, 4}, resolution="ambiguous_name", strength="ambiguous",
+           cause="heuristic guess"),  # hit, but wrong (a second guess)
+        _j("bound", target=5, accept={5}, lore={6}, resolution="same_file_name", strength="heuristic",
+           cause="heuristic guess"),  # miss and wrong
+        _j("bound", target=7, accept={7}, cause="unresolved"),  # miss, lore binds nothing
+        _j("external", lore={8}, resolution="unique_name", strength="heuristic",
+           cause="external-typed receiver bound by name"),  # contradicted
+        _j("none", resolution="builtin", strength="builtin"),
+    ]
+    t = jo.score(js).as_dict()
+    assert (t["sites"], t["jedi_bound"], t["lore_hits"]) == (7, 5, 3)
+    assert t["recall"] == pytest.approx(3 / 5)
+    assert (t["both_bind"], t["lore_correct"]) == (4, 2)
+    assert t["precision"] == pytest.approx(2 / 4)
+    assert t["rule_bound"] == 2 and t["rule_share"] == pytest.approx(2 / 7)
+    assert t["contradicted"] == 1
+    assert t["misses_by_resolution"] == {"same_file_name": 1, "unresolved": 1}
+    assert t["wrong_by_resolution"] == {"ambiguous_name": 1, "same_file_name": 1}
+    guess = t["causes"]["heuristic guess"]
+    assert (guess["misses"], guess["wrong"]) == (1, 2) and len(guess["examples"]) == 2  # the miss's example once
+    assert t["causes"]["unresolved"]["misses"] == 1
+    assert t["causes"]["external-typed receiver bound by name"]["contradicted"] == 1
+    assert t["jedi_status"] == {"bound": 5, "external": 1, "none": 1}
+
+
+def test_tallies_add_counts_not_ratios():
+    a = jo.score([_j("bound", target=1, accept={1}, lore={1}, resolution="import", strength="rule")])
+    b = jo.score([_j("bound", target=2, accept={2}, cause="unresolved"), _j("none"), _j("none")])
+    total = jo.Tally()
+    total.add(a)
+    total.add(b)
+    d = total.as_dict()
+    assert (d["sites"], d["jedi_bound"], d["lore_hits"]) == (4, 2, 1)
+    assert d["recall"] == 0.5 and d["precision"] == 1.0 and d["rule_share"] == 0.25
+    assert jo.Tally().as_dict()["recall"] is None  # nothing bound: no ratio, not zero
+
+
+def test_classify_names():
+    def d(**kw):
+        return {"type": "function", "name": "f", "full_name": "m.f", "path": "m.py", "line": 1, "in_project": True, **kw}
+
+    assert jo.classify_names([]) == ("none", None)
+    assert jo.classify_names([d(type="statement")]) == ("other", None)
+    assert jo.classify_names([d(in_project=False, path="/x/re.py")])[0] == "external"
+    assert jo.classify_names([d(), d(in_project=False)])[0] == "multiple"
+    assert jo.classify_names([d(), d(full_name="m.g", name="g")])[0] == "multiple"
+    status, target = jo.classify_names([d(line=3), d(line=9), d(line=5)])  # @overload stubs, then the implementation
+    assert status == "bound" and target["line"] == 9
+
+
+def test_call_sites_use_character_columns_for_jedi():
+    src = "s = 'é'; t = s.upper()\nx = (a\n     .b)(1)\nf()()\n"
+    sites = jo.call_sites_of_source("m.py", src)
+    by_name = {s.name: s for s in sites}
+    up = by_name["upper"]
+    assert (up.line, up.col) == (1, len("s = 'é'; t = ".encode()))  # the call's start in bytes (tree-sitter's)
+    assert up.name_col == "s = 'é'; t = s.upper()".index("upper")  # the name in characters (Jedi's)
+    assert (by_name["b"].name_line, by_name["b"].name_col) == (3, 6)  # the attribute on its own line
+    assert [s.name for s in sites if s.line == 4] == ["f"]  # f()() : the outer call names nothing
+    assert jo.call_sites_of_source("bad.py", "def (:\n") == []
+
+
+def test_sample_is_seeded_and_ordered():
+    sites = [jo.CallSite("a.py", i, 0, "f", i, 0, "") for i in range(1, 50)]
+    a, b = jo.sample_sites(sites, 10, seed=3), jo.sample_sites(sites, 10, seed=3)
+    assert a == b and len(a) == 10 and a == sorted(a, key=lambda s: s.line)
+    assert jo.sample_sites(sites, 10, seed=4) != a
+    assert jo.sample_sites(sites, 100) == sites
+
+
+def test_symbol_mapping_by_line_then_qualified_name():
+    def sym(sid, name, qn, kind, path, line, end, parent=None):
+        return Sym(sid, name, qn, kind, path, line, end, "", "", 0, 1, parent)
+
+    symbols = {1: sym(1, "Outer", "m.Outer", "class", "m.py", 1, 20),
+               2: sym(2, "run", "m.Outer.run", "method", "m.py", 3, 10, 1),
+               3: sym(3, "run", "m.Outer.run.run", "function", "m.py", 5, 6, 2),
+               4: sym(4, "__init__", "m.Outer.__init__", "method", "m.py", 11, 12, 1),
+               5: sym(5, "Leaf", "m.Leaf", "class", "m.py", 21, 22),
+               6: sym(6, "g", "pkg.g", "function", "src/pkg.py", 1, 2)}
+    view = jo.LoreView(symbols, [], {5: [1]})
+    assert view.symbol_for({"path": "m.py", "line": 5, "name": "run", "full_name": ""}) == 3  # innermost
+    assert view.symbol_for({"path": "m.py", "line": 3, "name": "run", "full_name": ""}) == 2
+    assert view.symbol_for({"path": "elsewhere.py", "line": 1, "name": "g", "full_name": "pkg.g"}) == 6
+    assert view.symbol_for({"path": "m.py", "line": 40, "name": "nope", "full_name": "x.nope"}) is None
+    assert view.accepted(5) == {5, 4}  # a class without __init__ accepts the inherited one
+    assert view.accepted(2) == {2}
+
+
+def test_strengths_and_share_table():
+    assert strength_of("self_method", "method") == "rule"
+    assert strength_of("argument_flow", "function") == "rule"  # a rule added later counts as a rule
+    assert strength_of("import", "external") == "external"
+    assert strength_of("builtin", "external") == "builtin"
+    assert strength_of("unique_name", "function") == "heuristic"
+    assert strength_of("unresolved", None) == "unresolved"
+    sites = [LoreSite("a.py", 1, 0, "qs.filter", 1, "call", [(None, "unresolved")], "unresolved", "unresolved"),
+             LoreSite("a.py", 2, 0, "qs.filter", 1, "call", [(3, "constructor_type")], "rule", "constructor_type"),
+             LoreSite("a.py", 3, 0, "len", 1, "call", [(9, "builtin")], "builtin", "builtin"),
+             LoreSite("a.py", 4, 0, "x.get", 1, "call", [(4, "ambiguous_name"), (5, "ambiguous_name")], "ambiguous",
+                      "ambiguous_name")]
+    t = share_table(sites, name="filter")
+    assert t["sites"] == 4 and t["rule_share"] == 0.25
+    assert t["by_strength"]["ambiguous"]["count"] == 1 and t["by_strength"]["heuristic"]["count"] == 0
+    assert t["name"] == {"name": "filter", "sites": 2, "unresolved": 1,
+                         "by_strength": {"rule": 1, "heuristic": 0, "ambiguous": 0, "external": 0, "builtin": 0,
+                                         "unresolved": 1}}
+    assert share_table([])["rule_share"] is None
+
+
+def test_missing_jedi_names_the_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "jedi", None)
+    with pytest.raises(jo.JediMissingError, match="pip install jedi"):
+        jo.jedi_answers(jo.PROJECTS[0], Path("."), [])
+
+
+def test_jedi_and_lore_on_a_tiny_project(tmp_path):
+    pytest.importorskip("jedi")
+    root = tmp_path / "proj"
+    for rel, text in TINY.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    tiny = jo.Project("tiny", "test", Sdist("tiny", "0", "tiny-0.tar.gz", "0" * 64))
+    report = jo.run_jedi([tiny], sites_per_project=100, seed=0, cache=tmp_path / "cache", workers=1,
+                         roots={"tiny": root})
+    t = report["projects"]["tiny"]
+    # 7 sites: helper() twice, Child(), Child().run() are bound in the project; cb(), len(), int() are not
+    assert t["sites"] == 7 and t["jedi_bound"] == 4
+    assert t["jedi_status"]["external"] == 2  # len, int
+    assert t["recall"] == 1.0 and t["precision"] == 1.0
+    assert t["strengths"]["builtin"] == 2
+    cached = list((tmp_path / "cache" / "jedi").glob("answers-tiny-0-jedi*-seed0.json"))
+    assert len(cached) == 1
+    again = jo.run_jedi([tiny], sites_per_project=100, seed=0, cache=tmp_path / "cache", workers=1,
+                        roots={"tiny": root}, reuse_index=True)
+    assert again["overall"]["recall"] == report["overall"]["recall"]
+    assert any("tiny (test)" in line for line in jo.format_report(report))
+
+
+def test_cli_callgraph_jedi_flag_prints_the_agreement_table(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from lore.cli.bench import bench_app
+
+    case = tmp_path / "snippets" / "functions" / "call"
+    case.mkdir(parents=True)
+    (case / "main.py").write_text("def f():\n    pass\n\nf()\n")
+    (case / "callgraph.json").write_text('{"main": ["main.f"], "main.f": []}')
+    tally = jo.score([_j("bound", target=1, accept={1}, lore={1}, resolution="import", strength="rule")]).as_dict()
+    seen = {}
+
+    def fake_run_jedi(**kw):
+        seen.update(kw)
+        return {"projects": {"tiny": {"style": "test", **tally}}, "overall": tally, "seed": kw["seed"],
+                "sites_per_project": kw["sites_per_project"], "jedi": "x", "seconds": 0.0}
+
+    monkeypatch.setattr(jo, "run_jedi", fake_run_jedi)
+    res = CliRunner().invoke(bench_app, ["callgraph", "--snippets", str(tmp_path / "snippets"), "--no-languages",
+                                         "--no-gate", "--jedi", "--seed", "7", "--jedi-sites", "20"])
+    assert res.exit_code == 0, res.output
+    assert seen["seed"] == 7 and seen["sites_per_project"] == 20
+    assert "lore vs Jedi x (seed 7, 20 call sites" in res.output and "tiny (test)" in res.output
+    assert "reachable edges only" in res.output

@@ -1,0 +1,376 @@
+"""Values that travel: functions, methods, classes and lambdas followed to where they are called.
+
+One small program per flow kind (argument, keyword, default, return, container, attribute,
+decorator, lambda), with the edges a reader expects as (caller, callee, resolution) triples, the
+edges that must never appear, and the call sites that must stay unresolved.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .flow_helpers import RULE, Case, check, index_graph
+
+CASES: dict[str, Case] = {
+    # -- arguments ----------------------------------------------------------------------------------
+    "positional_argument": Case(
+        {"m.py": """
+            def callee(): pass
+            def run(cb): cb()
+            def main(): run(callee)
+        """},
+        expect={("m.main", "m.run", RULE), ("m.run", "m.callee", "argument_flow")},
+    ),
+    "keyword_argument": Case(
+        {"m.py": """
+            def callee(): pass
+            def run(x, cb=None): cb()
+            def main(): run(1, cb=callee)
+        """},
+        expect={("m.run", "m.callee", "argument_flow")},
+    ),
+    "default_value": Case(
+        {"m.py": """
+            def callee(): pass
+            def run(cb=callee): cb()
+        """},
+        expect={("m.run", "m.callee", "argument_flow")},
+    ),
+    "every_source_of_a_parameter": Case(
+        {"m.py": """
+            def f(): pass
+            def g(): pass
+            def run(cb): cb()
+            def one(): run(f)
+            def two(): run(cb=g)
+        """, "n.py": """
+            from m import run
+            def h(): pass
+            run(h)
+        """},
+        expect={("m.run", "m.f", "argument_flow"), ("m.run", "m.g", "argument_flow"),
+                ("m.run", "n.h", "argument_flow")},
+    ),
+    "through_two_parameters": Case(
+        {"m.py": """
+            def target(): pass
+            def inner(g): g()
+            def outer(f): inner(f)
+            def main(): outer(target)
+        """},
+        expect={("m.inner", "m.target", "argument_flow"), ("m.outer", "m.inner", RULE)},
+        forbid={("m.outer", "m.target")},
+    ),
+    "a_class_passed_and_instantiated": Case(
+        {"m.py": """
+            class Widget:
+                def __init__(self): pass
+            def build(factory): return factory()
+            def main(): build(Widget)
+        """},
+        expect={("m.build", "m.Widget.__init__", "argument_flow")},
+    ),
+    "a_bound_method_passed": Case(
+        {"m.py": """
+            class Job:
+                def work(self): pass
+            def run(cb): cb()
+            def main():
+                job = Job()
+                run(job.work)
+        """},
+        expect={("m.run", "m.Job.work", "argument_flow")},
+    ),
+    "a_method_receives_a_method": Case(
+        {"m.py": """
+            class C:
+                def three(self): pass
+                def two(self, a): a()
+                def one(self, a, b): a(b)
+            c = C()
+            c.one(c.two, c.three)
+        """},
+        expect={("m.C.one", "m.C.two", "argument_flow"), ("m.C.two", "m.C.three", "argument_flow")},
+    ),
+    "a_parameter_nothing_callable_flows_into": Case(
+        {"m.py": """
+            def run(cb): cb()
+            def main(): run("not a function")
+            def unused(hook): hook()
+        """},
+        unresolved={("m.run", "cb"), ("m.unused", "hook")},
+    ),
+    # -- lambdas ------------------------------------------------------------------------------------
+    "a_lambda_called_through_a_name": Case(
+        {"m.py": """
+            def helper(): pass
+            def main():
+                f = lambda: helper()
+                f()
+        """},
+        expect={("m.main", "m.main.<lambda>", RULE), ("m.main.<lambda>", "m.helper", RULE)},
+        forbid={("m.main", "m.helper")},
+    ),
+    "a_lambda_passed_as_an_argument": Case(
+        {"m.py": """
+            def helper(): pass
+            def run(cb): cb()
+            def main(): run(lambda: helper())
+        """},
+        expect={("m.run", "m.main.<lambda>", "argument_flow"), ("m.main.<lambda>", "m.helper", RULE)},
+    ),
+    "a_lambda_calls_its_parameter": Case(
+        {"m.py": """
+            def f1(): pass
+            x = lambda a: a()
+            x(f1)
+        """},
+        expect={("m", "m.<lambda>", RULE), ("m.<lambda>", "m.f1", "argument_flow")},
+    ),
+    # -- returns ------------------------------------------------------------------------------------
+    "a_returned_function": Case(
+        {"m.py": """
+            def helper(): pass
+            def make(): return helper
+            def main(): make()()
+        """},
+        expect={("m.main", "m.make", RULE), ("m.main", "m.helper", "return_flow")},
+    ),
+    "a_returned_nested_function": Case(
+        {"m.py": """
+            def outer():
+                def inner(): pass
+                return inner
+            def main():
+                f = outer()
+                f()
+        """},
+        expect={("m.main", "m.outer.inner", "return_flow")},
+    ),
+    "returns_that_disagree_give_every_value": Case(
+        {"m.py": """
+            def f(): pass
+            def g(): pass
+            def pick(flag):
+                if flag:
+                    return f
+                return g
+            def main(): pick(1)()
+        """},
+        expect={("m.main", "m.f", "return_flow"), ("m.main", "m.g", "return_flow")},
+    ),
+    "a_returned_parameter": Case(
+        {"m.py": """
+            def target(): pass
+            def identity(x): return x
+            def main(): identity(target)()
+        """},
+        expect={("m.main", "m.target", "return_flow")},
+    ),
+    "a_returned_lambda": Case(
+        {"m.py": """
+            def helper(): pass
+            def make(): return lambda: helper()
+            make()()
+        """},
+        expect={("m", "m.make.<lambda>", "return_flow"), ("m.make.<lambda>", "m.helper", RULE)},
+    ),
+    # -- containers ---------------------------------------------------------------------------------
+    "a_loop_over_a_literal_list": Case(
+        {"m.py": """
+            def f(): pass
+            def g(): pass
+            def main():
+                for h in [f, g]:
+                    h()
+        """},
+        expect={("m.main", "m.f", "container_flow"), ("m.main", "m.g", "container_flow")},
+    ),
+    "a_dict_read_with_an_unknown_key": Case(
+        {"m.py": """
+            def f(): pass
+            def g(): pass
+            HANDLERS = {"a": f, "b": g}
+            def dispatch(key): HANDLERS[key]()
+        """},
+        expect={("m.dispatch", "m.f", "container_flow"), ("m.dispatch", "m.g", "container_flow")},
+    ),
+    "a_literal_key_reads_one_slot": Case(
+        {"m.py": """
+            def f(): pass
+            def g(): pass
+            HANDLERS = {"a": f, "b": g}
+            def main(): HANDLERS["a"]()
+        """},
+        expect={("m.main", "m.f", RULE)},
+        forbid={("m.main", "m.g")},
+    ),
+    "a_container_passed_as_an_argument": Case(
+        {"m.py": """
+            def f(): pass
+            def g(): pass
+            def run_all(hooks):
+                for h in hooks:
+                    h()
+            def main(): run_all((f, g))
+        """},
+        expect={("m.run_all", "m.f", RULE), ("m.run_all", "m.g", RULE)},
+    ),
+    # -- attributes ---------------------------------------------------------------------------------
+    "an_attribute_set_from_a_parameter": Case(
+        {"m.py": """
+            def f(): pass
+            class Box:
+                def __init__(self, cb):
+                    self.cb = cb
+                def fire(self):
+                    self.cb()
+            def main():
+                Box(f).fire()
+        """},
+        expect={("m.Box.fire", "m.f", "attribute_flow"), ("m.main", "m.Box.fire", RULE)},
+    ),
+    "an_attribute_set_from_outside": Case(
+        {"m.py": """
+            def f(): pass
+            class Holder:
+                def __init__(self):
+                    self.hook = None
+            def main():
+                h = Holder()
+                h.hook = f
+                h.hook()
+        """},
+        expect={("m.main", "m.f", RULE)},
+    ),
+    "an_instance_passed_keeps_its_type": Case(
+        {"m.py": """
+            class C:
+                def func(self): pass
+            class B:
+                def __init__(self, c):
+                    self.c = c
+                def func(self):
+                    self.c.func()
+            def main():
+                B(C()).func()
+        """},
+        expect={("m.B.func", "m.C.func", "attribute_flow")},
+        forbid={("m.B.func", "m.B.func")},
+    ),
+    # -- decorators ---------------------------------------------------------------------------------
+    "a_wrapping_decorator": Case(
+        {"m.py": """
+            def dec(f):
+                def inner():
+                    return f()
+                return inner
+            @dec
+            def func(): pass
+            def main(): func()
+        """},
+        expect={("m", "m.dec", RULE), ("m.main", "m.dec.inner", "decorator_flow"),
+                ("m.dec.inner", "m.func", "argument_flow")},
+        forbid={("m.main", "m.func")},
+    ),
+    "a_registering_decorator_returns_the_function": Case(
+        {"m.py": """
+            REGISTRY = []
+            def register(f):
+                REGISTRY.append(f)
+                return f
+            @register
+            def job(): pass
+            def main(): job()
+        """},
+        expect={("m.main", "m.job", RULE)},
+    ),
+    "an_external_decorator_keeps_the_function": Case(
+        {"m.py": """
+            import functools
+            @functools.lru_cache(maxsize=None)
+            def cached(): pass
+            @functools.cache
+            def cached2(): pass
+            def main():
+                cached()
+                cached2()
+        """},
+        expect={("m.main", "m.cached", RULE), ("m.main", "m.cached2", RULE)},
+    ),
+    "stacked_decorators": Case(
+        {"m.py": """
+            def dec1(f):
+                def inner():
+                    return f()
+                return inner
+            def dec2(f):
+                def inner():
+                    return f()
+                return inner
+            @dec1
+            @dec2
+            def func(): pass
+            func()
+        """},
+        expect={("m", "m.dec1.inner", "decorator_flow"), ("m.dec1.inner", "m.dec2.inner", "argument_flow"),
+                ("m.dec2.inner", "m.func", "argument_flow")},
+    ),
+    # -- builtins that call what they are given ------------------------------------------------------
+    "map_and_sorted_call_their_function": Case(
+        {"m.py": """
+            def double(x): return x
+            def key(x): return x
+            def main(xs):
+                list(map(double, xs))
+                sorted(xs, key=key)
+        """},
+        expect={("m.main", "m.double", "argument_flow"), ("m.main", "m.key", "argument_flow")},
+    ),
+}
+
+
+# not followed yet (removed one by one as the resolver learns each flow)
+PENDING = {
+    "a_loop_over_a_literal_list", "a_dict_read_with_an_unknown_key", "a_container_passed_as_an_argument",
+    "an_attribute_set_from_outside", "stacked_decorators", }
+for _name in PENDING:
+    CASES[_name].xfail = CASES[_name].xfail or "value flow not followed yet"
+
+
+def _params():
+    for name, case in CASES.items():
+        marks = [pytest.mark.xfail(strict=True, reason=case.xfail)] if case.xfail else []
+        yield pytest.param(name, marks=marks, id=name)
+
+
+@pytest.mark.parametrize("name", list(_params()))
+def test_value_flow(tmp_path, name):
+    case = CASES[name]
+    check(index_graph(tmp_path, case.files), case)
+
+
+def test_lambdas_are_symbols_with_their_line(tmp_path):
+    g = index_graph(tmp_path, {"m.py": """
+        def main():
+            a = lambda: 1
+            b = lambda: 2
+            return a, b
+    """})
+    lambdas = sorted((s["qualified_name"], s["kind"], s["start_line"]) for s in g.symbols if s["name"] == "<lambda>")
+    assert lambdas == [("m.main.<lambda>", "function", 2), ("m.main.<lambda>", "function", 3)]
+
+
+def test_flow_edges_carry_a_confidence_below_rule_edges(tmp_path):
+    g = index_graph(tmp_path, {"m.py": """
+        def f(): pass
+        def g(): pass
+        def run(cb): cb()
+        def main():
+            run(f)
+            run(g)
+            f()
+    """})
+    conf = {(r["caller"], r["callee"]): r["confidence"] for r in g.callee_rows}
+    assert 0 < conf[("m.run", "m.f")] < conf[("m.main", "m.f")] == 1.0
+    assert conf[("m.run", "m.f")] == conf[("m.run", "m.g")]

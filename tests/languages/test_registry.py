@@ -1,0 +1,82 @@
+"""The language registry: one folder per language, one line each in ``lore.languages.LANGUAGES``."""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from lore import languages
+from lore.errors import InvalidArgumentError
+from lore.languages import LANGUAGES, Language, get, language_for, module_name, parse_source
+
+ROOT = Path(languages.__file__).parent
+REPO = ROOT.parent.parent
+
+
+def test_every_language_folder_is_registered():
+    """A folder under lore/languages/ that the registry does not list would be dead code (and vice versa)."""
+    folders = sorted(p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists())
+    homes = sorted({type(lang.rules).__module__.split(".")[2] for lang in LANGUAGES})
+    assert folders == homes
+
+
+def test_names_and_extensions_are_unique():
+    names = [lang.name for lang in LANGUAGES]
+    assert len(names) == len(set(names))
+    exts = [e for lang in LANGUAGES for e in lang.extensions]
+    assert len(exts) == len(set(exts))
+    assert all(e.startswith(".") and e == e.lower() for e in exts)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES, ids=lambda lang: lang.name)
+def test_each_language_is_one_complete_object(lang: Language):
+    assert get(lang.name) is lang
+    assert lang.rules.language == lang.name
+    for ext in lang.extensions:
+        assert language_for(f"src/some/file{ext}") is lang
+        assert language_for(f"SRC/FILE{ext.upper()}") is lang
+    for fn in lang.file_names:
+        assert language_for(f"a/{fn}") is lang
+    path = f"src/x{lang.extensions[0]}"
+    pf = parse_source(path, b"", lang.name, module_name(path, lang.name))
+    assert pf.language == lang.name and pf.syntax_errors == 0
+    assert pf.symbols[0].kind == "module"
+
+
+def test_unknown_names():
+    assert language_for("README.md") is None
+    assert language_for("Makefile") is None
+    with pytest.raises(InvalidArgumentError, match="unknown language 'cobol'; choose one of: python"):
+        get("cobol")
+
+
+def test_python_module_names_know_the_packages():
+    namer = get("python").module_namer(["pkg/__init__.py", "pkg/a.py", "run.py"], "repo")
+    assert [namer(p) for p in ("pkg/__init__.py", "pkg/a.py", "run.py")] == ["pkg", "pkg.a", "run"]
+    root_pkg = get("python").module_namer(["__init__.py", "core.py"], "networkx")
+    assert root_pkg("core.py") == "networkx.core"
+    assert get("python").is_package("pkg/__init__.py") and not get("go").is_package("pkg/__init__.py")
+    assert get("go").module_namer(["cmd/main.go"], "repo")("cmd/main.go") == "cmd.main"
+
+
+def test_queries_ship_with_the_package():
+    """The package-data glob of pyproject.toml matches every query file of every language."""
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["lore"]
+    shipped = {p for pattern in data for p in (REPO / "lore").glob(pattern)}
+    queries = set((REPO / "lore").rglob("*.scm"))
+    assert queries and queries <= shipped
+
+
+def test_languages_never_import_the_index():
+    """The layer order: languages may import parsers and errors, never index (the resolver calls them)."""
+    bad = []
+    for p in sorted(ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(p.read_bytes())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in ("index",) and node.level:
+                bad.append(f"{p.relative_to(ROOT)}:{node.lineno}")
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("lore.index"):
+                bad.append(f"{p.relative_to(ROOT)}:{node.lineno}")
+    assert bad == []

@@ -9,6 +9,7 @@ only names the public surface that :mod:`lore` re-exports.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .errors import IndexNotFoundError
@@ -16,11 +17,11 @@ from .index import IndexReport
 from .index.pipeline import run_index
 from .queries import clusters as _clusters
 from .queries import symbols as _symbols
-from .queries._index import OpenIndex, resolve_db
+from .queries._index import OpenIndex, one_generation, resolve_db
 from .queries._shape import MAX_LIMIT, compact_row, fit_tokens
 from .queries.clusters import cluster_label, list_clusters, majority_path
 from .queries.graph import GRAPH_KINDS, lore_graph
-from .queries.indexing import INDEX_STEPS
+from .queries.indexing import INDEX_STEPS, embed_step
 from .queries.search import lore_search
 from .queries.symbols import EDGE_TABLES
 
@@ -35,14 +36,17 @@ class Index(OpenIndex):
     are then cached in memory only).
     """
 
+    @one_generation
     def stats(self) -> dict:
         """Counts by language, kind, table and resolution; see :func:`lore.queries.symbols.index_stats`."""
         return _symbols.index_stats(self)
 
+    @one_generation
     def status(self) -> dict:
         """What is indexed and whether it is fresh (files changed on disk since the last index run)."""
         return _symbols.index_status(self)
 
+    @one_generation
     def symbol(self, ref: int | str, *, snippet_lines: int = 0) -> dict:
         """Details of one symbol: location, signature, docstring, container, optional source snippet."""
         return _symbols.symbol_details(self, ref, snippet_lines=snippet_lines)
@@ -87,16 +91,22 @@ def open_index(path: str | os.PathLike[str] = ".", *, readonly: bool = False) ->
     return Index(db, readonly=readonly)
 
 
-def index_repo(root: str | os.PathLike[str] = ".", **options: Any) -> IndexReport:
+def index_repo(root: str | os.PathLike[str] = ".", *, embed: bool = False, embedder: str | None = None,
+               embed_progress: Callable | None = None, **options: Any) -> IndexReport:
     """Index (or refresh) the repository at ``root``; see :func:`lore.index.index_repo` for the options.
 
     One pipeline (:func:`lore.index.pipeline.run_index`): after a refresh that changed the code,
     documents added with ``lore docs add`` get their symbol mentions recomputed, so ``--with-docs``
     never points at symbols that are gone. A rebuild (``rebuild=True`` or a schema change) keeps the
     documents, their chunk ids and vectors. Code vectors (``lore index --embed``) are refreshed for
-    the files that changed, or remade after a rebuild (:mod:`lore.search.upkeep`).
+    the files that changed, or remade after a rebuild (:mod:`lore.search.upkeep`). With ``embed=True``
+    (implied by ``embedder``) what changed is embedded too and summarised in ``report.code_vectors``;
+    ``embed_progress(phase, done, total)`` follows that step.
     """
-    return run_index(root, steps=INDEX_STEPS, **options)
+    steps = list(INDEX_STEPS)
+    if embed or embedder is not None:
+        steps.append(embed_step(embedder, embed_progress))
+    return run_index(root, steps=steps, **options)
 
 
 __all__ = ["EDGE_TABLES", "GRAPH_KINDS", "MAX_LIMIT", "Index", "IndexReport", "cluster_label", "compact_row",

@@ -11,6 +11,7 @@ returns it as a tool error. Argument errors are also ``ValueError`` so generic c
     ├── NotAnIndexError             the file is not a lore index (lore never modifies it)
     ├── SchemaVersionError          index written by an incompatible lore version
     ├── IndexBusyError              another process holds the write lock
+    ├── IndexWriteError             the disk is full or read-only: the index was left as it was
     ├── UnknownSymbolError          id or qualified name not in the index
     ├── UnknownChunkError           chunk id not in the document store
     ├── EmptyGroundTruthError       a benchmark has nothing to score
@@ -66,6 +67,18 @@ class IndexBusyError(LoreError):
         self.path = str(path)
         super().__init__(
             f"the index at {self.path} is being written by another process; wait for it to finish and retry"
+        )
+
+
+class IndexWriteError(LoreError):
+    """Writing the index failed (disk full, read-only file system, I/O error); nothing was committed."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = str(path)
+        self.reason = " ".join(str(reason).split())
+        super().__init__(
+            f"could not write the index at {self.path} ({self.reason}); the index is unchanged: "
+            "free some disk space or make it writable, then run `lore index` again"
         )
 
 

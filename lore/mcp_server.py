@@ -40,13 +40,14 @@ from .mcp_schema import check_arguments, tool_definitions
 from .store.db import DEFAULT_DIR, default_db_path, get_meta, locate_index
 
 log = logging.getLogger("lore.mcp")
+ENVELOPED = frozenset({"search_similar"})  # tools whose failures are answers ({"success": false, ...})
 
 SERVER_NAME = "lore"
 INSTRUCTIONS = (
     "lore answers 'what else in this codebase is like this symbol?'. Typical flow: lore_search to find a symbol "
     "id, lore_symbol to read it, lore_graph kind=related to rank similar symbols (or call/callers/import/"
     "inheritance for direct edges), lore_clusters for the subsystems; search_docs and get_related for the "
-    "project's documentation. Ids are stable integers; qualified names work wherever an id does. Results are "
+    "project's documentation (search_similar for plain cosine hits with citations). Ids are stable integers; qualified names work wherever an id does. Results are "
     "compact JSON with total/truncated: raise limit or narrow the query when truncated is true. lore_status "
     "says whether the index is fresh."
 )
@@ -69,6 +70,7 @@ class LoreTools:
             "lore_status": self.lore_status,
             "search_docs": self.search_docs,
             "get_related": self.get_related,
+            "search_similar": self.search_similar,
         }
         if allow_refresh:
             self.handlers["lore_refresh"] = self.lore_refresh
@@ -101,6 +103,8 @@ class LoreTools:
         if name not in self.handlers:
             hint = " (start the server with --allow-refresh to enable it)" if name == "lore_refresh" else ""
             raise InvalidArgumentError(f"unknown tool {name!r}{hint}; available: {', '.join(self.handlers)}")
+        if name in ENVELOPED:  # its contract: every failure is an answer, arguments included
+            return self.handlers[name](dict(arguments or {}))
         return self.handlers[name](check_arguments(name, arguments))
 
     # each handler: one call into the library, then formatting (compact rows, token budget)
@@ -118,8 +122,7 @@ class LoreTools:
         from .api import lore_graph
 
         opts = dict(a)
-        opts.setdefault("limit", 10)
-        opts.setdefault("compact", True)
+        opts.setdefault("compact", True)  # the library's other defaults are the tool's (README: Defaults)
         return lore_graph(self.index(), **opts)
 
     def lore_symbol(self, a: dict) -> dict:
@@ -131,9 +134,7 @@ class LoreTools:
         from .api import list_clusters
 
         max_tokens = a.pop("max_tokens", None)
-        out = list_clusters(
-            self.index(), min_size=a.get("min_size", 3), limit=a.get("limit", 20), top=a.get("top", 5)
-        )
+        out = list_clusters(self.index(), **a)
         return _fit(out, max_tokens)
 
     def lore_status(self, a: dict) -> dict:
@@ -154,6 +155,21 @@ class LoreTools:
         max_tokens = a.pop("max_tokens", None)
         a.setdefault("limit", 10)
         return _fit(_envelope(get_related(self.index(), a.pop("chunk_id"), **a)), max_tokens)
+
+    def search_similar(self, a: dict) -> dict:
+        """The ``search_similar`` contract: ``{success, count, documents}``, failures as ``success: false``."""
+        from .docs.api import search_similar
+        from .docs.similar import DEFAULT_LIMIT as SIMILAR_LIMIT
+        from .docs.similar import failure
+
+        if not isinstance(a.get("query"), str) or not a["query"].strip():
+            return failure("Query parameter is required")
+        try:
+            a = check_arguments("search_similar", a)
+            index = self.index()
+        except Exception as exc:  # noqa: BLE001 - the contract turns every failure into an envelope
+            return failure(f"Failed to search: {error_message('search_similar', exc)}")
+        return search_similar(index, a["query"], limit=a.get("limit", SIMILAR_LIMIT))
 
     def lore_refresh(self, a: dict) -> dict:
         from .api import index_repo
@@ -262,10 +278,14 @@ def build_server(db_path: str | os.PathLike[str], *, allow_refresh: bool = False
             async with lock:
                 result = await anyio.to_thread.run_sync(tools.call, name, arguments)
             return types.CallToolResult(content=[types.TextContent(type="text", text=_dump(result))])
-        except LoreError as exc:
-            return _error(error_message(name, exc))
         except Exception as exc:  # a bug must not take the server down: report it and keep serving
-            log.exception("tool %s failed", name)
+            if not isinstance(exc, LoreError):
+                log.exception("tool %s failed", name)
+            if name in ENVELOPED:  # the contract: a failure is a {"success": false, ...} answer
+                from .docs.similar import failure
+
+                text = _dump(failure(f"Failed to search: {error_message(name, exc)}"))
+                return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
             return _error(error_message(name, exc))
 
     server: Server = Server(

@@ -3,6 +3,7 @@
     python benchmarks/structural/loo.py --json loo.json --markdown loo.md
     python benchmarks/structural/loo.py --corpora networkx,scipy          # a subset
     python benchmarks/structural/loo.py --write-defaults                 # refit the shipped hybrid weights
+    python benchmarks/structural/loo.py --from-json loo.json --write-defaults   # ... from a saved report
 
 See-Also corpora: networkx, scipy, numpy (installed), xarray, geopandas (pinned sdists, downloaded once
 into $LORE_BENCH_CACHE or ~/.cache/lore-bench, sha256-checked). Co-change corpora: requests, httpx,
@@ -34,10 +35,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
     ap.add_argument("--write-defaults", action="store_true", help="write the all-corpora fit as the shipped weights")
+    ap.add_argument("--from-json", type=Path, help="print (and --write-defaults from) a saved report instead of running")
     args = ap.parse_args(argv)
     names = tuple(n.strip() for n in args.corpora.split(",")) if args.corpora else None
     repos = dict(r.split("=", 1) for r in args.repo)
-    report = run_loo(names, workdir=args.workdir, repos=repos)
+    if args.from_json:
+        report = json.loads(args.from_json.read_text(encoding="utf-8"))
+    else:
+        report = run_loo(names, workdir=args.workdir, repos=repos)
     table = markdown(report)
     print(table)
     print("targets (held-out hybrid >= +20% relative vs same-file):", json.dumps(report["targets"]))
@@ -49,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
         args.markdown.write_text(table + "\n")
     if args.write_defaults:
         fit = report["all_corpora_fit"]
-        prov = {"corpora": sorted(report["corpora"]), "objective": "mean of MRR@10 and Recall@10",
+        prov = {"corpora": sorted(report["corpora"]),
+                "objective": "mean of MRR@10 and Recall@10, one vote per corpus",
                 "method": "coordinate ascent, structure fixed at 1.0", "objective_value": fit["objective"],
                 "queries": fit["queries"], "command": "python benchmarks/structural/loo.py --write-defaults"}
         DEFAULTS.write_text(

@@ -75,12 +75,14 @@ def check_positive(name: str, value) -> float:
     return v
 
 
-def check_int(name: str, value, minimum: int) -> int:
-    """An integer >= ``minimum`` (iteration counts, sizes)."""
+def check_int(name: str, value, minimum: int, maximum: int | None = None) -> int:
+    """An integer >= ``minimum`` (and <= ``maximum`` if given: iteration counts, sizes)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise InvalidArgumentError(f"{name} must be an integer, got {value!r}")
     if value < minimum:
         raise InvalidArgumentError(f"{name} must be at least {minimum}, got {value!r}")
+    if maximum is not None and value > maximum:
+        raise InvalidArgumentError(f"{name} must be at most {maximum}, got {value!r}")
     return int(value)
 
 

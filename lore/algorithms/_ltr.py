@@ -20,7 +20,7 @@ from ..errors import InvalidArgumentError
 
 __all__ = ["Blocks", "coordinate_ascent", "linear_scores", "query_metrics", "rank_blocks"]
 
-GRID = (-2.0, -1.0, -0.5, -0.25, -0.1, 0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
+GRID = (-2.0, -1.0, -0.5, -0.25, -0.1, 0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 
 
 @dataclass

@@ -6,8 +6,10 @@ sees SQL or a symbol name. The hybrid ranker (``lore.graphs.hybrid``) combines t
 
 Signals by family:
 
-* place: :func:`same_value` (same file, class, directory, kind), :func:`line_proximity`,
-  :func:`path_proximity` (how far apart two directories are in the package tree);
+* place: :func:`same_value` (same file, class, directory, kind), :func:`line_proximity` (a decay in
+  lines), :func:`line_rank` and :func:`adjacent` (the order of the same-file baseline: the k-th
+  nearest definition, the one just before or after), :func:`path_proximity` (how far apart two
+  directories are in the package tree);
 * words and role: :func:`row_cosine` over row-normalised idf-weighted sparse rows (name tokens,
   decorators, parameter names, base classes) prepared by :func:`idf_normalize`, and BM25 text
   similarity (:func:`bm25_weights`, :func:`bm25_scores`);
@@ -28,8 +30,10 @@ from ._checks import check_csr, row_segments
 __all__ = [
     "bm25_scores",
     "bm25_weights",
+    "adjacent",
     "idf_normalize",
     "line_proximity",
+    "line_rank",
     "max_normalize",
     "path_proximity",
     "row_cosine",
@@ -78,6 +82,51 @@ def line_proximity(lines: np.ndarray, seed: int, cand, same_file: np.ndarray, *,
     c = _rows(cand)
     dist = np.abs(lines[c].astype(np.float64) - float(lines[seed]))
     return np.asarray(same_file, dtype=np.float64) / (1.0 + dist / scale)
+
+
+def _file_order(lines: np.ndarray, seed: int, cand: np.ndarray, same_file) -> tuple[np.ndarray, np.ndarray]:
+    """(positions of the same-file candidates, nearest first with ties by row; their signed distance)."""
+    pos = np.flatnonzero(np.asarray(same_file) > 0)
+    delta = lines[cand[pos]].astype(np.int64) - int(lines[seed])
+    order = np.lexsort((cand[pos], np.abs(delta)))
+    return pos[order], delta[order]
+
+
+def line_rank(lines: np.ndarray, seed: int, cand, same_file: np.ndarray) -> np.ndarray:
+    """``1 / r`` for the candidate that is the r-th nearest definition of the seed's file, 0 elsewhere.
+
+    The order is the same-file baseline's (line distance, ties by row), so a dominant weight on this
+    signal reproduces that baseline exactly, whatever the size of the file; :func:`line_proximity`
+    decays in lines instead, which is flat in a long file and steep in a dense one.
+
+    Examples
+    --------
+    >>> line_rank(np.array([10, 40, 12, 500, 8]), 0, [1, 2, 3, 4], np.array([1.0, 1.0, 0.0, 1.0])).tolist()
+    [0.3333333333333333, 1.0, 0.0, 0.5]
+    """
+    c = _rows(cand)
+    out = np.zeros(c.size)
+    pos, _ = _file_order(lines, seed, c, same_file)
+    out[pos] = 1.0 / np.arange(1, pos.size + 1)
+    return out
+
+
+def adjacent(lines: np.ndarray, seed: int, cand, same_file: np.ndarray) -> np.ndarray:
+    """1.0 for the nearest same-file candidate defined before the seed and the nearest one after it.
+
+    Examples
+    --------
+    >>> adjacent(np.array([10, 40, 12, 500, 8, 2]), 0, [1, 2, 3, 4, 5], np.array([1, 1, 0, 1, 1.0])).tolist()
+    [0.0, 1.0, 0.0, 1.0, 0.0]
+    """
+    c = _rows(cand)
+    out = np.zeros(c.size)
+    pos, delta = _file_order(lines, seed, c, same_file)
+    for side in (delta > 0, delta < 0):
+        first = np.flatnonzero(side)
+        if first.size:
+            out[pos[first[0]]] = 1.0
+    return out
 
 
 def path_proximity(paths: np.ndarray, seed_path: int, cand_paths) -> np.ndarray:

@@ -177,6 +177,7 @@ def personalized_pagerank(
 
 
 _REJECTION_ROUNDS = 8
+MAX_WALKS = 100_000_000  # the same bound for the API, CLI and MCP: more walks than this would not fit in memory
 
 
 def _row_max(a: sp.csr_matrix) -> np.ndarray:
@@ -291,7 +292,7 @@ def monte_carlo_pagerank(
     a = check_csr(adjacency)
     check_square(a)
     alpha = check_alpha(alpha)
-    n_walks = check_int("n_walks", n_walks, 2)
+    n_walks = check_int("n_walks", n_walks, 2, MAX_WALKS)
     if max_steps is not None:
         max_steps = check_int("max_steps", max_steps, 0)
     rows, probs = check_personalization(personalization, a.shape[0])

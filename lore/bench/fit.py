@@ -5,7 +5,8 @@ Ground truth is any mapping "source symbol -> related symbols" of an index: See-
 file (:mod:`lore.bench.questions`: YAML or JSON, ``[{source, related: [...]}]``). For every source
 the hybrid ranker's candidates and their signal matrix are computed once (:func:`suite_blocks`);
 the weights are then fit by coordinate ascent (:func:`lore.algorithms._ltr.coordinate_ascent`) on
-the mean of MRR@10 and Recall@10, every ground truth weighing the same in total, and written as
+the mean of MRR@10 and Recall@10, every ground truth weighing the same in total (or every kind
+of ground truth, :func:`group_blocks`), and written as
 JSON that ``related --algorithm hybrid --weights FILE`` reads.
 
 Scoring helpers used by the leave-one-corpus-out benchmark live here too: per-query Recall@10,
@@ -29,8 +30,8 @@ from ..graphs._features import SymbolFeatures
 from . import baselines as bl
 from .structural import Ranker, Suite, features, hybrid_ranker
 
-__all__ = ["block_metrics", "features", "fit_weights", "hybrid_ranker", "paired_bootstrap", "per_query", "run_fit",
-           "suite_blocks", "write_weights"]
+__all__ = ["block_metrics", "features", "fit_weights", "group_blocks", "hybrid_ranker", "paired_bootstrap", "per_query",
+           "run_fit", "suite_blocks", "write_weights"]
 
 K = 10
 QUERY_METRICS = (f"recall@{K}", f"mrr@{K}", "hit@1")
@@ -63,15 +64,35 @@ class Fit:
                 "history": [round(h, 4) for h in self.history], "queries": self.queries, "seconds": self.seconds}
 
 
-def fit_weights(blocks: list[ltr.Blocks], *, init: dict[str, float] | None = None) -> Fit:
-    """Coordinate ascent over the union of ``blocks`` (each block = one ground truth, equal total weight).
+def group_blocks(blocks: list[ltr.Blocks], groups: list[str] | None = None) -> ltr.Blocks:
+    """One training set in which every *kind* of ground truth weighs the same in total.
+
+    ``groups`` names each block's kind (``seealso``, ``cochange``, ``questions``); blocks of one kind
+    share that kind's weight equally. Five See-Also corpora then count as much as three co-change
+    repositories together, not five against three: the fit may not buy a gain on one kind of
+    question with a loss on the other just because one kind has more corpora. Without ``groups``
+    every block weighs the same.
+    """
+    if groups is None:
+        return ltr.Blocks.concat(blocks)
+    if len(groups) != len(blocks):
+        raise InvalidArgumentError(f"{len(groups)} group names for {len(blocks)} ground truths")
+    by_group: dict[str, list[ltr.Blocks]] = {}
+    for g, b in zip(groups, blocks, strict=True):
+        by_group.setdefault(g, []).append(b)
+    return ltr.Blocks.concat([ltr.Blocks.concat(v) for _, v in sorted(by_group.items())])
+
+
+def fit_weights(blocks: list[ltr.Blocks], *, init: dict[str, float] | None = None,
+                groups: list[str] | None = None) -> Fit:
+    """Coordinate ascent over the union of ``blocks`` (see :func:`group_blocks` for how they are weighed).
 
     ``structure`` is the scale anchor: it stays at its initial weight (1.0).
     """
     if not blocks:
         raise EmptyGroundTruthError("no ground truth to fit on")
     t0 = time.perf_counter()
-    b = ltr.Blocks.concat(blocks)
+    b = group_blocks(blocks, groups)
     w0 = hy.check_weights(init or INIT)
     w, obj, hist = ltr.coordinate_ascent(b, w0, fixed=(hy.SIGNALS.index("structure"),))
     weights = {s: float(v) for s, v in zip(hy.SIGNALS, w, strict=True) if v != 0.0}

@@ -8,6 +8,9 @@ function; the app is assembled here, in the order ``lore --help`` lists the comm
 - :mod:`lore.cli.docs`: ``lore docs add|search``, ``lore related``
 - :mod:`lore.cli.serve`: ``lore serve``, ``lore tools``
 - :mod:`lore.cli.search`: ``lore search``
+- :mod:`lore.cli.config`: ``lore config``
+- :mod:`lore.cli.export`: ``lore export``
+- :mod:`lore.cli.view`: ``lore view``
 - :mod:`lore.cli.bench`: ``lore bench structural|callgraph|cochange|questions|search``
 
 :mod:`lore.cli._app` holds what they share: the root app, the consoles, the one place where a
@@ -18,11 +21,14 @@ nothing in the library imports it.
 
 from __future__ import annotations
 
-from . import bench, docs, graph, index, search, serve
+from . import bench, config, docs, export, graph, index, search, serve, view
 from ._app import app, main
 
 for _group in (graph, index, docs, serve, search, bench):
     _group.register(app)
+config.register(app)
+export.register(app)
+view.register(app)
 
 __all__ = ["app", "main"]
 

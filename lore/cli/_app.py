@@ -161,7 +161,8 @@ def print_rows(title: str, data: dict) -> None:
         table.add_row(*(escape(c) for c in cells))  # '[calls]' in a cell is text, not rich markup
     out.print(table)
     shown = len(data["results"])
-    foot = f"{shown} of {data['total']} shown" + (" (truncated; raise --limit)" if data.get("truncated") else "")
+    raise_opt = "--max-tokens" if data.get("truncated_by") == "max_tokens" else "--limit"  # the option that cut rows
+    foot = f"{shown} of {data['total']} shown" + (f" (truncated; raise {raise_opt})" if data.get("truncated") else "")
     foot += f" · index generation {data['generation']}"
     if data.get("note"):
         foot += f" · {data['note']}"
@@ -175,13 +176,52 @@ def _root(version: Annotated[bool, typer.Option("--version", help="Print the ver
         raise typer.Exit(0)
 
 
+def usage_error_line(exc: BaseException) -> str:
+    """One line for a usage error of the command-line parser (``No such option: -5``), naming the command.
+
+    Examples
+    --------
+    >>> class E(Exception):
+    ...     exit_code = 2
+    ...     ctx = None
+    ...     def format_message(self):
+    ...         return "No such option: -5"
+    >>> usage_error_line(E())
+    'lore: error: No such option: -5 (see `lore --help`)'
+    """
+    ctx = getattr(exc, "ctx", None)
+    where = getattr(ctx, "command_path", None) or "lore"
+    message = " ".join(str(exc.format_message()).split())  # type: ignore[attr-defined]
+    return f"lore: error: {message} (see `{where} --help`)"
+
+
 def main() -> None:
-    """Console entry point. Sub-apps whose commands raise LoreError directly (bench) are caught here."""
+    """Console entry point: every error is one line on stderr.
+
+    The parser runs with ``standalone_mode=False`` so its usage errors (unknown option, bad integer)
+    come here instead of being drawn as a box: they become one line and exit code 2, as LoreErrors
+    of sub-apps that raise them directly (bench) do.
+    """
     try:
-        app()
+        rv = app(standalone_mode=False)
     except LoreError as exc:
         sys.stderr.write(f"lore: error: {exc}\n")
         sys.exit(2)
     except KeyboardInterrupt:
         sys.stderr.write(f"lore: {INTERRUPTED}\n")
         sys.exit(130)
+    except Exception as exc:
+        # the parser's own errors (typer bundles click; it is not imported here): usage errors carry an
+        # exit code and a message, an Abort (Ctrl-C at a prompt) carries neither
+        if type(exc).__name__ == "Abort":
+            sys.stderr.write(f"lore: {INTERRUPTED}\n")
+            sys.exit(130)
+        if hasattr(exc, "format_message") and isinstance(getattr(exc, "exit_code", None), int):
+            ctx = getattr(exc, "ctx", None)
+            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:  # `lore`, `lore graph`: the help
+                sys.stdout.write(ctx.get_help() + "\n")
+                sys.exit(2)
+            sys.stderr.write(usage_error_line(exc) + "\n")
+            sys.exit(2)
+        raise
+    sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)

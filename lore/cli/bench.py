@@ -19,6 +19,16 @@ from rich.table import Table
 
 from ..errors import InvalidArgumentError
 from ._app import command, emit_json, out
+from ._benchci import (
+    BaselineOpt,
+    FailUnderOpt,
+    JunitOpt,
+    SummaryOpt,
+    ToleranceOpt,
+    ci_gate,
+    floors_for,
+    progress,
+)
 
 bench_app = typer.Typer(
     name="bench",
@@ -111,18 +121,28 @@ def structural_command(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random baseline and Monte-Carlo PageRank.")] = 0,
     corpus: Annotated[str, typer.Option("--corpus", help="Installed package to score: networkx (tunes the defaults) "
                                         "or scipy (held out: confirms them).")] = "networkx",
+    junit: JunitOpt = None,
+    summary: SummaryOpt = None,
+    fail_under: FailUnderOpt = None,
+    baseline: BaselineOpt = None,
+    tolerance: ToleranceOpt = 0.02,
 ) -> None:
     """See-Also suite on an installed package: every algorithm and the baselines; exit 1 below the floors."""
     from ..bench.structural import flat_metrics, gate_section, run_structural
 
-    report = run_structural(seed=seed, grid=not no_grid, corpus=corpus)
+    with progress(f"See-Also suite on {corpus} (indexes it, scores every algorithm; a minute or two)", quiet=json_out):
+        report = run_structural(seed=seed, grid=not no_grid, corpus=corpus)
     failures = _gate(gate_section(corpus), flat_metrics(report), thresholds, no_gate, quiet=json_out)
     report["gate_failures"] = failures
+    floors, source = floors_for(gate_section(corpus), thresholds, no_gate)
+    ci_failed = ci_gate("structural", f"lore bench structural ({corpus})", report, flat_metrics(report),
+                        floors=floors, floors_source=source, fail_under=fail_under, baseline=baseline,
+                        tolerance=tolerance, junit=junit, summary=summary, quiet=json_out)
     if json_out:
         _emit_json(report)
     else:
         print_structural(report)
-    if failures:
+    if failures or ci_failed:
         raise typer.Exit(1)
 
 
@@ -300,18 +320,30 @@ def questions_command(
     db: Annotated[Path, typer.Option("--db", help="Index file or repository root.")] = Path("."),
     algorithms: AlgorithmsOption = None,
     json_out: JsonOption = False,
+    junit: JunitOpt = None,
+    summary: SummaryOpt = None,
+    fail_under: FailUnderOpt = None,
+    baseline: BaselineOpt = None,
+    tolerance: ToleranceOpt = 0.02,
 ) -> None:
-    """Score related lists against your own questions; unknown names are reported and skipped."""
+    """Score related lists against your own questions; unknown names are reported and skipped; exit 1 below a gate."""
     from ..bench.questions import run_questions
+    from ..bench.structural import flat_metrics
 
-    report = run_questions(file, db=db, algorithms=_algorithms(algorithms))
+    with progress(f"questions of {file}", quiet=json_out):
+        report = run_questions(file, db=db, algorithms=_algorithms(algorithms))
+    failed = ci_gate("questions", f"lore bench questions ({file})", report, flat_metrics(report), floors=None,
+                     floors_source="", fail_under=fail_under, baseline=baseline, tolerance=tolerance,
+                     junit=junit, summary=summary, quiet=json_out)
     if json_out:
         _emit_json(report)
-        return
-    for u in report["unknown"]:
-        out.print(f"unknown {u['role']} in entry {u['entry']}: {u['name']} (skipped)", markup=False)
-    _corpus_lines(report)
-    out.print(ranking_table(report, f"questions of {file}"))
+    else:
+        for u in report["unknown"]:
+            out.print(f"unknown {u['role']} in entry {u['entry']}: {u['name']} (skipped)", markup=False)
+        _corpus_lines(report)
+        out.print(ranking_table(report, f"questions of {file}"))
+    if failed:
+        raise typer.Exit(1)
 
 
 def bench_search_command(

@@ -1,4 +1,4 @@
-"""``lore docs add``, ``lore docs search`` and ``lore related``: thin shells over :mod:`lore.docs.api`.
+"""``lore docs add``, ``lore docs search``, ``lore docs similar`` and ``lore related``: thin shells over :mod:`lore.docs.api`.
 
 Each command parses its options, calls one endpoint and prints a table (or the envelope with
 ``--json``). A :class:`~lore.errors.LoreError` becomes one line on stderr and exit code 2. The
@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..errors import IndexNotFoundError, InvalidArgumentError
+from ..errors import IndexNotFoundError, InvalidArgumentError, LoreError
 from ..store.db import default_db_path
 from ._app import command, emit_json, find_db
 
@@ -80,7 +80,7 @@ def _results_table(results: list[dict[str, Any]], title: str) -> Table:
 
 @command(docs_app, "add", interrupt=False)
 def add_command(
-    paths: Annotated[list[Path], typer.Argument(help="Documentation files or directories (md, rst, txt).")],
+    paths: Annotated[list[Path], typer.Argument(help="Documentation files or directories (md, rst, txt, pdf).")],
     library: Annotated[
         str | None, typer.Option("--library", help="Library the documents describe (default: keep).")
     ] = None,
@@ -112,11 +112,15 @@ def add_command(
         emit_json(out)
         return
     Console().print(
-        f"{out['added']} added, {out['updated']} updated, {out['unchanged']} unchanged, {out['removed']} removed; "
+        f"{out['added']} added, {out['updated']} updated, {out['unchanged']} unchanged, {out['removed']} removed, "
+        f"{out['skipped']} skipped; "
         f"{out['chunks']} chunks written, {out['embedded']} embedded with {out['model']} "
         f"({out['reused']} vectors reused), {out['links']} links, {out['mentions']} symbol mentions "
         f"in {out['seconds']:.1f}s"
     )
+    for d in out["documents"]:
+        if d["status"] == "skipped":
+            Console(stderr=True).print(escape(f"skipped {d['path']}: {d['reason']}"))
 
 
 @command(docs_app, "search", interrupt=False)
@@ -137,6 +141,10 @@ def search_command(
     count: Annotated[
         bool, typer.Option("--count", help="Also count every keyword match exactly (slower).")
     ] = False,
+    title_boost: Annotated[
+        float,
+        typer.Option("--title-boost", help="Score factor when every query word is in the document title (1 = off)."),
+    ] = 1.5,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -145,7 +153,7 @@ def search_command(
 
     out = api.search_docs(
         _db(db), query, mode=mode, limit=limit, min_score=min_score, topic=topic, library=library, tags=tags,
-        expand=expand, any_terms=any_terms, count=count,
+        expand=expand, any_terms=any_terms, count=count, title_boost=title_boost,
     )  # fmt: skip
     if as_json:
         emit_json(out)
@@ -161,15 +169,54 @@ def search_command(
     Console().print(_results_table(out["results"], escape(title)))
 
 
+@command(docs_app, "similar", interrupt=False)
+def similar_command(
+    query: Annotated[str, typer.Argument(help="Text to compare every chunk with (cosine of embeddings).")],
+    limit: Annotated[int, typer.Option("--limit", "-n", help="Documents to return (default 5; clamped to 1-100).")] = 5,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Chunks most similar to QUERY, with citations (the search_similar contract)."""
+    from ..docs import api  # here, not at import: other commands never load numpy
+    from ..docs.similar import failure
+
+    try:
+        where: Path | None = _db(db)
+    except LoreError as exc:  # the contract: with --json even a missing index is an envelope
+        where, out = None, failure(f"Failed to search: {exc}")
+    if where is not None:
+        out = api.search_similar(where, query, limit=limit)
+    if as_json:
+        emit_json(out)
+    elif out["success"]:
+        table = Table(title=escape(f"{out['count']} documents similar to {query!r}"))
+        for col, justify in (("id", "right"), ("similarity", "right"), ("source", "left"), ("text", "left")):
+            table.add_column(col, justify=justify)  # type: ignore[arg-type]
+        for d in out["documents"]:
+            page = f" p.{d['page_number']}" if d["page_number"] is not None else ""
+            where_in = f"{d['source_file']} [{d['chunk_index'] + 1}/{d['total_chunks']}]{page}"
+            table.add_row(str(d["id"]), f"{d['similarity']:.3f}", escape(where_in), escape(_snippet(d["content"])))
+        Console().print(table)
+    if not out["success"]:
+        if not as_json:
+            typer.echo(f"lore: error: {out['error']}", err=True)
+        raise typer.Exit(2)
+
+
 def related_command(
     chunk_id: Annotated[int, typer.Argument(help="A chunk id (from `lore docs search`).")],
     limit: LimitOption = 10,
     topic: TopicOption = None,
     library: LibraryOption = None,
     tags: TagsOption = None,
-    min_score: MinScoreOption = None,
+    min_score: Annotated[float, typer.Option("--min-score", help="Drop chunks below this cosine.")] = 0.0,
     include_linked: Annotated[
-        bool, typer.Option("--include-linked", help="Blend in documents linked to or from the source.")
+        bool,
+        typer.Option(
+            "--include-linked",
+            help="Add the best chunk of each document linked to or from the source, at max(cosine, 0.6), "
+            "even below --min-score.",
+        ),
     ] = False,
     same_document: Annotated[
         bool, typer.Option("--same-document", help="Also return chunks of the source document.")

@@ -10,7 +10,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..api import list_clusters, lore_graph
-from ._app import DbOpt, JsonOpt, command, emit_json, open_db, out, print_rows
+from ..errors import InvalidArgumentError
+from ._app import DbOpt, JsonOpt, command, emit_json, open_db, out
+from ._format import FormatOpt, check_format, print_fitted, write_delimited
 
 graph_app = typer.Typer(help="Graph queries: direct edges, related symbols, clusters.", no_args_is_help=True)
 
@@ -20,16 +22,23 @@ TestsOpt = Annotated[bool, typer.Option("--include-tests", help="Keep symbols fr
 
 
 def _graph(kind: str, refs: list[str], db: Path | None, as_json: bool, compact: bool = False,
-           max_tokens: int | None = None, **kw: Any) -> None:
+           max_tokens: int | None = None, fmt: str = "table", **kw: Any) -> None:
+    check_format(fmt)
     with open_db(db) as idx:
         data = lore_graph(idx, kind=kind, source_id=refs if len(refs) > 1 else refs[0], compact=compact,
                           max_tokens=max_tokens, **kw)
     if as_json:
         emit_json(data)
         return
+    if fmt != "table":
+        write_delimited(data["results"], fmt)
+        return
     if compact:
         data["results"] = [dict(r, qualified_name=r["qualified_name"], path=None, line=None) for r in data["results"]]
-    print_rows(f"{kind} of {', '.join(refs)}", data)
+    print_fitted(f"{kind} of {', '.join(refs)}", data)  # one line per row, why wrapped: fits 100 columns
+    if data.get("unresolved_same_name"):
+        out.print(f"  {data['unresolved_same_name']} call sites of the same name stayed unresolved: "
+                  "this list may be incomplete", markup=False)
     for d in data.get("docs", []) or []:
         doc = d.get("document") or {}
         out.print(f"  doc chunk {d.get('chunk_id')}: {doc.get('path')} > {d.get('breadcrumb', '')}"
@@ -38,43 +47,43 @@ def _graph(kind: str, refs: list[str], db: Path | None, as_json: bool, compact: 
 
 
 @command(graph_app, "call")
-def graph_call(ref: str, limit: LimitOpt = 50, kind: KindOpt = None, db: DbOpt = None, as_json: JsonOpt = False) -> None:
+def graph_call(ref: str, limit: LimitOpt = 20, kind: KindOpt = None, db: DbOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """What REF calls: targets with resolution, confidence and call-site lines (unresolved names kept)."""
-    _graph("call", [ref], db, as_json, limit=limit, result_kind=kind)
+    _graph("call", [ref], db, as_json, fmt=fmt, limit=limit, result_kind=kind)
 
 
 @command(graph_app, "callers")
-def graph_callers(ref: str, limit: LimitOpt = 50, kind: KindOpt = None, include_tests: TestsOpt = True,
-                  db: DbOpt = None, as_json: JsonOpt = False) -> None:
+def graph_callers(ref: str, limit: LimitOpt = 20, kind: KindOpt = None, include_tests: TestsOpt = False,
+                  db: DbOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """Who calls REF, with resolution, confidence and call-site lines."""
-    _graph("callers", [ref], db, as_json, limit=limit, result_kind=kind, include_tests=include_tests)
+    _graph("callers", [ref], db, as_json, fmt=fmt, limit=limit, result_kind=kind, include_tests=include_tests)
 
 
 @command(graph_app, "import")
 def graph_import(
     ref: str,
     direction: Annotated[str, typer.Option(help="out: what REF's file imports; in: who imports it.")] = "out",
-    limit: LimitOpt = 100, db: DbOpt = None, as_json: JsonOpt = False,
+    limit: LimitOpt = 20, db: DbOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table",
 ) -> None:
     """Imports of the file that defines REF (or, with --direction in, the modules importing it)."""
-    _graph("import", [ref], db, as_json, limit=limit, direction=direction)
+    _graph("import", [ref], db, as_json, fmt=fmt, limit=limit, direction=direction)
 
 
 @command(graph_app, "inheritance")
 def graph_inheritance(
     ref: str,
     direction: Annotated[str, typer.Option(help="out: bases; in: subclasses; both.")] = "both",
-    limit: LimitOpt = 100, kind: KindOpt = None, db: DbOpt = None, as_json: JsonOpt = False,
+    limit: LimitOpt = 20, kind: KindOpt = None, db: DbOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table",
 ) -> None:
     """Base classes and subclasses of REF (transitively), and the methods it overrides."""
-    _graph("inheritance", [ref], db, as_json, limit=limit, direction=direction, result_kind=kind)
+    _graph("inheritance", [ref], db, as_json, fmt=fmt, limit=limit, direction=direction, result_kind=kind)
 
 
 @command(graph_app, "related")
 def graph_related(
     refs: Annotated[list[str], typer.Argument(help="One or more seed symbols (ids or qualified names).")],
     algorithm: Annotated[str, typer.Option("--algorithm", "-a", help="overlap | hybrid (structure + place + words + role, fit weights) | fusion (overlap + PageRank ranks) | pagerank | pagerank_push | pagerank_mc | cluster")] = "overlap",
-    weights_file: Annotated[Path | None, typer.Option("--weights", help="hybrid: weights written by `lore bench fit` (default: the shipped ones).")] = None,
+    weights: Annotated[str | None, typer.Option("--weights", help="Weights as name=number pairs: overlap relations (callees=1,callers=0.5,types=0.2), PageRank walk relations (calls, types, inherits, contains, imports) or hybrid signals; or a file written by `lore bench fit` (hybrid). Names left out keep their defaults.")] = None,
     limit: LimitOpt = 20,
     kind: KindOpt = None,
     include_tests: TestsOpt = False,
@@ -87,42 +96,64 @@ def graph_related(
     max_tokens: Annotated[int | None, typer.Option(help="Trim rows so the JSON fits about this many tokens.")] = None,
     with_docs: Annotated[bool, typer.Option("--with-docs", help="Also list document chunks that mention the seeds.")] = False,
     db: DbOpt = None,
-    as_json: JsonOpt = False,
+    as_json: JsonOpt = False, fmt: FormatOpt = "table",
 ) -> None:
     """Symbols that play a role like REFS, ranked by graph structure, each with why."""
-    _graph("related", refs, db, as_json, compact=compact, max_tokens=max_tokens, algorithm=algorithm, limit=limit,
+    _graph("related", refs, db, as_json, fmt=fmt, compact=compact, max_tokens=max_tokens, algorithm=algorithm, limit=limit,
            result_kind=kind, include_tests=include_tests, measure=measure, alpha=alpha, direction=direction,
-           n_walks=walks, seed=seed, with_docs=with_docs, weights=_hybrid_weights(weights_file))
+           n_walks=walks, seed=seed, with_docs=with_docs, weights=parse_weights(weights))
 
 
-def _hybrid_weights(path: Path | None) -> dict[str, float] | None:
-    if path is None:
+def parse_weights(spec: str | None) -> dict[str, float] | None:
+    """``--weights``: ``name=number`` pairs (``callees=1,callers=0.5,types=0.2``) or a weights file.
+
+    >>> parse_weights("callees=1, callers=0.5,types=.2")
+    {'callees': 1.0, 'callers': 0.5, 'types': 0.2}
+    """
+    if spec is None:
         return None
-    from ..graphs.hybrid import load_weights
+    if "=" not in spec:  # a file written by `lore bench fit`
+        from ..graphs.hybrid import load_weights
 
-    return load_weights(path)
+        return load_weights(Path(spec))
+    out: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in spec.split(","))):
+        name, sep, value = (x.strip() for x in part.partition("="))
+        try:
+            if not (sep and name):
+                raise ValueError(part)
+            out[name] = float(value)
+        except ValueError:
+            raise InvalidArgumentError(
+                f"--weights takes name=number pairs such as callees=1,callers=0.5,types=0.2, got {part!r}"
+            ) from None
+    return out
 
 
 @command(graph_app, "cluster")
-def graph_cluster(ref: str, limit: LimitOpt = 30, kind: KindOpt = None, include_tests: TestsOpt = False,
-                  db: DbOpt = None, as_json: JsonOpt = False) -> None:
+def graph_cluster(ref: str, limit: LimitOpt = 20, kind: KindOpt = None, include_tests: TestsOpt = False,
+                  db: DbOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """The cluster (subsystem) of REF and its members, ranked."""
-    _graph("cluster", [ref], db, as_json, limit=limit, result_kind=kind, include_tests=include_tests)
+    _graph("cluster", [ref], db, as_json, fmt=fmt, limit=limit, result_kind=kind, include_tests=include_tests)
 
 
 @command(graph_app, "clusters")
 def graph_clusters(
     min_size: Annotated[int, typer.Option(help="Hide clusters smaller than this.")] = 3,
-    limit: LimitOpt = 50,
+    limit: LimitOpt = 20,
     mode: Annotated[str, typer.Option(help="lpa (label propagation) | components")] = "lpa",
     db: DbOpt = None,
-    as_json: JsonOpt = False,
+    as_json: JsonOpt = False, fmt: FormatOpt = "table",
 ) -> None:
     """The subsystems: size, cohesion, a readable label and top members of each cluster."""
+    check_format(fmt)
     with open_db(db) as idx:
         data = list_clusters(idx, min_size=min_size, limit=limit, mode=mode)
     if as_json:
         emit_json(data)
+        return
+    if fmt != "table":
+        write_delimited(data["results"], fmt, ("cluster", "size", "cohesion", "label", "top_members"))
         return
     t = Table(title="clusters", title_justify="left")
     for c in ("cluster", "size", "cohesion", "label", "top members"):

@@ -20,34 +20,41 @@ def index_cmd(
     path: Annotated[Path, typer.Argument(help="Repository root.")] = Path("."),
     db: Annotated[Path | None, typer.Option("--db", help="Index file (default: PATH/.lore/index.db).")] = None,
     exclude: Annotated[list[str] | None, typer.Option("--exclude", "-x", help="Gitignore-style pattern to skip (repeatable).")] = None,
-    max_file_size: Annotated[int, typer.Option(help="Skip files larger than this many bytes.")] = 2_000_000,
+    max_file_size: Annotated[int | None, typer.Option(help="Skip files larger than this many bytes (default: the repository's settings, else 2000000; see `lore config`).")] = None,
     workers: Annotated[int | None, typer.Option(help="Parser processes (default: CPU count).")] = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the index and build it from scratch.")] = False,
     embed: Annotated[bool, typer.Option("--embed", help="Also embed symbols and files for vector / hybrid search (kept fresh by later runs).")] = False,
     embedder: Annotated[str | None, typer.Option("--embedder", help="hashing (default: no model, fast) | minilm (the embed extra; ~20 symbols/s). Implies --embed.")] = None,
     as_json: JsonOpt = False,
+    watch: Annotated[bool, typer.Option("--watch", help="Keep watching: re-index whenever source files change (debounced); Ctrl-C stops.")] = False,
+    debounce: Annotated[int, typer.Option(help="--watch: changes closer together than this many ms make one run.")] = 400,
 ) -> None:
     """Index a repository (incremental: only changed files are re-parsed)."""
+    if watch:
+        from ._watch import watch_index
+
+        watch_index(path, debounce=debounce, as_json=as_json, db=db, exclude=tuple(exclude or ()),
+                    max_file_size=max_file_size, workers=workers, rebuild=rebuild,
+                    **({"embed": True, "embedder": embedder} if embed or embedder else {}))
+        return
     if embedder is not None:
-        from ..text.embed import get_embedder  # here, not at import: other commands never load numpy
-
-        get_embedder(embedder)  # an unknown name or a missing extra fails before any work
         embed = True
-
     if not path.is_dir():
         raise LoreError(f"{path} is not a directory; pass the repository root")
     progress = progress_bar() if sys.stderr.isatty() and not as_json else None
     if progress is not None:
         progress.start()
     try:
+        callback = progress_callback(progress) if progress is not None else None
         report = index_repo(path, db=db, exclude=tuple(exclude or ()), max_file_size=max_file_size, workers=workers,
-                            rebuild=rebuild, progress=progress_callback(progress) if progress is not None else None)
+                            rebuild=rebuild, progress=callback, embed=embed, embedder=embedder,
+                            embed_progress=callback)
     finally:
         if progress is not None:
             progress.stop()
-    vectors = build_vectors(report.db, embedder) if embed else None
+    vectors = report.code_vectors
     if as_json:
-        emit_json({**report.to_dict(), **({"code_vectors": vectors} if vectors else {})})
+        emit_json(report.to_dict())
         return
     if report.rebuilt_reason:
         out.print(f"rebuilt the index ({report.rebuilt_reason})", markup=False)
@@ -73,21 +80,6 @@ def index_cmd(
         err.print(f"warning: skipped {n} files: {reason}", markup=False)
     if vectors:
         print_vectors(vectors)
-
-
-def build_vectors(db: str | Path, embedder: str | None) -> dict[str, Any]:
-    """``lore index --embed``: embed what changed since the last run (a progress bar on a TTY).
-
-    An explicit ``--embedder`` makes that model the index's only one; without it the stored model
-    is kept, else the no-model hashing embedder is used.
-    """
-    from ..search.api import build_code_vectors
-
-    if not sys.stderr.isatty():
-        return build_code_vectors(db, embedder=embedder, replace=embedder is not None)
-    with progress_bar() as progress:
-        return build_code_vectors(db, embedder=embedder, replace=embedder is not None,
-                                  progress=progress_callback(progress))
 
 
 def print_vectors(v: dict[str, Any]) -> None:
@@ -128,8 +120,20 @@ def stats_cmd(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     for table, e in s["edges"].items():
         t.add_row(table, str(e["total"]), ", ".join(f"{k} {v}" for k, v in e["by_resolution"].items()))
     out.print(t)
+    strengths = s.get("calls_by_strength", {})
+    total = sum(strengths.values())
+    if total:
+        t = Table(title="call edges by strength (how much to trust)", title_justify="left")
+        for c in ("strength", "edges", "share"):
+            t.add_column(c)
+        for k, n in strengths.items():
+            t.add_row(k, str(n), f"{100 * n / total:.1f}%")
+        out.print(t)
     if s["syntax_error_files"]:
         out.print(f"{s['syntax_error_files']} files with syntax errors", markup=False)
+    if s.get("skipped"):
+        out.print("skipped by the last index run: " + ", ".join(f"{k} {v}" for k, v in s["skipped"].items()),
+                  markup=False)
 
 
 def show_cmd(
@@ -150,8 +154,11 @@ def show_cmd(
         out.print(f"in {s['parent']['qualified_name']} (id {s['parent']['id']})", markup=False)
     if s.get("signature"):
         out.print(s["signature"], markup=False)
-    if s.get("docstring"):
-        out.print("\n" + s["docstring"], markup=False)
+    # the docstring once: on its own only when the source snippet below does not already show it
+    doc = s.get("docstring") or ""
+    doc_lines = [ln.strip() for ln in doc.strip().splitlines() if ln.strip()]
+    if doc and not (s.get("snippet") and doc_lines and all(ln in s["snippet"] for ln in doc_lines[:2])):
+        out.print("\n" + doc, markup=False)
     if s.get("snippet"):
         out.print("\n" + s["snippet"], markup=False)
     elif s.get("note"):

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ._app import DbOpt, command, emit_json
+from ._app import DbOpt, command, emit_json, err
 
 
 def serve_command(
@@ -28,13 +28,30 @@ def serve_command(
             "--allow-refresh", help="Add the lore_refresh tool (the only one that writes the index)."
         ),
     ] = False,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Keep the index fresh while serving: re-index as files change (debounced).")
+    ] = False,
 ) -> None:
     """Run the MCP server (stdio by default) for Claude Desktop, Claude Code, VS Code or any MCP client."""
     from ..mcp_server import locate_db, parse_http, serve  # here: other commands never load the MCP SDK
 
-    if http:
-        parse_http(http)  # a bad address fails here, before anything starts
-    serve(locate_db(db), http=http, allow_refresh=allow_refresh)
+    db_path = locate_db(db)
+    address = parse_http(http) if http else None  # a bad address fails here, before anything starts
+    stop = None
+    if watch:
+        from ._watch import start_background_watch
+
+        stop = start_background_watch(db_path)
+    if address:
+        host, port = address
+        shown = f"[{host}]" if ":" in host else host
+        err.print(f"lore: MCP server (streamable HTTP) on http://{shown}:{port}/mcp for {db_path}; Ctrl-C stops it",
+                  markup=False)
+    try:
+        serve(db_path, http=http, allow_refresh=allow_refresh)
+    finally:
+        if stop is not None:
+            stop.set()
 
 
 def tools_command(

@@ -6,6 +6,7 @@ Python users call the JSON-ready endpoints with the index path::
     add_documents(".lore/index.db", ["docs/", "README.md"], library="mylib")
     hits = search_docs(".lore/index.db", "retry with backoff")
     more = get_related(".lore/index.db", hits["results"][0]["chunk_id"])
+    cited = search_similar(".lore/index.db", "retry with backoff", limit=5)  # {"success", "count", "documents"}
 
 The code side calls :func:`chunks_mentioning` with an open connection.
 """
@@ -18,7 +19,7 @@ from typing import Any
 
 from ..store import docs as _store
 from ..text.embed import Embedder, get_embedder
-from .api import add_documents, get_related, search_docs
+from .api import add_documents, get_related, search_docs, search_similar
 from .chunking import Chunk, chunk_text
 from .links import current_mentions
 from .links import record_mentions as refresh_mentions
@@ -51,4 +52,5 @@ __all__ = [
     "get_related",
     "refresh_mentions",
     "search_docs",
+    "search_similar",
 ]

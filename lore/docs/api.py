@@ -33,7 +33,9 @@ from ..store.docs import docs_generation
 from ..text.embed import Embedder, get_embedder
 from .ingest import ingest, normalise_tags, project_root
 from .related import related_chunks
-from .search import clamp_limit, search_chunks
+from .search import TITLE_BOOST, clamp_limit, search_chunks
+from .similar import DEFAULT_LIMIT as SIMILAR_LIMIT
+from .similar import search_similar_on
 
 PathLike = str | os.PathLike[str]
 IndexLike = Any  # a lore.Index, a repository root or an index file
@@ -138,12 +140,18 @@ def search_docs(
     any_terms: bool = False,
     embedder: str | None = None,
     count: bool = False,
+    title_boost: float = TITLE_BOOST,
 ) -> dict[str, Any]:
-    """Search document chunks (``mode``: hybrid, vector or keyword); see :mod:`lore.docs.search`."""
+    """Search document chunks (``mode``: hybrid, vector or keyword); see :mod:`lore.docs.search`.
+
+    ``title_boost`` multiplies the score of a chunk whose document title holds every query word
+    (partially for some of them); 1 turns it off.
+    """
     with _reading(index) as conn:
         found = search_chunks(
             conn, query, mode=mode, limit=limit, min_score=min_score, topic=topic, library=library,
             tags=_tags(tags), expand=expand, decay=decay, any_terms=any_terms, embedder=embedder, count=count,
+            title_boost=title_boost,
         )  # fmt: skip
         gen = docs_generation(conn)
     return {
@@ -153,6 +161,7 @@ def search_docs(
         "min_score": min_score,
         "filters": {"topic": topic, "library": library, "tags": _tags(tags)},
         "expand": expand,
+        "title_boost": title_boost,
         "generation": gen,
         "total": len(found["results"]),
         **found,
@@ -167,7 +176,7 @@ def get_related(
     topic: str | None = None,
     library: str | None = None,
     tags: Iterable[str] | str | None = None,
-    min_score: float | None = None,
+    min_score: float | None = 0.0,
     include_linked: bool = False,
     exclude_document: int | str | bool | None = None,
 ) -> dict[str, Any]:
@@ -182,10 +191,12 @@ def get_related(
         Results to return, clamped to 1..100; filters never leave fewer while enough chunks match.
     topic, library, tags : optional
         Keep only chunks of documents with this topic, this library and all these tags.
-    min_score : float, optional
-        Cosine floor; default per model (a little above random pairs of unrelated text).
+    min_score : float
+        Cosine floor, default 0.0 (``None`` means the same).
     include_linked : bool
-        Blend in documents linked to or from the source document (``score = cos + w (1 - cos)``).
+        Also return, once per document linked to or from the source document and not yet among the
+        results, its chunk most like the source, scored ``max(cosine, 0.6)`` and kept even below
+        ``min_score``; the results are then ranked again and cut to ``limit``.
     exclude_document : None, int, str or False
         ``None`` leaves the source chunk's document out, an id or stored path leaves that document
         out instead, ``False`` leaves out only the chunk itself.
@@ -233,3 +244,41 @@ def get_related(
         "total": len(found["results"]),
         **found,
     }
+
+
+def search_similar(index: IndexLike, query: str, *, limit: int = SIMILAR_LIMIT) -> dict[str, Any]:
+    """Chunks most similar to ``query`` by cosine, in the ``search_similar`` envelope; never raises.
+
+    Parameters
+    ----------
+    index : lore.Index, repository root or index file
+    query : str
+        Text to embed with the model that embedded the store (required, non-empty).
+    limit : int
+        Documents to return, default 5, clamped into 1..100 (out-of-range values are not refused).
+
+    Returns
+    -------
+    dict
+        ``{"success": True, "count": n, "documents": [...]}``, each document with ``id``, ``content``,
+        ``similarity``, ``created_at``, ``source_file``, ``source_type``, ``chunk_index``,
+        ``page_number``, ``total_chunks`` and ``metadata`` (a JSON string); on any failure
+        ``{"success": False, "error": "...", "count": 0, "documents": []}``.
+
+    See Also
+    --------
+    lore.docs.similar : the contract, field by field.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> root = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (root / "a.md").write_text("# Retries\\n\\nRetry failed calls with exponential backoff.\\n")
+    >>> _ = add_documents(root, [root], embedder="hashing")
+    >>> found = search_similar(root, "exponential backoff", limit=500)
+    >>> found["success"], found["count"], found["documents"][0]["source_type"]
+    (True, 1, 'md')
+    >>> search_similar(root, "  ")
+    {'success': False, 'error': 'Query parameter is required', 'count': 0, 'documents': []}
+    """
+    return search_similar_on(lambda: _reading(index), query, limit)

@@ -29,10 +29,10 @@ from pathlib import Path
 
 from ..errors import InvalidArgumentError
 
-CHUNKER_VERSION = "chunker-2"  # bump when the same text would be cut differently
+CHUNKER_VERSION = "chunker-3"  # bump when the same text would be cut differently (3: .txt sniffed for markup)
 DEFAULT_MAX_CHARS = 1500
 DEFAULT_OVERLAP = 150
-SOURCE_TYPES = ("markdown", "rst", "text")
+SOURCE_TYPES = ("markdown", "rst", "text", "pdf")  # pdf: page text, cut like plain text
 _EXTENSIONS = {
     ".md": "markdown",
     ".markdown": "markdown",
@@ -41,6 +41,7 @@ _EXTENSIONS = {
     ".rest": "rst",
     ".txt": "text",
     ".text": "text",
+    ".pdf": "pdf",
 }
 DOC_EXTENSIONS = tuple(sorted(_EXTENSIONS))
 
@@ -66,8 +67,61 @@ class _Section:
 
 
 def source_type_for(path: str | Path) -> str:
-    """``markdown`` / ``rst`` / ``text`` from a file name (unknown extensions are text)."""
+    """``markdown`` / ``rst`` / ``text`` / ``pdf`` from a file name (unknown extensions are text)."""
     return _EXTENSIONS.get(Path(path).suffix.lower(), "text")
+
+
+_SNIFF_RST = (
+    (re.compile(r"^\.\. [\w:-]+::", re.M), 3),  # directive
+    (re.compile(r"^\.\. _[^:`\n]+:\s*$", re.M), 3),  # label
+    (re.compile(r":[a-z][\w:.-]*:`[^`\n]+`"), 2),  # role
+    (re.compile(r"^([^\w\s])\1{2,}[ \t]*\n[^\n]*\S[^\n]*\n\1{3,}[ \t]*$", re.M), 3),  # overlined title
+    (re.compile(r"^\S[^\n]*\n([=\-~^\"'`#*+:.])\1{2,}[ \t]*$", re.M), 1),  # underlined title (md has = and -)
+    (re.compile(r"``[^`\n]+``"), 1),  # inline literal
+)
+_SNIFF_MD = (
+    (re.compile(r"^ {0,3}#{1,6}[ \t]+\S", re.M), 3),  # ATX heading
+    (re.compile(r"^ {0,3}(```|~~~)", re.M), 3),  # fence
+    (re.compile(r"!?\[[^\]\n]+\]\([^)\s]+\)"), 2),  # inline link
+    (re.compile(r"^ {0,3}[-*] \[[ x]\] ", re.M), 2),  # task list
+)
+
+
+def sniff_markup(text: str, *, sample: int = 20_000) -> str:
+    """``rst``, ``markdown`` or ``text``: what the first ``sample`` characters are written in.
+
+    Each markup scores its own constructs (reST: directives, labels, roles, over- and underlined
+    titles, double-backquote literals; Markdown: ``#`` headings, fences, links); the higher score wins,
+    and a text with none of them is plain. Underlined titles count for reST (Markdown setext
+    headings are the same two lines, and the reST reader parses them alike).
+
+    >>> sniff_markup("=====\\nTitle\\n=====\\n\\nSee :doc:`intro`.\\n")
+    'rst'
+    >>> sniff_markup("# Title\\n\\n```py\\nx = 1\\n```\\n")
+    'markdown'
+    >>> sniff_markup("Just a note.\\n\\nAnother line.\\n")
+    'text'
+    """
+    head = text[:sample].replace("\r\n", "\n")
+    rst = sum(weight * len(p.findall(head)) for p, weight in _SNIFF_RST)
+    md = sum(weight * len(p.findall(head)) for p, weight in _SNIFF_MD)
+    if not rst and not md:
+        return "text"
+    return "markdown" if md > rst else "rst"
+
+
+def detect_source_type(text: str, path: str | Path) -> str:
+    """The format to chunk ``text`` as: ``.md``/``.rst``/``.pdf`` by extension, anything else by content.
+
+    Django's documentation, for one, is reStructuredText in ``.txt`` files.
+
+    >>> detect_source_type("Title\\n=====\\n\\n.. note::\\n\\n   Hi.\\n", "intro.txt")
+    'rst'
+    >>> detect_source_type("plain words\\n", "notes.md")
+    'markdown'
+    """
+    by_name = source_type_for(path)
+    return by_name if by_name != "text" else sniff_markup(text)
 
 
 def check_chunk_sizes(max_chars: int, overlap: int) -> None:
@@ -401,8 +455,8 @@ def document_title(text: str, *, source_type: str, fallback: str = "") -> str:
         best = min(headings, key=lambda h: (h[1], h[0]))
         if best[2]:
             return best[2]
-    if source_type == "text":
+    if source_type in ("text", "pdf"):
         for line in text.splitlines():
-            if line.strip():
+            if line.strip() and not _RST_ADORN.match(line.strip()):  # never a title of '=====' alone
                 return line.strip()[:120]
     return fallback

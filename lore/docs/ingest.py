@@ -32,10 +32,12 @@ from .chunking import (
     DOC_EXTENSIONS,
     check_chunk_sizes,
     chunk_text,
+    detect_source_type,
     document_title,
     source_type_for,
 )
 from .links import rebuild_links, record_mentions
+from .pdf import PdfText, chunk_pages, read_pdf
 
 EMBED_BATCH = 64
 _SKIP_DIRS = {
@@ -173,7 +175,8 @@ def ingest(
     a document already has (empty for a new one), so refreshing a directory does not need them again.
 
     Returns counts: ``added``, ``updated``, ``unchanged``, ``removed`` (files gone from a directory
-    given in ``paths``), ``chunks`` (written), ``embedded`` (model calls), ``reused`` (vectors kept),
+    given in ``paths``), ``skipped`` (PDFs that give no text: encrypted, scanned, unreadable; each
+    document entry says why in ``reason``), ``chunks`` (written), ``embedded`` (model calls), ``reused`` (vectors kept),
     ``links``, ``mentions``, and per document its status.
     """
     files = collect_files(paths)
@@ -183,7 +186,8 @@ def ingest(
     root_path = Path(root)
     now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     docs_out: list[dict[str, Any]] = []
-    counts = {"added": 0, "updated": 0, "unchanged": 0, "removed": 0, "chunks": 0, "embedded": 0, "reused": 0}
+    counts = {"added": 0, "updated": 0, "unchanged": 0, "removed": 0, "skipped": 0, "chunks": 0, "embedded": 0,
+              "reused": 0}
     changed_chunks: list[tuple[int, str]] = []
     model = embedder.model_id
     with write_transaction(conn, db_path):
@@ -193,12 +197,19 @@ def ingest(
             docs_out.append({"path": path, "document_id": doc_id, "status": "removed"})
         counts["removed"] = len(gone)
         for f in files:
-            text = f.read_text(encoding="utf-8", errors="replace")
             path = stored_path(f, root_path)
             source_type = source_type_for(f)
+            pdf: PdfText | None = None
+            if source_type == "pdf":  # hash the bytes: an unchanged PDF is not parsed again
+                raw = f.read_bytes()
+                text = ""
+                body = hashlib.sha256(raw).hexdigest()
+            else:
+                text = f.read_text(encoding="utf-8", errors="replace")
+                body = text
+                source_type = detect_source_type(text, f)  # Django's docs: reST in .txt files
             # the chunking settings are part of the hash: new sizes (or a new chunker) re-chunk the file
-            digest = sha256_text(f"{CHUNKER_VERSION}:{max_chars}:{overlap}\n{text}")
-            title = document_title(text, source_type=source_type, fallback=f.stem)
+            digest = sha256_text(f"{CHUNKER_VERSION}:{max_chars}:{overlap}\n{body}")
             old = store.get_document(conn, path)
             kept = old or {"library": "", "version": "", "topic": "", "tags": ""}
             meta = {
@@ -211,6 +222,14 @@ def ingest(
                 counts["unchanged"] += 1
                 docs_out.append({"path": path, "document_id": old["id"], "status": "unchanged"})
                 continue
+            if source_type == "pdf":
+                pdf = read_pdf(f)
+                if pdf.skip_reason:  # nothing is stored (an older readable version stays as it was)
+                    counts["skipped"] += 1
+                    docs_out.append({"path": path, "status": "skipped", "reason": pdf.skip_reason})
+                    continue
+                text = pdf.text
+            title = (pdf.title if pdf else "") or document_title(text, source_type=source_type, fallback=f.stem)
             old_vectors = store.document_vectors(conn, old["id"]) if old else {}
             reusable: dict[str, list[tuple[str, bytes]]] = {}
             for (old_hash, old_model), blob in old_vectors.items():
@@ -218,7 +237,10 @@ def ingest(
             doc_id = store.upsert_document(
                 conn, path=path, source_type=source_type, title=title, hash=digest, added_at=now, **meta
             )
-            chunks = chunk_text(text, source_type=source_type, max_chars=max_chars, overlap=overlap)
+            if pdf is not None:
+                chunks = chunk_pages(pdf.pages, max_chars=max_chars, overlap=overlap)
+            else:
+                chunks = chunk_text(text, source_type=source_type, max_chars=max_chars, overlap=overlap)
             rows = [
                 {
                     "chunk_index": c.chunk_index,

@@ -3,8 +3,11 @@
 The source chunk's own vector is the query, so get-related works offline and costs one matrix-vector
 product. Filters (library, topic, tags, the excluded document) are a boolean mask applied before
 the top-k, so a filter never leaves fewer than ``limit`` results while enough chunks match (the
-exact form of over-fetching). With ``include_linked``, chunks of documents linked to or from the
-source document are blended in: ``score = cosine + link_weight * (1 - cosine)``.
+exact form of over-fetching). ``min_score`` defaults to 0.0 (only chunks pointing away from the
+source are dropped). With ``include_linked``, each document linked to or from the source document
+that has no chunk among the results yet contributes its chunk most like the source, scored
+``max(cosine, 0.6)`` and kept even below ``min_score`` (once per document); then the results are
+ranked again and cut to ``limit``.
 """
 
 from __future__ import annotations
@@ -17,11 +20,11 @@ import numpy as np
 
 from ..errors import InvalidArgumentError, QueryError, UnknownChunkError
 from ..store import docs as store
-from ..text.embed import default_min_score
 from .search import chunk_result, clamp_limit
 from .vectors import stored_models, top_k, vector_index
 
-LINK_WEIGHT = 0.3
+LINKED_SCORE = 0.6  # the floor of a linked document's top chunk (get-related-chunks contract)
+DEFAULT_MIN_SCORE = 0.0
 
 
 def _chunk_model(conn: sqlite3.Connection, chunk_id: int) -> str:
@@ -61,17 +64,17 @@ def related_chunks(
     topic: str | None = None,
     library: str | None = None,
     tags: Sequence[str] | None = None,
-    min_score: float | None = None,
+    min_score: float | None = DEFAULT_MIN_SCORE,
     include_linked: bool = False,
     exclude_document: int | str | bool | None = None,
-    link_weight: float = LINK_WEIGHT,
+    linked_score: float = LINKED_SCORE,
     model: str | None = None,
 ) -> dict[str, Any]:
     """Chunks most similar to ``chunk_id`` (see the module docstring).
 
     ``exclude_document``: ``None`` excludes the source chunk's document, an id or stored path
     excludes that document instead, ``False`` (or ``"none"``) excludes only the chunk itself.
-    ``min_score`` defaults to the model's random-pair level. ``model`` picks which stored vectors to
+    ``min_score`` defaults to 0.0 (``None`` means the same). ``model`` picks which stored vectors to
     use when the store holds several (default: the most used one the chunk has). Raises
     :class:`~lore.errors.UnknownChunkError` for an unknown id.
     """
@@ -83,8 +86,8 @@ def related_chunks(
     src = store.get_chunk(conn, chunk_id)
     if src is None:
         raise UnknownChunkError(chunk_id)
-    if not 0 <= link_weight <= 1:
-        raise InvalidArgumentError(f"link_weight must be in [0, 1], got {link_weight}")
+    if not 0 <= linked_score <= 1:
+        raise InvalidArgumentError(f"linked_score must be in [0, 1], got {linked_score}")
     if model is None:
         model = _chunk_model(conn, chunk_id)
     index = vector_index(conn, model)
@@ -103,26 +106,32 @@ def related_chunks(
         mask &= index.doc_ids != excluded
     mask[row] = False
 
-    linked: dict[int, str] = {}
-    linked_rows = np.zeros(len(index), dtype=bool)
-    cosine = scores.copy()
-    if include_linked:
-        linked = store.linked_documents(conn, src["document_id"])
-        linked_rows = index.document_mask(list(linked))
-        scores[linked_rows] = scores[linked_rows] + link_weight * (1 - scores[linked_rows])
-
-    floor = default_min_score(model) if min_score is None else float(min_score)
+    floor = DEFAULT_MIN_SCORE if min_score is None else float(min_score)
     matching = int((mask & (scores >= floor)).sum())
     ids, top_scores = top_k(index.ids, scores, k=limit, mask=mask, min_score=floor)
-    rows = store.get_chunks(conn, ids.tolist())
+    ranked = dict(zip(ids.tolist(), top_scores.tolist(), strict=True))
+    linked: dict[int, str] = {}
+    via_link: set[int] = set()
+    if include_linked:
+        linked = store.linked_documents(conn, src["document_id"])
+        present = {int(index.doc_ids[index.row_of(c)]) for c in ranked}
+        for doc in sorted(linked):
+            if doc in present:
+                continue  # once per document: it is already among the results
+            best, best_cos = top_k(index.ids, scores, k=1, mask=mask & index.document_mask([doc]))
+            if len(best):  # its chunk most like the source, kept even below min_score
+                ranked[int(best[0])] = max(float(best_cos[0]), linked_score)
+                via_link.add(int(best[0]))
+    order = sorted(ranked, key=lambda c: (-ranked[c], c))[:limit]
+    rows = store.get_chunks(conn, order)
     results = []
-    for cid, score in zip(ids.tolist(), top_scores.tolist(), strict=True):
-        r = index.row_of(cid)
-        exp: dict[str, Any] = {"cosine": round(float(cosine[r]), 6)}
-        if linked_rows[r]:
+    for cid in order:
+        exp: dict[str, Any] = {"cosine": round(float(scores[index.row_of(cid)]), 6)}
+        if cid in via_link:
             exp["linked"] = linked[rows[cid]["document_id"]]
-            exp["link_weight"] = link_weight
-        results.append(chunk_result(rows[cid], score, exp))
+            exp["linked_score"] = linked_score
+        results.append(chunk_result(rows[cid], ranked[cid], exp))
+    matching += len(via_link)
     return {
         "model": model,
         "min_score": floor,

@@ -6,7 +6,13 @@ For one seed row:
    overlap, push PageRank, the seed's file by line distance, BM25 over name + signature + summary.
    Place and words thus bring in rows that structure alone never reaches;
 2. **signals** (:data:`SIGNALS`) are computed for the candidates only, each by a pure function of
-   :mod:`lore.algorithms._signals`; unbounded scores are divided by their best candidate's;
+   :mod:`lore.algorithms._signals`; unbounded scores are divided by their best candidate's
+   (``structure``, ``text``), and also given on an absolute scale (``structure_abs``: the overlap
+   over its total relation weight; ``text_abs``: BM25 over the seed's own BM25), so that a weak best
+   candidate is not promoted to 1.0. Place is given both as a decay in lines (``line_near``) and as
+   the same-file baseline's order (``line_rank`` = 1/r for the r-th nearest definition,
+   ``adjacent`` for the definition just before and after): with a dominant weight the ranker
+   reproduces that baseline exactly, whatever the file's size;
 3. the **score** is ``x @ weights`` (weights fit by ``lore bench fit``: coordinate ascent on
    MRR@10 + Recall@10 over outside ground truth); ties go to the lower row (= symbol id);
 4. the **why** of a returned row lists each signal's contribution ``x_s * w_s``, largest first, with
@@ -35,12 +41,14 @@ from ._features import SymbolFeatures
 from ._hybrid_weights import DEFAULT_WEIGHTS, PROVENANCE
 from .build import CodeGraph
 
-SIGNALS = ("structure", "pagerank", "same_class", "same_file", "line_near", "same_dir", "package_near",
-           "name_tokens", "text", "same_kind", "decorators", "params", "same_arity", "shared_base",
-           "private_helper")
-FAMILIES = {"structure": "structure", "pagerank": "structure", "same_class": "place", "same_file": "place",
-            "line_near": "place", "same_dir": "place", "package_near": "place", "name_tokens": "words",
-            "text": "words", "same_kind": "role", "decorators": "role", "params": "role", "same_arity": "role",
+SIGNALS = ("structure", "structure_abs", "pagerank", "same_class", "same_file", "line_near", "line_rank", "adjacent",
+           "same_dir", "package_near", "name_tokens", "text", "text_abs", "same_kind", "decorators", "params",
+           "same_arity", "shared_base", "private_helper")
+FAMILIES = {"structure": "structure", "structure_abs": "structure", "pagerank": "structure",
+            "same_class": "place", "same_file": "place", "line_near": "place", "line_rank": "place",
+            "adjacent": "place", "same_dir": "place", "package_near": "place",
+            "name_tokens": "words", "text": "words", "text_abs": "words",
+            "same_kind": "role", "decorators": "role", "params": "role", "same_arity": "role",
             "shared_base": "role", "private_helper": "role"}
 POOL = 40  # best rows per family that become candidates
 # push PageRank tolerance: 10x coarser than fusion's; the walk is one signal among fifteen here and
@@ -120,7 +128,9 @@ def candidates(g: CodeGraph, f: SymbolFeatures, seeds: np.ndarray, allowed: np.n
     near[same_file] = sig.line_proximity(f.line, seed, same_file, np.ones(same_file.size)) + 1e-9
     parts = [sig.top_rows(s, allowed, pool) for s in (structure, walk, text, near)]
     cand = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
-    return cand, {"structure": structure, "pagerank": walk, "text": text}
+    total = float(sum(params.overlap_weights.values())) or 1.0
+    return cand, {"structure": structure, "pagerank": walk, "text": text, "structure_scale": total,
+                  "text_scale": float(text[seed])}
 
 
 def signal_matrix(g: CodeGraph, f: SymbolFeatures, seed: int, cand: np.ndarray, raw: dict[str, np.ndarray]) -> np.ndarray:
@@ -129,14 +139,19 @@ def signal_matrix(g: CodeGraph, f: SymbolFeatures, seed: int, cand: np.ndarray, 
     same_file = sig.same_value(np.asarray(g.file), seed, cand)
     cols = {
         "structure": sig.max_normalize(raw["structure"][cand]),
+        "structure_abs": np.clip(raw["structure"][cand] / raw.get("structure_scale", 1.0), 0.0, 1.0),
         "pagerank": sig.max_normalize(raw["pagerank"][cand]),
         "same_class": sig.same_value(np.asarray(g.parent), seed, cand) * float(f.parent_is_class[seed]),
         "same_file": same_file,
         "line_near": sig.line_proximity(f.line, seed, cand, same_file),
+        "line_rank": sig.line_rank(f.line, seed, cand, same_file),
+        "adjacent": sig.adjacent(f.line, seed, cand, same_file),
         "same_dir": sig.same_value(f.directory, seed, cand),
         "package_near": sig.path_proximity(f.dir_paths, int(f.directory[seed]), f.directory[cand]),
         "name_tokens": sig.row_cosine(f.name_tokens, seed, cand),
         "text": sig.max_normalize(raw["text"][cand]),
+        "text_abs": (np.clip(raw["text"][cand] / raw["text_scale"], 0.0, 1.0) if raw.get("text_scale", 0.0) > 0
+                     else np.zeros(cand.size)),
         "same_kind": sig.same_value(kind, seed, cand),
         "decorators": sig.row_cosine(f.decorators, seed, cand),
         "params": sig.row_cosine(f.params, seed, cand),
@@ -197,6 +212,7 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
              "text": (_shared(f.text_terms, s.seed, rows), f.vocab),
              "decorators": (_shared(f.decorators, s.seed, rows), f.decorator_vocab),
              "params": (_shared(f.params, s.seed, rows), f.param_vocab)}
+    words["text_abs"] = words["text"]  # the same shared words, scored without the per-query maximum
     lines = np.abs(f.line[rows] - f.line[s.seed])
     out = []
     for i in range(len(rows)):
@@ -207,13 +223,13 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
                 continue
             name = SIGNALS[j]
             detail: dict = {}
-            if name == "structure":
+            if name in ("structure", "structure_abs"):
                 for label, per_row in shared_struct.items():
                     cols = per_row[i]
                     cols = cols[cols != s.seed]
                     if cols.size:
                         detail[label] = {"count": int(cols.size), "rows": [int(r) for r in cols[:2]]}
-            elif name == "line_near":
+            elif name in ("line_near", "line_rank", "adjacent"):
                 detail["lines_apart"] = int(lines[i])
             elif name in words:
                 per_row, vocab = words[name]
@@ -231,7 +247,7 @@ def neighbour_rows(items: list[list[dict]]) -> set[int]:
     out: set[int] = set()
     for row_items in items:
         for it in row_items:
-            if it["signal"] == "structure":
+            if it["signal"] in ("structure", "structure_abs"):
                 for d in it["detail"].values():
                     out.update(d["rows"])
     return out
@@ -257,14 +273,18 @@ def render(item: dict, name_of=None) -> str:
     """
     name, detail = item["signal"], item.get("detail") or {}
     name_of = name_of or (lambda r: f"#{r}")
-    if name == "structure":
+    if name in ("structure", "structure_abs"):
         parts = [f"shares {d['count']} {label} ({', '.join(str(name_of(r)) for r in d['rows'])})"
                  for label, d in detail.items()]
         return "; ".join(parts) or "similar neighbourhood"
     if name == "line_near":
         return f"{detail.get('lines_apart', '?')} lines apart"
-    if name in ("name_tokens", "text", "decorators", "params"):
-        label = {"name_tokens": "name tokens", "text": "shares words", "decorators": "same decorators",
+    if name == "line_rank":
+        return f"among the nearest definitions of the file ({detail.get('lines_apart', '?')} lines apart)"
+    if name == "adjacent":
+        return "the definition just before / after"
+    if name in ("name_tokens", "text", "text_abs", "decorators", "params"):
+        label = {"name_tokens": "name tokens", "text": "shares words", "text_abs": "shares words", "decorators": "same decorators",
                  "params": "same parameters"}[name]
         return f"{label} {'/'.join(detail.get('words', []))}".strip()
     if name == "same_arity":

@@ -114,7 +114,7 @@ class FileResolver:
             if call.kind == "default":  # a default value: what it passes is followed by lore.index._flow
                 continue
             caller = c.ids[call.caller]
-            got = w.resolve_path(c, call.caller, call.callee, call.line, 0)
+            got = w.site_callee(c, call)
             if call.kind in ("implicit", "raise"):
                 targets = self._protocol_targets(got, call.callee, call.caller, call.line, call.kind)
             elif call.kind == "decorator" and call.callee.endswith("()"):

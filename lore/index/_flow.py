@@ -24,6 +24,7 @@ The resolver reads the solution when it meets a parameter without an annotation
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from ..languages import rules_for
@@ -86,8 +87,9 @@ class FlowMixin(WorldCore):
         if self._flow_state:
             return
         self._flow_state = 1
+        converged = False
         try:
-            sites: list[tuple[FileCtx, object, tuple[int, ...]]] = []
+            sites: list[tuple[FileCtx, object, tuple[int, ...], list[tuple[str, int, str]]]] = []
             for fid in sorted(self.files):
                 if not rules_for(self.files[fid].language).follows_values:
                     continue
@@ -97,15 +99,19 @@ class FlowMixin(WorldCore):
                 owners_of = self._note_uses(c)
                 for call in c.pf.calls:
                     if call.args and (call.kind == "default" or self._may_define(c, call.caller, call.callee)):
-                        sites.append((c, call, owners_of[call.caller]))
+                        sites.append((c, call, owners_of[call.caller], [split_arg(a) for a in call.args]))
             self.subclasses(0)  # the subclass index, built once before any round reads it
             pending = sites
             for _ in range(MAX_ROUNDS):
                 self._reset_memos()
                 changed: set[int] = set()
-                for c, call, _owners in pending:
-                    self._flow_site(c, call, changed)
+                for c, call, _owners, args in pending:
+                    try:
+                        self._flow_site(c, call, args, changed)
+                    except RecursionError:  # a pathological chain of lookups: this site passes nothing
+                        continue
                 if not changed:
+                    converged = True  # this round ran on the final solution: what it memoized stays true
                     break
                 grown = set(changed)
                 for fid in changed:  # a class whose method's parameters grew may type its attributes anew
@@ -114,7 +120,8 @@ class FlowMixin(WorldCore):
                         grown.add(parent)
                 pending = [s for s in sites if not grown.isdisjoint(s[2])]
         finally:
-            self._reset_memos()
+            if not converged:
+                self._reset_memos()
             self._flow_state = 2
 
     def _owners(self, c: FileCtx, local: int) -> tuple[int, ...]:
@@ -134,23 +141,25 @@ class FlowMixin(WorldCore):
         self._decorated.clear()
         self._supers.clear()
 
-    def _flow_site(self, c: FileCtx, call, changed: set[int]) -> None:
+    def _flow_site(self, c: FileCtx, call, args: list[tuple[str, int, str]], changed: set[int]) -> None:
         if call.kind == "default":  # defaults: arguments the definition gives, in the enclosing scope
             targets = [(c.ids[call.caller], 0)]
             scope = local_parent(c, call.caller)
         else:
             scope = call.caller
-            if not any(self._may_carry(c, scope, a) for a in call.args):
+            if not any(self._may_carry(c, scope, a) for a in args):
                 return  # only parameters nothing flows into (yet): the callee need not be looked up
             key = (c.frow.id, id(call))
             targets = self._site_targets.get(key)  # type: ignore[assignment]
             if targets is None:
-                targets, stable = self.flow_targets(c, call.caller, call.callee, call.line)
-                if stable:
+                targets, got = self.flow_targets(c, call.caller, call.callee, call.line)
+                if got is not None and got[1] not in FLOW_KINDS and got[0][0] != "any":
+                    # bound by rules no parameter value took part in: the same in every later round and
+                    # in the edge pass, which reads it from here instead of resolving the callee again
                     self._site_targets[key] = targets
+                    self._site_got[key] = got
         if not targets:
             return
-        args = [split_arg(a) for a in call.args]
         vals: dict[int, tuple[Value, ...]] = {}  # argument position -> its values, resolved on first need
         for fid, shift in targets:
             names, star = self.param_names(fid)
@@ -178,6 +187,11 @@ class FlowMixin(WorldCore):
                     got_vals = vals[k] = tuple(v for v in elements(got[0]) if self._flows(v)) if got else ()
                 if got_vals and self._flow_add(fid, idx, got_vals):
                     changed.add(fid)
+
+    def site_callee(self, c: FileCtx, call) -> tuple[Value, str] | None:
+        """The resolved callee of a call site: kept from the flow rounds when rules alone bound it."""
+        got = self._site_got.get((c.frow.id, id(call)))
+        return got if got is not None else self.resolve_path(c, call.caller, call.callee, call.line, 0)
 
     def _note_uses(self, c: FileCtx) -> dict[int, tuple[int, ...]]:
         """The names each function of a file uses as the head of a path (called, a member read, passed
@@ -228,19 +242,37 @@ class FlowMixin(WorldCore):
                 i = c.pf.symbols[i].parent
         return False
 
-    def _may_carry(self, c: FileCtx, scope: int, arg: str) -> bool:
+    def _may_carry(self, c: FileCtx, scope: int, arg: tuple[str, int, str]) -> bool:
         """Whether an argument may carry a value: not when it is a parameter of the enclosing function
         that no value flows into so far (most arguments are parameters passed along)."""
-        kw, stars, path = split_arg(arg)
+        _kw, stars, path = arg
         if not path or stars:
             return False
         head = path.split(".", 1)[0]
-        params = self._scope_params(c, scope)
-        got = params.get(head)
-        if got is None:
+        if head.startswith("<"):  # a lambda, a decorated definition
             return True
-        fid, idx = got
-        return idx < 0 or bool(self._flow_params.get((fid, idx)))
+        got = self._scope_params(c, scope).get(head)
+        if got is not None and got[1] >= 0:
+            return bool(self._flow_params.get(got))  # a parameter: only once something flows into it
+        # otherwise only a name some definition of the repository has (a function, a method, a class,
+        # ``Cls()``), or a local name bound to one: most arguments are data, and resolving each would
+        # cost more than it finds
+        last = path.rsplit(".", 1)[-1]
+        if (last[:-2] if last.endswith("()") else last) in self.by_name:
+            return True
+        if "." in path or "(" in path:
+            return False
+        i: int | None = scope
+        while i is not None:
+            for _line, what, payload in c.candidates(i).get(head, ()):
+                if what != "bind":
+                    return what == "def"
+                src = payload.alias_of or payload.value  # type: ignore[attr-defined]
+                if src:
+                    tail = src.rsplit(".", 1)[-1]
+                    return src.startswith("<") or (tail[:-2] if tail.endswith("()") else tail) in self.by_name
+            i = c.pf.symbols[i].parent
+        return False
 
     def _scope_params(self, c: FileCtx, scope: int) -> dict[str, tuple[int, int]]:
         """Parameter name -> (function id, position) for the functions enclosing ``scope`` (innermost
@@ -303,14 +335,13 @@ class FlowMixin(WorldCore):
             self._param_names[func_id] = got
         return got
 
-    def flow_targets(self, c: FileCtx, scope: int, path: str, line: int) -> tuple[list[tuple[int, int]], bool]:
+    def flow_targets(self, c: FileCtx, scope: int, path: str, line: int
+                     ) -> tuple[list[tuple[int, int]], tuple[Value, str] | None]:
         """The functions a call of ``path`` runs, each with how many leading parameters the call does
-        not fill (1 for a bound method or a constructor's ``self``); and whether that answer is stable
-        (bound by a rule no parameter value took part in: it is kept for the later rounds)."""
+        not fill (1 for a bound method or a constructor's ``self``), and the resolved callee."""
         got = self.resolve_path(c, scope, path, line, 0)
         if got is None:
-            return [], False
-        stable = got[1] not in FLOW_KINDS and got[0][0] != "any"
+            return [], None
         out: list[tuple[int, int]] = []
         bound: bool | None = None
         for v in elements(got[0]):
@@ -341,7 +372,7 @@ class FlowMixin(WorldCore):
                     if bound is None:
                         bound = self._bound_call(c, scope, path, line)
                     out.append((payload, 1 if bound else 0))  # type: ignore[arg-type]
-        return out, stable
+        return out, got
 
     def _bound_call(self, c: FileCtx, scope: int, path: str, line: int) -> bool:
         """Whether a method called as ``path`` is bound (``obj.m()``, a method value) or not (``Cls.m(obj)``)."""
@@ -360,18 +391,19 @@ class FlowMixin(WorldCore):
         local = c.local_of.get(sym_id) if c is not None else None
         return c.pf.symbols[local].decorators if local is not None else []  # type: ignore[union-attr]
 
-    def decorated_value(self, sym_id: int) -> tuple[Value, str] | None:
+    def decorated_value(self, sym_id: int, upto: int = -1) -> tuple[Value, str] | None:
         """What the name of a decorated function stands for when a repository decorator wraps it.
 
         ``@dec def f`` binds ``f`` to ``dec(f)``: when ``dec`` (or what ``@factory(...)`` returns) is a
         repository function that returns a function nested in it (the usual wrapper), the name stands
         for that wrapper (``decorator_flow``), which calls ``f`` through its parameter. Decorators that
         return their argument, classes (``cached_property``), externals and builtins leave the name
-        to the function itself: ``None``.
+        to the function itself: ``None``. ``upto``: apply only that many of the innermost decorators.
         """
-        if sym_id in self._decorated:
-            return self._decorated[sym_id]
-        frame = self._enter(("dec", sym_id))
+        key = (sym_id, upto)
+        if key in self._decorated:
+            return self._decorated[key]
+        frame = self._enter(("dec", key))
         if frame is None:
             return None
         result = None
@@ -382,16 +414,17 @@ class FlowMixin(WorldCore):
             if c is not None and local is not None:
                 sym = c.pf.symbols[local]
                 scope = sym.parent if sym.parent is not None else 0
-                for text in reversed(sym.decorators):
+                texts = list(reversed(sym.decorators))
+                for text in texts[:upto] if upto >= 0 else texts:
                     got = self.resolve_path(c, scope, text, sym.start_line, 0) if "<" not in text else None
                     wrapper = self._wrapper_of(got[0]) if got is not None else None
                     if wrapper is None:
                         break
                     result = (wrapper, "decorator_flow")
         finally:
-            keep = self._leave(("dec", sym_id), frame)
+            keep = self._leave(("dec", key), frame)
         if keep:
-            self._decorated[sym_id] = result
+            self._decorated[key] = result
         return result
 
     def _wrapper_of(self, decorator: Value) -> Value | None:
@@ -412,3 +445,18 @@ class FlowMixin(WorldCore):
                     return None
                 out.append(r)
         return union(out)
+
+    def flow_digests(self) -> dict[int, str]:
+        """Per file, a digest of what flows into the parameters of its functions (files with none are
+        left out). A refresh compares them with the last run's: a file whose digest changed resolves
+        differently even if nothing in it changed (a caller elsewhere now passes another function)."""
+        self.solve_flow()
+        per_file: dict[int, list[str]] = {}
+        for (fid, idx), vals in self._flow_params.items():
+            srow = self.syms.get(fid)
+            if srow is None or srow.file_id is None:
+                continue
+            shown = "*" if vals is None else ",".join(sorted(repr(v) for v in vals))
+            per_file.setdefault(srow.file_id, []).append(f"{fid}:{idx}={shown}")
+        return {file_id: hashlib.sha1(";".join(sorted(items)).encode()).hexdigest()[:16]
+                for file_id, items in per_file.items()}

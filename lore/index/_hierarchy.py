@@ -223,7 +223,8 @@ class HierarchyMixin(WorldCore):
 
 
 def _c3_merge(seqs: list[list[Value]]) -> list[Value] | None:
-    """C3 merge of linearisations (``None`` when no consistent order exists).
+    """C3 merge of linearisations (``None`` when no consistent order exists); linear in their total
+    length, tails counted rather than searched.
 
     Examples
     --------
@@ -231,16 +232,24 @@ def _c3_merge(seqs: list[list[Value]]) -> list[Value] | None:
     >>> _c3_merge([[B, A, O], [C, A, O], [B, C]])
     [('sym', 2), ('sym', 3), ('sym', 1), ('sym', 0)]
     """
-    out: list[Value] = []
     seqs = [s for s in seqs if s]
-    while seqs:
-        for seq in seqs:
-            head = seq[0]
-            if not any(head in s[1:] for s in seqs):
+    in_tail: dict[Value, int] = {}
+    for s in seqs:
+        for v in s[1:]:
+            in_tail[v] = in_tail.get(v, 0) + 1
+    pos = [0] * len(seqs)
+    out: list[Value] = []
+    while True:
+        head = None
+        for i, s in enumerate(seqs):
+            if pos[i] < len(s) and not in_tail.get(s[pos[i]], 0):
+                head = s[pos[i]]
                 break
-        else:
-            return None
+        if head is None:
+            return out if all(pos[i] >= len(s) for i, s in enumerate(seqs)) else None
         out.append(head)
-        seqs = [s[1:] if s[0] == head else s for s in seqs]
-        seqs = [s for s in seqs if s]
-    return out
+        for i, s in enumerate(seqs):
+            if pos[i] < len(s) and s[pos[i]] == head:
+                pos[i] += 1
+                if pos[i] < len(s):
+                    in_tail[s[pos[i]]] -= 1

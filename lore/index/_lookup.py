@@ -93,6 +93,8 @@ class LookupMixin(WorldCore):
         sym = c.pf.symbols[scope]
         kind = sym.kind
         base_res = "module_global" if kind == "module" else "local_scope"
+        if name.endswith("[*]") and c.rules.follows_values:  # any slot of a literal container bound here
+            return self._any_slot(c, scope, name[:-3], line, depth)
         candidates = c.candidates(scope).get(name)
         if candidates and not with_imports:
             candidates = [cand for cand in candidates if cand[1] != "import"]
@@ -125,6 +127,27 @@ class LookupMixin(WorldCore):
             return self._import_value(c, payload, depth + 1)  # type: ignore[arg-type]
         got = self.binding_value(c, scope, payload, depth + 1)  # type: ignore[arg-type]
         return got
+
+    def _any_slot(self, c: FileCtx, scope: int, base: str, line: int, depth: int) -> tuple[Value, str] | None:
+        """``d[k]`` with a key we cannot read, or a loop over ``d``: every slot ``d`` has in ``scope``."""
+        if depth > MAX_DEPTH:
+            return None
+        prefix = base + "["
+        found = []
+        for slot, cands in c.candidates(scope).items():
+            if not (slot.startswith(prefix) and slot.endswith("]") and "[" not in slot[len(prefix):]):
+                continue
+            if slot.endswith("[*]"):  # d[k] = f with a key we cannot read: every such value
+                for _line, what, payload in cands:
+                    got = self.binding_value(c, scope, payload, depth + 1) if what == "bind" else None  # type: ignore[arg-type]
+                    if got is not None and got[0][0] not in ("unknown", "opaque"):
+                        found.append(got[0])
+                continue
+            got = self._lookup_in_scope(c, scope, slot, line, depth + 1)
+            if got is not None and got[0][0] not in ("unknown", "opaque"):
+                found.append(got[0])
+        u = union(found)
+        return (u, "container_flow") if u is not None else None
 
     def _param_value(self, c: FileCtx, scope: int, idx: int, pname: str, ann: str, depth: int) -> tuple[Value, str] | None:
         sym = c.pf.symbols[scope]
@@ -275,10 +298,9 @@ class LookupMixin(WorldCore):
             if got is None:
                 return None
             cur: tuple[Value, str] | None = (got[0], "self_method")
-            rest = parts[1:]
-            if rest[0].endswith("()"):
-                cur = self.call_result(cur[0], cur[1], depth + 1)
-            rest = rest[1:]
+            for _ in range(_calls(parts[1])[1]):
+                cur = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
+            rest = parts[2:]
         elif head == "<str>":
             cur = ("extinst", f"{c.rules.builtin_prefix}.str"), "builtin"
             rest = parts[1:]
@@ -287,25 +309,44 @@ class LookupMixin(WorldCore):
             if local is None:
                 return None
             cur = ("sym", c.ids[local]), "local_scope"
+            if "@" in head:  # <sym:N@k>: with the k innermost decorators applied (stacked decorators)
+                cur = self.decorated_value(c.ids[local], int(head[head.index("@") + 1:-1])) or cur
             rest = parts[1:]
         else:
-            call = head.endswith("()")
-            name = head[:-2] if call else head
-            if not name or name.startswith("<"):
+            name, calls = _calls(head)
+            if not name or (name.startswith("<") and not name.startswith("<lit:")):  # <lit:..>: a literal's slots
                 return None
-            cur = self.lookup_name(c, scope, name, line, depth + 1)
-            if cur is not None and call:  # a part written as a call stands for what the call returns
-                cur = self.call_result(cur[0], cur[1], depth + 1)
-            rest = parts[1:]
+            stored = None
+            if not calls and len(parts) > 1 and c.rules.follows_values:
+                attr, calls = _calls(parts[1])
+                pair = f"{name}.{attr}"  # obj.attr assigned in this scope: what was stored there
+                if pair in c.candidates(scope):
+                    stored = self._lookup_in_scope(c, scope, pair, line, depth + 1)
+                    if stored is not None and stored[0][0] == "unknown":
+                        stored = None
+            if stored is not None:
+                cur, rest = stored, parts[2:]
+            else:
+                name, calls = _calls(head)
+                cur, rest = self.lookup_name(c, scope, name, line, depth + 1), parts[1:]
+            for _ in range(calls):  # a part written as a call stands for what the call returns (f()() twice)
+                cur = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
         for part in rest:
             if cur is None:
                 return None
-            call = part.endswith("()")
-            attr = part[:-2] if call else part
+            attr, calls = _calls(part)
             cur = self.member(cur[0], attr, cur[1], depth + 1)
-            if cur is not None and call:
-                cur = self.call_result(cur[0], cur[1], depth + 1)
+            for _ in range(calls):
+                cur = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
         return cur
+
+
+def _calls(part: str) -> tuple[str, int]:
+    """A path part without its call parentheses, and how many calls it makes: ``f()()`` -> ``('f', 2)``."""
+    n = 0
+    while part.endswith("()"):
+        part, n = part[:-2], n + 1
+    return part, n
 
 
 def _is_class_name(path: str) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..languages import ImportBinding, LanguageRules, rules_for
-from ..parsers.records import Binding, ParsedFile
+from ..parsers.records import Binding, Call, ParsedFile
 from ..store.schema import RESOLUTIONS
 
 RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
@@ -100,7 +100,7 @@ class FileCtx:
         ``<lambda:L:C>`` (the lambda starting at line ``L``, column ``C``); ``None`` if there is none."""
         try:
             if head.startswith("<sym:"):
-                n = int(head[5:-1])
+                n = int(head[5:-1].split("@")[0])
                 return n if 0 <= n < len(self.pf.symbols) else None
             if head.startswith("<lambda:"):
                 if self._lambdas is None:
@@ -146,6 +146,9 @@ class WorldCore:
         self.modules: dict[str, int] = {}
         self.module_file: dict[int, int] = {}
         self.namespaces: set[str] = set()
+        # a stub (.pyi) beside its module (.py) describes it: lookups answer the implementation
+        implemented = {f.module for f in files if not f.path.endswith(".pyi")}
+        stubs = {f.id for f in files if f.path.endswith(".pyi") and f.module in implemented}
         for s in symbols:
             if s.file_id is None:
                 self.externals[s.qualified_name] = s.id
@@ -153,11 +156,13 @@ class WorldCore:
             self.by_qname[s.qualified_name].append(s.id)
             if s.parent_id is not None:
                 self.children[s.parent_id][s.name].append(s.id)
-            if s.kind in CALLABLE_KINDS:
+            if s.kind in CALLABLE_KINDS and s.file_id not in stubs:
                 self.by_name[s.name].append(s.id)
         for f in files:
-            self.modules[f.module] = f.module_id
             self.module_file[f.module_id] = f.id
+            if f.id in stubs:
+                continue
+            self.modules[f.module] = f.module_id
             parts = f.module.split(".")
             for k in range(1, len(parts)):
                 self.namespaces.add(".".join(parts[:k]))
@@ -170,7 +175,7 @@ class WorldCore:
         self._returns: dict[int, tuple[Value, str] | None] = {}
         self._attr_types: dict[int, dict[str, tuple[Value, str]]] = {}
         self._class_members: dict[tuple[int, str, bool], tuple[Value, str] | None] = {}
-        self._decorated: dict[int, tuple[Value, str] | None] = {}
+        self._decorated: dict[tuple[int, int], tuple[Value, str] | None] = {}
         self._supers: dict[tuple[int, str], tuple[Value, str] | None] = {}
         self._subclasses: dict[int, list[int]] | None = None
         # values that travel (lore.index._flow): (function id, parameter position) -> the values callers
@@ -180,6 +185,7 @@ class WorldCore:
         self._scope_param_cache: dict[tuple[int, int], dict[str, tuple[int, int]]] = {}
         self._used: dict[int, frozenset[str]] = {}  # function id -> names it uses as path heads
         self._site_targets: dict[tuple[int, int], list[tuple[int, int]]] = {}  # stable callees of call sites
+        self._site_got: dict[tuple[int, int], tuple[Value, str]] = {}
         self._flow_state = 0  # 0: not solved, 1: solving, 2: solved
         # whether the file being resolved follows values strictly (its language's rules.follows_values):
         # a member of an external class's data, or of what an external function returns, stays unknown
@@ -274,7 +280,8 @@ class WorldCore:
         def call_result(self, v: Value, res: str, depth: int) -> tuple[Value, str] | None: ...
         def param_values(self, func_id: int, idx: int) -> tuple[Value, ...]: ...
         def solve_flow(self) -> None: ...
-        def decorated_value(self, sym_id: int) -> tuple[Value, str] | None: ...
+        def site_callee(self, c: FileCtx, call: Call) -> tuple[Value, str] | None: ...
+        def decorated_value(self, sym_id: int, upto: int = -1) -> tuple[Value, str] | None: ...
         def subclasses(self, class_id: int) -> list[int]: ...
         def super_member(self, class_id: int, name: str) -> tuple[Value, str] | None: ...
 

@@ -19,39 +19,31 @@ Speed, by design (``benchmarks/perf/bench_index.py`` measures it):
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import gc
-import hashlib
+import json
 import os
-import re
 import resource
 import sqlite3
 import time
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ..errors import IndexBusyError, InvalidArgumentError, NotAnIndexError
+from ..errors import IndexBusyError, IndexWriteError, InvalidArgumentError, NotAnIndexError
 from ..languages import get as get_language
-from ..languages import parse_source
-from ..parsers.records import ParsedFile, decode, encode
+from ..parsers.records import ParsedFile, decode
 from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import read, write
-from ..text.tokens import body_text, index_text
+from ._parse import Parsed, Progress, interface_items, parse_iter
 from .resolve import Edges, FileRow, SymRow, World
 from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel
-from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, is_binary, is_test_path, walk
+from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, is_test_path, walk
 
-MAX_BODY_CHARS = 2000
-PARALLEL_THRESHOLD = 24  # fewer changed files than this are parsed in-process (pool start-up costs ~50 ms)
 FLUSH_EVERY = 256  # files per batch of inserts while the workers parse
-CHUNK_SIZE = 16  # files per task sent to a parse worker
-
-Progress = Callable[[str, int, int], None]  # (phase, done, total)
 
 
 @dataclass
@@ -78,161 +70,34 @@ class IndexReport:
     edges: dict[str, int] = field(default_factory=dict)
     rebuilt_reason: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
+    code_vectors: dict | None = None  # what `index_repo(embed=True)` embedded, kept and removed
 
     @property
     def changed_any(self) -> bool:
         return bool(self.added or self.changed or self.removed)
 
     def to_dict(self) -> dict:
-        return asdict(self)
-
-
-@dataclass(slots=True)
-class _Parsed:
-    """What a parse worker sends back for one file: rows ready to insert (ids are assigned by the
-    indexer) and the records as one compressed blob (decoded only where resolution needs them)."""
-
-    path: str
-    hash: str
-    status: str  # ok | binary | unreadable
-    module: str = ""
-    # per symbol: name, qualified_name, kind, parent (local index), start_line, end_line, start_col,
-    # end_col, signature, docstring, return_type, exported
-    syms: list[tuple] = field(default_factory=list)
-    fts: list[tuple[str, str, str, str, str, str]] = field(default_factory=list)  # per symbol, pre-tokenized
-    file_fts: tuple[str, str, str] = ("", "", "")  # path, exports, imports
-    blob: bytes = b""
-    ref_names: str = ""
-    lines: int = 0
-    syntax_errors: int = 0
-    items: set[tuple] | None = None  # interface_items(), asked for on a refresh only
-    error: str = ""
-
-
-_WORD = re.compile(r"[A-Za-z0-9]+")
-_TOKEN_CACHE: dict[str, str] = {}
-
-
-def cached_index_text(text: str) -> str:
-    """:func:`lore.text.tokens.index_text`, memoized per word (identifiers repeat a lot).
-
-    ``index_text`` tokenizes word by word, so joining the tokens of each word gives the same text.
-
-    Examples
-    --------
-    >>> cached_index_text("pkg.http_client.getUserById") == index_text("pkg.http_client.getUserById")
-    True
-    """
-    cache = _TOKEN_CACHE
-    out = []
-    for w in _WORD.findall(text):
-        t = cache.get(w)
-        if t is None:
-            if len(cache) > 500_000:
-                cache.clear()
-            t = cache[w] = index_text(w)
-        out.append(t)
-    return " ".join(out)
-
-
-def _parse_job(job: tuple[str, str, str, str, bool]) -> _Parsed:
-    """Worker: read, hash, parse one file and prepare its rows. Never raises: failures come back as a status."""
-    rel, abspath, language, module, want_items = job
-    try:
-        with open(abspath, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        return _Parsed(rel, "", "unreadable", error=str(exc))
-    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-    if is_binary(data):
-        return _Parsed(rel, digest, "binary")
-    try:
-        pf = parse_source(rel, data, language, module)
-    except Exception as exc:  # a parser bug must not kill the whole index run
-        return _Parsed(rel, digest, "unreadable", error=f"{type(exc).__name__}: {exc}")
-    lines = data.split(b"\n")
-    path_text = cached_index_text(rel)
-    syms: list[tuple] = []
-    fts: list[tuple[str, str, str, str, str, str]] = []
-    symbols = pf.symbols
-    for s in symbols:
-        syms.append((s.name, s.qualified_name, s.kind, s.parent, s.start_line, s.end_line, s.start_col, s.end_col,
-                     s.signature, s.docstring, s.return_type, int(s.exported)))
-        name_text = cached_index_text(s.name)
-        parent = symbols[s.parent] if s.parent is not None else None
-        if s.kind == "module":
-            body = ""  # the file's text is searched through its symbols; the module row keeps path and docstring
-        else:
-            chunk = b"\n".join(lines[max(0, s.start_line - 1) : s.end_line])[: MAX_BODY_CHARS * 2]
-            body = body_text(chunk.decode("utf-8", "replace")[:MAX_BODY_CHARS])
-        if parent is not None and s.qualified_name == f"{parent.qualified_name}.{s.name}":
-            qname_text = " ".join(t for t in (fts[s.parent][1], name_text) if t)  # tokens go word by word
-        else:
-            qname_text = cached_index_text(s.qualified_name)
-        fts.append((name_text, qname_text, cached_index_text(s.signature), body_text(s.docstring), path_text, body))
-    exports = " ".join(s.name for s in pf.symbols if s.parent == 0 and s.exported)
-    imports = " ".join(sorted({i.module or (i.name or "") for i in pf.imports}))
-    return _Parsed(rel, digest, "ok", pf.module, syms, fts, (path_text, cached_index_text(exports), cached_index_text(imports)),
-                   encode(pf), _ref_names(pf), len(lines), pf.syntax_errors,
-                   interface_items(pf) if want_items else None)
-
-
-def interface_items(pf: ParsedFile) -> set[tuple]:
-    """What other files can observe of a file, as (name, detail) items: definitions and their
-    signatures, base classes, and module- or class-level imports and bindings.
-
-    Two versions of a file with equal items resolve every other file identically, so a refresh
-    re-resolves other files only for the names in the symmetric difference.
-    """
-    syms = pf.symbols
-    visible = {i for i, s in enumerate(syms) if s.kind in ("module", "class", "interface", "struct", "trait", "enum",
-                                                               "namespace")}
-    items: set[tuple] = set()
-    for s in syms:
-        parent = syms[s.parent].qualified_name if s.parent is not None else ""
-        items.add((s.name, "def", s.qualified_name, s.kind, parent, tuple(s.params), s.return_type, tuple(s.decorators)))
-    for r in pf.relations:
-        items.add((syms[r.source].name, "rel", syms[r.source].qualified_name, r.target, r.kind))
-    for i in pf.imports:
-        if i.owner in visible:
-            bound = i.alias or i.name or i.module.split(".")[0]
-            items.add((bound, "imp", syms[i.owner].qualified_name, i.module, i.name, i.alias, i.level))
-    for b in pf.bindings:
-        if b.owner in visible:
-            items.add((b.name.split(".")[-1], "bind", syms[b.owner].qualified_name, b.name, b.annotation, b.value, b.alias_of))
-    if pf.all_names is not None:
-        items.add(("__all__", "all", tuple(pf.all_names)))
-    return items
-
-
-def _ref_names(pf: ParsedFile) -> str:
-    """Every name the file's records mention (dotted paths split, call parentheses dropped), sorted:
-    a refresh re-resolves the files whose names meet what changed elsewhere."""
-    texts = [c.callee for c in pf.calls]
-    texts += [t.type_name for t in pf.type_refs]
-    texts += [r.target for r in pf.relations]
-    texts += [i.module for i in pf.imports]
-    texts += [i.name for i in pf.imports if i.name]
-    texts += [b.value for b in pf.bindings if b.value]
-    texts += [b.alias_of for b in pf.bindings if b.alias_of]
-    return " ".join(sorted(set(" ".join(texts).replace("()", "").replace(".", " ").split())))
+        out = asdict(self)
+        if out["code_vectors"] is None:  # no --embed: the report is what it always was
+            del out["code_vectors"]
+        return out
 
 
 class _Lock:
     """An exclusive, non-blocking lock file beside the index: one writer at a time."""
 
     def __init__(self, db_path: Path) -> None:
-        self.path = db_path.with_suffix(".lock")
+        self.path = store_db.lock_path(db_path)
         self.fh = None
 
     def __enter__(self) -> _Lock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.fh = open(self.path, "w")  # noqa: SIM115
+        self.fh = open(self.path, "a")  # noqa: SIM115  (never truncates: check_index_target refused a non-empty one)
         try:
             fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
             self.fh.close()
-            raise IndexBusyError(str(self.path.with_suffix(".db"))) from exc
+            raise IndexBusyError(str(self.path.with_name(self.path.name[: -len(".lock")]))) from exc
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -290,8 +155,28 @@ def index_repo(
         raise InvalidArgumentError(f"{root} is not a directory; pass the root of the repository to index")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise InvalidArgumentError(f"workers must be a positive integer, got {workers!r}")
+    if isinstance(max_file_size, bool) or not isinstance(max_file_size, int) or max_file_size < 1:
+        raise InvalidArgumentError(f"max_file_size must be a positive number of bytes, got {max_file_size!r}")
     db_path = Path(db) if db is not None else store_db.default_db_path(root_path)
     report = IndexReport(root=str(root_path), db=str(db_path), generation=0, full=False)
+    store_db.check_index_target(db_path)  # before the lock file or the directory is created
+    try:
+        _index_locked(root_path, db_path, report, exclude, max_file_size, workers, rebuild, progress)
+    except sqlite3.OperationalError as exc:  # disk full, read-only file system, I/O error: nothing committed
+        if not store_db.is_storage_failure(exc):
+            raise
+        raise IndexWriteError(str(db_path), str(exc)) from exc
+    except OSError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EROFS, errno.EFBIG, errno.EDQUOT, errno.EACCES, errno.EIO):
+            raise
+        raise IndexWriteError(str(db_path), exc.strerror or str(exc)) from exc
+    report.seconds["total"] = round(time.perf_counter() - t0, 3)
+    report.seconds["cpu"] = round(_cpu() - c0, 3)
+    return report
+
+
+def _index_locked(root_path: Path, db_path: Path, report: IndexReport, exclude, max_file_size: int,
+                  workers: int | None, rebuild: bool, progress: Progress | None) -> None:
     with _Lock(db_path):
         state, version = store_db.index_state(db_path)
         if state == "foreign":
@@ -310,9 +195,6 @@ def index_repo(
             conn.close()
             if gc_was_enabled:
                 gc.enable()
-    report.seconds["total"] = round(time.perf_counter() - t0, 3)
-    report.seconds["cpu"] = round(_cpu() - c0, 3)
-    return report
 
 
 def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: IndexReport, exclude,
@@ -342,7 +224,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     # parse in worker processes; rows are inserted while the workers go on parsing
     t = time.perf_counter()
     want_items = not report.full
-    jobs = [(f.path, f.abspath, f.language, namers[f.language](f.path), want_items)
+    jobs = [(f.path, f.abspath, f.language, namers[f.language](f.path), want_items, max_file_size)
             for f in todo]
     ing = _Ingest(conn, db_path, report, existing, reset)
     ing.decode_now = len(jobs) >= 2 * MIN_FILES_PER_WORKER and (workers or os.cpu_count() or 1) > 1
@@ -351,7 +233,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     added: list[str] = []
     syntax_errors: list[str] = []
     try:
-        for f, res in zip(todo, _parse_iter(jobs, workers, progress), strict=True):
+        for f, res in zip(todo, parse_iter(jobs, workers, progress), strict=True):
             old = existing.get(f.path)
             if res.status != "ok":
                 skipped[res.status] += 1
@@ -372,15 +254,18 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
         report.syntax_error_files = sorted(syntax_errors)
         report.unchanged = sum(1 for p in seen if p in existing) - len(changed) - len(set(removed) & seen)
 
+        skipped_meta = json.dumps(report.skipped, sort_keys=True)  # `lore stats` shows the last run's skips
         if not ing.begun and not removed and not reset:
-            if touched:
+            if touched or store_db.get_meta(conn, "skipped", "{}") != skipped_meta:
                 with store_db.write_transaction(conn, db_path):
                     write.touch_files(conn, touched)
+                    store_db.set_meta(conn, "skipped", skipped_meta)
             report.generation = store_db.generation(conn)
             _counts(conn, report)
             return
         ing.begin()
         write.touch_files(conn, touched)
+        store_db.set_meta(conn, "skipped", skipped_meta)
         ing.remove(removed)
         ing.flush()
         report.seconds["store_symbols"] = round(time.perf_counter() - t - report.seconds["parse"], 3)
@@ -394,36 +279,17 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
             store_db.set_foreign_keys(conn, True)
     _counts(conn, report)
     if report.full:
-        store_db.analyze(conn)  # a fresh index: give the query planner its statistics
+        try:
+            store_db.analyze(conn)  # a fresh index: give the query planner its statistics
+        except sqlite3.OperationalError as exc:  # the index is committed; statistics are only a speed-up
+            if not store_db.is_storage_failure(exc):
+                raise
+            conn.rollback()
 
 
 def _counts(conn: sqlite3.Connection, report: IndexReport) -> None:
     report.symbols = read.table_count(conn, "symbols")
     report.edges = {tb: read.table_count(conn, tb) for tb in ("symbol_refs", "type_refs", "file_imports", "symbol_relationships")}
-
-
-def _parse_iter(jobs: list[tuple[str, str, str, str, bool]], workers: int | None,
-                progress: Progress | None) -> Iterator[_Parsed]:
-    """Parse results in job order, from worker processes when there is enough to do."""
-    total = len(jobs)
-    if total < PARALLEL_THRESHOLD or workers == 1:
-        for i, job in enumerate(jobs):
-            yield _parse_job(job)
-            if progress:
-                progress("parse", i + 1, total)
-        return
-    n = min(workers or min(os.cpu_count() or 1, 8), max(1, total // 8))
-    pool = ProcessPoolExecutor(max_workers=n, initializer=gc.disable)  # workers hold nothing long-lived
-    try:
-        for i, res in enumerate(pool.map(_parse_job, jobs, chunksize=CHUNK_SIZE)):
-            yield res
-            if progress and (i % 16 == 0 or i + 1 == total):
-                progress("parse", i + 1, total)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    else:
-        pool.shutdown()
 
 
 class _Ingest:
@@ -470,7 +336,7 @@ class _Ingest:
         self.next_fid = read.max_file_id(conn) + 1
         self.generation = store_db.generation(conn) + 1
 
-    def add(self, f: SourceFile, res: _Parsed) -> None:
+    def add(self, f: SourceFile, res: Parsed) -> None:
         self.begin()
         conn = self.conn
         old = self.existing.get(f.path)
@@ -561,18 +427,25 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
         for mod in ing.added_modules | ing.removed_modules:
             touched_names.update(mod.split("."))
         resolve_set = set(ing.fresh)
+    symbols = [SymRow(*r) for r in read.symbol_rows_for_world(conn)]
+    files = [FileRow(fid, path, lang, mod, msid, get_language(lang).is_package(path))
+             for fid, path, lang, mod, msid in read.file_rows(conn)]
+    world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
+    digests = world.flow_digests()  # values that travel: solved over every file before any edge
+    if not report.full:
+        old_digests = json.loads(store_db.get_meta(conn, "flow_digests") or "{}")
+        flowed = {fid for fid in set(digests) | {int(k) for k in old_digests}
+                  if digests.get(fid) != old_digests.get(str(fid)) and fid in world.files}
+        resolve_set |= flowed  # a caller elsewhere now passes other values into their parameters
+        touched_names.update(s.name for s in symbols if s.file_id in flowed)  # and so their returns
         if touched_names:
             for fid, names in read.ref_names(conn):
                 if fid not in resolve_set and not touched_names.isdisjoint(names.split()):
                     resolve_set.add(fid)
         resolve_ids = sorted(resolve_set)
         write.delete_edges_of_files(conn, resolve_ids)
+    store_db.set_meta(conn, "flow_digests", json.dumps({str(k): v for k, v in sorted(digests.items())}))
     report.reresolved_files = len(resolve_ids)
-
-    symbols = [SymRow(*r) for r in read.symbol_rows_for_world(conn)]
-    files = [FileRow(fid, path, lang, mod, msid, get_language(lang).is_package(path))
-             for fid, path, lang, mod, msid in read.file_rows(conn)]
-    world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
     if progress:
         progress("resolve", 0, len(resolve_ids))
     n = workers or min(os.cpu_count() or 1, 8)

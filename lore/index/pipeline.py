@@ -16,6 +16,7 @@ from typing import Any
 
 from ..store import db as store_db
 from ..store import docs_keep
+from .config import load_settings
 from .indexer import IndexReport, index_repo
 
 Step = Callable[[Path], Callable[[IndexReport], None]]
@@ -52,6 +53,11 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
     [('index.db', ['m.py'])]
     """
     db = Path(options.pop("db", None) or store_db.default_db_path(Path(root).resolve()))
+    # the repository's own settings (pyproject.toml [tool.lore], .lore/config.toml, .loreignore) under the caller's
+    settings = load_settings(Path(root).resolve(), exclude=tuple(options.pop("exclude", ()) or ()),
+                             max_file_size=options.pop("max_file_size", None), workers=options.pop("workers", None))
+    options.update(exclude=tuple(settings.exclude), max_file_size=settings.max_file_size, workers=settings.workers)
+    store_db.check_index_target(db)  # a file that is not a lore index is refused before anything touches it
     kept = docs_keep.save_before_rebuild(db, rebuild=bool(options.get("rebuild")))
     try:
         after = [step(db) for step in steps]

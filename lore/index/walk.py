@@ -6,6 +6,7 @@ the indexer decides what to read and hash. Symlinks are never followed out of th
 
 from __future__ import annotations
 
+import errno
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from pathlib import Path
 import pathspec
 
 from ..languages import EXTENSIONS, FILE_NAMES
+from ._files import kind_of
 
 DEFAULT_MAX_FILE_SIZE = 2_000_000  # bytes; generated or vendored giants are skipped with a warning
 ALWAYS_SKIP_DIRS = frozenset(
@@ -134,6 +136,8 @@ def walk(
             pushed = True
         for entry in entries:
             name = entry.name
+            if not _is_utf8(name):
+                name = escape_name(name)  # the entry keeps the real name; the index stores it escaped
             rel = f"{rel_dir}/{name}" if rel_dir else name
             try:
                 if entry.is_symlink():
@@ -150,9 +154,18 @@ def walk(
                     visit(entry.path, rel)
                     continue
                 if not entry.is_file():
+                    # a pipe, a socket, a device (or a symlink to one): never opened, but counted
+                    if not ignored(rel, False):
+                        try:
+                            reason = kind_of(os.stat(entry.path).st_mode) or "not a regular file"
+                        except FileNotFoundError:
+                            reason = "broken symlink" if entry.is_symlink() else "vanished"
+                        except OSError as exc:
+                            reason = "symlink loop" if exc.errno == errno.ELOOP else "unreadable"
+                        result.skip(reason, rel)
                     continue
-            except OSError:
-                result.skip("unreadable", rel)
+            except OSError as exc:
+                result.skip("symlink loop" if exc.errno == errno.ELOOP else "unreadable", rel)
                 continue
             dot = name.rfind(".")
             lang = (_BY_EXTENSION.get(name[dot:].lower()) if dot > 0 else None) or _BY_FILE_NAME.get(name)
@@ -174,7 +187,70 @@ def walk(
 
     visit(root_str, "")
     result.files.sort(key=lambda f: f.path)
+    kept: list[SourceFile] = []
+    for f in result.files:  # an escaped name can spell a real one (`a\\xe9.py`): the first one wins
+        if kept and kept[-1].path == f.path:
+            result.skip("name collision", f.path)
+            continue
+        kept.append(f)
+    result.files = kept
     return result
+
+
+def _is_utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def escape_name(name: str) -> str:
+    """A file name that is not valid UTF-8, as text: each undecodable byte as ``\\xNN``, ``\\`` as ``\\\\``.
+
+    The OS hands such names to Python with surrogate escapes, which SQLite cannot store; this form
+    can be stored, printed and turned back into the exact bytes with :func:`unescape_name`. Names that
+    are valid UTF-8 are never escaped.
+
+    Examples
+    --------
+    >>> import os
+    >>> name = os.fsdecode(b"latin\\xe9.py")
+    >>> escape_name(name)
+    'latin\\\\xe9.py'
+    >>> os.fsencode(unescape_name(escape_name(name))) == b"latin\\xe9.py"
+    True
+    """
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch == "\\":
+            out.append("\\\\")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def unescape_name(text: str) -> str:
+    """The OS name (with surrogate escapes) of a name :func:`escape_name` escaped; the inverse of it."""
+    if "\\" not in text:
+        return text
+    out = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and text[i + 1 : i + 2] == "\\":
+            out.append("\\")
+            i += 2
+        elif ch == "\\" and text[i + 1 : i + 2] == "x" and len(text) >= i + 4:
+            out.append(chr(0xDC00 + int(text[i + 2 : i + 4], 16)))
+            i += 4
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 def is_binary(data: bytes) -> bool:

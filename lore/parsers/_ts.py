@@ -8,12 +8,46 @@ worker process parses many files with one parser per language.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-__all__ = ["Node", "Tree", "captures", "get_language", "matches", "parse", "query", "text"]
+__all__ = ["BudgetExceeded", "Node", "Tree", "captures", "get_language", "in_parser", "matches", "parse", "query",
+           "set_budget", "text"]
+
+_CHUNK = 1 << 16  # bytes handed to the parser per read callback when a budget is set
+_budget_check: Callable[[], str | None] | None = None  # returns a reason ("too slow") when the file is over budget
+_in_parser = False  # inside tree-sitter's parse, whose callbacks must never see an exception from a signal
+
+
+class BudgetExceeded(Exception):
+    """A file went over its per-file budget (time or memory) while being parsed or extracted."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+def set_budget(check: Callable[[], str | None] | None) -> None:
+    """Install (or with ``None`` remove) the per-file budget check the parser polls while it works.
+
+    ``check()`` returns ``None`` while the file is within budget, else the reason to stop (``"too slow"``,
+    ``"too big to parse"``); :func:`parse` and :func:`captures` then raise :class:`BudgetExceeded`.
+    """
+    global _budget_check
+    _budget_check = check
+
+
+def in_parser() -> bool:
+    """Whether tree-sitter is parsing (with a budget) right now: a signal handler must not raise then."""
+    return _in_parser
+
+
+def _over_budget() -> str | None:
+    check = _budget_check
+    return check() if check is not None else None
 
 @cache
 def get_language(grammar: str) -> Language:
@@ -34,8 +68,48 @@ def _parser(name: str) -> Parser:
 
 
 def parse(grammar: str, source: bytes) -> Tree:
-    """Parse ``source`` with ``grammar`` (as :func:`get_language` names it)."""
-    return _parser(grammar).parse(source)
+    """Parse ``source`` with ``grammar`` (as :func:`get_language` names it).
+
+    With a budget installed (:func:`set_budget`), the parser reads through a callback whose progress
+    hook polls it and halts the parse when the file is over budget (:class:`BudgetExceeded`): tree-sitter
+    works in C, where no Python signal can interrupt it.
+    """
+    parser = _parser(grammar)
+    check = _budget_check
+    if check is None:
+        return parser.parse(source)
+    view = memoryview(source)
+    calls = 0
+    stopped: list[str] = []
+
+    def read(offset: int, _point: Any) -> bytes:
+        return bytes(view[offset : offset + _CHUNK])
+
+    def progress(_offset: int, _has_error: bool) -> bool:
+        nonlocal calls
+        calls += 1
+        if calls & 255:
+            return False
+        reason = check()
+        if reason:
+            stopped.append(reason)
+            return True
+        return False
+
+    global _in_parser
+    _in_parser = True
+    try:
+        tree = parser.parse(read, progress_callback=progress)
+    except ValueError:  # "Parsing failed": what tree-sitter 0.26 raises when the progress hook halts it
+        tree = None
+    finally:
+        _in_parser = False
+    if tree is None or stopped:
+        parser.reset()  # a halted parse would otherwise resume on the next call
+        raise BudgetExceeded(stopped[0] if stopped else "too slow")
+    # a tree parsed through a callback has no source: Node.text would call back for every node. Parsing
+    # the bytes again with the finished tree as the old one reuses every node (about a tenth of the time)
+    return parser.parse(source, old_tree=tree)
 
 
 @cache
@@ -46,7 +120,10 @@ def query(grammar: str, source: str) -> Query:
 
 def captures(q: Query, node: Node) -> dict[str, list[Node]]:
     """Captures of query ``q`` under ``node``, by capture name (each list in document order)."""
-    result = QueryCursor(q).captures(node)
+    result = QueryCursor(q).captures(node)  # no progress callback here: tree-sitter 0.26 crashes with one
+    reason = _over_budget()
+    if reason:
+        raise BudgetExceeded(reason)
     for nodes in result.values():
         nodes.sort(key=lambda n: n.start_byte)
     return result

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import UnknownSymbolError
 from ..store import db as store_db
@@ -13,6 +15,24 @@ from ..store import read
 
 if TYPE_CHECKING:  # numpy / scipy load lazily: `lore index` and `lore show` start faster without them
     from ..graphs import CodeGraph
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def one_generation(fn: F) -> F:
+    """Run a query whose first argument is an :class:`OpenIndex` inside one read snapshot of it.
+
+    Graph, names, rows and caches then all come from the generation the answer reports, even while
+    ``lore index --rebuild`` commits in a loop (see :func:`lore.store.db.read_snapshot`).
+    """
+
+    @functools.wraps(fn)
+    def wrapper(index: OpenIndex, *args: Any, **kwargs: Any) -> Any:
+        with store_db.read_snapshot(index.conn):
+            return fn(index, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 def resolve_db(path: str | os.PathLike[str]) -> Path:
@@ -67,7 +87,7 @@ class OpenIndex:
             raise UnknownSymbolError(ref)
         if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
             sid = int(ref)
-            if read.symbol_by_id(self.conn, sid) is None:
+            if not -(2**63) <= sid < 2**63 or read.symbol_by_id(self.conn, sid) is None:  # SQLite ints are 64-bit
                 raise UnknownSymbolError(sid)
             return sid
         if not isinstance(ref, str) or not ref.strip():
@@ -75,5 +95,10 @@ class OpenIndex:
         name = ref.strip()
         ids = read.symbol_ids_by_qname(self.conn, name)
         if not ids:
-            raise UnknownSymbolError(name)
+            from ._names import did_you_mean_hint
+
+            hint, candidates = did_you_mean_hint(self.conn, name)
+            exc = UnknownSymbolError(name, hint)
+            exc.candidates = candidates  # type: ignore[attr-defined]  # for callers that list them
+            raise exc
         return ids[0]

@@ -17,7 +17,7 @@ from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import read
 from ..text.tokens import STOP_WORDS, split_identifier
-from ._index import OpenIndex
+from ._index import OpenIndex, one_generation
 from ._shape import check_limit, symbol_dict
 
 if TYPE_CHECKING:
@@ -187,7 +187,8 @@ def cluster_members(index: OpenIndex, sid: int, limit: int, kinds: tuple[str, ..
     return rows, total, "" if rows else "the cluster has no other members"
 
 
-def list_clusters(index: OpenIndex, *, min_size: int = 3, limit: int = 50, top: int = 5, mode: str = "lpa") -> dict:
+@one_generation
+def list_clusters(index: OpenIndex, *, min_size: int = 3, limit: int = 20, top: int = 5, mode: str = "lpa") -> dict:
     """The subsystems: every cluster with size, cohesion, a readable label and its top members.
 
     Parameters

@@ -7,7 +7,7 @@ from typing import Any
 from ..errors import InvalidArgumentError, UnknownAlgorithmError
 from ..store import read
 from . import navigate
-from ._index import OpenIndex
+from ._index import OpenIndex, one_generation
 from ._shape import check_limit, compact_row, fit_tokens
 from .clusters import cluster_members
 from .related import related
@@ -15,6 +15,7 @@ from .related import related
 GRAPH_KINDS = ("call", "callers", "import", "inheritance", "related", "cluster")
 
 
+@one_generation
 def lore_graph(
     index: OpenIndex,
     *,
@@ -97,6 +98,9 @@ def lore_graph(
     }
     if note:
         out["note"] = note
+    if kind in ("call", "callers"):  # call sites of the same bare name that bound to nothing: maybe missing
+        name = read.symbols_by_ids(index.conn, seeds)[seeds[0]].name
+        out["unresolved_same_name"] = read.unresolved_same_name(index.conn, name)
     if with_docs:
         out["docs"] = docs_for(index, seeds)
     if compact:

@@ -7,7 +7,8 @@ these steps. A step is called with the index file before the run and returns wha
 - :func:`doc_mentions_step`: documents' symbol mentions recomputed after a run that changed code,
   so ``--with-docs`` never points at symbols that are gone;
 - :func:`code_vectors_step`: code vectors (``lore index --embed``) refreshed for the files that
-  changed, or remade after a rebuild (:mod:`lore.search.upkeep`).
+  changed, or remade after a rebuild (:mod:`lore.search.upkeep`);
+- :func:`embed_step`: only when asked (``embed=True`` / ``--embed``): embed what changed.
 """
 
 from __future__ import annotations
@@ -49,6 +50,29 @@ def code_vectors_step(db: Path) -> Callable[[IndexReport], None]:
         upkeep.refresh_after_index(report, before)
 
     return after
+
+
+def embed_step(embedder: str | None, progress: Callable | None = None) -> Callable[[Path], Callable[[IndexReport], None]]:
+    """``index_repo(embed=True)``: after the run, embed what changed since the last one.
+
+    An explicit ``embedder`` makes that model the index's only one; without it the stored model is
+    kept, else the no-model hashing embedder is used. The summary lands in ``report.code_vectors``.
+    """
+    if embedder is not None:
+        from ..text.embed import get_embedder
+
+        get_embedder(embedder)  # an unknown name or a missing extra fails before any work
+
+    def step(db: Path) -> Callable[[IndexReport], None]:
+        def after(report: IndexReport) -> None:
+            from ..search.api import build_code_vectors
+
+            report.code_vectors = build_code_vectors(report.db, embedder=embedder, replace=embedder is not None,
+                                                     progress=progress)
+
+        return after
+
+    return step
 
 
 INDEX_STEPS = (doc_mentions_step, code_vectors_step)

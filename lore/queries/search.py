@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._index import OpenIndex
+from ._index import OpenIndex, one_generation
 
 
+@one_generation
 def lore_search(index: OpenIndex, query: str, **options: Any) -> dict:
     """Search symbols (or files with ``files=True``) of an open index.
 

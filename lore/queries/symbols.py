@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import UnknownAlgorithmError
+from ..index.walk import unescape_name
 from ..store import db as store_db
 from ..store import read
 from ._index import OpenIndex
+from ._names import closest_symbols
 from ._shape import symbol_dict
 
 EDGE_TABLES = read.EDGE_TABLES
@@ -40,10 +42,21 @@ def symbol_details(index: OpenIndex, ref: int | str, *, snippet_lines: int = 0) 
     return out
 
 
+def did_you_mean(index: OpenIndex, name: str, *, limit: int = 5) -> dict:
+    """The indexed symbols closest to ``name`` (see :mod:`lore.queries._names`).
+
+    Returns ``{"query": name, "total": matches, "truncated": bool, "results": [{id, qualified_name,
+    kind, at}]}``; an unknown name given to any lookup raises
+    :class:`~lore.errors.UnknownSymbolError` with the same candidates in its message.
+    """
+    found, total = closest_symbols(index.conn, name, limit=limit)
+    return {"query": name, "total": total, "truncated": total > len(found), "results": found}
+
+
 def _snippet(index: OpenIndex, path: str, start: int, end: int) -> str:
     root = store_db.get_meta(index.conn, "root") or ""
     try:
-        with open(Path(root) / path, encoding="utf-8", errors="replace") as fh:
+        with open(Path(root) / unescape_name(path), encoding="utf-8", errors="replace") as fh:  # non-UTF-8 names
             lines = fh.read().splitlines()
     except OSError:
         return ""
@@ -69,6 +82,7 @@ def index_stats(index: OpenIndex) -> dict:
     out["db"] = str(index.db_path)
     out["root"] = store_db.get_meta(index.conn, "root")
     out["updated_at"] = store_db.get_meta(index.conn, "updated_at")
+    out["skipped"] = store_db.skipped_counts(index.conn)  # files the last `lore index` skipped, by reason
     return out
 
 

@@ -72,7 +72,8 @@ def check_options(
     if limit is not None and not isinstance(limit, bool) and isinstance(limit, int) and limit < 0:
         raise InvalidArgumentError(f"limit must be 0 or more, got {limit}")
     opts = {
-        "limit": _check_int("limit", d["limit"] if limit is None else limit, 0, MAX_LIMIT),
+        # capped like every graph query's limit (queries._shape.check_limit): one rule for every command
+        "limit": min(_check_int("limit", d["limit"] if limit is None else limit, 0, 2**63 - 1), MAX_LIMIT),
         "expand": _check_int("expand", d["expand"] if expand is None else expand, 0, MAX_HOPS),
         "top_k": _check_int("top_k", d["top_k"] if top_k is None else top_k, 1, MAX_LIMIT),
     }

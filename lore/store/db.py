@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import time
+import urllib.parse
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,6 +50,80 @@ def locate_index(given: str | os.PathLike[str] | None = None) -> Path:
         if candidate.exists():
             return candidate
     raise IndexNotFoundError(str(here / DEFAULT_DIR / DEFAULT_DB))
+
+
+_STORAGE_FAILURES = ("disk i/o error", "database or disk is full", "readonly database", "unable to open database",
+                     "disk full", "no space")
+
+
+def is_storage_failure(exc: BaseException) -> bool:
+    """Whether an SQLite error means the storage refused a write (full, read-only, I/O), not a lore bug."""
+    text = str(exc).lower()
+    return any(s in text for s in _STORAGE_FAILURES)
+
+
+def lock_path(db_path: str | os.PathLike[str]) -> Path:
+    """The writer's lock file: the index's own name plus ``.lock`` (``index.db.lock``), never the index itself.
+
+    Examples
+    --------
+    >>> lock_path("data/mydata.lock").name, lock_path(".lore/index.db").name
+    ('mydata.lock.lock', 'index.db.lock')
+    """
+    p = Path(db_path)
+    return p.with_name(p.name + ".lock")
+
+
+def check_index_target(path: str | os.PathLike[str]) -> None:
+    """Refuse, before anything is created or opened for writing, an index target lore must not touch.
+
+    Raises :class:`~lore.errors.NotAnIndexError` when ``path`` exists and is not a regular file
+    (``/dev/null``, a pipe, a directory) or not a lore index, or when its lock file exists and is not an
+    empty regular file (someone else's file: opening it would truncate it). Nothing beside a refused
+    target is created: no parent directory, no lock, no ``-journal`` or ``-wal``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "notes.txt").write_text("my notes")
+    >>> try:
+    ...     check_index_target(d / "notes.txt")
+    ... except NotAnIndexError:
+    ...     print("refused")
+    refused
+    >>> sorted(p.name for p in d.iterdir())
+    ['notes.txt']
+    >>> check_index_target(d / "new.db")  # a new index may be created there
+    """
+    p = Path(path)
+    for candidate, need_empty in ((p, False), (lock_path(p), True)):
+        try:
+            st = os.stat(candidate)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise NotAnIndexError(str(candidate)) from exc
+        if not stat.S_ISREG(st.st_mode) or (need_empty and st.st_size > 0):
+            raise NotAnIndexError(str(candidate))
+    if index_state(p)[0] == "foreign":
+        raise NotAnIndexError(str(p))
+
+
+def _read_only_connect(path: Path, *, check_same_thread: bool = True) -> sqlite3.Connection:
+    """A read-only connection; on a read-only file system (no ``-shm`` can be made) the file is opened as
+    immutable, which SQLite allows because no one can write it there either."""
+    uri = "file:" + urllib.parse.quote(os.fsencode(os.path.abspath(path)).decode("utf-8", "surrogateescape"),
+                                       safe="/", errors="surrogateescape")
+    conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, check_same_thread=check_same_thread)
+    try:
+        conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return conn
+    except sqlite3.OperationalError:
+        conn.close()
+        if os.access(os.path.dirname(os.path.abspath(path)) or ".", os.W_OK):
+            raise
+    return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=check_same_thread)
 
 
 def _configure(conn: sqlite3.Connection, *, readonly: bool) -> None:
@@ -116,14 +192,17 @@ def index_state(path: str | os.PathLike[str]) -> tuple[str, int | None]:
     """
     path = Path(path)
     try:
-        if path.stat().st_size == 0:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):  # /dev/null, a pipe, a directory: never opened as a database
+            return "foreign", None
+        if st.st_size == 0:
             return "missing", None
     except FileNotFoundError:
         return "missing", None
     except OSError:
         return "foreign", None
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = _read_only_connect(path)
     except sqlite3.Error:
         return "foreign", None
     try:
@@ -172,8 +251,10 @@ def connect(
         raise NotAnIndexError(str(path))
     if state == "stale":
         raise SchemaVersionError(str(path), version if version is not None else -1, SCHEMA_VERSION)
+    if not readonly and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        readonly = True  # a read-only file or file system: answer from it, write nothing (caches stay in memory)
     if readonly:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        conn = _read_only_connect(path, check_same_thread=False)
     else:
         conn = sqlite3.connect(str(path), check_same_thread=False)
     try:
@@ -295,16 +376,74 @@ def get_meta(conn: sqlite3.Connection, key: str, default: str | None = None) -> 
     return row[0] if row else default
 
 
+def skipped_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """Files the last index run skipped, by reason (``pipe``, ``too big``, ``too slow``...); ``{}`` if none."""
+    import json
+
+    try:
+        data = json.loads(get_meta(conn, "skipped", "{}") or "{}")
+    except ValueError:
+        return {}
+    return {str(k): int(v) for k, v in sorted(data.items())} if isinstance(data, dict) else {}
+
+
 def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+
+@contextmanager
+def read_snapshot(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """Every read inside sees one committed state of the index: one generation, whatever writers commit.
+
+    A deferred transaction whose first read pins the WAL snapshot; ended (never blocking a writer)
+    when the block exits. Nested use, or use inside a write transaction, is a no-op: that is one state
+    already. Cache writes inside (:func:`write_transaction`) go into a savepoint of it.
+
+    Examples
+    --------
+    >>> conn = sqlite3.connect(":memory:")
+    >>> _ = conn.execute("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT)")
+    >>> with read_snapshot(conn):
+    ...     conn.in_transaction
+    True
+    >>> conn.in_transaction
+    False
+    """
+    if conn.in_transaction:
+        yield conn
+        return
+    conn.execute("BEGIN")  # deferred: the first read inside pins the snapshot
+    try:
+        yield conn
+    except BaseException:
+        if conn.in_transaction:
+            conn.rollback()
+        raise
+    else:
+        if conn.in_transaction:
+            conn.commit()  # commits the cache writes made inside, if any
 
 
 @contextmanager
 def write_transaction(conn: sqlite3.Connection, path: str | os.PathLike[str] = "") -> Iterator[sqlite3.Connection]:
     """One ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on any exception.
 
-    A second writer waits ``busy_timeout`` and then gets :class:`IndexBusyError`.
+    A second writer waits ``busy_timeout`` and then gets :class:`IndexBusyError`. Inside a
+    :func:`read_snapshot` the writes go into a savepoint of the reader's transaction instead (committed
+    with it); if a writer committed since the snapshot began, SQLite refuses them with
+    ``sqlite3.OperationalError`` (callers that cache derived data ignore it).
     """
+    if conn.in_transaction:
+        conn.execute("SAVEPOINT lore_write")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK TO lore_write")
+            conn.execute("RELEASE lore_write")
+            raise
+        else:
+            conn.execute("RELEASE lore_write")
+        return
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as exc:

@@ -95,6 +95,17 @@ def get_document(conn: sqlite3.Connection, ref: int | str) -> dict[str, Any] | N
     return dict(zip(DOC_COLUMNS, row, strict=True)) if row else None
 
 
+def documents_added_at(conn: sqlite3.Connection, document_ids: Iterable[int]) -> dict[int, str]:
+    """Document id -> ``added_at`` (UTC ISO time of its last add) for the given ids."""
+    ids = [int(i) for i in document_ids]
+    out: dict[int, str] = {}
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        out.update(conn.execute(f"SELECT id, added_at FROM documents WHERE id IN ({marks})", part).fetchall())
+    return out
+
+
 def document_paths(conn: sqlite3.Connection) -> dict[str, int]:
     """Stored path -> document id for every document."""
     return {path: doc_id for doc_id, path in conn.execute("SELECT id, path FROM documents")}

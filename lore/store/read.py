@@ -11,6 +11,8 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from .schema import STRENGTHS, strength
+
 
 class FileState(NamedTuple):
     """What the indexer compares with the disk to see whether a file changed."""
@@ -303,7 +305,23 @@ def stats(conn: sqlite3.Connection) -> dict:
                JOIN symbols s ON s.id = r.caller_id JOIN files f ON f.id = s.file_id GROUP BY f.language ORDER BY f.language"""
         )
     }
+    by_strength = dict.fromkeys(STRENGTHS, 0)  # how much of the call graph to trust
+    for res, n in edges["symbol_refs"]["by_resolution"].items():
+        by_strength[strength(res)] += n
+    out["calls_by_strength"] = by_strength
     return out
+
+
+def unresolved_same_name(conn: sqlite3.Connection, name: str) -> int:
+    """How many call sites whose callee is written with the bare name ``name`` (``name(...)``,
+    ``x.name(...)``) stayed unresolved: callers a list bound to one definition may be missing."""
+    if not name:
+        return 0
+    tail = "." + name
+    return int(conn.execute(
+        "SELECT COUNT(*) FROM symbol_refs WHERE callee_id IS NULL AND (callee_name = ? OR substr(callee_name, -?) = ?)",
+        (name, len(tail), tail),
+    ).fetchone()[0])
 
 
 def node_table(conn: sqlite3.Connection) -> list[tuple[int, int, int, int, int]]:

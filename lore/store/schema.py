@@ -13,7 +13,7 @@ heuristics, and ``1/k`` for each of ``k`` ambiguous candidates.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2  # 2: cluster members as one blob per run
+SCHEMA_VERSION = 3  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel)
 DOCS_LAYOUT = 1
 
 # strongest first; the resolver records which rule bound each edge
@@ -57,6 +57,31 @@ CONFIDENCE: dict[str, float] = {
     "builtin": 1.0,
     "unresolved": 0.0,
 }
+
+# How much of the call graph to trust (``lore stats``): every resolution falls in one strength.
+STRENGTHS: tuple[str, ...] = ("rule", "heuristic", "ambiguous", "external", "unresolved")
+
+
+def strength(resolution: str) -> str:
+    """The strength of an edge's resolution: ``rule`` (bound by scopes, imports, types, the class
+    hierarchy or values that travel), ``heuristic`` (a unique name), ``ambiguous`` (one of k names),
+    ``external`` (a library or builtin target an import or the language proves) or ``unresolved``.
+
+    Examples
+    --------
+    >>> [strength(r) for r in ("import", "argument_flow", "same_file_name", "ambiguous_name", "builtin", "unresolved")]
+    ['rule', 'rule', 'heuristic', 'ambiguous', 'external', 'unresolved']
+    """
+    if resolution in ("same_file_name", "unique_name"):
+        return "heuristic"
+    if resolution == "ambiguous_name":
+        return "ambiguous"
+    if resolution in ("external", "builtin"):
+        return "external"
+    if resolution == "unresolved" or resolution not in CONFIDENCE:
+        return "unresolved"
+    return "rule"
+
 
 CORE_DDL = """
 CREATE TABLE IF NOT EXISTS meta (

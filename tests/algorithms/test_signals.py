@@ -28,6 +28,31 @@ def test_line_proximity_decreases_with_distance_and_is_zero_off_file():
         sig.line_proximity(lines, 0, [1], np.ones(1), scale=0)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=2, max_size=25), st.lists(st.booleans(), min_size=25, max_size=25))
+def test_line_rank_reproduces_the_same_file_baseline(lines, in_file):
+    from lore.bench.baselines import same_file_ranking
+
+    lines = np.array(lines)
+    n = lines.size
+    files = np.where(np.array(in_file[:n]), 0, 1)
+    files[0] = 0
+    cand = np.arange(1, n)
+    same = (files[cand] == 0).astype(float)
+    r = sig.line_rank(lines, 0, cand, same)
+    ranked = cand[np.lexsort((cand, -r))][: int((r > 0).sum())]
+    assert ranked.tolist() == same_file_ranking(0, cand, files, lines).tolist()
+    assert np.all(r[same == 0] == 0) and np.all((r > 0) == (same > 0))
+
+
+def test_adjacent_marks_the_nearest_definition_on_each_side():
+    lines = np.array([50, 10, 40, 60, 90, 45, 50])
+    same = np.array([1, 1, 1, 1, 0, 1.0])  # row 5 (line 45) is in another file
+    got = sig.adjacent(lines, 0, [1, 2, 3, 4, 5, 6], same)
+    assert got.tolist() == [0.0, 1.0, 1.0, 0.0, 0.0, 0.0]  # row 6 sits on the seed's own line: neither side
+    assert sig.adjacent(lines, 0, [5], np.zeros(1)).tolist() == [0.0]
+
+
 def test_path_proximity_is_tree_distance():
     # a/b, a/c, a/b/d, x
     paths = np.array([[0, 1, -1], [0, 2, -1], [0, 1, 3], [4, -1, -1]])

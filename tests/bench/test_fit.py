@@ -124,3 +124,19 @@ def test_baselines_and_bootstrap(seealso_repo):
     assert d == lo == hi == 0.0
     with pytest.raises(InvalidArgumentError):
         ft.paired_bootstrap(np.ones(2), np.ones(3))
+
+
+def test_group_blocks_gives_each_kind_of_ground_truth_equal_weight():
+    def block(n):
+        return ft.ltr.Blocks.stack([(np.array([1, 2]), np.ones((2, len(hy.SIGNALS))), np.array([True, False]), 1)] * n)
+
+    a1, a2, b1 = block(2), block(3), block(4)
+    grouped = ft.group_blocks([a1, a2, b1], ["seealso", "seealso", "cochange"])
+    w = grouped.query_weight
+    assert np.isclose(w.sum(), 1.0)
+    # kinds in name order: cochange (b1, 4 queries) first, then seealso (a1, a2)
+    assert np.isclose(w[:4].sum(), 0.5) and np.isclose(w[4:6].sum(), 0.25) and np.isclose(w[6:].sum(), 0.25)
+    flat = ft.group_blocks([a1, a2, b1])  # no groups: one vote per block
+    assert np.isclose(flat.query_weight[5:].sum(), 1 / 3)
+    with pytest.raises(InvalidArgumentError):
+        ft.group_blocks([a1, a2], ["seealso"])

@@ -118,7 +118,7 @@ def test_bad_sizes():
     with pytest.raises(InvalidArgumentError):
         chunk_text("x", max_chars=200, overlap=150)
     with pytest.raises(InvalidArgumentError):
-        chunk_text("x", source_type="pdf")
+        chunk_text("x", source_type="docx")
 
 
 @settings(max_examples=60, deadline=None)

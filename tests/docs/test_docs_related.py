@@ -43,10 +43,13 @@ def test_related_filters_still_fill_the_limit(db, chunk_of):
     assert get_related(db, src, tags=["api", "missing"], min_score=-1.0)["total"] == 0
 
 
-def test_related_min_score_default_per_model(db, chunk_of):
+def test_related_min_score_defaults_to_zero(db, chunk_of):
     src = chunk_of("cooking.md", "Baking bread")
-    out = get_related(db, src)
-    assert out["min_score"] == 0.15 and all(r["score"] >= 0.15 for r in out["results"])
+    out = get_related(db, src, limit=100)
+    assert out["min_score"] == 0.0 and all(r["score"] >= 0.0 for r in out["results"])
+    every = get_related(db, src, limit=100, min_score=-1.0)
+    assert [r for r in every["results"] if r["score"] >= 0.0] == out["results"]
+    assert get_related(db, src, limit=100, min_score=None)["results"] == out["results"]
 
 
 def test_related_uses_the_stored_vector(db, chunk_of, monkeypatch):
@@ -60,20 +63,34 @@ def test_related_uses_the_stored_vector(db, chunk_of, monkeypatch):
     assert get_related(db, src)["total"] >= 1
 
 
-def test_include_linked_blends_linked_documents(db, chunk_of):
+def test_include_linked_adds_the_top_chunk_of_each_linked_document(db, chunk_of):
     src = chunk_of("guide/install.md", "Install > From source")  # links to configure.md#timeouts
+    configure = {chunk_of("guide/configure.md", b) for b in ("Configure", "Configure > Timeouts", "Configure > Retries")}
+    plain = get_related(db, src, min_score=0.99, limit=10)
+    assert plain["results"] == []  # nothing is that close
+    linked = get_related(db, src, min_score=0.99, limit=10, include_linked=True)
+    # one chunk of the linked document, even below min_score, at max(cosine, 0.6)
+    assert len(linked["results"]) == 1
+    hit = linked["results"][0]
+    assert hit["chunk_id"] in configure and hit["explanation"]["linked"] in ("out", "both")
+    assert hit["score"] == pytest.approx(max(hit["explanation"]["cosine"], related_mod.LINKED_SCORE), abs=1e-6)
+    everything = get_related(db, src, min_score=-1.0, limit=100)
+    cos = {r["chunk_id"]: r["score"] for r in everything["results"]}
+    assert hit["chunk_id"] == max(configure, key=lambda c: (cos[c], -c))  # its chunk most like the source
+    assert hit["explanation"]["cosine"] == pytest.approx(cos[hit["chunk_id"]], abs=1e-6)
+
+
+def test_include_linked_is_once_per_document_and_reranked(db, chunk_of):
+    src = chunk_of("guide/install.md", "Install > From source")
     plain = get_related(db, src, min_score=-1.0, limit=100)
     linked = get_related(db, src, min_score=-1.0, limit=100, include_linked=True)
-    before = {r["chunk_id"]: r["score"] for r in plain["results"]}
-    for r in linked["results"]:
-        if r["document"]["path"] == "guide/configure.md":
-            assert r["explanation"]["linked"] in ("out", "both")
-            c = r["explanation"]["cosine"]
-            assert r["score"] == pytest.approx(c + related_mod.LINK_WEIGHT * (1 - c), abs=1e-5)
-            assert r["score"] >= before[r["chunk_id"]]
-        else:
-            assert "linked" not in r["explanation"]
-    assert linked["results"][0]["document"]["path"] == "guide/configure.md"
+    # configure.md is already among the results: nothing is added or rescored
+    assert linked["results"] == plain["results"]
+    top2 = get_related(db, src, min_score=-1.0, limit=2, include_linked=True)
+    scores = [r["score"] for r in top2["results"]]
+    assert len(top2["results"]) == 2 and scores == sorted(scores, reverse=True)
+    docs = [r["document"]["path"] for r in top2["results"]]
+    assert "guide/configure.md" in docs and docs.count("guide/configure.md") <= 2
 
 
 def test_unknown_chunk(db):
@@ -81,3 +98,22 @@ def test_unknown_chunk(db):
         get_related(db, 9999)
     with pytest.raises(UnknownChunkError):
         get_related(db, "abc")
+
+
+def test_cli_related_defaults_and_linked(db, chunk_of):
+    import json
+
+    from typer.testing import CliRunner
+
+    from lore.cli import app
+
+    src = chunk_of("guide/install.md", "Install > From source")
+    res = CliRunner().invoke(app, ["related", str(src), "--db", str(db), "--json", "--limit", "100"])
+    out = json.loads(res.output)
+    assert res.exit_code == 0 and out["min_score"] == 0.0
+    assert out["results"] == get_related(db, src, limit=100)["results"]
+    res = CliRunner().invoke(
+        app, ["related", str(src), "--db", str(db), "--json", "--min-score", "0.99", "--include-linked"]
+    )
+    (only,) = json.loads(res.output)["results"]
+    assert only["document"]["path"] == "guide/configure.md" and only["score"] >= 0.6

@@ -4,7 +4,7 @@ import pytest
 
 from lore.docs import search_docs
 from lore.docs.search import fts_query
-from lore.errors import IndexNotFoundError, QueryError, UnknownAlgorithmError
+from lore.errors import IndexNotFoundError, InvalidArgumentError, QueryError, UnknownAlgorithmError
 
 
 def crumbs(out):
@@ -89,9 +89,40 @@ def test_filters_and_min_score(db):
 
 
 def test_title_boost(db):
-    out = search_docs(db, "configure timeouts", mode="keyword", any_terms=True)
-    top = out["results"][0]
-    assert top["document"]["title"] == "Configure" and top["explanation"]["title_boost"] > 1
+    from lore.docs.search import TITLE_BOOST
+
+    assert TITLE_BOOST == 1.5
+    out = search_docs(db, "configure", mode="keyword", limit=100)
+    off = search_docs(db, "configure", mode="keyword", limit=100, title_boost=1)
+    plain = {r["chunk_id"]: r["score"] for r in off["results"]}
+    boosted = [r for r in out["results"] if "title_boost" in r["explanation"]]
+    assert boosted and all(r["document"]["title"] == "Configure" for r in boosted)
+    assert all(r["explanation"]["title_boost"] == 1.5 for r in boosted)
+    for r in out["results"]:
+        factor = 1.5 if r["document"]["title"] == "Configure" else 1.0
+        assert r["score"] == pytest.approx(plain[r["chunk_id"]] * factor, abs=1e-5)
+    assert all("title_boost" not in r["explanation"] for r in off["results"])
+    assert search_docs(db, "configure", mode="keyword", title_boost=3)["title_boost"] == 3
+    # only a title holding every query word is boosted
+    partial = search_docs(db, "configure timeouts", mode="keyword", any_terms=True, limit=100)
+    assert all("title_boost" not in r["explanation"] for r in partial["results"])
+    with pytest.raises(InvalidArgumentError, match="title_boost must be a factor from 1"):
+        search_docs(db, "configure", title_boost=0.5)
+
+
+def test_cli_title_boost(db):
+    import json
+
+    from typer.testing import CliRunner
+
+    from lore.cli import app
+
+    args = ["docs", "search", "configure", "--mode", "keyword", "--db", str(db), "--json"]
+    default = json.loads(CliRunner().invoke(app, args).output)
+    off = json.loads(CliRunner().invoke(app, [*args, "--title-boost", "1"]).output)
+    assert default["title_boost"] == 1.5 and off["title_boost"] == 1.0
+    assert default["results"] == search_docs(db, "configure", mode="keyword")["results"]
+    assert off["results"] == search_docs(db, "configure", mode="keyword", title_boost=1)["results"]
 
 
 def test_expansion_follows_links_with_decay(db):

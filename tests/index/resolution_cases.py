@@ -9,7 +9,7 @@ says they are name heuristics (those are counted apart). ``python -m tests.index
 prints precision and recall per category.
 
 Known limitations the misses stand for: element types of generic containers are not followed
-(``items: list[A]``), starred unpacking is not followed, and a generator's yielded values are not
+(``items: list[A]``), and a generator's yielded values are not
 followed into the loop that consumes them.
 """
 
@@ -66,7 +66,8 @@ def g(): pass
 def main():
     first, *rest = f, g
     first()
-"""}, {"m.main -> m.f"}, {"m.main -> m.f"}),
+    rest[0]()
+"""}, {"m.main -> m.f", "m.main -> m.g"}),
     ],
     "builtins": [
         ({"m.py": """
@@ -142,7 +143,7 @@ def a(): pass
 def main():
     table = {"a": a}
     table.get("a")
-"""}, set()),
+"""}, {"m.main -> builtins.dict.get"}),
         ({"m.py": """
 def a(): pass
 def b(): pass
@@ -155,7 +156,7 @@ def main():
     table["k"]()
     table.update({"a": c})
     table["a"]()
-"""}, {"m.main -> m.a", "m.main -> m.b", "m.main -> m.c"}),
+"""}, {"m.main -> m.a", "m.main -> m.b", "m.main -> m.c", "m.main -> builtins.dict.update"}),
     ],
     "direct_calls": [
         ({"m.py": """

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from lore import IndexBusyError, NotAnIndexError, SchemaVersionError, index_repo, open_index
-from lore.index import indexer, resolve_pool
+from lore.index import _parse, indexer, resolve_pool
 from lore.store import db as store_db
 
 
@@ -207,10 +207,10 @@ def test_not_a_lore_index_is_refused_and_left_alone(tmp_path, sample_repo, conte
 
 
 def test_parallel_parse_and_resolve_match_serial(sample_repo, tmp_path, monkeypatch):
-    monkeypatch.setattr(indexer, "PARALLEL_THRESHOLD", 1)
+    monkeypatch.setattr(_parse, "PARALLEL_THRESHOLD", 1)
     monkeypatch.setattr(resolve_pool, "MIN_FILES_PER_WORKER", 1)
     index_repo(sample_repo, db=tmp_path / "par.db", workers=2)
-    monkeypatch.setattr(indexer, "PARALLEL_THRESHOLD", 10_000)
+    monkeypatch.setattr(_parse, "PARALLEL_THRESHOLD", 10_000)
     index_repo(sample_repo, db=tmp_path / "ser.db", workers=1)
 
     def dump(db):

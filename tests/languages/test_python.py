@@ -154,7 +154,7 @@ def make(flag):
     pf = P.parse("m.py", src, "m")
     by = {(b.name, b.alias_of or b.value) for b in pf.bindings}
     assert {("a", "f"), ("b", "f"), ("x", "f"), ("y", "g"), ("z", "h")} <= by
-    assert not any(b.name in ("first", "rest") for b in pf.bindings)  # starred: not followed
+    assert {("first", "f"), ("rest[0]", "g")} <= by  # starred: the ends, and the middle as slots
     assert {("table['k']", "f"), ("table[1]", "g"), ("table['nested']['n']", "h"), ("table['new']", "h"),
             ("fs[0]", "f"), ("fs[1]", "g")} <= by
     assert not any("key" in b.name for b in pf.bindings)  # computed keys are not followed

@@ -29,7 +29,7 @@ def test_streamable_http_on_loopback(shop_repo):
     names, good, bad = run_http_session(db, body)
     assert names == READ_ONLY
     with open_index(db, readonly=True) as idx:
-        assert good["graph"] == lore_graph(idx, limit=10, compact=True, **graph)
+        assert good["graph"] == lore_graph(idx, compact=True, **graph)
         assert good["search"] == lore_search(idx, "place order")
         assert good["docs"]["results"] == search_docs(idx, "refund", mode="keyword")["results"]
         assert good["status"] == {**idx.status(), "read_only": True}

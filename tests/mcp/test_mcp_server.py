@@ -23,6 +23,7 @@ READ_ONLY = [
     "lore_status",
     "search_docs",
     "get_related",
+    "search_similar",
 ]
 
 
@@ -54,8 +55,11 @@ def test_descriptions_say_what_comes_back_and_how_big():
 def test_schema_ranges():
     by = {t["name"]: t["inputSchema"]["properties"] for t in tool_definitions()}
     for name, props in by.items():
-        if "limit" in props:
+        if "limit" in props and name != "search_similar":
             assert (props["limit"]["minimum"], props["limit"]["maximum"]) == (1, 100), name
+    # search_similar clamps its limit instead of refusing it: no bounds in its schema
+    assert by["search_similar"]["limit"] == {**by["search_similar"]["limit"], "default": 5}
+    assert "minimum" not in by["search_similar"]["limit"] and "maximum" not in by["search_similar"]["limit"]
     assert (by["lore_graph"]["alpha"]["exclusiveMinimum"], by["lore_graph"]["alpha"]["exclusiveMaximum"]) == (
         0,
         1,

@@ -25,6 +25,7 @@ READ_ONLY = [
     "lore_status",
     "search_docs",
     "get_related",
+    "search_similar",
 ]
 
 GRAPH_QUERIES = [
@@ -78,6 +79,8 @@ DOC_SEARCHES = [
     {"query": "refund the customer"},
     {"query": "quantity", "mode": "vector", "topic": "guides", "library": "shop", "tags": ["orders"]},
     {"query": "ship box parcel", "expand": 1, "min_score": 0.0},
+    {"query": "refunds", "mode": "keyword", "title_boost": 1.0},
+    {"query": "refunds", "mode": "keyword", "title_boost": 2.5},
 ]
 
 
@@ -145,7 +148,7 @@ def test_every_tool_matches_the_python_api(shop_repo):
     got = run_session(db, body)
     with open_index(db, readonly=True) as idx:
         for q, answer in zip(GRAPH_QUERIES, got["graph"], strict=True):
-            assert answer == lore_graph(idx, **{"limit": 10, "compact": True, **q}), q
+            assert answer == lore_graph(idx, **{"compact": True, **q}), q
             assert {"query", "generation", "total", "truncated", "results"} <= answer.keys()
         for q, full, short in zip(SEARCHES, got["search"], got["search_compact"], strict=True):
             expected = lore_search(idx, q["query"], **{k: v for k, v in q.items() if k != "query"})
@@ -391,8 +394,8 @@ def test_another_process_refreshing_is_served_at_once(shop_repo, tmp_path: Path)
     def expected() -> dict:
         with open_index(db, readonly=True) as idx:
             return {
-                "related": lore_graph(idx, limit=10, compact=True, **related),
-                "cluster": lore_graph(idx, limit=10, compact=True, **cluster),
+                "related": lore_graph(idx, compact=True, **related),
+                "cluster": lore_graph(idx, compact=True, **cluster),
                 "search": lore_search(idx, "gift", mode="keyword", expand=0),
                 "clusters": list_clusters(idx, min_size=3, limit=20, top=5),
                 "status": idx.status(),
@@ -496,3 +499,43 @@ def test_symlinks_out_of_the_root_and_indexed_code_are_never_followed_or_run(sho
     assert "do-not-leak" not in json.dumps(got)
     assert got["search"]["total"] == 0
     assert executed_markers(repo, outside) == []
+
+
+def test_search_similar_contract_over_stdio(shop_repo, tmp_path: Path):
+    """search_similar through the official client: the envelope, clamped limits, failures as answers."""
+    from lore.docs.api import search_similar
+
+    _root, db = shop_repo
+    calls = [
+        {"query": "refund the customer"},
+        {"query": "refund the customer", "limit": 0},
+        {"query": "refund the customer", "limit": 500},
+        {"query": "   "},
+        {},
+        {"query": "x", "limit": "ten"},
+        {"query": "x", "surprise": True},
+    ]
+
+    async def body(session):
+        return [await session.call_tool("search_similar", a) for a in calls]
+
+    got = run_session(db, body)
+    assert all(not r.is_error for r in got), "search_similar answers, never a tool error"
+    answers = [json.loads(r.content[0].text) for r in got]
+    assert answers[0] == search_similar(db, "refund the customer")
+    assert answers[0]["success"] and answers[0]["count"] == 4  # every chunk of the three documents (< 5)
+    top = answers[0]["documents"][0]
+    assert top["source_file"] == "docs/refunds.md" and top["source_type"] == "md" and top["page_number"] is None
+    assert json.loads(top["metadata"])["library"] == "shop"
+    assert answers[1]["count"] == 1 and answers[2]["count"] == 4
+    failure = {"success": False, "count": 0, "documents": []}
+    assert answers[3] == answers[4] == {**failure, "error": "Query parameter is required"}
+    for a in answers[5:]:
+        assert a["success"] is False and a["error"].startswith("Failed to search: ") and a["documents"] == []
+
+    async def missing(session):
+        return await session.call_tool("search_similar", {"query": "x"})
+
+    gone = run_session(tmp_path / "none" / "index.db", missing)
+    out = json.loads(gone.content[0].text)
+    assert not gone.is_error and out["success"] is False and "lore index" in out["error"]

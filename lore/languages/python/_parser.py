@@ -2,30 +2,25 @@
 
 One query pass (``python.scm``, beside this module) collects definitions, calls, decorators, imports,
 assignments, ``with`` items and ``except`` clauses; a sweep in document order assigns each to its
-innermost enclosing definition (lambdas are definitions too, named ``<lambda>``: their calls belong to them,
-not to the enclosing
-function). Decorators and base classes are evaluated in the enclosing scope, as Python does.
+innermost enclosing definition (lambdas are definitions too, named ``<lambda>``: their calls are
+theirs, not the enclosing function's). The expression helpers live in :mod:`._expr`. Decorators and base classes are evaluated in the enclosing scope, as Python does.
 """
 
 from __future__ import annotations
 
-import inspect
-import re
 from operator import itemgetter
 from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers._common import query_source
 from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
+from ._expr import call_args, docstring, dotted, pairs, slot_key, type_names, value_path
 
 LANGUAGE = "python"
 _QUERY = Path(__file__).with_name("python.scm")
 MAX_SIGNATURE = 300
-MAX_DOCSTRING = 4000
 
 _first = itemgetter(0)
-_SIMPLE_PATH = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")
-_TYPE_WRAPPERS = frozenset({"Optional", "typing.Optional", "Annotated", "typing.Annotated", "Final", "ClassVar"})
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -42,198 +37,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     return _Extractor(path, source, module).run()
 
 
-def dotted(node: _ts.Node | None) -> str:
-    """The dotted path an expression names: ``a.b.c``, ``super().m``, ``f().g``; ``''`` if none.
-
-    Parts that are not names are kept as markers so the resolver can tell them apart:
-    ``x[0].f`` becomes ``<expr>.f``; a call in a chain keeps its parentheses (``f().g``).
-    """
-    if node is None:
-        return ""
-    t = node.type
-    if t == "identifier":
-        return _ts.text(node)
-    if t == "attribute":
-        raw = node.text
-        if raw is not None and _SIMPLE_PATH.match(raw):  # the common a.b.c: its text is the path
-            return raw.decode("ascii")
-        obj = dotted(node.child_by_field_name("object"))
-        attr = _ts.text(node.child_by_field_name("attribute"))
-        return f"{obj or '<expr>'}.{attr}"
-    if t == "call":
-        inner = dotted(node.child_by_field_name("function"))
-        return f"{inner}()" if inner else "<expr>()"
-    if t == "subscript":  # a container slot with a literal key: d["a"] -> d['a'], xs[0] -> xs[0]
-        key = slot_key(node.child_by_field_name("subscript"))
-        obj = dotted(node.child_by_field_name("value")) if key else ""
-        return f"{obj}[{key}]" if obj and not obj.startswith("<") else ""
-    if t == "parenthesized_expression" and node.named_child_count == 1:
-        return dotted(node.named_children[0])
-    if t in ("string", "concatenated_string"):
-        return "<str>"
-    return ""
-
-
-_KEY = re.compile(r"[A-Za-z0-9_]+\Z")
-
-
-def slot_key(node: _ts.Node | None) -> str:
-    """The key of a container slot as it appears in a path: ``'name'`` for a plain string literal,
-    ``3`` for a non-negative integer literal, ``''`` for anything else (computed keys are not followed).
-
-    Examples
-    --------
-    >>> tree = _ts.parse("python", b"d['a']; d[0]; d[k]")
-    >>> [dotted(s.named_children[0]) for s in tree.root_node.named_children]
-    ["d['a']", 'd[0]', '']
-    """
-    if node is None:
-        return ""
-    if node.type == "integer":
-        t = _ts.text(node)
-        return t if t.isdigit() else ""
-    if node.type == "string" and node.named_child_count <= 3:
-        parts = [c for c in node.named_children if c.type not in ("string_start", "string_end")]
-        if len(parts) == 1 and parts[0].type == "string_content":
-            content = _ts.text(parts[0])
-            return f"'{content}'" if _KEY.match(content) else ""
-        if not parts:
-            return ""
-    return ""
-
-
-def value_path(node: _ts.Node | None) -> str:
-    """The path of an expression the resolver can follow as a value: a dotted path (``a.b``, ``f()``,
-    ``d['k']``) or a lambda (``<lambda:L:C>``, by its position); ``''`` for anything else.
-
-    Examples
-    --------
-    >>> tree = _ts.parse("python", b"f(a.b, lambda: 1, 'x', k=g)")
-    >>> call = tree.root_node.named_children[0].named_children[0]
-    >>> [value_path(a) for a in call.child_by_field_name("arguments").named_children]
-    ['a.b', '<lambda:1:7>', '', '']
-    """
-    if node is None:
-        return ""
-    if node.type == "lambda":
-        return f"<lambda:{node.start_point[0] + 1}:{node.start_point[1]}>"
-    path = dotted(node)
-    return path if path and "<" not in path else ""
-
-
-def _args(node: _ts.Node | None) -> list[str]:
-    """A call's arguments as the resolver follows them (see :class:`~lore.parsers.records.Call`);
-    ``[]`` when none of them names anything.
-
-    Examples
-    --------
-    >>> tree = _ts.parse("python", b"f(a, 1, *xs, key=lambda: 0, **kw)")
-    >>> _args(tree.root_node.named_children[0].named_children[0].child_by_field_name("arguments"))
-    ['a', '', '*xs', 'key=<lambda:1:17>', '**kw']
-    """
-    if node is None or node.type != "argument_list":
-        return []
-    out: list[str] = []
-    named = False
-    for a in node.named_children:
-        t = a.type
-        if t == "comment":
-            continue
-        if t == "keyword_argument":
-            path = value_path(a.child_by_field_name("value"))
-            out.append(f"{_ts.text(a.child_by_field_name('name'))}={path}" if path else "")
-        elif t == "list_splat":
-            path = value_path(a.named_children[0]) if a.named_children else ""
-            out.append(f"*{path}")
-        elif t == "dictionary_splat":
-            path = value_path(a.named_children[0]) if a.named_children else ""
-            out.append(f"**{path}")
-        else:
-            path = value_path(a)
-            out.append(path)
-        named = named or bool(path)
-    return out if named else []
-
-
-def _type_names(node: _ts.Node | None) -> list[tuple[str, _ts.Node, bool]]:
-    """Dotted type names inside an annotation, with whether each is the primary (outermost) one."""
-    out: list[tuple[str, _ts.Node, bool]] = []
-    if node is None:
-        return out
-
-    def visit(n: _ts.Node, primary: bool) -> None:
-        t = n.type
-        if t in ("identifier", "attribute"):
-            name = dotted(n)
-            if name and "<" not in name:
-                out.append((name, n, primary))
-            return
-        if t == "string":
-            content = _ts.text(n).strip("'\"")
-            for part in content.replace("|", ",").replace("[", ",").replace("]", ",").split(","):
-                part = part.strip()
-                if part.replace(".", "").replace("_", "").isalnum() and part not in ("None",):
-                    out.append((part, n, primary))
-                    primary = False
-            return
-        if t == "generic_type" or t == "subscript":
-            head = n.named_children[0] if n.named_children else None
-            head_name = dotted(head) if head is not None else ""
-            wrapper = head_name in _TYPE_WRAPPERS
-            if head is not None and not wrapper:
-                visit(head, primary)
-            for child in n.named_children[1:]:
-                visit(child, primary and wrapper)
-            return
-        if t == "binary_operator":  # X | None
-            for child in n.named_children:
-                visit(child, primary)
-            return
-        for child in n.named_children:
-            visit(child, primary and t in ("type", "type_parameter"))
-
-    visit(node, True)
-    return out
-
-
-def _docstring(body: _ts.Node | None) -> str:
-    if body is None or body.named_child_count == 0:
-        return ""
-    first = body.named_children[0]
-    if first.type != "expression_statement" or first.named_child_count != 1:
-        return ""
-    s = first.named_children[0]
-    if s.type != "string":
-        return ""
-    parts = [_ts.text(c) for c in s.named_children if c.type == "string_content"]
-    raw = "".join(parts)
-    return inspect.cleandoc(raw)[:MAX_DOCSTRING]
-
-
-def _pairs(left: _ts.Node, right: _ts.Node | None) -> list[tuple[_ts.Node, _ts.Node | None]]:
-    """Targets with the values they receive: ``a, (b, c) = f, (g, h)`` pairs a-f, b-g, c-h.
-
-    Unpacking is followed only when both sides are literal tuples of the same length without a
-    starred target (``a, *b = ...``); otherwise a tuple target gets nothing.
-    """
-    tuple_targets = ("pattern_list", "tuple_pattern", "list_pattern")
-    if left.type == "parenthesized_expression" and left.named_child_count == 1:
-        left = left.named_children[0]
-    if left.type not in tuple_targets:
-        return [(left, right)]
-    if right is not None and right.type == "parenthesized_expression" and right.named_child_count == 1:
-        right = right.named_children[0]
-    if right is None or right.type not in ("expression_list", "tuple", "list"):
-        return []
-    targets = [c for c in left.named_children if c.type != "comment"]
-    values = [c for c in right.named_children if c.type != "comment"]
-    if len(targets) != len(values) or any(t.type == "list_splat_pattern" for t in targets) \
-            or any(v.type == "list_splat" for v in values):
-        return []
-    out: list[tuple[_ts.Node, _ts.Node | None]] = []
-    for t, v in zip(targets, values, strict=True):
-        out.extend(_pairs(t, v))
-    return out
+__all__ = ["dotted", "parse", "slot_key", "value_path"]
 
 
 class _Extractor:
@@ -241,6 +45,7 @@ class _Extractor:
         self.path, self.source, self.module = path, source, module
         self.pf = ParsedFile(path=path, language=LANGUAGE, module=module)
         self.class_of: dict[int, int] = {}  # method local -> class local
+        self.containers: set[tuple[int, str]] = set()  # (scope, name) bound to a literal container
 
     # -- records -------------------------------------------------------------------------------
     def run(self) -> ParsedFile:
@@ -257,7 +62,7 @@ class _Extractor:
                 parent=None,
                 start_line=1,
                 end_line=n_lines,
-                docstring=_docstring(root),
+                docstring=docstring(root),
             )
         )
         caps = _ts.captures(_ts.query(LANGUAGE, query_source((_QUERY,))), root)
@@ -310,22 +115,25 @@ class _Extractor:
         decorated = node.parent if node.parent is not None and node.parent.type == "decorated_definition" else None
         start_node = decorated or node
         decorators: list[str] = []
-        me = [f"<sym:{len(self.pf.symbols)}>"]  # the decorated definition, as the decorator's argument
+        local = len(self.pf.symbols)
         if decorated is not None:
-            for d in decorated.named_children:
-                if d.type == "decorator" and d.named_child_count:
-                    expr = d.named_children[0]
-                    decorators.append(dotted(expr) or _ts.text(expr))
-                    if expr.type in ("identifier", "attribute"):
-                        # a bare decorator is called at definition time, in the enclosing scope
-                        self.pf.calls.append(
-                            Call(owner, dotted(expr), expr.start_point[0] + 1, expr.start_point[1], "decorator", me)
-                        )
-                    elif expr.type == "call" and dotted(expr) and "<" not in dotted(expr):
-                        # @factory(...): what the factory returns is called with the definition
-                        self.pf.calls.append(
-                            Call(owner, dotted(expr), expr.start_point[0] + 1, expr.start_point[1], "decorator", me)
-                        )
+            decos = [d for d in decorated.named_children if d.type == "decorator" and d.named_child_count]
+            for i, d in enumerate(decos):
+                # the decorator's argument: the definition with the decorators below this one applied
+                below = len(decos) - 1 - i
+                me = [f"<sym:{local}@{below}>" if below else f"<sym:{local}>"]
+                expr = d.named_children[0]
+                decorators.append(dotted(expr) or _ts.text(expr))
+                if expr.type in ("identifier", "attribute"):
+                    # a bare decorator is called at definition time, in the enclosing scope
+                    self.pf.calls.append(
+                        Call(owner, dotted(expr), expr.start_point[0] + 1, expr.start_point[1], "decorator", me)
+                    )
+                elif expr.type == "call" and dotted(expr) and "<" not in dotted(expr):
+                    # @factory(...): what the factory returns is called with the definition
+                    self.pf.calls.append(
+                        Call(owner, dotted(expr), expr.start_point[0] + 1, expr.start_point[1], "decorator", me)
+                    )
         if kind == "function" and sym_parent.kind == "class":
             kind = "method"
         header_end = body.start_byte if body is not None else node.end_byte
@@ -341,7 +149,7 @@ class _Extractor:
             start_col=start_node.start_point[1],
             end_col=node.end_point[1],
             signature=signature,
-            docstring=_docstring(body),
+            docstring=docstring(body),
             decorators=decorators,
             exported=not name.startswith("_") or (name.startswith("__") and name.endswith("__")),
         )
@@ -415,7 +223,7 @@ class _Extractor:
                     continue
                 annotation = _ts.text(ptype) if ptype is not None else ""
                 sym.params.append((pname, annotation))
-                for tname, tnode, _primary in _type_names(ptype):
+                for tname, tnode, _primary in type_names(ptype):
                     self.pf.type_refs.append(
                         TypeRef(local, tname, "param", tnode.start_point[0] + 1, tnode.start_point[1])
                     )
@@ -424,7 +232,7 @@ class _Extractor:
         ret = node.child_by_field_name("return_type")
         if ret is not None:
             sym.return_type = _ts.text(ret)
-            for tname, tnode, _primary in _type_names(ret):
+            for tname, tnode, _primary in type_names(ret):
                 self.pf.type_refs.append(TypeRef(local, tname, "return", tnode.start_point[0] + 1, tnode.start_point[1]))
 
     def _call(self, node: _ts.Node, owner: int) -> None:
@@ -433,7 +241,7 @@ class _Extractor:
         if not callee:
             return
         line, col = node.start_point[0] + 1, node.start_point[1]
-        self.pf.calls.append(Call(owner, callee, line, col, "call", _args(node.child_by_field_name("arguments"))))
+        self.pf.calls.append(Call(owner, callee, line, col, "call", call_args(node.child_by_field_name("arguments"))))
         if callee.endswith(".update") and callee.count(".") == 1:  # d.update({"a": f}) rebinds d['a']
             args = node.child_by_field_name("arguments")
             if args is not None and args.named_child_count == 1 and args.named_children[0].type == "dictionary":
@@ -492,8 +300,36 @@ class _Extractor:
         while right is not None and right.type == "assignment":  # a = b = f: every target gets f
             right = right.child_by_field_name("right")
         line = left.start_point[0] + 1
-        for target, value in _pairs(left, right):
+        for target, value in pairs(left, right):
             self._bind(owner, target, value, type_node if target is left else None, line)
+        self._starred(owner, left, right, line)
+
+    def _starred(self, owner: int, left: _ts.Node, right: _ts.Node | None, line: int) -> None:
+        """``a, *b, c = f, g, h, k``: ``a`` and ``c`` take their ends, the slots of ``b`` the middle."""
+        if right is None or left.type not in ("pattern_list", "tuple_pattern", "list_pattern") \
+                or right.type not in ("expression_list", "tuple", "list"):
+            return
+        targets = [t for t in left.named_children if t.type != "comment"]
+        values = [v for v in right.named_children if v.type != "comment"]
+        stars = [i for i, t in enumerate(targets) if t.type == "list_splat_pattern"]
+        if len(stars) != 1 or any(v.type == "list_splat" for v in values) or len(values) < len(targets) - 1:
+            return
+        k = stars[0]
+        after = len(targets) - k - 1
+        for t, v in list(zip(targets[:k], values[:k], strict=True)) + list(
+                zip(targets[k + 1:], values[len(values) - after:], strict=True)):
+            self._bind(owner, t, v, None, line)
+        name = _ts.text(targets[k].named_children[0]) if targets[k].named_children else ""
+        if name.isidentifier():
+            for i, v in enumerate(values[k:len(values) - after]):
+                path = value_path(v) if v.type != "call" else ""
+                if v.type == "call":
+                    callee = dotted(v.child_by_field_name("function"))
+                    if callee and "<" not in callee:
+                        self.pf.bindings.append(Binding(owner, f"{name}[{i}]", line, value=callee))
+                elif path:
+                    self.pf.bindings.append(Binding(owner, f"{name}[{i}]", line, alias_of=path))
+            self.containers.add((owner, name))
 
     def _bind(self, owner: int, target: _ts.Node, right: _ts.Node | None, type_node: _ts.Node | None,
               line: int) -> None:
@@ -509,6 +345,12 @@ class _Extractor:
             # class-level attribute: visible as self.name in methods
             self._class_attr(owner, name, type_node, right, line)
         if "." in name and not name.startswith("self."):
+            if name.count(".") == 1 and "[" not in name and right is not None and type_node is None \
+                    and self.pf.symbols[owner].kind in ("function", "method", "module"):
+                # obj.attr = f: read back as obj.attr in the same scope (what obj is stays the resolver's)
+                src = value_path(right) if right.type != "call" else ""
+                if src:
+                    self.pf.bindings.append(Binding(owner, name, line, alias_of=src))
             return
         scope = owner if bind_owner != owner else None
         if type_node is not None:
@@ -516,7 +358,7 @@ class _Extractor:
             self.pf.bindings.append(Binding(bind_owner, name, line, annotation=ann, scope=scope))
             kind = "field" if name.startswith("self.") else "annotation"
             ref_owner = bind_owner if kind == "field" else owner
-            for tname, tnode, _p in _type_names(type_node):
+            for tname, tnode, _p in type_names(type_node):
                 self.pf.type_refs.append(TypeRef(ref_owner, tname, kind, tnode.start_point[0] + 1, tnode.start_point[1]))
         elif right is not None:
             rt = right.type
@@ -528,8 +370,11 @@ class _Extractor:
                 src = value_path(right)
                 if src:
                     self.pf.bindings.append(Binding(bind_owner, name, line, alias_of=src, scope=scope))
-            elif rt in ("dictionary", "list", "tuple") and "[" not in name and name.count(".") <= 1:
+            elif rt in ("dictionary", "list", "tuple", "set") and "[" not in name and name.count(".") <= 1:
                 self._slots(bind_owner, name, right, line, scope)
+                if "." not in name:  # the container itself: a builtin dict / list / tuple / set
+                    kind = {"dictionary": "dict"}.get(rt, rt)
+                    self.pf.bindings.append(Binding(bind_owner, name, line, annotation=kind, scope=scope))
         if owner_sym.kind == "module" and name == "__all__" and right is not None:
             self._all(right)
 
@@ -537,6 +382,7 @@ class _Extractor:
         """``d = {"a": f}`` / ``xs = [f, g]``: bind each literal slot (``d['a']``, ``xs[1]``) to its value."""
         if depth > 3:
             return
+        self.containers.add((owner, name))
         if literal.type == "dictionary":
             entries = [(slot_key(p.child_by_field_name("key")), p.child_by_field_name("value"))
                        for p in literal.named_children if p.type == "pair"]
@@ -563,12 +409,16 @@ class _Extractor:
     def _class_attr(self, owner: int, name: str, type_node: _ts.Node | None, right: _ts.Node | None, line: int) -> None:
         if type_node is not None:
             self.pf.bindings.append(Binding(owner, f"self.{name}", line, annotation=_ts.text(type_node)))
-            for tname, tnode, _p in _type_names(type_node):
+            for tname, tnode, _p in type_names(type_node):
                 self.pf.type_refs.append(TypeRef(owner, tname, "field", tnode.start_point[0] + 1, tnode.start_point[1]))
         elif right is not None and right.type == "call":
             callee = dotted(right.child_by_field_name("function"))
             if callee:
                 self.pf.bindings.append(Binding(owner, f"self.{name}", line, value=callee))
+        elif right is not None and right.type in ("identifier", "attribute", "lambda"):
+            src = value_path(right)  # client_class = Client: the class attribute names a value
+            if src:
+                self.pf.bindings.append(Binding(owner, f"self.{name}", line, alias_of=src))
 
     def _all(self, right: _ts.Node) -> None:
         if right.type not in ("list", "tuple"):
@@ -608,13 +458,24 @@ class _Extractor:
         """``for x in it``: the loop calls ``it.__iter__()`` and that iterator's ``__next__()``; ``x`` is
         what ``__next__`` returns."""
         iterable = node.child_by_field_name("right")
+        target = node.child_by_field_name("left")
+        if iterable is not None and iterable.type in ("list", "tuple", "set") and target is not None \
+                and target.type == "identifier":  # for h in [f, g]: h is any element
+            line = iterable.start_point[0] + 1
+            name = f"<lit:{line}:{iterable.start_point[1]}>"
+            self._slots(owner, name, iterable, line, None)
+            self.pf.bindings.append(Binding(owner, _ts.text(target), line, alias_of=f"{name}[*]"))
+            return
         path = dotted(iterable)
         if not path or "<" in path:
             return
         line, col = iterable.start_point[0] + 1, iterable.start_point[1]
+        if (owner, path) in self.containers and target is not None and target.type == "identifier":
+            # a name bound to a literal container here: the loop variable is any of its elements
+            self.pf.bindings.append(Binding(owner, _ts.text(target), line, alias_of=f"{path}[*]"))
+            return
         self.pf.calls.append(Call(owner, f"{path}.__iter__", line, col, "implicit"))
         self.pf.calls.append(Call(owner, f"{path}.__iter__().__next__", line, col, "implicit"))
-        target = node.child_by_field_name("left")
         if target is not None and target.type == "identifier":
             self.pf.bindings.append(Binding(owner, _ts.text(target), line, value=f"{path}.__iter__().__next__"))
 
@@ -630,6 +491,8 @@ class _Extractor:
 
     def _returned(self, owner: int, expr: _ts.Node, line: int) -> None:
         """A ``<return>`` binding of ``owner`` for the returned expression ``expr``."""
+        while expr.type == "parenthesized_expression" and expr.named_child_count == 1:
+            expr = expr.named_children[0]
         if expr.type == "call":
             callee = dotted(expr.child_by_field_name("function"))
             self.pf.bindings.append(Binding(owner, "<return>", line, value=callee if "<" not in callee else ""))

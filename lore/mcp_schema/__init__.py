@@ -13,27 +13,13 @@ import json
 import math
 from typing import Any
 
-from .algorithms.overlap import MEASURES
-from .api import GRAPH_KINDS
-from .docs.search import MODES as DOC_SEARCH_MODES
-from .errors import InvalidArgumentError
-from .graphs.related import ALGORITHMS, DEFAULT_ALGORITHM, DEFAULT_MEASURE
-from .search.symbols import MODES as CODE_SEARCH_MODES
-
-MAX_ROWS = 100
-MAX_ID = 2**63 - 1  # SQLite's largest integer
-
-
-# -- schemas -----------------------------------------------------------------------------------------
-def _limit(default: int, what: str = "rows") -> dict:
-    return {
-        "type": "integer",
-        "minimum": 1,
-        "maximum": MAX_ROWS,
-        "default": default,
-        "description": f"Maximum {what} returned (1..{MAX_ROWS}).",
-    }
-
+from ..algorithms.overlap import MEASURES
+from ..api import GRAPH_KINDS
+from ..errors import InvalidArgumentError
+from ..graphs.related import ALGORITHMS, DEFAULT_ALGORITHM, DEFAULT_MEASURE
+from ..search.symbols import MODES as CODE_SEARCH_MODES
+from ._common import _MAX_TOKENS, MAX_ID, MAX_ROWS, _limit, _obj
+from ._docs import DOCS_TOOLS
 
 _SYMBOL_REF = {
     "anyOf": [
@@ -41,29 +27,6 @@ _SYMBOL_REF = {
         {"type": "string", "minLength": 1, "maxLength": 500},
     ]
 }
-_MAX_TOKENS = {
-    "type": "integer",
-    "minimum": 50,
-    "maximum": 100_000,
-    "description": "Token budget (about 4 characters each): rows are dropped from the end until the answer fits, "
-    "and truncated becomes true.",
-}
-_FILTER = {"type": "string", "minLength": 1, "maxLength": 200}
-_TAGS = {
-    "type": "array",
-    "items": {"type": "string", "minLength": 1, "maxLength": 100},
-    "maxItems": 20,
-    "description": "Keep only chunks carrying all of these tags.",
-}
-
-
-def _obj(props: dict, required: tuple[str, ...] = ()) -> dict:
-    out: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
-    if required:
-        out["required"] = list(required)
-    return out
-
-
 TOOLS: dict[str, dict[str, Any]] = {
     "lore_search": {
         "title": "Search code symbols",
@@ -169,7 +132,7 @@ TOOLS: dict[str, dict[str, Any]] = {
             "label-propagation subsystem, ranked). Returns {query, generation, total, truncated, results: "
             "[{id, qualified_name, kind, at: 'path:line', score, why}]}; why names the shared neighbours or "
             "the path that earned the score, with edge resolutions. compact=true (default) keeps rows short; "
-            "limit 10 compact is about 0.7-1.5k tokens; max_tokens trims rows to a budget."
+            "the default limit 20 compact is about 1.5-3k tokens; max_tokens trims rows to a budget."
         ),
         "schema": _obj(
             {
@@ -192,7 +155,7 @@ TOOLS: dict[str, dict[str, Any]] = {
                     "default": DEFAULT_ALGORITHM,
                     "description": "kind=related only; see the tool description.",
                 },
-                "limit": _limit(10),
+                "limit": _limit(20),
                 "result_kind": {
                     "anyOf": [
                         {"type": "string", "minLength": 1, "maxLength": 40},
@@ -220,6 +183,14 @@ TOOLS: dict[str, dict[str, Any]] = {
                     "type": "string",
                     "enum": list(MEASURES),
                     "description": f"algorithm=overlap or fusion: similarity measure (default {DEFAULT_MEASURE}).",
+                },
+                "weights": {
+                    "type": "object",
+                    "additionalProperties": {"type": "number", "minimum": 0},
+                    "maxProperties": 20,
+                    "description": "kind=related: weight per relation, e.g. {callees: 1, callers: 0.5, types: 0.2} for "
+                    "overlap (callees, callers, types, inherits, inherited_by, container); calls, types, inherits, "
+                    "contains, imports for pagerank*; signal weights for hybrid. Names left out keep their defaults.",
                 },
                 "alpha": {
                     "type": "number",
@@ -325,95 +296,7 @@ TOOLS: dict[str, dict[str, Any]] = {
         ),
         "schema": _obj({}),
     },
-    "search_docs": {
-        "title": "Search documentation chunks",
-        "description": (
-            "Search the indexed documents (markdown, rst, text added with `lore docs add`) by meaning and "
-            "words. Returns {query, total, truncated, results} where each result is a chunk with its text, "
-            "score and citations (source file, chunk index, total chunks, page). mode: hybrid (default; BM25 "
-            "and vector ranks fused), vector, keyword. Filter by topic, library or tags; expand follows links "
-            "between documents. Use get_related on a chunk id for 'more like this'. 10 chunks is about 2-4k "
-            "tokens; max_tokens trims."
-        ),
-        "schema": _obj(
-            {
-                "query": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 1000,
-                    "description": 'Words or a question; "quoted phrases" must match exactly.',
-                },
-                "mode": {
-                    "type": "string",
-                    "enum": list(DOC_SEARCH_MODES),
-                    "default": "hybrid",
-                    "description": "hybrid (BM25 and vector ranks fused), keyword (BM25) or vector (meaning).",
-                },
-                "limit": _limit(10, "chunks"),
-                "min_score": {
-                    "type": "number",
-                    "minimum": -1,
-                    "maximum": 1,
-                    "description": "Drop chunks scoring below this; the default depends on the embedding model.",
-                },
-                "topic": {**_FILTER, "description": "Keep only chunks of documents added with this --topic."},
-                "library": {
-                    **_FILTER,
-                    "description": "Keep only chunks of documents added with this --library.",
-                },
-                "tags": _TAGS,
-                "expand": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 3,
-                    "default": 0,
-                    "description": "Hops to follow links between documents (0..3).",
-                },
-                "max_tokens": _MAX_TOKENS,
-            },
-            ("query",),
-        ),
-    },
-    "get_related": {
-        "title": "Documentation chunks like this one",
-        "description": (
-            "Chunks most like a given chunk (by its stored embedding, no model call), from other documents "
-            "than the source's own. Use after search_docs to widen a good hit. Returns {chunk_id, total, "
-            "truncated, results} with scores (cosine) and citations; include_linked blends in documents the "
-            "source links to explicitly. An empty result means no other document is similar enough (see "
-            "min_score). 10 chunks is about 2-4k tokens; max_tokens trims."
-        ),
-        "schema": _obj(
-            {
-                "chunk_id": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": MAX_ID,
-                    "description": "A chunk id from search_docs.",
-                },
-                "limit": _limit(10, "chunks"),
-                "topic": {**_FILTER, "description": "Keep only chunks of documents added with this --topic."},
-                "library": {
-                    **_FILTER,
-                    "description": "Keep only chunks of documents added with this --library.",
-                },
-                "tags": _TAGS,
-                "min_score": {
-                    "type": "number",
-                    "minimum": -1,
-                    "maximum": 1,
-                    "description": "Drop chunks below this cosine; the default depends on the embedding model.",
-                },
-                "include_linked": {
-                    "type": "boolean",
-                    "default": False,
-                    "description": "Also rank chunks of documents the source links to explicitly.",
-                },
-                "max_tokens": _MAX_TOKENS,
-            },
-            ("chunk_id",),
-        ),
-    },
+    **DOCS_TOOLS,
     "lore_refresh": {
         "title": "Refresh the index",
         "description": (

@@ -1,0 +1,170 @@
+"""Settings that stick: ``[tool.lore]`` in ``pyproject.toml``, ``.lore/config.toml``, ``.loreignore``.
+
+``lore index --exclude`` is forgotten by the next run; these files are not. The effective settings
+of a repository are read from, lowest precedence first:
+
+1. lore's defaults (vendored, minified JavaScript such as ``*.min.js`` is skipped);
+2. ``[tool.lore]`` in the repository's ``pyproject.toml``;
+3. ``.lore/config.toml`` (top-level keys, or a ``[lore]`` table);
+4. ``.loreignore`` at the root (gitignore syntax, one pattern per line; ``!pattern`` re-includes);
+5. the command line (``--exclude``, ``--max-file-size``, ``--workers``).
+
+Scalar settings (``max_file_size``, ``workers``) take the value of the last source that sets
+them; ``exclude`` patterns add up in that order, so a later ``!vendor/keep.min.js`` re-includes a
+file an earlier pattern skipped. Every value remembers where it came from (``lore config``).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import InvalidArgumentError
+from .walk import DEFAULT_MAX_FILE_SIZE
+
+DEFAULT_EXCLUDES = ("*.min.js", "*.min.mjs", "*.min.cjs", "*-min.js", "*.bundle.js")
+KEYS = ("exclude", "max_file_size", "workers")
+DEFAULT = "default"
+CLI = "command line"
+
+
+@dataclass
+class Settings:
+    """The effective settings of one repository, each with its source.
+
+    ``exclude`` is the list of gitignore-style patterns in precedence order (the walker applies them
+    as one spec, so a later ``!pattern`` wins); ``exclude_sources`` names the source of each.
+    """
+
+    root: str
+    exclude: list[str] = field(default_factory=list)
+    exclude_sources: list[str] = field(default_factory=list)
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    workers: int | None = None
+    sources: dict[str, str] = field(default_factory=lambda: {"max_file_size": DEFAULT, "workers": DEFAULT})
+    files: list[str] = field(default_factory=list)  # the settings files that exist, in precedence order
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: each setting as ``{"value", "source"}``, excludes as a list of them."""
+        return {
+            "root": self.root,
+            "files": list(self.files),
+            "settings": {
+                "exclude": [{"value": p, "source": s} for p, s in zip(self.exclude, self.exclude_sources, strict=True)],
+                "max_file_size": {"value": self.max_file_size, "source": self.sources["max_file_size"]},
+                "workers": {"value": self.workers, "source": self.sources["workers"]},
+            },
+        }
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise InvalidArgumentError(f"{path} is not valid TOML ({exc}); fix or remove it") from None
+    except OSError as exc:
+        raise InvalidArgumentError(f"cannot read {path} ({exc.strerror})") from None
+
+
+def _check(table: dict[str, Any], source: str) -> dict[str, Any]:
+    unknown = sorted(set(table) - set(KEYS))
+    if unknown:
+        raise InvalidArgumentError(f"{source}: unknown setting {unknown[0]!r}; lore reads {', '.join(KEYS)}")
+    if "exclude" in table:
+        ex = table["exclude"]
+        if isinstance(ex, str):
+            ex = [ex]
+        if not isinstance(ex, list) or not all(isinstance(p, str) for p in ex):
+            raise InvalidArgumentError(f"{source}: exclude must be a list of gitignore-style patterns")
+        table = {**table, "exclude": ex}
+    for key in ("max_file_size", "workers"):
+        v = table.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise InvalidArgumentError(f"{source}: {key} must be a positive integer, got {v!r}")
+    return table
+
+
+def _ignore_lines(path: Path) -> list[str]:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise InvalidArgumentError(f"cannot read {path} ({exc.strerror})") from None
+    return [ln.rstrip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def load_settings(
+    root: str | os.PathLike[str],
+    *,
+    exclude: tuple[str, ...] | list[str] = (),
+    max_file_size: int | None = None,
+    workers: int | None = None,
+) -> Settings:
+    """The effective settings of the repository at ``root``, the command line's on top.
+
+    Parameters
+    ----------
+    root : path
+        Repository root (where ``pyproject.toml``, ``.lore/`` and ``.loreignore`` are looked for).
+    exclude, max_file_size, workers
+        Command-line values; ``None`` (or no patterns) leaves the files' values in place.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A settings file that is not valid TOML, or holds an unknown key or a value of the wrong type.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "pyproject.toml").write_text('[tool.lore]\\nexclude = ["build/"]\\nmax_file_size = 500000\\n')
+    >>> _ = (d / ".loreignore").write_text("# generated\\ngen/\\n")
+    >>> s = load_settings(d, workers=2)
+    >>> s.exclude[-2:], s.max_file_size, s.sources["max_file_size"], s.sources["workers"]
+    (['build/', 'gen/'], 500000, 'pyproject.toml [tool.lore]', 'command line')
+    """
+    root_path = Path(root)
+    s = Settings(root=str(root_path))
+    s.exclude = list(DEFAULT_EXCLUDES)
+    s.exclude_sources = [DEFAULT] * len(DEFAULT_EXCLUDES)
+
+    def apply(table: dict[str, Any], source: str) -> None:
+        for p in table.get("exclude", []):
+            s.exclude.append(p)
+            s.exclude_sources.append(source)
+        for key in ("max_file_size", "workers"):
+            if table.get(key) is not None:
+                setattr(s, key, table[key])
+                s.sources[key] = source
+
+    pyproject = root_path / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            table = _read_toml(pyproject).get("tool", {}).get("lore")
+        except InvalidArgumentError:
+            # someone else's broken pyproject.toml must not stop `lore index`; ours (it names tool.lore) does
+            if "tool.lore" in pyproject.read_text(encoding="utf-8", errors="replace"):
+                raise
+            table = None
+        if table is not None:
+            source = "pyproject.toml [tool.lore]"
+            if not isinstance(table, dict):
+                raise InvalidArgumentError(f"{source} must be a table")
+            apply(_check(table, source), source)
+            s.files.append(str(pyproject))
+    own = root_path / ".lore" / "config.toml"
+    if own.is_file():
+        data = _read_toml(own)
+        table = data.get("lore", data) if isinstance(data.get("lore"), dict) else data
+        apply(_check(table, ".lore/config.toml"), ".lore/config.toml")
+        s.files.append(str(own))
+    ignore = root_path / ".loreignore"
+    if ignore.is_file():
+        apply({"exclude": _ignore_lines(ignore)}, ".loreignore")
+        s.files.append(str(ignore))
+    apply(_check({"exclude": list(exclude), "max_file_size": max_file_size, "workers": workers}, CLI), CLI)
+    return s

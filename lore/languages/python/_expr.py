@@ -1,0 +1,212 @@
+"""Python expressions as the resolver reads them: dotted paths, container slot keys, values, call
+arguments, the type names inside annotations, docstrings and the targets of unpacking assignments.
+
+Pure functions over tree-sitter nodes, shared by the extractor (:mod:`._parser`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+from ...parsers import _ts
+
+MAX_DOCSTRING = 4000
+_SIMPLE_PATH = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")
+_TYPE_WRAPPERS = frozenset({"Optional", "typing.Optional", "Annotated", "typing.Annotated", "Final", "ClassVar"})
+
+
+def dotted(node: _ts.Node | None) -> str:
+    """The dotted path an expression names: ``a.b.c``, ``super().m``, ``f().g``; ``''`` if none.
+
+    Parts that are not names are kept as markers so the resolver can tell them apart:
+    ``x[0].f`` becomes ``<expr>.f``; a call in a chain keeps its parentheses (``f().g``).
+    """
+    if node is None:
+        return ""
+    t = node.type
+    if t == "identifier":
+        return _ts.text(node)
+    if t == "attribute":
+        raw = node.text
+        if raw is not None and _SIMPLE_PATH.match(raw):  # the common a.b.c: its text is the path
+            return raw.decode("ascii")
+        obj = dotted(node.child_by_field_name("object"))
+        attr = _ts.text(node.child_by_field_name("attribute"))
+        return f"{obj or '<expr>'}.{attr}"
+    if t == "call":
+        inner = dotted(node.child_by_field_name("function"))
+        return f"{inner}()" if inner else "<expr>()"
+    if t == "subscript":  # a container slot: d["a"] -> d['a'], xs[0] -> xs[0]; any other key: d[*]
+        sub = node.child_by_field_name("subscript")
+        key = slot_key(sub) or ("*" if sub is not None and sub.type != "slice" else "")
+        obj = dotted(node.child_by_field_name("value")) if key else ""
+        return f"{obj}[{key}]" if obj and not obj.startswith("<") and "[*]" not in obj else ""
+    if t == "parenthesized_expression" and node.named_child_count == 1:
+        return dotted(node.named_children[0])
+    if t in ("string", "concatenated_string"):
+        return "<str>"
+    return ""
+
+
+_KEY = re.compile(r"[A-Za-z0-9_]+\Z")
+
+
+def slot_key(node: _ts.Node | None) -> str:
+    """The key of a container slot as it appears in a path: ``'name'`` for a plain string literal,
+    ``3`` for a non-negative integer literal, ``''`` for anything else (a computed key: the path says
+    ``d[*]``, any slot; a slice says nothing).
+
+    Examples
+    --------
+    >>> tree = _ts.parse("python", b"d['a']; d[0]; d[k]; d[1:]")
+    >>> [dotted(s.named_children[0]) for s in tree.root_node.named_children]
+    ["d['a']", 'd[0]', 'd[*]', '']
+    """
+    if node is None:
+        return ""
+    if node.type == "integer":
+        t = _ts.text(node)
+        return t if t.isdigit() else ""
+    if node.type == "string" and node.named_child_count <= 3:
+        parts = [c for c in node.named_children if c.type not in ("string_start", "string_end")]
+        if len(parts) == 1 and parts[0].type == "string_content":
+            content = _ts.text(parts[0])
+            return f"'{content}'" if _KEY.match(content) else ""
+        if not parts:
+            return ""
+    return ""
+
+
+def value_path(node: _ts.Node | None) -> str:
+    """The path of an expression the resolver can follow as a value: a dotted path (``a.b``, ``f()``,
+    ``d['k']``) or a lambda (``<lambda:L:C>``, by its position); ``''`` for anything else.
+
+    Examples
+    --------
+    >>> tree = _ts.parse("python", b"f(a.b, lambda: 1, 'x', k=g)")
+    >>> call = tree.root_node.named_children[0].named_children[0]
+    >>> [value_path(a) for a in call.child_by_field_name("arguments").named_children]
+    ['a.b', '<lambda:1:7>', '', '']
+    """
+    if node is None:
+        return ""
+    if node.type == "lambda":
+        return f"<lambda:{node.start_point[0] + 1}:{node.start_point[1]}>"
+    path = dotted(node)
+    return path if path and "<" not in path else ""
+
+
+def call_args(node: _ts.Node | None) -> list[str]:
+    """A call's arguments as the resolver follows them (see :class:`~lore.parsers.records.Call`);
+    ``[]`` when none of them names anything.
+
+    Examples
+    --------
+    >>> tree = _ts.parse("python", b"f(a, 1, *xs, key=lambda: 0, **kw)")
+    >>> call_args(tree.root_node.named_children[0].named_children[0].child_by_field_name("arguments"))
+    ['a', '', '*xs', 'key=<lambda:1:17>', '**kw']
+    """
+    if node is None or node.type != "argument_list":
+        return []
+    out: list[str] = []
+    named = False
+    for a in node.named_children:
+        t = a.type
+        if t == "comment":
+            continue
+        if t == "keyword_argument":
+            path = value_path(a.child_by_field_name("value"))
+            out.append(f"{_ts.text(a.child_by_field_name('name'))}={path}" if path else "")
+        elif t == "list_splat":
+            path = value_path(a.named_children[0]) if a.named_children else ""
+            out.append(f"*{path}")
+        elif t == "dictionary_splat":
+            path = value_path(a.named_children[0]) if a.named_children else ""
+            out.append(f"**{path}")
+        else:
+            path = value_path(a)
+            out.append(path)
+        named = named or bool(path)
+    return out if named else []
+
+
+def type_names(node: _ts.Node | None) -> list[tuple[str, _ts.Node, bool]]:
+    """Dotted type names inside an annotation, with whether each is the primary (outermost) one."""
+    out: list[tuple[str, _ts.Node, bool]] = []
+    if node is None:
+        return out
+
+    def visit(n: _ts.Node, primary: bool) -> None:
+        t = n.type
+        if t in ("identifier", "attribute"):
+            name = dotted(n)
+            if name and "<" not in name:
+                out.append((name, n, primary))
+            return
+        if t == "string":
+            content = _ts.text(n).strip("'\"")
+            for part in content.replace("|", ",").replace("[", ",").replace("]", ",").split(","):
+                part = part.strip()
+                if part.replace(".", "").replace("_", "").isalnum() and part not in ("None",):
+                    out.append((part, n, primary))
+                    primary = False
+            return
+        if t == "generic_type" or t == "subscript":
+            head = n.named_children[0] if n.named_children else None
+            head_name = dotted(head) if head is not None else ""
+            wrapper = head_name in _TYPE_WRAPPERS
+            if head is not None and not wrapper:
+                visit(head, primary)
+            for child in n.named_children[1:]:
+                visit(child, primary and wrapper)
+            return
+        if t == "binary_operator":  # X | None
+            for child in n.named_children:
+                visit(child, primary)
+            return
+        for child in n.named_children:
+            visit(child, primary and t in ("type", "type_parameter"))
+
+    visit(node, True)
+    return out
+
+
+def docstring(body: _ts.Node | None) -> str:
+    if body is None or body.named_child_count == 0:
+        return ""
+    first = body.named_children[0]
+    if first.type != "expression_statement" or first.named_child_count != 1:
+        return ""
+    s = first.named_children[0]
+    if s.type != "string":
+        return ""
+    parts = [_ts.text(c) for c in s.named_children if c.type == "string_content"]
+    raw = "".join(parts)
+    return inspect.cleandoc(raw)[:MAX_DOCSTRING]
+
+
+def pairs(left: _ts.Node, right: _ts.Node | None) -> list[tuple[_ts.Node, _ts.Node | None]]:
+    """Targets with the values they receive: ``a, (b, c) = f, (g, h)`` pairs a-f, b-g, c-h.
+
+    Unpacking is followed only when both sides are literal tuples of the same length without a
+    starred target (``a, *b = ...``); otherwise a tuple target gets nothing.
+    """
+    tuple_targets = ("pattern_list", "tuple_pattern", "list_pattern")
+    if left.type == "parenthesized_expression" and left.named_child_count == 1:
+        left = left.named_children[0]
+    if left.type not in tuple_targets:
+        return [(left, right)]
+    if right is not None and right.type == "parenthesized_expression" and right.named_child_count == 1:
+        right = right.named_children[0]
+    if right is None or right.type not in ("expression_list", "tuple", "list"):
+        return []
+    targets = [c for c in left.named_children if c.type != "comment"]
+    values = [c for c in right.named_children if c.type != "comment"]
+    if len(targets) != len(values) or any(t.type == "list_splat_pattern" for t in targets) \
+            or any(v.type == "list_splat" for v in values):
+        return []
+    out: list[tuple[_ts.Node, _ts.Node | None]] = []
+    for t, v in zip(targets, values, strict=True):
+        out.extend(pairs(t, v))
+    return out

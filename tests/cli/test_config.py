@@ -1,0 +1,106 @@
+"""Settings that stick: pyproject.toml [tool.lore], .lore/config.toml, .loreignore, `lore config`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from lore import index_repo, open_index
+from lore.cli import app
+from lore.errors import InvalidArgumentError
+from lore.index.config import DEFAULT_EXCLUDES, load_settings
+
+runner = CliRunner()
+
+
+def _repo(tmp_path):
+    (tmp_path / "app.py").write_text("def main():\n    helper()\n\ndef helper():\n    pass\n")
+    (tmp_path / "gen").mkdir()
+    (tmp_path / "gen" / "out.py").write_text("def generated():\n    pass\n")
+    (tmp_path / "static").mkdir()
+    (tmp_path / "static" / "jquery.min.js").write_text("function jq(){}\n")
+    (tmp_path / "static" / "site.js").write_text("function site(){}\n")
+    return tmp_path
+
+
+def _paths(root):
+    with open_index(root, readonly=True) as idx:
+        return sorted({s["path"] for s in idx.symbols() if s["path"]})
+
+
+def test_minified_javascript_is_skipped_by_default(tmp_path):
+    root = _repo(tmp_path)
+    index_repo(root, workers=1)
+    assert _paths(root) == ["app.py", "gen/out.py", "static/site.js"]
+
+
+def test_pyproject_excludes_stick_across_runs(tmp_path):
+    root = _repo(tmp_path)
+    (root / "pyproject.toml").write_text('[tool.lore]\nexclude = ["gen/"]\nmax_file_size = 100000\n')
+    index_repo(root, workers=1)
+    index_repo(root, workers=1)  # the second run, with no flags, still skips gen/
+    assert _paths(root) == ["app.py", "static/site.js"]
+
+
+def test_loreignore_and_config_toml_add_up_and_negation_reincludes(tmp_path):
+    root = _repo(tmp_path)
+    (root / ".lore").mkdir()
+    (root / ".lore" / "config.toml").write_text('exclude = ["static/site.js"]\nworkers = 1\n')
+    (root / ".loreignore").write_text("# vendored, but we want it\n!static/jquery.min.js\ngen/\n")
+    index_repo(root)
+    assert _paths(root) == ["app.py", "static/jquery.min.js"]
+    s = load_settings(root)
+    assert s.workers == 1 and s.sources["workers"] == ".lore/config.toml"
+    assert s.exclude_sources[-1] == ".loreignore" and s.exclude[: len(DEFAULT_EXCLUDES)] == list(DEFAULT_EXCLUDES)
+
+
+def test_an_excluded_file_leaves_the_index_on_the_next_run(tmp_path):
+    root = _repo(tmp_path)
+    index_repo(root, workers=1)
+    (root / ".loreignore").write_text("gen/\n")
+    report = index_repo(root, workers=1)
+    assert report.removed == ["gen/out.py"]
+
+
+def test_command_line_wins_over_files(tmp_path):
+    root = _repo(tmp_path)
+    (root / "pyproject.toml").write_text("[tool.lore]\nmax_file_size = 10\n")
+    s = load_settings(root, max_file_size=5000, exclude=["x/"])
+    assert (s.max_file_size, s.sources["max_file_size"]) == (5000, "command line")
+    assert s.exclude[-1] == "x/" and s.exclude_sources[-1] == "command line"
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("[tool.lore]\nexclude = 3\n", "exclude must be a list"),
+    ("[tool.lore]\nmax_file_size = -1\n", "max_file_size must be a positive integer"),
+    ("[tool.lore]\ncolour = 'red'\n", "unknown setting 'colour'"),
+    ("[tool.lore\n", "not valid TOML"),
+])
+def test_bad_settings_fail_in_one_line(tmp_path, text, needle):
+    (tmp_path / "pyproject.toml").write_text(text)
+    with pytest.raises(InvalidArgumentError, match=needle):
+        load_settings(tmp_path)
+    res = runner.invoke(app, ["config", str(tmp_path)])
+    assert res.exit_code == 2 and needle in res.output and "Traceback" not in res.output
+
+
+def test_a_broken_pyproject_without_lore_settings_does_not_stop_indexing(tmp_path):
+    root = _repo(tmp_path)
+    (root / "pyproject.toml").write_text("[project\nname = 'x'\n")
+    assert load_settings(root).exclude == list(DEFAULT_EXCLUDES)
+    index_repo(root, workers=1)
+    assert "app.py" in _paths(root)
+
+
+def test_lore_config_shows_values_and_sources(tmp_path):
+    root = _repo(tmp_path)
+    (root / "pyproject.toml").write_text('[tool.lore]\nexclude = ["gen/"]\n')
+    res = runner.invoke(app, ["config", str(root), "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert {"value": "gen/", "source": "pyproject.toml [tool.lore]"} in data["settings"]["exclude"]
+    assert data["settings"]["max_file_size"] == {"value": 2_000_000, "source": "default"}
+    text = runner.invoke(app, ["config", str(root)]).output
+    assert "gen/" in text and "pyproject.toml [tool.lore]" in text and "*.min.js" in text

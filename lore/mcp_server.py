@@ -36,6 +36,7 @@ from mcp.server import Server
 from . import __version__
 from ._paths import symbol_with_source
 from .errors import IndexNotFoundError, InvalidArgumentError, LoreError
+from .index.walk import unescape_name
 from .mcp_schema import check_arguments, tool_definitions
 from .store.db import DEFAULT_DIR, default_db_path, get_meta, locate_index
 
@@ -128,7 +129,7 @@ class LoreTools:
     def lore_symbol(self, a: dict) -> dict:
         idx = self.index()
         return symbol_with_source(idx, a["symbol"], snippet_lines=a.get("snippet_lines", 12),
-                                  root=get_meta(idx.conn, "root"))
+                                  root=unescape_name(get_meta(idx.conn, "root") or "") or None)
 
     def lore_clusters(self, a: dict) -> dict:
         from .api import list_clusters
@@ -176,7 +177,7 @@ class LoreTools:
 
         root = None
         if self.db_path.is_file():
-            root = get_meta(self.index().conn, "root")
+            root = unescape_name(get_meta(self.index().conn, "root") or "")
         if not root and self.db_path.parent.name == DEFAULT_DIR:
             root = str(self.db_path.parent.parent)
         if not root:

@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.write_defaults:
         fit = report["all_corpora_fit"]
         prov = {"corpora": sorted(report["corpora"]),
-                "objective": "mean of MRR@10 and Recall@10, one vote per corpus",
+                "objective": "mean of MRR@10 and Recall@10; See-Also and co-change weigh the same in total",
                 "method": "coordinate ascent, structure fixed at 1.0", "objective_value": fit["objective"],
                 "queries": fit["queries"], "command": "python benchmarks/structural/loo.py --write-defaults"}
         DEFAULTS.write_text(

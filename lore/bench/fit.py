@@ -5,8 +5,8 @@ Ground truth is any mapping "source symbol -> related symbols" of an index: See-
 file (:mod:`lore.bench.questions`: YAML or JSON, ``[{source, related: [...]}]``). For every source
 the hybrid ranker's candidates and their signal matrix are computed once (:func:`suite_blocks`);
 the weights are then fit by coordinate ascent (:func:`lore.algorithms._ltr.coordinate_ascent`) on
-the mean of MRR@10 and Recall@10, every ground truth weighing the same in total (or every kind
-of ground truth, :func:`group_blocks`), and written as
+the mean of MRR@10 and Recall@10, every kind of ground truth weighing the same in total
+(:func:`group_blocks`), and written as
 JSON that ``related --algorithm hybrid --weights FILE`` reads.
 
 Scoring helpers used by the leave-one-corpus-out benchmark live here too: per-query Recall@10,
@@ -203,7 +203,7 @@ def run_fit(db: str | Path = ".", *, seealso: bool = False, cochange: str | Path
             from .questions import load_questions, resolve_questions
 
             truths.append((f"questions:{qf}", resolve_questions(idx, load_questions(qf))[0]))
-        blocks, report_truths = [], []
+        blocks, groups, report_truths = [], [], []
         for name, pairs in truths:
             pairs = {s: t for s, t in pairs.items() if g.nodes.has(s) and any(g.nodes.has(x) for x in t)}
             pairs = {s: [x for x in t if g.nodes.has(x)] for s, t in pairs.items()}
@@ -212,10 +212,11 @@ def run_fit(db: str | Path = ".", *, seealso: bool = False, cochange: str | Path
                 continue
             suite = build_suite(idx, pairs, {"corpus": name})
             blocks.append(suite_blocks(suite))
+            groups.append(name.split(":", 1)[0])
             report_truths.append({"name": name, "queries": len(pairs)})
         if not blocks:
             raise EmptyGroundTruthError("none of the ground truths has a pair in this index; nothing to fit")
-        fit = fit_weights(blocks)
+        fit = fit_weights(blocks, groups=groups)
         for b, entry in zip(blocks, [t for t in report_truths if t["queries"]], strict=True):
             mine, default = block_metrics(b, fit.weights), block_metrics(b, hy.load_weights(None))
             entry.update({f"fitted {m}": round(float(mine[m].mean()), 4) for m in QUERY_METRICS[:2]})

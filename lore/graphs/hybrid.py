@@ -61,8 +61,9 @@ def check_weights(weights: dict[str, float]) -> np.ndarray:
 
     Examples
     --------
-    >>> check_weights({"structure": 1.0, "same_file": 0.5})[:4].tolist()
-    [1.0, 0.0, 0.0, 0.5]
+    >>> w = check_weights({"structure": 1.0, "same_file": 0.5})
+    >>> [float(w[SIGNALS.index(s)]) for s in ("structure", "same_file", "pagerank")]
+    [1.0, 0.5, 0.0]
     """
     if not isinstance(weights, dict):
         raise InvalidArgumentError("hybrid weights must be a mapping of signal name to number")

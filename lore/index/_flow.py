@@ -28,6 +28,7 @@ import hashlib
 import re
 
 from ..languages import rules_for
+from ..parsers.records import Call
 from ._world import TYPE_KINDS, FileCtx, Value, WorldCore, local_parent, split_path
 
 FLOW_CAP = 16  # more distinct values than this flowing into one parameter: it says too little (unknown)
@@ -89,7 +90,7 @@ class FlowMixin(WorldCore):
         self._flow_state = 1
         converged = False
         try:
-            sites: list[tuple[FileCtx, object, tuple[int, ...], list[tuple[str, int, str]]]] = []
+            sites: list[tuple[FileCtx, Call, tuple[int, ...], list[tuple[str, int, str]]]] = []
             for fid in sorted(self.files):
                 if not rules_for(self.files[fid].language).follows_values:
                     continue
@@ -141,7 +142,7 @@ class FlowMixin(WorldCore):
         self._decorated.clear()
         self._supers.clear()
 
-    def _flow_site(self, c: FileCtx, call, args: list[tuple[str, int, str]], changed: set[int]) -> None:
+    def _flow_site(self, c: FileCtx, call: Call, args: list[tuple[str, int, str]], changed: set[int]) -> None:
         if call.kind == "default":  # defaults: arguments the definition gives, in the enclosing scope
             targets = [(c.ids[call.caller], 0)]
             scope = local_parent(c, call.caller)
@@ -254,6 +255,8 @@ class FlowMixin(WorldCore):
         got = self._scope_params(c, scope).get(head)
         if got is not None and got[1] >= 0:
             return bool(self._flow_params.get(got))  # a parameter: only once something flows into it
+        if got is not None and path.count(".") == 1 and "(" not in path and "[" not in path:
+            return True  # self.x: an attribute of the instance, often typed
         # otherwise only a name some definition of the repository has (a function, a method, a class,
         # ``Cls()``), or a local name bound to one: most arguments are data, and resolving each would
         # cost more than it finds
@@ -298,7 +301,7 @@ class FlowMixin(WorldCore):
         tag, payload = v
         if tag not in ("sym", "inst"):
             return False
-        srow = self.syms.get(payload)  # type: ignore[arg-type]
+        srow = self.syms.get(payload)  # type: ignore[arg-type,call-overload]
         if srow is None or srow.file_id is None:
             return False
         return tag == "inst" or srow.kind in ("function", "method") or srow.kind in TYPE_KINDS
@@ -321,7 +324,7 @@ class FlowMixin(WorldCore):
             srow = self.syms[func_id]
             c = self.ctx(srow.file_id)
             local = c.local_of.get(func_id) if c is not None else None
-            if local is None:
+            if c is None or local is None:
                 got = ([], None)
             else:
                 sym = c.pf.symbols[local]
@@ -347,31 +350,31 @@ class FlowMixin(WorldCore):
         for v in elements(got[0]):
             tag, payload = v
             if tag == "inst":
-                m = self.class_member(payload, "__call__")  # type: ignore[arg-type]
+                m = self.class_member(payload, "__call__")  # type: ignore[arg-type,call-overload]
                 if m is not None and m[0][0] == "sym" and self.syms[m[0][1]].file_id is not None:  # type: ignore[index]
-                    out.append((m[0][1], 1))  # type: ignore[arg-type]
+                    out.append((m[0][1], 1))  # type: ignore[arg-type,call-overload]
                 continue
             if tag != "sym":
                 continue
-            srow = self.syms.get(payload)  # type: ignore[arg-type]
+            srow = self.syms.get(payload)  # type: ignore[arg-type,call-overload]
             if srow is None or srow.file_id is None:
                 continue
             if srow.kind in TYPE_KINDS:
-                m = self.class_member(payload, "__init__")  # type: ignore[arg-type]
+                m = self.class_member(payload, "__init__")  # type: ignore[arg-type,call-overload]
                 if m is not None and m[0][0] == "sym" and self.syms[m[0][1]].file_id is not None:  # type: ignore[index]
-                    out.append((m[0][1], 1))  # type: ignore[arg-type]
+                    out.append((m[0][1], 1))  # type: ignore[arg-type,call-overload]
             elif srow.kind == "function":
-                out.append((payload, 0))  # type: ignore[arg-type]
+                out.append((payload, 0))  # type: ignore[arg-type,call-overload]
             elif srow.kind == "method":
-                decorators = self.decorators_of(payload)  # type: ignore[arg-type]
+                decorators = self.decorators_of(payload)  # type: ignore[arg-type,call-overload]
                 if "staticmethod" in decorators:
-                    out.append((payload, 0))  # type: ignore[arg-type]
+                    out.append((payload, 0))  # type: ignore[arg-type,call-overload]
                 elif "classmethod" in decorators:
-                    out.append((payload, 1))  # type: ignore[arg-type]
+                    out.append((payload, 1))  # type: ignore[arg-type,call-overload]
                 else:
                     if bound is None:
                         bound = self._bound_call(c, scope, path, line)
-                    out.append((payload, 1 if bound else 0))  # type: ignore[arg-type]
+                    out.append((payload, 1 if bound else 0))  # type: ignore[arg-type,call-overload]
         return out, got
 
     def _bound_call(self, c: FileCtx, scope: int, path: str, line: int) -> bool:
@@ -382,7 +385,7 @@ class FlowMixin(WorldCore):
         recv = self.resolve_path(c, scope, ".".join(parts[:-1]), line, 0)
         if recv is None:
             return True
-        return not any(v[0] == "sym" and self.syms.get(v[1]) is not None  # type: ignore[arg-type]
+        return not any(v[0] == "sym" and self.syms.get(v[1]) is not None  # type: ignore[arg-type,call-overload]
                        and self.syms[v[1]].kind in TYPE_KINDS for v in elements(recv[0]))  # type: ignore[index]
 
     def decorators_of(self, sym_id: int) -> list[str]:
@@ -433,14 +436,14 @@ class FlowMixin(WorldCore):
         for v in elements(decorator):
             if v[0] != "sym":
                 return None
-            srow = self.syms.get(v[1])  # type: ignore[arg-type]
+            srow = self.syms.get(v[1])  # type: ignore[arg-type,call-overload]
             if srow is None or srow.file_id is None or srow.kind not in ("function", "method"):
                 return None
-            got = self.returns(v[1])  # type: ignore[arg-type]
+            got = self.returns(v[1])  # type: ignore[arg-type,call-overload]
             if got is None:
                 return None
             for r in elements(got[0]):
-                rrow = self.syms.get(r[1]) if r[0] == "sym" else None  # type: ignore[arg-type]
+                rrow = self.syms.get(r[1]) if r[0] == "sym" else None  # type: ignore[arg-type,call-overload]
                 if rrow is None or rrow.kind != "function" or rrow.parent_id != v[1]:
                     return None
                 out.append(r)

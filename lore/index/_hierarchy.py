@@ -146,7 +146,7 @@ class HierarchyMixin(WorldCore):
             if own is not None:
                 found.append(own[0])
             if self._rules_of(class_id).follows_values:
-                todo, seen = list(self.subclasses(class_id)), set()
+                todo, seen = list(self.subclasses(class_id)), set[int]()
                 while todo and len(seen) < MAX_SUBCLASSES:
                     sub = todo.pop(0)
                     if sub in seen:

@@ -117,8 +117,8 @@ class LookupMixin(WorldCore):
             pick = max(before or candidates, key=_first)
         _, what, payload = pick
         if what == "def":
-            sid = c.ids[payload]  # type: ignore[index]
-            if c.pf.symbols[payload].decorators:  # type: ignore[index]
+            sid = c.ids[payload]  # type: ignore[index,call-overload]
+            if c.pf.symbols[payload].decorators:  # type: ignore[index,call-overload]
                 got = self.decorated_value(sid)
                 if got is not None:
                     return got

@@ -41,7 +41,7 @@ from ..store import read, write
 from ._parse import Parsed, Progress, interface_items, parse_iter
 from .resolve import Edges, FileRow, SymRow, World
 from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel
-from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, is_test_path, walk
+from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, escape_name, is_test_path, walk
 
 FLUSH_EVERY = 256  # files per batch of inserts while the workers parse
 
@@ -464,6 +464,6 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
         write.delete_orphan_externals(conn)  # probes the target indexes
     report.generation = store_db.bump_generation(conn)
     clusters_store.clear_stale(conn, report.generation)  # cached clusters describe the old graph
-    store_db.set_meta(conn, "root", str(root_path))
+    store_db.set_meta(conn, "root", escape_name(str(root_path)))  # a root that is not UTF-8, escaped
     conn.commit()
     report.seconds["index_commit"] = round(time.perf_counter() - t, 3)

@@ -54,7 +54,7 @@ def did_you_mean(index: OpenIndex, name: str, *, limit: int = 5) -> dict:
 
 
 def _snippet(index: OpenIndex, path: str, start: int, end: int) -> str:
-    root = store_db.get_meta(index.conn, "root") or ""
+    root = unescape_name(store_db.get_meta(index.conn, "root") or "")
     try:
         with open(Path(root) / unescape_name(path), encoding="utf-8", errors="replace") as fh:  # non-UTF-8 names
             lines = fh.read().splitlines()
@@ -88,12 +88,12 @@ def index_stats(index: OpenIndex) -> dict:
 
 def index_status(index: OpenIndex) -> dict:
     """What is indexed and whether it is fresh (files changed on disk since the last index run)."""
-    root = store_db.get_meta(index.conn, "root") or ""
+    root = unescape_name(store_db.get_meta(index.conn, "root") or "")
     states = read.file_states(index.conn)
     stale: list[str] = []
     missing: list[str] = []
     for path, state in states.items():
-        full = Path(root) / path
+        full = Path(root) / unescape_name(path)
         try:
             st = full.stat()
         except OSError:

@@ -55,6 +55,14 @@ def _check_int(name: str, value: Any, lo: int, hi: int) -> int:
     return value
 
 
+def _cap_int(name: str, value: Any, lo: int, cap: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidArgumentError(f"{name} must be an integer, got {value!r}")
+    if value < lo:
+        raise InvalidArgumentError(f"{name} must be {lo} or more, got {value}")
+    return min(value, cap)
+
+
 def check_options(
     *,
     mode: str,
@@ -73,7 +81,7 @@ def check_options(
         raise InvalidArgumentError(f"limit must be 0 or more, got {limit}")
     opts = {
         # capped like every graph query's limit (queries._shape.check_limit): one rule for every command
-        "limit": min(_check_int("limit", d["limit"] if limit is None else limit, 0, 2**63 - 1), MAX_LIMIT),
+        "limit": _cap_int("limit", d["limit"] if limit is None else limit, 0, MAX_LIMIT),
         "expand": _check_int("expand", d["expand"] if expand is None else expand, 0, MAX_HOPS),
         "top_k": _check_int("top_k", d["top_k"] if top_k is None else top_k, 1, MAX_LIMIT),
     }

@@ -42,6 +42,17 @@ def test_a_file_name_that_is_not_utf8_is_indexed_escaped_and_round_trips(tmp_pat
     tally("bad input: non-UTF-8 names", tried=1, survived=1, lost=0)
 
 
+def test_a_repository_root_that_is_not_utf8(tmp_path: Path, tally) -> None:
+    root = _tiny(tmp_path / os.fsdecode(b"caf\xe9"))
+    (root / os.fsdecode(b"\xff.py")).write_text("def odd():\n    f()\n")
+    report = index_repo(root)
+    assert report.added == ["\\xff.py", "ok.py"]
+    with open_index(root, readonly=True) as idx:
+        assert idx.status()["fresh"] is True  # the escaped root and names find the files again
+        assert "def odd" in idx.symbol("\\xff.odd", snippet_lines=2)["snippet"]
+    tally("bad input: non-UTF-8 names", tried=1, survived=1, lost=0)
+
+
 # 3. a source file replaced by a named pipe; pipes, sockets, symlinks to pipes before the run --------
 def test_a_file_replaced_by_a_named_pipe_is_skipped_not_waited_for(tmp_path: Path, tally) -> None:
     fifo = tmp_path / "gone.py"
@@ -172,3 +183,13 @@ def test_the_index_survives_any_of_these(indexed: Path) -> None:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
         conn.close()
+
+
+def test_every_command_caps_a_huge_limit_the_same_way(indexed: Path, tally) -> None:
+    huge = "99999999999999999999"
+    procs = [run_lore("graph", "related", "ok.g", "--limit", huge, "--json", cwd=indexed),
+             run_lore("graph", "callers", "ok.f", "--limit", huge, "--json", cwd=indexed),
+             run_lore("search", "f", "--limit", huge, "--json", cwd=indexed)]
+    ok = [p.returncode == 0 and not p.stderr.strip() for p in procs]
+    tally("bad command lines", tried=len(ok), survived=sum(ok), lost=len(ok) - sum(ok))
+    assert all(ok), [p.stderr for p in procs]

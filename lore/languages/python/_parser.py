@@ -467,7 +467,7 @@ class _Extractor:
             self.pf.bindings.append(Binding(owner, _ts.text(target), line, alias_of=f"{name}[*]"))
             return
         path = dotted(iterable)
-        if not path or "<" in path:
+        if iterable is None or not path or "<" in path:
             return
         line, col = iterable.start_point[0] + 1, iterable.start_point[1]
         if (owner, path) in self.containers and target is not None and target.type == "identifier":

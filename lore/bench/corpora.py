@@ -68,6 +68,8 @@ def seealso_root(name: str, cache: Path | None = None) -> tuple[Path, str]:
         raise InvalidArgumentError(f"unknown See-Also corpus {name!r}; choose one of {', '.join(SEEALSO)}")
     if spec.sdist is None:
         module = importlib.import_module(name)
+        if module.__file__ is None:  # a namespace package: no directory to index
+            raise InvalidArgumentError(f"{name} is installed without a source directory; reinstall it from a wheel")
         return Path(module.__file__).parent, f"{name} {module.__version__}"
     top = fetch_sdist(spec.sdist, cache, prefix=f"{name}/")
     return top / name, f"{name} {spec.sdist.version}"

@@ -117,6 +117,8 @@ def prepare(db_or_root: str | Path | None = None, *, workdir: Path | None = None
         if corpus not in CORPORA:
             raise InvalidArgumentError(f"unknown corpus {corpus!r}; choose one of {', '.join(CORPORA)}")
         module = importlib.import_module(corpus)
+        if module.__file__ is None:  # a namespace package: no directory to index
+            raise InvalidArgumentError(f"{corpus} is installed without a source directory; reinstall it from a wheel")
         root = Path(module.__file__).parent
         workdir = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="lore-bench-"))
         db = workdir / "index.db"

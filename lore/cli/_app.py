@@ -119,6 +119,17 @@ def progress_callback(progress: Any) -> Callable[[str, int, int], None]:
     return report
 
 
+def result_footer(data: dict) -> str:
+    """``12 of 40 shown (truncated; raise --limit) · index generation 7 · note``: the line under every list."""
+    shown = len(data["results"])
+    raise_opt = "--max-tokens" if data.get("truncated_by") == "max_tokens" else "--limit"  # the option that cut rows
+    foot = f"{shown} of {data['total']} shown" + (f" (truncated; raise {raise_opt})" if data.get("truncated") else "")
+    foot += f" · index generation {data['generation']}"
+    if data.get("note"):
+        foot += f" · {data['note']}"
+    return foot
+
+
 def fmt_loc(row: dict) -> str:
     """``path:line``, or ``-`` for a row without a file."""
     return f"{row['path']}:{row['line']}" if row.get("path") else "-"
@@ -160,13 +171,7 @@ def print_rows(title: str, data: dict) -> None:
                  fmt_why(r.get("why")))
         table.add_row(*(escape(c) for c in cells))  # '[calls]' in a cell is text, not rich markup
     out.print(table)
-    shown = len(data["results"])
-    raise_opt = "--max-tokens" if data.get("truncated_by") == "max_tokens" else "--limit"  # the option that cut rows
-    foot = f"{shown} of {data['total']} shown" + (f" (truncated; raise {raise_opt})" if data.get("truncated") else "")
-    foot += f" · index generation {data['generation']}"
-    if data.get("note"):
-        foot += f" · {data['note']}"
-    out.print(foot, markup=False)
+    out.print(result_footer(data), markup=False)
 
 
 @app.callback(invoke_without_command=True)

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InvalidArgumentError
-from ._app import fmt_loc, fmt_why
+from ._app import fmt_loc, fmt_why, result_footer
 
 MAX_WIDTH = 100
 FORMATS = ("table", "csv", "tsv")
@@ -98,13 +98,7 @@ def print_fitted(title: str, data: dict[str, Any]) -> None:
     out.write(elide(title, cols) + "\n")
     for line in fitted_lines(data, cols=cols):
         out.write(line + "\n")
-    shown = len(data["results"])
-    raise_opt = "--max-tokens" if data.get("truncated_by") == "max_tokens" else "--limit"  # the option that cut rows
-    foot = f"{shown} of {data['total']} shown" + (f" (truncated; raise {raise_opt})" if data.get("truncated") else "")
-    foot += f" · index generation {data['generation']}"
-    if data.get("note"):
-        foot += f" · {data['note']}"
-    out.write("\n".join(textwrap.wrap(foot, width=cols)) + "\n")
+    out.write("\n".join(textwrap.wrap(result_footer(data), width=cols)) + "\n")
 
 
 def write_delimited(rows: list[dict[str, Any]], fmt: str, columns: tuple[str, ...] = COLUMNS) -> None:

@@ -92,7 +92,9 @@ def parameters(signature: str | None) -> list[str]:
     if not m:
         return []
     inner = m.group(1)
-    out, depth, cur = [], 0, []
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in inner:  # split at top-level commas only (annotations and defaults nest)
         if ch in "([{":
             depth += 1

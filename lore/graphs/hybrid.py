@@ -130,17 +130,19 @@ def candidates(g: CodeGraph, f: SymbolFeatures, seeds: np.ndarray, allowed: np.n
     parts = [sig.top_rows(s, allowed, pool) for s in (structure, walk, text, near)]
     cand = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
     total = float(sum(params.overlap_weights.values())) or 1.0
-    return cand, {"structure": structure, "pagerank": walk, "text": text, "structure_scale": total,
-                  "text_scale": float(text[seed])}
+    # the absolute scales (0-d arrays): overlap over its total relation weight, BM25 over the seed's own
+    return cand, {"structure": structure, "pagerank": walk, "text": text, "structure_scale": np.asarray(total),
+                  "text_scale": np.asarray(float(text[seed]))}
 
 
 def signal_matrix(g: CodeGraph, f: SymbolFeatures, seed: int, cand: np.ndarray, raw: dict[str, np.ndarray]) -> np.ndarray:
     """The candidates x :data:`SIGNALS` matrix for one seed."""
     kind = np.asarray(g.kind)
     same_file = sig.same_value(np.asarray(g.file), seed, cand)
+    text_scale = float(raw.get("text_scale", 0.0))
     cols = {
         "structure": sig.max_normalize(raw["structure"][cand]),
-        "structure_abs": np.clip(raw["structure"][cand] / raw.get("structure_scale", 1.0), 0.0, 1.0),
+        "structure_abs": np.clip(raw["structure"][cand] / float(raw.get("structure_scale", 1.0)), 0.0, 1.0),
         "pagerank": sig.max_normalize(raw["pagerank"][cand]),
         "same_class": sig.same_value(np.asarray(g.parent), seed, cand) * float(f.parent_is_class[seed]),
         "same_file": same_file,
@@ -151,8 +153,7 @@ def signal_matrix(g: CodeGraph, f: SymbolFeatures, seed: int, cand: np.ndarray, 
         "package_near": sig.path_proximity(f.dir_paths, int(f.directory[seed]), f.directory[cand]),
         "name_tokens": sig.row_cosine(f.name_tokens, seed, cand),
         "text": sig.max_normalize(raw["text"][cand]),
-        "text_abs": (np.clip(raw["text"][cand] / raw["text_scale"], 0.0, 1.0) if raw.get("text_scale", 0.0) > 0
-                     else np.zeros(cand.size)),
+        "text_abs": (np.clip(raw["text"][cand] / text_scale, 0.0, 1.0) if text_scale > 0 else np.zeros(cand.size)),
         "same_kind": sig.same_value(kind, seed, cand),
         "decorators": sig.row_cosine(f.decorators, seed, cand),
         "params": sig.row_cosine(f.params, seed, cand),
@@ -294,5 +295,17 @@ def render(item: dict, name_of=None) -> str:
 
 
 def why_text(items: list[dict], name_of=None) -> str:
-    """One line of a row's positive contributions: "same file; 12 lines apart; shares 3 callees (...)"."""
-    return "; ".join(render(it, name_of) for it in items if it["contribution"] > 0)
+    """One line of a row's positive contributions: "same file; 12 lines apart; shares 3 callees (...)".
+
+    A text said once: two signals read from the same evidence (``structure`` and ``structure_abs``,
+    ``text`` and ``text_abs``) render alike and appear once.
+
+    Examples
+    --------
+    >>> why_text([{"signal": "text", "contribution": 0.5, "detail": {"words": ["add"]}},
+    ...           {"signal": "text_abs", "contribution": 0.2, "detail": {"words": ["add"]}},
+    ...           {"signal": "same_file", "contribution": 1.0}])
+    'shares words add; same file'
+    """
+    texts = [render(it, name_of) for it in items if it["contribution"] > 0]
+    return "; ".join(dict.fromkeys(texts))

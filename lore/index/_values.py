@@ -6,6 +6,8 @@ bound it, weakened along the way (:func:`lore.index._world.weaker`, :func:`typed
 
 from __future__ import annotations
 
+import re
+
 from ..parsers.records import Binding
 from ._flow import FLOW_KINDS, elements, union
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, weaker
@@ -29,7 +31,9 @@ def instance_of(world: WorldCore, v: Value) -> Value:
     return v
 
 
-_WRAPPERS = ("Optional[", "typing.Optional[", "Final[", "ClassVar[", "Annotated[", "type[", "Type[")
+# wrappers whose first argument is the class a value has (any module prefix: typing., t., typing_extensions.)
+_WRAPPED = re.compile(r"^(?:[A-Za-z_]\w*\.)*(Optional|Union|Final|ClassVar|Annotated|type|Type|Required|NotRequired)"
+                      r"\[(.*)\]$", re.DOTALL)
 
 
 def primary_type(annotation: str) -> str:
@@ -39,15 +43,15 @@ def primary_type(annotation: str) -> str:
     --------
     >>> primary_type('Optional["requests.Session"]'), primary_type("Foo | None"), primary_type("list[Foo]")
     ('requests.Session', 'Foo', 'list')
+    >>> primary_type("t.Optional[Command]"), primary_type("typing.Union[None, Context]")
+    ('Command', 'Context')
     """
     t = annotation.strip().strip("'\"").strip()
-    changed = True
-    while changed:
-        changed = False
-        for w in _WRAPPERS:
-            if t.startswith(w) and t.endswith("]"):
-                t = t[len(w) : -1].split(",")[0].strip().strip("'\"").strip()
-                changed = True
+    while (m := _WRAPPED.match(t)) is not None:  # Optional[X], t.Optional[X], Union[X, None], ...
+        args = [a.strip().strip("'\"").strip() for a in m.group(2).split(",")]
+        if m.group(1) == "Union":
+            args = [a for a in args if a not in ("None", "")] or [""]
+        t = args[0]
     if "|" in t:
         opts = [p.strip() for p in t.split("|") if p.strip() not in ("None", "")]
         t = opts[0] if opts else ""

@@ -158,6 +158,13 @@ class WorldCore:
                 self.children[s.parent_id][s.name].append(s.id)
             if s.kind in CALLABLE_KINDS and s.file_id not in stubs:
                 self.by_name[s.name].append(s.id)
+        # one name, one definition: of several definitions with one qualified name (``@overload``
+        # signatures before their implementation, a redefinition) the last one is what runs
+        for name, ids in self.by_name.items():
+            if len(ids) > 1:
+                last = {self.syms[i].qualified_name: i for i in sorted(ids)}
+                if len(last) < len(ids):
+                    self.by_name[name] = sorted(last.values())
         for f in files:
             self.module_file[f.module_id] = f.id
             if f.id in stubs:

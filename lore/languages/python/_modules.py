@@ -1,7 +1,8 @@
 """Python module names: the dotted import path of a file.
 
 Found by walking up through package directories (those holding an ``__init__.py``), so
-``src/pkg/mod.py`` is ``pkg.mod`` and ``pkg/__init__.py`` is ``pkg``. A root that is itself a package
+``src/pkg/mod.py`` is ``pkg.mod`` and ``pkg/__init__.py`` is ``pkg``; directories without one inside a
+package are namespace portions of it (``src/pkg/sansio/app.py`` is ``pkg.sansio.app``). A root that is itself a package
 (indexing ``site-packages/networkx``) keeps its name as the first part. A loose script is named by its
 directory path, so it stays unique.
 """
@@ -42,6 +43,8 @@ def module_name(path: str, package_dirs: set[str], root_name: str = "") -> str:
     'pkg'
     >>> module_name("scripts/run.py", dirs)
     'scripts.run'
+    >>> module_name("src/pkg/sansio/app.py", dirs)  # no __init__.py in sansio: a namespace portion of pkg
+    'pkg.sansio.app'
     """
     pp = PurePosixPath(path)
     stem = pp.name
@@ -51,6 +54,18 @@ def module_name(path: str, package_dirs: set[str], root_name: str = "") -> str:
             break
     parts: list[str] = [] if stem == "__init__" else [stem]
     d = str(pp.parent) if str(pp.parent) != "." else ""
+    if d not in package_dirs:
+        # a directory without __init__.py inside a regular package is a namespace portion of it
+        # (``src/flask/sansio/app.py`` imports as ``flask.sansio.app``): climb to that package
+        gap: list[str] = []
+        a = d
+        while a and a not in package_dirs:
+            ap = PurePosixPath(a)
+            gap.insert(0, ap.name)
+            a = str(ap.parent) if str(ap.parent) != "." else ""
+        if a in package_dirs and (a or root_name):
+            parts = gap + parts
+            d = a
     if d in package_dirs:
         # climb while the directory is a package
         while d in package_dirs:
@@ -88,7 +103,7 @@ def module_namer(paths: Sequence[str], root_name: str) -> Callable[[str], str]:
     --------
     >>> name = module_namer(["__init__.py", "core.py", "tools/run.py"], "networkx")
     >>> name("core.py"), name("__init__.py"), name("tools/run.py")
-    ('networkx.core', 'networkx', 'tools.run')
+    ('networkx.core', 'networkx', 'networkx.tools.run')
     """
     package_dirs = python_package_dirs(list(paths))
     root = root_name if "" in package_dirs else ""

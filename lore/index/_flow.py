@@ -91,7 +91,6 @@ class FlowMixin(WorldCore):
         converged = False
         try:
             sites: list[tuple[FileCtx, Call, tuple[int, ...], list[tuple[str, int, str]]]] = []
-            split: dict[str, tuple[str, int, str]] = {}  # the same few argument texts recur everywhere
             for fid in sorted(self.files):
                 if not rules_for(self.files[fid].language).follows_values:
                     continue
@@ -101,13 +100,7 @@ class FlowMixin(WorldCore):
                 owners_of = self._note_uses(c)
                 for call in c.pf.calls:
                     if call.args and (call.kind == "default" or self._may_define(c, call.caller, call.callee)):
-                        args = []
-                        for a in call.args:
-                            got = split.get(a)
-                            if got is None:
-                                got = split[a] = split_arg(a)
-                            args.append(got)
-                        sites.append((c, call, owners_of[call.caller], args))
+                        sites.append((c, call, owners_of[call.caller], [split_arg(a) for a in call.args]))
             self.subclasses(0)  # the subclass index, built once before any round reads it
             pending = sites
             for _ in range(MAX_ROUNDS):

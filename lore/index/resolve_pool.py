@@ -84,22 +84,12 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
     (``([], 0)`` when resolved in this process: ids are final then). Final externals are appended to
     ``world.new_externals``.
     """
-    in_process = workers < 2 or len(file_ids) < 2 * MIN_FILES_PER_WORKER \
-        or "fork" not in multiprocessing.get_all_start_methods()
-    # the solver and the resolver allocate millions of short-lived tuples and dicts and form no cycles:
-    # collections would only walk the whole world again and again (the forked workers run without them)
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        world.solve_flow()  # once, before forking: every worker reads the same solution
-        if in_process:
-            sink(resolve_files(world, file_ids))
-            if progress:
-                progress("resolve", len(file_ids), len(file_ids))
-            return [], 0
-    finally:
-        if collecting:
-            gc.enable()
+    world.solve_flow()  # once, before forking: every worker reads the same solution
+    if workers < 2 or len(file_ids) < 2 * MIN_FILES_PER_WORKER or "fork" not in multiprocessing.get_all_start_methods():
+        sink(resolve_files(world, file_ids))
+        if progress:
+            progress("resolve", len(file_ids), len(file_ids))
+        return [], 0
     base = world.next_id
     # contiguous runs of files (a package stays together): a worker then needs fewer other files' scope
     # tables and class hierarchies, which every worker builds for itself

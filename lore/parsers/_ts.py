@@ -18,6 +18,10 @@ __all__ = ["BudgetExceeded", "Node", "Tree", "captures", "get_language", "in_par
            "set_budget", "text"]
 
 _CHUNK = 1 << 16  # bytes handed to the parser per read callback when a budget is set
+# Below this size tree-sitter's own parse is bounded (well under a second; what can run away on a small
+# file is the Python extraction after it, which the budget's timer watches), so small files skip the
+# callback parse and its second pass: that is most of the cost the budget added to a fresh index.
+_WATCHED = 1 << 18
 _budget_check: Callable[[], str | None] | None = None  # returns a reason ("too slow") when the file is over budget
 _in_parser = False  # inside tree-sitter's parse, whose callbacks must never see an exception from a signal
 
@@ -70,13 +74,13 @@ def _parser(name: str) -> Parser:
 def parse(grammar: str, source: bytes) -> Tree:
     """Parse ``source`` with ``grammar`` (as :func:`get_language` names it).
 
-    With a budget installed (:func:`set_budget`), the parser reads through a callback whose progress
+    With a budget installed (:func:`set_budget`) and a source of 256 KB or more, the parser reads through a callback whose progress
     hook polls it and halts the parse when the file is over budget (:class:`BudgetExceeded`): tree-sitter
     works in C, where no Python signal can interrupt it.
     """
     parser = _parser(grammar)
     check = _budget_check
-    if check is None:
+    if check is None or len(source) < _WATCHED:
         return parser.parse(source)
     view = memoryview(source)
     calls = 0

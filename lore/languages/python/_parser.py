@@ -8,7 +8,6 @@ theirs, not the enclosing function's). The expression helpers live in :mod:`._ex
 
 from __future__ import annotations
 
-import gc
 from operator import itemgetter
 from pathlib import Path
 
@@ -35,15 +34,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [(pf.symbols[c.caller].name, c.callee) for c in pf.calls]
     [('f', 'g')]
     """
-    # extraction allocates many small nodes and records and forms no cycles: with collections on, every
-    # few hundred allocations would walk everything the indexer has gathered so far
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _Extractor(path, source, module).run()
-    finally:
-        if collecting:
-            gc.enable()
+    return _Extractor(path, source, module).run()
 
 
 __all__ = ["dotted", "parse", "slot_key", "value_path"]

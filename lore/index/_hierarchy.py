@@ -101,7 +101,9 @@ class HierarchyMixin(WorldCore):
                     return attrs[name]
             elif v[0] in ("ext", "extinst"):  # a member of an external base: its method, or data (extattr)
                 return ("extattr", f"{v[1]}.{name}"), "external"
-        if not skip_self and self._rules_of(class_id).follows_values:
+        if not skip_self and self._rules_of(class_id).follows_values and not _is_dunder(name):
+            # a template method (``self.hook()``) that only subclasses define; never a protocol method:
+            # ``Base()`` does not run a subclass's ``__init__``
             return self._subclass_member(class_id, name)
         return None
 
@@ -253,3 +255,7 @@ def _c3_merge(seqs: list[list[Value]]) -> list[Value] | None:
                 pos[i] += 1
                 if pos[i] < len(s):
                     in_tail[s[pos[i]]] -= 1
+
+
+def _is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")

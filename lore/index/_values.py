@@ -36,6 +36,21 @@ _WRAPPED = re.compile(r"^(?:[A-Za-z_]\w*\.)*(Optional|Union|Final|ClassVar|Annot
                       r"\[(.*)\]$", re.DOTALL)
 
 
+def _top_level(text: str, sep: str) -> list[str]:
+    """``text`` split at ``sep`` outside brackets: ``"A, B[C, D]"`` -> ``["A", " B[C, D]"]``."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
 def primary_type(annotation: str) -> str:
     """The main class an annotation names: ``Optional["Session"]`` -> ``Session``; ``''`` for none.
 
@@ -45,16 +60,20 @@ def primary_type(annotation: str) -> str:
     ('requests.Session', 'Foo', 'list')
     >>> primary_type("t.Optional[Command]"), primary_type("typing.Union[None, Context]")
     ('Command', 'Context')
+    >>> primary_type("t.Union[Command, t.Callable[[F], Command]]"), primary_type("Foo | Bar")  # no one class
+    ('', '')
     """
     t = annotation.strip().strip("'\"").strip()
     while (m := _WRAPPED.match(t)) is not None:  # Optional[X], t.Optional[X], Union[X, None], ...
-        args = [a.strip().strip("'\"").strip() for a in m.group(2).split(",")]
-        if m.group(1) == "Union":
-            args = [a for a in args if a not in ("None", "")] or [""]
+        args = [a.strip().strip("'\"").strip() for a in _top_level(m.group(2), ",")]
+        if m.group(1) == "Union":  # one class only when every other member is None
+            args = [a for a in args if a not in ("None", "")]
+            args = args if len(args) == 1 else [""]
         t = args[0]
-    if "|" in t:
-        opts = [p.strip() for p in t.split("|") if p.strip() not in ("None", "")]
-        t = opts[0] if opts else ""
+    opts = [p.strip() for p in _top_level(t, "|")]
+    if len(opts) > 1:  # X | None names X; X | Y names no one class
+        opts = [p for p in opts if p not in ("None", "")]
+        t = opts[0] if len(opts) == 1 else ""
     t = t.split("[", 1)[0].strip()
     if not t or not all(p.isidentifier() for p in t.split(".")) or t == "None":
         return ""

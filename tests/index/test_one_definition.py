@@ -58,3 +58,28 @@ def test_wrapped_annotations_name_their_class(tmp_path):
     assert g.has("m.Group.info", "m.Command.to_info_dict", "rule")
     assert g.has("m.Group.info2", "m.Command.to_info_dict", "rule")
     assert not any("Optional" in callee or "Union" in callee for _, callee, _ in g.triples)
+
+
+def test_a_union_of_classes_names_no_class(tmp_path):
+    """``-> t.Union[Command, Callable[...]]`` (click's ``command``) may return either: a call of what it
+    returns is not ``Command.__call__``."""
+    g = index_graph(tmp_path, {"m.py": (
+        "import typing as t\n\n\n"
+        "class Command:\n    def __call__(self, *a):\n        return 1\n\n\n"
+        "def command(name=None) -> t.Union[Command, t.Callable[[t.Any], Command]]:\n"
+        "    def deco(f):\n        return Command()\n    return deco\n\n\n"
+        "@command()\ndef hello():\n    pass\n"
+    )})
+    assert not any(callee == "m.Command.__call__" for _, callee, _ in g.triples)
+
+
+def test_a_base_constructor_never_runs_a_subclass_init(tmp_path):
+    """click's ``FloatParamType()`` has no ``__init__``; its subclass ``FloatRange`` has one: the call
+    is not ``FloatRange.__init__``."""
+    g = index_graph(tmp_path, {"m.py": (
+        "class ParamType:\n    pass\n\n\n"
+        "class FloatParamType(ParamType):\n    def convert(self, v):\n        return float(v)\n\n\n"
+        "class FloatRange(FloatParamType):\n    def __init__(self, lo=None):\n        self.lo = lo\n\n\n"
+        "FLOAT = FloatParamType()\n"
+    )})
+    assert not any(callee == "m.FloatRange.__init__" for _, callee, _ in g.triples)

@@ -5,8 +5,8 @@ A person types ``filter``, ``QuerySet.filter`` or ``Queryset.filtr``; the index 
 
 1. the qualified name ends with the given dotted name (``QuerySet.filter``, or ``filter`` itself);
 2. the short name equals the given name's last part, any case (``queryset.Filter``);
-3. the short name, or the same number of trailing parts of the qualified name, is within a small
-   edit distance (about one typo per four characters, at least one).
+3. the short name is within a small edit distance (about one typo per four characters, at least one),
+   and then, for a dotted name, the same number of trailing parts of the qualified name too.
 
 Within a tier: shorter qualified names first (closer to the package root), then lower ids. External
 symbols (stdlib, third-party) are never proposed. The scan reads only (id, names, kind, place) and
@@ -70,7 +70,9 @@ def closest_symbols(conn: sqlite3.Connection, name: str, *, limit: int = MAX_CAN
         else:
             if short not in short_cache:
                 short_cache[short] = edit_distance(tail, short, tail_budget)
-            dist = short_cache[short] if short_cache[short] <= tail_budget else budget + 2
+            if short_cache[short] > tail_budget:  # the last part is too far: so is the dotted name
+                continue
+            dist = short_cache[short]
             if len(parts) > 1:  # compare the same number of trailing parts: 'orders.Ordr.amount'
                 theirs = ".".join(qname.split(".")[-len(parts) :])
                 dist = min(dist + 1, edit_distance(query, theirs, budget))

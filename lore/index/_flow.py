@@ -29,7 +29,7 @@ import re
 
 from ..languages import rules_for
 from ..parsers.records import Call
-from ._world import TYPE_KINDS, FileCtx, Value, WorldCore, local_parent, split_path
+from ._world import TYPE_KINDS, FileCtx, Value, WorldCore, local_parent, split_path, weaker
 
 FLOW_CAP = 16  # more distinct values than this flowing into one parameter: it says too little (unknown)
 MAX_ROUNDS = 12  # rounds of the fixpoint (each repeats only the call sites whose inputs grew)
@@ -54,6 +54,19 @@ def union(values) -> Value | None:
     if len(flat) == 1:
         return next(iter(flat))
     return ("any", tuple(sorted(flat, key=repr)))
+
+
+def over_union(v: Value, res: str, step) -> tuple[Value, str] | None:
+    """``step(element)`` for each member of the union ``v``: the union of what they give, at the weakest
+    resolution among them and ``res``; ``None`` when no member gives anything (or too much)."""
+    found = [got for e in elements(v) if (got := step(e)) is not None]
+    u = union(got[0] for got in found)
+    if u is None:
+        return None
+    weakest = res
+    for got in found:
+        weakest = weaker(weakest, got[1])
+    return u, weakest
 
 
 def split_arg(arg: str) -> tuple[str, int, str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..languages import ImportBinding
-from ._flow import elements, union
+from ._flow import over_union, union
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, _first, split_path, weaker
 
 
@@ -230,14 +230,7 @@ class LookupMixin(WorldCore):
     def member(self, v: Value, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
         tag, payload = v
         if tag == "any":  # a union: the member of each value that has it
-            found = [got for e in elements(v) if (got := self.member(e, attr, res, depth + 1)) is not None]
-            u = union(got[0] for got in found)
-            if u is None:
-                return None
-            weakest = res
-            for got in found:
-                weakest = weaker(weakest, got[1])
-            return u, weakest
+            return over_union(v, res, lambda e: self.member(e, attr, res, depth + 1))
         if tag == "opaque":  # a value of an external type: its members are external too, never guessed
             return ("opaque", f"{payload}.{attr}"), res
         if tag == "sym":

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..parsers.records import Binding
-from ._flow import FLOW_KINDS, elements, union
+from ._flow import FLOW_KINDS, elements, over_union, union
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, weaker
 
 _CERTAIN = frozenset({"local_scope", "import", "module_global", "self_method"})
@@ -160,14 +160,7 @@ class ValuesMixin(WorldCore):
         """The value a call of ``v`` produces."""
         tag, payload = v
         if tag == "any":
-            found = [got for e in elements(v) if (got := self.call_result(e, res, depth + 1)) is not None]
-            u = union(got[0] for got in found)
-            if u is None:
-                return None
-            weakest = res
-            for got in found:
-                weakest = weaker(weakest, got[1])
-            return u, weakest
+            return over_union(v, res, lambda e: self.call_result(e, res, depth + 1))
         if tag in ("opaque", "extattr"):  # what an external method returns: a value nobody here defines
             return (("opaque", f"{payload}()"), res) if self._strict else None
         if tag == "sym":

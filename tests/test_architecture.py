@@ -18,17 +18,18 @@ ROOT = Path(__file__).resolve().parent.parent / "lore"
 # errors <- algorithms, parsers, text, store <- languages <- index; store, algorithms <- graphs;
 # store, text, graphs <- search, docs <- queries <- api <- cli, mcp_server, bench.
 _BOTTOM = {"errors"}
-_BASE = _BOTTOM | {"algorithms", "parsers", "text", "store", "_paths"}
+_BASE = _BOTTOM | {"algorithms", "parsers", "text", "store", "_paths", "_files"}
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "_paths": {"errors"},
+    "_files": {"errors"},
     "algorithms": {"errors"},
     "parsers": {"errors"},
     "text": {"errors"},
     "store": {"errors"},
     "languages": _BASE,
     "index": _BASE | {"languages"},
-    "graphs": {"errors", "store", "algorithms"},
+    "graphs": {"errors", "store", "algorithms", "_files"},
     "search": _BASE | {"graphs"},
     "docs": _BASE | {"graphs"},
 }

@@ -15,11 +15,11 @@ show them as tests), :func:`markdown_summary` a table for ``$GITHUB_STEP_SUMMARY
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from .._files import read_json
 from ..errors import InvalidArgumentError
 
 DEFAULT_TOLERANCE = 0.02
@@ -97,13 +97,7 @@ def load_baseline(path: str | Path) -> dict[str, float]:
     from .structural import flat_metrics
 
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot read the baseline {p}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise InvalidArgumentError(f"{p} is not valid JSON ({exc.msg} at line {exc.lineno}); "
-                                   "write a baseline with `lore bench ... --json > FILE`") from None
+    data = read_json(p, "baseline", fix="write a baseline with `lore bench ... --json > FILE`")
     if isinstance(data, dict) and "algorithms" in data:
         return flat_metrics(data)
     if isinstance(data, dict) and all(isinstance(v, int | float) for v in data.values()):

@@ -10,10 +10,10 @@ when a change improves the numbers (``benchmarks/structural/run.py --update-thre
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
+from .._files import read_json
 from ..errors import InvalidArgumentError
 
 MARGIN = 0.02
@@ -30,12 +30,7 @@ def default_thresholds_path() -> Path | None:
 
 def load_thresholds(path: str | Path) -> dict[str, dict[str, float]]:
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot read the thresholds file {p}: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise InvalidArgumentError(f"{p} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+    data = read_json(p, "thresholds file")
     if not isinstance(data, dict):
         raise InvalidArgumentError(f"{p} must map suite names to {{metric: floor}} objects")
     return data

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from .._files import read_json
 from ..errors import InvalidArgumentError
 from ._app import command, emit_json, out
 from ._benchci import (
@@ -374,7 +375,7 @@ def bench_search_command(
     report = run_search_bench(source=source, db=db, label=label, n_queries=queries, minilm=minilm,
                               at_100k=label.startswith("networkx"))
     floors_path = thresholds or (default_thresholds_path() if label.startswith("networkx") else None)
-    floors = {} if no_gate or floors_path is None else json.loads(floors_path.read_text(encoding="utf-8"))
+    floors = {} if no_gate or floors_path is None else read_json(floors_path, "thresholds file")
     report["gate_failures"] = gate_failures(report, floors)
     if as_json:
         emit_json(report)

@@ -26,13 +26,13 @@ is negative.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
+from .._files import read_json
 from ..algorithms import _signals as sig
 from ..algorithms import pagerank as pr
 from ..errors import InvalidArgumentError
@@ -82,12 +82,7 @@ def load_weights(path: str | Path | None) -> dict[str, float]:
     if path is None:
         return dict(DEFAULT_WEIGHTS)
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot read the weights file {p}: {exc.strerror}; write one with `lore bench fit`") from exc
-    except json.JSONDecodeError as exc:
-        raise InvalidArgumentError(f"{p} is not JSON ({exc.msg}); write it with `lore bench fit`") from exc
+    data = read_json(p, "weights file", fix="write one with `lore bench fit`")
     w = data.get("weights") if isinstance(data, dict) else None
     if not isinstance(w, dict):
         raise InvalidArgumentError(f"{p} has no 'weights' mapping; write it with `lore bench fit`")

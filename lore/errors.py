@@ -17,6 +17,7 @@ returns it as a tool error. Argument errors are also ``ValueError`` so generic c
     ├── EmptyGroundTruthError       a benchmark has nothing to score
     ├── NotAGitRepositoryError      `lore bench cochange` on a non-git path
     ├── MissingExtraError           an optional dependency is not installed
+    ├── ClusterConnectionError      the Ray cluster is unreachable or runs other versions
     ├── ConvergenceError            an iterative algorithm did not converge
     └── InvalidArgumentError (ValueError)
         ├── UnknownAlgorithmError
@@ -123,6 +124,14 @@ class MissingExtraError(LoreError):
     def __init__(self, feature: str, extra: str) -> None:
         self.feature, self.extra = feature, extra
         super().__init__(f"{feature} needs the optional extra; run `pip install 'lore-graph[{extra}]'`")
+
+
+class ClusterConnectionError(LoreError):
+    """A Ray cluster lore was asked to use cannot be reached, or runs other versions than the driver."""
+
+    def __init__(self, address: str, reason: str) -> None:
+        self.address, self.reason = address, reason
+        super().__init__(f"cannot use the Ray cluster at {address}: {reason}")
 
 
 class ConvergenceError(LoreError):

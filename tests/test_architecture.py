@@ -18,18 +18,19 @@ ROOT = Path(__file__).resolve().parent.parent / "lore"
 # errors <- algorithms, parsers, text, store <- languages <- index; store, algorithms <- graphs;
 # store, text, graphs <- search, docs <- queries <- api <- cli, mcp_server, bench.
 _BOTTOM = {"errors"}
-_BASE = _BOTTOM | {"algorithms", "parsers", "text", "store", "_paths", "_files"}
+_BASE = _BOTTOM | {"algorithms", "parsers", "text", "store", "_paths", "_files", "_ray"}
 ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "_paths": {"errors"},
     "_files": {"errors"},
+    "_ray": {"errors", "lore"},  # lore.__version__ for the driver/cluster version check
     "algorithms": {"errors"},
     "parsers": {"errors"},
     "text": {"errors"},
     "store": {"errors"},
     "languages": _BASE,
     "index": _BASE | {"languages"},
-    "graphs": {"errors", "store", "algorithms", "_files"},
+    "graphs": {"errors", "store", "algorithms", "_files", "_ray"},
     "search": _BASE | {"graphs"},
     "docs": _BASE | {"graphs"},
 }

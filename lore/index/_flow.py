@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 from ..languages import rules_for
 from ..parsers.records import Call
@@ -37,6 +38,12 @@ MAX_ROUNDS = 12  # rounds of the fixpoint (each repeats only the call sites whos
 FLOW_KINDS = ("decorator_flow", "return_flow", "attribute_flow", "container_flow", "argument_flow")
 _STAR = re.compile(r"(\*\*?)\s*([A-Za-z_][A-Za-z0-9_]*)")
 _HEAD = re.compile(r"\**(?:[A-Za-z_][A-Za-z0-9_]*=)?([^.\[(]*)")
+
+
+@lru_cache(maxsize=1 << 16)
+def _head(path: str) -> str:
+    """The name a path starts with (``*xs`` -> ``xs``, ``k=f.g`` -> ``f``)."""
+    return _HEAD.match(path).group(1)  # type: ignore[union-attr]
 
 
 def elements(v: Value) -> tuple[Value, ...]:
@@ -59,11 +66,16 @@ def union(values) -> Value | None:
 def over_union(v: Value, res: str, step) -> tuple[Value, str] | None:
     """``step(element)`` for each member of the union ``v``: the union of what they give, at the weakest
     resolution among them and ``res``; ``None`` when no member gives anything (or too much)."""
-    found = [got for e in elements(v) if (got := step(e)) is not None]
+    return union_of([got for e in elements(v) if (got := step(e)) is not None], res)
+
+
+def union_of(found: list[tuple[Value, str]], res: str | None = None) -> tuple[Value, str] | None:
+    """One (value, resolution) for several: the union of the values at the weakest resolution among
+    them (and ``res``); ``None`` when there are none (or more than FLOW_CAP values)."""
     u = union(got[0] for got in found)
     if u is None:
         return None
-    weakest = res
+    weakest = res if res is not None else found[0][1]
     for got in found:
         weakest = weaker(weakest, got[1])
     return u, weakest
@@ -104,16 +116,27 @@ class FlowMixin(WorldCore):
         converged = False
         try:
             sites: list[tuple[FileCtx, Call, tuple[int, ...], list[tuple[str, int, str]]]] = []
+            split: dict[str, tuple[str, int, str]] = {}
             for fid in sorted(self.files):
                 if not rules_for(self.files[fid].language).follows_values:
                     continue
                 c = self.ctx(fid)
                 if c is None:
                     continue
-                owners_of = self._note_uses(c)
+                self._note_uses(c)
+                owners_of: dict[int, tuple[int, ...]] = {}
                 for call in c.pf.calls:
                     if call.args and (call.kind == "default" or self._may_define(c, call.caller, call.callee)):
-                        sites.append((c, call, owners_of[call.caller], [split_arg(a) for a in call.args]))
+                        owners = owners_of.get(call.caller)
+                        if owners is None:
+                            owners = owners_of[call.caller] = self._owners(c, call.caller)
+                        args = []
+                        for a in call.args:  # argument texts repeat a lot: split each distinct one once
+                            got = split.get(a)
+                            if got is None:
+                                got = split[a] = split_arg(a)
+                            args.append(got)
+                        sites.append((c, call, owners, args))
             self.subclasses(0)  # the subclass index, built once before any round reads it
             pending = sites
             for _ in range(MAX_ROUNDS):
@@ -207,10 +230,9 @@ class FlowMixin(WorldCore):
         got = self._site_got.get((c.frow.id, id(call)))
         return got if got is not None else self.resolve_path(c, call.caller, call.callee, call.line, 0)
 
-    def _note_uses(self, c: FileCtx) -> dict[int, tuple[int, ...]]:
+    def _note_uses(self, c: FileCtx) -> None:
         """The names each function of a file uses as the head of a path (called, a member read, passed
-        on, stored, returned), its nested scopes included: only those parameters are worth values.
-        Returns the ids of each scope's enclosing definitions (itself first)."""
+        on, stored, returned), its nested scopes included: only those parameters are worth values."""
         syms = c.pf.symbols
         heads: dict[int, set[str]] = {}
         for call in c.pf.calls:
@@ -229,7 +251,7 @@ class FlowMixin(WorldCore):
                 got.add(src)
         used: dict[int, set[str]] = {}
         for local, paths in heads.items():
-            names = {_HEAD.match(p).group(1) for p in paths if p}  # type: ignore[union-attr]
+            names = {_head(p) for p in paths if p}
             i: int | None = local
             while i is not None:
                 if syms[i].kind in ("function", "method"):
@@ -237,7 +259,6 @@ class FlowMixin(WorldCore):
                 i = syms[i].parent
         for local, names in used.items():
             self._used[c.ids[local]] = frozenset(names)
-        return {i: self._owners(c, i) for i in range(len(syms))}
 
     def _may_define(self, c: FileCtx, scope: int, callee: str) -> bool:
         """Whether a callee may be a repository function: a name some definition has, or a name bound

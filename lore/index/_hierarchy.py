@@ -84,6 +84,7 @@ class HierarchyMixin(WorldCore):
         return got
 
     def _class_member(self, class_id: int, name: str, skip_self: bool, depth: int) -> tuple[Value, str] | None:
+        assigned = False  # a repository class of the MRO sets ``self.<name>``, to a value we could not follow
         for i, v in enumerate(self.mro(class_id, depth)):
             if skip_self and i == 0:
                 continue
@@ -99,7 +100,10 @@ class HierarchyMixin(WorldCore):
                 attrs = self.attr_types(cid, depth + 1)
                 if name in attrs:
                     return attrs[name]
+                assigned = assigned or name in self._assigned_attrs(cid)  # type: ignore[arg-type]
             elif v[0] in ("ext", "extinst"):  # a member of an external base: its method, or data (extattr)
+                if assigned:  # ours, not the library's: never an external symbol the import does not prove
+                    return None
                 return ("extattr", f"{v[1]}.{name}"), "external"
         if not skip_self and self._rules_of(class_id).follows_values and not _is_dunder(name):
             # a template method (``self.hook()``) that only subclasses define; never a protocol method:
@@ -176,6 +180,15 @@ class HierarchyMixin(WorldCore):
             self._supers[key] = result
         return result
 
+    def _assigned_attrs(self, class_id: int) -> frozenset[str]:
+        """The attribute names a class's methods assign (``self.x = ...``), whether or not the value is known."""
+        srow = self.syms[class_id]
+        c = self.ctx(srow.file_id)
+        local = c.local_of.get(class_id) if c is not None else None
+        if c is None or local is None:
+            return frozenset()
+        return frozenset(n[5:] for n in c.bindings_of(local) if n.startswith("self."))
+
     def attr_types(self, class_id: int, depth: int = 0) -> dict[str, tuple[Value, str]]:
         """Types of a class's attributes (``self.x: T``, ``self.x = T()``, class-level ``x: T``)."""
         if class_id in self._attr_types:
@@ -193,7 +206,8 @@ class HierarchyMixin(WorldCore):
                     for name, binds in c.bindings_of(local).items():
                         if not name.startswith("self."):
                             continue
-                        got = self.binding_value(c, local, binds[-1], 0)
+                        last = [b for b in binds if b.line == binds[-1].line]  # alternatives: ``a or b``
+                        got = self.bindings_value(c, local, last, 0)
                         if got is not None:
                             if got[1] in FLOW_KINDS:  # the value came in from elsewhere: an attribute flow
                                 got = (got[0], "attribute_flow")

@@ -113,8 +113,12 @@ class LookupMixin(WorldCore):
         if len(candidates) == 1:
             pick = candidates[0]
         else:
-            before = [cand for cand in candidates if cand[0] <= line]
-            pick = max(before or candidates, key=_first)
+            pool = [cand for cand in candidates if cand[0] <= line] or candidates
+            pick = max(pool, key=_first)
+            if pick[1] == "bind":  # ``x = a or b``: the alternatives the parser bound on one line
+                alts = [cand[2] for cand in pool if cand[0] == pick[0] and cand[1] == "bind"]
+                if len(alts) > 1:
+                    return self.bindings_value(c, scope, alts, depth + 1)  # type: ignore[arg-type]
         _, what, payload = pick
         if what == "def":
             sid = c.ids[payload]  # type: ignore[index,call-overload]

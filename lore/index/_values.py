@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..parsers.records import Binding
-from ._flow import FLOW_KINDS, elements, over_union, union
+from ._flow import FLOW_KINDS, elements, over_union, union, union_of
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, weaker
 
 _CERTAIN = frozenset({"local_scope", "import", "module_global", "self_method"})
@@ -34,6 +34,9 @@ def instance_of(world: WorldCore, v: Value) -> Value:
 # wrappers whose first argument is the class a value has (any module prefix: typing., t., typing_extensions.)
 _WRAPPED = re.compile(r"^(?:[A-Za-z_]\w*\.)*(Optional|Union|Final|ClassVar|Annotated|type|Type|Required|NotRequired)"
                       r"\[(.*)\]$", re.DOTALL)
+
+
+_CASTS = {("ext", "typing.cast"), ("ext", "typing_extensions.cast")}
 
 
 def _top_level(text: str, sep: str) -> list[str]:
@@ -78,6 +81,29 @@ def primary_type(annotation: str) -> str:
     if not t or not all(p.isidentifier() for p in t.split(".")) or t == "None":
         return ""
     return t
+
+
+def names_class(annotation: str) -> bool:
+    """Whether an annotation is the class itself, not an instance: ``type[X]``, ``t.Type[X]``,
+    ``ClassVar[type[X]]``, ``Optional[type[X]]``.
+
+    Examples
+    --------
+    >>> names_class("type[Response]"), names_class("t.ClassVar[t.Type[Foo]]"), names_class("Foo")
+    (True, True, False)
+    """
+    t = annotation.strip().strip("'\"").strip()
+    while (m := _WRAPPED.match(t)) is not None:
+        if m.group(1) in ("type", "Type"):
+            return True
+        args = [a.strip().strip("'\"").strip() for a in _top_level(m.group(2), ",")]
+        if m.group(1) == "Union":
+            args = [a for a in args if a not in ("None", "")]
+        if len(args) != 1:
+            return False
+        t = args[0]
+    opts = [p.strip() for p in _top_level(t, "|") if p.strip() not in ("None", "")]
+    return len(opts) == 1 and opts[0] != t and names_class(opts[0])
 
 
 class ValuesMixin(WorldCore):
@@ -130,7 +156,8 @@ class ValuesMixin(WorldCore):
         return (u, "return_flow") if u is not None else None
 
     def type_value(self, c: FileCtx, scope: int, annotation: str, depth: int) -> tuple[Value, str] | None:
-        """An annotation string -> instance value (Optional[X], X | None and "X" unwrapped)."""
+        """An annotation string -> instance value (Optional[X], X | None and "X" unwrapped); the class
+        itself for ``type[X]``."""
         name = primary_type(annotation)
         if not name:
             return None
@@ -138,13 +165,26 @@ class ValuesMixin(WorldCore):
         if got is None:
             return None
         v, res = got
-        return instance_of(self, v), typed_by(res, "annotated_type")
+        return (v if names_class(annotation) else instance_of(self, v)), typed_by(res, "annotated_type")
+
+    def bindings_value(self, c: FileCtx, scope: int, binds: list[Binding], depth: int) -> tuple[Value, str] | None:
+        """The value of one assignment that may bind several alternatives (``x = a or b``): their union."""
+        if len(binds) == 1:
+            return self.binding_value(c, scope, binds[0], depth)
+        found = [got for b in binds if (got := self.binding_value(c, scope, b, depth)) is not None
+                 and got[0][0] != "unknown"]
+        return union_of(found) if found else None
 
     def binding_value(self, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None:
         if depth > MAX_DEPTH:
             return None
         if b.scope is not None:
             scope = b.scope
+        if b.annotation and b.value:  # ``x = cast(T, v)``: T, when the callee is typing's cast
+            got = self.resolve_path(c, scope, b.value, b.line, depth + 1)
+            if got is not None and got[0] in _CASTS:
+                return self.type_value(c, scope, b.annotation, depth + 1)
+            return self.call_result(got[0], got[1], depth + 1) if got is not None else None
         if b.annotation:
             return self.type_value(c, scope, b.annotation, depth + 1)
         if b.value:

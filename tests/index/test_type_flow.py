@@ -14,6 +14,36 @@ import pytest
 from .flow_helpers import RULE, Case, check, index_graph
 
 TYPES: dict[str, Case] = {
+    "a_class_attribute_annotated_type_of_x": Case(
+        {"m.py": """
+            import typing as t
+            class Response:
+                def __init__(self, body=None): pass
+            class Formatter:
+                def write(self): pass
+            class App:
+                response_class: type[Response] = Response
+                formatter_class: t.ClassVar[t.Type["Formatter"]] = Formatter
+                def make(self):
+                    self.response_class()
+                    self.formatter_class().write()
+        """},
+        expect={("m.App.make", "m.Response.__init__", RULE), ("m.App.make", "m.Formatter.write", RULE)},
+    ),
+    "typing_cast_names_the_type": Case(
+        {"m.py": """
+            import typing as t
+            from typing import cast
+            class Multi:
+                def list_commands(self): pass
+            def f(ctx):
+                m = t.cast(Multi, ctx.command)
+                m.list_commands()
+                n = cast("Multi", ctx)
+                n.list_commands()
+        """},
+        expect={("m.f", "m.Multi.list_commands", "annotated_type")},
+    ),
     "a_class_body_manager": Case(
         {"m.py": """
             class Manager:
@@ -202,6 +232,23 @@ def test_a_stub_beside_its_module_answers_the_implementation(tmp_path):
 
 
 NO_INVENTION: dict[str, Case] = {
+    "an_attribute_the_subclass_sets_is_not_the_external_bases": Case(
+        {"m.py": """
+            import threading
+            def make():
+                return object()
+            class Server(threading.Thread):
+                def __init__(self, handler):
+                    super().__init__()
+                    self.handler = handler[0]
+                def run(self):
+                    self.handler(1)
+                    self.start()
+        """},
+        expect={("m.Server.run", "threading.Thread.start", "external")},
+        forbid={("m.Server.run", "threading.Thread.handler")},
+        unresolved={("m.Server.run", "self.handler")},
+    ),
     "a_member_of_an_unknown_attribute_of_an_external_base": Case(
         {"m.py": """
             import unittest
@@ -344,3 +391,17 @@ def test_a_class_attribute_naming_a_class_is_found_before_an_external_base(tmp_p
     assert g.has("m.T.setUp", "m.Client", RULE)  # no __init__: the call binds to the class
     assert g.has("m.T.test", "m.Client.get", RULE)
     assert not [s for s in g.symbols if s["qualified_name"].startswith("unittest.TestCase.client")]
+
+
+def test_cast_by_a_function_that_is_not_typings_names_no_type(tmp_path):
+    g = index_graph(tmp_path, {"m.py": """
+        class Multi:
+            def list_commands(self): pass
+        def cast(kind, value):
+            return value
+        def f(ctx):
+            m = cast(Multi, ctx)
+            m.list_commands()
+    """})
+    assert g.has("m.f", "m.cast", RULE)
+    assert "annotated_type" not in g.resolutions("m.f", "m.Multi.list_commands")

@@ -12,6 +12,28 @@ import pytest
 from .flow_helpers import RULE, Case, check, index_graph
 
 CASES: dict[str, Case] = {
+    "alternatives_of_or_and_conditional": Case(
+        {"m.py": """
+            def consume(x): pass
+            def other(x): pass
+            def third(x): pass
+            def pick(flag, f=None):
+                return f or (consume if flag else other)
+            class Server:
+                def __init__(self, handler=None):
+                    self.handler = handler or consume
+                def run(self):
+                    self.handler(1)
+                    g = pick(True)
+                    g(2)
+                    h = (flag := None) and third
+                    h(3)
+            Server(other)
+        """},
+        expect={("m.Server.run", "m.consume", "attribute_flow"), ("m.Server.run", "m.other", "attribute_flow"),
+                ("m.Server.run", "m.third", RULE)},
+        forbid={("m.Server.run", "m.pick.f")},
+    ),
     # -- arguments ----------------------------------------------------------------------------------
     "positional_argument": Case(
         {"m.py": """

@@ -78,6 +78,58 @@ def slot_key(node: _ts.Node | None) -> str:
     return ""
 
 
+MAX_ALTERNATIVES = 4  # values one right-hand side may stand for (``a or b or c``), beyond which none is kept
+
+
+def alternatives(node: _ts.Node) -> list[_ts.Node]:
+    """The expressions whose value an expression may take: both sides of ``a or b``, the right side of
+    ``a and b``, both branches of ``a if c else b``, parentheses removed; else the expression itself.
+
+    Examples
+    --------
+    >>> tree = _ts.parse("python", b"x = (h or g) if c else k and f")
+    >>> right = tree.root_node.named_children[0].named_children[0].child_by_field_name("right")
+    >>> [_ts.text(n) for n in alternatives(right)]
+    ['h', 'g', 'f']
+    """
+    out: list[_ts.Node] = []
+    todo = [node]
+    while todo and len(out) <= MAX_ALTERNATIVES:
+        n = todo.pop()
+        t = n.type
+        if t == "parenthesized_expression" and n.named_child_count == 1:
+            todo.append(n.named_children[0])
+        elif t == "boolean_operator":
+            op = n.child_by_field_name("operator")
+            right, left = n.child_by_field_name("right"), n.child_by_field_name("left")
+            if right is not None:
+                todo.append(right)
+            if left is not None and op is not None and op.type == "or":
+                todo.append(left)
+        elif t == "conditional_expression" and n.named_child_count == 3:
+            todo.append(n.named_children[2])
+            todo.append(n.named_children[0])
+        else:
+            out.append(n)
+    return out if len(out) <= MAX_ALTERNATIVES else []
+
+
+def cast_type(call: _ts.Node) -> str:
+    """The type text of ``cast(T, value)`` (its first positional argument), ``''`` if there is none.
+
+    Examples
+    --------
+    >>> tree = _ts.parse("python", b"t.cast('Foo', x)")
+    >>> cast_type(tree.root_node.named_children[0].named_children[0])
+    "'Foo'"
+    """
+    args = call.child_by_field_name("arguments")
+    first = next((a for a in args.named_children if a.type != "comment"), None) if args is not None else None
+    if first is None or first.type in ("keyword_argument", "list_splat", "dictionary_splat"):
+        return ""
+    return _ts.text(first)
+
+
 def value_path(node: _ts.Node | None) -> str:
     """The path of an expression the resolver can follow as a value: a dotted path (``a.b``, ``f()``,
     ``d['k']``) or a lambda (``<lambda:L:C>``, by its position); ``''`` for anything else.

@@ -14,7 +14,17 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers._common import query_source
 from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
-from ._expr import call_args, docstring, dotted, pairs, slot_key, type_names, value_path
+from ._expr import (
+    alternatives,
+    call_args,
+    cast_type,
+    docstring,
+    dotted,
+    pairs,
+    slot_key,
+    type_names,
+    value_path,
+)
 
 LANGUAGE = "python"
 _QUERY = Path(__file__).with_name("python.scm")
@@ -361,22 +371,31 @@ class _Extractor:
             for tname, tnode, _p in type_names(type_node):
                 self.pf.type_refs.append(TypeRef(ref_owner, tname, kind, tnode.start_point[0] + 1, tnode.start_point[1]))
         elif right is not None:
-            rt = right.type
-            if rt == "call":
-                callee = dotted(right.child_by_field_name("function"))
-                if callee:
-                    self.pf.bindings.append(Binding(bind_owner, name, line, value=callee, scope=scope))
-            elif rt in ("identifier", "attribute", "subscript", "lambda"):
-                src = value_path(right)
-                if src:
-                    self.pf.bindings.append(Binding(bind_owner, name, line, alias_of=src, scope=scope))
-            elif rt in ("dictionary", "list", "tuple", "set") and "[" not in name and name.count(".") <= 1:
-                self._slots(bind_owner, name, right, line, scope)
-                if "." not in name:  # the container itself: a builtin dict / list / tuple / set
-                    kind = {"dictionary": "dict"}.get(rt, rt)
-                    self.pf.bindings.append(Binding(bind_owner, name, line, annotation=kind, scope=scope))
+            for alt in alternatives(right):
+                self._bind_value(bind_owner, name, alt, line, scope)
         if owner_sym.kind == "module" and name == "__all__" and right is not None:
             self._all(right)
+
+    def _bind_value(self, bind_owner: int, name: str, right: _ts.Node, line: int, scope: int | None) -> None:
+        """The binding of ``name = right`` for one value the right side may have (several bindings of
+        one name on one line are alternatives: the resolver takes their union)."""
+        rt = right.type
+        if rt == "call":
+            callee = dotted(right.child_by_field_name("function"))
+            if callee:
+                # ``cast(T, v)``: the type it names rides along; the resolver uses it once the callee
+                # proves to be typing.cast
+                cast_to = cast_type(right) if callee.rsplit(".", 1)[-1] == "cast" else ""
+                self.pf.bindings.append(Binding(bind_owner, name, line, annotation=cast_to, value=callee, scope=scope))
+        elif rt in ("identifier", "attribute", "subscript", "lambda"):
+            src = value_path(right)
+            if src:
+                self.pf.bindings.append(Binding(bind_owner, name, line, alias_of=src, scope=scope))
+        elif rt in ("dictionary", "list", "tuple", "set") and "[" not in name and name.count(".") <= 1:
+            self._slots(bind_owner, name, right, line, scope)
+            if "." not in name:  # the container itself: a builtin dict / list / tuple / set
+                kind = {"dictionary": "dict"}.get(rt, rt)
+                self.pf.bindings.append(Binding(bind_owner, name, line, annotation=kind, scope=scope))
 
     def _slots(self, owner: int, name: str, literal: _ts.Node, line: int, scope: int | None, depth: int = 0) -> None:
         """``d = {"a": f}`` / ``xs = [f, g]``: bind each literal slot (``d['a']``, ``xs[1]``) to its value."""
@@ -490,7 +509,14 @@ class _Extractor:
         self._returned(owner, expr, node.start_point[0] + 1)
 
     def _returned(self, owner: int, expr: _ts.Node, line: int) -> None:
-        """A ``<return>`` binding of ``owner`` for the returned expression ``expr``."""
+        """``<return>`` bindings of ``owner`` for the returned expression ``expr``: one per value it may
+        take (``return a or b``), ``None`` aside."""
+        alts = alternatives(expr) or [expr]
+        for alt in alts:
+            if alt.type != "none" or len(alts) == 1:
+                self._returned_one(owner, alt, line)
+
+    def _returned_one(self, owner: int, expr: _ts.Node, line: int) -> None:
         while expr.type == "parenthesized_expression" and expr.named_child_count == 1:
             expr = expr.named_children[0]
         if expr.type == "call":

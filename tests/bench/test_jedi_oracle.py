@@ -216,3 +216,18 @@ def test_cli_callgraph_jedi_flag_prints_the_agreement_table(tmp_path, monkeypatc
     assert seen["seed"] == 7 and seen["sites_per_project"] == 20
     assert "lore vs Jedi x (seed 7, 20 call sites" in res.output and "tiny (test)" in res.output
     assert "reachable edges only" in res.output
+
+
+def test_a_decorator_factory_site_is_the_factory_call_not_the_call_of_its_result():
+    """``@factory("x")`` at one position: lore records the call of ``factory`` and the call of what it
+    returns (``factory()``, with the decorated function); the sampled site is the first only."""
+    def sym(sid, name, qn, kind):
+        return Sym(sid, name, qn, kind, "m.py", sid, sid, "", "", 0, 1, None)
+
+    symbols = {1: sym(1, "factory", "m.factory", "function"), 2: sym(2, "__call__", "m.Wrapper.__call__", "method")}
+    sites = [LoreSite("m.py", 7, 1, "factory", 9, "call", [(1, "module_global")], "rule", "module_global"),
+             LoreSite("m.py", 7, 1, "factory()", 9, "decorator", [(2, "constructor_type")], "rule", "constructor_type")]
+    view = jo.LoreView(symbols, sites, {})
+    site = jo.CallSite("m.py", 7, 1, "factory", 7, 1, "factory('x')")
+    rows, resolution, _strength = view.lore_answer(site)
+    assert rows == [(1, "module_global")] and resolution == "module_global"

@@ -12,7 +12,8 @@ A missing extra raises :class:`~lore.errors.MissingExtraError`; an unreachable c
 Ray, Python or lore version differs from the driver's, raises :class:`~lore.errors.ClusterConnectionError`
 (one line; the CLI exits with code 2). Ray is imported only inside these functions.
 
-It imports nothing from lore but the errors, so any layer may use it.
+It imports nothing from lore but the errors, so any layer may use it (lore's version comes from the
+installed distribution's metadata).
 """
 
 from __future__ import annotations
@@ -50,10 +51,14 @@ def resolve_address(address: str | None) -> str:
 
 
 def _versions() -> tuple[str, tuple[int, int], str]:
+    from importlib import metadata
+
     import ray
 
-    from . import __version__ as lore_version
-
+    try:  # the installed distribution's version (importing lore itself here would close an import cycle)
+        lore_version = metadata.version("lore-graph")
+    except metadata.PackageNotFoundError:
+        lore_version = "not installed"
     return ray.__version__, (sys.version_info[0], sys.version_info[1]), lore_version
 
 

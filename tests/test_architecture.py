@@ -23,7 +23,7 @@ ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "_paths": {"errors"},
     "_files": {"errors"},
-    "_ray": {"errors", "lore"},  # lore.__version__ for the driver/cluster version check
+    "_ray": {"errors"},
     "algorithms": {"errors"},
     "parsers": {"errors"},
     "text": {"errors"},

@@ -311,7 +311,7 @@ class FileResolver:
                 continue
             if c.pf.symbols[b.owner].kind not in TYPE_KINDS:
                 continue
-            got = w.attr_types(c.ids[b.owner]).get(b.name[5:])
+            got = w.attr_type(c.ids[b.owner], b.name[5:])
             if got is None:
                 continue
             v, res = got

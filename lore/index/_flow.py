@@ -46,6 +46,12 @@ def _head(path: str) -> str:
     return _HEAD.match(path).group(1)  # type: ignore[union-attr]
 
 
+def _site_key(c: FileCtx, call: Call) -> tuple[int, int, str, int]:
+    """What a call site's callee resolution depends on: file, enclosing scope, callee text and line
+    (plain values, so the solution survives a pickle to another process or machine)."""
+    return c.frow.id, call.caller, call.callee, call.line
+
+
 def elements(v: Value) -> tuple[Value, ...]:
     """The values a value stands for: the members of a union (``("any", (...))``), else itself."""
     return v[1] if v[0] == "any" else (v,)  # type: ignore[return-value]
@@ -186,7 +192,7 @@ class FlowMixin(WorldCore):
             scope = call.caller
             if not any(self._may_carry(c, scope, a) for a in args):
                 return  # only parameters nothing flows into (yet): the callee need not be looked up
-            key = (c.frow.id, id(call))
+            key = _site_key(c, call)
             targets = self._site_targets.get(key)  # type: ignore[assignment]
             if targets is None:
                 targets, got = self.flow_targets(c, call.caller, call.callee, call.line)
@@ -227,7 +233,7 @@ class FlowMixin(WorldCore):
 
     def site_callee(self, c: FileCtx, call) -> tuple[Value, str] | None:
         """The resolved callee of a call site: kept from the flow rounds when rules alone bound it."""
-        got = self._site_got.get((c.frow.id, id(call)))
+        got = self._site_got.get(_site_key(c, call))
         return got if got is not None else self.resolve_path(c, call.caller, call.callee, call.line, 0)
 
     def _note_uses(self, c: FileCtx) -> None:

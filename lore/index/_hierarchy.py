@@ -97,9 +97,9 @@ class HierarchyMixin(WorldCore):
                     got = self._rules_of(cid).detached_member(self, cid, name)
                     if got is not None:
                         return got
-                attrs = self.attr_types(cid, depth + 1)
-                if name in attrs:
-                    return attrs[name]
+                attr = self.attr_type(cid, name, depth + 1)  # type: ignore[arg-type]
+                if attr is not None:
+                    return attr
                 assigned = assigned or name in self._assigned_attrs(cid)  # type: ignore[arg-type]
             elif v[0] in ("ext", "extinst"):  # a member of an external base: its method, or data (extattr)
                 if assigned:  # ours, not the library's: never an external symbol the import does not prove
@@ -126,7 +126,7 @@ class HierarchyMixin(WorldCore):
             if kids:
                 found.append(("sym", kids[-1]))
                 continue
-            attr = self.attr_types(sub).get(name)
+            attr = self.attr_type(sub, name)
             if attr is not None:
                 found.append(attr[0])
                 continue
@@ -189,34 +189,34 @@ class HierarchyMixin(WorldCore):
             return frozenset()
         return frozenset(n[5:] for n in c.bindings_of(local) if n.startswith("self."))
 
-    def attr_types(self, class_id: int, depth: int = 0) -> dict[str, tuple[Value, str]]:
-        """Types of a class's attributes (``self.x: T``, ``self.x = T()``, class-level ``x: T``)."""
-        if class_id in self._attr_types:
-            return self._attr_types[class_id]
-        frame = self._enter(("at", class_id))
+    def attr_type(self, class_id: int, name: str, depth: int = 0) -> tuple[Value, str] | None:
+        """The type of one attribute of a class (``self.x: T``, ``self.x = T()``, ``self.x = a or b``).
+
+        Memoized per (class, attribute), not per class: ``self.k3 = self.graph()`` reads another
+        attribute of the same class, which a whole-class table would meet as a cycle, so its answer
+        would depend on which attribute some earlier lookup happened to start from."""
+        key = (class_id, name)
+        if key in self._attr_types:
+            return self._attr_types[key]
+        frame = self._enter(("at", key))
         if frame is None:
-            return {}
+            return None
         srow = self.syms[class_id]
         c = self.ctx(srow.file_id)
-        out: dict[str, tuple[Value, str]] = {}
+        got: tuple[Value, str] | None = None
         try:
-            if c is not None:
-                local = c.local_of.get(class_id)
-                if local is not None:
-                    for name, binds in c.bindings_of(local).items():
-                        if not name.startswith("self."):
-                            continue
-                        last = [b for b in binds if b.line == binds[-1].line]  # alternatives: ``a or b``
-                        got = self.bindings_value(c, local, last, 0)
-                        if got is not None:
-                            if got[1] in FLOW_KINDS:  # the value came in from elsewhere: an attribute flow
-                                got = (got[0], "attribute_flow")
-                            out[name[5:]] = got
+            local = c.local_of.get(class_id) if c is not None else None
+            binds = c.bindings_of(local).get("self." + name) if c is not None and local is not None else None
+            if binds:
+                last = [b for b in binds if b.line == binds[-1].line]  # alternatives: ``a or b``
+                got = self.bindings_value(c, local, last, 0)  # type: ignore[arg-type]
+                if got is not None and got[1] in FLOW_KINDS:  # the value came in from elsewhere
+                    got = (got[0], "attribute_flow")
         finally:
-            keep = self._leave(("at", class_id), frame)
+            keep = self._leave(("at", key), frame)
         if keep:
-            self._attr_types[class_id] = out
-        return out
+            self._attr_types[key] = got
+        return got
 
     def subclasses(self, class_id: int) -> list[int]:
         """The repository classes that name ``class_id`` among their bases (direct subclasses, sorted).

@@ -54,6 +54,11 @@ class FileRow:
 Value = tuple[str, object]
 
 
+def _names_to_ids() -> defaultdict[str, list[int]]:
+    """The default of ``World.children`` (a module-level function, so a world pickles)."""
+    return defaultdict(list)
+
+
 class FileCtx:
     """Scope tables of one parsed file, built once when the file is first needed."""
 
@@ -140,7 +145,7 @@ class WorldCore:
         self.syms: dict[int, SymRow] = {s.id: s for s in symbols}
         self.files: dict[int, FileRow] = {f.id: f for f in files}
         self.by_qname: dict[str, list[int]] = defaultdict(list)
-        self.children: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        self.children: dict[int, dict[str, list[int]]] = defaultdict(_names_to_ids)
         self.by_name: dict[str, list[int]] = defaultdict(list)
         self.externals: dict[str, int] = {}
         self.modules: dict[str, int] = {}
@@ -180,7 +185,7 @@ class WorldCore:
         self._mro: dict[int, list[Value]] = {}
         self._members: dict[tuple[int, str], tuple[Value, str] | None] = {}
         self._returns: dict[int, tuple[Value, str] | None] = {}
-        self._attr_types: dict[int, dict[str, tuple[Value, str]]] = {}
+        self._attr_types: dict[tuple[int, str], tuple[Value, str] | None] = {}
         self._class_members: dict[tuple[int, str, bool], tuple[Value, str] | None] = {}
         self._decorated: dict[tuple[int, int], tuple[Value, str] | None] = {}
         self._supers: dict[tuple[int, str], tuple[Value, str] | None] = {}
@@ -191,8 +196,9 @@ class WorldCore:
         self._param_names: dict[int, tuple[list[str], int | None]] = {}
         self._scope_param_cache: dict[tuple[int, int], dict[str, tuple[int, int]]] = {}
         self._used: dict[int, frozenset[str]] = {}  # function id -> names it uses as path heads
-        self._site_targets: dict[tuple[int, int], list[tuple[int, int]]] = {}  # stable callees of call sites
-        self._site_got: dict[tuple[int, int], tuple[Value, str]] = {}
+        # stable callees of call sites, by (file id, scope, callee text, line): see _flow._site_key
+        self._site_targets: dict[tuple[int, int, str, int], list[tuple[int, int]]] = {}
+        self._site_got: dict[tuple[int, int, str, int], tuple[Value, str]] = {}
         self._flow_state = 0  # 0: not solved, 1: solving, 2: solved
         # whether the file being resolved follows values strictly (its language's rules.follows_values):
         # a member of an external class's data, or of what an external function returns, stays unknown
@@ -280,7 +286,7 @@ class WorldCore:
         def mro(self, class_id: int, depth: int = 0) -> list[Value]: ...
         def class_member(self, class_id: int, name: str, *, skip_self: bool = False,
                          depth: int = 0) -> tuple[Value, str] | None: ...
-        def attr_types(self, class_id: int, depth: int = 0) -> dict[str, tuple[Value, str]]: ...
+        def attr_type(self, class_id: int, name: str, depth: int = 0) -> tuple[Value, str] | None: ...
         def returns(self, func_id: int, depth: int = 0) -> tuple[Value, str] | None: ...
         def type_value(self, c: FileCtx, scope: int, annotation: str, depth: int) -> tuple[Value, str] | None: ...
         def binding_value(self, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None: ...

@@ -230,9 +230,9 @@ def twin_member(world, twins: list[int], name: str):
         if kids:
             return ("sym", kids[-1]), "self_method"
     for t in twins:
-        attrs = world.attr_types(t)
-        if name in attrs:
-            return attrs[name]
+        attr = world.attr_type(t, name)
+        if attr is not None:
+            return attr
     for t in twins:
         for v in world.mro(t)[1:]:
             if v[0] == "sym":

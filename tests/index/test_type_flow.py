@@ -14,6 +14,23 @@ import pytest
 from .flow_helpers import RULE, Case, check, index_graph
 
 TYPES: dict[str, Case] = {
+    "an_attribute_typed_by_another_attribute_of_the_same_class": Case(
+        {"m.py": """
+            class Base:
+                def add_edge(self): pass
+            class Tester:
+                def setup_method(self):
+                    class MyGraph(Base):
+                        def factory(self): pass
+                    self.Graph = MyGraph
+                    self.K3 = self.Graph()
+                def test_k3(self):
+                    self.K3.factory()
+                    self.K3.add_edge()
+        """},
+        expect={("m.Tester.test_k3", "m.Tester.setup_method.MyGraph.factory", RULE),
+                ("m.Tester.test_k3", "m.Base.add_edge", RULE)},
+    ),
     "a_class_attribute_annotated_type_of_x": Case(
         {"m.py": """
             import typing as t

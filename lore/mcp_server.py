@@ -56,11 +56,21 @@ INSTRUCTIONS = (
 
 # -- tools ---------------------------------------------------------------------------------------------
 class LoreTools:
-    """The tool implementations over one index, opened read-only on first use and kept open."""
+    """The tool implementations over one index, opened read-only on first use and kept open.
 
-    def __init__(self, db_path: str | os.PathLike[str], *, allow_refresh: bool = False) -> None:
+    ``engine`` and ``ray_address`` (the server's settings, ``lore serve --engine ray``) are where every
+    graph tool runs its sparse products; the answers are the same on either engine.
+    """
+
+    def __init__(self, db_path: str | os.PathLike[str], *, allow_refresh: bool = False, engine: str = "local",
+                 ray_address: str | None = None) -> None:
+        if engine != "local":  # a bad setting stops the server at start, not at the first call
+            from .graphs.engines import check_engine_name
+
+            check_engine_name(engine)
         self.db_path = Path(db_path)
         self.allow_refresh = allow_refresh
+        self.engine, self.ray_address = engine, ray_address
         self._index = None
         self._ident: tuple[int, int] | None = None
         self.handlers: dict[str, Callable[[dict[str, Any]], dict]] = {
@@ -90,7 +100,7 @@ class LoreTools:
         if self._index is None:
             from .api import open_index
 
-            self._index = open_index(self.db_path, readonly=True)
+            self._index = open_index(self.db_path, readonly=True, engine=self.engine, ray_address=self.ray_address)
             self._ident = ident
         return self._index
 
@@ -254,8 +264,11 @@ def error_message(name: str, exc: BaseException) -> str:
     )
 
 
-def build_server(db_path: str | os.PathLike[str], *, allow_refresh: bool = False) -> Server:
+def build_server(db_path: str | os.PathLike[str], *, allow_refresh: bool = False, engine: str = "local",
+                 ray_address: str | None = None) -> Server:
     """An MCP server over the index at ``db_path`` (read-only unless ``allow_refresh``).
+
+    ``engine``/``ray_address``: where the graph tools run (``local``, or ``ray`` at an address).
 
     The index is opened on the first tool call, so the server starts (and says "no index at ...;
     run `lore index` first" as a tool error) before the repository has been indexed.
@@ -266,7 +279,7 @@ def build_server(db_path: str | os.PathLike[str], *, allow_refresh: bool = False
     >>> server.name
     'lore'
     """
-    tools = LoreTools(db_path, allow_refresh=allow_refresh)
+    tools = LoreTools(db_path, allow_refresh=allow_refresh, engine=engine, ray_address=ray_address)
     listed = [types.Tool.model_validate(t) for t in tool_definitions(allow_refresh=allow_refresh)]
     lock = anyio.Lock()  # one connection, one graph cache: calls run one at a time, off the event loop
 
@@ -336,9 +349,10 @@ def run_http(server: Server, host: str, port: int) -> None:
     uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
-def serve(db_path: str | os.PathLike[str], *, http: str | None = None, allow_refresh: bool = False) -> None:
+def serve(db_path: str | os.PathLike[str], *, http: str | None = None, allow_refresh: bool = False,
+          engine: str = "local", ray_address: str | None = None) -> None:
     """Serve until the client disconnects (stdio) or the process is interrupted (HTTP)."""
-    server = build_server(db_path, allow_refresh=allow_refresh)
+    server = build_server(db_path, allow_refresh=allow_refresh, engine=engine, ray_address=ray_address)
     try:
         if http:
             host, port = parse_http(http)
@@ -362,17 +376,20 @@ def locate_db(given: str | os.PathLike[str] | None) -> Path:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m lore.mcp_server --db PATH [--http HOST:PORT] [--allow-refresh]``."""
+    """``python -m lore.mcp_server --db PATH [--http HOST:PORT] [--allow-refresh] [--engine ray [--ray-address A]]``."""
     p = argparse.ArgumentParser(prog="python -m lore.mcp_server", description="lore MCP server")
     p.add_argument("--db", type=Path, default=None, help="index file or repository root")
     p.add_argument("--http", default=None, help="serve streamable HTTP on HOST:PORT (loopback only)")
     p.add_argument(
         "--allow-refresh", action="store_true", help="add the lore_refresh tool (writes the index)"
     )
+    p.add_argument("--engine", default="local", help="where graph tools run: local | ray")
+    p.add_argument("--ray-address", default=None, help="--engine ray: auto | ray://host:port (default: RAY_ADDRESS)")
     ns = p.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     try:
-        serve(locate_db(ns.db), http=ns.http, allow_refresh=ns.allow_refresh)
+        serve(locate_db(ns.db), http=ns.http, allow_refresh=ns.allow_refresh, engine=ns.engine,
+              ray_address=ns.ray_address)
     except LoreError as exc:
         print(f"lore: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None

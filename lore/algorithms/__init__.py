@@ -7,7 +7,10 @@
 * :mod:`~lore.algorithms.clusters`: label propagation with a hub penalty, components, cluster
   statistics, and partition agreement scores (NMI, ARI).
 
-networkx is the test oracle; ``lore.graphs`` builds the matrices and maps rows to symbols.
+Their sparse products go through the engine seam (:mod:`~lore.algorithms._engine`): the local engine
+runs them in this process; ``lore.graphs.ray_engine`` runs the same kernels on row blocks held by Ray
+actors, with bit-identical results. networkx is the test oracle; ``lore.graphs`` builds the matrices
+and maps rows to symbols.
 """
 
 from .clusters import (

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse import csgraph
 
 from ..errors import InvalidArgumentError
 from ._checks import (
@@ -51,6 +50,7 @@ from ._checks import (
     check_symmetric,
     row_segments,
 )
+from ._engine import Engine, check_engine
 from ._threads import one_blas_thread
 
 __all__ = [
@@ -174,6 +174,22 @@ def _best_labels(sub: sp.csr_matrix, labels: np.ndarray, current: np.ndarray, ra
     return best
 
 
+def vote_rows(block: sp.csr_matrix, first: int, rows: np.ndarray | None, labels: np.ndarray, rank: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """One batch of label propagation on a row block: the best label of each of ``rows`` (block-local),
+    and the neighbours (global rows) of the rows whose label changes.
+
+    Row-wise independent (see :mod:`lore.algorithms._engine`): any cut of the vote matrix into row
+    blocks gives the same labels; the neighbours come in row order, to be marked dirty.
+    """
+    if rows is None:
+        rows = np.arange(block.shape[0])
+    current = labels[first + rows]
+    best = _best_labels(block[rows], labels, current, rank)
+    moved = rows[(best >= 0) & (best != current)]
+    return best, block.indices[row_segments(block.indptr, moved)[0]]
+
+
 @one_blas_thread
 def label_propagation(
     adjacency,
@@ -182,6 +198,7 @@ def label_propagation(
     max_iter: int = 100,
     hub_degree_penalty: bool = True,
     triangle_weighting: bool = True,
+    engine: Engine | None = None,
 ) -> np.ndarray:
     """Weighted label propagation with a hub penalty, seeded and deterministic.
 
@@ -199,6 +216,10 @@ def label_propagation(
         Multiply edge ``i - j`` by ``1 + t_ij``, ``t_ij`` its number of common neighbours (counting
         only neighbours with at most 32 neighbours themselves: a triangle through a hub is weak
         evidence, and skipping hubs bounds the cost).
+    engine : Engine, optional
+        Where the votes are counted (default: this process). The vote matrix is built here, then
+        held in row blocks; every batch broadcasts the labels and the tie ranking once and gets back
+        the best labels and the neighbours to recheck: the same labels on every engine.
 
     Returns
     -------
@@ -230,6 +251,7 @@ def label_propagation(
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     w = _vote_matrix(a, bool(hub_degree_penalty), bool(triangle_weighting))
+    votes = check_engine(engine).rows(w)
     labels = np.arange(n, dtype=np.int64)
     # only nodes with a neighbour that changed label since their last update can change: the others
     # would keep their label (it is still among the best), so skipping them changes nothing
@@ -243,11 +265,11 @@ def label_propagation(
             if rows.size == 0:
                 continue
             dirty[rows] = False
-            best = _best_labels(w[rows], labels, labels[rows], rank)
+            best, touched = votes.map_rows(vote_rows, rows, labels, rank)
             move = (best >= 0) & (best != labels[rows])
             moved = rows[move]
             labels[moved] = best[move]
-            dirty[w.indices[row_segments(w.indptr, moved)[0]]] = True
+            dirty[touched] = True
             changed += int(moved.size)
         if changed <= _STOP_FRACTION * n:
             break
@@ -321,6 +343,8 @@ def reattach_small(adjacency, labels, *, min_size: int = 2, member_weight=None) 
         order = np.lexsort((dst, -total, src))
         first = order[np.r_[True, src[order][1:] != src[order][:-1]]]
         joins = sp.csr_matrix((np.ones(first.size), (src[first], dst[first])), shape=(k, k))
+        from scipy.sparse import csgraph  # ~85 ms to import: only when used
+
         _, comp = csgraph.connected_components(joins, directed=True, connection="weak")
         lab = canonical_labels(comp[lab])
     return lab
@@ -350,6 +374,8 @@ def connected_components(adjacency) -> np.ndarray:
     check_square(a)
     if a.shape[0] == 0:
         return np.zeros(0, dtype=np.int64)
+    from scipy.sparse import csgraph  # ~85 ms to import: only when used
+
     _, comp = csgraph.connected_components(a, directed=True, connection="weak")
     return canonical_labels(comp)
 

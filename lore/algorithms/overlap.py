@@ -49,6 +49,7 @@ import scipy.sparse as sp
 
 from ..errors import InvalidArgumentError
 from ._checks import cached_per_matrix, check_choice, check_csr, check_int, check_rows, row_segments
+from ._engine import Engine, RowBlocks, check_engine
 from ._threads import one_blas_thread
 
 MEASURES = ("adamic_adar", "resource_allocation", "cosine", "idf_cosine", "jaccard", "count")
@@ -177,17 +178,49 @@ def _column_weight(measure: str, deg: np.ndarray, n_rows: int) -> np.ndarray:
     return np.ones(np.shape(deg))
 
 
-def _relation_scores(f, trans, seeds, cap, measure):
-    """Target rows and their similarity to the seeds (summed over seeds) in one relation."""
-    spos, cols, x, deg = _kept_entries(f, trans, seeds, cap)
+def norm_rows(block: sp.csr_matrix, first: int, rows: np.ndarray | None, col_degree: np.ndarray, cap: int,
+              measure: str, n_rows: int) -> np.ndarray:
+    """Squared norms of a row block over the columns under the cap (row-wise; see ``_squared_norms``)."""
+    deg = col_degree[block.indices]
+    weight = np.where(deg <= cap, _column_weight(measure, deg, n_rows), 0.0)
+    owner = np.repeat(np.arange(block.shape[0]), np.diff(block.indptr))
+    return np.bincount(owner, weights=block.data.astype(np.float64) ** 2 * weight, minlength=block.shape[0])
+
+
+def _all_squared_norms(f, trans, fo: RowBlocks, to: RowBlocks, cap: int, measure: str, engine: str) -> np.ndarray:
+    """Every row's squared norm, by row blocks of ``f`` on the engine; cached per matrix pair."""
+    norms = cached_per_matrix(
+        f, f"squared_norms:{measure}<={cap}:{engine}",
+        lambda: fo.map_rows(norm_rows, None, to.row_lengths(), cap, measure, f.shape[0]), depends_on=(trans,),
+    )
+    assert isinstance(norms, np.ndarray)
+    return norms
+
+
+def _relation_scores(f, trans, seeds, cap, measure, engine: Engine):
+    """Target rows and their similarity to the seeds (summed over seeds) in one relation.
+
+    The seed rows of ``f`` and the rows of ``trans`` they point to are gathered through ``engine``
+    (the sparse row product ``F[seeds] @ F.T``), in the same order on every engine.
+    """
+    fo = engine.rows(f, cache_on=f, name="overlap:features")
+    to = engine.rows(trans, cache_on=trans, name="overlap:transpose")
+    fcols, fvals, flens = fo.gather(seeds)
+    spos = np.repeat(np.arange(seeds.size), flens)
+    cols = fcols.astype(np.int64, copy=False)
+    deg = to.row_lengths()[cols]
+    x = fvals.astype(np.float64, copy=False)
+    keep = (deg <= cap) & (deg > 0) & (x != 0)
+    spos, cols, x, deg = spos[keep], cols[keep], x[keep], deg[keep]
     if cols.size == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0)
     coef = x * _discount(measure, deg, f.shape[0])
-    tidx, tlens = row_segments(trans.indptr, cols)
-    targets = trans.indices[tidx].astype(np.int64, copy=False)
-    vals = trans.data[tidx] * np.repeat(coef, tlens)
+    tcols, tdata, tlens = to.gather(cols)
+    targets = tcols.astype(np.int64, copy=False)
+    vals = tdata * np.repeat(coef, tlens)
     if measure not in _NORMALIZED:
         return targets, vals
+    norms = _all_squared_norms(f, trans, fo, to, cap, measure, engine.name)
     tpos = np.repeat(spos, tlens)
     out_t, out_v = [], []
     for s in range(seeds.size):  # a loop over the (few) seeds, not over nodes
@@ -197,7 +230,7 @@ def _relation_scores(f, trans, seeds, cap, measure):
             continue
         mine_s = spos == s
         seed_norm2 = float(np.sum(x[mine_s] ** 2 * _column_weight(measure, deg[mine_s], f.shape[0])))
-        target_norm2 = _squared_norms(f, trans, uniq, cap, measure)
+        target_norm2 = norms[uniq]
         if measure in ("cosine", "idf_cosine"):
             denom = np.sqrt(seed_norm2 * target_norm2)
         else:
@@ -226,6 +259,7 @@ def overlap_scores(
     measure: str = "adamic_adar",
     transposes: Sequence[sp.csr_matrix] | None = None,
     max_neighbour_degree: int | None = None,
+    engine: Engine | None = None,
 ) -> np.ndarray:
     """Score every row by the neighbours it shares with the seed rows.
 
@@ -246,6 +280,9 @@ def overlap_scores(
     max_neighbour_degree : int, optional
         Neighbours (columns) shared by more rows than this are ignored. Default
         :func:`default_max_neighbour_degree` of N.
+    engine : Engine, optional
+        Where the row products run (default: this process); the Ray engine holds each feature
+        matrix and transpose in row blocks and gathers the rows asked for: the same scores.
 
     Returns
     -------
@@ -280,7 +317,7 @@ def overlap_scores(
     for f, t, w in zip(feats, trans, ws, strict=True):
         if w == 0:
             continue
-        targets, vals = _relation_scores(f, t, seed_rows, cap, measure)
+        targets, vals = _relation_scores(f, t, seed_rows, cap, measure, check_engine(engine))
         all_targets.append(targets)
         all_vals.append(vals * w)
     scores = np.zeros(n)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 
 from ..errors import ConvergenceError, InvalidArgumentError
 from ._checks import (
@@ -39,9 +38,10 @@ from ._checks import (
     check_square,
     row_segments,
 )
+from ._engine import Engine, check_engine
 from ._threads import one_blas_thread
 
-__all__ = ["directed", "monte_carlo_pagerank", "personalized_pagerank", "push_pagerank"]
+__all__ = ["WALK_BLOCK", "directed", "monte_carlo_pagerank", "personalized_pagerank", "push_pagerank"]
 
 
 def directed(adjacency, direction: str, *, transpose=None) -> sp.csr_matrix:
@@ -105,6 +105,7 @@ def personalized_pagerank(
     max_iter: int = 100,
     tol: float = 1e-6,
     weight_normalize: bool = True,
+    engine: Engine | None = None,
 ) -> np.ndarray:
     """Personalized PageRank by power iteration.
 
@@ -127,6 +128,9 @@ def personalized_pagerank(
         True: divide each row by its weight sum (the walk picks out-edges proportionally to weight).
         False: use ``adjacency`` as the transition matrix as given; each row must sum to at most 1 and
         the missing mass of a row goes to the personalization, like a dangling node's.
+    engine : Engine, optional
+        Where ``P.T @ x`` runs (default: this process). The Ray engine holds ``P.T`` in row blocks
+        on its workers (shipped once per ``adjacency`` object) and returns the same bits.
 
     Returns
     -------
@@ -162,13 +166,14 @@ def personalized_pagerank(
     rows, probs = check_personalization(personalization, a.shape[0])
     check_nonnegative(a)
     p_mat, leak = _transition(a, bool(weight_normalize))
-    pt = p_mat.T  # CSC view: P.T @ x without building a transposed copy
+    # locally a CSC view (P.T @ x without a transposed copy); row-wise the same sums as P.T in CSR blocks
+    pt = check_engine(engine).rows(p_mat, transpose=True, cache_on=a, name=f"pagerank:P.T:{bool(weight_normalize)}")
     p = np.zeros(a.shape[0])
     p[rows] = probs
     x = p.copy()
     err = np.inf
     for _ in range(max_iter):
-        x_new = alpha * (pt @ x) + (alpha * float(leak @ x) + (1.0 - alpha)) * p
+        x_new = alpha * pt.matvec(x) + (alpha * float(leak @ x) + (1.0 - alpha)) * p
         err = float(np.abs(x_new - x).sum())
         x = x_new
         if err < tol:
@@ -234,6 +239,57 @@ def _step(a: sp.csr_matrix, rowmax: np.ndarray, node: np.ndarray, rng: np.random
     return out
 
 
+WALK_BLOCK = 8192  # walks per block: each block has its own random stream, whoever runs it
+
+
+def _walk_seeds(seed, blocks: int) -> list[np.random.SeedSequence]:
+    """One independent seed per walk block, from ``seed`` (None, int, SeedSequence or Generator)."""
+    if isinstance(seed, np.random.SeedSequence):
+        root = seed
+    elif seed is None or (isinstance(seed, int | np.integer) and not isinstance(seed, bool)):
+        check_rng(seed)  # the one-line error for a negative seed
+        root = np.random.SeedSequence(None if seed is None else int(seed))
+    else:  # a Generator (or anything else default_rng takes): draw the root from it
+        root = np.random.SeedSequence(int(check_rng(seed).integers(2**63)))
+    return root.spawn(blocks)
+
+
+def walk_block(a: sp.csr_matrix, rowmax: np.ndarray, rows: np.ndarray, cum_p: np.ndarray, item: tuple
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One block of random walks with restart: (nodes visited, sum of visit counts, sum of squared counts).
+
+    ``item`` is ``(walks, seed_sequence, alpha, max_steps)``. The sums run over the block's walks of
+    each walk's visit count ``X_w(v)``; they are integers, so adding blocks up in any order is exact.
+    """
+    n_walks, seq, alpha, max_steps = item
+    rng = np.random.default_rng(seq)
+    n = a.shape[0]
+    # walk lengths are geometric and known in advance; sorted longest first, the walks still going at
+    # step t are a prefix of the array
+    moves = np.sort(rng.geometric(1.0 - alpha, n_walks) - 1)[::-1]
+    if max_steps is not None:
+        moves = np.minimum(moves, max_steps)
+    alive = np.searchsorted(-moves, -np.arange(1, int(moves[0]) + 1), side="right")  # walks with > t moves
+    node = _sample(rows, cum_p, rng.random(n_walks))
+    seen_walk, seen_node = [np.arange(n_walks)], [node]
+    for m in alive.tolist():
+        node = _step(a, rowmax, node[:m], rng)
+        dead = node < 0
+        if dead.any():  # dangling: jump to the personalization
+            node[dead] = _sample(rows, cum_p, rng.random(int(dead.sum())))
+        seen_walk.append(np.arange(m))
+        seen_node.append(node)
+    # per-walk visit counts X_w(v): runs of equal (walk, node) keys after sorting
+    keys = np.sort(np.concatenate(seen_walk) * n + np.concatenate(seen_node))
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    counts = np.diff(np.r_[starts, keys.size]).astype(np.float64)
+    nodes = keys[starts] % n
+    visited, inv = np.unique(nodes, return_inverse=True)
+    s1 = np.bincount(inv, weights=counts, minlength=visited.size)
+    s2 = np.bincount(inv, weights=counts * counts, minlength=visited.size)
+    return visited, s1, s2
+
+
 @one_blas_thread
 def monte_carlo_pagerank(
     adjacency,
@@ -243,13 +299,16 @@ def monte_carlo_pagerank(
     n_walks: int = 10_000,
     seed=None,
     max_steps: int | None = None,
+    engine: Engine | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Personalized PageRank estimated by random walks with restart, with standard errors.
 
     Each walk starts at a node drawn from the personalization, and at each step stops with
     probability ``1 - alpha`` or else moves along an out-edge chosen proportionally to its weight
-    (from a dangling node: to a node drawn from the personalization). All walks advance together,
-    one numpy step at a time.
+    (from a dangling node: to a node drawn from the personalization). The walks run in blocks of
+    :data:`WALK_BLOCK`, each block with its own random stream (``SeedSequence(seed).spawn``), so the
+    result depends on ``seed`` and ``n_walks`` only, not on how many workers run the blocks; within
+    a block all walks advance together, one numpy step at a time.
 
     Estimator: ``pi(v) = (1 - alpha) * mean over walks of X_w(v)``, where ``X_w(v)`` counts the
     visits of walk ``w`` to ``v`` (the start included). It is unbiased (when ``max_steps`` is None) and
@@ -268,11 +327,14 @@ def monte_carlo_pagerank(
         Continuation probability, in (0, 1).
     n_walks : int
         Number of walks (>= 2). The standard error shrinks as ``1 / sqrt(n_walks)``.
-    seed : None, int or numpy.random.Generator
-        Seed for ``np.random.default_rng``; the same seed gives identical output.
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        Root of the walk blocks' seeds; the same seed gives identical output on every engine.
     max_steps : int, optional
         Cut every walk after this many steps (biases scores down; default: walks run until they stop,
         which takes about ``log(n_walks) / log(1 / alpha)`` steps for the longest).
+    engine : Engine, optional
+        Where the walk blocks run (default: this process, one after another); the Ray engine runs
+        them as tasks over one shared copy of the matrix per node.
 
     Returns
     -------
@@ -296,33 +358,19 @@ def monte_carlo_pagerank(
     if max_steps is not None:
         max_steps = check_int("max_steps", max_steps, 0)
     rows, probs = check_personalization(personalization, a.shape[0])
-    rng = check_rng(seed)
+    sizes = [WALK_BLOCK] * (n_walks // WALK_BLOCK) + ([n_walks % WALK_BLOCK] if n_walks % WALK_BLOCK else [])
+    seqs = _walk_seeds(seed, len(sizes))
     n = a.shape[0]
     cum_p = np.cumsum(probs)
     rowmax = _row_max(a)
-    # walk lengths are geometric and known in advance; sorted longest first, the walks still going at
-    # step t are a prefix of the array
-    moves = np.sort(rng.geometric(1.0 - alpha, n_walks) - 1)[::-1]
-    if max_steps is not None:
-        moves = np.minimum(moves, max_steps)
-    alive = np.searchsorted(-moves, -np.arange(1, int(moves[0]) + 1), side="right")  # walks with > t moves
-    node = _sample(rows, cum_p, rng.random(n_walks))
-    seen_walk, seen_node = [np.arange(n_walks)], [node]
-    for m in alive.tolist():
-        node = _step(a, rowmax, node[:m], rng)
-        dead = node < 0
-        if dead.any():  # dangling: jump to the personalization
-            node[dead] = _sample(rows, cum_p, rng.random(int(dead.sum())))
-        seen_walk.append(np.arange(m))
-        seen_node.append(node)
-
-    # per-walk visit counts X_w(v): runs of equal (walk, node) keys after sorting
-    keys = np.sort(np.concatenate(seen_walk) * n + np.concatenate(seen_node))
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    counts = np.diff(np.r_[starts, keys.size]).astype(np.float64)
-    nodes = keys[starts] % n
-    s1 = np.bincount(nodes, weights=counts, minlength=n)
-    s2 = np.bincount(nodes, weights=counts * counts, minlength=n)
+    items = [(size, seq, alpha, max_steps) for size, seq in zip(sizes, seqs, strict=True)]
+    blocks = check_engine(engine).map_tasks(walk_block, (a, rowmax, rows, cum_p), items, cache_on=a,
+                                            name="monte_carlo:adjacency")
+    s1 = np.zeros(n)
+    s2 = np.zeros(n)
+    for visited, b1, b2 in blocks:  # integer-valued sums: exact in any order
+        s1[visited] += b1
+        s2[visited] += b2
     mean = s1 / n_walks
     var = np.maximum(s2 - n_walks * mean * mean, 0.0) / (n_walks - 1)
     scale = 1.0 - alpha
@@ -459,6 +507,8 @@ def _stationary(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray, i
     (0 outside it)."""
 
     def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+        from scipy.sparse.csgraph import connected_components  # ~85 ms to import: only when used
+
         _n, comp = connected_components(a, directed=False)
         degree = np.asarray(a.sum(axis=1), dtype=np.float64).ravel()
         comp_degree = np.bincount(comp, weights=degree)

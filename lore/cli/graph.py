@@ -19,6 +19,8 @@ graph_app = typer.Typer(help="Graph queries: direct edges, related symbols, clus
 LimitOpt = Annotated[int, typer.Option("--limit", "-n", help="Maximum rows.")]
 KindOpt = Annotated[list[str] | None, typer.Option("--kind", "-k", help="Keep only results of this symbol kind (repeatable).")]
 TestsOpt = Annotated[bool, typer.Option("--include-tests", help="Keep symbols from test files.")]
+EngineOpt = Annotated[str, typer.Option("--engine", help="Where the sparse products run: local (this process) | ray (Ray actors; the ray extra). Same answer either way.")]
+RayAddressOpt = Annotated[str | None, typer.Option("--ray-address", help="--engine ray: auto | ray://host:port | host:port (default: RAY_ADDRESS, else a local Ray).")]
 
 
 def _graph(kind: str, refs: list[str], db: Path | None, as_json: bool, compact: bool = False,
@@ -95,13 +97,16 @@ def graph_related(
     compact: Annotated[bool, typer.Option("--compact", help="Fewer fields per row.")] = False,
     max_tokens: Annotated[int | None, typer.Option(help="Trim rows so the JSON fits about this many tokens.")] = None,
     with_docs: Annotated[bool, typer.Option("--with-docs", help="Also list document chunks that mention the seeds.")] = False,
+    engine: EngineOpt = "local",
+    ray_address: RayAddressOpt = None,
     db: DbOpt = None,
     as_json: JsonOpt = False, fmt: FormatOpt = "table",
 ) -> None:
     """Symbols that play a role like REFS, ranked by graph structure, each with why."""
     _graph("related", refs, db, as_json, fmt=fmt, compact=compact, max_tokens=max_tokens, algorithm=algorithm, limit=limit,
            result_kind=kind, include_tests=include_tests, measure=measure, alpha=alpha, direction=direction,
-           n_walks=walks, seed=seed, with_docs=with_docs, weights=parse_weights(weights))
+           n_walks=walks, seed=seed, with_docs=with_docs, weights=parse_weights(weights), engine=engine,
+           ray_address=ray_address)
 
 
 def parse_weights(spec: str | None) -> dict[str, float] | None:
@@ -132,9 +137,11 @@ def parse_weights(spec: str | None) -> dict[str, float] | None:
 
 @command(graph_app, "cluster")
 def graph_cluster(ref: str, limit: LimitOpt = 20, kind: KindOpt = None, include_tests: TestsOpt = False,
+                  engine: EngineOpt = "local", ray_address: RayAddressOpt = None,
                   db: DbOpt = None, as_json: JsonOpt = False, fmt: FormatOpt = "table") -> None:
     """The cluster (subsystem) of REF and its members, ranked."""
-    _graph("cluster", [ref], db, as_json, fmt=fmt, limit=limit, result_kind=kind, include_tests=include_tests)
+    _graph("cluster", [ref], db, as_json, fmt=fmt, limit=limit, result_kind=kind, include_tests=include_tests,
+           engine=engine, ray_address=ray_address)
 
 
 @command(graph_app, "clusters")
@@ -142,13 +149,15 @@ def graph_clusters(
     min_size: Annotated[int, typer.Option(help="Hide clusters smaller than this.")] = 3,
     limit: LimitOpt = 20,
     mode: Annotated[str, typer.Option(help="lpa (label propagation) | components")] = "lpa",
+    engine: EngineOpt = "local",
+    ray_address: RayAddressOpt = None,
     db: DbOpt = None,
     as_json: JsonOpt = False, fmt: FormatOpt = "table",
 ) -> None:
     """The subsystems: size, cohesion, a readable label and top members of each cluster."""
     check_format(fmt)
     with open_db(db) as idx:
-        data = list_clusters(idx, min_size=min_size, limit=limit, mode=mode)
+        data = list_clusters(idx, min_size=min_size, limit=limit, mode=mode, engine=engine, ray_address=ray_address)
     if as_json:
         emit_json(data)
         return

@@ -31,12 +31,22 @@ def serve_command(
     watch: Annotated[
         bool, typer.Option("--watch", help="Keep the index fresh while serving: re-index as files change (debounced).")
     ] = False,
+    engine: Annotated[
+        str, typer.Option("--engine", help="Where the graph tools run: local | ray (Ray actors; the ray extra). Same answers.")
+    ] = "local",
+    ray_address: Annotated[
+        str | None, typer.Option("--ray-address", help="--engine ray: auto | ray://host:port | host:port (default: RAY_ADDRESS, else a local Ray).")
+    ] = None,
 ) -> None:
     """Run the MCP server (stdio by default) for Claude Desktop, Claude Code, VS Code or any MCP client."""
     from ..mcp_server import locate_db, parse_http, serve  # here: other commands never load the MCP SDK
 
     db_path = locate_db(db)
     address = parse_http(http) if http else None  # a bad address fails here, before anything starts
+    if engine != "local":  # likewise a bad engine name (Ray itself connects on the first graph call)
+        from ..graphs.engines import check_engine_name
+
+        check_engine_name(engine)
     stop = None
     if watch:
         from ._watch import start_background_watch
@@ -48,7 +58,7 @@ def serve_command(
         err.print(f"lore: MCP server (streamable HTTP) on http://{shown}:{port}/mcp for {db_path}; Ctrl-C stops it",
                   markup=False)
     try:
-        serve(db_path, http=http, allow_refresh=allow_refresh)
+        serve(db_path, http=http, allow_refresh=allow_refresh, engine=engine, ray_address=ray_address)
     finally:
         if stop is not None:
             stop.set()

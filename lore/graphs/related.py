@@ -20,6 +20,7 @@ from ..algorithms import overlap as ov
 from ..algorithms import pagerank as pr
 from ..errors import InvalidArgumentError, UnknownAlgorithmError
 from .build import CodeGraph
+from .engines import get_engine
 
 ALGORITHMS = ("fusion", "overlap", "pagerank", "pagerank_mc", "pagerank_push", "cluster", "hybrid")
 WALK_RELATIONS = ("calls", "types", "inherits", "contains", "imports")
@@ -158,17 +159,24 @@ def rank(scores: np.ndarray, mask: np.ndarray, limit: int | None) -> tuple[np.nd
 
 
 def related_scores(
-    g: CodeGraph, seeds: np.ndarray, params: RelatedParams, *, exclude: np.ndarray | None = None
+    g: CodeGraph, seeds: np.ndarray, params: RelatedParams, *, exclude: np.ndarray | None = None,
+    engine: str = "local", ray_address: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Scores for every row (and Monte-Carlo standard errors when that estimator was used).
 
     ``exclude`` (the rows that may not be returned) matters only to ``fusion``, which fuses ranks:
     an excluded row must not take a rank and push the candidates down.
+
+    ``engine`` (``local`` or ``ray``, at ``ray_address``; see :mod:`lore.graphs.engines`) runs the
+    sparse products of overlap, exact PageRank and the Monte-Carlo walks; the scores are the same
+    bits either way. Forward push (``pagerank_push``, and the push half of ``fusion``) is local by
+    nature (it touches only the seeds' neighbourhood) and always runs in this process.
     """
     params.check()
     algo = params.algorithm
     if algo == "fusion":
-        overlap = related_scores(g, seeds, replace(params, algorithm="overlap"))[0]
+        overlap = related_scores(g, seeds, replace(params, algorithm="overlap"), engine=engine,
+                                 ray_address=ray_address)[0]
         # the local push estimate (no residual spread): its support is the seeds' neighbourhood, so
         # ranking it stays cheap, and that is what the fusion weight was chosen on
         adj = walk_matrix(g, params.ppr_weights, params.direction)
@@ -178,17 +186,19 @@ def related_scores(
         feats, trans, ws, _ = _features(g, params.overlap_weights)
         if not feats:
             return np.zeros(g.n), None
-        return ov.overlap_scores(feats, seeds, weights=ws, measure=params.measure, transposes=trans), None
+        return ov.overlap_scores(feats, seeds, weights=ws, measure=params.measure, transposes=trans,
+                                 engine=get_engine(engine, ray_address)), None
     adj = walk_matrix(g, params.ppr_weights, params.direction)
     if algo == "pagerank":
-        return pr.personalized_pagerank(adj, personalization=seeds, alpha=params.alpha, tol=params.tol, max_iter=1000), None
+        return pr.personalized_pagerank(adj, personalization=seeds, alpha=params.alpha, tol=params.tol, max_iter=1000,
+                                        engine=get_engine(engine, ray_address)), None
     if algo == "pagerank_push":
         # "both" walks a symmetric matrix: the left-over residual is spread by degree (see push_pagerank)
         return pr.push_pagerank(adj, personalization=seeds, alpha=params.alpha,
                                 undirected=params.direction == "both"), None
     if algo == "pagerank_mc":
         scores, se = pr.monte_carlo_pagerank(adj, personalization=seeds, alpha=params.alpha, n_walks=params.n_walks,
-                                             seed=params.seed)
+                                             seed=params.seed, engine=get_engine(engine, ray_address))
         return scores, se
     if algo == "hybrid":  # it reads per-symbol features too, not only the graph
         raise InvalidArgumentError("the hybrid ranker needs the index's symbol features: use lore.graphs.hybrid.score "
@@ -293,7 +303,8 @@ def cluster_scores(g: CodeGraph, labels: np.ndarray, seeds: np.ndarray) -> np.nd
 
     The walk runs on the cluster's own subgraph (a few hundred rows, not the whole index), from the
     seeds that belong to that cluster; every member scores above 0 so that isolated members still
-    rank (last). Rows outside the cluster score 0.
+    rank (last). Rows outside the cluster score 0. It runs in this process under either engine: the
+    subgraph is small, and the clusters themselves came from the engine.
     """
     label = int(labels[int(seeds[0])])
     scores = np.zeros(g.n)
@@ -308,8 +319,12 @@ def cluster_scores(g: CodeGraph, labels: np.ndarray, seeds: np.ndarray) -> np.nd
 
 
 def compute_clusters(g: CodeGraph, *, seed: int = 0, mode: str = "lpa", min_size: int = 2,
-                     include_tests: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                     include_tests: bool = False, engine: str = "local",
+                     ray_address: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(labels per row, sizes per cluster, cohesion per cluster); externals get label -1.
+
+    ``engine`` runs label propagation's votes (``local`` or ``ray``, the same labels); folding small
+    clusters, components and the statistics are single passes and stay in this process.
 
     Test code is left out (label -1) unless ``include_tests``: tests calling the same fixtures formed
     the largest clusters, and attached to the code they call they still made up 99% of the largest
@@ -332,7 +347,7 @@ def compute_clusters(g: CodeGraph, *, seed: int = 0, mode: str = "lpa", min_size
         weight = np.where(kind == g.kind_code("module"), 0.0,
                           np.where(np.isin(kind, [g.kind_code(k) for k in ("class", "interface", "struct", "trait",
                                                                             "enum")]), 0.5, 1.0))
-        labels = lpa.label_propagation(core, seed=seed)
+        labels = lpa.label_propagation(core, seed=seed, engine=get_engine(engine, ray_address))
         labels = lpa.reattach_small(core, labels, min_size=min_size, member_weight=weight)
     else:
         raise UnknownAlgorithmError(mode, ("lpa", "components"), what="cluster mode")

@@ -50,12 +50,21 @@ class OpenIndex:
     """An open index file: its connection, its graph and the cluster runs cached in memory.
 
     ``readonly`` indexes never write, not even derived caches (clusters are then cached in memory
-    only). :class:`lore.api.Index` adds the facade methods on top.
+    only). ``engine`` (``local`` or ``ray``) and ``ray_address`` are where the graph queries run their
+    sparse products by default (:mod:`lore.graphs.engines`); answers are the same on either.
+    :class:`lore.api.Index` adds the facade methods on top.
     """
 
-    def __init__(self, db_path: Path, *, readonly: bool = False) -> None:
+    def __init__(self, db_path: Path, *, readonly: bool = False, engine: str = "local",
+                 ray_address: str | None = None) -> None:
+        if engine != "local":  # a typo fails at open, not at the first graph query
+            from ..graphs.engines import check_engine_name
+
+            check_engine_name(engine)
         self.db_path = db_path
         self.readonly = readonly
+        self.engine = engine
+        self.ray_address = ray_address
         self.conn: sqlite3.Connection = store_db.connect(db_path, readonly=readonly)
         # (run key, graph stamp) -> (summary, labels): cluster runs of this process (see queries.clusters)
         self.cluster_cache: dict[tuple[str, str], tuple[dict, Any]] = {}
@@ -74,6 +83,15 @@ class OpenIndex:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def engine_choice(self, engine: str | None = None, ray_address: str | None = None) -> tuple[str, str | None]:
+        """(engine name, Ray address) of one query: the arguments where given, else the index's defaults."""
+        name = engine or self.engine
+        if name != "local":
+            from ..graphs.engines import check_engine_name
+
+            check_engine_name(name)
+        return name, ray_address if ray_address is not None else self.ray_address
 
     def graph(self) -> CodeGraph:
         """The CSR graph of the index in its current state (cached per index identity and generation)."""

@@ -28,11 +28,14 @@ if TYPE_CHECKING:
 Rows = tuple[list[dict], int, str]
 
 
-def cluster_run(index: OpenIndex, *, mode: str = "lpa", seed: int = 0, min_size: int = 2) -> tuple[dict, np.ndarray]:
+def cluster_run(index: OpenIndex, *, mode: str = "lpa", seed: int = 0, min_size: int = 2, engine: str | None = None,
+                ray_address: str | None = None) -> tuple[dict, np.ndarray]:
     """(summary, label per graph row) of one clustering of the index's current state.
 
     Cached per generation in the store (or in memory when the index is read-only); the summary
-    maps each cluster id (as text) to its size, cohesion, label and top members.
+    maps each cluster id (as text) to its size, cohesion, label and top members. ``engine`` runs
+    label propagation (default: the index's engine); both engines give the same labels, so a run
+    stored by either is served to both.
     """
     import numpy as np
 
@@ -53,7 +56,9 @@ def cluster_run(index: OpenIndex, *, mode: str = "lpa", seed: int = 0, min_size:
             labels[g.nodes.rows(members[:, 0])] = members[:, 1]
         index.cluster_cache[(key, g.stamp)] = (summary, labels)
         return summary, labels
-    labels, sizes, cohesion = rel.compute_clusters(g, seed=seed, mode=mode, min_size=min_size)
+    where, address = index.engine_choice(engine, ray_address)
+    labels, sizes, cohesion = rel.compute_clusters(g, seed=seed, mode=mode, min_size=min_size, engine=where,
+                                                   ray_address=address)
     summary = _summary(index, g, labels, sizes, cohesion)
     if not index.readonly:
         rows = np.flatnonzero(labels >= 0)
@@ -154,7 +159,8 @@ def cluster_label(paths: list[str], names: list[str], *, doc_freq: Counter[str] 
 
 
 def cluster_members(index: OpenIndex, sid: int, limit: int, kinds: tuple[str, ...] | None, include_tests: bool,
-                    query: dict, extra_seeds: list[int] | None = None) -> Rows:
+                    query: dict, extra_seeds: list[int] | None = None, *, engine: str | None = None,
+                    ray_address: str | None = None) -> Rows:
     """The other members of ``sid``'s cluster, ranked by personalized PageRank inside the cluster.
 
     ``query`` (the answer's envelope) gets the cluster id; every row's ``why`` names the cluster,
@@ -165,7 +171,7 @@ def cluster_members(index: OpenIndex, sid: int, limit: int, kinds: tuple[str, ..
     from ..graphs import related as rel
 
     g = index.graph()
-    summary, labels = cluster_run(index)
+    summary, labels = cluster_run(index, engine=engine, ray_address=ray_address)
     row = g.nodes.row(sid)
     label = int(labels[row])
     if label < 0:
@@ -188,7 +194,8 @@ def cluster_members(index: OpenIndex, sid: int, limit: int, kinds: tuple[str, ..
 
 
 @one_generation
-def list_clusters(index: OpenIndex, *, min_size: int = 3, limit: int = 20, top: int = 5, mode: str = "lpa") -> dict:
+def list_clusters(index: OpenIndex, *, min_size: int = 3, limit: int = 20, top: int = 5, mode: str = "lpa",
+                  engine: str | None = None, ray_address: str | None = None) -> dict:
     """The subsystems: every cluster with size, cohesion, a readable label and its top members.
 
     Parameters
@@ -198,6 +205,8 @@ def list_clusters(index: OpenIndex, *, min_size: int = 3, limit: int = 20, top: 
     limit : at most this many clusters (largest first, ties by cluster id)
     top : top members (by weighted degree) shown per cluster
     mode : 'lpa' (label propagation, default) or 'components'
+    engine, ray_address : where label propagation runs ('local' or 'ray'; default: the index's); the
+        answer is the same on either
 
     Returns
     -------
@@ -207,7 +216,7 @@ def list_clusters(index: OpenIndex, *, min_size: int = 3, limit: int = 20, top: 
     if min_size < 1:
         raise InvalidArgumentError(f"min_size must be at least 1, got {min_size}")
     limit = check_limit(limit)
-    summary, _labels = cluster_run(index, mode=mode)
+    summary, _labels = cluster_run(index, mode=mode, engine=engine, ray_address=ray_address)
     items = [(int(k), v) for k, v in summary.items() if v["size"] >= min_size]
     items.sort(key=lambda kv: (-kv[1]["size"], kv[0]))
     member_ids = [m for _, v in items[:limit] for m in v["top_members"][:top]]

@@ -34,6 +34,8 @@ def lore_graph(
     compact: bool = False,
     max_tokens: int | None = None,
     with_docs: bool = False,
+    engine: str | None = None,
+    ray_address: str | None = None,
 ) -> dict:
     """Graph queries behind ``lore graph`` and the ``lore_graph`` MCP tool.
 
@@ -54,6 +56,10 @@ def lore_graph(
     compact : fewer fields per row (for agents)
     max_tokens : drop rows from the end until the JSON fits about this many tokens
     with_docs : add the document chunks that mention the source symbols (``docs``)
+    engine, ray_address : where ``related`` and ``cluster`` run their sparse products: 'local' (this
+        process) or 'ray' (a Ray cluster at ``ray_address``: 'auto', 'ray://host:port'; default
+        ``RAY_ADDRESS`` or a local Ray instance); default: the index's (:func:`lore.open_index`).
+        The answer is byte-for-byte the same on either engine, and does not say which ran.
 
     Returns
     -------
@@ -74,13 +80,15 @@ def lore_graph(
     if len(seeds) > 1 and kind not in ("related",):
         raise InvalidArgumentError(f"graph kind {kind!r} takes one source symbol; several seeds work with 'related'")
     kinds = (result_kind,) if isinstance(result_kind, str) else (tuple(result_kind) if result_kind else None)
+    where, address = index.engine_choice(engine, ray_address)
     query: dict[str, Any] = {"kind": kind, "source_ids": seeds, "limit": limit}
     if kind == "related":
         query.update({"algorithm": algorithm})
         rows, total, note = related(index, seeds, algorithm, limit, kinds, include_tests, direction, measure, alpha,
-                                    weights, n_walks, seed, query)
+                                    weights, n_walks, seed, query, engine=where, ray_address=address)
     elif kind == "cluster":
-        rows, total, note = cluster_members(index, seeds[0], limit, kinds, include_tests, query)
+        rows, total, note = cluster_members(index, seeds[0], limit, kinds, include_tests, query, engine=where,
+                                            ray_address=address)
     elif kind in ("call", "callers"):
         rows, total, note = navigate.calls(index, seeds[0], kind, limit, kinds, include_tests)
     elif kind == "import":

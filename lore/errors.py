@@ -18,6 +18,7 @@ returns it as a tool error. Argument errors are also ``ValueError`` so generic c
     ├── NotAGitRepositoryError      `lore bench cochange` on a non-git path
     ├── MissingExtraError           an optional dependency is not installed
     ├── ClusterConnectionError      the Ray cluster is unreachable or runs other versions
+    ├── EdgeStoreError              a Parquet edge shard is missing or damaged (SQLite rows are used)
     ├── ConvergenceError            an iterative algorithm did not converge
     └── InvalidArgumentError (ValueError)
         ├── UnknownAlgorithmError
@@ -132,6 +133,15 @@ class ClusterConnectionError(LoreError):
     def __init__(self, address: str, reason: str) -> None:
         self.address, self.reason = address, reason
         super().__init__(f"cannot use the Ray cluster at {address}: {reason}")
+
+
+class EdgeStoreError(LoreError):
+    """A shard set of the Parquet edge store is missing or damaged (readers fall back to the SQLite rows)."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = str(path), reason
+        super().__init__(f"the Parquet edge store at {self.path} is unusable: {reason}; run `lore index` to rewrite "
+                         "it (or `lore index --rebuild`)")
 
 
 class ConvergenceError(LoreError):

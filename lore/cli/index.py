@@ -28,13 +28,17 @@ def index_cmd(
     as_json: JsonOpt = False,
     watch: Annotated[bool, typer.Option("--watch", help="Keep watching: re-index whenever source files change (debounced); Ctrl-C stops.")] = False,
     debounce: Annotated[int, typer.Option(help="--watch: changes closer together than this many ms make one run.")] = 400,
+    executor: Annotated[str, typer.Option("--executor", help="local (process pools, the default) | ray (Ray tasks and actors; the ray extra). Same index either way.")] = "local",
+    ray_address: Annotated[str | None, typer.Option("--ray-address", help="--executor ray: auto | ray://host:port | host:port (default: RAY_ADDRESS, else a local Ray).")] = None,
+    edge_store: Annotated[str | None, typer.Option("--edge-store", help="parquet: also write the graph's edges as Parquet shards beside the index (the ray extra) | sqlite: stop; default: keep the index's.")] = None,
 ) -> None:
     """Index a repository (incremental: only changed files are re-parsed)."""
+    scale = {"executor": executor, "ray_address": ray_address, "edge_store": edge_store}
     if watch:
         from ._watch import watch_index
 
         watch_index(path, debounce=debounce, as_json=as_json, db=db, exclude=tuple(exclude or ()),
-                    max_file_size=max_file_size, workers=workers, rebuild=rebuild,
+                    max_file_size=max_file_size, workers=workers, rebuild=rebuild, **scale,
                     **({"embed": True, "embedder": embedder} if embed or embedder else {}))
         return
     if embedder is not None:
@@ -48,7 +52,7 @@ def index_cmd(
         callback = progress_callback(progress) if progress is not None else None
         report = index_repo(path, db=db, exclude=tuple(exclude or ()), max_file_size=max_file_size, workers=workers,
                             rebuild=rebuild, progress=callback, embed=embed, embedder=embedder,
-                            embed_progress=callback)
+                            embed_progress=callback, **scale)
     finally:
         if progress is not None:
             progress.stop()

@@ -1,7 +1,8 @@
 """Building the structural graph of an index as scipy CSR matrices, cached per index generation.
 
-One vectorized pass per relation: the edge rows come out of SQLite as a list of tuples, become
-numpy arrays, are mapped to rows with ``np.searchsorted`` over the sorted symbol ids (the
+One vectorized pass per relation: the edge rows come out of SQLite as a list of tuples (or, for an
+index written with ``lore index --edge-store parquet``, out of its Parquet shards: the same rows in the
+same order, :mod:`lore.store.parquet`), become numpy arrays, are mapped to rows with ``np.searchsorted`` over the sorted symbol ids (the
 :class:`NodeIndex`), and are summed into a CSR matrix by ``scipy.sparse.coo_matrix``. Edge weights are
 the edges' ``confidence`` (several call sites add up).
 
@@ -15,6 +16,7 @@ generation and a rebuilt index gets a new id, so a stale graph is never served.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import sqlite3
@@ -26,14 +28,18 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from ..errors import EdgeStoreError, MissingExtraError
 from ..store import db as store_db
+from ..store import parquet as edge_parquet
 from ..store import read
+from ..store.parquet import EdgeArrays
 
 KINDS = ("module", "class", "interface", "struct", "trait", "enum", "type_alias", "function", "method",
          "namespace", "external")
 _KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 RELATIONS = ("calls", "types", "inherits", "contains", "imports")
 CACHE_FORMAT = 2  # 2: a folder of .npy arrays per state, memory-mapped
+_log = logging.getLogger("lore")
 
 
 @dataclass
@@ -137,19 +143,42 @@ class CodeGraph:
         return out
 
 
-def _csr(edges: list[tuple], nodes: NodeIndex, n: int) -> sp.csr_matrix:
-    if not edges:
+def _csr(edges: EdgeArrays, nodes: NodeIndex, n: int) -> sp.csr_matrix:
+    src_ids, dst_ids, weight = edges
+    if not len(src_ids):
         return sp.csr_matrix((n, n), dtype=np.float64)
-    arr = np.array(edges, dtype=np.float64)
-    src = nodes.rows(arr[:, 0].astype(np.int64))
-    dst = nodes.rows(arr[:, 1].astype(np.int64))
-    m = sp.coo_matrix((arr[:, 2], (src, dst)), shape=(n, n)).tocsr()
+    m = sp.coo_matrix((weight, (nodes.rows(src_ids), nodes.rows(dst_ids))), shape=(n, n)).tocsr()
     m.sum_duplicates()
     return m
 
 
-def build_graph(conn: sqlite3.Connection) -> CodeGraph:
-    """Read every edge table of the index into CSR matrices (no per-edge Python loop)."""
+def edge_arrays(conn: sqlite3.Connection, db_path: str | os.PathLike[str] | None = None,
+                stamp: str | None = None) -> tuple[dict[str, EdgeArrays], str]:
+    """The edge columns of every relation, and where they came from (``"parquet"`` or ``"sqlite"``).
+
+    An index written with ``--edge-store parquet`` is read from its shards of the state ``stamp``
+    (:mod:`lore.store.parquet`); when they are missing or damaged, or pyarrow is not installed, a
+    one-line warning is logged and the SQLite rows (always kept) are read instead. Both give the same
+    rows in the same order, so the matrices are bit-identical.
+    """
+    if stamp is None:
+        stamp = store_db.index_stamp(conn)
+    path = db_path if db_path is not None else edge_parquet.db_file(conn)
+    if path and edge_parquet.recorded(conn) == "parquet":
+        try:
+            return edge_parquet.read_state(path, stamp), "parquet"
+        except (EdgeStoreError, MissingExtraError) as exc:
+            _log.warning("lore: %s; reading the edges from SQLite instead", exc)
+    return {name: edge_parquet.rows_to_arrays(rows(conn)) for name, rows in edge_parquet.RELATION_ROWS.items()}, "sqlite"
+
+
+def build_graph(conn: sqlite3.Connection, db_path: str | os.PathLike[str] | None = None) -> CodeGraph:
+    """Read every edge table of the index into CSR matrices (no per-edge Python loop).
+
+    The edges come from the Parquet edge store when the index has one (``lore index --edge-store
+    parquet``; ``db_path`` locates it, default: the connection's file), else from SQLite; the graph
+    is the same either way (:func:`edge_arrays`).
+    """
     stamp = store_db.index_stamp(conn)
     gen = int(stamp.rsplit(":", 1)[1])
     table = read.node_table(conn)
@@ -163,13 +192,8 @@ def build_graph(conn: sqlite3.Connection) -> CodeGraph:
     parent = np.full(n, -1, dtype=np.int64)
     has_parent = parent_ids >= 0
     parent[has_parent] = nodes.rows(parent_ids[has_parent])
-    matrices = {
-        "calls": _csr(read.call_edges(conn), nodes, n),
-        "types": _csr(read.type_edges(conn), nodes, n),
-        "inherits": _csr(read.relationship_edges(conn, ("extends", "implements", "overrides", "embeds")), nodes, n),
-        "contains": _csr(read.relationship_edges(conn, ("contains",)), nodes, n),
-        "imports": _csr(read.import_edges(conn), nodes, n),
-    }
+    edges, _source = edge_arrays(conn, db_path, stamp)
+    matrices = {name: _csr(edges[name], nodes, n) for name in RELATIONS}
     return CodeGraph(gen, nodes, kind, is_test, file_, parent, matrices, stamp=stamp)
 
 
@@ -269,7 +293,7 @@ def load_graph(conn: sqlite3.Connection, db_path: str | os.PathLike[str] | None 
     if cache is not None and cache.is_dir():
         g = load_saved(cache, stamp)
     if g is None:
-        g = build_graph(conn)
+        g = build_graph(conn, db_path)
         if g.stamp != stamp:  # a writer committed between the two reads: never cache a mixed state
             return g
         if cache is not None and save:

@@ -1,6 +1,7 @@
 """Parse workers: read one file within its budget, parse it, and send back rows ready to insert.
 
-:func:`parse_job` runs in worker processes (or in-process for a few files, :func:`parse_iter`). It never
+:func:`parse_job` runs in worker processes (or in-process for a few files, :func:`parse_iter`), or as Ray
+tasks over batches of files the driver has read (:func:`parse_iter_ray`, ``lore index --executor ray``). It never
 raises: a file that cannot be read, is not a regular file, or goes over its per-file budget comes back
 with the skip reason as its status (see :mod:`lore.index._files`).
 """
@@ -11,9 +12,11 @@ import gc
 import hashlib
 import os
 import re
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from ..languages import parse_source
 from ..parsers._ts import BudgetExceeded
@@ -81,8 +84,14 @@ def cached_index_text(text: str) -> str:
 def parse_job(job: Job) -> Parsed:
     """Worker: read, hash, parse one file and prepare its rows. Never raises: failures come back as a status
     (the skip reason: ``pipe``, ``vanished``, ``too big``, ``too slow``...; see :mod:`lore.index._files`)."""
-    rel, abspath, language, module, want_items, max_size = job
-    status, data = read_source(abspath, max_size)
+    status, data = read_source(job[1], job[5])
+    return parse_read(job, status, data)
+
+
+def parse_read(job: Job, status: str, data: bytes) -> Parsed:
+    """:func:`parse_job` after the read: ``status`` and ``data`` are what :func:`~lore.index._files.read_source`
+    returned for the job's file (read by the driver when a Ray task on another machine parses it)."""
+    rel, _abspath, language, module, want_items, _max_size = job
     if status != "ok":
         return Parsed(rel, "", status)
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
@@ -167,6 +176,88 @@ def ref_names(pf: ParsedFile) -> str:
     texts += [b.value for b in pf.bindings if b.value]
     texts += [b.alias_of for b in pf.bindings if b.alias_of]
     return " ".join(sorted(set(" ".join(texts).replace("()", "").replace(".", " ").split())))
+
+
+def parse_batch(batch: list[tuple[Job, str, bytes]]) -> list[Parsed]:
+    """A Ray task: parse a batch of files the driver has read, in order (see :func:`parse_iter_ray`)."""
+    was_enabled = gc.isenabled()
+    gc.disable()  # as in the process pool: nothing long-lived, no cycles
+    try:
+        return [parse_read(job, status, data) for job, status, data in batch]
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+RAY_BATCH_FILES = 32  # files per Ray task: ~0.2-0.5 s of parsing against 0.66 ms of per-task overhead
+RAY_BATCH_BYTES = 4 << 20  # ... and at most this much source per task (big files make their own batches)
+
+
+def parse_iter_ray(jobs: list[Job], ray: ModuleType, progress: Progress | None = None, *,
+                   in_flight: int | None = None) -> Iterator[Parsed]:
+    """Parse results in job order, from Ray tasks over batches of files.
+
+    The driver reads each file within its budget (:func:`~lore.index._files.read_source`, so a
+    file that vanished or is a pipe gets the same status as in a local run) and ships the bytes, so
+    workers on other machines need no copy of the repository. Batches hold up to
+    :data:`RAY_BATCH_FILES` files and :data:`RAY_BATCH_BYTES` bytes; at most ``in_flight`` batches
+    (default: twice the cluster's CPUs) are submitted ahead of the one being collected, and results
+    are collected by batch index, never by completion, so the order (and therefore every id the
+    indexer hands out) is that of the local pool.
+
+    Parameters
+    ----------
+    jobs : list of Job
+        One per file, as for :func:`parse_job`.
+    ray : module
+        The connected :mod:`ray` module (:func:`lore._ray.connect`).
+    progress : callable, optional
+        ``(phase, done, total)``.
+    in_flight : int, optional
+        Batches submitted ahead.
+    """
+    total = len(jobs)
+    if not total:
+        return
+    task = ray.remote(num_cpus=1)(parse_batch)
+    if in_flight is None:
+        in_flight = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+
+    def batches() -> Iterator[list[tuple[Job, str, bytes]]]:
+        batch: list[tuple[Job, str, bytes]] = []
+        size = 0
+        for job in jobs:
+            status, data = read_source(job[1], job[5])
+            if batch and (len(batch) >= RAY_BATCH_FILES or size + len(data) > RAY_BATCH_BYTES):
+                yield batch
+                batch, size = [], 0
+            batch.append((job, status, data))
+            size += len(data)
+        if batch:
+            yield batch
+
+    pending: deque = deque()
+    done = 0
+    source = batches()
+    try:
+        for batch in source:
+            pending.append(task.remote(batch))
+            if len(pending) >= in_flight:
+                for res in ray.get(pending.popleft()):
+                    done += 1
+                    yield res
+                if progress:
+                    progress("parse", done, total)
+        while pending:
+            for res in ray.get(pending.popleft()):
+                done += 1
+                yield res
+            if progress:
+                progress("parse", done, total)
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref)
+        raise
 
 
 def parse_iter(jobs: list[Job], workers: int | None,

@@ -15,6 +15,13 @@ Speed, by design (``benchmarks/perf/bench_index.py`` measures it):
 * resolution runs in forked workers that inherit the symbol tables; their edge rows are inserted as
   they arrive and the external symbols they numbered provisionally are mapped to final ids in SQL;
 * no garbage-collection passes during a run: millions of records and rows, none in a cycle.
+
+Past one machine (``executor="ray"``, ``lore index --executor ray``): the same batches of files are
+parsed by Ray tasks and the same shares of the files are resolved by Ray actors
+(:func:`~lore.index._parse.parse_iter_ray`, :func:`~lore.index.resolve_pool.resolve_ray`); results are
+collected in submission order, so the store is the one a local run writes, row for row and id for id.
+With ``edge_store="parquet"`` the graph's edges are also written as Parquet shards beside the index,
+inside the same commit (:mod:`lore.store.parquet`).
 """
 
 from __future__ import annotations
@@ -29,21 +36,33 @@ import sqlite3
 import time
 from array import array
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from types import ModuleType
 
-from ..errors import IndexBusyError, IndexWriteError, InvalidArgumentError, NotAnIndexError
+from .._ray import connect as ray_connect
+from .._ray import ray_module
+from ..errors import (
+    IndexBusyError,
+    IndexWriteError,
+    InvalidArgumentError,
+    NotAnIndexError,
+    UnknownAlgorithmError,
+)
 from ..languages import get as get_language
 from ..parsers.records import ParsedFile, decode
 from ..store import clusters as clusters_store
 from ..store import db as store_db
+from ..store import parquet as edge_parquet
 from ..store import read, write
-from ._parse import Parsed, Progress, interface_items, parse_iter
+from ._parse import Parsed, Progress, interface_items, parse_iter, parse_iter_ray
 from .resolve import Edges, FileRow, SymRow, World
-from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel
+from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel, resolve_ray
 from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, escape_name, is_test_path, walk
 
 FLUSH_EVERY = 256  # files per batch of inserts while the workers parse
+EXECUTORS = ("local", "ray")  # local: process pools on this machine; ray: tasks and actors on a Ray cluster
+EDGE_STORES = edge_parquet.EDGE_STORES
 
 
 @dataclass
@@ -120,6 +139,9 @@ def index_repo(
     workers: int | None = None,
     rebuild: bool = False,
     progress: Progress | None = None,
+    executor: str = "local",
+    ray_address: str | None = None,
+    edge_store: str | None = None,
 ) -> IndexReport:
     """Index (or refresh the index of) the repository at ``root``.
 
@@ -134,6 +156,17 @@ def index_repo(
     workers : parser processes (default: the CPU count, at most 8).
     rebuild : drop the existing index and build from scratch (in the same one transaction).
     progress : callback ``(phase, done, total)``.
+    executor : {"local", "ray"}
+        Where files are parsed and resolved: ``local`` process pools (the default), or ``ray``: Ray
+        tasks over batches of files and Ray actors resolving shares of them; the index written is the
+        same (same ids, same rows). ``workers`` then caps the resolver actors.
+    ray_address : str, optional
+        With ``executor="ray"``: ``auto``, ``ray://host:port`` or ``host:port`` (else ``RAY_ADDRESS``,
+        else a local Ray instance); see :func:`lore._ray.connect`.
+    edge_store : {"sqlite", "parquet"}, optional
+        ``parquet`` also writes the graph's edges as Parquet shards beside the index (the ``ray``
+        extra; :mod:`lore.store.parquet`), which :func:`lore.graphs.build.load_graph` then reads;
+        ``sqlite`` stops doing so; default: what the index already does (``sqlite`` for a new one).
 
     An index of another schema version is rebuilt; a file at ``db`` that is not a lore index raises
     :class:`~lore.errors.NotAnIndexError` and is left untouched.
@@ -157,11 +190,20 @@ def index_repo(
         raise InvalidArgumentError(f"workers must be a positive integer, got {workers!r}")
     if isinstance(max_file_size, bool) or not isinstance(max_file_size, int) or max_file_size < 1:
         raise InvalidArgumentError(f"max_file_size must be a positive number of bytes, got {max_file_size!r}")
+    if executor not in EXECUTORS:
+        raise UnknownAlgorithmError(str(executor), EXECUTORS, what="executor")
+    if edge_store is not None and edge_store not in EDGE_STORES:
+        raise UnknownAlgorithmError(str(edge_store), EDGE_STORES, what="edge store")
+    if edge_store == "parquet":
+        edge_parquet.pyarrow_modules("--edge-store parquet")  # a missing extra fails before any work
     db_path = Path(db) if db is not None else store_db.default_db_path(root_path)
     report = IndexReport(root=str(root_path), db=str(db_path), generation=0, full=False)
     store_db.check_index_target(db_path)  # before the lock file or the directory is created
+    if executor == "ray":
+        ray_module("--executor ray")  # a missing extra fails now; connecting waits until there is work
     try:
-        _index_locked(root_path, db_path, report, exclude, max_file_size, workers, rebuild, progress)
+        _index_locked(root_path, db_path, report, exclude, max_file_size, workers, rebuild, progress,
+                      _Options(executor, ray_address, edge_store))
     except sqlite3.OperationalError as exc:  # disk full, read-only file system, I/O error: nothing committed
         if not store_db.is_storage_failure(exc):
             raise
@@ -175,8 +217,25 @@ def index_repo(
     return report
 
 
+@dataclass(frozen=True)
+class _Options:
+    """What changes where the work runs and what is written beside the store."""
+
+    executor: str = "local"
+    ray_address: str | None = None
+    edge_store: str | None = None  # None: keep the index's own
+
+    @property
+    def on_ray(self) -> bool:
+        return self.executor == "ray"
+
+    def ray(self) -> ModuleType:
+        """The connected :mod:`ray` module (connected on first use: an up-to-date index never starts Ray)."""
+        return ray_connect(self.ray_address, feature="--executor ray")
+
+
 def _index_locked(root_path: Path, db_path: Path, report: IndexReport, exclude, max_file_size: int,
-                  workers: int | None, rebuild: bool, progress: Progress | None) -> None:
+                  workers: int | None, rebuild: bool, progress: Progress | None, opts: _Options) -> None:
     with _Lock(db_path):
         state, version = store_db.index_state(db_path)
         if state == "foreign":
@@ -187,10 +246,15 @@ def _index_locked(root_path: Path, db_path: Path, report: IndexReport, exclude, 
         elif state == "stale":
             report.rebuilt_reason = f"schema version {version} -> {store_db.SCHEMA_VERSION}"
         conn = store_db.connect_writer(db_path)
+        if opts.edge_store is None and state in ("current", "stale"):  # the index's choice survives a rebuild
+            try:
+                opts = replace(opts, edge_store=edge_parquet.recorded(conn))
+            except sqlite3.Error:
+                pass
         gc_was_enabled = gc.isenabled()
         gc.disable()  # millions of records and rows, no reference cycles: collection passes are pure cost
         try:
-            _run(conn, root_path, db_path, report, exclude, max_file_size, workers, progress, reset)
+            _run(conn, root_path, db_path, report, exclude, max_file_size, workers, progress, reset, opts)
         finally:
             conn.close()
             if gc_was_enabled:
@@ -198,7 +262,7 @@ def _index_locked(root_path: Path, db_path: Path, report: IndexReport, exclude, 
 
 
 def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: IndexReport, exclude,
-         max_file_size: int, workers: int | None, progress: Progress | None, reset: bool) -> None:
+         max_file_size: int, workers: int | None, progress: Progress | None, reset: bool, opts: _Options) -> None:
     t = time.perf_counter()
     walked = walk(root_path, exclude=tuple(exclude), max_file_size=max_file_size)
     report.files_seen = len(walked.files)
@@ -227,13 +291,17 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     jobs = [(f.path, f.abspath, f.language, namers[f.language](f.path), want_items, max_file_size)
             for f in todo]
     ing = _Ingest(conn, db_path, report, existing, reset)
-    ing.decode_now = len(jobs) >= 2 * MIN_FILES_PER_WORKER and (workers or os.cpu_count() or 1) > 1
+    # (Ray actors unpickle their world: compressed blobs travel smaller than decoded records)
+    ing.decode_now = (not opts.on_ray and len(jobs) >= 2 * MIN_FILES_PER_WORKER
+                      and (workers or os.cpu_count() or 1) > 1)
     touched: list[tuple[int, int, int]] = []
     changed: list[str] = []
     added: list[str] = []
     syntax_errors: list[str] = []
     try:
-        for f, res in zip(todo, parse_iter(jobs, workers, progress), strict=True):
+        results = (parse_iter_ray(jobs, opts.ray(), progress) if opts.on_ray and jobs
+                   else parse_iter(jobs, workers, progress))
+        for f, res in zip(todo, results, strict=True):
             old = existing.get(f.path)
             if res.status != "ok":
                 skipped[res.status] += 1
@@ -260,6 +328,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
                 with store_db.write_transaction(conn, db_path):
                     write.touch_files(conn, touched)
                     store_db.set_meta(conn, "skipped", skipped_meta)
+            _sync_edge_store(conn, db_path, opts.edge_store)
             report.generation = store_db.generation(conn)
             _counts(conn, report)
             return
@@ -269,7 +338,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
         ing.remove(removed)
         ing.flush()
         report.seconds["store_symbols"] = round(time.perf_counter() - t - report.seconds["parse"], 3)
-        _resolve_and_finish(ing, conn, root_path, db_path, report, workers, progress)
+        _resolve_and_finish(ing, conn, root_path, db_path, report, workers, progress, opts)
     except BaseException:
         if conn.in_transaction:
             conn.rollback()
@@ -415,7 +484,7 @@ class _Ingest:
 
 
 def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path, db_path: Path,
-                        report: IndexReport, workers: int | None, progress: Progress | None) -> None:
+                        report: IndexReport, workers: int | None, progress: Progress | None, opts: _Options) -> None:
     t = time.perf_counter()
     if report.full:
         store_db.ensure_indexes(conn, tables=("symbols",))  # the resolver's reads use them
@@ -453,7 +522,10 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     def sink(edges: Edges) -> None:
         write.insert_edges(conn, edges.refs, edges.types, edges.imports, edges.rels)
 
-    remap, lowest = resolve_parallel(world, resolve_ids, str(db_path), n, progress, sink=sink)
+    if not opts.on_ray:
+        remap, lowest = resolve_parallel(world, resolve_ids, str(db_path), n, progress, sink=sink)
+    else:
+        remap, lowest = resolve_ray(world, resolve_ids, opts.ray(), workers, progress, sink=sink)
     write.insert_externals(conn, world.new_externals)
     if remap:
         write.remap_targets(conn, remap, lowest)
@@ -462,8 +534,29 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     store_db.ensure_indexes(conn)  # after the bulk load of a full build; a no-op on a refresh
     if not report.full:
         write.delete_orphan_externals(conn)  # probes the target indexes
+    previous = store_db.index_stamp(conn)
     report.generation = store_db.bump_generation(conn)
     clusters_store.clear_stale(conn, report.generation)  # cached clusters describe the old graph
     store_db.set_meta(conn, "root", escape_name(str(root_path)))  # a root that is not UTF-8, escaped
+    kind = opts.edge_store or edge_parquet.recorded(conn)
+    stamp = store_db.index_stamp(conn)
+    if kind == "parquet":  # the shards of this generation exist before the commit that publishes it
+        edge_parquet.write_state(conn, db_path, stamp)
+    edge_parquet.set_recorded(conn, kind)
     conn.commit()
+    edge_parquet.prune(db_path, (stamp, previous) if kind == "parquet" else ())  # a reader may still be on `previous`
     report.seconds["index_commit"] = round(time.perf_counter() - t, 3)
+
+
+def _sync_edge_store(conn: sqlite3.Connection, db_path: Path, wanted: str | None) -> None:
+    """A run that changed no code: still honour ``edge_store`` (start or stop writing shards), and rewrite
+    the shards of the current generation when they are missing or damaged."""
+    kind = wanted or edge_parquet.recorded(conn)
+    stamp = store_db.index_stamp(conn)
+    if kind == "parquet" and not edge_parquet.is_valid(db_path, stamp):
+        edge_parquet.write_state(conn, db_path, stamp)  # under the lock: no writer changes these rows
+    if edge_parquet.recorded(conn) != kind:
+        with store_db.write_transaction(conn, db_path):
+            edge_parquet.set_recorded(conn, kind)
+    if kind == "sqlite":
+        edge_parquet.prune(db_path, ())

@@ -34,7 +34,7 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
         the same order with the report once the code index (and any kept documents) is written.
     **options
         Those of :func:`lore.index.index_repo` (``db``, ``exclude``, ``max_file_size``, ``workers``,
-        ``rebuild``, ``progress``).
+        ``rebuild``, ``progress``, ``executor``, ``ray_address``, ``edge_store``).
 
     A rebuild (``rebuild=True`` or a schema change) drops the database; the document tables are
     copied aside first and back afterwards (ids included, so chunk ids stay valid;

@@ -1,22 +1,31 @@
 """Resolving many files in forked worker processes.
 
 The :class:`~lore.index.resolve.World` is built once in the indexer and inherited by ``fork``
-(copy-on-write, nothing pickled); each worker resolves a share of the files and returns plain edge
-rows, which the indexer inserts as they arrive. External symbols a worker creates get provisional
-ids from that worker's own range (no two workers can hand out the same id); the indexer maps them to
-one id per qualified name afterwards, in SQL (:func:`lore.store.write.remap_targets`). Workers read
+(copy-on-write, nothing pickled); each worker process resolves one chunk of the files and returns plain
+edge rows, which the indexer inserts as they arrive. External symbols a chunk creates get provisional
+ids from that chunk's own range (no two chunks can hand out the same id); the indexer maps them to
+one id per qualified name afterwards, in chunk order, in SQL (:func:`lore.store.write.remap_targets`). Workers read
 records of unchanged files through their own read-only connection (the last committed snapshot
 holds exactly those), never through the parent's connection, which is inside the write transaction.
+
+With ``lore index --executor ray`` the same chunks go to Ray tasks instead (:func:`resolve_ray`): the
+world is pickled once into Ray's object store with every record it may need (workers on other machines
+cannot read the index file), each task unpickles a fresh copy and numbers its externals from its
+chunk's range, and the results are collected in chunk order, so the rows and ids are those of a local
+run with as many workers.
 """
 
 from __future__ import annotations
 
 import gc
 import multiprocessing
+import pickle
 import sqlite3
 from array import array
-from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+from types import ModuleType
 
 from ..parsers.records import ParsedFile, decode
 from ..store import read
@@ -53,11 +62,6 @@ _STATE: dict = {}
 def _init(db_path: str) -> None:
     gc.disable()  # a short-lived worker whose objects form no cycles: collections would only cost time
     world: World = _STATE["world"]
-    slot = _STATE["slot"]
-    with slot.get_lock():
-        k = slot.value
-        slot.value += 1
-    world.next_id = _STATE["base"] + (k + 1) * ID_STRIDE
     world.new_externals = []
     loader = world._load_records
     if isinstance(loader, RecordLoader):
@@ -67,17 +71,33 @@ def _init(db_path: str) -> None:
             loader.conn = None
 
 
-def _work(file_ids: list[int]) -> tuple[Edges, list[tuple[int, str, str]]]:
+def _work(task: tuple[int, list[int]]) -> tuple[Edges, list[tuple[int, str, str]]]:
+    k, file_ids = task
     world: World = _STATE["world"]
-    world.new_externals = []  # report each external once: in the task that created it
+    world.next_id = _STATE["base"] + (k + 1) * ID_STRIDE  # chunk k's own range of provisional ids
+    world.new_externals = []
     edges = resolve_files(world, file_ids)
     return edges, world.new_externals
+
+
+def _chunks(file_ids: list[int], workers: int) -> list[list[int]]:
+    """``2 * workers`` contiguous runs of files (a package stays together: a chunk then needs fewer other
+    files' scope tables and class hierarchies, which every chunk builds for itself)."""
+    n_chunks = workers * 2
+    size = -(-len(file_ids) // n_chunks)
+    return [file_ids[i : i + size] for i in range(0, len(file_ids), size)]
 
 
 def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: int,
                      progress: Callable[[str, int, int], None] | None = None, *,
                      sink: Callable[[Edges], None]) -> tuple[list[tuple[int, int]], int]:
     """Resolve ``file_ids``, with ``workers`` forked processes when there are enough files.
+
+    The files are cut into ``2 * workers`` contiguous chunks and each chunk is resolved by a process
+    forked for it alone (``maxtasksperchild=1``), from the world as it is after
+    :meth:`~lore.index.resolve.World.solve_flow`: the memoized lookups a chunk leaves behind never
+    reach another chunk, so the rows depend on the chunks only, never on which process ran which
+    chunk after which (and :func:`resolve_ray` gets the same rows from the same chunks).
 
     Edge rows go to ``sink`` batch by batch. Returns ``(remap, lowest)``: the (provisional id, final
     id) pairs of the external symbols the workers created, all provisional ids being ``>= lowest``
@@ -91,25 +111,196 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
             progress("resolve", len(file_ids), len(file_ids))
         return [], 0
     base = world.next_id
-    # contiguous runs of files (a package stays together): a worker then needs fewer other files' scope
-    # tables and class hierarchies, which every worker builds for itself
-    n_chunks = workers * 2
-    size = -(-len(file_ids) // n_chunks)
-    chunks = [file_ids[i : i + size] for i in range(0, len(file_ids), size)]
-    ctx = multiprocessing.get_context("fork")
-    _STATE.update(world=world, base=base, slot=ctx.Value("i", 0))
-    remap: list[tuple[int, int]] = []
+    chunks = _chunks(file_ids, workers)
+    _STATE.update(world=world, base=base)
+    created: list[list[tuple[int, str, str]]] = []
     done = 0
     gc.freeze()  # the inherited world is never collected in the workers: no GC pass touches (and copies) its pages
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init, initargs=(db_path,)) as pool:
-            for k, (edges, externals) in enumerate(pool.map(_work, chunks)):
-                sink(edges)
-                remap.extend((cid, world.external(qname)) for cid, _name, qname in externals)
-                done += len(chunks[k])
-                if progress:
-                    progress("resolve", done, len(file_ids))
+        # the world is left untouched until every chunk is done: processes forked later inherit it as it was
+        for k, (edges, externals) in enumerate(_forked(chunks, workers, db_path)):
+            sink(edges)
+            created.append(externals)
+            done += len(chunks[k])
+            if progress:
+                progress("resolve", done, len(file_ids))
     finally:
         gc.unfreeze()
         _STATE.clear()
-    return remap, base + ID_STRIDE
+    return _final_ids(world, created), base + ID_STRIDE
+
+
+def _child(out: Connection, db_path: str, k: int, chunk: list[int]) -> None:
+    try:
+        _init(db_path)
+        result: tuple[str, object] = ("ok", _work((k, chunk)))
+    except BaseException as exc:  # reported to the parent, which raises it
+        result = ("error", exc)
+    out.send(result)
+    out.close()
+
+
+def _forked(chunks: list[list[int]], workers: int, db_path: str) -> Iterator[tuple[Edges, list[tuple[int, str, str]]]]:
+    """Results of :func:`_work` per chunk, in chunk order, each chunk in a process forked for it alone
+    (at most ``workers`` at a time). A process that dies without answering raises :class:`RuntimeError`."""
+    ctx = multiprocessing.get_context("fork")
+    running: dict[int, tuple[BaseProcess, Connection]] = {}
+    results: dict[int, tuple[Edges, list[tuple[int, str, str]]]] = {}
+    started = emitted = 0
+    try:
+        while emitted < len(chunks):
+            while started < len(chunks) and len(running) < workers:
+                receive, send = ctx.Pipe(duplex=False)
+                child = ctx.Process(target=_child, args=(send, db_path, started, chunks[started]), daemon=True)
+                child.start()
+                send.close()
+                running[started] = (child, receive)
+                started += 1
+            if emitted in results:
+                yield results.pop(emitted)
+                emitted += 1
+                continue
+            ready = wait([conn for _proc, conn in running.values()])
+            for k, (proc, conn) in list(running.items()):
+                if conn not in ready:
+                    continue
+                try:
+                    status, payload = conn.recv()
+                except EOFError:
+                    proc.join()
+                    raise RuntimeError(f"a resolver process died (exit code {proc.exitcode}) on chunk {k}") from None
+                proc.join()
+                conn.close()
+                del running[k]
+                if status == "error":
+                    raise payload  # type: ignore[misc]
+                results[k] = payload  # type: ignore[assignment]
+    finally:
+        for proc, conn in running.values():
+            proc.kill()
+            proc.join()
+            conn.close()
+
+
+def _final_ids(world: World, created: list[list[tuple[int, str, str]]]) -> list[tuple[int, int]]:
+    """(provisional id, final id) of the externals each chunk created, numbered in chunk order."""
+    return [(cid, world.external(qname)) for externals in created for cid, _name, qname in externals]
+
+
+RAY_MIN_FILES = 2 * MIN_FILES_PER_WORKER  # below this, Ray resolves in this process too (as the local pool does)
+
+
+def resolve_chunk(world: World | bytes, next_id: int, file_ids: list[int]) -> tuple[Edges, list[tuple[int, str, str]]]:
+    """A Ray task: resolve one chunk with a fresh copy of the world (unpickled for this task alone).
+
+    Parameters
+    ----------
+    world : World or bytes
+        The world after :meth:`~lore.index.resolve.World.solve_flow`, with every record in its loader,
+        or its pickle (:func:`resolve_ray` ships bytes: unpickled here with the garbage collector off,
+        which Ray's own argument decoding would leave on, several times slower for millions of objects).
+    next_id : int
+        First provisional id of the external symbols this chunk creates.
+    file_ids : list of int
+        The chunk.
+
+    Returns
+    -------
+    (Edges, list)
+        The chunk's edge rows, and the ``(provisional id, name, qualified name)`` of the externals it created.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()  # as in a forked worker: a large object graph with no cycles
+    try:
+        if isinstance(world, bytes):
+            world = pickle.loads(world)
+        assert isinstance(world, World)
+        world.next_id = next_id
+        world.new_externals = []
+        edges = resolve_files(world, file_ids)
+        return edges, world.new_externals
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _all_records(loader: RecordLoader, file_ids: list[int]) -> RecordLoader:
+    """A loader holding the records of every file in ``file_ids`` (from memory, else the store) and no connection."""
+    fresh = dict(loader.fresh)
+    if loader.conn is not None:
+        for fid in file_ids:
+            if fid in fresh:
+                continue
+            row = read.record_blob(loader.conn, fid)
+            if row is not None:
+                ids = array("q")
+                ids.frombytes(row[1])
+                fresh[fid] = (bytes(row[0]), ids.tolist())
+    return RecordLoader(fresh, None)
+
+
+def resolve_ray(world: World, file_ids: list[int], ray: ModuleType, workers: int | None = None,
+                progress: Callable[[str, int, int], None] | None = None, *,
+                sink: Callable[[Edges], None]) -> tuple[list[tuple[int, int]], int]:
+    """:func:`resolve_parallel` on Ray tasks: same chunks, same results (rows, ids and order).
+
+    The world is put into Ray's object store once; each chunk is a task that unpickles its own copy
+    (a fresh world per chunk, as the local pool forks a fresh process per chunk), and the results are
+    collected by chunk index, never by completion.
+
+    Parameters
+    ----------
+    world : World
+        Built by the indexer; its record loader may read the store through the writer's connection
+        (the records of unchanged files are copied into the shipped world from there).
+    file_ids : list of int
+        Files to resolve, in order.
+    ray : module
+        The connected :mod:`ray` module (:func:`lore._ray.connect`).
+    workers : int, optional
+        Makes ``2 * workers`` chunks, as in the local pool (default: the cluster's CPUs).
+    progress : callable, optional
+        ``(phase, done, total)``.
+    sink : callable
+        Receives the edge rows chunk by chunk, in chunk order.
+
+    Returns
+    -------
+    (remap, lowest)
+        As :func:`resolve_parallel`: provisional -> final ids of the externals the actors created.
+    """
+    world.solve_flow()
+    if len(file_ids) < RAY_MIN_FILES:
+        sink(resolve_files(world, file_ids))
+        if progress:
+            progress("resolve", len(file_ids), len(file_ids))
+        return [], 0
+    n = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+    base = world.next_id
+    chunks = _chunks(file_ids, n)
+    loader = world._load_records
+    try:
+        if isinstance(loader, RecordLoader):
+            world._load_records = _all_records(loader, sorted(world.files))
+        shared = ray.put(pickle.dumps(world, protocol=pickle.HIGHEST_PROTOCOL))
+    finally:
+        world._load_records = loader
+    task = ray.remote(num_cpus=1)(resolve_chunk)
+    refs = [task.remote(shared, base + (k + 1) * ID_STRIDE, chunk) for k, chunk in enumerate(chunks)]
+    created: list[list[tuple[int, str, str]]] = []
+    done = 0
+    try:
+        for k, ref in enumerate(refs):  # by chunk index, never by completion
+            edges, externals = ray.get(ref)
+            sink(edges)
+            created.append(externals)
+            done += len(chunks[k])
+            if progress:
+                progress("resolve", done, len(file_ids))
+    except BaseException:
+        for ref in refs:
+            ray.cancel(ref)
+        raise
+    finally:
+        del shared
+    return _final_ids(world, created), base + ID_STRIDE

@@ -332,20 +332,29 @@ def node_table(conn: sqlite3.Connection) -> list[tuple[int, int, int, int, int]]
 
 
 def call_edges(conn: sqlite3.Connection) -> list[tuple[int, int, float]]:
-    """(caller_id, callee_id, confidence) of every resolved call edge."""
+    """(caller_id, callee_id, confidence) of every resolved call edge, in row order.
+
+    Every edge reader here orders by ``rowid``: the order (in which duplicate edges are summed into a
+    matrix) then never depends on the query plan, so the Parquet edge store (:mod:`lore.store.parquet`)
+    holds the same rows in the same order and the graphs built from either are bit-identical.
+    """
     return conn.execute(
-        "SELECT caller_id, callee_id, confidence FROM symbol_refs WHERE callee_id IS NOT NULL"
+        "SELECT caller_id, callee_id, confidence FROM symbol_refs WHERE callee_id IS NOT NULL ORDER BY rowid"
     ).fetchall()
 
 
 def type_edges(conn: sqlite3.Connection) -> list[tuple[int, int, float]]:
-    return conn.execute("SELECT symbol_id, type_id, confidence FROM type_refs WHERE type_id IS NOT NULL").fetchall()
+    """(symbol_id, type_id, confidence) of every resolved type reference, in row order."""
+    return conn.execute(
+        "SELECT symbol_id, type_id, confidence FROM type_refs WHERE type_id IS NOT NULL ORDER BY rowid"
+    ).fetchall()
 
 
 def relationship_edges(conn: sqlite3.Connection, kinds: tuple[str, ...]) -> list[tuple[int, int, float]]:
     q = ",".join("?" * len(kinds))
     return conn.execute(
-        f"SELECT source_id, target_id, confidence FROM symbol_relationships WHERE target_id IS NOT NULL AND kind IN ({q})",
+        f"SELECT source_id, target_id, confidence FROM symbol_relationships WHERE target_id IS NOT NULL AND kind IN ({q}) "
+        "ORDER BY rowid",
         kinds,
     ).fetchall()
 
@@ -355,7 +364,7 @@ def import_edges(conn: sqlite3.Connection) -> list[tuple[int, int, float]]:
     return conn.execute(
         """SELECT s.id, i.target_id, i.confidence FROM file_imports i
            JOIN symbols s ON s.file_id = i.file_id AND s.parent_id IS NULL AND s.kind = 'module'
-           WHERE i.target_id IS NOT NULL"""
+           WHERE i.target_id IS NOT NULL ORDER BY i.rowid, s.id"""
     ).fetchall()
 
 

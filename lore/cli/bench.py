@@ -19,7 +19,7 @@ from rich.table import Table
 
 from .._files import read_json
 from ..errors import InvalidArgumentError
-from ._app import command, emit_json, out
+from ._app import command, emit_json, err, out
 from ._benchci import (
     BaselineOpt,
     FailUnderOpt,
@@ -415,12 +415,69 @@ def fit_command(
         out.print(f"wrote {report['written']}", markup=False)
 
 
+def clusters_command(
+    corpus: Annotated[list[str] | None, typer.Option("--corpus", help="A See-Also or co-change corpus (repeatable; "
+                                                     "default networkx, scipy, requests, httpx, flask).")] = None,
+    repo: Annotated[list[str] | None, typer.Option("--repo", help="NAME=PATH: a co-change corpus's git checkout "
+                                                   "(default <cache>/repos/NAME).")] = None,
+    workdir: Annotated[Path | None, typer.Option("--workdir", help="Keep the indexes here (refreshed on the next run).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of label propagation, Louvain and the LFR graphs' runs.")] = 0,
+    lfr: Annotated[bool, typer.Option("--lfr/--no-lfr", help="Also score the LFR graphs with planted communities.")] = True,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print the README tables (Markdown).")] = False,
+    json_out: JsonOption = False,
+) -> None:
+    """Cluster quality against module structure and co-change (NMI / ARI, pairwise P / R, modularity), beside
+    directories and files as clusters and networkx's Louvain on the same graph."""
+    from ..bench import cluster_suite as bc
+
+    repos = {}
+    for item in repo or []:
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise InvalidArgumentError(f"--repo takes NAME=PATH, got {item!r}")
+        repos[name] = path
+    with progress("cluster quality (indexes each corpus, runs lore and Louvain)", quiet=json_out):
+        report = bc.run_clusters(tuple(corpus) if corpus else None, workdir=workdir, repos=repos, seed=seed, lfr=lfr,
+                                 log=lambda line: None if json_out else err.print(line, markup=False))
+    if json_out:
+        _emit_json(report)
+    elif markdown:
+        out.print(bc.markdown(report), markup=False)
+    else:
+        print_clusters(report)
+
+
+def print_clusters(report: dict) -> None:
+    """One table for structure and co-change over every corpus and method, then the LFR graphs."""
+    t = Table(title="cluster quality (NMI / ARI; co-change: pairwise precision / recall / F1, modularity Q)")
+    for c in ("corpus", "method", "clusters", "largest", "vs modules", "vs directories", "co-change P/R/F1", "co-change Q"):
+        t.add_column(c, justify="left" if c in ("corpus", "method") else "right")
+    for name, c in report["corpora"].items():
+        for method, r in c["methods"].items():
+            co = r.get("cochange") or {}
+            t.add_row(f"{name} ({c['symbols']})", method, str(r["clusters"]), str(r["largest"]),
+                      f"{_fmt(r['nmi_module'])} / {_fmt(r['ari_module'])}", f"{_fmt(r['nmi_package'])} / {_fmt(r['ari_package'])}",
+                      f"{_fmt(co['precision'])} / {_fmt(co['recall'])} / {_fmt(co['f1'])}" if co else "-",
+                      _fmt(co.get("modularity")))
+    out.print(t)
+    if report.get("lfr"):
+        t = Table(title="LFR graphs with planted communities")
+        for c in ("graph", "method", "planted", "clusters", "NMI", "ARI"):
+            t.add_column(c, justify="left" if c in ("graph", "method") else "right")
+        for r in report["lfr"]:
+            t.add_row(r["graph"], r["method"], str(r["communities"]), str(r["clusters"]), _fmt(r["nmi"]), _fmt(r["ari"]))
+        out.print(t)
+    out.print("directories / files as clusters equal the structure references by construction (1.000); "
+              f"{report['seconds']:.1f} s", markup=False)
+
+
 bench_app.command("structural")(structural_command)
 bench_app.command("callgraph")(callgraph_command)
 bench_app.command("cochange")(cochange_command)
 bench_app.command("questions")(questions_command)
 command(bench_app, "search")(bench_search_command)
 command(bench_app, "fit")(fit_command)
+command(bench_app, "clusters")(clusters_command)
 
 
 def register(app: typer.Typer) -> None:

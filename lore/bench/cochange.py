@@ -18,138 +18,23 @@ co-changes.
 from __future__ import annotations
 
 import itertools
-import re
 import shutil
-import subprocess
 import tempfile
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..errors import EmptyGroundTruthError, InvalidArgumentError, NotAGitRepositoryError
+from ..errors import EmptyGroundTruthError, InvalidArgumentError
+from ..index.history import Commit, Spans, git_root, parse_time, read_history, touched_symbols
 
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-_COMMIT = "\x1elore-commit "
+__all__ = ["Commit", "CoChange", "Spans", "cochange_pairs", "git_root", "judgements_from", "median_cut", "mine_pairs", "parse_time",
+           "read_history", "run_cochange", "symbol_spans"]
+
 SPAN_KINDS = ("function", "method", "class")
 SPAN_APPROXIMATION = ("symbol spans come from the index of the current checkout; hunks of older commits are "
                       "mapped onto today's line spans")
-
-
-@dataclass
-class Commit:
-    sha: str
-    time: int
-    files: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # path (at that commit) -> line ranges
-    renames: list[tuple[str, str]] = field(default_factory=list)  # (old path, new path)
-
-
-def git_root(path: str | Path) -> Path:
-    """The top directory of the git checkout containing ``path``; NotAGitRepositoryError otherwise."""
-    p = Path(path)
-    if not p.is_dir():
-        raise NotAGitRepositoryError(str(path))
-    try:
-        done = subprocess.run(["git", "-C", str(p), "rev-parse", "--show-toplevel"], capture_output=True,
-                              text=True, check=False)
-    except FileNotFoundError as exc:  # git itself is missing
-        raise NotAGitRepositoryError(str(path)) from exc
-    if done.returncode != 0 or not done.stdout.strip():
-        raise NotAGitRepositoryError(str(path))
-    return Path(done.stdout.strip())
-
-
-def parse_time(value: str | None) -> int | None:
-    """A date (``2024-01-31``), an ISO datetime or epoch seconds, as epoch seconds (UTC when no zone)."""
-    if value is None or value == "":
-        return None
-    v = str(value).strip()
-    if v.isdigit():
-        return int(v)
-    try:
-        dt = datetime.fromisoformat(v)
-    except ValueError as exc:
-        raise InvalidArgumentError(f"cannot read the time {value!r}; use YYYY-MM-DD, an ISO datetime or epoch seconds") from exc
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    return int(dt.timestamp())
-
-
-def read_history(root: Path, *, since: int | None = None, until: int | None = None) -> list[Commit]:
-    """Commits newest first with their changed line ranges (new side; a pure deletion marks its position)."""
-    cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "-p", "-U0",
-           "--no-color", "--no-ext-diff", f"--format={_COMMIT}%H %ct"]
-    if since is not None:
-        cmd.append(f"--since=@{since}")
-    if until is not None:
-        cmd.append(f"--until=@{until}")
-    done = subprocess.run(cmd, capture_output=True, check=False)
-    if done.returncode != 0:
-        err = done.stderr.decode("utf-8", "replace")
-        if "does not have any commits" in err:
-            return []
-        raise NotAGitRepositoryError(str(root))
-    commits: list[Commit] = []
-    cur: Commit | None = None
-    path: str | None = None
-    old_path: str | None = None
-    for raw in done.stdout.decode("utf-8", "replace").split("\n"):  # not splitlines: \x1e is a line break there
-        if raw.startswith(_COMMIT):
-            sha, ts = raw[len(_COMMIT):].split()
-            cur = Commit(sha, int(ts))
-            commits.append(cur)
-            path = None
-            continue
-        if cur is None:
-            continue
-        if raw.startswith("diff --git "):
-            m = re.match(r"diff --git a/(.*) b/(.*)$", raw)
-            path = m.group(2) if m else None
-            if path is not None:
-                cur.files.setdefault(path, [])
-        elif raw.startswith("new file mode") and path is not None:
-            # a file's creation is not a co-change of its symbols: ignore its hunks
-            cur.files[path] = []
-            path = None
-        elif raw.startswith("rename from "):
-            old_path = raw[len("rename from "):]
-        elif raw.startswith("rename to ") and old_path is not None:
-            cur.renames.append((old_path, raw[len("rename to "):]))
-            old_path = None
-        elif raw.startswith("+++ "):
-            target = raw[4:]
-            if target == "/dev/null":
-                path = None  # deleted file: nothing of it exists today
-            elif target.startswith("b/") and path is not None:
-                path = target[2:]
-                cur.files.setdefault(path, [])
-        elif raw.startswith("@@") and path is not None:
-            m = _HUNK.match(raw)
-            if m:
-                start = int(m.group(3))
-                count = int(m.group(4)) if m.group(4) is not None else 1
-                cur.files[path].append((start, start + max(count, 1) - 1))
-    return commits
-
-
-@dataclass
-class Spans:
-    """Line spans of the index's symbols per file path (innermost lookup)."""
-
-    by_path: dict[str, list[tuple[int, int, int]]]  # path -> (start, end, symbol id), smallest spans first
-
-    def symbols_at(self, path: str, lo: int, hi: int) -> set[int]:
-        out: set[int] = set()
-        spans = self.by_path.get(path)
-        if not spans:
-            return out
-        for line in range(lo, hi + 1):
-            for s, e, sid in spans:
-                if s <= line <= e:
-                    out.add(sid)
-                    break  # innermost only
-        return out
 
 
 def symbol_spans(idx, *, include_tests: bool) -> Spans:
@@ -181,29 +66,37 @@ def mine_pairs(commits: list[Commit], spans: Spans, *, max_files: int = 10,
     Returns (pairs of the commits at or after ``split`` -- all commits without a split, pairs of
     the commits before ``split`` or None).
     """
-    renamed_to: dict[str, str] = {}  # path at some commit -> path today
     after = CoChange(Counter(), {})
     before = CoChange(Counter(), {}) if split is not None else None
-    for c in commits:  # newest first, so a rename is known before the older commits that use the old path
-        for old, new in c.renames:
-            renamed_to[old] = renamed_to.get(new, new)
+    for c, ids in touched_symbols(commits, spans, max_files=max_files):
         out = before if (before is not None and split is not None and c.time < split) else after
         out.commits_seen += 1
-        if len(c.files) > max_files:
+        if ids is None:
             out.commits_skipped_large += 1
             continue
-        touched: set[int] = set()
-        for path, ranges in c.files.items():
-            today = renamed_to.get(path, path)
-            for lo, hi in ranges:
-                touched |= spans.symbols_at(today, lo, hi)
-        if not touched:
+        if not ids:
             continue
         out.commits_used += 1
-        for a, b in itertools.combinations(sorted(touched), 2):
+        for a, b in itertools.combinations(ids, 2):
             out.pairs[(a, b)] += 1
             out.first[(a, b)] = min(out.first.get((a, b), c.time), c.time)
     return after, before
+
+
+def median_cut(idx, repo: str | Path, *, max_files: int = 10) -> str:
+    """The median committer date (``YYYY-MM-DD``, UTC) of the commits that change >= 2 indexed symbols.
+
+    The temporal split of the leave-one-corpus-out benchmark (:mod:`lore.bench.corpora`): half of a
+    repository's co-change evidence before it (what the history signal may see), half after it
+    (the judgements).
+    """
+    root = git_root(repo)
+    spans = symbol_spans(idx, include_tests=False)
+    times = sorted(c.time for c, ids in touched_symbols(read_history(root), spans, max_files=max_files)
+                   if ids is not None and len(ids) > 1)
+    if not times:
+        raise EmptyGroundTruthError(f"no commit of {root} changes two indexed symbols; no split to make")
+    return datetime.fromtimestamp(times[len(times) // 2], UTC).strftime("%Y-%m-%d")
 
 
 def judgements_from(co: CoChange, *, min_count: int = 2, before: CoChange | None = None) -> dict[int, list[int]]:

@@ -11,6 +11,13 @@ Co-change corpora (:mod:`lore.bench.cochange`) are three web/HTTP libraries: req
 flask. Their git history is needed, so they are given as checkouts (``--repo name=PATH``, by default
 ``<cache>/repos/<name>``); the commits the published numbers were measured at are pinned in
 :data:`COCHANGE` and checked out read-only by the caller (``git clone`` then ``git checkout <commit>``).
+
+Each co-change corpus is split in time at ``cut``: the judgements are the pairs changed together in
+commits at or after it, and the index's history (the hybrid ranker's ``history`` signal,
+:mod:`lore.index.history`) is built from the commits before it only, so the signal never sees the
+commits it is graded on. The cut is the median committer time of the commits that change at least
+two indexed symbols in at most 10 files (:func:`lore.bench.cochange.median_cut` at the pinned
+commit): half of the co-change evidence on each side, the same rule for every repository.
 """
 
 from __future__ import annotations
@@ -49,15 +56,16 @@ class CoChangeCorpus:
     url: str
     commit: str
     package: str  # the source folder indexed and mined (tests are left out by the miner anyway)
+    cut: str  # the temporal split: ground truth from commits at or after it, the history signal before it
 
 
 COCHANGE = {
     "requests": CoChangeCorpus("requests", "https://github.com/psf/requests",
-                               "1f6589ec3a1ee910f9a65cc3ceac60b26677bc0e", "src/requests"),
+                               "1f6589ec3a1ee910f9a65cc3ceac60b26677bc0e", "src/requests", "2013-07-24"),
     "httpx": CoChangeCorpus("httpx", "https://github.com/encode/httpx",
-                            "ae1b9f66238f75ced3ced5e4485408435de10768", "httpx"),
+                            "ae1b9f66238f75ced3ced5e4485408435de10768", "httpx", "2020-07-23"),
     "flask": CoChangeCorpus("flask", "https://github.com/pallets/flask",
-                            "2ac89889f4cc330eabd50f295dcef02828522c69", "src/flask"),
+                            "2ac89889f4cc330eabd50f295dcef02828522c69", "src/flask", "2016-11-02"),
 }
 
 

@@ -13,7 +13,8 @@ heuristics, and ``1/k`` for each of ``k`` ambiguous candidates.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel)
+SCHEMA_VERSION = 4  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
+# 4: history_runs (co-change counts mined from git, lore.store.history)
 DOCS_LAYOUT = 1
 
 # strongest first; the resolver records which rule bound each edge
@@ -183,6 +184,15 @@ CREATE TABLE IF NOT EXISTS cluster_runs (
     created_at TEXT NOT NULL,
     summary    TEXT NOT NULL,          -- JSON: per-cluster size, cohesion, label
     members    BLOB NOT NULL           -- little-endian int64 (symbol id, cluster id) pairs, by symbol id
+);
+
+-- co-change counts mined from git (lore.store.history), stamped with the generation they were mapped onto
+CREATE TABLE IF NOT EXISTS history_runs (
+    key        TEXT PRIMARY KEY,       -- 'git'
+    generation INTEGER NOT NULL,
+    summary    TEXT NOT NULL,          -- JSON: head, until, commits read / used / skipped, newest commit time
+    pairs      BLOB NOT NULL,          -- little-endian int64 (symbol a, symbol b, commits) triples, a < b
+    touched    BLOB NOT NULL           -- little-endian int64 (symbol, commits) pairs
 );
 
 -- BM25 over symbols; rowid = symbols.id; text is pre-tokenized (camelCase / snake_case split)

@@ -1,0 +1,443 @@
+"""Logical coupling: which symbols changed in the same commits, read from git at index time.
+
+Where the indexed root is a git checkout, :func:`refresh_history` reads ``git log -p -U0 -M`` once
+(a subprocess, capped at ``max_commits`` newest commits), maps every hunk onto the innermost
+function, method or class whose line span contains it (today's spans: a hunk of an old commit is
+mapped with the current code's lines, as the co-change benchmark does), and stores, per pair of
+symbols, the number of commits that changed both, and per symbol the number of commits that changed
+it (:mod:`lore.store.history`). As in the co-change literature (Zimmermann et al. 2005, Ying et al.
+2004) merge commits, commits touching more than ``max_files`` files (mass renames, reformatting,
+vendoring) and the hunks of a file's creation are left out; renames are followed (``-M``).
+
+No git, not a repository, a shallow clone or no commit: the run is stored empty with the reason,
+and the ranker's history signal is simply 0. Never an error: history is a hint, not a requirement.
+
+``until`` (a date, an ISO datetime, epoch seconds, or a revision) keeps only commits strictly older
+than that time (committer time), or the revision and its ancestors: the benchmark builds an index
+whose history ends where its co-change ground truth begins, so the signal never sees the commits
+it is graded on.
+
+The git reading and hunk mapping here are shared with :mod:`lore.bench.cochange` (the ground
+truth), so the signal and the judgements count commits the same way.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..errors import InvalidArgumentError, LoreError, NotAGitRepositoryError
+from ..store import db as store_db
+from ..store import history as store_history
+
+if TYPE_CHECKING:
+    from .indexer import IndexReport
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_COMMIT = "\x1elore-commit "
+MAX_COMMITS = 2000
+MAX_FILES = 50
+FORMAT = 1  # of the mining: a stored run of another format is mined again
+MAX_SYMBOLS = 200  # a commit that touches more symbols than this is a sweep, not a coupling
+
+
+@dataclass
+class Commit:
+    sha: str
+    time: int
+    files: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # path (at that commit) -> line ranges
+    renames: list[tuple[str, str]] = field(default_factory=list)  # (old path, new path)
+
+
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess | None:
+    try:
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
+    except (FileNotFoundError, NotADirectoryError, PermissionError):
+        return None
+
+
+def git_root(path: str | Path) -> Path:
+    """The top directory of the git checkout containing ``path``; NotAGitRepositoryError otherwise."""
+    p = Path(path)
+    if not p.is_dir():
+        raise NotAGitRepositoryError(str(path))
+    done = _git(p, "rev-parse", "--show-toplevel")
+    if done is None or done.returncode != 0 or not done.stdout.strip():
+        raise NotAGitRepositoryError(str(path))
+    return Path(done.stdout.strip())
+
+
+def parse_time(value: str | None) -> int | None:
+    """A date (``2024-01-31``), an ISO datetime or epoch seconds, as epoch seconds (UTC when no zone).
+
+    Examples
+    --------
+    >>> parse_time("1970-01-02")
+    86400
+    >>> parse_time(None) is None
+    True
+    """
+    if value is None or value == "":
+        return None
+    v = str(value).strip()
+    if v.isdigit():
+        return int(v)
+    try:
+        dt = datetime.fromisoformat(v)
+    except ValueError as exc:
+        raise InvalidArgumentError(f"cannot read the time {value!r}; use YYYY-MM-DD, an ISO datetime or epoch seconds") from exc
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return int(dt.timestamp())
+
+
+def read_history(root: Path, *, since: int | None = None, until: int | None = None, rev: str | None = None,
+                 max_commits: int | None = None, pathspec: str | None = None) -> list[Commit]:
+    """Commits newest first with their changed line ranges (new side; a pure deletion marks its position).
+
+    ``since`` / ``until``: committer times (epoch seconds), ``since`` inclusive, ``until`` exclusive
+    (filtered here, not only by git, so that a split at T puts every commit on exactly one side).
+    ``rev``: start from this revision (default HEAD). ``max_commits``: the newest that many, after
+    the time filter. ``pathspec``: only commits (and the files of them) under this directory of the
+    repository.
+    """
+    cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "-p", "-U0",
+           "--no-color", "--no-ext-diff", f"--format={_COMMIT}%H %ct"]
+    if since is not None:
+        cmd.append(f"--since=@{since}")
+    if until is not None:
+        cmd.append(f"--until=@{until}")
+    if max_commits is not None:
+        cmd.append(f"--max-count={int(max_commits) + 50}")  # a few spare for the exact time filter below
+    if rev is not None:
+        cmd.append(rev)
+    if rev is not None or pathspec:
+        cmd += ["--", *([pathspec] if pathspec else [])]
+    try:
+        done = subprocess.run(cmd, capture_output=True, check=False)
+    except FileNotFoundError as exc:  # git itself is missing
+        raise NotAGitRepositoryError(str(root)) from exc
+    if done.returncode != 0:
+        err = done.stderr.decode("utf-8", "replace")
+        if "does not have any commits" in err:
+            return []
+        raise NotAGitRepositoryError(str(root))
+    commits = _parse_log(done.stdout.decode("utf-8", "replace"))
+    commits = [c for c in commits if (since is None or c.time >= since) and (until is None or c.time < until)]
+    return commits[:max_commits] if max_commits is not None else commits
+
+
+def _parse_log(text: str) -> list[Commit]:
+    commits: list[Commit] = []
+    cur: Commit | None = None
+    path: str | None = None
+    old_path: str | None = None
+    for raw in text.split("\n"):  # not splitlines: \x1e is a line break there
+        if raw.startswith(_COMMIT):
+            sha, ts = raw[len(_COMMIT):].split()
+            cur = Commit(sha, int(ts))
+            commits.append(cur)
+            path = None
+            continue
+        if cur is None:
+            continue
+        if raw.startswith("diff --git "):
+            m = re.match(r"diff --git a/(.*) b/(.*)$", raw)
+            path = m.group(2) if m else None
+            if path is not None:
+                cur.files.setdefault(path, [])
+        elif raw.startswith("new file mode") and path is not None:
+            # a file's creation is not a co-change of its symbols: ignore its hunks
+            cur.files[path] = []
+            path = None
+        elif raw.startswith("rename from "):
+            old_path = raw[len("rename from "):]
+        elif raw.startswith("rename to ") and old_path is not None:
+            cur.renames.append((old_path, raw[len("rename to "):]))
+            old_path = None
+        elif raw.startswith("+++ "):
+            target = raw[4:]
+            if target == "/dev/null":
+                path = None  # deleted file: nothing of it exists today
+            elif target.startswith("b/") and path is not None:
+                path = target[2:]
+                cur.files.setdefault(path, [])
+        elif raw.startswith("@@") and path is not None:
+            m = _HUNK.match(raw)
+            if m:
+                start = int(m.group(3))
+                count = int(m.group(4)) if m.group(4) is not None else 1
+                cur.files[path].append((start, start + max(count, 1) - 1))
+    return commits
+
+
+@dataclass
+class Spans:
+    """Line spans of the index's symbols per file path (innermost lookup)."""
+
+    by_path: dict[str, list[tuple[int, int, int]]]  # path -> (start, end, symbol id), smallest spans first
+
+    @classmethod
+    def build(cls, rows) -> Spans:
+        """From ``(path, start, end, symbol id)`` rows."""
+        by_path: dict[str, list[tuple[int, int, int]]] = {}
+        for path, start, end, sid in rows:
+            by_path.setdefault(path, []).append((int(start), int(end or start), int(sid)))
+        for spans in by_path.values():
+            spans.sort(key=lambda t: (t[1] - t[0], t[0]))
+        return cls(by_path)
+
+    def symbols_at(self, path: str, lo: int, hi: int) -> set[int]:
+        out: set[int] = set()
+        spans = self.by_path.get(path)
+        if not spans:
+            return out
+        for line in range(lo, hi + 1):
+            for s, e, sid in spans:
+                if s <= line <= e:
+                    out.add(sid)
+                    break  # innermost only
+        return out
+
+
+def read_renames(root: Path, *, since: int | None = None, rev_range: str | None = None,
+                 pathspec: str | None = None) -> list[tuple[str, str]]:
+    """(old path, new path) of every rename in the commits at or after ``since`` (or in ``rev_range``), newest first.
+
+    The history of a window that ends before today is mapped onto today's paths: the renames made
+    since (``flask/app.py`` -> ``src/flask/app.py``) are read here, without their diffs.
+    """
+    cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "--diff-filter=R",
+           "--name-status", "--no-color", f"--format={_COMMIT}%H %ct"]
+    if rev_range is not None:
+        cmd.append(rev_range)
+    if rev_range is not None or pathspec:
+        cmd += ["--", *([pathspec] if pathspec else [])]
+    try:
+        done = subprocess.run(cmd, capture_output=True, check=False)
+    except FileNotFoundError:
+        return []
+    if done.returncode != 0:
+        return []
+    out: list[tuple[str, str]] = []
+    keep = True
+    for raw in done.stdout.decode("utf-8", "replace").split("\n"):
+        if raw.startswith(_COMMIT):
+            keep = since is None or int(raw[len(_COMMIT):].split()[1]) >= since
+        elif keep and raw.startswith("R"):
+            parts = raw.split("\t")
+            if len(parts) == 3:
+                out.append((parts[1], parts[2]))
+    return out
+
+
+def touched_symbols(commits: list[Commit], spans: Spans, *, max_files: int,
+                    path_map: Callable[[str], str | None] | None = None,
+                    later_renames: Sequence[tuple[str, str]] = ()):
+    """Per usable commit (newest first): (commit, sorted symbol ids it changed), following renames to today's paths.
+
+    Commits touching more than ``max_files`` files are skipped (yielded with ``None``); ``path_map``
+    turns a path of the repository into one of the index (``None``: outside the indexed root);
+    ``later_renames`` (newest first) are the renames of the commits newer than ``commits``.
+    """
+    renamed_to: dict[str, str] = {}  # path at some commit -> path today
+    for old, new in later_renames:
+        renamed_to[old] = renamed_to.get(new, new)
+    for c in commits:  # newest first, so a rename is known before the older commits that use the old path
+        for old, new in c.renames:
+            renamed_to[old] = renamed_to.get(new, new)
+        if len(c.files) > max_files:
+            yield c, None
+            continue
+        touched: set[int] = set()
+        for path, ranges in c.files.items():
+            today = renamed_to.get(path, path)
+            if path_map is not None:
+                mapped = path_map(today)
+                if mapped is None:
+                    continue
+                today = mapped
+            for lo, hi in ranges:
+                touched |= spans.symbols_at(today, lo, hi)
+        yield c, sorted(touched)
+
+
+def count_pairs(per_commit: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """(K x 3 (a, b, commits) with a < b, M x 2 (symbol, commits)) over commits' symbol lists, sorted.
+
+    Examples
+    --------
+    >>> p, t = count_pairs([[1, 2, 3], [1, 2], [4]])
+    >>> p.tolist(), t.tolist()
+    ([[1, 2, 2], [1, 3, 1], [2, 3, 1]], [[1, 2], [2, 2], [3, 1], [4, 1]])
+    """
+    a_parts, b_parts, all_ids = [], [], []
+    for ids in per_commit:
+        arr = np.unique(np.asarray(ids, dtype=np.int64))
+        if arr.size == 0:
+            continue
+        all_ids.append(arr)
+        if arr.size > 1:
+            i, j = np.triu_indices(arr.size, k=1)
+            a_parts.append(arr[i])
+            b_parts.append(arr[j])
+    if all_ids:
+        sym, cnt = np.unique(np.concatenate(all_ids), return_counts=True)
+        touched = np.column_stack([sym, cnt]).astype(np.int64)
+    else:
+        touched = np.zeros((0, 2), dtype=np.int64)
+    if not a_parts:
+        return np.zeros((0, 3), dtype=np.int64), touched
+    pairs, cnt = np.unique(np.column_stack([np.concatenate(a_parts), np.concatenate(b_parts)]), axis=0,
+                           return_counts=True)
+    return np.column_stack([pairs, cnt]).astype(np.int64), touched
+
+
+def _resolve_until(root: Path, until: str | None) -> tuple[int | None, str | None]:
+    """(time, revision) of an ``until`` value: a date / datetime / epoch seconds, else a revision of the repository."""
+    if until is None or str(until) == "":
+        return None, None
+    try:
+        return parse_time(until), None
+    except InvalidArgumentError:
+        pass
+    done = _git(root, "rev-parse", "--verify", "--quiet", f"{until}^{{commit}}")
+    if done is None or done.returncode != 0 or not done.stdout.strip():
+        raise InvalidArgumentError(f"history_until {until!r} is neither a date nor a revision of {root}")
+    return None, done.stdout.strip()
+
+
+def mine(root: str | Path, spans: Spans, *, until: str | None = None, max_commits: int = MAX_COMMITS,
+         max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS) -> tuple[dict, np.ndarray, np.ndarray]:
+    """(summary, pairs, touched) of the checkout at ``root`` mapped onto ``spans`` (paths relative to ``root``).
+
+    The summary says why the history is empty when it is (``reason``); it never raises for a
+    missing git, a directory outside any repository, a shallow clone or an empty repository.
+    """
+    root = Path(root)
+    empty = (np.zeros((0, 3), dtype=np.int64), np.zeros((0, 2), dtype=np.int64))
+    base = {"format": FORMAT, "until": None if until is None else str(until), "max_commits": max_commits,
+            "max_files": max_files, "max_symbols": max_symbols}
+    top = _git(root, "rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository")
+    if top is None:
+        return {**base, "reason": "git is not installed"}, *empty
+    lines = top.stdout.split("\n")
+    if top.returncode != 0 or len(lines) < 3:
+        return {**base, "reason": "not a git checkout"}, *empty
+    prefix, shallow, head = lines[1].strip(), lines[2].strip(), head_of(root)
+    if head is None:
+        return {**base, "reason": "no commit yet"}, *empty
+    if shallow == "true":
+        return {**base, "head": head, "reason": "shallow clone (its history is cut)"}, *empty
+    t_until, rev = _resolve_until(root, until)
+    try:
+        commits = read_history(Path(lines[0].strip()), until=t_until, rev=rev, max_commits=max_commits,
+                               pathspec=prefix or None)
+    except NotAGitRepositoryError:
+        return {**base, "head": head, "reason": "git log failed"}, *empty
+
+    later: list[tuple[str, str]] = []
+    if t_until is not None or rev is not None:  # the window ends before HEAD: today's paths need the renames since
+        later = read_renames(Path(lines[0].strip()), since=t_until, rev_range=None if rev is None else f"{rev}..HEAD",
+                             pathspec=prefix or None)
+
+    def path_map(path: str) -> str | None:
+        if not prefix:
+            return path
+        return path[len(prefix):] if path.startswith(prefix) else None
+
+    per_commit: list[list[int]] = []
+    skipped_files = skipped_symbols = 0
+    for _c, ids in touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later):
+        if ids is None:
+            skipped_files += 1
+        elif len(ids) > max_symbols:
+            skipped_symbols += 1
+        elif ids:
+            per_commit.append(ids)
+    pairs, touched = count_pairs(per_commit)
+    summary = {**base, "head": head, "commits_read": len(commits), "commits_used": len(per_commit), "renames_after": len(later),
+               "skipped_large": skipped_files + skipped_symbols,
+               "newest": max((c.time for c in commits), default=None),
+               "oldest": min((c.time for c in commits), default=None), "reason": ""}
+    return summary, pairs, touched
+
+
+def head_of(root: str | Path) -> str | None:
+    """HEAD's commit of the checkout at ``root``, or ``None`` (no git, not a repository, no commit)."""
+    done = _git(Path(root), "rev-parse", "--verify", "--quiet", "HEAD")
+    return done.stdout.strip() if done is not None and done.returncode == 0 and done.stdout.strip() else None
+
+
+def refresh_history(db: str | Path, root: str | Path, *, until: str | None = None, max_commits: int = MAX_COMMITS,
+                    max_files: int = MAX_FILES, force: bool = False) -> dict:
+    """Mine ``root``'s git history onto the index at ``db`` and store it, unless the stored run is current.
+
+    A run is current when it was mapped onto the index's generation with the same HEAD, ``until``
+    and caps. Returns the run's summary (with ``"kept": True`` when nothing was redone).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from lore.index import index_repo
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "m.py").write_text("def f():\\n    pass\\n")
+    >>> _ = index_repo(d, db=d / "i.db")
+    >>> refresh_history(d / "i.db", d)["reason"]
+    'not a git checkout'
+    """
+    t0 = time.perf_counter()
+    conn = store_db.connect(db)
+    try:
+        gen = store_db.generation(conn)
+        head = head_of(root)
+        stored = store_history.run_summary(conn)
+        if stored is not None and not force:
+            old = _loads(stored[1])
+            same = (stored[0] == gen and old.get("format") == FORMAT and old.get("head") == head and old.get("until") == (None if until is None else str(until))
+                    and old.get("max_commits") == max_commits and old.get("max_files") == max_files)
+            if same:
+                return {**old, "kept": True}
+        spans = Spans.build(store_history.symbol_spans(conn))
+        summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files)
+        summary["seconds"] = round(time.perf_counter() - t0, 3)
+        with store_db.write_transaction(conn, db):
+            store_history.save_run(conn, gen, summary, pairs, touched)
+        return summary
+    finally:
+        conn.close()
+
+
+def _loads(text: str) -> dict:
+    import json
+
+    try:
+        got = json.loads(text)
+    except ValueError:
+        return {}
+    return got if isinstance(got, dict) else {}
+
+
+def history_step(db: Path) -> Callable[[IndexReport], None]:
+    """An index pipeline step (:func:`lore.index.pipeline.run_index`): after the run, bring the history up to date.
+
+    Fails quietly: the history is a ranking hint, and an index run never fails for it (the code index
+    is committed before this step; a full disk or a busy index here leaves the previous run, which
+    is ignored once stale, or none).
+    """
+
+    def after(report: IndexReport) -> None:
+        with contextlib.suppress(LoreError, sqlite3.Error, OSError):
+            refresh_history(report.db, report.root)
+
+    return after

@@ -1,0 +1,64 @@
+"""Logical coupling mined from git: the co-change counts of symbol pairs, one run per index.
+
+A run is one row of ``history_runs`` (key ``'git'``): a JSON summary (HEAD, the ``until`` cut,
+commits read / used / skipped, the newest commit time counted), the generation of the index it was
+mapped onto, and two little-endian int64 blobs: ``(a, b, commits)`` triples with ``a < b`` (symbols
+changed in the same commits) and ``(symbol, commits)`` pairs (commits that changed a symbol). Like
+cluster runs, a run made at another generation is never read (:func:`load_run` returns ``None``):
+the symbols' line spans it was mapped with may have moved.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+KEY = "git"
+SPAN_KINDS = ("function", "method", "class")
+
+
+def symbol_spans(conn: sqlite3.Connection) -> list[tuple[str, int, int, int]]:
+    """(file path, start line, end line, symbol id) of every function, method and class with a file."""
+    marks = ",".join("?" * len(SPAN_KINDS))
+    return conn.execute(
+        f"""SELECT f.path, s.start_line, s.end_line, s.id FROM symbols s JOIN files f ON f.id = s.file_id
+            WHERE s.kind IN ({marks}) ORDER BY s.id""", SPAN_KINDS).fetchall()
+
+
+def run_summary(conn: sqlite3.Connection) -> tuple[int, str] | None:
+    """(generation, summary JSON text) of the stored run, or ``None``: one small row, the run's cache key."""
+    try:
+        row = conn.execute("SELECT generation, summary FROM history_runs WHERE key = ?", (KEY,)).fetchone()
+    except sqlite3.OperationalError:  # an index written before the table existed
+        return None
+    return None if row is None else (int(row[0]), str(row[1]))
+
+
+def load_run(conn: sqlite3.Connection, generation: int) -> tuple[dict, np.ndarray, np.ndarray] | None:
+    """(summary, K x 3 (a, b, commits), M x 2 (symbol, commits)) of the run made at ``generation``, or ``None``."""
+    import numpy as np
+
+    try:
+        row = conn.execute("SELECT generation, summary, pairs, touched FROM history_runs WHERE key = ?",
+                           (KEY,)).fetchone()
+    except sqlite3.OperationalError:
+        return None
+    if row is None or int(row[0]) != generation:
+        return None
+    pairs = np.frombuffer(row[2], dtype="<i8").reshape(-1, 3).astype(np.int64, copy=False)
+    touched = np.frombuffer(row[3], dtype="<i8").reshape(-1, 2).astype(np.int64, copy=False)
+    return json.loads(row[1]), pairs, touched
+
+
+def save_run(conn: sqlite3.Connection, generation: int, summary: dict, pairs: np.ndarray, touched: np.ndarray) -> None:
+    """Replace the stored run (inside the caller's transaction)."""
+    import numpy as np
+
+    p = np.asarray(pairs, dtype=np.int64).reshape(-1, 3).astype("<i8")
+    t = np.asarray(touched, dtype=np.int64).reshape(-1, 2).astype("<i8")
+    conn.execute("INSERT OR REPLACE INTO history_runs(key, generation, summary, pairs, touched) VALUES (?,?,?,?,?)",
+                 (KEY, generation, json.dumps(summary, sort_keys=True), p.tobytes(), t.tobytes()))

@@ -1,0 +1,238 @@
+"""Logical coupling read from git at index time (lore.index.history) and the hybrid ranker's history signal."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lore.api import index_repo, lore_graph, open_index
+from lore.graphs._features import load_features
+from lore.index import history as hist
+from lore.index import index_repo as index_code
+from lore.store import db as store_db
+from lore.store import history as store_history
+from lore.text.tokens import split_identifier
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+DAY = 86_400
+T0 = 1_600_000_000
+CUT = T0 + 10 * DAY
+
+CODE = {
+    "f": "def f():\n    return 1\n\n\n",
+    "g": "def g():\n    return 2\n\n\n",
+    "h": "def h():\n    return 3\n\n\n",
+}
+
+
+def _git(repo: Path, *args: str, when: int = T0) -> None:
+    env = {**os.environ, "GIT_AUTHOR_DATE": f"@{when} +0000", "GIT_COMMITTER_DATE": f"@{when} +0000",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo)}
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
+
+
+def _write(repo: Path, name: str, bodies: dict[str, str]) -> None:
+    (repo / name).write_text("".join(bodies.values()))
+
+
+def _commit(repo: Path, message: str, when: int) -> None:
+    _git(repo, "add", "-A", when=when)
+    _git(repo, "commit", "-q", "-m", message, when=when)
+
+
+def _bump(bodies: dict[str, str], *names: str, step: int) -> dict[str, str]:
+    """Change the return line of each named function in place (no line moves: today's spans hold for every commit)."""
+    out = dict(bodies)
+    for n in names:
+        head, _, _ = out[n].partition("return ")
+        out[n] = f"{head}return {100 * step}\n\n\n"
+    return out
+
+
+@pytest.fixture
+def history_repo(tmp_path) -> Path:
+    """f and g change together twice before CUT; f and h twice after it; g alone once after."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    a = dict(CODE)
+    _write(repo, "m.py", a)
+    _commit(repo, "create", T0)  # a file's creation is not a co-change
+    a = _bump(a, "f", "g", step=1)
+    _write(repo, "m.py", a)
+    _commit(repo, "f+g", T0 + DAY)
+    a = _bump(a, "f", "g", step=2)
+    _write(repo, "m.py", a)
+    _commit(repo, "f+g again", T0 + 2 * DAY)
+    a = _bump(a, "f", "h", step=3)
+    _write(repo, "m.py", a)
+    _commit(repo, "f+h", CUT + DAY)
+    a = _bump(a, "f", "h", step=4)
+    _write(repo, "m.py", a)
+    _commit(repo, "f+h again", CUT + 2 * DAY)
+    a = _bump(a, "g", step=5)
+    _write(repo, "m.py", a)
+    _commit(repo, "g", CUT + 3 * DAY)
+    return repo
+
+
+def _counts(db: Path) -> tuple[dict, dict[tuple[str, str], int], dict[str, int]]:
+    conn = store_db.connect(db)
+    try:
+        names = dict(conn.execute("SELECT id, name FROM symbols"))
+        got = store_history.load_run(conn, store_db.generation(conn))
+    finally:
+        conn.close()
+    assert got is not None
+    summary, pairs, touched = got
+    return (summary, {(names[a], names[b]): int(c) for a, b, c in pairs.tolist()},
+            {names[s]: int(c) for s, c in touched.tolist()})
+
+
+def test_index_pipeline_counts_commits_that_changed_symbols_together(history_repo):
+    report = index_repo(history_repo)
+    summary, pairs, touched = _counts(Path(report.db))
+    assert summary["reason"] == "" and summary["commits_read"] == 6 and summary["commits_used"] == 5
+    assert pairs == {("f", "g"): 2, ("f", "h"): 2}
+    assert touched == {"f": 4, "g": 3, "h": 2}
+
+
+def test_until_keeps_only_older_commits_and_the_signal_sees_no_later_pair(history_repo, tmp_path):
+    db = tmp_path / "i.db"
+    index_code(history_repo, db=db)
+    summary = hist.refresh_history(db, history_repo, until=str(CUT))
+    assert summary["newest"] < CUT and summary["commits_read"] == 3
+    _, pairs, touched = _counts(db)
+    assert pairs == {("f", "g"): 2}  # f+h changed together only after the cut: not counted
+    assert touched == {"f": 2, "g": 2}
+    # the same cut as a revision: the commit just before it and its ancestors
+    rev = subprocess.run(["git", "-C", str(history_repo), "rev-list", "-n1", f"--before={CUT}", "HEAD"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    assert hist.refresh_history(db, history_repo, until=rev)["commits_read"] == 3
+    assert _counts(db)[1] == {("f", "g"): 2}
+    with pytest.raises(ValueError, match="neither a date nor a revision"):
+        hist.refresh_history(db, history_repo, until="no-such-branch")
+
+
+def test_hybrid_history_signal_and_why(history_repo):
+    report = index_repo(history_repo)
+    with open_index(report.db) as idx:
+        env = lore_graph(idx, kind="related", source_id="m.f", algorithm="hybrid", limit=5,
+                         weights={"history": 8.0})
+        rows = {r["name"]: r for r in env["results"]}
+        sigs = {s["signal"]: s for s in rows["g"]["why"]["signals"]}
+        assert sigs["history"]["text"] == "changed together in 2 of 4 commits"
+        assert sigs["history"]["value"] == pytest.approx(0.5)
+        assert "changed together in 2 of 4 commits" in rows["g"]["why"]["summary"]
+        g = idx.graph()
+        feats = load_features(idx.conn, g, split=split_identifier)
+        assert feats.co_change is not None and (feats.co_change != feats.co_change.T).nnz == 0
+
+
+def test_no_git_no_history_no_error(tmp_path):
+    (tmp_path / "m.py").write_text(CODE["f"] + CODE["g"])
+    report = index_repo(tmp_path)
+    summary, pairs, touched = _counts(Path(report.db))
+    assert summary["reason"] == "not a git checkout" and pairs == {} and touched == {}
+    with open_index(report.db) as idx:
+        env = lore_graph(idx, kind="related", source_id="m.f", algorithm="hybrid", limit=5)
+        for r in env["results"]:
+            assert not [s for s in r["why"]["signals"] if s["family"] == "history"]
+
+
+def test_shallow_clone_and_empty_repository_give_no_history(history_repo, tmp_path):
+    shallow = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{history_repo}", str(shallow)], check=True,
+                   capture_output=True)
+    db = tmp_path / "s.db"
+    index_code(shallow, db=db)
+    assert hist.refresh_history(db, shallow)["reason"].startswith("shallow clone")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    _git(empty, "init", "-q")
+    (empty / "m.py").write_text(CODE["f"])
+    index_code(empty, db=tmp_path / "e.db")
+    assert hist.refresh_history(tmp_path / "e.db", empty)["reason"] == "no commit yet"
+
+
+def test_large_commits_are_skipped(history_repo, tmp_path):
+    db = tmp_path / "i.db"
+    index_code(history_repo, db=db)
+    summary = hist.refresh_history(db, history_repo, max_files=0)
+    assert summary["commits_used"] == 0 and summary["skipped_large"] == 6
+
+
+def test_subdirectory_root_maps_repository_paths(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    _git(repo, "init", "-q")
+    a = dict(CODE)
+    _write(repo / "pkg", "m.py", a)
+    _commit(repo, "create", T0)
+    for step in (1, 2):
+        a = _bump(a, "f", "g", step=step)
+        _write(repo / "pkg", "m.py", a)
+        _commit(repo, f"f+g {step}", T0 + step * DAY)
+    db = tmp_path / "i.db"
+    index_code(repo / "pkg", db=db)
+    hist.refresh_history(db, repo / "pkg")
+    assert _counts(db)[1] == {("f", "g"): 2}
+
+
+def test_run_is_kept_while_current_and_ignored_once_stale(history_repo, tmp_path):
+    db = tmp_path / "i.db"
+    index_code(history_repo, db=db)
+    assert "kept" not in hist.refresh_history(db, history_repo)
+    assert hist.refresh_history(db, history_repo)["kept"] is True
+    (history_repo / "n.py").write_text("def k():\n    pass\n")
+    index_code(history_repo, db=db)  # a new generation: the stored run no longer matches the spans
+    conn = store_db.connect(db)
+    try:
+        assert store_history.load_run(conn, store_db.generation(conn)) is None
+    finally:
+        conn.close()
+
+
+def test_count_pairs_matches_a_direct_count():
+    rng = np.random.default_rng(0)
+    commits = [sorted(set(rng.integers(0, 12, size=int(rng.integers(1, 6))).tolist())) for _ in range(40)]
+    pairs, touched = hist.count_pairs(commits)
+    direct: dict[tuple[int, int], int] = {}
+    for ids in commits:
+        for i, a in enumerate(ids):
+            for b in ids[i + 1:]:
+                direct[(a, b)] = direct.get((a, b), 0) + 1
+    assert {(a, b): c for a, b, c in pairs.tolist()} == direct
+    assert dict(touched.tolist()) == {s: sum(s in c for c in commits) for c in commits for s in c}
+
+
+def test_benchmark_leak_check(history_repo, tmp_path):
+    from lore.bench.loo import check_no_leak
+
+    db = tmp_path / "i.db"
+    index_code(history_repo, db=db)
+    ok = check_no_leak(history_repo, hist.refresh_history(db, history_repo, until=str(CUT)), str(CUT))
+    assert ok["history_commits"] == 3 and ok["judgement_commits"] == 3
+    assert ok["history_newest"] < CUT <= ok["judgements_oldest"]
+    with pytest.raises(AssertionError, match="leaks"):
+        check_no_leak(history_repo, hist.refresh_history(db, history_repo), str(CUT))
+
+
+def test_fit_on_cochange_never_reads_the_judgements_history(history_repo):
+    from lore.bench import fit as ft
+
+    report = index_repo(history_repo)
+    leaky = ft.run_fit(report.db, cochange=history_repo, min_count=1)
+    assert "left out" in leaky["notes"][0]
+    assert "history" not in leaky["weights"] and "history_count" not in leaky["weights"]
+    split = ft.run_fit(report.db, cochange=history_repo, min_count=1, split=str(CUT))
+    assert str(CUT) in split["notes"][0]
+    summary, pairs, _ = _counts(Path(report.db))
+    assert summary["until"] == str(CUT) and pairs == {("f", "g"): 2}

@@ -15,6 +15,8 @@ Signals by family:
   similarity (:func:`bm25_weights`, :func:`bm25_scores`);
 * any: :func:`max_normalize` puts an unbounded score (overlap, PageRank, BM25) on [0, 1] per query,
   so that one weight means the same thing for every seed;
+* history: :func:`co_change_share` (the share of the seed's commits that also changed the
+  candidate) and :func:`saturate` (a count put on [0, 1) without a per-query maximum);
 * :func:`top_rows` picks a signal's best candidates (the hybrid ranker's candidate pool is the
   union of several signals' top rows).
 """
@@ -31,6 +33,7 @@ __all__ = [
     "bm25_scores",
     "bm25_weights",
     "adjacent",
+    "co_change_share",
     "idf_normalize",
     "line_proximity",
     "line_rank",
@@ -38,6 +41,7 @@ __all__ = [
     "path_proximity",
     "row_cosine",
     "same_value",
+    "saturate",
     "shared_entries",
     "top_rows",
 ]
@@ -292,3 +296,34 @@ def top_rows(scores: np.ndarray, allowed: np.ndarray, n: int) -> np.ndarray:
         pos = pos[s[pos] >= cut]  # keep every row tied with the n-th, then order and cut by row
     order = np.lexsort((pos, -s[pos]))
     return pos[order][:n]
+
+
+def co_change_share(together: np.ndarray, seed_changes: float) -> np.ndarray:
+    """``together / seed_changes``: the share of the seed's commits that also changed each candidate.
+
+    The confidence of the association rule "seed changed -> candidate changed" (Zimmermann et al.,
+    2005). A seed no commit changed gives 0 everywhere.
+
+    Examples
+    --------
+    >>> co_change_share(np.array([3.0, 0.0, 12.0]), 12).tolist()
+    [0.25, 0.0, 1.0]
+    >>> co_change_share(np.array([1.0]), 0).tolist()
+    [0.0]
+    """
+    t = np.maximum(np.asarray(together, dtype=np.float64), 0.0)
+    if seed_changes <= 0:
+        return np.zeros(t.size)
+    return np.minimum(t / float(seed_changes), 1.0)
+
+
+def saturate(counts: np.ndarray) -> np.ndarray:
+    """``1 - 1 / (1 + count)``: 0 for none, 0.5 for one, 0.8 for four; the same scale for every query.
+
+    Examples
+    --------
+    >>> saturate(np.array([0.0, 1.0, 4.0])).tolist()
+    [0.0, 0.5, 0.8]
+    """
+    c = np.maximum(np.asarray(counts, dtype=np.float64), 0.0)
+    return 1.0 - 1.0 / (1.0 + c)

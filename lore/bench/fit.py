@@ -83,18 +83,29 @@ def group_blocks(blocks: list[ltr.Blocks], groups: list[str] | None = None) -> l
     return ltr.Blocks.concat([ltr.Blocks.concat(v) for _, v in sorted(by_group.items())])
 
 
+# Signals the shipped default weights leave at 0. ``history`` is only ever present in a git checkout, and
+# no See-Also corpus is one, so only co-change could set its weight, and it set 8.0. On a git clone of
+# networkx at 3.6.1 that weight cost See-Also R@10 0.09 and MRR@10 0.06 against history at 0 (a seed
+# with one commit scores 1.0 with whatever changed beside it), for about +-0.02 on held-out co-change.
+# Opt in with ``--weights history=2`` or a ``lore bench fit`` on your own ground truth.
+OPT_IN_SIGNALS = ("history", "history_count")
+
+
 def fit_weights(blocks: list[ltr.Blocks], *, init: dict[str, float] | None = None,
-                groups: list[str] | None = None) -> Fit:
+                groups: list[str] | None = None, hold_zero: tuple[str, ...] = ()) -> Fit:
     """Coordinate ascent over the union of ``blocks`` (see :func:`group_blocks` for how they are weighed).
 
-    ``structure`` is the scale anchor: it stays at its initial weight (1.0).
+    ``structure`` is the scale anchor: it stays at its initial weight (1.0); the signals in
+    ``hold_zero`` stay at 0 (the shipped defaults hold :data:`OPT_IN_SIGNALS` there).
     """
     if not blocks:
         raise EmptyGroundTruthError("no ground truth to fit on")
     t0 = time.perf_counter()
     b = group_blocks(blocks, groups)
     w0 = hy.check_weights(init or INIT)
-    w, obj, hist = ltr.coordinate_ascent(b, w0, fixed=(hy.SIGNALS.index("structure"),))
+    held = tuple(hy.SIGNALS.index(s) for s in hold_zero)
+    w0[list(held)] = 0.0
+    w, obj, hist = ltr.coordinate_ascent(b, w0, fixed=(hy.SIGNALS.index("structure"), *held))
     weights = {s: float(v) for s, v in zip(hy.SIGNALS, w, strict=True) if v != 0.0}
     return Fit(weights, obj, hist, b.n_queries, round(time.perf_counter() - t0, 2))
 
@@ -172,13 +183,26 @@ def write_weights(path: str | Path, fit: Fit, *, sources: list[str]) -> Path:
     return p
 
 
+def without_history(b: ltr.Blocks) -> ltr.Blocks:
+    """The same training set with the history signals at 0 (their commits are the judgements' own)."""
+    x = b.x.copy()
+    for s in ("history", "history_count"):
+        x[:, hy.SIGNALS.index(s)] = 0.0
+    return ltr.Blocks(b.query, b.rows, x, b.relevant, b.n_relevant, b.query_weight)
+
+
 def run_fit(db: str | Path = ".", *, seealso: bool = False, cochange: str | Path | None = None,
             questions: list[str | Path] | None = None, out: str | Path | None = None,
-            max_files: int = 10, min_count: int = 2) -> dict:
+            max_files: int = 10, min_count: int = 2, split: str | None = None) -> dict:
     """Fit hybrid weights on the ground truths given for the index at ``db``; write them to ``out``.
 
     Returns a report: the weights, per ground truth the number of queries and Recall@10 / MRR@10 of
     the fitted weights against the shipped defaults (in-sample: a held-out check needs another corpus).
+
+    Co-change judgements and the index's history signal come from the same git history, so a fit on
+    both would learn the answers. With ``split`` (a date or a revision) the index's history is
+    re-mined from the commits before it and the judgements from the commits at or after it; without
+    it the history signals are left out (0) of the co-change ground truth, and the report says so.
     """
     from ..api import open_index
     from .structural import build_suite
@@ -187,6 +211,7 @@ def run_fit(db: str | Path = ".", *, seealso: bool = False, cochange: str | Path
         raise InvalidArgumentError("give at least one ground truth: --seealso, --cochange REPO or --questions FILE")
     truths: list[tuple[str, dict[int, list[int]]]] = []
     with open_index(db) as idx:
+        db_path = idx.db_path
         g = idx.graph()
         if seealso:
             from .seealso import extract_judgements
@@ -194,11 +219,18 @@ def run_fit(db: str | Path = ".", *, seealso: bool = False, cochange: str | Path
 
             answerable, containers = answerable_and_containers(g)
             truths.append(("seealso", extract_judgements(idx, answerable=answerable, containers=containers).pairs))
+        notes: list[str] = []
         if cochange:
+            from ..index.history import refresh_history
             from .cochange import cochange_pairs
 
+            if split is not None:
+                refresh_history(db_path, cochange, until=split)
+                notes.append(f"history signal from the commits before {split}, co-change judgements from those after")
+            else:
+                notes.append("history signals left out of the co-change ground truth (same commits); give split=T to use them")
             truths.append((f"cochange:{cochange}", cochange_pairs(idx, cochange, max_files=max_files,
-                                                                  min_count=min_count)))
+                                                                  min_count=min_count, since=split)))
         for qf in questions or []:
             from .questions import load_questions, resolve_questions
 
@@ -211,7 +243,8 @@ def run_fit(db: str | Path = ".", *, seealso: bool = False, cochange: str | Path
                 report_truths.append({"name": name, "queries": 0})
                 continue
             suite = build_suite(idx, pairs, {"corpus": name})
-            blocks.append(suite_blocks(suite))
+            b = suite_blocks(suite)
+            blocks.append(without_history(b) if name.startswith("cochange:") and split is None else b)
             groups.append(name.split(":", 1)[0])
             report_truths.append({"name": name, "queries": len(pairs)})
         if not blocks:
@@ -221,7 +254,7 @@ def run_fit(db: str | Path = ".", *, seealso: bool = False, cochange: str | Path
             mine, default = block_metrics(b, fit.weights), block_metrics(b, hy.load_weights(None))
             entry.update({f"fitted {m}": round(float(mine[m].mean()), 4) for m in QUERY_METRICS[:2]})
             entry.update({f"default {m}": round(float(default[m].mean()), 4) for m in QUERY_METRICS[:2]})
-    report = {"suite": "fit", "index": str(db), "ground_truth": report_truths, **fit.as_dict()}
+    report = {"suite": "fit", "index": str(db), "ground_truth": report_truths, "notes": notes, **fit.as_dict()}
     if out is not None:
         write_weights(out, fit, sources=[t["name"] for t in report_truths])
         report["written"] = str(out)

@@ -7,6 +7,11 @@ with its defaults; the baselines are same-file by line distance, same-directory 
 random. Per method: Recall@10, MRR@10 and hit@1, and against same-file the paired bootstrap 95%
 interval of the per-query difference (2,000 resamples, seeded).
 
+Co-change corpora are split in time (:data:`lore.bench.corpora.COCHANGE` ``cut``): the judgements
+come from the commits at or after the cut, the index's history signal from the commits before it
+(:func:`check_no_leak` verifies the two sets of commits are disjoint and ordered, per corpus, and
+the report records the evidence). See-Also corpora are not git checkouts: their history signal is 0.
+
 Finally the weights are fit on all corpora together: those are the shipped defaults
 (``lore/graphs/_hybrid_weights.py``, written with ``--write-defaults``).
 """
@@ -22,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..algorithms import _ltr as ltr
+from ..index.history import refresh_history
 from . import fit as ft
 from . import structural as st
 from .corpora import COCHANGE, SEEALSO, cochange_repo, seealso_root
@@ -56,20 +62,50 @@ def load_corpus(name: str, workdir: Path, *, repos: dict[str, str] | None = None
     if name in SEEALSO:
         root, label = seealso_root(name)
         secs = _index(root, db)
+        history = refresh_history(db, root)  # an installed package or an sdist: no git, the history signal is 0
         aliases = dict(SEEALSO[name].aliases)
         suite = st.prepare(db, aliases=aliases)
         suite.info["corpus"] = label
+        suite.info["history"] = history.get("reason") or history.get("commits_used")
         kind = "seealso"
     else:
         from .cochange import cochange_pairs
 
+        spec = COCHANGE[name]
         repo = cochange_repo(name, (repos or {}).get(name))
         secs = _index(repo, db)
+        history = refresh_history(db, repo, until=spec.cut)  # the signal sees only commits before the cut
         idx = open_index(db)
-        pairs = cochange_pairs(idx, repo)
-        suite = st.build_suite(idx, pairs, {"corpus": f"{name} @ {COCHANGE[name].commit[:12]}"})
+        pairs = cochange_pairs(idx, repo, since=spec.cut)  # the judgements: commits at or after the cut
+        leak_check = check_no_leak(repo, history, spec.cut)
+        suite = st.build_suite(idx, pairs, {"corpus": f"{name} @ {spec.commit[:12]}, split {spec.cut}"})
         label, kind = suite.info["corpus"], "cochange"
+        suite.info["history"] = {k: history.get(k) for k in ("until", "commits_read", "commits_used", "newest")}
+        suite.info["leak_check"] = leak_check
     return Corpus(name, kind, label, suite, ft.suite_blocks(suite), secs)
+
+
+def check_no_leak(repo: Path, history: dict, cut: str) -> dict:
+    """Raise unless every commit the history signal counted is older than every commit of the judgements.
+
+    The two sides are read separately from git: the history run's newest commit time (stored with the
+    run) must be before ``cut`` and the judgements' oldest commit at or after it, and no commit may
+    be on both sides. Returns the evidence (commit counts and the times on either side).
+    """
+    from .cochange import git_root, parse_time, read_history
+
+    t_cut = parse_time(cut)
+    assert t_cut is not None
+    root = git_root(repo)
+    before = {c.sha for c in read_history(root, until=t_cut, max_commits=int(history.get("max_commits") or 0) or None)}
+    after = read_history(root, since=t_cut)
+    newest = history.get("newest")
+    shared = before & {c.sha for c in after}
+    if (newest is not None and newest >= t_cut) or shared or any(c.time < t_cut for c in after):
+        raise AssertionError(f"history leaks into the judgements at {cut}: newest history commit {newest}, "
+                             f"{len(shared)} commits on both sides")
+    return {"history_commits": len(before), "judgement_commits": len(after), "history_newest": newest,
+            "judgements_oldest": min((c.time for c in after), default=None)}
 
 
 def _summary(per: dict[str, np.ndarray], base: dict[str, np.ndarray] | None, *, seed: int) -> dict:
@@ -104,7 +140,8 @@ def run_loo(names: tuple[str, ...] | None = None, *, workdir: Path | None = None
             # five See-Also corpora outvote the three co-change ones (held out, co-change MRR@10 fell 0.03-0.08
             # against this; See-Also stayed >= +20% over same-file either way)
             others = [o for n, o in corpora.items() if n != held] or [c]
-            fit = ft.fit_weights([o.blocks for o in others], groups=[o.kind for o in others])
+            fit = ft.fit_weights([o.blocks for o in others], groups=[o.kind for o in others],
+                                 hold_zero=ft.OPT_IN_SIGNALS)
             feats = ft.features(c.suite)
             base_rankers = ft.baseline_rankers(c.suite, feats, seed=seed)
             same_file = ft.per_query(c.suite, base_rankers["same_file"])
@@ -118,11 +155,13 @@ def run_loo(names: tuple[str, ...] | None = None, *, workdir: Path | None = None
                 rows[f"baseline: {b}"] = _summary(per, None if b == "same_file" else same_file, seed=seed)
             report["corpora"][held] = {"kind": c.kind, "label": c.label, "queries": len(c.suite.sources),
                                        "pairs": c.suite.info.get("pairs"), "trained_on": [n for n in corpora if n != held],
-                                       "weights": fit.weights, "methods": rows}
+                                       "weights": fit.weights, "history": c.suite.info.get("history"),
+                                       "leak_check": c.suite.info.get("leak_check"), "methods": rows}
             h = rows["hybrid"]
             log(f"{held}: hybrid R@10 {h['recall@10']} MRR@10 {h['mrr@10']} "
                 f"(same_file {rows['baseline: same_file']['recall@10']} / {rows['baseline: same_file']['mrr@10']})")
-        final = ft.fit_weights([c.blocks for c in corpora.values()], groups=[c.kind for c in corpora.values()])
+        final = ft.fit_weights([c.blocks for c in corpora.values()], groups=[c.kind for c in corpora.values()],
+                               hold_zero=ft.OPT_IN_SIGNALS)
         report["all_corpora_fit"] = final.as_dict()
         report["targets"] = {n: {m: (v["methods"]["hybrid"][f"{m} relative"] or 0) >= 0.2
                                  for m in ("recall@10", "mrr@10")} for n, v in report["corpora"].items()}

@@ -10,7 +10,13 @@ Built once per index state (keyed by the graph's stamp, like the graph itself) f
   read: the later sections of numpydoc docstrings list related names ("See Also"), which would hand
   the ranker the very answers the See-Also benchmark grades it on;
 * role: decorators, parameter names and arity parsed from the signature, and the inherits relation
-  (base classes of a class, the method a method overrides), each idf-normalised.
+  (base classes of a class, the method a method overrides), each idf-normalised;
+* history: where the index holds a git history run (:mod:`lore.store.history`, mapped onto this
+  generation), a symmetric matrix of the commits each pair of symbols changed in together and the
+  commits that changed each symbol. Without one both are empty and the history signals are 0.
+
+Pure digits (``85``, ``0``, ``1`` of ``f(x=0, n=1)`` or ``atan2``'s ``2``) are not words here: a shared
+number says nothing about what two symbols do.
 
 Identifier splitting is passed in (``split``) rather than imported: ``lore.graphs`` sits below
 ``lore.text`` in the layer order, and the caller (queries, bench) owns the tokenizer.
@@ -28,6 +34,8 @@ import scipy.sparse as sp
 
 from ..algorithms import _signals as sig
 from ..store import _features as store_features
+from ..store import history as store_history
+from . import _hybrid_cache
 from .build import CodeGraph
 
 _PARAMS = re.compile(r"\((.*)\)", re.DOTALL)
@@ -61,6 +69,9 @@ class SymbolFeatures:
     name_vocab: list[str]
     decorator_vocab: list[str]
     param_vocab: list[str]
+    co_change: sp.csr_matrix | None = None  # rows x rows: commits that changed both (symmetric, no diagonal)
+    changes: np.ndarray | None = None  # per row: commits that changed it
+    history: dict | None = None  # the run's summary (commits read / used, until, head), None without one
 
 
 def summary(docstring: str | None) -> str:
@@ -138,6 +149,47 @@ def _counts(rows: list[list[str]], n: int, vocab: dict[str, int]) -> sp.csr_matr
     return m
 
 
+def _words(tokens) -> list[str]:
+    """Tokens that are words: pure digits left out.
+
+    Examples
+    --------
+    >>> _words(["atan", "2", "x85", "0"])
+    ['atan', 'x85']
+    """
+    return [t for t in tokens if not t.isdigit()]
+
+
+def history_matrix(g: CodeGraph, pairs: np.ndarray, touched: np.ndarray) -> tuple[sp.csr_matrix, np.ndarray]:
+    """(symmetric rows x rows co-change counts, per-row change counts) of a history run, ids mapped to ``g``'s rows.
+
+    Pairs or symbols that are not rows of the graph are dropped.
+    """
+    ids = g.nodes.ids
+    n = g.n
+
+    def rows_of(col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        at = np.minimum(np.searchsorted(ids, col), max(len(ids) - 1, 0))
+        ok = (ids[at] == col) if len(ids) else np.zeros(col.size, dtype=bool)
+        return at, ok
+
+    changes = np.zeros(n, dtype=np.int64)
+    if touched.size:
+        r, ok = rows_of(touched[:, 0])
+        changes[r[ok]] = touched[ok, 1]
+    if pairs.size:
+        ra, oka = rows_of(pairs[:, 0])
+        rb, okb = rows_of(pairs[:, 1])
+        ok = oka & okb
+        a, b, c = ra[ok], rb[ok], pairs[ok, 2].astype(np.float64)
+        m = sp.coo_matrix((np.concatenate([c, c]), (np.concatenate([a, b]), np.concatenate([b, a]))), shape=(n, n))
+        co = m.tocsr()
+        co.sum_duplicates()
+    else:
+        co = sp.csr_matrix((n, n))
+    return co, changes
+
+
 def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]]) -> SymbolFeatures:
     """Read the per-symbol columns and build every array of :class:`SymbolFeatures` for ``g``'s rows."""
     table = store_features.symbol_feature_rows(conn)
@@ -173,14 +225,14 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]]) -> 
         for k, part in enumerate(d.split("/") if d else []):
             dir_paths[i, k] = comp_ids.setdefault(part, len(comp_ids))
     # words
-    name_rows = [split(nm) for nm in names]
+    name_rows = [_words(split(nm)) for nm in names]
     name_pres, name_vocab = _presence(name_rows, n)
     text_rows = []
     for r in range(n):
         sig_words = [w for w in (t.lower() for t in _WORD.findall(sigs[r])) if w not in _SKIP_WORDS]
         words = list(name_rows[r])
         for w in sig_words + _WORD.findall(docs[r]):
-            words.extend(p for p in split(w) if p not in _SKIP_WORDS)
+            words.extend(p for p in _words(split(w)) if p not in _SKIP_WORDS)
         text_rows.append(words)
     vocab: dict[str, int] = {}
     tf = _counts(text_rows, n, vocab)
@@ -198,13 +250,16 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]]) -> 
     arity = np.where(is_fn, np.array([len(p) for p in param_rows]), -1)
     param_pres, param_vocab = _presence([p if is_fn[i] else [] for i, p in enumerate(param_rows)], n)
     bases = g.presence("inherits")
+    run = store_history.load_run(conn, g.generation)
+    co_change, changes = history_matrix(g, run[1], run[2]) if run is not None else (None, None)
     return SymbolFeatures(
         stamp=g.stamp, line=line, private=private, parent_is_class=parent_is_class, directory=directory,
         dir_paths=dir_paths, arity=arity.astype(np.int64),
         name_tokens=sig.idf_normalize(name_pres), text_terms=text_terms.tocsr(), text_bm25=sig.bm25_weights(tf),
         decorators=sig.idf_normalize(deco_pres, max_df=0.2), params=sig.idf_normalize(param_pres),
         bases=sig.idf_normalize(bases, max_df=0.2), vocab=list(vocab), name_vocab=name_vocab,
-        decorator_vocab=deco_vocab, param_vocab=param_vocab,
+        decorator_vocab=deco_vocab, param_vocab=param_vocab, co_change=co_change, changes=changes,
+        history=run[0] if run is not None else None,
     )
 
 
@@ -212,14 +267,20 @@ _CACHE: dict[str, SymbolFeatures] = {}
 _LOCK = threading.Lock()
 
 
-def load_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]]) -> SymbolFeatures:
-    """:func:`build_features`, cached in memory per index state (a refresh changes the stamp)."""
-    key = g.stamp or str(id(g))
+def load_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]], db_path=None,
+                  save: bool = True) -> SymbolFeatures:
+    """:func:`build_features`, cached in memory per index state (a refresh changes the stamp; a history
+    run re-mined for a new HEAD at the same generation changes its summary, read here in one small row).
+    With ``db_path`` (the index file) also on disk beside it (:mod:`lore.graphs._hybrid_cache`), written
+    only when ``save``."""
+    run = store_history.run_summary(conn)
+    key = f"{g.stamp or id(g)}|{run[0] if run else ''}|{run[1] if run else ''}"
     with _LOCK:
         got = _CACHE.get(key)
     if got is not None:
         return got
-    feats = build_features(conn, g, split=split)
+    feats = _hybrid_cache.cached(conn, g.stamp, db_path, key, lambda: build_features(conn, g, split=split),
+                                 cls=SymbolFeatures, save=save)
     with _LOCK:
         if len(_CACHE) > 4:
             _CACHE.clear()

@@ -19,6 +19,12 @@ For one seed row:
    the detail behind it (the shared callees, the line distance, the shared words), gathered for all
    returned rows at once from the same matrices (:func:`explain`).
 
+**history** (where the index was built from a git checkout, :mod:`lore.index.history`): ``history``
+is the share of the seed's commits that also changed the candidate (``c / n``: "changed together in
+c of n commits", the confidence of the association rule seed -> candidate), ``history_count``
+saturates in the count alone (``1 - 1 / (1 + c)``), so one shared commit of a seed changed once does
+not weigh like ten. Without a history both are 0 and the ranker is what it is without them.
+
 ``private_helper`` is 1 for a private candidate (``_name``) of a public seed: helpers that many
 public siblings call are evidence that the siblings belong together, not answers; its fitted weight
 is negative.
@@ -43,13 +49,13 @@ from .build import CodeGraph
 
 SIGNALS = ("structure", "structure_abs", "pagerank", "same_class", "same_file", "line_near", "line_rank", "adjacent",
            "same_dir", "package_near", "name_tokens", "text", "text_abs", "same_kind", "decorators", "params",
-           "same_arity", "shared_base", "private_helper")
+           "same_arity", "shared_base", "private_helper", "history", "history_count")
 FAMILIES = {"structure": "structure", "structure_abs": "structure", "pagerank": "structure",
             "same_class": "place", "same_file": "place", "line_near": "place", "line_rank": "place",
             "adjacent": "place", "same_dir": "place", "package_near": "place",
             "name_tokens": "words", "text": "words", "text_abs": "words",
             "same_kind": "role", "decorators": "role", "params": "role", "same_arity": "role",
-            "shared_base": "role", "private_helper": "role"}
+            "shared_base": "role", "private_helper": "role", "history": "history", "history_count": "history"}
 POOL = 40  # best rows per family that become candidates
 # push PageRank tolerance: 10x coarser than fusion's; the walk is one signal among fifteen here and
 # this halves the query time (held-out networkx / scipy Recall@10 and MRR@10 moved by less than 0.01)
@@ -122,12 +128,19 @@ def candidates(g: CodeGraph, f: SymbolFeatures, seeds: np.ndarray, allowed: np.n
     same_file = np.flatnonzero(np.asarray(g.file) == g.file[seed]) if g.file[seed] >= 0 else np.zeros(0, np.int64)
     near = np.zeros(g.n)
     near[same_file] = sig.line_proximity(f.line, seed, same_file, np.ones(same_file.size)) + 1e-9
-    parts = [sig.top_rows(s, allowed, pool) for s in (structure, walk, text, near)]
+    history = np.zeros(g.n)
+    changed = 0.0
+    if f.co_change is not None and f.changes is not None:
+        lo, hi = f.co_change.indptr[seed], f.co_change.indptr[seed + 1]
+        history[f.co_change.indices[lo:hi]] = f.co_change.data[lo:hi]
+        changed = float(f.changes[seed])
+    parts = [sig.top_rows(s, allowed, pool) for s in (structure, walk, text, near, *([history] if changed else []))]
     cand = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
     total = float(sum(params.overlap_weights.values())) or 1.0
     # the absolute scales (0-d arrays): overlap over its total relation weight, BM25 over the seed's own
     return cand, {"structure": structure, "pagerank": walk, "text": text, "structure_scale": np.asarray(total),
-                  "text_scale": np.asarray(float(text[seed]))}
+                  "text_scale": np.asarray(float(text[seed])), "history": history,
+                  "history_scale": np.asarray(changed)}
 
 
 def signal_matrix(g: CodeGraph, f: SymbolFeatures, seed: int, cand: np.ndarray, raw: dict[str, np.ndarray]) -> np.ndarray:
@@ -155,6 +168,8 @@ def signal_matrix(g: CodeGraph, f: SymbolFeatures, seed: int, cand: np.ndarray, 
         "same_arity": sig.same_value(f.arity, seed, cand),
         "shared_base": sig.row_cosine(f.bases, seed, cand),
         "private_helper": (f.private[cand] & ~f.private[seed]).astype(np.float64),
+        "history": sig.co_change_share(raw["history"][cand], float(raw.get("history_scale", 0.0))),
+        "history_count": sig.saturate(raw["history"][cand]),
     }
     return np.column_stack([cols[s] for s in SIGNALS]) if cand.size else np.zeros((0, len(SIGNALS)))
 
@@ -233,6 +248,9 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
                 detail["words"] = sorted(vocab[int(c_)] for c_ in per_row[i])[:3]
             elif name == "same_arity":
                 detail["parameters"] = int(f.arity[rows[i]])
+            elif name in ("history", "history_count") and f.co_change is not None and f.changes is not None:
+                detail["together"] = int(round(float(f.co_change[s.seed, rows[i]])))
+                detail["commits"] = int(f.changes[s.seed])
             items.append({"signal": name, "family": FAMILIES[name], "value": round(float(s.x[i, j]), 4),
                           "contribution": round(c, 4), "detail": detail})
         out.append(items[:top] if top else items)
@@ -267,6 +285,8 @@ def render(item: dict, name_of=None) -> str:
     '12 lines apart'
     >>> render({"signal": "structure", "detail": {"callees": {"count": 3, "rows": [4, 9]}}}, {4: "a", 9: "b"}.get)
     'shares 3 callees (a, b)'
+    >>> render({"signal": "history", "detail": {"together": 7, "commits": 12}})
+    'changed together in 7 of 12 commits'
     """
     name, detail = item["signal"], item.get("detail") or {}
     name_of = name_of or (lambda r: f"#{r}")
@@ -286,6 +306,8 @@ def render(item: dict, name_of=None) -> str:
         return f"{label} {'/'.join(detail.get('words', []))}".strip()
     if name == "same_arity":
         return f"same number of parameters ({detail.get('parameters', '?')})"
+    if name in ("history", "history_count"):
+        return f"changed together in {detail.get('together', '?')} of {detail.get('commits', '?')} commits"
     return _FIXED_TEXT.get(name, name)
 
 

@@ -60,18 +60,24 @@ def related_params(algorithm: str, *, alpha: float, direction: str | None, measu
 
 def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kinds: tuple[str, ...] | None,
             include_tests: bool, direction: str | None, measure: str | None, alpha: float,
-            weights: dict[str, float] | None, n_walks: int, seed: int, query: dict) -> Rows:
+            weights: dict[str, float] | None, n_walks: int, seed: int, query: dict, *, engine: str = "local",
+            ray_address: str | None = None) -> Rows:
     """Symbols that play a role like ``seeds``, best first, each with its ``why``.
 
     ``query`` (the answer's envelope) gets the parameters that shaped the ranking (measure, alpha,
-    direction). Returns ``(rows, total, note)``.
+    direction). Returns ``(rows, total, note)``. ``engine``/``ray_address`` say where the ranking's
+    sparse products run (:func:`lore.graphs.related.related_scores`; ``cluster`` runs label
+    propagation there); the ``why`` is gathered in this process, and the answer is the same either
+    way. ``hybrid`` runs in this process whatever the engine (its signals read per-symbol features).
     """
     from ..graphs import related as rel
 
     if algorithm == "cluster":
-        return cluster_members(index, seeds[0], limit, kinds, include_tests, query, extra_seeds=seeds[1:])
+        return cluster_members(index, seeds[0], limit, kinds, include_tests, query, extra_seeds=seeds[1:],
+                               engine=engine, ray_address=ray_address)
     if algorithm == "hybrid":
-        return related_hybrid(index, seeds, limit, kinds, include_tests, weights, query)
+        return related_hybrid(index, seeds, limit, kinds, include_tests, weights, query, alpha=alpha,
+                              direction=direction, measure=measure)
     g = index.graph()
     params = related_params(algorithm, alpha=alpha, direction=direction, measure=measure, weights=weights,
                             n_walks=n_walks, seed=seed)
@@ -81,7 +87,7 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
         query.update({"alpha": alpha, "direction": params.direction})
     srows = g.nodes.rows(seeds)
     mask = rel.excluded_mask(g, srows, include_tests=include_tests, kinds=kinds)
-    scores, se = rel.related_scores(g, srows, params, exclude=mask)
+    scores, se = rel.related_scores(g, srows, params, exclude=mask, engine=engine, ray_address=ray_address)
     ranked, total = rel.rank(scores, mask, limit)
     if total == 0:
         return [], 0, "the seed has no structural neighbours (no resolved calls, callers or types); nothing to rank"
@@ -98,13 +104,43 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
     return rows, total, ""
 
 
-def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[str, ...] | None,
-                   include_tests: bool, weights: dict[str, float] | None, query: dict) -> Rows:
-    """The hybrid ranker (:mod:`lore.graphs.hybrid`): structure, place, words and role, fit weights.
+def hybrid_params(weights: dict[str, float] | None, *, alpha: float = 0.85, direction: str | None = None,
+                  measure: str | None = None) -> tuple[dict[str, float], RelatedParams]:
+    """(signal weights, structural parameters) of a hybrid query.
 
-    ``weights`` override the shipped defaults per signal (``lore bench fit`` writes a whole set). Each
-    row's ``why`` lists every signal's contribution (they sum to the score) and a one-line summary;
-    the neighbours it names come from one store query for all rows.
+    The hybrid ranker's structure signals are the overlap and push-PageRank scores, so the options
+    that shape those apply to it as they do to ``overlap`` and ``pagerank``: ``measure`` (the overlap
+    similarity), ``alpha`` and ``direction`` (the walk), and in ``weights`` the overlap relations
+    (``callees``, ``container``...) and walk relations (``calls``, ``contains``...). The other names in
+    ``weights`` are the hybrid's signals (``structure``, ``same_file``, ``history``...: the names of
+    ``lore bench fit``), overriding the shipped weights one by one. A name that is neither is an error.
+    """
+    from ..graphs import hybrid as hy
+    from ..graphs import related as rel
+
+    signal_w = {k: v for k, v in (weights or {}).items() if k in hy.SIGNALS}
+    relation_w = {k: v for k, v in (weights or {}).items() if k not in hy.SIGNALS}
+    known = (*hy.SIGNALS, *rel.OVERLAP_RELATIONS, *(r for r in rel.WALK_RELATIONS if r not in rel.OVERLAP_RELATIONS))
+    for name in relation_w:
+        if name not in rel.OVERLAP_RELATIONS and name not in rel.WALK_RELATIONS:
+            raise UnknownAlgorithmError(name, known, what="hybrid signal or relation")
+    params = related_params("fusion", alpha=alpha, direction=direction, measure=measure, weights=relation_w or None,
+                            n_walks=1, seed=0)
+    w = {**hy.load_weights(None), **signal_w}
+    hy.check_weights(w)
+    return w, params
+
+
+def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[str, ...] | None,
+                   include_tests: bool, weights: dict[str, float] | None, query: dict, *, alpha: float = 0.85,
+                   direction: str | None = None, measure: str | None = None) -> Rows:
+    """The hybrid ranker (:mod:`lore.graphs.hybrid`): structure, place, words, role and history, fit weights.
+
+    ``weights`` override the shipped defaults per signal (``lore bench fit`` writes a whole set) and
+    the structure signals' relation weights; ``measure``, ``alpha`` and ``direction`` shape the
+    structure signals (:func:`hybrid_params`). Each row's ``why`` lists every signal's contribution
+    (they sum to the score) and a one-line summary; the neighbours it names come from one store
+    query for all rows.
     """
     from ..graphs import hybrid as hy
     from ..graphs import related as rel
@@ -112,13 +148,13 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
     from ..text.tokens import split_identifier
 
     g = index.graph()
-    w = {**hy.load_weights(None), **(weights or {})}
-    hy.check_weights(w)
+    w, params = hybrid_params(weights, alpha=alpha, direction=direction, measure=measure)
     query["weights"] = dict(weights) if weights else "default"  # the shipped set is long: echo overrides only
+    query.update({"measure": params.measure, "alpha": params.alpha, "direction": params.direction})
     srows = g.nodes.rows(seeds)
     mask = rel.excluded_mask(g, srows, include_tests=include_tests, kinds=kinds)
-    feats = load_features(index.conn, g, split=split_identifier)
-    scored = hy.score(g, feats, srows, mask, w)
+    feats = load_features(index.conn, g, split=split_identifier, db_path=index.db_path, save=not index.readonly)
+    scored = hy.score(g, feats, srows, mask, w, params=params)
     total = len(scored.rows)
     if total == 0:
         return [], 0, "nothing shares structure, place or words with the seed; nothing to rank"

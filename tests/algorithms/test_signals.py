@@ -144,3 +144,13 @@ def _blocks_one():
 def test_linear_scores_checks_shape():
     with pytest.raises(InvalidArgumentError):
         ltr.linear_scores(np.ones((2, 3)), np.ones(2))
+
+
+def test_history_signals_are_bounded_and_monotone():
+    counts = np.array([0.0, 1.0, 2.0, 5.0, 40.0])
+    share = sig.co_change_share(counts, 10)
+    assert share.tolist() == [0.0, 0.1, 0.2, 0.5, 1.0]  # capped at 1: a pair cannot change more often than the seed
+    sat = sig.saturate(counts)
+    assert sat[0] == 0.0 and (np.diff(sat) > 0).all() and (sat < 1.0).all()
+    assert sig.co_change_share(counts, 0).tolist() == [0.0] * 5
+    assert sig.co_change_share(np.array([-1.0]), 3).tolist() == [0.0]

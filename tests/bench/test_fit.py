@@ -70,6 +70,8 @@ def test_weights_override_and_bad_weights(seealso_repo, tmp_path):
         assert env["query"]["weights"]["same_file"] == 1.0
         with pytest.raises(InvalidArgumentError, match="unknown hybrid signal"):
             lore_graph(idx, kind="related", source_id="pkg.core.alpha", algorithm="hybrid", weights={"nope": 1.0})
+        with pytest.raises(InvalidArgumentError, match="negative|>= 0|must be"):
+            lore_graph(idx, kind="related", source_id="pkg.core.alpha", algorithm="hybrid", weights={"callees": -1.0})
     bad = tmp_path / "w.json"
     bad.write_text("{}")
     with pytest.raises(InvalidArgumentError, match="lore bench fit"):
@@ -140,3 +142,33 @@ def test_group_blocks_gives_each_kind_of_ground_truth_equal_weight():
     assert np.isclose(flat.query_weight[5:].sum(), 1 / 3)
     with pytest.raises(InvalidArgumentError):
         ft.group_blocks([a1, a2], ["seealso"])
+
+
+def test_hybrid_honours_the_structure_options(seealso_repo):
+    """measure, alpha, direction and relation weights shape the hybrid's structure signals, as they shape
+    overlap and PageRank; the envelope says which were used."""
+    seed = "pkg.core.alpha"
+    with open_index(seealso_repo) as idx:
+        base = lore_graph(idx, kind="related", source_id=seed, algorithm="hybrid", limit=50)
+        assert {k: base["query"][k] for k in ("measure", "alpha", "direction")} == {
+            "measure": "idf_cosine", "alpha": 0.85, "direction": "both"}
+        only_structure = {s: 0.0 for s in hy.SIGNALS if s not in ("structure", "structure_abs")}
+
+        def structure_values(**kw):
+            env = lore_graph(idx, kind="related", source_id=seed, algorithm="hybrid", limit=50,
+                             **{**kw, "weights": {**only_structure, **kw.get("weights", {})}})
+            return env, {r["id"]: r["score"] for r in env["results"]}
+
+        env, by_default = structure_values()
+        env_j, jaccard = structure_values(measure="jaccard")
+        assert env_j["query"]["measure"] == "jaccard" and jaccard != by_default
+        _, no_callers = structure_values(weights={"callers": 0.0, "container": 0.0})
+        assert no_callers != by_default
+        env_a = lore_graph(idx, kind="related", source_id=seed, algorithm="hybrid", alpha=0.5, direction="out")
+        assert (env_a["query"]["alpha"], env_a["query"]["direction"]) == (0.5, "out")
+
+
+def test_digits_are_not_words(seealso_repo):
+    with open_index(seealso_repo) as idx:
+        f = load_features(idx.conn, idx.graph(), split=split_identifier)
+    assert not [w for w in f.vocab + f.name_vocab if w.isdigit()]

@@ -1,0 +1,160 @@
+"""The hybrid ranker's per-symbol features saved beside the index, so a new process does not rebuild them.
+
+Building :class:`~lore.graphs._features.SymbolFeatures` reads every symbol's name, signature and
+docstring and tokenizes them: about 1 s on Django (45k symbols), most of a cold ``lore graph related
+-a hybrid`` call. The result depends only on the index state, so it is saved once as plain ``.npy``
+arrays in ``<index>.features/<state>/`` (like the graph cache of :mod:`lore.graphs.build`) and mapped
+back copy-on-write by later processes in a few milliseconds.
+
+Never served stale: a saved state is found by the key :func:`lore.graphs._features.load_features`
+computes (the index's stamp -- its random identity and generation -- and the history run), and its
+``meta.json`` must repeat that key, the format and the current field names of ``SymbolFeatures``
+(a field added to the class makes every older save unreadable, so it is rebuilt). Saving writes a
+temporary folder and renames it (a reader never sees half a state) and drops older states. Errors
+never reach the caller: an unreadable or unwritable cache only means building in memory.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+FORMAT = 1
+_SPARSE = ("data", "indices", "indptr")
+
+
+def cache_dir(db_path: str | os.PathLike[str]) -> Path:
+    """The folder beside the index file that holds saved features (one subfolder per state)."""
+    p = Path(db_path)
+    return p.with_name(p.name + ".features")
+
+
+def _state_dir(cache: Path, key: str) -> Path:
+    return cache / hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+
+
+def _field_names(cls: type) -> list[str]:
+    return [f.name for f in dataclasses.fields(cls)]
+
+
+def _encode(value: Any) -> tuple[dict, dict[str, np.ndarray]] | None:
+    """(description for meta.json, arrays to save) of one field, or None for a type this cache cannot hold."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return {"type": "json", "value": value}, {}
+    if isinstance(value, np.ndarray):
+        if value.dtype == object:
+            return None
+        return {"type": "array"}, {"": value}
+    if sp.issparse(value) and value.format in ("csr", "csc"):
+        return ({"type": "sparse", "format": value.format, "shape": list(value.shape)},
+                {k: getattr(value, k) for k in _SPARSE})
+    if isinstance(value, list | dict):
+        try:
+            same = json.loads(json.dumps(value)) == value  # int keys or tuples would come back changed
+        except (TypeError, ValueError):
+            return None
+        return ({"type": "json", "value": value}, {}) if same else None
+    return None
+
+
+def save_state(db_path: str | os.PathLike[str], key: str, feats: Any) -> Path | None:
+    """Save ``feats`` (a ``SymbolFeatures``) for the state ``key``; the folder written, or None if it could not be.
+
+    Older states are removed. Never raises for I/O: a read-only directory means no cache.
+    """
+    cache = cache_dir(db_path)
+    final = _state_dir(cache, key)
+    fields: dict[str, dict] = {}
+    arrays: dict[str, np.ndarray] = {}
+    for name in _field_names(type(feats)):
+        enc = _encode(getattr(feats, name))
+        if enc is None:
+            return None  # a field this format cannot hold: serve from memory only
+        desc, arrs = enc
+        fields[name] = desc
+        for part, arr in arrs.items():
+            arrays[f"{name}.{part}" if part else name] = arr
+    tmp = None
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cache))
+        for fname, arr in arrays.items():
+            np.save(tmp / f"{fname}.npy", np.ascontiguousarray(arr), allow_pickle=False)
+        (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "key": key, "class": type(feats).__name__,
+                                                   "fields": fields}), encoding="utf-8")
+        try:
+            os.rename(tmp, final)
+        except OSError:  # another process saved this state first
+            shutil.rmtree(tmp, ignore_errors=True)
+        tmp = None
+        for old in cache.iterdir():
+            if old != final and not old.name.startswith(".tmp-"):
+                shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        return None
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return final
+
+
+def load(db_path: str | os.PathLike[str], key: str, cls: type) -> Any | None:
+    """The ``cls`` instance saved for the state ``key`` (arrays memory-mapped copy-on-write), else None."""
+    folder = _state_dir(cache_dir(db_path), key)
+    try:
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        fields = meta.get("fields", {})
+        if (meta.get("format") != FORMAT or meta.get("key") != key or meta.get("class") != cls.__name__
+                or list(fields) != _field_names(cls)):
+            return None
+
+        def arr(name: str) -> np.ndarray:
+            return np.load(folder / f"{name}.npy", mmap_mode="c", allow_pickle=False)
+
+        values: dict[str, Any] = {}
+        for name, desc in fields.items():
+            kind = desc["type"]
+            if kind == "json":
+                values[name] = desc["value"]
+            elif kind == "array":
+                values[name] = arr(name)
+            elif kind == "sparse":
+                parts = tuple(arr(f"{name}.{p}") for p in _SPARSE)
+                make = sp.csr_matrix if desc["format"] == "csr" else sp.csc_matrix
+                values[name] = make(parts, shape=tuple(desc["shape"]))
+            else:
+                return None
+        return cls(**values)
+    except (OSError, KeyError, ValueError, TypeError):
+        return None
+
+
+def cached(conn, stamp: str, db_path: str | os.PathLike[str] | None, key: str, build, *, cls: type,
+           save: bool = True) -> Any:
+    """The features of state ``key``: from disk beside ``db_path``, else ``build()`` (then saved when ``save``).
+
+    Without ``db_path`` or ``stamp`` (a graph not read from an index) nothing touches the disk. A
+    build is saved only if the index is still at ``stamp`` (the state the graph was read at), so a
+    writer committing meanwhile never gets a mixed state kept.
+    """
+    if db_path is None or not stamp:
+        return build()
+    got = load(db_path, key, cls)
+    if got is not None:
+        return got
+    feats = build()
+    if save:
+        from ..store import db as store_db
+
+        if store_db.index_stamp(conn) == stamp:
+            save_state(db_path, key, feats)
+    return feats

@@ -21,7 +21,7 @@ def lore_graph(
     *,
     kind: str,
     source_id: int | str | list[int | str] | tuple[int | str, ...],
-    algorithm: str = "overlap",  # graphs.related.DEFAULT_ALGORITHM (not imported here: numpy loads lazily)
+    algorithm: str = "hybrid",  # graphs.related.DEFAULT_ALGORITHM (not imported here: numpy loads lazily)
     limit: int = 20,
     result_kind: str | list[str] | None = None,
     include_tests: bool = False,
@@ -44,7 +44,9 @@ def lore_graph(
     index : Index
     kind : {'call', 'callers', 'import', 'inheritance', 'related', 'cluster'}
     source_id : symbol id or qualified name, or a list of them (several seeds, ``related`` only)
-    algorithm : ``related`` only: 'overlap' (default), 'fusion' (overlap and push-PageRank ranks fused),
+    algorithm : ``related`` only: 'hybrid' (default: structure, place, words and role,
+        fit weights; git history with ``weights={'history': ...}``), 'overlap', 'fusion' (overlap and push-PageRank
+        ranks fused),
         'pagerank' (exact), 'pagerank_push', 'pagerank_mc' (Monte-Carlo, with standard errors), 'cluster'
     limit : maximum rows (1..1000)
     result_kind : keep only results of this symbol kind (or kinds)

@@ -26,7 +26,7 @@ DEFAULTS = [
         ("graph test code", False, (lore_graph, "include_tests"), (("graph", c), "include_tests"), ("lore_graph", "include_tests"))
         for c in ("callers", "related", "cluster")
     ],
-    ("related algorithm", "overlap", (lore_graph, "algorithm"), (("graph", "related"), "algorithm"), ("lore_graph", "algorithm")),
+    ("related algorithm", "hybrid", (lore_graph, "algorithm"), (("graph", "related"), "algorithm"), ("lore_graph", "algorithm")),
     ("pagerank alpha", 0.85, (lore_graph, "alpha"), (("graph", "related"), "alpha"), ("lore_graph", "alpha")),
     ("monte-carlo walks", 10_000, (lore_graph, "n_walks"), (("graph", "related"), "walks"), ("lore_graph", "n_walks")),
     ("monte-carlo seed", 0, (lore_graph, "seed"), (("graph", "related"), "seed"), ("lore_graph", "seed")),
@@ -127,7 +127,7 @@ def test_bad_weights_are_one_line_everywhere(shop_repo):
     res = runner.invoke(lore_app, ["graph", "related", "shop.orders.place_order", "--weights", "callees=lots", "--db", str(db)])
     assert res.exit_code == 2 and "--weights takes name=number pairs" in res.output
     res = runner.invoke(lore_app, ["graph", "related", "shop.orders.place_order", "--weights", "bogus=1", "--db", str(db)])
-    assert res.exit_code == 2 and "unknown overlap relation 'bogus'" in res.output
+    assert res.exit_code == 2 and "unknown hybrid signal or relation 'bogus'" in res.output
 
     async def body(session):
         return await session.call_tool(

@@ -12,7 +12,6 @@ True
 from .api import (
     GRAPH_KINDS,
     Index,
-    IndexReport,
     index_repo,
     list_clusters,
     lore_graph,
@@ -59,3 +58,11 @@ __all__ = [
     "lore_search",
     "open_index",
 ]
+
+
+def __getattr__(name: str):
+    if name == "IndexReport":  # the indexer loads on first use (lore.api -> lore.index)
+        from . import api
+
+        return api.IndexReport
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

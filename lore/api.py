@@ -13,8 +13,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .errors import IndexNotFoundError
-from .index import IndexReport
-from .index.pipeline import run_index
 from .queries import clusters as _clusters
 from .queries import symbols as _symbols
 from .queries._index import OpenIndex, one_generation, resolve_db
@@ -27,6 +25,8 @@ from .queries.symbols import EDGE_TABLES
 
 if TYPE_CHECKING:  # numpy loads lazily: `lore index` and `lore show` start faster without it
     import numpy as np
+
+    from .index import IndexReport
 
 
 class Index(OpenIndex):
@@ -63,15 +63,22 @@ class Index(OpenIndex):
         """BM25 / hybrid search over symbols (or files with ``files=True``); see :func:`lore.search.api.search`."""
         return lore_search(self, query, **options)
 
-    def clusters(self, *, mode: str = "lpa", seed: int = 0, min_size: int = 2) -> tuple[dict, np.ndarray]:
+    def clusters(self, *, mode: str = "lpa", seed: int = 0, min_size: int = 2, engine: str | None = None,
+                 ray_address: str | None = None) -> tuple[dict, np.ndarray]:
         """(summary, labels per graph row), cached per generation in the store (or in memory when read-only)."""
-        return _clusters.cluster_run(self, mode=mode, seed=seed, min_size=min_size)
+        return _clusters.cluster_run(self, mode=mode, seed=seed, min_size=min_size, engine=engine,
+                                     ray_address=ray_address)
 
 
-def open_index(path: str | os.PathLike[str] = ".", *, readonly: bool = False) -> Index:
+def open_index(path: str | os.PathLike[str] = ".", *, readonly: bool = False, engine: str = "local",
+               ray_address: str | None = None) -> Index:
     """Open the index of the repository at ``path`` (or the index file itself).
 
-    Raises :class:`~lore.errors.IndexNotFoundError` if there is none yet.
+    Raises :class:`~lore.errors.IndexNotFoundError` if there is none yet. ``engine`` is where graph
+    queries (``related``, ``cluster``, clusters) run their sparse products unless a query names
+    another: ``local`` (this process, the default) or ``ray`` (Ray actors at ``ray_address``:
+    ``auto``, ``ray://host:port``; default ``RAY_ADDRESS`` or a local Ray instance, started on the
+    first query). The answers are byte-for-byte the same on both.
 
     Examples
     --------
@@ -88,7 +95,7 @@ def open_index(path: str | os.PathLike[str] = ".", *, readonly: bool = False) ->
     db = resolve_db(path)
     if not db.exists():
         raise IndexNotFoundError(str(db))
-    return Index(db, readonly=readonly)
+    return Index(db, readonly=readonly, engine=engine, ray_address=ray_address)
 
 
 def index_repo(root: str | os.PathLike[str] = ".", *, embed: bool = False, embedder: str | None = None,
@@ -106,8 +113,18 @@ def index_repo(root: str | os.PathLike[str] = ".", *, embed: bool = False, embed
     steps = list(INDEX_STEPS)
     if embed or embedder is not None:
         steps.append(embed_step(embedder, embed_progress))
+    from .index.pipeline import run_index  # the indexer loads on first use
+
     return run_index(root, steps=steps, **options)
 
 
 __all__ = ["EDGE_TABLES", "GRAPH_KINDS", "MAX_LIMIT", "Index", "IndexReport", "cluster_label", "compact_row",
            "fit_tokens", "index_repo", "list_clusters", "lore_graph", "lore_search", "majority_path", "open_index"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "IndexReport":  # the indexer loads on first use (lore.index)
+        from .index import IndexReport
+
+        return IndexReport
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

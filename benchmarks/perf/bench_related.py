@@ -23,9 +23,11 @@ Measured per size (medians over repeats; "max" is the slowest query):
 * networkx.pagerank on the same graph where feasible (<= 100k nodes)
 
 With ``--db INDEX`` (a real index, copied to a temporary folder first, never written): cold
-``lore graph related`` CLI calls (a new process each, first without and then with the saved
-graph), warm ``lore_graph(kind="related")`` per algorithm over seeded functions and methods, and
-clusters computed once then read from the store.
+``lore graph related`` CLI calls, default and ``-a hybrid`` (a new process each, first without and
+then with the saved graph and hybrid features), beside anchors in the same run (``python -c pass``,
+``import lore.cli``, ``import numpy, scipy.sparse``), wall and CPU time; warm
+``lore_graph(kind="related")`` per algorithm over seeded functions and methods (hybrid: every signal
+on); and clusters computed once then read from the store.
 
 Usage::
 
@@ -41,6 +43,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -276,7 +279,52 @@ def cluster_cache_row(labels: np.ndarray) -> tuple[str, str]:
     return ("clusters served from the store cache", f"{statistics.median(ms):.0f} ms (written once in {save_s:.1f} s)")
 
 
-def real_corpus(db: Path, seed: int, n_seeds: int) -> list[tuple[str, str]]:
+def _child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _run(cmd: list[str], env: dict) -> tuple[float, float]:
+    """(wall ms, CPU ms of the child) of one new process."""
+    c0, t0 = _child_cpu(), time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True, env=env)
+    return (time.perf_counter() - t0) * 1000, (_child_cpu() - c0) * 1000
+
+
+def cold_cli(db: Path, seed: int, *, repeat: int = 5) -> list[tuple[str, str]]:
+    """Cold ``lore graph related`` calls (a new process each) beside anchors measured in the same run.
+
+    First one call per algorithm with nothing saved (it builds and saves the graph, and for hybrid
+    its features), then ``repeat`` interleaved rounds of: ``python -c pass``, ``import lore.cli``,
+    ``import numpy, scipy.sparse`` (the floor any graph query pays) and the calls. Medians of wall
+    and CPU time (CPU is steadier on a shared machine).
+    """
+    py = sys.executable
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    related = [py, "-m", "lore", "graph", "related", str(seed), "--db", str(db), "-n", "10"]
+    calls = {
+        "anchor: python -c pass": [py, "-c", "pass"],
+        "anchor: import lore.cli": [py, "-c", "import lore.cli"],
+        "anchor: import numpy, scipy.sparse": [py, "-c", "import numpy, scipy.sparse"],
+        "cold CLI related (default algorithm)": related,
+        "cold CLI related -a hybrid": [*related, "-a", "hybrid"],
+    }
+    rows: list[tuple[str, str]] = []
+    for name in ("cold CLI related (default algorithm)", "cold CLI related -a hybrid"):
+        wall, cpu = _run(calls[name], env)
+        rows.append((f"{name}, nothing saved", f"{wall:.0f} ms wall, {cpu:.0f} ms CPU (builds and saves)"))
+    got: dict[str, list[tuple[float, float]]] = {k: [] for k in calls}
+    for _ in range(repeat):
+        for name, cmd in calls.items():
+            got[name].append(_run(cmd, env))
+    for name, runs in got.items():
+        wall, cpu = zip(*runs, strict=True)
+        rows.append((f"{name}{'' if name.startswith('anchor') else ', saved'}",
+                     f"{statistics.median(wall):.0f} ms wall, {statistics.median(cpu):.0f} ms CPU (median of {repeat})"))
+    return rows
+
+
+def real_corpus(db: Path, seed: int, n_seeds: int, cold_repeat: int = 5) -> list[tuple[str, str]]:
     """Cold CLI calls and warm api calls on a copy of a real index."""
     from lore import lore_graph, open_index
     from lore.graphs import build
@@ -292,25 +340,21 @@ def real_corpus(db: Path, seed: int, n_seeds: int) -> list[tuple[str, str]]:
                 "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id "
                 "WHERE s.kind IN ('function', 'method') AND f.is_test = 0 ORDER BY s.id")]
         seeds = random.Random(seed).sample(cands, min(n_seeds, len(cands)))
-        cli = [sys.executable, "-m", "lore", "graph", "related", str(seeds[0]), "--db", str(copy), "-n", "10", "--json"]
-        env = {**os.environ, "PYTHONWARNINGS": "ignore"}
-        cold = []
-        for _ in range(4):  # the first call builds and saves the graph; later ones load it
-            t0 = time.perf_counter()
-            subprocess.run(cli, check=True, capture_output=True, env=env)
-            cold.append((time.perf_counter() - t0) * 1000)
-        rows.append(("cold CLI call, no saved graph", f"{cold[0]:.0f} ms (a new process; builds the graph)"))
-        rows.append(("cold CLI call, saved graph", f"{statistics.median(cold[1:]):.0f} ms (a new process)"))
+        rows += cold_cli(copy, seeds[0], repeat=cold_repeat)
         build._MEMORY.clear()
         with open_index(copy) as idx:
             t_graph = timed(idx.graph)[0]
             rows.append(("graph load in process (saved)", f"{t_graph:.0f} ms"))
             for algorithm in ("hybrid", "overlap", "fusion", "pagerank_push", "pagerank_mc", "pagerank", "cluster"):
                 lore_graph(idx, kind="related", source_id=seeds[0], algorithm=algorithm, limit=10)  # warm caches
-                ms = [timed(lore_graph, idx, kind="related", source_id=s, algorithm=algorithm, limit=10)[0]
-                      for s in (seeds if algorithm != "pagerank" else seeds[:20])]
+                ms, cpu = [], []
+                for s in (seeds if algorithm != "pagerank" else seeds[:20]):
+                    c0 = time.process_time()
+                    ms.append(timed(lore_graph, idx, kind="related", source_id=s, algorithm=algorithm, limit=10)[0])
+                    cpu.append((time.process_time() - c0) * 1000)
                 rows.append((f"warm related {algorithm} (limit 10, with why)",
-                             f"p50 {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms over {len(ms)} seeds"))
+                             f"p50 {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms over {len(ms)} seeds; "
+                             f"CPU p50 {statistics.median(cpu):.1f} ms"))
         with open_index(copy) as idx:
             idx.conn.execute("DELETE FROM cluster_runs")
             idx.conn.commit()
@@ -333,6 +377,7 @@ def main() -> None:
     parser.add_argument("--networkx-max", type=int, default=100_000, help="largest size to run networkx on")
     parser.add_argument("--db", type=Path, help="a real index (copied first) for the end-to-end rows")
     parser.add_argument("--db-seeds", type=int, default=100, help="seeded functions/methods queried on --db")
+    parser.add_argument("--cold-repeat", type=int, default=5, help="rounds of cold CLI calls and anchors on --db")
     args = parser.parse_args()
 
     def show(title: str, rows: list[tuple[str, str]]) -> None:
@@ -348,7 +393,7 @@ def main() -> None:
             )
             show(f"N = {n:,} (seed {args.seed})", rows)
         if args.db:
-            show("real corpus", real_corpus(args.db, args.seed, args.db_seeds))
+            show("real corpus", real_corpus(args.db, args.seed, args.db_seeds, args.cold_repeat))
 
 
 if __name__ == "__main__":

@@ -138,6 +138,12 @@ def stats_cmd(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     if s.get("skipped"):
         out.print("skipped by the last index run: " + ", ".join(f"{k} {v}" for k, v in s["skipped"].items()),
                   markup=False)
+    h = s.get("history") or {}
+    if h.get("reason"):
+        out.print(f"git history: none ({h['reason']})", markup=False)
+    elif h:
+        out.print(f"git history: {h.get('commits_used', 0)} commits used of {h.get('commits_read', 0)} read "
+                  "(the hybrid ranker's opt-in signal: --weights history=2)", markup=False)
 
 
 def show_cmd(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from ..errors import UnknownAlgorithmError
 from ..index.walk import unescape_name
 from ..store import db as store_db
+from ..store import history as history_store
 from ..store import read
 from ._index import OpenIndex
 from ._names import closest_symbols
@@ -83,7 +85,23 @@ def index_stats(index: OpenIndex) -> dict:
     out["root"] = store_db.get_meta(index.conn, "root")
     out["updated_at"] = store_db.get_meta(index.conn, "updated_at")
     out["skipped"] = store_db.skipped_counts(index.conn)  # files the last `lore index` skipped, by reason
+    out["history"] = history_summary(index)
     return out
+
+
+def history_summary(index: OpenIndex) -> dict:
+    """What the index knows of its repository's git history (the hybrid ranker's opt-in signal): the
+    commits read and used, their date range, or why there is none; ``{}`` before the first run."""
+    got = history_store.run_summary(index.conn)
+    if got is None:
+        return {}
+    generation, text = got
+    try:
+        summary = json.loads(text)
+    except ValueError:
+        return {}
+    keep = ("reason", "commits_read", "commits_used", "oldest", "newest", "head", "until")
+    return {"generation": generation, **{k: summary[k] for k in keep if summary.get(k) is not None}}
 
 
 def index_status(index: OpenIndex) -> dict:

@@ -104,6 +104,24 @@ def test_index_pipeline_counts_commits_that_changed_symbols_together(history_rep
     assert touched == {"f": 4, "g": 3, "h": 2}
 
 
+def test_stats_say_what_history_the_index_has(history_repo, tmp_path):
+    from typer.testing import CliRunner
+
+    from lore.cli import app
+
+    report = index_repo(history_repo)
+    with open_index(report.db) as idx:
+        h = idx.stats()["history"]
+    assert h["commits_read"] == 6 and h["commits_used"] == 5 and not h.get("reason")
+    res = CliRunner().invoke(app, ["stats", "--db", str(report.db)])
+    assert res.exit_code == 0 and "git history: 5 commits used of 6 read" in res.output
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "plain" / "m.py").write_text(CODE["f"])
+    other = index_repo(tmp_path / "plain")
+    res = CliRunner().invoke(app, ["stats", "--db", str(other.db)])
+    assert "git history: none (not a git checkout)" in res.output
+
+
 def test_until_keeps_only_older_commits_and_the_signal_sees_no_later_pair(history_repo, tmp_path):
     db = tmp_path / "i.db"
     index_code(history_repo, db=db)

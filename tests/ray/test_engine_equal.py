@@ -8,31 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 
 from lore.algorithms import clusters, overlap, pagerank
 from lore.algorithms._engine import LOCAL
+from lore.bench.synthetic import code_like_graph
 
 pytest.importorskip("ray")
 
 N = 100_000
-
-
-def code_like_graph(n: int, *, avg_deg: float = 5.0, seed: int = 42, module: int = 200) -> sp.csr_matrix:
-    """Weighted directed adjacency of a code-like graph (see research/dist/gen_graph.py)."""
-    rng = np.random.default_rng(seed)
-    outdeg = 1 + rng.poisson(avg_deg - 1, size=n)
-    src = np.repeat(np.arange(n, dtype=np.int64), outdeg)
-    local = rng.random(src.size) < 0.6
-    dst = np.empty(src.size, dtype=np.int64)
-    base = (src[local] // module) * module
-    dst[local] = np.minimum(base + rng.integers(0, module, size=int(local.sum())), n - 1)
-    ranks = np.minimum(rng.zipf(1.6, size=int((~local).sum())) - 1, n - 1)
-    dst[~local] = rng.permutation(n)[ranks]
-    keep = src != dst
-    key = np.unique(src[keep] * n + dst[keep])
-    weights = rng.choice([0.5, 1.0, 2.0], size=key.size)
-    return sp.csr_matrix((weights, (key // n, key % n)), shape=(n, n))
 
 
 @pytest.fixture(scope="module")

@@ -24,10 +24,13 @@ truth), so the signal and the judgements count commits the same way.
 from __future__ import annotations
 
 import contextlib
+import json
+import marshal
 import re
 import sqlite3
 import subprocess
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -317,12 +320,40 @@ def _resolve_until(root: Path, until: str | None) -> tuple[int | None, str | Non
     return None, done.stdout.strip()
 
 
+class LogCache:
+    """The parsed commits of the last mining, by their identity (repository, HEAD, window, cap).
+
+    Reading ``git log -p`` is most of a mining run (0.65 of 0.82 s on flask's 2,000 commits); a new
+    index generation with the same HEAD needs only the mapping onto the symbols' new line spans.
+    ``load`` reads the store; a fresh log waits in ``pending`` for the caller's write transaction.
+    """
+
+    def __init__(self, load: Callable[[str], bytes | None]) -> None:
+        self.load = load
+        self.pending: tuple[str, bytes] | None = None
+
+
+def _encode_log(commits: list[Commit], later: list[tuple[str, str]]) -> bytes:
+    rows = [(c.sha, c.time, [(p, [tuple(r) for r in rs]) for p, rs in c.files.items()], [tuple(r) for r in c.renames])
+            for c in commits]
+    return zlib.compress(marshal.dumps((rows, [tuple(r) for r in later])), 1)
+
+
+def _decode_log(blob: bytes) -> tuple[list[Commit], list[tuple[str, str]]]:
+    rows, later = marshal.loads(zlib.decompress(blob))
+    commits = [Commit(sha, t, {p: [tuple(r) for r in rs] for p, rs in files}, [tuple(r) for r in renames])
+               for sha, t, files, renames in rows]
+    return commits, [tuple(r) for r in later]
+
+
 def mine(root: str | Path, spans: Spans, *, until: str | None = None, max_commits: int = MAX_COMMITS,
-         max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS) -> tuple[dict, np.ndarray, np.ndarray]:
+         max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS,
+         log_cache: LogCache | None = None) -> tuple[dict, np.ndarray, np.ndarray]:
     """(summary, pairs, touched) of the checkout at ``root`` mapped onto ``spans`` (paths relative to ``root``).
 
     The summary says why the history is empty when it is (``reason``); it never raises for a
-    missing git, a directory outside any repository, a shallow clone or an empty repository.
+    missing git, a directory outside any repository, a shallow clone or an empty repository. With a
+    ``log_cache``, the commits of an earlier mining with the same identity are reused.
     """
     root = Path(root)
     empty = (np.zeros((0, 3), dtype=np.int64), np.zeros((0, 2), dtype=np.int64))
@@ -340,16 +371,22 @@ def mine(root: str | Path, spans: Spans, *, until: str | None = None, max_commit
     if shallow == "true":
         return {**base, "head": head, "reason": "shallow clone (its history is cut)"}, *empty
     t_until, rev = _resolve_until(root, until)
-    try:
-        commits = read_history(Path(lines[0].strip()), until=t_until, rev=rev, max_commits=max_commits,
-                               pathspec=prefix or None)
-    except NotAGitRepositoryError:
-        return {**base, "head": head, "reason": "git log failed"}, *empty
-
-    later: list[tuple[str, str]] = []
-    if t_until is not None or rev is not None:  # the window ends before HEAD: today's paths need the renames since
-        later = read_renames(Path(lines[0].strip()), since=t_until, rev_range=None if rev is None else f"{rev}..HEAD",
-                             pathspec=prefix or None)
+    ident = json.dumps([FORMAT, lines[0].strip(), prefix, head, t_until, rev, max_commits])
+    cached = log_cache.load(ident) if log_cache is not None else None
+    if cached is not None:  # the same commits as last time: only the mapping onto today's symbols is redone
+        commits, later = _decode_log(cached)
+    else:
+        try:
+            commits = read_history(Path(lines[0].strip()), until=t_until, rev=rev, max_commits=max_commits,
+                                   pathspec=prefix or None)
+        except NotAGitRepositoryError:
+            return {**base, "head": head, "reason": "git log failed"}, *empty
+        later = []
+        if t_until is not None or rev is not None:  # the window ends before HEAD: today's paths need the renames since
+            later = read_renames(Path(lines[0].strip()), since=t_until,
+                                 rev_range=None if rev is None else f"{rev}..HEAD", pathspec=prefix or None)
+        if log_cache is not None:
+            log_cache.pending = (ident, _encode_log(commits, later))
 
     def path_map(path: str) -> str | None:
         if not prefix:
@@ -409,10 +446,14 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
             if same:
                 return {**old, "kept": True}
         spans = Spans.build(store_history.symbol_spans(conn))
-        summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files)
+        cache = LogCache(lambda key: None if force else store_history.load_log(conn, key))
+        summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files,
+                                       log_cache=cache)
         summary["seconds"] = round(time.perf_counter() - t0, 3)
         with store_db.write_transaction(conn, db):
             store_history.save_run(conn, gen, summary, pairs, touched)
+            if cache.pending is not None:
+                store_history.save_log(conn, *cache.pending)
         return summary
     finally:
         conn.close()

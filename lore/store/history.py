@@ -54,6 +54,24 @@ def load_run(conn: sqlite3.Connection, generation: int) -> tuple[dict, np.ndarra
     return json.loads(row[1]), pairs, touched
 
 
+LOG_KEY = "git-log"  # the parsed commits of the last run, kept so that a new generation only re-maps them
+
+
+def load_log(conn: sqlite3.Connection, key: str) -> bytes | None:
+    """The cached commit log saved under the identity ``key`` (HEAD, window, caps), or ``None``."""
+    try:
+        row = conn.execute("SELECT summary, pairs FROM history_runs WHERE key = ?", (LOG_KEY,)).fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return bytes(row[1]) if row is not None and row[0] == key else None
+
+
+def save_log(conn: sqlite3.Connection, key: str, blob: bytes) -> None:
+    """Replace the cached commit log (inside the caller's transaction)."""
+    conn.execute("INSERT OR REPLACE INTO history_runs(key, generation, summary, pairs, touched) VALUES (?,?,?,?,?)",
+                 (LOG_KEY, -1, key, blob, b""))
+
+
 def save_run(conn: sqlite3.Connection, generation: int, summary: dict, pairs: np.ndarray, touched: np.ndarray) -> None:
     """Replace the stored run (inside the caller's transaction)."""
     import numpy as np

@@ -254,3 +254,21 @@ def test_fit_on_cochange_never_reads_the_judgements_history(history_repo):
     assert str(CUT) in split["notes"][0]
     summary, pairs, _ = _counts(Path(report.db))
     assert summary["until"] == str(CUT) and pairs == {("f", "g"): 2}
+
+
+def test_a_new_generation_reuses_the_parsed_log_and_a_new_head_rereads_it(history_repo, monkeypatch):
+    """An edit re-indexes the code; the commits are the same, so git is not read again (only re-mapped)."""
+    report = index_repo(history_repo)
+    first = _counts(Path(report.db))
+    calls = []
+    real = hist.read_history
+    monkeypatch.setattr(hist, "read_history", lambda *a, **k: calls.append(1) or real(*a, **k))
+    text = (history_repo / "m.py").read_text()
+    (history_repo / "m.py").write_text(text.replace("return 500", "return 501"))  # an edit; HEAD does not move
+    index_repo(history_repo)
+    assert calls == []  # the log came from the store
+    summary, pairs, touched = _counts(Path(report.db))
+    assert (pairs, touched) == first[1:] and summary["commits_used"] == first[0]["commits_used"]
+    _commit(history_repo, "blank lines", CUT + 4 * DAY)  # a new HEAD: the log is read again
+    index_repo(history_repo)
+    assert calls == [1]

@@ -368,6 +368,10 @@ def mine(root: str | Path, spans: Spans, *, until: str | None = None, max_commit
     prefix, shallow, head = lines[1].strip(), lines[2].strip(), head_of(root)
     if head is None:
         return {**base, "reason": "no commit yet"}, *empty
+    touched_here = _git(root, "log", "-1", "--format=%H", "--", ".")
+    if touched_here is not None and touched_here.returncode == 0 and not touched_here.stdout.strip():
+        # inside someone else's repository (a package under a git-managed toolchain): none of these files is tracked
+        return {**base, "head": head, "reason": "no commit touches these files"}, *empty
     if shallow == "true":
         return {**base, "head": head, "reason": "shallow clone (its history is cut)"}, *empty
     t_until, rev = _resolve_until(root, until)

@@ -272,3 +272,12 @@ def test_a_new_generation_reuses_the_parsed_log_and_a_new_head_rereads_it(histor
     _commit(history_repo, "blank lines", CUT + 4 * DAY)  # a new HEAD: the log is read again
     index_repo(history_repo)
     assert calls == [1]
+
+
+def test_untracked_files_inside_another_repository_say_so(history_repo):
+    """A package directory inside someone else's checkout (site-packages under a git-managed toolchain)."""
+    pkg = history_repo / "vendor" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "m.py").write_text(CODE["f"])
+    report = index_repo(pkg)
+    assert _counts(Path(report.db))[0]["reason"] == "no commit touches these files"

@@ -117,11 +117,16 @@ class Scored:
 
 
 def candidates(g: CodeGraph, f: SymbolFeatures, seeds: np.ndarray, allowed: np.ndarray, *,
-               pool: int = POOL, params: rel.RelatedParams | None = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """(candidate rows sorted, full-length raw scores of structure / pagerank / text / line_near)."""
+               pool: int = POOL, params: rel.RelatedParams | None = None, engine: str = "local",
+               ray_address: str | None = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """(candidate rows sorted, full-length raw scores of structure / pagerank / text / line_near).
+
+    The structure signal's overlap products run on ``engine`` (``local`` or ``ray`` at
+    ``ray_address``: the same bits); push PageRank and the per-symbol signals run in this process."""
     params = params or rel.RelatedParams(algorithm="overlap")
     seed = int(seeds[0])
-    structure = rel.related_scores(g, seeds, replace(params, algorithm="overlap"))[0]
+    structure = rel.related_scores(g, seeds, replace(params, algorithm="overlap"), engine=engine,
+                                   ray_address=ray_address)[0]
     adj = rel.walk_matrix(g, params.ppr_weights, params.direction)
     walk = pr.push_pagerank(adj, personalization=seeds, alpha=params.alpha, rmax=PUSH_RMAX)
     text = sig.bm25_scores(f.text_bm25, f.text_terms[seed].indices)
@@ -175,7 +180,8 @@ def signal_matrix(g: CodeGraph, f: SymbolFeatures, seed: int, cand: np.ndarray, 
 
 
 def score(g: CodeGraph, f: SymbolFeatures, seeds, exclude: np.ndarray, weights: dict[str, float] | np.ndarray, *,
-          params: rel.RelatedParams | None = None, pool: int = POOL) -> Scored:
+          params: rel.RelatedParams | None = None, pool: int = POOL, engine: str = "local",
+          ray_address: str | None = None) -> Scored:
     """Rank the candidates of ``seeds`` (the first seed anchors place, words and role) by the hybrid score.
 
     ``exclude`` is the api's mask of rows that may never be returned (seeds, containers, externals...).
@@ -184,7 +190,7 @@ def score(g: CodeGraph, f: SymbolFeatures, seeds, exclude: np.ndarray, weights: 
     if seeds.size == 0:
         raise InvalidArgumentError("hybrid needs at least one seed")
     w = weights if isinstance(weights, np.ndarray) else check_weights(weights)
-    cand, raw = candidates(g, f, seeds, ~exclude, pool=pool, params=params)
+    cand, raw = candidates(g, f, seeds, ~exclude, pool=pool, params=params, engine=engine, ray_address=ray_address)
     x = signal_matrix(g, f, int(seeds[0]), cand, raw)
     s = x @ w
     order = np.lexsort((cand, -s))

@@ -68,7 +68,8 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
     direction). Returns ``(rows, total, note)``. ``engine``/``ray_address`` say where the ranking's
     sparse products run (:func:`lore.graphs.related.related_scores`; ``cluster`` runs label
     propagation there); the ``why`` is gathered in this process, and the answer is the same either
-    way. ``hybrid`` runs in this process whatever the engine (its signals read per-symbol features).
+    way. ``hybrid`` runs its structure signal's overlap on the engine and its other signals (push
+    PageRank, per-symbol features) in this process.
     """
     from ..graphs import related as rel
 
@@ -77,7 +78,7 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
                                engine=engine, ray_address=ray_address)
     if algorithm == "hybrid":
         return related_hybrid(index, seeds, limit, kinds, include_tests, weights, query, alpha=alpha,
-                              direction=direction, measure=measure)
+                              direction=direction, measure=measure, engine=engine, ray_address=ray_address)
     g = index.graph()
     params = related_params(algorithm, alpha=alpha, direction=direction, measure=measure, weights=weights,
                             n_walks=n_walks, seed=seed)
@@ -133,7 +134,8 @@ def hybrid_params(weights: dict[str, float] | None, *, alpha: float = 0.85, dire
 
 def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[str, ...] | None,
                    include_tests: bool, weights: dict[str, float] | None, query: dict, *, alpha: float = 0.85,
-                   direction: str | None = None, measure: str | None = None) -> Rows:
+                   direction: str | None = None, measure: str | None = None, engine: str = "local",
+                   ray_address: str | None = None) -> Rows:
     """The hybrid ranker (:mod:`lore.graphs.hybrid`): structure, place, words, role and history, fit weights.
 
     ``weights`` override the shipped defaults per signal (``lore bench fit`` writes a whole set) and
@@ -154,7 +156,7 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
     srows = g.nodes.rows(seeds)
     mask = rel.excluded_mask(g, srows, include_tests=include_tests, kinds=kinds)
     feats = load_features(index.conn, g, split=split_identifier, db_path=index.db_path, save=not index.readonly)
-    scored = hy.score(g, feats, srows, mask, w, params=params)
+    scored = hy.score(g, feats, srows, mask, w, params=params, engine=engine, ray_address=ray_address)
     total = len(scored.rows)
     if total == 0:
         return [], 0, "nothing shares structure, place or words with the seed; nothing to rank"

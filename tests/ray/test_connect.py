@@ -44,3 +44,22 @@ def test_unreachable_cluster_is_one_line():
 def test_local_instance_is_reused(ray_local):
     assert _ray.connect(None) is ray_local
     assert ray_local.is_initialized()
+
+
+def test_the_default_ranker_on_an_unreachable_cluster_is_one_line_exit_2(tmp_path):
+    """hybrid (the default) runs its structure signal on the engine: a bad address is not ignored."""
+    import os
+    import subprocess
+    import sys
+
+    from lore import index_repo
+
+    pytest.importorskip("ray")
+    (tmp_path / "m.py").write_text("def f():\n    g()\n\n\ndef g():\n    pass\n")
+    index_repo(tmp_path, workers=1)
+    done = subprocess.run([sys.executable, "-m", "lore", "graph", "related", "m.f", "--engine", "ray",
+                           "--ray-address", "127.0.0.1:1", "--db", str(tmp_path / ".lore" / "index.db")],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, "RAY_ADDRESS": ""})
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().startswith("lore: error: cannot use the Ray cluster at 127.0.0.1:1")
+    assert len(done.stderr.strip().splitlines()) == 1

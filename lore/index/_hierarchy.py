@@ -181,13 +181,17 @@ class HierarchyMixin(WorldCore):
         return result
 
     def _assigned_attrs(self, class_id: int) -> frozenset[str]:
-        """The attribute names a class's methods assign (``self.x = ...``), whether or not the value is known."""
-        srow = self.syms[class_id]
-        c = self.ctx(srow.file_id)
-        local = c.local_of.get(class_id) if c is not None else None
-        if c is None or local is None:
-            return frozenset()
-        return frozenset(n[5:] for n in c.bindings_of(local) if n.startswith("self."))
+        """The attribute names a class's methods assign (``self.x = ...``), whether or not the value is known
+        (syntax only: memoized per class for the world's life)."""
+        got = self._assigned.get(class_id)
+        if got is None:
+            srow = self.syms[class_id]
+            c = self.ctx(srow.file_id)
+            local = c.local_of.get(class_id) if c is not None else None
+            got = frozenset() if c is None or local is None else frozenset(
+                n[5:] for n in c.bindings_of(local) if n.startswith("self."))
+            self._assigned[class_id] = got
+        return got
 
     def attr_type(self, class_id: int, name: str, depth: int = 0) -> tuple[Value, str] | None:
         """The type of one attribute of a class (``self.x: T``, ``self.x = T()``, ``self.x = a or b``).

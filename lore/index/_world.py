@@ -186,6 +186,7 @@ class WorldCore:
         self._members: dict[tuple[int, str], tuple[Value, str] | None] = {}
         self._returns: dict[int, tuple[Value, str] | None] = {}
         self._attr_types: dict[tuple[int, str], tuple[Value, str] | None] = {}
+        self._assigned: dict[int, frozenset[str]] = {}  # class id -> attribute names its methods assign
         self._class_members: dict[tuple[int, str, bool], tuple[Value, str] | None] = {}
         self._decorated: dict[tuple[int, int], tuple[Value, str] | None] = {}
         self._supers: dict[tuple[int, str], tuple[Value, str] | None] = {}

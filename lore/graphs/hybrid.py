@@ -205,6 +205,19 @@ _STRUCT_RELS = tuple((label, *rel.OVERLAP_RELATIONS[name]) for name, label in (
     ("inherited_by", "subclasses / overriders"), ("container", "container")))
 
 
+_DF: dict[int, tuple[sp.csr_matrix, np.ndarray]] = {}  # id(matrix) -> (the matrix, its column counts)
+
+
+def _doc_freq(m: sp.csr_matrix) -> np.ndarray:
+    """How many rows hold each column (symbols that use each word), computed once per matrix."""
+    got = _DF.get(id(m))
+    if got is None or got[0] is not m:
+        if len(_DF) >= 16:
+            _DF.clear()
+        got = _DF[id(m)] = (m, np.bincount(m.indices, minlength=m.shape[1]))
+    return got[1]
+
+
 def _shared(m: sp.csr_matrix, seed: int, rows: np.ndarray) -> list[np.ndarray]:
     """Per row, the columns it shares with the seed's row (one gather for all rows)."""
     pos, cols, _ = sig.shared_entries(m, seed, rows)
@@ -226,10 +239,10 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
     contrib = s.x * s.weights[None, :]
     shared_struct = {label: _shared(g.presence(m, transpose=t, closed=c), s.seed, rows)
                      for label, m, t, c in _STRUCT_RELS}
-    words = {"name_tokens": (_shared(f.name_tokens, s.seed, rows), f.name_vocab),
-             "text": (_shared(f.text_terms, s.seed, rows), f.vocab),
-             "decorators": (_shared(f.decorators, s.seed, rows), f.decorator_vocab),
-             "params": (_shared(f.params, s.seed, rows), f.param_vocab)}
+    words = {"name_tokens": (_shared(f.name_tokens, s.seed, rows), f.name_vocab, _doc_freq(f.name_tokens)),
+             "text": (_shared(f.text_terms, s.seed, rows), f.vocab, _doc_freq(f.text_terms)),
+             "decorators": (_shared(f.decorators, s.seed, rows), f.decorator_vocab, _doc_freq(f.decorators)),
+             "params": (_shared(f.params, s.seed, rows), f.param_vocab, _doc_freq(f.params))}
     words["text_abs"] = words["text"]  # the same shared words, scored without the per-query maximum
     lines = np.abs(f.line[rows] - f.line[s.seed])
     out = []
@@ -250,8 +263,10 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
             elif name in ("line_near", "line_rank", "adjacent"):
                 detail["lines_apart"] = int(lines[i])
             elif name in words:
-                per_row, vocab = words[name]
-                detail["words"] = sorted(vocab[int(c_)] for c_ in per_row[i])[:3]
+                per_row, vocab, df = words[name]
+                cols = per_row[i]
+                order = np.lexsort((np.array([vocab[int(c_)] for c_ in cols], dtype=object), df[cols]))
+                detail["words"] = [vocab[int(cols[k])] for k in order[:3]]  # the rarest shared words say most
             elif name == "same_arity":
                 detail["parameters"] = int(f.arity[rows[i]])
             elif name in ("history", "history_count") and f.co_change is not None and f.changes is not None:

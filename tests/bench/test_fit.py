@@ -172,3 +172,20 @@ def test_digits_are_not_words(seealso_repo):
     with open_index(seealso_repo) as idx:
         f = load_features(idx.conn, idx.graph(), split=split_identifier)
     assert not [w for w in f.vocab + f.name_vocab if w.isdigit()]
+
+
+def test_shared_words_in_the_why_are_the_rarest_first(tmp_path):
+    """'shares words' names the words that say most (used by the fewest symbols), never 'a/of/the' first."""
+    from lore import index_repo
+
+    common = "".join(f'def filler{i}():\n    """Return the value of a thing from the store."""\n\n\n' for i in range(8))
+    (tmp_path / "m.py").write_text(
+        common
+        + 'def seed():\n    """Return the quaternion of a thing from the gyroscope."""\n\n\n'
+        + 'def other():\n    """Return the quaternion of a thing from the gyroscope, again."""\n')
+    index_repo(tmp_path, workers=1)
+    with open_index(tmp_path) as idx:
+        env = lore_graph(idx, kind="related", source_id="m.seed", limit=12, weights={"text": 1.0})
+    row = next(r for r in env["results"] if r["qualified_name"] == "m.other")
+    words = next(s for s in row["why"]["signals"] if s["signal"] in ("text", "text_abs"))["text"]
+    assert words.startswith("shares words gyroscope/quaternion"), words

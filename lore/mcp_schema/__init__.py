@@ -179,12 +179,13 @@ TOOLS: dict[str, dict[str, Any]] = {
                     "type": "string",
                     "enum": ["out", "in", "both"],
                     "description": "import: out (imports) / in (importers); inheritance: out (bases) / in "
-                    "(subclasses) / both; pagerank: walk direction.",
+                    "(subclasses) / both; pagerank and hybrid's walk signal: walk direction.",
                 },
                 "measure": {
                     "type": "string",
                     "enum": list(MEASURES),
-                    "description": f"algorithm=overlap or fusion: similarity measure (default {DEFAULT_MEASURE}).",
+                    "description": f"algorithm=overlap, fusion or hybrid (its structure signal): similarity measure "
+                    f"(default {DEFAULT_MEASURE}).",
                 },
                 "weights": {
                     "type": "object",

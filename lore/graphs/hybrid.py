@@ -32,6 +32,7 @@ is negative.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -205,17 +206,22 @@ _STRUCT_RELS = tuple((label, *rel.OVERLAP_RELATIONS[name]) for name, label in (
     ("inherited_by", "subclasses / overriders"), ("container", "container")))
 
 
-_DF: dict[int, tuple[sp.csr_matrix, np.ndarray]] = {}  # id(matrix) -> (the matrix, its column counts)
+def _seed_weight(m: sp.csr_matrix, seed: int) -> Callable[[np.ndarray], np.ndarray]:
+    """The seed row's stored weight of each column asked (0 where it has none): in an idf-normalised row
+    the rarer a word, the larger its weight."""
+    lo, hi = m.indptr[seed], m.indptr[seed + 1]
+    order = np.argsort(m.indices[lo:hi], kind="stable")
+    cols, vals = m.indices[lo:hi][order], m.data[lo:hi][order]
 
+    def weight(asked: np.ndarray) -> np.ndarray:
+        out = np.zeros(asked.size)
+        if cols.size:
+            pos = np.minimum(np.searchsorted(cols, asked), cols.size - 1)
+            hit = cols[pos] == asked
+            out[hit] = vals[pos[hit]]
+        return out
 
-def _doc_freq(m: sp.csr_matrix) -> np.ndarray:
-    """How many rows hold each column (symbols that use each word), computed once per matrix."""
-    got = _DF.get(id(m))
-    if got is None or got[0] is not m:
-        if len(_DF) >= 16:
-            _DF.clear()
-        got = _DF[id(m)] = (m, np.bincount(m.indices, minlength=m.shape[1]))
-    return got[1]
+    return weight
 
 
 def _shared(m: sp.csr_matrix, seed: int, rows: np.ndarray) -> list[np.ndarray]:
@@ -239,10 +245,13 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
     contrib = s.x * s.weights[None, :]
     shared_struct = {label: _shared(g.presence(m, transpose=t, closed=c), s.seed, rows)
                      for label, m, t, c in _STRUCT_RELS}
-    words = {"name_tokens": (_shared(f.name_tokens, s.seed, rows), f.name_vocab, _doc_freq(f.name_tokens)),
-             "text": (_shared(f.text_terms, s.seed, rows), f.vocab, _doc_freq(f.text_terms)),
-             "decorators": (_shared(f.decorators, s.seed, rows), f.decorator_vocab, _doc_freq(f.decorators)),
-             "params": (_shared(f.params, s.seed, rows), f.param_vocab, _doc_freq(f.params))}
+    # shared words, rarest first: by the seed's idf weight, or (text) by how few documents hold the word,
+    # read from the column pointers of the BM25 matrix that scored it
+    text_df = f.text_bm25.indptr
+    words = {"name_tokens": (_shared(f.name_tokens, s.seed, rows), f.name_vocab, _seed_weight(f.name_tokens, s.seed)),
+             "text": (_shared(f.text_terms, s.seed, rows), f.vocab, lambda c: text_df[c] - text_df[c + 1]),
+             "decorators": (_shared(f.decorators, s.seed, rows), f.decorator_vocab, _seed_weight(f.decorators, s.seed)),
+             "params": (_shared(f.params, s.seed, rows), f.param_vocab, _seed_weight(f.params, s.seed))}
     words["text_abs"] = words["text"]  # the same shared words, scored without the per-query maximum
     lines = np.abs(f.line[rows] - f.line[s.seed])
     out = []
@@ -263,9 +272,9 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
             elif name in ("line_near", "line_rank", "adjacent"):
                 detail["lines_apart"] = int(lines[i])
             elif name in words:
-                per_row, vocab, df = words[name]
+                per_row, vocab, rarity = words[name]
                 cols = per_row[i]
-                order = np.lexsort((np.array([vocab[int(c_)] for c_ in cols], dtype=object), df[cols]))
+                order = np.lexsort((np.array([vocab[int(c_)] for c_ in cols], dtype=object), -rarity(cols)))
                 detail["words"] = [vocab[int(cols[k])] for k in order[:3]]  # the rarest shared words say most
             elif name == "same_arity":
                 detail["parameters"] = int(f.arity[rows[i]])

@@ -114,6 +114,23 @@ class FlowMixin(WorldCore):
         got = self._flow_params.get((func_id, idx))
         return tuple(sorted(got, key=repr)) if got else ()
 
+    def adopt_flow(self, solution: dict[tuple[int, int], set | None], subclasses: dict[int, list[int]]) -> None:
+        """Take ``solution`` and the subclass index (computed by an earlier run over records that read the
+        same) instead of solving."""
+        self._flow_params = dict(solution)
+        self._subclasses = dict(subclasses)
+        self._flow_state = 2
+
+    def subclass_index(self) -> dict[int, list[int]]:
+        """Every repository class with subclasses -> its direct subclasses (built on first use)."""
+        self.subclasses(0)
+        return dict(self._subclasses or {})
+
+    def flow_solution(self) -> dict[tuple[int, int], set | None]:
+        """The solved parameter values: (function id, position) -> values (``None``: too many to say)."""
+        self.solve_flow()
+        return self._flow_params
+
     def solve_flow(self) -> None:
         """Compute the parameter values of every function (idempotent; the indexer calls it before forking)."""
         if self._flow_state:

@@ -180,20 +180,23 @@ class ValuesMixin(WorldCore):
             return None
         if b.scope is not None:
             scope = b.scope
+        # the value is read before the statement binds anything: ``x = [x]`` and ``a, b = b, a`` read
+        # the bindings of earlier lines
+        line = b.line - 1
         if b.annotation and b.value:  # ``x = cast(T, v)``: T, when the callee is typing's cast
-            got = self.resolve_path(c, scope, b.value, b.line, depth + 1)
+            got = self.resolve_path(c, scope, b.value, line, depth + 1)
             if got is not None and got[0] in _CASTS:
                 return self.type_value(c, scope, b.annotation, depth + 1)
             return self.call_result(got[0], got[1], depth + 1) if got is not None else None
         if b.annotation:
             return self.type_value(c, scope, b.annotation, depth + 1)
         if b.value:
-            got = self.resolve_path(c, scope, b.value, b.line, depth + 1)
+            got = self.resolve_path(c, scope, b.value, line, depth + 1)
             if got is None:
                 return None
             return self.call_result(got[0], got[1], depth + 1)
         if b.alias_of:
-            return self.resolve_path(c, scope, b.alias_of, b.line, depth + 1)
+            return self.resolve_path(c, scope, b.alias_of, line, depth + 1)
         return None
 
     def call_result(self, v: Value, res: str, depth: int) -> tuple[Value, str] | None:

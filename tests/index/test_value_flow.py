@@ -238,6 +238,22 @@ CASES: dict[str, Case] = {
         """},
         expect={("m.main", "m.f", "container_flow")},
     ),
+    "a_name_rebound_to_a_container_of_itself": Case(
+        # ``boxes = [boxes]`` reads the earlier ``boxes``: its slot holds a Box, not the list being built
+        {"m.py": """
+            class Box:
+                def open(self): pass
+            def main():
+                boxes = Box()
+                boxes = [boxes]
+                boxes[0].open()
+                x, y = Box(), 1
+                x, y = y, x
+                y.open()
+        """},
+        expect={("m.main", "m.Box.open", RULE)},
+        forbid={("m.main", "builtins.list.open"), ("m.main", "builtins.int.open")},
+    ),
     "a_container_passed_as_an_argument": Case(
         {"m.py": """
             def f(): pass
@@ -434,9 +450,52 @@ def test_refresh_follows_a_value_changed_in_another_file(tmp_path):
     index_repo(root, db=db, workers=1)
     assert ("lib.run", "app.f1", "argument_flow") in edges(db)
     (root / "app.py").write_text("from lib import run\n\ndef f1(): pass\ndef f2(): pass\n\ndef main():\n    run(f2)\n")
-    index_repo(root, db=db, workers=1)
+    assert index_repo(root, db=db, workers=1).flow == "solved"  # what app.py passes changed: solved again
     got = edges(db)
     assert ("lib.run", "app.f2", "argument_flow") in got and ("lib.run", "app.f1", "argument_flow") not in got
     full = tmp_path / "full.db"
     index_repo(root, db=full, workers=1)
     assert got == edges(full)
+
+
+def test_refresh_keeps_the_solution_when_no_changed_file_reads_differently(tmp_path, monkeypatch):
+    """A comment, a moved definition, a changed literal: the last run's solution is kept (no solve over
+    every file), and the index equals a full rebuild. A resolver of another version never reuses it."""
+    import sqlite3
+
+    from lore import index_repo
+    from lore.index import _flow_keep
+    from tests.conftest import write_tree
+
+    app = "from lib import run\n\ndef f1(): pass\ndef f2(): pass\n\ndef main():\n    run(f1)\n    x = lambda: f2()\n    run(x)\n"
+    app += "\nfrom lib import Base\n\nclass Impl(Base):\n    def hook(self): pass\n"
+    lib = "class Base:\n    def go(self):\n        self.hook()\n\ndef run(cb):\n    return cb(1)\n"
+    root = write_tree(tmp_path / "repo", {"lib.py": lib, "app.py": app})
+    db = tmp_path / "index.db"
+
+    def edges(path):
+        conn = sqlite3.connect(path)
+        try:
+            return sorted(conn.execute(
+                """SELECT a.qualified_name, b.qualified_name, r.resolution, r.line FROM symbol_refs r
+                   JOIN symbols a ON a.id = r.caller_id JOIN symbols b ON b.id = r.callee_id""").fetchall())
+        finally:
+            conn.close()
+
+    assert index_repo(root, db=db, workers=1).flow == "solved"
+    # lines move (a lambda's name is its position), a literal changes: the resolver reads the same
+    (root / "app.py").write_text("# header\n\n" + app.replace("def f2(): pass", "def f2():\n    pass  # later"))
+    (root / "lib.py").write_text(lib.replace("return cb(1)", "# calls it\n    return cb(2)"))
+    report = index_repo(root, db=db, workers=1)
+    assert report.flow == "kept" and sorted(report.changed) == ["app.py", "lib.py"]
+    got = edges(db)
+    assert {("lib.run", "app.f1", "argument_flow"), ("lib.run", "app.main.<lambda>", "argument_flow"),
+            ("lib.Base.go", "app.Impl.hook", "self_method")} <= {e[:3] for e in got}
+    full = tmp_path / "full.db"
+    index_repo(root, db=full, workers=1)
+    assert got == edges(full)
+    # another resolver: the stored solution is not its own
+    monkeypatch.setattr(_flow_keep, "resolver_version", lambda: "another")
+    (root / "lib.py").write_text(lib.replace("return cb(1)", "return cb(3)"))
+    assert index_repo(root, db=db, workers=1).flow == "solved"
+    assert edges(db) == [(a, b, res, line - (1 if a == "lib.run" else 0)) for a, b, res, line in got]

@@ -72,6 +72,12 @@ class NodeIndex:
         arr = np.asarray(sids, dtype=np.int64)
         return np.searchsorted(self.ids, arr)
 
+    def known(self, rows: np.ndarray, sids) -> np.ndarray:
+        """Whether each of ``sids`` (looked up as ``rows`` by :meth:`rows`) is a node at all."""
+        if not len(self.ids):
+            return np.zeros(len(rows), dtype=bool)
+        return self.ids[np.minimum(rows, len(self.ids) - 1)] == np.asarray(sids, dtype=np.int64)
+
     def id(self, row: int) -> int:
         return int(self.ids[row])
 
@@ -147,7 +153,11 @@ def _csr(edges: EdgeArrays, nodes: NodeIndex, n: int) -> sp.csr_matrix:
     src_ids, dst_ids, weight = edges
     if not len(src_ids):
         return sp.csr_matrix((n, n), dtype=np.float64)
-    m = sp.coo_matrix((weight, (nodes.rows(src_ids), nodes.rows(dst_ids))), shape=(n, n)).tocsr()
+    src, dst = nodes.rows(src_ids), nodes.rows(dst_ids)
+    known = nodes.known(src, src_ids) & nodes.known(dst, dst_ids)
+    if not known.all():  # an edge whose end is no symbol (an index whose refresh left one behind, before that was fixed): dropped
+        src, dst, weight = src[known], dst[known], np.asarray(weight)[known]
+    m = sp.coo_matrix((weight, (src, dst)), shape=(n, n)).tocsr()
     m.sum_duplicates()
     return m
 

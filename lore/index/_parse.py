@@ -53,6 +53,9 @@ class Parsed:
     syntax_errors: int = 0
     items: set[tuple] | None = None  # interface_items(), asked for on a refresh only
     error: str = ""
+    # the records themselves when parsed in the indexer's own process (never sent through a pipe):
+    # resolution then reads them as they are instead of decoding the blob again
+    record: ParsedFile | None = None
 
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
@@ -81,14 +84,15 @@ def cached_index_text(text: str) -> str:
     return " ".join(out)
 
 
-def parse_job(job: Job) -> Parsed:
+def parse_job(job: Job, keep_record: bool = False) -> Parsed:
     """Worker: read, hash, parse one file and prepare its rows. Never raises: failures come back as a status
-    (the skip reason: ``pipe``, ``vanished``, ``too big``, ``too slow``...; see :mod:`lore.index._files`)."""
+    (the skip reason: ``pipe``, ``vanished``, ``too big``, ``too slow``...; see :mod:`lore.index._files`).
+    ``keep_record``: also hand back the parsed records as objects (in-process parsing only)."""
     status, data = read_source(job[1], job[5])
-    return parse_read(job, status, data)
+    return parse_read(job, status, data, keep_record)
 
 
-def parse_read(job: Job, status: str, data: bytes) -> Parsed:
+def parse_read(job: Job, status: str, data: bytes, keep_record: bool = False) -> Parsed:
     """:func:`parse_job` after the read: ``status`` and ``data`` are what :func:`~lore.index._files.read_source`
     returned for the job's file (read by the driver when a Ray task on another machine parses it)."""
     rel, _abspath, language, module, want_items, _max_size = job
@@ -99,7 +103,7 @@ def parse_read(job: Job, status: str, data: bytes) -> Parsed:
         return Parsed(rel, digest, "binary")
     try:
         with file_budget():
-            return _parsed_rows(rel, data, digest, language, module, want_items)
+            return _parsed_rows(rel, data, digest, language, module, want_items, keep_record)
     except BudgetExceeded as exc:
         return Parsed(rel, digest, exc.reason)
     except MemoryError:
@@ -108,7 +112,8 @@ def parse_read(job: Job, status: str, data: bytes) -> Parsed:
         return Parsed(rel, digest, "unreadable", error=f"{type(exc).__name__}: {exc}")
 
 
-def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str, want_items: bool) -> Parsed:
+def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str, want_items: bool,
+                 keep_record: bool = False) -> Parsed:
     pf = parse_source(rel, data, language, module)
     lines = data.split(b"\n")
     path_text = cached_index_text(rel)
@@ -134,7 +139,7 @@ def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str,
     imports = " ".join(sorted({i.module or (i.name or "") for i in pf.imports}))
     return Parsed(rel, digest, "ok", pf.module, syms, fts, (path_text, cached_index_text(exports), cached_index_text(imports)),
                    encode(pf), ref_names(pf), len(lines), pf.syntax_errors,
-                   interface_items(pf) if want_items else None)
+                   interface_items(pf) if want_items else None, record=pf if keep_record else None)
 
 
 def interface_items(pf: ParsedFile) -> set[tuple]:
@@ -266,7 +271,8 @@ def parse_iter(jobs: list[Job], workers: int | None,
     total = len(jobs)
     if total < PARALLEL_THRESHOLD or workers == 1:
         for i, job in enumerate(jobs):
-            yield parse_job(job)
+            res = parse_job(job, keep_record=True)
+            yield res
             if progress:
                 progress("parse", i + 1, total)
         return

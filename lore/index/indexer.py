@@ -55,6 +55,9 @@ from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import parquet as edge_parquet
 from ..store import read, write
+from ._flow_keep import load as load_flow
+from ._flow_keep import save as save_flow
+from ._flow_keep import shape as flow_shape
 from ._parse import Parsed, Progress, interface_items, parse_iter, parse_iter_ray
 from .resolve import Edges, FileRow, SymRow, World
 from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel, resolve_ray
@@ -88,6 +91,9 @@ class IndexReport:
     symbols: int = 0
     edges: dict[str, int] = field(default_factory=dict)
     rebuilt_reason: str = ""
+    # values that travel: "solved" over every file, or "kept" from the last run (no changed file
+    # changed what resolution reads: lore.index._flow_keep); "" when nothing was resolved
+    flow: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
     code_vectors: dict | None = None  # what `index_repo(embed=True)` embedded, kept and removed
 
@@ -374,6 +380,7 @@ class _Ingest:
         self.fresh: dict[int, tuple[ParsedFile | bytes, list[int]]] = {}  # file id -> (records, symbol ids)
         self.old_items: set[tuple] = set()
         self.new_items: set[tuple] = set()
+        self.same_shape = True  # every changed file reads the same to the resolver (lore.index._flow_keep)
         self.added_modules: set[str] = set()
         self.removed_modules: set[str] = set()
         self.changed_ids: list[int] = []
@@ -418,12 +425,21 @@ class _Ingest:
             self.flush()  # the file's old rows go before its new ones are inserted
             got = read.record_blob(conn, fid)
             if got is not None:
-                self.old_items |= interface_items(decode(got[0]))
+                old_pf = decode(got[0])
+                self.old_items |= interface_items(old_pf)
+                if self.same_shape:
+                    new_pf = res.record if res.record is not None else decode(res.blob)
+                    self.same_shape = flow_shape(old_pf) == flow_shape(new_pf)
+            else:
+                self.same_shape = False
             occ: Counter = Counter()
             for sid, qn, kind in read.symbol_keys_of_file(conn, fid):
                 key = (qn, kind, occ[(qn, kind)])
                 occ[(qn, kind)] += 1
                 reuse[key] = sid
+            # the edges that start in its old symbols go with them (a symbol that is not reused would
+            # otherwise leave rows whose caller no longer exists); the file is re-resolved anyway
+            write.delete_edges_of_files(conn, [fid])
             write.delete_symbols_of_file(conn, fid)
             write.delete_file_fts(conn, fid)
             write.upsert_file(conn, row, fid)
@@ -433,6 +449,7 @@ class _Ingest:
             self.next_fid += 1
             self._files.append((fid, *row))
             self.added_modules.add(res.module)
+            self.same_shape = False
         ids: list[int] = []
         occ2: Counter = Counter()
         for t in res.syms:
@@ -452,7 +469,8 @@ class _Ingest:
         self._records.append((fid, res.blob, array("q", ids).tobytes(), res.ref_names))
         # records of fresh files: decoded here, while the workers parse, when forked resolver workers will
         # inherit them (each would otherwise decode most files again); decoded on first use otherwise
-        self.fresh[fid] = (decode(res.blob) if self.decode_now else res.blob, ids)
+        record = res.record if res.record is not None else decode(res.blob) if self.decode_now else res.blob
+        self.fresh[fid] = (record, ids)
         if res.items is not None:
             self.new_items |= res.items
         self._pending += 1
@@ -462,6 +480,8 @@ class _Ingest:
     def remove(self, paths: list[str]) -> None:
         """Delete the rows of files that are gone (or became unreadable / binary)."""
         ids = [self.existing[p][0] for p in paths]
+        if ids:
+            self.same_shape = False
         for fid in ids:
             got = read.record_blob(self.conn, fid)
             if got is not None:
@@ -500,6 +520,10 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     files = [FileRow(fid, path, lang, mod, msid, get_language(lang).is_package(path))
              for fid, path, lang, mod, msid in read.file_rows(conn)]
     world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
+    kept = load_flow(conn) if not report.full and ing.same_shape else None
+    if kept is not None:  # no changed file changed what resolution reads: the last run's solution holds
+        world.adopt_flow(*kept)
+    report.flow = "kept" if kept is not None else "solved"
     digests = world.flow_digests()  # values that travel: solved over every file before any edge
     if not report.full:
         old_digests = json.loads(store_db.get_meta(conn, "flow_digests") or "{}")
@@ -514,6 +538,8 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
         resolve_ids = sorted(resolve_set)
         write.delete_edges_of_files(conn, resolve_ids)
     store_db.set_meta(conn, "flow_digests", json.dumps({str(k): v for k, v in sorted(digests.items())}))
+    if kept is None:
+        save_flow(conn, world.flow_solution(), world.subclass_index())
     report.reresolved_files = len(resolve_ids)
     if progress:
         progress("resolve", 0, len(resolve_ids))

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from lore import IndexBusyError, NotAnIndexError, SchemaVersionError, index_repo, open_index
+from lore import IndexBusyError, NotAnIndexError, SchemaVersionError, index_repo, lore_graph, open_index
 from lore.index import _parse, indexer, resolve_pool
 from lore.store import db as store_db
 
@@ -100,6 +100,35 @@ def test_refresh_matches_full_rebuild(sample_repo, tmp_path):
     index_repo(sample_repo, db=fresh_db, workers=1)
     assert edge_set(sample_repo / ".lore" / "index.db") == edge_set(fresh_db)
 
+
+
+def test_refresh_that_drops_a_function_leaves_no_edge_without_its_symbols(tmp_path):
+    """A changed file whose function is gone: the edges that started in it go too (they used to stay,
+    pointing at a symbol id that no longer exists, and every graph query then failed)."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    for i in range(3):
+        (root / f"m{i}.py").write_text(
+            f"from m{(i + 1) % 3} import f{(i + 1) % 3}_0\n\n"
+            + "".join(f"def f{i}_{k}(x):\n    return f{i}_{(k + 1) % 3}(x) + f{(i + 1) % 3}_0(x)\n\n" for k in range(3)))
+    index_repo(root, workers=1)
+    for i in range(3):  # the last function of every file goes
+        path = root / f"m{i}.py"
+        path.write_text(path.read_text().split(f"def f{i}_2")[0])
+        bump(path)
+    index_repo(root, workers=1)
+    orphans = q(root, """SELECT
+        (SELECT count(*) FROM symbol_refs r WHERE NOT EXISTS (SELECT 1 FROM symbols s WHERE s.id = r.caller_id)),
+        (SELECT count(*) FROM symbol_refs r WHERE r.callee_id IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.id = r.callee_id)),
+        (SELECT count(*) FROM type_refs r WHERE NOT EXISTS (SELECT 1 FROM symbols s WHERE s.id = r.symbol_id)),
+        (SELECT count(*) FROM symbol_relationships r WHERE NOT EXISTS (SELECT 1 FROM symbols s WHERE s.id = r.source_id))""")
+    assert orphans == [(0, 0, 0, 0)]
+    idx = open_index(root)  # the graph builds and answers: every edge names a real symbol
+    got = lore_graph(idx, kind="related", source_id="m0.f0_0", algorithm="overlap")["results"]
+    assert got and all(r["qualified_name"] != "m0.f0_2" for r in got)
+    assert sorted(r["qualified_name"] for r in lore_graph(idx, kind="call", source_id="m0.f0_0")["results"]) == [
+        "m0.f0_1", "m1.f1_0"]
 
 def test_crash_mid_index_keeps_previous_index(sample_repo, monkeypatch):
     index_repo(sample_repo, workers=1)

@@ -102,7 +102,7 @@ class Extractor:
         root = tree.root_node
         self.pf.syntax_errors = _ts.count_errors(tree)
         self.pf.symbols[0].docstring = self.file_doc(root)
-        caps = _ts.captures(self.compiled_query(), root)
+        caps = _ts.captures(self.compiled_query(), root, ordered=False)
         items: list[tuple[int, int, str, _ts.Node]] = []
         for cap, nodes in caps.items():
             for n in nodes:

@@ -122,15 +122,21 @@ def query(grammar: str, source: str) -> Query:
     return Query(get_language(grammar), source)
 
 
-def captures(q: Query, node: Node) -> dict[str, list[Node]]:
-    """Captures of query ``q`` under ``node``, by capture name (each list in document order)."""
+def captures(q: Query, node: Node, *, ordered: bool = True) -> dict[str, list[Node]]:
+    """Captures of query ``q`` under ``node``, by capture name (each list in document order; with
+    ``ordered=False`` in the order tree-sitter gives, for callers that sort every capture together)."""
     result = QueryCursor(q).captures(node)  # no progress callback here: tree-sitter 0.26 crashes with one
     reason = _over_budget()
     if reason:
         raise BudgetExceeded(reason)
-    for nodes in result.values():
-        nodes.sort(key=lambda n: n.start_byte)
+    if ordered:
+        for nodes in result.values():
+            nodes.sort(key=_start)
     return result
+
+
+def _start(n: Node) -> int:
+    return n.start_byte
 
 
 def matches(q: Query, node: Node) -> list[tuple[int, dict[str, list[Node]]]]:

@@ -75,7 +75,7 @@ class _Extractor:
                 docstring=docstring(root),
             )
         )
-        caps = _ts.captures(_ts.query(LANGUAGE, query_source((_QUERY,))), root)
+        caps = _ts.captures(_ts.query(LANGUAGE, query_source((_QUERY,))), root, ordered=False)
         # document order, outer nodes first on equal starts: one int key (start, then longer first)
         items: list[tuple[int, int, int, str, _ts.Node]] = []
         for cap, nodes in caps.items():

@@ -14,16 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import IndexNotFoundError
 from .queries import clusters as _clusters
-from .queries import symbols as _symbols
 from .queries._index import OpenIndex, one_generation, resolve_db
 from .queries._shape import MAX_LIMIT, compact_row, fit_tokens
 from .queries.clusters import cluster_label, list_clusters, majority_path
 from .queries.graph import GRAPH_KINDS, lore_graph
-from .queries.indexing import INDEX_STEPS, embed_step
 from .queries.search import lore_search
-from .queries.symbols import EDGE_TABLES
+from .store.read import EDGE_TABLES
 
-if TYPE_CHECKING:  # numpy loads lazily: `lore index` and `lore show` start faster without it
+if TYPE_CHECKING:  # numpy, the indexer and the walker load lazily: every command starts faster without them
     import numpy as np
 
     from .index import IndexReport
@@ -39,24 +37,34 @@ class Index(OpenIndex):
     @one_generation
     def stats(self) -> dict:
         """Counts by language, kind, table and resolution; see :func:`lore.queries.symbols.index_stats`."""
+        from .queries import symbols as _symbols  # loads the walker (languages): only here
+
         return _symbols.index_stats(self)
 
     @one_generation
     def status(self) -> dict:
         """What is indexed and whether it is fresh (files changed on disk since the last index run)."""
+        from .queries import symbols as _symbols  # loads the walker (languages): only here
+
         return _symbols.index_status(self)
 
     @one_generation
     def symbol(self, ref: int | str, *, snippet_lines: int = 0) -> dict:
         """Details of one symbol: location, signature, docstring, container, optional source snippet."""
+        from .queries import symbols as _symbols  # loads the walker (languages): only here
+
         return _symbols.symbol_details(self, ref, snippet_lines=snippet_lines)
 
     def symbols(self, *, kind: str | None = None, include_external: bool = False) -> list[dict]:
         """Every symbol (of one ``kind``) as id, name, qualified_name, kind, path, line; by id."""
+        from .queries import symbols as _symbols  # loads the walker (languages): only here
+
         return _symbols.list_symbols(self, kind=kind, include_external=include_external)
 
     def edges(self, table: str) -> list[dict]:
         """Every row of one edge table as dicts (``symbol_refs``, ``type_refs``, ``file_imports``, ``symbol_relationships``)."""
+        from .queries import symbols as _symbols  # loads the walker (languages): only here
+
         return _symbols.edge_rows(self, table)
 
     def search(self, query: str, **options: Any) -> dict:
@@ -99,21 +107,28 @@ def open_index(path: str | os.PathLike[str] = ".", *, readonly: bool = False, en
 
 
 def index_repo(root: str | os.PathLike[str] = ".", *, embed: bool = False, embedder: str | None = None,
-               embed_progress: Callable | None = None, **options: Any) -> IndexReport:
+               embed_progress: Callable | None = None, clusters: bool = True, **options: Any) -> IndexReport:
     """Index (or refresh) the repository at ``root``; see :func:`lore.index.index_repo` for the options.
 
     One pipeline (:func:`lore.index.pipeline.run_index`): after a refresh that changed the code,
     documents added with ``lore docs add`` get their symbol mentions recomputed, so ``--with-docs``
     never points at symbols that are gone. A rebuild (``rebuild=True`` or a schema change) keeps the
     documents, their chunk ids and vectors. Code vectors (``lore index --embed``) are refreshed for
-    the files that changed, or remade after a rebuild (:mod:`lore.search.upkeep`). With ``embed=True``
+    the files that changed, or remade after a rebuild (:mod:`lore.search.upkeep`). The default clusters
+    of the new state are computed and stored (:func:`lore.queries.clusters.clusters_step`), so every
+    process after, a read-only MCP server included, reads them back (``clusters=False`` leaves that to the
+    first query that may write; ``report.seconds["clusters"]`` says what it cost). With ``embed=True``
     (implied by ``embedder``) what changed is embedded too and summarised in ``report.code_vectors``;
     ``embed_progress(phase, done, total)`` follows that step.
     """
+    from .index.pipeline import run_index  # the indexer loads on first use
+    from .queries.indexing import INDEX_STEPS, embed_step
+
     steps = list(INDEX_STEPS)
+    if clusters:  # computed once here, read back by every process after
+        steps.append(_clusters.clusters_step)
     if embed or embedder is not None:
         steps.append(embed_step(embedder, embed_progress))
-    from .index.pipeline import run_index  # the indexer loads on first use
 
     return run_index(root, steps=steps, **options)
 

@@ -27,18 +27,16 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import anyio
-import mcp_types as types
-from mcp.server import Server
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from ._paths import symbol_with_source
 from .errors import IndexNotFoundError, InvalidArgumentError, LoreError
-from .index.walk import unescape_name
 from .mcp_schema import check_arguments, tool_definitions
+from .mcp_schema._stdio import Replay, StdioServer
 from .store.db import DEFAULT_DIR, default_db_path, get_meta, locate_index
+
+if TYPE_CHECKING:  # the SDK loads only for streamable HTTP (and sessions that do not open with initialize)
+    from mcp.server import Server
 
 log = logging.getLogger("lore.mcp")
 ENVELOPED = frozenset({"search_similar"})  # tools whose failures are answers ({"success": false, ...})
@@ -137,6 +135,9 @@ class LoreTools:
         return lore_graph(self.index(), **opts)
 
     def lore_symbol(self, a: dict) -> dict:
+        from ._paths import symbol_with_source
+        from .index.walk import unescape_name
+
         idx = self.index()
         return symbol_with_source(idx, a["symbol"], snippet_lines=a.get("snippet_lines", 12),
                                   root=unescape_name(get_meta(idx.conn, "root") or "") or None)
@@ -184,6 +185,7 @@ class LoreTools:
 
     def lore_refresh(self, a: dict) -> dict:
         from .api import index_repo
+        from .index.walk import unescape_name
 
         root = None
         if self.db_path.is_file():
@@ -244,10 +246,6 @@ def _dump(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def _error(message: str) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
-
-
 def error_message(name: str, exc: BaseException) -> str:
     """One sentence for a tool failure: the LoreError's own message, or a short description of a bug."""
     import sqlite3
@@ -264,11 +262,33 @@ def error_message(name: str, exc: BaseException) -> str:
     )
 
 
+def call_tool(tools: LoreTools, name: str, arguments: dict[str, Any] | None) -> dict:
+    """One ``tools/call`` as its MCP result (``{"content": [text], "isError": bool}``); never raises.
+
+    A failure becomes a tool error with one sentence (:func:`error_message`), except for the tools
+    whose contract makes every failure an answer (``search_similar``: ``{"success": false, ...}``).
+    """
+    try:
+        text, failed = _dump(tools.call(name, arguments)), False
+    except Exception as exc:  # a bug must not take the server down: report it and keep serving
+        if not isinstance(exc, LoreError):
+            log.exception("tool %s failed", name)
+        if name in ENVELOPED:  # the contract: a failure is a {"success": false, ...} answer
+            from .docs.similar import failure
+
+            text, failed = _dump(failure(f"Failed to search: {error_message(name, exc)}")), False
+        else:
+            text, failed = error_message(name, exc), True
+    return {"content": [{"type": "text", "text": text}], "isError": failed}
+
+
 def build_server(db_path: str | os.PathLike[str], *, allow_refresh: bool = False, engine: str = "local",
                  ray_address: str | None = None) -> Server:
-    """An MCP server over the index at ``db_path`` (read-only unless ``allow_refresh``).
+    """An MCP server of the official SDK over the index at ``db_path`` (read-only unless ``allow_refresh``).
 
     ``engine``/``ray_address``: where the graph tools run (``local``, or ``ray`` at an address).
+    It serves streamable HTTP (:func:`run_http`); stdio sessions are served by :class:`StdioServer`,
+    which answers the same (a test replays one session through both), without loading the SDK.
 
     The index is opened on the first tool call, so the server starts (and says "no index at ...;
     run `lore index` first" as a tool error) before the repository has been indexed.
@@ -279,6 +299,10 @@ def build_server(db_path: str | os.PathLike[str], *, allow_refresh: bool = False
     >>> server.name
     'lore'
     """
+    import anyio
+    import mcp_types as types
+    from mcp.server import Server
+
     tools = LoreTools(db_path, allow_refresh=allow_refresh, engine=engine, ray_address=ray_address)
     listed = [types.Tool.model_validate(t) for t in tool_definitions(allow_refresh=allow_refresh)]
     lock = anyio.Lock()  # one connection, one graph cache: calls run one at a time, off the event loop
@@ -287,20 +311,9 @@ def build_server(db_path: str | os.PathLike[str], *, allow_refresh: bool = False
         return types.ListToolsResult(tools=listed)
 
     async def on_call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        name, arguments = params.name, params.arguments
-        try:
-            async with lock:
-                result = await anyio.to_thread.run_sync(tools.call, name, arguments)
-            return types.CallToolResult(content=[types.TextContent(type="text", text=_dump(result))])
-        except Exception as exc:  # a bug must not take the server down: report it and keep serving
-            if not isinstance(exc, LoreError):
-                log.exception("tool %s failed", name)
-            if name in ENVELOPED:  # the contract: a failure is a {"success": false, ...} answer
-                from .docs.similar import failure
-
-                text = _dump(failure(f"Failed to search: {error_message(name, exc)}"))
-                return types.CallToolResult(content=[types.TextContent(type="text", text=text)])
-            return _error(error_message(name, exc))
+        async with lock:
+            result = await anyio.to_thread.run_sync(call_tool, tools, params.name, params.arguments)
+        return types.CallToolResult.model_validate(result)
 
     server: Server = Server(
         SERVER_NAME,
@@ -332,10 +345,11 @@ def parse_http(spec: str) -> tuple[str, int]:
     return host, int(port_s)
 
 
-async def run_stdio(server: Server) -> None:
+async def run_stdio(server: Server, stdin: Any = None, stdout: Any = None) -> None:
+    """Serve ``server`` (the SDK's) over stdio, or over the given text streams (``anyio`` async files)."""
     from mcp.server.stdio import stdio_server
 
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_server(stdin, stdout) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
@@ -350,17 +364,66 @@ def run_http(server: Server, host: str, port: int) -> None:
 
 
 def serve(db_path: str | os.PathLike[str], *, http: str | None = None, allow_refresh: bool = False,
-          engine: str = "local", ray_address: str | None = None) -> None:
-    """Serve until the client disconnects (stdio) or the process is interrupted (HTTP)."""
-    server = build_server(db_path, allow_refresh=allow_refresh, engine=engine, ray_address=ray_address)
+          engine: str = "local", ray_address: str | None = None, sdk: bool | None = None) -> None:
+    """Serve until the client disconnects (stdio) or the process is interrupted (HTTP).
+
+    Stdio is served by :class:`StdioServer` (ready in about the time Python takes to start; the
+    SDK's import alone costs most of a second), or by the SDK when ``sdk`` is true (default: the
+    ``LORE_MCP_SDK`` environment variable set to ``1``); streamable HTTP always by the SDK.
+    """
+    if sdk is None:
+        sdk = os.environ.get("LORE_MCP_SDK", "") == "1"
+    if http or sdk:
+        import anyio
+
+        server = build_server(db_path, allow_refresh=allow_refresh, engine=engine, ray_address=ray_address)
+        try:
+            if http:
+                host, port = parse_http(http)
+                run_http(server, host, port)
+            else:
+                anyio.run(run_stdio, server)
+        finally:
+            server.lore_tools.close()  # type: ignore[attr-defined]
+        return
+    tools = LoreTools(db_path, allow_refresh=allow_refresh, engine=engine, ray_address=ray_address)
+
+    def sdk_session(first: bytes, rest: Any, wire: Any) -> None:  # a 2026-era client: the SDK serves it
+        import io
+
+        import anyio
+
+        server = build_server(db_path, allow_refresh=allow_refresh, engine=engine, ray_address=ray_address)
+        stdin = anyio.wrap_file(io.TextIOWrapper(io.BufferedReader(Replay(first, rest)), encoding="utf-8",
+                                                 errors="replace"))
+        stdout = anyio.wrap_file(io.TextIOWrapper(wire, encoding="utf-8", write_through=True))
+        try:
+            anyio.run(run_stdio, server, stdin, stdout)
+        finally:
+            server.lore_tools.close()  # type: ignore[attr-defined]
+
     try:
-        if http:
-            host, port = parse_http(http)
-            run_http(server, host, port)
-        else:
-            anyio.run(run_stdio, server)
+        stdio_server(tools, fallback=sdk_session).serve_process()
     finally:
-        server.lore_tools.close()  # type: ignore[attr-defined]
+        tools.close()
+
+
+def stdio_server(tools: LoreTools, *, fallback: Callable | None = None) -> StdioServer:
+    """The stdio MCP session over ``tools`` (:class:`lore.mcp_schema._stdio.StdioServer`, no SDK).
+
+    Examples
+    --------
+    >>> import io, json
+    >>> server = stdio_server(LoreTools("/nonexistent/.lore/index.db"))
+    >>> out = io.BytesIO()
+    >>> server.serve(io.BytesIO(b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}\\n'), out)
+    >>> json.loads(out.getvalue())["result"]["serverInfo"]
+    {'name': 'lore', 'version': '0.1.0'}
+    """
+    return StdioServer(lambda name, arguments: call_tool(tools, name, arguments),
+                       tool_definitions(allow_refresh=tools.allow_refresh),
+                       server_info={"name": SERVER_NAME, "version": __version__}, instructions=INSTRUCTIONS,
+                       fallback=fallback)
 
 
 def locate_db(given: str | os.PathLike[str] | None) -> Path:
@@ -400,12 +463,14 @@ def main(argv: list[str] | None = None) -> None:
 __all__ = [
     "LoreTools",
     "build_server",
+    "call_tool",
     "check_arguments",
     "compact_search_row",
     "locate_db",
     "main",
     "parse_http",
     "serve",
+    "stdio_server",
     "tool_definitions",
 ]
 

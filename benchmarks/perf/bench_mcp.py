@@ -8,12 +8,19 @@ same calls through the Python API in this process (``lore.api.lore_graph`` + ``j
 right before its MCP twin so both see the same machine load, are the baseline: the table shows what
 the protocol costs on top. Target (issue 5): p50 under 50 ms on an indexed Django.
 
+Start-up (issue 16, target: ``initialize`` answered within 0.5 s): ``--handshakes`` fresh servers
+each answer one ``initialize`` over raw pipes; the table shows the wall time from process start to
+the answer and the server's CPU time at that moment (Linux ``/proc``), medians, interleaved with
+the anchors in the same run: the SDK's own minimal low-level server (``mcp.server.Server`` over
+``stdio_server``, nothing registered), ``lore serve`` with ``LORE_MCP_SDK=1`` (the SDK serving
+lore's tools), and a Python process that answers with a canned line (the interpreter's floor).
+
 Usage::
 
     pip download --no-deps --no-binary :all: Django==5.1.4 -d /tmp/dj && tar xzf /tmp/dj/Django-5.1.4.tar.gz -C /tmp/dj
     lore index /tmp/dj/Django-5.1.4 --db /tmp/django.db
     python benchmarks/perf/bench_mcp.py --db /tmp/django.db [--calls 200] [--seeds 20] [--algorithm overlap]
-        [--transport stdio|http|both]
+        [--transport stdio|http|both] [--handshakes 5]
 """
 
 from __future__ import annotations
@@ -124,6 +131,75 @@ async def measure(db: Path, calls: list[dict], warm: list[dict], transport: str)
     return out
 
 
+INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}}) + "\n"
+SDK_MINIMAL = """
+import anyio
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+
+async def main():
+    server = Server("anchor")
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+anyio.run(main)
+"""
+CANNED = """
+import sys
+sys.stdin.readline()
+sys.stdout.write('{"jsonrpc":"2.0","id":1,"result":{}}\\n')
+sys.stdout.flush()
+sys.stdin.read()
+"""
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU of a running process (Linux /proc; NaN elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return float("nan")
+
+
+def handshake(cmd: list[str], env: dict) -> tuple[float, float]:
+    """(wall s from process start to the ``initialize`` answer, the server's CPU s by then)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    try:
+        proc.stdin.write(INITIALIZE.encode())
+        proc.stdin.flush()
+        line = proc.stdout.readline()
+        wall = time.perf_counter() - t0
+        cpu = _cpu_seconds(proc.pid)
+        if b'"id":1' not in line.replace(b" ", b""):
+            raise SystemExit(f"bench_mcp: {' '.join(cmd)} did not answer initialize: {line[:200]!r}")
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+    return wall, cpu
+
+
+def handshakes(db: Path, repeat: int) -> dict[str, list[tuple[float, float]]]:
+    """Start-to-initialized of lore serve and its anchors, ``repeat`` times each, interleaved."""
+    lore = [sys.executable, "-m", "lore", "serve", "--db", str(db)]
+    plain = {k: v for k, v in ENV.items() if k != "LORE_MCP_SDK"}
+    runs = {
+        "lore serve": (lore, plain),
+        "lore serve, LORE_MCP_SDK=1": (lore, dict(plain, LORE_MCP_SDK="1")),
+        "anchor: SDK minimal server": ([sys.executable, "-c", SDK_MINIMAL], plain),
+        "anchor: canned answer": ([sys.executable, "-c", CANNED], plain),
+    }
+    out: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, (cmd, env) in runs.items():
+            out[name].append(handshake(cmd, env))
+    return out
+
+
 def row(name: str, xs: list[float]) -> str:
     ms = np.array(xs) * 1000
     p50, p90, p99 = np.percentile(ms, [50, 90, 99])
@@ -139,6 +215,7 @@ def main() -> int:
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--transport", choices=("stdio", "http", "both"), default="both")
+    p.add_argument("--handshakes", type=int, default=5, help="fresh servers per row of the start-up table (0: none)")
     ns = p.parse_args()
     if not ns.db.is_file():
         print(f"bench_mcp: no index at {ns.db}; run `lore index ROOT --db {ns.db}` first", file=sys.stderr)
@@ -166,6 +243,14 @@ def main() -> int:
             f"{t}: server start + initialize {got['started'] * 1000:.0f} ms, "
             f"first call (cold) {got['cold'] * 1000:.0f} ms"
         )
+    if ns.handshakes:
+        print(f"start to initialized, fresh process, medians of {ns.handshakes} (interleaved):")
+        print("| server                       | wall ms | CPU ms | target < 500 ms |")
+        print("|------------------------------|---------|--------|-----------------|")
+        for name, got in handshakes(ns.db, ns.handshakes).items():
+            wall, cpu = (float(np.median([x[i] for x in got])) * 1000 for i in (0, 1))
+            mark = ("met" if wall < 500 else "NOT met") if name.startswith("lore") else ""
+            print(f"| {name:<28} | {wall:7.0f} | {cpu:6.0f} | {mark:<15} |")
     print("| path                       | calls |  p50 ms  |  p90 ms  |  p99 ms  |  max ms  |")
     print("|----------------------------|-------|----------|----------|----------|----------|")
     for t, got in runs.items():

@@ -11,29 +11,67 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from .. import __version__
-from ..api import Index, open_index
 from ..errors import LoreError
 from ..store.db import locate_index
 
-app = typer.Typer(
-    name="lore",
-    help="What else in this codebase is like this symbol? Index a repository, walk its graph, rank related symbols.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
+if TYPE_CHECKING:  # rich and the query layer load where a command uses them: start-up stays short
+    from rich.console import Console
 
-# piped output is not squeezed into 80 columns: tables stay readable in logs and CI
-out = Console(highlight=False, soft_wrap=False, width=None if sys.stdout.isatty() else 200)
-err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 200)
+    from ..api import Index
+
+
+class LazyConsole:
+    """A rich :class:`~rich.console.Console` made on first use, so that commands which print no table
+    (``lore graph related`` writes plain lines) never import rich.
+
+    Attribute access is forwarded to the console; :meth:`get` returns the console itself (for APIs
+    that want a real ``Console``, such as a progress bar).
+    """
+
+    def __init__(self, *, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
+
+    def get(self) -> Console:
+        """The console (made now if it does not exist yet)."""
+        if self._console is None:
+            from rich.console import Console
+
+            stream = sys.stderr if self._stderr else sys.stdout
+            # piped output is not squeezed into 80 columns: tables stay readable in logs and CI
+            width = None if stream.isatty() else 200
+            if self._stderr:
+                self._console = Console(stderr=True, highlight=False, width=width)
+            else:
+                self._console = Console(highlight=False, soft_wrap=False, width=width)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # copy, pickle and friends: not the console's business
+            raise AttributeError(name)
+        return getattr(self.get(), name)
+
+
+def make_app() -> typer.Typer:
+    """A root ``lore`` app with no commands yet (:mod:`lore.cli` registers the groups it needs)."""
+    root = typer.Typer(
+        name="lore",
+        help="What else in this codebase is like this symbol? Index a repository, walk its graph, rank related symbols.",
+        no_args_is_help=True,
+        pretty_exceptions_enable=False,
+        add_completion=False,
+    )
+    root.callback(invoke_without_command=True)(_root)
+    return root
+
+
+out = LazyConsole()
+err = LazyConsole(stderr=True)
 
 INTERRUPTED = "interrupted; the index is unchanged"
 
@@ -91,6 +129,8 @@ def find_db(given: Path | None) -> Path:
 
 def open_db(db: Path | None, *, readonly: bool = False) -> Index:
     """Open the index named by ``--db`` (see :func:`find_db`)."""
+    from ..api import open_index
+
     return open_index(find_db(db), readonly=readonly)
 
 
@@ -104,7 +144,7 @@ def progress_bar() -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=err, transient=True)
+                    console=err.get(), transient=True)
 
 
 def progress_callback(progress: Any) -> Callable[[str, int, int], None]:
@@ -162,6 +202,9 @@ def fmt_why(why: Any) -> str:
 
 def print_rows(title: str, data: dict) -> None:
     """A graph envelope as a table (id, symbol, kind, location, score, why) and a footer line."""
+    from rich.markup import escape
+    from rich.table import Table
+
     table = Table(title=title, title_justify="left", show_lines=False)
     for col in ("id", "symbol", "kind", "location", "score", "why"):
         table.add_column(col, overflow="fold")
@@ -174,11 +217,13 @@ def print_rows(title: str, data: dict) -> None:
     out.print(result_footer(data), markup=False)
 
 
-@app.callback(invoke_without_command=True)
 def _root(version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False) -> None:
     if version:
         out.print(f"lore {__version__}", markup=False)
         raise typer.Exit(0)
+
+
+app = make_app()  # the full app: lore.cli registers every command group on it when it is asked for
 
 
 def usage_error_line(exc: BaseException) -> str:
@@ -200,15 +245,18 @@ def usage_error_line(exc: BaseException) -> str:
     return f"lore: error: {message} (see `{where} --help`)"
 
 
-def main() -> None:
+def main(root: typer.Typer | None = None) -> None:
     """Console entry point: every error is one line on stderr.
+
+    ``root`` is the app to run (default: :data:`app`); :func:`lore.cli.main` passes one that holds only
+    the command group the arguments name.
 
     The parser runs with ``standalone_mode=False`` so its usage errors (unknown option, bad integer)
     come here instead of being drawn as a box: they become one line and exit code 2, as LoreErrors
     of sub-apps that raise them directly (bench) do.
     """
     try:
-        rv = app(standalone_mode=False)
+        rv = (app if root is None else root)(standalone_mode=False)
     except LoreError as exc:
         sys.stderr.write(f"lore: error: {exc}\n")
         sys.exit(2)

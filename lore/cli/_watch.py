@@ -72,8 +72,10 @@ def start_background_watch(db_path: Path, *, debounce: int = 400) -> threading.E
         err.print(f"lore: watch: error: {exc} (still watching)", markup=False)
 
     def loop() -> None:
-        watch(root, lambda: index_repo(root, db=db_path), debounce_ms=debounce, on_result=on_result,
-              on_error=on_error, stop_event=stop)
+        # clusters=False: this process is the only reader, and computes them when a tool first asks
+        # (not on every save); a separate `lore index --watch` stores them for the processes reading it
+        watch(root, lambda: index_repo(root, db=db_path, clusters=False), debounce_ms=debounce,
+              on_result=on_result, on_error=on_error, stop_event=stop)
 
     threading.Thread(target=loop, name="lore-watch", daemon=True).start()
     err.print(f"lore: watching {root} and refreshing {db_path} as files change", markup=False)

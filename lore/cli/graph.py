@@ -6,8 +6,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from ..api import list_clusters, lore_graph
 from ..errors import InvalidArgumentError
@@ -164,6 +162,9 @@ def graph_clusters(
     if fmt != "table":
         write_delimited(data["results"], fmt, ("cluster", "size", "cohesion", "label", "top_members"))
         return
+    from rich.markup import escape
+    from rich.table import Table
+
     t = Table(title="clusters", title_justify="left")
     for c in ("cluster", "size", "cohesion", "label", "top members"):
         t.add_column(c, overflow="fold")

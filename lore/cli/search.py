@@ -6,8 +6,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
-from rich.table import Table
 
 from ._app import command, emit_json, open_db, out
 
@@ -61,6 +59,9 @@ def search_command(
     if as_json:
         emit_json(data)
         return
+    from rich.markup import escape
+    from rich.table import Table
+
     table = Table(title=f"{'files' if files else 'symbols'} matching {query!r}", title_justify="left")
     cols = ("id", "file", "exports", "score", "found by") if files else ("id", "symbol", "kind", "location", "score",
                                                                             "found by")

@@ -13,12 +13,20 @@ import json
 import math
 from typing import Any
 
-from ..algorithms.overlap import MEASURES
-from ..api import GRAPH_KINDS
 from ..errors import InvalidArgumentError
-from ..graphs.related import ALGORITHMS, DEFAULT_ALGORITHM, DEFAULT_MEASURE
-from ..search.symbols import MODES as CODE_SEARCH_MODES
-from ._common import _MAX_TOKENS, MAX_ID, MAX_ROWS, _limit, _obj
+from ._common import (
+    _MAX_TOKENS,
+    ALGORITHMS,
+    CODE_SEARCH_MODES,
+    DEFAULT_ALGORITHM,
+    DEFAULT_MEASURE,
+    GRAPH_KINDS,
+    MAX_ID,
+    MAX_ROWS,
+    MEASURES,
+    _limit,
+    _obj,
+)
 from ._docs import DOCS_TOOLS
 
 _SYMBOL_REF = {

@@ -7,6 +7,17 @@ from typing import Any
 MAX_ROWS = 100
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 
+# The vocabularies the schemas offer, spelled out here rather than imported from the library (where they
+# live beside numpy and scipy): `lore tools` and the MCP handshake load neither. A test
+# (tests/mcp/test_schema_names.py) checks each against the library's own constant.
+GRAPH_KINDS = ("call", "callers", "import", "inheritance", "related", "cluster")  # lore.api.GRAPH_KINDS
+ALGORITHMS = ("fusion", "overlap", "pagerank", "pagerank_mc", "pagerank_push", "cluster", "hybrid")  # graphs.related
+DEFAULT_ALGORITHM = "hybrid"  # lore.graphs.related.DEFAULT_ALGORITHM
+MEASURES = ("adamic_adar", "resource_allocation", "cosine", "idf_cosine", "jaccard", "count")  # algorithms.overlap
+DEFAULT_MEASURE = "idf_cosine"  # lore.graphs.related.DEFAULT_MEASURE
+CODE_SEARCH_MODES = ("hybrid", "vector", "keyword")  # lore.search.symbols.MODES
+DOC_SEARCH_MODES = ("hybrid", "vector", "keyword")  # lore.docs.search.MODES
+
 
 def _limit(default: int, what: str = "rows") -> dict:
     return {

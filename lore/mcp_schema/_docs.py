@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..docs.search import MODES as DOC_SEARCH_MODES
-from ._common import _FILTER, _MAX_TOKENS, _TAGS, MAX_ID, MAX_ROWS, _limit, _obj
+from ._common import _FILTER, _MAX_TOKENS, _TAGS, DOC_SEARCH_MODES, MAX_ID, MAX_ROWS, _limit, _obj
 
 DOCS_TOOLS: dict[str, dict[str, Any]] = {
     "search_docs": {

@@ -1,14 +1,21 @@
 """Clusters (subsystems): runs cached per generation, the members of one cluster, the list, labels.
 
 A run is computed once per index generation and parameter key, stored in the index (or kept in
-memory when the index is read-only) and shared by every query on it.
+memory when the index is read-only) and shared by every query on it. The writer computes the
+default run at the end of every index run that changed the code (:func:`clusters_step`, one of the
+steps :func:`lore.api.index_repo` hands the pipeline), so every process after it, a read-only MCP
+server included, reads the clusters back from the store (milliseconds) instead of recomputing them.
+A run stored for another generation is never served.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import sqlite3
+import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,8 +31,22 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..graphs import CodeGraph
+    from ..index import IndexReport
 
 Rows = tuple[list[dict], int, str]
+_log = logging.getLogger("lore")
+
+
+def run_key(mode: str = "lpa", seed: int = 0, min_size: int = 2) -> str:
+    """The store key of a run with these parameters.
+
+    v2: tests left out, members weighed by what they can answer (graphs.related.compute_clusters);
+    a new version in the key means runs stored by an older rule are never served.
+
+    >>> run_key()
+    'lpa:seed=0:min=2:v2'
+    """
+    return f"{mode}:seed={seed}:min={min_size}:v2"
 
 
 def cluster_run(index: OpenIndex, *, mode: str = "lpa", seed: int = 0, min_size: int = 2, engine: str | None = None,
@@ -42,9 +63,7 @@ def cluster_run(index: OpenIndex, *, mode: str = "lpa", seed: int = 0, min_size:
     from ..graphs import related as rel
 
     g = index.graph()
-    # v2: tests left out, members weighed by what they can answer (graphs.related.compute_clusters);
-    # a new key so that runs stored by the old rule are never served
-    key = f"{mode}:seed={seed}:min={min_size}:v2"
+    key = run_key(mode, seed, min_size)
     mem = index.cluster_cache.get((key, g.stamp))
     if mem is not None:
         return mem
@@ -71,6 +90,32 @@ def cluster_run(index: OpenIndex, *, mode: str = "lpa", seed: int = 0, min_size:
             pass  # a busy or read-only file: keep the in-memory copy
     index.cluster_cache[(key, g.stamp)] = (summary, labels)
     return summary, labels
+
+
+def clusters_step(db: Path) -> Callable[[IndexReport], None]:
+    """An index step (:mod:`lore.queries.indexing`): after a run, store the default clusters of the new state.
+
+    Skipped when a run of the current generation is already stored (nothing changed since it was
+    made), so a no-op refresh stays a lookup. Otherwise the writer loads the graph (and saves its
+    memory-mapped cache, which the next process maps), runs label propagation and stores the run
+    under the generation it was computed from; ``report.seconds["clusters"]`` says what it cost.
+    """
+
+    def after(report: IndexReport) -> None:
+        t0 = time.perf_counter()
+        with OpenIndex(Path(report.db)) as index:
+            if clusters_store.has_run(index.conn, run_key(), index.generation):
+                return
+            try:
+                cluster_run(index)
+            except Exception as exc:  # noqa: BLE001 - derived data: the index run itself has succeeded
+                # the first query that needs the clusters computes them (and raises there, if it must)
+                _log.warning("lore: clusters were not precomputed (%s: %s); the first cluster query will compute them",
+                             type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else "")
+                return
+        report.seconds["clusters"] = round(time.perf_counter() - t0, 3)
+
+    return after
 
 
 def _summary(index: OpenIndex, g: CodeGraph, labels: np.ndarray, sizes: np.ndarray, cohesion: np.ndarray) -> dict:
@@ -216,7 +261,11 @@ def list_clusters(index: OpenIndex, *, min_size: int = 3, limit: int = 20, top: 
     if min_size < 1:
         raise InvalidArgumentError(f"min_size must be at least 1, got {min_size}")
     limit = check_limit(limit)
-    summary, _labels = cluster_run(index, mode=mode, engine=engine, ray_address=ray_address)
+    index.engine_choice(engine, ray_address)  # a bad engine name fails even when nothing needs computing
+    # the list needs the summary alone: a current stored run is one row (no graph, no numpy, no scipy)
+    summary = clusters_store.load_summary(index.conn, run_key(mode), index.generation)
+    if summary is None:
+        summary, _labels = cluster_run(index, mode=mode, engine=engine, ray_address=ray_address)
     items = [(int(k), v) for k, v in summary.items() if v["size"] >= min_size]
     items.sort(key=lambda kv: (-kv[1]["size"], kv[0]))
     member_ids = [m for _, v in items[:limit] for m in v["top_members"][:top]]

@@ -27,6 +27,18 @@ def load_run(conn: sqlite3.Connection, key: str, generation: int) -> tuple[dict,
     return json.loads(row[1]), members
 
 
+def load_summary(conn: sqlite3.Connection, key: str, generation: int) -> dict | None:
+    """The summary of a run made at ``generation`` (no members, no numpy), or ``None``."""
+    row = conn.execute("SELECT summary FROM cluster_runs WHERE key = ? AND generation = ?", (key, generation)).fetchone()
+    return None if row is None else json.loads(row[0])
+
+
+def has_run(conn: sqlite3.Connection, key: str, generation: int) -> bool:
+    """Whether a run made at ``generation`` is stored under ``key`` (one indexed lookup, no blob read)."""
+    row = conn.execute("SELECT 1 FROM cluster_runs WHERE key = ? AND generation = ?", (key, generation)).fetchone()
+    return row is not None
+
+
 def save_run(conn: sqlite3.Connection, key: str, generation: int, summary: dict, members: np.ndarray) -> None:
     """Replace the run stored under ``key`` (inside the caller's transaction); ``members``: K x 2 (id, cluster)."""
     import numpy as np

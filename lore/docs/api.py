@@ -30,7 +30,7 @@ from typing import Any
 from ..errors import MissingExtraError
 from ..store.db import connect, default_db_path
 from ..store.docs import docs_generation
-from ..text.embed import Embedder, get_embedder
+from ..text.embed import Embedder, deferred_embedder
 from .ingest import ingest, normalise_tags, project_root
 from .related import related_chunks
 from .search import TITLE_BOOST, clamp_limit, search_chunks
@@ -97,12 +97,12 @@ def add_documents(
             from .search import pick_model
 
             try:
-                embedder = get_embedder(pick_model(conn))
+                embedder = deferred_embedder(pick_model(conn))  # loaded only if a chunk needs a vector
             except MissingExtraError as exc:
                 model = vector_models(conn)[0][0]
                 raise MissingExtraError(f"embedding new chunks like the store's {model} vectors", "embed") from exc
         elif isinstance(embedder, str):
-            embedder = get_embedder(embedder)
+            embedder = deferred_embedder(embedder)
         report = ingest(
             conn, [str(p) for p in paths], embedder=embedder, root=project_root(db_path), library=library,
             topic=topic, tags=tags, version=version, max_chars=max_chars, overlap=overlap,

@@ -3,9 +3,14 @@
 A document whose file hash and metadata are unchanged is skipped. A document stored under a
 directory being added whose file is gone from disk is removed (with its chunks, vectors, links and
 mentions). A changed document gets new chunks; a chunk keeps its old vector when its embedding text (metadata prefix + breadcrumb + text)
-hashes the same for the same model, so editing one section re-embeds one or two chunks. Vectors are
-computed in batches (a rich progress bar on a terminal only) and written one transaction per batch,
-so an interrupted run keeps what it finished and the next run embeds the rest.
+hashes the same for the same model, so editing one section re-embeds one or two chunks. When the
+new chunks need at most one batch of vectors (a refresh), they are embedded and written in the same
+transaction as the chunks, FTS rows, links and mentions: readers see the old state or the new one.
+More vectors are computed in batches (a rich progress bar on a terminal only) and written one
+transaction per batch, so an interrupted run keeps what it finished and the next run embeds the rest.
+Links are resolved again for every document but written only where they changed, and mentions are
+matched for the changed chunks only, so the rows of unchanged documents are left as they were.
+Document writes bump ``docs_generation`` only (see :mod:`lore.store.docs`).
 """
 
 from __future__ import annotations
@@ -207,7 +212,6 @@ def ingest(
             else:
                 text = f.read_text(encoding="utf-8", errors="replace")
                 body = text
-                source_type = detect_source_type(text, f)  # Django's docs: reST in .txt files
             # the chunking settings are part of the hash: new sizes (or a new chunker) re-chunk the file
             digest = sha256_text(f"{CHUNKER_VERSION}:{max_chars}:{overlap}\n{body}")
             old = store.get_document(conn, path)
@@ -222,6 +226,8 @@ def ingest(
                 counts["unchanged"] += 1
                 docs_out.append({"path": path, "document_id": old["id"], "status": "unchanged"})
                 continue
+            if source_type != "pdf":  # sniffed only for a changed file: Django's docs are reST in .txt files
+                source_type = detect_source_type(text, f)
             if source_type == "pdf":
                 pdf = read_pdf(f)
                 if pdf.skip_reason:  # nothing is stored (an older readable version stays as it was)
@@ -276,14 +282,42 @@ def ingest(
                     "chunks": len(rows),
                 }
             )
-        links = rebuild_links(conn)
+        # a document written (even one left without chunks) or removed; else every link is as resolved before
+        wrote = bool(counts["added"] or counts["updated"] or gone)
+        links = rebuild_links(conn) if wrote else store.count_links(conn)
         mentions = record_mentions(conn, changed_chunks) if changed_chunks else 0
-        if changed_chunks or gone:
+        todo = store.chunks_without_vector(conn, model)
+        # a refresh's few new chunks are embedded in this same transaction: readers see the new
+        # chunks with their vectors or the old ones, never chunks waiting for a vector
+        inline = len(todo) <= batch_size
+        if inline and todo:
+            counts["embedded"] = _embed_batch(conn, embedder, todo)
+            if on_batch:
+                on_batch(len(todo))
+        if wrote or (inline and todo):
             store.bump_docs_generation(conn)
-    counts["embedded"] = embed_missing(
-        conn, embedder, batch_size=batch_size, progress=progress, db_path=db_path, on_batch=on_batch
-    )
+    if not inline:
+        counts["embedded"] = embed_missing(
+            conn, embedder, batch_size=batch_size, progress=progress, db_path=db_path, on_batch=on_batch, todo=todo
+        )
     return {**counts, "links": links, "mentions": mentions, "model": model, "documents": docs_out}
+
+
+def _vector_rows(embedder: Embedder, batch: list[dict[str, Any]]) -> list[tuple[int, str, str, bytes]]:
+    """(chunk id, model, embedding-text hash, float32 blob) for ``batch`` (chunk rows): the model call."""
+    texts = [embedding_text(ch) for ch in batch]
+    vectors = np.asarray(embedder.embed(texts), dtype=np.float32)
+    return [
+        (ch["id"], embedder.model_id, sha256_text(t), vec.tobytes())
+        for ch, t, vec in zip(batch, texts, vectors, strict=True)
+    ]
+
+
+def _embed_batch(conn: sqlite3.Connection, embedder: Embedder, batch: list[dict[str, Any]]) -> int:
+    """Embed ``batch`` and write its vectors inside the caller's transaction."""
+    rows = _vector_rows(embedder, batch)
+    store.insert_vectors(conn, rows)
+    return len(rows)
 
 
 def embed_missing(
@@ -294,10 +328,15 @@ def embed_missing(
     progress: bool | None = None,
     db_path: str = "",
     on_batch: Callable[[int], None] | None = None,
+    todo: list[dict[str, Any]] | None = None,
 ) -> int:
-    """Embed every chunk without a vector of ``embedder.model_id``; one transaction per batch."""
+    """Embed every chunk without a vector of ``embedder.model_id``; one transaction per batch.
+
+    ``todo``: those chunks when the caller has just read them.
+    """
     check_batch_size(batch_size)
-    todo = store.chunks_without_vector(conn, embedder.model_id)
+    if todo is None:
+        todo = store.chunks_without_vector(conn, embedder.model_id)
     bar = _progress(len(todo), progress)
     task = bar.add_task("embed", total=len(todo)) if bar else None
     done = 0
@@ -306,12 +345,7 @@ def embed_missing(
     try:
         for start in range(0, len(todo), batch_size):
             batch = todo[start : start + batch_size]
-            texts = [embedding_text(ch) for ch in batch]
-            vectors = np.asarray(embedder.embed(texts), dtype=np.float32)
-            rows = [
-                (ch["id"], embedder.model_id, sha256_text(t), vec.tobytes())
-                for ch, t, vec in zip(batch, texts, vectors, strict=True)
-            ]
+            rows = _vector_rows(embedder, batch)  # the model runs outside the write lock
             with write_transaction(conn, db_path):
                 store.insert_vectors(conn, rows)
                 store.bump_docs_generation(conn)

@@ -5,8 +5,11 @@ and the start of its body; each file from its path, exported names and imports. 
 by (owner, model) and stores the hash of the text it was made from, so a refresh embeds only the
 symbols whose text changed (or that are new) and deletes the vectors of symbols that are gone.
 Vectors of two models are never compared: search picks one model. The default provider is the
-no-model hashing embedder (MiniLM embeds about 20 texts a second on two cores: a whole code base
-is an explicit choice, ``embedder="minilm"``).
+no-model hashing embedder (MiniLM costs about 17 ms of CPU per symbol, some 60 symbols per CPU
+second, so a whole code base is an explicit choice, ``embedder="minilm"``;
+``benchmarks/perf/bench_embed.py``). Texts are embedded shortest first, in slices of ``_BATCH``
+(the progress callback runs after each), each text cut to ``MAX_TOKENS`` word pieces by a model
+that has them: 256, MiniLM's own limit (128 cost networkx's code search 0.07 R@1 and 0.05 MRR).
 
 Search is exact cosine over an in-memory float32 matrix (rows L2-normalised, held transposed so
 a sparse query reads only its nonzero dimensions: :class:`CodeVectors`), one matrix per
@@ -32,14 +35,15 @@ import numpy as np
 from ..errors import MissingExtraError
 from ..store import search as store
 from ..store.db import database_key, generation, write_transaction
-from ..text.embed import get_embedder, minilm_available
+from ..text.embed import embed_texts, get_embedder, minilm_available
 from ..text.tokens import split_identifier
 from ..text.vectors import top_k
 
 OWNER_KINDS = ("symbol", "file")
 MAX_DOC_CHARS = 1000
 MAX_BODY_CHARS = 600
-_BATCH = 512
+MAX_TOKENS = 256  # word pieces a model reads of each text (MiniLM: its max_seq_length)
+_BATCH = 128  # texts per model call: the progress bar moves once per call
 
 
 def _words(text: str) -> str:
@@ -133,11 +137,14 @@ def refresh_code_vectors(
             # gone wait for the next full refresh; search drops ids that name nothing
             old = store.vector_hashes(conn, owner_kind, emb.model_id, ids=list(texts))
             gone = []
-        todo = [i for i, h in hashes.items() if old.get(i) != h]
+        # by length (ties by id): each slice holds texts of similar length, so a model pads little
+        todo = sorted((i for i, h in hashes.items() if old.get(i) != h), key=lambda i: (len(texts[i]), i))
         vectors: list[tuple[int, str, np.ndarray]] = []
+        if progress is not None and todo:
+            progress(f"embed {owner_kind}s", 0, len(todo))
         for k in range(0, len(todo), _BATCH):
             ids = todo[k : k + _BATCH]
-            matrix = emb.embed([texts[i] for i in ids])
+            matrix = embed_texts(emb, [texts[i] for i in ids], max_tokens=MAX_TOKENS)
             vectors.extend(zip(ids, (hashes[i] for i in ids), matrix, strict=True))
             if progress is not None:
                 progress(f"embed {owner_kind}s", len(vectors), len(todo))

@@ -5,9 +5,10 @@ Nothing in :mod:`lore.docs` writes SQL; it calls these helpers. Writers run insi
 rowid is the chunk id; it is kept in step with ``chunks`` here (no triggers), so every chunk insert
 or delete goes through this module.
 
-The document side keeps its own counter ``meta.docs_generation`` (bumped with the index
-``generation`` on every document write) so in-memory vector matrices are rebuilt only when the
-document store changed.
+The document side keeps its own counter ``meta.docs_generation``, bumped by every document write,
+and leaves the index ``generation`` alone: that one names the code index, and the graph cache, the
+hybrid features and the stored clusters are keyed by it, so a docs-only change never invalidates
+them. Caches of document data (vector matrices, model lists) are keyed by ``docs_generation``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .db import bump_generation, get_meta, set_meta
+from .db import get_meta, index_stamp, set_meta
 from .schema import DOCS_LAYOUT
 
 if TYPE_CHECKING:  # numpy loads inside the functions that need it: `lore index` never imports it
@@ -71,15 +72,15 @@ def docs_generation(conn: sqlite3.Connection) -> int:
 
 
 def bump_docs_generation(conn: sqlite3.Connection) -> int:
-    """Increment ``docs_generation`` and the index ``generation`` inside the caller's transaction.
+    """Increment ``docs_generation`` inside the caller's transaction and return it.
 
-    Also records ``meta.docs_layout`` (the layout of the document tables, see
-    :mod:`lore.store.docs_keep`).
+    The index ``generation`` (the code index's) is left as it is: nothing derived from the code
+    (graph cache, hybrid features, clusters, code vectors) depends on documents. Also records
+    ``meta.docs_layout`` (the layout of the document tables, see :mod:`lore.store.docs_keep`).
     """
     new = docs_generation(conn) + 1
     set_meta(conn, "docs_generation", str(new))
     set_meta(conn, "docs_layout", str(DOCS_LAYOUT))
-    bump_generation(conn)
     return new
 
 
@@ -245,6 +246,16 @@ def document_chunks(conn: sqlite3.Connection, document_id: int) -> list[dict[str
     """A document's chunks in order."""
     rows = conn.execute(_CHUNK_SELECT + " WHERE c.document_id = ? ORDER BY c.chunk_index", (document_id,))
     return [dict(zip(_CHUNK_KEYS, row, strict=True)) for row in rows]
+
+
+def chunk_link_rows(conn: sqlite3.Connection) -> list[tuple[int, int, int, str, str]]:
+    """(chunk id, document id, start char, breadcrumb, content) of every chunk, by document id then chunk index.
+
+    One query for what link resolution reads (no join with ``documents``).
+    """
+    return conn.execute(
+        "SELECT id, document_id, start_char, breadcrumb, content FROM chunks ORDER BY document_id, chunk_index"
+    ).fetchall()
 
 
 def all_chunk_texts(conn: sqlite3.Connection) -> list[tuple[int, int, str]]:
@@ -418,6 +429,23 @@ def replace_document_links(
     )
 
 
+def stored_links(conn: sqlite3.Connection) -> dict[int, list[tuple[int | None, int | None, int | None, str]]]:
+    """Document id -> its outgoing links as stored, (source chunk, target doc, target chunk, href) in insertion order."""
+    out: dict[int, list[tuple[int | None, int | None, int | None, str]]] = {}
+    rows = conn.execute(
+        "SELECT source_document_id, source_chunk_id, target_document_id, target_chunk_id, href "
+        "FROM document_links ORDER BY rowid"
+    )
+    for doc_id, *link in rows:
+        out.setdefault(doc_id, []).append(tuple(link))  # type: ignore[arg-type]
+    return out
+
+
+def count_links(conn: sqlite3.Connection) -> int:
+    """Number of stored document links."""
+    return int(conn.execute("SELECT count(*) FROM document_links").fetchone()[0])
+
+
 def unresolved_link_documents(conn: sqlite3.Connection) -> list[int]:
     """Documents with at least one link whose target is not (yet) indexed."""
     rows = conn.execute(
@@ -472,7 +500,18 @@ def mentions_digest(conn: sqlite3.Connection) -> str | None:
 
 
 def set_mentions_digest(conn: sqlite3.Connection, digest: str) -> None:
+    """Record the digest mentions were matched against, and the code index state (stamp) it describes."""
     set_meta(conn, "mentions_symbols", digest)
+    set_meta(conn, "mentions_stamp", index_stamp(conn))
+
+
+def mentions_stamp_current(conn: sqlite3.Connection) -> bool:
+    """Whether the stored mentions digest was taken at the code index's current state (no code write since).
+
+    Document writes leave the index stamp alone, so a docs-only refresh needs no digest of every symbol.
+    """
+    stamp = get_meta(conn, "mentions_stamp")
+    return stamp is not None and stamp == index_stamp(conn) and mentions_digest(conn) is not None
 
 
 def replace_mentions(

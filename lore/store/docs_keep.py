@@ -32,7 +32,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from .db import bump_generation, get_meta, set_meta, write_transaction
+from .db import get_meta, set_meta, write_transaction
 from .schema import DOCS_LAYOUT, SCHEMA_VERSION
 
 # copy order respects the foreign keys (documents first); chunks_fts is rebuilt from chunks
@@ -83,8 +83,9 @@ def restore_after_rebuild(db_path: str | os.PathLike[str], kept: str | os.PathLi
     """Copy the saved document tables into the fresh index at ``db_path``; returns the documents restored.
 
     Nothing is copied (0) when the index already holds documents: whatever rebuilt it kept them.
-    Bumps the generations so cached vector matrices are rebuilt. Symbol mentions are copied as they
-    were; the caller refreshes them against the new symbols.
+    Bumps ``docs_generation`` so cached vector matrices are rebuilt; the code index's ``generation``
+    is left alone (documents never invalidate the graph or clusters). Symbol mentions are copied as
+    they were; the caller refreshes them against the new symbols.
     """
     conn = sqlite3.connect(str(db_path))
     try:
@@ -104,7 +105,6 @@ def restore_after_rebuild(db_path: str | os.PathLike[str], kept: str | os.PathLi
             gen = int(get_meta(conn, "docs_generation", "0") or 0)
             set_meta(conn, "docs_generation", str(gen + 1))
             set_meta(conn, "docs_layout", str(DOCS_LAYOUT))
-            bump_generation(conn)
         conn.execute("DETACH DATABASE keep")
         return n
     finally:

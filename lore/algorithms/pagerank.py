@@ -84,16 +84,24 @@ def directed(adjacency, direction: str, *, transpose=None) -> sp.csr_matrix:
 
 
 def _transition(a: sp.csr_matrix, weight_normalize: bool) -> tuple[sp.csr_matrix, np.ndarray]:
-    """Row-(sub)stochastic P and the per-row probability mass that leaks to the personalization."""
-    a = a.astype(np.float64, copy=False)
-    out = np.asarray(a.sum(axis=1)).ravel()
-    if weight_normalize:
-        inv = np.divide(1.0, out, out=np.zeros_like(out), where=out > 0)
-        p = sp.csr_matrix((a.data * np.repeat(inv, np.diff(a.indptr)), a.indices, a.indptr), shape=a.shape)
-        return p, (out <= 0).astype(np.float64)
-    if out.size and out.max() > 1.0 + 1e-9:
-        raise InvalidArgumentError("with weight_normalize=False every row of adjacency must sum to at most 1")
-    return a, np.clip(1.0 - out, 0.0, 1.0)
+    """Row-(sub)stochastic P and the per-row probability mass that leaks to the personalization.
+
+    Two O(nnz) passes, so computed once per matrix (cached while ``a`` lives): a query on a cached
+    graph only iterates.
+    """
+
+    def compute() -> tuple[sp.csr_matrix, np.ndarray]:
+        m = a.astype(np.float64, copy=False)
+        out = np.asarray(m.sum(axis=1)).ravel()
+        if weight_normalize:
+            inv = np.divide(1.0, out, out=np.zeros_like(out), where=out > 0)
+            p = sp.csr_matrix((m.data * np.repeat(inv, np.diff(m.indptr)), m.indices, m.indptr), shape=m.shape)
+            return p, (out <= 0).astype(np.float64)
+        if out.size and out.max() > 1.0 + 1e-9:
+            raise InvalidArgumentError("with weight_normalize=False every row of adjacency must sum to at most 1")
+        return m, np.clip(1.0 - out, 0.0, 1.0)
+
+    return cached_per_matrix(a, f"pagerank:transition:{weight_normalize}", compute)
 
 
 @one_blas_thread
@@ -168,36 +176,69 @@ def personalized_pagerank(
     p_mat, leak = _transition(a, bool(weight_normalize))
     # locally a CSC view (P.T @ x without a transposed copy); row-wise the same sums as P.T in CSR blocks
     pt = check_engine(engine).rows(p_mat, transpose=True, cache_on=a, name=f"pagerank:P.T:{bool(weight_normalize)}")
-    p = np.zeros(a.shape[0])
-    p[rows] = probs
-    x = p.copy()
+    leaky = np.flatnonzero(leak)
+    leak_at = leak[leaky]
+    # the iteration in place, one pass over N per dense step: the matrix product, its scaling, the
+    # restart added on the seed rows only, the L1 change; the same arithmetic as
+    # ``alpha * P.T x + (alpha * leak . x + 1 - alpha) * p`` entry by entry
+    x = np.zeros(a.shape[0])
+    x[rows] = probs
+    x_new = np.empty_like(x)
+    diff = np.empty_like(x)
     err = np.inf
     for _ in range(max_iter):
-        x_new = alpha * pt.matvec(x) + (alpha * float(leak @ x) + (1.0 - alpha)) * p
-        err = float(np.abs(x_new - x).sum())
-        x = x_new
+        restart = alpha * float(leak_at @ x[leaky]) + (1.0 - alpha)
+        np.multiply(pt.matvec(x), alpha, out=x_new)
+        x_new[rows] += restart * probs
+        np.subtract(x_new, x, out=diff)
+        err = float(np.abs(diff, out=diff).sum())
+        x, x_new = x_new, x
         if err < tol:
             return x / x.sum()
     raise ConvergenceError("personalized_pagerank", max_iter, err, tol)
 
 
-_REJECTION_ROUNDS = 8
 MAX_WALKS = 100_000_000  # the same bound for the API, CLI and MCP: more walks than this would not fit in memory
+_GUIDE_STEPS = 2  # forward steps from the guide entry before a walk falls back to a binary search
 
 
-def _row_max(a: sp.csr_matrix) -> np.ndarray:
-    """Largest weight per row (0 for empty rows); one O(nnz) pass, cached per matrix."""
+def _walk_tables(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What a walk step reads, per matrix (cached while ``a`` lives; one O(nnz) pass to build).
 
-    def compute() -> np.ndarray:
-        rowmax = np.zeros(a.shape[0])
-        nonempty = np.diff(a.indptr) > 0
-        if a.nnz:
-            rowmax[nonempty] = np.maximum.reduceat(
-                a.data.astype(np.float64, copy=False), a.indptr[:-1][nonempty]
-            )
-        return rowmax
+    * ``spans``: (N, 2) integers (int32 while positions fit), each row's first stored entry and its
+      number of entries;
+    * ``cum``: the cumulative sum of the stored weights in CSR order, so entry ``e`` of a row holds
+      the interval ``(cum[e - 1], cum[e]]``;
+    * ``bounds``: (N, 2) float64, where each row's intervals start and their total width (its weight);
+    * ``guide``: per entry ``lo + j`` of a row of ``d`` entries, the entry holding the point at
+      ``j / d`` of the row's width (a guide table: Chen and Asau 1974), so the entry of a draw ``u``
+      is found from ``guide[lo + floor(u d)]`` in about one step forward, whatever the row's length.
 
-    return cached_per_matrix(a, "row_max", compute)
+    A draw is exact inverse-CDF sampling on ``cum``: each interval is one rounded addition wide, so
+    its width is the weight to within one unit in the last place of the running sum.
+    """
+
+    def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        indptr = a.indptr.astype(np.int64)
+        lo, deg = indptr[:-1], np.diff(indptr)
+        cum = np.cumsum(a.data, dtype=np.float64)
+        base = np.where(lo > 0, cum[np.maximum(lo - 1, 0)], 0.0) if cum.size else np.zeros(lo.size)
+        total = np.where(deg > 0, cum[np.maximum(indptr[1:] - 1, 0)] - base, 0.0) if cum.size else base
+        first = np.repeat(lo, deg)
+        start = np.arange(cum.size, dtype=np.float64)
+        start -= first
+        start *= np.repeat(np.divide(total, deg, out=np.zeros_like(total), where=deg > 0), deg)
+        start += np.repeat(base, deg)
+        # a little below each bucket's start (rounding may put a draw a hair under it): the guide may
+        # then lie before the right entry, never after it, and the forward search corrects it; it
+        # cannot pass the row's last entry, whose cumulative weight is above every bucket's start
+        start -= 4.0 * np.spacing(np.maximum(np.abs(start), 1.0))
+        guide = np.maximum(np.searchsorted(cum, start, side="right"), first)
+        small = np.int32 if cum.size < 2**31 else np.int64  # positions: half the memory when they fit
+        return (np.column_stack([lo, deg]).astype(small), cum, np.column_stack([base, total]),
+                guide.astype(small))
+
+    return cached_per_matrix(a, "walk:tables", compute)
 
 
 def _sample(rows: np.ndarray, cum: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -205,41 +246,41 @@ def _sample(rows: np.ndarray, cum: np.ndarray, u: np.ndarray) -> np.ndarray:
     return rows[np.minimum(np.searchsorted(cum, u * cum[-1], side="right"), rows.size - 1)]
 
 
-def _step(a: sp.csr_matrix, rowmax: np.ndarray, node: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One weighted out-edge per walk (-1 for a dangling node), by rejection against the row maximum.
+def _step(indices: np.ndarray, tables: tuple, node: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One weighted out-edge per walk (-1 for a dangling node): one uniform draw each, inverse CDF.
 
-    Propose a uniform stored entry of the row and accept it with probability ``w / max(row)``:
-    exact sampling proportional to weight, one uniform draw and one contiguous read per proposal.
-    Walks still rejected after a few rounds (rows with very uneven weights) fall back to an
-    inverse-CDF search inside their row.
+    The draw ``u`` picks the point ``base + u * total`` of the row's intervals; the guide entry of
+    bucket ``floor(u * deg)`` is at or before the entry holding it, a step or two forward finds it
+    (walks still short after :data:`_GUIDE_STEPS` steps, in rows with very uneven weights, take one
+    binary search). A handful of numpy calls per step, whatever the weights.
     """
-    lo = a.indptr[node].astype(np.int64)
-    deg = a.indptr[node + 1] - lo
-    top = rowmax[node]
+    spans, cum, bounds, guide = tables
     out = np.full(node.size, -1, dtype=np.int64)
-    todo = np.flatnonzero(top > 0)
-    for _ in range(_REJECTION_ROUNDS):
-        if todo.size == 0:
-            return out
-        x = rng.random(todo.size) * deg[todo]
-        offset = x.astype(np.int64)
-        pick = lo[todo] + offset
-        # the fractional part of x is uniform and independent of the entry picked: the acceptance draw
-        ok = a.data[pick] > (x - offset) * top[todo]
-        out[todo[ok]] = a.indices[pick[ok]]
-        todo = todo[~ok]
-    if todo.size:  # rare: inverse-CDF search over the gathered rows
-        idx, lens = row_segments(a.indptr, node[todo])
-        cs = np.cumsum(a.data[idx].astype(np.float64))
-        end = np.cumsum(lens)
-        start = end - lens
-        base = np.where(start > 0, cs[np.maximum(start - 1, 0)], 0.0)
-        pos = np.searchsorted(cs, base + rng.random(todo.size) * (cs[end - 1] - base), side="right")
-        out[todo] = a.indices[idx[np.clip(pos, start, end - 1)]]
+    if cum.size == 0:
+        return out
+    span = np.take(spans, node, axis=0)  # ``take``: several times faster than ``spans[node]`` on (N, 2)
+    lo, deg = span[:, 0], span[:, 1]
+    bound = np.take(bounds, node, axis=0)
+    u = rng.random(node.size)
+    point = bound[:, 0] + u * bound[:, 1]
+    pos = guide[lo + np.minimum((u * deg).astype(np.int64), deg - 1)]
+    ahead = np.flatnonzero(cum[pos] <= point)
+    for _ in range(_GUIDE_STEPS):
+        if ahead.size == 0:
+            break
+        pos[ahead] += 1
+        moved = pos[ahead]
+        ahead = ahead[cum[np.minimum(moved, cum.size - 1)] <= point[ahead]]
+    if ahead.size:  # rows with very uneven weights: search the rest of the way
+        pos[ahead] = np.searchsorted(cum, point[ahead], side="right")
+    last = lo + deg - 1
+    np.minimum(pos, last, out=pos)  # rounding at the top of a row stays in the row
+    live = bound[:, 1] > 0
+    out[live] = indices[pos[live]]
     return out
 
 
-WALK_BLOCK = 8192  # walks per block: each block has its own random stream, whoever runs it
+WALK_BLOCK = 16384  # walks per block: each block has its own random stream, whoever runs it
 
 
 def _walk_seeds(seed, blocks: int) -> list[np.random.SeedSequence]:
@@ -254,16 +295,16 @@ def _walk_seeds(seed, blocks: int) -> list[np.random.SeedSequence]:
     return root.spawn(blocks)
 
 
-def walk_block(a: sp.csr_matrix, rowmax: np.ndarray, rows: np.ndarray, cum_p: np.ndarray, item: tuple
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def walk_block(indices: np.ndarray, spans: np.ndarray, cum: np.ndarray, bounds: np.ndarray, guide: np.ndarray,
+               rows: np.ndarray, cum_p: np.ndarray, item: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One block of random walks with restart: (nodes visited, sum of visit counts, sum of squared counts).
 
     ``item`` is ``(walks, seed_sequence, alpha, max_steps)``. The sums run over the block's walks of
     each walk's visit count ``X_w(v)``; they are integers, so adding blocks up in any order is exact.
     """
     n_walks, seq, alpha, max_steps = item
+    tables = (spans, cum, bounds, guide)  # shared arrays, passed one by one: an engine ships each once
     rng = np.random.default_rng(seq)
-    n = a.shape[0]
     # walk lengths are geometric and known in advance; sorted longest first, the walks still going at
     # step t are a prefix of the array
     moves = np.sort(rng.geometric(1.0 - alpha, n_walks) - 1)[::-1]
@@ -273,21 +314,20 @@ def walk_block(a: sp.csr_matrix, rowmax: np.ndarray, rows: np.ndarray, cum_p: np
     node = _sample(rows, cum_p, rng.random(n_walks))
     seen_walk, seen_node = [np.arange(n_walks)], [node]
     for m in alive.tolist():
-        node = _step(a, rowmax, node[:m], rng)
+        node = _step(indices, tables, node[:m], rng)
         dead = node < 0
         if dead.any():  # dangling: jump to the personalization
             node[dead] = _sample(rows, cum_p, rng.random(int(dead.sum())))
         seen_walk.append(np.arange(m))
         seen_node.append(node)
-    # per-walk visit counts X_w(v): runs of equal (walk, node) keys after sorting
-    keys = np.sort(np.concatenate(seen_walk) * n + np.concatenate(seen_node))
+    # per-walk visit counts X_w(v): runs of equal (node, walk) keys after one sort, then runs of
+    # equal nodes among those
+    keys = np.sort(np.concatenate(seen_node) * n_walks + np.concatenate(seen_walk))
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     counts = np.diff(np.r_[starts, keys.size]).astype(np.float64)
-    nodes = keys[starts] % n
-    visited, inv = np.unique(nodes, return_inverse=True)
-    s1 = np.bincount(inv, weights=counts, minlength=visited.size)
-    s2 = np.bincount(inv, weights=counts * counts, minlength=visited.size)
-    return visited, s1, s2
+    nodes = keys[starts] // n_walks
+    first = np.flatnonzero(np.r_[True, nodes[1:] != nodes[:-1]])
+    return nodes[first], np.add.reduceat(counts, first), np.add.reduceat(counts * counts, first)
 
 
 @one_blas_thread
@@ -308,7 +348,9 @@ def monte_carlo_pagerank(
     (from a dangling node: to a node drawn from the personalization). The walks run in blocks of
     :data:`WALK_BLOCK`, each block with its own random stream (``SeedSequence(seed).spawn``), so the
     result depends on ``seed`` and ``n_walks`` only, not on how many workers run the blocks; within
-    a block all walks advance together, one numpy step at a time.
+    a block all walks advance together, one numpy step at a time, each step one uniform draw per
+    walk searched in the matrix's cumulative weights through a guide table (built once per matrix:
+    about 1.5 s of CPU at 12 million stored entries, 30 ms on a 45,000-symbol graph).
 
     Estimator: ``pi(v) = (1 - alpha) * mean over walks of X_w(v)``, where ``X_w(v)`` counts the
     visits of walk ``w`` to ``v`` (the start included). It is unbiased (when ``max_steps`` is None) and
@@ -362,19 +404,25 @@ def monte_carlo_pagerank(
     seqs = _walk_seeds(seed, len(sizes))
     n = a.shape[0]
     cum_p = np.cumsum(probs)
-    rowmax = _row_max(a)
+    tables = _walk_tables(a)
     items = [(size, seq, alpha, max_steps) for size, seq in zip(sizes, seqs, strict=True)]
-    blocks = check_engine(engine).map_tasks(walk_block, (a, rowmax, rows, cum_p), items, cache_on=a,
+    blocks = check_engine(engine).map_tasks(walk_block, (a.indices, *tables, rows, cum_p), items, cache_on=a,
                                             name="monte_carlo:adjacency")
-    s1 = np.zeros(n)
-    s2 = np.zeros(n)
-    for visited, b1, b2 in blocks:  # integer-valued sums: exact in any order
-        s1[visited] += b1
-        s2[visited] += b2
+    if len(blocks) == 1:
+        visited, s1, s2 = blocks[0]
+    else:  # integer-valued sums: exact in any order
+        visited, inv = np.unique(np.concatenate([b[0] for b in blocks]), return_inverse=True)
+        s1 = np.bincount(inv, weights=np.concatenate([b[1] for b in blocks]), minlength=visited.size)
+        s2 = np.bincount(inv, weights=np.concatenate([b[2] for b in blocks]), minlength=visited.size)
+    # only the visited rows are computed: at a million rows the dense passes would cost more than the walks
     mean = s1 / n_walks
     var = np.maximum(s2 - n_walks * mean * mean, 0.0) / (n_walks - 1)
     scale = 1.0 - alpha
-    return scale * mean, scale * np.sqrt(var / n_walks)
+    scores = np.zeros(n)
+    se = np.zeros(n)
+    scores[visited] = scale * mean
+    se[visited] = scale * np.sqrt(var / n_walks)
+    return scores, se
 
 
 @one_blas_thread
@@ -385,6 +433,7 @@ def push_pagerank(
     alpha: float = 0.85,
     rmax: float = 1e-5,
     undirected: bool = False,
+    spread: bool | None = None,
 ) -> np.ndarray:
     """Personalized PageRank approximated by forward push (Andersen-Chung-Lang), locally.
 
@@ -414,6 +463,14 @@ def push_pagerank(
         agree with exact PageRank in 0.95 of places instead of 0.80 on a million-node code-like
         graph (median over seeds, ``benchmarks/perf/bench_related.py``). The weighted degrees and components are
         computed once per matrix.
+    spread : bool, optional
+        Spread ``alpha`` times the left-over residual (default: when ``undirected``). On a directed
+        graph it goes to the seeds' weakly connected components in proportion to global PageRank
+        (uniform restart, the same ``alpha``): the walks the residual stands for are spread thinly
+        over many rows, and from such a start a walk's visits approach that vector. On a
+        million-node code-like graph (callees only) this raises the top-20 agreement with exact
+        PageRank from 0.80-0.90 to 0.95 at the same cost per query; the global PageRank and the
+        components are computed once per matrix (about a second at a million rows).
 
     Returns
     -------
@@ -421,8 +478,9 @@ def push_pagerank(
         Length-N nonnegative estimates. Directed: ``p + (1 - alpha) r`` (the residual left at a node
         is worth at least its first restart there), each at most the exact value; they sum to less
         than 1 by ``alpha`` times the left-over residual, which is at most ``rmax * (nnz + N)``, and on
-        graphs with big hubs near-ties in the ranking can swap. Undirected: the same plus the spread
-        residual; they sum to 1, and rows outside the seeds' components stay 0.
+        graphs with big hubs near-ties in the ranking can swap. With ``spread`` (the default when
+        undirected): the same plus the spread residual; they sum to 1, and rows outside the seeds'
+        components stay 0.
 
     Examples
     --------
@@ -440,6 +498,15 @@ def push_pagerank(
     [0.15, 0.128, 0.0, 0.0]
     >>> push_pagerank(path, personalization=[0], rmax=0.5, undirected=True).round(3).tolist()
     [0.331, 0.489, 0.181, 0.0]
+
+    A directed chain 0 -> 1 -> 2 and an isolated row 3, the residual dropped or spread by global
+    PageRank (exact: ``[0.389, 0.33, 0.281, 0.0]``):
+
+    >>> chain = sp.csr_matrix(([1.0, 1.0], ([0, 1], [1, 2])), shape=(4, 4))
+    >>> push_pagerank(chain, personalization=[0], rmax=0.2).round(3).tolist()
+    [0.333, 0.283, 0.216, 0.0]
+    >>> push_pagerank(chain, personalization=[0], rmax=0.2, spread=True).round(3).tolist()
+    [0.364, 0.341, 0.295, 0.0]
     """
     a = check_csr(adjacency)
     check_square(a)
@@ -452,7 +519,9 @@ def push_pagerank(
     r = np.zeros(n)
     r[rows] = probs
     cand = rows
+    touched = [rows]  # every row that ever held residual: the estimate is built on them only
     while cand.size:
+        touched.append(cand)
         outdeg = (indptr[cand + 1] - indptr[cand]).astype(np.float64)
         front = cand[r[cand] > rmax * np.maximum(outdeg, 1.0)]
         if front.size == 0:
@@ -475,25 +544,34 @@ def push_pagerank(
         cand, inv = np.unique(targets, return_inverse=True)
         r[cand] += np.bincount(inv, weights=vals, minlength=cand.size)
     # a residual r_u is worth at least (1 - alpha) r_u at u itself (its first restart): still a lower bound
-    est = p + (1.0 - alpha) * r
-    if undirected:
-        _spread_residual(a, est, r, alpha)
+    if 8 * sum(t.size for t in touched) < n:  # a small neighbourhood of a big graph: skip the dense passes
+        touched = np.unique(np.concatenate(touched))
+        est = np.zeros(n)
+        est[touched] = p[touched] + (1.0 - alpha) * r[touched]
+        held = touched[r[touched] != 0]
+    else:  # the same values, densely
+        est = p + (1.0 - alpha) * r
+        held = np.flatnonzero(r)
+    if undirected if spread is None else spread:
+        _spread_residual(a, est, held, r[held], alpha, None if undirected else alpha)
     return est
 
 
-def _spread_residual(a: sp.csr_matrix, est: np.ndarray, r: np.ndarray, alpha: float) -> None:
-    """Add ``alpha`` times each component's left-over residual to ``est``, shared by weighted degree.
+def _spread_residual(a: sp.csr_matrix, est: np.ndarray, held: np.ndarray, r_held: np.ndarray, alpha: float,
+                     directed_alpha: float | None = None) -> None:
+    """Add ``alpha`` times each component's left-over residual (``r_held`` on the ascending rows
+    ``held``) to ``est``, shared by weighted degree (or, for a directed graph, by global PageRank
+    with ``directed_alpha``).
 
     Only the rows holding residual are visited, plus one pass over the component that holds most of
     the graph (its share vector is cached), so the cost stays a few dense passes at any size.
     """
-    comp, share, comp_degree, giant, giant_share = _stationary(a)
-    held = np.flatnonzero(r)
-    left = np.bincount(comp[held], weights=r[held], minlength=comp_degree.size)  # residual per component
+    comp, share, comp_degree, giant, giant_share = _stationary(a, directed_alpha)
+    left = np.bincount(comp[held], weights=r_held, minlength=comp_degree.size)  # residual per component
     for c in np.flatnonzero(left).tolist():
         if comp_degree[c] <= 0:  # edgeless rows (an isolated seed): no walk to spread, the residual restarts
-            rows = held[comp[held] == c]
-            est[rows] += alpha * r[rows]
+            own = comp[held] == c
+            est[held[own]] += alpha * r_held[own]
         elif c == giant:
             est += (alpha * left[c]) * giant_share
         else:
@@ -501,19 +579,27 @@ def _spread_residual(a: sp.csr_matrix, est: np.ndarray, r: np.ndarray, alpha: fl
             est[rows] += (alpha * left[c]) * share[rows]
 
 
-def _stationary(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
-    """Per symmetric matrix, once: component of each row, each row's share of its component's
-    weighted degree, the degree sum per component, the largest component and its share vector
-    (0 outside it)."""
+def _stationary(a: sp.csr_matrix, directed_alpha: float | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
+    """Per matrix, once: component of each row, each row's share of its component's weighted degree
+    (symmetric matrix; or of its component's global PageRank, with ``directed_alpha``), the degree
+    sum per component, the largest component and its share vector (0 outside it)."""
 
     def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
         from scipy.sparse.csgraph import connected_components  # ~85 ms to import: only when used
 
-        _n, comp = connected_components(a, directed=False)
+        _n, comp = connected_components(a, directed=directed_alpha is not None, connection="weak")
         degree = np.asarray(a.sum(axis=1), dtype=np.float64).ravel()
         comp_degree = np.bincount(comp, weights=degree)
-        share = np.divide(degree, comp_degree[comp], out=np.zeros_like(degree), where=comp_degree[comp] > 0)
+        weight = degree
+        if directed_alpha is not None:
+            weight = personalized_pagerank(a, personalization=np.ones(a.shape[0]), alpha=directed_alpha,
+                                           tol=1e-8, max_iter=1000)
+        comp_weight = np.bincount(comp, weights=weight)
+        share = np.divide(weight, comp_weight[comp], out=np.zeros_like(weight),
+                          where=(comp_degree[comp] > 0) & (comp_weight[comp] > 0))
         giant = int(np.argmax(comp_degree))
         return comp, share, comp_degree, giant, np.where(comp == giant, share, 0.0)
 
-    return cached_per_matrix(a, "stationary", compute)
+    name = "stationary" if directed_alpha is None else f"stationary:pagerank:{directed_alpha!r}"
+    return cached_per_matrix(a, name, compute)

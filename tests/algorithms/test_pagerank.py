@@ -171,8 +171,13 @@ def test_undirected_push_stays_in_the_seeds_components():
 def test_monte_carlo_top10_agrees_with_exact():
     a = graphs.code_like(500, seed=2)
     exact = personalized_pagerank(a, personalization=[7], tol=1e-12, max_iter=1000)
-    scores, se = monte_carlo_pagerank(a, personalization=[7], n_walks=20_000, seed=0)
-    assert top(scores, 10) == top(exact, 10)
+    kth = np.sort(exact)[-10]
+    for seed in range(3):
+        scores, se = monte_carlo_pagerank(a, personalization=[7], n_walks=20_000, seed=seed)
+        got = top(scores, 10)
+        # places 10 and 11 are 0.4 standard errors apart here: a swap of near-ties is fine, nothing else is
+        assert len(got & top(exact, 10)) >= 9
+        assert all(exact[v] >= kth - 3 * se[v] for v in got)
 
 
 def test_monte_carlo_standard_errors_are_honest():

@@ -17,7 +17,7 @@ from ..errors import InvalidArgumentError
 
 RRF_K = 60.0
 
-__all__ = ["RRF_K", "order_by_score", "rank_fusion", "ranks"]
+__all__ = ["RRF_K", "order_by_score", "order_rows", "rank_fusion", "ranks"]
 # scores equal to this many digits (relative to the best) are ties: sums taken in a different
 # order differ in their last bits, and that noise must not outrank the id order
 TIE_DIGITS = 10
@@ -36,15 +36,28 @@ def order_by_score(scores: np.ndarray, limit: int | None = None) -> np.ndarray:
     """
     s = np.asarray(scores, dtype=np.float64)
     cand = np.flatnonzero(s > 0)
+    return order_rows(cand, s[cand], limit)
+
+
+def order_rows(rows: np.ndarray, values: np.ndarray, limit: int | None = None) -> np.ndarray:
+    """:func:`order_by_score` of the rows ``rows`` (ascending, each with a positive value) alone: the
+    same order, for a caller that already knows which rows score.
+
+    Examples
+    --------
+    >>> order_rows(np.array([0, 2, 3]), np.array([0.3, 0.1 + 0.2, 0.5])).tolist()
+    [3, 0, 2]
+    """
+    cand, vals = rows, values
     if not cand.size:
         return cand
-    vals = s[cand]
     top = float(vals.max())
     if limit is not None and limit < cand.size:
         cut = np.partition(vals, cand.size - limit)[cand.size - limit]  # the limit-th best
         keep = vals >= cut - top * 10.0**-TIE_DIGITS  # and whatever ties with it
         cand, vals = cand[keep], vals[keep]
-    order = cand[np.lexsort((cand, -np.round(vals / top, TIE_DIGITS)))]
+    # rows ascend, so a stable sort by score breaks ties by row
+    order = cand[np.argsort(-np.round(vals / top, TIE_DIGITS), kind="stable")]
     return order if limit is None else order[:limit]
 
 
@@ -66,12 +79,18 @@ def ranks(scores: np.ndarray, *, exclude: np.ndarray | None = None) -> np.ndarra
     [1, 0, 0, 2]
     """
     s = np.asarray(scores, dtype=np.float64)
-    if exclude is not None:
-        s = np.where(exclude, 0.0, s)
-    order = order_by_score(s)
+    order = _ranked(s, exclude)
     out = np.zeros(s.shape[0], dtype=np.int64)
     out[order] = np.arange(1, order.size + 1)
     return out
+
+
+def _ranked(s: np.ndarray, exclude: np.ndarray | None) -> np.ndarray:
+    """The rows :func:`ranks` ranks, best first: positive and not excluded."""
+    cand = np.flatnonzero(s > 0)
+    if exclude is not None:
+        cand = cand[~np.asarray(exclude, dtype=bool)[cand]]
+    return order_rows(cand, s[cand])
 
 
 def rank_fusion(
@@ -119,7 +138,6 @@ def rank_fusion(
         raise InvalidArgumentError(f"k must be positive, got {k}")
     out = np.zeros(n)
     for s, w in zip(scores, ws, strict=True):
-        r = ranks(s, exclude=exclude)
-        hit = r > 0
-        out[hit] += w / (k + r[hit])
+        order = _ranked(np.asarray(s, dtype=np.float64), exclude)  # ranks 1, 2, ... in this order
+        out[order] += w / (k + np.arange(1, order.size + 1))
     return out

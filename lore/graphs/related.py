@@ -18,6 +18,7 @@ from ..algorithms import clusters as lpa
 from ..algorithms import fusion as fu
 from ..algorithms import overlap as ov
 from ..algorithms import pagerank as pr
+from ..algorithms._checks import cached_per_matrix, row_segments
 from ..errors import InvalidArgumentError, UnknownAlgorithmError
 from .build import CodeGraph
 from .engines import get_engine
@@ -154,8 +155,9 @@ def excluded_mask(g: CodeGraph, seeds: np.ndarray, *, include_tests: bool, kinds
 
 def rank(scores: np.ndarray, mask: np.ndarray, limit: int | None) -> tuple[np.ndarray, int]:
     """Rows with a positive score, best first, ties by row (= symbol id order); and how many there were."""
-    s = np.where(mask, 0.0, scores)
-    return fu.order_by_score(s, limit), int(np.count_nonzero(s > 0))
+    rows = np.flatnonzero(scores > 0)
+    rows = rows[~mask[rows]]
+    return fu.order_rows(rows, scores[rows], limit), int(rows.size)
 
 
 def related_scores(
@@ -228,17 +230,26 @@ def explain_overlap(g: CodeGraph, seeds: np.ndarray, targets: np.ndarray, params
     [[('callees', 2)]]
     """
     feats, trans, ws, names = _features(g, params.overlap_weights)
+    targets = np.asarray(targets, dtype=np.int64)
+    pooled: list[list[tuple[str, int, float]]] = [[] for _ in range(targets.size)]
+    if feats and targets.size:
+        for s in seeds.tolist():  # a loop over the (few) seeds; each explains every target at once
+            got = ov.overlap_explain_many(feats, int(s), targets, weights=ws, measure=params.measure,
+                                          transposes=trans, top=top)
+            for shared, items in zip(pooled, got, strict=True):
+                shared += [(names[rel], col, c) for rel, col, c in items]
     out: list[list[tuple[str, int, float]]] = []
-    for target in targets.tolist():
-        shared: list[tuple[str, int, float]] = []
-        if feats:
-            for s in seeds.tolist():
-                got = ov.overlap_explain(feats, int(s), int(target), weights=ws, measure=params.measure,
-                                         transposes=trans, top=top)
-                shared += [(names[rel], int(col), float(c)) for rel, col, c in got]
+    for shared in pooled:
         shared.sort(key=lambda t: (-t[2], t[1]))
         out.append(shared[:top])
     return out
+
+
+def _out_weight(adj: sp.csr_matrix) -> np.ndarray:
+    """Each row's total out-weight (1 where it has none): what a path's weights are normalised by."""
+    deg = np.asarray(adj.sum(axis=1)).ravel()
+    deg[deg == 0] = 1.0
+    return deg
 
 
 def strongest_paths(adj: sp.csr_matrix, seeds: np.ndarray, targets: np.ndarray, max_hops: int = 3) -> list[list[int]]:
@@ -255,32 +266,71 @@ def strongest_paths(adj: sp.csr_matrix, seeds: np.ndarray, targets: np.ndarray, 
     >>> strongest_paths(chain, np.array([0]), np.array([2, 3, 1]))
     [[0, 1, 2], [0, 3], [0, 1]]
     """
-    deg = np.asarray(adj.sum(axis=1)).ravel()
-    deg[deg == 0] = 1.0
-    best = {int(s): (1.0, [int(s)]) for s in seeds.tolist()}
-    frontier = dict(best)
-    want = set(targets.tolist())
-    found: dict[int, list[int]] = {}
-    for _ in range(max_hops):
-        nxt: dict[int, tuple[float, list[int]]] = {}
-        for node, (p, path) in frontier.items():
-            lo, hi = adj.indptr[node], adj.indptr[node + 1]
-            cols, vals = adj.indices[lo:hi], adj.data[lo:hi] / deg[node]
-            if len(cols) > 200:
-                keep = np.argsort(-vals, kind="stable")[:200]
-                cols, vals = cols[keep], vals[keep]
-            for c, v in zip(cols.tolist(), vals.tolist(), strict=True):
-                q = p * v
-                if c not in best or best[c][0] < q:
-                    best[c] = (q, path + [c])
-                    nxt[c] = best[c]
-        for t in [t for t in want if t in best]:
-            found[t] = best[t][1]
-            want.discard(t)
-        frontier = nxt
-        if not frontier or not want:
+    deg = cached_per_matrix(adj, "strongest_paths:out_weight", lambda: _out_weight(adj))
+    assert isinstance(deg, np.ndarray)
+    best = np.full(adj.shape[0], -np.inf)  # the best path weight known per node (-inf: not reached)
+    frontier = np.array(list(dict.fromkeys(seeds.tolist())), dtype=np.int64)
+    best[frontier] = 1.0
+    weight = np.ones(frontier.size)
+    want = np.unique(np.asarray(targets, dtype=np.int64))
+    found_at: dict[int, int] = {}  # target -> the hop after which its path was taken
+    hops: list[tuple[np.ndarray, np.ndarray]] = []  # per hop: nodes improved (ascending), the node before each
+    for hop in range(1, max_hops + 1):
+        node_of, col, q = _expand(adj, deg, frontier, weight)
+        # the node-by-node relaxation (``best < q`` replaces, so the first of equal weights stays) in one
+        # pass: a node improves if some edge beats what it had; the first edge of the largest weight wins,
+        # and the next hop visits the improved nodes in the order of their first improvement
+        better = np.flatnonzero(q > best[col])
+        if better.size:
+            by = better[np.lexsort((better, -q[better], col[better]))]
+            head = np.flatnonzero(np.r_[True, col[by[1:]] != col[by[:-1]]])
+            improved, gain, parent = col[by[head]], q[by[head]], node_of[by[head]]
+            first = np.minimum.reduceat(by, head)
+            best[improved] = gain
+            hops.append((improved, parent))
+            visit = np.argsort(first, kind="stable")
+            frontier, weight = improved[visit], gain[visit]
+        else:
+            hops.append((np.zeros(0, np.int64), np.zeros(0, np.int64)))
+            frontier = np.zeros(0, np.int64)
+        reached = want[best[want] > -np.inf]
+        for t in reached.tolist():
+            found_at[t] = hop
+        want = want[best[want] == -np.inf]
+        if not frontier.size or not want.size:
             break
-    return [found.get(int(t), []) for t in targets.tolist()]
+    return [_path_to(hops, int(t), found_at[int(t)]) if int(t) in found_at else [] for t in targets.tolist()]
+
+
+def _expand(adj: sp.csr_matrix, deg: np.ndarray, frontier: np.ndarray,
+            weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(from node, to node, path weight) of every edge out of the frontier, in the order the frontier
+    is visited (and each node's edges in stored order, or its 200 strongest, strongest first)."""
+    idx, lens = row_segments(adj.indptr, frontier)
+    src = np.repeat(np.arange(frontier.size), lens)
+    vals = adj.data[idx] / deg[frontier][src]
+    col = adj.indices[idx].astype(np.int64, copy=False)
+    big = np.flatnonzero(lens > 200)
+    if big.size:  # a hub keeps its 200 strongest edges, strongest first (ties in stored order)
+        starts = np.cumsum(lens) - lens
+        rank = np.arange(idx.size) - np.repeat(starts, lens)
+        for b in big.tolist():
+            lo, hi = int(starts[b]), int(starts[b] + lens[b])
+            rank[lo + np.argsort(-vals[lo:hi], kind="stable")] = np.arange(hi - lo)
+        keep = np.lexsort((rank, src))
+        keep = keep[rank[keep] < 200]
+        src, vals, col = src[keep], vals[keep], col[keep]
+    return frontier[src], col, weight[src] * vals
+
+
+def _path_to(hops: list[tuple[np.ndarray, np.ndarray]], node: int, hop: int) -> list[int]:
+    """The path ``node`` had after ``hop`` hops: through the node before it at its last improvement."""
+    for h in range(hop, 0, -1):
+        improved, parent = hops[h - 1]
+        i = int(np.searchsorted(improved, node))
+        if i < improved.size and int(improved[i]) == node:
+            return [*_path_to(hops, int(parent[i]), h - 1), node]
+    return [node]  # a seed
 
 
 CLUSTER_WEIGHTS = {"calls": 1.0, "types": 0.5, "inherits": 1.0, "contains": 0.5}

@@ -71,6 +71,8 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
     way. ``hybrid`` runs its structure signal's overlap on the engine and its other signals (push
     PageRank, per-symbol features) in this process.
     """
+    import numpy as np
+
     from ..graphs import related as rel
 
     if algorithm == "cluster":
@@ -92,7 +94,7 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
     ranked, total = rel.rank(scores, mask, limit)
     if total == 0:
         return [], 0, "the seed has no structural neighbours (no resolved calls, callers or types); nothing to rank"
-    ids = [g.nodes.id(int(r)) for r in ranked]
+    ids = np.asarray(g.nodes.ids)[ranked].tolist()
     whys, info = explain(index, g, srows, ranked, params, also=ids)
     rows = []
     for r, sid, why in zip(ranked.tolist(), ids, whys, strict=True):
@@ -144,6 +146,8 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
     (they sum to the score) and a one-line summary; the neighbours it names come from one store
     query for all rows.
     """
+    import numpy as np
+
     from ..graphs import hybrid as hy
     from ..graphs import related as rel
     from ..graphs._features import load_features
@@ -162,20 +166,24 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
         return [], 0, "nothing shares structure, place or words with the seed; nothing to rank"
     top = scored.top(limit)
     items = hy.explain(g, feats, top, top=None)
-    ids = [g.nodes.id(int(r)) for r in top.rows]
-    info = read.symbols_by_ids(index.conn, set(ids) | {g.nodes.id(r) for r in hy.neighbour_rows(items)})
+    named = np.unique(np.concatenate([top.rows, np.fromiter(hy.neighbour_rows(items), dtype=np.int64)]))
+    id_of = dict(zip(named.tolist(), np.asarray(g.nodes.ids)[named].tolist(), strict=True))  # one gather
+    ids = [id_of[r] for r in top.rows.tolist()]
+    info = read.symbols_by_ids(index.conn, id_of.values())
 
     def name_of(row: int) -> str:
-        got = info.get(g.nodes.id(row))
-        return got.name if got else f"#{g.nodes.id(row)}"
+        got = info.get(id_of[row])
+        return got.name if got else f"#{id_of[row]}"
 
     rows = []
-    for k, sid in enumerate(ids):
+    for sid, score, row_items in zip(ids, top.scores.tolist(), items, strict=True):
         d = symbol_dict(info[sid])
-        d["score"] = round(float(top.scores[k]), 6)
-        signals = [{**{key: it[key] for key in ("signal", "family", "value", "contribution")},
-                    "text": hy.render(it, name_of)} for it in items[k]]
-        d["why"] = {"summary": hy.why_text(items[k], name_of), "signals": signals}
+        d["score"] = round(score, 6)
+        texts, summary = hy.why_texts(row_items, name_of)
+        for it, text in zip(row_items, texts, strict=True):  # the items are this answer's: shown without detail
+            del it["detail"]
+            it["text"] = text
+        d["why"] = {"summary": summary, "signals": row_items}
         rows.append(d)
     return rows, total, ""
 
@@ -190,20 +198,26 @@ def explain(index: OpenIndex, g: CodeGraph, srows: np.ndarray, targets: np.ndarr
     The symbols of all neighbours and path nodes, and of the ids in ``also`` (the result rows), come
     from one store query, the hops' edges from one more. Returns the whys and those symbol rows.
     """
+    import numpy as np
+
     from ..graphs import related as rel
 
     algorithm = params.algorithm
     shared = rel.explain_overlap(g, srows, targets, params, top=3) if algorithm in ("overlap", "fusion") else None
-    paths: list[list[int]] | None = None
+    row_paths: list[list[int]] | None = None
     if algorithm != "overlap":
         adj = rel.walk_matrix(g, params.ppr_weights, params.direction)
-        paths = [[g.nodes.id(r) for r in p] for p in rel.strongest_paths(adj, srows, targets)]
+        row_paths = rel.strongest_paths(adj, srows, targets)
+    # every row named anywhere in the answer, turned into a symbol id in one gather
+    rows_named = {col for items in shared or () for _, col, _ in items}
+    rows_named.update(r for p in row_paths or () for r in p)
+    named = np.fromiter(rows_named, dtype=np.int64, count=len(rows_named))
+    id_of = dict(zip(named.tolist(), np.asarray(g.nodes.ids)[named].tolist(), strict=True))
+    paths = [[id_of[r] for r in p] for p in row_paths] if row_paths is not None else None
     need: set[int] = set(also)
-    for items in shared or ():
-        need.update(g.nodes.id(col) for _, col, _ in items)
+    need.update(id_of.values())
     hops: set[tuple[int, int]] = set()
     for ids in paths or ():
-        need.update(ids)
         hops.update(zip(ids, ids[1:], strict=False))
     info = read.symbols_by_ids(index.conn, need)
     names = {sid: row.qualified_name for sid, row in info.items()}
@@ -213,7 +227,7 @@ def explain(index: OpenIndex, g: CodeGraph, srows: np.ndarray, targets: np.ndarr
     for k, target in enumerate(targets.tolist()):
         why: dict[str, Any] = {}
         if shared is not None:
-            why["shared"] = [_shared_item(g, names, rel_name, col, contrib, direct=col == target or col in seed_rows)
+            why["shared"] = [_shared_item(id_of[col], names, rel_name, contrib, direct=col == target or col in seed_rows)
                              for rel_name, col, contrib in shared[k]]
         if paths is not None:
             why.update(_path_item(names, edges, paths[k]))
@@ -221,9 +235,7 @@ def explain(index: OpenIndex, g: CodeGraph, srows: np.ndarray, targets: np.ndarr
     return out, info
 
 
-def _shared_item(g: CodeGraph, names: dict[int, str], relation: str, col: int, contrib: float, *,
-                 direct: bool) -> dict:
-    sid = g.nodes.id(col)
+def _shared_item(sid: int, names: dict[int, str], relation: str, contrib: float, *, direct: bool) -> dict:
     item: dict[str, Any] = {"relation": relation, "id": sid, "name": names.get(sid), "weight": round(contrib, 4)}
     if direct:  # closed neighbourhoods: a direct edge between seed and result
         item["direct"] = True

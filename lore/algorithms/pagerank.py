@@ -176,7 +176,7 @@ def personalized_pagerank(
     p_mat, leak = _transition(a, bool(weight_normalize))
     # locally a CSC view (P.T @ x without a transposed copy); row-wise the same sums as P.T in CSR blocks
     pt = check_engine(engine).rows(p_mat, transpose=True, cache_on=a, name=f"pagerank:P.T:{bool(weight_normalize)}")
-    leaky = np.flatnonzero(leak)
+    leaky = np.flatnonzero(leak != 0)
     leak_at = leak[leaky]
     # the iteration in place, one pass over N per dense step: the matrix product, its scaling, the
     # restart added on the seed rows only, the L1 change; the same arithmetic as
@@ -551,7 +551,7 @@ def push_pagerank(
         held = touched[r[touched] != 0]
     else:  # the same values, densely
         est = p + (1.0 - alpha) * r
-        held = np.flatnonzero(r)
+        held = np.flatnonzero(r != 0)  # the same rows; numpy finds a boolean's nonzeros ~20x faster
     if undirected if spread is None else spread:
         _spread_residual(a, est, held, r[held], alpha, None if undirected else alpha)
     return est

@@ -183,7 +183,7 @@ def cached_per_matrix(matrix, name: str, compute: Callable[[], object], *, depen
         return hit[2]
     value = compute()
     try:
-        ref = weakref.ref(matrix, lambda _ref, key=key: _CACHE.pop(key, None))
+        ref = weakref.ref(matrix, lambda _ref, key=key, cache=_CACHE: cache.pop(key, None))  # not a global: gone at exit
     except TypeError:  # not weak-referenceable: just don't cache
         return value
     while len(_CACHE) >= _CACHE_SIZE:

@@ -351,7 +351,7 @@ def bench_search_command(
     path: Annotated[Path | None, typer.Argument(help="Repository to measure on (default: the installed networkx).")] = None,
     db: Annotated[Path | None, typer.Option("--db", help="Copy this index of PATH's code instead of indexing it (never written).")] = None,
     queries: Annotated[int, typer.Option("--queries", help="Docstring sentences to ask (a seeded sample).")] = 300,
-    minilm: Annotated[bool, typer.Option("--minilm", help="Also embed with MiniLM (the embed extra; ~20 symbols/s).")] = False,
+    minilm: Annotated[bool, typer.Option("--minilm", help="Also embed with MiniLM (the embed extra; about 60 symbols per CPU second).")] = False,
     thresholds: Annotated[Path | None, typer.Option("--thresholds", help="Floors (default: benchmarks/search/thresholds.json when measuring networkx).")] = None,
     no_gate: Annotated[bool, typer.Option("--no-gate", help="Do not compare with the thresholds file.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the full report as JSON.")] = False,

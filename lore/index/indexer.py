@@ -96,6 +96,7 @@ class IndexReport:
     flow: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
     code_vectors: dict | None = None  # what `index_repo(embed=True)` embedded, kept and removed
+    vector_upkeep: list[dict] = field(default_factory=list)  # code vectors the refresh brought up to date
 
     @property
     def changed_any(self) -> bool:

@@ -53,9 +53,26 @@ def code_vectors_step(db: Path) -> Callable[[IndexReport], None]:
     before = upkeep.stored_vector_models(db)
 
     def after(report: IndexReport) -> None:
-        upkeep.refresh_after_index(report, before)
+        report.vector_upkeep = upkeep.refresh_after_index(report, before)
 
     return after
+
+
+def _with_upkeep(summary: dict, upkeep: list[dict]) -> dict:
+    """``summary`` of an ``--embed`` step, counting what the upkeep step embedded for the same model just
+    before it (that step leaves nothing for this one, which would otherwise report 0 embedded)."""
+    for done in upkeep:
+        if done.get("model") != summary.get("model"):
+            continue
+        for owner in ("symbol", "file"):
+            got, before = summary.get(owner), done.get(owner)
+            if isinstance(got, dict) and isinstance(before, dict):
+                moved = min(before.get("embedded", 0), got.get("unchanged", 0))
+                got["embedded"] = got.get("embedded", 0) + before.get("embedded", 0)
+                got["unchanged"] = got.get("unchanged", 0) - moved
+                got["removed"] = got.get("removed", 0) + before.get("removed", 0)
+        summary["seconds"] = round(summary.get("seconds", 0) + done.get("seconds", 0), 3)
+    return summary
 
 
 def embed_step(embedder: str | None, progress: Callable | None = None) -> Callable[[Path], Callable[[IndexReport], None]]:
@@ -73,8 +90,8 @@ def embed_step(embedder: str | None, progress: Callable | None = None) -> Callab
         def after(report: IndexReport) -> None:
             from ..search.api import build_code_vectors
 
-            report.code_vectors = build_code_vectors(report.db, embedder=embedder, replace=embedder is not None,
-                                                     progress=progress)
+            summary = build_code_vectors(report.db, embedder=embedder, replace=embedder is not None, progress=progress)
+            report.code_vectors = _with_upkeep(summary, getattr(report, "vector_upkeep", []))
 
         return after
 

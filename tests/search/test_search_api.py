@@ -319,3 +319,17 @@ def test_build_code_vectors_replace_drops_other_models(fresh_repo):
         assert [m for m, _n in store.vector_models(conn, "symbol")] == ["hashing-v1-384"]
     finally:
         conn.close()
+
+
+def test_index_embed_after_a_change_counts_what_the_refresh_embedded(tmp_path):
+    """``index_repo(embed=True)`` after an edit: the vectors refresh first brings the changed symbols up
+    to date, and the summary still counts them (it used to say 0 embedded)."""
+    from lore import index_repo
+
+    (tmp_path / "m.py").write_text("def f():\n    g()\n\ndef g():\n    pass\n")
+    first = index_repo(tmp_path, embed=True, workers=1).code_vectors
+    assert first["symbol"]["embedded"] == 3
+    (tmp_path / "m.py").write_text("def f():\n    g()\n\ndef g():\n    return 1\n\ndef h():\n    pass\n")
+    got = index_repo(tmp_path, embed=True, workers=1).code_vectors
+    assert got["symbol"]["embedded"] == 2 and got["symbol"]["checked"] == 4
+    assert got["symbol"]["embedded"] + got["symbol"]["unchanged"] == got["symbol"]["checked"]

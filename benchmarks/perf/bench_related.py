@@ -14,9 +14,13 @@ Measured per size (medians over repeats; "max" is the slowest query):
 * push PageRank (rmax 1e-5) and its top-20 overlap with exact, both directions and callees only; on
   the symmetric both-direction matrix also with the left-over residual spread by degree (what lore
   runs; its first call computes the degrees and components once per matrix)
-* Monte-Carlo PageRank (10k walks, warm cache) and its top-10 overlap with exact
+* push on callees only also with the residual spread by global PageRank (``spread=True``; its
+  first call computes that vector and the components once per matrix)
+* Monte-Carlo PageRank (10k walks, warm cache) and its top-10 and top-20 overlap with exact
   (overlaps strict, and tie-tolerant: an approximate top-k node counts if its exact score is within
   5% of the exact k-th score)
+* anchor for exact PageRank in the same run: the textbook power iteration (transition matrix built
+  per query, a new vector per step), the same tol and the same answer
 * label propagation on the undirected call graph, then the same clusters served from the store
   cache (the run's member blob read back into a label array)
 * the graph cache: saving the CSR matrices beside the index and the warm start of a fresh process
@@ -25,15 +29,19 @@ Measured per size (medians over repeats; "max" is the slowest query):
 With ``--db INDEX`` (a real index, copied to a temporary folder first, never written): cold
 ``lore graph related`` CLI calls, default and ``-a hybrid`` (a new process each, first without and
 then with the saved graph and hybrid features), beside anchors in the same run (``python -c pass``,
-``import lore.cli``, ``import numpy, scipy.sparse``), wall and CPU time; warm
-``lore_graph(kind="related")`` per algorithm over seeded functions and methods (hybrid: every signal
-on); and clusters computed once then read from the store.
+``import lore.cli``, ``import numpy, scipy.sparse``), wall and CPU time (``--cold-repeat 0`` skips
+them); warm ``lore_graph(kind="related")`` per algorithm (``--db-algorithms``) over seeded functions
+and methods, CPU p50 / p99 / max, beside its anchor timed on the same seeds in the same loop: the
+ranking alone (scores and top 10 rows, nothing named or explained), so the cost of the rows and
+their ``why`` reads as a ratio; and clusters computed once then read from the store.
 
 Usage::
 
     python benchmarks/perf/bench_related.py                       # 10k and 100k
     python benchmarks/perf/bench_related.py --sizes 10000 100000 1000000 --seed 1
     python benchmarks/perf/bench_related.py --sizes --db /tmp/django.db   # only the real corpus
+    python benchmarks/perf/bench_related.py --sizes --db /tmp/django.db --cold-repeat 0 \
+        --db-algorithms hybrid overlap fusion                             # warm answers only
 
 Wall-clock numbers depend on the machine and its load; ratios within one run are the point.
 """
@@ -118,8 +126,34 @@ def agreement(exact: np.ndarray, approx: np.ndarray, k: int) -> tuple[float, flo
     return len(top(exact, k) & got) / k, float(np.mean(exact[list(got)] >= 0.95 * kth))
 
 
+def textbook_pagerank(a: sp.csr_matrix, seed_row: int, alpha: float = 0.85, tol: float = 1e-8,
+                      max_iter: int = 1000) -> np.ndarray:
+    """Anchor: plain power iteration, as lore ran it before issue 16 (per-query transition matrix)."""
+    out = np.asarray(a.sum(axis=1)).ravel()
+    inv = np.divide(1.0, out, out=np.zeros_like(out), where=out > 0)
+    pt = sp.csr_matrix((a.data * np.repeat(inv, np.diff(a.indptr)), a.indices, a.indptr), shape=a.shape).T
+    leak = (out <= 0).astype(np.float64)
+    p = np.zeros(a.shape[0])
+    p[seed_row] = 1.0
+    x = p.copy()
+    for _ in range(max_iter):
+        x_new = alpha * (pt @ x) + (alpha * float(leak @ x) + (1.0 - alpha)) * p
+        err = float(np.abs(x_new - x).sum())
+        x = x_new
+        if err < tol:
+            break
+    return x / x.sum()
+
+
+def cpu_timed(fn, *args, **kwargs) -> tuple[float, object]:
+    """(CPU ms of this process, result): steadier than wall time on a shared machine."""
+    t0 = time.process_time()
+    out = fn(*args, **kwargs)
+    return (time.process_time() - t0) * 1000.0, out
+
+
 def bench_size(
-    n: int, seed: int, repeat: int, n_queries: int, lpa: bool, with_networkx: bool
+    n: int, seed: int, repeat: int, n_queries: int, lpa: bool, with_networkx: bool, overlap: bool = True
 ) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     t0 = time.perf_counter()
@@ -137,12 +171,21 @@ def bench_size(
     rng = np.random.default_rng(seed + 1)
     hub_callers = callers.indices[callers.indptr[0] : callers.indptr[1]]
     seeds = np.r_[rng.integers(0, n, n_queries), rng.choice(hub_callers, 20)]
-    for measure in MEASURES:
+    for measure in MEASURES if overlap else ():
         for s in seeds[:5].tolist():  # warm-up (cosine / jaccard fill their per-matrix norm cache once)
             overlap_scores(feats, [s], measure=measure, transposes=trans)
         ms = [timed(overlap_scores, feats, [int(s)], measure=measure, transposes=trans)[0] for s in seeds]
         rows.append((f"overlap {measure}", f"p50 {statistics.median(ms):.2f} ms, max {max(ms):.2f} ms"))
 
+    if overlap:
+        rows += overlap_default_rows(calls, callers, types, seeds)
+    return rows + pagerank_rows(n, calls, callers, rng, repeat, lpa, with_networkx, seed)
+
+
+def overlap_default_rows(calls: sp.csr_matrix, callers: sp.csr_matrix, types: sp.csr_matrix,
+                         seeds: np.ndarray) -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
+    n = calls.shape[0]
     eye = sp.identity(n, format="csr")
     closed = [(calls + eye).tocsr(), (callers + eye).tocsr(), types]
     for f in closed[:2]:
@@ -153,32 +196,43 @@ def bench_size(
     ms = [timed(overlap_scores, closed, [int(s)], measure="idf_cosine", transposes=closed_t)[0] for s in seeds]
     rows.append(("overlap lore default (idf_cosine, closed)", f"p50 {statistics.median(ms):.2f} ms, max {max(ms):.2f} ms"))
     rows.append(graph_cache_row(calls, types))
+    return rows
 
+
+def pagerank_rows(n: int, calls: sp.csr_matrix, callers: sp.csr_matrix, rng: np.random.Generator, repeat: int,
+                  lpa: bool, with_networkx: bool, seed: int) -> list[tuple[str, str]]:
+    rows: list[tuple[str, str]] = []
     both = directed(calls, "both", transpose=callers)
     ppr_seeds = rng.integers(0, n, repeat)
-    exact_ms, push_ms, mc_ms, push_top, mc_top, push_out_ms, push_out_top = [], [], [], [], [], [], []
-    exact_out_ms: list[float] = []
-    spread_ms: list[float] = []
-    spread_top: list[tuple[float, float]] = []
-    monte_carlo_pagerank(both, personalization=[0], n_walks=100, seed=0)  # builds the per-matrix row maxima
-    stationary_ms, _ = timed(push_pagerank, both, personalization=[0], undirected=True)  # degrees, components
+    ms: dict[str, list[float]] = {}
+    tops: dict[str, list[tuple[float, float]]] = {}
+
+    def run(name: str, fn, *args, **kwargs):  # CPU ms per call (steadier than wall time on a shared machine)
+        t, out = cpu_timed(fn, *args, **kwargs)
+        ms.setdefault(name, []).append(t)
+        return out
+
+    monte_carlo_pagerank(both, personalization=[0], n_walks=100, seed=0)  # builds the per-matrix walk tables
+    stationary_ms, _ = cpu_timed(push_pagerank, both, personalization=[0], undirected=True)  # degrees, components
+    directed_ms, _ = cpu_timed(push_pagerank, calls, personalization=[0], spread=True)  # global PageRank, components
+    first_exact_ms = {k: cpu_timed(personalized_pagerank, m, personalization=[0], tol=1e-8, max_iter=1000)[0]
+                      for k, m in (("both", both), ("out", calls))}  # transition matrices, once per matrix
+    worst_diff = 0.0
     for s in ppr_seeds.tolist():
-        t, exact = timed(personalized_pagerank, both, personalization=[s], tol=1e-8, max_iter=1000)
-        exact_ms.append(t)
-        t, pushed = timed(push_pagerank, both, personalization=[s], rmax=1e-5)
-        push_ms.append(t)
-        push_top.append(agreement(exact, pushed, 20))
-        t, spread = timed(push_pagerank, both, personalization=[s], rmax=1e-5, undirected=True)
-        spread_ms.append(t)
-        spread_top.append(agreement(exact, spread, 20))
-        t, (mc, _) = timed(monte_carlo_pagerank, both, personalization=[s], n_walks=10_000, seed=s)
-        mc_ms.append(t)
-        mc_top.append(agreement(exact, mc, 10))
-        t, exact_out = timed(personalized_pagerank, calls, personalization=[s], tol=1e-8, max_iter=1000)
-        exact_out_ms.append(t)
-        t, pushed_out = timed(push_pagerank, calls, personalization=[s], rmax=1e-5)
-        push_out_ms.append(t)
-        push_out_top.append(agreement(exact_out, pushed_out, 20))
+        exact = run("exact both", personalized_pagerank, both, personalization=[s], tol=1e-8, max_iter=1000)
+        anchor = run("anchor both", textbook_pagerank, both, s)
+        worst_diff = max(worst_diff, float(np.abs(exact - anchor).max()))
+        for name, kw in (("push both local", {}), ("push both spread", {"undirected": True})):
+            tops.setdefault(name, []).append(agreement(exact, run(name, push_pagerank, both, personalization=[s],
+                                                                  rmax=1e-5, **kw), 20))
+        mc, _ = run("mc", monte_carlo_pagerank, both, personalization=[s], n_walks=10_000, seed=s)
+        tops.setdefault("mc10", []).append(agreement(exact, mc, 10))
+        tops.setdefault("mc20", []).append(agreement(exact, mc, 20))
+        exact_out = run("exact out", personalized_pagerank, calls, personalization=[s], tol=1e-8, max_iter=1000)
+        run("anchor out", textbook_pagerank, calls, s)
+        for name, kw in (("push out local", {}), ("push out spread", {"spread": True})):
+            tops.setdefault(name, []).append(agreement(exact_out, run(name, push_pagerank, calls, personalization=[s],
+                                                                      rmax=1e-5, **kw), 20))
 
     def fmt(pairs: list[tuple[float, float]], k: int) -> str:
         strict, tolerant = zip(*pairs, strict=True)
@@ -187,19 +241,28 @@ def bench_size(
             f"tie-tolerant {statistics.median(tolerant):.2f}"
         )
 
-    rows.append(("PPR exact (power iteration, both)", f"{statistics.median(exact_ms):.1f} ms ({both.nnz / n:.1f} edges/node)"))
-    rows.append(("PPR exact (power iteration, out)", f"{statistics.median(exact_out_ms):.1f} ms ({calls.nnz / n:.1f} edges/node)"))
-    rows.append(("PPR push rmax=1e-5 (both, local)", f"{statistics.median(push_ms):.2f} ms, {fmt(push_top, 20)}"))
-    rows.append(
-        (
-            "PPR push rmax=1e-5 (both, residual spread: lore)",
-            f"{statistics.median(spread_ms):.2f} ms, {fmt(spread_top, 20)}; first call {stationary_ms:.0f} ms",
-        )
-    )
-    rows.append(
-        ("PPR push rmax=1e-5 (out)", f"{statistics.median(push_out_ms):.2f} ms, {fmt(push_out_top, 20)}")
-    )
-    rows.append(("PPR Monte-Carlo 10k walks (both)", f"{statistics.median(mc_ms):.2f} ms, {fmt(mc_top, 10)}"))
+    def med(name: str) -> float:
+        return statistics.median(ms[name])
+
+    for d, m in (("both", both), ("out", calls)):
+        rows.append((f"PPR exact (power iteration, {d}), CPU",
+                     f"{med(f'exact {d}'):.1f} ms ({m.nnz / n:.1f} edges/node; first call {first_exact_ms[d]:.0f} ms); "
+                     f"anchor textbook iteration {med(f'anchor {d}'):.1f} ms = {med(f'anchor {d}') / med(f'exact {d}'):.2f}x"))
+    rows.append(("PPR exact vs anchor, largest difference", f"{worst_diff:.1e}"))
+    # a load-independent yardstick for the millisecond rows: one sparse product with the same matrix
+    matvec = statistics.median(cpu_timed(both.dot, np.ones(n))[0] for _ in range(7))
+    rows.append(("anchor: one product A @ x (both), CPU", f"{matvec:.2f} ms"))
+    rows.append(("PPR push rmax=1e-5 (both, local), CPU", f"{med('push both local'):.2f} ms, {fmt(tops['push both local'], 20)}"))
+    rows.append(("PPR push rmax=1e-5 (both, residual spread: lore), CPU",
+                 f"{med('push both spread'):.2f} ms, {fmt(tops['push both spread'], 20)}; first call {stationary_ms:.0f} ms"))
+    rows.append(("PPR push rmax=1e-5 (out, local), CPU", f"{med('push out local'):.2f} ms, {fmt(tops['push out local'], 20)}"))
+    rows.append(("PPR push rmax=1e-5 (out, spread by global PageRank), CPU",
+                 f"{med('push out spread'):.2f} ms, {fmt(tops['push out spread'], 20)}; first call {directed_ms:.0f} ms"))
+    rows.append(("PPR Monte-Carlo 10k walks (both), CPU",
+                 f"{med('mc'):.2f} ms, {fmt(tops['mc10'], 10)}; {fmt(tops['mc20'], 20)}"))
+    rows.append(("push / Monte-Carlo in products A @ x", " / ".join(
+        f"{name} {med(name) / matvec:.2f}" for name in ("push both spread", "push out spread", "mc"))))
+    exact_ms = ms["exact both"]
     if with_networkx:
         import networkx as nx
 
@@ -219,11 +282,11 @@ def bench_size(
         )
     if lpa:
         undirected = (calls + callers).tocsr()
-        t, labels = timed(label_propagation, undirected, seed=seed)
+        t, labels = cpu_timed(label_propagation, undirected, seed=seed)
         sizes = np.bincount(labels)
         rows.append(
             (
-                "label propagation",
+                "label propagation, CPU",
                 f"{t / 1000:.1f} s, {sizes.size:,} clusters, largest {sizes.max() / n:.1%} of nodes",
             )
         )
@@ -324,8 +387,57 @@ def cold_cli(db: Path, seed: int, *, repeat: int = 5) -> list[tuple[str, str]]:
     return rows
 
 
-def real_corpus(db: Path, seed: int, n_seeds: int, cold_repeat: int = 5) -> list[tuple[str, str]]:
-    """Cold CLI calls and warm api calls on a copy of a real index."""
+DB_ALGORITHMS = ("hybrid", "overlap", "fusion", "pagerank_push", "pagerank_mc", "pagerank", "cluster")
+
+
+def _ranking_alone(idx, algorithm: str):
+    """The anchor of a warm ``related`` call: the same ranking (scores and the top 10 rows), without
+    rows, names or ``why``; a function of the seed id (None for ``cluster``)."""
+    from lore.graphs import hybrid as hy
+    from lore.graphs import related as rel
+    from lore.graphs._features import load_features
+    from lore.queries.related import hybrid_params, related_params
+    from lore.text.tokens import split_identifier
+
+    g = idx.graph()
+    if algorithm == "cluster":
+        return None
+    if algorithm == "hybrid":
+        w, params = hybrid_params(None)
+        wv = hy.check_weights(w)
+
+        def rank_hybrid(sid: int) -> object:
+            srows = g.nodes.rows([sid])
+            mask = rel.excluded_mask(g, srows, include_tests=False, kinds=None)
+            feats = load_features(idx.conn, g, split=split_identifier, db_path=idx.db_path, save=False)
+            return hy.score(g, feats, srows, mask, wv, params=params).top(10)
+
+        return rank_hybrid
+    params = related_params(algorithm, alpha=0.85, direction=None, measure=None, weights=None, n_walks=10_000, seed=0)
+
+    def rank_graph(sid: int) -> object:
+        srows = g.nodes.rows([sid])
+        mask = rel.excluded_mask(g, srows, include_tests=False, kinds=None)
+        return rel.rank(rel.related_scores(g, srows, params, exclude=mask)[0], mask, 10)
+
+    return rank_graph
+
+
+def _p(values: list[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank) of ``values``."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered))) - 1))]
+
+
+def real_corpus(db: Path, seed: int, n_seeds: int, cold_repeat: int = 5,
+                algorithms: tuple[str, ...] = DB_ALGORITHMS) -> list[tuple[str, str]]:
+    """Cold CLI calls and warm api calls on a copy of a real index.
+
+    Warm rows: per algorithm, CPU and wall time of ``lore_graph(kind="related", limit=10)`` (rows,
+    names and ``why``) over the seeds, p50 / p99 / max, beside its anchor measured on the same seeds
+    in the same loop: the ranking alone (the scores and the top 10 rows, nothing named or explained).
+    ``cold_repeat`` 0 skips the cold CLI rows.
+    """
     from lore import lore_graph, open_index
     from lore.graphs import build
 
@@ -340,28 +452,40 @@ def real_corpus(db: Path, seed: int, n_seeds: int, cold_repeat: int = 5) -> list
                 "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id "
                 "WHERE s.kind IN ('function', 'method') AND f.is_test = 0 ORDER BY s.id")]
         seeds = random.Random(seed).sample(cands, min(n_seeds, len(cands)))
-        rows += cold_cli(copy, seeds[0], repeat=cold_repeat)
+        if cold_repeat > 0:
+            rows += cold_cli(copy, seeds[0], repeat=cold_repeat)
         build._MEMORY.clear()
         with open_index(copy) as idx:
             t_graph = timed(idx.graph)[0]
             rows.append(("graph load in process (saved)", f"{t_graph:.0f} ms"))
-            for algorithm in ("hybrid", "overlap", "fusion", "pagerank_push", "pagerank_mc", "pagerank", "cluster"):
+            for algorithm in algorithms:
                 lore_graph(idx, kind="related", source_id=seeds[0], algorithm=algorithm, limit=10)  # warm caches
-                ms, cpu = [], []
+                anchor = _ranking_alone(idx, algorithm)
+                if anchor is not None:
+                    anchor(seeds[0])
+                ms, cpu, cpu_anchor = [], [], []
                 for s in (seeds if algorithm != "pagerank" else seeds[:20]):
                     c0 = time.process_time()
                     ms.append(timed(lore_graph, idx, kind="related", source_id=s, algorithm=algorithm, limit=10)[0])
                     cpu.append((time.process_time() - c0) * 1000)
-                rows.append((f"warm related {algorithm} (limit 10, with why)",
-                             f"p50 {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms over {len(ms)} seeds; "
-                             f"CPU p50 {statistics.median(cpu):.1f} ms"))
-        with open_index(copy) as idx:
-            idx.conn.execute("DELETE FROM cluster_runs")
-            idx.conn.commit()
-            t_first = timed(idx.clusters)[0]
-        with open_index(copy) as idx:
-            t_cached = timed(idx.clusters)[0]
-        rows.append(("clusters: computed / from the store", f"{t_first:.0f} ms / {t_cached:.0f} ms"))
+                    if anchor is not None:
+                        c0 = time.process_time()
+                        anchor(s)
+                        cpu_anchor.append((time.process_time() - c0) * 1000)
+                line = (f"CPU p50 {statistics.median(cpu):.2f} / p99 {_p(cpu, 0.99):.2f} / max {max(cpu):.2f} ms; "
+                        f"wall p50 {statistics.median(ms):.2f} / max {max(ms):.2f} ms over {len(ms)} seeds")
+                if cpu_anchor:
+                    line += (f"; anchor, the ranking alone: CPU p50 {statistics.median(cpu_anchor):.2f} ms "
+                             f"(rows and why {statistics.median(cpu) / max(statistics.median(cpu_anchor), 1e-9):.2f}x)")
+                rows.append((f"warm related {algorithm} (limit 10, with why)", line))
+        if "cluster" in algorithms:
+            with open_index(copy) as idx:
+                idx.conn.execute("DELETE FROM cluster_runs")
+                idx.conn.commit()
+                t_first = timed(idx.clusters)[0]
+            with open_index(copy) as idx:
+                t_cached = timed(idx.clusters)[0]
+            rows.append(("clusters: computed / from the store", f"{t_first:.0f} ms / {t_cached:.0f} ms"))
     return rows
 
 
@@ -374,10 +498,14 @@ def main() -> None:
         "--queries", type=int, default=200, help="random overlap seeds per size (plus 20 hub callers)"
     )
     parser.add_argument("--no-lpa", action="store_true", help="skip label propagation")
+    parser.add_argument("--no-overlap", action="store_true", help="skip the overlap and graph-cache rows")
     parser.add_argument("--networkx-max", type=int, default=100_000, help="largest size to run networkx on")
     parser.add_argument("--db", type=Path, help="a real index (copied first) for the end-to-end rows")
     parser.add_argument("--db-seeds", type=int, default=100, help="seeded functions/methods queried on --db")
-    parser.add_argument("--cold-repeat", type=int, default=5, help="rounds of cold CLI calls and anchors on --db")
+    parser.add_argument("--cold-repeat", type=int, default=5,
+                        help="rounds of cold CLI calls and anchors on --db (0: no cold CLI rows)")
+    parser.add_argument("--db-algorithms", nargs="+", choices=DB_ALGORITHMS, default=list(DB_ALGORITHMS),
+                        help="the related algorithms timed warm on --db")
     args = parser.parse_args()
 
     def show(title: str, rows: list[tuple[str, str]]) -> None:
@@ -389,11 +517,13 @@ def main() -> None:
     with threadpool_limits(limits=1):
         for n in args.sizes:
             rows = bench_size(
-                n, args.seed, args.repeat, args.queries, not args.no_lpa, n <= args.networkx_max
+                n, args.seed, args.repeat, args.queries, not args.no_lpa, n <= args.networkx_max,
+                not args.no_overlap,
             )
             show(f"N = {n:,} (seed {args.seed})", rows)
         if args.db:
-            show("real corpus", real_corpus(args.db, args.seed, args.db_seeds, args.cold_repeat))
+            show("real corpus", real_corpus(args.db, args.seed, args.db_seeds, args.cold_repeat,
+                                            tuple(args.db_algorithms)))
 
 
 if __name__ == "__main__":

@@ -149,7 +149,8 @@ def objective(b: Blocks, weights: np.ndarray, *, scores: np.ndarray | None = Non
 
 
 def coordinate_ascent(b: Blocks, init: np.ndarray, *, grid: tuple[float, ...] = GRID, max_rounds: int = 6,
-                      fixed: tuple[int, ...] = ()) -> tuple[np.ndarray, float, list[float]]:
+                      fixed: tuple[int, ...] = (), order: tuple[int, ...] | None = None,
+                      ) -> tuple[np.ndarray, float, list[float]]:
     """Fit linear weights by coordinate ascent on :func:`objective`.
 
     Parameters
@@ -164,6 +165,9 @@ def coordinate_ascent(b: Blocks, init: np.ndarray, *, grid: tuple[float, ...] = 
         Passes over all weights at most (it stops earlier when a pass changes nothing).
     fixed : tuple of int
         Signals whose weight stays at its initial value (an anchor for the scale).
+    order : tuple of int, optional
+        The order in which a round visits the signals (default: their column order). The ascent is
+        greedy, so the order can change which local optimum it stops at.
 
     Returns
     -------
@@ -182,13 +186,16 @@ def coordinate_ascent(b: Blocks, init: np.ndarray, *, grid: tuple[float, ...] = 
     w = np.asarray(init, dtype=np.float64).copy()
     if w.shape != (b.x.shape[1],):
         raise InvalidArgumentError(f"init needs {b.x.shape[1]} weights, got {w.shape}")
+    visit = tuple(range(len(w))) if order is None else tuple(int(j) for j in order)
+    if sorted(visit) != list(range(len(w))):
+        raise InvalidArgumentError(f"order must list each of the {len(w)} signals once")
     x = np.ascontiguousarray(b.x.T)  # one signal's column per row: the score moves along it
     s = linear_scores(b.x, w)
     best = objective(b, w, scores=s)
     history = [best]
     for _ in range(max_rounds):
         improved = False
-        for j in range(len(w)):
+        for j in visit:
             if j in fixed:
                 continue
             for v in grid:

@@ -17,6 +17,9 @@ Signals by family:
   so that one weight means the same thing for every seed;
 * history: :func:`co_change_share` (the share of the seed's commits that also changed the
   candidate) and :func:`saturate` (a count put on [0, 1) without a per-query maximum);
+* edges: :func:`linked` (the seed calls the candidate or the candidate calls the seed: one edge,
+  not a shared neighbour) and :func:`is_member` (the candidate is defined inside the seed: a
+  class's own methods);
 * :func:`top_rows` picks a signal's best candidates (the hybrid ranker's candidate pool is the
   union of several signals' top rows).
 """
@@ -35,7 +38,9 @@ __all__ = [
     "adjacent",
     "co_change_share",
     "idf_normalize",
+    "is_member",
     "line_proximity",
+    "linked",
     "line_rank",
     "max_normalize",
     "path_proximity",
@@ -327,3 +332,38 @@ def saturate(counts: np.ndarray) -> np.ndarray:
     """
     c = np.maximum(np.asarray(counts, dtype=np.float64), 0.0)
     return 1.0 - 1.0 / (1.0 + c)
+
+
+def linked(out_edges: sp.csr_matrix, in_edges: sp.csr_matrix, seed: int, cand) -> np.ndarray:
+    """1.0 where the seed has an edge to the candidate (``out_edges``) or the candidate one to the seed.
+
+    ``in_edges`` is the transpose of ``out_edges`` (CSR both), so both directions are one row read:
+    for calls, the seed's callees and callers. Unlike a shared neighbour, a direct edge means that
+    changing one side's signature or behaviour is felt by the other.
+
+    Examples
+    --------
+    >>> out = sp.csr_matrix(np.array([[0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0]], dtype=float))
+    >>> linked(out, out.T.tocsr(), 0, [1, 2, 3]).tolist()
+    [1.0, 1.0, 0.0]
+    """
+    c = _rows(cand)
+    out = check_csr(out_edges, name="out_edges")
+    inn = check_csr(in_edges, name="in_edges")
+    if out.shape != inn.shape[::-1]:
+        raise InvalidArgumentError(f"in_edges {inn.shape} is not the transpose of out_edges {out.shape}")
+    near = np.concatenate([out.indices[out.indptr[seed]:out.indptr[seed + 1]],
+                           inn.indices[inn.indptr[seed]:inn.indptr[seed + 1]]])
+    return np.isin(c, near).astype(np.float64)
+
+
+def is_member(parent: np.ndarray, seed: int, cand) -> np.ndarray:
+    """1.0 where the candidate is defined directly inside the seed (``parent[candidate] == seed``).
+
+    Examples
+    --------
+    >>> is_member(np.array([-1, 0, 0, 1]), 0, [1, 2, 3]).tolist()
+    [1.0, 1.0, 0.0]
+    """
+    c = _rows(cand)
+    return (np.asarray(parent)[c] == seed).astype(np.float64)

@@ -10,7 +10,7 @@ against the local one:
 * start-up: ``ray.init`` of a local instance, creating the actors, shipping P.T's row blocks;
 * exact personalized PageRank: ms per power iteration (``P.T @ x`` through the engine plus the dense
   update, median of ``--iters``) and one full solve to tol 1e-8;
-* Monte-Carlo PageRank (``--walks`` walks in blocks of 8192);
+* Monte-Carlo PageRank (``--walks`` walks in blocks of 16,384);
 * label propagation on the undirected graph (``--lpa-iter`` sweeps at most; skipped above
   ``--lpa-max`` nodes) and overlap (idf_cosine over callees + callers, median ms per query);
 * memory: bytes per stored entry of P.T, each worker's resident memory and the bytes of blocks it

@@ -520,10 +520,11 @@ def push_pagerank(
     r[rows] = probs
     cand = rows
     touched = [rows]  # every row that ever held residual: the estimate is built on them only
+    slot = np.empty(n, dtype=np.int64)  # scratch: a row's place among this round's targets (never read unset)
+    degree, weight = cached_per_matrix(a, "push:rows", lambda: _push_rows(a))
     while cand.size:
         touched.append(cand)
-        outdeg = (indptr[cand + 1] - indptr[cand]).astype(np.float64)
-        front = cand[r[cand] > rmax * np.maximum(outdeg, 1.0)]
+        front = cand[r[cand] > rmax * degree[cand]]
         if front.size == 0:
             break
         mass = r[front]
@@ -532,7 +533,7 @@ def push_pagerank(
         idx, lens = row_segments(indptr, front)
         w = data[idx].astype(np.float64, copy=False)
         owner = np.repeat(np.arange(front.size), lens)
-        rowsum = np.bincount(owner, weights=w, minlength=front.size)
+        rowsum = weight[front]
         dangling = rowsum <= 0
         share = np.divide(alpha * mass, rowsum, out=np.zeros_like(mass), where=~dangling)
         targets = indices[idx].astype(np.int64, copy=False)
@@ -541,7 +542,7 @@ def push_pagerank(
         if lost > 0:
             targets = np.concatenate([targets, rows])
             vals = np.concatenate([vals, lost * probs])
-        cand, inv = np.unique(targets, return_inverse=True)
+        cand, inv = _unique_inverse(targets, slot)
         r[cand] += np.bincount(inv, weights=vals, minlength=cand.size)
     # a residual r_u is worth at least (1 - alpha) r_u at u itself (its first restart): still a lower bound
     if 8 * sum(t.size for t in touched) < n:  # a small neighbourhood of a big graph: skip the dense passes
@@ -555,6 +556,29 @@ def push_pagerank(
     if undirected if spread is None else spread:
         _spread_residual(a, est, held, r[held], alpha, None if undirected else alpha)
     return est
+
+
+def _push_rows(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: its out-degree (at least 1: push's threshold scale) and its weight sum, added in the
+    order of its entries as the per-round ``bincount`` did (so the sums are the same to the bit)."""
+    lens = np.diff(a.indptr)
+    degree = np.maximum(lens, 1).astype(np.float64)
+    weight = np.bincount(np.repeat(np.arange(a.shape[0]), lens), weights=a.data.astype(np.float64, copy=False),
+                         minlength=a.shape[0])
+    return degree, weight
+
+
+def _unique_inverse(values: np.ndarray, slot: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` for row numbers, through the scratch array ``slot``
+    (one entry per row): the same sorted rows and inverse, without sorting ``values`` (a push round
+    has a few hundred targets; np.unique's own overhead was most of the round)."""
+    k = values.size
+    order = np.arange(k)
+    slot[values] = order
+    uniq = values[slot[values] == order]  # each row once (its last place)
+    uniq.sort()
+    slot[uniq] = np.arange(uniq.size)
+    return uniq, slot[values]
 
 
 def _spread_residual(a: sp.csr_matrix, est: np.ndarray, held: np.ndarray, r_held: np.ndarray, alpha: float,

@@ -23,7 +23,8 @@ from .clusters import (
     reattach_small,
 )
 from .overlap import MEASURES, default_max_neighbour_degree, overlap_explain, overlap_scores
-from .pagerank import directed, monte_carlo_pagerank, personalized_pagerank, push_pagerank
+from .pagerank import directed, monte_carlo_pagerank, personalized_pagerank
+from .push import push_pagerank
 
 __all__ = [
     "MEASURES",

@@ -47,8 +47,8 @@ import scipy.sparse as sp
 
 from .._files import read_json
 from ..algorithms import _signals as sig
-from ..algorithms import pagerank as pr
 from ..algorithms._checks import row_segments
+from ..algorithms.push import push_pagerank
 from ..errors import InvalidArgumentError
 from . import related as rel
 from ._features import SymbolFeatures
@@ -194,7 +194,7 @@ def candidates(g: CodeGraph, f: SymbolFeatures, seeds: np.ndarray, allowed: np.n
     structure = rel.related_scores(g, seeds, replace(params, algorithm="overlap"), engine=engine,
                                    ray_address=ray_address)[0]
     adj = rel.walk_matrix(g, params.ppr_weights, params.direction)
-    walk = pr.push_pagerank(adj, personalization=seeds, alpha=params.alpha, rmax=PUSH_RMAX)
+    walk = push_pagerank(adj, personalization=seeds, alpha=params.alpha, rmax=PUSH_RMAX)
     text = _bm25_scores(f.text_bm25, f.text_terms, seed)
     same_file = _file_rows(g, seed)
     near = np.zeros(g.n)

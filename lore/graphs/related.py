@@ -19,6 +19,7 @@ from ..algorithms import fusion as fu
 from ..algorithms import overlap as ov
 from ..algorithms import pagerank as pr
 from ..algorithms._checks import cached_per_matrix, row_segments
+from ..algorithms.push import push_pagerank
 from ..errors import InvalidArgumentError, UnknownAlgorithmError
 from .build import CodeGraph
 from .engines import get_engine
@@ -182,7 +183,7 @@ def related_scores(
         # the local push estimate (no residual spread): its support is the seeds' neighbourhood, so
         # ranking it stays cheap, and that is what the fusion weight was chosen on
         adj = walk_matrix(g, params.ppr_weights, params.direction)
-        walk = pr.push_pagerank(adj, personalization=seeds, alpha=params.alpha)
+        walk = push_pagerank(adj, personalization=seeds, alpha=params.alpha)
         return fu.rank_fusion([overlap, walk], weights=[1.0, params.fusion_ppr_weight], exclude=exclude), None
     if algo == "overlap":
         feats, trans, ws, _ = _features(g, params.overlap_weights)
@@ -196,7 +197,7 @@ def related_scores(
                                         engine=get_engine(engine, ray_address)), None
     if algo == "pagerank_push":
         # "both" walks a symmetric matrix: the left-over residual is spread by degree (see push_pagerank)
-        return pr.push_pagerank(adj, personalization=seeds, alpha=params.alpha,
+        return push_pagerank(adj, personalization=seeds, alpha=params.alpha,
                                 undirected=params.direction == "both"), None
     if algo == "pagerank_mc":
         scores, se = pr.monte_carlo_pagerank(adj, personalization=seeds, alpha=params.alpha, n_walks=params.n_walks,

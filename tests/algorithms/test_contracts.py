@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from lore.algorithms import clusters, overlap, pagerank
+from lore.algorithms import clusters, overlap, pagerank, push
 from lore.errors import InvalidArgumentError, UnknownAlgorithmError
 
 from . import graphs
@@ -14,7 +14,7 @@ from . import graphs
 PAGERANKS = {
     "exact": lambda a, **kw: pagerank.personalized_pagerank(a, tol=1e-10, max_iter=1000, **kw),
     "monte_carlo": lambda a, **kw: pagerank.monte_carlo_pagerank(a, n_walks=2000, seed=7, **kw)[0],
-    "push": lambda a, **kw: pagerank.push_pagerank(a, **kw),
+    "push": lambda a, **kw: push.push_pagerank(a, **kw),
 }
 CLUSTERINGS = {
     "label_propagation": lambda a: clusters.label_propagation(a, seed=3),
@@ -95,7 +95,7 @@ def test_pagerank_accepts_csr_array_and_coo(ppr):
         (lambda a: pagerank.monte_carlo_pagerank(a, personalization=[0], n_walks=1), "n_walks"),
         (lambda a: pagerank.monte_carlo_pagerank(a, personalization=[0], max_steps=-1), "max_steps"),
         (lambda a: pagerank.monte_carlo_pagerank(a, personalization=[0], seed="x"), "seed"),
-        (lambda a: pagerank.push_pagerank(a, personalization=[0], rmax=-1e-3), "rmax"),
+        (lambda a: push.push_pagerank(a, personalization=[0], rmax=-1e-3), "rmax"),
     ],
 )
 def test_pagerank_other_options_checked(call, match):

@@ -9,7 +9,8 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lore.algorithms.pagerank import directed, monte_carlo_pagerank, personalized_pagerank, push_pagerank
+from lore.algorithms.pagerank import directed, monte_carlo_pagerank, personalized_pagerank
+from lore.algorithms.push import push_pagerank
 from lore.errors import ConvergenceError, InvalidArgumentError, UnknownAlgorithmError
 
 from . import graphs

@@ -8,7 +8,8 @@ import pytest
 import scipy.sparse as sp
 
 from lore.algorithms import pagerank as pr
-from lore.algorithms.pagerank import monte_carlo_pagerank, personalized_pagerank, push_pagerank
+from lore.algorithms.pagerank import monte_carlo_pagerank, personalized_pagerank
+from lore.algorithms.push import push_pagerank
 
 from . import graphs
 

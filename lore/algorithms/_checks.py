@@ -12,11 +12,14 @@ from __future__ import annotations
 import numbers
 import weakref
 from collections.abc import Callable
+from typing import TypeVar
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..errors import InvalidArgumentError, UnknownAlgorithmError
+
+_T = TypeVar("_T")
 
 DIRECTIONS = ("out", "in", "both")
 
@@ -174,13 +177,13 @@ def _fingerprint(m) -> tuple:
     return (m.shape, m.nnz, m.data.ctypes.data, m.indptr.ctypes.data, m.indices.ctypes.data)
 
 
-def cached_per_matrix(matrix, name: str, compute: Callable[[], object], *, depends_on=()) -> object:
+def cached_per_matrix(matrix, name: str, compute: Callable[[], _T], *, depends_on=()) -> _T:
     """``compute()`` once per (matrix object, name); later calls return the stored value."""
     key = (id(matrix), name)
     fingerprint = (_fingerprint(matrix), *(_fingerprint(d) for d in depends_on))
     hit = _CACHE.get(key)
     if hit is not None and hit[0]() is matrix and hit[1] == fingerprint:
-        return hit[2]
+        return hit[2]  # type: ignore[return-value]  # stored by the compute() of the same name
     value = compute()
     try:
         ref = weakref.ref(matrix, lambda _ref, key=key, cache=_CACHE: cache.pop(key, None))  # not a global: gone at exit

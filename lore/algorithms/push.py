@@ -144,10 +144,10 @@ def push_pagerank(
         r[cand] += np.bincount(inv, weights=vals, minlength=cand.size)
     # a residual r_u is worth at least (1 - alpha) r_u at u itself (its first restart): still a lower bound
     if 8 * sum(t.size for t in touched) < n:  # a small neighbourhood of a big graph: skip the dense passes
-        touched = np.unique(np.concatenate(touched))
+        near = np.unique(np.concatenate(touched))
         est = np.zeros(n)
-        est[touched] = p[touched] + (1.0 - alpha) * r[touched]
-        held = touched[r[touched] != 0]
+        est[near] = p[near] + (1.0 - alpha) * r[near]
+        held = near[r[near] != 0]
     else:  # the same values, densely
         est = p + (1.0 - alpha) * r
         held = np.flatnonzero(r != 0)  # the same rows; numpy finds a boolean's nonzeros ~20x faster

@@ -15,7 +15,6 @@ from ._checks import (
     check_personalization,
     check_positive,
     check_square,
-    row_segments,
 )
 from ._threads import one_blas_thread
 from .pagerank import personalized_pagerank
@@ -128,9 +127,12 @@ def push_pagerank(
         mass = r[front]
         r[front] = 0.0
         p[front] += (1.0 - alpha) * mass
-        idx, lens = row_segments(indptr, front)
-        w = data[idx].astype(np.float64, copy=False)
+        # every stored entry of the front's rows (row_segments, with the owner index it needs anyway)
+        starts = indptr[front]
+        lens = indptr[front + 1] - starts
         owner = np.repeat(np.arange(front.size), lens)
+        idx = np.arange(owner.size) + (starts - (np.cumsum(lens) - lens))[owner]
+        w = data[idx].astype(np.float64, copy=False)
         rowsum = weight[front]
         dangling = rowsum <= 0
         share = np.divide(alpha * mass, rowsum, out=np.zeros_like(mass), where=~dangling)

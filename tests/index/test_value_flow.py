@@ -427,8 +427,6 @@ def test_flow_edges_carry_a_confidence_below_rule_edges(tmp_path):
 def test_refresh_follows_a_value_changed_in_another_file(tmp_path):
     """Editing only the caller changes what flows into ``run``: ``run``'s file is re-resolved too, and
     the refreshed index equals a full rebuild."""
-    import sqlite3
-
     from lore import index_repo
     from tests.conftest import write_tree
 
@@ -439,13 +437,7 @@ def test_refresh_follows_a_value_changed_in_another_file(tmp_path):
     db = tmp_path / "index.db"
 
     def edges(path):
-        conn = sqlite3.connect(path)
-        try:
-            return sorted(conn.execute(
-                """SELECT a.qualified_name, b.qualified_name, r.resolution FROM symbol_refs r
-                   JOIN symbols a ON a.id = r.caller_id JOIN symbols b ON b.id = r.callee_id""").fetchall())
-        finally:
-            conn.close()
+        return [e[:3] for e in _bound_edges(path)]
 
     index_repo(root, db=db, workers=1)
     assert ("lib.run", "app.f1", "argument_flow") in edges(db)
@@ -461,8 +453,6 @@ def test_refresh_follows_a_value_changed_in_another_file(tmp_path):
 def test_refresh_keeps_the_solution_when_no_changed_file_reads_differently(tmp_path, monkeypatch):
     """A comment, a moved definition, a changed literal: the last run's solution is kept (no solve over
     every file), and the index equals a full rebuild. A resolver of another version never reuses it."""
-    import sqlite3
-
     from lore import index_repo
     from lore.index import _flow_keep
     from tests.conftest import write_tree
@@ -472,15 +462,7 @@ def test_refresh_keeps_the_solution_when_no_changed_file_reads_differently(tmp_p
     lib = "class Base:\n    def go(self):\n        self.hook()\n\ndef run(cb):\n    return cb(1)\n"
     root = write_tree(tmp_path / "repo", {"lib.py": lib, "app.py": app})
     db = tmp_path / "index.db"
-
-    def edges(path):
-        conn = sqlite3.connect(path)
-        try:
-            return sorted(conn.execute(
-                """SELECT a.qualified_name, b.qualified_name, r.resolution, r.line FROM symbol_refs r
-                   JOIN symbols a ON a.id = r.caller_id JOIN symbols b ON b.id = r.callee_id""").fetchall())
-        finally:
-            conn.close()
+    edges = _bound_edges
 
     assert index_repo(root, db=db, workers=1).flow == "solved"
     # lines move (a lambda's name is its position), a literal changes: the resolver reads the same
@@ -499,3 +481,16 @@ def test_refresh_keeps_the_solution_when_no_changed_file_reads_differently(tmp_p
     (root / "lib.py").write_text(lib.replace("return cb(1)", "return cb(3)"))
     assert index_repo(root, db=db, workers=1).flow == "solved"
     assert edges(db) == [(a, b, res, line - (1 if a == "lib.run" else 0)) for a, b, res, line in got]
+
+
+def _bound_edges(path) -> list[tuple[str, str, str, int]]:
+    """Every bound call edge of the index at ``path`` as (caller, callee, resolution, line), sorted."""
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    try:
+        return sorted(conn.execute(
+            """SELECT a.qualified_name, b.qualified_name, r.resolution, r.line FROM symbol_refs r
+               JOIN symbols a ON a.id = r.caller_id JOIN symbols b ON b.id = r.callee_id""").fetchall())
+    finally:
+        conn.close()

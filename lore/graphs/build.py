@@ -32,13 +32,15 @@ from ..errors import EdgeStoreError, MissingExtraError
 from ..store import db as store_db
 from ..store import parquet as edge_parquet
 from ..store import read
+from ..store.graph_files import CACHE_FORMAT
+from ..store.graph_files import cache_path as _cache_path
+from ..store.graph_files import state_dir as _state_dir
 from ..store.parquet import EdgeArrays
 
 KINDS = ("module", "class", "interface", "struct", "trait", "enum", "type_alias", "function", "method",
          "namespace", "external")
 _KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 RELATIONS = ("calls", "types", "inherits", "contains", "imports")
-CACHE_FORMAT = 2  # 2: a folder of .npy arrays per state, memory-mapped
 _log = logging.getLogger("lore")
 
 
@@ -205,15 +207,6 @@ def build_graph(conn: sqlite3.Connection, db_path: str | os.PathLike[str] | None
     edges, _source = edge_arrays(conn, db_path, stamp)
     matrices = {name: _csr(edges[name], nodes, n) for name in RELATIONS}
     return CodeGraph(gen, nodes, kind, is_test, file_, parent, matrices, stamp=stamp)
-
-
-def _cache_path(db_path: Path) -> Path:
-    """The folder beside the index that holds saved graphs (one subfolder per index state)."""
-    return db_path.with_name(db_path.name + ".graph")
-
-
-def _state_dir(cache: Path, stamp: str) -> Path:
-    return cache / stamp.replace(":", "-")
 
 
 def save_graph(g: CodeGraph, cache: Path) -> Path:

@@ -563,7 +563,12 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
         write.delete_orphan_externals(conn)  # probes the target indexes
     previous = store_db.index_stamp(conn)
     report.generation = store_db.bump_generation(conn)
-    clusters_store.clear_stale(conn, report.generation)  # cached clusters describe the old graph
+    if kept is not None and ing.same_shape:
+        # every changed file reads the same to the resolver: the same symbols, the same edges (only
+        # their lines moved), so the clusters of the last generation are those of this one
+        clusters_store.carry_forward(conn, report.generation - 1, report.generation)
+    else:
+        clusters_store.clear_stale(conn, report.generation)  # cached clusters describe the old graph
     store_db.set_meta(conn, "root", escape_name(str(root_path)))  # a root that is not UTF-8, escaped
     kind = opts.edge_store or edge_parquet.recorded(conn)
     stamp = store_db.index_stamp(conn)

@@ -104,6 +104,8 @@ def clusters_step(db: Path) -> Callable[[IndexReport], None]:
     def after(report: IndexReport) -> None:
         t0 = time.perf_counter()
         with OpenIndex(Path(report.db)) as index:
+            if report.flow == "kept" and index.generation == report.generation:
+                _carry_graph(index)
             if clusters_store.has_run(index.conn, run_key(), index.generation):
                 return
             try:
@@ -116,6 +118,20 @@ def clusters_step(db: Path) -> Callable[[IndexReport], None]:
         report.seconds["clusters"] = round(time.perf_counter() - t0, 3)
 
     return after
+
+
+def _carry_graph(index: OpenIndex) -> None:
+    """A refresh whose changed files read the same to the resolver (``report.flow == "kept"``) left the
+    graph as it was, and the indexer carried the clusters forward: the saved graph of the last
+    generation is this generation's too (hard links, no rebuild for the next process)."""
+    from ..store.graph_files import carry_saved_graph
+
+    stamp = store_db.index_stamp(index.conn)
+    ident, _, gen = stamp.rpartition(":")
+    try:
+        carry_saved_graph(index.db_path, f"{ident}:{int(gen) - 1}", stamp)
+    except (OSError, ValueError) as exc:  # derived data: the next query builds the graph itself
+        _log.warning("lore: the saved graph was not carried forward (%s)", exc)
 
 
 def _summary(index: OpenIndex, g: CodeGraph, labels: np.ndarray, sizes: np.ndarray, cohesion: np.ndarray) -> dict:

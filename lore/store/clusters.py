@@ -54,3 +54,10 @@ def save_run(conn: sqlite3.Connection, key: str, generation: int, summary: dict,
 def clear_stale(conn: sqlite3.Connection, generation: int) -> None:
     """Drop runs made at another generation (called when a refresh invalidates them)."""
     conn.execute("DELETE FROM cluster_runs WHERE generation != ?", (generation,))
+
+
+def carry_forward(conn: sqlite3.Connection, old: int, new: int) -> int:
+    """Keep the runs made at generation ``old`` as runs of ``new`` and drop every other (inside the
+    caller's transaction): for a refresh that provably left the graph as it was. Returns how many."""
+    conn.execute("DELETE FROM cluster_runs WHERE generation != ?", (old,))
+    return conn.execute("UPDATE cluster_runs SET generation = ? WHERE generation = ?", (new, old)).rowcount

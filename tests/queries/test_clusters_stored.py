@@ -151,3 +151,40 @@ def test_lore_index_no_clusters_leaves_them_to_the_first_query(tmp_path):
     assert "clusters" in report["seconds"]
     with open_index(db, readonly=True) as idx:
         assert clusters_store.has_run(idx.conn, run_key(), report["generation"])
+
+
+def test_a_body_edit_carries_the_clusters_and_the_saved_graph_forward(sample_repo, sample_index, monkeypatch):
+    """A refresh whose changed file reads the same to the resolver (a comment, a line moved) leaves the
+    graph as it was: the clusters and the saved graph of the last generation serve the new one, with
+    nothing recomputed, and they equal what a fresh index of the same tree computes."""
+    import numpy as np
+
+    from lore.graphs.build import build_graph
+    from lore.store import db as store_db
+
+    gen = sample_index.generation
+    orders = sample_repo / "shop" / "orders.py"
+    orders.write_text("# moved down by a comment\n\n" + orders.read_text())
+    monkeypatch.setattr("lore.graphs.build.build_graph", lambda *a, **k: pytest.fail("graph rebuilt"))
+    _recompute_fails(monkeypatch)
+    report = index_repo(sample_repo, workers=1)
+    assert report.flow == "kept" and report.changed == ["shop/orders.py"] and "clusters" not in report.seconds
+    monkeypatch.undo()
+    db = sample_repo / ".lore" / "index.db"
+    with open_index(sample_repo, readonly=True) as reader:
+        assert reader.generation == gen + 1 and clusters_store.has_run(reader.conn, run_key(), gen + 1)
+        stamp = store_db.index_stamp(reader.conn)
+        saved = sorted(p.name for p in (db.parent / "index.db.graph").iterdir())
+        assert saved == [stamp.replace(":", "-")]
+        carried, rebuilt = reader.graph(), build_graph(reader.conn, db)
+        assert carried.stamp == rebuilt.stamp == stamp
+        for name in ("calls", "types", "imports", "inherits", "contains"):
+            a, b = carried.matrix(name), rebuilt.matrix(name)
+            assert (a != b).nnz == 0, name
+        assert np.array_equal(carried.nodes.ids, rebuilt.nodes.ids)
+        stored = list_clusters(reader, min_size=1)
+    fresh = sample_repo.parent / "fresh.db"
+    index_repo(sample_repo, db=fresh, workers=1)
+    with open_index(fresh, readonly=True) as other:
+        again = list_clusters(other, min_size=1)
+    assert stored["results"] == again["results"]

@@ -1,0 +1,66 @@
+"""Where a saved graph lives beside the index: one folder of ``.npy`` arrays per index state.
+
+:mod:`lore.graphs.build` writes and memory-maps them. This module only names the folders and carries
+a saved state forward to the next generation when a refresh provably left the graph as it was (see
+:func:`lore.queries.clusters.clusters_step`), without importing numpy or scipy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+CACHE_FORMAT = 2  # 2: a folder of .npy arrays per state, memory-mapped
+
+
+def cache_path(db_path: Path) -> Path:
+    """The folder beside the index that holds saved graphs (one subfolder per index state)."""
+    return db_path.with_name(db_path.name + ".graph")
+
+
+def state_dir(cache: Path, stamp: str) -> Path:
+    """The folder of the index state ``stamp`` (``<index_id>:<generation>``) under ``cache``."""
+    return cache / stamp.replace(":", "-")
+
+
+def carry_saved(cache: Path, old: str, new: str) -> bool:
+    """Save the state ``old`` again as the state ``new`` (hard links to its arrays, a new ``meta.json``)
+    and drop the others; ``False`` when ``old`` is not saved (nothing to carry)."""
+    src, final = state_dir(cache, old), state_dir(cache, new)
+    if final.is_dir():
+        return True
+    try:
+        meta = json.loads((src / "meta.json").read_text())
+    except (OSError, ValueError):
+        return False
+    if meta.get("format") != CACHE_FORMAT or meta.get("stamp") != old:
+        return False
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cache))
+    try:
+        for f in src.iterdir():
+            if f.name != "meta.json":
+                try:
+                    os.link(f, tmp / f.name)
+                except OSError:  # a file system without hard links: copy
+                    shutil.copy2(f, tmp / f.name)
+        (tmp / "meta.json").write_text(json.dumps({**meta, "stamp": new}))
+        try:
+            os.rename(tmp, final)
+        except OSError:  # another process saved this state first
+            shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    for other in cache.iterdir():
+        if other != final and not other.name.startswith(".tmp-"):
+            shutil.rmtree(other, ignore_errors=True)  # a reader mapping it keeps its open files
+    return True
+
+
+def carry_saved_graph(db_path: str | os.PathLike[str], old: str, new: str) -> bool:
+    """:func:`carry_saved` for the index at ``db_path``: its saved graph of state ``old`` serves ``new``."""
+    cache = cache_path(Path(db_path))
+    return cache.is_dir() and carry_saved(cache, old, new)

@@ -32,6 +32,7 @@ from ..store import read
 from .resolve import Edges, World, resolve_files
 
 MIN_FILES_PER_WORKER = 200  # below this, forking costs more than it saves
+SINK_EVERY = 256  # files resolved in this process between two hand-overs of their edge rows
 ID_STRIDE = 1 << 36  # provisional external ids of worker k start at base + (k + 1) * ID_STRIDE
 
 
@@ -106,9 +107,10 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
     """
     world.solve_flow()  # once, before forking: every worker reads the same solution
     if workers < 2 or len(file_ids) < 2 * MIN_FILES_PER_WORKER or "fork" not in multiprocessing.get_all_start_methods():
-        sink(resolve_files(world, file_ids))
-        if progress:
-            progress("resolve", len(file_ids), len(file_ids))
+        for i in range(0, len(file_ids), SINK_EVERY):  # rows go to the store as they come, not all at the end
+            sink(resolve_files(world, file_ids[i : i + SINK_EVERY]))
+            if progress:
+                progress("resolve", min(i + SINK_EVERY, len(file_ids)), len(file_ids))
         return [], 0
     base = world.next_id
     chunks = _chunks(file_ids, workers)

@@ -95,7 +95,7 @@ class FileCtx:
         got = self._cands.get(scope)
         if got is None:
             got = {}
-            for name, line, what, payload in self._by_scope.get(scope, ()):
+            for name, line, what, payload in self._by_scope.pop(scope, ()):  # not needed once tabled
                 got.setdefault(name, []).append((line, what, payload))
             self._cands[scope] = got
         return got

@@ -183,6 +183,8 @@ class FlowMixin(WorldCore):
             if not converged:
                 self._reset_memos()
             self._flow_state = 2
+            self._used.clear()  # what only the rounds read: the edge pass never does
+            self._scope_param_cache.clear()
 
     def _owners(self, c: FileCtx, local: int) -> tuple[int, ...]:
         out = []

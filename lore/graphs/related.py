@@ -198,7 +198,7 @@ def related_scores(
     if algo == "pagerank_push":
         # "both" walks a symmetric matrix: the left-over residual is spread by degree (see push_pagerank)
         return push_pagerank(adj, personalization=seeds, alpha=params.alpha,
-                                undirected=params.direction == "both"), None
+                             undirected=params.direction == "both"), None
     if algo == "pagerank_mc":
         scores, se = pr.monte_carlo_pagerank(adj, personalization=seeds, alpha=params.alpha, n_walks=params.n_walks,
                                              seed=params.seed, engine=get_engine(engine, ray_address))

@@ -20,13 +20,13 @@ import dataclasses
 import hashlib
 import json
 import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+
+from ..store.graph_files import publish_state
 
 FORMAT = 1
 _SPARSE = ("data", "indices", "indptr")
@@ -83,27 +83,17 @@ def save_state(db_path: str | os.PathLike[str], key: str, feats: Any) -> Path | 
         fields[name] = desc
         for part, arr in arrs.items():
             arrays[f"{name}.{part}" if part else name] = arr
-    tmp = None
-    try:
-        cache.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cache))
+
+    def fill(tmp: Path) -> None:
         for fname, arr in arrays.items():
             np.save(tmp / f"{fname}.npy", np.ascontiguousarray(arr), allow_pickle=False)
         (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "key": key, "class": type(feats).__name__,
                                                    "fields": fields}), encoding="utf-8")
-        try:
-            os.rename(tmp, final)
-        except OSError:  # another process saved this state first
-            shutil.rmtree(tmp, ignore_errors=True)
-        tmp = None
-        for old in cache.iterdir():
-            if old != final and not old.name.startswith(".tmp-"):
-                shutil.rmtree(old, ignore_errors=True)
+
+    try:
+        publish_state(cache, final, fill)
     except OSError:
         return None
-    finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
     return final
 
 

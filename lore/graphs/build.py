@@ -18,9 +18,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-import shutil
 import sqlite3
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +30,7 @@ from ..errors import EdgeStoreError, MissingExtraError
 from ..store import db as store_db
 from ..store import parquet as edge_parquet
 from ..store import read
-from ..store.graph_files import CACHE_FORMAT
+from ..store.graph_files import CACHE_FORMAT, publish_state
 from ..store.graph_files import cache_path as _cache_path
 from ..store.graph_files import state_dir as _state_dir
 from ..store.parquet import EdgeArrays
@@ -223,23 +221,13 @@ def save_graph(g: CodeGraph, cache: Path) -> Path:
             arrays[f"{tname}.data"] = m.data
             arrays[f"{tname}.indices"] = m.indices
             arrays[f"{tname}.indptr"] = m.indptr
-    final = _state_dir(cache, g.stamp)
-    cache.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cache))
-    try:
+
+    def fill(tmp: Path) -> None:
         for key, arr in arrays.items():
             np.save(tmp / f"{key}.npy", np.ascontiguousarray(arr))
         (tmp / "meta.json").write_text(json.dumps({"format": CACHE_FORMAT, "stamp": g.stamp, "n": g.n}))
-        try:
-            os.rename(tmp, final)
-        except OSError:  # another process saved this state first
-            shutil.rmtree(tmp, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    for old in cache.iterdir():
-        if old != final and not old.name.startswith(".tmp-"):
-            shutil.rmtree(old, ignore_errors=True)
+
+    final = publish_state(cache, _state_dir(cache, g.stamp), fill)
     for legacy in (cache.with_suffix(".graph.npz"), *cache.parent.glob("graph-*.npz")):  # format 1 files
         legacy.unlink(missing_ok=True)
     return final

@@ -1,4 +1,5 @@
-"""Where a saved graph lives beside the index: one folder of ``.npy`` arrays per index state.
+"""Where a saved graph lives beside the index: one folder of ``.npy`` arrays per index state, published
+atomically (:func:`publish_state`, also used for the hybrid ranker's saved features).
 
 :mod:`lore.graphs.build` writes and memory-maps them. This module only names the folders and carries
 a saved state forward to the next generation when a refresh provably left the graph as it was (see
@@ -11,6 +12,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 CACHE_FORMAT = 2  # 2: a folder of .npy arrays per state, memory-mapped
@@ -26,6 +28,31 @@ def state_dir(cache: Path, stamp: str) -> Path:
     return cache / stamp.replace(":", "-")
 
 
+def publish_state(cache: Path, final: Path, fill: Callable[[Path], None]) -> Path:
+    """Write the state folder ``final`` under ``cache`` atomically and drop every other state.
+
+    ``fill(tmp)`` writes the files into a temporary folder beside it, which is then renamed to
+    ``final`` (a reader never sees half a state; when another process published it first, theirs
+    stays). Older states are removed; a reader still mapping one keeps its open files. Raises what
+    ``fill`` or the file system raises, leaving no temporary folder behind.
+    """
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cache))
+    try:
+        fill(tmp)
+        try:
+            os.rename(tmp, final)
+        except OSError:  # another process published this state first
+            shutil.rmtree(tmp, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    for other in cache.iterdir():
+        if other != final and not other.name.startswith(".tmp-"):
+            shutil.rmtree(other, ignore_errors=True)
+    return final
+
+
 def carry_saved(cache: Path, old: str, new: str) -> bool:
     """Save the state ``old`` again as the state ``new`` (hard links to its arrays, a new ``meta.json``)
     and drop the others; ``False`` when ``old`` is not saved (nothing to carry)."""
@@ -38,8 +65,7 @@ def carry_saved(cache: Path, old: str, new: str) -> bool:
         return False
     if meta.get("format") != CACHE_FORMAT or meta.get("stamp") != old:
         return False
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cache))
-    try:
+    def fill(tmp: Path) -> None:
         for f in src.iterdir():
             if f.name != "meta.json":
                 try:
@@ -47,16 +73,8 @@ def carry_saved(cache: Path, old: str, new: str) -> bool:
                 except OSError:  # a file system without hard links: copy
                     shutil.copy2(f, tmp / f.name)
         (tmp / "meta.json").write_text(json.dumps({**meta, "stamp": new}))
-        try:
-            os.rename(tmp, final)
-        except OSError:  # another process saved this state first
-            shutil.rmtree(tmp, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    for other in cache.iterdir():
-        if other != final and not other.name.startswith(".tmp-"):
-            shutil.rmtree(other, ignore_errors=True)  # a reader mapping it keeps its open files
+
+    publish_state(cache, final, fill)
     return True
 
 

@@ -243,22 +243,22 @@ def parse_iter_ray(jobs: list[Job], ray: ModuleType, progress: Progress | None =
 
     pending: deque = deque()
     done = 0
-    source = batches()
+
+    def collect_oldest() -> Iterator[Parsed]:
+        nonlocal done
+        for res in ray.get(pending.popleft()):
+            done += 1
+            yield res
+        if progress:
+            progress("parse", done, total)
+
     try:
-        for batch in source:
+        for batch in batches():
             pending.append(task.remote(batch))
             if len(pending) >= in_flight:
-                for res in ray.get(pending.popleft()):
-                    done += 1
-                    yield res
-                if progress:
-                    progress("parse", done, total)
+                yield from collect_oldest()
         while pending:
-            for res in ray.get(pending.popleft()):
-                done += 1
-                yield res
-            if progress:
-                progress("parse", done, total)
+            yield from collect_oldest()
     except BaseException:
         for ref in pending:
             ray.cancel(ref)

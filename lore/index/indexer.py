@@ -421,6 +421,7 @@ class _Ingest:
         row = (f.path, f.language, res.module, res.hash, f.size, f.mtime_ns, res.lines, res.syntax_errors, is_test,
                self.generation)
         reuse: dict[tuple[str, str, int], int] = {}
+        record: ParsedFile | bytes | None = res.record
         if old is not None:
             fid = old[0]
             self.flush()  # the file's old rows go before its new ones are inserted
@@ -430,6 +431,7 @@ class _Ingest:
                 self.old_items |= interface_items(old_pf)
                 if self.same_shape:
                     new_pf = res.record if res.record is not None else decode(res.blob)
+                    record = new_pf  # decoded once: kept for resolution below
                     self.same_shape = flow_shape(old_pf) == flow_shape(new_pf)
             else:
                 self.same_shape = False
@@ -470,7 +472,8 @@ class _Ingest:
         self._records.append((fid, res.blob, array("q", ids).tobytes(), res.ref_names))
         # records of fresh files: decoded here, while the workers parse, when forked resolver workers will
         # inherit them (each would otherwise decode most files again); decoded on first use otherwise
-        record = res.record if res.record is not None else decode(res.blob) if self.decode_now else res.blob
+        if record is None:
+            record = decode(res.blob) if self.decode_now else res.blob
         self.fresh[fid] = (record, ids)
         if res.items is not None:
             self.new_items |= res.items

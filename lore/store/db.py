@@ -126,6 +126,9 @@ def _read_only_connect(path: Path, *, check_same_thread: bool = True) -> sqlite3
     return sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, check_same_thread=check_same_thread)
 
 
+WRITER_CACHE_KIB = 16384  # the indexer's page cache (readers keep 64 MiB)
+
+
 def _configure(conn: sqlite3.Connection, *, readonly: bool) -> None:
     conn.execute("PRAGMA busy_timeout = 5000")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -271,11 +274,17 @@ def connect(
 
 def connect_writer(path: str | os.PathLike[str]) -> sqlite3.Connection:
     """A connection for the indexer: WAL, the file (and its directory) created if missing, no schema
-    check (the indexer decides per :func:`index_state` whether to refresh or :func:`reset_schema`)."""
+    check (the indexer decides per :func:`index_state` whether to refresh or :func:`reset_schema`).
+
+    Its page cache is :data:`WRITER_CACHE_KIB`, not the readers' 64 MiB: a bulk load writes each page
+    about once, so a large cache only holds dirty pages until the commit, beside every parsed record
+    the resolver keeps (fresh Django index: peak 417 -> 370 MB, the same CPU time).
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False)
     _configure(conn, readonly=False)
+    conn.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
     return conn
 
 

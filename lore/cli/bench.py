@@ -298,6 +298,8 @@ def cochange_command(
     max_files: Annotated[int, typer.Option("--max-files", help="Skip commits touching more files.")] = 10,
     min_count: Annotated[int, typer.Option("--min-count", help="Commits a pair must share.")] = 2,
     db: Annotated[Path | None, typer.Option("--db", help="Existing index of REPO (default: index it into a temporary file).")] = None,
+    spans: Annotated[str, typer.Option("--spans", help="Map each hunk with the file version its commit made "
+                                       "(revision) or with today's line spans (today, faster, approximate).")] = "revision",
     algorithms: AlgorithmsOption = None,
     json_out: JsonOption = False,
 ) -> None:
@@ -305,14 +307,16 @@ def cochange_command(
     from ..bench.cochange import run_cochange
 
     report = run_cochange(repo, since=since, until=until, split=split, include_tests=include_tests,
-                          max_files=max_files, min_count=min_count, db=db, algorithms=_algorithms(algorithms))
+                          max_files=max_files, min_count=min_count, db=db, algorithms=_algorithms(algorithms),
+                          spans=spans)
     if json_out:
         _emit_json(report)
         return
     _corpus_lines(report)
     c = report["corpus"]
     out.print(f"commits {c['commits']}, used {c['commits_used']}, skipped (> {c['max_files']} files) "
-              f"{c['commits_skipped_large']}; {c['approximation']}", markup=False)
+              f"{c['commits_skipped_large']}; {c.get('approximation') or 'hunks mapped with the version of each commit'}",
+              markup=False)
     out.print(ranking_table(report, "co-change relevance"))
 
 

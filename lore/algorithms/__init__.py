@@ -13,18 +13,44 @@ actors, with bit-identical results. networkx is the test oracle; ``lore.graphs``
 and maps rows to symbols.
 """
 
-from .clusters import (
-    adjusted_rand_index,
-    canonical_labels,
-    cluster_stats,
-    connected_components,
-    label_propagation,
-    normalized_mutual_info,
-    reattach_small,
-)
-from .overlap import MEASURES, default_max_neighbour_degree, overlap_explain, overlap_scores
-from .pagerank import directed, monte_carlo_pagerank, personalized_pagerank
-from .push import push_pagerank
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# name -> submodule: imported on first use, so that a query that needs only overlap and push never
+# imports scipy.sparse (about 175 ms of CPU) through the clustering or exact PageRank modules
+_HOME = {
+    "adjusted_rand_index": "clusters",
+    "canonical_labels": "clusters",
+    "cluster_stats": "clusters",
+    "connected_components": "clusters",
+    "label_propagation": "clusters",
+    "normalized_mutual_info": "clusters",
+    "reattach_small": "clusters",
+    "MEASURES": "overlap",
+    "default_max_neighbour_degree": "overlap",
+    "overlap_explain": "overlap",
+    "overlap_scores": "overlap",
+    "directed": "pagerank",
+    "monte_carlo_pagerank": "pagerank",
+    "personalized_pagerank": "pagerank",
+    "push_pagerank": "push",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "MEASURES",

@@ -25,12 +25,15 @@ This module knows no engine but the local one; ``lore.graphs.engines`` picks one
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from ._checks import row_segments
+from ._csr import Csr
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 __all__ = ["LOCAL", "Engine", "LocalEngine", "RowBlocks"]
 
@@ -155,18 +158,22 @@ class RowBlocks:
 class _LocalRows(RowBlocks):
     """The whole matrix as one block, in this process: exactly the products the algorithms always ran."""
 
-    def __init__(self, matrix: sp.spmatrix) -> None:
+    def __init__(self, matrix: sp.spmatrix | Csr) -> None:
+        if isinstance(matrix, Csr) and matrix.format != "csr":  # a transposed view: scipy converts it
+            matrix = matrix.to_scipy()
         super().__init__(matrix.shape, np.array([0, matrix.shape[0]]), (matrix.indices.dtype, matrix.data.dtype))
         self.matrix = matrix
         self._csr: sp.csr_matrix | None = None
 
     def run(self, fn: RowFn, parts: Sequence[np.ndarray | None] | None, *args: Any) -> list[Any]:
         if self._csr is None:  # row products need CSR; a transposed (CSC) view is converted once
-            self._csr = self.matrix if self.matrix.format == "csr" else sp.csr_matrix(self.matrix)
+            m = self.matrix
+            self._csr = m if m.format == "csr" else (m.to_scipy() if isinstance(m, Csr) else m).tocsr()
         return [fn(self._csr, 0, None if parts is None else parts[0], *args)]
 
     def matvec(self, x: np.ndarray) -> np.ndarray:
-        return self.matrix @ x  # also a CSC view (P.T without a transposed copy)
+        m = self.matrix.to_scipy() if isinstance(self.matrix, Csr) else self.matrix
+        return m @ x  # also a CSC view (P.T without a transposed copy)
 
 
 class Engine:

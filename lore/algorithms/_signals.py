@@ -26,11 +26,16 @@ Signals by family:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import scipy.sparse as sp
 
 from ..errors import InvalidArgumentError
 from ._checks import check_csr, row_segments
+from ._csr import Csr
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 __all__ = [
     "bm25_scores",
@@ -176,10 +181,13 @@ def idf_normalize(presence: sp.csr_matrix, *, max_df: float = 0.05, min_rows: in
 
     Examples
     --------
+    >>> import scipy.sparse as sp
     >>> m = idf_normalize(sp.csr_matrix(np.array([[1, 1, 0], [1, 0, 1], [0, 0, 0]], dtype=float)))
     >>> np.round(np.asarray(m.multiply(m).sum(axis=1)).ravel(), 6).tolist()
     [1.0, 1.0, 0.0]
     """
+    import scipy.sparse as sp
+
     m = check_csr(presence, name="presence").astype(np.float64)
     n = m.shape[0]
     m.data = np.minimum(m.data, 1.0)
@@ -198,6 +206,7 @@ def row_cosine(normalized: sp.csr_matrix, seed: int, cand) -> np.ndarray:
 
     Examples
     --------
+    >>> import scipy.sparse as sp
     >>> m = idf_normalize(sp.csr_matrix(np.array([[1, 1, 0], [1, 0, 1], [1, 1, 0]], dtype=float)))
     >>> row_cosine(m, 0, [1, 2]).round(3).tolist()
     [0.0, 1.0]
@@ -215,6 +224,7 @@ def shared_entries(matrix: sp.csr_matrix, seed: int, cand) -> tuple[np.ndarray, 
 
     Examples
     --------
+    >>> import scipy.sparse as sp
     >>> m = sp.csr_matrix(np.array([[1.0, 2.0, 0.0], [0.0, 3.0, 1.0], [4.0, 0.0, 0.0]]))
     >>> [a.tolist() for a in shared_entries(m, 0, np.array([1, 2]))]
     [[0, 1], [1, 0], [6.0, 4.0]]
@@ -239,10 +249,13 @@ def bm25_weights(tf: sp.csr_matrix, *, k1: float = 1.2, b: float = 0.75) -> sp.c
 
     Examples
     --------
+    >>> import scipy.sparse as sp
     >>> w = bm25_weights(sp.csr_matrix(np.array([[1, 0], [1, 1], [0, 1]], dtype=float)))
     >>> w.shape, w.format
     ((3, 2), 'csc')
     """
+    import scipy.sparse as sp
+
     tf = check_csr(tf, name="tf").astype(np.float64).tocoo()
     n = tf.shape[0]
     dl = np.bincount(tf.row, weights=tf.data, minlength=n)
@@ -259,6 +272,7 @@ def bm25_scores(weights: sp.csc_matrix, query_terms) -> np.ndarray:
 
     Examples
     --------
+    >>> import scipy.sparse as sp
     >>> w = bm25_weights(sp.csr_matrix(np.array([[1, 0], [1, 1], [0, 1]], dtype=float)))
     >>> s = bm25_scores(w, [1])
     >>> bool(s[0] == 0 and s[1] > 0 and s[2] > s[1])
@@ -267,6 +281,8 @@ def bm25_scores(weights: sp.csc_matrix, query_terms) -> np.ndarray:
     cols = np.unique(np.asarray(query_terms, dtype=np.int64))
     if cols.size == 0:
         return np.zeros(weights.shape[0])
+    if isinstance(weights, Csr):
+        weights = weights.to_scipy()
     return np.asarray(weights[:, cols].sum(axis=1)).ravel()
 
 
@@ -343,13 +359,14 @@ def linked(out_edges: sp.csr_matrix, in_edges: sp.csr_matrix, seed: int, cand) -
 
     Examples
     --------
+    >>> import scipy.sparse as sp
     >>> out = sp.csr_matrix(np.array([[0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0]], dtype=float))
     >>> linked(out, out.T.tocsr(), 0, [1, 2, 3]).tolist()
     [1.0, 1.0, 0.0]
     """
     c = _rows(cand)
-    out = check_csr(out_edges, name="out_edges")
-    inn = check_csr(in_edges, name="in_edges")
+    out = check_csr(out_edges, name="out_edges", arrays=True)
+    inn = check_csr(in_edges, name="in_edges", arrays=True)
     if out.shape != inn.shape[::-1]:
         raise InvalidArgumentError(f"in_edges {inn.shape} is not the transpose of out_edges {out.shape}")
     near = np.concatenate([out.indices[out.indptr[seed]:out.indptr[seed + 1]],

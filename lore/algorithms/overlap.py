@@ -45,14 +45,18 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Sequence
 from operator import is_
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..errors import InvalidArgumentError
 from ._checks import cached_per_matrix, check_choice, check_csr, check_int, check_rows, row_segments
+from ._csr import Csr, is_sparse
 from ._engine import LOCAL, Engine, LocalEngine, RowBlocks, check_engine
 from ._threads import one_blas_thread
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 MEASURES = ("adamic_adar", "resource_allocation", "cosine", "idf_cosine", "jaccard", "count")
 _NORMALIZED = ("cosine", "idf_cosine", "jaccard")
@@ -81,9 +85,10 @@ def default_max_neighbour_degree(n_rows: int) -> int:
 
 
 def _check_inputs(features, weights, measure, transposes, max_neighbour_degree, *, need_transposes=True):
-    if isinstance(features, sp.spmatrix | sp.sparray) or not isinstance(features, Sequence) or not features:
+    if is_sparse(features) or not isinstance(features, Sequence) or not features:
         raise InvalidArgumentError("features must be a non-empty list of CSR matrices, one per relation")
-    feats = [f if type(f) is sp.csr_matrix else check_csr(f, name=f"features[{r}]") for r, f in enumerate(features)]
+    # scipy CSR matrices or CSR arrays (Csr) pass as they are: the kernels below only read their arrays
+    feats = [f if _is_csr(f) else check_csr(f, name=f"features[{r}]") for r, f in enumerate(features)]
     n = feats[0].shape[0]
     for r, f in enumerate(feats):
         if f.shape[0] != n:
@@ -100,7 +105,7 @@ def _check_inputs(features, weights, measure, transposes, max_neighbour_degree, 
             )
     check_choice(measure, MEASURES, what="measure")
     if transposes is None and need_transposes:
-        trans = [f.T.tocsr() for f in feats]
+        trans = [(f.to_scipy() if isinstance(f, Csr) else f).T.tocsr() for f in feats]
     elif transposes is None:  # only column degrees are needed: one bincount instead of a transpose
         trans = [np.bincount(f.indices, minlength=f.shape[1]) for f in feats]
     else:
@@ -108,7 +113,7 @@ def _check_inputs(features, weights, measure, transposes, max_neighbour_degree, 
             raise InvalidArgumentError(
                 f"transposes must have one matrix per relation ({len(feats)}), got {len(transposes)}"
             )
-        trans = [t if type(t) is sp.csr_matrix else check_csr(t, name=f"transposes[{r}]")
+        trans = [t if _is_csr(t) else check_csr(t, name=f"transposes[{r}]")
                  for r, t in enumerate(transposes)]
         for r, (f, t) in enumerate(zip(feats, trans, strict=True)):
             if t.shape != (f.shape[1], f.shape[0]):
@@ -121,6 +126,11 @@ def _check_inputs(features, weights, measure, transposes, max_neighbour_degree, 
         else check_int("max_neighbour_degree", max_neighbour_degree, 1)
     )
     return feats, trans, ws, n, cap
+
+
+def _is_csr(m) -> bool:
+    """A scipy ``csr_matrix`` or CSR arrays: read as they are (anything else goes through ``check_csr``)."""
+    return (isinstance(m, Csr) and m.format == "csr") or type(m).__name__ == "csr_matrix" and is_sparse(m)
 
 
 def _discount(measure: str, deg: np.ndarray, n_rows: int) -> np.ndarray | float:

@@ -5,8 +5,9 @@ components. The exact and Monte-Carlo estimators of the same vector are in :mod:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import scipy.sparse as sp
 
 from ._checks import (
     cached_per_matrix,
@@ -15,9 +16,13 @@ from ._checks import (
     check_personalization,
     check_positive,
     check_square,
+    unique_ints,
 )
+from ._csr import Csr
 from ._threads import one_blas_thread
-from .pagerank import personalized_pagerank
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 __all__ = ["push_pagerank"]
 
@@ -105,7 +110,7 @@ def push_pagerank(
     >>> push_pagerank(chain, personalization=[0], rmax=0.2, spread=True).round(3).tolist()
     [0.364, 0.341, 0.295, 0.0]
     """
-    a = check_csr(adjacency)
+    a = check_csr(adjacency, arrays=True)  # CSR arrays (Csr) are read as they are: no scipy import
     check_square(a)
     alpha = check_alpha(alpha)
     rmax = check_positive("rmax", rmax)
@@ -146,7 +151,7 @@ def push_pagerank(
         r[cand] += np.bincount(inv, weights=vals, minlength=cand.size)
     # a residual r_u is worth at least (1 - alpha) r_u at u itself (its first restart): still a lower bound
     if 8 * sum(t.size for t in touched) < n:  # a small neighbourhood of a big graph: skip the dense passes
-        near = np.unique(np.concatenate(touched))
+        near = unique_ints(np.concatenate(touched))
         est = np.zeros(n)
         est[near] = p[near] + (1.0 - alpha) * r[near]
         held = near[r[near] != 0]
@@ -212,12 +217,15 @@ def _stationary(a: sp.csr_matrix, directed_alpha: float | None = None
     def compute() -> tuple[np.ndarray, np.ndarray, np.ndarray, int, np.ndarray]:
         from scipy.sparse.csgraph import connected_components  # ~85 ms to import: only when used
 
-        _n, comp = connected_components(a, directed=directed_alpha is not None, connection="weak")
-        degree = np.asarray(a.sum(axis=1), dtype=np.float64).ravel()
+        from .pagerank import personalized_pagerank
+
+        m = a.to_scipy() if isinstance(a, Csr) else a
+        _n, comp = connected_components(m, directed=directed_alpha is not None, connection="weak")
+        degree = np.asarray(m.sum(axis=1), dtype=np.float64).ravel()
         comp_degree = np.bincount(comp, weights=degree)
         weight = degree
         if directed_alpha is not None:
-            weight = personalized_pagerank(a, personalization=np.ones(a.shape[0]), alpha=directed_alpha,
+            weight = personalized_pagerank(m, personalization=np.ones(a.shape[0]), alpha=directed_alpha,
                                            tol=1e-8, max_iter=1000)
         comp_weight = np.bincount(comp, weights=weight)
         share = np.divide(weight, comp_weight[comp], out=np.zeros_like(weight),

@@ -28,15 +28,18 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from ..algorithms import _signals as sig
 from ..store import _features as store_features
 from ..store import history as store_history
 from . import _hybrid_cache
 from .build import CodeGraph
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 _PARAMS = re.compile(r"\((.*)\)", re.DOTALL)
 _PARAM_NAME = re.compile(r"^\s*\*{0,2}\s*([A-Za-z_][A-Za-z0-9_]*)")
@@ -126,6 +129,8 @@ def parameters(signature: str | None) -> list[str]:
 
 
 def _presence(rows: list[list[str]], n: int) -> tuple[sp.csr_matrix, list[str]]:
+    import scipy.sparse as sp
+
     vocab: dict[str, int] = {}
     r_idx, c_idx = [], []
     for i, words in enumerate(rows):
@@ -138,6 +143,8 @@ def _presence(rows: list[list[str]], n: int) -> tuple[sp.csr_matrix, list[str]]:
 
 
 def _counts(rows: list[list[str]], n: int, vocab: dict[str, int]) -> sp.csr_matrix:
+    import scipy.sparse as sp
+
     r_idx, c_idx = [], []
     for i, words in enumerate(rows):
         for w in words:
@@ -165,6 +172,8 @@ def history_matrix(g: CodeGraph, pairs: np.ndarray, touched: np.ndarray) -> tupl
 
     Pairs or symbols that are not rows of the graph are dropped.
     """
+    import scipy.sparse as sp
+
     ids = g.nodes.ids
     n = g.n
 

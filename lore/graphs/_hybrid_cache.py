@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
 
+from ..algorithms._csr import Csr, is_sparse
 from ..store.graph_files import publish_state
 
 FORMAT = 1
@@ -54,7 +54,7 @@ def _encode(value: Any) -> tuple[dict, dict[str, np.ndarray]] | None:
         if value.dtype == object:
             return None
         return {"type": "array"}, {"": value}
-    if sp.issparse(value) and value.format in ("csr", "csc"):
+    if is_sparse(value) and value.format in ("csr", "csc"):
         return ({"type": "sparse", "format": value.format, "shape": list(value.shape)},
                 {k: getattr(value, k) for k in _SPARSE})
     if isinstance(value, list | dict):
@@ -98,7 +98,10 @@ def save_state(db_path: str | os.PathLike[str], key: str, feats: Any) -> Path | 
 
 
 def load(db_path: str | os.PathLike[str], key: str, cls: type) -> Any | None:
-    """The ``cls`` instance saved for the state ``key`` (arrays memory-mapped copy-on-write), else None."""
+    """The ``cls`` instance saved for the state ``key`` (arrays memory-mapped copy-on-write), else None.
+
+    Sparse fields come back as :class:`~lore.algorithms._csr.Csr` arrays (no scipy import; the
+    ranker only reads their arrays; ``.to_scipy()`` gives the scipy matrix)."""
     folder = _state_dir(cache_dir(db_path), key)
     try:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
@@ -118,9 +121,11 @@ def load(db_path: str | os.PathLike[str], key: str, cls: type) -> Any | None:
             elif kind == "array":
                 values[name] = arr(name)
             elif kind == "sparse":
-                parts = tuple(arr(f"{name}.{p}") for p in _SPARSE)
-                make = sp.csr_matrix if desc["format"] == "csr" else sp.csc_matrix
-                values[name] = make(parts, shape=tuple(desc["shape"]))
+                data, indices, indptr = (arr(f"{name}.{p}") for p in _SPARSE)
+                fmt, shape = desc["format"], tuple(desc["shape"])
+                if fmt not in ("csr", "csc") or indptr.shape != (shape[0 if fmt == "csr" else 1] + 1,):
+                    return None
+                values[name] = Csr(data, indices, indptr, shape, format=fmt)
             else:
                 return None
         return cls(**values)

@@ -22,10 +22,12 @@ import sqlite3
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
 
+from ..algorithms import _csr as csr_arrays
+from ..algorithms._csr import Csr
 from ..errors import EdgeStoreError, MissingExtraError
 from ..store import db as store_db
 from ..store import parquet as edge_parquet
@@ -34,11 +36,17 @@ from ..store.graph_files import CACHE_FORMAT, publish_state
 from ..store.graph_files import cache_path as _cache_path
 from ..store.graph_files import state_dir as _state_dir
 from ..store.parquet import EdgeArrays
+from ._walk import DEFAULT_PPR_WEIGHTS, walk_arrays, walk_name
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 KINDS = ("module", "class", "interface", "struct", "trait", "enum", "type_alias", "function", "method",
          "namespace", "external")
 _KIND_CODE = {k: i for i, k in enumerate(KINDS)}
 RELATIONS = ("calls", "types", "inherits", "contains", "imports")
+# relations whose closed neighbourhoods (both directions) the default overlap reads: saved with the graph
+SAVED_CLOSED = ("calls", "types", "inherits")
 _log = logging.getLogger("lore")
 
 
@@ -89,6 +97,11 @@ class CodeGraph:
     ``matrices[name]`` holds the relation (row = source symbol), ``transposes[name]`` its CSR
     transpose (kept so that ``x @ A.T`` never re-transposes per query). ``kind``, ``is_test``,
     ``file`` and ``parent`` are per-row arrays (-1 for none).
+
+    A graph mapped from its saved arrays holds :class:`~lore.algorithms._csr.Csr` matrices (arrays
+    only: no scipy import); one built in memory holds scipy matrices. :meth:`matrix` and
+    :meth:`presence` always hand out scipy matrices, :meth:`arrays` and :meth:`presence_arrays` the
+    same matrices as arrays, for the ranking kernels that only read them.
     """
 
     generation: int
@@ -97,10 +110,14 @@ class CodeGraph:
     is_test: np.ndarray
     file: np.ndarray
     parent: np.ndarray
-    matrices: dict[str, sp.csr_matrix]
-    transposes: dict[str, sp.csr_matrix] = field(default_factory=dict)
+    matrices: dict[str, Any]  # scipy.sparse.csr_matrix or Csr
+    transposes: dict[str, Any] = field(default_factory=dict)
     stamp: str = ""  # store.db.index_stamp of the state it was built from: the key of anything derived from it
-    _presence: dict[str, sp.csr_matrix] = field(default_factory=dict, repr=False)
+    _presence: dict[str, Csr] = field(default_factory=dict, repr=False)
+    _wrapped: dict[str, Csr] = field(default_factory=dict, repr=False)
+    # walk matrices saved with the graph, by lore.graphs._walk.walk_name (the default walk, so that a
+    # new process does not sum the relations again)
+    walks: dict[str, Csr] = field(default_factory=dict, repr=False)
 
     @property
     def n(self) -> int:
@@ -113,11 +130,47 @@ class CodeGraph:
         return self.kind == _KIND_CODE["external"]
 
     def matrix(self, name: str, *, transpose: bool = False) -> sp.csr_matrix:
+        """The relation ``name`` (or its transpose) as a scipy CSR matrix."""
         if transpose:
             if name not in self.transposes:
-                self.transposes[name] = self.matrices[name].T.tocsr()
-            return self.transposes[name]
-        return self.matrices[name]
+                self.transposes[name] = self.matrix(name).T.tocsr()
+            m = self.transposes[name]
+        else:
+            m = self.matrices[name]
+        return m.to_scipy() if isinstance(m, Csr) else m
+
+    def arrays(self, name: str, *, transpose: bool = False) -> Csr:
+        """The relation ``name`` (or its transpose) as :class:`~lore.algorithms._csr.Csr` arrays (the same
+        object every call: per-matrix caches key on it). No scipy import for a graph mapped from disk."""
+        m = (self.transposes if transpose else self.matrices).get(name)
+        if isinstance(m, Csr):
+            return m
+        key = f"{name}{'.T' if transpose else ''}"
+        got = self._wrapped.get(key)
+        if got is None:
+            got = self._wrapped[key] = Csr.of(self.matrix(name, transpose=transpose))
+        return got
+
+    def presence_arrays(self, name: str, *, transpose: bool = False, closed: bool = False) -> Csr:
+        """:meth:`presence` as :class:`~lore.algorithms._csr.Csr` arrays (cached; saved with the graph for the
+        closed neighbourhoods of :data:`SAVED_CLOSED`). Computed in numpy while scipy is not loaded."""
+        key = f"{name}{'.T' if transpose else ''}{'.closed' if closed else ''}"
+        m = self._presence.get(key)
+        if m is None:
+            base = self.arrays(name, transpose=transpose)
+            got: Csr | None
+            if not closed:
+                got = csr_arrays.capped(base)
+            else:  # numpy only while scipy is not loaded; scipy's own kernel for unsorted rows
+                got = None if csr_arrays.scipy_loaded() else csr_arrays.closed_presence(base)
+            if got is None:
+                import scipy.sparse as sp
+
+                s = (base.to_scipy() + sp.identity(self.n, format="csr")).tocsr()
+                np.minimum(s.data, 1.0, out=s.data)
+                got = Csr.of(s)
+            m = self._presence[key] = got
+        return m
 
     def presence(self, name: str, *, transpose: bool = False, closed: bool = False) -> sp.csr_matrix:
         """The relation with each entry capped at 1: edge confidence, not the number of call sites.
@@ -128,15 +181,7 @@ class CodeGraph:
         a shared neighbour too: a method and the method it overrides, a caller and its callee.
         Cached on the graph, like the transposes.
         """
-        key = f"{name}{'.T' if transpose else ''}{'.closed' if closed else ''}"
-        m = self._presence.get(key)
-        if m is None:
-            m = self.matrix(name, transpose=transpose).copy()
-            if closed:
-                m = (m + sp.identity(self.n, format="csr")).tocsr()
-            np.minimum(m.data, 1.0, out=m.data)
-            self._presence[key] = m
-        return m
+        return self.presence_arrays(name, transpose=transpose, closed=closed).to_scipy()
 
     def containers_of(self, rows: np.ndarray) -> set[int]:
         """Rows of the enclosing class / module chain of each given row (its trivial containers)."""
@@ -150,6 +195,8 @@ class CodeGraph:
 
 
 def _csr(edges: EdgeArrays, nodes: NodeIndex, n: int) -> sp.csr_matrix:
+    import scipy.sparse as sp
+
     src_ids, dst_ids, weight = edges
     if not len(src_ids):
         return sp.csr_matrix((n, n), dtype=np.float64)
@@ -213,19 +260,35 @@ def save_graph(g: CodeGraph, cache: Path) -> Path:
     Plain arrays can be memory-mapped by :func:`load_saved`: a fresh process starts without reading
     hundreds of MB, and processes share the pages. The folder appears atomically (written under a
     temporary name, then renamed); a reader still mapping an older state keeps its open files.
+
+    The default walk matrix (what ``related`` walks with its default relation weights in both
+    directions: the hybrid ranker, fusion, push) and the closed neighbourhoods the overlap compares
+    (:meth:`CodeGraph.presence` with ``closed=True`` of :data:`SAVED_CLOSED`) are saved too, so that a
+    new process's first query does not build them again (about 45 ms of a cold ``lore graph related``
+    on Django), and ``meta.json`` records that the relations are in canonical form (sorted, no duplicates: what the
+    numpy kernels of :mod:`lore.algorithms._csr` need), so that no reader checks it again.
     """
     arrays: dict[str, np.ndarray] = {"ids": g.nodes.ids, "kind": g.kind, "is_test": g.is_test, "file_rows": g.file,
                                      "parent": g.parent}
+    canonical = True
     for name in RELATIONS:
-        for tname, m in ((name, g.matrix(name)), (f"{name}.T", g.matrix(name, transpose=True))):
+        for tname, m in ((name, g.arrays(name)), (f"{name}.T", g.arrays(name, transpose=True))):
             arrays[f"{tname}.data"] = m.data
             arrays[f"{tname}.indices"] = m.indices
             arrays[f"{tname}.indptr"] = m.indptr
+            canonical = canonical and csr_arrays.canonical(m)
+    walks = {walk_name(DEFAULT_PPR_WEIGHTS, "both"): walk_arrays(g, DEFAULT_PPR_WEIGHTS, "both")}
+    closed = {f"{name}{'.T' if t else ''}.closed": g.presence_arrays(name, transpose=t, closed=True)
+              for name in SAVED_CLOSED for t in (False, True)}
+    for key, m in (*walks.items(), *closed.items()):
+        arrays.update({f"{key}.data": m.data, f"{key}.indices": m.indices, f"{key}.indptr": m.indptr})
 
     def fill(tmp: Path) -> None:
         for key, arr in arrays.items():
             np.save(tmp / f"{key}.npy", np.ascontiguousarray(arr))
-        (tmp / "meta.json").write_text(json.dumps({"format": CACHE_FORMAT, "stamp": g.stamp, "n": g.n}))
+        (tmp / "meta.json").write_text(json.dumps({"format": CACHE_FORMAT, "stamp": g.stamp, "n": g.n,
+                                                   "canonical": canonical, "walks": sorted(walks),
+                                                   "presence": sorted(closed)}))
 
     final = publish_state(cache, _state_dir(cache, g.stamp), fill)
     for legacy in (cache.with_suffix(".graph.npz"), *cache.parent.glob("graph-*.npz")):  # format 1 files
@@ -237,7 +300,8 @@ def load_saved(cache: Path, stamp: str) -> CodeGraph | None:
     """The graph saved under ``cache`` for the index state ``stamp`` (memory-mapped), else ``None``.
 
     Arrays are mapped copy-on-write: nothing is read until used, and an in-place operation never
-    touches the file.
+    touches the file. The matrices are :class:`~lore.algorithms._csr.Csr` arrays: mapping a saved
+    graph imports no scipy (:meth:`CodeGraph.matrix` builds the scipy matrix when one is asked for).
     """
     folder = _state_dir(cache, stamp)
     try:
@@ -248,17 +312,25 @@ def load_saved(cache: Path, stamp: str) -> CodeGraph | None:
         def arr(key: str) -> np.ndarray:
             return np.load(folder / f"{key}.npy", mmap_mode="c")
 
+        def csr(key: str, n: int, canonical: bool | None) -> Csr:
+            indptr = arr(f"{key}.indptr")
+            if indptr.shape != (n + 1,):
+                raise ValueError(f"{key}: {indptr.shape[0]} row pointers for {n} rows")
+            return Csr(arr(f"{key}.data"), arr(f"{key}.indices"), indptr, (n, n), canonical=canonical)
+
         ids = arr("ids")
         n = len(ids)
-        mats: dict[str, sp.csr_matrix] = {}
-        trans: dict[str, sp.csr_matrix] = {}
+        canonical = True if meta.get("canonical") is True else None  # (older saves: checked when needed)
+        mats: dict[str, Csr] = {}
+        trans: dict[str, Csr] = {}
         for name in RELATIONS:
             for tname, target in ((name, mats), (f"{name}.T", trans)):
-                target[name] = sp.csr_matrix((arr(f"{tname}.data"), arr(f"{tname}.indices"), arr(f"{tname}.indptr")),
-                                             shape=(n, n))
+                target[name] = csr(tname, n, canonical)
+        walks = {str(w): csr(str(w), n, True) for w in meta.get("walks", [])}
+        presence = {str(p): csr(str(p), n, True) for p in meta.get("presence", [])}
         generation = int(stamp.rsplit(":", 1)[1])
         return CodeGraph(generation, NodeIndex(ids), arr("kind"), arr("is_test"), arr("file_rows"), arr("parent"),
-                         mats, trans, stamp=stamp)
+                         mats, trans, stamp=stamp, _presence=presence, walks=walks)
     except (OSError, KeyError, ValueError):
         return None
 

@@ -41,19 +41,23 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from .._files import read_json
 from ..algorithms import _signals as sig
-from ..algorithms._checks import row_segments
+from ..algorithms._checks import row_segments, unique_ints
+from ..algorithms._csr import entry
 from ..algorithms.push import push_pagerank
 from ..errors import InvalidArgumentError
 from . import related as rel
 from ._features import SymbolFeatures
 from ._hybrid_weights import DEFAULT_WEIGHTS, PROVENANCE
 from .build import CodeGraph
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 SIGNALS = ("structure", "structure_abs", "pagerank", "same_class", "same_file", "line_near", "line_rank", "adjacent",
            "same_dir", "package_near", "name_tokens", "text", "text_abs", "same_kind", "decorators", "params",
@@ -136,7 +140,7 @@ def _bm25_scores(weights: sp.csc_matrix, terms: sp.csr_matrix, seed: int) -> np.
     in order, from 0: what scipy's ``weights[:, cols].sum(axis=1)`` adds), without building the
     column slice: a warm query reads a few hundred entries.
     """
-    cols = np.unique(terms.indices[terms.indptr[seed]:terms.indptr[seed + 1]].astype(np.int64))
+    cols = unique_ints(terms.indices[terms.indptr[seed]:terms.indptr[seed + 1]].astype(np.int64))
     if cols.size == 0:
         return np.zeros(weights.shape[0])
     idx, _ = row_segments(weights.indptr, cols)
@@ -193,7 +197,7 @@ def candidates(g: CodeGraph, f: SymbolFeatures, seeds: np.ndarray, allowed: np.n
     seed = int(seeds[0])
     structure = rel.related_scores(g, seeds, replace(params, algorithm="overlap"), engine=engine,
                                    ray_address=ray_address)[0]
-    adj = rel.walk_matrix(g, params.ppr_weights, params.direction)
+    adj = rel.walk_arrays(g, params.ppr_weights, params.direction)
     walk = push_pagerank(adj, personalization=seeds, alpha=params.alpha, rmax=PUSH_RMAX)
     text = _bm25_scores(f.text_bm25, f.text_terms, seed)
     same_file = _file_rows(g, seed)
@@ -206,7 +210,7 @@ def candidates(g: CodeGraph, f: SymbolFeatures, seeds: np.ndarray, allowed: np.n
         history[f.co_change.indices[lo:hi]] = f.co_change.data[lo:hi]
         changed = float(f.changes[seed])
     parts = [_top_rows(s, allowed, pool) for s in (structure, walk, text, near, *([history] if changed else []))]
-    cand = np.unique(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
+    cand = unique_ints(np.concatenate(parts)) if parts else np.zeros(0, np.int64)
     total = float(sum(params.overlap_weights.values())) or 1.0
     # the absolute scales (0-d arrays): overlap over its total relation weight, BM25 over the seed's own
     return cand, {"structure": structure, "pagerank": walk, "text": text, "structure_scale": np.asarray(total),
@@ -239,7 +243,7 @@ def signal_matrix(g: CodeGraph, f: SymbolFeatures, seed: int, cand: np.ndarray, 
         "same_arity": sig.same_value(f.arity, seed, cand),
         "shared_base": sig.row_cosine(f.bases, seed, cand),
         "private_helper": (f.private[cand] & ~f.private[seed]).astype(np.float64),
-        "direct_call": sig.linked(g.matrix("calls"), g.matrix("calls", transpose=True), seed, cand),
+        "direct_call": sig.linked(g.arrays("calls"), g.arrays("calls", transpose=True), seed, cand),
         "member": sig.is_member(np.asarray(g.parent), seed, cand),
         "history": sig.co_change_share(raw["history"][cand], float(raw.get("history_scale", 0.0))),
         "history_count": sig.saturate(raw["history"][cand]),
@@ -363,7 +367,7 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
                     if struct is None:
                         struct = []
                         for label, m, t, closed in _STRUCT_RELS:
-                            pm = g.presence(m, transpose=t, closed=closed)
+                            pm = g.presence_arrays(m, transpose=t, closed=closed)
                             if closed and pm.indptr[seed + 1] - pm.indptr[seed] <= 1:
                                 continue  # the seed's own column alone: nothing to share but the seed
                             at, cols = _shared(pm, seed, rows, drop_seed=True)
@@ -389,7 +393,7 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
             elif what == "arity":
                 detail = {"parameters": int(f.arity[row_l[i]])}
             elif what == "history" and f.co_change is not None and f.changes is not None:
-                detail = {"together": int(round(float(f.co_change[seed, row_l[i]]))), "commits": int(f.changes[seed])}
+                detail = {"together": int(round(entry(f.co_change, seed, row_l[i]))), "commits": int(f.changes[seed])}
             else:
                 detail = {}
             items.append({"signal": name, "family": _FAMILY[j], "value": round(x_i[j], 4),

@@ -33,6 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._ray import connect
+from ..algorithms._csr import Csr
 from ..algorithms._engine import Engine, RowBlocks, RowFn
 
 __all__ = ["RayEngine", "row_bounds"]
@@ -165,6 +166,8 @@ class RayEngine(Engine):
             hit = self._rows.get(key)
             if hit is not None and hit[0]() is cache_on:
                 return hit[1]
+        if isinstance(matrix, Csr):  # arrays mapped from a saved graph: ship them as the scipy matrix they are
+            matrix = matrix.to_scipy()
         m = matrix.T.tocsr() if transpose else (matrix if matrix.format == "csr" else matrix.tocsr())
         self._serial += 1
         held = RayRows(self, m, f"{name or 'matrix'}#{self._serial}")

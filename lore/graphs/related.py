@@ -10,19 +10,22 @@ test code, kinds), and explains it from the same matrices (:func:`explain_overla
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
-from ..algorithms import clusters as lpa
 from ..algorithms import fusion as fu
 from ..algorithms import overlap as ov
-from ..algorithms import pagerank as pr
 from ..algorithms._checks import cached_per_matrix, row_segments
+from ..algorithms._csr import Csr
 from ..algorithms.push import push_pagerank
 from ..errors import InvalidArgumentError, UnknownAlgorithmError
+from ._walk import _WALK_CACHE, DEFAULT_PPR_WEIGHTS, walk_arrays, walk_matrix
 from .build import CodeGraph
 from .engines import get_engine
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 ALGORITHMS = ("fusion", "overlap", "pagerank", "pagerank_mc", "pagerank_push", "cluster", "hybrid")
 WALK_RELATIONS = ("calls", "types", "inherits", "contains", "imports")
@@ -35,8 +38,8 @@ DEFAULT_ALGORITHM = "hybrid"  # held out (benchmarks/structural/loo.py): >= +28%
 DEFAULT_OVERLAP_WEIGHTS = {"callees": 0.5, "callers": 1.0, "types": 0.25, "inherits": 1.0, "inherited_by": 0.5,
                            "container": 1.0}
 DEFAULT_MEASURE = "idf_cosine"
-# pagerank: how much each relation contributes to the walk (containment lets it reach siblings)
-DEFAULT_PPR_WEIGHTS = {"calls": 1.0, "types": 0.5, "inherits": 0.5, "contains": 10.0, "imports": 0.0}
+# pagerank: how much each relation contributes to the walk (DEFAULT_PPR_WEIGHTS, in lore.graphs._walk,
+# which saves the default walk with the graph)
 # fusion: overlap ranks (weight 1) and push-PageRank ranks (this weight) by Reciprocal Rank Fusion;
 # 0.25 was its best setting on both corpora (0.5 and 1.0 lost 0.01-0.03 nDCG@10)
 DEFAULT_FUSION_PPR_WEIGHT = 0.25
@@ -98,42 +101,20 @@ OVERLAP_RELATIONS = {
 }
 
 
-def _features(g: CodeGraph, weights: dict[str, float]) -> tuple[list[sp.csr_matrix], list[sp.csr_matrix], list[float], list[str]]:
+def _features(g: CodeGraph, weights: dict[str, float], *, arrays: bool = True) -> tuple[list, list, list[float], list[str]]:
+    """The overlap feature matrices of ``weights`` and their transposes: as arrays (what the local
+    engine reads), or as scipy matrices (``arrays=False``: for an engine that ships them)."""
     feats, trans, ws, names = [], [], [], []
+    presence = g.presence_arrays if arrays else g.presence
     for name, w in weights.items():
         if w <= 0:
             continue
         rel, t, closed = OVERLAP_RELATIONS[name]
-        feats.append(g.presence(rel, transpose=t, closed=closed))
-        trans.append(g.presence(rel, transpose=not t, closed=closed))
+        feats.append(presence(rel, transpose=t, closed=closed))
+        trans.append(presence(rel, transpose=not t, closed=closed))
         ws.append(float(w))
         names.append(name)
     return feats, trans, ws, names
-
-
-_WALK_CACHE: dict[tuple, sp.csr_matrix] = {}
-
-
-def walk_matrix(g: CodeGraph, weights: dict[str, float], direction: str) -> sp.csr_matrix:
-    """The weighted adjacency the random walk follows (cached per generation, weights and direction)."""
-    key = (g.stamp or id(g), tuple(sorted(weights.items())), direction)
-    m = _WALK_CACHE.get(key)
-    if m is None:
-        total = sp.csr_matrix((g.n, g.n), dtype=np.float64)
-        for rel, w in weights.items():
-            if w > 0 and rel in g.matrices:
-                total = total + w * g.presence(rel)  # many call sites of one callee are one edge
-        total = total.tocsr()
-        if direction == "in":
-            m = total.T.tocsr()
-        elif direction == "both":
-            m = (total + total.T).tocsr()
-        else:
-            m = total
-        if len(_WALK_CACHE) > 16:
-            _WALK_CACHE.clear()
-        _WALK_CACHE[key] = m
-    return m
 
 
 def excluded_mask(g: CodeGraph, seeds: np.ndarray, *, include_tests: bool, kinds: tuple[str, ...] | None) -> np.ndarray:
@@ -182,23 +163,26 @@ def related_scores(
                                  ray_address=ray_address)[0]
         # the local push estimate (no residual spread): its support is the seeds' neighbourhood, so
         # ranking it stays cheap, and that is what the fusion weight was chosen on
-        adj = walk_matrix(g, params.ppr_weights, params.direction)
+        adj = walk_arrays(g, params.ppr_weights, params.direction)
         walk = push_pagerank(adj, personalization=seeds, alpha=params.alpha)
         return fu.rank_fusion([overlap, walk], weights=[1.0, params.fusion_ppr_weight], exclude=exclude), None
     if algo == "overlap":
-        feats, trans, ws, _ = _features(g, params.overlap_weights)
+        eng = get_engine(engine, ray_address)
+        feats, trans, ws, _ = _features(g, params.overlap_weights, arrays=eng.name == "local")
         if not feats:
             return np.zeros(g.n), None
         return ov.overlap_scores(feats, seeds, weights=ws, measure=params.measure, transposes=trans,
-                                 engine=get_engine(engine, ray_address)), None
+                                 engine=eng), None
+    if algo == "pagerank_push":
+        # "both" walks a symmetric matrix: the left-over residual is spread by degree (see push_pagerank)
+        return push_pagerank(walk_arrays(g, params.ppr_weights, params.direction), personalization=seeds,
+                             alpha=params.alpha, undirected=params.direction == "both"), None
+    from ..algorithms import pagerank as pr
+
     adj = walk_matrix(g, params.ppr_weights, params.direction)
     if algo == "pagerank":
         return pr.personalized_pagerank(adj, personalization=seeds, alpha=params.alpha, tol=params.tol, max_iter=1000,
                                         engine=get_engine(engine, ray_address)), None
-    if algo == "pagerank_push":
-        # "both" walks a symmetric matrix: the left-over residual is spread by degree (see push_pagerank)
-        return push_pagerank(adj, personalization=seeds, alpha=params.alpha,
-                             undirected=params.direction == "both"), None
     if algo == "pagerank_mc":
         scores, se = pr.monte_carlo_pagerank(adj, personalization=seeds, alpha=params.alpha, n_walks=params.n_walks,
                                              seed=params.seed, engine=get_engine(engine, ray_address))
@@ -246,9 +230,21 @@ def explain_overlap(g: CodeGraph, seeds: np.ndarray, targets: np.ndarray, params
     return out
 
 
-def _out_weight(adj: sp.csr_matrix) -> np.ndarray:
-    """Each row's total out-weight (1 where it has none): what a path's weights are normalised by."""
-    deg = np.asarray(adj.sum(axis=1)).ravel()
+def _out_weight(adj) -> np.ndarray:
+    """Each row's total out-weight (1 where it has none): what a path's weights are normalised by.
+
+    ``adj.sum(axis=1)`` as scipy computes it for a float CSR matrix (``np.add.reduceat`` over each
+    non-empty row's stored values), read from the arrays: no scipy import for :class:`Csr` arrays.
+    """
+    if not np.issubdtype(adj.data.dtype, np.floating):  # scipy's sum dtype rules: let scipy add
+        m = adj.to_scipy() if isinstance(adj, Csr) else adj
+        deg = np.asarray(m.sum(axis=1)).ravel()
+    else:
+        indptr = np.asarray(adj.indptr)
+        deg = np.zeros(indptr.size - 1, dtype=adj.data.dtype)
+        rows = np.flatnonzero(np.diff(indptr))
+        if rows.size:
+            deg[rows] = np.add.reduceat(adj.data, indptr[rows].astype(np.intp, copy=False))
     deg[deg == 0] = 1.0
     return deg
 
@@ -342,6 +338,8 @@ def cluster_adjacency(g: CodeGraph) -> sp.csr_matrix:
     key = (g.stamp or id(g), "cluster_adjacency")
     m = _WALK_CACHE.get(key)
     if m is None:
+        import scipy.sparse as sp
+
         adj = walk_matrix(g, CLUSTER_WEIGHTS, "both")
         keep = sp.diags((~g.is_external()).astype(np.float64))
         m = (keep @ adj @ keep).tocsr()
@@ -361,6 +359,8 @@ def cluster_scores(g: CodeGraph, labels: np.ndarray, seeds: np.ndarray) -> np.nd
     scores = np.zeros(g.n)
     if label < 0:
         return scores
+    from ..algorithms import pagerank as pr
+
     members = np.flatnonzero(labels == label)
     local = np.flatnonzero(np.isin(members, seeds))
     sub = cluster_adjacency(g)[members][:, members]
@@ -384,6 +384,10 @@ def compute_clusters(g: CodeGraph, *, seed: int = 0, mode: str = "lpa", min_size
     container of its own methods, never their answer), so a cluster too small to give every member
     a non-empty answer is folded into its strongest neighbour.
     """
+    import scipy.sparse as sp
+
+    from ..algorithms import clusters as lpa
+
     adj = cluster_adjacency(g)
     ext = g.is_external()
     tests = np.asarray(g.is_test, dtype=bool) & ~ext

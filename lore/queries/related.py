@@ -148,6 +148,7 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
     """
     import numpy as np
 
+    from ..algorithms._checks import unique_ints
     from ..graphs import hybrid as hy
     from ..graphs import related as rel
     from ..graphs._features import load_features
@@ -166,7 +167,7 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
         return [], 0, "nothing shares structure, place or words with the seed; nothing to rank"
     top = scored.top(limit)
     items = hy.explain(g, feats, top, top=None)
-    named = np.unique(np.concatenate([top.rows, np.fromiter(hy.neighbour_rows(items), dtype=np.int64)]))
+    named = unique_ints(np.concatenate([top.rows, np.fromiter(hy.neighbour_rows(items), dtype=np.int64)]))
     id_of = dict(zip(named.tolist(), np.asarray(g.nodes.ids)[named].tolist(), strict=True))  # one gather
     ids = [id_of[r] for r in top.rows.tolist()]
     info = read.symbols_by_ids(index.conn, id_of.values())
@@ -206,7 +207,7 @@ def explain(index: OpenIndex, g: CodeGraph, srows: np.ndarray, targets: np.ndarr
     shared = rel.explain_overlap(g, srows, targets, params, top=3) if algorithm in ("overlap", "fusion") else None
     row_paths: list[list[int]] | None = None
     if algorithm != "overlap":
-        adj = rel.walk_matrix(g, params.ppr_weights, params.direction)
+        adj = rel.walk_arrays(g, params.ppr_weights, params.direction)  # the matrix the walk ranked with
         row_paths = rel.strongest_paths(adj, srows, targets)
     # every row named anywhere in the answer, turned into a symbol id in one gather
     rows_named = {col for items in shared or () for _, col, _ in items}

@@ -115,8 +115,8 @@ def view_data(
     ...     data = view_data(idx, symbols=["m.f"])
     >>> [data["nodes"]["name"][i] for i in data["edges"]["calls"]]
     ['m.f', 'm.g', 'm.h', 'm.g']
-    >>> [data["nodes"]["name"][row[0]] for row in data["related"][str(data["start"])]]  # h: a sibling of f
-    ['m.h', 'm.g']
+    >>> sorted(data["nodes"]["name"][row[0]] for row in data["related"][str(data["start"])])  # g: its callee, h: a sibling
+    ['m.g', 'm.h']
     """
     import numpy as np
 

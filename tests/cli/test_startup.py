@@ -61,6 +61,27 @@ def test_graph_related_loads_only_its_command_group(sample_repo, sample_index):
         assert name not in mods, name
 
 
+@pytest.mark.parametrize("algorithm", ["hybrid", "overlap", "fusion"])
+def test_related_from_a_saved_state_never_imports_scipy_sparse(sample_repo, sample_index, algorithm):
+    """With the graph and the hybrid features saved by an earlier run, a cold ``related`` ranks from the
+    memory-mapped arrays alone: importing scipy.sparse would cost more than the whole answer."""
+    argv = ["lore", "graph", "related", "shop.orders.Order.amount", "-a", algorithm, "--json",
+            "--db", str(sample_repo)]
+    code = f"""
+        import sys
+        sys.argv = {argv!r}
+        from lore.cli import main
+        main()
+    """
+    first = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr  # builds and saves what was missing (graph, features)
+    mods = loaded_after(code)
+    assert "lore.graphs" in mods  # it did answer
+    assert not {m for m in mods if m == "scipy" or m.startswith("scipy.")}, sorted(m for m in mods if "scipy" in m)
+    again = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+    assert again.stdout == first.stdout and json.loads(again.stdout)["results"]
+
+
 def test_serve_and_tools_do_not_load_the_query_layer():
     mods = loaded_after("""
         sys.argv = ["lore", "tools"]

@@ -102,13 +102,16 @@ class RevisionSpans:
     def _blob(self, spec: str) -> bytes | None:
         """The content of ``rev:path`` (``None`` when the object is missing or not a file)."""
         proc = self._git
-        proc.stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")  # type: ignore[union-attr]
-        proc.stdin.flush()  # type: ignore[union-attr]
-        header = proc.stdout.readline().split()  # type: ignore[union-attr]
-        if len(header) != 3:  # "<spec> missing" / "ambiguous"
+        try:
+            proc.stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")  # type: ignore[union-attr]
+            proc.stdin.flush()  # type: ignore[union-attr]
+            header = proc.stdout.readline().split()  # type: ignore[union-attr]
+            if len(header) != 3:  # "<spec> missing" / "ambiguous"
+                return None
+            size = int(header[2])
+            data = proc.stdout.read(size + 1)[:size]  # type: ignore[union-attr]
+        except (OSError, ValueError):  # git gone: nothing more is read (an empty truth is reported as such)
             return None
-        size = int(header[2])
-        data = proc.stdout.read(size + 1)[:size]  # type: ignore[union-attr]
         return data if header[1] == b"blob" else None
 
 

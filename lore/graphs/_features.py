@@ -18,12 +18,19 @@ Built once per index state (keyed by the graph's stamp, like the graph itself) f
 Pure digits (``85``, ``0``, ``1`` of ``f(x=0, n=1)`` or ``atan2``'s ``2``) are not words here: a shared
 number says nothing about what two symbols do.
 
+A refresh that changes no name, signature, docstring, path, decorator or graph row (a body edit, a
+comment, a moved definition) changes only lines and history: :func:`load_features` then carries the
+last state's arrays forward with the new lines and history instead of building again (the digest of
+everything else is :attr:`SymbolFeatures.inputs`).
+
 Identifier splitting is passed in (``split``) rather than imported: ``lore.graphs`` sits below
 ``lore.text`` in the layer order, and the caller (queries, bench) owns the tokenizer.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import re
 import threading
 from collections.abc import Callable
@@ -33,6 +40,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..algorithms import _signals as sig
+from ..algorithms._csr import Csr
 from ..store import _features as store_features
 from ..store import history as store_history
 from . import _hybrid_cache
@@ -72,9 +80,10 @@ class SymbolFeatures:
     name_vocab: list[str]
     decorator_vocab: list[str]
     param_vocab: list[str]
-    co_change: sp.csr_matrix | None = None  # rows x rows: commits that changed both (symmetric, no diagonal)
+    co_change: Csr | None = None  # rows x rows: commits that changed both (symmetric, no diagonal)
     changes: np.ndarray | None = None  # per row: commits that changed it
     history: dict | None = None  # the run's summary (commits read / used, until, head), None without one
+    inputs: str = ""  # digest of what the arrays besides line and history were built from (inputs_digest)
 
 
 def summary(docstring: str | None) -> str:
@@ -167,13 +176,22 @@ def _words(tokens) -> list[str]:
     return [t for t in tokens if not t.isdigit()]
 
 
-def history_matrix(g: CodeGraph, pairs: np.ndarray, touched: np.ndarray) -> tuple[sp.csr_matrix, np.ndarray]:
+def history_matrix(g: CodeGraph, pairs: np.ndarray, touched: np.ndarray) -> tuple[Csr, np.ndarray]:
     """(symmetric rows x rows co-change counts, per-row change counts) of a history run, ids mapped to ``g``'s rows.
 
-    Pairs or symbols that are not rows of the graph are dropped.
-    """
-    import scipy.sparse as sp
+    Pairs or symbols that are not rows of the graph are dropped. Built in numpy (what scipy's COO to
+    CSR conversion gives: rows in order, columns ascending, int32 indices), so a process that reads
+    a saved graph never imports scipy for it.
 
+    Examples
+    --------
+    >>> class G:  # the two attributes read here
+    ...     class nodes: ids = np.array([10, 20, 30])
+    ...     n = 3
+    >>> co, changes = history_matrix(G, np.array([[10, 30, 2], [20, 30, 1]]), np.array([[30, 4]]))
+    >>> co.to_scipy().toarray().tolist(), changes.tolist()
+    ([[0.0, 0.0, 2.0], [0.0, 0.0, 1.0], [2.0, 1.0, 0.0]], [0, 0, 4])
+    """
     ids = g.nodes.ids
     n = g.n
 
@@ -186,33 +204,90 @@ def history_matrix(g: CodeGraph, pairs: np.ndarray, touched: np.ndarray) -> tupl
     if touched.size:
         r, ok = rows_of(touched[:, 0])
         changes[r[ok]] = touched[ok, 1]
+    rows = cols = np.zeros(0, dtype=np.int64)
+    data = np.zeros(0, dtype=np.float64)
     if pairs.size:
         ra, oka = rows_of(pairs[:, 0])
         rb, okb = rows_of(pairs[:, 1])
         ok = oka & okb
         a, b, c = ra[ok], rb[ok], pairs[ok, 2].astype(np.float64)
-        m = sp.coo_matrix((np.concatenate([c, c]), (np.concatenate([a, b]), np.concatenate([b, a]))), shape=(n, n))
-        co = m.tocsr()
-        co.sum_duplicates()
-    else:
-        co = sp.csr_matrix((n, n))
+        rows, cols, data = np.concatenate([a, b]), np.concatenate([b, a]), np.concatenate([c, c])
+        order = np.lexsort((cols, rows))
+        rows, cols, data = rows[order], cols[order], data[order]
+        if rows.size:  # a pair listed twice: its counts summed, as scipy's sum_duplicates does
+            first = np.ones(rows.size, dtype=bool)
+            first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
+            starts = np.flatnonzero(first)
+            data = np.add.reduceat(data, starts)
+            rows, cols = rows[starts], cols[starts]
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+    co = Csr(data, cols.astype(np.int32), indptr, (n, n), canonical=True)
     return co, changes
 
 
-def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]]) -> SymbolFeatures:
-    """Read the per-symbol columns and build every array of :class:`SymbolFeatures` for ``g``'s rows."""
-    table = store_features.symbol_feature_rows(conn)
+Inputs = tuple[list[tuple], list[tuple]]  # symbol feature rows, decorated symbols (lore.store._features)
+
+
+def read_inputs(conn) -> Inputs:
+    """The two store reads every feature comes from (besides the graph and the history run)."""
+    return store_features.symbol_feature_rows(conn), store_features.decorated_symbols(conn)
+
+
+def inputs_digest(inputs: Inputs, g: CodeGraph) -> str:
+    """A digest of everything :func:`build_features` reads except lines and history: names, signatures,
+    docstrings, paths, decorators, and the graph's rows, kinds, parents and inherits relation. Equal
+    digests give equal arrays but for ``line`` and the history fields."""
+    table, decorated = inputs
+    h = hashlib.sha256()
+    h.update(repr([(r[0], r[3], r[4], r[5], r[6]) for r in table]).encode("utf-8", "surrogatepass"))
+    h.update(repr(decorated).encode("utf-8", "surrogatepass"))
+    inherits = g.presence_arrays("inherits")
+    for arr in (g.nodes.ids, g.kind, g.parent, inherits.data, inherits.indices, inherits.indptr):
+        a = np.ascontiguousarray(arr)
+        h.update(f"{a.dtype}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:32]
+
+
+def _lines(table: list[tuple], g: CodeGraph) -> np.ndarray:
+    """Each row's definition line (0 where unknown), from the symbol rows."""
+    line = np.zeros(g.n, dtype=np.int64)
+    if not table or not g.n:
+        return line
+    sids = np.fromiter((r[0] for r in table), dtype=np.int64, count=len(table))
+    starts = np.fromiter((r[1] or 0 for r in table), dtype=np.int64, count=len(table))
+    ids = g.nodes.ids
+    at = np.minimum(np.searchsorted(ids, sids), len(ids) - 1)
+    ok = ids[at] == sids
+    line[at[ok]] = starts[ok]
+    return line
+
+
+def _history(conn, g: CodeGraph) -> tuple[Csr | None, np.ndarray | None, dict | None]:
+    run = store_history.load_run(conn, g.generation)
+    if run is None:
+        return None, None, None
+    co_change, changes = history_matrix(g, run[1], run[2])
+    return co_change, changes, run[0]
+
+
+def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
+                   inputs: Inputs | None = None) -> SymbolFeatures:
+    """Read the per-symbol columns (or take ``inputs``, :func:`read_inputs`) and build every array of
+    :class:`SymbolFeatures` for ``g``'s rows."""
+    inputs = inputs if inputs is not None else read_inputs(conn)
+    table, decorated = inputs
     n = g.n
-    line = np.zeros(n, dtype=np.int64)
+    line = _lines(table, g)
     names: list[str] = [""] * n
     sigs: list[str] = [""] * n
     docs: list[str] = [""] * n
     dirs: list[str | None] = [None] * n
-    for sid, start, _end, name, signature, docstring, path in table:
+    for sid, _start, _end, name, signature, docstring, path in table:
         if not g.nodes.has(sid):
             continue
         r = g.nodes.row(sid)
-        line[r] = start or 0
         names[r] = name or ""
         sigs[r] = signature or ""
         docs[r] = summary(docstring)
@@ -249,7 +324,7 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]]) -> 
     text_terms.data[:] = 1.0
     # role
     deco_rows: list[list[str]] = [[] for _ in range(n)]
-    for sid, deco, _target in store_features.decorated_symbols(conn):
+    for sid, deco, _target in decorated:
         if g.nodes.has(sid):
             deco_rows[g.nodes.row(sid)].append(deco)
     deco_pres, deco_vocab = _presence(deco_rows, n)
@@ -259,8 +334,7 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]]) -> 
     arity = np.where(is_fn, np.array([len(p) for p in param_rows]), -1)
     param_pres, param_vocab = _presence([p if is_fn[i] else [] for i, p in enumerate(param_rows)], n)
     bases = g.presence("inherits")
-    run = store_history.load_run(conn, g.generation)
-    co_change, changes = history_matrix(g, run[1], run[2]) if run is not None else (None, None)
+    co_change, changes, history = _history(conn, g)
     return SymbolFeatures(
         stamp=g.stamp, line=line, private=private, parent_is_class=parent_is_class, directory=directory,
         dir_paths=dir_paths, arity=arity.astype(np.int64),
@@ -268,7 +342,7 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]]) -> 
         decorators=sig.idf_normalize(deco_pres, max_df=0.2), params=sig.idf_normalize(param_pres),
         bases=sig.idf_normalize(bases, max_df=0.2), vocab=list(vocab), name_vocab=name_vocab,
         decorator_vocab=deco_vocab, param_vocab=param_vocab, co_change=co_change, changes=changes,
-        history=run[0] if run is not None else None,
+        history=history, inputs=inputs_digest(inputs, g),
     )
 
 
@@ -288,10 +362,36 @@ def load_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]], db_p
         got = _CACHE.get(key)
     if got is not None:
         return got
-    feats = _hybrid_cache.cached(conn, g.stamp, db_path, key, lambda: build_features(conn, g, split=split),
-                                 cls=SymbolFeatures, save=save)
+
+    def build() -> SymbolFeatures:
+        inputs = read_inputs(conn)
+        digest = inputs_digest(inputs, g)
+        prev = _previous(digest, db_path)
+        if prev is None:
+            return build_features(conn, g, split=split, inputs=inputs)
+        co_change, changes, history = _history(conn, g)
+        return dataclasses.replace(prev, stamp=g.stamp, line=_lines(inputs[0], g), co_change=co_change,
+                                   changes=changes, history=history)
+
+    feats = _hybrid_cache.cached(conn, g.stamp, db_path, key, build, cls=SymbolFeatures, save=save)
     with _LOCK:
         if len(_CACHE) > 4:
             _CACHE.clear()
         _CACHE[key] = feats
     return feats
+
+
+def _previous(digest: str, db_path) -> SymbolFeatures | None:
+    """Features of an earlier state built from the same inputs (:func:`inputs_digest`): in this process's
+    cache, else the state saved beside the index (the last one written). Their arrays hold but for
+    lines and history, which the caller replaces."""
+    with _LOCK:
+        for feats in _CACHE.values():
+            if feats.inputs == digest:
+                return feats
+    if db_path is None:
+        return None
+    for feats in _hybrid_cache.saved(db_path, SymbolFeatures):
+        if feats.inputs == digest:
+            return feats
+    return None

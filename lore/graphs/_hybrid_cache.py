@@ -133,6 +133,26 @@ def load(db_path: str | os.PathLike[str], key: str, cls: type) -> Any | None:
         return None
 
 
+def saved(db_path: str | os.PathLike[str], cls: type) -> list[Any]:
+    """Every readable ``cls`` state saved beside ``db_path`` whatever its key (usually one: saving drops
+    the older ones), in folder-name order."""
+    out: list[Any] = []
+    try:
+        folders = sorted(p for p in cache_dir(db_path).iterdir() if p.is_dir() and not p.name.startswith("."))
+    except OSError:
+        return out
+    for folder in folders:
+        try:
+            key = json.loads((folder / "meta.json").read_text(encoding="utf-8")).get("key")
+        except (OSError, ValueError):
+            continue
+        if isinstance(key, str) and _state_dir(cache_dir(db_path), key) == folder:
+            got = load(db_path, key, cls)
+            if got is not None:
+                out.append(got)
+    return out
+
+
 def cached(conn, stamp: str, db_path: str | os.PathLike[str] | None, key: str, build, *, cls: type,
            save: bool = True) -> Any:
     """The features of state ``key``: from disk beside ``db_path``, else ``build()`` (then saved when ``save``).

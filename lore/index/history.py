@@ -361,10 +361,11 @@ def _decode_log(blob: bytes) -> tuple[list[Commit], list[tuple[str, str]]]:
     return commits, [tuple(r) for r in later]
 
 
-def mine(root: str | Path, spans: Spans, *, until: str | None = None, max_commits: int = MAX_COMMITS,
+def mine(root: str | Path, spans: Spans | Callable[[], Spans], *, until: str | None = None, max_commits: int = MAX_COMMITS,
          max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS,
          log_cache: LogCache | None = None) -> tuple[dict, np.ndarray, np.ndarray]:
-    """(summary, pairs, touched) of the checkout at ``root`` mapped onto ``spans`` (paths relative to ``root``).
+    """(summary, pairs, touched) of the checkout at ``root`` mapped onto ``spans`` (paths relative to ``root``;
+    or a function that reads them, called only when there is a history to map).
 
     The summary says why the history is empty when it is (``reason``); it never raises for a
     missing git, a directory outside any repository, a shallow clone or an empty repository. With a
@@ -414,6 +415,8 @@ def mine(root: str | Path, spans: Spans, *, until: str | None = None, max_commit
 
     per_commit: list[list[int]] = []
     skipped_files = skipped_symbols = 0
+    if callable(spans):
+        spans = spans()
     for _c, ids in touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later):
         if ids is None:
             skipped_files += 1
@@ -464,9 +467,9 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
                     and old.get("max_commits") == max_commits and old.get("max_files") == max_files)
             if same:
                 return {**old, "kept": True}
-        spans = Spans.build(store_history.symbol_spans(conn))
         cache = LogCache(lambda key: None if force else store_history.load_log(conn, key))
-        summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files,
+        # the spans are read only where there is a history to map (outside git this step costs nothing)
+        summary, pairs, touched = mine(root, lambda: Spans.build(store_history.symbol_spans(conn)), until=until, max_commits=max_commits, max_files=max_files,
                                        log_cache=cache)
         summary["seconds"] = round(time.perf_counter() - t0, 3)
         with store_db.write_transaction(conn, db):

@@ -204,3 +204,14 @@ def test_revision_spans_read_each_version_once(drifted):
     with pytest.raises(InvalidArgumentError):
         with open_index(db) as idx:
             cochange.cochange_pairs(idx, drifted, spans="yesterday")
+
+
+def test_revision_spans_answer_in_step_after_a_name_with_a_line_break(drifted):
+    from lore.bench.revision_spans import RevisionSpans
+
+    head = subprocess.run(["git", "-C", str(drifted), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    with RevisionSpans(drifted, {}) as rs:
+        assert rs._blob(f"{head}:m.py\nm.py") is None
+        assert rs._blob(f"{head}:missing.py") is None
+        assert rs._blob(f"{head}:m.py") == (drifted / "m.py").read_bytes()

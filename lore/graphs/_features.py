@@ -273,9 +273,10 @@ def _history(conn, g: CodeGraph) -> tuple[Csr | None, np.ndarray | None, dict | 
 
 
 def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
-                   inputs: Inputs | None = None) -> SymbolFeatures:
-    """Read the per-symbol columns (or take ``inputs``, :func:`read_inputs`) and build every array of
-    :class:`SymbolFeatures` for ``g``'s rows."""
+                   inputs: Inputs | None = None, digest: str | None = None) -> SymbolFeatures:
+    """Read the per-symbol columns (or take ``inputs``, :func:`read_inputs`, and their ``digest``,
+    :func:`inputs_digest`, when the caller has them) and build every array of :class:`SymbolFeatures`
+    for ``g``'s rows."""
     inputs = inputs if inputs is not None else read_inputs(conn)
     table, decorated = inputs
     n = g.n
@@ -342,7 +343,7 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
         decorators=sig.idf_normalize(deco_pres, max_df=0.2), params=sig.idf_normalize(param_pres),
         bases=sig.idf_normalize(bases, max_df=0.2), vocab=list(vocab), name_vocab=name_vocab,
         decorator_vocab=deco_vocab, param_vocab=param_vocab, co_change=co_change, changes=changes,
-        history=history, inputs=inputs_digest(inputs, g),
+        history=history, inputs=digest if digest is not None else inputs_digest(inputs, g),
     )
 
 
@@ -368,7 +369,7 @@ def load_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]], db_p
         digest = inputs_digest(inputs, g)
         prev = _previous(digest, db_path)
         if prev is None:
-            return build_features(conn, g, split=split, inputs=inputs)
+            return build_features(conn, g, split=split, inputs=inputs, digest=digest)
         co_change, changes, history = _history(conn, g)
         return dataclasses.replace(prev, stamp=g.stamp, line=_lines(inputs[0], g), co_change=co_change,
                                    changes=changes, history=history)

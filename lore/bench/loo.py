@@ -133,7 +133,9 @@ def run_loo(names: tuple[str, ...] | None = None, *, workdir: Path | None = None
         for n in names:
             c = load_corpus(n, workdir, repos=repos)
             corpora[n] = c
-            log(f"{n}: {c.label}, {len(c.suite.sources)} queries, indexed in {c.index_seconds} s")
+            dropped = c.suite.info.get("dropped_pairs")
+            log(f"{n}: {c.label}, {len(c.suite.sources)} queries, indexed in {c.index_seconds} s"
+                + (f"; dropped {dropped} and {c.suite.info.get('dropped_queries', 0)} queries left with none" if dropped else ""))
         report: dict = {"suite": "leave-one-corpus-out", "corpora": {}, "seed": seed}
         for held, c in corpora.items():
             # See-Also and co-change weigh the same in total (fit.group_blocks): with one vote per corpus the
@@ -156,7 +158,9 @@ def run_loo(names: tuple[str, ...] | None = None, *, workdir: Path | None = None
             report["corpora"][held] = {"kind": c.kind, "label": c.label, "queries": len(c.suite.sources),
                                        "pairs": c.suite.info.get("pairs"), "trained_on": [n for n in corpora if n != held],
                                        "weights": fit.weights, "history": c.suite.info.get("history"),
-                                       "leak_check": c.suite.info.get("leak_check"), "methods": rows}
+                                       "leak_check": c.suite.info.get("leak_check"),
+                                       "dropped_pairs": c.suite.info.get("dropped_pairs", {}),
+                                       "dropped_queries": c.suite.info.get("dropped_queries", 0), "methods": rows}
             h = rows["hybrid"]
             log(f"{held}: hybrid R@10 {h['recall@10']} MRR@10 {h['mrr@10']} "
                 f"(same_file {rows['baseline: same_file']['recall@10']} / {rows['baseline: same_file']['mrr@10']})")

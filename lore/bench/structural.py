@@ -152,7 +152,15 @@ def answerable_and_containers(g: CodeGraph) -> tuple[set[int], dict[int, set[int
 
 
 def build_suite(idx, pairs: dict[int, list[int]], info: dict | None = None, *, judgements: Judgements | None = None) -> Suite:
-    """A :class:`Suite` over any ground truth: source symbol id -> related symbol ids."""
+    """A :class:`Suite` over any ground truth: source symbol id -> related symbol ids.
+
+    A target that a related query for its source may never return (:func:`lore.graphs.related.excluded_mask`:
+    the source itself, its containers, externals, tests, modules) is dropped and counted in
+    ``info["dropped_pairs"]`` by reason, and a source left with no target in ``info["dropped_queries"]``:
+    no ranking could find it, so it would only lower every method alike. See-Also judgements arrive
+    filtered the same way (:func:`lore.bench.seealso.extract_judgements`); co-change and question
+    files are filtered here.
+    """
     if not pairs:
         raise EmptyGroundTruthError("the ground truth has no pair to score")
     info = dict(info or {})
@@ -168,12 +176,30 @@ def build_suite(idx, pairs: dict[int, list[int]], info: dict | None = None, *, j
             lines[r] = row[5] or 0
             names[r] = row[1] or ""
     sources, relevant, shared = [], [], []
+    masks: dict[int, np.ndarray] = {}
+    dropped: dict[str, int] = {}
+    dropped_queries = 0
     for sid in sorted(pairs):
         s = g.nodes.row(sid)
         t = g.nodes.rows(pairs[sid])
+        mask = rel.excluded_mask(g, np.array([s]), include_tests=False, kinds=None)
+        if mask[t].any():
+            containers = np.isin(t, np.fromiter(g.containers_of(np.array([s])), np.int64))
+            for reason, n in (("container", int(containers.sum())),
+                              ("not answerable", int((mask[t] & ~containers).sum()))):
+                if n:
+                    dropped[reason] = dropped.get(reason, 0) + n
+            t = t[~mask[t]]
+            if not t.size:
+                dropped_queries += 1
+                continue
+        masks[len(sources)] = mask
         sources.append(s)
         relevant.append(t)
         shared.append(shared_neighbours(g, s, t))
+    if not sources:
+        raise EmptyGroundTruthError("no pair of the ground truth is one a related query may return "
+                                    f"(dropped: {dropped}); nothing to score")
     n_pairs = sum(len(t) for t in relevant)
     same_file = sum(int((g.file[t] == g.file[s]).sum()) for s, t in zip(sources, relevant, strict=True))
     n_shared = int(sum(int(x.sum()) for x in shared))
@@ -186,7 +212,10 @@ def build_suite(idx, pairs: dict[int, list[int]], info: dict | None = None, *, j
         "shared_pairs": n_shared, "unshared_pairs": n_pairs - n_shared,
         "unshared_but_direct_call": direct,
     })
-    return Suite(idx, g, judgements, sources, relevant, shared, lines, names, info)
+    if dropped or dropped_queries:
+        info["dropped_pairs"] = dict(sorted(dropped.items()))
+        info["dropped_queries"] = dropped_queries
+    return Suite(idx, g, judgements, sources, relevant, shared, lines, names, info, _masks=masks)
 
 
 Ranker = Callable[[int], np.ndarray]  # query number -> ranked rows

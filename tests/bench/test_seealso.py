@@ -60,3 +60,23 @@ def test_empty_ground_truth(tmp_path):
         structural.prepare(tmp_path / "i.db")
     with open_index(tmp_path / "i.db") as idx, pytest.raises(EmptyGroundTruthError):
         structural.score_pairs(idx, {})
+
+
+def test_any_ground_truth_drops_what_a_query_may_never_return(seealso_repo):
+    """Co-change and question files arrive unfiltered: a target that the related query for its source
+    excludes by contract (its class, a test) is dropped and counted, as See-Also judgements are."""
+    with open_index(seealso_repo) as idx:
+        q = {idx.symbol(s)["qualified_name"]: s for s in (r[0] for r in idx.conn.execute("SELECT id FROM symbols"))}
+        pairs = {q["pkg.core.Thing.run"]: [q["pkg.core.Thing"], q["pkg.core.Thing.stop"], q["tests.test_core.test_alpha"]],
+                 q["pkg.core.Thing"]: [q["pkg.core.Thing.run"]],  # a class's member stays: only containers go
+                 q["pkg.core.Thing.stop"]: [q["pkg.core.Thing"]]}  # nothing left: the query goes too
+        suite = structural.build_suite(idx, pairs)
+        got = {suite.names[s]: sorted(suite.names[t] for t in ts) for s, ts in zip(suite.sources, suite.relevant, strict=True)}
+        assert got == {"run": ["stop"], "Thing": ["run"]}
+        assert suite.info["dropped_pairs"] == {"container": 2, "not answerable": 1}
+        assert suite.info["dropped_queries"] == 1 and suite.info["queries"] == 2 and suite.info["pairs"] == 2
+        # the masks the suite ranks with are the ones it filtered with
+        for k, s in enumerate(suite.sources):
+            assert not suite.mask(k)[suite.relevant[k]].any() and suite.mask(k)[s]
+        with pytest.raises(EmptyGroundTruthError, match="may return"):
+            structural.build_suite(idx, {q["pkg.core.Thing.stop"]: [q["pkg.core.Thing"]]})

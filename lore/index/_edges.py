@@ -31,11 +31,18 @@ class FileResolver:
         self.rules = c.rules
 
     def run(self) -> None:
-        self._imports()
-        self._relationships()
-        self._calls()
-        self._types()
-        self._bindings_fields()
+        # every lookup of the file in its language's mode (resolve_path sets it per path; imports and
+        # overrides look up directly): a memoized step then finds the same whichever lookup ran it first
+        w = self.w
+        strict, w._strict = w._strict, self.rules.follows_values
+        try:
+            self._imports()
+            self._relationships()
+            self._calls()
+            self._types()
+            self._bindings_fields()
+        finally:
+            w._strict = strict
 
     # -- imports ----------------------------------------------------------------------------------
     def _imports(self) -> None:

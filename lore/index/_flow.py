@@ -182,6 +182,11 @@ class FlowMixin(WorldCore):
         finally:
             if not converged:
                 self._reset_memos()
+            memos = {"mm": self._members, "ret": self._returns, "at": self._attr_types, "cm": self._class_members,
+                     "dec": self._decorated, "super": self._supers, "mro": self._mro}
+            for tag, key in self._cycle_heads:
+                memos[tag].pop(key, None)
+            self._cycle_heads.clear()
             self._flow_state = 2
             self._used.clear()  # what only the rounds read: the edge pass never does
             self._scope_param_cache.clear()

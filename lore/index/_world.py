@@ -208,9 +208,14 @@ class WorldCore:
         # Memoized steps compute from depth 0, so what they find (MAX_DEPTH cut-offs included) does not
         # depend on where the lookup started. A step that meets a cycle through a step further out on
         # the stack, or the MAX_NEST cut-off, found something that does: it is returned but not
-        # memoized (a cycle through the step itself is fine). So files resolve the same in any order
-        # and in any worker. ``_low``: the outermost stack position a cycle reached so far.
+        # memoized. Neither is the step that closes a cycle (the cycle runs back to it): entered at
+        # another of its steps, the cycle gives another value, so that memo would make the answer depend
+        # on which lookup came first. So files resolve the same in any order and in any worker.
+        # ``_low``: the outermost stack position a cycle reached so far.
         self._low = _NO_CYCLE
+        # The flow rounds run in one fixed order, so they memoize such steps too (a round repeats
+        # them otherwise) and note them here; they are dropped once the flow is solved
+        self._cycle_heads: set[tuple] = set()
 
     # -- memoized steps ------------------------------------------------------------------------------
     def _enter(self, key: tuple) -> tuple[int, int] | None:
@@ -234,7 +239,13 @@ class WorldCore:
         del self._active[key]
         low = self._low
         self._low = min(saved, low if low < pos else _NO_CYCLE)
-        return low >= pos
+        if low < pos:
+            return False
+        if low == pos:  # a cycle through this step: its value depends on which step of the cycle came first
+            if self._flow_state != 1:
+                return False
+            self._cycle_heads.add(key)
+        return True
 
     # -- lazy per-file context -----------------------------------------------------------------
     def ctx(self, file_id: int | None) -> FileCtx | None:

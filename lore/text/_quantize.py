@@ -24,6 +24,10 @@ the key hashes the source file's SHA-256, the ``onnxruntime`` version and :data:
 sees half a file and concurrent writers race harmlessly. A later process only loads it (``onnx`` is
 not needed to load). When ``onnx`` is missing and no cached file exists, or the graph has no
 pattern to rewrite, :func:`quantized_model` returns ``None`` and the caller runs the float path.
+
+Each conversion for another onnxruntime / onnx pair writes another file (23 MB); after writing one,
+:func:`prune` keeps the :data:`KEEP_CONVERTED` most recently used and removes the rest, and the
+temporary files of writers killed mid-write once they are a day old.
 """
 
 from __future__ import annotations
@@ -33,11 +37,41 @@ import importlib.metadata
 import importlib.util
 import os
 import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path
 
 FORMAT = 1  # bump when rewrite() changes, with the version in embed.MINILM_INT8_ID if the vectors change
 _MS = "com.microsoft"
+
+
+KEEP_CONVERTED = 3  # converted graphs kept in the cache (several environments may share one cache dir)
+STALE_TMP_SECONDS = 24 * 3600  # a temporary file this old belongs to a writer that died
+
+
+def prune(keep: Path | None = None, now: float | None = None) -> list[Path]:
+    """Remove all but the :data:`KEEP_CONVERTED` most recently used converted graphs (``keep`` always
+    stays) and temporary files older than :data:`STALE_TMP_SECONDS`; returns what was removed.
+
+    "Used" is the file's modification time, which :func:`find_cached` renews on every load, so a
+    graph another environment still loads outlives one nobody has loaded since.
+    """
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        entries = [(p, p.stat().st_mtime) for p in cache_dir().glob("minilm-*-onnx*")]
+    except OSError:
+        return removed
+    graphs = sorted(((p, t) for p, t in entries if p.suffix == ".onnx" and p != keep), key=lambda e: (-e[1], e[0].name))
+    stale = [p for p, _ in graphs[KEEP_CONVERTED - (keep is not None):]]
+    stale += [p for p, t in entries if p.suffix == ".tmp" and now - t > STALE_TMP_SECONDS]
+    for p in stale:
+        try:
+            p.unlink()
+            removed.append(p)
+        except OSError:  # another process removed or replaced it first; a read-only cache keeps it
+            continue
+    return removed
 
 
 def cache_dir() -> Path:
@@ -96,11 +130,22 @@ def find_cached(source: Path) -> Path | None:
     (removed since it converted) any ``onnx`` release's for this onnxruntime."""
     exact = cached_path(source)
     if exact.is_file():
+        _touch(exact)
         return exact
     if onnx_available():
         return None  # convert with the onnx installed
     found = sorted(cache_dir().glob(f"minilm-{cache_key(source)}-onnx*.onnx"))
+    if found:
+        _touch(found[-1])
     return found[-1] if found else None
+
+
+def _touch(path: Path) -> None:
+    """Mark a cached graph as used (its mtime; :func:`prune` removes the least recently used)."""
+    try:
+        os.utime(path)
+    except OSError:  # a read-only cache: it is only never pruned first
+        pass
 
 
 def can_quantize(source: Path) -> bool:
@@ -144,6 +189,7 @@ def quantized_model(source: Path) -> Path | bytes | None:
             raise
     except OSError:  # read-only home, full disk: convert again next process, run from memory now
         return data
+    prune(keep=target)
     return target
 
 

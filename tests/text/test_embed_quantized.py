@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -198,3 +200,38 @@ def test_float_vectors_are_embedded_again_never_mixed(cache, tmp_path):
     with lore.open_index(repo) as idx:
         assert [m for m, _n in store_search.vector_models(idx.conn, "symbol")] == [MINILM_INT8_ID]
         assert vectors.pick_model(idx.conn, "symbol") == MINILM_INT8_ID
+
+
+def test_prune_keeps_the_most_recently_used_graphs_and_live_temporaries(monkeypatch, tmp_path):
+    """One converted graph per onnxruntime / onnx pair would pile up (23 MB each): the least recently
+    used go, the one just written and the newest others stay, and so does a temporary file young
+    enough to belong to a writer still at work."""
+    monkeypatch.setenv("LORE_CACHE_DIR", str(tmp_path))
+    now = 1_000_000_000.0
+    graphs = [tmp_path / f"minilm-{k:016x}-onnx1.{k}.0.onnx" for k in range(6)]
+    for k, g in enumerate(graphs):
+        g.write_bytes(b"x")
+        os.utime(g, (now - 100 * k, now - 100 * k))  # graphs[0] the most recently used
+    old_tmp, young_tmp = tmp_path / "minilm-a-onnx1.onnx.1.tmp", tmp_path / "minilm-b-onnx1.onnx.2.tmp"
+    for p, age in ((old_tmp, 2 * _quantize.STALE_TMP_SECONDS), (young_tmp, 60)):
+        p.write_bytes(b"x")
+        os.utime(p, (now - age, now - age))
+    other = tmp_path / "notes.txt"
+    other.write_text("not ours")
+    removed = _quantize.prune(keep=graphs[5], now=now)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted([graphs[0].name, graphs[1].name, graphs[5].name, young_tmp.name, other.name])
+    assert sorted(removed) == sorted([graphs[2], graphs[3], graphs[4], old_tmp])
+    assert _quantize.prune(keep=graphs[5], now=now) == []  # nothing more to do
+
+
+def test_loading_a_cached_graph_marks_it_used(monkeypatch, tmp_path):
+    monkeypatch.setenv("LORE_CACHE_DIR", str(tmp_path))
+    src = tmp_path / "model.onnx"
+    src.write_bytes(b"model")
+    monkeypatch.setattr(_quantize, "onnx_available", lambda: True)
+    cached = _quantize.cached_path(src)
+    cached.write_bytes(b"graph")
+    os.utime(cached, (1.0, 1.0))
+    assert _quantize.find_cached(src) == cached
+    assert cached.stat().st_mtime > 1.0

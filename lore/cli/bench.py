@@ -106,6 +106,10 @@ def _corpus_lines(report: dict) -> None:
     parts = [f"{k}={c[k]}" for k in ("corpus", "queries", "pairs", "same_file_fraction", "shared_pairs",
                                      "unshared_pairs") if k in c]
     out.print("  ".join(parts), markup=False)
+    if c.get("dropped_pairs"):  # pairs a related query may never return (the source's class, tests, ...)
+        dropped = ", ".join(f"{n} {reason}" for reason, n in c["dropped_pairs"].items())
+        out.print(f"dropped: {dropped} (a related query never returns them); "
+                  f"{c.get('dropped_queries', 0)} queries left with no pair", markup=False)
     if report.get("note"):
         out.print(report["note"], markup=False)
 

@@ -215,3 +215,34 @@ def test_revision_spans_answer_in_step_after_a_name_with_a_line_break(drifted):
         assert rs._blob(f"{head}:m.py\nm.py") is None
         assert rs._blob(f"{head}:missing.py") is None
         assert rs._blob(f"{head}:m.py") == (drifted / "m.py").read_bytes()
+
+
+def test_a_methods_own_class_is_dropped_from_its_pairs_and_said(tmp_path):
+    """A class's body and its method changed together: for the class, the method is a fair answer;
+    for the method, its own class never is (a related query excludes the seed's containers), so that
+    pair is dropped and the report and the CLI say so instead of scoring it as every method's miss."""
+    from typer.testing import CliRunner
+
+    from lore.cli import app
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    _git(root, "init", "-q", "-b", "main")
+    (root / "mod.py").write_text("class C:\n    X = 1\n\n    def m(self):\n        return 1\n\n    def n(self):\n        return 2\n")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "start")
+    for k, (old, new) in enumerate((("X = 1", "X = 2"), ("X = 2", "X = 3"))):
+        _edit(root / "mod.py", old, new)
+        _edit(root / "mod.py", f"return {2 * k + 1}", f"return {2 * k + 3}")  # C.m's body
+        _git(root, "commit", "-q", "-am", f"class and method {k}", when=1_700_000_000 + (k + 1) * 86_400)
+    for k in range(2):
+        _edit(root / "mod.py", f"return {5 + 2 * k}", f"return {7 + 2 * k}")
+        _edit(root / "mod.py", f"return {2 + k}", f"return {3 + k}")  # C.n's body
+        _git(root, "commit", "-q", "-am", f"two methods {k}", when=1_700_000_000 + (k + 3) * 86_400)
+    report = cochange.run_cochange(root, algorithms=("overlap:adamic_adar",))
+    assert report["corpus"]["dropped_pairs"] == {"container": 1}
+    assert report["corpus"]["dropped_queries"] == 0
+    assert report["corpus"]["queries"] == 3 and report["corpus"]["pairs"] == 3  # C: m; C.m: n (C dropped); C.n: m
+    got = CliRunner().invoke(app, ["bench", "cochange", str(root), "--algorithms", "overlap:adamic_adar"])
+    assert got.exit_code == 0, got.output
+    assert "dropped: 1 container (a related query never returns them); 0 queries left with no pair" in got.output

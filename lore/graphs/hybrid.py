@@ -218,37 +218,49 @@ def candidates(g: CodeGraph, f: SymbolFeatures, seeds: np.ndarray, allowed: np.n
                   "history_scale": np.asarray(changed)}
 
 
-def signal_matrix(g: CodeGraph, f: SymbolFeatures, seed: int, cand: np.ndarray, raw: dict[str, np.ndarray]) -> np.ndarray:
-    """The candidates x :data:`SIGNALS` matrix for one seed."""
+def signal_matrix(g: CodeGraph, f: SymbolFeatures, seed: int, cand: np.ndarray, raw: dict[str, np.ndarray],
+                  weights: np.ndarray | None = None) -> np.ndarray:
+    """The candidates x :data:`SIGNALS` matrix for one seed.
+
+    ``weights`` (in :data:`SIGNALS` order): the columns they weigh 0 are left 0, not computed; they
+    add nothing to a score or to its explanation (``lore bench fit`` needs every column: no weights).
+    """
     kind = np.asarray(g.kind)
     same_file = sig.same_value(np.asarray(g.file), seed, cand)
     text_scale = float(raw.get("text_scale", 0.0))
     cols = {
-        "structure": sig.max_normalize(raw["structure"][cand]),
-        "structure_abs": np.clip(raw["structure"][cand] / float(raw.get("structure_scale", 1.0)), 0.0, 1.0),
-        "pagerank": sig.max_normalize(raw["pagerank"][cand]),
-        "same_class": sig.same_value(np.asarray(g.parent), seed, cand) * float(f.parent_is_class[seed]),
-        "same_file": same_file,
-        "line_near": sig.line_proximity(f.line, seed, cand, same_file),
-        "line_rank": sig.line_rank(f.line, seed, cand, same_file),
-        "adjacent": sig.adjacent(f.line, seed, cand, same_file),
-        "same_dir": sig.same_value(f.directory, seed, cand),
-        "package_near": sig.path_proximity(f.dir_paths, int(f.directory[seed]), f.directory[cand]),
-        "name_tokens": sig.row_cosine(f.name_tokens, seed, cand),
-        "text": sig.max_normalize(raw["text"][cand]),
-        "text_abs": (np.clip(raw["text"][cand] / text_scale, 0.0, 1.0) if text_scale > 0 else np.zeros(cand.size)),
-        "same_kind": sig.same_value(kind, seed, cand),
-        "decorators": sig.row_cosine(f.decorators, seed, cand),
-        "params": sig.row_cosine(f.params, seed, cand),
-        "same_arity": sig.same_value(f.arity, seed, cand),
-        "shared_base": sig.row_cosine(f.bases, seed, cand),
-        "private_helper": (f.private[cand] & ~f.private[seed]).astype(np.float64),
-        "direct_call": sig.linked(g.arrays("calls"), g.arrays("calls", transpose=True), seed, cand),
-        "member": sig.is_member(np.asarray(g.parent), seed, cand),
-        "history": sig.co_change_share(raw["history"][cand], float(raw.get("history_scale", 0.0))),
-        "history_count": sig.saturate(raw["history"][cand]),
+        "structure": lambda: sig.max_normalize(raw["structure"][cand]),
+        "structure_abs": lambda: np.clip(raw["structure"][cand] / float(raw.get("structure_scale", 1.0)), 0.0, 1.0),
+        "pagerank": lambda: sig.max_normalize(raw["pagerank"][cand]),
+        "same_class": lambda: sig.same_value(np.asarray(g.parent), seed, cand) * float(f.parent_is_class[seed]),
+        "same_file": lambda: same_file,
+        "line_near": lambda: sig.line_proximity(f.line, seed, cand, same_file),
+        "line_rank": lambda: sig.line_rank(f.line, seed, cand, same_file),
+        "adjacent": lambda: sig.adjacent(f.line, seed, cand, same_file),
+        "same_dir": lambda: sig.same_value(f.directory, seed, cand),
+        "package_near": lambda: sig.path_proximity(f.dir_paths, int(f.directory[seed]), f.directory[cand]),
+        "name_tokens": lambda: sig.row_cosine(f.name_tokens, seed, cand),
+        "text": lambda: sig.max_normalize(raw["text"][cand]),
+        "text_abs": lambda: (np.clip(raw["text"][cand] / text_scale, 0.0, 1.0) if text_scale > 0
+                             else np.zeros(cand.size)),
+        "same_kind": lambda: sig.same_value(kind, seed, cand),
+        "decorators": lambda: sig.row_cosine(f.decorators, seed, cand),
+        "params": lambda: sig.row_cosine(f.params, seed, cand),
+        "same_arity": lambda: sig.same_value(f.arity, seed, cand),
+        "shared_base": lambda: sig.row_cosine(f.bases, seed, cand),
+        "private_helper": lambda: (f.private[cand] & ~f.private[seed]).astype(np.float64),
+        "direct_call": lambda: sig.linked(g.arrays("calls"), g.arrays("calls", transpose=True), seed, cand),
+        "member": lambda: sig.is_member(np.asarray(g.parent), seed, cand),
+        "history": lambda: sig.co_change_share(raw["history"][cand], float(raw.get("history_scale", 0.0))),
+        "history_count": lambda: sig.saturate(raw["history"][cand]),
     }
-    return np.column_stack([cols[s] for s in SIGNALS]) if cand.size else np.zeros((0, len(SIGNALS)))
+    if not cand.size:
+        return np.zeros((0, len(SIGNALS)))
+    x = np.zeros((cand.size, len(SIGNALS)))
+    for j, name in enumerate(SIGNALS):
+        if weights is None or weights[j] != 0.0:
+            x[:, j] = cols[name]()
+    return x
 
 
 def score(g: CodeGraph, f: SymbolFeatures, seeds, exclude: np.ndarray, weights: dict[str, float] | np.ndarray, *,
@@ -263,7 +275,7 @@ def score(g: CodeGraph, f: SymbolFeatures, seeds, exclude: np.ndarray, weights: 
         raise InvalidArgumentError("hybrid needs at least one seed")
     w = weights if isinstance(weights, np.ndarray) else check_weights(weights)
     cand, raw = candidates(g, f, seeds, ~exclude, pool=pool, params=params, engine=engine, ray_address=ray_address)
-    x = signal_matrix(g, f, int(seeds[0]), cand, raw)
+    x = signal_matrix(g, f, int(seeds[0]), cand, raw, w)
     s = x @ w
     order = np.lexsort((cand, -s))
     return Scored(int(seeds[0]), cand[order], x[order], s[order], w)

@@ -75,3 +75,19 @@ def test_member_marks_a_class_seeds_methods_and_the_why_says_so(tmp_path):
         assert "defined inside it" in hy.why_text(items)
     finally:
         idx.close()
+
+
+def test_a_signal_weighed_zero_is_not_computed_and_changes_nothing(tmp_path):
+    idx, g, feats, _s, _got = _scored(tmp_path, "get")
+    try:
+        seed = g.nodes.rows([idx.conn.execute("SELECT id FROM symbols WHERE name = 'get'").fetchone()[0]])
+        mask = rel.excluded_mask(g, seed, include_tests=False, kinds=None)
+        cand, raw = hy.candidates(g, feats, seed, ~mask)
+        w = hy.check_weights(hy.DEFAULT_WEIGHTS)
+        full = hy.signal_matrix(g, feats, int(seed[0]), cand, raw)
+        lean = hy.signal_matrix(g, feats, int(seed[0]), cand, raw, w)
+        on = w != 0.0
+        assert (~on).any() and np.array_equal(lean[:, on], full[:, on]) and not lean[:, ~on].any()
+        assert np.array_equal(lean @ w, full @ w)
+    finally:
+        idx.close()

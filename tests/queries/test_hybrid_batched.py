@@ -194,8 +194,8 @@ def test_hybrid_rows_equal_the_row_by_row_reference(words_index):
     seeds = [r.id for r in read.iter_symbols(words_index.conn) if r.kind in ("method", "function")]
     assert len(seeds) > 40
     signals_seen: set[str] = set()
-    # the second weights turn on what the shipped defaults may hold at 0 (the text signal since the refit)
-    for weights in (None, {"same_arity": 0.3, "shared_base": 0.5, "same_kind": 0.0, "text": 0.25}):
+    # the second weights turn on what the shipped defaults may hold at 0 (text, decorators, shared bases...)
+    for weights in (None, {"same_arity": 0.3, "shared_base": 0.5, "same_kind": 0.0, "text": 0.25, "decorators": 0.2}):
         for sid in seeds:
             out = lore_graph(words_index, kind="related", source_id=sid, algorithm="hybrid", limit=12,
                              weights=weights)

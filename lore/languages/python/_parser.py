@@ -1,13 +1,21 @@
 """Python: tree-sitter -> :class:`~lore.parsers.records.ParsedFile`.
 
-One query pass (``python.scm``, beside this module) collects definitions, calls, decorators, imports,
-assignments, ``with`` items and ``except`` clauses; a sweep in document order assigns each to its
-innermost enclosing definition (lambdas are definitions too, named ``<lambda>``: their calls are
-theirs, not the enclosing function's). The expression helpers live in :mod:`._expr`. Decorators and base classes are evaluated in the enclosing scope, as Python does.
+One query pass (``python.scm``, beside this module) collects definitions, calls, imports,
+assignments, ``with`` items, ``for`` loops, ``return`` / ``raise`` statements and ``except`` clauses;
+a sweep in document order hands each to its handler with its innermost enclosing definition (lambdas
+are definitions too, named ``<lambda>``: their calls are theirs, not the enclosing function's). The
+expression helpers live in :mod:`._expr`. Decorators (read from their definition) and base classes are
+evaluated in the enclosing scope, as Python does.
+
+Every capture costs a few calls into tree-sitter's C objects, each of which builds a Python object, so
+the handlers read each field once and the names of an all-ASCII file (most files) as slices of its text
+(``self.src``); records are built positionally. The query pass itself (about a third of the time after
+the parse) walks every node in C and is not ours to make cheaper.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import itemgetter
 from pathlib import Path
 
@@ -20,8 +28,9 @@ from ._expr import (
     cast_type,
     docstring,
     dotted,
+    literal_slots,
     pairs,
-    slot_key,
+    text,
     type_names,
     value_path,
 )
@@ -31,6 +40,13 @@ _QUERY = Path(__file__).with_name("python.scm")
 MAX_SIGNATURE = 300
 
 _first = itemgetter(0)
+# a definition's kind is cut from its capture name at run time rather than written as a literal: marshal
+# (records.encode) writes an interned literal, shared between records, differently from a fresh string,
+# and the stored records stay byte for byte what earlier versions of this extractor wrote
+_DEF_FUNCTION, _DEF_CLASS = "def.function", "def.class"
+# expressions whose value is one of several (``a or b``, ``a if c else b``), see alternatives()
+_BRANCHING = frozenset({"parenthesized_expression", "boolean_operator", "conditional_expression"})
+_UNPACKED = ("pattern_list", "tuple_pattern", "list_pattern")  # targets that unpack their value
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -47,12 +63,14 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     return _Extractor(path, source, module).run()
 
 
-__all__ = ["dotted", "parse", "slot_key", "value_path"]
+__all__ = ["dotted", "parse", "value_path"]
 
 
 class _Extractor:
     def __init__(self, path: str, source: bytes, module: str) -> None:
         self.path, self.source, self.module = path, source, module
+        # the text of an all-ASCII file (most): names are read as slices of it (see _expr.text)
+        self.src: str | None = source.decode("ascii") if source.isascii() else None
         self.pf = ParsedFile(path=path, language=LANGUAGE, module=module)
         self.class_of: dict[int, int] = {}  # method local -> class local
         self.containers: set[tuple[int, str]] = set()  # (scope, name) bound to a literal container
@@ -76,56 +94,51 @@ class _Extractor:
             )
         )
         caps = _ts.captures(_ts.query(LANGUAGE, query_source((_QUERY,))), root, ordered=False)
-        # document order, outer nodes first on equal starts: one int key (start, then longer first)
-        items: list[tuple[int, int, int, str, _ts.Node]] = []
+        # document order, outer nodes first on equal starts: one int key (start, then longer first); the
+        # sort is stable, so nodes with equal spans keep the order of their capture names in ``caps``
+        handlers = {"def.function": self._function, "def.class": self._class, "def.lambda": self._lambda,
+                    "call": self._call, "import": self._import, "import_from": self._import_from,
+                    "assign": self._assign, "with_item": self._with_item, "except": self._except,
+                    "for": self._for, "return": self._return, "raise": self._raise}
+        items: list[tuple[int, int, int, Callable[[_ts.Node, int], int | None], _ts.Node]] = []
+        append = items.append
         for cap, nodes in caps.items():
+            handler = handlers[cap]
             for n in nodes:
                 start, end = n.start_byte, n.end_byte
-                items.append(((start << 32) - end, start, -end, cap, n))
+                append(((start << 32) - end, start, end, handler, n))
         items.sort(key=_first)
-        stack: list[tuple[int, int]] = [(1 << 62, 0)]  # (end_byte, local)
-        for _key, start, neg_end, cap, node in items:
-            while stack[-1][0] <= start:
-                stack.pop()
-            owner = stack[-1][1]
-            if cap.startswith("def."):
-                local = self._definition(node, owner, cap[4:])
-                stack.append((-neg_end, local))
-            elif cap == "call":
-                self._call(node, owner)
-            elif cap == "decorator":
-                pass  # the decorator's call (if any) is captured as a call; bare names handled in _definition
-            elif cap == "import":
-                self._import(node, owner)
-            elif cap == "import_from":
-                self._import_from(node, owner)
-            elif cap == "assign":
-                self._assign(node, owner)
-            elif cap == "with_item":
-                self._with_item(node, owner)
-            elif cap == "except":
-                self._except(node, owner)
-            elif cap == "for":
-                self._for(node, owner)
-            elif cap == "return":
-                self._return(node, owner)
-            elif cap == "raise":
-                self._raise(node, owner)
-        if self.pf.all_names is None:
-            self.pf.all_names = None
+        # the open definitions, innermost last: where each ends and its local index
+        ends, owners = [1 << 62], [0]
+        owner = 0
+        for _key, start, end, handler, node in items:
+            if ends[-1] <= start:
+                while ends[-1] <= start:
+                    ends.pop()
+                    owners.pop()
+                owner = owners[-1]
+            local = handler(node, owner)  # a definition returns its local: its captures nest inside it
+            if local is not None:
+                ends.append(end)
+                owners.append(local)
+                owner = local
         return self.pf
 
+    def _function(self, node: _ts.Node, owner: int) -> int:
+        return self._definition(node, owner, _DEF_FUNCTION[4:])
+
+    def _class(self, node: _ts.Node, owner: int) -> int:
+        return self._definition(node, owner, _DEF_CLASS[4:])
+
     def _definition(self, node: _ts.Node, owner: int, kind: str) -> int:
-        if kind == "lambda":
-            return self._lambda(node, owner)
-        sym_parent = self.pf.symbols[owner]
-        name = _ts.text(node.child_by_field_name("name"))
-        qname = f"{sym_parent.qualified_name}.{name}"
+        symbols = self.pf.symbols
+        sym_parent = symbols[owner]
+        name = text(node.child_by_field_name("name"), self.src)
         body = node.child_by_field_name("body")
-        decorated = node.parent if node.parent is not None and node.parent.type == "decorated_definition" else None
-        start_node = decorated or node
+        up = node.parent
+        decorated = up if up is not None and up.type == "decorated_definition" else None
         decorators: list[str] = []
-        local = len(self.pf.symbols)
+        local = len(symbols)
         if decorated is not None:
             decos = [d for d in decorated.named_children if d.type == "decorator" and d.named_child_count]
             for i, d in enumerate(decos):
@@ -133,45 +146,34 @@ class _Extractor:
                 below = len(decos) - 1 - i
                 me = [f"<sym:{local}@{below}>" if below else f"<sym:{local}>"]
                 expr = d.named_children[0]
-                decorators.append(dotted(expr) or _ts.text(expr))
-                if expr.type in ("identifier", "attribute"):
-                    # a bare decorator is called at definition time, in the enclosing scope
-                    self.pf.calls.append(
-                        Call(owner, dotted(expr), expr.start_point[0] + 1, expr.start_point[1], "decorator", me)
-                    )
-                elif expr.type == "call" and dotted(expr) and "<" not in dotted(expr):
-                    # @factory(...): what the factory returns is called with the definition
-                    self.pf.calls.append(
-                        Call(owner, dotted(expr), expr.start_point[0] + 1, expr.start_point[1], "decorator", me)
-                    )
+                path = dotted(expr, self.src)
+                decorators.append(path or text(expr, self.src))
+                et = expr.type
+                # a bare decorator is called at definition time, in the enclosing scope; @factory(...):
+                # what the factory returns is called with the definition
+                if et in ("identifier", "attribute") or (et == "call" and path and "<" not in path):
+                    row, col = expr.start_point
+                    # its own string, not the one in ``decorators``: see _DEF_FUNCTION on the stored bytes
+                    self.pf.calls.append(Call(owner, dotted(expr, self.src), row + 1, col, "decorator", me))
         if kind == "function" and sym_parent.kind == "class":
             kind = "method"
         header_end = body.start_byte if body is not None else node.end_byte
         signature = self.source[node.start_byte : header_end].decode("utf-8", "replace").strip().rstrip(":")
         signature = " ".join(signature.split())[:MAX_SIGNATURE]
-        sym = Symbol(
-            name=name,
-            qualified_name=qname,
-            kind=kind,
-            parent=owner,
-            start_line=start_node.start_point[0] + 1,
-            end_line=node.end_point[0] + 1,
-            start_col=start_node.start_point[1],
-            end_col=node.end_point[1],
-            signature=signature,
-            docstring=docstring(body),
-            decorators=decorators,
-            exported=not name.startswith("_") or (name.startswith("__") and name.endswith("__")),
-        )
-        local = len(self.pf.symbols)
-        self.pf.symbols.append(sym)
+        row, col = (decorated or node).start_point
+        end_row, end_col = node.end_point
+        exported = not name.startswith("_") or (name.startswith("__") and name.endswith("__"))
+        # positional: the constructor of a record is a hot path (40,000 definitions on Django)
+        sym = Symbol(name, f"{sym_parent.qualified_name}.{name}", kind, owner, row + 1, end_row + 1, col, end_col,
+                     signature, docstring(body), [], "", decorators, exported)
+        symbols.append(sym)
         if kind == "class":
             supers = node.child_by_field_name("superclasses")
             if supers is not None:
                 for arg in supers.named_children:
                     if arg.type == "keyword_argument":
                         continue
-                    base = dotted(arg)
+                    base = dotted(arg, self.src)
                     if base and "<" not in base:
                         self.pf.relations.append(Relation(local, base, "extends", arg.start_point[0] + 1))
         else:
@@ -213,25 +215,26 @@ class _Extractor:
                 t = p.type
                 pname, ptype = "", None
                 if t == "identifier":
-                    pname = _ts.text(p)
+                    pname = text(p, self.src)
                 elif t == "typed_parameter":
-                    ident = next((c for c in p.named_children if c.type == "identifier"), None)
-                    pname = _ts.text(ident)
+                    kids = p.named_children
+                    ident = next((c for c in kids if c.type == "identifier"), None)
+                    pname = text(ident, self.src)
                     ptype = p.child_by_field_name("type")
                     if ident is None:  # *args: T / **kw: T
-                        inner = p.named_children[0] if p.named_children else None
-                        pname = _ts.text(inner).lstrip("*")
+                        inner = kids[0] if kids else None
+                        pname = text(inner, self.src).lstrip("*")
                 elif t in ("default_parameter", "typed_default_parameter"):
-                    pname = _ts.text(p.child_by_field_name("name"))
+                    pname = text(p.child_by_field_name("name"), self.src)
                     ptype = p.child_by_field_name("type")
-                    default = value_path(p.child_by_field_name("value"))
+                    default = value_path(p.child_by_field_name("value"), self.src)
                     if default:
                         defaults.append(f"{pname}={default}")
                 elif t in ("list_splat_pattern", "dictionary_splat_pattern"):
-                    pname = _ts.text(p).lstrip("*")
+                    pname = text(p, self.src).lstrip("*")
                 else:
                     continue
-                annotation = _ts.text(ptype) if ptype is not None else ""
+                annotation = text(ptype, self.src) if ptype is not None else ""
                 sym.params.append((pname, annotation))
                 for tname, tnode, _primary in type_names(ptype):
                     self.pf.type_refs.append(
@@ -241,28 +244,27 @@ class _Extractor:
             self.pf.calls.append(Call(local, "<self>", sym.start_line, sym.start_col, "default", defaults))
         ret = node.child_by_field_name("return_type")
         if ret is not None:
-            sym.return_type = _ts.text(ret)
+            sym.return_type = text(ret, self.src)
             for tname, tnode, _primary in type_names(ret):
                 self.pf.type_refs.append(TypeRef(local, tname, "return", tnode.start_point[0] + 1, tnode.start_point[1]))
 
     def _call(self, node: _ts.Node, owner: int) -> None:
-        fn = node.child_by_field_name("function")
-        callee = dotted(fn)
+        callee = dotted(node.child_by_field_name("function"), self.src)
         if not callee:
             return
-        line, col = node.start_point[0] + 1, node.start_point[1]
-        self.pf.calls.append(Call(owner, callee, line, col, "call", call_args(node.child_by_field_name("arguments"))))
+        row, col = node.start_point
+        line = row + 1
+        args = node.child_by_field_name("arguments")
+        self.pf.calls.append(Call(owner, callee, line, col, "call", call_args(args, self.src)))
         if callee.endswith(".update") and callee.count(".") == 1:  # d.update({"a": f}) rebinds d['a']
-            args = node.child_by_field_name("arguments")
             if args is not None and args.named_child_count == 1 and args.named_children[0].type == "dictionary":
                 self._slots(owner, callee[: -len(".update")], args.named_children[0], line, None)
         if callee in ("isinstance", "issubclass"):
-            args = node.child_by_field_name("arguments")
             if args is not None and args.named_child_count >= 2:
                 target = args.named_children[1]
                 nodes = target.named_children if target.type == "tuple" else [target]
                 for t in nodes:
-                    name = dotted(t)
+                    name = dotted(t, self.src)
                     if name and "<" not in name and "(" not in name:
                         self.pf.type_refs.append(TypeRef(owner, name, "isinstance", t.start_point[0] + 1, t.start_point[1]))
 
@@ -270,11 +272,11 @@ class _Extractor:
         line = node.start_point[0] + 1
         for child in node.children_by_field_name("name"):
             if child.type == "aliased_import":
-                mod = _ts.text(child.child_by_field_name("name"))
-                alias = _ts.text(child.child_by_field_name("alias"))
+                mod = text(child.child_by_field_name("name"), self.src)
+                alias = text(child.child_by_field_name("alias"), self.src)
                 self.pf.imports.append(Import(owner, mod, line, None, alias))
             else:
-                self.pf.imports.append(Import(owner, _ts.text(child), line, None, None))
+                self.pf.imports.append(Import(owner, text(child, self.src), line, None, None))
 
     def _import_from(self, node: _ts.Node, owner: int) -> None:
         line = node.start_point[0] + 1
@@ -284,39 +286,43 @@ class _Extractor:
             if mod_node.type == "relative_import":
                 for c in mod_node.children:
                     if c.type == "import_prefix":
-                        level = _ts.text(c).count(".")
+                        level = text(c, self.src).count(".")
                     elif c.type == "dotted_name":
-                        module = _ts.text(c)
+                        module = text(c, self.src)
             else:
-                module = _ts.text(mod_node)
+                module = text(mod_node, self.src)
         names = node.children_by_field_name("name")
         if any(c.type == "wildcard_import" for c in node.children):
             self.pf.imports.append(Import(owner, module, line, "*", None, level))
             return
         for child in names:
             if child.type == "aliased_import":
-                name = _ts.text(child.child_by_field_name("name"))
-                alias = _ts.text(child.child_by_field_name("alias"))
+                name = text(child.child_by_field_name("name"), self.src)
+                alias = text(child.child_by_field_name("alias"), self.src)
             else:
-                name, alias = _ts.text(child), None
+                name, alias = text(child, self.src), None
             self.pf.imports.append(Import(owner, module, line, name, alias, level))
 
     def _assign(self, node: _ts.Node, owner: int) -> None:
         left = node.child_by_field_name("left")
-        right = node.child_by_field_name("right")
-        type_node = node.child_by_field_name("type")
         if left is None:
             return
+        right = node.child_by_field_name("right")
+        type_node = node.child_by_field_name("type")
         while right is not None and right.type == "assignment":  # a = b = f: every target gets f
             right = right.child_by_field_name("right")
         line = left.start_point[0] + 1
-        for target, value in pairs(left, right):
-            self._bind(owner, target, value, type_node if target is left else None, line)
-        self._starred(owner, left, right, line)
+        lt = left.type
+        if lt in _UNPACKED or lt == "parenthesized_expression":
+            for target, value in pairs(left, right):
+                self._bind(owner, target, value, type_node if target is left else None, line)
+            self._starred(owner, left, right, line)
+        else:  # one target (most assignments): what pairs() would give, without its checks
+            self._bind(owner, left, right, type_node, line)
 
     def _starred(self, owner: int, left: _ts.Node, right: _ts.Node | None, line: int) -> None:
         """``a, *b, c = f, g, h, k``: ``a`` and ``c`` take their ends, the slots of ``b`` the middle."""
-        if right is None or left.type not in ("pattern_list", "tuple_pattern", "list_pattern") \
+        if right is None or left.type not in _UNPACKED \
                 or right.type not in ("expression_list", "tuple", "list"):
             return
         targets = [t for t in left.named_children if t.type != "comment"]
@@ -329,12 +335,12 @@ class _Extractor:
         for t, v in list(zip(targets[:k], values[:k], strict=True)) + list(
                 zip(targets[k + 1:], values[len(values) - after:], strict=True)):
             self._bind(owner, t, v, None, line)
-        name = _ts.text(targets[k].named_children[0]) if targets[k].named_children else ""
+        name = text(targets[k].named_children[0], self.src) if targets[k].named_children else ""
         if name.isidentifier():
             for i, v in enumerate(values[k:len(values) - after]):
-                path = value_path(v) if v.type != "call" else ""
+                path = value_path(v, self.src) if v.type != "call" else ""
                 if v.type == "call":
-                    callee = dotted(v.child_by_field_name("function"))
+                    callee = dotted(v.child_by_field_name("function"), self.src)
                     if callee and "<" not in callee:
                         self.pf.bindings.append(Binding(owner, f"{name}[{i}]", line, value=callee))
                 elif path:
@@ -345,7 +351,7 @@ class _Extractor:
               line: int) -> None:
         """Record what ``target = right`` binds (one target; tuple unpacking is split by :func:`_pairs`)."""
         owner_sym = self.pf.symbols[owner]
-        name = dotted(target)
+        name = dotted(target, self.src)
         if not name or "<" in name or "(" in name:
             return
         bind_owner = owner
@@ -358,21 +364,24 @@ class _Extractor:
             if name.count(".") == 1 and "[" not in name and right is not None and type_node is None \
                     and self.pf.symbols[owner].kind in ("function", "method", "module"):
                 # obj.attr = f: read back as obj.attr in the same scope (what obj is stays the resolver's)
-                src = value_path(right) if right.type != "call" else ""
+                src = value_path(right, self.src) if right.type != "call" else ""
                 if src:
                     self.pf.bindings.append(Binding(owner, name, line, alias_of=src))
             return
         scope = owner if bind_owner != owner else None
         if type_node is not None:
-            ann = _ts.text(type_node)
+            ann = text(type_node, self.src)
             self.pf.bindings.append(Binding(bind_owner, name, line, annotation=ann, scope=scope))
             kind = "field" if name.startswith("self.") else "annotation"
             ref_owner = bind_owner if kind == "field" else owner
             for tname, tnode, _p in type_names(type_node):
                 self.pf.type_refs.append(TypeRef(ref_owner, tname, kind, tnode.start_point[0] + 1, tnode.start_point[1]))
         elif right is not None:
-            for alt in alternatives(right):
-                self._bind_value(bind_owner, name, alt, line, scope)
+            if right.type in _BRANCHING:
+                for alt in alternatives(right):
+                    self._bind_value(bind_owner, name, alt, line, scope)
+            else:  # a single value: what alternatives() would give
+                self._bind_value(bind_owner, name, right, line, scope)
         if owner_sym.kind == "module" and name == "__all__" and right is not None:
             self._all(right)
 
@@ -381,16 +390,16 @@ class _Extractor:
         one name on one line are alternatives: the resolver takes their union)."""
         rt = right.type
         if rt == "call":
-            callee = dotted(right.child_by_field_name("function"))
+            callee = dotted(right.child_by_field_name("function"), self.src)
             if callee:
                 # ``cast(T, v)``: the type it names rides along; the resolver uses it once the callee
                 # proves to be typing.cast
-                cast_to = cast_type(right) if callee.rsplit(".", 1)[-1] == "cast" else ""
-                self.pf.bindings.append(Binding(bind_owner, name, line, annotation=cast_to, value=callee, scope=scope))
+                cast_to = cast_type(right) if callee == "cast" or callee.endswith(".cast") else ""
+                self.pf.bindings.append(Binding(bind_owner, name, line, cast_to, callee, "", scope))
         elif rt in ("identifier", "attribute", "subscript", "lambda"):
-            src = value_path(right)
+            src = value_path(right, self.src)
             if src:
-                self.pf.bindings.append(Binding(bind_owner, name, line, alias_of=src, scope=scope))
+                self.pf.bindings.append(Binding(bind_owner, name, line, "", "", src, scope))
         elif rt in ("dictionary", "list", "tuple", "set") and "[" not in name and name.count(".") <= 1:
             self._slots(bind_owner, name, right, line, scope)
             if "." not in name:  # the container itself: a builtin dict / list / tuple / set
@@ -402,24 +411,17 @@ class _Extractor:
         if depth > 3:
             return
         self.containers.add((owner, name))
-        if literal.type == "dictionary":
-            entries = [(slot_key(p.child_by_field_name("key")), p.child_by_field_name("value"))
-                       for p in literal.named_children if p.type == "pair"]
-        else:
-            if any(c.type in ("list_splat", "dictionary_splat") for c in literal.named_children):
-                return  # [*a, f]: positions after the splat are unknown
-            entries = [(str(i), c) for i, c in enumerate(c for c in literal.named_children if c.type != "comment")]
-        for key, value in entries:
+        for key, value in literal_slots(literal):
             if not key or value is None:
                 continue
             slot = f"{name}[{key}]"
             vt = value.type
             if vt == "call":
-                callee = dotted(value.child_by_field_name("function"))
+                callee = dotted(value.child_by_field_name("function"), self.src)
                 if callee:
                     self.pf.bindings.append(Binding(owner, slot, line, value=callee, scope=scope))
             elif vt in ("identifier", "attribute", "lambda"):
-                src = value_path(value)
+                src = value_path(value, self.src)
                 if src:
                     self.pf.bindings.append(Binding(owner, slot, line, alias_of=src, scope=scope))
             elif vt in ("dictionary", "list", "tuple"):
@@ -427,33 +429,28 @@ class _Extractor:
 
     def _class_attr(self, owner: int, name: str, type_node: _ts.Node | None, right: _ts.Node | None, line: int) -> None:
         if type_node is not None:
-            self.pf.bindings.append(Binding(owner, f"self.{name}", line, annotation=_ts.text(type_node)))
+            self.pf.bindings.append(Binding(owner, f"self.{name}", line, annotation=text(type_node, self.src)))
             for tname, tnode, _p in type_names(type_node):
                 self.pf.type_refs.append(TypeRef(owner, tname, "field", tnode.start_point[0] + 1, tnode.start_point[1]))
         elif right is not None and right.type == "call":
-            callee = dotted(right.child_by_field_name("function"))
+            callee = dotted(right.child_by_field_name("function"), self.src)
             if callee:
                 self.pf.bindings.append(Binding(owner, f"self.{name}", line, value=callee))
         elif right is not None and right.type in ("identifier", "attribute", "lambda"):
-            src = value_path(right)  # client_class = Client: the class attribute names a value
+            src = value_path(right, self.src)  # client_class = Client: the class attribute names a value
             if src:
                 self.pf.bindings.append(Binding(owner, f"self.{name}", line, alias_of=src))
 
     def _all(self, right: _ts.Node) -> None:
-        if right.type not in ("list", "tuple"):
-            return
-        names = []
-        for el in right.named_children:
-            if el.type == "string":
-                names.append(_ts.text(el).strip("'\""))
-        self.pf.all_names = names
+        if right.type in ("list", "tuple"):
+            self.pf.all_names = [text(el, self.src).strip("'\"") for el in right.named_children if el.type == "string"]
 
     def _with_item(self, node: _ts.Node, owner: int) -> None:
         value = node.child_by_field_name("value")
         if value is None:
             return
-        manager = value.named_children[0] if value.type == "as_pattern" and value.named_children else value
-        path = dotted(manager)
+        manager = value.named_child(0) if value.type == "as_pattern" and value.named_child_count else value
+        path = dotted(manager, self.src)
         if path and "<" not in path:
             # the with statement calls the manager's __enter__ and __exit__
             line, col = manager.start_point[0] + 1, manager.start_point[1]
@@ -461,17 +458,17 @@ class _Extractor:
             self.pf.calls.append(Call(owner, f"{path}.__exit__", line, col, "implicit"))
         if value.type != "as_pattern":
             return
-        expr = value.named_children[0] if value.named_children else None
+        expr = value.named_child(0) if value.named_child_count else None
         alias = value.child_by_field_name("alias")
         if expr is None or alias is None or expr.type != "call":
             return
-        target = alias.named_children[0] if alias.named_children else None
+        target = alias.named_child(0) if alias.named_child_count else None
         if target is None or target.type != "identifier":
             return
-        callee = dotted(expr.child_by_field_name("function"))
+        callee = dotted(expr.child_by_field_name("function"), self.src)
         if callee:
             # `with Foo() as f`: f is Foo.__enter__()'s result; most context managers return self
-            self.pf.bindings.append(Binding(owner, _ts.text(target), target.start_point[0] + 1, value=callee))
+            self.pf.bindings.append(Binding(owner, text(target, self.src), target.start_point[0] + 1, value=callee))
 
     def _for(self, node: _ts.Node, owner: int) -> None:
         """``for x in it``: the loop calls ``it.__iter__()`` and that iterator's ``__next__()``; ``x`` is
@@ -483,27 +480,27 @@ class _Extractor:
             line = iterable.start_point[0] + 1
             name = f"<lit:{line}:{iterable.start_point[1]}>"
             self._slots(owner, name, iterable, line, None)
-            self.pf.bindings.append(Binding(owner, _ts.text(target), line, alias_of=f"{name}[*]"))
+            self.pf.bindings.append(Binding(owner, text(target, self.src), line, alias_of=f"{name}[*]"))
             return
-        path = dotted(iterable)
+        path = dotted(iterable, self.src)
         if iterable is None or not path or "<" in path:
             return
         line, col = iterable.start_point[0] + 1, iterable.start_point[1]
         if (owner, path) in self.containers and target is not None and target.type == "identifier":
             # a name bound to a literal container here: the loop variable is any of its elements
-            self.pf.bindings.append(Binding(owner, _ts.text(target), line, alias_of=f"{path}[*]"))
+            self.pf.bindings.append(Binding(owner, text(target, self.src), line, alias_of=f"{path}[*]"))
             return
         self.pf.calls.append(Call(owner, f"{path}.__iter__", line, col, "implicit"))
         self.pf.calls.append(Call(owner, f"{path}.__iter__().__next__", line, col, "implicit"))
         if target is not None and target.type == "identifier":
-            self.pf.bindings.append(Binding(owner, _ts.text(target), line, value=f"{path}.__iter__().__next__"))
+            self.pf.bindings.append(Binding(owner, text(target, self.src), line, value=f"{path}.__iter__().__next__"))
 
     def _return(self, node: _ts.Node, owner: int) -> None:
         """``return x`` in a function: a ``<return>`` binding the resolver reads when the function has
         no return annotation (one value for every return, else nothing is inferred)."""
         if self.pf.symbols[owner].kind not in ("function", "method"):
             return
-        expr = node.named_children[0] if node.named_children else None
+        expr = node.named_child(0) if node.named_child_count else None
         if expr is None or expr.type == "none":
             return  # a bare return or `return None`: the other returns say what comes back
         self._returned(owner, expr, node.start_point[0] + 1)
@@ -518,20 +515,20 @@ class _Extractor:
 
     def _returned_one(self, owner: int, expr: _ts.Node, line: int) -> None:
         while expr.type == "parenthesized_expression" and expr.named_child_count == 1:
-            expr = expr.named_children[0]
+            expr = expr.named_child(0)
         if expr.type == "call":
-            callee = dotted(expr.child_by_field_name("function"))
+            callee = dotted(expr.child_by_field_name("function"), self.src)
             self.pf.bindings.append(Binding(owner, "<return>", line, value=callee if "<" not in callee else ""))
             return
-        src = value_path(expr) if expr.type in ("identifier", "attribute", "subscript", "lambda") else ""
+        src = value_path(expr, self.src) if expr.type in ("identifier", "attribute", "subscript", "lambda") else ""
         self.pf.bindings.append(Binding(owner, "<return>", line, alias_of=src))
 
     def _raise(self, node: _ts.Node, owner: int) -> None:
         """``raise E`` (a class, not a call) instantiates ``E``: a call of kind ``raise``."""
-        expr = node.named_children[0] if node.named_children else None
+        expr = node.named_child(0) if node.named_child_count else None
         if expr is None or expr.type not in ("identifier", "attribute"):
             return  # `raise E(...)` is captured as a call already
-        path = dotted(expr)
+        path = dotted(expr, self.src)
         if path and "<" not in path:
             self.pf.calls.append(Call(owner, path, expr.start_point[0] + 1, expr.start_point[1], "raise"))
 
@@ -539,9 +536,9 @@ class _Extractor:
         value = node.child_by_field_name("value")
         if value is None:
             return
-        expr = value.named_children[0] if value.type == "as_pattern" and value.named_children else value
+        expr = value.named_child(0) if value.type == "as_pattern" and value.named_child_count else value
         nodes = expr.named_children if expr.type == "tuple" else [expr]
         for t in nodes:
-            name = dotted(t)
+            name = dotted(t, self.src)
             if name and "<" not in name and "(" not in name:
                 self.pf.type_refs.append(TypeRef(owner, name, "isinstance", t.start_point[0] + 1, t.start_point[1]))

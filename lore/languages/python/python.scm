@@ -1,10 +1,10 @@
-; Everything the Python extractor needs, in one pass of the query engine (C speed).
+; Everything the Python extractor needs, in one pass of the query engine (C speed); each capture name
+; has its handler in _parser.py (decorators are read from their definition).
 ; Captures are merged in document order and assigned to their innermost enclosing definition.
 (function_definition) @def.function
 (class_definition) @def.class
 (lambda) @def.lambda
 (call) @call
-(decorator) @decorator
 (import_statement) @import
 (import_from_statement) @import_from
 (assignment) @assign
@@ -13,4 +13,3 @@
 (for_statement) @for
 (return_statement) @return
 (raise_statement) @raise
-(global_statement) @global

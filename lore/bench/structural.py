@@ -175,7 +175,9 @@ def build_suite(idx, pairs: dict[int, list[int]], info: dict | None = None, *, j
         if row is not None:
             lines[r] = row[5] or 0
             names[r] = row[1] or ""
-    sources, relevant, shared = [], [], []
+    sources: list[int] = []
+    relevant: list[np.ndarray] = []
+    shared: list[np.ndarray] = []
     masks: dict[int, np.ndarray] = {}
     dropped: dict[str, int] = {}
     dropped_queries = 0

@@ -182,7 +182,7 @@ class FlowMixin(WorldCore):
         finally:
             if not converged:
                 self._reset_memos()
-            memos = {"mm": self._members, "ret": self._returns, "at": self._attr_types, "cm": self._class_members,
+            memos: dict[str, dict] = {"mm": self._members, "ret": self._returns, "at": self._attr_types, "cm": self._class_members,
                      "dec": self._decorated, "super": self._supers, "mro": self._mro}
             for tag, key in self._cycle_heads:
                 memos[tag].pop(key, None)

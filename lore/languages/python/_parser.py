@@ -96,10 +96,11 @@ class _Extractor:
         caps = _ts.captures(_ts.query(LANGUAGE, query_source((_QUERY,))), root, ordered=False)
         # document order, outer nodes first on equal starts: one int key (start, then longer first); the
         # sort is stable, so nodes with equal spans keep the order of their capture names in ``caps``
-        handlers = {"def.function": self._function, "def.class": self._class, "def.lambda": self._lambda,
-                    "call": self._call, "import": self._import, "import_from": self._import_from,
-                    "assign": self._assign, "with_item": self._with_item, "except": self._except,
-                    "for": self._for, "return": self._return, "raise": self._raise}
+        handlers: dict[str, Callable[[_ts.Node, int], int | None]] = {
+            "def.function": self._function, "def.class": self._class, "def.lambda": self._lambda,
+            "call": self._call, "import": self._import, "import_from": self._import_from,
+            "assign": self._assign, "with_item": self._with_item, "except": self._except,
+            "for": self._for, "return": self._return, "raise": self._raise}
         items: list[tuple[int, int, int, Callable[[_ts.Node, int], int | None], _ts.Node]] = []
         append = items.append
         for cap, nodes in caps.items():

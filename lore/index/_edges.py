@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from ..store.schema import CONFIDENCE
 from ._flow import elements, split_arg
 from ._world import MAX_AMBIGUOUS, TYPE_KINDS, FileCtx, Value, WorldCore, local_parent, split_path
+from .walk import is_test_path
 
 
 @dataclass
@@ -29,6 +30,7 @@ class FileResolver:
     def __init__(self, world: WorldCore, c: FileCtx, out: Edges) -> None:
         self.w, self.c, self.out = world, c, out
         self.rules = c.rules
+        self._test_files: dict[int | None, bool] = {}
 
     def run(self) -> None:
         # every lookup of the file in its language's mode (resolve_path sets it per path; imports and
@@ -264,17 +266,42 @@ class FileResolver:
             cands = [s for s in cands if w.syms[s].kind != "method"]
         me = c.ids[caller_local]
         cands = [s for s in cands if s != me]  # a name heuristic never makes a self-loop
+        if cands and not self._is_test(c.frow.id):  # code outside the tests never calls into them
+            cands = [s for s in cands if not self._is_test(w.syms[s].file_id)]
         if not cands:
             return [(None, "unresolved", 0.0)]
         same = [s for s in cands if w.syms[s].file_id == c.frow.id]
         if len(same) == 1:
             return [(same[0], "same_file_name", CONFIDENCE["same_file_name"])]
+        if len(cands) > 1 and dotted_call:
+            cands = self._overridden(cands)
         if len(cands) == 1:
             return [(cands[0], "unique_name", CONFIDENCE["unique_name"])]
         if len(cands) <= MAX_AMBIGUOUS:
             k = len(cands)
             return [(s, "ambiguous_name", CONFIDENCE["ambiguous_name"] / k) for s in sorted(cands)]
         return [(None, "unresolved", 0.0)]
+
+    def _is_test(self, file_id: int | None) -> bool:
+        """Whether a file of the world is test code (by its path, as the walker says)."""
+        got = self._test_files.get(file_id)
+        if got is None:
+            f = self.w.files.get(file_id)  # type: ignore[arg-type]
+            got = self._test_files[file_id] = f is not None and is_test_path(f.path)
+        return got
+
+    def _overridden(self, cands: list[int]) -> list[int]:
+        """Methods of one name where one is defined in a class every other candidate's class derives
+        from: ``x.m()`` on a value of unknown type calls the method they all override, as a reader
+        of the base class's interface would say (the overrides are what it may dispatch to)."""
+        w = self.w
+        classes = [w.syms[s].parent_id for s in cands]
+        if any(k is None or w.syms[k].kind not in TYPE_KINDS for k in classes):
+            return cands
+        for s, k in zip(cands, classes, strict=True):
+            if all(o == k or ("sym", k) in w.mro(o) for o in classes):  # type: ignore[arg-type]
+                return [s]
+        return cands
 
     # -- type references ----------------------------------------------------------------------------
     def _types(self) -> None:

@@ -32,7 +32,7 @@ RESOLUTIONS: tuple[str, ...] = (
     "container_flow",  # read from a container slot whose key is unknown, or a loop over a container
     "argument_flow",  # a parameter, bound to every value callers pass into it (confidence split k ways)
     "same_file_name",  # heuristic: a unique definition of that name in the same file
-    "unique_name",  # heuristic: the only definition of that name in the repository
+    "unique_name",  # heuristic: the only definition of that name in the repository (or the one all others override)
     "ambiguous_name",  # heuristic: one of k candidates, confidence 1/k each
     "external",  # stdlib / third-party target, an `external` symbol named by import path
     "builtin",  # a language builtin (len, print, ...), an `external` symbol under `builtins.`

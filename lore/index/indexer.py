@@ -55,6 +55,7 @@ from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import parquet as edge_parquet
 from ..store import read, write
+from ..store.schema import INDEX_FORMAT
 from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
 from ._flow_keep import shape as flow_shape
@@ -253,6 +254,11 @@ def _index_locked(root_path: Path, db_path: Path, report: IndexReport, exclude, 
         elif state == "stale":
             report.rebuilt_reason = f"schema version {version} -> {store_db.SCHEMA_VERSION}"
         conn = store_db.connect_writer(db_path)
+        if state == "current" and not reset:
+            built = store_db.get_meta(conn, "index_format")
+            if built != str(INDEX_FORMAT):  # unchanged files would keep what an older parser / resolver made
+                reset = True
+                report.rebuilt_reason = f"index format {built or 0} -> {INDEX_FORMAT}: written by another lore"
         if opts.edge_store is None and state in ("current", "stale"):  # the index's choice survives a rebuild
             try:
                 opts = replace(opts, edge_store=edge_parquet.recorded(conn))
@@ -573,6 +579,7 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     else:
         clusters_store.clear_stale(conn, report.generation)  # cached clusters describe the old graph
     store_db.set_meta(conn, "root", escape_name(str(root_path)))  # a root that is not UTF-8, escaped
+    store_db.set_meta(conn, "index_format", str(INDEX_FORMAT))
     kind = opts.edge_store or edge_parquet.recorded(conn)
     stamp = store_db.index_stamp(conn)
     if kind == "parquet":  # the shards of this generation exist before the commit that publishes it

@@ -1,6 +1,6 @@
 """Carry the document tables across a rebuild of the code index.
 
-The code index is a derived cache: ``lore index --rebuild`` (or a schema-version change) deletes the
+The code index is a derived cache: ``lore index --rebuild`` (or a schema-version or index-format change) deletes the
 database and builds it again from the repository. The document tables cannot be rebuilt that way
 (their library / topic / tags / version came from the command line, and their vectors cost minutes
 of model time), so :func:`save_before_rebuild` copies them to a sibling file first and
@@ -33,7 +33,7 @@ import sqlite3
 from pathlib import Path
 
 from .db import get_meta, set_meta, write_transaction
-from .schema import DOCS_LAYOUT, SCHEMA_VERSION
+from .schema import DOCS_LAYOUT, INDEX_FORMAT, SCHEMA_VERSION
 
 # copy order respects the foreign keys (documents first); chunks_fts is rebuilt from chunks
 KEPT_TABLES = ("documents", "chunks", "chunk_vectors", "document_links", "chunk_symbol_mentions")
@@ -65,7 +65,8 @@ def save_before_rebuild(db_path: str | os.PathLike[str], *, rebuild: bool) -> Pa
             return None
         if not has_docs or layout != DOCS_LAYOUT:
             return None
-        if not rebuild and version is not None and int(version) == SCHEMA_VERSION:
+        if not rebuild and version is not None and int(version) == SCHEMA_VERSION and (
+                get_meta(conn, "index_format") == str(INDEX_FORMAT)):
             return None
         kept = path.with_name(path.name + SUFFIX)
         kept.unlink(missing_ok=True)

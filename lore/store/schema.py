@@ -16,6 +16,10 @@ from __future__ import annotations
 SCHEMA_VERSION = 4  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
 # 4: history_runs (co-change counts mined from git, lore.store.history)
 DOCS_LAYOUT = 1
+# what the parsers and the resolver make of the same sources: bump it when their records or edges
+# change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
+# file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
+INDEX_FORMAT = 1
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -142,15 +142,16 @@ def test_rebuild_keeps_documents_vectors_and_mentions(shop):
     assert related["source"]["chunk_id"] == after["results"][0]["chunk_id"]
 
 
-def test_schema_change_rebuild_keeps_documents(shop):
+@pytest.mark.parametrize("key", ["schema_version", "index_format"])
+def test_schema_or_format_change_rebuild_keeps_documents(shop, key):
     db = shop / ".lore" / "index.db"
     conn = connect(db)
     n = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
-    conn.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+    conn.execute("UPDATE meta SET value = '0' WHERE key = ?", (key,))
     conn.commit()
     conn.close()
     out = lore("index", str(shop), "--workers", "1")
-    assert "rebuilt" in out or "schema" in out
+    assert "rebuilt the index (" + ("schema version 0" if key == "schema_version" else "index format 0") in out
     conn = connect(db)
     try:
         assert conn.execute("SELECT count(*) FROM chunks").fetchone()[0] == n

@@ -381,3 +381,31 @@ def test_another_process_reads_while_the_index_is_written(sample_repo, tmp_path)
     reader = subprocess.run([sys.executable, "-m", "lore", "stats", "--db", str(sample_repo), "--json"],
                             capture_output=True, text=True, timeout=60)
     assert json.loads(reader.stdout)["files"] == 45
+
+
+def test_an_index_another_lore_wrote_is_rebuilt_once(tmp_path):
+    """Unchanged files are never parsed or resolved again, so an index written by a lore whose parsers
+    or resolver made other records or edges (another ``INDEX_FORMAT``) is rebuilt by the next run,
+    documents kept; then it is current again."""
+    import sqlite3
+
+    from lore.store.schema import INDEX_FORMAT
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "m.py").write_text("def f():\n    return g()\n\ndef g():\n    return 1\n")
+    db = tmp_path / "i.db"
+    first = index_repo(root, db=db, workers=1)
+    assert not first.rebuilt_reason
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT value FROM meta WHERE key = 'index_format'").fetchone() == (str(INDEX_FORMAT),)
+    conn.execute("DELETE FROM symbol_refs")  # what an older resolver left: no edge at all
+    conn.execute("UPDATE meta SET value = '0' WHERE key = 'index_format'")
+    conn.commit()
+    conn.close()
+    again = index_repo(root, db=db, workers=1)
+    assert again.rebuilt_reason.startswith(f"index format 0 -> {INDEX_FORMAT}")
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT COUNT(*) FROM symbol_refs").fetchone()[0] > 0
+    conn.close()
+    assert not index_repo(root, db=db, workers=1).rebuilt_reason  # current again: nothing to do

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from ..store.schema import CONFIDENCE
 from ._flow import elements, split_arg
 from ._world import MAX_AMBIGUOUS, TYPE_KINDS, FileCtx, Value, WorldCore, local_parent, split_path
-from .walk import is_test_path
 
 
 @dataclass
@@ -30,7 +29,6 @@ class FileResolver:
     def __init__(self, world: WorldCore, c: FileCtx, out: Edges) -> None:
         self.w, self.c, self.out = world, c, out
         self.rules = c.rules
-        self._test_files: dict[int | None, bool] = {}
 
     def run(self) -> None:
         # every lookup of the file in its language's mode (resolve_path sets it per path; imports and
@@ -266,8 +264,8 @@ class FileResolver:
             cands = [s for s in cands if w.syms[s].kind != "method"]
         me = c.ids[caller_local]
         cands = [s for s in cands if s != me]  # a name heuristic never makes a self-loop
-        if cands and not self._is_test(c.frow.id):  # code outside the tests never calls into them
-            cands = [s for s in cands if not self._is_test(w.syms[s].file_id)]
+        if cands and not w.is_test_file(c.frow.id):  # code outside the tests never calls into them
+            cands = [s for s in cands if not w.is_test_file(w.syms[s].file_id)]
         if not cands:
             return [(None, "unresolved", 0.0)]
         same = [s for s in cands if w.syms[s].file_id == c.frow.id]
@@ -281,14 +279,6 @@ class FileResolver:
             k = len(cands)
             return [(s, "ambiguous_name", CONFIDENCE["ambiguous_name"] / k) for s in sorted(cands)]
         return [(None, "unresolved", 0.0)]
-
-    def _is_test(self, file_id: int | None) -> bool:
-        """Whether a file of the world is test code (by its path, as the walker says)."""
-        got = self._test_files.get(file_id)
-        if got is None:
-            f = self.w.files.get(file_id)  # type: ignore[arg-type]
-            got = self._test_files[file_id] = f is not None and is_test_path(f.path)
-        return got
 
     def _overridden(self, cands: list[int]) -> list[int]:
         """Methods of one name where one is defined in a class every other candidate's class derives

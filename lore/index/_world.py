@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from ..languages import ImportBinding, LanguageRules, rules_for
 from ..parsers.records import Binding, Call, ParsedFile
 from ..store.schema import RESOLUTIONS
+from .walk import is_test_path
 
 RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
 MAX_AMBIGUOUS = 4  # more candidates than this: unresolved (the name says too little)
@@ -216,6 +217,7 @@ class WorldCore:
         # The flow rounds run in one fixed order, so they memoize such steps too (a round repeats
         # them otherwise) and note them here; they are dropped once the flow is solved
         self._cycle_heads: set[tuple] = set()
+        self._test_files: dict[int | None, bool] = {}  # file id -> test code (is_test_file)
 
     # -- memoized steps ------------------------------------------------------------------------------
     def _enter(self, key: tuple) -> tuple[int, int] | None:
@@ -246,6 +248,14 @@ class WorldCore:
                 return False
             self._cycle_heads.add(key)
         return True
+
+    def is_test_file(self, file_id: int | None) -> bool:
+        """Whether a file of the world is test code (by its path, as the walker says; once per file)."""
+        got = self._test_files.get(file_id)
+        if got is None:
+            f = self.files.get(file_id)  # type: ignore[arg-type]
+            got = self._test_files[file_id] = f is not None and is_test_path(f.path)
+        return got
 
     # -- lazy per-file context -----------------------------------------------------------------
     def ctx(self, file_id: int | None) -> FileCtx | None:

@@ -165,9 +165,53 @@ def interface_items(pf: ParsedFile) -> set[tuple]:
     for b in pf.bindings:
         if b.owner in visible:
             items.add((b.name.split(".")[-1], "bind", syms[b.owner].qualified_name, b.name, b.annotation, b.value, b.alias_of))
+    for owner, read in returned_bindings(pf).items():
+        s = syms[owner]
+        items.add((s.name, "ret", s.qualified_name, read))
     if pf.all_names is not None:
         items.add(("__all__", "all", tuple(pf.all_names)))
     return items
+
+
+RESULT_NAMES = ("<return>", "<yield>")  # what a function gives its caller (pytest: what a fixture yields)
+
+
+def returned_bindings(pf: ParsedFile) -> dict[int, tuple]:
+    """Per function, what its result is read from: its ``<return>`` / ``<yield>`` bindings and the local
+    bindings they name, transitively (``y = A(); return y``), without lines.
+
+    Another file calling ``f().m()`` resolves through them, so a refresh that changes them must
+    re-resolve the files naming ``f`` even when nothing else of the file's interface changed.
+
+    Examples
+    --------
+    >>> from lore.languages import parse_source
+    >>> a = parse_source("m.py", b"def f():\\n    y = A()\\n    z = 1\\n    return y\\n", "python", "m")
+    >>> [b[0] for b in returned_bindings(a)[1]]
+    ['<return>', 'y']
+    """
+    by_scope: dict[int, dict[str, list]] = {}
+    for b in pf.bindings:
+        if b.scope is None:
+            by_scope.setdefault(b.owner, {}).setdefault(b.name, []).append(b)
+    out: dict[int, tuple] = {}
+    for owner, names in by_scope.items():
+        todo = [n for n in RESULT_NAMES if n in names]
+        if not todo:
+            continue
+        seen = set(todo)
+        read: set[tuple] = set()
+        while todo:
+            for b in names.get(todo.pop(), ()):
+                read.add((b.name, b.annotation, b.value, b.alias_of))
+                for src in (b.value, b.alias_of):
+                    head = src.split(".", 1)[0].split("[", 1)[0].split("(", 1)[0] if src else ""
+                    if head and head not in seen:
+                        seen.add(head)
+                        # the name and its literal slots (``d = {}; d["k"] = A; return d["k"]``)
+                        todo.extend(n for n in names if n == head or n.startswith(head + "["))
+        out[owner] = tuple(sorted(read))
+    return out
 
 
 def ref_names(pf: ParsedFile) -> str:

@@ -494,3 +494,29 @@ def _bound_edges(path) -> list[tuple[str, str, str, int]]:
                JOIN symbols a ON a.id = r.caller_id JOIN symbols b ON b.id = r.callee_id""").fetchall())
     finally:
         conn.close()
+
+
+def test_refresh_follows_a_changed_return_value_into_other_files(tmp_path):
+    """``f().m()`` in another file reads what ``f`` returns: changing only a local that ``f`` returns
+    re-resolves that file (the index equals a full rebuild); a local ``f`` never returns does not."""
+    from lore import index_repo
+    from tests.conftest import write_tree
+
+    lib = "class A:\n    def m(self): pass\n\nclass B:\n    def m(self): pass\n\ndef f():\n    y = A()\n    z = 1\n    return y\n"
+    root = write_tree(tmp_path / "repo", {"lib.py": lib, "app.py": "from lib import f\n\ndef g():\n    f().m()\n"})
+    db = tmp_path / "index.db"
+
+    def edges(path):
+        return {e[:2] for e in _bound_edges(path)}
+
+    index_repo(root, db=db, workers=1)
+    assert ("app.g", "lib.A.m") in edges(db)
+    (root / "lib.py").write_text(lib.replace("y = A()", "y = B()"))
+    assert index_repo(root, db=db, workers=1).reresolved_files == 2
+    got = edges(db)
+    assert ("app.g", "lib.B.m") in got and ("app.g", "lib.A.m") not in got
+    full = tmp_path / "full.db"
+    index_repo(root, db=full, workers=1)
+    assert _bound_edges(db) == _bound_edges(full)
+    (root / "lib.py").write_text(lib.replace("y = A()", "y = B()").replace("z = 1", "z = 2"))
+    assert index_repo(root, db=db, workers=1).reresolved_files == 1  # nothing f returns changed

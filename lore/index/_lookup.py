@@ -164,6 +164,10 @@ class LookupMixin(WorldCore):
                 return ("inst", cid), "self_method"
         if ann:
             return self.type_value(c, scope, ann, depth + 1)
+        if c.rules.test_fixtures:  # a test's or fixture's parameter: what pytest passes (lore.index._fixtures)
+            got = self.fixture_value(c, scope, pname)  # type: ignore[attr-defined]
+            if got is not None:
+                return got
         if c.rules.follows_values:  # what callers pass into it (lore.index._flow)
             v = union(self.param_values(c.ids[scope], idx))
             if v is not None:

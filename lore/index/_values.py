@@ -132,14 +132,14 @@ class ValuesMixin(WorldCore):
             self._returns[func_id] = result
         return result
 
-    def _returned_value(self, c: FileCtx, local: int) -> tuple[Value, str] | None:
+    def _returned_value(self, c: FileCtx, local: int, gives: str = "<return>") -> tuple[Value, str] | None:
         """What an unannotated function returns: the value of its ``return`` statements when they all
         resolve to the same one (``return None`` aside). When they do not agree (or some say nothing),
         and the language follows values, the union of what the others return (``return_flow``)."""
         found: tuple[Value, str] | None = None
         agree = True
         values: list[Value] = []
-        for b in c.bindings_of(local).get("<return>", ()):
+        for b in c.bindings_of(local).get(gives, ()):
             got = self.binding_value(c, local, b, 0) if (b.value or b.alias_of) else None
             if got is None or got[0][0] in ("unknown", "opaque"):
                 agree = False

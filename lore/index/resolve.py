@@ -29,12 +29,14 @@ The engine is language-neutral; what differs between languages comes from their 
 * :mod:`._hierarchy`: bases, MRO, class members, attribute types;
 * :mod:`._values`: annotations, bindings, call results, return values;
 * :mod:`._flow`: values that travel (what callers pass into parameters, decorators), solved once;
+* :mod:`._fixtures`: what pytest passes into the parameters of tests and fixtures;
 * :mod:`._edges`: :class:`FileResolver` / :func:`resolve_files`, records -> :class:`Edges` rows.
 """
 
 from __future__ import annotations
 
 from ._edges import Edges, FileResolver, resolve_files
+from ._fixtures import FixtureMixin
 from ._flow import FlowMixin
 from ._hierarchy import HierarchyMixin
 from ._lookup import LookupMixin
@@ -59,7 +61,7 @@ __all__ = [
 ]
 
 
-class World(LookupMixin, HierarchyMixin, ValuesMixin, FlowMixin):
+class World(LookupMixin, HierarchyMixin, ValuesMixin, FlowMixin, FixtureMixin):
     """Every symbol of the index plus lazily loaded per-file scope tables, with every lookup of the engine.
 
     Built once per index run from the store's symbol and file rows (``load_records`` fetches the raw

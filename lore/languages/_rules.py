@@ -58,6 +58,8 @@ class LanguageRules:
     # whether the engine follows values that travel in this language (lore.index._flow): arguments into
     # parameters, returns, decorators, lambdas, containers. Needs the parser to record call arguments.
     follows_values = False
+    # whether pytest fills the parameters of tests and fixtures by fixture name (lore.index._fixtures)
+    test_fixtures = False
     # library functions that call what they are given: callee -> the positions / keywords of the callables
     # (``map(f, xs)`` calls ``f`` from the caller's point of view)
     callback_args: dict[str, tuple[int | str, ...]] = {}

@@ -19,7 +19,7 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2  # 2: <yield> bindings, fixture_flow edges, returns in the refresh interface
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (
@@ -29,6 +29,7 @@ RESOLUTIONS: tuple[str, ...] = (
     "annotated_type",  # receiver typed by an annotation (param, variable, attribute)
     "constructor_type",  # receiver typed by the constructor or function (annotated, or whose returns agree) it came from
     "module_global",  # name defined at module level of the same file
+    "fixture_flow",  # a test's parameter named after a pytest fixture: what the fixture returns or yields
     # values that travel (lore.index._flow): the last step that brought the value to the call names the edge
     "decorator_flow",  # the name of a decorated function stands for the wrapper its decorator returns
     "return_flow",  # a function (or several) returned by the callee of an inner call: f()()
@@ -50,6 +51,7 @@ CONFIDENCE: dict[str, float] = {
     "annotated_type": 0.9,
     "constructor_type": 0.85,
     "module_global": 1.0,
+    "fixture_flow": 0.85,
     "decorator_flow": 0.85,
     "return_flow": 0.8,
     "attribute_flow": 0.8,

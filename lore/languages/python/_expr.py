@@ -10,6 +10,7 @@ import inspect
 import re
 
 from ...parsers import _ts
+from ...parsers.records import Binding
 
 MAX_DOCSTRING = 4000
 _SIMPLE_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")
@@ -321,4 +322,23 @@ def pairs(left: _ts.Node, right: _ts.Node | None) -> list[tuple[_ts.Node, _ts.No
     out: list[tuple[_ts.Node, _ts.Node | None]] = []
     for t, v in zip(targets, values, strict=True):
         out.extend(pairs(t, v))
+    return out
+
+
+def result_bindings(owner: int, expr: _ts.Node, line: int, src: str | None, name: str) -> list[Binding]:
+    """The ``name`` (``<return>`` / ``<yield>``) bindings of ``owner`` for the expression it returns or
+    yields: one per value it may take (``return a or b``), ``None`` aside."""
+    alts = alternatives(expr) or [expr]
+    out = []
+    for alt in alts:
+        if alt.type == "none" and len(alts) > 1:
+            continue
+        while alt.type == "parenthesized_expression" and alt.named_child_count == 1:
+            alt = alt.named_child(0)
+        if alt.type == "call":
+            callee = dotted(alt.child_by_field_name("function"), src)
+            out.append(Binding(owner, name, line, value=callee if "<" not in callee else ""))
+        else:
+            path = value_path(alt, src) if alt.type in ("identifier", "attribute", "subscript", "lambda") else ""
+            out.append(Binding(owner, name, line, alias_of=path))
     return out

@@ -1,7 +1,7 @@
 """Python: tree-sitter -> :class:`~lore.parsers.records.ParsedFile`.
 
 One query pass (``python.scm``, beside this module) collects definitions, calls, imports,
-assignments, ``with`` items, ``for`` loops, ``return`` / ``raise`` statements and ``except`` clauses;
+assignments, ``with`` items, ``for`` loops, ``return`` / ``yield`` / ``raise`` and ``except`` clauses;
 a sweep in document order hands each to its handler with its innermost enclosing definition (lambdas
 are definitions too, named ``<lambda>``: their calls are theirs, not the enclosing function's). The
 expression helpers live in :mod:`._expr`. Decorators (read from their definition) and base classes are
@@ -30,6 +30,7 @@ from ._expr import (
     dotted,
     literal_slots,
     pairs,
+    result_bindings,
     text,
     type_names,
     value_path,
@@ -100,7 +101,7 @@ class _Extractor:
             "def.function": self._function, "def.class": self._class, "def.lambda": self._lambda,
             "call": self._call, "import": self._import, "import_from": self._import_from,
             "assign": self._assign, "with_item": self._with_item, "except": self._except,
-            "for": self._for, "return": self._return, "raise": self._raise}
+            "for": self._for, "return": self._return, "yield": self._return, "raise": self._raise}
         items: list[tuple[int, int, int, Callable[[_ts.Node, int], int | None], _ts.Node]] = []
         append = items.append
         for cap, nodes in caps.items():
@@ -205,7 +206,7 @@ class _Extractor:
         self.pf.symbols.append(sym)
         self._params(node, local, sym)
         if body is not None:
-            self._returned(local, body, body.start_point[0] + 1)
+            self.pf.bindings += result_bindings(local, body, body.start_point[0] + 1, self.src, "<return>")
         return local
 
     def _params(self, node: _ts.Node, local: int, sym: Symbol) -> None:
@@ -497,32 +498,15 @@ class _Extractor:
             self.pf.bindings.append(Binding(owner, text(target, self.src), line, value=f"{path}.__iter__().__next__"))
 
     def _return(self, node: _ts.Node, owner: int) -> None:
-        """``return x`` in a function: a ``<return>`` binding the resolver reads when the function has
-        no return annotation (one value for every return, else nothing is inferred)."""
+        """``return x`` / ``yield x`` in a function: ``<return>`` / ``<yield>`` bindings the resolver reads
+        when the function has no return annotation (a pytest fixture gives what it yields)."""
         if self.pf.symbols[owner].kind not in ("function", "method"):
             return
         expr = node.named_child(0) if node.named_child_count else None
-        if expr is None or expr.type == "none":
+        if expr is None or expr.type == "none" or (node.type == "yield" and node.child(1).type == "from"):
             return  # a bare return or `return None`: the other returns say what comes back
-        self._returned(owner, expr, node.start_point[0] + 1)
-
-    def _returned(self, owner: int, expr: _ts.Node, line: int) -> None:
-        """``<return>`` bindings of ``owner`` for the returned expression ``expr``: one per value it may
-        take (``return a or b``), ``None`` aside."""
-        alts = alternatives(expr) or [expr]
-        for alt in alts:
-            if alt.type != "none" or len(alts) == 1:
-                self._returned_one(owner, alt, line)
-
-    def _returned_one(self, owner: int, expr: _ts.Node, line: int) -> None:
-        while expr.type == "parenthesized_expression" and expr.named_child_count == 1:
-            expr = expr.named_child(0)
-        if expr.type == "call":
-            callee = dotted(expr.child_by_field_name("function"), self.src)
-            self.pf.bindings.append(Binding(owner, "<return>", line, value=callee if "<" not in callee else ""))
-            return
-        src = value_path(expr, self.src) if expr.type in ("identifier", "attribute", "subscript", "lambda") else ""
-        self.pf.bindings.append(Binding(owner, "<return>", line, alias_of=src))
+        line = node.start_point[0] + 1
+        self.pf.bindings += result_bindings(owner, expr, line, self.src, "<yield>" if node.type == "yield" else "<return>")
 
     def _raise(self, node: _ts.Node, owner: int) -> None:
         """``raise E`` (a class, not a call) instantiates ``E``: a call of kind ``raise``."""

@@ -21,6 +21,7 @@ class PythonRules(LanguageRules):
     self_names = frozenset({"self", "cls"})
     constructor_names = ("__init__", "__new__")
     follows_values = True
+    test_fixtures = True
     callback_args = {
         "builtins.map": (0,), "builtins.filter": (0,), "builtins.sorted": ("key",), "builtins.min": ("key",),
         "builtins.max": ("key",), "builtins.list.sort": ("key",), "functools.reduce": (0,),

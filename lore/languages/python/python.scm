@@ -12,4 +12,5 @@
 (except_clause) @except
 (for_statement) @for
 (return_statement) @return
+(yield) @yield
 (raise_statement) @raise

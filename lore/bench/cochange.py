@@ -9,7 +9,7 @@ together); renames are followed (``-M``) so older paths count for today's file; 
 out unless asked for. Pairs changed together in at least ``min_count`` commits are the judgements.
 
 Spans (``spans=``): ``"revision"`` (the default) maps a hunk with the version of the file its commit
-produced and names the definition it changed by qualified name (:mod:`lore.bench.revision_spans`);
+produced and names the definition it changed by qualified name (:mod:`lore.index.revisions`);
 ``"today"`` maps it with the line spans of the current checkout, which attributes the hunks of old
 commits to whatever sits at those lines now (in requests from 2013 on, 51 of the 364 pairs it
 judged are pairs the revision mapping finds; the rest are neighbours of the code that changed).
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..errors import EmptyGroundTruthError, InvalidArgumentError
 from ..index.history import Commit, SpanMap, Spans, git_root, parse_time, read_history, touched_symbols
-from .revision_spans import RevisionSpans, today_names
+from ..index.revisions import RevisionSpans, today_names
 
 __all__ = ["Commit", "CoChange", "Spans", "cochange_pairs", "git_root", "judgements_from", "median_cut", "mine_pairs", "parse_time",
            "read_history", "run_cochange", "symbol_spans"]
@@ -41,7 +41,7 @@ SPAN_APPROXIMATION = ("symbol spans come from the index of the current checkout;
 
 
 def revision_spans(idx, repo: str | Path, *, include_tests: bool) -> RevisionSpans:
-    """Hunks mapped with each commit's own version of the file (see :mod:`lore.bench.revision_spans`),
+    """Hunks mapped with each commit's own version of the file (see :mod:`lore.index.revisions`),
     onto the index's symbols (tests left out unless ``include_tests``). Close it after use."""
     from ._data import symbol_table
 

@@ -2,10 +2,11 @@
 
 Where the indexed root is a git checkout, :func:`refresh_history` reads ``git log -p -U0 -M`` once
 (a subprocess, capped at ``max_commits`` newest commits), maps every hunk onto the innermost
-function, method or class whose line span contains it (today's spans: a hunk of an old commit is
-mapped with the current code's lines, as the co-change benchmark does), and stores, per pair of
-symbols, the number of commits that changed both, and per symbol the number of commits that changed
-it (:mod:`lore.store.history`). As in the co-change literature (Zimmermann et al. 2005, Ying et al.
+function, method or class of the file *as that commit left it* (:mod:`lore.index.revisions`; what
+each commit changed is kept, so a later run reads only new commits' files), names it by its
+qualified name and finds today's symbol of that name, and stores, per pair of symbols, the number of
+commits that changed both, and per symbol the number of commits that changed it
+(:mod:`lore.store.history`). As in the co-change literature (Zimmermann et al. 2005, Ying et al.
 2004) merge commits, commits touching more than ``max_files`` files (mass renames, reformatting,
 vendoring) and the hunks of a file's creation are left out; renames are followed (``-M``).
 
@@ -45,12 +46,13 @@ from ..store import history as store_history
 
 if TYPE_CHECKING:
     from .indexer import IndexReport
+    from .revisions import RevisionSpans
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _COMMIT = "\x1elore-commit "
 MAX_COMMITS = 2000
 MAX_FILES = 50
-FORMAT = 1  # of the mining: a stored run of another format is mined again
+FORMAT = 2  # of the mining: a stored run of another format is mined again (2: each commit's own file version)
 MAX_SYMBOLS = 200  # a commit that touches more symbols than this is a sweep, not a coupling
 
 
@@ -202,7 +204,7 @@ class Spans:
 
     def touched(self, commit: Commit, path_then: str, today_path: str, ranges) -> set[int]:
         """The symbols the hunks ``ranges`` of a commit changed, by today's spans of ``today_path``
-        (``commit`` and ``path_then`` are not read: see :class:`lore.bench.revision_spans.RevisionSpans`
+        (``commit`` and ``path_then`` are not read: see :class:`lore.index.revisions.RevisionSpans`
         for the spans of the version the commit produced)."""
         out: set[int] = set()
         for lo, hi in ranges:
@@ -255,7 +257,7 @@ def read_renames(root: Path, *, since: int | None = None, rev_range: str | None 
 
 class SpanMap(Protocol):
     """Whatever maps a commit's hunks onto symbol ids: :class:`Spans` (today's lines) or
-    :class:`lore.bench.revision_spans.RevisionSpans` (the lines of the version the commit produced)."""
+    :class:`lore.index.revisions.RevisionSpans` (the lines of the version the commit produced)."""
 
     def touched(self, commit: Commit, path_then: str, today_path: str, ranges) -> set[int]: ...
 
@@ -361,11 +363,12 @@ def _decode_log(blob: bytes) -> tuple[list[Commit], list[tuple[str, str]]]:
     return commits, [tuple(r) for r in later]
 
 
-def mine(root: str | Path, spans: Spans | Callable[[], Spans], *, until: str | None = None, max_commits: int = MAX_COMMITS,
+def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until: str | None = None, max_commits: int = MAX_COMMITS,
          max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS,
          log_cache: LogCache | None = None) -> tuple[dict, np.ndarray, np.ndarray]:
     """(summary, pairs, touched) of the checkout at ``root`` mapped onto ``spans`` (paths relative to ``root``;
-    or a function that reads them, called only when there is a history to map).
+    or a function of the repository's top directory that makes them, called only when there is a
+    history to map).
 
     The summary says why the history is empty when it is (``reason``); it never raises for a
     missing git, a directory outside any repository, a shallow clone or an empty repository. With a
@@ -416,7 +419,7 @@ def mine(root: str | Path, spans: Spans | Callable[[], Spans], *, until: str | N
     per_commit: list[list[int]] = []
     skipped_files = skipped_symbols = 0
     if callable(spans):
-        spans = spans()
+        spans = spans(Path(lines[0].strip()))
     for _c, ids in touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later):
         if ids is None:
             skipped_files += 1
@@ -467,15 +470,37 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
                     and old.get("max_commits") == max_commits and old.get("max_files") == max_files)
             if same:
                 return {**old, "kept": True}
+        from .revisions import (  # parsers: only when mining
+            RevisionSpans,
+            decode_names,
+            encode_names,
+            today_names,
+        )
+
         cache = LogCache(lambda key: None if force else store_history.load_log(conn, key))
-        # the spans are read only where there is a history to map (outside git this step costs nothing)
-        summary, pairs, touched = mine(root, lambda: Spans.build(store_history.symbol_spans(conn)), until=until, max_commits=max_commits, max_files=max_files,
-                                       log_cache=cache)
+        made: list[RevisionSpans] = []
+
+        def spans(top: Path) -> RevisionSpans:  # only where there is a history to map (outside git: no cost)
+            names = {} if force else decode_names(store_history.load_names(conn))
+            made.append(RevisionSpans(top, today_names(store_history.symbol_names(conn)), names))
+            return made[0]
+
+        try:
+            summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files,
+                                           log_cache=cache)
+        finally:
+            for rs in made:
+                rs.close()
         summary["seconds"] = round(time.perf_counter() - t0, 3)
+        if made:
+            summary["versions_read"] = made[0].read
         with store_db.write_transaction(conn, db):
             store_history.save_run(conn, gen, summary, pairs, touched)
             if cache.pending is not None:
                 store_history.save_log(conn, *cache.pending)
+            if made and made[0].read:  # new commits were mapped: keep what they changed (only what this run used)
+                rs = made[0]
+                store_history.save_names(conn, encode_names({k: rs.names[k] for k in sorted(rs.used) if k in rs.names}))
         return summary
     finally:
         conn.close()

@@ -72,6 +72,33 @@ def save_log(conn: sqlite3.Connection, key: str, blob: bytes) -> None:
                  (LOG_KEY, -1, key, blob, b""))
 
 
+NAMES_KEY = "git-names"  # what each mined commit changed, by qualified name (lore.index.revisions)
+
+
+def load_names(conn: sqlite3.Connection) -> bytes | None:
+    """The stored names cache of the history mining (see :func:`lore.index.revisions.encode_names`), or ``None``."""
+    try:
+        row = conn.execute("SELECT pairs FROM history_runs WHERE key = ?", (NAMES_KEY,)).fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return bytes(row[0]) if row is not None else None
+
+
+def save_names(conn: sqlite3.Connection, blob: bytes) -> None:
+    """Replace the names cache (inside the caller's transaction)."""
+    conn.execute("INSERT OR REPLACE INTO history_runs(key, generation, summary, pairs, touched) VALUES (?,?,?,?,?)",
+                 (NAMES_KEY, -1, "", blob, b""))
+
+
+def symbol_names(conn: sqlite3.Connection) -> list[tuple[int, str, str, str]]:
+    """(symbol id, qualified name, kind, file path) of every module, function, method and class with a file."""
+    kinds = ("module", *SPAN_KINDS)
+    marks = ",".join("?" * len(kinds))
+    return conn.execute(
+        f"""SELECT s.id, s.qualified_name, s.kind, f.path FROM symbols s JOIN files f ON f.id = s.file_id
+            WHERE s.kind IN ({marks}) ORDER BY s.id""", kinds).fetchall()
+
+
 def save_run(conn: sqlite3.Connection, generation: int, summary: dict, pairs: np.ndarray, touched: np.ndarray) -> None:
     """Replace the stored run (inside the caller's transaction)."""
     import numpy as np

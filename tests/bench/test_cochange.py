@@ -207,7 +207,7 @@ def test_revision_spans_read_each_version_once(drifted):
 
 
 def test_revision_spans_answer_in_step_after_a_name_with_a_line_break(drifted):
-    from lore.bench.revision_spans import RevisionSpans
+    from lore.index.revisions import RevisionSpans
 
     head = subprocess.run(["git", "-C", str(drifted), "rev-parse", "HEAD"], capture_output=True, text=True,
                           check=True).stdout.strip()

@@ -283,3 +283,52 @@ def test_untracked_files_inside_another_repository_say_so(history_repo):
     (pkg / "m.py").write_text(CODE["f"])
     report = index_repo(pkg)
     assert _counts(Path(report.db))[0]["reason"] == "no commit touches these files"
+
+
+def test_old_commits_count_for_the_code_they_changed_not_for_todays_lines(tmp_path):
+    """f and g change together twice; then new functions are written above them. Mapped with today's
+    line spans the old hunks would land on the new functions; the history counts f-g."""
+    repo = tmp_path / "drift"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    a = dict(CODE)
+    _write(repo, "m.py", a)
+    _commit(repo, "create", T0)
+    for step in (1, 2):
+        a = _bump(a, "f", "g", step=step)
+        _write(repo, "m.py", a)
+        _commit(repo, f"f+g {step}", T0 + step * DAY)
+    top = {f"new{i}": f"def new{i}():\n    return {i}\n\n\n" for i in range(4)}
+    _write(repo, "m.py", {**top, **a})
+    _commit(repo, "new code above", T0 + 3 * DAY)
+    report = index_repo(repo)
+    summary, pairs, touched = _counts(Path(report.db))
+    assert pairs[("f", "g")] == 2 and touched["f"] == touched["g"] == 2  # today's lines: new0 and new1
+    assert not any({"f", "g"} & set(p) for p in pairs if p != ("f", "g"))  # the new code changed alone
+    assert summary["versions_read"] == 3  # each commit's own version of m.py, read once
+
+
+def test_a_refresh_maps_known_commits_without_reading_their_files_again(history_repo, monkeypatch):
+    """What a commit changed never changes: a new generation (or a new HEAD) reads only new commits' files."""
+    from lore.index import revisions
+
+    report = index_repo(history_repo)
+    first = _counts(Path(report.db))
+    assert first[0]["versions_read"] > 0
+    read = []
+    real = revisions.RevisionSpans._version
+    monkeypatch.setattr(revisions.RevisionSpans, "_version", lambda self, *a: read.append(a) or real(self, *a))
+    text = (history_repo / "m.py").read_text()
+    (history_repo / "m.py").write_text("\n\n" + text)  # every line moves; the commits stay the same
+    index_repo(history_repo)
+    assert read == [] and _counts(Path(report.db))[1:] == first[1:]
+    (history_repo / "m.py").write_text(text.replace("return 500", "return 900").replace("return 400", "return 901"))
+    _git(history_repo, "commit", "-q", "-am", "f+g late", when=CUT + 5 * DAY)  # m.py only (not the index under .lore)
+    index_repo(history_repo)
+    assert [sha for sha, _ in read] == [_head(history_repo)]  # the new commit's m.py, nothing older
+    assert _counts(Path(report.db))[1][("f", "g")] == first[1][("f", "g")] + 1
+
+
+def _head(repo: Path) -> str:
+    return subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True,
+                          check=True).stdout.strip()

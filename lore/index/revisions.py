@@ -1,0 +1,218 @@
+"""Symbol spans as they were at each commit: a hunk is mapped onto the code it changed, not today's.
+
+Co-change (the history signal of the ranker, and the co-change ground truth of the benchmarks) maps
+every hunk of a commit onto the function, method or class it changed. With today's line spans
+(:class:`lore.index.history.Spans`), a hunk of an old commit lands on whatever sits at its line
+numbers now: after years of edits above it, that is a neighbour of the code that really changed, so
+the pairs drift towards "nearby in the same file". :class:`RevisionSpans` reads each changed file as
+it was after the commit (one ``git cat-file --batch`` process for the whole history, started on the
+first file it needs), finds its definitions, maps the hunk onto the innermost definition of that
+version, and names it by its qualified name inside its module; a name that no longer exists in
+today's version of the file (renamed, deleted) is left out, never attributed to a neighbour.
+
+What a commit changed never changes, so the names found per (commit, path) are kept in ``names``
+(the index stores them with its history, :func:`encode_names`): a later run maps only the commits
+it has not seen onto today's symbols from scratch, and spawns no git process when there are none.
+Python files are read by a definitions-only query (:func:`python_spans`, the spans and names lore's
+Python parser gives, at about half its cost); other languages by their parser.
+"""
+
+from __future__ import annotations
+
+import marshal
+import subprocess
+import zlib
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+from ..errors import NotAGitRepositoryError
+from ..languages import language_for, parse_source
+from ..parsers import _ts
+
+SPAN_KINDS = ("function", "method", "class")
+_PLACEHOLDER = "M"  # the module name a historical version is parsed under (stripped again below)
+CACHE_FILES = 4096  # parsed file versions kept (a file changed by consecutive commits is read once each)
+_PY_DEFS = "(function_definition name: (identifier) @name) @def\n(class_definition name: (identifier) @name) @def"
+
+Names = dict[tuple[str, str], tuple[str, ...]]  # (commit, path then) -> qualified names its hunks changed
+
+
+class Commit(Protocol):
+    """What is read of a commit here (:class:`lore.index.history.Commit` has it)."""
+
+    sha: str
+
+
+def python_spans(data: bytes) -> list[tuple[int, int, str]]:
+    """(start line, end line, qualified name inside the module) of every function, method and class of
+    a Python source, as lore's Python parser gives them (a decorated definition starts at its first
+    decorator), without the rest of the extraction.
+
+    Examples
+    --------
+    >>> python_spans(b"class A:\\n    @property\\n    def f(self):\\n        def g():\\n            pass\\n")
+    [(1, 5, 'A'), (2, 5, 'A.f'), (4, 5, 'A.f.g')]
+    """
+    tree = _ts.parse("python", data)
+    caps = _ts.captures(_ts.query("python", _PY_DEFS), tree.root_node)
+    out: list[tuple[int, int, str]] = []
+    stack: list[tuple[int, str]] = []  # enclosing definitions: (end byte, qualified name)
+    for d, n in zip(caps.get("def", []), caps.get("name", []), strict=True):
+        while stack and stack[-1][0] <= d.start_byte:
+            stack.pop()
+        qname = (stack[-1][1] + "." if stack else "") + data[n.start_byte:n.end_byte].decode("utf-8", "replace")
+        stack.append((d.end_byte, qname))
+        top = d.parent if d.parent is not None and d.parent.type == "decorated_definition" else d
+        out.append((top.start_point[0] + 1, d.end_point[0] + 1, qname))
+    return out
+
+
+def encode_names(names: Names) -> bytes:
+    """The names cache as one compact blob (sorted, so equal caches give equal bytes)."""
+    return zlib.compress(marshal.dumps(sorted((sha, path, list(got)) for (sha, path), got in names.items())), 1)
+
+
+def decode_names(blob: bytes | None) -> Names:
+    """The names cache of :func:`encode_names` (empty for ``None`` or a damaged blob)."""
+    if not blob:
+        return {}
+    try:
+        rows = marshal.loads(zlib.decompress(blob))
+        return {(str(sha), str(path)): tuple(got) for sha, path, got in rows}
+    except (ValueError, TypeError, EOFError, zlib.error):
+        return {}
+
+
+class RevisionSpans:
+    """Hunks mapped with the spans of the file version each commit produced.
+
+    ``today``: today's path -> {qualified name inside its module (``Session.send``): symbol id};
+    see :func:`today_names`. ``names``: what earlier runs found per (commit, path), reused and
+    extended (:attr:`used` says which entries this run asked for). Use as a context manager (it may
+    own a ``git cat-file`` process).
+    """
+
+    def __init__(self, root: str | Path, today: dict[str, dict[str, int]], names: Names | None = None) -> None:
+        self.root = Path(root)
+        if not self.root.is_dir():
+            raise NotAGitRepositoryError(str(root))
+        self.today = today
+        self.names: Names = names if names is not None else {}
+        self.used: set[tuple[str, str]] = set()
+        self._spans: OrderedDict[tuple[str, str], list[tuple[int, int, str]]] = OrderedDict()
+        self.read = self.missing = 0
+        self._git: subprocess.Popen | None = None
+
+    def __enter__(self) -> RevisionSpans:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        git, self._git = self._git, None
+        if git is None:
+            return
+        if git.poll() is None:
+            git.stdin.close()  # type: ignore[union-attr]
+            git.wait()
+        git.stdout.close()  # type: ignore[union-attr]
+
+    def touched(self, commit: Commit, path_then: str, today_path: str, ranges: Sequence[tuple[int, int]]) -> set[int]:
+        """Today's ids of the definitions the hunks ``ranges`` (new-side lines of ``path_then`` at
+        ``commit``) changed: the innermost function, method or class of that version at each line."""
+        today = self.today.get(today_path)
+        if not today or not ranges:
+            return set()
+        key = (commit.sha, path_then)
+        self.used.add(key)
+        got = self.names.get(key)
+        if got is None:
+            got = self.names[key] = self._changed(commit.sha, path_then, ranges)
+        return {sid for q in got if (sid := today.get(q)) is not None}
+
+    def _changed(self, sha: str, path: str, ranges: Sequence[tuple[int, int]]) -> tuple[str, ...]:
+        spans = self._version(sha, path)
+        out: set[str] = set()
+        for lo, hi in ranges:
+            for line in range(lo, hi + 1):
+                for s, e, qname in spans:
+                    if s <= line <= e:
+                        out.add(qname)
+                        break  # innermost only
+        return tuple(sorted(out))
+
+    def _version(self, sha: str, path: str) -> list[tuple[int, int, str]]:
+        key = (sha, path)
+        got = self._spans.get(key)
+        if got is not None:
+            self._spans.move_to_end(key)
+            return got
+        data = self._blob(f"{sha}:{path}")
+        lang = language_for(path)
+        spans: list[tuple[int, int, str]] = []
+        if data is not None and lang is not None:
+            self.read += 1
+            if lang.name == "python":
+                spans = python_spans(data)
+            else:
+                pf = parse_source(path, data, lang.name, _PLACEHOLDER)
+                prefix = _PLACEHOLDER + "."
+                spans = [(s.start_line, s.end_line or s.start_line, s.qualified_name[len(prefix):]) for s in pf.symbols
+                         if s.kind in SPAN_KINDS and s.qualified_name.startswith(prefix) and "<" not in s.qualified_name]
+            spans.sort(key=lambda t: (t[1] - t[0], t[0]))
+        else:
+            self.missing += 1
+        self._spans[key] = spans
+        if len(self._spans) > CACHE_FILES:
+            self._spans.popitem(last=False)
+        return spans
+
+    def _process(self) -> subprocess.Popen:
+        if self._git is None:
+            try:
+                self._git = subprocess.Popen(["git", "-C", str(self.root), "cat-file", "--batch"], stdin=subprocess.PIPE,
+                                             stdout=subprocess.PIPE)
+            except (FileNotFoundError, NotADirectoryError, PermissionError) as exc:
+                raise NotAGitRepositoryError(str(self.root)) from exc
+        return self._git
+
+    def _blob(self, spec: str) -> bytes | None:
+        """The content of ``rev:path`` (``None`` when the object is missing or not a file)."""
+        if "\n" in spec or "\r" in spec:  # one request per line: such a name would shift every later answer
+            return None
+        proc = self._process()
+        try:
+            proc.stdin.write(spec.encode("utf-8", "surrogateescape") + b"\n")  # type: ignore[union-attr]
+            proc.stdin.flush()  # type: ignore[union-attr]
+            header = proc.stdout.readline().split()  # type: ignore[union-attr]
+            if len(header) != 3:  # "<spec> missing" / "ambiguous"
+                return None
+            size = int(header[2])
+            data = proc.stdout.read(size + 1)[:size]  # type: ignore[union-attr]
+        except (OSError, ValueError):  # git gone: nothing more is read (an empty truth is reported as such)
+            return None
+        return data if header[1] == b"blob" else None
+
+
+def today_names(rows) -> dict[str, dict[str, int]]:
+    """Today's path -> {qualified name inside its module: symbol id}, from symbol rows
+    ``(id, qualified_name, kind, path)``; the module rows name the prefix to strip."""
+    modules: dict[str, str] = {}
+    defs: list[tuple[int, str, str]] = []
+    for sid, qname, kind, path in rows:
+        if not path:
+            continue
+        if kind == "module":
+            modules.setdefault(path, qname)
+        elif kind in SPAN_KINDS:
+            defs.append((sid, qname, path))
+    out: dict[str, dict[str, int]] = {}
+    for sid, qname, path in sorted(defs):
+        mod = modules.get(path)
+        if mod is None or not qname.startswith(mod + "."):
+            continue
+        out.setdefault(path, {}).setdefault(qname[len(mod) + 1:], sid)
+    return out

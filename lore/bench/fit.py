@@ -83,14 +83,14 @@ def group_blocks(blocks: list[ltr.Blocks], groups: list[str] | None = None) -> l
     return ltr.Blocks.concat([ltr.Blocks.concat(v) for _, v in sorted(by_group.items())])
 
 
-# Signals the shipped default weights leave at 0. ``history`` is only ever present in a git checkout, and
-# no See-Also corpus is one, so only co-change could set its weight. Measured with the time split (history
-# mined before the cut, judgements after it) and fit free in leave-one-corpus-out, it moved held-out
-# co-change by +0.01 / -0.03 Recall@10 (requests, httpx / flask) and cost See-Also on a git clone of
-# networkx at 3.6.1 Recall@10 0.853 -> 0.814 (weight 2); a confidence smoothed as c / (n + 2) cost more
-# (0.832 -> 0.780). History predicts the next change, not what a reader calls related.
-# Opt in with ``--weights history=2`` or a ``lore bench fit`` on your own ground truth.
-OPT_IN_SIGNALS = ("history", "history_count")
+# Signals the shipped default weights would leave at 0 whatever the fit says: none any more. ``history``
+# is only ever present in a git checkout, and no See-Also corpus is one, so only co-change sets its
+# weight. While the history was mapped with today's line spans it was held here: fit free it moved
+# held-out co-change by +0.01 / -0.03 Recall@10 and cost See-Also on networkx's git clone (Recall@10
+# 0.853 -> 0.814). Mapped with each commit's own file version (lore.index.revisions) it lifts held-out
+# co-change (requests / httpx / flask Recall@10 0.544 / 0.473 / 0.570 -> 0.567 / 0.483 / 0.587) and
+# leaves See-Also on networkx's git clone where the defaults without it were (0.832 -> 0.833).
+OPT_IN_SIGNALS: tuple[str, ...] = ()
 
 
 def fit_weights(blocks: list[ltr.Blocks], *, init: dict[str, float] | None = None,
@@ -98,7 +98,7 @@ def fit_weights(blocks: list[ltr.Blocks], *, init: dict[str, float] | None = Non
     """Coordinate ascent over the union of ``blocks`` (see :func:`group_blocks` for how they are weighed).
 
     ``structure`` is the scale anchor: it stays at its initial weight (1.0); the signals in
-    ``hold_zero`` stay at 0 (the shipped defaults hold :data:`OPT_IN_SIGNALS` there). The ascent is
+    ``hold_zero`` stay at 0 (the leave-one-out and shipped fits hold :data:`OPT_IN_SIGNALS` there). The ascent is
     greedy and stops at a local optimum that depends on the order it visits the signals: it runs
     twice, visiting them in :data:`lore.graphs.hybrid.SIGNALS` order and in reverse, and keeps the
     better objective (the first on a tie). Adding a signal then cannot lower the objective through

@@ -146,7 +146,7 @@ def stats_cmd(db: DbOpt = None, as_json: JsonOpt = False) -> None:
         out.print(f"git history: none ({h['reason']})", markup=False)
     elif h:
         out.print(f"git history: {h.get('commits_used', 0)} commits used of {h.get('commits_read', 0)} read "
-                  "(the hybrid ranker's opt-in signal: --weights history=2)", markup=False)
+                  "(the hybrid ranker's history signal; --weights history=0 leaves it out)", markup=False)
 
 
 def show_cmd(

@@ -130,7 +130,7 @@ TOOLS: dict[str, dict[str, Any]] = {
             "lines); callers = what calls it; import = what its file imports (direction=out) or who imports "
             "it (in); inheritance = bases (out) / subclasses and overriding methods (in) / both; cluster = "
             "the other members of its subsystem. For related, algorithm: hybrid (default; structure, place, "
-            "words and role combined by weights fit on outside ground truth, git history when weighted in; "
+            "words and role combined by weights fit on outside ground truth, git history in a git checkout; "
             "why lists each signal's share, e.g. 'same file, 12 lines apart; shares 2 callees (a, b)'), "
             "overlap (fastest; shares callees, callers, types and the enclosing class or module with the seed, "
             "or is linked to it directly: best for 'siblings' such as other handlers or parsers), fusion "

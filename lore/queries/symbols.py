@@ -90,7 +90,7 @@ def index_stats(index: OpenIndex) -> dict:
 
 
 def history_summary(index: OpenIndex) -> dict:
-    """What the index knows of its repository's git history (the hybrid ranker's opt-in signal): the
+    """What the index knows of its repository's git history (the hybrid ranker's history signal): the
     commits read and used, their date range, or why there is none; ``{}`` before the first run."""
     got = history_store.run_summary(index.conn)
     if got is None:

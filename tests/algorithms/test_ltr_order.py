@@ -58,11 +58,12 @@ def test_some_problem_has_order_dependent_optima():
 def test_fit_weights_is_at_least_as_good_as_either_order():
     k = len(hy.SIGNALS)
     b = _random_blocks(7, k, queries=30, per=10)
-    fit = ft.fit_weights([b], hold_zero=ft.OPT_IN_SIGNALS)
+    hold = ("history", "history_count")
+    fit = ft.fit_weights([b], hold_zero=hold)
     w0 = hy.check_weights(ft.INIT)
-    held = tuple(hy.SIGNALS.index(s) for s in ft.OPT_IN_SIGNALS)
+    held = tuple(hy.SIGNALS.index(s) for s in hold)
     w0[list(held)] = 0.0
     fixed = (hy.SIGNALS.index("structure"), *held)
     best = max(ltr.coordinate_ascent(b, w0, fixed=fixed, order=o)[1] for o in (tuple(range(k)), tuple(range(k))[::-1]))
     assert fit.objective == pytest.approx(best)
-    assert all(fit.weights.get(s, 0.0) == 0.0 for s in ft.OPT_IN_SIGNALS)
+    assert all(fit.weights.get(s, 0.0) == 0.0 for s in hold)

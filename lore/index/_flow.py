@@ -183,7 +183,8 @@ class FlowMixin(WorldCore):
             if not converged:
                 self._reset_memos()
             memos: dict[str, dict] = {"mm": self._members, "ret": self._returns, "at": self._attr_types, "cm": self._class_members,
-                     "dec": self._decorated, "super": self._supers, "mro": self._mro, "fix": self._fixture_results}
+                     "dec": self._decorated, "super": self._supers, "mro": self._mro, "fix": self._fixture_results,
+                                     "elt": self._elements}
             for tag, key in self._cycle_heads:
                 memos[tag].pop(key, None)
             self._cycle_heads.clear()
@@ -208,6 +209,7 @@ class FlowMixin(WorldCore):
         self._decorated.clear()
         self._supers.clear()
         self._fixture_results.clear()
+        self._elements.clear()
 
     def _flow_site(self, c: FileCtx, call: Call, args: list[tuple[str, int, str]], changed: set[int]) -> None:
         if call.kind == "default":  # defaults: arguments the definition gives, in the enclosing scope

@@ -288,6 +288,11 @@ class LookupMixin(WorldCore):
             self._strict = strict
 
     def _resolve_path(self, c: FileCtx, scope: int, path: str, line: int, depth: int) -> tuple[Value, str] | None:
+        if path.endswith("]") and "()[" in path:  # ``f()[k]``: element k of the tuple f returns (a, b = f())
+            callee, _, k = path.rpartition("()[")
+            if k[:-1].isdigit():
+                got = self._resolve_path(c, scope, callee, line, depth + 1)
+                return self.call_element(got[0], got[1], int(k[:-1]), depth + 1) if got is not None else None  # type: ignore[attr-defined]
         parts = split_path(path)
         head = parts[0]
         if head == "super()":

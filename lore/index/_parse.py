@@ -196,7 +196,7 @@ def returned_bindings(pf: ParsedFile) -> dict[int, tuple]:
             by_scope.setdefault(b.owner, {}).setdefault(b.name, []).append(b)
     out: dict[int, tuple] = {}
     for owner, names in by_scope.items():
-        todo = [n for n in RESULT_NAMES if n in names]
+        todo = sorted(n for n in names if n in RESULT_NAMES or n.startswith("<return>["))  # and a tuple's elements
         if not todo:
             continue
         seen = set(todo)

@@ -54,6 +54,28 @@ def _top_level(text: str, sep: str) -> list[str]:
     return parts
 
 
+_TUPLE = re.compile(r"^(?:[A-Za-z_]\w*\.)*(?:Tuple|tuple)\[(.*)\]$", re.DOTALL)
+
+
+def tuple_element(annotation: str, k: int) -> str:
+    """The annotation of element ``k`` of a tuple annotation (``''`` when it names no such element).
+
+    Examples
+    --------
+    >>> tuple_element("t.Tuple[t.Optional[str], 'Command', t.List[str]]", 1), tuple_element("tuple[int, ...]", 5)
+    ("'Command'", 'int')
+    >>> tuple_element("List[int]", 0), tuple_element("tuple[int]", 1)
+    ('', '')
+    """
+    m = _TUPLE.match(annotation.strip().strip("'\"").strip())
+    if m is None:
+        return ""
+    args = [a.strip() for a in _top_level(m.group(1), ",")]
+    if len(args) == 2 and args[1] == "...":
+        return args[0]
+    return args[k] if k < len(args) else ""
+
+
 def primary_type(annotation: str) -> str:
     """The main class an annotation names: ``Optional["Session"]`` -> ``Session``; ``''`` for none.
 
@@ -131,6 +153,49 @@ class ValuesMixin(WorldCore):
         if keep:
             self._returns[func_id] = result
         return result
+
+    def returned_element(self, func_id: int, k: int) -> tuple[Value, str] | None:
+        """Element ``k`` of the tuple a function returns (``a, b = f()``): from its ``Tuple[...]`` return
+        annotation, else from the ``k``-th element of its ``return x, y`` statements."""
+        key = (func_id, k)
+        if key in self._elements:
+            return self._elements[key]
+        frame = self._enter(("elt", key))
+        if frame is None:
+            return None
+        result = None
+        try:
+            srow = self.syms[func_id]
+            c = self.ctx(srow.file_id)
+            local = c.local_of.get(func_id) if c is not None else None
+            if c is not None and local is not None:
+                annotation = c.pf.symbols[local].return_type
+                if annotation:
+                    element = tuple_element(annotation, k)
+                    result = self.type_value(c, local, element, 0) if element else None
+                else:
+                    result = self._returned_value(c, local, f"<return>[{k}]")
+        finally:
+            keep = self._leave(("elt", key), frame)
+        if keep:
+            self._elements[key] = result
+        return result
+
+    def call_element(self, v: Value, res: str, k: int, depth: int) -> tuple[Value, str] | None:
+        """Element ``k`` of what a call of ``v`` returns (a repository function returning a tuple)."""
+        if v[0] == "any":
+            return over_union(v, res, lambda e: self.call_element(e, res, k, depth + 1))
+        fid = v[1] if v[0] == "sym" else None
+        srow = self.syms.get(fid) if isinstance(fid, int) else None
+        if srow is None or srow.kind not in ("function", "method"):
+            return None
+        got = self.returned_element(srow.id, k)
+        if got is None:
+            return None
+        rv, rres = got
+        if rres in FLOW_KINDS or any(_is_function(self, e) for e in elements(rv)):
+            return rv, "return_flow"
+        return rv, typed_by(res, "constructor_type")
 
     def _returned_value(self, c: FileCtx, local: int, gives: str = "<return>") -> tuple[Value, str] | None:
         """What an unannotated function returns: the value of its ``return`` statements when they all

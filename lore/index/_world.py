@@ -192,6 +192,7 @@ class WorldCore:
         self._decorated: dict[tuple[int, int], tuple[Value, str] | None] = {}
         self._supers: dict[tuple[int, str], tuple[Value, str] | None] = {}
         self._fixture_results: dict[int, tuple[Value, str] | None] = {}  # lore.index._fixtures
+        self._elements: dict[tuple[int, int], tuple[Value, str] | None] = {}  # returned tuples' elements
         self._conftests: dict[str, int] | None = None
         self._subclasses: dict[int, list[int]] | None = None
         # values that travel (lore.index._flow): (function id, parameter position) -> the values callers

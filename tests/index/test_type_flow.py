@@ -94,6 +94,41 @@ TYPES: dict[str, Case] = {
         """},
         expect={("m.main", "m.Conn.close", RULE)},
     ),
+    "tuple_unpacked_from_a_call": Case(
+        {"m.py": """
+            import typing as t
+            class Conn:
+                def close(self): pass
+            class Cursor:
+                def fetch(self): pass
+            def open_both():
+                conn = Conn()
+                return conn, Cursor()
+            def annotated() -> t.Tuple[t.Optional[str], "Cursor"]: ...
+            def many() -> "tuple[Conn, ...]": ...
+            def one():
+                return Conn()
+            def main():
+                c, cur = open_both()
+                c.close()
+                cur.fetch()
+                name, cur2 = annotated()
+                cur2.fetch()
+                x, y, z = many()
+                z.close()
+            def never():
+                a, b = one()
+                a.close()
+                p, q, r = open_both()
+                r.close()
+                first, *rest = open_both()
+                first.close()
+        """},
+        # one() returns no tuple, open_both() has no third element, a starred target shifts positions:
+        # no rule binds those (only the labelled name guess, same_file_name)
+        expect={("m.main", "m.Conn.close", RULE), ("m.main", "m.Cursor.fetch", RULE),
+                ("m.never", "m.Conn.close", "same_file_name")},
+    ),
     "return_of_a_constructor": Case(
         {"m.py": """
             class Conn:
@@ -422,3 +457,8 @@ def test_cast_by_a_function_that_is_not_typings_names_no_type(tmp_path):
     """})
     assert g.has("m.f", "m.cast", RULE)
     assert "annotated_type" not in g.resolutions("m.f", "m.Multi.list_commands")
+
+
+def test_a_tuple_element_nobody_returns_is_never_bound_by_a_rule(tmp_path):
+    g = index_graph(tmp_path, TYPES["tuple_unpacked_from_a_call"].files)
+    assert g.resolutions("m.never", "m.Conn.close") == {"same_file_name"}

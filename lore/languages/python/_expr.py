@@ -327,7 +327,8 @@ def pairs(left: _ts.Node, right: _ts.Node | None) -> list[tuple[_ts.Node, _ts.No
 
 def result_bindings(owner: int, expr: _ts.Node, line: int, src: str | None, name: str) -> list[Binding]:
     """The ``name`` (``<return>`` / ``<yield>``) bindings of ``owner`` for the expression it returns or
-    yields: one per value it may take (``return a or b``), ``None`` aside."""
+    yields: one per value it may take (``return a or b``), ``None`` aside. A returned tuple
+    (``return a, b``) also binds each element, ``<return>[0]``, ``<return>[1]``, for ``x, y = f()``."""
     alts = alternatives(expr) or [expr]
     out = []
     for alt in alts:
@@ -335,10 +336,40 @@ def result_bindings(owner: int, expr: _ts.Node, line: int, src: str | None, name
             continue
         while alt.type == "parenthesized_expression" and alt.named_child_count == 1:
             alt = alt.named_child(0)
-        if alt.type == "call":
-            callee = dotted(alt.child_by_field_name("function"), src)
-            out.append(Binding(owner, name, line, value=callee if "<" not in callee else ""))
-        else:
-            path = value_path(alt, src) if alt.type in ("identifier", "attribute", "subscript", "lambda") else ""
-            out.append(Binding(owner, name, line, alias_of=path))
+        out.append(_result_binding(owner, name, alt, line, src))
+        if alt.type in ("expression_list", "tuple") and name == "<return>":
+            items = [c for c in alt.named_children if c.type != "comment"]
+            if not any(c.type in ("list_splat", "parenthesized_list_splat") for c in items):
+                out += [_result_binding(owner, f"{name}[{i}]", item, line, src) for i, item in enumerate(items)]
     return out
+
+
+def _result_binding(owner: int, name: str, expr: _ts.Node, line: int, src: str | None) -> Binding:
+    if expr.type == "call":
+        callee = dotted(expr.child_by_field_name("function"), src)
+        return Binding(owner, name, line, value=callee if "<" not in callee else "")
+    path = value_path(expr, src) if expr.type in ("identifier", "attribute", "subscript", "lambda") else ""
+    return Binding(owner, name, line, alias_of=path)
+
+
+def unpacked_call(owner: int, left: _ts.Node, right: _ts.Node, line: int, src: str | None) -> list[Binding]:
+    """``a, b = f()``: each plain name target bound to the element of what ``f`` returns at its position
+    (``alias_of="f()[0]"``), read from ``f``'s returned tuples or its ``Tuple[...]`` annotation.
+
+    Examples
+    --------
+    >>> from lore.parsers import _ts
+    >>> code = b"a, (b, c), d = m.f(1)"
+    >>> node = _ts.parse("python", code).root_node.named_children[0].named_children[0]
+    >>> left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    >>> [(b.name, b.alias_of) for b in unpacked_call(0, left, right, 1, code.decode())]
+    [('a', 'm.f()[0]'), ('d', 'm.f()[2]')]
+    """
+    while left.type == "parenthesized_expression" and left.named_child_count == 1:
+        left = left.named_children[0]
+    callee = dotted(right.child_by_field_name("function"), src)
+    targets = [t for t in left.named_children if t.type != "comment"]
+    if not callee or "<" in callee or "[" in callee or any(t.type == "list_splat_pattern" for t in targets):
+        return []
+    return [Binding(owner, text(t, src), line, alias_of=f"{callee}()[{i}]")
+            for i, t in enumerate(targets) if t.type == "identifier"]

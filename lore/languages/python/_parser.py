@@ -33,6 +33,7 @@ from ._expr import (
     result_bindings,
     text,
     type_names,
+    unpacked_call,
     value_path,
 )
 
@@ -316,8 +317,11 @@ class _Extractor:
         line = left.start_point[0] + 1
         lt = left.type
         if lt in _UNPACKED or lt == "parenthesized_expression":
-            for target, value in pairs(left, right):
+            got = pairs(left, right)
+            for target, value in got:
                 self._bind(owner, target, value, type_node if target is left else None, line)
+            if not got and right is not None and right.type == "call":  # a, b = f(): what f returns, by position
+                self.pf.bindings += unpacked_call(owner, left, right, line, self.src)
             self._starred(owner, left, right, line)
         else:  # one target (most assignments): what pairs() would give, without its checks
             self._bind(owner, left, right, type_node, line)

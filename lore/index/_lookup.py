@@ -113,7 +113,10 @@ class LookupMixin(WorldCore):
         if len(candidates) == 1:
             pick = candidates[0]
         else:
-            pool = [cand for cand in candidates if cand[0] <= line] or candidates
+            # ``r = s.send(r.prepare())``: a use reads what the name held before its own line's statement
+            # rebinds it; a binding of the same line counts only when there is none before it
+            pool = ([cand for cand in candidates if cand[0] < line] or [cand for cand in candidates if cand[0] <= line]
+                    or candidates)
             pick = max(pool, key=_first)
             if pick[1] == "bind":  # ``x = a or b``: the alternatives the parser bound on one line
                 alts = [cand[2] for cand in pool if cand[0] == pick[0] and cand[1] == "bind"]

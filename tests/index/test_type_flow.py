@@ -129,6 +129,26 @@ TYPES: dict[str, Case] = {
         expect={("m.main", "m.Conn.close", RULE), ("m.main", "m.Cursor.fetch", RULE),
                 ("m.never", "m.Conn.close", "same_file_name")},
     ),
+    "a_rebinding_reads_the_value_before_it": Case(
+        {"m.py": """
+            class Request:
+                def prepare(self): return Prepared()
+            class Prepared:
+                def send(self): pass
+            class Session:
+                def send(self, p): return Response()
+            class Response:
+                def json(self): pass
+            def main(s: Session):
+                r = Request()
+                r = s.send(r.prepare())
+                r.json()
+                y = Response(); y.json()
+        """},
+        # r.prepare() reads r before its own line rebinds it; a binding alone on its line still counts
+        expect={("m.main", "m.Request.prepare", RULE), ("m.main", "m.Response.json", RULE)},
+        forbid={("m.main", "m.Prepared.send")},
+    ),
     "return_of_a_constructor": Case(
         {"m.py": """
             class Conn:

@@ -102,6 +102,8 @@ class HierarchyMixin(WorldCore):
                     return attr
                 assigned = assigned or name in self._assigned_attrs(cid)  # type: ignore[arg-type]
             elif v[0] in ("ext", "extinst"):  # a member of an external base: its method, or data (extattr)
+                if v[1] in MARKER_BASES and not _is_dunder(name):
+                    continue  # Protocol, ABC, Generic: they give a class no methods of its own to call
                 if assigned:  # ours, not the library's: never an external symbol the import does not prove
                     return None
                 return ("extattr", f"{v[1]}.{name}"), "external"
@@ -273,6 +275,12 @@ def _c3_merge(seqs: list[list[Value]]) -> list[Value] | None:
                 pos[i] += 1
                 if pos[i] < len(s):
                     in_tail[s[pos[i]]] -= 1
+
+
+# external bases that mark a class (a protocol, an abstract base, a generic) without giving it methods:
+# a name they lack is looked up in the bases after them (``class G(Mixin, Graph)``, ``Mixin(Protocol)``)
+MARKER_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "typing.Generic", "typing_extensions.Generic",
+                          "abc.ABC", "builtins.object"})
 
 
 def _is_dunder(name: str) -> bool:

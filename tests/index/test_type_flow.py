@@ -149,6 +149,30 @@ TYPES: dict[str, Case] = {
         expect={("m.main", "m.Request.prepare", RULE), ("m.main", "m.Response.json", RULE)},
         forbid={("m.main", "m.Prepared.send")},
     ),
+    "a_marker_base_before_a_project_base": Case(
+        {"m.py": """
+            import typing
+            from abc import ABC
+            class Base:
+                def add_edge(self): pass
+            class Mixin(typing.Protocol):
+                def extra(self): pass
+            class G(Mixin, Base):
+                pass
+            class K(ABC, Base):
+                pass
+            def main():
+                G().add_edge()
+                K().add_edge()
+                G().missing()
+        """},
+        # Protocol and ABC give a class no methods: the lookup goes on to Base, and a name nobody
+        # defines is never made up as typing.Protocol.missing
+        expect={("m.main", "m.Base.add_edge", RULE)},
+        forbid={("m.main", "typing.Protocol.add_edge"), ("m.main", "abc.ABC.add_edge"),
+                ("m.main", "typing.Protocol.missing")},
+        unresolved={("m.main", "G().missing")},
+    ),
     "return_of_a_constructor": Case(
         {"m.py": """
             class Conn:

@@ -8,7 +8,10 @@
 See-Also corpora: networkx, scipy, numpy (installed), xarray, geopandas (pinned sdists, downloaded once
 into $LORE_BENCH_CACHE or ~/.cache/lore-bench, sha256-checked). Co-change corpora: requests, httpx,
 flask, as git checkouts at the commits pinned in lore/bench/corpora.py (default <cache>/repos/<name>,
-or --repo name=PATH). Not part of CI (about 10 minutes on 2 cores); the CI gate is run.py.
+or --repo name=PATH). networkx may also come from its git checkout at the pinned tag
+(--repo networkx=PATH): the See-Also corpus then has a git history, so the fit weighs what the
+history signal does to See-Also questions too (the shipped weights are fit that way). Not part of CI
+(about 10 minutes on 2 cores); the CI gate is run.py.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ DEFAULTS = HERE.parents[1] / "lore" / "graphs" / "_hybrid_weights.py"
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpora", help="comma-separated subset (default: all eight)")
-    ap.add_argument("--repo", action="append", default=[], help="name=PATH of a co-change checkout")
+    ap.add_argument("--repo", action="append", default=[], help="name=PATH of a co-change checkout, or of networkx's git checkout at its pinned tag")
     ap.add_argument("--workdir", type=Path, help="keep the indexes here (refreshed on the next run)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)

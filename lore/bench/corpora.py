@@ -23,6 +23,7 @@ commit): half of the co-change evidence on each side, the same rule for every re
 from __future__ import annotations
 
 import importlib
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,10 +36,14 @@ class SeeAlsoCorpus:
     name: str
     aliases: tuple[tuple[str, str], ...]  # short import names used in docstrings: ("np", "numpy")
     sdist: Sdist | None = None  # None: the installed package
+    # (repository, tag) of the same version: indexed from a checkout there (``--repo name=PATH``) the
+    # corpus has a git history, so the fit sees what the history signal does to See-Also questions
+    git: tuple[str, str] | None = None
 
 
 SEEALSO = {
-    "networkx": SeeAlsoCorpus("networkx", (("nx", "networkx"),)),
+    "networkx": SeeAlsoCorpus("networkx", (("nx", "networkx"),),
+                              git=("https://github.com/networkx/networkx", "networkx-3.6.1")),
     "scipy": SeeAlsoCorpus("scipy", (("np", "numpy"),)),
     "numpy": SeeAlsoCorpus("numpy", (("np", "numpy"),)),
     "xarray": SeeAlsoCorpus("xarray", (("xr", "xarray"), ("np", "numpy")), Sdist(
@@ -81,6 +86,22 @@ def seealso_root(name: str, cache: Path | None = None) -> tuple[Path, str]:
         return Path(module.__file__).parent, f"{name} {module.__version__}"
     top = fetch_sdist(spec.sdist, cache, prefix=f"{name}/")
     return top / name, f"{name} {spec.sdist.version}"
+
+
+def seealso_checkout(name: str, path: str | Path) -> tuple[Path, str]:
+    """(package directory to index, label) of a See-Also corpus from a git checkout at its pinned tag."""
+    spec = SEEALSO.get(name)
+    if spec is None or spec.git is None:
+        raise InvalidArgumentError(f"no git checkout is pinned for the See-Also corpus {name!r}")
+    url, tag = spec.git
+    p = Path(path)
+    head = subprocess.run(["git", "-C", str(p), "rev-parse", "HEAD", f"{tag}^{{commit}}"], capture_output=True,
+                          text=True, check=False)
+    shas = head.stdout.split()
+    if head.returncode != 0 or len(shas) != 2 or shas[0] != shas[1]:
+        raise InvalidArgumentError(f"{p} is not a git checkout of {name} at {tag}; run "
+                                   f"`git clone {url} {p} && git -C {p} checkout {tag}`")
+    return p / name, f"{name} {tag} (git checkout)"
 
 
 def cochange_repo(name: str, path: str | Path | None = None) -> Path:

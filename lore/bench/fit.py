@@ -84,12 +84,15 @@ def group_blocks(blocks: list[ltr.Blocks], groups: list[str] | None = None) -> l
 
 
 # Signals the shipped default weights would leave at 0 whatever the fit says: none any more. ``history``
-# is only ever present in a git checkout, and no See-Also corpus is one, so only co-change sets its
-# weight. While the history was mapped with today's line spans it was held here: fit free it moved
-# held-out co-change by +0.01 / -0.03 Recall@10 and cost See-Also on networkx's git clone (Recall@10
-# 0.853 -> 0.814). Mapped with each commit's own file version (lore.index.revisions) it lifts held-out
-# co-change (requests / httpx / flask Recall@10 0.544 / 0.473 / 0.570 -> 0.567 / 0.483 / 0.587) and
-# leaves See-Also on networkx's git clone where the defaults without it were (0.832 -> 0.833).
+# exists only in a git checkout; the co-change corpora are ones, the See-Also corpora are not (unless
+# networkx comes from its git checkout, ``loo.py --repo networkx=PATH``). While the history was mapped
+# with today's line spans it was held here: fit free it moved held-out co-change by +0.01 / -0.03
+# Recall@10. Mapped with each commit's own file version (lore.index.revisions) it lifts held-out
+# co-change Recall@10 / MRR@10 by 0.02-0.06 / 0.05-0.07, and it costs See-Also questions asked in a git
+# checkout: networkx from its clone at 3.6.1, the shipped weights give Recall@10 / MRR@10 0.765 / 0.669
+# with it and 0.857 / 0.718 without (a fit that sees that corpus still weighs history at 4: the
+# objective counts co-change as half). README's history paragraph has the numbers; ``--weights
+# history=0`` asks without it.
 OPT_IN_SIGNALS: tuple[str, ...] = ()
 
 

@@ -10,7 +10,10 @@ interval of the per-query difference (2,000 resamples, seeded).
 Co-change corpora are split in time (:data:`lore.bench.corpora.COCHANGE` ``cut``): the judgements
 come from the commits at or after the cut, the index's history signal from the commits before it
 (:func:`check_no_leak` verifies the two sets of commits are disjoint and ordered, per corpus, and
-the report records the evidence). See-Also corpora are not git checkouts: their history signal is 0.
+the report records the evidence). See-Also corpora are installed packages or sdists, whose history
+signal is 0, except networkx when it is indexed from its git checkout at the pinned tag
+(``repos={"networkx": PATH}``): then its history counts, and the fit sees what the signal does to
+See-Also questions where a repository has one.
 
 Finally the weights are fit on all corpora together: those are the shipped defaults
 (``lore/graphs/_hybrid_weights.py``, written with ``--write-defaults``).
@@ -30,7 +33,7 @@ from ..algorithms import _ltr as ltr
 from ..index.history import refresh_history
 from . import fit as ft
 from . import structural as st
-from .corpora import COCHANGE, SEEALSO, cochange_repo, seealso_root
+from .corpora import COCHANGE, SEEALSO, cochange_repo, seealso_checkout, seealso_root
 
 ALGORITHMS = ("overlap:idf_cosine", "fusion", "pagerank", "pagerank_push", "cluster")
 BASELINES = ("same_file", "same_dir_random", "random")
@@ -58,11 +61,14 @@ def load_corpus(name: str, workdir: Path, *, repos: dict[str, str] | None = None
     """Index one corpus into ``workdir`` (refreshed, not rebuilt, when already there) and build its suite."""
     from ..api import open_index
 
-    db = workdir / f"{name}.db"
+    checkout = (repos or {}).get(name) if name in SEEALSO else None
+    db = workdir / (f"{name}-git.db" if checkout else f"{name}.db")
     if name in SEEALSO:
-        root, label = seealso_root(name)
+        root, label = seealso_checkout(name, checkout) if checkout else seealso_root(name)
         secs = _index(root, db)
-        history = refresh_history(db, root)  # an installed package or an sdist: no git, the history signal is 0
+        # an installed package or an sdist: no git, the history signal is 0; a checkout at the pinned tag:
+        # its history up to that tag (See-Also judgements come from docstrings, never from git)
+        history = refresh_history(db, root)
         aliases = dict(SEEALSO[name].aliases)
         suite = st.prepare(db, aliases=aliases)
         suite.info["corpus"] = label

@@ -189,3 +189,38 @@ def test_shared_words_in_the_why_are_the_rarest_first(tmp_path):
     row = next(r for r in env["results"] if r["qualified_name"] == "m.other")
     words = next(s for s in row["why"]["signals"] if s["signal"] in ("text", "text_abs"))["text"]
     assert words.startswith("shares words gyroscope/quaternion"), words
+
+
+def test_a_seealso_corpus_from_a_git_checkout_must_sit_at_its_pinned_tag(tmp_path):
+    """``loo.py --repo networkx=PATH``: the checkout is used only at the tag the corpus pins."""
+    import os
+    import shutil
+    import subprocess
+
+    from lore.bench.corpora import SEEALSO, seealso_checkout
+    from lore.errors import InvalidArgumentError
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(tmp_path)}
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True, env=env)
+
+    git("init", "-q")
+    (tmp_path / "networkx").mkdir()
+    (tmp_path / "networkx" / "__init__.py").write_text("")
+    git("add", "-A")
+    git("commit", "-q", "-m", "one")
+    tag = SEEALSO["networkx"].git[1]
+    git("tag", tag)
+    root, label = seealso_checkout("networkx", tmp_path)
+    assert root == tmp_path / "networkx" and tag in label
+    (tmp_path / "networkx" / "x.py").write_text("")
+    git("add", "-A")
+    git("commit", "-q", "-m", "two")  # HEAD moved past the tag
+    with pytest.raises(InvalidArgumentError, match=tag):
+        seealso_checkout("networkx", tmp_path)
+    with pytest.raises(InvalidArgumentError, match="no git checkout is pinned"):
+        seealso_checkout("scipy", tmp_path)

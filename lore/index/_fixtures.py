@@ -52,26 +52,16 @@ class FixtureMixin(WorldCore):
 
     def fixture_result(self, fid: int) -> tuple[Value, str] | None:
         """What the fixture ``fid`` gives a test: what it yields (a generator fixture), else what it returns."""
-        if fid in self._fixture_results:
-            return self._fixture_results[fid]
-        frame = self._enter(("fix", fid))
-        if frame is None:
-            return None
-        result = None
-        try:
-            srow = self.syms[fid]
-            c = self.ctx(srow.file_id)
+        def compute() -> tuple[Value, str] | None:
+            c = self.ctx(self.syms[fid].file_id)
             local = c.local_of.get(fid) if c is not None else None
-            if c is not None and local is not None:
-                if c.bindings_of(local).get("<yield>"):
-                    result = self._returned_value(c, local, "<yield>")  # type: ignore[attr-defined]
-                else:
-                    result = self.returns(fid)  # type: ignore[attr-defined]
-        finally:
-            keep = self._leave(("fix", fid), frame)
-        if keep:
-            self._fixture_results[fid] = result
-        return result
+            if c is None or local is None:
+                return None
+            if c.bindings_of(local).get("<yield>"):
+                return self._returned_value(c, local, "<yield>")  # type: ignore[attr-defined]
+            return self.returns(fid)  # type: ignore[attr-defined]
+
+        return self._step("fix", self._fixture_results, fid, compute)
 
     def _find_fixture(self, c: FileCtx, scope: int, pname: str, skip: int | None) -> int | None:
         """The fixture named ``pname`` that the function ``scope`` of ``c`` receives (never ``skip``, the

@@ -157,29 +157,18 @@ class ValuesMixin(WorldCore):
     def returned_element(self, func_id: int, k: int) -> tuple[Value, str] | None:
         """Element ``k`` of the tuple a function returns (``a, b = f()``): from its ``Tuple[...]`` return
         annotation, else from the ``k``-th element of its ``return x, y`` statements."""
-        key = (func_id, k)
-        if key in self._elements:
-            return self._elements[key]
-        frame = self._enter(("elt", key))
-        if frame is None:
-            return None
-        result = None
-        try:
-            srow = self.syms[func_id]
-            c = self.ctx(srow.file_id)
+        def compute() -> tuple[Value, str] | None:
+            c = self.ctx(self.syms[func_id].file_id)
             local = c.local_of.get(func_id) if c is not None else None
-            if c is not None and local is not None:
-                annotation = c.pf.symbols[local].return_type
-                if annotation:
-                    element = tuple_element(annotation, k)
-                    result = self.type_value(c, local, element, 0) if element else None
-                else:
-                    result = self._returned_value(c, local, f"<return>[{k}]")
-        finally:
-            keep = self._leave(("elt", key), frame)
-        if keep:
-            self._elements[key] = result
-        return result
+            if c is None or local is None:
+                return None
+            annotation = c.pf.symbols[local].return_type
+            if annotation:
+                element = tuple_element(annotation, k)
+                return self.type_value(c, local, element, 0) if element else None
+            return self._returned_value(c, local, f"<return>[{k}]")
+
+        return self._step("elt", self._elements, (func_id, k), compute)
 
     def call_element(self, v: Value, res: str, k: int, depth: int) -> tuple[Value, str] | None:
         """Element ``k`` of what a call of ``v`` returns (a repository function returning a tuple)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..languages import ImportBinding, LanguageRules, rules_for
 from ..parsers.records import Binding, Call, ParsedFile
@@ -251,6 +251,23 @@ class WorldCore:
                 return False
             self._cycle_heads.add(key)
         return True
+
+    def _step(self, tag: str, memo: dict, key: Any, compute: Callable[[], Any]) -> Any:
+        """A memoized step: ``memo[key]``, else ``compute()`` between :meth:`_enter` and :meth:`_leave`
+        (``None`` when the step cannot run), remembered when it may be."""
+        if key in memo:
+            return memo[key]
+        frame = self._enter((tag, key))
+        if frame is None:
+            return None
+        result = None
+        try:
+            result = compute()
+        finally:
+            keep = self._leave((tag, key), frame)
+        if keep:
+            memo[key] = result
+        return result
 
     def is_test_file(self, file_id: int | None) -> bool:
         """Whether a file of the world is test code (by its path, as the walker says; once per file)."""

@@ -92,7 +92,7 @@ def group_blocks(blocks: list[ltr.Blocks], groups: list[str] | None = None) -> l
 # checkout: networkx from its clone at 3.6.1, the shipped weights give Recall@10 / MRR@10 0.765 / 0.669
 # with it and 0.857 / 0.718 without (a fit that sees that corpus still weighs history at 4: the
 # objective counts co-change as half). README's history paragraph has the numbers; ``--weights
-# history=0`` asks without it.
+# history=0,history_count=0`` asks without it.
 OPT_IN_SIGNALS: tuple[str, ...] = ()
 
 

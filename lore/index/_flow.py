@@ -183,8 +183,8 @@ class FlowMixin(WorldCore):
             if not converged:
                 self._reset_memos()
             memos: dict[str, dict] = {"mm": self._members, "ret": self._returns, "at": self._attr_types, "cm": self._class_members,
-                     "dec": self._decorated, "super": self._supers, "mro": self._mro, "fix": self._fixture_results,
-                                     "elt": self._elements}
+                                      "dec": self._decorated, "super": self._supers, "mro": self._mro,
+                                      "fix": self._fixture_results, "elt": self._elements}
             for tag, key in self._cycle_heads:
                 memos[tag].pop(key, None)
             self._cycle_heads.clear()

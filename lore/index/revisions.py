@@ -30,10 +30,12 @@ from typing import Protocol
 from ..errors import NotAGitRepositoryError
 from ..languages import language_for, parse_source
 from ..parsers import _ts
+from .walk import DEFAULT_MAX_FILE_SIZE
 
 SPAN_KINDS = ("function", "method", "class")
 _PLACEHOLDER = "M"  # the module name a historical version is parsed under (stripped again below)
 CACHE_FILES = 4096  # parsed file versions kept (a file changed by consecutive commits is read once each)
+MAX_BLOB = DEFAULT_MAX_FILE_SIZE  # a bigger file version (vendored, generated) is skipped, as the indexer skips it
 _PY_DEFS = "(function_definition name: (identifier) @name) @def\n(class_definition name: (identifier) @name) @def"
 
 Names = dict[tuple[str, str], tuple[str, ...]]  # (commit, path then) -> qualified names its hunks changed
@@ -130,7 +132,10 @@ class RevisionSpans:
         self.used.add(key)
         got = self.names.get(key)
         if got is None:
-            got = self.names[key] = self._changed(commit.sha, path_then, ranges)
+            missing = self.missing
+            got = self._changed(commit.sha, path_then, ranges)
+            if self.missing == missing:  # the version was read: what the commit changed there is final
+                self.names[key] = got
         return {sid for q in got if (sid := today.get(q)) is not None}
 
     def _changed(self, sha: str, path: str, ranges: Sequence[tuple[int, int]]) -> tuple[str, ...]:
@@ -150,11 +155,14 @@ class RevisionSpans:
         if got is not None:
             self._spans.move_to_end(key)
             return got
-        data = self._blob(f"{sha}:{path}")
         lang = language_for(path)
+        if lang is None:
+            return []
+        data = self._blob(f"{sha}:{path}")
         spans: list[tuple[int, int, str]] = []
-        if data is not None and lang is not None:
-            self.read += 1
+        try:
+            if data is None:
+                raise ValueError("not read")
             if lang.name == "python":
                 spans = python_spans(data)
             else:
@@ -162,9 +170,11 @@ class RevisionSpans:
                 prefix = _PLACEHOLDER + "."
                 spans = [(s.start_line, s.end_line or s.start_line, s.qualified_name[len(prefix):]) for s in pf.symbols
                          if s.kind in SPAN_KINDS and s.qualified_name.startswith(prefix) and "<" not in s.qualified_name]
-            spans.sort(key=lambda t: (t[1] - t[0], t[0]))
-        else:
+        except Exception:  # unreadable (git gone, too big) or a parser failure: nothing mapped, nothing kept
             self.missing += 1
+            return []
+        self.read += 1
+        spans.sort(key=lambda t: (t[1] - t[0], t[0]))
         self._spans[key] = spans
         if len(self._spans) > CACHE_FILES:
             self._spans.popitem(last=False)
@@ -191,6 +201,11 @@ class RevisionSpans:
             if len(header) != 3:  # "<spec> missing" / "ambiguous"
                 return None
             size = int(header[2])
+            if size > MAX_BLOB:  # read past it (the stream must stay in step), never parse it
+                left = size + 1
+                while left > 0 and (chunk := proc.stdout.read(min(left, 1 << 20))):  # type: ignore[union-attr]
+                    left -= len(chunk)
+                return None
             data = proc.stdout.read(size + 1)[:size]  # type: ignore[union-attr]
         except (OSError, ValueError):  # git gone: nothing more is read (an empty truth is reported as such)
             return None

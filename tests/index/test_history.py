@@ -332,3 +332,20 @@ def test_a_refresh_maps_known_commits_without_reading_their_files_again(history_
 def _head(repo: Path) -> str:
     return subprocess.run(["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True,
                           check=True).stdout.strip()
+
+
+def test_a_huge_file_version_in_history_is_skipped_and_the_rest_still_maps(history_repo, monkeypatch):
+    """A vendored giant in some commit is read past, not parsed; the commits after it still map."""
+    from lore.index import revisions
+
+    monkeypatch.setattr(revisions, "MAX_BLOB", 50)  # every version of m.py is now "too big"
+    report = index_repo(history_repo)
+    summary, pairs, _ = _counts(Path(report.db))
+    assert summary["versions_read"] == 0 and pairs == {}
+    monkeypatch.setattr(revisions, "MAX_BLOB", 10_000)  # nothing unread was remembered as "changed nothing"
+    conn = store_db.connect(report.db)
+    store_db.bump_generation(conn)  # a new generation: the history is mapped again, with the stored names
+    conn.commit()
+    conn.close()
+    summary = hist.refresh_history(report.db, history_repo)
+    assert summary["versions_read"] > 0 and _counts(Path(report.db))[1][("f", "g")] == 2

@@ -288,8 +288,11 @@ class FileResolver:
         classes = [w.syms[s].parent_id for s in cands]
         if any(k is None or w.syms[k].kind not in TYPE_KINDS for k in classes):
             return cands
+        # the overridden method's class is in every candidate's MRO, the first's too: only those few
+        # are tried against all the others (common names have hundreds of candidates; this is per call)
+        first = w.mro(classes[0])  # type: ignore[arg-type]
         for s, k in zip(cands, classes, strict=True):
-            if all(o == k or ("sym", k) in w.mro(o) for o in classes):  # type: ignore[arg-type]
+            if (k == classes[0] or ("sym", k) in first) and all(o == k or ("sym", k) in w.mro(o) for o in classes):  # type: ignore[arg-type]
                 return [s]
         return cands
 

@@ -159,10 +159,11 @@ class RevisionSpans:
         if lang is None:
             return []
         data = self._blob(f"{sha}:{path}")
+        if data is None:  # git gone, or a version too big to parse: nothing mapped, nothing kept
+            self.missing += 1
+            return []
         spans: list[tuple[int, int, str]] = []
         try:
-            if data is None:
-                raise ValueError("not read")
             if lang.name == "python":
                 spans = python_spans(data)
             else:
@@ -170,7 +171,7 @@ class RevisionSpans:
                 prefix = _PLACEHOLDER + "."
                 spans = [(s.start_line, s.end_line or s.start_line, s.qualified_name[len(prefix):]) for s in pf.symbols
                          if s.kind in SPAN_KINDS and s.qualified_name.startswith(prefix) and "<" not in s.qualified_name]
-        except Exception:  # unreadable (git gone, too big) or a parser failure: nothing mapped, nothing kept
+        except Exception:  # a parser failure: nothing mapped, nothing kept
             self.missing += 1
             return []
         self.read += 1

@@ -210,6 +210,7 @@ class FlowMixin(WorldCore):
         self._supers.clear()
         self._fixture_results.clear()
         self._elements.clear()
+        self._paths = (None, {}, {}, {})
 
     def _flow_site(self, c: FileCtx, call: Call, args: list[tuple[str, int, str]], changed: set[int]) -> None:
         if call.kind == "default":  # defaults: arguments the definition gives, in the enclosing scope
@@ -305,7 +306,7 @@ class FlowMixin(WorldCore):
                 return True
             i: int | None = scope
             while i is not None:
-                if callee in c.candidates(i):
+                if callee in c.cands[i]:
                     return True
                 i = c.pf.symbols[i].parent
         return False
@@ -334,7 +335,7 @@ class FlowMixin(WorldCore):
             return False
         i: int | None = scope
         while i is not None:
-            for _line, what, payload in c.candidates(i).get(head, ()):
+            for _line, what, payload in c.cands[i].get(head, ()):
                 if what != "bind":
                     return what == "def"
                 src = payload.alias_of or payload.value  # type: ignore[attr-defined]

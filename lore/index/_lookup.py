@@ -12,6 +12,10 @@ from ..languages import ImportBinding
 from ._flow import over_union, union
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, _first, split_path, weaker
 
+_WHOLE = 1 << 30  # the line of a lookup that reads a scope whole (every binding counts)
+_UNBOUND = object()  # no scope of the file binds the name
+_NOT_LOOKED = object()
+
 
 class LookupMixin(WorldCore):
     """Names looked up in scopes, imports, modules and namespaces; dotted paths followed."""
@@ -49,7 +53,7 @@ class LookupMixin(WorldCore):
         c = self.ctx(file_id)
         if c is not None:
             module_local = c.local_of.get(mod_id, 0)
-            got = self._lookup_in_scope(c, module_local, name, 1 << 30, depth + 1, module_level_only=True,
+            got = self._lookup_in_scope(c, module_local, name, _WHOLE, depth + 1, module_level_only=True,
                                         with_imports=c.rules.imports_reexported)
             if got is not None:
                 return got[0], "import"
@@ -94,8 +98,10 @@ class LookupMixin(WorldCore):
         kind = sym.kind
         base_res = "module_global" if kind == "module" else "local_scope"
         if name.endswith("[*]") and c.rules.follows_values:  # any slot of a literal container bound here
+            if line < _WHOLE:
+                self._by_line = True
             return self._any_slot(c, scope, name[:-3], line, depth)
-        candidates = c.candidates(scope).get(name)
+        candidates = c.cands[scope].get(name)
         if candidates and not with_imports:
             candidates = [cand for cand in candidates if cand[1] != "import"]
         if not candidates:
@@ -115,6 +121,8 @@ class LookupMixin(WorldCore):
         else:
             # ``r = s.send(r.prepare())``: a use reads what the name held before its own line's statement
             # rebinds it; a binding of the same line counts only when there is none before it
+            if line < _WHOLE:  # which binding counts depends on the line (see resolve_path's memo)
+                self._by_line = True
             pool = ([cand for cand in candidates if cand[0] < line] or [cand for cand in candidates if cand[0] <= line]
                     or candidates)
             pick = max(pool, key=_first)
@@ -141,7 +149,7 @@ class LookupMixin(WorldCore):
             return None
         prefix = base + "["
         found = []
-        for slot, cands in c.candidates(scope).items():
+        for slot, cands in c.cands[scope].items():
             if not (slot.startswith(prefix) and slot.endswith("]") and "[" not in slot[len(prefix):]):
                 continue
             if slot.endswith("[*]"):  # d[k] = f with a key we cannot read: every such value
@@ -217,19 +225,40 @@ class LookupMixin(WorldCore):
             cls = c.enclosing_class(scope)
             if cls is not None:
                 return ("inst" if recv == "inst" else "sym", c.ids[cls]), "self_method"
-        first = True
+        got = self._lookup_in_scope(c, scope, name, line, depth + 1)
+        if got is not None:
+            return None if got[0][0] == "unknown" else got  # a parameter of unknown type shadows outer names
+        outer = syms[scope].parent
+        if outer is None:
+            return self._outside(c, scope, name)
+        if not self._flow_state or self._active:
+            found = self._outward(c, outer, name, depth)
+        else:
+            # the scopes further out are read whole (no use line): one answer per scope and name in a
+            # file, shared by every function of it (``len``, ``models``, an imported name)
+            memo = self._top_memo(c)[2]
+            key = (outer, name, depth)
+            found = memo.get(key, _NOT_LOOKED)
+            if found is _NOT_LOOKED:
+                found = memo[key] = self._outward(c, outer, name, depth)
+        return self._outside(c, scope, name) if found is _UNBOUND else found  # type: ignore[return-value]
+
+    def _outward(self, c: FileCtx, scope: int, name: str, depth: int) -> object:
+        """``name`` as the scopes from ``scope`` (an enclosing scope of the use: every binding counts)
+        outwards bind it: a value, ``None`` (bound to nothing we know), or ``_UNBOUND`` (no scope binds it)."""
+        syms = c.pf.symbols
+        visible_classes = c.rules.class_scopes_visible_to_methods
         i: int | None = scope
         while i is not None:
-            kind = syms[i].kind
-            visible = first or kind != "class" or c.rules.class_scopes_visible_to_methods
-            if visible:
-                got = self._lookup_in_scope(c, i, name, line if first else 1 << 30, depth + 1)
+            if visible_classes or syms[i].kind != "class":
+                got = self._lookup_in_scope(c, i, name, _WHOLE, depth + 1)
                 if got is not None:
-                    if got[0][0] == "unknown":
-                        return None  # a parameter of unknown type shadows outer names
-                    return got
-            first = False
+                    return None if got[0][0] == "unknown" else got
             i = syms[i].parent
+        return _UNBOUND
+
+    def _outside(self, c: FileCtx, scope: int, name: str) -> tuple[Value, str] | None:
+        """``name`` bound in no scope of the file, seen from ``scope``: a member of the package, or a builtin."""
         rules = c.rules
         got = rules.package_member(self, c, scope, name)
         if got is not None:
@@ -280,15 +309,46 @@ class LookupMixin(WorldCore):
                     return got[0], weaker(res, "import")
         return None
 
+    def _top_memo(self, c: FileCtx) -> tuple[dict, dict, dict]:
+        """The memo of top-level lookups in file ``c``: (paths, heads, outer scopes); a new file starts
+        a new one."""
+        got = self._paths
+        if got[0] is not c:
+            got = self._paths = (c, {}, {}, {})
+        return got[1], got[2], got[3]
+
+    def _head_value(self, c: FileCtx, scope: int, name: str, line: int, depth: int) -> tuple[Value, str] | None:
+        """:meth:`lookup_name` for the first name of a path, remembered per scope at the top level when
+        one binding or none names it there (``self``, ``models``: most paths of a scope share a few heads)."""
+        if not self._flow_state or self._active or "[" in name or len(c.cands[scope].get(name, ())) > 1:
+            return self.lookup_name(c, scope, name, line, depth)
+        heads = self._top_memo(c)[1]
+        key = (scope, name, depth)
+        if key in heads:
+            return heads[key]
+        got = heads[key] = self.lookup_name(c, scope, name, line, depth)
+        return got
+
     def resolve_path(self, c: FileCtx, scope: int, path: str, line: int, depth: int = 0) -> tuple[Value, str] | None:
         """Resolve a dotted path as written in ``scope`` of file ``c`` to a value and the rule used."""
         if depth > MAX_DEPTH or not path:
             return None
+        key = None
+        if self._flow_state and not self._active:  # a top-level lookup of a flow round or the edge pass
+            paths = self._top_memo(c)[0]
+            key = (scope, path, depth)
+            if key in paths:
+                return paths[key]
+        outer, self._by_line = self._by_line, False
         strict, self._strict = self._strict, c.rules.follows_values
         try:
-            return self._resolve_path(c, scope, path, line, depth)
+            got = self._resolve_path(c, scope, path, line, depth)
         finally:
             self._strict = strict
+            by_line, self._by_line = self._by_line, outer or self._by_line
+        if key is not None and not by_line:  # no lookup chose among bindings by line: every line reads this
+            paths[key] = got
+        return got
 
     def _resolve_path(self, c: FileCtx, scope: int, path: str, line: int, depth: int) -> tuple[Value, str] | None:
         if path.endswith("]") and "()[" in path:  # ``f()[k]``: element k of the tuple f returns (a, b = f())
@@ -329,7 +389,7 @@ class LookupMixin(WorldCore):
             if not calls and len(parts) > 1 and c.rules.follows_values:
                 attr, calls = _calls(parts[1])
                 pair = f"{name}.{attr}"  # obj.attr assigned in this scope: what was stored there
-                if pair in c.candidates(scope):
+                if pair in c.cands[scope]:
                     stored = self._lookup_in_scope(c, scope, pair, line, depth + 1)
                     if stored is not None and stored[0][0] == "unknown":
                         stored = None
@@ -337,7 +397,7 @@ class LookupMixin(WorldCore):
                 cur, rest = stored, parts[2:]
             else:
                 name, calls = _calls(head)
-                cur, rest = self.lookup_name(c, scope, name, line, depth + 1), parts[1:]
+                cur, rest = self._head_value(c, scope, name, line, depth + 1), parts[1:]
             for _ in range(calls):  # a part written as a call stands for what the call returns (f()() twice)
                 cur = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
         for part in rest:

@@ -60,6 +60,21 @@ def _names_to_ids() -> defaultdict[str, list[int]]:
     return defaultdict(list)
 
 
+class _ScopeTable(dict):
+    """scope -> {name: [(line, what, payload)]}, each scope's table grouped from the records on first read."""
+
+    def __init__(self, by_scope: dict[int, list[tuple[str, int, str, object]]]) -> None:
+        super().__init__()
+        self._by_scope = by_scope
+
+    def __missing__(self, scope: int) -> dict[str, list[tuple[int, str, object]]]:
+        got: dict[str, list[tuple[int, str, object]]] = {}
+        for name, line, what, payload in self._by_scope.pop(scope, ()):  # not needed once tabled
+            got.setdefault(name, []).append((line, what, payload))
+        self[scope] = got
+        return got
+
+
 class FileCtx:
     """Scope tables of one parsed file, built once when the file is first needed."""
 
@@ -69,8 +84,6 @@ class FileCtx:
         n = len(pf.symbols)
         self.stars: list[list[ImportBinding]] = [[] for _ in range(n)]
         self.import_bindings: list[ImportBinding | None] = []
-        # per scope: name -> [(line, what, payload)] of everything that binds the name there
-        self._cands: dict[int, dict[str, list[tuple[int, str, object]]]] = {}
         self._bindings: dict[int, dict[str, list[Binding]]] = {}
         self._lambdas: dict[tuple[int, int], int] | None = None
         by_scope: dict[int, list[tuple[str, int, str, object]]] = defaultdict(list)
@@ -89,17 +102,13 @@ class FileCtx:
                 self.stars[imp.owner].append(ib)
             else:
                 by_scope[imp.owner].append((ib.name, imp.line, "import", ib))
-        self._by_scope = by_scope
+        # per scope: name -> [(line, what, payload)] of everything that binds the name there; the hot
+        # lookups index it directly (``c.cands[scope]``), a scope's table built on its first read
+        self.cands = _ScopeTable(by_scope)
 
     def candidates(self, scope: int) -> dict[str, list[tuple[int, str, object]]]:
         """Everything that binds a name in ``scope``: definitions, imports, assignments (built once per scope)."""
-        got = self._cands.get(scope)
-        if got is None:
-            got = {}
-            for name, line, what, payload in self._by_scope.pop(scope, ()):  # not needed once tabled
-                got.setdefault(name, []).append((line, what, payload))
-            self._cands[scope] = got
-        return got
+        return self.cands[scope]
 
     def local_named(self, head: str) -> int | None:
         """The local index of a definition the parser names by position: ``<sym:N>`` (record ``N``) or
@@ -205,6 +214,13 @@ class WorldCore:
         self._site_targets: dict[tuple[int, int, str, int], list[tuple[int, int]]] = {}
         self._site_got: dict[tuple[int, int, str, int], tuple[Value, str]] = {}
         self._flow_state = 0  # 0: not solved, 1: solving, 2: solved
+        # lookups from the top of the stack (in a flow round, forgotten with its other memos; in the
+        # edge pass), for the file resolved last: (its context, {(scope, path, depth): value}, {(scope,
+        # name, depth): value}, {(outer scope, name, depth): value}). A name one binding or none names
+        # in its scope reads the same on every line, the scopes further out are read whole, and files
+        # resolve one after another (LookupMixin.resolve_path, _head_value, lookup_name)
+        self._paths: tuple[FileCtx | None, dict, dict, dict] = (None, {}, {}, {})
+        self._by_line = False  # whether a lookup since resolve_path began chose a binding by its line
         # whether the file being resolved follows values strictly (its language's rules.follows_values):
         # a member of an external class's data, or of what an external function returns, stays unknown
         self._strict = False

@@ -1,0 +1,83 @@
+"""The resolver remembers the lookups of a file (a path per scope, a first name per scope, a name in
+the scopes further out) once the flow is solved. What it remembers must never stand for a lookup
+whose answer depends on the line: a name bound twice in one scope, read on either side of the second
+binding, a nested scope that shadows a module name, a binding read from the line it was made on.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .flow_helpers import RULE, Case, check, index_graph
+
+CASES: dict[str, Case] = {
+    "the_same_path_on_both_sides_of_a_rebinding": Case(
+        {"m.py": """
+            class A:
+                def run(self): pass
+            class B:
+                def run(self): pass
+            def main():
+                op = A()
+                op.run()
+                op = B()
+                op.run()
+                op.run()
+        """},
+        expect={("m.main", "m.A.run", RULE), ("m.main", "m.B.run", RULE)},
+    ),
+    "a_rebinding_in_one_function_leaves_the_other_alone": Case(
+        {"m.py": """
+            class A:
+                def run(self): pass
+            class B:
+                def run(self): pass
+            def first():
+                op = A()
+                op.run()
+                op = B()
+                op.run()
+            def second():
+                op = A()
+                op.run()
+        """},
+        expect={("m.first", "m.A.run", RULE), ("m.first", "m.B.run", RULE), ("m.second", "m.A.run", RULE)},
+        forbid={("m.second", "m.B.run")},
+    ),
+    "an_enclosing_function_shadows_a_module_name": Case(
+        {"m.py": """
+            def run(): pass
+            def plain():
+                run()
+            def outer():
+                def run(): pass
+                def inner():
+                    run()
+                inner()
+            def after():
+                run()
+        """},
+        expect={("m.plain", "m.run", RULE), ("m.outer.inner", "m.outer.run", RULE), ("m.after", "m.run", RULE)},
+        forbid={("m.outer.inner", "m.run"), ("m.plain", "m.outer.run"), ("m.after", "m.outer.run")},
+    ),
+    "a_parameter_shadows_a_module_name_in_one_function_only": Case(
+        {"m.py": """
+            class Job:
+                def run(self): pass
+            def task(): pass
+            def direct():
+                task()
+            def given(task: Job):
+                task.run()
+            def again():
+                task()
+        """},
+        expect={("m.direct", "m.task", RULE), ("m.again", "m.task", RULE), ("m.given", "m.Job.run", RULE)},
+        forbid={("m.given", "m.task")},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_remembered_lookups_keep_their_lines(tmp_path, name):
+    check(index_graph(tmp_path, CASES[name].files), CASES[name])

@@ -235,8 +235,9 @@ class ValuesMixin(WorldCore):
         if b.scope is not None:
             scope = b.scope
         # the value is read before the statement binds anything: ``x = [x]`` and ``a, b = b, a`` read
-        # the bindings of earlier lines
-        line = b.line - 1
+        # the bindings of earlier lines (a lookup on the binding's own line prefers those, see
+        # LookupMixin._lookup_in_scope; the line before would also skip a binding on that line)
+        line = b.line
         if b.annotation and b.value:  # ``x = cast(T, v)``: T, when the callee is typing's cast
             got = self.resolve_path(c, scope, b.value, line, depth + 1)
             if got is not None and got[0] in _CASTS:

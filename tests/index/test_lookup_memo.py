@@ -26,6 +26,24 @@ CASES: dict[str, Case] = {
         """},
         expect={("m.main", "m.A.run", RULE), ("m.main", "m.B.run", RULE)},
     ),
+    "a_name_bound_once_that_reads_a_rebound_name": Case(
+        {"m.py": """
+            class A:
+                def run(self): pass
+            class B:
+                def run(self): pass
+            def main():
+                op = A()
+                x = op
+                x.run()
+                op = B()
+                y = op
+                y.run()
+                x.run()
+        """},
+        # x and y are bound once each, from op as it was on their own lines
+        expect={("m.main", "m.A.run", RULE), ("m.main", "m.B.run", RULE)},
+    ),
     "a_rebinding_in_one_function_leaves_the_other_alone": Case(
         {"m.py": """
             class A:

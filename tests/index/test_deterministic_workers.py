@@ -13,6 +13,8 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from lore import index_repo
 from lore.index import _parse, resolve_pool
 from tests.conftest import write_tree
@@ -29,12 +31,16 @@ def _dump(db: Path) -> dict[str, list[tuple]]:
         conn.close()
 
 
-def test_one_process_and_many_chunks_give_the_same_edges(tmp_path, monkeypatch):
+@pytest.mark.parametrize("per_worker", [1, 4])
+def test_one_process_and_many_chunks_give_the_same_edges(tmp_path, monkeypatch, per_worker):
+    """One chunk per worker (the first resolved in the indexer's own process), or four (each in a
+    forked process of its own)."""
     root = tmp_path / "repo"
     shutil.copytree(LORE, root / "lore", ignore=shutil.ignore_patterns("__pycache__", "data"))
     monkeypatch.setattr(_parse, "PARALLEL_THRESHOLD", 10_000)
     index_repo(root, db=tmp_path / "one.db", workers=1)
-    monkeypatch.setattr(resolve_pool, "MIN_FILES_PER_WORKER", 4)  # many chunks, each its own process
+    monkeypatch.setattr(resolve_pool, "MIN_FILES_PER_WORKER", 4)
+    monkeypatch.setattr(resolve_pool, "CHUNKS_PER_WORKER", per_worker)
     index_repo(root, db=tmp_path / "many.db", workers=2)
     one, many = _dump(tmp_path / "one.db"), _dump(tmp_path / "many.db")
     for table in TABLES:

@@ -44,7 +44,7 @@ def test_world_round_trip_keeps_call_site_caches(tmp_path, monkeypatch):
     assert (got.refs, got.types, got.imports, got.rels) == (want.refs, want.types, want.imports, want.rels)
 
 def test_a_resolver_process_that_dies_fails_the_run(tmp_path, monkeypatch):
-    """One forked process per chunk: a chunk whose process dies fails the run, nothing is committed."""
+    """One forked process per chunk but the first: a chunk whose process dies fails the run, nothing is committed."""
     import os
 
     import pytest
@@ -54,13 +54,13 @@ def test_a_resolver_process_that_dies_fails_the_run(tmp_path, monkeypatch):
     monkeypatch.setattr(resolve_pool, "MIN_FILES_PER_WORKER", 1)
     real = resolve_pool._work
 
-    def die_on_chunk_2(task):
-        if task[0] == 2:
+    def die_on_chunk_1(task):
+        if task[0] == 1:
             os._exit(3)
         return real(task)
 
-    monkeypatch.setattr(resolve_pool, "_work", die_on_chunk_2)
-    with pytest.raises(RuntimeError, match=r"exit code 3\) on chunk 2"):
+    monkeypatch.setattr(resolve_pool, "_work", die_on_chunk_1)
+    with pytest.raises(RuntimeError, match=r"exit code 3\) on chunk 1"):
         indexer.index_repo(root, db=tmp_path / "i.db", workers=2)
     monkeypatch.setattr(resolve_pool, "_work", real)
     report = indexer.index_repo(root, db=tmp_path / "i.db", workers=2)

@@ -136,7 +136,8 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
     gc.freeze()  # the inherited world is never collected in the workers: no GC pass touches (and copies) its pages
     try:
         # the world is left untouched until every chunk is forked: processes forked later inherit it as it was
-        for k, (edges, externals) in enumerate(_forked(chunks, workers, db_path, here=len(chunks) <= workers)):
+        here = (lambda chunk: _work_here(chunk, sink)) if len(chunks) <= workers else None
+        for k, (edges, externals) in enumerate(_forked(chunks, workers, db_path, here=here)):
             sink(edges)
             created.append(externals)
             done += len(chunks[k])
@@ -148,13 +149,18 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
     return _final_ids(world, created), base + ID_STRIDE
 
 
-def _work_here(chunk: list[int]) -> tuple[Edges, list[tuple[int, str, str]]]:
-    """:func:`_work` on chunk 0 in this process, the world's externals left as they were: the chunk's
-    own are provisional, numbered for good by :func:`_final_ids` with the other chunks'."""
+def _work_here(chunk: list[int], sink: Callable[[Edges], None]) -> tuple[Edges, list[tuple[int, str, str]]]:
+    """:func:`_work` on chunk 0 in this process, its rows handed to ``sink`` as they come (the first
+    chunk's go first anyway), the world's externals left as they were: the chunk's own are provisional,
+    numbered for good by :func:`_final_ids` with the other chunks'. Returns no rows, and those externals."""
     world: World = _STATE["world"]
     next_id, new = world.next_id, world.new_externals
+    world.next_id = _STATE["base"] + ID_STRIDE  # chunk 0's range of provisional ids
+    world.new_externals = []
     try:
-        return _work((0, chunk))
+        for i in range(0, len(chunk), SINK_EVERY):
+            sink(resolve_files(world, chunk[i : i + SINK_EVERY]))
+        return Edges(), world.new_externals
     finally:
         for _sid, _name, qname in world.new_externals:
             world.externals.pop(qname, None)
@@ -172,16 +178,17 @@ def _child(out: Connection, db_path: str, k: int, chunk: list[int]) -> None:
 
 
 def _forked(chunks: list[list[int]], workers: int, db_path: str, *,
-            here: bool = False) -> Iterator[tuple[Edges, list[tuple[int, str, str]]]]:
+            here: Callable[[list[int]], tuple[Edges, list[tuple[int, str, str]]]] | None = None,
+            ) -> Iterator[tuple[Edges, list[tuple[int, str, str]]]]:
     """Results of :func:`_work` per chunk, in chunk order, each chunk in a process forked for it alone
-    (at most ``workers`` at a time). With ``here``, chunk 0 is resolved in this process instead, once the
-    processes of all the others are started (there must be at most ``workers`` chunks: a process forked
-    later would inherit what chunk 0 memoized). A process that dies without answering raises
-    :class:`RuntimeError`."""
+    (at most ``workers`` at a time). With ``here``, chunk 0 is resolved by ``here(chunks[0])`` in this
+    process instead, once the processes of all the others are started (there must be at most ``workers``
+    chunks: a process forked later would inherit what chunk 0 memoized). A process that dies without
+    answering raises :class:`RuntimeError`."""
     ctx = multiprocessing.get_context("fork")
     running: dict[int, tuple[BaseProcess, Connection]] = {}
     results: dict[int, tuple[Edges, list[tuple[int, str, str]]]] = {}
-    started = 1 if here else 0
+    started = 1 if here is not None else 0
     emitted = 0
     try:
         while emitted < len(chunks):
@@ -192,8 +199,8 @@ def _forked(chunks: list[list[int]], workers: int, db_path: str, *,
                 send.close()
                 running[started] = (child, receive)
                 started += 1
-            if here and emitted == 0:
-                yield _work_here(chunks[0])
+            if here is not None and emitted == 0:
+                yield here(chunks[0])
                 emitted += 1
                 continue
             if emitted in results:

@@ -6,32 +6,28 @@ binding, a nested scope that shadows a module name, a binding read from the line
 
 from __future__ import annotations
 
+from textwrap import dedent
+
 import pytest
 
 from .flow_helpers import RULE, Case, check, index_graph
 
+TWO_CLASSES = "class A:\n    def run(self): pass\nclass B:\n    def run(self): pass\n"
+
 CASES: dict[str, Case] = {
     "the_same_path_on_both_sides_of_a_rebinding": Case(
-        {"m.py": """
-            class A:
-                def run(self): pass
-            class B:
-                def run(self): pass
+        {"m.py": TWO_CLASSES + dedent("""
             def main():
                 op = A()
                 op.run()
                 op = B()
                 op.run()
                 op.run()
-        """},
+        """)},
         expect={("m.main", "m.A.run", RULE), ("m.main", "m.B.run", RULE)},
     ),
     "a_name_bound_once_that_reads_a_rebound_name": Case(
-        {"m.py": """
-            class A:
-                def run(self): pass
-            class B:
-                def run(self): pass
+        {"m.py": TWO_CLASSES + dedent("""
             def main():
                 op = A()
                 x = op
@@ -40,16 +36,12 @@ CASES: dict[str, Case] = {
                 y = op
                 y.run()
                 x.run()
-        """},
+        """)},
         # x and y are bound once each, from op as it was on their own lines
         expect={("m.main", "m.A.run", RULE), ("m.main", "m.B.run", RULE)},
     ),
     "a_rebinding_in_one_function_leaves_the_other_alone": Case(
-        {"m.py": """
-            class A:
-                def run(self): pass
-            class B:
-                def run(self): pass
+        {"m.py": TWO_CLASSES + dedent("""
             def first():
                 op = A()
                 op.run()
@@ -58,7 +50,7 @@ CASES: dict[str, Case] = {
             def second():
                 op = A()
                 op.run()
-        """},
+        """)},
         expect={("m.first", "m.A.run", RULE), ("m.first", "m.B.run", RULE), ("m.second", "m.A.run", RULE)},
         forbid={("m.second", "m.B.run")},
     ),

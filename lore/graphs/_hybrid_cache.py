@@ -110,8 +110,8 @@ def load(db_path: str | os.PathLike[str], key: str, cls: type) -> Any | None:
                 or list(fields) != _field_names(cls)):
             return None
 
-        def arr(name: str) -> np.ndarray:
-            return np.load(folder / f"{name}.npy", mmap_mode="c", allow_pickle=False)
+        def arr(name: str) -> np.ndarray:  # a plain view: np.memmap's Python-level indexing costs us per slice
+            return np.load(folder / f"{name}.npy", mmap_mode="c", allow_pickle=False).view(np.ndarray)
 
         values: dict[str, Any] = {}
         for name, desc in fields.items():

@@ -309,8 +309,8 @@ def load_saved(cache: Path, stamp: str) -> CodeGraph | None:
         if meta.get("format") != CACHE_FORMAT or meta.get("stamp") != stamp:
             return None
 
-        def arr(key: str) -> np.ndarray:
-            return np.load(folder / f"{key}.npy", mmap_mode="c")
+        def arr(key: str) -> np.ndarray:  # a plain view: np.memmap's Python-level indexing costs us per slice
+            return np.load(folder / f"{key}.npy", mmap_mode="c").view(np.ndarray)
 
         def csr(key: str, n: int, canonical: bool | None) -> Csr:
             indptr = arr(f"{key}.indptr")

@@ -114,7 +114,7 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
     same chunks). Each chunk but the first runs in a process forked for it alone; with one chunk per
     worker (the default) every one of those is forked before this process resolves chunk 0 itself,
     which costs it no copied pages and no second build of what its lookups memoize (on Django: a
-    third less CPU than four forked chunks, and less wall time).
+    quarter less CPU than four forked chunks, and a third less wall time).
 
     Edge rows go to ``sink`` batch by batch, in chunk order. Returns ``(remap, lowest)``: the
     (provisional id, final id) pairs of the external symbols the chunks created, all provisional ids

@@ -179,12 +179,7 @@ class ValuesMixin(WorldCore):
         if srow is None or srow.kind not in ("function", "method"):
             return None
         got = self.returned_element(srow.id, k)
-        if got is None:
-            return None
-        rv, rres = got
-        if rres in FLOW_KINDS or any(_is_function(self, e) for e in elements(rv)):
-            return rv, "return_flow"
-        return rv, typed_by(res, "constructor_type")
+        return _given_back_rule(self, got, res) if got is not None else None
 
     def _returned_value(self, c: FileCtx, local: int, gives: str = "<return>") -> tuple[Value, str] | None:
         """What an unannotated function returns: the value of its ``return`` statements when they all
@@ -270,10 +265,7 @@ class ValuesMixin(WorldCore):
             if srow.kind in ("function", "method"):
                 got = self.returns(payload, depth + 1)  # type: ignore[arg-type]
                 if got is not None:
-                    rv, rres = got
-                    if rres in FLOW_KINDS or any(_is_function(self, e) for e in elements(rv)):
-                        return rv, "return_flow"  # a function value came back: the last step was a return
-                    return rv, typed_by(res, "constructor_type")
+                    return _given_back_rule(self, got, res)
             return None
         if tag == "ext":
             name = str(payload)
@@ -284,6 +276,15 @@ class ValuesMixin(WorldCore):
                 return ("opaque", f"{name}()"), res
             return None
         return None
+
+
+def _given_back_rule(world: WorldCore, got: tuple[Value, str], res: str) -> tuple[Value, str]:
+    """What a call found by rule ``res`` gives back, ``got`` being what the callee returns: a function
+    value came back by ``return_flow`` (the last step was a return), anything else typed by the call."""
+    rv, rres = got
+    if rres in FLOW_KINDS or any(_is_function(world, e) for e in elements(rv)):
+        return rv, "return_flow"
+    return rv, typed_by(res, "constructor_type")
 
 
 def _is_function(world: WorldCore, v: Value) -> bool:

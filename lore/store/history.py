@@ -55,39 +55,43 @@ def load_run(conn: sqlite3.Connection, generation: int) -> tuple[dict, np.ndarra
 
 
 LOG_KEY = "git-log"  # the parsed commits of the last run, kept so that a new generation only re-maps them
+NAMES_KEY = "git-names"  # what each mined commit changed, by qualified name (lore.index.revisions)
+
+
+def _load_blob(conn: sqlite3.Connection, row_key: str) -> tuple[str, bytes] | None:
+    """(label, blob) of a cache row of ``history_runs`` (its ``summary`` and ``pairs`` columns), or ``None``."""
+    try:
+        row = conn.execute("SELECT summary, pairs FROM history_runs WHERE key = ?", (row_key,)).fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return (row[0], bytes(row[1])) if row is not None else None
+
+
+def _save_blob(conn: sqlite3.Connection, row_key: str, label: str, blob: bytes) -> None:
+    conn.execute("INSERT OR REPLACE INTO history_runs(key, generation, summary, pairs, touched) VALUES (?,?,?,?,?)",
+                 (row_key, -1, label, blob, b""))
 
 
 def load_log(conn: sqlite3.Connection, key: str) -> bytes | None:
     """The cached commit log saved under the identity ``key`` (HEAD, window, caps), or ``None``."""
-    try:
-        row = conn.execute("SELECT summary, pairs FROM history_runs WHERE key = ?", (LOG_KEY,)).fetchone()
-    except sqlite3.OperationalError:
-        return None
-    return bytes(row[1]) if row is not None and row[0] == key else None
+    got = _load_blob(conn, LOG_KEY)
+    return got[1] if got is not None and got[0] == key else None
 
 
 def save_log(conn: sqlite3.Connection, key: str, blob: bytes) -> None:
     """Replace the cached commit log (inside the caller's transaction)."""
-    conn.execute("INSERT OR REPLACE INTO history_runs(key, generation, summary, pairs, touched) VALUES (?,?,?,?,?)",
-                 (LOG_KEY, -1, key, blob, b""))
-
-
-NAMES_KEY = "git-names"  # what each mined commit changed, by qualified name (lore.index.revisions)
+    _save_blob(conn, LOG_KEY, key, blob)
 
 
 def load_names(conn: sqlite3.Connection) -> bytes | None:
     """The stored names cache of the history mining (see :func:`lore.index.revisions.encode_names`), or ``None``."""
-    try:
-        row = conn.execute("SELECT pairs FROM history_runs WHERE key = ?", (NAMES_KEY,)).fetchone()
-    except sqlite3.OperationalError:
-        return None
-    return bytes(row[0]) if row is not None else None
+    got = _load_blob(conn, NAMES_KEY)
+    return got[1] if got is not None else None
 
 
 def save_names(conn: sqlite3.Connection, blob: bytes) -> None:
     """Replace the names cache (inside the caller's transaction)."""
-    conn.execute("INSERT OR REPLACE INTO history_runs(key, generation, summary, pairs, touched) VALUES (?,?,?,?,?)",
-                 (NAMES_KEY, -1, "", blob, b""))
+    _save_blob(conn, NAMES_KEY, "", blob)
 
 
 def symbol_names(conn: sqlite3.Connection) -> list[tuple[int, str, str, str]]:

@@ -182,9 +182,7 @@ class FlowMixin(WorldCore):
         finally:
             if not converged:
                 self._reset_memos()
-            memos: dict[str, dict] = {"mm": self._members, "ret": self._returns, "at": self._attr_types, "cm": self._class_members,
-                                      "dec": self._decorated, "super": self._supers, "mro": self._mro,
-                                      "fix": self._fixture_results, "elt": self._elements}
+            memos = {**self._round_memos(), "mro": self._mro}  # by the tags the steps enter with
             for tag, key in self._cycle_heads:
                 memos[tag].pop(key, None)
             self._cycle_heads.clear()
@@ -200,16 +198,15 @@ class FlowMixin(WorldCore):
             i = c.pf.symbols[i].parent
         return tuple(out)
 
+    def _round_memos(self) -> dict[str, dict]:
+        """The memoized steps that may read parameter values, by the tag each step enters with."""
+        return {"mm": self._members, "ret": self._returns, "at": self._attr_types, "cm": self._class_members,
+                "dec": self._decorated, "super": self._supers, "fix": self._fixture_results, "elt": self._elements}
+
     def _reset_memos(self) -> None:
         """Forget memoized steps that may read parameter values (between rounds, and once solved)."""
-        self._members.clear()
-        self._returns.clear()
-        self._attr_types.clear()
-        self._class_members.clear()
-        self._decorated.clear()
-        self._supers.clear()
-        self._fixture_results.clear()
-        self._elements.clear()
+        for memo in self._round_memos().values():
+            memo.clear()
         self._paths = (None, {}, {}, {})
 
     def _flow_site(self, c: FileCtx, call: Call, args: list[tuple[str, int, str]], changed: set[int]) -> None:

@@ -4,10 +4,7 @@ others derive from stand for that one (the interface the call goes through)."""
 
 from __future__ import annotations
 
-import sqlite3
-
-from lore import index_repo
-from tests.conftest import write_tree
+from .flow_helpers import index_graph
 
 FILES = {
     "pkg/__init__.py": "",
@@ -44,18 +41,12 @@ FILES = {
 
 
 def _edges(tmp_path):
-    root = write_tree(tmp_path / "repo", FILES)
-    index_repo(root, db=tmp_path / "i.db", workers=1)
-    conn = sqlite3.connect(tmp_path / "i.db")
-    try:
-        rows = conn.execute("""SELECT s.qualified_name, r.callee_name, t.qualified_name, r.resolution
-                               FROM symbol_refs r JOIN symbols s ON s.id = r.caller_id
-                               LEFT JOIN symbols t ON t.id = r.callee_id""").fetchall()
-    finally:
-        conn.close()
+    g = index_graph(tmp_path, FILES)
     out: dict[tuple[str, str], set[tuple[str | None, str]]] = {}
-    for caller, callee, target, res in rows:
-        out.setdefault((caller, callee), set()).add((target, res))
+    for r in g.callee_rows:
+        out.setdefault((r["caller"], r["callee_name"]), set()).add((r["callee"], r["resolution"]))
+    for caller, raw in g.unresolved:  # a call edge bound to nothing is an unresolved one
+        out.setdefault((caller, raw), set()).add((None, "unresolved"))
     return out
 
 

@@ -333,6 +333,8 @@ class FlowMixin(WorldCore):
         i: int | None = scope
         while i is not None:
             for _line, what, payload in c.cands[i].get(head, ()):
+                if what == "param":
+                    continue
                 if what != "bind":
                     return what == "def"
                 src = payload.alias_of or payload.value  # type: ignore[attr-defined]

@@ -131,6 +131,9 @@ class LookupMixin(WorldCore):
                 if len(alts) > 1:
                     return self.bindings_value(c, scope, alts, depth + 1)  # type: ignore[arg-type]
         _, what, payload = pick
+        if what == "param":  # read before the body rebinds it (see _ScopeTable)
+            pname, ann = sym.params[payload]  # type: ignore[index]
+            return self._param_value(c, scope, payload, pname, ann, depth)  # type: ignore[arg-type]
         if what == "def":
             sid = c.ids[payload]  # type: ignore[index,call-overload]
             if c.pf.symbols[payload].decorators:  # type: ignore[index,call-overload]

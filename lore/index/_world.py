@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..languages import ImportBinding, LanguageRules, rules_for
-from ..parsers.records import Binding, Call, ParsedFile
+from ..parsers.records import Binding, Call, ParsedFile, Symbol
 from ..store.schema import RESOLUTIONS
 from .walk import is_test_path
 
@@ -61,16 +61,27 @@ def _names_to_ids() -> defaultdict[str, list[int]]:
 
 
 class _ScopeTable(dict):
-    """scope -> {name: [(line, what, payload)]}, each scope's table grouped from the records on first read."""
+    """scope -> {name: [(line, what, payload)]}, each scope's table grouped from the records on first read.
 
-    def __init__(self, by_scope: dict[int, list[tuple[str, int, str, object]]]) -> None:
+    A parameter the function's body rebinds (``x = x.strip()``) is a candidate too: ``(the definition's
+    line, "param", its position)``, so a use before the body's first binding of it, or on that binding's
+    own line, reads the parameter. A parameter nothing rebinds has no entry: it is looked up directly."""
+
+    def __init__(self, by_scope: dict[int, list[tuple[str, int, str, object]]], symbols: list[Symbol]) -> None:
         super().__init__()
         self._by_scope = by_scope
+        self._symbols = symbols
 
     def __missing__(self, scope: int) -> dict[str, list[tuple[int, str, object]]]:
         got: dict[str, list[tuple[int, str, object]]] = {}
         for name, line, what, payload in self._by_scope.pop(scope, ()):  # not needed once tabled
             got.setdefault(name, []).append((line, what, payload))
+        sym = self._symbols[scope]
+        if got and sym.params and sym.kind in ("function", "method"):
+            for idx, (pname, _ann) in enumerate(sym.params):
+                rebound = got.get(pname)
+                if rebound is not None:
+                    rebound.append((sym.start_line, "param", idx))
         self[scope] = got
         return got
 
@@ -104,7 +115,7 @@ class FileCtx:
                 by_scope[imp.owner].append((ib.name, imp.line, "import", ib))
         # per scope: name -> [(line, what, payload)] of everything that binds the name there; the hot
         # lookups index it directly (``c.cands[scope]``), a scope's table built on its first read
-        self.cands = _ScopeTable(by_scope)
+        self.cands = _ScopeTable(by_scope, pf.symbols)
 
     def candidates(self, scope: int) -> dict[str, list[tuple[int, str, object]]]:
         """Everything that binds a name in ``scope``: definitions, imports, assignments (built once per scope)."""

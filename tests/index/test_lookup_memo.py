@@ -1,7 +1,8 @@
 """The resolver remembers the lookups of a file (a path per scope, a first name per scope, a name in
 the scopes further out) once the flow is solved. What it remembers must never stand for a lookup
 whose answer depends on the line: a name bound twice in one scope, read on either side of the second
-binding, a nested scope that shadows a module name, a binding read from the line it was made on.
+binding, a nested scope that shadows a module name, a binding read from the line it was made on, a
+parameter read before the body rebinds it.
 """
 
 from __future__ import annotations
@@ -69,6 +70,32 @@ CASES: dict[str, Case] = {
         """},
         expect={("m.plain", "m.run", RULE), ("m.outer.inner", "m.outer.run", RULE), ("m.after", "m.run", RULE)},
         forbid={("m.outer.inner", "m.run"), ("m.plain", "m.outer.run"), ("m.after", "m.outer.run")},
+    ),
+    "a_parameter_read_before_the_body_rebinds_it": Case(
+        {"m.py": TWO_CLASSES + dedent("""
+            def main(op: A):
+                op.run()
+                op = B()
+                op.run()
+            def other(op: A):
+                op.run()
+                op = B()
+        """)},
+        expect={("m.main", "m.A.run", RULE), ("m.main", "m.B.run", RULE), ("m.other", "m.A.run", RULE)},
+        forbid={("m.other", "m.B.run")},
+    ),
+    "a_binding_that_reads_the_parameter_it_replaces": Case(
+        {"m.py": """
+            class A:
+                def run(self): pass
+                def again(self):
+                    return A()
+            def main(op: A):
+                op = op.again()
+                op.run()
+        """},
+        # ``op.again()`` reads the parameter (the binding is not made yet), and the later ``op`` its result
+        expect={("m.main", "m.A.again", RULE), ("m.main", "m.A.run", RULE)},
     ),
     "a_parameter_shadows_a_module_name_in_one_function_only": Case(
         {"m.py": """

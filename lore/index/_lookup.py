@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..languages import ImportBinding
+from . import _containers as containers
 from ._flow import over_union, union
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, _first, split_path, weaker
 
@@ -274,6 +275,9 @@ class LookupMixin(WorldCore):
         tag, payload = v
         if tag == "any":  # a union: the member of each value that has it
             return over_union(v, res, lambda e: self.member(e, attr, res, depth + 1))
+        if tag in ("of", "ofm"):  # a typed container: its members that give elements, else as the plain instance
+            elem = containers.member(v, attr) if tag == "of" else None
+            return (elem, res) if elem is not None else self.member(containers.plain(v), attr, res, depth + 1)
         if tag == "opaque":  # a value of an external type: its members are external too, never guessed
             return ("opaque", f"{payload}.{attr}"), res
         if tag == "sym":
@@ -401,16 +405,28 @@ class LookupMixin(WorldCore):
             else:
                 name, calls = _calls(head)
                 cur, rest = self._head_value(c, scope, name, line, depth + 1), parts[1:]
+                if cur is None and name.endswith("]") and "[" in name and c.rules.follows_values:  # xs[0]
+                    cur = self._item(self._head_value(c, scope, name[:name.index("[")], line, depth + 1))
             for _ in range(calls):  # a part written as a call stands for what the call returns (f()() twice)
                 cur = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
         for part in rest:
             if cur is None:
                 return None
             attr, calls = _calls(part)
-            cur = self.member(cur[0], attr, cur[1], depth + 1)
+            nxt = self.member(cur[0], attr, cur[1], depth + 1)
+            if nxt is None and attr.endswith("]") and "[" in attr and c.rules.follows_values:  # self.xs[0]
+                nxt = self._item(self.member(cur[0], attr[:attr.index("[")], cur[1], depth + 1))
+            cur = nxt
             for _ in range(calls):
                 cur = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
         return cur
+
+    def _item(self, got: tuple[Value, str] | None) -> tuple[Value, str] | None:
+        """``xs[k]`` of a typed container ``xs`` (an element, a mapping's value); nothing for other values."""
+        if got is None or got[0][0] != "of":
+            return None
+        m = containers.member(got[0], "__getitem__")
+        return (m[1][2], got[1]) if m is not None else None  # type: ignore[index]
 
 
 def _calls(part: str) -> tuple[str, int]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from ..parsers.records import Binding
+from . import _containers as containers
 from ._flow import FLOW_KINDS, elements, over_union, union, union_of
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, weaker
 
@@ -88,6 +89,29 @@ def primary_type(annotation: str) -> str:
     >>> primary_type("t.Union[Command, t.Callable[[F], Command]]"), primary_type("Foo | Bar")  # no one class
     ('', '')
     """
+    t = _unwrapped(annotation).split("[", 1)[0].strip()
+    if not t or not all(p.isidentifier() for p in t.split(".")) or t == "None":
+        return ""
+    return t
+
+
+def type_args(annotation: str) -> list[str]:
+    """The type arguments of the class an annotation names (:func:`primary_type`).
+
+    Examples
+    --------
+    >>> type_args('Optional[List["Text"]]'), type_args("dict[str, list[Node]] | None"), type_args("Foo")
+    (['"Text"'], ['str', 'list[Node]'], [])
+    """
+    _head, bracket, rest = _unwrapped(annotation).partition("[")
+    if not bracket or not rest.endswith("]"):
+        return []
+    return [a.strip() for a in _top_level(rest[:-1], ",")]
+
+
+def _unwrapped(annotation: str) -> str:
+    """The annotation without its wrappers (``Optional``, ``Union`` with ``None``, ``X | None``, quotes);
+    ``''`` when it names no one class."""
     t = annotation.strip().strip("'\"").strip()
     while (m := _WRAPPED.match(t)) is not None:  # Optional[X], t.Optional[X], Union[X, None], ...
         args = [a.strip().strip("'\"").strip() for a in _top_level(m.group(2), ",")]
@@ -99,9 +123,6 @@ def primary_type(annotation: str) -> str:
     if len(opts) > 1:  # X | None names X; X | Y names no one class
         opts = [p for p in opts if p not in ("None", "")]
         t = opts[0] if len(opts) == 1 else ""
-    t = t.split("[", 1)[0].strip()
-    if not t or not all(p.isidentifier() for p in t.split(".")) or t == "None":
-        return ""
     return t
 
 
@@ -214,7 +235,34 @@ class ValuesMixin(WorldCore):
         if got is None:
             return None
         v, res = got
-        return (v if names_class(annotation) else instance_of(self, v)), typed_by(res, "annotated_type")
+        if names_class(annotation):
+            return v, typed_by(res, "annotated_type")
+        v = instance_of(self, v)
+        if v[0] == "extinst" and "[" in annotation and c.rules.follows_values:  # list[Text]: its elements too
+            got = self._container(c, scope, v[1], type_args(annotation), depth)  # type: ignore[arg-type]
+            if got is not None:
+                return got
+        return v, typed_by(res, "annotated_type")
+
+    def _container(self, c: FileCtx, scope: int, container: str, args: list[str],
+                   depth: int) -> tuple[Value, str] | None:
+        """An external container whose element types the annotation gives (:mod:`._containers`), with the
+        rule that typed its elements (the container's own members are external whatever it says)."""
+        sh = containers.shape(container, args)
+        if sh is None:
+            return None
+        found: list[Value | None] = []
+        rule = "annotated_type"
+        for ann in sh:
+            got = self.type_value(c, scope, ann, depth + 1)
+            if got is None or got[0][0] == "unknown":
+                found.append(None)
+            else:
+                found.append(got[0])
+                if got[0][0] in ("sym", "inst"):  # an external element's edges say external whatever the rule
+                    rule = weaker(rule, got[1])
+        v = containers.typed(container, found[0], found[1])
+        return (v, rule) if v is not None else None
 
     def bindings_value(self, c: FileCtx, scope: int, binds: list[Binding], depth: int) -> tuple[Value, str] | None:
         """The value of one assignment that may bind several alternatives (``x = a or b``): their union."""
@@ -254,6 +302,10 @@ class ValuesMixin(WorldCore):
         tag, payload = v
         if tag == "any":
             return over_union(v, res, lambda e: self.call_result(e, res, depth + 1))
+        if tag == "ofm":  # a method of a typed container that gives its elements
+            return payload[2], res  # type: ignore[index]
+        if tag == "of":
+            return self.call_result(containers.plain(v), res, depth + 1)
         if tag in ("opaque", "extattr"):  # what an external method returns: a value nobody here defines
             return (("opaque", f"{payload}()"), res) if self._strict else None
         if tag == "sym":

@@ -312,7 +312,7 @@ class A:
 def main(items: list[A]):
     for it in items:
         it.run()
-"""}, {"m.main -> m.A.run"}, {"m.main -> m.A.run"}),
+"""}, {"m.main -> m.A.run"}),
         ({"m.py": """
 def f(): pass
 def g(): pass

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..store.schema import CONFIDENCE
-from . import _containers as containers
+from ._containers import plain
 from ._flow import elements, split_arg
 from ._world import MAX_AMBIGUOUS, TYPE_KINDS, FileCtx, Value, WorldCore, local_parent, split_path
 
@@ -72,7 +72,7 @@ class FileResolver:
             )
 
     def _value_id(self, v: Value) -> int | None:
-        tag, payload = containers.plain(v)
+        tag, payload = plain(v)
         if tag in ("sym", "inst"):
             return payload  # type: ignore[return-value]
         if tag in ("ext", "extinst", "extattr"):
@@ -110,7 +110,7 @@ class FileResolver:
         tid = self._value_id(v)
         if tid is None:
             return None, "unresolved"
-        v = containers.plain(v)
+        v = plain(v)
         if v[0] in ("ext", "extinst", "extattr"):
             res = "builtin" if str(v[1]).startswith(self.rules.builtin_prefix + ".") else "external"
         return tid, res
@@ -142,7 +142,7 @@ class FileResolver:
     def _callbacks(self, call, v: Value, callbacks: dict[str, tuple[int | str, ...]]) -> None:
         """``map(f, xs)``, ``sorted(xs, key=f)``: a library function that calls what it is given calls it
         on behalf of the caller (``argument_flow``)."""
-        v = containers.plain(v)
+        v = plain(v)
         if v[0] not in ("ext", "extattr"):
             return
         slots = callbacks.get(str(v[1]))
@@ -161,7 +161,7 @@ class FileResolver:
             if slot not in slots or not path:
                 continue
             got = w.resolve_path(c, call.caller, path, call.line, 0)
-            if got is None or containers.plain(got[0])[0] in ("ext", "extinst", "extattr", "opaque", "unknown"):
+            if got is None or plain(got[0])[0] in ("ext", "extinst", "extattr", "opaque", "unknown"):
                 continue
             for tid, _res, conf in self._bind(got[0], "argument_flow", path, call.caller, call.line, "call") or []:
                 if tid is not None:
@@ -218,7 +218,7 @@ class FileResolver:
             k = len(out)
             return [(tid, r, conf / k) for tid, r, conf in out] if out else None
         if True:
-            tag, payload = containers.plain(v)
+            tag, payload = plain(v)
             if tag == "sym":
                 srow = w.syms.get(payload)  # type: ignore[arg-type]
                 if srow is not None and srow.kind in TYPE_KINDS:
@@ -344,7 +344,7 @@ class FileResolver:
             got = w.attr_type(c.ids[b.owner], b.name[5:])
             if got is None:
                 continue
-            v, res = containers.plain(got[0]), got[1]
+            v, res = plain(got[0]), got[1]
             if v[0] not in ("inst", "extinst"):
                 continue
             tid = self._value_id(v)

@@ -333,7 +333,7 @@ class FlowMixin(WorldCore):
         i: int | None = scope
         while i is not None:
             for _line, what, payload in c.cands[i].get(head, ()):
-                if what == "param":
+                if what in ("param", "narrow"):
                     continue
                 if what != "bind":
                     return what == "def"

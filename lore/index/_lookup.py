@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..languages import ImportBinding
-from . import _containers as containers
+from ._containers import member as container_member
+from ._containers import plain
 from ._flow import over_union, union
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, _first, split_path, weaker
 
@@ -105,7 +106,25 @@ class LookupMixin(WorldCore):
         candidates = c.cands[scope].get(name)
         if candidates and not with_imports:
             candidates = [cand for cand in candidates if cand[1] != "import"]
-        if not candidates:
+        pick = None
+        if candidates and len(candidates) == 1 and candidates[0][1] != "narrow":
+            pick = candidates[0]
+        elif candidates:
+            # ``r = s.send(r.prepare())``: a use reads what the name held before its own line's statement
+            # rebinds it; a binding of the same line counts only when there is none before it; a
+            # narrowing (``if isinstance(x, A):``) only on the lines of its branch
+            if line < _WHOLE:  # which binding counts depends on the line (see resolve_path's memo)
+                self._by_line = True
+            pool = ([cand for cand in candidates if cand[0] < line and (cand[1] != "narrow" or line <= cand[2].until)]  # type: ignore[union-attr]
+                    or [cand for cand in candidates if cand[0] <= line and (cand[1] != "narrow" or line <= cand[2].until)]  # type: ignore[union-attr]
+                    or [cand for cand in candidates if cand[1] != "narrow"])
+            if pool:
+                pick = max(pool, key=_first)
+                if pick[1] in ("bind", "narrow"):  # ``x = a or b``, ``isinstance(x, (A, B))``: alternatives of one line
+                    alts = [cand[2] for cand in pool if cand[0] == pick[0] and cand[1] == pick[1]]
+                    if len(alts) > 1:
+                        return self.bindings_value(c, scope, alts, depth + 1)  # type: ignore[arg-type]
+        if pick is None:  # nothing here binds the name (on this line)
             if not with_imports:
                 return None
             if kind in ("function", "method"):
@@ -117,20 +136,6 @@ class LookupMixin(WorldCore):
                 if got is not None:
                     return got
             return None
-        if len(candidates) == 1:
-            pick = candidates[0]
-        else:
-            # ``r = s.send(r.prepare())``: a use reads what the name held before its own line's statement
-            # rebinds it; a binding of the same line counts only when there is none before it
-            if line < _WHOLE:  # which binding counts depends on the line (see resolve_path's memo)
-                self._by_line = True
-            pool = ([cand for cand in candidates if cand[0] < line] or [cand for cand in candidates if cand[0] <= line]
-                    or candidates)
-            pick = max(pool, key=_first)
-            if pick[1] == "bind":  # ``x = a or b``: the alternatives the parser bound on one line
-                alts = [cand[2] for cand in pool if cand[0] == pick[0] and cand[1] == "bind"]
-                if len(alts) > 1:
-                    return self.bindings_value(c, scope, alts, depth + 1)  # type: ignore[arg-type]
         _, what, payload = pick
         if what == "param":  # read before the body rebinds it (see _ScopeTable)
             pname, ann = sym.params[payload]  # type: ignore[index]
@@ -276,8 +281,8 @@ class LookupMixin(WorldCore):
         if tag == "any":  # a union: the member of each value that has it
             return over_union(v, res, lambda e: self.member(e, attr, res, depth + 1))
         if tag in ("of", "ofm"):  # a typed container: its members that give elements, else as the plain instance
-            elem = containers.member(v, attr) if tag == "of" else None
-            return (elem, res) if elem is not None else self.member(containers.plain(v), attr, res, depth + 1)
+            elem = container_member(v, attr) if tag == "of" else None
+            return (elem, res) if elem is not None else self.member(plain(v), attr, res, depth + 1)
         if tag == "opaque":  # a value of an external type: its members are external too, never guessed
             return ("opaque", f"{payload}.{attr}"), res
         if tag == "sym":
@@ -327,7 +332,8 @@ class LookupMixin(WorldCore):
     def _head_value(self, c: FileCtx, scope: int, name: str, line: int, depth: int) -> tuple[Value, str] | None:
         """:meth:`lookup_name` for the first name of a path, remembered per scope at the top level when
         one binding or none names it there (``self``, ``models``: most paths of a scope share a few heads)."""
-        if not self._flow_state or self._active or "[" in name or len(c.cands[scope].get(name, ())) > 1:
+        cands = c.cands[scope].get(name, ())
+        if not self._flow_state or self._active or "[" in name or len(cands) > 1 or (cands and cands[0][1] == "narrow"):
             return self.lookup_name(c, scope, name, line, depth)
         heads = self._top_memo(c)[1]
         key = (scope, name, depth)
@@ -425,7 +431,7 @@ class LookupMixin(WorldCore):
         """``xs[k]`` of a typed container ``xs`` (an element, a mapping's value); nothing for other values."""
         if got is None or got[0][0] != "of":
             return None
-        m = containers.member(got[0], "__getitem__")
+        m = container_member(got[0], "__getitem__")
         return (m[1][2], got[1]) if m is not None else None  # type: ignore[index]
 
 

@@ -164,7 +164,8 @@ def interface_items(pf: ParsedFile) -> set[tuple]:
             items.add((bound, "imp", syms[i.owner].qualified_name, i.module, i.name, i.alias, i.level))
     for b in pf.bindings:
         if b.owner in visible:
-            items.add((b.name.split(".")[-1], "bind", syms[b.owner].qualified_name, b.name, b.annotation, b.value, b.alias_of))
+            items.add((b.name.split(".")[-1], "bind", syms[b.owner].qualified_name, b.name, b.annotation, b.value, b.alias_of,
+                       b.until))
     for owner, read in returned_bindings(pf).items():
         s = syms[owner]
         items.add((s.name, "ret", s.qualified_name, read))

@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 
 from ..parsers.records import Binding
-from . import _containers as containers
+from ._containers import plain
+from ._containers import shape as container_shape
+from ._containers import typed as typed_container
 from ._flow import FLOW_KINDS, elements, over_union, union, union_of
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, weaker
 
@@ -248,7 +250,7 @@ class ValuesMixin(WorldCore):
                    depth: int) -> tuple[Value, str] | None:
         """An external container whose element types the annotation gives (:mod:`._containers`), with the
         rule that typed its elements (the container's own members are external whatever it says)."""
-        sh = containers.shape(container, args)
+        sh = container_shape(container, args)
         if sh is None:
             return None
         found: list[Value | None] = []
@@ -261,7 +263,7 @@ class ValuesMixin(WorldCore):
                 found.append(got[0])
                 if got[0][0] in ("sym", "inst"):  # an external element's edges say external whatever the rule
                     rule = weaker(rule, got[1])
-        v = containers.typed(container, found[0], found[1])
+        v = typed_container(container, found[0], found[1])
         return (v, rule) if v is not None else None
 
     def bindings_value(self, c: FileCtx, scope: int, binds: list[Binding], depth: int) -> tuple[Value, str] | None:
@@ -305,7 +307,7 @@ class ValuesMixin(WorldCore):
         if tag == "ofm":  # a method of a typed container that gives its elements
             return payload[2], res  # type: ignore[index]
         if tag == "of":
-            return self.call_result(containers.plain(v), res, depth + 1)
+            return self.call_result(plain(v), res, depth + 1)
         if tag in ("opaque", "extattr"):  # what an external method returns: a value nobody here defines
             return (("opaque", f"{payload}()"), res) if self._strict else None
         if tag == "sym":

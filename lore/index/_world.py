@@ -63,9 +63,11 @@ def _names_to_ids() -> defaultdict[str, list[int]]:
 class _ScopeTable(dict):
     """scope -> {name: [(line, what, payload)]}, each scope's table grouped from the records on first read.
 
-    A parameter the function's body rebinds (``x = x.strip()``) is a candidate too: ``(the definition's
-    line, "param", its position)``, so a use before the body's first binding of it, or on that binding's
-    own line, reads the parameter. A parameter nothing rebinds has no entry: it is looked up directly."""
+    ``what`` is ``def``, ``import``, ``bind`` (an assignment) or ``narrow`` (an ``isinstance`` test: a
+    binding that holds on lines ``line`` to ``payload.until`` only). A parameter the function's body
+    rebinds or narrows (``x = x.strip()``) is a candidate too: ``(the definition's line, "param", its
+    position)``, so a use before the body's first binding of it, or on that binding's own line, reads
+    the parameter. A parameter nothing rebinds has no entry: it is looked up directly."""
 
     def __init__(self, by_scope: dict[int, list[tuple[str, int, str, object]]], symbols: list[Symbol]) -> None:
         super().__init__()
@@ -102,7 +104,7 @@ class FileCtx:
             if s.parent is not None:
                 by_scope[s.parent].append((s.name, s.start_line, "def", i))
         for b in pf.bindings:
-            by_scope[b.owner].append((b.name, b.line, "bind", b))
+            by_scope[b.owner].append((b.name, b.line, "narrow" if b.until else "bind", b))
             self._bindings.setdefault(b.owner, {}).setdefault(b.name, []).append(b)
         for imp in pf.imports:
             ib = rules.bind_import(imp, frow.module, frow.is_package)

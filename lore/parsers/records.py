@@ -142,7 +142,8 @@ class Binding:
     (a declared type) or ``value`` (the callee of the call it was assigned from, e.g. ``Session`` or
     ``make_session``) or ``alias_of`` (a plain name or dotted path it was assigned from) is set.
     Attribute bindings (``self.x = ...`` in a method) belong to the class (``owner``) but their
-    value is evaluated in the method (``scope``).
+    value is evaluated in the method (``scope``). A narrowing (``isinstance`` in an ``if``) is a binding
+    with an ``annotation`` that holds from ``line`` to ``until`` only.
     """
 
     owner: int
@@ -152,6 +153,7 @@ class Binding:
     value: str = ""
     alias_of: str = ""
     scope: int | None = None  # where the value is evaluated, when not ``owner`` (``self.x = arg`` in a method)
+    until: int = 0  # a narrowing (``if isinstance(x, A):``): the last line it holds on; 0 for an assignment
 
 
 @dataclass(slots=True)

@@ -19,8 +19,9 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 3  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
+INDEX_FORMAT = 4  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
+# 4: isinstance narrowings (Binding.until); rebound parameters; elements of annotated containers
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -373,3 +373,79 @@ def unpacked_call(owner: int, left: _ts.Node, right: _ts.Node, line: int, src: s
         return []
     return [Binding(owner, text(t, src), line, alias_of=f"{callee}()[{i}]")
             for i, t in enumerate(targets) if t.type == "identifier"]
+
+
+def isinstance_tests(node: _ts.Node | None, src: str | None, negated: bool = False) -> list[tuple[str, list[str]]]:
+    """``(name, classes)`` for each ``isinstance(name, C)`` (or ``(C, D)``) a condition holds true: the
+    condition itself or a term of its ``and``. ``negated``: the tests of a condition that is
+    ``not isinstance(...)`` (an ``if`` that leaves the scope unless the name has the type).
+
+    Examples
+    --------
+    >>> from lore.parsers import _ts
+    >>> code = b"isinstance(x, A) and (y > 0 and isinstance(y, (B, m.C))) or z"
+    >>> cond = _ts.parse("python", code).root_node.named_children[0].named_children[0]
+    >>> isinstance_tests(cond.child_by_field_name("left"), code.decode())
+    [('x', ['A']), ('y', ['B', 'm.C'])]
+    >>> isinstance_tests(cond, code.decode())  # ``or``: nothing is certain
+    []
+    >>> code = b"not isinstance(node, ast.Name)"
+    >>> isinstance_tests(_ts.parse("python", code).root_node.named_children[0].named_children[0], code.decode(), True)
+    [('node', ['ast.Name'])]
+    """
+    if node is None:
+        return []
+    t = node.type
+    if t == "parenthesized_expression" and node.named_child_count == 1:
+        return isinstance_tests(node.named_children[0], src, negated)
+    if negated:
+        return isinstance_tests(node.child_by_field_name("argument"), src) if t == "not_operator" else []
+    if t == "boolean_operator":
+        op = node.child_by_field_name("operator")
+        if op is None or op.type != "and":
+            return []
+        return (isinstance_tests(node.child_by_field_name("left"), src)
+                + isinstance_tests(node.child_by_field_name("right"), src))
+    if t != "call" or text(node.child_by_field_name("function"), src) != "isinstance":
+        return []
+    arglist = node.child_by_field_name("arguments")
+    args = [a for a in arglist.named_children if a.type != "comment"] if arglist is not None else []
+    if len(args) != 2 or args[0].type != "identifier":
+        return []
+    kinds = args[1].named_children if args[1].type == "tuple" else [args[1]]
+    classes = [dotted(k, src) for k in kinds if k.type != "comment"]
+    if not classes or any(not c or "<" in c or "(" in c or "[" in c for c in classes):
+        return []
+    return [(text(args[0], src), classes)]
+
+
+_EXITS = frozenset({"raise_statement", "return_statement", "continue_statement", "break_statement"})
+
+
+def narrowings(owner: int, node: _ts.Node, src: str | None) -> list[Binding]:
+    """What an ``if`` / ``elif`` / ``assert`` of ``isinstance`` tells: ``x`` is an ``A`` in the branch of
+    ``if isinstance(x, A):`` (a binding ``until`` its last line), after ``assert isinstance(x, A)``, and
+    after ``if not isinstance(x, A): raise ...`` (a branch that leaves: the rest of the scope).
+
+    Examples
+    --------
+    >>> from lore.parsers import _ts
+    >>> code = b"if isinstance(x, A):\\n    x.f()\\nif not isinstance(y, B):\\n    raise TypeError\\ny.g()\\n"
+    >>> root = _ts.parse("python", code).root_node
+    >>> [(b.name, b.annotation, b.line, b.until) for n in root.named_children for b in narrowings(0, n, code.decode())]
+    [('x', 'A', 1, 2), ('y', 'B', 4, 0)]
+    """
+    if node.type == "assert_statement":
+        cond = node.named_children[0] if node.named_child_count else None
+        line = node.start_point[0] + 1
+        return [Binding(owner, name, line, annotation=c) for name, cs in isinstance_tests(cond, src) for c in cs]
+    cond, body = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
+    if cond is None or body is None:
+        return []
+    start, end = cond.start_point[0] + 1, body.end_point[0] + 1
+    out = [Binding(owner, name, start, annotation=c, until=end) for name, cs in isinstance_tests(cond, src) for c in cs]
+    last = body.named_children[-1] if body.named_child_count else None
+    if node.type == "if_statement" and node.child_by_field_name("alternative") is None and last is not None \
+            and last.type in _EXITS:
+        out += [Binding(owner, name, end, annotation=c) for name, cs in isinstance_tests(cond, src, True) for c in cs]
+    return out

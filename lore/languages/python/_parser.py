@@ -29,6 +29,7 @@ from ._expr import (
     docstring,
     dotted,
     literal_slots,
+    narrowings,
     pairs,
     result_bindings,
     text,
@@ -102,7 +103,8 @@ class _Extractor:
             "def.function": self._function, "def.class": self._class, "def.lambda": self._lambda,
             "call": self._call, "import": self._import, "import_from": self._import_from,
             "assign": self._assign, "with_item": self._with_item, "except": self._except,
-            "for": self._for, "return": self._return, "yield": self._return, "raise": self._raise}
+            "for": self._for, "return": self._return, "yield": self._return, "raise": self._raise,
+            "if": self._narrow, "elif": self._narrow, "assert": self._narrow}
         items: list[tuple[int, int, int, Callable[[_ts.Node, int], int | None], _ts.Node]] = []
         append = items.append
         for cap, nodes in caps.items():
@@ -500,6 +502,9 @@ class _Extractor:
         self.pf.calls.append(Call(owner, f"{path}.__iter__().__next__", line, col, "implicit"))
         if target is not None and target.type == "identifier":
             self.pf.bindings.append(Binding(owner, text(target, self.src), line, value=f"{path}.__iter__().__next__"))
+
+    def _narrow(self, node: _ts.Node, owner: int) -> None:
+        self.pf.bindings += narrowings(owner, node, self.src)
 
     def _return(self, node: _ts.Node, owner: int) -> None:
         """``return x`` / ``yield x`` in a function: ``<return>`` / ``<yield>`` bindings the resolver reads

@@ -14,3 +14,6 @@
 (return_statement) @return
 (yield) @yield
 (raise_statement) @raise
+(if_statement) @if
+(elif_clause) @elif
+(assert_statement) @assert

@@ -11,7 +11,7 @@ from collections import defaultdict
 from ..languages import ImportBinding
 from ._containers import member as container_member
 from ._containers import plain
-from ._flow import over_union, union
+from ._flow import over_union, union, union_of
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, _first, split_path, weaker
 
 _WHOLE = 1 << 30  # the line of a lookup that reads a scope whole (every binding counts)
@@ -98,7 +98,6 @@ class LookupMixin(WorldCore):
         language whose imports are private to their file: Java, Go)."""
         sym = c.pf.symbols[scope]
         kind = sym.kind
-        base_res = "module_global" if kind == "module" else "local_scope"
         if name.endswith("[*]") and c.rules.follows_values:  # any slot of a literal container bound here
             if line < _WHOLE:
                 self._by_line = True
@@ -124,6 +123,8 @@ class LookupMixin(WorldCore):
                     alts = [cand[2] for cand in pool if cand[0] == pick[0] and cand[1] == pick[1]]
                     if len(alts) > 1:
                         return self.bindings_value(c, scope, alts, depth + 1)  # type: ignore[arg-type]
+                if pick[1] == "bind" and 0 < pick[2].branch_end < line < _WHOLE and len(pool) > 1:  # type: ignore[attr-defined]
+                    return self._maybe_made(c, scope, pool, line, depth)
         if pick is None:  # nothing here binds the name (on this line)
             if not with_imports:
                 return None
@@ -136,9 +137,14 @@ class LookupMixin(WorldCore):
                 if got is not None:
                     return got
             return None
-        _, what, payload = pick
+        return self._candidate_value(c, scope, pick, depth)
+
+    def _candidate_value(self, c: FileCtx, scope: int, cand: tuple[int, str, object],
+                         depth: int) -> tuple[Value, str] | None:
+        """The value one candidate of a scope's table binds (a definition, an import, a binding, a parameter)."""
+        _, what, payload = cand
         if what == "param":  # read before the body rebinds it (see _ScopeTable)
-            pname, ann = sym.params[payload]  # type: ignore[index]
+            pname, ann = c.pf.symbols[scope].params[payload]  # type: ignore[index,call-overload]
             return self._param_value(c, scope, payload, pname, ann, depth)  # type: ignore[arg-type]
         if what == "def":
             sid = c.ids[payload]  # type: ignore[index,call-overload]
@@ -146,11 +152,26 @@ class LookupMixin(WorldCore):
                 got = self.decorated_value(sid)
                 if got is not None:
                     return got
-            return ("sym", sid), base_res
+            return ("sym", sid), "module_global" if c.pf.symbols[scope].kind == "module" else "local_scope"
         if what == "import":
             return self._import_value(c, payload, depth + 1)  # type: ignore[arg-type]
-        got = self.binding_value(c, scope, payload, depth + 1)  # type: ignore[arg-type]
-        return got
+        return self.binding_value(c, scope, payload, depth + 1)  # type: ignore[arg-type]
+
+    def _maybe_made(self, c: FileCtx, scope: int, pool: list[tuple[int, str, object]], line: int,
+                    depth: int) -> tuple[Value, str] | None:
+        """A use after the branch a binding was made in (``x = A()``, then ``if c: x = B()``, then
+        ``x.run()``): that binding may not have happened, so the name holds it or what it held before,
+        back to the latest binding the use is sure of: the union of their values. When one of them is
+        unknown the union would claim more than is known: then the latest binding alone, as before."""
+        found: list[tuple[Value, str]] = []
+        for cand in sorted(pool, key=_first, reverse=True):  # latest first (sorted is stable: ties keep order)
+            got = self._candidate_value(c, scope, cand, depth)
+            if got is None or got[0][0] in ("unknown", "opaque"):
+                return found[0] if found else got
+            found.append(got)
+            if not (cand[1] == "bind" and 0 < cand[2].branch_end < line):  # type: ignore[attr-defined]
+                break
+        return union_of(found)
 
     def _any_slot(self, c: FileCtx, scope: int, base: str, line: int, depth: int) -> tuple[Value, str] | None:
         """``d[k]`` with a key we cannot read, or a loop over ``d``: every slot ``d`` has in ``scope``."""

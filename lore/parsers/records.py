@@ -154,6 +154,7 @@ class Binding:
     alias_of: str = ""
     scope: int | None = None  # where the value is evaluated, when not ``owner`` (``self.x = arg`` in a method)
     until: int = 0  # a narrowing (``if isinstance(x, A):``): the last line it holds on; 0 for an assignment
+    branch_end: int = 0  # made in an ``if`` / ``try`` / ``except`` branch: its last line (after it, maybe not made)
 
 
 @dataclass(slots=True)

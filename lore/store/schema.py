@@ -21,7 +21,8 @@ DOCS_LAYOUT = 1
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
 INDEX_FORMAT = 4  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
-# 4: isinstance narrowings (Binding.until); rebound parameters; elements of annotated containers
+# 4: isinstance narrowings (Binding.until), branch bindings (Binding.branch_end); rebound parameters;
+#    elements of annotated containers
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

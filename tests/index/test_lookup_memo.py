@@ -2,7 +2,7 @@
 the scopes further out) once the flow is solved. What it remembers must never stand for a lookup
 whose answer depends on the line: a name bound twice in one scope, read on either side of the second
 binding, a nested scope that shadows a module name, a binding read from the line it was made on, a
-parameter read before the body rebinds it.
+parameter read before the body rebinds it, a use after the branch a binding was made in.
 """
 
 from __future__ import annotations
@@ -96,6 +96,51 @@ CASES: dict[str, Case] = {
         """},
         # ``op.again()`` reads the parameter (the binding is not made yet), and the later ``op`` its result
         expect={("m.main", "m.A.again", RULE), ("m.main", "m.A.run", RULE)},
+    ),
+    "after_a_branch_either_binding": Case(
+        {"m.py": TWO_CLASSES + dedent("""
+            def maybe(c):
+                op = A()
+                if c:
+                    op = B()
+                    op.run()
+                op.run()
+            def either(c):
+                if c:
+                    op = A()
+                else:
+                    op = B()
+                op.run()
+            def both(c):
+                try:
+                    op = A()
+                except ValueError:
+                    op = B()
+                op.run()
+        """)},
+        # Jedi says the same: A.run and B.run after the branch, B.run inside it
+        expect={("m.maybe", "m.A.run", RULE), ("m.maybe", "m.B.run", RULE), ("m.either", "m.A.run", RULE),
+                ("m.either", "m.B.run", RULE), ("m.both", "m.A.run", RULE), ("m.both", "m.B.run", RULE)},
+    ),
+    "a_loop_or_a_plain_sequence_keeps_the_last_binding": Case(
+        {"m.py": TWO_CLASSES + dedent("""
+            def loop(xs):
+                op = A()
+                for x in xs:
+                    op = B()
+                op.run()
+            def plain():
+                op = A()
+                op = B()
+                op.run()
+            def inside(c):
+                op = A()
+                if c:
+                    op = B()
+                    op.run()
+        """)},
+        expect={("m.loop", "m.B.run", RULE), ("m.plain", "m.B.run", RULE), ("m.inside", "m.B.run", RULE)},
+        forbid={("m.loop", "m.A.run"), ("m.plain", "m.A.run"), ("m.inside", "m.A.run")},
     ),
     "a_parameter_shadows_a_module_name_in_one_function_only": Case(
         {"m.py": """

@@ -449,3 +449,40 @@ def narrowings(owner: int, node: _ts.Node, src: str | None) -> list[Binding]:
             and last.type in _EXITS:
         out += [Binding(owner, name, end, annotation=c) for name, cs in isinstance_tests(cond, src, True) for c in cs]
     return out
+
+
+def mark_branches(bindings: list[Binding], branches: list[tuple[int, int, int]]) -> None:
+    """Give each binding of a scope made inside an ``if`` / ``elif`` / ``else`` / ``try`` / ``except`` /
+    ``case`` block of that scope the last line of the innermost such block (``branch_end``): after it,
+    the binding may not have happened. ``branches`` holds (scope, first line, last line) per block.
+
+    Examples
+    --------
+    >>> bs = [Binding(1, "x", 2), Binding(1, "x", 4), Binding(1, "x", 7), Binding(2, "y", 4)]
+    >>> mark_branches(bs, [(1, 3, 8), (1, 4, 5)])
+    >>> [b.branch_end for b in bs]
+    [0, 5, 8, 0]
+    """
+    if not branches:
+        return
+    by_scope: dict[int, list[tuple[int, int]]] = {}
+    for scope, first, last in branches:
+        by_scope.setdefault(scope, []).append((first, last))
+    todo: dict[int, list[Binding]] = {}
+    for b in bindings:
+        if b.scope is None and b.owner in by_scope and not b.until:
+            todo.setdefault(b.owner, []).append(b)
+    for scope, binds in todo.items():
+        blocks = sorted(by_scope[scope])  # nested or apart: a sweep keeps the open ones, innermost last
+        open_: list[int] = []
+        k = 0
+        for b in sorted(binds, key=lambda b: b.line):
+            while k < len(blocks) and blocks[k][0] <= b.line:
+                while open_ and open_[-1] < blocks[k][0]:
+                    open_.pop()
+                open_.append(blocks[k][1])
+                k += 1
+            while open_ and open_[-1] < b.line:
+                open_.pop()
+            if open_:
+                b.branch_end = open_[-1]

@@ -29,6 +29,7 @@ from ._expr import (
     docstring,
     dotted,
     literal_slots,
+    mark_branches,
     narrowings,
     pairs,
     result_bindings,
@@ -77,6 +78,7 @@ class _Extractor:
         self.pf = ParsedFile(path=path, language=LANGUAGE, module=module)
         self.class_of: dict[int, int] = {}  # method local -> class local
         self.containers: set[tuple[int, str]] = set()  # (scope, name) bound to a literal container
+        self.branches: list[tuple[int, int, int]] = []  # (scope, first line, last line) of if/try blocks
 
     # -- records -------------------------------------------------------------------------------
     def run(self) -> ParsedFile:
@@ -104,7 +106,7 @@ class _Extractor:
             "call": self._call, "import": self._import, "import_from": self._import_from,
             "assign": self._assign, "with_item": self._with_item, "except": self._except,
             "for": self._for, "return": self._return, "yield": self._return, "raise": self._raise,
-            "if": self._narrow, "elif": self._narrow, "assert": self._narrow}
+            "if": self._narrow, "elif": self._narrow, "assert": self._narrow, "branch": self._branch}
         items: list[tuple[int, int, int, Callable[[_ts.Node, int], int | None], _ts.Node]] = []
         append = items.append
         for cap, nodes in caps.items():
@@ -127,6 +129,7 @@ class _Extractor:
                 ends.append(end)
                 owners.append(local)
                 owner = local
+        mark_branches(self.pf.bindings, self.branches)
         return self.pf
 
     def _function(self, node: _ts.Node, owner: int) -> int:
@@ -502,6 +505,9 @@ class _Extractor:
         self.pf.calls.append(Call(owner, f"{path}.__iter__().__next__", line, col, "implicit"))
         if target is not None and target.type == "identifier":
             self.pf.bindings.append(Binding(owner, text(target, self.src), line, value=f"{path}.__iter__().__next__"))
+
+    def _branch(self, node: _ts.Node, owner: int) -> None:
+        self.branches.append((owner, node.start_point[0] + 1, node.end_point[0] + 1))
 
     def _narrow(self, node: _ts.Node, owner: int) -> None:
         self.pf.bindings += narrowings(owner, node, self.src)

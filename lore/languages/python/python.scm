@@ -17,3 +17,9 @@
 (if_statement) @if
 (elif_clause) @elif
 (assert_statement) @assert
+(if_statement consequence: (block) @branch)
+(elif_clause consequence: (block) @branch)
+(else_clause body: (block) @branch)
+(try_statement body: (block) @branch)
+(except_clause (block) @branch)
+(case_clause consequence: (block) @branch)

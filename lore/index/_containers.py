@@ -18,6 +18,8 @@ from typing import cast
 
 from ._world import Value
 
+TAGS = frozenset({"of", "ofm"})  # the tags of these values (a check callers make before calling plain)
+
 # the last part of the container class's name (any module: builtins, typing, collections, collections.abc)
 SEQUENCES = frozenset({
     "list", "List", "set", "Set", "frozenset", "FrozenSet", "MutableSet", "AbstractSet", "Sequence",

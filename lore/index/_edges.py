@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..store.schema import CONFIDENCE
+from ._containers import TAGS as CONTAINER_TAGS
 from ._containers import plain
 from ._flow import elements, split_arg
 from ._world import MAX_AMBIGUOUS, TYPE_KINDS, FileCtx, Value, WorldCore, local_parent, split_path
@@ -72,7 +73,7 @@ class FileResolver:
             )
 
     def _value_id(self, v: Value) -> int | None:
-        tag, payload = plain(v)
+        tag, payload = plain(v) if v[0] in CONTAINER_TAGS else v
         if tag in ("sym", "inst"):
             return payload  # type: ignore[return-value]
         if tag in ("ext", "extinst", "extattr"):
@@ -110,7 +111,8 @@ class FileResolver:
         tid = self._value_id(v)
         if tid is None:
             return None, "unresolved"
-        v = plain(v)
+        if v[0] in CONTAINER_TAGS:
+            v = plain(v)
         if v[0] in ("ext", "extinst", "extattr"):
             res = "builtin" if str(v[1]).startswith(self.rules.builtin_prefix + ".") else "external"
         return tid, res
@@ -142,7 +144,8 @@ class FileResolver:
     def _callbacks(self, call, v: Value, callbacks: dict[str, tuple[int | str, ...]]) -> None:
         """``map(f, xs)``, ``sorted(xs, key=f)``: a library function that calls what it is given calls it
         on behalf of the caller (``argument_flow``)."""
-        v = plain(v)
+        if v[0] in CONTAINER_TAGS:
+            v = plain(v)
         if v[0] not in ("ext", "extattr"):
             return
         slots = callbacks.get(str(v[1]))
@@ -218,7 +221,7 @@ class FileResolver:
             k = len(out)
             return [(tid, r, conf / k) for tid, r, conf in out] if out else None
         if True:
-            tag, payload = plain(v)
+            tag, payload = plain(v) if v[0] in CONTAINER_TAGS else v
             if tag == "sym":
                 srow = w.syms.get(payload)  # type: ignore[arg-type]
                 if srow is not None and srow.kind in TYPE_KINDS:

@@ -137,6 +137,8 @@ class LookupMixin(WorldCore):
                 if got is not None:
                     return got
             return None
+        if pick[1] == "bind":  # the common case, without the call
+            return self.binding_value(c, scope, pick[2], depth + 1)  # type: ignore[arg-type]
         return self._candidate_value(c, scope, pick, depth)
 
     def _candidate_value(self, c: FileCtx, scope: int, cand: tuple[int, str, object],

@@ -55,6 +55,17 @@ CASES: dict[str, Case] = {
         expect={("m.f", "m.C.go", RULE), ("m.f", "m.A.run", RULE)},
         forbid={("m.f", "m.B.go"), ("m.f", "m.B.run")},
     ),
+    "a_guard_that_leaves_replaces_the_annotation": Case(
+        {"m.py": CLASSES + dedent("""
+            def f(x: A):
+                if not isinstance(x, B):
+                    raise TypeError(x)
+                x.run()
+        """)},
+        # the guard's binding sits on the branch's last line, but it holds after the branch: B only
+        expect={("m.f", "m.B.run", RULE)},
+        forbid={("m.f", "m.A.run")},
+    ),
     "a_guard_that_does_not_leave_narrows_nothing": Case(
         {"m.py": CLASSES + dedent("""
             def f(x: A, log):

@@ -455,6 +455,8 @@ def mark_branches(bindings: list[Binding], branches: list[tuple[int, int, int]])
     """Give each binding of a scope made inside an ``if`` / ``elif`` / ``else`` / ``try`` / ``except`` /
     ``case`` block of that scope the last line of the innermost such block (``branch_end``): after it,
     the binding may not have happened. ``branches`` holds (scope, first line, last line) per block.
+    A declared type (``x: A = ...``, ``assert isinstance(x, A)``, a guard that leaves) is no such
+    binding: it holds for the rest of the scope, and a narrowing holds in its own branch only.
 
     Examples
     --------
@@ -470,7 +472,7 @@ def mark_branches(bindings: list[Binding], branches: list[tuple[int, int, int]])
         by_scope.setdefault(scope, []).append((first, last))
     todo: dict[int, list[Binding]] = {}
     for b in bindings:
-        if b.scope is None and b.owner in by_scope and not b.until:
+        if b.scope is None and b.owner in by_scope and not b.until and not b.annotation:
             todo.setdefault(b.owner, []).append(b)
     for scope, binds in todo.items():
         blocks = sorted(by_scope[scope])  # nested or apart: a sweep keeps the open ones, innermost last

@@ -437,9 +437,14 @@ def narrowings(owner: int, node: _ts.Node, src: str | None) -> list[Binding]:
     """
     if node.type == "assert_statement":
         cond = node.named_children[0] if node.named_child_count else None
+        if "isinstance" not in text(cond, src):
+            return []
         line = node.start_point[0] + 1
         return [Binding(owner, name, line, annotation=c) for name, cs in isinstance_tests(cond, src) for c in cs]
-    cond, body = node.child_by_field_name("condition"), node.child_by_field_name("consequence")
+    cond = node.child_by_field_name("condition")
+    if "isinstance" not in text(cond, src):  # most conditions: nothing to read
+        return []
+    body = node.child_by_field_name("consequence")
     if cond is None or body is None:
         return []
     start, end = cond.start_point[0] + 1, body.end_point[0] + 1

@@ -106,7 +106,7 @@ class LookupMixin(WorldCore):
         if candidates and not with_imports:
             candidates = [cand for cand in candidates if cand[1] != "import"]
         pick = None
-        if candidates and len(candidates) == 1 and candidates[0][1] != "narrow":
+        if candidates and not _by_use_line(candidates):
             pick = candidates[0]
         elif candidates:
             # ``r = s.send(r.prepare())``: a use reads what the name held before its own line's statement
@@ -355,8 +355,7 @@ class LookupMixin(WorldCore):
     def _head_value(self, c: FileCtx, scope: int, name: str, line: int, depth: int) -> tuple[Value, str] | None:
         """:meth:`lookup_name` for the first name of a path, remembered per scope at the top level when
         one binding or none names it there (``self``, ``models``: most paths of a scope share a few heads)."""
-        cands = c.cands[scope].get(name, ())
-        if not self._flow_state or self._active or "[" in name or len(cands) > 1 or (cands and cands[0][1] == "narrow"):
+        if not self._flow_state or self._active or "[" in name or _by_use_line(c.cands[scope].get(name, ())):
             return self.lookup_name(c, scope, name, line, depth)
         heads = self._top_memo(c)[1]
         key = (scope, name, depth)
@@ -455,7 +454,13 @@ class LookupMixin(WorldCore):
         if got is None or got[0][0] != "of":
             return None
         m = container_member(got[0], "__getitem__")
-        return (m[1][2], got[1]) if m is not None else None  # type: ignore[index]
+        return self.call_result(m, got[1], 0) if m is not None else None  # type: ignore[attr-defined]
+
+
+def _by_use_line(cands: list[tuple[int, str, object]] | tuple) -> bool:
+    """Whether which of a name's candidates in one scope counts depends on the line of the use: several
+    bindings, or a narrowing that holds in its branch only. The memos of top-level lookups skip these."""
+    return len(cands) > 1 or (len(cands) == 1 and cands[0][1] == "narrow")
 
 
 def _calls(part: str) -> tuple[str, int]:

@@ -435,24 +435,25 @@ def narrowings(owner: int, node: _ts.Node, src: str | None) -> list[Binding]:
     >>> [(b.name, b.annotation, b.line, b.until) for n in root.named_children for b in narrowings(0, n, code.decode())]
     [('x', 'A', 1, 2), ('y', 'B', 4, 0)]
     """
+    def typed(cond: _ts.Node | None, line: int, until: int = 0, negated: bool = False) -> list[Binding]:
+        return [Binding(owner, name, line, annotation=c, until=until)
+                for name, classes in isinstance_tests(cond, src, negated) for c in classes]
+
     if node.type == "assert_statement":
         cond = node.named_children[0] if node.named_child_count else None
-        if "isinstance" not in text(cond, src):
-            return []
-        line = node.start_point[0] + 1
-        return [Binding(owner, name, line, annotation=c) for name, cs in isinstance_tests(cond, src) for c in cs]
+        return typed(cond, node.start_point[0] + 1) if "isinstance" in text(cond, src) else []
     cond = node.child_by_field_name("condition")
     if "isinstance" not in text(cond, src):  # most conditions: nothing to read
         return []
     body = node.child_by_field_name("consequence")
     if cond is None or body is None:
         return []
-    start, end = cond.start_point[0] + 1, body.end_point[0] + 1
-    out = [Binding(owner, name, start, annotation=c, until=end) for name, cs in isinstance_tests(cond, src) for c in cs]
+    end = body.end_point[0] + 1
+    out = typed(cond, cond.start_point[0] + 1, until=end)
     last = body.named_children[-1] if body.named_child_count else None
     if node.type == "if_statement" and node.child_by_field_name("alternative") is None and last is not None \
             and last.type in _EXITS:
-        out += [Binding(owner, name, end, annotation=c) for name, cs in isinstance_tests(cond, src, True) for c in cs]
+        out += typed(cond, end, negated=True)
     return out
 
 

@@ -4,10 +4,14 @@
 fails the run (exit code 1):
 
 - floors from a thresholds file (``--thresholds``, :mod:`lore.bench.gate`);
-- ``--fail-under METRIC=VALUE``: a floor given on the command line, applied to every algorithm
-  scored (``recall@10=0.4`` gates ``algorithms.<each>.recall@10``) or to one full metric name;
+- ``--fail-under METRIC=VALUE``: a floor given on the command line, applied to the algorithms a user
+  ranks with (``recall@10=0.4`` gates ``algorithms.<each>.recall@10`` of the ones named with
+  ``--algorithms``, else of the default ``hybrid`` alone: the other algorithms are scored for
+  comparison, and a floor on them would fail a run whose answers did not change) or to one full metric
+  name;
 - ``--baseline FILE``: a previous ``--json`` report; a metric that drops more than ``--tolerance``
-  below it fails.
+  below it fails. When FILE does not exist yet (the first run of a CI recipe), the run writes its
+  own report there (:func:`write_baseline`) instead of failing.
 
 :func:`junit_xml` writes each checked metric as a ``<testcase>`` (GitHub, GitLab, Jenkins and Azure
 show them as tests), :func:`markdown_summary` a table for ``$GITHUB_STEP_SUMMARY`` or a PR comment.
@@ -15,6 +19,8 @@ show them as tests), :func:`markdown_summary` a table for ``$GITHUB_STEP_SUMMARY
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree as ET
@@ -58,14 +64,19 @@ def parse_fail_under(specs: list[str] | tuple[str, ...]) -> dict[str, float]:
 
 def checks(measured: dict[str, float], *, floors: dict[str, float] | None = None, floors_source: str = "thresholds",
            fail_under: dict[str, float] | None = None, baseline: dict[str, float] | None = None,
-           tolerance: float = DEFAULT_TOLERANCE) -> list[Check]:
+           tolerance: float = DEFAULT_TOLERANCE, gated: Iterable[str] | None = None) -> list[Check]:
     """Every check of ``measured`` (flat ``section.name.metric`` values), sorted by metric then rule.
+
+    A bare ``fail_under`` name (``recall@10``) gates that metric of each algorithm in ``gated``
+    (None: of every algorithm measured); a full name (``algorithms.pagerank.mrr``) gates that one.
 
     Examples
     --------
     >>> m = {"algorithms.a.recall@10": 0.5, "algorithms.b.recall@10": 0.3}
     >>> [(c.metric, c.passed) for c in checks(m, fail_under={"recall@10": 0.4})]
     [('algorithms.a.recall@10', True), ('algorithms.b.recall@10', False)]
+    >>> [(c.metric, c.passed) for c in checks(m, fail_under={"recall@10": 0.4}, gated=["a"])]
+    [('algorithms.a.recall@10', True)]
     >>> [(c.metric, c.rule, c.passed) for c in checks(m, baseline={"algorithms.a.recall@10": 0.53})]
     [('algorithms.a.recall@10', 'baseline 0.53 - 0.02', False)]
     """
@@ -75,14 +86,19 @@ def checks(measured: dict[str, float], *, floors: dict[str, float] | None = None
             continue
         got = measured.get(metric)
         out.append(Check(metric, got, floor, f"floor ({floors_source})", got is not None and got >= floor - 1e-9))
+    chosen = None if gated is None else sorted(set(gated))
     for name, floor in sorted((fail_under or {}).items()):
-        targets = [name] if name in measured else sorted(m for m in measured
-                                                         if m.startswith("algorithms.") and m.endswith("." + name))
+        if name in measured:
+            targets = [name]
+        elif chosen is None:
+            targets = sorted(m for m in measured if m.startswith("algorithms.") and m.endswith("." + name))
+        else:  # the chosen algorithms' metric, measured or not: a floor on an algorithm never scored fails
+            targets = [f"algorithms.{a}.{name}" for a in chosen]
         if not targets:
             out.append(Check(name, None, floor, "--fail-under", False))
         for metric in targets:
-            got = measured[metric]
-            out.append(Check(metric, got, floor, "--fail-under", got >= floor - 1e-9))
+            got = measured.get(metric)
+            out.append(Check(metric, got, floor, "--fail-under", got is not None and got >= floor - 1e-9))
     for metric, before in sorted((baseline or {}).items()):
         if metric not in measured or not metric.startswith("algorithms."):
             continue  # baselines of the baselines (random, same file) are not lore's to keep
@@ -103,6 +119,22 @@ def load_baseline(path: str | Path) -> dict[str, float]:
     if isinstance(data, dict) and all(isinstance(v, int | float) for v in data.values()):
         return {k: float(v) for k, v in data.items()}
     raise InvalidArgumentError(f"{p} is neither a `lore bench --json` report nor a {{metric: value}} object")
+
+
+def write_baseline(path: str | Path, report: dict) -> None:
+    """Write ``report`` as the baseline of later runs: the same JSON as ``lore bench ... --json``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "ci" / "base.json"
+    >>> write_baseline(p, {"algorithms": {"hybrid": {"all": {"mrr": 0.5}}}})
+    >>> load_baseline(p)
+    {'algorithms.hybrid.mrr': 0.5}
+    """
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
 
 
 def junit_xml(suite: str, results: list[Check], *, seconds: float = 0.0) -> str:

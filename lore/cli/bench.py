@@ -45,7 +45,7 @@ ThresholdsOption = Annotated[
 NoGateOption = Annotated[bool, typer.Option("--no-gate", help="Do not compare with the thresholds file.")]
 AlgorithmsOption = Annotated[
     str | None,
-    typer.Option("--algorithms", help="Comma-separated: overlap:<measure>, pagerank, pagerank_mc, pagerank_push, cluster."),
+    typer.Option("--algorithms", "--algorithm", help="Comma-separated: hybrid, fusion, overlap:<measure>, pagerank, pagerank_mc, pagerank_push, cluster."),
 ]
 
 
@@ -339,11 +339,12 @@ def questions_command(
     from ..bench.questions import run_questions
     from ..bench.structural import flat_metrics
 
+    chosen = _algorithms(algorithms)
     with progress(f"questions of {file}", quiet=json_out):
-        report = run_questions(file, db=db, algorithms=_algorithms(algorithms))
+        report = run_questions(file, db=db, algorithms=chosen)
     failed = ci_gate("questions", f"lore bench questions ({file})", report, flat_metrics(report), floors=None,
                      floors_source="", fail_under=fail_under, baseline=baseline, tolerance=tolerance,
-                     junit=junit, summary=summary, quiet=json_out)
+                     junit=junit, summary=summary, quiet=json_out, algorithms=chosen)
     if json_out:
         _emit_json(report)
     else:

@@ -27,11 +27,10 @@ inside the same commit (:mod:`lore.store.parquet`).
 from __future__ import annotations
 
 import errno
-import fcntl
 import gc
+import importlib
 import json
 import os
-import resource
 import sqlite3
 import time
 from array import array
@@ -46,6 +45,7 @@ from ..errors import (
     IndexBusyError,
     IndexWriteError,
     InvalidArgumentError,
+    LoreError,
     NotAnIndexError,
     UnknownAlgorithmError,
 )
@@ -110,6 +110,18 @@ class IndexReport:
         return out
 
 
+def _posix_module(name: str) -> ModuleType | None:
+    """``fcntl`` or ``resource``, or None on a platform without them (Windows), so ``import lore`` works there."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+fcntl = _posix_module("fcntl")  # the writer's lock: indexing needs it (see _Lock)
+resource = _posix_module("resource")  # CPU of the process tree in the report; process_time() without it
+
+
 class _Lock:
     """An exclusive, non-blocking lock file beside the index: one writer at a time."""
 
@@ -118,6 +130,9 @@ class _Lock:
         self.fh = None
 
     def __enter__(self) -> _Lock:
+        if fcntl is None:  # Windows: no flock, and without the lock two writers could interleave
+            raise LoreError("writing an index needs POSIX file locks (fcntl), which this platform lacks; run "
+                            "`lore index` under Linux, macOS or WSL")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.fh = open(self.path, "a")  # noqa: SIM115  (never truncates: check_index_target refused a non-empty one)
         try:
@@ -134,6 +149,8 @@ class _Lock:
 
 
 def _cpu() -> float:
+    if resource is None:
+        return time.process_time()
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 

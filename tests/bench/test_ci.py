@@ -62,12 +62,54 @@ def test_baseline_catches_a_drop(seealso_repo, tmp_path):
     assert res.exit_code == 1 and "❌" in summary.read_text() and "recall@10" in summary.read_text()
 
 
+def test_first_baseline_run_writes_the_baseline(seealso_repo, tmp_path):
+    """The CI recipe's first run has no baseline yet: it writes one (exit 0); the next run compares with it."""
+    base = tmp_path / "ci" / "bench-baseline.json"
+    junit = tmp_path / "bench.xml"
+    res = _run(seealso_repo, tmp_path, "--baseline", str(base), "--junit", str(junit))
+    assert res.exit_code == 0, res.output
+    written = load_baseline(base)
+    assert written[f"algorithms.{ALGO}.recall@10"] == 1.0
+    assert ET.parse(junit).getroot().get("tests") == "0"  # nothing to compare with on the first run
+    res = _run(seealso_repo, tmp_path, "--baseline", str(base), "--junit", str(junit))
+    assert res.exit_code == 0, res.output
+    assert int(ET.parse(junit).getroot().get("tests")) >= 4  # every metric of the algorithm, checked
+
+
+def _run_default(seealso_repo, tmp_path, *extra):
+    f = tmp_path / "q.yaml"
+    f.write_text(QUESTIONS)
+    return CliRunner().invoke(bench_app, ["questions", str(f), "--db", str(seealso_repo), *extra])
+
+
+def test_fail_under_gates_the_default_algorithm_not_every_one_scored(seealso_repo, tmp_path):
+    """hybrid has MRR 1.0 here, pagerank 0.67 and cluster 0.75: a floor of 0.9 must not fail on those two."""
+    junit = tmp_path / "bench.xml"
+    res = _run_default(seealso_repo, tmp_path, "--fail-under", "mrr=0.9", "--junit", str(junit))
+    assert res.exit_code == 0, res.output
+    names = [c.get("name") for c in ET.parse(junit).getroot().iter("testcase")]
+    assert names == ["algorithms.hybrid.mrr [--fail-under]"]
+    # a full name still gates any one algorithm
+    res = _run_default(seealso_repo, tmp_path, "--fail-under", "algorithms.pagerank.mrr=0.9")
+    assert res.exit_code == 1
+
+
+def test_fail_under_gates_a_chosen_non_default_algorithm(seealso_repo, tmp_path):
+    junit = tmp_path / "bench.xml"
+    res = _run_default(seealso_repo, tmp_path, "--algorithm", "pagerank", "--fail-under", "mrr=0.6", "--junit", str(junit))
+    assert res.exit_code == 0, res.output
+    assert [c.get("name") for c in ET.parse(junit).getroot().iter("testcase")] == ["algorithms.pagerank.mrr [--fail-under]"]
+    assert _run_default(seealso_repo, tmp_path, "--algorithms", "pagerank", "--fail-under", "mrr=0.9").exit_code == 1
+
+
 def test_checks_and_parsing():
     assert parse_fail_under(["ndcg@10=0.5"]) == {"ndcg@10": 0.5}
     with pytest.raises(InvalidArgumentError, match="METRIC=VALUE"):
         parse_fail_under(["ndcg@10"])
     missing = checks({"algorithms.a.mrr": 0.5}, fail_under={"nope": 0.1})
     assert [(c.metric, c.passed) for c in missing] == [("nope", False)]
+    not_scored = checks({"algorithms.a.mrr": 0.5}, fail_under={"mrr": 0.1}, gated=["b"])
+    assert [(c.metric, c.measured, c.passed) for c in not_scored] == [("algorithms.b.mrr", None, False)]
     floors = checks({"algorithms.a.mrr": 0.5}, floors={"algorithms.a.mrr": 0.6, "_comment": 1}, floors_source="t.json")
     assert [(c.rule, c.passed) for c in floors] == [("floor (t.json)", False)]
 

@@ -1,0 +1,32 @@
+"""The index's write lock: one writer at a time, a non-blocking ``flock`` on a file beside the index."""
+
+from __future__ import annotations
+
+import fcntl
+from pathlib import Path
+
+from ..errors import IndexBusyError
+from ..store import db as store_db
+
+
+class IndexLock:
+    """An exclusive, non-blocking lock file beside the index: one writer at a time."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.path = store_db.lock_path(db_path)
+        self.fh = None
+
+    def __enter__(self) -> IndexLock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.fh = open(self.path, "a")  # noqa: SIM115  (never truncates: check_index_target refused a non-empty one)
+        try:
+            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError as exc:
+            self.fh.close()
+            raise IndexBusyError(str(self.path.with_name(self.path.name[: -len(".lock")]))) from exc
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fh is not None:
+            fcntl.flock(self.fh, fcntl.LOCK_UN)
+            self.fh.close()

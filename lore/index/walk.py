@@ -204,11 +204,13 @@ class _Ignore:
     prefix: str  # '' or 'sub/dir/'
     source: str  # the file, relative to the root
     spec: pathspec.PathSpec
-    lines: tuple[str, ...]
+    lines: tuple[str, ...]  # the non-empty lines (pathspec drops empty ones), with their line numbers:
+    numbers: tuple[int, ...]
 
     def rule(self, index: int | None) -> str:
-        line = self.lines[index].strip() if index is not None and index < len(self.lines) else "?"
-        return f'{self.source}:{(index or 0) + 1} "{line}"'
+        if index is None or index >= len(self.lines):
+            return f"{self.source}:?"
+        return f'{self.source}:{self.numbers[index]} "{self.lines[index].strip()}"'
 
 
 def _load_ignore(path: str, prefix: str) -> _Ignore | None:
@@ -217,8 +219,10 @@ def _load_ignore(path: str, prefix: str) -> _Ignore | None:
             lines = fh.read().splitlines()
     except OSError:
         return None
-    # one pattern per line, blank lines and comments included: a pattern's index is its line number - 1
-    return _Ignore(prefix, prefix + ".gitignore", pathspec.GitIgnoreSpec.from_lines(lines), tuple(lines))
+    # pathspec makes one pattern per non-empty line (comments included): its index among those names the line
+    kept = [(n, line) for n, line in enumerate(lines, 1) if line]
+    return _Ignore(prefix, prefix + ".gitignore", pathspec.GitIgnoreSpec.from_lines(lines),
+                   tuple(line for _, line in kept), tuple(n for n, _ in kept))
 
 
 class _Include:
@@ -308,8 +312,10 @@ def walk(
     root_str = os.path.realpath(os.fspath(root))
     result = WalkResult()
     sources = list(exclude_sources) if exclude_sources is not None else [""] * len(exclude)
-    excludes = pathspec.GitIgnoreSpec.from_lines(list(exclude)) if exclude else None
-    exclude_lines = list(exclude)
+    # pathspec drops empty patterns: keep the others' sources aligned with the spec's pattern indexes
+    exclude_lines = [p for p in exclude if p]
+    sources = [src for p, src in zip(exclude, sources, strict=False) if p]
+    excludes = pathspec.GitIgnoreSpec.from_lines(exclude_lines) if exclude_lines else None
     includes = _Include(include)
 
     def ignored(rel: str, is_dir: bool, ignores: tuple[_Ignore, ...]) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 from pathlib import Path
+from typing import TextIO
 
 from ..errors import IndexBusyError
 from ..store import db as store_db
@@ -14,15 +15,16 @@ class IndexLock:
 
     def __init__(self, db_path: Path) -> None:
         self.path = store_db.lock_path(db_path)
-        self.fh = None
+        self.fh: TextIO | None = None
 
     def __enter__(self) -> IndexLock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.fh = open(self.path, "a")  # noqa: SIM115  (never truncates: check_index_target refused a non-empty one)
+        fh = open(self.path, "a")  # noqa: SIM115  (never truncates: check_index_target refused a non-empty one)
+        self.fh = fh
         try:
-            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError as exc:
-            self.fh.close()
+            fh.close()
             raise IndexBusyError(str(self.path.with_name(self.path.name[: -len(".lock")]))) from exc
         return self
 

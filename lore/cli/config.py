@@ -16,14 +16,14 @@ def config_cmd(
     path: Annotated[Path, typer.Argument(help="Repository root.")] = Path("."),
     exclude: Annotated[list[str] | None, typer.Option("--exclude", "-x", help="A command-line pattern to show on top (as `lore index -x` would add).")] = None,
     include: Annotated[list[str] | None, typer.Option("--include", "-i", help="A command-line include pattern to show on top (as `lore index -i` would add).")] = None,
-    gitignore: Annotated[bool, typer.Option("--gitignore/--no-gitignore", help="Show the settings as `lore index --no-gitignore` would use them.")] = True,
+    gitignore: Annotated[bool | None, typer.Option("--gitignore/--no-gitignore", help="Show the settings as `lore index --no-gitignore` (or --gitignore) would use them.", show_default=False)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Show the settings `lore index` uses here and where each came from (defaults, pyproject.toml, .lore/config.toml, .loreignore), the ignore files in force and the folders it skips as not the project's code."""
     if not path.is_dir():
         raise LoreError(f"{path} is not a directory; pass the repository root")
     data = describe_settings(path.resolve(), exclude=tuple(exclude or ()), include=tuple(include or ()),
-                             gitignore=None if gitignore else False)
+                             gitignore=gitignore)
     if as_json:
         emit_json(data)
         return

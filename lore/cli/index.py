@@ -20,7 +20,7 @@ def index_cmd(
     db: Annotated[Path | None, typer.Option("--db", help="Index file (default: PATH/.lore/index.db).")] = None,
     exclude: Annotated[list[str] | None, typer.Option("--exclude", "-x", help="Gitignore-style pattern to skip (repeatable).")] = None,
     include: Annotated[list[str] | None, typer.Option("--include", "-i", help="Gitignore-style pattern to index even where .gitignore, --exclude or a built-in skip (virtualenvs, node_modules, build output) leaves it out (repeatable).")] = None,
-    gitignore: Annotated[bool, typer.Option("--gitignore/--no-gitignore", help="Read .gitignore files (default); --no-gitignore indexes what they exclude (a .gitignore of '/*', as Debian's kernel source has).")] = True,
+    gitignore: Annotated[bool | None, typer.Option("--gitignore/--no-gitignore", help="Read .gitignore files (default: the repository's settings, else yes); --no-gitignore indexes what they exclude (a .gitignore of '/*', as Debian's kernel source has).", show_default=False)] = None,
     max_file_size: Annotated[int | None, typer.Option(help="Skip files larger than this many bytes (default: the repository's settings, else 2000000; see `lore config`).")] = None,
     workers: Annotated[int | None, typer.Option(help="Parser processes (default: CPU count).")] = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the index and build it from scratch.")] = False,
@@ -37,7 +37,7 @@ def index_cmd(
     """Index a repository (incremental: only changed files are re-parsed)."""
     scale: dict[str, Any] = {"executor": executor, "ray_address": ray_address, "edge_store": edge_store,
                              "clusters": clusters, "include": tuple(include or ()),
-                             **({} if gitignore else {"gitignore": False})}
+                             **({} if gitignore is None else {"gitignore": gitignore})}
     if watch:
         from ._watch import watch_index
 

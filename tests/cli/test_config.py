@@ -187,3 +187,15 @@ def test_bad_include_and_gitignore_settings_fail_in_one_line(tmp_path):
     (tmp_path / "pyproject.toml").write_text("[tool.lore]\ninclude = 3\n")
     with pytest.raises(InvalidArgumentError, match="include must be a list"):
         load_settings(tmp_path)
+
+
+def test_the_command_line_gitignore_flag_wins_over_the_settings_in_both_directions(tmp_path):
+    root = _kernel(tmp_path)
+    (root / ".lore").mkdir()
+    (root / ".lore" / "config.toml").write_text("gitignore = false\n")
+    assert load_settings(root).sources["gitignore"] == ".lore/config.toml"
+    s = load_settings(root, gitignore=True)
+    assert (s.gitignore, s.sources["gitignore"]) == (True, "command line")
+    assert "gitignore      true         (command line)" in runner.invoke(app, ["config", str(root), "--gitignore"]).output
+    assert runner.invoke(app, ["index", str(root), "--gitignore"]).exit_code == 2  # the .gitignore read again
+    assert runner.invoke(app, ["index", str(root)]).exit_code == 0  # the settings' gitignore = false

@@ -65,7 +65,7 @@ def index_cmd(
         if as_json:
             emit_json(report.to_dict())
         raise NothingToIndexError(report.root, report.nothing_indexed, report.excluded,
-                                  db=report.db if report.generation else "")
+                                  db=report.db if Path(report.db).is_file() else "")
     if as_json:
         emit_json(report.to_dict())
         return

@@ -169,3 +169,16 @@ class UnknownAlgorithmError(InvalidArgumentError):
 
 class QueryError(InvalidArgumentError):
     """A search query that cannot be run."""
+
+
+class NothingToIndexError(LoreError):
+    """A walk found no file to index (all excluded, or none in a language lore reads); the last index is kept.
+
+    ``reason`` is the walk's sentence (which rule excluded the most files, and how to override it),
+    ``excluded`` the files kept out by rule, ``db`` the index left as it was ("" when there was none).
+    """
+
+    def __init__(self, root: str, reason: str, excluded: dict[str, int], db: str = "") -> None:
+        self.root, self.reason, self.excluded, self.db = str(root), reason, dict(excluded), str(db)
+        kept = f"; the index at {self.db} is unchanged" if self.db else ""
+        super().__init__(f"{reason}{kept}")

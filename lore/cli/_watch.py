@@ -17,6 +17,8 @@ from ._app import err
 
 def _line(report: Any, changed: list[str]) -> str:
     what = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" if len(changed) > 5 else "")
+    if report.nothing_indexed:  # not "up to date: 0 files": which rule left everything out, the index kept
+        return report.nothing_indexed
     if not report.changed_any:
         return f"up to date: {report.files_seen} files, generation {report.generation}" + (f" ({what})" if what else "")
     return (f"indexed in {report.seconds['total']:.2f}s: {len(report.added)} added, {len(report.changed)} changed, "

@@ -10,7 +10,7 @@ import typer
 
 from .._paths import symbol_with_source
 from ..api import index_repo
-from ..errors import LoreError
+from ..errors import LoreError, NothingToIndexError
 from ..store.db import get_meta
 from ._app import DbOpt, JsonOpt, command, emit_json, err, open_db, out, progress_bar, progress_callback
 
@@ -19,6 +19,8 @@ def index_cmd(
     path: Annotated[Path, typer.Argument(help="Repository root.")] = Path("."),
     db: Annotated[Path | None, typer.Option("--db", help="Index file (default: PATH/.lore/index.db).")] = None,
     exclude: Annotated[list[str] | None, typer.Option("--exclude", "-x", help="Gitignore-style pattern to skip (repeatable).")] = None,
+    include: Annotated[list[str] | None, typer.Option("--include", "-i", help="Gitignore-style pattern to index even where .gitignore, --exclude or a built-in skip (virtualenvs, node_modules, build output) leaves it out (repeatable).")] = None,
+    gitignore: Annotated[bool | None, typer.Option("--gitignore/--no-gitignore", help="Read .gitignore files (default: the repository's settings, else yes); --no-gitignore indexes what they exclude (a .gitignore of '/*', as Debian's kernel source has).", show_default=False)] = None,
     max_file_size: Annotated[int | None, typer.Option(help="Skip files larger than this many bytes (default: the repository's settings, else 2000000; see `lore config`).")] = None,
     workers: Annotated[int | None, typer.Option(help="Parser processes (default: CPU count).")] = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the index and build it from scratch.")] = False,
@@ -34,7 +36,8 @@ def index_cmd(
 ) -> None:
     """Index a repository (incremental: only changed files are re-parsed)."""
     scale: dict[str, Any] = {"executor": executor, "ray_address": ray_address, "edge_store": edge_store,
-                             "clusters": clusters}
+                             "clusters": clusters, "include": tuple(include or ()),
+                             **({} if gitignore is None else {"gitignore": gitignore})}
     if watch:
         from ._watch import watch_index
 
@@ -58,6 +61,11 @@ def index_cmd(
         if progress is not None:
             progress.stop()
     vectors = report.code_vectors
+    if report.nothing_indexed:  # exit code 2 and one line; the last good index was left as it was
+        if as_json:
+            emit_json(report.to_dict())
+        raise NothingToIndexError(report.root, report.nothing_indexed, report.excluded,
+                                  db=report.db if Path(report.db).is_file() else "")
     if as_json:
         emit_json(report.to_dict())
         return
@@ -78,6 +86,8 @@ def index_cmd(
                 out.print(f"  {label}: {', '.join(paths)}", markup=False)
         out.print(f"  {report.symbols} symbols; edges: " + ", ".join(f"{k} {v}" for k, v in report.edges.items()),
                   markup=False)
+    if report.skipped_dirs:
+        out.print(f"  skipped: {skipped_dirs_text(report.skipped_dirs)}", markup=False)
     if report.syntax_error_files:
         out.print(f"  {len(report.syntax_error_files)} files had syntax errors (indexed as far as they parse): "
                   + ", ".join(report.syntax_error_files[:5]), markup=False)
@@ -85,6 +95,23 @@ def index_cmd(
         err.print(f"warning: skipped {n} files: {reason}", markup=False)
     if vectors:
         print_vectors(vectors)
+
+
+def skipped_dirs_text(dirs: dict[str, str], *, most: int = 5) -> str:
+    """The built-in skips of a run, briefly: ``venv/ (virtualenv), node_modules/``; a folder's name that says
+    what it is goes without a reason.
+
+    Examples
+    --------
+    >>> skipped_dirs_text({"venv": "virtualenv", "web/node_modules": "npm packages"})
+    'venv/ (virtualenv), web/node_modules/'
+    """
+    from ..index._skips import by_name  # the CLI starts without the indexer's modules
+
+    parts = [f"{p}/" if by_name(p.rsplit("/", 1)[-1]) == r else f"{p}/ ({r})" for p, r in list(dirs.items())[:most]]
+    if len(dirs) > most:
+        parts.append(f"and {len(dirs) - most} more")
+    return ", ".join(parts)
 
 
 def print_vectors(v: dict[str, Any]) -> None:

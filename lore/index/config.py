@@ -7,11 +7,16 @@ of a repository are read from, lowest precedence first:
 2. ``[tool.lore]`` in the repository's ``pyproject.toml``;
 3. ``.lore/config.toml`` (top-level keys, or a ``[lore]`` table);
 4. ``.loreignore`` at the root (gitignore syntax, one pattern per line; ``!pattern`` re-includes);
-5. the command line (``--exclude``, ``--max-file-size``, ``--workers``).
+5. the command line (``--exclude``, ``--include``, ``--no-gitignore``, ``--max-file-size``, ``--workers``).
 
-Scalar settings (``max_file_size``, ``workers``) take the value of the last source that sets
-them; ``exclude`` patterns add up in that order, so a later ``!vendor/keep.min.js`` re-includes a
-file an earlier pattern skipped. Every value remembers where it came from (``lore config``).
+Scalar settings (``gitignore``, ``max_file_size``, ``workers``) take the value of the last source
+that sets them; ``exclude`` patterns add up in that order, so a later ``!vendor/keep.min.js``
+re-includes a file an earlier pattern skipped. ``include`` patterns add up too, and win over
+everything that leaves a file out: ``.gitignore`` files, exclude patterns and the built-in skips of
+folders that are not the project's code (:mod:`lore.index._skips`; a built-in skip only for a pattern
+that names a path into it). ``gitignore = false`` stops reading ``.gitignore`` files, for trees whose
+``.gitignore`` excludes everything (Debian's kernel source package says ``/*``). Every value remembers
+where it came from (``lore config``).
 """
 
 from __future__ import annotations
@@ -23,10 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InvalidArgumentError
-from .walk import DEFAULT_MAX_FILE_SIZE
+from ._skips import RULES
+from .walk import DEFAULT_MAX_FILE_SIZE, walk
 
 DEFAULT_EXCLUDES = ("*.min.js", "*.min.mjs", "*.min.cjs", "*-min.js", "*.bundle.js")
-KEYS = ("exclude", "max_file_size", "workers")
+KEYS = ("exclude", "gitignore", "include", "max_file_size", "workers")
+SCALARS = ("gitignore", "max_file_size", "workers")
 DEFAULT = "default"
 CLI = "command line"
 
@@ -36,15 +43,19 @@ class Settings:
     """The effective settings of one repository, each with its source.
 
     ``exclude`` is the list of gitignore-style patterns in precedence order (the walker applies them
-    as one spec, so a later ``!pattern`` wins); ``exclude_sources`` names the source of each.
+    as one spec, so a later ``!pattern`` wins); ``exclude_sources`` names the source of each, and
+    ``include`` / ``include_sources`` likewise.
     """
 
     root: str
     exclude: list[str] = field(default_factory=list)
     exclude_sources: list[str] = field(default_factory=list)
+    include: list[str] = field(default_factory=list)
+    include_sources: list[str] = field(default_factory=list)
+    gitignore: bool = True
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     workers: int | None = None
-    sources: dict[str, str] = field(default_factory=lambda: {"max_file_size": DEFAULT, "workers": DEFAULT})
+    sources: dict[str, str] = field(default_factory=lambda: dict.fromkeys(SCALARS, DEFAULT))
     files: list[str] = field(default_factory=list)  # the settings files that exist, in precedence order
 
     def to_dict(self) -> dict[str, Any]:
@@ -54,6 +65,8 @@ class Settings:
             "files": list(self.files),
             "settings": {
                 "exclude": [{"value": p, "source": s} for p, s in zip(self.exclude, self.exclude_sources, strict=True)],
+                "include": [{"value": p, "source": s} for p, s in zip(self.include, self.include_sources, strict=True)],
+                "gitignore": {"value": self.gitignore, "source": self.sources["gitignore"]},
                 "max_file_size": {"value": self.max_file_size, "source": self.sources["max_file_size"]},
                 "workers": {"value": self.workers, "source": self.sources["workers"]},
             },
@@ -74,13 +87,17 @@ def _check(table: dict[str, Any], source: str) -> dict[str, Any]:
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
         raise InvalidArgumentError(f"{source}: unknown setting {unknown[0]!r}; lore reads {', '.join(KEYS)}")
-    if "exclude" in table:
-        ex = table["exclude"]
-        if isinstance(ex, str):
-            ex = [ex]
-        if not isinstance(ex, list) or not all(isinstance(p, str) for p in ex):
-            raise InvalidArgumentError(f"{source}: exclude must be a list of gitignore-style patterns")
-        table = {**table, "exclude": ex}
+    for key in ("exclude", "include"):
+        if key in table:
+            ex = table[key]
+            if isinstance(ex, str):
+                ex = [ex]
+            if not isinstance(ex, list) or not all(isinstance(p, str) for p in ex):
+                raise InvalidArgumentError(f"{source}: {key} must be a list of gitignore-style patterns")
+            table = {**table, key: ex}
+    v = table.get("gitignore")
+    if v is not None and not isinstance(v, bool):
+        raise InvalidArgumentError(f"{source}: gitignore must be true or false, got {v!r}")
     for key in ("max_file_size", "workers"):
         v = table.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
@@ -102,6 +119,8 @@ def load_settings(
     exclude: tuple[str, ...] | list[str] = (),
     max_file_size: int | None = None,
     workers: int | None = None,
+    include: tuple[str, ...] | list[str] = (),
+    gitignore: bool | None = None,
 ) -> Settings:
     """The effective settings of the repository at ``root``, the command line's on top.
 
@@ -109,7 +128,7 @@ def load_settings(
     ----------
     root : path
         Repository root (where ``pyproject.toml``, ``.lore/`` and ``.loreignore`` are looked for).
-    exclude, max_file_size, workers
+    exclude, max_file_size, workers, include, gitignore
         Command-line values; ``None`` (or no patterns) leaves the files' values in place.
 
     Raises
@@ -136,7 +155,10 @@ def load_settings(
         for p in table.get("exclude", []):
             s.exclude.append(p)
             s.exclude_sources.append(source)
-        for key in ("max_file_size", "workers"):
+        for p in table.get("include", []):
+            s.include.append(p)
+            s.include_sources.append(source)
+        for key in SCALARS:
             if table.get(key) is not None:
                 setattr(s, key, table[key])
                 s.sources[key] = source
@@ -166,5 +188,51 @@ def load_settings(
     if ignore.is_file():
         apply({"exclude": _ignore_lines(ignore)}, ".loreignore")
         s.files.append(str(ignore))
-    apply(_check({"exclude": list(exclude), "max_file_size": max_file_size, "workers": workers}, CLI), CLI)
+    apply(_check({"exclude": list(exclude), "include": list(include), "gitignore": gitignore,
+                  "max_file_size": max_file_size, "workers": workers}, CLI), CLI)
     return s
+
+
+def walk_options(settings: Settings) -> dict[str, Any]:
+    """The keyword arguments of :func:`lore.index.walk.walk` (and ``index_repo``) these settings give."""
+    return {"exclude": tuple(settings.exclude), "exclude_sources": tuple(settings.exclude_sources),
+            "include": tuple(settings.include), "gitignore": settings.gitignore,
+            "max_file_size": settings.max_file_size}
+
+
+def describe_settings(root: str | os.PathLike[str], **cli: Any) -> dict[str, Any]:
+    """What ``lore config`` shows: the settings with their sources, the built-in skips, and what a walk finds.
+
+    Parameters
+    ----------
+    root : path
+        Repository root.
+    **cli
+        Command-line values, as :func:`load_settings` takes them.
+
+    Returns
+    -------
+    dict
+        :meth:`Settings.to_dict`, plus ``builtin_skips`` (the rules: folders, reason, how recognised),
+        ``ignore_files`` (the ``.gitignore`` files in force; none with ``gitignore = false``) and
+        ``walk``: the number of files ``lore index`` would index and the folders it skips here.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / ".gitignore").write_text("build/\\n")
+    >>> (d / "node_modules").mkdir()
+    >>> _ = (d / "m.py").write_text("x = 1\\n")
+    >>> info = describe_settings(d)
+    >>> info["ignore_files"], info["walk"]
+    (['.gitignore'], {'files': 1, 'skipped_dirs': [{'path': 'node_modules', 'reason': 'npm packages'}]})
+    """
+    settings = load_settings(root, **cli)
+    walked = walk(root, **walk_options(settings))
+    out = settings.to_dict()
+    out["builtin_skips"] = [{"folders": f, "reason": r, "rule": how} for f, r, how in RULES]
+    out["ignore_files"] = list(walked.ignore_files)
+    out["walk"] = {"files": len(walked.files),
+                   "skipped_dirs": [{"path": p, "reason": r} for p, r in walked.skipped_dirs]}
+    return out

@@ -35,6 +35,7 @@ import sqlite3
 import time
 from array import array
 from collections import Counter
+from contextlib import closing
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
@@ -59,10 +60,11 @@ from ..store.schema import INDEX_FORMAT
 from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
 from ._flow_keep import shape as flow_shape
+from ._lock import IndexLock as _Lock
 from ._parse import Parsed, Progress, interface_items, parse_iter, parse_iter_ray
 from .resolve import Edges, FileRow, SymRow, World
 from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel, resolve_ray
-from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, escape_name, is_test_path, walk
+from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, WalkResult, escape_name, is_test_path, walk
 
 FLUSH_EVERY = 256  # files per batch of inserts while the workers parse
 EXECUTORS = ("local", "ray")  # local: process pools on this machine; ray: tasks and actors on a Ray cluster
@@ -88,6 +90,9 @@ class IndexReport:
     unchanged: int = 0
     reresolved_files: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
+    skipped_dirs: dict[str, str] = field(default_factory=dict)  # built-in skips: {"venv": "virtualenv"}
+    nothing_indexed: str = ""
+    excluded: dict[str, int] = field(default_factory=dict)
     syntax_error_files: list[str] = field(default_factory=list)
     symbols: int = 0
     edges: dict[str, int] = field(default_factory=dict)
@@ -118,34 +123,7 @@ def _posix_module(name: str) -> ModuleType | None:
         return None
 
 
-fcntl = _posix_module("fcntl")  # the writer's lock: indexing needs it (see _Lock)
 resource = _posix_module("resource")  # CPU of the process tree in the report; process_time() without it
-
-
-class _Lock:
-    """An exclusive, non-blocking lock file beside the index: one writer at a time."""
-
-    def __init__(self, db_path: Path) -> None:
-        self.path = store_db.lock_path(db_path)
-        self.fh = None
-
-    def __enter__(self) -> _Lock:
-        if fcntl is None:  # Windows: no flock, and without the lock two writers could interleave
-            raise LoreError("writing an index needs POSIX file locks (fcntl), which this platform lacks; run "
-                            "`lore index` under Linux, macOS or WSL")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.fh = open(self.path, "a")  # noqa: SIM115  (never truncates: check_index_target refused a non-empty one)
-        try:
-            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            self.fh.close()
-            raise IndexBusyError(str(self.path.with_name(self.path.name[: -len(".lock")]))) from exc
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.fh is not None:
-            fcntl.flock(self.fh, fcntl.LOCK_UN)
-            self.fh.close()
 
 
 def _cpu() -> float:
@@ -167,6 +145,9 @@ def index_repo(
     executor: str = "local",
     ray_address: str | None = None,
     edge_store: str | None = None,
+    include: tuple[str, ...] | list[str] = (),
+    gitignore: bool = True,
+    exclude_sources: tuple[str, ...] | list[str] | None = None,
 ) -> IndexReport:
     """Index (or refresh the index of) the repository at ``root``.
 
@@ -192,6 +173,8 @@ def index_repo(
         ``parquet`` also writes the graph's edges as Parquet shards beside the index (the ``ray``
         extra; :mod:`lore.store.parquet`), which :func:`lore.graphs.build.load_graph` then reads;
         ``sqlite`` stops doing so; default: what the index already does (``sqlite`` for a new one).
+    include, gitignore, exclude_sources : see :func:`lore.index.walk.walk`. A walk that finds no file
+        leaves the index as it was; ``report.nothing_indexed`` says why, ``report.excluded`` counts by rule.
 
     An index of another schema version is rebuilt; a file at ``db`` that is not a lore index raises
     :class:`~lore.errors.NotAnIndexError` and is left untouched.
@@ -227,7 +210,18 @@ def index_repo(
     if executor == "ray":
         ray_module("--executor ray")  # a missing extra fails now; connecting waits until there is work
     try:
-        _index_locked(root_path, db_path, report, exclude, max_file_size, workers, rebuild, progress,
+        walked = walk(root_path, exclude=tuple(exclude), max_file_size=max_file_size, include=tuple(include),
+                      gitignore=gitignore, exclude_sources=exclude_sources)
+        report.seconds["walk"] = round(time.perf_counter() - t0, 3)
+        report.skipped_dirs = dict(walked.skipped_dirs)
+        if not walked.files:  # nothing to index: say why, and keep the last good index as it is (no lock taken)
+            report.nothing_indexed, report.excluded = walked.nothing_indexed(), walked.exclusions()
+            report.skipped = dict(sorted(walked.skipped.items()))
+            if store_db.index_state(db_path)[0] == "current":
+                with closing(store_db.connect(db_path, readonly=True)) as conn:
+                    report.generation = store_db.generation(conn)
+            return report
+        _index_locked(root_path, db_path, report, walked, max_file_size, workers, rebuild, progress,
                       _Options(executor, ray_address, edge_store))
     except sqlite3.OperationalError as exc:  # disk full, read-only file system, I/O error: nothing committed
         if not store_db.is_storage_failure(exc):
@@ -259,7 +253,7 @@ class _Options:
         return ray_connect(self.ray_address, feature="--executor ray")
 
 
-def _index_locked(root_path: Path, db_path: Path, report: IndexReport, exclude, max_file_size: int,
+def _index_locked(root_path: Path, db_path: Path, report: IndexReport, walked: WalkResult, max_file_size: int,
                   workers: int | None, rebuild: bool, progress: Progress | None, opts: _Options) -> None:
     with _Lock(db_path):
         state, version = store_db.index_state(db_path)
@@ -284,17 +278,16 @@ def _index_locked(root_path: Path, db_path: Path, report: IndexReport, exclude, 
         gc_was_enabled = gc.isenabled()
         gc.disable()  # millions of records and rows, no reference cycles: collection passes are pure cost
         try:
-            _run(conn, root_path, db_path, report, exclude, max_file_size, workers, progress, reset, opts)
+            _run(conn, root_path, db_path, report, walked, max_file_size, workers, progress, reset, opts)
         finally:
             conn.close()
             if gc_was_enabled:
                 gc.enable()
 
 
-def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: IndexReport, exclude,
+def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: IndexReport, walked: WalkResult,
          max_file_size: int, workers: int | None, progress: Progress | None, reset: bool, opts: _Options) -> None:
     t = time.perf_counter()
-    walked = walk(root_path, exclude=tuple(exclude), max_file_size=max_file_size)
     report.files_seen = len(walked.files)
     skipped = Counter(walked.skipped)
     existing = {} if reset else read.file_states(conn)
@@ -313,7 +306,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
             continue
         todo.append(f)
     removed = [p for p in existing if p not in seen]
-    report.seconds["walk"] = round(time.perf_counter() - t, 3)
+    report.seconds["walk"] = round(report.seconds.get("walk", 0.0) + time.perf_counter() - t, 3)
 
     # parse in worker processes; rows are inserted while the workers go on parsing
     t = time.perf_counter()

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..store import db as store_db
 from ..store import docs_keep
-from .config import load_settings
+from .config import load_settings, walk_options
 from .indexer import IndexReport, index_repo
 
 Step = Callable[[Path], Callable[[IndexReport], None]]
@@ -33,8 +33,8 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
         Called in order with the index file before the run; their ``after`` functions are called in
         the same order with the report once the code index (and any kept documents) is written.
     **options
-        Those of :func:`lore.index.index_repo` (``db``, ``exclude``, ``max_file_size``, ``workers``,
-        ``rebuild``, ``progress``, ``executor``, ``ray_address``, ``edge_store``).
+        Those of :func:`lore.index.index_repo` (``db``, ``exclude``, ``include``, ``gitignore``,
+        ``max_file_size``, ``workers``, ``rebuild``, ``progress``, ``executor``, ``ray_address``, ``edge_store``).
 
     A rebuild (``rebuild=True`` or a schema change) drops the database; the document tables are
     copied aside first and back afterwards (ids included, so chunk ids stay valid;
@@ -55,8 +55,9 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
     db = Path(options.pop("db", None) or store_db.default_db_path(Path(root).resolve()))
     # the repository's own settings (pyproject.toml [tool.lore], .lore/config.toml, .loreignore) under the caller's
     settings = load_settings(Path(root).resolve(), exclude=tuple(options.pop("exclude", ()) or ()),
-                             max_file_size=options.pop("max_file_size", None), workers=options.pop("workers", None))
-    options.update(exclude=tuple(settings.exclude), max_file_size=settings.max_file_size, workers=settings.workers)
+                             max_file_size=options.pop("max_file_size", None), workers=options.pop("workers", None),
+                             include=tuple(options.pop("include", ()) or ()), gitignore=options.pop("gitignore", None))
+    options.update(walk_options(settings), workers=settings.workers)
     store_db.check_index_target(db)  # a file that is not a lore index is refused before anything touches it
     kept = docs_keep.save_before_rebuild(db, rebuild=bool(options.get("rebuild")))
     try:
@@ -66,6 +67,7 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
             docs_keep.restore_after_rebuild(report.db, kept)
     finally:
         docs_keep.discard(kept)
-    for finish in after:
-        finish(report)
+    if not report.nothing_indexed:  # nothing was written: the upkeep steps have nothing new to follow
+        for finish in after:
+            finish(report)
     return report

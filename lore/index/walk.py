@@ -2,6 +2,13 @@
 
 Nothing here parses: the walker yields :class:`SourceFile` entries (path, language, size, mtime);
 the indexer decides what to read and hash. Symlinks are never followed out of the root.
+
+What is not walked, and why, is kept: each file a rule excluded is counted under that rule
+(``.gitignore:1 "/*"``, ``exclude "gen/" (.loreignore)``, ``built-in skip: virtualenv``), folders that
+are not the project's code (:mod:`lore.index._skips`) are listed, and a walk that found nothing to
+index can say which rule excluded the most (:meth:`WalkResult.nothing_indexed`). Include patterns win
+over ``.gitignore``, exclude patterns and the built-in skips. The walk keeps its own stack of
+folders, so a tree nested a thousand deep does not reach Python's recursion limit.
 """
 
 from __future__ import annotations
@@ -10,18 +17,20 @@ import errno
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pathspec
 
 from ..languages import EXTENSIONS, FILE_NAMES
 from ._files import kind_of
+from ._skips import BY_NAME, NEVER_WALKED, QUIET, by_contents, by_name, by_siblings
 
 DEFAULT_MAX_FILE_SIZE = 2_000_000  # bytes; generated or vendored giants are skipped with a warning
-ALWAYS_SKIP_DIRS = frozenset(
-    {".git", ".hg", ".svn", ".lore", "__pycache__", "node_modules", ".tox", ".nox", ".venv", ".mypy_cache",
-     ".pytest_cache", ".ruff_cache", ".eggs"}
-)
+# folders skipped by name wherever they are, git or not (the watcher ignores changes under them too)
+ALWAYS_SKIP_DIRS = frozenset(BY_NAME)
+UNKNOWN_EXTENSION = "unknown extension"
+NOT_SELECTED = "language not selected"
+BUILT_IN = "built-in skip: "
+COUNT_LIMIT = 200_000  # entries a walk that found nothing looks at to count what its rules excluded
 
 # language by extension (or by whole file name), as ``lore.languages.language_for`` decides, without pathlib
 _BY_EXTENSION: dict[str, str] = EXTENSIONS
@@ -41,15 +50,127 @@ class SourceFile:
 
 @dataclass
 class WalkResult:
+    """What a walk found, and what it left out.
+
+    ``skipped`` counts files that were looked at and refused (too large, unreadable, special files);
+    ``excluded`` counts files by the rule that kept them out (a gitignore line, an exclude pattern, a
+    built-in skip, an unknown extension). Files under a folder a rule pruned are not looked at, so
+    they are counted only by :meth:`count_pruned` (which a walk that found nothing calls).
+    ``skipped_dirs`` lists the built-in skips worth telling a user about (``venv``: ``virtualenv``);
+    ``ignore_files`` the ``.gitignore`` files in force.
+    """
+
     files: list[SourceFile] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)  # reason -> count
     skipped_paths: dict[str, list[str]] = field(default_factory=dict)
+    excluded: Counter[str] = field(default_factory=Counter)  # rule -> files it kept out
+    skipped_dirs: list[tuple[str, str]] = field(default_factory=list)  # (folder, reason), built-in skips
+    ignore_files: list[str] = field(default_factory=list)
+    pruned: list[tuple[str, str]] = field(default_factory=list)  # (absolute folder, rule): not walked
+    counted: bool = False  # count_pruned() ran
+    count_complete: bool = True  # ... and looked at every entry (not stopped at COUNT_LIMIT)
 
     def skip(self, reason: str, path: str) -> None:
         self.skipped[reason] += 1
         self.skipped_paths.setdefault(reason, [])
         if len(self.skipped_paths[reason]) < 20:
             self.skipped_paths[reason].append(path)
+
+    def count_pruned(self, *, limit: int = COUNT_LIMIT) -> None:
+        """Count the files under the folders a rule pruned into :attr:`excluded` (once; at most ``limit`` entries).
+
+        Version control folders inside are not counted: they are nobody's source.
+        """
+        if self.counted:
+            return
+        self.counted = True
+        seen = 0
+        for top, rule in sorted(self.pruned):
+            stack = [top]
+            while stack:
+                try:
+                    with os.scandir(stack.pop()) as it:
+                        entries = list(it)
+                except OSError:
+                    continue
+                for e in entries:
+                    seen += 1
+                    if seen > limit:
+                        self.count_complete = False
+                        return
+                    try:
+                        if e.is_dir(follow_symlinks=False):
+                            if e.name not in NEVER_WALKED:
+                                stack.append(e.path)
+                            continue
+                        if not e.is_file(follow_symlinks=False):
+                            continue
+                    except OSError:
+                        continue
+                    self.excluded[rule if _language(e.name) else UNKNOWN_EXTENSION] += 1
+
+    def exclusions(self) -> dict[str, int]:
+        """Files kept out, by rule, most first (ties by rule), the size limit included: the report's ``excluded``."""
+        out = Counter(self.excluded)
+        for reason, n in self.skipped.items():
+            if reason.startswith("larger than"):
+                out[reason] += n
+        return dict(sorted(out.items(), key=lambda kv: (-kv[1], kv[0])))
+
+    def nothing_indexed(self) -> str:
+        """One sentence: why this walk found no file to index and how to override it (counts the pruned folders).
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> d = pathlib.Path(tempfile.mkdtemp())
+        >>> _ = (d / ".gitignore").write_text("/*\\n")
+        >>> for name in ("a.py", "b.py", "notes.txt"):
+        ...     _ = (d / name).write_text("x = 1\\n")
+        >>> print(walk(d).nothing_indexed())
+        no file indexed: all 2 source files are excluded by .gitignore:1 "/*"; 2 other files have no language lore reads (override: lore index --no-gitignore, or an include pattern in .lore/config.toml)
+        """
+        self.count_pruned()
+        counts = self.exclusions()
+        unknown = counts.pop(UNKNOWN_EXTENSION, 0)
+        some = "" if self.count_complete else "at least "
+        if not counts:
+            if not unknown:
+                return "no file indexed: there are no files under the root; pass the root of a repository"
+            return (f"no file indexed: none of {some}{unknown} files has the extension of a language lore reads "
+                    f"(such as {', '.join(sorted(set(_BY_EXTENSION.values())))})")
+        total = sum(counts.values())
+        top, n = next(iter(counts.items()))
+        if n == total:
+            head = (f"all {some}{total} source files are excluded by {top}" if total > 1 or some
+                    else f"its one source file is excluded by {top}")
+        else:
+            others = [f"{rule} {k}" for rule, k in list(counts.items())[1:4]]
+            more = len(counts) - 4
+            head = (f"{some}{total} source files are excluded, most ({n}) by {top}; also " + ", ".join(others)
+                    + (f" and {more} more rules" if more > 0 else ""))
+        if unknown:
+            head += f"; {unknown} other {'file has' if unknown == 1 else 'files have'} no language lore reads"
+        return f"no file indexed: {head} (override: {_override(top)})"
+
+
+def _override(rule: str) -> str:
+    """How to let in what ``rule`` keeps out."""
+    if rule.startswith(BUILT_IN):
+        return ("an include pattern naming a path inside the folder: lore index --include 'venv/mine/', "
+                "or include in .lore/config.toml")
+    if rule.startswith("larger than"):
+        return "lore index --max-file-size BYTES, or max_file_size in .lore/config.toml"
+    if rule.startswith("exclude "):
+        return "remove the pattern, or an include pattern: lore index --include PATTERN, or include in .lore/config.toml"
+    if rule == NOT_SELECTED:
+        return "ask for that language too"
+    return "lore index --no-gitignore, or an include pattern in .lore/config.toml"
+
+
+def _language(name: str) -> str | None:
+    dot = name.rfind(".")
+    return (_BY_EXTENSION.get(name[dot:].lower()) if dot > 0 else None) or _BY_FILE_NAME.get(name)
 
 
 def is_test_path(path: str) -> bool:
@@ -76,15 +197,78 @@ def is_test_path(path: str) -> bool:
     )
 
 
-def _load_ignore(dirpath: Path) -> pathspec.PathSpec | None:
-    gi = dirpath / ".gitignore"
-    if not gi.is_file():
-        return None
+@dataclass(frozen=True, slots=True)
+class _Ignore:
+    """One ``.gitignore`` in force: its patterns apply to paths below ``prefix``."""
+
+    prefix: str  # '' or 'sub/dir/'
+    source: str  # the file, relative to the root
+    spec: pathspec.PathSpec
+    lines: tuple[str, ...]  # the non-empty lines (pathspec drops empty ones), with their line numbers:
+    numbers: tuple[int, ...]
+
+    def rule(self, index: int | None) -> str:
+        if index is None or index >= len(self.lines):
+            return f"{self.source}:?"
+        return f'{self.source}:{self.numbers[index]} "{self.lines[index].strip()}"'
+
+
+def _load_ignore(path: str, prefix: str) -> _Ignore | None:
     try:
-        lines = gi.read_text(encoding="utf-8", errors="replace").splitlines()
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
     except OSError:
         return None
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    # pathspec makes one pattern per non-empty line (comments included): its index among those names the line
+    kept = [(n, line) for n, line in enumerate(lines, 1) if line]
+    return _Ignore(prefix, prefix + ".gitignore", pathspec.GitIgnoreSpec.from_lines(lines),
+                   tuple(line for _, line in kept), tuple(n for n, _ in kept))
+
+
+class _Include:
+    """Include patterns (gitignore syntax): a file they match is indexed whatever excluded it.
+
+    A folder a rule pruned is walked only if a pattern could match below it: any pattern for a
+    folder pruned by an ignore rule (``*.c`` matches at every depth), but only a pattern that names a
+    path into it for a built-in skip (``*.py`` must not pull a virtualenv back in; ``venv/mine/`` does).
+    """
+
+    def __init__(self, patterns: tuple[str, ...] | list[str]) -> None:
+        self.spec = pathspec.GitIgnoreSpec.from_lines(list(patterns)) if patterns else None
+        self.paths: list[list[str]] = []  # literal leading folders of anchored patterns
+        self.anywhere = False  # some pattern matches at any depth
+        for raw in patterns:
+            p = raw.strip()
+            if not p or p.startswith(("#", "!")):
+                continue
+            body = p.rstrip("/")
+            if "/" not in body or body.startswith("**/"):
+                self.anywhere = True
+                continue
+            literal: list[str] = []
+            for seg in body.lstrip("/").split("/"):
+                if any(c in seg for c in "*?[") or not seg:
+                    break
+                literal.append(seg)
+            if literal:
+                self.paths.append(literal)
+            else:
+                self.anywhere = True
+
+    def match(self, rel: str) -> bool:
+        return self.spec is not None and self.spec.match_file(rel)
+
+    def reaches(self, rel_dir: str, *, strict: bool) -> bool:
+        if self.spec is None:
+            return False
+        if self.anywhere and not strict:
+            return True
+        segs = rel_dir.split("/")
+        for lit in self.paths:
+            n = min(len(lit), len(segs))
+            if lit[:n] == segs[:n]:
+                return True
+        return False
 
 
 def walk(
@@ -93,47 +277,90 @@ def walk(
     exclude: tuple[str, ...] | list[str] = (),
     max_file_size: int = DEFAULT_MAX_FILE_SIZE,
     languages: set[str] | None = None,
+    include: tuple[str, ...] | list[str] = (),
+    gitignore: bool = True,
+    exclude_sources: tuple[str, ...] | list[str] | None = None,
 ) -> WalkResult:
     """Files under ``root`` that lore can index, sorted by path.
 
-    ``exclude`` takes gitignore-style patterns relative to the root. Nested ``.gitignore`` files
-    apply to their own subtree. Files larger than ``max_file_size`` and binary files (a NUL byte in
-    the first 8 KiB) are skipped and counted in ``WalkResult.skipped``.
+    Parameters
+    ----------
+    root : path
+        The folder to walk.
+    exclude : gitignore-style patterns relative to the root, on top of the ``.gitignore`` files.
+    max_file_size : files larger than this many bytes are skipped and counted in ``WalkResult.skipped``.
+    languages : only these languages (default: every language lore reads).
+    include : gitignore-style patterns whose files are indexed even when ``.gitignore``, an exclude
+        pattern or a built-in skip leaves them out (see :class:`_Include` for folders).
+    gitignore : read ``.gitignore`` files (each applies to its own subtree); False ignores them.
+    exclude_sources : where each ``exclude`` pattern came from, to name it in ``WalkResult.excluded``.
+
+    Folders that are not the project's code (virtualenvs, ``node_modules``, build output: see
+    :mod:`lore.index._skips`) are skipped with or without git. Binary files (a NUL byte in the first
+    8 KiB) are found by the parser, not here.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> for p in ("app.py", "venv/pyvenv.cfg", "venv/lib/python3.12/site-packages/pip/x.py", "notes.txt"):
+    ...     (d / p).parent.mkdir(parents=True, exist_ok=True); _ = (d / p).write_text("x = 1\\n")
+    >>> r = walk(d)
+    >>> [f.path for f in r.files], r.skipped_dirs, dict(r.excluded)
+    (['app.py'], [('venv', 'virtualenv')], {'unknown extension': 1})
     """
-    root_path = Path(root).resolve()
+    root_str = os.path.realpath(os.fspath(root))
     result = WalkResult()
-    excludes = pathspec.GitIgnoreSpec.from_lines(list(exclude)) if exclude else None
-    # stack of (directory relative prefix, spec) for nested .gitignore files
-    specs: list[tuple[str, pathspec.PathSpec]] = []
+    sources = list(exclude_sources) if exclude_sources is not None else [""] * len(exclude)
+    # pathspec drops empty patterns: keep the others' sources aligned with the spec's pattern indexes
+    exclude_lines = [p for p in exclude if p]
+    sources = [src for p, src in zip(exclude, sources, strict=False) if p]
+    excludes = pathspec.GitIgnoreSpec.from_lines(exclude_lines) if exclude_lines else None
+    includes = _Include(include)
 
-    def ignored(rel: str, is_dir: bool) -> bool:
+    def ignored(rel: str, is_dir: bool, ignores: tuple[_Ignore, ...]) -> str | None:
+        """The rule that ignores ``rel``: an exclude pattern first, else the last .gitignore line deciding."""
         probe = rel + "/" if is_dir else rel
-        if excludes is not None and excludes.match_file(probe):
-            return True
-        verdict = False
-        for prefix, spec in specs:
-            if prefix and not rel.startswith(prefix):
+        if excludes is not None:
+            res = excludes.check_file(probe)
+            if res.include and res.index is not None:
+                pat, src = exclude_lines[res.index], sources[res.index] if res.index < len(sources) else ""
+                return f'exclude "{pat}"' + (f" ({src})" if src else "")
+        verdict = None
+        for ig in ignores:
+            if ig.prefix and not rel.startswith(ig.prefix):
                 continue
-            sub = rel[len(prefix):] + ("/" if is_dir else "")
-            res = spec.check_file(sub)
+            res = ig.spec.check_file(probe[len(ig.prefix):])
             if res.include is not None:
-                verdict = bool(res.include)
-        return verdict
+                verdict = (ig, res.index) if res.include else None
+        return verdict[0].rule(verdict[1]) if verdict else None
 
-    root_str = str(root_path)
-
-    def visit(dirpath: str, rel_dir: str) -> None:
+    # each folder to visit: (absolute path, path relative to the root, .gitignore files in force,
+    # and when a rule excluded the folder but an include pattern may match below it, (rule, strict))
+    stack: list[tuple[str, str, tuple[_Ignore, ...], tuple[str, bool] | None]] = [(root_str, "", (), None)]
+    while stack:
+        dirpath, rel_dir, ignores, forced = stack.pop()
         try:
             with os.scandir(dirpath) as it:
                 entries = list(it)  # the final list is sorted by path: listing order does not matter
         except OSError:
             result.skip("unreadable directory", rel_dir or ".")
-            entries = []
-        spec = _load_ignore(Path(dirpath)) if any(e.name == ".gitignore" for e in entries) else None
-        pushed = False
-        if spec is not None:
-            specs.append((rel_dir + "/" if rel_dir else "", spec))
-            pushed = True
+            continue
+        names = {e.name for e in entries}
+        if rel_dir and (forced is None or not forced[1]):
+            reason = by_contents(dirpath, names)  # a virtualenv is known by what it holds, not its name
+            if reason is not None:
+                if not includes.reaches(rel_dir, strict=True):
+                    if forced is None:
+                        result.skipped_dirs.append((rel_dir, reason))
+                    result.pruned.append((dirpath, forced[0] if forced else BUILT_IN + reason))
+                    continue
+                forced = (forced[0] if forced else BUILT_IN + reason, True)
+        if gitignore and forced is None and ".gitignore" in names:
+            ig = _load_ignore(os.path.join(dirpath, ".gitignore"), rel_dir + "/" if rel_dir else "")
+            if ig is not None:
+                ignores = (*ignores, ig)
+                result.ignore_files.append(ig.source)
         for entry in entries:
             name = entry.name
             if not _is_utf8(name):
@@ -149,29 +376,54 @@ def walk(
                         result.skip("symlinked directory", rel)
                         continue
                 if entry.is_dir(follow_symlinks=False):
-                    if name in ALWAYS_SKIP_DIRS or ignored(rel, True):
+                    if name in NEVER_WALKED:
                         continue
-                    visit(entry.path, rel)
+                    reason = by_name(name)
+                    if reason in QUIET:
+                        continue
+                    reason = reason or by_siblings(name, entry.path, names)
+                    # a built-in skip is reopened only by a pattern naming a path into it (strict)
+                    strict = reason is not None
+                    if forced is not None:  # inside an excluded folder: only towards an include pattern
+                        rule: str | None = forced[0]
+                        strict = strict or forced[1]
+                    else:
+                        rule = ignored(rel, True, ignores)
+                        if rule is None and reason is not None:
+                            rule = BUILT_IN + reason
+                    if rule is None:
+                        stack.append((entry.path, rel, ignores, None))
+                    elif includes.reaches(rel, strict=strict):
+                        stack.append((entry.path, rel, ignores, (rule, strict)))
+                    else:
+                        if forced is None and reason is not None and rule.startswith(BUILT_IN):
+                            result.skipped_dirs.append((rel, reason))
+                        result.pruned.append((entry.path, rule))
                     continue
                 if not entry.is_file():
                     # a pipe, a socket, a device (or a symlink to one): never opened, but counted
-                    if not ignored(rel, False):
+                    if forced is None and not ignored(rel, False, ignores):
                         try:
-                            reason = kind_of(os.stat(entry.path).st_mode) or "not a regular file"
+                            kind = kind_of(os.stat(entry.path).st_mode) or "not a regular file"
                         except FileNotFoundError:
-                            reason = "broken symlink" if entry.is_symlink() else "vanished"
+                            kind = "broken symlink" if entry.is_symlink() else "vanished"
                         except OSError as exc:
-                            reason = "symlink loop" if exc.errno == errno.ELOOP else "unreadable"
-                        result.skip(reason, rel)
+                            kind = "symlink loop" if exc.errno == errno.ELOOP else "unreadable"
+                        result.skip(kind, rel)
                     continue
             except OSError as exc:
                 result.skip("symlink loop" if exc.errno == errno.ELOOP else "unreadable", rel)
                 continue
-            dot = name.rfind(".")
-            lang = (_BY_EXTENSION.get(name[dot:].lower()) if dot > 0 else None) or _BY_FILE_NAME.get(name)
-            if lang is None or (languages is not None and lang not in languages):
+            lang = _language(name)
+            if lang is None:
+                result.excluded[UNKNOWN_EXTENSION] += 1
                 continue
-            if ignored(rel, False):
+            if languages is not None and lang not in languages:
+                result.excluded[NOT_SELECTED] += 1
+                continue
+            rule = forced[0] if forced is not None else ignored(rel, False, ignores)
+            if rule is not None and not includes.match(rel):
+                result.excluded[rule] += 1
                 continue
             try:
                 st = entry.stat()
@@ -182,11 +434,10 @@ def walk(
                 result.skip(f"larger than {max_file_size} bytes", rel)
                 continue
             result.files.append(SourceFile(rel, entry.path, lang, st.st_size, st.st_mtime_ns))
-        if pushed:
-            specs.pop()
 
-    visit(root_str, "")
     result.files.sort(key=lambda f: f.path)
+    result.skipped_dirs.sort()
+    result.ignore_files.sort()
     kept: list[SourceFile] = []
     for f in result.files:  # an escaped name can spell a real one (`a\\xe9.py`): the first one wins
         if kept and kept[-1].path == f.path:

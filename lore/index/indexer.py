@@ -46,7 +46,6 @@ from ..errors import (
     IndexBusyError,
     IndexWriteError,
     InvalidArgumentError,
-    LoreError,
     NotAnIndexError,
     UnknownAlgorithmError,
 )

@@ -361,8 +361,13 @@ def cli(description: str, argv: list[str] | None = None):
 
 
 def run_lsp(description: str, languages: tuple[str, ...], language_id: str, server: list[str],
-            argv: list[str] | None = None, *, warmup: float = 0.0) -> list[Report]:
-    """Measure each project against a language server (``server`` argv) and print the reports."""
+            argv: list[str] | None = None, *, warmup: float = 0.0, prepare=None) -> list[Report]:
+    """Measure each project against a language server (``server`` argv) and print the reports.
+
+    ``prepare(root, work) -> Path``, when given, makes the folder the server reads (a copy the
+    oracle needs in another shape, e.g. a Go module whose requirements cannot be downloaded here);
+    paths stay relative to the project, so answers map onto lore's index of ``root`` as they are.
+    """
     import tempfile
     import time
 
@@ -373,11 +378,12 @@ def run_lsp(description: str, languages: tuple[str, ...], language_id: str, serv
         root = project.resolve()
         db = index_project(root, work / f"{root.name}.db")
         sites = sample_sites(db, languages, n=args.sites, seed=args.seed)
-        client = LspClient(server, root, language_id=language_id)
+        served = prepare(root, work) if prepare else root
+        client = LspClient(server, served, language_id=language_id)
         try:
             if warmup:
                 time.sleep(warmup)  # let the server load the workspace before the first question
-            answers = ask_lsp(client, root, sites)
+            answers = ask_lsp(client, served, sites)
         finally:
             client.close()
         rep = score(root.name, root, db, sites, answers)

@@ -32,6 +32,7 @@ import scipy.sparse as sp
 from ..algorithms import overlap as ov
 from ..errors import EmptyGroundTruthError, InvalidArgumentError
 from ..graphs import related as rel
+from ..graphs._fold import fold_for
 from ..graphs.build import CodeGraph
 from . import baselines as bl
 from .metrics import METRICS, mean_metrics, ranking_metrics
@@ -77,7 +78,8 @@ class Suite:
     def mask(self, q: int) -> np.ndarray:
         m = self._masks.get(q)
         if m is None:
-            m = rel.excluded_mask(self.g, np.array([self.sources[q]]), include_tests=False, kinds=None)
+            m = rel.excluded_mask(self.g, np.array([self.sources[q]]), include_tests=False, kinds=None,
+                                  fold=fold_for(self.idx.conn, self.g))
             self._masks[q] = m
         return m
 
@@ -181,10 +183,11 @@ def build_suite(idx, pairs: dict[int, list[int]], info: dict | None = None, *, j
     masks: dict[int, np.ndarray] = {}
     dropped: dict[str, int] = {}
     dropped_queries = 0
+    fold = fold_for(idx.conn, g)  # as the api answers: one row per definition, the implementation's
     for sid in sorted(pairs):
-        s = g.nodes.row(sid)
-        t = g.nodes.rows(pairs[sid])
-        mask = rel.excluded_mask(g, np.array([s]), include_tests=False, kinds=None)
+        s = int(fold.canon[g.nodes.row(sid)])
+        t = fold.canonical_rows(g.nodes.rows(pairs[sid]))
+        mask = rel.excluded_mask(g, np.array([s]), include_tests=False, kinds=None, fold=fold)
         if mask[t].any():
             containers = np.isin(t, np.fromiter(g.containers_of(np.array([s])), np.int64))
             for reason, n in (("container", int(containers.sum())),

@@ -307,9 +307,25 @@ def _seed_weight(m: sp.csr_matrix, seed: int) -> Callable[[np.ndarray], np.ndarr
     return weight
 
 
-def _shared(m: sp.csr_matrix, seed: int, rows: np.ndarray, *, drop_seed: bool = False) -> tuple[list[int], np.ndarray]:
+_TELLING = ("name_tokens", "text")  # the word matrices whose shared words must say something (names stay names)
+
+
+def telling_word(word: str, stop_words: frozenset[str] = frozenset()) -> bool:
+    """Whether a shared word says something: not a stop word, not one letter, not digits only.
+
+    Examples
+    --------
+    >>> [w for w in ("a", "x", "2d", "85", "the", "axes", "Axes") if telling_word(w, frozenset({"the"}))]
+    ['2d', 'axes', 'Axes']
+    """
+    return len(word) > 1 and not word.isdigit() and word.lower() not in stop_words
+
+
+def _shared(m: sp.csr_matrix, seed: int, rows: np.ndarray, *, drop_seed: bool = False,
+            quiet: np.ndarray | None = None) -> tuple[list[int], np.ndarray]:
     """(cut, columns): row ``i`` shares ``columns[cut[i]:cut[i + 1]]`` with the seed's row, in the row's
-    stored order (one gather for all rows; ``drop_seed``: never the seed's own column)."""
+    stored order (one gather for all rows; ``drop_seed``: never the seed's own column; ``quiet``: a
+    boolean per column, never those)."""
     lo, hi = m.indptr[seed], m.indptr[seed + 1]
     seed_cols = m.indices[lo:hi]
     if seed_cols.size == 0 or rows.size == 0:
@@ -323,12 +339,16 @@ def _shared(m: sp.csr_matrix, seed: int, rows: np.ndarray, *, drop_seed: bool = 
     if drop_seed and cols.size:
         keep = cols != seed
         pos, cols = pos[keep], cols[keep]
+    if quiet is not None and cols.size:
+        keep = ~quiet[cols]
+        pos, cols = pos[keep], cols[keep]
     if cols.size == 0:
         return [0] * (len(rows) + 1), cols
     return np.searchsorted(pos, np.arange(len(rows) + 1)).tolist(), cols  # pos ascends: one slice per row
 
 
-def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) -> list[list[dict]]:
+def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4, quiet: np.ndarray | None = None,
+            stop_words: frozenset[str] = frozenset()) -> list[list[dict]]:
     """Per ranked row: the signals that placed it, largest absolute contribution first.
 
     Each item is ``{"signal", "family", "value", "contribution", "detail"}``; ``contribution`` is
@@ -337,6 +357,11 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
     rows at once from the matrices that scored them (each matrix once, and only if some row's
     explanation reads it); :func:`render` turns an item into text once the caller has named the
     neighbour rows (one store query for every row).
+
+    What says nothing is not named: ``quiet`` (a boolean per row: the language builtins, ``isinstance``,
+    ``len``) never counts or appears among the shared neighbours, and a shared word is never one of
+    ``stop_words``, one letter, or digits only (:func:`telling_word`). They still weigh in the score,
+    where the overlap's hub discount and BM25's idf already make them light.
     """
     rows = s.rows
     if rows.size == 0:
@@ -382,13 +407,15 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
                             pm = g.presence_arrays(m, transpose=t, closed=closed)
                             if closed and pm.indptr[seed + 1] - pm.indptr[seed] <= 1:
                                 continue  # the seed's own column alone: nothing to share but the seed
-                            at, cols = _shared(pm, seed, rows, drop_seed=True)
+                            at, cols = _shared(pm, seed, rows, drop_seed=True, quiet=quiet)
                             struct.append((label, at, cols.tolist()))
                     structure = {label: {"count": at[i + 1] - at[i], "rows": cols[at[i]:min(at[i] + 2, at[i + 1])]}
                                  for label, at, cols in struct if at[i + 1] > at[i]}
                 detail = {label: dict(d) for label, d in structure.items()}
             elif what == "lines":
                 detail = {"lines_apart": int(lines[i])}
+                if name == "line_rank" and x_i[j] > 0:
+                    detail["nearest"] = int(round(1.0 / x_i[j]))  # line_rank is 1 / r for the r-th nearest
             elif what == "words":
                 key, m, vocab, rarity_of = words[name]
                 got = shown.get((key, i))
@@ -400,7 +427,7 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
                     lo, hi = at[i], at[i + 1]
                     # the rarest shared words say most (ties by the word)
                     got = shown[key, i] = [w for _r, w in sorted(zip(rare[lo:hi], [vocab[c_] for c_ in cols_l[lo:hi]],
-                                                                     strict=True))[:3]]
+                                                                     strict=True)) if key not in _TELLING or telling_word(w, stop_words)][:3]
                 detail = {"words": list(got)}
             elif what == "arity":
                 detail = {"parameters": int(f.arity[row_l[i]])}
@@ -461,24 +488,94 @@ def render(item: dict, name_of=None) -> str:
     detail = item.get("detail") or {}
     name_of = name_of or (lambda r: f"#{r}")
     if name in ("structure", "structure_abs"):
-        parts = [f"shares {d['count']} {label} ({', '.join(str(name_of(r)) for r in d['rows'])})"
-                 for label, d in detail.items()]
+        parts = [f"shares {d['count']} {_one(label) if d['count'] == 1 else label} "
+                 f"({', '.join(str(name_of(r)) for r in d['rows'])})" for label, d in detail.items()]
         return "; ".join(parts) or "similar neighbourhood"
-    if name == "line_near":
-        return f"{detail.get('lines_apart', '?')} lines apart"
-    if name == "line_rank":
-        return f"among the nearest definitions of the file ({detail.get('lines_apart', '?')} lines apart)"
-    if name == "adjacent":
-        return "the definition just before / after"
+    if name in _LINE_SIGNALS:
+        return _place_text(name, detail)
     if name in ("name_tokens", "text", "text_abs", "decorators", "params"):
         label = {"name_tokens": "name tokens", "text": "shares words", "text_abs": "shares words", "decorators": "same decorators",
                  "params": "same parameters"}[name]
-        return f"{label} {'/'.join(detail.get('words', []))}".strip()
+        words = detail.get("words") or []
+        if not words:  # only words that say nothing (stop words, letters, digits) were shared
+            return {"name_tokens": "similar name", "decorators": "similar decorators",
+                    "params": "similar parameters"}.get(name, "similar words")
+        return f"{label} {'/'.join(words)}"
     if name == "same_arity":
         return f"same number of parameters ({detail.get('parameters', '?')})"
     if name in ("history", "history_count"):
         return f"changed together in {detail.get('together', '?')} of {detail.get('commits', '?')} commits"
     return _FIXED_TEXT.get(name, name)
+
+
+# the labels of _STRUCT_RELS for one neighbour
+_ONE = {"callees": "callee", "callers": "caller", "types": "type", "bases": "base",
+        "subclasses / overriders": "subclass / overrider"}
+
+
+def _one(label: str) -> str:
+    return _ONE.get(label, label)
+
+
+_LINE_SIGNALS = ("line_near", "line_rank", "adjacent")
+# "nearest" / "just before / after" are said only of a definition this close (in definitions of the file
+# and in lines): the r-th nearest of a sparse file or the neighbour across a long function is not near
+NEAR_RANK = 3
+NEAR_LINES = 100
+
+
+def _ordinal(r: int) -> str:
+    return {1: "the nearest", 2: "the 2nd nearest", 3: "the 3rd nearest"}.get(r, f"the {r}th nearest")
+
+
+def _near(detail: dict) -> bool:
+    return int(detail.get("lines_apart", NEAR_LINES + 1)) <= NEAR_LINES
+
+
+def _place_text(name: str, detail: dict) -> str:
+    """The text of one line signal: the distance, or the order it stands for when the row is truly near.
+
+    Examples
+    --------
+    >>> _place_text("line_rank", {"lines_apart": 12, "nearest": 2})
+    'the 2nd nearest definition in the file'
+    >>> _place_text("line_rank", {"lines_apart": 6574, "nearest": 1})
+    '6574 lines apart'
+    """
+    lines = detail.get("lines_apart", "?")
+    if name == "line_rank" and _near(detail) and int(detail.get("nearest", NEAR_RANK + 1)) <= NEAR_RANK:
+        return f"{_ordinal(int(detail['nearest']))} definition in the file"
+    if name == "adjacent" and _near(detail):
+        return "the definition just before / after"
+    return f"{lines} lines apart"
+
+
+def _place_summary(items: list[dict]) -> str:
+    """One phrase for all of a row's line signals: the distance once, with the order when truly near."""
+    by = {it["signal"]: it.get("detail") or {} for it in items}
+    detail = next(iter(by.values()))
+    lines = detail.get("lines_apart", "?")
+    if "adjacent" in by and _near(by["adjacent"]):
+        return f"just before / after it ({lines} lines apart)"
+    rank = by.get("line_rank")
+    if rank is not None and _near(rank) and int(rank.get("nearest", NEAR_RANK + 1)) <= NEAR_RANK:
+        return f"{_ordinal(int(rank['nearest']))} definition in the file ({lines} lines apart)"
+    return f"{lines} lines apart"
+
+
+def _summary(items: list[dict], texts: list[str]) -> str:
+    """The row's one line: its positive contributions' texts, each fact once (the line signals in one
+    phrase, at the place of the first)."""
+    pos = [(it, t) for it, t in zip(items, texts, strict=True) if it["contribution"] > 0]
+    place = [it for it, _t in pos if it["signal"] in _LINE_SIGNALS]
+    out: list[str] = []
+    for it, t in pos:
+        if it["signal"] in _LINE_SIGNALS:
+            if it is place[0]:
+                out.append(_place_summary(place))
+        else:
+            out.append(t)
+    return "; ".join(dict.fromkeys(out))
 
 
 def why_texts(items: list[dict], name_of=None) -> tuple[list[str], str]:
@@ -491,7 +588,7 @@ def why_texts(items: list[dict], name_of=None) -> tuple[list[str], str]:
     (['same file', 'same kind'], 'same file')
     """
     texts = [render(it, name_of) for it in items]
-    return texts, "; ".join(dict.fromkeys(t for it, t in zip(items, texts, strict=True) if it["contribution"] > 0))
+    return texts, _summary(items, texts)
 
 
 def why_text(items: list[dict], name_of=None) -> str:
@@ -507,5 +604,4 @@ def why_text(items: list[dict], name_of=None) -> str:
     ...           {"signal": "same_file", "contribution": 1.0}])
     'shares words add; same file'
     """
-    texts = [render(it, name_of) for it in items if it["contribution"] > 0]
-    return "; ".join(dict.fromkeys(texts))
+    return why_texts(items, name_of)[1]

@@ -11,9 +11,11 @@ A user asking "what is like this?" means the implementation, once. So:
   (``.pyi``, ``.h`` / ``.hh`` / ``.hpp`` / ``.hxx``, ``.d.ts``) beside at most one implementation file;
   two implementation files defining one key (two scripts both called ``main``) stay apart, each file
   folding its own copies;
-* the copy that stands for the others (the **canonical** row) is the first of: not in a declaration
-  file, not ``@overload``-decorated, lowest line, lowest id. With no implementation indexed (a stub
-  of a compiled module), the stub stands for it.
+* the copy that stands for the others (the **canonical** row) is the first of: not a declaration (in
+  a stub or ``.d.ts``; a function or method in a C/C++ header; but a class in a header is the
+  definition, and its copy in the source file, named by ``Shape::area``, the declaration), not
+  ``@overload``-decorated, lowest line, lowest id. With no implementation indexed (a stub of a
+  compiled module), the stub stands for it.
 
 :class:`Fold` holds that map as arrays over a graph's rows, computed once per index state (keyed by
 the graph's stamp) from two reads. Every related list applies it in one place,
@@ -46,6 +48,30 @@ def is_declaration_file(path: str) -> bool:
     [True, False, True, True, False]
     """
     return path.endswith(DECLARATION_SUFFIXES)
+
+
+_C_HEADERS = (".h", ".hh", ".hpp", ".hxx")
+_C_SOURCES = (".c", ".cc", ".cpp", ".cxx")
+_CALLABLE = ("function", "method")
+
+
+def _declares(path: str, kind: str) -> bool:
+    """Whether this copy only declares what another copy defines: anything in a stub or a ``.d.ts``; a
+    function or method in a C/C++ header. A header's class or struct *is* the definition; the source
+    file's copy of it is only named by its methods' bodies (``int Shape::area() {...}``).
+
+    Examples
+    --------
+    >>> _declares("pkg/mod.pyi", "class"), _declares("src/shape.hpp", "method"), _declares("src/shape.hpp", "class")
+    (True, True, False)
+    >>> _declares("src/shape.cpp", "class"), _declares("src/shape.cpp", "method")
+    (True, False)
+    """
+    if path.endswith(_C_HEADERS):
+        return kind in _CALLABLE
+    if path.endswith(_C_SOURCES):
+        return kind not in _CALLABLE and kind != "module"
+    return is_declaration_file(path)
 
 
 @dataclass
@@ -127,7 +153,7 @@ def fold_groups(same_key: list[tuple], overloads: list[tuple[int, int]]) -> tupl
         for bundle in bundles:
             if len(bundle) < 2:
                 continue
-            head = min(bundle, key=lambda m: (is_declaration_file(m[5]), overloaded(m[1], m[3], m[4]), m[3], m[0]))[0]
+            head = min(bundle, key=lambda m: (_declares(m[5], m[2]), overloaded(m[1], m[3], m[4]), m[3], m[0]))[0]
             others = sorted(m for m in bundle if m[0] != head)
             for m in others:
                 canonical_id[m[0]] = head

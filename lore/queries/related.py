@@ -114,6 +114,9 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
     return fold.annotate(rows), total, ""
 
 
+# words a why never shows as shared besides the tokenizer's stop words: the forms of "be" (search keeps
+# them, as it keeps "is"; in a docstring summary they say nothing about what two symbols do)
+_AUXILIARIES = frozenset({"be", "been", "being", "are", "was", "were"})
 _BUILTINS: dict[str, np.ndarray] = {}
 
 
@@ -200,7 +203,7 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
     if total == 0:
         return [], 0, "nothing shares structure, place or words with the seed; nothing to rank"
     top = scored.top(limit)
-    items = hy.explain(g, feats, top, top=None, quiet=builtin_rows(index, g), stop_words=STOP_WORDS)
+    items = hy.explain(g, feats, top, top=None, quiet=builtin_rows(index, g), stop_words=STOP_WORDS | _AUXILIARIES)
     named = unique_ints(np.concatenate([top.rows, np.fromiter(hy.neighbour_rows(items), dtype=np.int64)]))
     id_of = dict(zip(named.tolist(), np.asarray(g.nodes.ids)[named].tolist(), strict=True))  # one gather
     ids = [id_of[r] for r in top.rows.tolist()]

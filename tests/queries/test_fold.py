@@ -72,6 +72,13 @@ FILES = {
     "cfx/list.c": '#include "list.h"\nint list_len(int *xs) { return xs[0]; }\n'
                   "int list_sum(int *xs) { return list_len(xs) + xs[1]; }\n"
                   "int list_max(int *xs) { return list_len(xs) * list_sum(xs); }\n",
+    "cpp/shape.hpp": "class Shape {\npublic:\n  int area();\n  int grow(int k);\n};\nint total(Shape *s);\n",
+    "cpp/shape.cpp": '#include "shape.hpp"\nint Shape::area() { return 1; }\nint Shape::grow(int k) { return area() * k; }\n'
+                     "int total(Shape *s) { return s->area() + s->grow(2); }\n",
+    "web/hello.d.ts": "export declare function greet(n: string): string;\nexport declare function wave(n: string): string;\n",
+    "web/hello.ts": "export function greet(n: string): string { return n; }\n"
+                    "export function wave(n: string): string { return greet(n); }\n"
+                    "export function both(n: string): string { return greet(n) + wave(n); }\n",
 }
 
 
@@ -175,3 +182,25 @@ def test_two_implementation_files_of_one_name_stay_apart():
     rows = [(1, 10, "function", 1, 2, "a/main.py", "main"), (2, 20, "function", 1, 2, "b/main.py", "main"),
             (3, 10, "function", 4, 5, "a/main.py", "main")]
     assert fold_groups(rows, []) == ({3: 1}, {1: ["a/main.py:4"]})
+
+
+def test_compact_rows_keep_the_other_places(fold_index):
+    seed = _implementation(fold_index, "pkg.shapes.Canvas.draw")
+    rows = lore_graph(fold_index, kind="related", source_id=seed, limit=20, compact=True)["results"]
+    scale = [r for r in rows if r["qualified_name"] == "pkg.shapes.Canvas.scale"]
+    assert len(scale) == 1 and len(scale[0]["also_at"]) == 4
+
+
+def test_cpp_methods_fold_into_the_source_and_the_class_into_the_header(fold_index):
+    seed = _ids(fold_index, "cpp.shape.total")[0][0]
+    rows = {r["qualified_name"]: r for r in lore_graph(fold_index, kind="related", source_id=seed, limit=20)["results"]}
+    assert (rows["cpp.shape.Shape.grow"]["path"], rows["cpp.shape.Shape.grow"]["also_at"]) == ("cpp/shape.cpp",
+                                                                                               ["cpp/shape.hpp:4"])
+    assert (rows["cpp.shape.Shape"]["path"], rows["cpp.shape.Shape"]["also_at"]) == ("cpp/shape.hpp", ["cpp/shape.cpp:2"])
+
+
+def test_a_declaration_file_folds_into_its_typescript_source(fold_index):
+    seed = _ids(fold_index, "web.hello.both")[0][0]
+    rows = lore_graph(fold_index, kind="related", source_id=seed, limit=20)["results"]
+    assert sorted((r["qualified_name"], r["path"], tuple(r.get("also_at", ()))) for r in rows) == [
+        ("web.hello.greet", "web/hello.ts", ("web/hello.d.ts:1",)), ("web.hello.wave", "web/hello.ts", ("web/hello.d.ts:2",))]

@@ -32,7 +32,7 @@ import scipy.sparse as sp
 from ..algorithms import overlap as ov
 from ..errors import EmptyGroundTruthError, InvalidArgumentError
 from ..graphs import related as rel
-from ..graphs._fold import fold_for
+from ..graphs._fold import Fold, fold_for
 from ..graphs.build import CodeGraph
 from . import baselines as bl
 from .metrics import METRICS, mean_metrics, ranking_metrics
@@ -74,12 +74,12 @@ class Suite:
     names: list[str]
     info: dict = field(default_factory=dict)
     _masks: dict[int, np.ndarray] = field(default_factory=dict)
+    fold: Fold | None = None  # one row per definition, as the api answers (lore.graphs._fold)
 
     def mask(self, q: int) -> np.ndarray:
         m = self._masks.get(q)
         if m is None:
-            m = rel.excluded_mask(self.g, np.array([self.sources[q]]), include_tests=False, kinds=None,
-                                  fold=fold_for(self.idx.conn, self.g))
+            m = rel.excluded_mask(self.g, np.array([self.sources[q]]), include_tests=False, kinds=None, fold=self.fold)
             self._masks[q] = m
         return m
 
@@ -220,7 +220,7 @@ def build_suite(idx, pairs: dict[int, list[int]], info: dict | None = None, *, j
     if dropped or dropped_queries:
         info["dropped_pairs"] = dict(sorted(dropped.items()))
         info["dropped_queries"] = dropped_queries
-    return Suite(idx, g, judgements, sources, relevant, shared, lines, names, info, _masks=masks)
+    return Suite(idx, g, judgements, sources, relevant, shared, lines, names, info, _masks=masks, fold=fold)
 
 
 Ranker = Callable[[int], np.ndarray]  # query number -> ranked rows

@@ -29,7 +29,8 @@ def symbol_details(index: OpenIndex, ref: int | str, *, snippet_lines: int = 0) 
     """
     sid = index.resolve_ref(ref)
     row = read.symbols_by_ids(index.conn, [sid])[sid]
-    asked, also_at = sid, []
+    asked = sid
+    also_at: list[str] = []
     if row.path and (row.path.endswith(".d.ts") or len(read.symbol_ids_by_qname(index.conn, row.qualified_name)) > 1):
         sid, also_at = _implementation(index, sid)
         if sid != asked:

@@ -204,3 +204,12 @@ def test_a_declaration_file_folds_into_its_typescript_source(fold_index):
     rows = lore_graph(fold_index, kind="related", source_id=seed, limit=20)["results"]
     assert sorted((r["qualified_name"], r["path"], tuple(r.get("also_at", ()))) for r in rows) == [
         ("web.hello.greet", "web/hello.ts", ("web/hello.d.ts:1",)), ("web.hello.wave", "web/hello.ts", ("web/hello.d.ts:2",))]
+
+
+def test_the_terminal_row_names_the_other_places(fold_index):
+    from lore.cli._format import fitted_lines
+
+    seed = _implementation(fold_index, "pkg.shapes.Canvas.draw")
+    out = lore_graph(fold_index, kind="related", source_id=seed, limit=20)
+    text = "\n".join(fitted_lines(out, cols=200))
+    assert "also at pkg/shapes.py:11, 13; pkg/shapes.pyi:6, 8" in text, text

@@ -32,6 +32,7 @@ import scipy.sparse as sp
 from ..algorithms import overlap as ov
 from ..errors import EmptyGroundTruthError, InvalidArgumentError
 from ..graphs import related as rel
+from ..graphs._fold import Fold, fold_for
 from ..graphs.build import CodeGraph
 from . import baselines as bl
 from .metrics import METRICS, mean_metrics, ranking_metrics
@@ -73,11 +74,12 @@ class Suite:
     names: list[str]
     info: dict = field(default_factory=dict)
     _masks: dict[int, np.ndarray] = field(default_factory=dict)
+    fold: Fold | None = None  # one row per definition, as the api answers (lore.graphs._fold)
 
     def mask(self, q: int) -> np.ndarray:
         m = self._masks.get(q)
         if m is None:
-            m = rel.excluded_mask(self.g, np.array([self.sources[q]]), include_tests=False, kinds=None)
+            m = rel.excluded_mask(self.g, np.array([self.sources[q]]), include_tests=False, kinds=None, fold=self.fold)
             self._masks[q] = m
         return m
 
@@ -181,10 +183,11 @@ def build_suite(idx, pairs: dict[int, list[int]], info: dict | None = None, *, j
     masks: dict[int, np.ndarray] = {}
     dropped: dict[str, int] = {}
     dropped_queries = 0
+    fold = fold_for(idx.conn, g)  # as the api answers: one row per definition, the implementation's
     for sid in sorted(pairs):
-        s = g.nodes.row(sid)
-        t = g.nodes.rows(pairs[sid])
-        mask = rel.excluded_mask(g, np.array([s]), include_tests=False, kinds=None)
+        s = int(fold.canon[g.nodes.row(sid)])
+        t = fold.canonical_rows(g.nodes.rows(pairs[sid]))
+        mask = rel.excluded_mask(g, np.array([s]), include_tests=False, kinds=None, fold=fold)
         if mask[t].any():
             containers = np.isin(t, np.fromiter(g.containers_of(np.array([s])), np.int64))
             for reason, n in (("container", int(containers.sum())),
@@ -217,7 +220,7 @@ def build_suite(idx, pairs: dict[int, list[int]], info: dict | None = None, *, j
     if dropped or dropped_queries:
         info["dropped_pairs"] = dict(sorted(dropped.items()))
         info["dropped_queries"] = dropped_queries
-    return Suite(idx, g, judgements, sources, relevant, shared, lines, names, info, _masks=masks)
+    return Suite(idx, g, judgements, sources, relevant, shared, lines, names, info, _masks=masks, fold=fold)
 
 
 Ranker = Callable[[int], np.ndarray]  # query number -> ranked rows

@@ -88,7 +88,25 @@ def fitted_lines(data: dict[str, Any], *, cols: int = MAX_WIDTH) -> list[str]:
         if why:
             lines.extend(textwrap.wrap(why, width=cols, initial_indent=indent, subsequent_indent=indent,
                                        break_on_hyphens=False))
+        if r.get("also_at"):  # the definition's other copies (stubs, @overload signatures), folded into this row
+            lines.extend(textwrap.wrap("also at " + _places(r["also_at"]), width=cols, initial_indent=indent,
+                                       subsequent_indent=indent, break_on_hyphens=False))
     return lines
+
+
+def _places(places: list[str]) -> str:
+    """``path:line`` places with the lines of one path together.
+
+    Examples
+    --------
+    >>> _places(["pkg/mod.py:4", "pkg/mod.py:6", "pkg/mod.pyi:1"])
+    'pkg/mod.py:4, 6; pkg/mod.pyi:1'
+    """
+    by: dict[str, list[str]] = {}
+    for p in places:
+        path, _, line = p.rpartition(":")
+        by.setdefault(path, []).append(line)
+    return "; ".join(f"{path}:{', '.join(lines)}" for path, lines in by.items())
 
 
 def print_fitted(title: str, data: dict[str, Any]) -> None:

@@ -192,6 +192,10 @@ def show_cmd(
     out.print(f"{s['path']}:{s['line']}-{s['end_line']}" + ("  [test]" if s["is_test"] else ""), markup=False)
     if s.get("parent"):
         out.print(f"in {s['parent']['qualified_name']} (id {s['parent']['id']})", markup=False)
+    if s.get("shown_for") is not None:  # a stub / @overload copy was asked for: its implementation is shown
+        out.print(f"the implementation of id {s['shown_for']}", markup=False)
+    if s.get("also_at"):
+        out.print(f"also declared at {', '.join(s['also_at'])}", markup=False)
     if s.get("signature"):
         out.print(s["signature"], markup=False)
     # the docstring once: on its own only when the source snippet below does not already show it

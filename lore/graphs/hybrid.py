@@ -17,7 +17,8 @@ For one seed row:
    MRR@10 + Recall@10 over outside ground truth); ties go to the lower row (= symbol id);
 4. the **why** of a returned row lists each signal's contribution ``x_s * w_s``, largest first, with
    the detail behind it (the shared callees, the line distance, the shared words), gathered for all
-   returned rows at once from the same matrices (:func:`explain`).
+   returned rows at once from the same matrices (:func:`explain`), and put into words by
+   :mod:`lore.graphs._why` (each fact once; no builtins among shared neighbours, no empty words).
 
 **history** (where the index was built from a git checkout, :mod:`lore.index.history`): ``history``
 is the share of the seed's commits that also changed the candidate (``c / n``: "changed together in
@@ -54,6 +55,7 @@ from ..errors import InvalidArgumentError
 from . import related as rel
 from ._features import SymbolFeatures
 from ._hybrid_weights import DEFAULT_WEIGHTS, PROVENANCE
+from ._why import NEAR_LINES, NEAR_RANK, render, why_text, why_texts  # noqa: F401  (the why's text, named as hybrid's)
 from .build import CodeGraph
 
 if TYPE_CHECKING:
@@ -307,9 +309,25 @@ def _seed_weight(m: sp.csr_matrix, seed: int) -> Callable[[np.ndarray], np.ndarr
     return weight
 
 
-def _shared(m: sp.csr_matrix, seed: int, rows: np.ndarray, *, drop_seed: bool = False) -> tuple[list[int], np.ndarray]:
+_TELLING = ("name_tokens", "text")  # the word matrices whose shared words must say something (names stay names)
+
+
+def telling_word(word: str, stop_words: frozenset[str] = frozenset()) -> bool:
+    """Whether a shared word says something: not a stop word, not one letter, not digits only.
+
+    Examples
+    --------
+    >>> [w for w in ("a", "x", "2d", "85", "the", "axes", "Axes") if telling_word(w, frozenset({"the"}))]
+    ['2d', 'axes', 'Axes']
+    """
+    return len(word) > 1 and not word.isdigit() and word.lower() not in stop_words
+
+
+def _shared(m: sp.csr_matrix, seed: int, rows: np.ndarray, *, drop_seed: bool = False,
+            quiet: np.ndarray | None = None) -> tuple[list[int], np.ndarray]:
     """(cut, columns): row ``i`` shares ``columns[cut[i]:cut[i + 1]]`` with the seed's row, in the row's
-    stored order (one gather for all rows; ``drop_seed``: never the seed's own column)."""
+    stored order (one gather for all rows; ``drop_seed``: never the seed's own column; ``quiet``: a
+    boolean per column, never those)."""
     lo, hi = m.indptr[seed], m.indptr[seed + 1]
     seed_cols = m.indices[lo:hi]
     if seed_cols.size == 0 or rows.size == 0:
@@ -323,12 +341,16 @@ def _shared(m: sp.csr_matrix, seed: int, rows: np.ndarray, *, drop_seed: bool = 
     if drop_seed and cols.size:
         keep = cols != seed
         pos, cols = pos[keep], cols[keep]
+    if quiet is not None and cols.size:
+        keep = ~quiet[cols]
+        pos, cols = pos[keep], cols[keep]
     if cols.size == 0:
         return [0] * (len(rows) + 1), cols
     return np.searchsorted(pos, np.arange(len(rows) + 1)).tolist(), cols  # pos ascends: one slice per row
 
 
-def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) -> list[list[dict]]:
+def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4, quiet: np.ndarray | None = None,
+            stop_words: frozenset[str] = frozenset()) -> list[list[dict]]:
     """Per ranked row: the signals that placed it, largest absolute contribution first.
 
     Each item is ``{"signal", "family", "value", "contribution", "detail"}``; ``contribution`` is
@@ -337,6 +359,11 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
     rows at once from the matrices that scored them (each matrix once, and only if some row's
     explanation reads it); :func:`render` turns an item into text once the caller has named the
     neighbour rows (one store query for every row).
+
+    What says nothing is not named: ``quiet`` (a boolean per row: the language builtins, ``isinstance``,
+    ``len``) never counts or appears among the shared neighbours, and a shared word is never one of
+    ``stop_words``, one letter, or digits only (:func:`telling_word`). They still weigh in the score,
+    where the overlap's hub discount and BM25's idf already make them light.
     """
     rows = s.rows
     if rows.size == 0:
@@ -382,13 +409,15 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
                             pm = g.presence_arrays(m, transpose=t, closed=closed)
                             if closed and pm.indptr[seed + 1] - pm.indptr[seed] <= 1:
                                 continue  # the seed's own column alone: nothing to share but the seed
-                            at, cols = _shared(pm, seed, rows, drop_seed=True)
+                            at, cols = _shared(pm, seed, rows, drop_seed=True, quiet=quiet)
                             struct.append((label, at, cols.tolist()))
                     structure = {label: {"count": at[i + 1] - at[i], "rows": cols[at[i]:min(at[i] + 2, at[i + 1])]}
                                  for label, at, cols in struct if at[i + 1] > at[i]}
                 detail = {label: dict(d) for label, d in structure.items()}
             elif what == "lines":
                 detail = {"lines_apart": int(lines[i])}
+                if name == "line_rank" and x_i[j] > 0:
+                    detail["nearest"] = int(round(1.0 / x_i[j]))  # line_rank is 1 / r for the r-th nearest
             elif what == "words":
                 key, m, vocab, rarity_of = words[name]
                 got = shown.get((key, i))
@@ -400,7 +429,7 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4) 
                     lo, hi = at[i], at[i + 1]
                     # the rarest shared words say most (ties by the word)
                     got = shown[key, i] = [w for _r, w in sorted(zip(rare[lo:hi], [vocab[c_] for c_ in cols_l[lo:hi]],
-                                                                     strict=True))[:3]]
+                                                                     strict=True)) if key not in _TELLING or telling_word(w, stop_words)][:3]
                 detail = {"words": list(got)}
             elif what == "arity":
                 detail = {"parameters": int(f.arity[row_l[i]])}
@@ -432,80 +461,3 @@ def neighbour_rows(items: list[list[dict]]) -> set[int]:
                     out.update(d["rows"])
     return out
 
-
-_FIXED_TEXT = {"pagerank": "close in the call graph", "same_class": "same class", "same_file": "same file",
-               "same_dir": "same directory", "package_near": "nearby package", "same_kind": "same kind",
-               "shared_base": "same base / overrides the same method",
-               "private_helper": "private helper of a public seed", "direct_call": "calls it or is called by it",
-               "member": "defined inside it"}
-
-
-def render(item: dict, name_of=None) -> str:
-    """One item of :func:`explain` as text ("12 lines apart", "shares 3 callees (a, b)", "name tokens add/edge").
-
-    ``name_of`` maps a row to a name (default ``#row``).
-
-    Examples
-    --------
-    >>> render({"signal": "line_near", "detail": {"lines_apart": 12}})
-    '12 lines apart'
-    >>> render({"signal": "structure", "detail": {"callees": {"count": 3, "rows": [4, 9]}}}, {4: "a", 9: "b"}.get)
-    'shares 3 callees (a, b)'
-    >>> render({"signal": "history", "detail": {"together": 7, "commits": 12}})
-    'changed together in 7 of 12 commits'
-    """
-    name = item["signal"]
-    fixed = _FIXED_TEXT.get(name)
-    if fixed is not None:
-        return fixed
-    detail = item.get("detail") or {}
-    name_of = name_of or (lambda r: f"#{r}")
-    if name in ("structure", "structure_abs"):
-        parts = [f"shares {d['count']} {label} ({', '.join(str(name_of(r)) for r in d['rows'])})"
-                 for label, d in detail.items()]
-        return "; ".join(parts) or "similar neighbourhood"
-    if name == "line_near":
-        return f"{detail.get('lines_apart', '?')} lines apart"
-    if name == "line_rank":
-        return f"among the nearest definitions of the file ({detail.get('lines_apart', '?')} lines apart)"
-    if name == "adjacent":
-        return "the definition just before / after"
-    if name in ("name_tokens", "text", "text_abs", "decorators", "params"):
-        label = {"name_tokens": "name tokens", "text": "shares words", "text_abs": "shares words", "decorators": "same decorators",
-                 "params": "same parameters"}[name]
-        return f"{label} {'/'.join(detail.get('words', []))}".strip()
-    if name == "same_arity":
-        return f"same number of parameters ({detail.get('parameters', '?')})"
-    if name in ("history", "history_count"):
-        return f"changed together in {detail.get('together', '?')} of {detail.get('commits', '?')} commits"
-    return _FIXED_TEXT.get(name, name)
-
-
-def why_texts(items: list[dict], name_of=None) -> tuple[list[str], str]:
-    """(each item's text, the row's one-line summary): :func:`render` once per item, and the
-    :func:`why_text` of those texts.
-
-    Examples
-    --------
-    >>> why_texts([{"signal": "same_file", "contribution": 1.0}, {"signal": "same_kind", "contribution": -0.5}])
-    (['same file', 'same kind'], 'same file')
-    """
-    texts = [render(it, name_of) for it in items]
-    return texts, "; ".join(dict.fromkeys(t for it, t in zip(items, texts, strict=True) if it["contribution"] > 0))
-
-
-def why_text(items: list[dict], name_of=None) -> str:
-    """One line of a row's positive contributions: "same file; 12 lines apart; shares 3 callees (...)".
-
-    A text said once: two signals read from the same evidence (``structure`` and ``structure_abs``,
-    ``text`` and ``text_abs``) render alike and appear once.
-
-    Examples
-    --------
-    >>> why_text([{"signal": "text", "contribution": 0.5, "detail": {"words": ["add"]}},
-    ...           {"signal": "text_abs", "contribution": 0.2, "detail": {"words": ["add"]}},
-    ...           {"signal": "same_file", "contribution": 1.0}])
-    'shares words add; same file'
-    """
-    texts = [render(it, name_of) for it in items if it["contribution"] > 0]
-    return "; ".join(dict.fromkeys(texts))

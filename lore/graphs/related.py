@@ -20,6 +20,7 @@ from ..algorithms._checks import cached_per_matrix, row_segments
 from ..algorithms._csr import Csr
 from ..algorithms.push import push_pagerank
 from ..errors import InvalidArgumentError, UnknownAlgorithmError
+from ._fold import Fold
 from ._walk import _WALK_CACHE, DEFAULT_PPR_WEIGHTS, walk_arrays, walk_matrix
 from .build import CodeGraph
 from .engines import get_engine
@@ -117,10 +118,17 @@ def _features(g: CodeGraph, weights: dict[str, float], *, arrays: bool = True) -
     return feats, trans, ws, names
 
 
-def excluded_mask(g: CodeGraph, seeds: np.ndarray, *, include_tests: bool, kinds: tuple[str, ...] | None) -> np.ndarray:
-    """Rows that may never be returned: the seeds, their containers, externals, tests, other kinds."""
+def excluded_mask(g: CodeGraph, seeds: np.ndarray, *, include_tests: bool, kinds: tuple[str, ...] | None,
+                  fold: Fold | None = None) -> np.ndarray:
+    """Rows that may never be returned: the seeds, their containers, externals, tests, other kinds.
+
+    With ``fold`` (:func:`lore.graphs._fold.fold_for`) also every copy of a definition that does not
+    stand for it (stubs, ``@overload`` signatures, header prototypes) and the seeds' own copies: one
+    row per definition, the implementation's."""
     mask = g.is_external().copy()
     mask[seeds] = True
+    if fold is not None:
+        fold.exclude(mask, seeds)
     for r in g.containers_of(seeds):
         mask[r] = True
     if not include_tests:
@@ -194,12 +202,13 @@ def related_scores(
 
 
 def explain_overlap(g: CodeGraph, seeds: np.ndarray, targets: np.ndarray, params: RelatedParams, *,
-                    top: int = 3) -> list[list[tuple[str, int, float]]]:
+                    top: int = 3, quiet: np.ndarray | None = None) -> list[list[tuple[str, int, float]]]:
     """Per target row, the shared neighbours that earned it its overlap score: (relation, row, contribution).
 
     One pass over all ``targets`` with the feature matrices the ranking used (built once): each
     seed's ``top`` contributions are pooled, and the ``top`` largest of the pool are kept (ties by
-    neighbour row).
+    neighbour row). ``quiet`` (a boolean per row: the language builtins) are never named: they weigh
+    in the score, hub-discounted, but every function shares ``len``.
 
     Examples
     --------
@@ -220,14 +229,17 @@ def explain_overlap(g: CodeGraph, seeds: np.ndarray, targets: np.ndarray, params
     if feats and targets.size:
         for s in seeds.tolist():  # a loop over the (few) seeds; each explains every target at once
             got = ov.overlap_explain_many(feats, int(s), targets, weights=ws, measure=params.measure,
-                                          transposes=trans, top=top)
+                                          transposes=trans, top=top if quiet is None else top + _QUIET_SPARE)
             for shared, items in zip(pooled, got, strict=True):
-                shared += [(names[rel], col, c) for rel, col, c in items]
+                shared += [(names[rel], col, c) for rel, col, c in items if quiet is None or not quiet[col]]
     out: list[list[tuple[str, int, float]]] = []
     for shared in pooled:
         shared.sort(key=lambda t: (-t[2], t[1]))
         out.append(shared[:top])
     return out
+
+
+_QUIET_SPARE = 16  # contributions read beyond ``top`` so that ``top`` remain once the builtins are left out
 
 
 def _out_weight(adj) -> np.ndarray:

@@ -44,7 +44,8 @@ def compact_row(r: dict) -> dict:
     """A result row with fewer fields (for agents): id, qualified name, kind, ``path:line``, score, short why.
 
     The short why keeps what places the row (resolution, shared neighbours, walk path, cluster,
-    relation, via) and, for Monte-Carlo PageRank, ``stderr``: the standard error of the score.
+    relation, via) and, for Monte-Carlo PageRank, ``stderr``: the standard error of the score. A row
+    folded from several copies of one definition keeps ``also_at``, their places.
 
     Examples
     --------
@@ -58,6 +59,8 @@ def compact_row(r: dict) -> dict:
     why = r.get("why")
     if isinstance(why, dict):
         out["why"] = {k: v for k, v in why.items() if k in _COMPACT_WHY}
+    if r.get("also_at"):  # the row's other copies (stubs, @overload signatures): lore.graphs._fold
+        out["also_at"] = r["also_at"]
     return out
 
 

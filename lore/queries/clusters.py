@@ -230,15 +230,18 @@ def cluster_members(index: OpenIndex, sid: int, limit: int, kinds: tuple[str, ..
     import numpy as np
 
     from ..graphs import related as rel
+    from ..graphs._fold import fold_for
 
     g = index.graph()
     summary, labels = cluster_run(index, engine=engine, ray_address=ray_address)
+    fold = fold_for(index.conn, g)  # one row per definition: stubs and @overload copies fold (lore.graphs._fold)
+    sid, *extra_seeds = fold.canonical_ids([sid, *(extra_seeds or [])])
     row = g.nodes.row(sid)
     label = int(labels[row])
     if label < 0:
         return [], 0, "this symbol is not in any cluster (external or isolated)"
     seeds = np.array([row] + [g.nodes.row(s) for s in (extra_seeds or [])])
-    mask = rel.excluded_mask(g, seeds, include_tests=include_tests, kinds=kinds)
+    mask = rel.excluded_mask(g, seeds, include_tests=include_tests, kinds=kinds, fold=fold)
     scores = rel.cluster_scores(g, labels, seeds)
     ranked, total = rel.rank(scores, mask, limit)
     info = read.symbols_by_ids(index.conn, [g.nodes.id(int(r)) for r in ranked])
@@ -251,7 +254,7 @@ def cluster_members(index: OpenIndex, sid: int, limit: int, kinds: tuple[str, ..
         d["score"] = round(float(scores[r]), 6)
         d["why"] = dict(why)
         rows.append(d)
-    return rows, total, "" if rows else "the cluster has no other members"
+    return fold.annotate(rows), total, "" if rows else "the cluster has no other members"
 
 
 @one_generation

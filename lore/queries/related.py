@@ -74,14 +74,21 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
     import numpy as np
 
     from ..graphs import related as rel
+    from ..graphs._fold import fold_for
 
+    g = index.graph()
+    # one row per definition (lore.graphs._fold): a seed named by its stub or an @overload copy means
+    # the implementation, and no list shows a definition twice
+    fold = fold_for(index.conn, g)
+    seeds = fold.canonical_ids(seeds)
     if algorithm == "cluster":
         return cluster_members(index, seeds[0], limit, kinds, include_tests, query, extra_seeds=seeds[1:],
-                               engine=engine, ray_address=ray_address)
+                               engine=engine, ray_address=ray_address)  # (folds the same way itself)
     if algorithm == "hybrid":
-        return related_hybrid(index, seeds, limit, kinds, include_tests, weights, query, alpha=alpha,
-                              direction=direction, measure=measure, engine=engine, ray_address=ray_address)
-    g = index.graph()
+        rows, total, note = related_hybrid(index, seeds, limit, kinds, include_tests, weights, query, alpha=alpha,
+                                           direction=direction, measure=measure, engine=engine,
+                                           ray_address=ray_address)
+        return fold.annotate(rows), total, note
     params = related_params(algorithm, alpha=alpha, direction=direction, measure=measure, weights=weights,
                             n_walks=n_walks, seed=seed)
     if algorithm in ("overlap", "fusion"):
@@ -89,13 +96,13 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
     if algorithm != "overlap":
         query.update({"alpha": alpha, "direction": params.direction})
     srows = g.nodes.rows(seeds)
-    mask = rel.excluded_mask(g, srows, include_tests=include_tests, kinds=kinds)
+    mask = rel.excluded_mask(g, srows, include_tests=include_tests, kinds=kinds, fold=fold)
     scores, se = rel.related_scores(g, srows, params, exclude=mask, engine=engine, ray_address=ray_address)
     ranked, total = rel.rank(scores, mask, limit)
     if total == 0:
         return [], 0, "the seed has no structural neighbours (no resolved calls, callers or types); nothing to rank"
     ids = np.asarray(g.nodes.ids)[ranked].tolist()
-    whys, info = explain(index, g, srows, ranked, params, also=ids)
+    whys, info = explain(index, g, srows, ranked, params, also=ids, quiet=builtin_rows(index, g))
     rows = []
     for r, sid, why in zip(ranked.tolist(), ids, whys, strict=True):
         d = symbol_dict(info[sid])
@@ -104,7 +111,36 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
             why["stderr"] = round(float(se[r]), 6)
         d["why"] = why
         rows.append(d)
-    return rows, total, ""
+    return fold.annotate(rows), total, ""
+
+
+# words a why never shows as shared besides the tokenizer's stop words: the forms of "be" (search keeps
+# them, as it keeps "is"; in a docstring summary they say nothing about what two symbols do)
+_AUXILIARIES = frozenset({"be", "been", "being", "are", "was", "were"})
+_BUILTINS: dict[str, np.ndarray] = {}
+
+
+def builtin_rows(index: OpenIndex, g: CodeGraph) -> np.ndarray:
+    """A boolean per graph row: the language builtins (``builtins.isinstance``, Go's ``len``, C's
+    ``malloc``: the externals under each language's builtin prefix), which a ``why`` never names as shared
+    neighbours (every function calls them). Cached per index state."""
+    import numpy as np
+
+    from ..languages import LANGUAGES
+    from ..store import _fold as store_fold
+
+    key = g.stamp or f"graph-{id(g)}"
+    got = _BUILTINS.get(key)
+    if got is None or got.size != g.n:
+        prefixes = tuple(sorted({lang.rules.builtin_prefix for lang in LANGUAGES}))
+        ids = np.asarray(store_fold.external_ids_under(index.conn, prefixes), dtype=np.int64)
+        rows = g.nodes.rows(ids)
+        got = np.zeros(g.n, dtype=bool)
+        got[rows[g.nodes.known(rows, ids)]] = True
+        if len(_BUILTINS) > 4:
+            _BUILTINS.clear()
+        _BUILTINS[key] = got
+    return got
 
 
 def hybrid_params(weights: dict[str, float] | None, *, alpha: float = 0.85, direction: str | None = None,
@@ -152,21 +188,22 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
     from ..graphs import hybrid as hy
     from ..graphs import related as rel
     from ..graphs._features import load_features
-    from ..text.tokens import split_identifier
+    from ..graphs._fold import fold_for
+    from ..text.tokens import STOP_WORDS, split_identifier
 
     g = index.graph()
     w, params = hybrid_params(weights, alpha=alpha, direction=direction, measure=measure)
     query["weights"] = dict(weights) if weights else "default"  # the shipped set is long: echo overrides only
     query.update({"measure": params.measure, "alpha": params.alpha, "direction": params.direction})
     srows = g.nodes.rows(seeds)
-    mask = rel.excluded_mask(g, srows, include_tests=include_tests, kinds=kinds)
+    mask = rel.excluded_mask(g, srows, include_tests=include_tests, kinds=kinds, fold=fold_for(index.conn, g))
     feats = load_features(index.conn, g, split=split_identifier, db_path=index.db_path, save=not index.readonly)
     scored = hy.score(g, feats, srows, mask, w, params=params, engine=engine, ray_address=ray_address)
     total = len(scored.rows)
     if total == 0:
         return [], 0, "nothing shares structure, place or words with the seed; nothing to rank"
     top = scored.top(limit)
-    items = hy.explain(g, feats, top, top=None)
+    items = hy.explain(g, feats, top, top=None, quiet=builtin_rows(index, g), stop_words=STOP_WORDS | _AUXILIARIES)
     named = unique_ints(np.concatenate([top.rows, np.fromiter(hy.neighbour_rows(items), dtype=np.int64)]))
     id_of = dict(zip(named.tolist(), np.asarray(g.nodes.ids)[named].tolist(), strict=True))  # one gather
     ids = [id_of[r] for r in top.rows.tolist()]
@@ -190,7 +227,7 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
 
 
 def explain(index: OpenIndex, g: CodeGraph, srows: np.ndarray, targets: np.ndarray, params: RelatedParams, *,
-            also: Iterable[int] = ()) -> tuple[list[dict], dict[int, read.SymbolRow]]:
+            also: Iterable[int] = (), quiet: np.ndarray | None = None) -> tuple[list[dict], dict[int, read.SymbolRow]]:
     """The ``why`` of every target row, gathered in one pass over the ranking's own matrices.
 
     Overlap and fusion rows list the (at most 3) shared neighbours that weighed most, marked
@@ -204,7 +241,8 @@ def explain(index: OpenIndex, g: CodeGraph, srows: np.ndarray, targets: np.ndarr
     from ..graphs import related as rel
 
     algorithm = params.algorithm
-    shared = rel.explain_overlap(g, srows, targets, params, top=3) if algorithm in ("overlap", "fusion") else None
+    shared = (rel.explain_overlap(g, srows, targets, params, top=3, quiet=quiet) if algorithm in ("overlap", "fusion")
+              else None)
     row_paths: list[list[int]] | None = None
     if algorithm != "overlap":
         adj = rel.walk_arrays(g, params.ppr_weights, params.direction)  # the matrix the walk ranked with

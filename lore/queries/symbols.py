@@ -22,9 +22,19 @@ def symbol_details(index: OpenIndex, ref: int | str, *, snippet_lines: int = 0) 
 
     ``same_name_ids`` lists every symbol of the same qualified name when there are several;
     ``snippet_lines`` > 0 adds the first lines of its source (read from the indexed root).
+
+    A ``ref`` that names a copy of a definition (its ``.pyi`` stub, an ``@overload`` signature, a header
+    prototype: :mod:`lore.graphs._fold`) shows the implementation, with ``shown_for`` (the id asked
+    for) and ``also_at`` (the ``path:line`` of every other copy); so does the implementation itself.
     """
     sid = index.resolve_ref(ref)
     row = read.symbols_by_ids(index.conn, [sid])[sid]
+    asked = sid
+    also_at: list[str] = []
+    if row.path and (row.path.endswith(".d.ts") or len(read.symbol_ids_by_qname(index.conn, row.qualified_name)) > 1):
+        sid, also_at = _implementation(index, sid)
+        if sid != asked:
+            row = read.symbols_by_ids(index.conn, [sid])[sid]
     out = symbol_dict(row)
     out["signature"] = row.signature
     out["docstring"] = row.docstring
@@ -39,9 +49,24 @@ def symbol_details(index: OpenIndex, ref: int | str, *, snippet_lines: int = 0) 
     dup = read.symbol_ids_by_qname(index.conn, row.qualified_name)
     if len(dup) > 1:
         out["same_name_ids"] = dup
+    if sid != asked:
+        out["shown_for"] = asked
+    if also_at:
+        out["also_at"] = also_at
     if snippet_lines > 0 and row.path:
         out["snippet"] = _snippet(index, row.path, row.line, min(row.end_line, row.line + snippet_lines - 1))
     return out
+
+
+def _implementation(index: OpenIndex, sid: int) -> tuple[int, list[str]]:
+    """(the id that stands for ``sid``, the places of its other copies): :func:`lore.graphs._fold.fold_groups`
+    over the store's symbols that share a name (read only when ``sid`` has a namesake)."""
+    from ..graphs._fold import fold_groups
+    from ..store import _fold as store_fold
+
+    canonical_id, also_at = fold_groups(store_fold.same_key_symbols(index.conn), store_fold.overload_decorators(index.conn))
+    head = canonical_id.get(sid, sid)
+    return head, also_at.get(head, [])
 
 
 def did_you_mean(index: OpenIndex, name: str, *, limit: int = 5) -> dict:

@@ -17,10 +17,12 @@ from lore.algorithms import _signals as sig
 from lore.graphs import hybrid as hy
 from lore.graphs import related as rel
 from lore.graphs._features import load_features
+from lore.graphs._fold import fold_for
+from lore.languages import LANGUAGES
 from lore.queries._shape import symbol_dict
 from lore.queries.related import hybrid_params
 from lore.store import read
-from lore.text.tokens import split_identifier
+from lore.text.tokens import STOP_WORDS, split_identifier
 
 N_PACKAGES = 3
 N_MODULES = 4
@@ -122,7 +124,15 @@ def _row_shared(m, seed: int, row: int) -> np.ndarray:
     return np.array([c for c in cols.tolist() if c in seed_cols], dtype=np.int64)
 
 
-def _reference_explain(g, f, s) -> list[list[dict]]:
+def _builtin(idx, g, row: int) -> bool:
+    """An external under a language's builtin prefix (``builtins.str``), looked up on its own."""
+    sid = g.nodes.id(row)
+    got = read.symbols_by_ids(idx.conn, [sid]).get(sid)
+    prefixes = {lang.rules.builtin_prefix for lang in LANGUAGES}
+    return got is not None and got.kind == "external" and any(got.qualified_name.startswith(p + ".") for p in prefixes)
+
+
+def _reference_explain(idx, g, f, s) -> list[list[dict]]:
     """hybrid.explain as it was: every signal of every row on its own, no sharing between rows."""
     out = []
     contrib = s.x * s.weights[None, :]
@@ -137,11 +147,13 @@ def _reference_explain(g, f, s) -> list[list[dict]]:
             if name in ("structure", "structure_abs"):
                 for label, m, t, closed in hy._STRUCT_RELS:
                     cols = _row_shared(g.presence(m, transpose=t, closed=closed), s.seed, row)
-                    cols = cols[cols != s.seed]
+                    cols = np.array([c for c in cols.tolist() if c != s.seed and not _builtin(idx, g, c)], np.int64)
                     if cols.size:
                         detail[label] = {"count": int(cols.size), "rows": [int(r) for r in cols[:2]]}
             elif name in ("line_near", "line_rank", "adjacent"):
                 detail["lines_apart"] = int(abs(f.line[row] - f.line[s.seed]))
+                if name == "line_rank":
+                    detail["nearest"] = int(round(1.0 / float(s.x[i, j])))
             elif name in ("name_tokens", "text", "text_abs", "decorators", "params"):
                 m, vocab = {"name_tokens": (f.name_tokens, f.name_vocab), "text": (f.text_terms, f.vocab),
                             "text_abs": (f.text_terms, f.vocab), "decorators": (f.decorators, f.decorator_vocab),
@@ -152,7 +164,10 @@ def _reference_explain(g, f, s) -> list[list[dict]]:
                 else:  # the seed's idf weight, largest first
                     rarity = [float(m[s.seed, c]) for c in cols.tolist()]
                 order = np.lexsort((np.array([vocab[c_] for c_ in cols.tolist()], dtype=object), -np.array(rarity)))
-                detail["words"] = [vocab[int(cols[k])] for k in order[:3]]
+                words = [vocab[int(cols[k])] for k in order]
+                if name in ("name_tokens", "text", "text_abs"):  # words that say something
+                    words = [w for w in words if len(w) > 1 and not w.isdigit() and w not in STOP_WORDS]
+                detail["words"] = words[:3]
             elif name == "same_arity":
                 detail["parameters"] = int(f.arity[row])
             elif name in ("history", "history_count") and f.co_change is not None and f.changes is not None:
@@ -169,11 +184,11 @@ def _reference_rows(idx, seed_id: int, limit: int, weights: dict | None) -> list
     g = idx.graph()
     w, params = hybrid_params(weights)
     srows = g.nodes.rows([seed_id])
-    mask = rel.excluded_mask(g, srows, include_tests=False, kinds=None)
+    mask = rel.excluded_mask(g, srows, include_tests=False, kinds=None, fold=fold_for(idx.conn, g))
     feats = load_features(idx.conn, g, split=split_identifier, db_path=idx.db_path, save=False)
     top = hy.score(g, feats, srows, mask, w, params=params).top(limit)
     rows = []
-    for k, items in enumerate(_reference_explain(g, feats, top)):
+    for k, items in enumerate(_reference_explain(idx, g, feats, top)):
         sid = g.nodes.id(int(top.rows[k]))
 
         def name_of(row: int) -> str:

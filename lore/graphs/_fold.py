@@ -1,0 +1,192 @@
+"""One row per definition a user means: the copies of a definition fold into the one that stands for them.
+
+A definition can be indexed more than once under one name (:mod:`lore.store._fold`): a ``.pyi`` stub
+beside its ``.py``; ``@overload`` signatures before the implementation; a C/C++ header prototype
+beside the definition in the source file of the same module; a TypeScript ``x.d.ts`` beside
+``x.ts``. (TypeScript overload signatures never become symbols: the parser keeps the implementation.)
+A user asking "what is like this?" means the implementation, once. So:
+
+* copies share a **key**: the qualified name (a ``.d.ts`` module ``x.d`` read as ``x``);
+* copies of one key fold together when they are in one implementation file, or in declaration files
+  (``.pyi``, ``.h`` / ``.hh`` / ``.hpp`` / ``.hxx``, ``.d.ts``) beside at most one implementation file;
+  two implementation files defining one key (two scripts both called ``main``) stay apart, each file
+  folding its own copies;
+* the copy that stands for the others (the **canonical** row) is the first of: not a declaration (in
+  a stub or ``.d.ts``; a function or method in a C/C++ header; but a class in a header is the
+  definition, and its copy in the source file, named by ``Shape::area``, the declaration), not
+  ``@overload``-decorated, lowest line, lowest id. With no implementation indexed (a stub of a
+  compiled module), the stub stands for it.
+
+:class:`Fold` holds that map as arrays over a graph's rows, computed once per index state (keyed by
+the graph's stamp) from two reads. Every related list applies it in one place,
+:func:`lore.graphs.related.excluded_mask`: the copies that are not canonical may never be returned,
+nor the seed's own copies, so each definition is one row, the implementation's, scored as the
+implementation. The rows then carry the other copies' places (:meth:`Fold.annotate`: ``also_at``).
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..store import _fold as store_fold
+from .build import CodeGraph
+
+DECLARATION_SUFFIXES = (".pyi", ".h", ".hh", ".hpp", ".hxx", ".d.ts")
+
+
+def is_declaration_file(path: str) -> bool:
+    """A file that declares what another file implements (a stub, a header, a TypeScript declaration file).
+
+    Examples
+    --------
+    >>> [is_declaration_file(p) for p in ("pkg/mod.pyi", "pkg/mod.py", "inc/list.h", "web/api.d.ts", "web/api.ts")]
+    [True, False, True, True, False]
+    """
+    return path.endswith(DECLARATION_SUFFIXES)
+
+
+_C_HEADERS = (".h", ".hh", ".hpp", ".hxx")
+_C_SOURCES = (".c", ".cc", ".cpp", ".cxx")
+_CALLABLE = ("function", "method")
+
+
+def _declares(path: str, kind: str) -> bool:
+    """Whether this copy only declares what another copy defines: anything in a stub or a ``.d.ts``; a
+    function or method in a C/C++ header. A header's class or struct *is* the definition; the source
+    file's copy of it is only named by its methods' bodies (``int Shape::area() {...}``).
+
+    Examples
+    --------
+    >>> _declares("pkg/mod.pyi", "class"), _declares("src/shape.hpp", "method"), _declares("src/shape.hpp", "class")
+    (True, True, False)
+    >>> _declares("src/shape.cpp", "class"), _declares("src/shape.cpp", "method")
+    (True, False)
+    """
+    if path.endswith(_C_HEADERS):
+        return kind in _CALLABLE
+    if path.endswith(_C_SOURCES):
+        return kind not in _CALLABLE and kind != "module"
+    return is_declaration_file(path)
+
+
+@dataclass
+class Fold:
+    """Which row stands for which (see the module docstring).
+
+    ``canon[r]`` is the row that stands for row ``r`` (``r`` itself for nearly every row); ``copies``
+    the rows that are not their own canonical row, ascending; ``also_at`` maps a canonical symbol id to
+    the ``path:line`` of each of its other copies, in id order.
+    """
+
+    canon: np.ndarray
+    copies: np.ndarray
+    also_at: dict[int, list[str]] = field(default_factory=dict)
+    canonical_id: dict[int, int] = field(default_factory=dict)  # copy symbol id -> canonical symbol id
+
+    def canonical_rows(self, rows: np.ndarray) -> np.ndarray:
+        """Each row's canonical row, first occurrences kept in order (two copies of one seed make one seed)."""
+        got = self.canon[np.asarray(rows, dtype=np.int64)]
+        _, first = np.unique(got, return_index=True)
+        return got[np.sort(first)]
+
+    def canonical_ids(self, ids: list[int]) -> list[int]:
+        """Each symbol id's canonical id, first occurrences kept in order."""
+        return list(dict.fromkeys(self.canonical_id.get(int(s), int(s)) for s in ids))
+
+    def exclude(self, mask: np.ndarray, seeds: np.ndarray) -> None:
+        """Mark in ``mask`` the rows a related list may never return: every copy that is not canonical,
+        and the canonical row of each seed (so a seed given as its stub still never lists itself)."""
+        mask[self.copies] = True
+        if len(seeds):
+            mask[self.canon[np.asarray(seeds, dtype=np.int64)]] = True
+
+    def annotate(self, rows: list[dict]) -> list[dict]:
+        """Give every result row that has copies their places (``also_at``); returns ``rows``."""
+        for d in rows:
+            got = self.also_at.get(d.get("id"))  # type: ignore[arg-type]
+            if got:
+                d["also_at"] = list(got)
+        return rows
+
+
+def fold_groups(same_key: list[tuple], overloads: list[tuple[int, int]]) -> tuple[dict[int, int], dict[int, list[str]]]:
+    """(copy id -> canonical id, canonical id -> ``path:line`` of its other copies) from
+    :func:`lore.store._fold.same_key_symbols` and :func:`lore.store._fold.overload_decorators` rows.
+
+    Examples
+    --------
+    >>> rows = [(8, 7, "function", 4, 5, "pkg/mod.py", "pkg.mod.parse"), (10, 7, "function", 8, 9, "pkg/mod.py",
+    ...          "pkg.mod.parse"), (13, 12, "function", 1, 1, "pkg/mod.pyi", "pkg.mod.parse")]
+    >>> fold_groups(rows, [(7, 4)])
+    ({8: 10, 13: 10}, {10: ['pkg/mod.py:4', 'pkg/mod.pyi:1']})
+    """
+    marks: dict[int, list[int]] = defaultdict(list)  # enclosing scope -> @overload lines, ascending
+    for scope, line in overloads:
+        marks[scope].append(line)
+
+    def overloaded(parent: int | None, start: int, end: int) -> bool:
+        lines = marks.get(parent) if parent is not None else None
+        if not lines:
+            return False
+        i = bisect.bisect_left(lines, start)  # a decorator line inside the definition's span marks it
+        return i < len(lines) and lines[i] <= end
+
+    also_at: dict[int, list[str]] = {}
+    canonical_id: dict[int, int] = {}
+    groups: dict[str, list[tuple]] = defaultdict(list)
+    for row in same_key:
+        groups[row[6]].append(row)
+    for members in groups.values():
+        by_file: dict[str, list[tuple]] = defaultdict(list)
+        for m in members:
+            by_file[m[5]].append(m)
+        implementations = [p for p in by_file if not is_declaration_file(p)]
+        if len(implementations) > 1 or (not implementations and len(by_file) > 1):
+            bundles = list(by_file.values())  # ambiguous: each file folds its own copies only
+        else:
+            bundles = [members]
+        for bundle in bundles:
+            if len(bundle) < 2:
+                continue
+            head = min(bundle, key=lambda m: (_declares(m[5], m[2]), overloaded(m[1], m[3], m[4]), m[3], m[0]))[0]
+            others = sorted(m for m in bundle if m[0] != head)
+            for m in others:
+                canonical_id[m[0]] = head
+            also_at[head] = [f"{m[5]}:{m[3]}" for m in others]
+    return canonical_id, also_at
+
+
+def build_fold(g: CodeGraph, same_key: list[tuple], overloads: list[tuple[int, int]]) -> Fold:
+    """The :class:`Fold` of ``g``'s rows (:func:`fold_groups`; symbols that are not rows of ``g`` left out)."""
+    canonical_id, also_at = fold_groups([r for r in same_key if g.nodes.has(r[0])], overloads)
+    canon = np.arange(g.n, dtype=np.int64)
+    if canonical_id:
+        copies = np.fromiter(canonical_id, dtype=np.int64, count=len(canonical_id))
+        heads = np.fromiter(canonical_id.values(), dtype=np.int64, count=len(canonical_id))
+        canon[g.nodes.rows(copies)] = g.nodes.rows(heads)
+    copies_rows = np.flatnonzero(canon != np.arange(g.n))
+    return Fold(canon=canon, copies=copies_rows, also_at=also_at, canonical_id=canonical_id)
+
+
+_CACHE: dict[str, Fold] = {}
+_LOCK = threading.Lock()
+
+
+def fold_for(conn, g: CodeGraph) -> Fold:
+    """:func:`build_fold` of ``g`` from the store, cached in memory per index state (the graph's stamp)."""
+    key = g.stamp or f"graph-{id(g)}"
+    with _LOCK:
+        got = _CACHE.get(key)
+    if got is not None and got.canon.size == g.n:
+        return got
+    got = build_fold(g, store_fold.same_key_symbols(conn), store_fold.overload_decorators(conn))
+    with _LOCK:
+        if len(_CACHE) > 4:
+            _CACHE.clear()
+        _CACHE[key] = got
+    return got

@@ -1,0 +1,55 @@
+"""Reads for folding copies of one definition into one row (:mod:`lore.graphs._fold`) and for the
+builtins an explanation leaves unnamed: every SELECT those need.
+
+A definition can be indexed more than once under one name: a ``.pyi`` stub beside its ``.py``, the
+``@overload`` signatures before a Python implementation, a C/C++ header prototype beside the
+definition in the source file of the same module, a TypeScript declaration file (``x.d.ts``, module
+``x.d``) beside ``x.ts``. These reads return the symbols that share such a key, and the decorator
+lines that mark overloads; the choice of the copy that stands for all is made above the store.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+# the key of a symbol: its qualified name, but a declaration file's module "x.d" (x.d.ts) read as "x"
+_KEYED = """
+    SELECT s.id, s.parent_id, s.kind, s.start_line, s.end_line, f.path,
+           CASE WHEN f.path LIKE '%.d.ts' AND f.module LIKE '%.d'
+                     AND substr(s.qualified_name, 1, length(f.module)) = f.module
+                THEN substr(f.module, 1, length(f.module) - 2) || substr(s.qualified_name, length(f.module) + 1)
+                ELSE s.qualified_name END AS key
+    FROM symbols s JOIN files f ON f.id = s.file_id"""
+
+
+def same_key_symbols(conn: sqlite3.Connection) -> list[tuple[int, int | None, str, int, int, str, str]]:
+    """(id, parent id, kind, start line, end line, file path, key) of every symbol whose key (its qualified
+    name; a ``.d.ts`` file's module without its ``.d``) another symbol shares, by key then id."""
+    return conn.execute(
+        f"""WITH k AS ({_KEYED})
+            SELECT id, parent_id, kind, start_line, end_line, path, key FROM k
+            WHERE key IN (SELECT key FROM k GROUP BY key HAVING COUNT(*) > 1)
+            ORDER BY key, id"""
+    ).fetchall()
+
+
+def overload_decorators(conn: sqlite3.Connection) -> list[tuple[int, int]]:
+    """(enclosing scope id, line) of every ``@overload`` / ``@typing.overload`` decorator (the parser
+    records a bare decorator as a call made by the enclosing scope at the decorator's line)."""
+    return conn.execute(
+        """SELECT caller_id, line FROM symbol_refs
+           WHERE kind = 'decorator' AND (callee_name = 'overload' OR callee_name LIKE '%.overload')
+           ORDER BY caller_id, line"""
+    ).fetchall()
+
+
+def external_ids_under(conn: sqlite3.Connection, prefixes: tuple[str, ...]) -> list[int]:
+    """Ids of the external symbols named under any of ``prefixes`` (``builtins`` -> ``builtins.len``)."""
+    if not prefixes:
+        return []
+    where = " OR ".join("substr(qualified_name, 1, ?) = ?" for _ in prefixes)
+    args: list[object] = []
+    for p in prefixes:
+        args += [len(p) + 1, p + "."]
+    return [r[0] for r in conn.execute(
+        f"SELECT id FROM symbols WHERE file_id IS NULL AND ({where}) ORDER BY id", args)]

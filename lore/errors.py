@@ -169,3 +169,27 @@ class UnknownAlgorithmError(InvalidArgumentError):
 
 class QueryError(InvalidArgumentError):
     """A search query that cannot be run."""
+
+
+class AmbiguousSymbolError(UnknownSymbolError):
+    """A name that several symbols answer to: lore never picks one of them silently.
+
+    ``candidates`` holds each as ``{"id", "qualified_name", "kind", "at"}`` (``at`` = ``path:line``),
+    ``total`` how many there are (the message lists the first :attr:`SHOWN`). It is an
+    :class:`UnknownSymbolError` too: the name does not name one symbol.
+    """
+
+    SHOWN = 20
+
+    def __init__(self, ref: object, candidates: list[dict], total: int | None = None) -> None:
+        self.ref = ref
+        self.candidates = list(candidates)
+        self.total = len(self.candidates) if total is None else total
+        lines = [f"  {c['qualified_name']}  {c['kind']}  {c['at'] or '-'}  id {c['id']}" for c in self.candidates[: self.SHOWN]]
+        if self.total > len(lines):
+            lines.append(f"  ... and {self.total - len(lines)} more (give more of the qualified name)")
+        LoreError.__init__(
+            self,
+            f"ambiguous symbol {ref!r}: {self.total} symbols answer to that name; give one of them by its "
+            "qualified name, path:line or id:\n" + "\n".join(lines),
+        )

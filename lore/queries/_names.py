@@ -9,9 +9,10 @@ A person types ``filter``, ``QuerySet.filter`` or ``Queryset.filtr``; the index 
    and then, for a dotted name, the same number of trailing parts of the qualified name too.
 
 Within a tier: shorter qualified names first (closer to the package root), then lower ids. External
-symbols (stdlib, third-party) are never proposed. The scan reads only (id, names, kind, place) and
-computes each distinct short name's distance once, so it is quick enough for an error path on a
-large index.
+symbols (stdlib, third-party) are never proposed. Nothing scans the symbols: the short names close to
+the given one come from indexes of the store (:func:`near_names`), and only those get an edit
+distance, so an unknown name is answered in milliseconds on an index of a million symbols
+(``benchmarks/perf/bench_names.py``).
 """
 
 from __future__ import annotations
@@ -44,23 +45,79 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return prev[-1]
 
 
+def ascii_lower(text: str) -> str:
+    """``text`` with A-Z lowered and every other character kept: what SQLite's ``lower()`` does.
+
+    >>> ascii_lower("QuerySet.Ünïcode")
+    'queryset.Ünïcode'
+    """
+    return text.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789_$"
+SHORT = 5  # names up to this long: every name one edit away is spelled out and looked up
+
+
+def one_edit_away(word: str) -> set[str]:
+    """Every string one deletion, substitution or insertion away from ``word`` (lowercase identifier
+    characters, and those of ``word`` itself).
+
+    >>> sorted(w for w in one_edit_away("ab") if len(w) < 2)
+    ['a', 'b']
+    >>> len(one_edit_away("get")) > 200, "gt" in one_edit_away("get"), "gets" in one_edit_away("get")
+    (True, True, True)
+    """
+    letters = sorted(set(_ALPHABET) | set(word))
+    out = {word[:i] + word[i + 1 :] for i in range(len(word))}
+    for i in range(len(word) + 1):
+        for c in letters:
+            out.add(word[:i] + c + word[i:])
+            if i < len(word):
+                out.add(word[:i] + c + word[i + 1 :])
+    out.discard(word)
+    return out
+
+
+def near_names(conn: sqlite3.Connection, tail: str, budget: int) -> set[str]:
+    """The lowercased short names of the index within ``budget`` edits of ``tail`` (lowercase), ``tail``
+    itself included when some symbol has it.
+
+    Candidates come from indexes, never from a scan: up to :data:`SHORT` characters, every name one
+    edit away is spelled out and looked up; longer names come from two ranges of names of a close
+    length, those that share the first three characters and those that share the last three. That is
+    every name within one edit; of names two or more edits away it misses those with an edit in both
+    the first and the last three characters.
+    """
+    if len(tail) <= SHORT:
+        pool = {tail, *one_edit_away(tail)} if budget >= 1 else {tail}
+        got = read.lower_names_in(conn, pool)
+    else:
+        lo, hi = len(tail) - budget, len(tail) + budget
+        got = set(read.lower_names_with_prefix(conn, tail[:3], lo, hi))
+        got.update(read.lower_names_with_tail(conn, tail[-3:], lo, hi))
+        got.update(read.lower_names_in(conn, [tail]))
+    return {n for n in got if n == tail or edit_distance(tail, n, budget) <= budget}
+
+
 def closest_symbols(conn: sqlite3.Connection, name: str, *, limit: int = MAX_CANDIDATES) -> tuple[list[dict], int]:
     """(up to ``limit`` candidates, how many symbols matched in all) for ``name`` (see the module docstring).
 
     Each candidate is ``{"id", "qualified_name", "kind", "at"}`` (``at`` = ``path:line``).
     """
-    query = name.strip().lower()
+    query = ascii_lower(name.strip())
     if not query:
         return [], 0
     parts = query.split(".")
     tail = parts[-1]
     budget = max(1, len(query) // 4)
     tail_budget = max(1, len(tail) // 4)
+    near = near_names(conn, tail, tail_budget)
     short_cache: dict[str, int] = {}
     found: list[tuple[tuple, dict]] = []
-    for row in read.iter_symbols(conn):
-        qname = row.qualified_name.lower()
-        short = row.name.lower()
+    for row in read.name_rows_by_lower_names(conn, near):
+        qname = ascii_lower(row.qualified_name)
+        short = qname.rsplit(".", 1)[-1] if "." in qname else qname
         if qname == query or qname.endswith("." + query):
             tier: tuple = (0, 0)
         elif short == tail and len(parts) == 1:

@@ -4,7 +4,9 @@ Wherever lore takes a symbol (``lore graph``, ``lore show``, :class:`lore.api.In
 reference is tried in these forms, in order; the first form that any symbol answers to decides:
 
 1. an id (an int, or digits);
-2. ``path:line`` (relative to the indexed root): the innermost definition containing that line;
+2. ``path:line``: the innermost definition containing that line of the file at ``path`` (relative to
+   the indexed root, absolute under it, or a unique end of indexed paths: ``requests/sessions.py:500``
+   for ``src/requests/sessions.py``);
 3. the qualified name as the index stores it (``requests.sessions.Session``, ``mm.slab_common.kfree``);
 4. a public re-export: a name a module imports at module level, or a star import / ``export * from``
    of it, in Python, TypeScript, JavaScript and Rust (``requests.Session``, ``lore.api.lore_graph``; an
@@ -89,8 +91,8 @@ def find_symbols(conn: sqlite3.Connection, ref: int | str) -> Match | None:
     name = ref.strip()
     at = _PATH_LINE.match(name)
     if at:
-        got = _at_line(conn, at.group("path"), int(at.group("line")))
-        return Match("path_line", (got,)) if got is not None else None
+        found = _at_line(conn, at.group("path"), int(at.group("line")))
+        return Match("path_line", tuple(found)) if found else None
     if "::" in name:  # C++: ns::Class::method
         name = name.replace("::", ".").strip(".")
     if not name or name.startswith(".") or name.endswith(".") or ".." in name:
@@ -127,7 +129,7 @@ def resolve_symbol(conn: sqlite3.Connection, ref: int | str) -> int:
         from ._names import did_you_mean_hint
 
         name = ref.strip()
-        hint, candidates = did_you_mean_hint(conn, name)
+        hint, candidates = ("", []) if _PATH_LINE.match(name) else did_you_mean_hint(conn, name)
         exc = UnknownSymbolError(name, hint or _path_hint(conn, name))
         exc.candidates = candidates  # type: ignore[attr-defined]  # for callers that list them
         raise exc
@@ -202,8 +204,20 @@ def _is_header(path: str) -> bool:
     return path.lower().endswith(HEADER_EXTENSIONS)
 
 
-def _at_line(conn: sqlite3.Connection, path: str, line: int) -> NameRow | None:
-    """The innermost symbol of ``path`` (relative to the root, or absolute under it) at ``line``."""
+def _at_line(conn: sqlite3.Connection, path: str, line: int) -> list[NameRow]:
+    """The innermost symbol at ``line`` of the file ``path`` (relative to the root, absolute under it,
+    or the end of indexed paths on a ``/`` boundary: ``requests/sessions.py`` for
+    ``src/requests/sessions.py``); one per file when that end fits several files."""
+    rel = _relative(conn, path)
+    if rel is None:
+        return []
+    got = read.file_lines(conn, rel)
+    files = [(got[0], rel, got[1])] if got is not None else read.files_ending_with(conn, rel)
+    rows = [read.innermost_at(conn, fid, line) for fid, _path, _lines in files]
+    return [r for r in rows if r is not None]
+
+
+def _relative(conn: sqlite3.Connection, path: str) -> str | None:
     rel = path.replace("\\", "/")
     if posixpath.isabs(rel):
         root = (store_db.get_meta(conn, "root") or "").replace("\\", "/").rstrip("/")
@@ -211,20 +225,20 @@ def _at_line(conn: sqlite3.Connection, path: str, line: int) -> NameRow | None:
             return None
         rel = rel[len(root) + 1 :]
     rel = posixpath.normpath(rel)
-    got = read.file_lines(conn, rel)
-    if got is None:
-        return None
-    return read.innermost_at(conn, got[0], line)
+    return None if rel.startswith("../") or rel in (".", "..") else rel
 
 
 def _path_hint(conn: sqlite3.Connection, name: str) -> str:
     at = _PATH_LINE.match(name)
     if not at:
         return ""
-    got = read.file_lines(conn, posixpath.normpath(at.group("path").replace("\\", "/")))
-    if got is None:
-        return f"no indexed file {at.group('path')!r} (paths are relative to the indexed root, as `lore stats` counts them)"
-    return f"{at.group('path')} has {got[1]} lines"
+    rel = _relative(conn, at.group("path"))
+    got = read.file_lines(conn, rel) if rel else None
+    files = [got] if got is not None else (read.files_ending_with(conn, rel) if rel else [])
+    if not files:
+        return (f"no indexed file {at.group('path')!r} (paths are relative to the indexed root; "
+                "`lore status` says which root)")
+    return f"line {at.group('line')} is past the end of {at.group('path')} ({files[0][-1]} lines)"
 
 
 def _reexported(conn: sqlite3.Connection, name: str, depth: int, seen: set[str]) -> list[NameRow]:

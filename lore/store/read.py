@@ -592,6 +592,15 @@ def file_lines(conn: sqlite3.Connection, path: str) -> tuple[int, int] | None:
     return (row[0], row[1]) if row else None
 
 
+def files_ending_with(conn: sqlite3.Connection, tail: str) -> list[tuple[int, str, int]]:
+    """(id, path, line count) of the indexed files whose path ends with ``/tail``, by path (a scan of
+    the files table, which is small beside the symbols)."""
+    end = "/" + tail
+    return conn.execute(
+        "SELECT id, path, lines FROM files WHERE substr(path, -?) = ? ORDER BY path", (len(end), end)
+    ).fetchall()
+
+
 def innermost_at(conn: sqlite3.Connection, file_id: int, line: int) -> NameRow | None:
     """The innermost symbol of a file whose lines contain ``line`` (the shortest span; then the one
     that starts last; then the lowest id), or None."""

@@ -79,31 +79,43 @@ def one_edit_away(word: str) -> set[str]:
     return out
 
 
-def near_names(conn: sqlite3.Connection, tail: str, budget: int) -> set[str]:
-    """The lowercased short names of the index within ``budget`` edits of ``tail`` (lowercase), ``tail``
-    itself included when some symbol has it.
+def near_names(conn: sqlite3.Connection, tail: str, budget: int) -> dict[str, int]:
+    """The lowercased short names of the index within ``budget`` edits of ``tail`` (lowercase), with
+    their distance (``tail`` itself at 0 when some symbol has it).
 
     Candidates come from indexes, never from a scan: up to :data:`SHORT` characters, every name one
-    edit away is spelled out and looked up; longer names come from two ranges of names of a close
-    length, those that share the first three characters and those that share the last three. That is
-    every name within one edit; of names two or more edits away it misses those with an edit in both
-    the first and the last three characters.
+    edit away is spelled out and looked up; a longer name's candidates are the names of a close
+    length that share its first half (a range of ``symbols_name_lower``) or its second half (by the
+    last three characters, ``symbols_name_tail``). That is every name within one edit; a name two or
+    more edits away is found when its edits all fall in one half.
     """
     if len(tail) <= SHORT:
         pool = {tail, *one_edit_away(tail)} if budget >= 1 else {tail}
         got = read.lower_names_in(conn, pool)
     else:
         lo, hi = len(tail) - budget, len(tail) + budget
-        got = set(read.lower_names_with_prefix(conn, tail[:3], lo, hi))
-        got.update(read.lower_names_with_tail(conn, tail[-3:], lo, hi))
+        half = len(tail) // 2
+        got = set(read.lower_names_with_prefix(conn, tail[:half], lo, hi))
+        end = tail[half:]
+        got.update(n for n in read.lower_names_with_tail(conn, tail[-3:], lo, hi) if n.endswith(end))
         got.update(read.lower_names_in(conn, [tail]))
-    return {n for n in got if n == tail or edit_distance(tail, n, budget) <= budget}
+    out = {}
+    for n in got:
+        d = 0 if n == tail else edit_distance(tail, n, budget)
+        if d <= budget:
+            out[n] = d
+    return out
+
+
+ROWS_EXAMINED = 2000  # of the near names' symbols, the shortest qualified names are ranked; the rest counted
 
 
 def closest_symbols(conn: sqlite3.Connection, name: str, *, limit: int = MAX_CANDIDATES) -> tuple[list[dict], int]:
     """(up to ``limit`` candidates, how many symbols matched in all) for ``name`` (see the module docstring).
 
-    Each candidate is ``{"id", "qualified_name", "kind", "at"}`` (``at`` = ``path:line``).
+    Each candidate is ``{"id", "qualified_name", "kind", "at"}`` (``at`` = ``path:line``). Of a very
+    common short name, the symbols whose qualified name ends with ``name`` and the
+    :data:`ROWS_EXAMINED` with the shortest qualified names are ranked; the total counts them all.
     """
     query = ascii_lower(name.strip())
     if not query:
@@ -113,11 +125,18 @@ def closest_symbols(conn: sqlite3.Connection, name: str, *, limit: int = MAX_CAN
     budget = max(1, len(query) // 4)
     tail_budget = max(1, len(tail) // 4)
     near = near_names(conn, tail, tail_budget)
-    short_cache: dict[str, int] = {}
+    if not near:
+        return [], 0
+    rows = read.name_rows_by_lower_names(conn, near, limit=ROWS_EXAMINED)
+    more = 0
+    if len(rows) == ROWS_EXAMINED:  # a common name: the exact suffix matches may lie past the shortest
+        seen = {r.id for r in rows}
+        rows += [r for r in read.name_rows_ending_with(conn, tail, query) if r.id not in seen] if tail in near else []
+        more = read.count_by_lower_names(conn, near) - len(rows)
     found: list[tuple[tuple, dict]] = []
-    for row in read.name_rows_by_lower_names(conn, near):
+    for row in rows:
         qname = ascii_lower(row.qualified_name)
-        short = qname.rsplit(".", 1)[-1] if "." in qname else qname
+        short = qname.rsplit(".", 1)[-1]
         if qname == query or qname.endswith("." + query):
             tier: tuple = (0, 0)
         elif short == tail and len(parts) == 1:
@@ -125,11 +144,9 @@ def closest_symbols(conn: sqlite3.Connection, name: str, *, limit: int = MAX_CAN
         elif short == tail:
             tier = (1, 1)
         else:
-            if short not in short_cache:
-                short_cache[short] = edit_distance(tail, short, tail_budget)
-            if short_cache[short] > tail_budget:  # the last part is too far: so is the dotted name
+            dist = near[short] if short in near else edit_distance(tail, short, tail_budget)
+            if dist > tail_budget:  # the last part is too far: so is the dotted name
                 continue
-            dist = short_cache[short]
             if len(parts) > 1:  # compare the same number of trailing parts: 'orders.Ordr.amount'
                 theirs = ".".join(qname.split(".")[-len(parts) :])
                 dist = min(dist + 1, edit_distance(query, theirs, budget))
@@ -143,7 +160,7 @@ def closest_symbols(conn: sqlite3.Connection, name: str, *, limit: int = MAX_CAN
             "at": f"{row.path}:{row.line}" if row.path else None,
         }))  # fmt: skip
     found.sort(key=lambda item: item[0])
-    return [c for _, c in found[:limit]], len(found)
+    return [c for _, c in found[:limit]], len(found) + max(0, more)
 
 
 def did_you_mean_hint(conn: sqlite3.Connection, name: str) -> tuple[str, list[dict]]:

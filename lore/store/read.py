@@ -514,17 +514,41 @@ def name_rows_by_name(conn: sqlite3.Connection, name: str) -> list[NameRow]:
         f"{_NAME_ROWS} WHERE s.name = ? AND s.file_id IS NOT NULL ORDER BY s.id", (name,)))
 
 
-def name_rows_by_lower_names(conn: sqlite3.Connection, names: Iterable[str]) -> list[NameRow]:
-    """Every indexed symbol whose short name, ASCII-lowercased, is one of ``names``, by id
-    (index ``symbols_name_lower``)."""
+def name_rows_by_lower_names(conn: sqlite3.Connection, names: Iterable[str], *, limit: int | None = None) -> list[NameRow]:
+    """The indexed symbols whose short name, ASCII-lowercased, is one of ``names``: shortest qualified
+    name first, then by id; the first ``limit`` of them (index ``symbols_name_lower``)."""
     todo = sorted(set(names))
     out: list[NameRow] = []
     for k in range(0, len(todo), 900):
         chunk = todo[k : k + 900]
         q = ",".join("?" * len(chunk))
         out += _named(NameRow, conn.execute(
-            f"{_NAME_ROWS} WHERE lower(s.name) IN ({q}) AND s.file_id IS NOT NULL", chunk))
-    return sorted(out, key=lambda r: r.id)
+            f"{_NAME_ROWS} WHERE lower(s.name) IN ({q}) AND s.file_id IS NOT NULL"
+            f" ORDER BY length(s.qualified_name), s.id LIMIT ?", (*chunk, -1 if limit is None else limit)))
+    out.sort(key=lambda r: (len(r.qualified_name), r.id))
+    return out if limit is None else out[:limit]
+
+
+def count_by_lower_names(conn: sqlite3.Connection, names: Iterable[str]) -> int:
+    """How many indexed symbols have one of these ASCII-lowercased short names."""
+    todo = sorted(set(names))
+    total = 0
+    for k in range(0, len(todo), 900):
+        chunk = todo[k : k + 900]
+        q = ",".join("?" * len(chunk))
+        total += conn.execute(
+            f"SELECT COUNT(*) FROM symbols WHERE lower(name) IN ({q}) AND file_id IS NOT NULL", chunk).fetchone()[0]
+    return int(total)
+
+
+def name_rows_ending_with(conn: sqlite3.Connection, short: str, dotted: str) -> list[NameRow]:
+    """The indexed symbols of ASCII-lowercased short name ``short`` whose lowercased qualified name is
+    ``dotted`` or ends with ``.dotted``, by id (index ``symbols_name_lower``, then a filter)."""
+    end = "." + dotted
+    return _named(NameRow, conn.execute(
+        f"""{_NAME_ROWS} WHERE lower(s.name) = ? AND s.file_id IS NOT NULL
+            AND (lower(s.qualified_name) = ? OR substr(lower(s.qualified_name), -?) = ?) ORDER BY s.id""",
+        (short, dotted, len(end), end)))
 
 
 def lower_names_in(conn: sqlite3.Connection, names: Iterable[str]) -> set[str]:

@@ -16,7 +16,8 @@ median and slowest time over seeded queries (a warm connection, as the MCP serve
   re-implemented as it was (:func:`old_resolve`, :func:`old_closest`); the old method is run on
   fewer queries (``--old-queries``), it takes seconds each.
 
-Also the cost of the three indexes names add to the store (time to build, size on disk).
+Also the cost of the indexes names add to the store (time to build, size on disk); the one they
+widen (``symbols_name`` now holds the qualified name beside the name) is counted with the others.
 
 Usage::
 
@@ -46,7 +47,7 @@ from lore.queries._naming import resolve_symbol  # noqa: E402
 from lore.store import db as store_db  # noqa: E402
 from lore.store import read, write  # noqa: E402
 
-NEW_INDEXES = ("symbols_name_lower", "symbols_name_tail", "files_module")
+NEW_INDEXES = ("symbols_name_lower", "symbols_name_tail", "files_module", "files_language")
 SYMBOLS_PER_MODULE = 20  # 1 module, 3 classes of 4 methods, 4 functions
 WORDS = 3000
 

@@ -47,6 +47,7 @@ C_FAMILY = frozenset({"c", "cpp"})
 FILE_NOT_NAMESPACE = frozenset({"c", "cpp", "go", "java"})
 HEADER_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".inl", ".tcc")
 MAX_DEPTH = 4  # re-exports of re-exports followed at most this deep
+MAX_ROWS = 500  # of more symbols with one suffix, the first (by id) are listed, and all are counted
 
 _PATH_LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+)$")
 _GO_MAJOR = re.compile(r"^v\d+$")
@@ -58,6 +59,7 @@ class Match:
 
     form: str
     rows: tuple[NameRow, ...]
+    total: int = 0  # how many symbols answer, when more than ``rows`` holds (a very common suffix)
 
 
 def find_symbols(conn: sqlite3.Connection, ref: int | str) -> Match | None:
@@ -100,15 +102,13 @@ def find_symbols(conn: sqlite3.Connection, ref: int | str) -> Match | None:
     rows = read.name_rows_by_qname(conn, name)
     if rows:
         return Match("qualified_name", tuple(rows))
-    last = name.rsplit(".", 1)[-1]
-    named = read.name_rows_by_name(conn, last)  # every suffix and Go form ends with the short name
-    found = _reexported(conn, name, 0, set()) + _go_named(conn, name, named)
+    found = _reexported(conn, name, 0, set()) + _go_named(conn, name)
     if found:
         return Match("reexport", _unique(found))
-    tail = "." + name
-    suffix = [r for r in named if r.qualified_name.endswith(tail)]
+    ids = read.ids_ending_with(conn, name.rsplit(".", 1)[-1], name)
+    suffix = read.name_rows_by_ids(conn, ids[:MAX_ROWS])  # externals are left out here
     if suffix:
-        return Match("suffix", tuple(suffix))
+        return Match("suffix", tuple(suffix), len(ids) if len(ids) > MAX_ROWS else 0)
     return None
 
 
@@ -134,9 +134,10 @@ def resolve_symbol(conn: sqlite3.Connection, ref: int | str) -> int:
         exc.candidates = candidates  # type: ignore[attr-defined]  # for callers that list them
         raise exc
     rows = one_definition(match.rows, ref if isinstance(ref, str) else "")
-    if len(rows) == 1:
+    if len(rows) == 1 and not match.total:
         return rows[0].id
-    raise AmbiguousSymbolError(ref.strip() if isinstance(ref, str) else ref, [candidate(r) for r in rows])
+    total = match.total - len(match.rows) + len(rows) if match.total else len(rows)
+    raise AmbiguousSymbolError(ref.strip() if isinstance(ref, str) else ref, [candidate(r) for r in rows], total)
 
 
 def candidate(row: NameRow) -> dict:
@@ -267,18 +268,38 @@ def _reexported(conn: sqlite3.Connection, name: str, depth: int, seen: set[str])
     return out
 
 
-def _go_named(conn: sqlite3.Connection, name: str, named: list[NameRow]) -> list[NameRow]:
-    """The Go symbols among ``named`` that ``name`` spells by package import path or package name."""
-    go = [r for r in named if r.language == "go" and r.path.endswith(".go")]
-    if not go:
+def _go_named(conn: sqlite3.Connection, name: str) -> list[NameRow]:
+    """The Go symbols ``name`` spells by package import path or package name + the name in the package.
+
+    The package part must name a directory of Go files first (a scan of the Go file paths, small
+    beside the symbols); only then are the symbols of that name looked up.
+    """
+    cut = name.rfind("/") + 1
+    head, dot, rest = name[cut:].partition(".")
+    if not dot:
+        return []
+    paths = read.go_file_paths(conn)
+    if not paths:
         return []
     modules = _go_modules(conn)
-    out = []
-    for r in go:
-        local = _local(r)
-        path = import_path(posixpath.dirname(r.path), modules)
-        if name in (f"{path}.{local}", f"{package_name(path)}.{local}"):
-            out.append(r)
+    by_dir = {posixpath.dirname(p) for p in paths}
+    # (package spelled, the name inside it): `cobra` + `Command.Execute`; with a path, every dot of its
+    # last element may end the package (`gopkg.in/yaml.v3.Node`)
+    spellings = [(name[:cut] + head, rest)]
+    if cut:
+        pieces = rest.split(".")
+        spellings += [(name[:cut] + ".".join([head, *pieces[:k]]), ".".join(pieces[k:])) for k in range(1, len(pieces))]
+    out: list[NameRow] = []
+    for package, local in spellings:
+        if not local:
+            continue
+        dirs = {d for d in by_dir if (import_path(d, modules) if cut else package_name(import_path(d, modules))) == package}
+        if not dirs:
+            continue
+        ids = read.ids_ending_with(conn, local.rsplit(".", 1)[-1], local)
+        for r in read.name_rows_by_ids(conn, ids):
+            if r.language == "go" and posixpath.dirname(r.path) in dirs and _local(r) == local:
+                out.append(r)
     return out
 
 

@@ -508,10 +508,28 @@ def name_rows_by_qname(conn: sqlite3.Connection, qname: str) -> list[NameRow]:
     return _named(NameRow, conn.execute(f"{_NAME_ROWS} WHERE s.qualified_name = ? ORDER BY s.id", (qname,)))
 
 
-def name_rows_by_name(conn: sqlite3.Connection, name: str) -> list[NameRow]:
-    """Every indexed (not external) symbol whose short name is ``name``, by id (index ``symbols_name``)."""
-    return _named(NameRow, conn.execute(
-        f"{_NAME_ROWS} WHERE s.name = ? AND s.file_id IS NOT NULL ORDER BY s.id", (name,)))
+def ids_ending_with(conn: sqlite3.Connection, name: str, dotted: str) -> list[int]:
+    """The ids of the symbols of short name ``name`` whose qualified name ends with ``.dotted``, by id
+    (externals included); read from the index ``symbols_name`` (name, qualified_name) alone."""
+    end = "." + dotted
+    return [r[0] for r in conn.execute(
+        "SELECT id FROM symbols WHERE name = ? AND substr(qualified_name, -?) = ? ORDER BY id", (name, len(end), end))]
+
+
+def name_rows_by_ids(conn: sqlite3.Connection, ids: Iterable[int]) -> list[NameRow]:
+    """The indexed (not external) symbols among ``ids``, by id."""
+    todo = sorted(set(ids))
+    out: list[NameRow] = []
+    for k in range(0, len(todo), 900):
+        chunk = todo[k : k + 900]
+        q = ",".join("?" * len(chunk))
+        out += _named(NameRow, conn.execute(f"{_NAME_ROWS} WHERE s.id IN ({q}) AND s.file_id IS NOT NULL", chunk))
+    return sorted(out, key=lambda r: r.id)
+
+
+def go_file_paths(conn: sqlite3.Connection) -> list[str]:
+    """The path of every Go source file (``.go``), by path."""
+    return [r[0] for r in conn.execute("SELECT path FROM files WHERE language = 'go' AND path LIKE '%.go' ORDER BY path")]
 
 
 def name_rows_by_lower_names(conn: sqlite3.Connection, names: Iterable[str], *, limit: int | None = None) -> list[NameRow]:

@@ -261,3 +261,31 @@ def test_unknown_names_still_suggest(names_index):
     assert not isinstance(exc.value, AmbiguousSymbolError)
     with pytest.raises(UnknownSymbolError, match=r"did you mean gosrc.command.Command.Execute \(id"):
         names_index.symbol("cobra.Command.Exeute")
+
+
+def test_names_are_read_through_indexes(names_index):
+    """Every statement that names a symbol or proposes names reads an index of the symbols and imports,
+    never the whole table: what keeps naming fast on an index of a million symbols
+    (benchmarks/perf/bench_names.py measures it)."""
+    from lore.queries._names import closest_symbols
+
+    conn = names_index.conn
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        for ref in ("pkg.sessions.Session", "pkg.Session.request", "pkg.Model.save", "Session.request",
+                    "cobra.Command.Execute", "github.com/acme/cobra/doc.GenTree", "gfx::Canvas::draw",
+                    "pkg/sessions.py:3", "sessions.py:3"):
+            names_index.resolve_ref(ref)
+        for typed in ("Sesion.request", "helpr", "pkg.sessions.Sessionn", "cobra.Command.Exeute"):
+            assert closest_symbols(conn, typed)[0]
+    finally:
+        conn.set_trace_callback(None)
+    plans = {sql: [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + sql)]
+             for sql in statements if sql.lstrip().upper().startswith("SELECT")}
+    assert len(plans) > 10
+    for sql, plan in plans.items():
+        scans = [step for step in plan if step.startswith("SCAN") and "COVERING INDEX" not in step]
+        # the file table alone may be scanned: a path's end (`sessions.py:3`) has no index; it is small
+        assert all(step.startswith("SCAN files") for step in scans), (sql, plan)
+        assert not any(step.startswith("SCAN") and "symbols" in step for step in plan), (sql, plan)

@@ -289,3 +289,21 @@ def test_names_are_read_through_indexes(names_index):
         # the file table alone may be scanned: a path's end (`sessions.py:3`) has no index; it is small
         assert all(step.startswith("SCAN files") for step in scans), (sql, plan)
         assert not any(step.startswith("SCAN") and "symbols" in step for step in plan), (sql, plan)
+
+
+def test_a_suffix_hundreds_of_symbols_share_is_counted_and_the_first_listed(tmp_path):
+    from lore.queries._naming import MAX_ROWS
+
+    n = MAX_ROWS + 7
+    source = "".join(f"class C{i}:\n    def run(self):\n        pass\n\n" for i in range(n))
+    root = write_tree(tmp_path / "many", {"big.py": source})
+    index_repo(root, clusters=False)
+    with open_index(root, readonly=True) as idx:
+        with pytest.raises(AmbiguousSymbolError) as exc:
+            idx.symbol("run")
+    assert exc.value.total == n and len(exc.value.candidates) == MAX_ROWS
+    lines = str(exc.value).splitlines()
+    assert lines[0].startswith(f"ambiguous symbol 'run': {n} symbols answer to that name")
+    assert lines[1].startswith("  big.C0.run  method  big.py:2  id ")
+    assert lines[-1] == f"  ... and {n - AmbiguousSymbolError.SHOWN} more (give more of the qualified name)"
+    assert len(lines) == AmbiguousSymbolError.SHOWN + 2

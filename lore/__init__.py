@@ -19,6 +19,7 @@ from .api import (
     open_index,
 )
 from .errors import (
+    AmbiguousSymbolError,
     ConvergenceError,
     IndexBusyError,
     IndexNotFoundError,
@@ -26,6 +27,7 @@ from .errors import (
     InvalidArgumentError,
     LoreError,
     NotAnIndexError,
+    NothingToIndexError,
     QueryError,
     SchemaVersionError,
     UnknownAlgorithmError,
@@ -36,6 +38,7 @@ from .errors import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AmbiguousSymbolError",
     "ConvergenceError",
     "GRAPH_KINDS",
     "Index",
@@ -46,6 +49,7 @@ __all__ = [
     "InvalidArgumentError",
     "LoreError",
     "NotAnIndexError",
+    "NothingToIndexError",
     "QueryError",
     "SchemaVersionError",
     "UnknownAlgorithmError",

@@ -12,7 +12,9 @@ returns it as a tool error. Argument errors are also ``ValueError`` so generic c
     ├── SchemaVersionError          index written by an incompatible lore version
     ├── IndexBusyError              another process holds the write lock
     ├── IndexWriteError             the disk is full or read-only: the index was left as it was
-    ├── UnknownSymbolError          id or qualified name not in the index
+    ├── UnknownSymbolError          id or name not in the index
+    │   └── AmbiguousSymbolError    several symbols answer to a name (lists them)
+    ├── NothingToIndexError         a walk found no file to index (names the rule; the last index is kept)
     ├── UnknownChunkError           chunk id not in the document store
     ├── EmptyGroundTruthError       a benchmark has nothing to score
     ├── NotAGitRepositoryError      `lore bench cochange` on a non-git path
@@ -182,3 +184,27 @@ class NothingToIndexError(LoreError):
         self.root, self.reason, self.excluded, self.db = str(root), reason, dict(excluded), str(db)
         kept = f"; the index at {self.db} is unchanged" if self.db else ""
         super().__init__(f"{reason}{kept}")
+
+
+class AmbiguousSymbolError(UnknownSymbolError):
+    """A name that several symbols answer to: lore never picks one of them silently.
+
+    ``candidates`` holds each as ``{"id", "qualified_name", "kind", "at"}`` (``at`` = ``path:line``),
+    ``total`` how many there are (the message lists the first :attr:`SHOWN`). It is an
+    :class:`UnknownSymbolError` too: the name does not name one symbol.
+    """
+
+    SHOWN = 20
+
+    def __init__(self, ref: object, candidates: list[dict], total: int | None = None) -> None:
+        self.ref = ref
+        self.candidates = list(candidates)
+        self.total = len(self.candidates) if total is None else total
+        lines = [f"  {c['qualified_name']}  {c['kind']}  {c['at'] or '-'}  id {c['id']}" for c in self.candidates[: self.SHOWN]]
+        if self.total > len(lines):
+            lines.append(f"  ... and {self.total - len(lines)} more (give more of the qualified name)")
+        LoreError.__init__(
+            self,
+            f"ambiguous symbol {ref!r}: {self.total} symbols answer to that name; give one of them by its "
+            "qualified name, path:line or id:\n" + "\n".join(lines),
+        )

@@ -153,7 +153,9 @@ def fold_groups(same_key: list[tuple], overloads: list[tuple[int, int]]) -> tupl
         for bundle in bundles:
             if len(bundle) < 2:
                 continue
-            head = min(bundle, key=lambda m: (_declares(m[5], m[2]), overloaded(m[1], m[3], m[4]), m[3], m[0]))[0]
+            # the last definition of a file stands for its copies: it is the one that runs, and the one the
+            # resolver binds and name lookup answers
+            head = min(bundle, key=lambda m: (_declares(m[5], m[2]), overloaded(m[1], m[3], m[4]), -m[3], -m[0]))[0]
             others = sorted(m for m in bundle if m[0] != head)
             for m in others:
                 canonical_id[m[0]] = head

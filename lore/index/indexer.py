@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import errno
 import gc
-import importlib
 import json
 import os
 import sqlite3
@@ -56,6 +55,7 @@ from ..store import db as store_db
 from ..store import parquet as edge_parquet
 from ..store import read, write
 from ..store.schema import INDEX_FORMAT
+from ._cpu import process_tree_cpu
 from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
 from ._flow_keep import shape as flow_shape
@@ -112,24 +112,6 @@ class IndexReport:
         if out["code_vectors"] is None:  # no --embed: the report is what it always was
             del out["code_vectors"]
         return out
-
-
-def _posix_module(name: str) -> ModuleType | None:
-    """``fcntl`` or ``resource``, or None on a platform without them (Windows), so ``import lore`` works there."""
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-resource = _posix_module("resource")  # CPU of the process tree in the report; process_time() without it
-
-
-def _cpu() -> float:
-    if resource is None:
-        return time.process_time()
-    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def index_repo(
@@ -189,7 +171,7 @@ def index_repo(
     >>> index_repo(d).changed_any
     False
     """
-    t0, c0 = time.perf_counter(), _cpu()
+    t0, c0 = time.perf_counter(), process_tree_cpu()
     root_path = Path(root).resolve()
     if not root_path.is_dir():
         raise InvalidArgumentError(f"{root} is not a directory; pass the root of the repository to index")
@@ -231,7 +213,7 @@ def index_repo(
             raise
         raise IndexWriteError(str(db_path), exc.strerror or str(exc)) from exc
     report.seconds["total"] = round(time.perf_counter() - t0, 3)
-    report.seconds["cpu"] = round(_cpu() - c0, 3)
+    report.seconds["cpu"] = round(process_tree_cpu() - c0, 3)
     return report
 
 

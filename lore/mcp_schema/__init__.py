@@ -156,8 +156,9 @@ TOOLS: dict[str, dict[str, Any]] = {
                         *_SYMBOL_REF["anyOf"],
                         {"type": "array", "items": _SYMBOL_REF, "minItems": 1, "maxItems": 20},
                     ],
-                    "description": "Seed symbol: an id (integer) or a qualified name such as 'pkg.module.Class.method'; "
-                    "a list of them for kind=related.",
+                    "description": "Seed symbol: an id (integer), a qualified name such as 'pkg.module.Class.method', "
+                    "a public name ('requests.Session'), a unique suffix ('Session.request'), or 'path:line'; "
+                    "a list of them for kind=related. An ambiguous name fails with its candidates listed.",
                 },
                 "algorithm": {
                     "type": "string",
@@ -251,7 +252,8 @@ TOOLS: dict[str, dict[str, Any]] = {
         ),
         "schema": _obj(
             {
-                "symbol": {**_SYMBOL_REF, "description": "An id (integer) or a qualified name."},
+                "symbol": {**_SYMBOL_REF, "description": "An id (integer), a qualified name, a public name "
+                           "('requests.Session'), a unique suffix ('Session.request') or 'path:line'."},
                 "snippet_lines": {
                     "type": "integer",
                     "minimum": 0,

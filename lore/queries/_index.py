@@ -9,9 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import UnknownSymbolError
 from ..store import db as store_db
-from ..store import read
 
 if TYPE_CHECKING:  # numpy / scipy load lazily: `lore index` and `lore show` start faster without them
     from ..graphs import CodeGraph
@@ -100,23 +98,12 @@ class OpenIndex:
         return load_graph(self.conn, self.db_path, save=not self.readonly)
 
     def resolve_ref(self, ref: int | str) -> int:
-        """A symbol id from an id (int or digits) or a qualified name (the lowest id of that name)."""
-        if isinstance(ref, bool):
-            raise UnknownSymbolError(ref)
-        if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
-            sid = int(ref)
-            if not -(2**63) <= sid < 2**63 or read.symbol_by_id(self.conn, sid) is None:  # SQLite ints are 64-bit
-                raise UnknownSymbolError(sid)
-            return sid
-        if not isinstance(ref, str) or not ref.strip():
-            raise UnknownSymbolError(ref)
-        name = ref.strip()
-        ids = read.symbol_ids_by_qname(self.conn, name)
-        if not ids:
-            from ._names import did_you_mean_hint
+        """The symbol id ``ref`` names: an id, ``path:line``, a qualified name, a public re-export, a
+        unique suffix, a C global name or ``ns::Class::method`` (see :mod:`lore.queries._naming`).
 
-            hint, candidates = did_you_mean_hint(self.conn, name)
-            exc = UnknownSymbolError(name, hint)
-            exc.candidates = candidates  # type: ignore[attr-defined]  # for callers that list them
-            raise exc
-        return ids[0]
+        Raises :class:`~lore.errors.AmbiguousSymbolError` (listing the candidates) when several
+        symbols answer to it, :class:`~lore.errors.UnknownSymbolError` (with the closest names) when none.
+        """
+        from ._naming import resolve_symbol
+
+        return resolve_symbol(self.conn, ref)

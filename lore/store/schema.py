@@ -225,12 +225,24 @@ CREATE TABLE IF NOT EXISTS code_vectors (
 ) WITHOUT ROWID;
 """
 
-# indexes are created after the bulk load of a full build (much faster than maintaining them row by row)
+# indexes are created after the bulk load of a full build (much faster than maintaining them row by row).
+# Naming a symbol (lore.queries._naming, ._names) reads symbols_qname and symbols_name, which holds the
+# qualified name beside the short name so that a suffix (`Session.request`) is matched inside the index
+# (an index written before keeps symbols_name on the name alone: the same answers, through the rows); the nearest names
+# to a typo come from symbols_name_lower (a prefix range) and symbols_name_tail (the last three
+# characters); re-exports are read by the importing file's module (files_module), Go packages from the
+# Go files' paths (files_language). An index only speeds
+# up reads, so none needs a SCHEMA_VERSION bump: `lore index` creates a missing one (ensure_indexes, IF
+# NOT EXISTS) on an older index, and until then the same queries answer by scanning.
 CORE_INDEXES = """
 CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qualified_name);
-CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name, qualified_name);
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE INDEX IF NOT EXISTS symbols_parent ON symbols(parent_id);
+CREATE INDEX IF NOT EXISTS symbols_name_lower ON symbols(lower(name), length(name));
+CREATE INDEX IF NOT EXISTS symbols_name_tail ON symbols(substr(lower(name), -3), length(name), lower(name));
+CREATE INDEX IF NOT EXISTS files_module ON files(module);
+CREATE INDEX IF NOT EXISTS files_language ON files(language, path);
 CREATE INDEX IF NOT EXISTS refs_caller ON symbol_refs(caller_id, callee_id);
 CREATE INDEX IF NOT EXISTS refs_callee ON symbol_refs(callee_id, caller_id);
 CREATE INDEX IF NOT EXISTS type_refs_symbol ON type_refs(symbol_id, type_id);

@@ -157,6 +157,9 @@ def test_did_you_mean_in_python(shop_repo, typed, first):
     with open_index(db, readonly=True) as idx:
         found = did_you_mean(idx, typed)
         assert found["results"][0]["qualified_name"] == first and found["results"][0]["at"]
+        if typed in ("amount", "Order.amount"):  # a unique short name or suffix names it (lore.queries._naming)
+            assert idx.symbol(typed)["qualified_name"] == first
+            return
         with pytest.raises(UnknownSymbolError, match=f"did you mean {first} \\(id ") as exc:
             idx.symbol(typed)
         assert exc.value.candidates == found["results"]
@@ -185,7 +188,7 @@ def test_did_you_mean_over_cli_and_mcp(shop_repo):
 
     async def body(session):
         return [
-            await session.call_tool("lore_symbol", {"symbol": "amount"}),
+            await session.call_tool("lore_symbol", {"symbol": "amont"}),
             await session.call_tool("lore_graph", {"kind": "callers", "source_id": "check_qt"}),
         ]
 

@@ -181,7 +181,8 @@ def test_show_names_the_implementation_of_a_stub(fold_index):
 def test_two_implementation_files_of_one_name_stay_apart():
     rows = [(1, 10, "function", 1, 2, "a/main.py", "main"), (2, 20, "function", 1, 2, "b/main.py", "main"),
             (3, 10, "function", 4, 5, "a/main.py", "main")]
-    assert fold_groups(rows, []) == ({3: 1}, {1: ["a/main.py:4"]})
+    # within a file the last definition stands for the others (it is the one that runs)
+    assert fold_groups(rows, []) == ({1: 3}, {3: ["a/main.py:1"]})
 
 
 def test_compact_rows_keep_the_other_places(fold_index):

@@ -162,18 +162,14 @@ def graph_clusters(
     if fmt != "table":
         write_delimited(data["results"], fmt, ("cluster", "size", "cohesion", "label", "top_members"))
         return
-    from rich.markup import escape
-    from rich.table import Table
+    from ._format import Column, print_table
 
-    t = Table(title="clusters", title_justify="left")
-    for c in ("cluster", "size", "cohesion", "label", "top members"):
-        t.add_column(c, overflow="fold")
-    for r in data["results"]:
-        t.add_row(str(r["cluster"]), str(r["size"]), f"{r['cohesion']:.2f}", escape(r["label"]),
-                  escape(", ".join(m["qualified_name"] for m in r["top_members"])))
-    out.print(t)
-    out.print(f"{len(data['results'])} of {data['total']} clusters with at least {min_size} members "
-              f"· generation {data['generation']}", markup=False)
+    columns = (Column("cluster", align="right"), Column("size", align="right"), Column("cohesion", align="right"),
+               Column("label", "text", min=16), Column("top members", "text", min=20))
+    rows = [(str(r["cluster"]), str(r["size"]), f"{r['cohesion']:.2f}", r["label"],
+             ", ".join(m["qualified_name"] for m in r["top_members"])) for r in data["results"]]
+    print_table("clusters", columns, rows, f"{len(data['results'])} of {data['total']} clusters with at least "
+                f"{min_size} members · generation {data['generation']}")
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ._app import command, emit_json, open_db, out
+from ._app import command, emit_json, open_db
 
 
 def _found_by(fb: dict) -> str:
@@ -59,24 +59,20 @@ def search_command(
     if as_json:
         emit_json(data)
         return
-    from rich.markup import escape
-    from rich.table import Table
+    from ._format import Column, print_table
 
-    table = Table(title=f"{'files' if files else 'symbols'} matching {query!r}", title_justify="left")
-    cols = ("id", "file", "exports", "score", "found by") if files else ("id", "symbol", "kind", "location", "score",
-                                                                            "found by")
-    for c in cols:
-        table.add_column(c, overflow="fold")
-    for r in data["results"]:
-        if files:
-            cells = (str(r["id"]), r["path"], ", ".join(r.get("exports", [])[:6]), f"{r['score']:.3g}",
-                     _found_by(r.get("found_by", {})))
-        else:
-            cells = (str(r["id"]), r["qualified_name"], r["kind"], f"{r['path']}:{r['line']}", f"{r['score']:.3g}",
-                     _found_by(r.get("found_by", {})))
-        table.add_row(*(escape(c) for c in cells))
-    out.print(table)
-    out.print(footer(data), markup=False)
+    if files:
+        columns = (Column("id", align="right"), Column("file", "path", min=16), Column("exports", "text"),
+                   Column("score", align="right"), Column("found by", "text", min=16))
+        rows = [(str(r["id"]), r["path"], ", ".join(r.get("exports", [])[:6]), f"{r['score']:.3g}",
+                 _found_by(r.get("found_by", {}))) for r in data["results"]]
+    else:
+        columns = (Column("id", align="right"), Column("symbol", "name", min=20), Column("kind"),
+                   Column("location", "path", min=16), Column("score", align="right"),
+                   Column("found by", "text", min=16))
+        rows = [(str(r["id"]), r["qualified_name"], r["kind"], f"{r['path']}:{r['line']}", f"{r['score']:.3g}",
+                 _found_by(r.get("found_by", {}))) for r in data["results"]]
+    print_table(f"{'files' if files else 'symbols'} matching {query!r}", columns, rows, footer(data))
 
 
 def register(app: typer.Typer) -> None:

@@ -80,6 +80,7 @@ err = LazyConsole(stderr=True)
 INTERRUPTED = "interrupted; the index is unchanged"
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+TestsOpt = Annotated[bool, typer.Option("--include-tests/--no-include-tests", help="Keep symbols of test files.")]
 DbOpt = Annotated[
     Path | None,
     typer.Option("--db", "--index", help="Index file or repository root (default: nearest .lore/index.db upwards)."),
@@ -210,6 +211,20 @@ def command(group: typer.Typer, name: str | None = None, *, interrupt: bool = Tr
         return wrapper
 
     return deco
+
+
+_warned: set[str] = set()
+
+
+def renamed_option(old: str, new: str) -> None:
+    """Warn once per process on stderr that option ``old`` is now spelled ``new`` (the old one still works).
+
+    A renamed option stays for one release as a hidden alias; its command calls this when it was given.
+    """
+    if old in _warned:
+        return
+    _warned.add(old)
+    sys.stderr.write(f"lore: warning: {old} is now {new}; {old} goes away in the next release\n")
 
 
 def find_db(given: Path | None) -> Path:

@@ -298,7 +298,7 @@ def cochange_command(
     since: Annotated[str | None, typer.Option("--since", help="Only commits at or after this time (YYYY-MM-DD).")] = None,
     until: Annotated[str | None, typer.Option("--until", help="Only commits before this time.")] = None,
     split: Annotated[str | None, typer.Option("--split", help="Score pairs that first change together after this time.")] = None,
-    include_tests: Annotated[bool, typer.Option("--include-tests", help="Keep test code.")] = False,
+    include_tests: Annotated[bool, typer.Option("--include-tests/--no-include-tests", help="Keep test code.")] = False,
     max_files: Annotated[int, typer.Option("--max-files", help="Skip commits touching more files.")] = 10,
     min_count: Annotated[int, typer.Option("--min-count", help="Commits a pair must share.")] = 2,
     db: Annotated[Path | None, typer.Option("--db", help="Existing index of REPO (default: index it into a temporary file).")] = None,

@@ -9,14 +9,13 @@ import typer
 
 from ..api import list_clusters, lore_graph
 from ..errors import InvalidArgumentError
-from ._app import DbOpt, JsonOpt, command, emit_json, open_db, out
+from ._app import DbOpt, JsonOpt, TestsOpt, command, emit_json, open_db, out
 from ._format import FormatOpt, check_format, print_fitted, write_delimited
 
 graph_app = typer.Typer(help="Graph queries: direct edges, related symbols, clusters.", no_args_is_help=True)
 
 LimitOpt = Annotated[int, typer.Option("--limit", "-n", help="Maximum rows.")]
 KindOpt = Annotated[list[str] | None, typer.Option("--kind", "-k", help="Keep only results of this symbol kind (repeatable).")]
-TestsOpt = Annotated[bool, typer.Option("--include-tests", help="Keep symbols from test files.")]
 EngineOpt = Annotated[str, typer.Option("--engine", help="Where the sparse products run: local (this process) | ray (Ray actors; the ray extra). Same answer either way.")]
 RayAddressOpt = Annotated[str | None, typer.Option("--ray-address", help="--engine ray: auto | ray://host:port | host:port (default: RAY_ADDRESS, else a local Ray).")]
 

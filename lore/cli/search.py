@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ._app import command, emit_json, open_db
+from ._app import command, emit_json, open_db, renamed_option
 
 
 def _found_by(fb: dict) -> str:
@@ -47,15 +47,19 @@ def search_command(
     top_k: Annotated[int | None, typer.Option(help="How many top hits seed the expansion (default 5).")] = None,
     decay: Annotated[float | None, typer.Option(help="One per-hop decay for every edge kind, in (0, 1].")] = None,
     any_terms: Annotated[bool, typer.Option("--any", help="Keyword hits need one of the words, not all.")] = False,
-    exclude_tests: Annotated[bool, typer.Option("--exclude-tests", help="Leave test code out.")] = False,
+    include_tests: Annotated[bool, typer.Option("--include-tests/--no-include-tests", help="Keep test code (each row says is_test).")] = True,
+    exclude_tests: Annotated[bool, typer.Option("--exclude-tests", hidden=True, help="Renamed --no-include-tests.")] = False,
     db: Annotated[Path | None, typer.Option("--db", "--index", help="Index file or repository root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """Search symbols (or files with --files): BM25 and vectors fused, expanded along the graph."""
+    if exclude_tests:
+        renamed_option("--exclude-tests", "--no-include-tests")
+        include_tests = False
     with open_db(db, readonly=True) as idx:
         data = idx.search(query, mode=mode, files=files, kind=kind, path_prefix=path_prefix, limit=limit,
                           expand=expand, min_score=min_score, top_k=top_k, decay=decay, any_terms=any_terms,
-                          include_tests=not exclude_tests)
+                          include_tests=include_tests)
     if as_json:
         emit_json(data)
         return

@@ -54,7 +54,9 @@ def elide(text: str, width: int) -> str:
 
 # where a name may be cut: coarse boundaries first (path parts, words), then finer ones (dots, underscores)
 PATH_SEPS = "/\\ "
+DOT_SEPS = "./\\:>, -"
 NAME_SEPS = "./\\_:>, -"
+_LEVELS = {PATH_SEPS: (PATH_SEPS, DOT_SEPS, NAME_SEPS), DOT_SEPS: (DOT_SEPS, NAME_SEPS), NAME_SEPS: (DOT_SEPS, NAME_SEPS)}
 
 
 def _parts(text: str, seps: str) -> list[str]:
@@ -80,8 +82,8 @@ def _parts(text: str, seps: str) -> list[str]:
 def elide_name(text: str, width: int, *, seps: str = NAME_SEPS) -> str:
     """``text`` cut to ``width`` by ``…`` in the middle, on separator boundaries only.
 
-    The last part (the name's own) is kept first, then parts are taken from the head and the tail in
-    turn while they fit, so both ends stay readable. Only a single part longer than ``width`` is cut
+    The last part (the name's own) is kept first, with its container when it fits (``…Order.amount``);
+    then the shorter of head and tail takes its next part while one fits, so both ends stay readable. Only a single part longer than ``width`` is cut
     inside (by :func:`elide`): there is no boundary to cut at.
 
     Examples
@@ -97,28 +99,29 @@ def elide_name(text: str, width: int, *, seps: str = NAME_SEPS) -> str:
         return text
     if width <= 1:
         return "…"[:width]
-    parts = _parts(text, seps)
-    if len(parts) < 2 or len(parts[-1]) + 1 > width:
-        if seps != NAME_SEPS:  # try the finer boundaries before cutting inside a word
-            return elide_name(text, width, seps=NAME_SEPS)
+    # coarse boundaries first (path parts, dotted names), underscores only when a whole part cannot fit
+    for level in _LEVELS.get(seps, (seps,)):
+        parts = _parts(text, level)
+        if len(parts) > 1 and len(parts[-1]) + 1 <= width:
+            break
+    else:
         return elide(text, width)
     budget = width - 1
     i, j = 0, len(parts) - 1  # head = parts[:i], tail = parts[j:]
-    used = len(parts[j])
-    grow_head = True
+    head, tail = 0, len(parts[j])
+    if j > 1 and tail + len(parts[j - 1]) <= budget:  # the name with its container (Order.amount) first
+        j -= 1
+        tail += len(parts[j])
     blocked = [False, False]  # head, tail
     while i < j and not all(blocked):
-        side = 0 if grow_head and not blocked[0] else 1 if not blocked[1] else 0
-        nxt = parts[i] if side == 0 else parts[j - 1]
-        if used + len(nxt) <= budget and (i < j - 1 or side == 0):
-            used += len(nxt)
-            if side == 0:
-                i += 1
-            else:
-                j -= 1
-        else:
+        side = 0 if (head <= tail and not blocked[0]) or blocked[1] else 1  # the shorter side grows
+        size = len(parts[i] if side == 0 else parts[j - 1])
+        if head + tail + size > budget:
             blocked[side] = True
-        grow_head = not grow_head
+        elif side == 0:
+            head, i = head + size, i + 1
+        else:
+            tail, j = tail + size, j - 1
     if i >= j:  # everything fitted after all
         return text
     return "".join(parts[:i]) + "…" + "".join(parts[j:])
@@ -156,7 +159,9 @@ def cut_words(text: str, width: int) -> str:
 @dataclass(frozen=True)
 class Column:
     """A table column: ``style`` says how a cell too wide is cut (``fixed`` never, ``name`` / ``path`` in the
-    middle on boundaries, ``text`` after a whole word); ``min`` is the narrowest it is squeezed to."""
+    middle on boundaries, ``text`` after a whole word, ``spill`` (the last column only) not at all: a cell
+    that does not fit goes on the lines below its row, wrapped at words); ``min`` is the narrowest it is
+    squeezed to."""
 
     header: str
     style: str = "fixed"
@@ -196,21 +201,32 @@ def table_lines(columns: tuple[Column, ...], rows: list[tuple[str, ...]], *, col
              for k, col in enumerate(columns)]
     excess = sum(widths) + 2 * (len(columns) - 1) - cols
     while excess > 0:
+        # a spilling column first (its cells lose nothing: they move below the row), then the widest
         k = max((k for k in range(len(columns)) if columns[k].style != "fixed" and widths[k] > floor[k]),
-                key=lambda k: (widths[k] - floor[k], -k), default=None)
+                key=lambda k: (columns[k].style == "spill", widths[k] - floor[k], -k), default=None)
         if k is None:  # every column at its narrowest: the line stays longer than cols
             break
         widths[k] -= 1
         excess -= 1
 
-    def line(values: tuple[str, ...]) -> str:
-        out = []
+    def line(values: tuple[str, ...]) -> list[str]:
+        out, below = [], ""
         for v, w, col in zip(values, widths, columns, strict=True):
+            if col.style == "spill" and len(v) > w:
+                v, below = "", v
             v = _fit(v, w, col.style)
             out.append(v.rjust(w) if col.align == "right" else v.ljust(w))
-        return "  ".join(out).rstrip()
+        head = ["  ".join(out).rstrip()]
+        if below:  # under the second column, like the why lines of `lore graph related`
+            indent = " " * (widths[0] + 2 + 2)
+            head += textwrap.wrap(below, width=max(cols, len(indent) + 20), initial_indent=indent,
+                                  subsequent_indent=indent, break_long_words=False, break_on_hyphens=False)
+        return head
 
-    return [line(tuple(c.header for c in columns)), line(tuple("-" * w for w in widths)), *map(line, cells)]
+    lines = line(tuple(c.header for c in columns)) + line(tuple("-" * w for w in widths))
+    for c in cells:
+        lines += line(c)
+    return lines
 
 
 def table_width() -> int:
@@ -248,7 +264,7 @@ def fitted_lines(data: dict[str, Any], *, cols: int = MAX_WIDTH) -> list[str]:
          7  0.5     pkg.mod.Handler.handle  method  pkg/mod.py:12
                     callees pkg.util.parse (0.25)
     >>> print("\\n".join(fitted_lines({"results": rows}, cols=56)))
-         7  0.5     pkg.mod.…handle  method  pkg/mod.py:12
+         7  0.5     …Handler.handle  method  pkg/mod.py:12
                     callees pkg.util.parse (0.25)
     """
     lines: list[str] = []

@@ -67,13 +67,13 @@ def search_command(
 
     if files:
         columns = (Column("id", align="right"), Column("file", "path", min=16), Column("exports", "text"),
-                   Column("score", align="right"), Column("found by", "text", min=16))
+                   Column("score", align="right"), Column("found by", "spill", min=8))
         rows = [(str(r["id"]), r["path"], ", ".join(r.get("exports", [])[:6]), f"{r['score']:.3g}",
                  _found_by(r.get("found_by", {}))) for r in data["results"]]
     else:
-        columns = (Column("id", align="right"), Column("symbol", "name", min=20), Column("kind"),
-                   Column("location", "path", min=16), Column("score", align="right"),
-                   Column("found by", "text", min=16))
+        columns = (Column("id", align="right"), Column("symbol", "name", min=14), Column("kind"),
+                   Column("location", "path", min=12), Column("score", align="right"),
+                   Column("found by", "spill", min=8))
         rows = [(str(r["id"]), r["qualified_name"], r["kind"], f"{r['path']}:{r['line']}", f"{r['score']:.3g}",
                  _found_by(r.get("found_by", {}))) for r in data["results"]]
     print_table(f"{'files' if files else 'symbols'} matching {query!r}", columns, rows, footer(data))

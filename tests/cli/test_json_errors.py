@@ -73,3 +73,22 @@ def test_a_lore_error_through_main_is_json(tmp_path):
     proc = _main("stats", "--json", cwd=tmp_path)
     assert proc.returncode == 2 and proc.stderr == ""
     assert json.loads(proc.stdout)["error"]["hint"] == "run `lore index` first"
+
+
+def test_a_failed_watch_run_is_a_json_line_and_the_watch_goes_on(sample_repo, tmp_path):
+    garbage = tmp_path / "notes.db"
+    garbage.write_bytes(b"not a database at all" * 50)
+    code = ("import sys; sys.argv = ['lore', 'index', sys.argv[1], '--watch', '--json', '--db', sys.argv[2]]; "
+            "from lore.cli import main; main()")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(sample_repo), str(garbage)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()  # the first run fails: the file is no index
+        assert proc.poll() is None  # still watching
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+        proc.stdout.close()
+        proc.stderr.close()
+    err = json.loads(line)["error"]
+    assert err["type"] == "NotAnIndexError" and "is not a lore index" in err["message"]

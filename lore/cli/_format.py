@@ -14,6 +14,7 @@ import csv
 import shutil
 import sys
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -179,7 +180,7 @@ def _fit(cell: str, width: int, style: str) -> str:
     return cell
 
 
-def table_lines(columns: tuple[Column, ...], rows: list[tuple[str, ...]], *, cols: int) -> list[str]:
+def table_lines(columns: Sequence[Column], rows: Sequence[Sequence[Any]], *, cols: int) -> list[str]:
     """``rows`` as a header, a rule and one line per row, at most ``cols`` wide where the columns allow it.
 
     Each column starts at its widest cell; while the table is too wide, the widest column that may be cut
@@ -234,7 +235,7 @@ def table_width() -> int:
     return max(40, shutil.get_terminal_size((MAX_WIDTH, 24)).columns)
 
 
-def print_table(title: str, columns: tuple[Column, ...], rows: list[tuple[str, ...]], footer: str = "") -> None:
+def print_table(title: str, columns: Sequence[Column], rows: Sequence[Sequence[Any]], footer: str = "") -> None:
     """A title line, :func:`table_lines` fitted to :func:`table_width`, and a footer wrapped to the same width."""
     cols = table_width()
     out = sys.stdout

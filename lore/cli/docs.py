@@ -59,8 +59,8 @@ RESULT_COLUMNS = (Column("chunk", align="right"), Column("score", align="right")
                   Column("section", "name", min=12), Column("text", "text", min=20))
 
 
-def _result_rows(results: list[dict[str, Any]]) -> list[tuple[str, ...]]:
-    rows = []
+def _result_rows(results: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    rows: list[tuple[Any, ...]] = []
     for r in results:
         cite = r["citations"][0]
         rows.append((str(r["chunk_id"]), f"{r.get('score', 0.0):.3f}",
@@ -178,7 +178,7 @@ def similar_command(
     if as_json:
         emit_json(res)
     elif res["success"]:
-        rows = []
+        rows: list[tuple[Any, ...]] = []
         for d in res["documents"]:
             page = f" p.{d['page_number']}" if d["page_number"] is not None else ""
             where_in = f"{d['source_file']} [{d['chunk_index'] + 1}/{d['total_chunks']}]{page}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -65,6 +65,8 @@ def search_command(
         return
     from ._format import Column, print_table
 
+    columns: tuple[Column, ...]
+    rows: list[tuple[Any, ...]]
     if files:
         columns = (Column("id", align="right"), Column("file", "path", min=16), Column("exports", "text"),
                    Column("score", align="right"), Column("found by", "spill", min=8))

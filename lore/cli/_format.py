@@ -160,7 +160,8 @@ def cut_words(text: str, width: int) -> str:
 @dataclass(frozen=True)
 class Column:
     """A table column: ``style`` says how a cell too wide is cut (``fixed`` never, ``name`` / ``path`` in the
-    middle on boundaries, ``text`` after a whole word, ``spill`` (the last column only) not at all: a cell
+    middle on boundaries (``path`` keeps a ``[n/m]`` citation whole), ``crumbs`` whole headings of a
+    ``A > B > C`` trail from the end, ``list`` (names joined by commas) after a whole item, ``text`` (prose) after a whole word, ``spill`` (the last column only) not at all: a cell
     that does not fit goes on the lines below its row, wrapped at words); ``min`` is the narrowest it is
     squeezed to."""
 
@@ -171,12 +172,36 @@ class Column:
 
 
 def _fit(cell: str, width: int, style: str) -> str:
+    """``cell`` cut to ``width`` by ``style`` (see :class:`Column`).
+
+    >>> _fit("docs/user/quickstart.rst [9/19] p.2", 30, "path")
+    '…quickstart.rst [9/19] p.2'
+    >>> _fit("Advanced Usage > Custom Verbs", 20, "crumbs")
+    '… > Custom Verbs'
+    """
+    if len(cell) <= width:
+        return cell
     if style == "name":
         return elide_name(cell, width)
     if style == "path":
-        return elide_name(cell, width, seps=PATH_SEPS)
-    if style == "text":
+        # a citation's "[chunk/total]" (and page) after the path stays whole: only the path is cut
+        path, bracket, rest = cell.partition(" [")
+        suffix = bracket + rest
+        if suffix and len(suffix) + len(path.rsplit("/", 1)[-1]) + 1 <= width:
+            return elide_name(path, width - len(suffix), seps=PATH_SEPS) + suffix
+        return elide_name(path, width, seps=PATH_SEPS)  # too narrow for both: the file before its chunk
+    if style == "crumbs":  # a document's "Guide > Section > Subsection": the innermost headings first
+        crumbs = cell.split(" > ")
+        for k in range(1, len(crumbs)):
+            shown = "… > " + " > ".join(crumbs[k:])
+            if len(shown) <= width:
+                return shown
+        return cut_words(crumbs[-1], width)
+    if style == "list":
         return cut_words(cell, width)
+    if style == "text":  # prose: after a whole word, unless that leaves too little to read
+        cut = cut_words(cell, width)
+        return cut if len(cut) >= width // 2 else " ".join(cell.split())[: width - 1] + "…"
     return cell
 
 

@@ -56,7 +56,7 @@ def _db(db: Path | None, *, create: bool = False) -> Path:
 
 
 RESULT_COLUMNS = (Column("chunk", align="right"), Column("score", align="right"), Column("source", "path", min=16),
-                  Column("section", "name", min=12), Column("text", "text", min=20))
+                  Column("section", "crumbs", min=12), Column("text", "text", min=20))
 
 
 def _result_rows(results: list[dict[str, Any]]) -> list[tuple[Any, ...]]:

@@ -164,7 +164,7 @@ def graph_clusters(
     from ._format import Column, print_table
 
     columns = (Column("cluster", align="right"), Column("size", align="right"), Column("cohesion", align="right"),
-               Column("label", "text", min=12), Column("top members", "text", min=16))
+               Column("label", "list", min=12), Column("top members", "list", min=16))
     rows = [(str(r["cluster"]), str(r["size"]), f"{r['cohesion']:.2f}", r["label"],
              ", ".join(m["qualified_name"] for m in r["top_members"])) for r in data["results"]]
     print_table("clusters", columns, rows, f"{len(data['results'])} of {data['total']} clusters with at least "

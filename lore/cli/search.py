@@ -68,7 +68,7 @@ def search_command(
     columns: tuple[Column, ...]
     rows: list[tuple[Any, ...]]
     if files:
-        columns = (Column("id", align="right"), Column("file", "path", min=16), Column("exports", "text"),
+        columns = (Column("id", align="right"), Column("file", "path", min=16), Column("exports", "list"),
                    Column("score", align="right"), Column("found by", "spill", min=8))
         rows = [(str(r["id"]), r["path"], ", ".join(r.get("exports", [])[:6]), f"{r['score']:.3g}",
                  _found_by(r.get("found_by", {}))) for r in data["results"]]

@@ -227,9 +227,11 @@ def table_lines(columns: Sequence[Column], rows: Sequence[Sequence[Any]], *, col
              for k, col in enumerate(columns)]
     excess = sum(widths) + 2 * (len(columns) - 1) - cols
     while excess > 0:
-        # a spilling column first (its cells lose nothing: they move below the row), then the widest
+        # a spilling column first (its cells lose nothing: they move below the row), then prose (a snippet
+        # reads cut; a name or a file does not), then the widest
         k = max((k for k in range(len(columns)) if columns[k].style != "fixed" and widths[k] > floor[k]),
-                key=lambda k: (columns[k].style == "spill", widths[k] - floor[k], -k), default=None)
+                key=lambda k: (columns[k].style == "spill", columns[k].style == "text", widths[k] - floor[k], -k),
+                default=None)
         if k is None:  # every column at its narrowest: the line stays longer than cols
             break
         widths[k] -= 1

@@ -70,3 +70,22 @@ def test_search_and_clusters_fit_the_width_and_never_break_a_name(sample_repo, s
     assert all(_whole_parts(s, n) for s, n in zip(shown, names, strict=True)), list(zip(shown, names, strict=True))
     clusters = runner.invoke(app, ["graph", "clusters", "--db", str(sample_repo), "--min-size", "1"], env=env)
     assert clusters.exit_code == 0 and max(map(len, clusters.stdout.splitlines())) <= columns, clusters.stdout
+
+
+def test_docs_tables_keep_the_file_and_the_innermost_heading(tmp_path):
+    docs = tmp_path / "documentation" / "user_guide"
+    docs.mkdir(parents=True)
+    body = "\n\n".join(f"Paragraph {i} about retrying failed requests with exponential backoff." for i in range(3))
+    (docs / "advanced_configuration.md").write_text(
+        f"# Advanced Usage Guide\n\n## Retrying Requests\n\n### Custom Backoff Policies\n\n{body}\n", encoding="utf-8")
+    db = tmp_path / "index.db"
+    assert runner.invoke(app, ["docs", "add", str(tmp_path / "documentation"), "--db", str(db),
+                               "--embedder", "hashing"]).exit_code == 0
+    res = runner.invoke(app, ["docs", "search", "backoff", "--db", str(db), "--mode", "keyword"],
+                        env={"COLUMNS": "100"})
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert max(map(len, lines)) <= 100, res.stdout
+    row = lines[3]  # title, header, rule, the first row
+    assert "advanced_configuration.md" in row  # the file, not a cut inside its name
+    assert "Custom Backoff Policies" in row  # the innermost heading whole

@@ -15,8 +15,8 @@ function; the app is assembled here, in the order ``lore --help`` lists the comm
 - :mod:`lore.cli.completion`: ``lore completion bash|zsh|fish``
 
 :mod:`lore.cli._app` holds what they share: the root app, the consoles, the one place where a
-:class:`~lore.errors.LoreError` becomes one line on stderr and exit code 2, ``--db`` lookup and
-output helpers. The CLI imports only the library (and starts the MCP server for ``lore serve``);
+:class:`~lore.errors.LoreError` becomes one line on stderr (with ``--json``, one JSON object on stdout)
+and exit code 2, ``--db`` lookup and output helpers; :mod:`lore.cli._format` fits tables to the terminal. The CLI imports only the library (and starts the MCP server for ``lore serve``);
 nothing in the library imports it.
 
 Start-up: importing this package loads nothing but the standard library. :func:`main` imports

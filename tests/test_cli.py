@@ -148,6 +148,8 @@ def test_every_command_is_documented_in_readme():
 
     def walk(cmd, prefix):
         for name, sub in getattr(cmd, "commands", {}).items():
+            if sub.hidden:  # a moved command that only says where it went
+                continue
             full = f"{prefix} {name}".strip()
             if getattr(sub, "commands", None):
                 walk(sub, full)

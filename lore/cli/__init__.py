@@ -5,17 +5,18 @@ function; the app is assembled here, in the order ``lore --help`` lists the comm
 
 - :mod:`lore.cli.graph`: ``lore graph call|callers|import|inheritance|related|cluster|clusters``
 - :mod:`lore.cli.index`: ``lore index``, ``lore stats``, ``lore show``
-- :mod:`lore.cli.docs`: ``lore docs add|search``, ``lore related``
+- :mod:`lore.cli.docs`: ``lore docs add|search|similar|related`` (and the hidden, moved ``lore related``)
 - :mod:`lore.cli.serve`: ``lore serve``, ``lore tools``
 - :mod:`lore.cli.search`: ``lore search``
 - :mod:`lore.cli.config`: ``lore config``
 - :mod:`lore.cli.export`: ``lore export``
 - :mod:`lore.cli.view`: ``lore view``
-- :mod:`lore.cli.bench`: ``lore bench structural|callgraph|cochange|questions|search``
+- :mod:`lore.cli.bench`: ``lore bench structural|callgraph|cochange|questions|search|fit|clusters``
+- :mod:`lore.cli.completion`: ``lore completion bash|zsh|fish``
 
 :mod:`lore.cli._app` holds what they share: the root app, the consoles, the one place where a
-:class:`~lore.errors.LoreError` becomes one line on stderr and exit code 2, ``--db`` lookup and
-output helpers. The CLI imports only the library (and starts the MCP server for ``lore serve``);
+:class:`~lore.errors.LoreError` becomes one line on stderr (with ``--json``, one JSON object on stdout)
+and exit code 2, ``--db`` lookup and output helpers; :mod:`lore.cli._format` fits tables to the terminal. The CLI imports only the library (and starts the MCP server for ``lore serve``);
 nothing in the library imports it.
 
 Start-up: importing this package loads nothing but the standard library. :func:`main` imports
@@ -44,6 +45,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "config": ("config",),
     "export": ("export",),
     "view": ("view",),
+    "completion": ("completion",),
 }
 COMMAND_MODULE = {name: module for module, names in GROUPS.items() for name in names}
 

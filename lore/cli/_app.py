@@ -1,7 +1,9 @@
 """What every ``lore`` command shares: the root app, consoles, the error boundary, ``--db``, JSON and tables.
 
-Every command is registered through :func:`command`, the one place that turns a
-:class:`~lore.errors.LoreError` into a one-line message on stderr and exit code 2.
+Every command is registered through :func:`command`, whose wrapper (and :func:`main`, for the parser's
+own usage errors) hands every error to :func:`report_error`: the one place that turns a
+:class:`~lore.errors.LoreError` into one line on stderr, or with ``--json`` into one JSON object on
+stdout (``{"error": {"type", "message", "hint"}}``), and exit code 2.
 """
 
 from __future__ import annotations
@@ -9,7 +11,8 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from collections.abc import Callable
+import typing
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -64,7 +67,8 @@ def make_app() -> typer.Typer:
         help="What else in this codebase is like this symbol? Index a repository, walk its graph, rank related symbols.",
         no_args_is_help=True,
         pretty_exceptions_enable=False,
-        add_completion=False,
+        # --install-completion / --show-completion, and the _LORE_COMPLETE protocol the scripts call back
+        add_completion=True,
     )
     root.callback(invoke_without_command=True)(_root)
     return root
@@ -76,6 +80,7 @@ err = LazyConsole(stderr=True)
 INTERRUPTED = "interrupted; the index is unchanged"
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+TestsOpt = Annotated[bool, typer.Option("--include-tests/--no-include-tests", help="Keep symbols of test files.")]
 DbOpt = Annotated[
     Path | None,
     typer.Option("--db", "--index", help="Index file or repository root (default: nearest .lore/index.db upwards)."),
@@ -88,8 +93,91 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def error_hint(message: str) -> str | None:
+    """The fix a message names: by the house rule a message reads "what happened; how to fix it".
+
+    Examples
+    --------
+    >>> error_hint("no index at /x/.lore/index.db; run `lore index` first")
+    'run `lore index` first'
+    >>> error_hint("--limit must be a positive integer") is None
+    True
+    """
+    _, sep, fix = message.partition("; ")
+    return fix.strip() or None if sep else None
+
+
+def error_object(exc: BaseException | None, *, kind: str | None = None, message: str | None = None,
+                 hint: str | None = None) -> dict[str, Any]:
+    """``{"error": {"type", "message", "hint"[, "details"]}}``: what ``--json`` prints for an error.
+
+    ``details`` holds the error's structured fields (``path``, ``ref``, ``candidates``, ...) when it has any.
+
+    Examples
+    --------
+    >>> from lore.errors import IndexNotFoundError
+    >>> error_object(IndexNotFoundError("/r/.lore/index.db"))["error"]["hint"]
+    'run `lore index` first'
+    """
+    text = message if message is not None else " ".join(str(exc).split())
+    body: dict[str, Any] = {"type": kind or type(exc).__name__, "message": text,
+                            "hint": hint if hint is not None else error_hint(text)}
+    fields = {k: v for k, v in vars(exc).items() if not k.startswith("_")} if isinstance(exc, LoreError) else {}
+    if fields:
+        body["details"] = fields
+    return {"error": body}
+
+
+def report_error(exc: BaseException | None, *, as_json: bool, code: int = 2, kind: str | None = None,
+                 message: str | None = None, hint: str | None = None) -> None:
+    """The one error boundary: ``lore: error: <message>`` on stderr, or with ``as_json`` the
+    :func:`error_object` on stdout and nothing else; then exit with ``code`` (2, 130 for Ctrl-C).
+
+    :func:`command`'s wrapper calls it for a command's LoreError, :func:`main` for the parser's usage errors
+    and for the LoreErrors of anything that raised outside a wrapped command.
+    """
+    if as_json:
+        sys.stdout.write(json.dumps(error_object(exc, kind=kind, message=message, hint=hint), ensure_ascii=False,
+                                    default=str) + "\n")
+    else:
+        text = message if message is not None else str(exc)
+        if hint and hint not in text:
+            text += f" ({hint})"
+        sys.stderr.write(f"lore: error: {text}\n")
+    raise typer.Exit(code)
+
+
+def json_param(fn: Callable) -> str | None:
+    """The name of ``fn``'s parameter declared as ``--json`` (``as_json``, ``json_out``), if any."""
+    try:
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except Exception:  # an annotation that does not evaluate here: no --json to find
+        return None
+    for name, hint in hints.items():
+        for meta in getattr(hint, "__metadata__", ()):
+            # inside Annotated, typer reads Option's first argument (``default``) as a declaration too
+            decls = (getattr(meta, "default", None), *(getattr(meta, "param_decls", None) or ()))
+            if "--json" in decls:
+                return name
+    return None
+
+
+def wants_json(args: Sequence[str]) -> bool:
+    """Whether a command line asks for ``--json`` (before a ``--`` that ends the options).
+
+    >>> wants_json(["graph", "related", "x", "--json"]), wants_json(["search", "--", "--json"])
+    (True, False)
+    """
+    for a in args:
+        if a == "--":
+            return False
+        if a == "--json":
+            return True
+    return False
+
+
 def command(group: typer.Typer, name: str | None = None, *, interrupt: bool = True, **kw: Any) -> Callable:
-    """Register a command whose LoreErrors become one line on stderr and exit code 2.
+    """Register a command whose LoreErrors go to :func:`report_error` (one line, or JSON with ``--json``; exit 2).
 
     Parameters
     ----------
@@ -105,21 +193,38 @@ def command(group: typer.Typer, name: str | None = None, *, interrupt: bool = Tr
     """
 
     def deco(fn: Callable) -> Callable:
+        json_name = json_param(fn)
+
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            as_json = bool(json_name and kwargs.get(json_name))
             try:
                 return fn(*args, **kwargs)
             except LoreError as exc:
-                fail(str(exc))
+                report_error(exc, as_json=as_json)
             except KeyboardInterrupt:
                 if not interrupt:
                     raise
-                fail(INTERRUPTED, 130)
+                report_error(None, as_json=as_json, code=130, kind="Interrupted", message=INTERRUPTED)
 
         group.command(name, **kw)(wrapper)
         return wrapper
 
     return deco
+
+
+_warned: set[str] = set()
+
+
+def renamed_option(old: str, new: str) -> None:
+    """Warn once per process on stderr that option ``old`` is now spelled ``new`` (the old one still works).
+
+    A renamed option stays for one release as a hidden alias; its command calls this when it was given.
+    """
+    if old in _warned:
+        return
+    _warned.add(old)
+    sys.stderr.write(f"lore: warning: {old} is now {new}; {old} goes away in the next release\n")
 
 
 def find_db(given: Path | None) -> Path:
@@ -246,35 +351,44 @@ def usage_error_line(exc: BaseException) -> str:
 
 
 def main(root: typer.Typer | None = None) -> None:
-    """Console entry point: every error is one line on stderr.
+    """Console entry point: every error is one line on stderr (with ``--json``, one JSON object on stdout).
 
     ``root`` is the app to run (default: :data:`app`); :func:`lore.cli.main` passes one that holds only
     the command group the arguments name.
 
     The parser runs with ``standalone_mode=False`` so its usage errors (unknown option, bad integer)
-    come here instead of being drawn as a box: they become one line and exit code 2, as LoreErrors
-    of sub-apps that raise them directly (bench) do.
+    come here instead of being drawn as a box: they go to :func:`report_error` (one line, or the JSON
+    error object when the command line has ``--json``) with exit code 2, as LoreErrors raised outside a
+    wrapped command do.
     """
+    as_json = wants_json(sys.argv[1:])
     try:
-        rv = (app if root is None else root)(standalone_mode=False)
-    except LoreError as exc:
-        sys.stderr.write(f"lore: error: {exc}\n")
-        sys.exit(2)
-    except KeyboardInterrupt:
-        sys.stderr.write(f"lore: {INTERRUPTED}\n")
-        sys.exit(130)
-    except Exception as exc:
-        # the parser's own errors (typer bundles click; it is not imported here): usage errors carry an
-        # exit code and a message, an Abort (Ctrl-C at a prompt) carries neither
-        if type(exc).__name__ == "Abort":
-            sys.stderr.write(f"lore: {INTERRUPTED}\n")
-            sys.exit(130)
-        if hasattr(exc, "format_message") and isinstance(getattr(exc, "exit_code", None), int):
-            ctx = getattr(exc, "ctx", None)
-            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:  # `lore`, `lore graph`: the help
-                sys.stdout.write(ctx.get_help() + "\n")
+        try:
+            rv = (app if root is None else root)(standalone_mode=False)
+        except LoreError as exc:
+            report_error(exc, as_json=as_json)
+        except KeyboardInterrupt:
+            report_error(None, as_json=as_json, code=130, kind="Interrupted", message=INTERRUPTED)
+        except typer.Exit:
+            raise
+        except Exception as exc:
+            # the parser's own errors (typer bundles click; it is not imported here): usage errors carry an
+            # exit code and a message, an Abort (Ctrl-C at a prompt) carries neither
+            if type(exc).__name__ == "Abort":
+                report_error(None, as_json=as_json, code=130, kind="Interrupted", message=INTERRUPTED)
+            if hasattr(exc, "format_message") and isinstance(getattr(exc, "exit_code", None), int):
+                ctx = getattr(exc, "ctx", None)
+                if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:  # `lore`, `lore graph`: the help
+                    sys.stdout.write(ctx.get_help() + "\n")
+                    sys.exit(2)
+                if as_json:
+                    where = getattr(ctx, "command_path", None) or "lore"
+                    report_error(exc, as_json=True, kind=type(exc).__name__,
+                                 message=" ".join(str(exc.format_message()).split()),  # type: ignore[attr-defined]
+                                 hint=f"see `{where} --help`")
+                sys.stderr.write(usage_error_line(exc) + "\n")
                 sys.exit(2)
-            sys.stderr.write(usage_error_line(exc) + "\n")
-            sys.exit(2)
-        raise
+            raise
+    except typer.Exit as done:  # report_error's exit (or a command's own typer.Exit under standalone_mode=False)
+        sys.exit(done.exit_code)
     sys.exit(rv if isinstance(rv, int) and not isinstance(rv, bool) else 0)

@@ -12,7 +12,7 @@ from ..api import index_repo
 from ..errors import LoreError
 from ..index.watch import watch
 from ..store.db import get_meta
-from ._app import err
+from ._app import err, error_object
 
 
 def _line(report: Any, changed: list[str]) -> str:
@@ -42,7 +42,11 @@ def watch_index(path: Path, *, debounce: int, as_json: bool, **options: Any) -> 
         sys.stdout.flush()
 
     def on_error(exc: Exception) -> None:
-        err.print(f"lore: error: {exc} (still watching)", markup=False)
+        if as_json:  # a stream of JSON lines stays one: the failed run is a line too (the watch goes on)
+            sys.stdout.write(json.dumps(error_object(exc), ensure_ascii=False, default=str) + "\n")
+            sys.stdout.flush()
+        else:
+            err.print(f"lore: error: {exc} (still watching)", markup=False)
 
     err.print(f"watching {path.resolve()} for changes (Ctrl-C stops)", markup=False)
     return watch(path, run, exclude=tuple(options.get("exclude") or ()), debounce_ms=debounce,

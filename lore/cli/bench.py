@@ -1,11 +1,9 @@
 """``lore bench``: thin shells over :mod:`lore.bench` (structural, callgraph, cochange, questions).
 
 Each command calls one suite, prints a table (or the report with ``--json``) and exits with code 1
-when a metric falls below its floor in the thresholds file. A :class:`~lore.errors.LoreError`
-propagates to the main CLI, which prints one line and exits with code 2.
-
-``lore bench search`` (code-search quality and speed) is a LoreError boundary of its own: it prints
-one line and exits with code 2 like every top-level command. :func:`register` adds the group.
+when a metric falls below its floor in the thresholds file. Every command is registered through
+:func:`~lore.cli._app.command`: a :class:`~lore.errors.LoreError` is one line on stderr (with ``--json``
+a JSON error object on stdout) and exit code 2, like every other command. :func:`register` adds the group.
 """
 
 from __future__ import annotations
@@ -298,7 +296,7 @@ def cochange_command(
     since: Annotated[str | None, typer.Option("--since", help="Only commits at or after this time (YYYY-MM-DD).")] = None,
     until: Annotated[str | None, typer.Option("--until", help="Only commits before this time.")] = None,
     split: Annotated[str | None, typer.Option("--split", help="Score pairs that first change together after this time.")] = None,
-    include_tests: Annotated[bool, typer.Option("--include-tests", help="Keep test code.")] = False,
+    include_tests: Annotated[bool, typer.Option("--include-tests/--no-include-tests", help="Keep test code.")] = False,
     max_files: Annotated[int, typer.Option("--max-files", help="Skip commits touching more files.")] = 10,
     min_count: Annotated[int, typer.Option("--min-count", help="Commits a pair must share.")] = 2,
     db: Annotated[Path | None, typer.Option("--db", help="Existing index of REPO (default: index it into a temporary file).")] = None,
@@ -480,10 +478,12 @@ def print_clusters(report: dict) -> None:
               f"{report['seconds']:.1f} s", markup=False)
 
 
-bench_app.command("structural")(structural_command)
-bench_app.command("callgraph")(callgraph_command)
-bench_app.command("cochange")(cochange_command)
-bench_app.command("questions")(questions_command)
+# interrupt=False: Ctrl-C in a benchmark leaves no index half-written to speak of; the traceback-free
+# "interrupted" line comes from lore.cli._app.main
+command(bench_app, "structural", interrupt=False)(structural_command)
+command(bench_app, "callgraph", interrupt=False)(callgraph_command)
+command(bench_app, "cochange", interrupt=False)(cochange_command)
+command(bench_app, "questions", interrupt=False)(questions_command)
 command(bench_app, "search")(bench_search_command)
 command(bench_app, "fit")(fit_command)
 command(bench_app, "clusters")(clusters_command)

@@ -1,8 +1,11 @@
-"""``lore docs add``, ``lore docs search``, ``lore docs similar`` and ``lore related``: thin shells over :mod:`lore.docs.api`.
+"""``lore docs add|search|similar|related``: thin shells over :mod:`lore.docs.api`.
 
 Each command parses its options, calls one endpoint and prints a table (or the envelope with
 ``--json``). A :class:`~lore.errors.LoreError` becomes one line on stderr and exit code 2. The
-tables print on a console of the terminal's width (80 columns when piped).
+tables fit the terminal's width (100 columns when piped), long names cut on boundaries.
+
+The top-level ``lore related`` (document chunks, beside ``lore graph related`` for symbols) moved to
+``lore docs related``; a hidden ``lore related`` stays for a release and only says where it went.
 """
 
 from __future__ import annotations
@@ -11,13 +14,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from ..errors import IndexNotFoundError, InvalidArgumentError, LoreError
 from ..store.db import default_db_path
-from ._app import command, emit_json, find_db
+from ._app import command, emit_json, err, find_db, out
+from ._format import Column, print_table
 
 docs_app = typer.Typer(
     name="docs", help="Index documentation and search it (keyword, vector, hybrid).", no_args_is_help=True
@@ -54,28 +55,18 @@ def _db(db: Path | None, *, create: bool = False) -> Path:
         raise
 
 
-def _snippet(text: str, width: int = 90) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+RESULT_COLUMNS = (Column("chunk", align="right"), Column("score", align="right"), Column("source", "path", min=16),
+                  Column("section", "crumbs", min=12), Column("text", "text", min=20))
 
 
-def _results_table(results: list[dict[str, Any]], title: str) -> Table:
-    table = Table(title=title, show_lines=False)
-    table.add_column("chunk", justify="right", style="cyan")
-    table.add_column("score", justify="right")
-    table.add_column("source")
-    table.add_column("section")
-    table.add_column("text")
+def _result_rows(results: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    rows: list[tuple[Any, ...]] = []
     for r in results:
         cite = r["citations"][0]
-        table.add_row(
-            str(r["chunk_id"]),
-            f"{r.get('score', 0.0):.3f}",
-            escape(f"{cite['source_file']} [{cite['chunk_index'] + 1}/{cite['total_chunks']}]"),
-            escape(r["breadcrumb"]),
-            escape(_snippet(r["content"])),
-        )
-    return table
+        rows.append((str(r["chunk_id"]), f"{r.get('score', 0.0):.3f}",
+                     f"{cite['source_file']} [{cite['chunk_index'] + 1}/{cite['total_chunks']}]", r["breadcrumb"],
+                     r["content"]))
+    return rows
 
 
 @command(docs_app, "add", interrupt=False)
@@ -104,23 +95,23 @@ def add_command(
     """Add or refresh documents; only changed chunks are embedded again."""
     from ..docs import api  # here, not at import: other commands never load numpy
 
-    out = api.add_documents(
+    res = api.add_documents(
         _db(db, create=True), paths, library=library, topic=topic, tags=tags, version=version, embedder=embedder,
         max_chars=max_chars, overlap=overlap,
     )  # fmt: skip
     if as_json:
-        emit_json(out)
+        emit_json(res)
         return
-    Console().print(
-        f"{out['added']} added, {out['updated']} updated, {out['unchanged']} unchanged, {out['removed']} removed, "
-        f"{out['skipped']} skipped; "
-        f"{out['chunks']} chunks written, {out['embedded']} embedded with {out['model']} "
-        f"({out['reused']} vectors reused), {out['links']} links, {out['mentions']} symbol mentions "
-        f"in {out['seconds']:.1f}s"
+    out.print(
+        f"{res['added']} added, {res['updated']} updated, {res['unchanged']} unchanged, {res['removed']} removed, "
+        f"{res['skipped']} skipped; "
+        f"{res['chunks']} chunks written, {res['embedded']} embedded with {res['model']} "
+        f"({res['reused']} vectors reused), {res['links']} links, {res['mentions']} symbol mentions "
+        f"in {res['seconds']:.1f}s", markup=False
     )
-    for d in out["documents"]:
+    for d in res["documents"]:
         if d["status"] == "skipped":
-            Console(stderr=True).print(escape(f"skipped {d['path']}: {d['reason']}"))
+            err.print(f"skipped {d['path']}: {d['reason']}", markup=False)
 
 
 @command(docs_app, "search", interrupt=False)
@@ -151,22 +142,20 @@ def search_command(
     """Search document chunks by keywords, meaning, or both fused."""
     from ..docs import api  # here, not at import: other commands never load numpy
 
-    out = api.search_docs(
+    res = api.search_docs(
         _db(db), query, mode=mode, limit=limit, min_score=min_score, topic=topic, library=library, tags=tags,
         expand=expand, any_terms=any_terms, count=count, title_boost=title_boost,
     )  # fmt: skip
     if as_json:
-        emit_json(out)
+        emit_json(res)
         return
-    more = " (more available)" if out["has_more"] else ""
-    if "keyword_matches" in out:
-        more += f" · {out['keyword_matches']} keyword matches"
-    if out.get("note"):
-        more += f" · {out['note']}"
-    title = (
-        f"{out['total']} results for {query!r} ({mode}{', ' + out['model'] if out['model'] else ''}){more}"
-    )
-    Console().print(_results_table(out["results"], escape(title)))
+    more = " (more available)" if res["has_more"] else ""
+    if "keyword_matches" in res:
+        more += f" · {res['keyword_matches']} keyword matches"
+    if res.get("note"):
+        more += f" · {res['note']}"
+    title = f"{res['total']} results for {query!r} ({mode}{', ' + res['model'] if res['model'] else ''}){more}"
+    print_table(title, RESULT_COLUMNS, _result_rows(res["results"]))
 
 
 @command(docs_app, "similar", interrupt=False)
@@ -183,26 +172,27 @@ def similar_command(
     try:
         where: Path | None = _db(db)
     except LoreError as exc:  # the contract: with --json even a missing index is an envelope
-        where, out = None, failure(f"Failed to search: {exc}")
+        where, res = None, failure(f"Failed to search: {exc}")
     if where is not None:
-        out = api.search_similar(where, query, limit=limit)
+        res = api.search_similar(where, query, limit=limit)
     if as_json:
-        emit_json(out)
-    elif out["success"]:
-        table = Table(title=escape(f"{out['count']} documents similar to {query!r}"))
-        for col, justify in (("id", "right"), ("similarity", "right"), ("source", "left"), ("text", "left")):
-            table.add_column(col, justify=justify)  # type: ignore[arg-type]
-        for d in out["documents"]:
+        emit_json(res)
+    elif res["success"]:
+        rows: list[tuple[Any, ...]] = []
+        for d in res["documents"]:
             page = f" p.{d['page_number']}" if d["page_number"] is not None else ""
             where_in = f"{d['source_file']} [{d['chunk_index'] + 1}/{d['total_chunks']}]{page}"
-            table.add_row(str(d["id"]), f"{d['similarity']:.3f}", escape(where_in), escape(_snippet(d["content"])))
-        Console().print(table)
-    if not out["success"]:
+            rows.append((str(d["id"]), f"{d['similarity']:.3f}", where_in, d["content"]))
+        columns = (Column("id", align="right"), Column("similarity", align="right"), Column("source", "path", min=16),
+                   Column("text", "text", min=20))
+        print_table(f"{res['count']} documents similar to {query!r}", columns, rows)
+    if not res["success"]:
         if not as_json:
-            typer.echo(f"lore: error: {out['error']}", err=True)
+            typer.echo(f"lore: error: {res['error']}", err=True)
         raise typer.Exit(2)
 
 
+@command(docs_app, "related", interrupt=False)
 def related_command(
     chunk_id: Annotated[int, typer.Argument(help="A chunk id (from `lore docs search`).")],
     limit: LimitOption = 10,
@@ -236,23 +226,43 @@ def related_command(
     if same_document and exclude_document is not None:
         raise InvalidArgumentError("give --same-document or --exclude-document, not both")
     excluded: str | bool | None = False if same_document else exclude_document
-    out = api.get_related(
+    res = api.get_related(
         _db(db), chunk_id, limit=limit, topic=topic, library=library, tags=tags, min_score=min_score,
         include_linked=include_linked, exclude_document=excluded,
     )  # fmt: skip
     if as_json:
-        emit_json(out)
+        emit_json(res)
         return
-    src = out["source"]
-    more = " (more available)" if out["has_more"] else ""
+    src = res["source"]
+    more = " (more available)" if res["has_more"] else ""
     title = (
-        f"{out['total']} chunks like {chunk_id} · {src['citations'][0]['source_file']} · "
-        f"{src['breadcrumb'] or src['document']['title']} ({out['model']}){more}"
+        f"{res['total']} chunks like {chunk_id} · {src['citations'][0]['source_file']} · "
+        f"{src['breadcrumb'] or src['document']['title']} ({res['model']}){more}"
     )
-    Console().print(_results_table(out["results"], escape(title)))
+    print_table(title, RESULT_COLUMNS, _result_rows(res["results"]))
+
+
+MOVED = "lore related is now lore docs related (symbols: lore graph related NAME)"
+
+
+def moved_related_command(
+    args: Annotated[list[str] | None, typer.Argument(help="Ignored: the command moved.", show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the error as JSON.")] = False,
+) -> None:
+    """Moved: `lore docs related CHUNK_ID` (document chunks) or `lore graph related NAME` (symbols)."""
+    first = next((a for a in args or () if not a.startswith("-")), None)
+    if first is not None and not first.isdigit():  # a symbol name, not a chunk id: name the command meant
+        raise InvalidArgumentError(f"lore related is now lore docs related; for the symbol {first!r} run "
+                                   f"`lore graph related {first}`")
+    if first is not None:
+        raise InvalidArgumentError(f"lore related is now lore docs related; run `lore docs related {first}` "
+                                   f"(symbols: lore graph related NAME)")
+    raise InvalidArgumentError(MOVED)
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``docs`` group and ``related`` to ``app``."""
+    """Add the ``docs`` group, and the hidden ``related`` that says where it moved, to ``app``."""
     app.add_typer(docs_app, name="docs")
-    command(app, "related")(related_command)
+    # options of the old command (--limit 5, -n 5) are taken as they come: the answer is the same
+    command(app, "related", hidden=True,
+            context_settings={"ignore_unknown_options": True, "allow_extra_args": True})(moved_related_command)

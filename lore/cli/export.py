@@ -10,7 +10,7 @@ import typer
 
 from ..errors import InvalidArgumentError
 from ..queries.export import FORMATS, RELATIONS, export_text, subgraph, write_export
-from ._app import DbOpt, command, err, open_db
+from ._app import DbOpt, TestsOpt, command, emit_json, err, open_db, renamed_option
 
 
 def export_cmd(
@@ -21,14 +21,24 @@ def export_cmd(
     depth: Annotated[int, typer.Option(help="Neighbourhood radius in edges (1-3).")] = 1,
     relation: Annotated[list[str] | None, typer.Option("--relation", "-r", help=f"Keep only this relation (repeatable): {', '.join(RELATIONS)}.")] = None,
     include_external: Annotated[bool, typer.Option("--include-external", help="Keep external (library) symbols.")] = False,
-    include_tests: Annotated[bool, typer.Option("--include-tests/--no-tests", help="Keep symbols of test files.")] = True,
+    include_tests: TestsOpt = True,
+    no_tests: Annotated[bool, typer.Option("--no-tests", hidden=True, help="Renamed --no-include-tests.")] = False,
     max_nodes: Annotated[int | None, typer.Option(help="Keep at most this many nodes (nearest first for --symbol).")] = None,
     db: DbOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON: with --output, what was written (files, bytes, counts); without, the subgraph itself (nodes and edges with every field).")] = False,
 ) -> None:
     """Export the code graph for Gephi, Graphviz, yEd or scripts (networkx reads every format back)."""
+    if no_tests:
+        renamed_option("--no-tests", "--no-include-tests")
+        include_tests = False
+    if output is not None and output.is_dir():
+        raise InvalidArgumentError(f"{output} is a directory; pass a file name")
     with open_db(db) as idx:
         data = subgraph(idx, cluster=cluster, symbol=symbol, depth=depth, relations=tuple(relation or RELATIONS),
                         include_external=include_external, include_tests=include_tests, max_nodes=max_nodes)
+    if as_json and output is None:
+        emit_json(data)
+        return
     if output is None:
         texts = export_text(data, fmt)
         sys.stdout.write(texts["main"])
@@ -36,9 +46,12 @@ def export_cmd(
             err.print("note: CSV on stdout holds the edges only; pass --output FILE for the node table too",
                       markup=False)
         return
-    if output.is_dir():
-        raise InvalidArgumentError(f"{output} is a directory; pass a file name")
     written = write_export(data, fmt, output)
+    if as_json:
+        emit_json({"written": [{"path": str(p), "bytes": p.stat().st_size} for p in written], "format": fmt,
+                   "scope": data["scope"], "nodes": len(data["nodes"]), "edges": len(data["edges"]),
+                   "truncated": data["truncated"]})
+        return
     note = " (truncated by --max-nodes)" if data["truncated"] else ""
     err.print(f"wrote {len(data['nodes'])} nodes and {len(data['edges'])} edges of the {data['scope']} "
               f"to {', '.join(map(str, written))}{note}", markup=False)

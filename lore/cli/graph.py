@@ -9,14 +9,13 @@ import typer
 
 from ..api import list_clusters, lore_graph
 from ..errors import InvalidArgumentError
-from ._app import DbOpt, JsonOpt, command, emit_json, open_db, out
+from ._app import DbOpt, JsonOpt, TestsOpt, command, emit_json, open_db, out
 from ._format import FormatOpt, check_format, print_fitted, write_delimited
 
 graph_app = typer.Typer(help="Graph queries: direct edges, related symbols, clusters.", no_args_is_help=True)
 
 LimitOpt = Annotated[int, typer.Option("--limit", "-n", help="Maximum rows.")]
 KindOpt = Annotated[list[str] | None, typer.Option("--kind", "-k", help="Keep only results of this symbol kind (repeatable).")]
-TestsOpt = Annotated[bool, typer.Option("--include-tests", help="Keep symbols from test files.")]
 EngineOpt = Annotated[str, typer.Option("--engine", help="Where the sparse products run: local (this process) | ray (Ray actors; the ray extra). Same answer either way.")]
 RayAddressOpt = Annotated[str | None, typer.Option("--ray-address", help="--engine ray: auto | ray://host:port | host:port (default: RAY_ADDRESS, else a local Ray).")]
 
@@ -162,18 +161,14 @@ def graph_clusters(
     if fmt != "table":
         write_delimited(data["results"], fmt, ("cluster", "size", "cohesion", "label", "top_members"))
         return
-    from rich.markup import escape
-    from rich.table import Table
+    from ._format import Column, print_table
 
-    t = Table(title="clusters", title_justify="left")
-    for c in ("cluster", "size", "cohesion", "label", "top members"):
-        t.add_column(c, overflow="fold")
-    for r in data["results"]:
-        t.add_row(str(r["cluster"]), str(r["size"]), f"{r['cohesion']:.2f}", escape(r["label"]),
-                  escape(", ".join(m["qualified_name"] for m in r["top_members"])))
-    out.print(t)
-    out.print(f"{len(data['results'])} of {data['total']} clusters with at least {min_size} members "
-              f"· generation {data['generation']}", markup=False)
+    columns = (Column("cluster", align="right"), Column("size", align="right"), Column("cohesion", align="right"),
+               Column("label", "list", min=12), Column("top members", "list", min=16))
+    rows = [(str(r["cluster"]), str(r["size"]), f"{r['cohesion']:.2f}", r["label"],
+             ", ".join(m["qualified_name"] for m in r["top_members"])) for r in data["results"]]
+    print_table("clusters", columns, rows, f"{len(data['results'])} of {data['total']} clusters with at least "
+                f"{min_size} members · generation {data['generation']}")
 
 
 def register(app: typer.Typer) -> None:

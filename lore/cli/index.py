@@ -198,6 +198,9 @@ def show_cmd(
         out.print(f"also declared at {', '.join(s['also_at'])}", markup=False)
     if s.get("signature"):
         out.print(s["signature"], markup=False)
+        if s["signature"].endswith("…"):  # the index keeps 300 characters, cut after a whole word
+            out.print(f"(signature cut at a word boundary; the whole header is at {s['path']}:{s['line']})",
+                      markup=False)
     # the docstring once: on its own only when the source snippet below does not already show it
     doc = s.get("docstring") or ""
     doc_lines = [ln.strip() for ln in doc.strip().splitlines() if ln.strip()]

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from ._app import command, emit_json, open_db, out
+from ._app import command, emit_json, open_db, renamed_option
 
 
 def _found_by(fb: dict) -> str:
@@ -47,36 +47,38 @@ def search_command(
     top_k: Annotated[int | None, typer.Option(help="How many top hits seed the expansion (default 5).")] = None,
     decay: Annotated[float | None, typer.Option(help="One per-hop decay for every edge kind, in (0, 1].")] = None,
     any_terms: Annotated[bool, typer.Option("--any", help="Keyword hits need one of the words, not all.")] = False,
-    exclude_tests: Annotated[bool, typer.Option("--exclude-tests", help="Leave test code out.")] = False,
+    include_tests: Annotated[bool, typer.Option("--include-tests/--no-include-tests", help="Keep test code (each row says is_test).")] = True,
+    exclude_tests: Annotated[bool, typer.Option("--exclude-tests", hidden=True, help="Renamed --no-include-tests.")] = False,
     db: Annotated[Path | None, typer.Option("--db", "--index", help="Index file or repository root.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """Search symbols (or files with --files): BM25 and vectors fused, expanded along the graph."""
+    if exclude_tests:
+        renamed_option("--exclude-tests", "--no-include-tests")
+        include_tests = False
     with open_db(db, readonly=True) as idx:
         data = idx.search(query, mode=mode, files=files, kind=kind, path_prefix=path_prefix, limit=limit,
                           expand=expand, min_score=min_score, top_k=top_k, decay=decay, any_terms=any_terms,
-                          include_tests=not exclude_tests)
+                          include_tests=include_tests)
     if as_json:
         emit_json(data)
         return
-    from rich.markup import escape
-    from rich.table import Table
+    from ._format import Column, print_table
 
-    table = Table(title=f"{'files' if files else 'symbols'} matching {query!r}", title_justify="left")
-    cols = ("id", "file", "exports", "score", "found by") if files else ("id", "symbol", "kind", "location", "score",
-                                                                            "found by")
-    for c in cols:
-        table.add_column(c, overflow="fold")
-    for r in data["results"]:
-        if files:
-            cells = (str(r["id"]), r["path"], ", ".join(r.get("exports", [])[:6]), f"{r['score']:.3g}",
-                     _found_by(r.get("found_by", {})))
-        else:
-            cells = (str(r["id"]), r["qualified_name"], r["kind"], f"{r['path']}:{r['line']}", f"{r['score']:.3g}",
-                     _found_by(r.get("found_by", {})))
-        table.add_row(*(escape(c) for c in cells))
-    out.print(table)
-    out.print(footer(data), markup=False)
+    columns: tuple[Column, ...]
+    rows: list[tuple[Any, ...]]
+    if files:
+        columns = (Column("id", align="right"), Column("file", "path", min=16), Column("exports", "list"),
+                   Column("score", align="right"), Column("found by", "spill", min=8))
+        rows = [(str(r["id"]), r["path"], ", ".join(r.get("exports", [])[:6]), f"{r['score']:.3g}",
+                 _found_by(r.get("found_by", {}))) for r in data["results"]]
+    else:
+        columns = (Column("id", align="right"), Column("symbol", "name", min=14), Column("kind"),
+                   Column("location", "path", min=12), Column("score", align="right"),
+                   Column("found by", "spill", min=8))
+        rows = [(str(r["id"]), r["qualified_name"], r["kind"], f"{r['path']}:{r['line']}", f"{r['score']:.3g}",
+                 _found_by(r.get("found_by", {}))) for r in data["results"]]
+    print_table(f"{'files' if files else 'symbols'} matching {query!r}", columns, rows, footer(data))
 
 
 def register(app: typer.Typer) -> None:

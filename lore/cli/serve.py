@@ -5,6 +5,7 @@ The arrow runs one way: the CLI starts the server; the server never imports the 
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
@@ -37,6 +38,9 @@ def serve_command(
     ray_address: Annotated[
         str | None, typer.Option("--ray-address", help="--engine ray: auto | ray://host:port | host:port (default: RAY_ADDRESS, else a local Ray).")
     ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="With --http, announce the address as one JSON line on stdout; errors as JSON (stdio: stdout is the protocol's).")
+    ] = False,
 ) -> None:
     """Run the MCP server (stdio by default) for Claude Desktop, Claude Code, VS Code or any MCP client."""
     from ..mcp_server import locate_db, parse_http, serve  # here: other commands never load the MCP SDK
@@ -55,8 +59,12 @@ def serve_command(
     if address:
         host, port = address
         shown = f"[{host}]" if ":" in host else host
-        err.print(f"lore: MCP server (streamable HTTP) on http://{shown}:{port}/mcp for {db_path}; Ctrl-C stops it",
-                  markup=False)
+        url = f"http://{shown}:{port}/mcp"
+        if as_json:  # one line, flushed: a script waits for it before it connects
+            print(json.dumps({"serving": {"transport": "http", "url": url, "db": str(db_path),
+                                          "allow_refresh": allow_refresh, "watch": watch}}), flush=True)
+        else:
+            err.print(f"lore: MCP server (streamable HTTP) on {url} for {db_path}; Ctrl-C stops it", markup=False)
     try:
         serve(db_path, http=http, allow_refresh=allow_refresh, engine=engine, ray_address=ray_address)
     finally:
@@ -69,6 +77,7 @@ def tools_command(
         bool, typer.Option("--schema", help="Print the full tool definitions as JSON.")
     ] = False,
     allow_refresh: Annotated[bool, typer.Option("--allow-refresh", help="Include lore_refresh.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print each tool's name, title and description as JSON (--schema: the full definitions).")] = False,
 ) -> None:
     """List the MCP tools; with --schema, print their JSON definitions (for non-MCP agent frameworks)."""
     from ..mcp_schema import tool_definitions
@@ -76,6 +85,9 @@ def tools_command(
     tools = tool_definitions(allow_refresh=allow_refresh)
     if schema:
         emit_json(tools)
+        return
+    if as_json:
+        emit_json([{"name": t["name"], "title": t["title"], "description": t.get("description", "")} for t in tools])
         return
     for t in tools:
         typer.echo(f"{t['name']:<14} {t['title']}")

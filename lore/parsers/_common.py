@@ -24,6 +24,29 @@ MAX_DOCSTRING = 4000
 _order = itemgetter(0, 1)
 
 
+def clip_signature(sig: str, limit: int = MAX_SIGNATURE) -> str:
+    """``sig`` (whitespace already collapsed) within ``limit`` characters, cut after a whole parameter or word.
+
+    A cut signature ends with ``…``; it is never cut inside an identifier (one longer than the whole limit
+    aside), so what is stored, searched and shown reads as code.
+
+    Examples
+    --------
+    >>> clip_signature("def f(alpha, beta_gamma, delta)", 24)
+    'def f(alpha, beta_gamma…'
+    >>> clip_signature("def f(a)", 24)
+    'def f(a)'
+    """
+    if len(sig) <= limit:
+        return sig
+    room = sig[: limit - 1]
+    # the last boundary: after a separator, or before one when the next character starts a new token
+    cut = max((i + 1 for i, ch in enumerate(room) if not (ch.isalnum() or ch == "_")), default=0)
+    if sig[limit - 1].isalnum() or sig[limit - 1] == "_":
+        room = room[:cut] if cut > limit // 2 else room
+    return room.rstrip(" ,") + "…"
+
+
 @cache
 def query_source(files: tuple[Path, ...]) -> str:
     """The text of the query files ``files``, joined in order (TSX: TypeScript's query plus JSX's)."""
@@ -323,7 +346,7 @@ class Extractor:
     def signature(self, node: _ts.Node, body: _ts.Node | None) -> str:
         end = body.start_byte if body is not None else node.end_byte
         sig = self.source[node.start_byte : end].decode("utf-8", "replace")
-        return " ".join(sig.split()).rstrip("{;: ")[:MAX_SIGNATURE]
+        return clip_signature(" ".join(sig.split()).rstrip("{;: "))
 
     def doc_comment(self, node: _ts.Node) -> str:
         """The comments right above ``node`` (contiguous, no blank line between), cleaned."""

@@ -97,7 +97,7 @@ def test_anything_else_gets_the_whole_app(argv):
     res = subprocess.run([sys.executable, "-m", "lore", *argv], capture_output=True, text=True, timeout=120)
     if argv == ["--help"]:
         assert res.returncode == 0
-        for name in ("graph", "index", "docs", "serve", "search", "bench", "config", "export", "view", "related"):
+        for name in ("graph", "index", "docs", "serve", "search", "bench", "config", "export", "view", "completion"):
             assert f" {name} " in res.stdout, name
     elif argv == ["grpah"]:
         assert res.returncode == 2 and "No such command 'grpah'" in res.stderr

@@ -29,19 +29,19 @@ def test_add_then_search_json_and_table(docs_dir):
 def test_related_command(db, chunk_of):
     app = lore_app
     src = chunk_of("guide/configure.md", "Configure > Retries")
-    res = runner.invoke(app, ["related", str(src), "--db", str(db), "--json", "--limit", "2"])
+    res = runner.invoke(app, ["docs", "related", str(src), "--db", str(db), "--json", "--limit", "2"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     assert out["chunk_id"] == src and len(out["results"]) <= 2
-    res = runner.invoke(app, ["related", str(src), "--db", str(db), "--include-linked"])
+    res = runner.invoke(app, ["docs", "related", str(src), "--db", str(db), "--include-linked"])
     assert res.exit_code == 0 and "chunks like" in res.output
-    res = runner.invoke(app, ["related", str(src), "--db", str(db), "--json", "--min-score", "-1",
+    res = runner.invoke(app, ["docs", "related", str(src), "--db", str(db), "--json", "--min-score", "-1",
                               "--exclude-document", "errors.rst", "--limit", "100"])  # fmt: skip
     paths = {r["document"]["path"] for r in json.loads(res.output)["results"]}
     assert res.exit_code == 0 and "errors.rst" not in paths and "guide/configure.md" in paths
-    res = runner.invoke(app, ["related", str(src), "--db", str(db), "--same-document", "--exclude-document", "x"])
+    res = runner.invoke(app, ["docs", "related", str(src), "--db", str(db), "--same-document", "--exclude-document", "x"])
     assert res.exit_code == 2 and "not both" in res.output
-    res = runner.invoke(app, ["related", "999999", "--db", str(db)])
+    res = runner.invoke(app, ["docs", "related", "999999", "--db", str(db)])
     assert res.exit_code == 2 and res.output.startswith("lore: error: unknown chunk 999999")
 
 

@@ -138,7 +138,7 @@ def test_rebuild_keeps_documents_vectors_and_mentions(shop):
         conn.close()
     assert not (shop / ".lore" / "index.db.docs-keep").exists()
     assert doc_chunks(shop, "shop.orders.retry_with_backoff") == [("Shop guide > Retries", ["retry_with_backoff"])]
-    related = lore("related", str(after["results"][0]["chunk_id"]), "--same-document", "--json", "--db", str(db))
+    related = lore("docs", "related", str(after["results"][0]["chunk_id"]), "--same-document", "--json", "--db", str(db))
     assert related["source"]["chunk_id"] == after["results"][0]["chunk_id"]
 
 

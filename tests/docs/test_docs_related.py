@@ -108,12 +108,12 @@ def test_cli_related_defaults_and_linked(db, chunk_of):
     from lore.cli import app
 
     src = chunk_of("guide/install.md", "Install > From source")
-    res = CliRunner().invoke(app, ["related", str(src), "--db", str(db), "--json", "--limit", "100"])
+    res = CliRunner().invoke(app, ["docs", "related", str(src), "--db", str(db), "--json", "--limit", "100"])
     out = json.loads(res.output)
     assert res.exit_code == 0 and out["min_score"] == 0.0
     assert out["results"] == get_related(db, src, limit=100)["results"]
     res = CliRunner().invoke(
-        app, ["related", str(src), "--db", str(db), "--json", "--min-score", "0.99", "--include-linked"]
+        app, ["docs", "related", str(src), "--db", str(db), "--json", "--min-score", "0.99", "--include-linked"]
     )
     (only,) = json.loads(res.output)["results"]
     assert only["document"]["path"] == "guide/configure.md" and only["score"] >= 0.6

@@ -36,9 +36,9 @@ DEFAULTS = [
     ("doc search mode", "hybrid", (docs_api.search_docs, "mode"), (("docs", "search"), "mode"), ("search_docs", "mode")),
     ("doc title boost", 1.5, (docs_api.search_docs, "title_boost"), (("docs", "search"), "title_boost"), ("search_docs", "title_boost")),
     ("doc link hops", 0, (docs_api.search_docs, "expand"), (("docs", "search"), "expand"), ("search_docs", "expand")),
-    ("get-related limit", 10, (docs_api.get_related, "limit"), (("related",), "limit"), ("get_related", "limit")),
-    ("get-related floor", 0.0, (docs_api.get_related, "min_score"), (("related",), "min_score"), ("get_related", "min_score")),
-    ("linked documents", False, (docs_api.get_related, "include_linked"), (("related",), "include_linked"), ("get_related", "include_linked")),
+    ("get-related limit", 10, (docs_api.get_related, "limit"), (("docs", "related"), "limit"), ("get_related", "limit")),
+    ("get-related floor", 0.0, (docs_api.get_related, "min_score"), (("docs", "related"), "min_score"), ("get_related", "min_score")),
+    ("linked documents", False, (docs_api.get_related, "include_linked"), (("docs", "related"), "include_linked"), ("get_related", "include_linked")),
     ("similar limit", 5, (docs_api.search_similar, "limit"), (("docs", "similar"), "limit"), ("search_similar", "limit")),
 ]  # fmt: skip
 

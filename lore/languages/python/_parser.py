@@ -20,7 +20,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from ...parsers import _ts
-from ...parsers._common import query_source
+from ...parsers._common import clip_signature, query_source
 from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
 from ._expr import (
     alternatives,
@@ -41,7 +41,6 @@ from ._expr import (
 
 LANGUAGE = "python"
 _QUERY = Path(__file__).with_name("python.scm")
-MAX_SIGNATURE = 300
 
 _first = itemgetter(0)
 # a definition's kind is cut from its capture name at run time rather than written as a literal: marshal
@@ -167,7 +166,7 @@ class _Extractor:
             kind = "method"
         header_end = body.start_byte if body is not None else node.end_byte
         signature = self.source[node.start_byte : header_end].decode("utf-8", "replace").strip().rstrip(":")
-        signature = " ".join(signature.split())[:MAX_SIGNATURE]
+        signature = clip_signature(" ".join(signature.split()))
         row, col = (decorated or node).start_point
         end_row, end_col = node.end_point
         exported = not name.startswith("_") or (name.startswith("__") and name.endswith("__"))
@@ -205,7 +204,7 @@ class _Extractor:
             end_line=node.end_point[0] + 1,
             start_col=node.start_point[1],
             end_col=node.end_point[1],
-            signature=signature.rstrip(":")[:MAX_SIGNATURE],
+            signature=clip_signature(signature.rstrip(":")),
             exported=False,
         )
         local = len(self.pf.symbols)

@@ -49,10 +49,13 @@ if TYPE_CHECKING:
     from .revisions import RevisionSpans
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_INDEX = re.compile(r"^index [0-9a-f]+\.\.([0-9a-f]{40,64})\b")  # --full-index: the new version's blob id
 _COMMIT = "\x1elore-commit "
 MAX_COMMITS = 2000
 MAX_FILES = 50
-FORMAT = 2  # of the mining: a stored run of another format is mined again (2: each commit's own file version)
+FORMAT = 3  # of the mining: a stored run of another format is mined again (2: each commit's own file version;
+# 3: the repository root's history whatever folder is indexed, blob ids read from the log)
+BUDGET = 120.0  # wall seconds a mining run maps commits for; the rest waits for the next run (see mine)
 MAX_SYMBOLS = 200  # a commit that touches more symbols than this is a sweep, not a coupling
 
 
@@ -62,6 +65,7 @@ class Commit:
     time: int
     files: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # path (at that commit) -> line ranges
     renames: list[tuple[str, str]] = field(default_factory=list)  # (old path, new path)
+    blobs: dict[str, str] = field(default_factory=dict)  # path (at that commit) -> git's id of the version it left
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess | None:
@@ -117,7 +121,7 @@ def read_history(root: Path, *, since: int | None = None, until: int | None = No
     repository.
     """
     cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "-p", "-U0",
-           "--no-color", "--no-ext-diff", f"--format={_COMMIT}%H %ct"]
+           "--no-color", "--no-ext-diff", "--full-index", f"--format={_COMMIT}%H %ct"]
     if since is not None:
         cmd.append(f"--since=@{since}")
     if until is not None:
@@ -165,6 +169,10 @@ def _parse_log(text: str) -> list[Commit]:
             # a file's creation is not a co-change of its symbols: ignore its hunks
             cur.files[path] = []
             path = None
+        elif raw.startswith("index ") and path is not None:
+            m = _INDEX.match(raw)
+            if m:
+                cur.blobs[path] = m.group(1)
         elif raw.startswith("rename from "):
             old_path = raw[len("rename from "):]
         elif raw.startswith("rename to ") and old_path is not None:
@@ -351,24 +359,32 @@ class LogCache:
 
 
 def _encode_log(commits: list[Commit], later: list[tuple[str, str]]) -> bytes:
-    rows = [(c.sha, c.time, [(p, [tuple(r) for r in rs]) for p, rs in c.files.items()], [tuple(r) for r in c.renames])
-            for c in commits]
+    rows = [(c.sha, c.time, [(p, [tuple(r) for r in rs]) for p, rs in c.files.items()], [tuple(r) for r in c.renames],
+             sorted(c.blobs.items())) for c in commits]
     return zlib.compress(marshal.dumps((rows, [tuple(r) for r in later])), 1)
 
 
 def _decode_log(blob: bytes) -> tuple[list[Commit], list[tuple[str, str]]]:
     rows, later = marshal.loads(zlib.decompress(blob))
-    commits = [Commit(sha, t, {p: [tuple(r) for r in rs] for p, rs in files}, [tuple(r) for r in renames])
-               for sha, t, files, renames in rows]
+    commits = [Commit(sha, t, {p: [tuple(r) for r in rs] for p, rs in files}, [tuple(r) for r in renames], dict(blobs))
+               for sha, t, files, renames, blobs in rows]
     return commits, [tuple(r) for r in later]
 
 
 def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until: str | None = None, max_commits: int = MAX_COMMITS,
-         max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS,
-         log_cache: LogCache | None = None) -> tuple[dict, np.ndarray, np.ndarray]:
+         max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS, log_cache: LogCache | None = None,
+         budget: float | None = None, progress: Callable[[str, int, int], None] | None = None,
+         ) -> tuple[dict, np.ndarray, np.ndarray]:
     """(summary, pairs, touched) of the checkout at ``root`` mapped onto ``spans`` (paths relative to ``root``;
     or a function of the repository's top directory that makes them, called only when there is a
     history to map).
+
+    The commits are the repository's (from its top directory), whatever folder ``root`` is: a
+    folder's index counts the same commits, skips the same large ones and so gets the same pairs
+    for its files as the whole repository's index. The window is the ``max_commits`` newest
+    commits (before ``until``), and mapping them stops after ``budget`` wall seconds (``None``: no
+    limit; the summary's ``cut_by_budget`` counts the older commits left out; with the caches, the
+    next run gets further). ``progress("history", done, total)`` follows the mapping.
 
     The summary says why the history is empty when it is (``reason``); it never raises for a
     missing git, a directory outside any repository, a shallow clone or an empty repository. With a
@@ -385,6 +401,7 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     if top.returncode != 0 or len(lines) < 3:
         return {**base, "reason": "not a git checkout"}, *empty
     prefix, shallow, head = lines[1].strip(), lines[2].strip(), head_of(root)
+    top_dir = Path(lines[0].strip())
     if head is None:
         return {**base, "reason": "no commit yet"}, *empty
     touched_here = _git(root, "log", "-1", "--format=%H", "--", ".")
@@ -394,20 +411,20 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     if shallow == "true":
         return {**base, "head": head, "reason": "shallow clone (its history is cut)"}, *empty
     t_until, rev = _resolve_until(root, until)
-    ident = json.dumps([FORMAT, lines[0].strip(), prefix, head, t_until, rev, max_commits])
+    ident = json.dumps([FORMAT, str(top_dir), head, t_until, rev, max_commits])
     cached = log_cache.load(ident) if log_cache is not None else None
+    if progress is not None:
+        progress("history", 0, 0)
     if cached is not None:  # the same commits as last time: only the mapping onto today's symbols is redone
         commits, later = _decode_log(cached)
     else:
         try:
-            commits = read_history(Path(lines[0].strip()), until=t_until, rev=rev, max_commits=max_commits,
-                                   pathspec=prefix or None)
+            commits = read_history(top_dir, until=t_until, rev=rev, max_commits=max_commits)
         except NotAGitRepositoryError:
             return {**base, "head": head, "reason": "git log failed"}, *empty
         later = []
         if t_until is not None or rev is not None:  # the window ends before HEAD: today's paths need the renames since
-            later = read_renames(Path(lines[0].strip()), since=t_until,
-                                 rev_range=None if rev is None else f"{rev}..HEAD", pathspec=prefix or None)
+            later = read_renames(top_dir, since=t_until, rev_range=None if rev is None else f"{rev}..HEAD")
         if log_cache is not None:
             log_cache.pending = (ident, _encode_log(commits, later))
 
@@ -417,21 +434,33 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
         return path[len(prefix):] if path.startswith(prefix) else None
 
     per_commit: list[list[int]] = []
-    skipped_files = skipped_symbols = 0
+    skipped_files = skipped_symbols = done = 0
     if callable(spans):
-        spans = spans(Path(lines[0].strip()))
+        spans = spans(top_dir)
+    prefetch = getattr(spans, "prefetch", None)
+    if prefetch is not None:  # the cached versions in a few reads, not one per file
+        prefetch([(c.sha, p, c.blobs.get(p)) for c in commits if len(c.files) <= max_files
+                  for p, ranges in c.files.items() if ranges])
+    deadline = None if budget is None else time.monotonic() + budget
+    total = len(commits)
     for _c, ids in touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later):
+        done += 1
         if ids is None:
             skipped_files += 1
         elif len(ids) > max_symbols:
             skipped_symbols += 1
         elif ids:
             per_commit.append(ids)
+        if progress is not None and (done % 8 == 0 or done == total):
+            progress("history", done, total)
+        if deadline is not None and done < total and time.monotonic() > deadline:
+            break
+    mapped = commits[:done]
     pairs, touched = count_pairs(per_commit)
     summary = {**base, "head": head, "commits_read": len(commits), "commits_used": len(per_commit), "renames_after": len(later),
-               "skipped_large": skipped_files + skipped_symbols,
-               "newest": max((c.time for c in commits), default=None),
-               "oldest": min((c.time for c in commits), default=None), "reason": ""}
+               "skipped_large": skipped_files + skipped_symbols, "cut_by_budget": total - done,
+               "newest": max((c.time for c in mapped), default=None),
+               "oldest": min((c.time for c in mapped), default=None), "reason": ""}
     return summary, pairs, touched
 
 
@@ -442,11 +471,18 @@ def head_of(root: str | Path) -> str | None:
 
 
 def refresh_history(db: str | Path, root: str | Path, *, until: str | None = None, max_commits: int = MAX_COMMITS,
-                    max_files: int = MAX_FILES, force: bool = False) -> dict:
+                    max_files: int = MAX_FILES, force: bool = False, budget: float | None = BUDGET,
+                    progress: Callable[[str, int, int], None] | None = None,
+                    span_cache: str | Path | None | bool = None) -> dict:
     """Mine ``root``'s git history onto the index at ``db`` and store it, unless the stored run is current.
 
     A run is current when it was mapped onto the index's generation with the same HEAD, ``until``
-    and caps. Returns the run's summary (with ``"kept": True`` when nothing was redone).
+    and caps, and was not cut by the time ``budget`` (seconds; ``None``: none). Returns the run's
+    summary (with ``"kept": True`` when nothing was redone, ``"stale": True`` when the index moved to
+    another generation or was replaced while this run mined: nothing was written then).
+    ``span_cache``: where parsed file versions are cached by blob id (:class:`lore.index.revisions.BlobSpans`;
+    ``None``: the user's lore cache, ``False``: no cache). ``progress("history", done, total)``
+    follows the commits mapped.
 
     Examples
     --------
@@ -462,15 +498,18 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
     conn = store_db.connect(db)
     try:
         gen = store_db.generation(conn)
+        stamp = store_db.index_stamp(conn)
         head = head_of(root)
         stored = store_history.run_summary(conn)
         if stored is not None and not force:
             old = _loads(stored[1])
             same = (stored[0] == gen and old.get("format") == FORMAT and old.get("head") == head and old.get("until") == (None if until is None else str(until))
-                    and old.get("max_commits") == max_commits and old.get("max_files") == max_files)
+                    and old.get("max_commits") == max_commits and old.get("max_files") == max_files
+                    and not old.get("cut_by_budget"))
             if same:
                 return {**old, "kept": True}
         from .revisions import (  # parsers: only when mining
+            BlobSpans,
             RevisionSpans,
             decode_names,
             encode_names,
@@ -482,23 +521,29 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
 
         def spans(top: Path) -> RevisionSpans:  # only where there is a history to map (outside git: no cost)
             names = {} if force else decode_names(store_history.load_names(conn))
-            made.append(RevisionSpans(top, today_names(store_history.symbol_names(conn)), names))
+            blobs = None if span_cache is False else BlobSpans(None if span_cache in (None, True) else str(span_cache))
+            made.append(RevisionSpans(top, today_names(store_history.symbol_names(conn)), names, cache=blobs))
             return made[0]
 
         try:
             summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files,
-                                           log_cache=cache)
+                                           log_cache=cache, budget=budget, progress=progress)
         finally:
             for rs in made:
                 rs.close()
         summary["seconds"] = round(time.perf_counter() - t0, 3)
         if made:
             summary["versions_read"] = made[0].read
+            summary["versions_cached"] = made[0].cached
+        conn.close()
+        conn = store_db.connect(db)  # the file now at ``db``: a rebuild may have replaced the one mined for
         with store_db.write_transaction(conn, db):
+            if store_db.index_stamp(conn) != stamp:  # another generation, or another index: this run is stale
+                return {**summary, "stale": True}
             store_history.save_run(conn, gen, summary, pairs, touched)
             if cache.pending is not None:
                 store_history.save_log(conn, *cache.pending)
-            if made and made[0].read:  # new commits were mapped: keep what they changed (only what this run used)
+            if made and (made[0].read or made[0].cached):  # new commits were mapped: keep what they changed (only what this run used)
                 rs = made[0]
                 store_history.save_names(conn, encode_names({k: rs.names[k] for k in sorted(rs.used) if k in rs.names}))
         return summary

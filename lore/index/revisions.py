@@ -19,8 +19,12 @@ Python parser gives, at about half its cost); other languages by their parser.
 
 from __future__ import annotations
 
+import contextlib
 import marshal
+import os
+import sqlite3
 import subprocess
+import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -30,12 +34,15 @@ from typing import Protocol
 from ..errors import NotAGitRepositoryError
 from ..languages import language_for, parse_source
 from ..parsers import _ts
+from ..store import history as store_history
 from .walk import DEFAULT_MAX_FILE_SIZE
 
 SPAN_KINDS = ("function", "method", "class")
 _PLACEHOLDER = "M"  # the module name a historical version is parsed under (stripped again below)
 CACHE_FILES = 4096  # parsed file versions kept (a file changed by consecutive commits is read once each)
 MAX_BLOB = DEFAULT_MAX_FILE_SIZE  # a bigger file version (vendored, generated) is skipped, as the indexer skips it
+SPANS_FORMAT = 1  # of a cached parse (BlobSpans): raise it when what a version's spans are changes
+MAX_CACHE_ROWS = 100_000  # parsed versions kept in the user's cache (a few hundred bytes to a few KB each)
 _PY_DEFS = "(function_definition name: (identifier) @name) @def\n(class_definition name: (identifier) @name) @def"
 
 Names = dict[tuple[str, str], tuple[str, ...]]  # (commit, path then) -> qualified names its hunks changed
@@ -87,24 +94,163 @@ def decode_names(blob: bytes | None) -> Names:
         return {}
 
 
+def parse_spans(path: str, data: bytes, language: str) -> list[tuple[int, int, str]]:
+    """(start line, end line, qualified name inside the module) of the functions, methods and classes
+    of one file version, smallest spans first (the innermost definition at a line is found first)."""
+    if language == "python":
+        spans = python_spans(data)
+    else:
+        pf = parse_source(path, data, language, _PLACEHOLDER)
+        prefix = _PLACEHOLDER + "."
+        spans = [(s.start_line, s.end_line or s.start_line, s.qualified_name[len(prefix):]) for s in pf.symbols
+                 if s.kind in SPAN_KINDS and s.qualified_name.startswith(prefix) and "<" not in s.qualified_name]
+    spans.sort(key=lambda t: (t[1] - t[0], t[0]))
+    return spans
+
+
+class BlobSpans:
+    """What parsing a file version gives (its definitions' spans and names), cached per blob for the user.
+
+    Keyed by git's object id of the blob, its language and :data:`SPANS_FORMAT`: a blob's content
+    never changes, so a second checkout, a copy or a rebuild of the index maps its history without
+    parsing any version again. One SQLite file (``history-spans.sqlite`` in the lore cache folder:
+    ``$LORE_CACHE_DIR``, else ``$XDG_CACHE_HOME/lore``, else ``~/.cache/lore``; ``path`` to move it),
+    bounded to :data:`MAX_CACHE_ROWS` entries (the least recently used go). Safe to share: SQLite's
+    WAL lets concurrent miners read, a writer that would wait skips its write, a value that does not
+    decode to its own key is ignored (parsed again and rewritten), and a file that is not a database
+    is moved aside. Never raises: a cache that cannot be used only means parsing.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_cache_path()
+        self._conn: sqlite3.Connection | None = None
+        self._off = False
+        self._mem: dict[str, bytes] = {}
+        self._pending: list[tuple[str, bytes]] = []
+        self._hits: list[str] = []
+        self.damaged = 0
+
+    @staticmethod
+    def key(oid: str, language: str) -> str:
+        return f"{oid}:{language}:{SPANS_FORMAT}"
+
+    def _db(self) -> sqlite3.Connection | None:
+        if self._conn is None and not self._off:
+            for attempt in (0, 1):
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    self._conn = store_history.open_span_cache(str(self.path))
+                    break
+                except sqlite3.DatabaseError:  # not a database (damaged): moved aside once, then made anew
+                    if attempt == 0:
+                        with contextlib.suppress(OSError):
+                            os.replace(self.path, self.path.with_name(f"{self.path.name}.damaged"))
+                            for tail in ("-wal", "-shm"):
+                                with contextlib.suppress(OSError):
+                                    os.unlink(f"{self.path}{tail}")
+                except OSError:
+                    break
+            self._off = self._conn is None
+        return self._conn
+
+    def prefetch(self, keys: Sequence[str]) -> None:
+        """Read the cached values of ``keys`` in a few queries (the miner asks for each one later)."""
+        conn = self._db()
+        want = [k for k in dict.fromkeys(keys) if k not in self._mem]
+        if conn is None or not want:
+            return
+        try:
+            self._mem.update(store_history.get_spans(conn, want))
+        except sqlite3.Error:
+            pass
+
+    def get(self, key: str) -> list[tuple[int, int, str]] | None:
+        """The cached spans of ``key``, or ``None`` (not cached, or damaged: the caller parses and :meth:`put` s)."""
+        value = self._mem.pop(key, None)
+        if value is None:
+            conn = self._db()
+            if conn is None:
+                return None
+            try:
+                value = store_history.get_spans(conn, [key]).get(key)
+            except sqlite3.Error:
+                return None
+            if value is None:
+                return None
+        try:
+            got_key, spans = marshal.loads(zlib.decompress(value))
+            if got_key != key:
+                raise ValueError(key)
+            out = [(int(s), int(e), str(q)) for s, e, q in spans]
+        except (ValueError, TypeError, EOFError, zlib.error):
+            self.damaged += 1
+            return None
+        self._hits.append(key)
+        return out
+
+    def put(self, key: str, spans: list[tuple[int, int, str]]) -> None:
+        """Keep what a parse gave (written in batches, and on :meth:`close`)."""
+        self._pending.append((key, zlib.compress(marshal.dumps((key, [tuple(t) for t in spans])), 1)))
+        if len(self._pending) >= 256:
+            self.flush()
+
+    def flush(self) -> None:
+        conn = self._db()
+        rows, self._pending = self._pending, []
+        if conn is None:
+            return
+        now = int(time.time())
+        try:
+            if rows:
+                store_history.put_spans(conn, rows, now)
+            hits, self._hits = self._hits, []
+            if hits:
+                store_history.touch_spans(conn, hits, now)
+        except sqlite3.Error:  # busy (another miner writes) or read-only: this batch stays uncached
+            pass
+
+    def close(self) -> None:
+        self.flush()
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            store_history.prune_spans(conn, MAX_CACHE_ROWS)
+        conn.close()
+
+
+def default_cache_path() -> Path:
+    """Where the span cache lives: ``history-spans.sqlite`` in lore's user cache folder
+    (``$LORE_CACHE_DIR``, else ``$XDG_CACHE_HOME/lore``, else ``~/.cache/lore``)."""
+    from ..text._quantize import cache_dir
+
+    return cache_dir() / "history-spans.sqlite"
+
+
 class RevisionSpans:
     """Hunks mapped with the spans of the file version each commit produced.
 
     ``today``: today's path -> {qualified name inside its module (``Session.send``): symbol id};
     see :func:`today_names`. ``names``: what earlier runs found per (commit, path), reused and
-    extended (:attr:`used` says which entries this run asked for). Use as a context manager (it may
-    own a ``git cat-file`` process).
+    extended (:attr:`used` says which entries this run asked for). ``cache``: the user's parsed
+    versions by blob id (:class:`BlobSpans`; ``None``: parse every version read). Use as a context
+    manager (it may own a ``git cat-file`` process, and writes the cache on close).
+
+    Counts: :attr:`read` versions parsed, :attr:`cached` versions taken from the cache,
+    :attr:`missing` versions that could not be read or parsed.
     """
 
-    def __init__(self, root: str | Path, today: dict[str, dict[str, int]], names: Names | None = None) -> None:
+    def __init__(self, root: str | Path, today: dict[str, dict[str, int]], names: Names | None = None,
+                 cache: BlobSpans | None = None) -> None:
         self.root = Path(root)
         if not self.root.is_dir():
             raise NotAGitRepositoryError(str(root))
         self.today = today
         self.names: Names = names if names is not None else {}
+        self.cache = cache
         self.used: set[tuple[str, str]] = set()
-        self._spans: OrderedDict[tuple[str, str], list[tuple[int, int, str]]] = OrderedDict()
-        self.read = self.missing = 0
+        self._spans: OrderedDict[str, list[tuple[int, int, str]]] = OrderedDict()
+        self.read = self.missing = self.cached = 0
         self._git: subprocess.Popen | None = None
 
     def __enter__(self) -> RevisionSpans:
@@ -114,6 +260,8 @@ class RevisionSpans:
         self.close()
 
     def close(self) -> None:
+        if self.cache is not None:
+            self.cache.close()
         git, self._git = self._git, None
         if git is None:
             return
@@ -121,6 +269,18 @@ class RevisionSpans:
             git.stdin.close()  # type: ignore[union-attr]
             git.wait()
         git.stdout.close()  # type: ignore[union-attr]
+
+    def prefetch(self, wanted: Sequence[tuple[str, str, str | None]]) -> None:
+        """Read from the cache, in a few queries, the versions ``(commit, path then, blob id)`` the
+        mapping will ask for (those whose names are not known yet)."""
+        if self.cache is None:
+            return
+        keys = []
+        for sha, path, oid in wanted:
+            lang = language_for(path)
+            if oid and lang is not None and (sha, path) not in self.names:
+                keys.append(BlobSpans.key(oid, lang.name))
+        self.cache.prefetch(keys)
 
     def touched(self, commit: Commit, path_then: str, today_path: str, ranges: Sequence[tuple[int, int]]) -> set[int]:
         """Today's ids of the definitions the hunks ``ranges`` (new-side lines of ``path_then`` at
@@ -133,13 +293,14 @@ class RevisionSpans:
         got = self.names.get(key)
         if got is None:
             missing = self.missing
-            got = self._changed(commit.sha, path_then, ranges)
+            oid = (getattr(commit, "blobs", None) or {}).get(path_then)
+            got = self._changed(commit.sha, path_then, oid, ranges)
             if self.missing == missing:  # the version was read: what the commit changed there is final
                 self.names[key] = got
         return {sid for q in got if (sid := today.get(q)) is not None}
 
-    def _changed(self, sha: str, path: str, ranges: Sequence[tuple[int, int]]) -> tuple[str, ...]:
-        spans = self._version(sha, path)
+    def _changed(self, sha: str, path: str, oid: str | None, ranges: Sequence[tuple[int, int]]) -> tuple[str, ...]:
+        spans = self._version(sha, path, oid)
         out: set[str] = set()
         for lo, hi in ranges:
             for line in range(lo, hi + 1):
@@ -149,34 +310,33 @@ class RevisionSpans:
                         break  # innermost only
         return tuple(sorted(out))
 
-    def _version(self, sha: str, path: str) -> list[tuple[int, int, str]]:
-        key = (sha, path)
-        got = self._spans.get(key)
-        if got is not None:
-            self._spans.move_to_end(key)
-            return got
+    def _version(self, sha: str, path: str, oid: str | None) -> list[tuple[int, int, str]]:
         lang = language_for(path)
         if lang is None:
             return []
-        data = self._blob(f"{sha}:{path}")
-        if data is None:  # git gone, or a version too big to parse: nothing mapped, nothing kept
-            self.missing += 1
-            return []
-        spans: list[tuple[int, int, str]] = []
-        try:
-            if lang.name == "python":
-                spans = python_spans(data)
-            else:
-                pf = parse_source(path, data, lang.name, _PLACEHOLDER)
-                prefix = _PLACEHOLDER + "."
-                spans = [(s.start_line, s.end_line or s.start_line, s.qualified_name[len(prefix):]) for s in pf.symbols
-                         if s.kind in SPAN_KINDS and s.qualified_name.startswith(prefix) and "<" not in s.qualified_name]
-        except Exception:  # a parser failure: nothing mapped, nothing kept
-            self.missing += 1
-            return []
-        self.read += 1
-        spans.sort(key=lambda t: (t[1] - t[0], t[0]))
-        self._spans[key] = spans
+        mem = f"{oid}:{lang.name}" if oid else f"{sha}:{path}"
+        got = self._spans.get(mem)
+        if got is not None:
+            self._spans.move_to_end(mem)
+            return got
+        ckey = BlobSpans.key(oid, lang.name) if oid and self.cache is not None else None
+        spans = self.cache.get(ckey) if ckey is not None and self.cache is not None else None
+        if spans is not None:
+            self.cached += 1
+        else:
+            data = self._blob(oid or f"{sha}:{path}")
+            if data is None:  # git gone, or a version too big to parse: nothing mapped, nothing kept
+                self.missing += 1
+                return []
+            try:
+                spans = parse_spans(path, data, lang.name)
+            except Exception:  # a parser failure: nothing mapped, nothing kept
+                self.missing += 1
+                return []
+            self.read += 1
+            if ckey is not None and self.cache is not None:
+                self.cache.put(ckey, spans)
+        self._spans[mem] = spans
         if len(self._spans) > CACHE_FILES:
             self._spans.popitem(last=False)
         return spans

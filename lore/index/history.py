@@ -24,11 +24,9 @@ truth), so the signal and the judgements count commits the same way.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import marshal
 import re
-import sqlite3
 import subprocess
 import time
 import zlib
@@ -40,12 +38,11 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from ..errors import InvalidArgumentError, LoreError, NotAGitRepositoryError
+from ..errors import InvalidArgumentError, NotAGitRepositoryError
 from ..store import db as store_db
 from ..store import history as store_history
 
 if TYPE_CHECKING:
-    from .indexer import IndexReport
     from .revisions import RevisionSpans
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -559,18 +556,3 @@ def _loads(text: str) -> dict:
     except ValueError:
         return {}
     return got if isinstance(got, dict) else {}
-
-
-def history_step(db: Path) -> Callable[[IndexReport], None]:
-    """An index pipeline step (:func:`lore.index.pipeline.run_index`): after the run, bring the history up to date.
-
-    Fails quietly: the history is a ranking hint, and an index run never fails for it (the code index
-    is committed before this step; a full disk or a busy index here leaves the previous run, which
-    is ignored once stale, or none).
-    """
-
-    def after(report: IndexReport) -> None:
-        with contextlib.suppress(LoreError, sqlite3.Error, OSError):
-            refresh_history(report.db, report.root)
-
-    return after

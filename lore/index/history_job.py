@@ -132,7 +132,7 @@ def start(db: str | os.PathLike[str], root: str | os.PathLike[str]) -> dict:
             _SPAWNED.remove(proc)
     now = status(db)
     if now is not None:
-        return {"state": "background", "already": True, **now}
+        return {**now, "state": "background", "already": True}
     try:
         proc = subprocess.Popen([sys.executable, "-m", "lore.index.history_job", str(db), str(root)],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -66,6 +66,11 @@ def _bump(bodies: dict[str, str], *names: str, step: int) -> dict[str, str]:
 @pytest.fixture
 def history_repo(tmp_path) -> Path:
     """f and g change together twice before CUT; f and h twice after it; g alone once after."""
+    return make_history_repo(tmp_path)
+
+
+def make_history_repo(tmp_path: Path) -> Path:
+    """The repository of :func:`history_repo` (other test modules build it too)."""
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q")

@@ -1,9 +1,12 @@
 """Logical coupling: which symbols changed in the same commits, read from git at index time.
 
-Where the indexed root is a git checkout, :func:`refresh_history` reads ``git log -p -U0 -M`` once
-(a subprocess, capped at ``max_commits`` newest commits), maps every hunk onto the innermost
+Where the indexed root is a git checkout, :func:`refresh_history` reads ``git log -p -U0 -M`` of the
+repository (from its top directory, whatever folder is indexed: a folder's index gets the same
+pairs for its files as the whole repository's) once (a subprocess, capped at ``max_commits`` newest
+commits, and the mapping at a time ``budget``), maps every hunk onto the innermost
 function, method or class of the file *as that commit left it* (:mod:`lore.index.revisions`; what
-each commit changed is kept, so a later run reads only new commits' files), names it by its
+each commit changed is kept, so a later run reads only new commits' files, and what parsing a
+file version gives is cached for the user by its blob id, so no checkout parses it again), names it by its
 qualified name and finds today's symbol of that name, and stores, per pair of symbols, the number of
 commits that changed both, and per symbol the number of commits that changed it
 (:mod:`lore.store.history`). As in the co-change literature (Zimmermann et al. 2005, Ying et al.
@@ -18,7 +21,8 @@ than that time (committer time), or the revision and its ancestors: the benchmar
 whose history ends where its co-change ground truth begins, so the signal never sees the commits
 it is graded on.
 
-The git reading and hunk mapping here are shared with :mod:`lore.bench.cochange` (the ground
+An index run mines after its code is committed, now or in a detached process
+(:mod:`lore.index.history_job`). The git reading and hunk mapping here are shared with :mod:`lore.bench.cochange` (the ground
 truth), so the signal and the judgements count commits the same way.
 """
 
@@ -468,7 +472,7 @@ def head_of(root: str | Path) -> str | None:
 
 
 def refresh_history(db: str | Path, root: str | Path, *, until: str | None = None, max_commits: int = MAX_COMMITS,
-                    max_files: int = MAX_FILES, force: bool = False, budget: float | None = BUDGET,
+                    max_files: int = MAX_FILES, force: bool = False, budget: float | None = None,
                     progress: Callable[[str, int, int], None] | None = None,
                     span_cache: str | Path | None | bool = None) -> dict:
     """Mine ``root``'s git history onto the index at ``db`` and store it, unless the stored run is current.

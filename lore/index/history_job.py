@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import InvalidArgumentError, LoreError
+from ..errors import IndexBusyError, InvalidArgumentError, LoreError
 from ..store import db as store_db
 from ..store import history as store_history
 from . import history as hist
@@ -104,6 +104,7 @@ def _write_marker(db: Path, data: dict) -> None:
 def current_run(db: str | os.PathLike[str], root: str | os.PathLike[str]) -> dict | None:
     """The stored run's summary when it is current for the index at ``db`` (its generation, HEAD and
     the default caps), else ``None``: what decides, in a few milliseconds, that nothing needs mining."""
+    db, root = Path(db), Path(root)
     try:
         conn = store_db.connect(db, readonly=True)
     except (LoreError, OSError):
@@ -164,6 +165,7 @@ def run_step(db: str | os.PathLike[str], root: str | os.PathLike[str], mode: str
     history is a ranking hint.
     """
     check_mode(mode)
+    db, root = Path(db), Path(root)
     if mode == "off":
         return {"state": "off"}
     t0 = time.perf_counter()
@@ -174,7 +176,7 @@ def run_step(db: str | os.PathLike[str], root: str | os.PathLike[str], mode: str
         if hist.head_of(root) is not None:  # a git checkout: the work worth a process
             return start(db, root)
     try:
-        summary = hist.refresh_history(db, root, progress=progress)
+        summary = hist.refresh_history(db, root, progress=progress, budget=hist.BUDGET)
     except (LoreError, OSError) as exc:
         return {"state": "failed", "reason": str(exc)}
     except Exception as exc:  # noqa: BLE001  (sqlite3 and the like: the code index stands without its history)
@@ -206,7 +208,10 @@ def main(argv: list[str]) -> int:
                 break
             _write_marker(db, {"pid": os.getpid(), "done": 0, "total": 0, "started": started})
             try:
-                summary = hist.refresh_history(db, root, progress=progress)
+                summary = hist.refresh_history(db, root, progress=progress, budget=hist.BUDGET)
+            except IndexBusyError:  # a long write of a `lore index` meanwhile: try again after it
+                time.sleep(1.0)
+                continue
             except (LoreError, OSError):
                 break
             except Exception:  # noqa: BLE001  (a damaged index, a full disk: the next `lore index` tries again)

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from lore.api import index_repo, lore_graph, open_index
 from lore.cli import app
+from lore.cli.index import history_line
 from lore.index import history as hist
 from lore.index import history_job
 from lore.index import index_repo as index_code
@@ -246,3 +247,15 @@ def test_the_miner_process_ends_when_its_index_is_gone(history_repo, tmp_path):
     done = subprocess.run([sys.executable, "-m", "lore.index.history_job", str(db), str(history_repo)], timeout=60,
                           capture_output=True)
     assert done.returncode == 0 and not history_job.marker_path(db).exists()
+
+
+def test_a_run_cut_by_its_time_budget_is_finished_by_the_next(history_repo, tmp_path):
+    db = tmp_path / "i.db"
+    index_code(history_repo, db=db)
+    cut = hist.refresh_history(db, history_repo, budget=0.0)  # stops after the newest commit
+    assert cut["commits_read"] == 6 and cut["cut_by_budget"] == 5
+    assert "history: 1 of 6 commits used" in history_line({**cut, "state": "done"})
+    assert "stopped at its time budget, 5 older commits left for the next run" in history_line({**cut, "state": "done"})
+    done = hist.refresh_history(db, history_repo)  # not kept: the cut run is not current
+    assert "kept" not in done and done["cut_by_budget"] == 0
+    assert _counts(db)[1] == {("f", "g"): 2, ("f", "h"): 2}

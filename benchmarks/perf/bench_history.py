@@ -61,8 +61,8 @@ def _index(tree: Path, db: Path, mode: str, env: dict) -> dict:
     if mode == "background" and report.get("history", {}).get("state") == "background":
         from lore.index import history_job
 
-        history_job.wait(db, timeout=1800)  # not ours to reap: the miner is the lore command's child
-        while history_job.running(db):
+        deadline = time.monotonic() + 1800  # the miner is the lore command's child: watch the index for its run
+        while time.monotonic() < deadline and (history_job.current_run(db, tree) is None or history_job.running(db)):
             time.sleep(0.05)
         out["landed"] = time.perf_counter() - t0
     return out

@@ -145,7 +145,9 @@ def start(db: str | os.PathLike[str], root: str | os.PathLike[str]) -> dict:
 
 
 def wait(db: str | os.PathLike[str], timeout: float = 120.0) -> bool:
-    """Wait until no background miner works on the index at ``db`` (tests, benchmarks); whether it ended in time."""
+    """Wait until no background miner works on the index at ``db`` and the miners this process started have
+    ended (tests); whether they did in time. (A miner started by another process may not hold its lock
+    yet: watch :func:`current_run` for it instead.)"""
     deadline = time.monotonic() + timeout
     time.sleep(0.05)
     while time.monotonic() < deadline:

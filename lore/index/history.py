@@ -412,7 +412,7 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     if shallow == "true":
         return {**base, "head": head, "reason": "shallow clone (its history is cut)"}, *empty
     t_until, rev = _resolve_until(root, until)
-    ident = json.dumps([FORMAT, str(top_dir), head, t_until, rev, max_commits])
+    ident = json.dumps([FORMAT, head, t_until, rev, max_commits])  # HEAD names its whole history: any checkout
     cached = log_cache.load(ident) if log_cache is not None else None
     if progress is not None:
         progress("history", 0, 0)
@@ -517,25 +517,44 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
             today_names,
         )
 
-        cache = LogCache(lambda key: None if force else store_history.load_log(conn, key))
+        blobs = None if span_cache is False else BlobSpans(None if span_cache in (None, True) else str(span_cache))
+        from_user: list[str] = []
+
+        def load_log(key: str) -> bytes | None:  # this index's, else the user's (another checkout, a rebuild)
+            if force:
+                return None
+            got = store_history.load_log(conn, key)
+            if got is None and blobs is not None:
+                got = blobs.load_log(key)
+                if got is not None:
+                    from_user.append(key)
+                    cache.pending = (key, got)  # kept in the index too
+            return got
+
+        cache = LogCache(load_log)
         made: list[RevisionSpans] = []
 
         def spans(top: Path) -> RevisionSpans:  # only where there is a history to map (outside git: no cost)
             names = {} if force else decode_names(store_history.load_names(conn))
-            blobs = None if span_cache is False else BlobSpans(None if span_cache in (None, True) else str(span_cache))
             made.append(RevisionSpans(top, today_names(store_history.symbol_names(conn)), names, cache=blobs))
             return made[0]
 
         try:
             summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files,
                                            log_cache=cache, budget=budget, progress=progress)
+            if blobs is not None and cache.pending is not None and not from_user:
+                blobs.save_log(*cache.pending)
         finally:
             for rs in made:
                 rs.close()
+            if blobs is not None and not made:
+                blobs.close()
         summary["seconds"] = round(time.perf_counter() - t0, 3)
         if made:
             summary["versions_read"] = made[0].read
             summary["versions_cached"] = made[0].cached
+        if not summary.get("reason"):  # where the commits came from: git, this index's cache or the user's
+            summary["log_from"] = "user cache" if from_user else "git" if cache.pending is not None else "index"
         conn.close()
         conn = store_db.connect(db)  # the file now at ``db``: a rebuild may have replaced the one mined for
         with store_db.write_transaction(conn, db):

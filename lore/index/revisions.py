@@ -43,6 +43,7 @@ CACHE_FILES = 4096  # parsed file versions kept (a file changed by consecutive c
 MAX_BLOB = DEFAULT_MAX_FILE_SIZE  # a bigger file version (vendored, generated) is skipped, as the indexer skips it
 SPANS_FORMAT = 1  # of a cached parse (BlobSpans): raise it when what a version's spans are changes
 MAX_CACHE_ROWS = 100_000  # parsed versions kept in the user's cache (a few hundred bytes to a few KB each)
+MAX_CACHE_LOGS = 16  # parsed commit logs kept in it (one per mined HEAD; about 100-500 KB each)
 _PY_DEFS = "(function_definition name: (identifier) @name) @def\n(class_definition name: (identifier) @name) @def"
 
 Names = dict[tuple[str, str], tuple[str, ...]]  # (commit, path then) -> qualified names its hunks changed
@@ -113,7 +114,8 @@ class BlobSpans:
 
     Keyed by git's object id of the blob, its language and :data:`SPANS_FORMAT`: a blob's content
     never changes, so a second checkout, a copy or a rebuild of the index maps its history without
-    parsing any version again. One SQLite file (``history-spans.sqlite`` in the lore cache folder:
+    parsing any version again; the parsed ``git log`` of a HEAD is kept too (:meth:`load_log`), so
+    they run no ``git log`` either. One SQLite file (``history-spans.sqlite`` in the lore cache folder:
     ``$LORE_CACHE_DIR``, else ``$XDG_CACHE_HOME/lore``, else ``~/.cache/lore``; ``path`` to move it),
     bounded to :data:`MAX_CACHE_ROWS` entries (the least recently used go). Safe to share: SQLite's
     WAL lets concurrent miners read, a writer that would wait skips its write, a value that does not
@@ -208,6 +210,24 @@ class BlobSpans:
                 store_history.touch_spans(conn, hits, now)
         except sqlite3.Error:  # busy (another miner writes) or read-only: this batch stays uncached
             pass
+
+    def load_log(self, key: str) -> bytes | None:
+        """The parsed commit log cached under ``key`` (:class:`lore.index.history.LogCache`), or ``None``."""
+        conn = self._db()
+        if conn is None:
+            return None
+        try:
+            return store_history.get_cached_log(conn, key)
+        except sqlite3.Error:
+            return None
+
+    def save_log(self, key: str, blob: bytes) -> None:
+        """Keep a parsed commit log (the :data:`MAX_CACHE_LOGS` most recent are kept)."""
+        conn = self._db()
+        if conn is None:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            store_history.put_cached_log(conn, key, blob, int(time.time()), MAX_CACHE_LOGS)
 
     def close(self) -> None:
         self.flush()

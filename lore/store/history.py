@@ -118,6 +118,9 @@ def save_run(conn: sqlite3.Connection, generation: int, summary: dict, pairs: np
 # span format), so no version is parsed twice. It is a cache: any error here means "not cached".
 SPAN_CACHE_DDL = """CREATE TABLE IF NOT EXISTS spans (key TEXT PRIMARY KEY, value BLOB NOT NULL,
                                                     used INTEGER NOT NULL)"""
+# ... and the parsed commit logs of the last few mined HEADs (a second checkout or a rebuild runs no `git log`)
+LOG_CACHE_DDL = """CREATE TABLE IF NOT EXISTS logs (key TEXT PRIMARY KEY, value BLOB NOT NULL,
+                                                  used INTEGER NOT NULL)"""
 
 
 def open_span_cache(path: str) -> sqlite3.Connection:
@@ -129,6 +132,7 @@ def open_span_cache(path: str) -> sqlite3.Connection:
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute(SPAN_CACHE_DDL)
+        conn.execute(LOG_CACHE_DDL)
         conn.commit()
     except sqlite3.Error:
         conn.close()
@@ -179,3 +183,17 @@ def damage_span(conn: sqlite3.Connection, key: str, value: bytes) -> None:
 def span_keys(conn: sqlite3.Connection) -> list[str]:
     """Every cached key, sorted."""
     return [k for (k,) in conn.execute("SELECT key FROM spans ORDER BY key")]
+
+
+def get_cached_log(conn: sqlite3.Connection, key: str) -> bytes | None:
+    """The parsed commit log cached under ``key`` in the user cache, or ``None``."""
+    row = conn.execute("SELECT value FROM logs WHERE key = ?", (key,)).fetchone()
+    return None if row is None else bytes(row[0])
+
+
+def put_cached_log(conn: sqlite3.Connection, key: str, value: bytes, used: int, keep: int) -> None:
+    """Store a parsed commit log and keep only the ``keep`` most recently used ones."""
+    with conn:
+        conn.execute("INSERT OR REPLACE INTO logs(key, value, used) VALUES (?,?,?)", (key, value, used))
+        conn.execute("DELETE FROM logs WHERE key NOT IN (SELECT key FROM logs ORDER BY used DESC, key LIMIT ?)",
+                     (keep,))

@@ -58,7 +58,9 @@ def test_a_second_checkout_parses_no_file_version(history_repo, tmp_path):
     copy = _copy(history_repo, tmp_path / "copy")
     second = index_repo(copy)  # another checkout, another index: the same blobs
     s2, pairs2, touched2 = _counts(Path(second.db))
+    assert s1["log_from"] == "git"
     assert s2["versions_read"] == 0 and s2["versions_cached"] == s1["versions_read"]
+    assert s2["log_from"] == "user cache"  # no `git log` either
     assert (pairs2, touched2) == (pairs1, touched1)
     rebuilt = index_repo(copy, rebuild=True)
     assert _counts(Path(rebuilt.db))[0]["versions_read"] == 0

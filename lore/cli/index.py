@@ -136,10 +136,13 @@ def print_vectors(v: dict[str, Any]) -> None:
 
 def stats_cmd(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Files, symbols by kind and language, edges by table and by resolution."""
+    from ..index import history_job
+
     with open_db(db, readonly=True) as idx:
         s = idx.stats()
+    mining = history_job.status(s["db"])  # a background miner at work: {"done", "total", "pid", ...}, else None
     if as_json:
-        emit_json(s)
+        emit_json({**s, "history_mining": mining})
         return
     out.print(f"index {s['db']} · generation {s['generation']} · root {s['root']}", markup=False)
     from rich.table import Table
@@ -179,9 +182,6 @@ def stats_cmd(db: DbOpt = None, as_json: JsonOpt = False) -> None:
         out.print("skipped by the last index run: " + ", ".join(f"{k} {v}" for k, v in s["skipped"].items()),
                   markup=False)
     h = s.get("history") or {}
-    from ..index import history_job
-
-    mining = history_job.status(s["db"])
     if mining is not None:
         out.print(f"git history: mining in the background, {mining['done']} of {mining['total']} commits "
                   f"(pid {mining['pid']})", markup=False)

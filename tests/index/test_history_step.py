@@ -216,6 +216,8 @@ def test_one_miner_per_index_and_stats_show_its_progress(history_repo):
         assert history_job.main([str(db), str(history_repo)]) == 0  # a second miner gives way at once
         res = CliRunner().invoke(app, ["stats", "--db", str(db)])
         assert "git history: mining in the background, 3 of 10 commits (pid 4242)" in res.output
+        res = CliRunner().invoke(app, ["stats", "--db", str(db), "--json"])
+        assert json.loads(res.output)["history_mining"]["done"] == 3
         res = CliRunner().invoke(app, ["index", str(history_repo), "--history", "background"])
         assert "history: mining in the background, 3 of 10 commits (pid 4242)" in res.output
     assert history_job.status(db) is None

@@ -263,3 +263,16 @@ def test_a_run_cut_by_its_time_budget_is_finished_by_the_next(history_repo, tmp_
     done = hist.refresh_history(db, history_repo)  # not kept: the cut run is not current
     assert "kept" not in done and done["cut_by_budget"] == 0
     assert _counts(db)[1] == {("f", "g"): 2, ("f", "h"): 2}
+
+
+def test_the_mcp_refresh_tool_takes_the_history_mode(history_repo):
+    from lore.mcp_server import LoreTools
+
+    index_repo(history_repo, history="off")
+    tools = LoreTools(history_repo / ".lore" / "index.db", allow_refresh=True)
+    got = tools.call("lore_refresh", {"history": "wait"})
+    assert got["history"]["state"] == "done" and got["history"]["commits_used"] == 5
+    with pytest.raises(ValueError):
+        tools.call("lore_refresh", {"history": "later"})
+    got = tools.call("lore_refresh", {})  # the default: background, and the run is current
+    assert got["history"]["state"] == "kept"

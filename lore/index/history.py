@@ -54,8 +54,9 @@ _INDEX = re.compile(r"^index [0-9a-f]+\.\.([0-9a-f]{40,64})\b")  # --full-index:
 _COMMIT = "\x1elore-commit "
 MAX_COMMITS = 2000
 MAX_FILES = 50
-FORMAT = 3  # of the mining: a stored run of another format is mined again (2: each commit's own file version;
-# 3: the repository root's history whatever folder is indexed, blob ids read from the log)
+FORMAT = 4  # of the mining: a stored run of another format is mined again (2: each commit's own file version;
+# 3: the repository root's history whatever folder is indexed, blob ids read from the log; 4: a folder tells a
+# sweep by the definitions the whole commit changed)
 BUDGET = 120.0  # wall seconds a mining run maps commits for; the rest waits for the next run (see mine)
 MAX_SYMBOLS = 200  # a commit that touches more symbols than this is a sweep, not a coupling
 
@@ -271,14 +272,20 @@ class SpanMap(Protocol):
     def touched(self, commit: Commit, path_then: str, today_path: str, ranges) -> set[int]: ...
 
 
+Outside = Callable[[Commit, set[int], list[tuple[str, str, list[tuple[int, int]]]]], set[int]]
+
+
 def touched_symbols(commits: list[Commit], spans: SpanMap, *, max_files: int,
                     path_map: Callable[[str], str | None] | None = None,
-                    later_renames: Sequence[tuple[str, str]] = ()):
+                    later_renames: Sequence[tuple[str, str]] = (), outside: Outside | None = None):
     """Per usable commit (newest first): (commit, sorted symbol ids it changed), following renames to today's paths.
 
     Commits touching more than ``max_files`` files are skipped (yielded with ``None``); ``path_map``
     turns a path of the repository into one of the index (``None``: outside the indexed root);
     ``later_renames`` (newest first) are the renames of the commits newer than ``commits``.
+    ``outside(commit, ids inside, [(path then, path today, ranges)] outside the indexed root)``: more
+    ids (negative: definitions the index does not hold) for the files outside, so that a folder's index
+    tells a sweep by the same count as the repository's.
     """
     renamed_to: dict[str, str] = {}  # path at some commit -> path today
     for old, new in later_renames:
@@ -290,14 +297,19 @@ def touched_symbols(commits: list[Commit], spans: SpanMap, *, max_files: int,
             yield c, None
             continue
         touched: set[int] = set()
+        elsewhere: list[tuple[str, str, list[tuple[int, int]]]] = []
         for path, ranges in c.files.items():
             today = renamed_to.get(path, path)
             if path_map is not None:
                 mapped = path_map(today)
                 if mapped is None:
+                    if ranges:
+                        elsewhere.append((path, today, ranges))
                     continue
                 today = mapped
             touched |= spans.touched(c, path, today, ranges)
+        if outside is not None and elsewhere:
+            touched |= outside(c, touched, elsewhere)
         yield c, sorted(touched)
 
 
@@ -438,24 +450,44 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     skipped_files = skipped_symbols = done = 0
     if callable(spans):
         spans = spans(top_dir)
+    outside: Outside | None = None
+    sibling = getattr(spans, "sibling", None)
+    other: SpanMap | None = None
+    if prefix and sibling is not None:
+        other = sibling(top_dir)
+
+        def outside(c: Commit, inside: set[int], files: list[tuple[str, str, list[tuple[int, int]]]]) -> set[int]:
+            """The definitions outside the folder a commit changed, when they could make it a sweep: a commit
+            that changes nothing inside needs none, and one whose changed lines outside are too few neither."""
+            if other is None or not inside or len(inside) + sum(hi - lo + 1 for *_, rs in files for lo, hi in rs) <= max_symbols:
+                return set()
+            out: set[int] = set()
+            for path_then, today, ranges in files:
+                out |= other.touched(c, path_then, today, ranges)
+            return out
     prefetch = getattr(spans, "prefetch", None)
     if prefetch is not None:  # the cached versions in a few reads, not one per file
         prefetch([(c.sha, p, c.blobs.get(p)) for c in commits if len(c.files) <= max_files
                   for p, ranges in c.files.items() if ranges])
     deadline = None if budget is None else time.monotonic() + budget
     total = len(commits)
-    for _c, ids in touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later):
+    mapping = touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later,
+                              outside=outside)
+    for _c, ids in mapping:
         done += 1
         if ids is None:
             skipped_files += 1
         elif len(ids) > max_symbols:
             skipped_symbols += 1
-        elif ids:
-            per_commit.append(ids)
+        elif ids and ids[-1] >= 0:  # the ids of the index (those outside the folder are negative)
+            per_commit.append([i for i in ids if i >= 0])
         if progress is not None and (done % 8 == 0 or done == total):
             progress("history", done, total)
         if deadline is not None and done < total and time.monotonic() > deadline:
             break
+    close = getattr(other, "close", None)
+    if close is not None:
+        close()
     mapped = commits[:done]
     pairs, touched = count_pairs(per_commit)
     summary = {**base, "head": head, "commits_read": len(commits), "commits_used": len(per_commit), "renames_after": len(later),
@@ -472,7 +504,8 @@ def head_of(root: str | Path) -> str | None:
 
 
 def refresh_history(db: str | Path, root: str | Path, *, until: str | None = None, max_commits: int = MAX_COMMITS,
-                    max_files: int = MAX_FILES, force: bool = False, budget: float | None = None,
+                    max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS, force: bool = False,
+                    budget: float | None = None,
                     progress: Callable[[str, int, int], None] | None = None,
                     span_cache: str | Path | None | bool = None) -> dict:
     """Mine ``root``'s git history onto the index at ``db`` and store it, unless the stored run is current.
@@ -506,7 +539,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
             old = _loads(stored[1])
             same = (stored[0] == gen and old.get("format") == FORMAT and old.get("head") == head and old.get("until") == (None if until is None else str(until))
                     and old.get("max_commits") == max_commits and old.get("max_files") == max_files
-                    and not old.get("cut_by_budget"))
+                    and old.get("max_symbols", MAX_SYMBOLS) == max_symbols and not old.get("cut_by_budget"))
             if same:
                 return {**old, "kept": True}
         from .revisions import (  # parsers: only when mining
@@ -541,7 +574,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
 
         try:
             summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files,
-                                           log_cache=cache, budget=budget, progress=progress)
+                                           max_symbols=max_symbols, log_cache=cache, budget=budget, progress=progress)
             if blobs is not None and cache.pending is not None and not from_user:
                 blobs.save_log(*cache.pending)
         finally:

@@ -239,6 +239,33 @@ class BlobSpans:
         conn.close()
 
 
+class WorkingTreeNames(dict):
+    """Today's path -> {qualified name inside its module: a made-up negative id}, filled on first use from
+    the file in the working tree (the files outside an indexed folder, which the index does not hold)."""
+
+    def __init__(self, top: Path) -> None:
+        super().__init__()
+        self.top = top
+        self._next = -1
+
+    def get(self, path: str, default=None):  # type: ignore[override]
+        if path in self:
+            return self[path]
+        names: dict[str, int] = {}
+        lang = language_for(path)
+        full = self.top / path
+        try:
+            if lang is not None and full.is_file() and full.stat().st_size <= MAX_BLOB:
+                for *_, qname in sorted(parse_spans(path, full.read_bytes(), lang.name), key=lambda t: t[2]):
+                    if qname not in names:
+                        names[qname] = self._next
+                        self._next -= 1
+        except Exception:  # noqa: BLE001  (a file that cannot be read or parsed holds no definitions here)
+            names = {}
+        self[path] = names
+        return names
+
+
 def default_cache_path() -> Path:
     """Where the span cache lives: ``history-spans.sqlite`` in lore's user cache folder
     (``$LORE_CACHE_DIR``, else ``$XDG_CACHE_HOME/lore``, else ``~/.cache/lore``)."""
@@ -289,6 +316,13 @@ class RevisionSpans:
             git.stdin.close()  # type: ignore[union-attr]
             git.wait()
         git.stdout.close()  # type: ignore[union-attr]
+
+    def sibling(self, top: str | Path) -> RevisionSpans:
+        """Spans for the files outside the indexed folder of the checkout at ``top``: today's definitions
+        of a file there are read from the working tree on first use and given made-up negative ids (see
+        :class:`lore.index.history.touched_symbols`' ``outside``). It shares this one's cache of parsed
+        versions; close it when done."""
+        return RevisionSpans(top, WorkingTreeNames(Path(top)), dict(self.names), cache=self.cache)
 
     def prefetch(self, wanted: Sequence[tuple[str, str, str | None]]) -> None:
         """Read from the cache, in a few queries, the versions ``(commit, path then, blob id)`` the

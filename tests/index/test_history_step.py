@@ -157,6 +157,20 @@ def test_a_folder_gets_the_same_pairs_as_the_repository_root(tmp_path):
     assert pkg_summary["skipped_large"] == root_summary["skipped_large"] == 2  # the creation and the sweep
 
 
+def test_a_folder_tells_a_sweep_by_the_whole_commit(tmp_path):
+    """Step 2 changes f and g in pkg and o0..o2 outside: 5 definitions, a sweep with max_symbols=3 for the
+    root's index, and so for pkg's too (which does not hold o0..o2: they are read from the working tree)."""
+    repo = _pkg_repo(tmp_path)
+    index_code(repo, db=tmp_path / "root.db")
+    index_code(repo / "pkg", db=tmp_path / "pkg.db")
+    hist.refresh_history(tmp_path / "root.db", repo, max_symbols=3)
+    hist.refresh_history(tmp_path / "pkg.db", repo / "pkg", max_symbols=3)
+    root_summary, root_pairs = _pairs_by_name(tmp_path / "root.db")
+    pkg_summary, pkg_pairs = _pairs_by_name(tmp_path / "pkg.db")
+    assert root_pairs == {(("m.py", "f"), ("m.py", "g")): 2} and pkg_pairs == root_pairs
+    assert pkg_summary["skipped_large"] == root_summary["skipped_large"] == 1
+
+
 def test_history_off_mines_nothing(history_repo):
     report = index_repo(history_repo, history="off")
     assert report.history == {"state": "off"}

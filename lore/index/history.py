@@ -173,7 +173,7 @@ def _parse_log(text: str) -> list[Commit]:
             path = None
         elif raw.startswith("index ") and path is not None:
             m = _INDEX.match(raw)
-            if m:
+            if m and m.group(1).strip("0"):  # all zeros: the file was deleted
                 cur.blobs[path] = m.group(1)
         elif raw.startswith("rename from "):
             old_path = raw[len("rename from "):]

@@ -13,8 +13,9 @@ today's version of the file (renamed, deleted) is left out, never attributed to 
 What a commit changed never changes, so the names found per (commit, path) are kept in ``names``
 (the index stores them with its history, :func:`encode_names`): a later run maps only the commits
 it has not seen onto today's symbols from scratch, and spawns no git process when there are none.
-Python files are read by a definitions-only query (:func:`python_spans`, the spans and names lore's
-Python parser gives, at about half its cost); other languages by their parser.
+Python and Go files are read by a definitions-only query (:func:`python_spans`, :func:`go_spans`: the
+spans and names lore's parser gives, at about half and a third of its cost); other languages by their
+parser. What a version's parse gives is cached for the user by blob id (:class:`BlobSpans`).
 """
 
 from __future__ import annotations
@@ -79,6 +80,51 @@ def python_spans(data: bytes) -> list[tuple[int, int, str]]:
     return out
 
 
+_GO_DEFS = ("[(function_declaration) (method_declaration) (method_elem) (type_spec) (type_alias)] @def")
+_GO_SPAN = {"function_declaration", "method_declaration", "method_elem"}  # kinds function / method (types are not spans)
+
+
+def go_spans(data: bytes) -> list[tuple[int, int, str]]:
+    """(start line, end line, qualified name inside the module) of every function and method of a Go
+    source (interface methods included), as lore's Go parser names them (a method is ``Recv.name``,
+    whatever file declares ``Recv``), without the rest of the extraction (about a third of its cost).
+
+    Examples
+    --------
+    >>> go_spans(b"package p\\ntype S struct{}\\nfunc (s *S) Run() {\\n}\\ntype I interface {\\n  M()\\n}\\nfunc F() {}\\n")
+    [(3, 4, 'S.Run'), (6, 6, 'I.M'), (8, 8, 'F')]
+    """
+    tree = _ts.parse("go", data)
+    out: list[tuple[int, int, str]] = []
+    stack: list[tuple[int, str]] = []  # enclosing definitions: (end byte, qualified name)
+
+    def text(node) -> str:
+        return data[node.start_byte:node.end_byte].decode("utf-8", "replace") if node is not None else ""
+
+    for d in _ts.captures(_ts.query("go", _GO_DEFS), tree.root_node).get("def", []):
+        while stack and stack[-1][0] <= d.start_byte:
+            stack.pop()
+        name = text(d.child_by_field_name("name"))
+        if not name:
+            continue
+        prefix = stack[-1][1] + "." if stack else ""
+        if d.type == "method_declaration":
+            recv = d.child_by_field_name("receiver")
+            decl = recv.named_children[0] if recv is not None and recv.named_child_count else None
+            rtype = decl.child_by_field_name("type") if decl is not None else None
+            while rtype is not None and rtype.type in ("pointer_type", "parenthesized_type"):
+                rtype = rtype.named_children[0] if rtype.named_child_count else None
+            if rtype is not None and rtype.type == "generic_type":
+                rtype = rtype.child_by_field_name("type")
+            if rtype is not None and rtype.type == "type_identifier":
+                prefix = text(rtype) + "."
+        qname = prefix + name
+        stack.append((d.end_byte, qname))
+        if d.type in _GO_SPAN:
+            out.append((d.start_point[0] + 1, d.end_point[0] + 1, qname))
+    return out
+
+
 def encode_names(names: Names) -> bytes:
     """The names cache as one compact blob (sorted, so equal caches give equal bytes)."""
     return zlib.compress(marshal.dumps(sorted((sha, path, list(got)) for (sha, path), got in names.items())), 1)
@@ -100,6 +146,8 @@ def parse_spans(path: str, data: bytes, language: str) -> list[tuple[int, int, s
     of one file version, smallest spans first (the innermost definition at a line is found first)."""
     if language == "python":
         spans = python_spans(data)
+    elif language == "go":
+        spans = go_spans(data)
     else:
         pf = parse_source(path, data, language, _PLACEHOLDER)
         prefix = _PLACEHOLDER + "."

@@ -218,8 +218,9 @@ def main(argv: list[str]) -> int:
                 break
             except Exception:  # noqa: BLE001  (a damaged index, a full disk: the next `lore index` tries again)
                 break
-            if not summary.get("stale"):
-                break
+            if summary.get("cut_by_budget") or current_run(db, root) is not None:
+                break  # done (a run cut by its budget is taken up by the next `lore index`, not in a loop here)
+            # stale: another run moved or replaced the index while this one mined (or right after): again
     finally:
         with contextlib.suppress(OSError):
             marker_path(db).unlink()

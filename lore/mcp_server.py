@@ -194,7 +194,7 @@ class LoreTools:
             root = str(self.db_path.parent.parent)
         if not root:
             raise IndexNotFoundError(str(self.db_path))
-        report = index_repo(Path(root).resolve(), db=self.db_path).to_dict()
+        report = index_repo(Path(root).resolve(), db=self.db_path, history=a.get("history", "background")).to_dict()
         for key in ("added", "changed", "removed", "syntax_error_files"):
             files = report.get(key) or []
             report[key] = files[:50]

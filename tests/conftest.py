@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
 
 import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _history_cache_of_the_session(tmp_path_factory: pytest.TempPathFactory):
+    """Index runs in tests keep the parsed file versions of git history in a cache of this session, never
+    in the user's (``~/.cache/lore/history-spans.sqlite``); inherited by the miners and CLIs tests start."""
+    old = os.environ.get("LORE_HISTORY_CACHE")
+    os.environ["LORE_HISTORY_CACHE"] = str(tmp_path_factory.mktemp("history-cache") / "history-spans.sqlite")
+    yield
+    if old is None:
+        os.environ.pop("LORE_HISTORY_CACHE", None)
+    else:
+        os.environ["LORE_HISTORY_CACHE"] = old
 
 
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -62,7 +62,7 @@ def index_project(root: Path, db: Path, *, rebuild: bool = False) -> Path:
     """Index ``root`` into ``db`` with lore, the code alone (no history, no clusters), and return ``db``."""
     from lore.index.pipeline import run_index
 
-    run_index(root, steps=(), db=db, rebuild=rebuild)
+    run_index(root, steps=(), db=db, rebuild=rebuild, history="off")
     return db
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -32,11 +33,13 @@ def index_cmd(
     executor: Annotated[str, typer.Option("--executor", help="local (process pools, the default) | ray (Ray tasks and actors; the ray extra). Same index either way.")] = "local",
     ray_address: Annotated[str | None, typer.Option("--ray-address", help="--executor ray: auto | ray://host:port | host:port (default: RAY_ADDRESS, else a local Ray).")] = None,
     edge_store: Annotated[str | None, typer.Option("--edge-store", help="parquet: also write the graph's edges as Parquet shards beside the index (the ray extra) | sqlite: stop; default: keep the index's.")] = None,
+    history: Annotated[str, typer.Option("--history", help="The git history (the ranker's co-change signal) in a git checkout: background (default: mined by a detached process after the code index is written; `lore stats` shows its progress) | wait (mine before returning, with a progress bar) | off.")] = "background",
     clusters: Annotated[bool, typer.Option("--clusters/--no-clusters", help="Compute and store the default clusters of the new state, so every reader (a read-only MCP server too) gets them at once (about 0.5 s CPU on Django); --no-clusters leaves them to the first query that may write.")] = True,
 ) -> None:
     """Index a repository (incremental: only changed files are re-parsed)."""
+    t0 = time.perf_counter()
     scale: dict[str, Any] = {"executor": executor, "ray_address": ray_address, "edge_store": edge_store,
-                             "clusters": clusters, "include": tuple(include or ()),
+                             "clusters": clusters, "history": history, "include": tuple(include or ()),
                              **({} if gitignore is None else {"gitignore": gitignore})}
     if watch:
         from ._watch import watch_index
@@ -61,11 +64,10 @@ def index_cmd(
         if progress is not None:
             progress.stop()
     vectors = report.code_vectors
-    if report.nothing_indexed:  # exit code 2 and one line; the last good index was left as it was
-        if as_json:
-            emit_json(report.to_dict())
+    if report.nothing_indexed:  # exit code 2 and one line (with --json: the error object, its details the counts)
         raise NothingToIndexError(report.root, report.nothing_indexed, report.excluded,
                                   db=report.db if Path(report.db).is_file() else "")
+    seconds = time.perf_counter() - t0  # the whole command's, history and clusters included
     if as_json:
         emit_json(report.to_dict())
         return
@@ -76,7 +78,8 @@ def index_cmd(
                   markup=False)
     else:
         out.print(
-            f"indexed {report.files_seen} files in {report.seconds['total']:.2f}s: {len(report.added)} added, "
+            f"indexed {report.files_seen} files in {seconds:.2f}s (code {report.seconds['total']:.2f}s): "
+            f"{len(report.added)} added, "
             f"{len(report.changed)} changed, {len(report.removed)} removed, {report.unchanged} unchanged; "
             f"re-resolved {report.reresolved_files} files; generation {report.generation}",
             markup=False,
@@ -95,6 +98,38 @@ def index_cmd(
         err.print(f"warning: skipped {n} files: {reason}", markup=False)
     if vectors:
         print_vectors(vectors)
+    line = history_line(report.history)
+    if line:
+        out.print(line, markup=False)
+
+
+def history_line(h: dict) -> str:
+    """One line on the git-history step of ``lore index`` (``report.history``), or ``""`` without one."""
+    state = h.get("state")
+    if not state:
+        return ""
+    if state == "off":
+        return "history: off (--history off)"
+    if state == "failed":
+        return f"history: failed ({h.get('reason', '')}); the code index is complete without it"
+    if state == "background":
+        if h.get("already"):
+            return (f"history: mining in the background, {h.get('done', 0)} of {h.get('total', 0)} commits "
+                    f"(pid {h.get('pid')}); the ranker uses it once it lands")
+        return (f"history: mining in the background (pid {h.get('pid')}); `lore stats` shows its progress, "
+                "the ranker uses it once it lands")
+    if h.get("reason"):
+        return f"history: none ({h['reason']})"
+    line = f"history: {h.get('commits_used', 0)} of {h.get('commits_read', 0)} commits used"
+    if state == "kept":
+        return line + " (unchanged since the last run)"
+    parsed, cached = h.get("versions_read"), h.get("versions_cached")
+    if parsed is not None:
+        line += f", {parsed} file versions parsed, {cached or 0} from the cache"
+    line += f", in {h.get('seconds', 0):.2f}s"
+    if h.get("cut_by_budget"):
+        line += f"; stopped at its time budget, {h['cut_by_budget']} older commits left for the next run"
+    return line
 
 
 def skipped_dirs_text(dirs: dict[str, str], *, most: int = 5) -> str:
@@ -126,10 +161,13 @@ def print_vectors(v: dict[str, Any]) -> None:
 
 def stats_cmd(db: DbOpt = None, as_json: JsonOpt = False) -> None:
     """Files, symbols by kind and language, edges by table and by resolution."""
+    from ..index import history_job
+
     with open_db(db, readonly=True) as idx:
         s = idx.stats()
+    mining = history_job.status(s["db"])  # a background miner at work: {"done", "total", "pid", ...}, else None
     if as_json:
-        emit_json(s)
+        emit_json({**s, "history_mining": mining})
         return
     out.print(f"index {s['db']} · generation {s['generation']} · root {s['root']}", markup=False)
     from rich.table import Table
@@ -169,6 +207,9 @@ def stats_cmd(db: DbOpt = None, as_json: JsonOpt = False) -> None:
         out.print("skipped by the last index run: " + ", ".join(f"{k} {v}" for k, v in s["skipped"].items()),
                   markup=False)
     h = s.get("history") or {}
+    if mining is not None:
+        out.print(f"git history: mining in the background, {mining['done']} of {mining['total']} commits "
+                  f"(pid {mining['pid']})", markup=False)
     if h.get("reason"):
         out.print(f"git history: none ({h['reason']})", markup=False)
     elif h:

@@ -1,9 +1,12 @@
 """Logical coupling: which symbols changed in the same commits, read from git at index time.
 
-Where the indexed root is a git checkout, :func:`refresh_history` reads ``git log -p -U0 -M`` once
-(a subprocess, capped at ``max_commits`` newest commits), maps every hunk onto the innermost
+Where the indexed root is a git checkout, :func:`refresh_history` reads ``git log -p -U0 -M`` of the
+repository (from its top directory, whatever folder is indexed: a folder's index gets the same
+pairs for its files as the whole repository's) once (a subprocess, capped at ``max_commits`` newest
+commits, and the mapping at a time ``budget``), maps every hunk onto the innermost
 function, method or class of the file *as that commit left it* (:mod:`lore.index.revisions`; what
-each commit changed is kept, so a later run reads only new commits' files), names it by its
+each commit changed is kept, so a later run reads only new commits' files, and what parsing a
+file version gives is cached for the user by its blob id, so no checkout parses it again), names it by its
 qualified name and finds today's symbol of that name, and stores, per pair of symbols, the number of
 commits that changed both, and per symbol the number of commits that changed it
 (:mod:`lore.store.history`). As in the co-change literature (Zimmermann et al. 2005, Ying et al.
@@ -18,17 +21,16 @@ than that time (committer time), or the revision and its ancestors: the benchmar
 whose history ends where its co-change ground truth begins, so the signal never sees the commits
 it is graded on.
 
-The git reading and hunk mapping here are shared with :mod:`lore.bench.cochange` (the ground
+An index run mines after its code is committed, now or in a detached process
+(:mod:`lore.index.history_job`). The git reading and hunk mapping here are shared with :mod:`lore.bench.cochange` (the ground
 truth), so the signal and the judgements count commits the same way.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import marshal
 import re
-import sqlite3
 import subprocess
 import time
 import zlib
@@ -40,19 +42,22 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from ..errors import InvalidArgumentError, LoreError, NotAGitRepositoryError
+from ..errors import InvalidArgumentError, NotAGitRepositoryError
 from ..store import db as store_db
 from ..store import history as store_history
 
 if TYPE_CHECKING:
-    from .indexer import IndexReport
     from .revisions import RevisionSpans
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_INDEX = re.compile(r"^index [0-9a-f]+\.\.([0-9a-f]{40,64})\b")  # --full-index: the new version's blob id
 _COMMIT = "\x1elore-commit "
 MAX_COMMITS = 2000
 MAX_FILES = 50
-FORMAT = 2  # of the mining: a stored run of another format is mined again (2: each commit's own file version)
+FORMAT = 4  # of the mining: a stored run of another format is mined again (2: each commit's own file version;
+# 3: the repository root's history whatever folder is indexed, blob ids read from the log; 4: a folder tells a
+# sweep by the definitions the whole commit changed)
+BUDGET = 120.0  # wall seconds a mining run maps commits for; the rest waits for the next run (see mine)
 MAX_SYMBOLS = 200  # a commit that touches more symbols than this is a sweep, not a coupling
 
 
@@ -62,6 +67,7 @@ class Commit:
     time: int
     files: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # path (at that commit) -> line ranges
     renames: list[tuple[str, str]] = field(default_factory=list)  # (old path, new path)
+    blobs: dict[str, str] = field(default_factory=dict)  # path (at that commit) -> git's id of the version it left
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess | None:
@@ -117,7 +123,7 @@ def read_history(root: Path, *, since: int | None = None, until: int | None = No
     repository.
     """
     cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "-p", "-U0",
-           "--no-color", "--no-ext-diff", f"--format={_COMMIT}%H %ct"]
+           "--no-color", "--no-ext-diff", "--full-index", f"--format={_COMMIT}%H %ct"]
     if since is not None:
         cmd.append(f"--since=@{since}")
     if until is not None:
@@ -165,6 +171,10 @@ def _parse_log(text: str) -> list[Commit]:
             # a file's creation is not a co-change of its symbols: ignore its hunks
             cur.files[path] = []
             path = None
+        elif raw.startswith("index ") and path is not None:
+            m = _INDEX.match(raw)
+            if m and m.group(1).strip("0"):  # all zeros: the file was deleted
+                cur.blobs[path] = m.group(1)
         elif raw.startswith("rename from "):
             old_path = raw[len("rename from "):]
         elif raw.startswith("rename to ") and old_path is not None:
@@ -262,14 +272,20 @@ class SpanMap(Protocol):
     def touched(self, commit: Commit, path_then: str, today_path: str, ranges) -> set[int]: ...
 
 
+Outside = Callable[[Commit, set[int], list[tuple[str, str, list[tuple[int, int]]]]], set[int]]
+
+
 def touched_symbols(commits: list[Commit], spans: SpanMap, *, max_files: int,
                     path_map: Callable[[str], str | None] | None = None,
-                    later_renames: Sequence[tuple[str, str]] = ()):
+                    later_renames: Sequence[tuple[str, str]] = (), outside: Outside | None = None):
     """Per usable commit (newest first): (commit, sorted symbol ids it changed), following renames to today's paths.
 
     Commits touching more than ``max_files`` files are skipped (yielded with ``None``); ``path_map``
     turns a path of the repository into one of the index (``None``: outside the indexed root);
     ``later_renames`` (newest first) are the renames of the commits newer than ``commits``.
+    ``outside(commit, ids inside, [(path then, path today, ranges)] outside the indexed root)``: more
+    ids (negative: definitions the index does not hold) for the files outside, so that a folder's index
+    tells a sweep by the same count as the repository's.
     """
     renamed_to: dict[str, str] = {}  # path at some commit -> path today
     for old, new in later_renames:
@@ -281,14 +297,19 @@ def touched_symbols(commits: list[Commit], spans: SpanMap, *, max_files: int,
             yield c, None
             continue
         touched: set[int] = set()
+        elsewhere: list[tuple[str, str, list[tuple[int, int]]]] = []
         for path, ranges in c.files.items():
             today = renamed_to.get(path, path)
             if path_map is not None:
                 mapped = path_map(today)
                 if mapped is None:
+                    if ranges:
+                        elsewhere.append((path, today, ranges))
                     continue
                 today = mapped
             touched |= spans.touched(c, path, today, ranges)
+        if outside is not None and elsewhere:
+            touched |= outside(c, touched, elsewhere)
         yield c, sorted(touched)
 
 
@@ -351,24 +372,32 @@ class LogCache:
 
 
 def _encode_log(commits: list[Commit], later: list[tuple[str, str]]) -> bytes:
-    rows = [(c.sha, c.time, [(p, [tuple(r) for r in rs]) for p, rs in c.files.items()], [tuple(r) for r in c.renames])
-            for c in commits]
+    rows = [(c.sha, c.time, [(p, [tuple(r) for r in rs]) for p, rs in c.files.items()], [tuple(r) for r in c.renames],
+             sorted(c.blobs.items())) for c in commits]
     return zlib.compress(marshal.dumps((rows, [tuple(r) for r in later])), 1)
 
 
 def _decode_log(blob: bytes) -> tuple[list[Commit], list[tuple[str, str]]]:
     rows, later = marshal.loads(zlib.decompress(blob))
-    commits = [Commit(sha, t, {p: [tuple(r) for r in rs] for p, rs in files}, [tuple(r) for r in renames])
-               for sha, t, files, renames in rows]
+    commits = [Commit(sha, t, {p: [tuple(r) for r in rs] for p, rs in files}, [tuple(r) for r in renames], dict(blobs))
+               for sha, t, files, renames, blobs in rows]
     return commits, [tuple(r) for r in later]
 
 
 def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until: str | None = None, max_commits: int = MAX_COMMITS,
-         max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS,
-         log_cache: LogCache | None = None) -> tuple[dict, np.ndarray, np.ndarray]:
+         max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS, log_cache: LogCache | None = None,
+         budget: float | None = None, progress: Callable[[str, int, int], None] | None = None,
+         ) -> tuple[dict, np.ndarray, np.ndarray]:
     """(summary, pairs, touched) of the checkout at ``root`` mapped onto ``spans`` (paths relative to ``root``;
     or a function of the repository's top directory that makes them, called only when there is a
     history to map).
+
+    The commits are the repository's (from its top directory), whatever folder ``root`` is: a
+    folder's index counts the same commits, skips the same large ones and so gets the same pairs
+    for its files as the whole repository's index. The window is the ``max_commits`` newest
+    commits (before ``until``), and mapping them stops after ``budget`` wall seconds (``None``: no
+    limit; the summary's ``cut_by_budget`` counts the older commits left out; with the caches, the
+    next run gets further). ``progress("history", done, total)`` follows the mapping.
 
     The summary says why the history is empty when it is (``reason``); it never raises for a
     missing git, a directory outside any repository, a shallow clone or an empty repository. With a
@@ -385,6 +414,7 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     if top.returncode != 0 or len(lines) < 3:
         return {**base, "reason": "not a git checkout"}, *empty
     prefix, shallow, head = lines[1].strip(), lines[2].strip(), head_of(root)
+    top_dir = Path(lines[0].strip())
     if head is None:
         return {**base, "reason": "no commit yet"}, *empty
     touched_here = _git(root, "log", "-1", "--format=%H", "--", ".")
@@ -394,20 +424,20 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     if shallow == "true":
         return {**base, "head": head, "reason": "shallow clone (its history is cut)"}, *empty
     t_until, rev = _resolve_until(root, until)
-    ident = json.dumps([FORMAT, lines[0].strip(), prefix, head, t_until, rev, max_commits])
+    ident = json.dumps([FORMAT, head, t_until, rev, max_commits])  # HEAD names its whole history: any checkout
     cached = log_cache.load(ident) if log_cache is not None else None
+    if progress is not None:
+        progress("history", 0, 0)
     if cached is not None:  # the same commits as last time: only the mapping onto today's symbols is redone
         commits, later = _decode_log(cached)
     else:
         try:
-            commits = read_history(Path(lines[0].strip()), until=t_until, rev=rev, max_commits=max_commits,
-                                   pathspec=prefix or None)
+            commits = read_history(top_dir, until=t_until, rev=rev, max_commits=max_commits)
         except NotAGitRepositoryError:
             return {**base, "head": head, "reason": "git log failed"}, *empty
         later = []
         if t_until is not None or rev is not None:  # the window ends before HEAD: today's paths need the renames since
-            later = read_renames(Path(lines[0].strip()), since=t_until,
-                                 rev_range=None if rev is None else f"{rev}..HEAD", pathspec=prefix or None)
+            later = read_renames(top_dir, since=t_until, rev_range=None if rev is None else f"{rev}..HEAD")
         if log_cache is not None:
             log_cache.pending = (ident, _encode_log(commits, later))
 
@@ -417,21 +447,53 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
         return path[len(prefix):] if path.startswith(prefix) else None
 
     per_commit: list[list[int]] = []
-    skipped_files = skipped_symbols = 0
+    skipped_files = skipped_symbols = done = 0
     if callable(spans):
-        spans = spans(Path(lines[0].strip()))
-    for _c, ids in touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later):
+        spans = spans(top_dir)
+    outside: Outside | None = None
+    sibling = getattr(spans, "sibling", None)
+    other: SpanMap | None = None
+    if prefix and sibling is not None:
+        other = sibling(top_dir)
+
+        def outside(c: Commit, inside: set[int], files: list[tuple[str, str, list[tuple[int, int]]]]) -> set[int]:
+            """The definitions outside the folder a commit changed, when they could make it a sweep: a commit
+            that changes nothing inside needs none, and one whose changed lines outside are too few neither."""
+            if other is None or not inside or len(inside) + sum(hi - lo + 1 for *_, rs in files for lo, hi in rs) <= max_symbols:
+                return set()
+            out: set[int] = set()
+            for path_then, today, ranges in files:
+                out |= other.touched(c, path_then, today, ranges)
+            return out
+    prefetch = getattr(spans, "prefetch", None)
+    if prefetch is not None:  # the cached versions in a few reads, not one per file
+        prefetch([(c.sha, p, c.blobs.get(p)) for c in commits if len(c.files) <= max_files
+                  for p, ranges in c.files.items() if ranges])
+    deadline = None if budget is None else time.monotonic() + budget
+    total = len(commits)
+    mapping = touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later,
+                              outside=outside)
+    for _c, ids in mapping:
+        done += 1
         if ids is None:
             skipped_files += 1
         elif len(ids) > max_symbols:
             skipped_symbols += 1
-        elif ids:
-            per_commit.append(ids)
+        elif ids and ids[-1] >= 0:  # the ids of the index (those outside the folder are negative)
+            per_commit.append([i for i in ids if i >= 0])
+        if progress is not None and (done % 8 == 0 or done == total):
+            progress("history", done, total)
+        if deadline is not None and done < total and time.monotonic() > deadline:
+            break
+    close = getattr(other, "close", None)
+    if close is not None:
+        close()
+    mapped = commits[:done]
     pairs, touched = count_pairs(per_commit)
     summary = {**base, "head": head, "commits_read": len(commits), "commits_used": len(per_commit), "renames_after": len(later),
-               "skipped_large": skipped_files + skipped_symbols,
-               "newest": max((c.time for c in commits), default=None),
-               "oldest": min((c.time for c in commits), default=None), "reason": ""}
+               "skipped_large": skipped_files + skipped_symbols, "cut_by_budget": total - done,
+               "newest": max((c.time for c in mapped), default=None),
+               "oldest": min((c.time for c in mapped), default=None), "reason": ""}
     return summary, pairs, touched
 
 
@@ -442,11 +504,19 @@ def head_of(root: str | Path) -> str | None:
 
 
 def refresh_history(db: str | Path, root: str | Path, *, until: str | None = None, max_commits: int = MAX_COMMITS,
-                    max_files: int = MAX_FILES, force: bool = False) -> dict:
+                    max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS, force: bool = False,
+                    budget: float | None = None,
+                    progress: Callable[[str, int, int], None] | None = None,
+                    span_cache: str | Path | None | bool = None) -> dict:
     """Mine ``root``'s git history onto the index at ``db`` and store it, unless the stored run is current.
 
     A run is current when it was mapped onto the index's generation with the same HEAD, ``until``
-    and caps. Returns the run's summary (with ``"kept": True`` when nothing was redone).
+    and caps, and was not cut by the time ``budget`` (seconds; ``None``: none). Returns the run's
+    summary (with ``"kept": True`` when nothing was redone, ``"stale": True`` when the index moved to
+    another generation or was replaced while this run mined: nothing was written then).
+    ``span_cache``: where parsed file versions are cached by blob id (:class:`lore.index.revisions.BlobSpans`;
+    ``None``: the user's lore cache, ``False``: no cache). ``progress("history", done, total)``
+    follows the commits mapped.
 
     Examples
     --------
@@ -462,43 +532,71 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
     conn = store_db.connect(db)
     try:
         gen = store_db.generation(conn)
+        stamp = store_db.index_stamp(conn)
         head = head_of(root)
         stored = store_history.run_summary(conn)
         if stored is not None and not force:
             old = _loads(stored[1])
             same = (stored[0] == gen and old.get("format") == FORMAT and old.get("head") == head and old.get("until") == (None if until is None else str(until))
-                    and old.get("max_commits") == max_commits and old.get("max_files") == max_files)
+                    and old.get("max_commits") == max_commits and old.get("max_files") == max_files
+                    and old.get("max_symbols", MAX_SYMBOLS) == max_symbols and not old.get("cut_by_budget"))
             if same:
                 return {**old, "kept": True}
         from .revisions import (  # parsers: only when mining
+            BlobSpans,
             RevisionSpans,
             decode_names,
             encode_names,
             today_names,
         )
 
-        cache = LogCache(lambda key: None if force else store_history.load_log(conn, key))
+        blobs = None if span_cache is False else BlobSpans(None if span_cache in (None, True) else str(span_cache))
+        from_user: list[str] = []
+
+        def load_log(key: str) -> bytes | None:  # this index's, else the user's (another checkout, a rebuild)
+            if force:
+                return None
+            got = store_history.load_log(conn, key)
+            if got is None and blobs is not None:
+                got = blobs.load_log(key)
+                if got is not None:
+                    from_user.append(key)
+                    cache.pending = (key, got)  # kept in the index too
+            return got
+
+        cache = LogCache(load_log)
         made: list[RevisionSpans] = []
 
         def spans(top: Path) -> RevisionSpans:  # only where there is a history to map (outside git: no cost)
             names = {} if force else decode_names(store_history.load_names(conn))
-            made.append(RevisionSpans(top, today_names(store_history.symbol_names(conn)), names))
+            made.append(RevisionSpans(top, today_names(store_history.symbol_names(conn)), names, cache=blobs))
             return made[0]
 
         try:
             summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files,
-                                           log_cache=cache)
+                                           max_symbols=max_symbols, log_cache=cache, budget=budget, progress=progress)
+            if blobs is not None and cache.pending is not None and not from_user:
+                blobs.save_log(*cache.pending)
         finally:
             for rs in made:
                 rs.close()
+            if blobs is not None and not made:
+                blobs.close()
         summary["seconds"] = round(time.perf_counter() - t0, 3)
         if made:
             summary["versions_read"] = made[0].read
+            summary["versions_cached"] = made[0].cached
+        if not summary.get("reason"):  # where the commits came from: git, this index's cache or the user's
+            summary["log_from"] = "user cache" if from_user else "git" if cache.pending is not None else "index"
+        conn.close()
+        conn = store_db.connect(db)  # the file now at ``db``: a rebuild may have replaced the one mined for
         with store_db.write_transaction(conn, db):
+            if store_db.index_stamp(conn) != stamp:  # another generation, or another index: this run is stale
+                return {**summary, "stale": True}
             store_history.save_run(conn, gen, summary, pairs, touched)
             if cache.pending is not None:
                 store_history.save_log(conn, *cache.pending)
-            if made and made[0].read:  # new commits were mapped: keep what they changed (only what this run used)
+            if made and (made[0].read or made[0].cached):  # new commits were mapped: keep what they changed (only what this run used)
                 rs = made[0]
                 store_history.save_names(conn, encode_names({k: rs.names[k] for k in sorted(rs.used) if k in rs.names}))
         return summary
@@ -514,18 +612,3 @@ def _loads(text: str) -> dict:
     except ValueError:
         return {}
     return got if isinstance(got, dict) else {}
-
-
-def history_step(db: Path) -> Callable[[IndexReport], None]:
-    """An index pipeline step (:func:`lore.index.pipeline.run_index`): after the run, bring the history up to date.
-
-    Fails quietly: the history is a ranking hint, and an index run never fails for it (the code index
-    is committed before this step; a full disk or a busy index here leaves the previous run, which
-    is ignored once stale, or none).
-    """
-
-    def after(report: IndexReport) -> None:
-        with contextlib.suppress(LoreError, sqlite3.Error, OSError):
-            refresh_history(report.db, report.root)
-
-    return after

@@ -102,6 +102,7 @@ class IndexReport:
     seconds: dict[str, float] = field(default_factory=dict)
     code_vectors: dict | None = None  # what `index_repo(embed=True)` embedded, kept and removed
     vector_upkeep: list[dict] = field(default_factory=list)  # code vectors the refresh brought up to date
+    history: dict = field(default_factory=dict)  # the git-history step (lore.index.history_job.run_step)
 
     @property
     def changed_any(self) -> bool:

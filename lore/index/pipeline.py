@@ -10,12 +10,14 @@ file before the run and returns the function to call with the run's report after
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..store import db as store_db
 from ..store import docs_keep
+from . import history_job
 from .config import load_settings, walk_options
 from .indexer import IndexReport, index_repo
 
@@ -34,7 +36,12 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
         the same order with the report once the code index (and any kept documents) is written.
     **options
         Those of :func:`lore.index.index_repo` (``db``, ``exclude``, ``include``, ``gitignore``,
-        ``max_file_size``, ``workers``, ``rebuild``, ``progress``, ``executor``, ``ray_address``, ``edge_store``).
+        ``max_file_size``, ``workers``, ``rebuild``, ``progress``, ``executor``, ``ray_address``, ``edge_store``),
+        and ``history``:
+        ``wait`` (the default: the git history is mined before this returns, ``progress("history",
+        done, total)`` follows it), ``background`` (a detached miner, :mod:`lore.index.history_job`)
+        or ``off``. ``report.history`` says what the step did; ``report.seconds["all"]`` is the
+        whole run's wall time.
 
     A rebuild (``rebuild=True`` or a schema change) drops the database; the document tables are
     copied aside first and back afterwards (ids included, so chunk ids stay valid;
@@ -52,6 +59,8 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
     >>> seen
     [('index.db', ['m.py'])]
     """
+    t0 = time.perf_counter()
+    history = history_job.check_mode(options.pop("history", None) or "wait")
     db = Path(options.pop("db", None) or store_db.default_db_path(Path(root).resolve()))
     # the repository's own settings (pyproject.toml [tool.lore], .lore/config.toml, .loreignore) under the caller's
     settings = load_settings(Path(root).resolve(), exclude=tuple(options.pop("exclude", ()) or ()),
@@ -70,4 +79,7 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
     if not report.nothing_indexed:  # nothing was written: the upkeep steps have nothing new to follow
         for finish in after:
             finish(report)
+        # last: the code (and what follows it) is committed and usable; the history joins it now or later
+        report.history = history_job.run_step(report.db, report.root, history, options.get("progress"))
+    report.seconds["all"] = round(time.perf_counter() - t0, 3)
     return report

@@ -13,14 +13,19 @@ today's version of the file (renamed, deleted) is left out, never attributed to 
 What a commit changed never changes, so the names found per (commit, path) are kept in ``names``
 (the index stores them with its history, :func:`encode_names`): a later run maps only the commits
 it has not seen onto today's symbols from scratch, and spawns no git process when there are none.
-Python files are read by a definitions-only query (:func:`python_spans`, the spans and names lore's
-Python parser gives, at about half its cost); other languages by their parser.
+Python and Go files are read by a definitions-only query (:func:`python_spans`, :func:`go_spans`: the
+spans and names lore's parser gives, at about half and a third of its cost); other languages by their
+parser. What a version's parse gives is cached for the user by blob id (:class:`BlobSpans`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import marshal
+import os
+import sqlite3
 import subprocess
+import time
 import zlib
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -30,12 +35,16 @@ from typing import Protocol
 from ..errors import NotAGitRepositoryError
 from ..languages import language_for, parse_source
 from ..parsers import _ts
+from ..store import history as store_history
 from .walk import DEFAULT_MAX_FILE_SIZE
 
 SPAN_KINDS = ("function", "method", "class")
 _PLACEHOLDER = "M"  # the module name a historical version is parsed under (stripped again below)
 CACHE_FILES = 4096  # parsed file versions kept (a file changed by consecutive commits is read once each)
 MAX_BLOB = DEFAULT_MAX_FILE_SIZE  # a bigger file version (vendored, generated) is skipped, as the indexer skips it
+SPANS_FORMAT = 1  # of a cached parse (BlobSpans): raise it when what a version's spans are changes
+MAX_CACHE_ROWS = 100_000  # parsed versions kept in the user's cache (a few hundred bytes to a few KB each)
+MAX_CACHE_LOGS = 16  # parsed commit logs kept in it (one per mined HEAD; about 100-500 KB each)
 _PY_DEFS = "(function_definition name: (identifier) @name) @def\n(class_definition name: (identifier) @name) @def"
 
 Names = dict[tuple[str, str], tuple[str, ...]]  # (commit, path then) -> qualified names its hunks changed
@@ -71,6 +80,51 @@ def python_spans(data: bytes) -> list[tuple[int, int, str]]:
     return out
 
 
+_GO_DEFS = ("[(function_declaration) (method_declaration) (method_elem) (type_spec) (type_alias)] @def")
+_GO_SPAN = {"function_declaration", "method_declaration", "method_elem"}  # kinds function / method (types are not spans)
+
+
+def go_spans(data: bytes) -> list[tuple[int, int, str]]:
+    """(start line, end line, qualified name inside the module) of every function and method of a Go
+    source (interface methods included), as lore's Go parser names them (a method is ``Recv.name``,
+    whatever file declares ``Recv``), without the rest of the extraction (about a third of its cost).
+
+    Examples
+    --------
+    >>> go_spans(b"package p\\ntype S struct{}\\nfunc (s *S) Run() {\\n}\\ntype I interface {\\n  M()\\n}\\nfunc F() {}\\n")
+    [(3, 4, 'S.Run'), (6, 6, 'I.M'), (8, 8, 'F')]
+    """
+    tree = _ts.parse("go", data)
+    out: list[tuple[int, int, str]] = []
+    stack: list[tuple[int, str]] = []  # enclosing definitions: (end byte, qualified name)
+
+    def text(node) -> str:
+        return data[node.start_byte:node.end_byte].decode("utf-8", "replace") if node is not None else ""
+
+    for d in _ts.captures(_ts.query("go", _GO_DEFS), tree.root_node).get("def", []):
+        while stack and stack[-1][0] <= d.start_byte:
+            stack.pop()
+        name = text(d.child_by_field_name("name"))
+        if not name:
+            continue
+        prefix = stack[-1][1] + "." if stack else ""
+        if d.type == "method_declaration":
+            recv = d.child_by_field_name("receiver")
+            decl = recv.named_children[0] if recv is not None and recv.named_child_count else None
+            rtype = decl.child_by_field_name("type") if decl is not None else None
+            while rtype is not None and rtype.type in ("pointer_type", "parenthesized_type"):
+                rtype = rtype.named_children[0] if rtype.named_child_count else None
+            if rtype is not None and rtype.type == "generic_type":
+                rtype = rtype.child_by_field_name("type")
+            if rtype is not None and rtype.type == "type_identifier":
+                prefix = text(rtype) + "."
+        qname = prefix + name
+        stack.append((d.end_byte, qname))
+        if d.type in _GO_SPAN:
+            out.append((d.start_point[0] + 1, d.end_point[0] + 1, qname))
+    return out
+
+
 def encode_names(names: Names) -> bytes:
     """The names cache as one compact blob (sorted, so equal caches give equal bytes)."""
     return zlib.compress(marshal.dumps(sorted((sha, path, list(got)) for (sha, path), got in names.items())), 1)
@@ -87,24 +141,215 @@ def decode_names(blob: bytes | None) -> Names:
         return {}
 
 
+def parse_spans(path: str, data: bytes, language: str) -> list[tuple[int, int, str]]:
+    """(start line, end line, qualified name inside the module) of the functions, methods and classes
+    of one file version, smallest spans first (the innermost definition at a line is found first)."""
+    if language == "python":
+        spans = python_spans(data)
+    elif language == "go":
+        spans = go_spans(data)
+    else:
+        pf = parse_source(path, data, language, _PLACEHOLDER)
+        prefix = _PLACEHOLDER + "."
+        spans = [(s.start_line, s.end_line or s.start_line, s.qualified_name[len(prefix):]) for s in pf.symbols
+                 if s.kind in SPAN_KINDS and s.qualified_name.startswith(prefix) and "<" not in s.qualified_name]
+    spans.sort(key=lambda t: (t[1] - t[0], t[0]))
+    return spans
+
+
+class BlobSpans:
+    """What parsing a file version gives (its definitions' spans and names), cached per blob for the user.
+
+    Keyed by git's object id of the blob, its language and :data:`SPANS_FORMAT`: a blob's content
+    never changes, so a second checkout, a copy or a rebuild of the index maps its history without
+    parsing any version again; the parsed ``git log`` of a HEAD is kept too (:meth:`load_log`), so
+    they run no ``git log`` either. One SQLite file (``history-spans.sqlite`` in the lore cache folder:
+    ``$LORE_CACHE_DIR``, else ``$XDG_CACHE_HOME/lore``, else ``~/.cache/lore``; ``path`` to move it),
+    bounded to :data:`MAX_CACHE_ROWS` entries (the least recently used go). Safe to share: SQLite's
+    WAL lets concurrent miners read, a writer that would wait skips its write, a value that does not
+    decode to its own key is ignored (parsed again and rewritten), and a file that is not a database
+    is moved aside. Never raises: a cache that cannot be used only means parsing.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_cache_path()
+        self._conn: sqlite3.Connection | None = None
+        self._off = False
+        self._mem: dict[str, bytes] = {}
+        self._pending: list[tuple[str, bytes]] = []
+        self._hits: list[str] = []
+        self.damaged = 0
+
+    @staticmethod
+    def key(oid: str, language: str) -> str:
+        return f"{oid}:{language}:{SPANS_FORMAT}"
+
+    def _db(self) -> sqlite3.Connection | None:
+        if self._conn is None and not self._off:
+            for attempt in (0, 1):
+                try:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                    self._conn = store_history.open_span_cache(str(self.path))
+                    break
+                except sqlite3.DatabaseError:  # not a database (damaged): moved aside once, then made anew
+                    if attempt == 0:
+                        with contextlib.suppress(OSError):
+                            os.replace(self.path, self.path.with_name(f"{self.path.name}.damaged"))
+                            for tail in ("-wal", "-shm"):
+                                with contextlib.suppress(OSError):
+                                    os.unlink(f"{self.path}{tail}")
+                except OSError:
+                    break
+            self._off = self._conn is None
+        return self._conn
+
+    def prefetch(self, keys: Sequence[str]) -> None:
+        """Read the cached values of ``keys`` in a few queries (the miner asks for each one later)."""
+        conn = self._db()
+        want = [k for k in dict.fromkeys(keys) if k not in self._mem]
+        if conn is None or not want:
+            return
+        try:
+            self._mem.update(store_history.get_spans(conn, want))
+        except sqlite3.Error:
+            pass
+
+    def get(self, key: str) -> list[tuple[int, int, str]] | None:
+        """The cached spans of ``key``, or ``None`` (not cached, or damaged: the caller parses and :meth:`put` s)."""
+        value = self._mem.pop(key, None)
+        if value is None:
+            conn = self._db()
+            if conn is None:
+                return None
+            try:
+                value = store_history.get_spans(conn, [key]).get(key)
+            except sqlite3.Error:
+                return None
+            if value is None:
+                return None
+        try:
+            got_key, spans = marshal.loads(zlib.decompress(value))
+            if got_key != key:
+                raise ValueError(key)
+            out = [(int(s), int(e), str(q)) for s, e, q in spans]
+        except (ValueError, TypeError, EOFError, zlib.error):
+            self.damaged += 1
+            return None
+        self._hits.append(key)
+        return out
+
+    def put(self, key: str, spans: list[tuple[int, int, str]]) -> None:
+        """Keep what a parse gave (written in batches, and on :meth:`close`)."""
+        self._pending.append((key, zlib.compress(marshal.dumps((key, [tuple(t) for t in spans])), 1)))
+        if len(self._pending) >= 256:
+            self.flush()
+
+    def flush(self) -> None:
+        conn = self._db()
+        rows, self._pending = self._pending, []
+        if conn is None:
+            return
+        now = int(time.time())
+        try:
+            if rows:
+                store_history.put_spans(conn, rows, now)
+            hits, self._hits = self._hits, []
+            if hits:
+                store_history.touch_spans(conn, hits, now)
+        except sqlite3.Error:  # busy (another miner writes) or read-only: this batch stays uncached
+            pass
+
+    def load_log(self, key: str) -> bytes | None:
+        """The parsed commit log cached under ``key`` (:class:`lore.index.history.LogCache`), or ``None``."""
+        conn = self._db()
+        if conn is None:
+            return None
+        try:
+            return store_history.get_cached_log(conn, key)
+        except sqlite3.Error:
+            return None
+
+    def save_log(self, key: str, blob: bytes) -> None:
+        """Keep a parsed commit log (the :data:`MAX_CACHE_LOGS` most recent are kept)."""
+        conn = self._db()
+        if conn is None:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            store_history.put_cached_log(conn, key, blob, int(time.time()), MAX_CACHE_LOGS)
+
+    def close(self) -> None:
+        self.flush()
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        with contextlib.suppress(sqlite3.Error):
+            store_history.prune_spans(conn, MAX_CACHE_ROWS)
+        conn.close()
+
+
+class WorkingTreeNames(dict):
+    """Today's path -> {qualified name inside its module: a made-up negative id}, filled on first use from
+    the file in the working tree (the files outside an indexed folder, which the index does not hold)."""
+
+    def __init__(self, top: Path) -> None:
+        super().__init__()
+        self.top = top
+        self._next = -1
+
+    def get(self, path: str, default=None):  # type: ignore[override]
+        if path in self:
+            return self[path]
+        names: dict[str, int] = {}
+        lang = language_for(path)
+        full = self.top / path
+        try:
+            if lang is not None and full.is_file() and full.stat().st_size <= MAX_BLOB:
+                for *_, qname in sorted(parse_spans(path, full.read_bytes(), lang.name), key=lambda t: t[2]):
+                    if qname not in names:
+                        names[qname] = self._next
+                        self._next -= 1
+        except Exception:  # noqa: BLE001  (a file that cannot be read or parsed holds no definitions here)
+            names = {}
+        self[path] = names
+        return names
+
+
+def default_cache_path() -> Path:
+    """Where the span cache lives: ``$LORE_HISTORY_CACHE`` (a file path) when set, else
+    ``history-spans.sqlite`` in lore's user cache folder (``$LORE_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/lore``, else ``~/.cache/lore``)."""
+    import os
+
+    from ..text._quantize import cache_dir
+
+    own = os.environ.get("LORE_HISTORY_CACHE")
+    return Path(own) if own else cache_dir() / "history-spans.sqlite"
+
+
 class RevisionSpans:
     """Hunks mapped with the spans of the file version each commit produced.
 
     ``today``: today's path -> {qualified name inside its module (``Session.send``): symbol id};
     see :func:`today_names`. ``names``: what earlier runs found per (commit, path), reused and
-    extended (:attr:`used` says which entries this run asked for). Use as a context manager (it may
-    own a ``git cat-file`` process).
+    extended (:attr:`used` says which entries this run asked for). ``cache``: the user's parsed
+    versions by blob id (:class:`BlobSpans`; ``None``: parse every version read). Use as a context
+    manager (it may own a ``git cat-file`` process, and writes the cache on close).
+
+    Counts: :attr:`read` versions parsed, :attr:`cached` versions taken from the cache,
+    :attr:`missing` versions that could not be read or parsed.
     """
 
-    def __init__(self, root: str | Path, today: dict[str, dict[str, int]], names: Names | None = None) -> None:
+    def __init__(self, root: str | Path, today: dict[str, dict[str, int]], names: Names | None = None,
+                 cache: BlobSpans | None = None) -> None:
         self.root = Path(root)
         if not self.root.is_dir():
             raise NotAGitRepositoryError(str(root))
         self.today = today
         self.names: Names = names if names is not None else {}
+        self.cache = cache
         self.used: set[tuple[str, str]] = set()
-        self._spans: OrderedDict[tuple[str, str], list[tuple[int, int, str]]] = OrderedDict()
-        self.read = self.missing = 0
+        self._spans: OrderedDict[str, list[tuple[int, int, str]]] = OrderedDict()
+        self.read = self.missing = self.cached = 0
         self._git: subprocess.Popen | None = None
 
     def __enter__(self) -> RevisionSpans:
@@ -114,6 +359,8 @@ class RevisionSpans:
         self.close()
 
     def close(self) -> None:
+        if self.cache is not None:
+            self.cache.close()
         git, self._git = self._git, None
         if git is None:
             return
@@ -121,6 +368,25 @@ class RevisionSpans:
             git.stdin.close()  # type: ignore[union-attr]
             git.wait()
         git.stdout.close()  # type: ignore[union-attr]
+
+    def sibling(self, top: str | Path) -> RevisionSpans:
+        """Spans for the files outside the indexed folder of the checkout at ``top``: today's definitions
+        of a file there are read from the working tree on first use and given made-up negative ids (see
+        :class:`lore.index.history.touched_symbols`' ``outside``). It shares this one's cache of parsed
+        versions; close it when done."""
+        return RevisionSpans(top, WorkingTreeNames(Path(top)), dict(self.names), cache=self.cache)
+
+    def prefetch(self, wanted: Sequence[tuple[str, str, str | None]]) -> None:
+        """Read from the cache, in a few queries, the versions ``(commit, path then, blob id)`` the
+        mapping will ask for (those whose names are not known yet)."""
+        if self.cache is None:
+            return
+        keys = []
+        for sha, path, oid in wanted:
+            lang = language_for(path)
+            if oid and lang is not None and (sha, path) not in self.names:
+                keys.append(BlobSpans.key(oid, lang.name))
+        self.cache.prefetch(keys)
 
     def touched(self, commit: Commit, path_then: str, today_path: str, ranges: Sequence[tuple[int, int]]) -> set[int]:
         """Today's ids of the definitions the hunks ``ranges`` (new-side lines of ``path_then`` at
@@ -133,13 +399,14 @@ class RevisionSpans:
         got = self.names.get(key)
         if got is None:
             missing = self.missing
-            got = self._changed(commit.sha, path_then, ranges)
+            oid = (getattr(commit, "blobs", None) or {}).get(path_then)
+            got = self._changed(commit.sha, path_then, oid, ranges)
             if self.missing == missing:  # the version was read: what the commit changed there is final
                 self.names[key] = got
         return {sid for q in got if (sid := today.get(q)) is not None}
 
-    def _changed(self, sha: str, path: str, ranges: Sequence[tuple[int, int]]) -> tuple[str, ...]:
-        spans = self._version(sha, path)
+    def _changed(self, sha: str, path: str, oid: str | None, ranges: Sequence[tuple[int, int]]) -> tuple[str, ...]:
+        spans = self._version(sha, path, oid)
         out: set[str] = set()
         for lo, hi in ranges:
             for line in range(lo, hi + 1):
@@ -149,34 +416,33 @@ class RevisionSpans:
                         break  # innermost only
         return tuple(sorted(out))
 
-    def _version(self, sha: str, path: str) -> list[tuple[int, int, str]]:
-        key = (sha, path)
-        got = self._spans.get(key)
-        if got is not None:
-            self._spans.move_to_end(key)
-            return got
+    def _version(self, sha: str, path: str, oid: str | None) -> list[tuple[int, int, str]]:
         lang = language_for(path)
         if lang is None:
             return []
-        data = self._blob(f"{sha}:{path}")
-        if data is None:  # git gone, or a version too big to parse: nothing mapped, nothing kept
-            self.missing += 1
-            return []
-        spans: list[tuple[int, int, str]] = []
-        try:
-            if lang.name == "python":
-                spans = python_spans(data)
-            else:
-                pf = parse_source(path, data, lang.name, _PLACEHOLDER)
-                prefix = _PLACEHOLDER + "."
-                spans = [(s.start_line, s.end_line or s.start_line, s.qualified_name[len(prefix):]) for s in pf.symbols
-                         if s.kind in SPAN_KINDS and s.qualified_name.startswith(prefix) and "<" not in s.qualified_name]
-        except Exception:  # a parser failure: nothing mapped, nothing kept
-            self.missing += 1
-            return []
-        self.read += 1
-        spans.sort(key=lambda t: (t[1] - t[0], t[0]))
-        self._spans[key] = spans
+        mem = f"{oid}:{lang.name}" if oid else f"{sha}:{path}"
+        got = self._spans.get(mem)
+        if got is not None:
+            self._spans.move_to_end(mem)
+            return got
+        ckey = BlobSpans.key(oid, lang.name) if oid and self.cache is not None else None
+        spans = self.cache.get(ckey) if ckey is not None and self.cache is not None else None
+        if spans is not None:
+            self.cached += 1
+        else:
+            data = self._blob(oid or f"{sha}:{path}")
+            if data is None:  # git gone, or a version too big to parse: nothing mapped, nothing kept
+                self.missing += 1
+                return []
+            try:
+                spans = parse_spans(path, data, lang.name)
+            except Exception:  # a parser failure: nothing mapped, nothing kept
+                self.missing += 1
+                return []
+            self.read += 1
+            if ckey is not None and self.cache is not None:
+                self.cache.put(ckey, spans)
+        self._spans[mem] = spans
         if len(self._spans) > CACHE_FILES:
             self._spans.popitem(last=False)
         return spans

@@ -316,9 +316,21 @@ TOOLS: dict[str, dict[str, Any]] = {
             "Re-index the repository incrementally (only files changed since the last run are parsed; symbol "
             "ids of unchanged files stay stable). Use it when lore_status says fresh=false. Returns what "
             "changed: added, changed and removed files, symbol and edge counts, the new generation. Parses "
-            "source text only; never runs it. Seconds on small repositories, about a minute on a large one."
+            "source text only; never runs it. Seconds on small repositories, about a minute on a large one. "
+            "In a git checkout the co-change history (the related ranker's history signal) is mined after "
+            "the code: in the background by default (report.history says so; answers use it once it lands)."
         ),
-        "schema": _obj({}),
+        "schema": _obj(
+            {
+                "history": {
+                    "type": "string",
+                    "enum": ["background", "wait", "off"],
+                    "default": "background",
+                    "description": "The git history: background (mined by a detached process after the code "
+                    "is indexed), wait (mined before answering: seconds to a minute the first time), off.",
+                },
+            }
+        ),
     },
 }
 READ_ONLY_TOOLS = tuple(n for n in TOOLS if n != "lore_refresh")

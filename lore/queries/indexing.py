@@ -8,8 +8,6 @@ these steps. A step is called with the index file before the run and returns wha
   so ``--with-docs`` never points at symbols that are gone;
 - :func:`code_vectors_step`: code vectors (``lore index --embed``) refreshed for the files that
   changed, or remade after a rebuild (:mod:`lore.search.upkeep`);
-- :func:`lore.index.history.history_step`: where the root is a git checkout, the co-change counts of
-  symbol pairs (the hybrid ranker's ``history`` signal) re-mapped when the code or HEAD moved;
 - :func:`embed_step`: only when asked (``embed=True`` / ``--embed``): embed what changed.
 """
 
@@ -19,7 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..index.history import history_step
 from ..store import db as store_db
 from ..store import read
 
@@ -98,5 +95,5 @@ def embed_step(embedder: str | None, progress: Callable | None = None) -> Callab
     return step
 
 
-INDEX_STEPS: tuple[Callable[[Path], Callable[[IndexReport], None]], ...] = (doc_mentions_step, code_vectors_step,
-                                                                        history_step)
+# the git history is not a step here: the pipeline runs it last, now or in the background (lore.index.history_job)
+INDEX_STEPS: tuple[Callable[[Path], Callable[[IndexReport], None]], ...] = (doc_mentions_step, code_vectors_step)

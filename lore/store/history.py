@@ -111,3 +111,89 @@ def save_run(conn: sqlite3.Connection, generation: int, summary: dict, pairs: np
     t = np.asarray(touched, dtype=np.int64).reshape(-1, 2).astype("<i8")
     conn.execute("INSERT OR REPLACE INTO history_runs(key, generation, summary, pairs, touched) VALUES (?,?,?,?,?)",
                  (KEY, generation, json.dumps(summary, sort_keys=True), p.tobytes(), t.tobytes()))
+
+
+# The user-level cache of parsed file versions (lore.index.revisions.BlobSpans): one small SQLite file,
+# shared by every index and checkout of the user, keyed by git's object id of the blob (and the
+# span format), so no version is parsed twice. It is a cache: any error here means "not cached".
+SPAN_CACHE_DDL = """CREATE TABLE IF NOT EXISTS spans (key TEXT PRIMARY KEY, value BLOB NOT NULL,
+                                                    used INTEGER NOT NULL)"""
+# ... and the parsed commit logs of the last few mined HEADs (a second checkout or a rebuild runs no `git log`)
+LOG_CACHE_DDL = """CREATE TABLE IF NOT EXISTS logs (key TEXT PRIMARY KEY, value BLOB NOT NULL,
+                                                  used INTEGER NOT NULL)"""
+
+
+def open_span_cache(path: str) -> sqlite3.Connection:
+    """A connection to the span cache at ``path`` (created if missing); raises ``sqlite3.Error`` for a
+    damaged file (the caller moves it aside). WAL and a short busy timeout: concurrent miners write
+    between each other's transactions, and one that would wait longer skips its write."""
+    conn = sqlite3.connect(path, timeout=2.0, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute(SPAN_CACHE_DDL)
+        conn.execute(LOG_CACHE_DDL)
+        conn.commit()
+    except sqlite3.Error:
+        conn.close()
+        raise
+    return conn
+
+
+def get_spans(conn: sqlite3.Connection, keys: list[str]) -> dict[str, bytes]:
+    """The stored values of those of ``keys`` that are cached."""
+    out: dict[str, bytes] = {}
+    for i in range(0, len(keys), 500):
+        part = keys[i:i + 500]
+        marks = ",".join("?" * len(part))
+        out.update((k, bytes(v)) for k, v in conn.execute(f"SELECT key, value FROM spans WHERE key IN ({marks})", part))
+    return out
+
+
+def put_spans(conn: sqlite3.Connection, rows: list[tuple[str, bytes]], used: int) -> None:
+    """Store (key, value) rows (replacing any: a damaged value is rewritten), stamped ``used``, in one transaction."""
+    with conn:
+        conn.executemany("INSERT OR REPLACE INTO spans(key, value, used) VALUES (?,?,?)",
+                         [(k, v, used) for k, v in rows])
+
+
+def touch_spans(conn: sqlite3.Connection, keys: list[str], used: int) -> None:
+    """Mark ``keys`` as used at ``used`` (what the size bound keeps longest)."""
+    with conn:
+        conn.executemany("UPDATE spans SET used = ? WHERE key = ? AND used < ?", [(used, k, used) for k in keys])
+
+
+def prune_spans(conn: sqlite3.Connection, max_rows: int) -> int:
+    """Drop the least recently used rows beyond ``max_rows``; the number dropped."""
+    (n,) = conn.execute("SELECT COUNT(*) FROM spans").fetchone()
+    if n <= max_rows:
+        return 0
+    with conn:
+        conn.execute("DELETE FROM spans WHERE key IN (SELECT key FROM spans ORDER BY used, key LIMIT ?)",
+                     (n - max_rows,))
+    return n - max_rows
+
+
+def damage_span(conn: sqlite3.Connection, key: str, value: bytes) -> None:
+    """Overwrite one cached value as is (tests: a damaged entry must be ignored and rewritten)."""
+    with conn:
+        conn.execute("UPDATE spans SET value = ? WHERE key = ?", (value, key))
+
+
+def span_keys(conn: sqlite3.Connection) -> list[str]:
+    """Every cached key, sorted."""
+    return [k for (k,) in conn.execute("SELECT key FROM spans ORDER BY key")]
+
+
+def get_cached_log(conn: sqlite3.Connection, key: str) -> bytes | None:
+    """The parsed commit log cached under ``key`` in the user cache, or ``None``."""
+    row = conn.execute("SELECT value FROM logs WHERE key = ?", (key,)).fetchone()
+    return None if row is None else bytes(row[0])
+
+
+def put_cached_log(conn: sqlite3.Connection, key: str, value: bytes, used: int, keep: int) -> None:
+    """Store a parsed commit log and keep only the ``keep`` most recently used ones."""
+    with conn:
+        conn.execute("INSERT OR REPLACE INTO logs(key, value, used) VALUES (?,?,?)", (key, value, used))
+        conn.execute("DELETE FROM logs WHERE key NOT IN (SELECT key FROM logs ORDER BY used DESC, key LIMIT ?)",
+                     (keep,))

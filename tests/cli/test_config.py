@@ -135,8 +135,9 @@ def test_the_last_good_index_is_kept_and_the_overrides_work_from_the_command_lin
     assert _paths(root) == ["kernel/exit.c", "kernel/fork.c"]
     as_json = runner.invoke(app, ["index", str(root), "--json"])
     assert as_json.exit_code == 2
-    report = json.loads(as_json.output[: as_json.output.rindex("}") + 1])
-    assert report["excluded"] == {'.gitignore:1 "/*"': 2, "unknown extension": 1} and report["files_seen"] == 0
+    error = json.loads(as_json.output)["error"]  # one JSON object on stdout, nothing else
+    assert error["type"] == "NothingToIndexError" and error["message"].startswith("no file indexed")
+    assert error["details"]["excluded"] == {'.gitignore:1 "/*"': 2, "unknown extension": 1}
     only = runner.invoke(app, ["index", str(root), "--include", "kernel/fork.c"])
     assert only.exit_code == 0 and "1 removed" in only.output, only.output
     assert _paths(root) == ["kernel/fork.c"]

@@ -31,6 +31,14 @@ CODE = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _own_span_cache(tmp_path, monkeypatch):
+    """Each test its own user cache of parsed versions (lore.index.revisions.BlobSpans): the repositories
+    here are made the same way, so their blobs would be shared through the real ~/.cache/lore."""
+    monkeypatch.setenv("LORE_CACHE_DIR", str(tmp_path / "lore-cache"))
+    monkeypatch.delenv("LORE_HISTORY_CACHE", raising=False)  # the folder decides here
+
+
 def _git(repo: Path, *args: str, when: int = T0) -> None:
     env = {**os.environ, "GIT_AUTHOR_DATE": f"@{when} +0000", "GIT_COMMITTER_DATE": f"@{when} +0000",
            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
@@ -59,6 +67,11 @@ def _bump(bodies: dict[str, str], *names: str, step: int) -> dict[str, str]:
 @pytest.fixture
 def history_repo(tmp_path) -> Path:
     """f and g change together twice before CUT; f and h twice after it; g alone once after."""
+    return make_history_repo(tmp_path)
+
+
+def make_history_repo(tmp_path: Path) -> Path:
+    """The repository of :func:`history_repo` (other test modules build it too)."""
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q")
@@ -325,7 +338,7 @@ def test_a_refresh_maps_known_commits_without_reading_their_files_again(history_
     (history_repo / "m.py").write_text(text.replace("return 500", "return 900").replace("return 400", "return 901"))
     _git(history_repo, "commit", "-q", "-am", "f+g late", when=CUT + 5 * DAY)  # m.py only (not the index under .lore)
     index_repo(history_repo)
-    assert [sha for sha, _ in read] == [_head(history_repo)]  # the new commit's m.py, nothing older
+    assert [sha for sha, *_ in read] == [_head(history_repo)]  # the new commit's m.py, nothing older
     assert _counts(Path(report.db))[1][("f", "g")] == first[1][("f", "g")] + 1
 
 

@@ -49,7 +49,7 @@ def test_the_facade_runs_the_document_and_vector_steps(sample_repo):
     from lore.docs import add_documents
     from lore.search.api import build_code_vectors
 
-    assert [s.__name__ for s in INDEX_STEPS] == ["doc_mentions_step", "code_vectors_step", "history_step"]
+    assert [s.__name__ for s in INDEX_STEPS] == ["doc_mentions_step", "code_vectors_step"]  # history: run_index, last
     index_repo(sample_repo, workers=1)
     write_tree(sample_repo, {"docs/guide.md": "# Guide\n\nUse `shop.orders.place_order` and `shop.extra.make`.\n"})
     add_documents(sample_repo, [sample_repo / "docs"], embedder="hashing", progress=False)

@@ -15,6 +15,7 @@ is skipped with the reason ``too slow`` or ``too big to parse``; the run goes on
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import signal
 import stat
@@ -32,6 +33,13 @@ FILE_MEMORY = int(float(os.environ.get("LORE_FILE_MEMORY_MB", "1024")) * (1 << 2
 RECURSION_LIMIT = 20_000  # extractors walk some trees recursively; Python 3.11 frames do not use the C stack
 _READ_CHUNK = 1 << 20
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+# A file whose size and mtime match the index can still hold other bytes: ``cp -p``, ``tar x`` and
+# ``rsync -a`` set the mtime back. No one can set the inode's ctime, so a file whose ctime is not older
+# than the start of the last run that looked at it is read and hashed again (its bytes decide). The
+# slack covers file-system clocks that lag the system clock (coarse timestamps, network file systems).
+SCANNED_AT = "scanned_at_ns"  # meta key: time.time_ns() when the last committed run began its walk
+CTIME_SLACK_NS = 2_000_000_000
 
 SKIP_REASONS = ("larger than N bytes", "too big to parse", "too slow", "too deep", "vanished", "unreadable", "pipe", "socket",
                 "device", "not a regular file", "binary")
@@ -95,6 +103,35 @@ def read_source(path: str, max_size: int) -> tuple[str, bytes]:
         return "unreadable", b""
     finally:
         os.close(fd)
+
+
+def content_hash(data: bytes) -> str:
+    """The hash the index keeps of a file's bytes.
+
+    Examples
+    --------
+    >>> content_hash(b"def f(): pass\\n") == content_hash(b"def f(): pass\\n") != content_hash(b"")
+    True
+    """
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def needs_rehash(ctime_ns: int, scanned_ns: int) -> bool:
+    """Whether a file whose size and mtime match the index must be hashed again: its inode changed
+    (``ctime``) after the last run began looking at it, or too close to then to tell.
+
+    Examples
+    --------
+    >>> needs_rehash(10_000_000_000, 20_000_000_000), needs_rehash(19_000_000_000, 20_000_000_000)
+    (False, True)
+    """
+    return ctime_ns >= scanned_ns - CTIME_SLACK_NS
+
+
+def same_content(path: str, digest: str, max_size: int) -> bool:
+    """Whether the file at ``path`` still holds the bytes whose :func:`content_hash` is ``digest``."""
+    status, data = read_source(path, max_size)
+    return status == "ok" and content_hash(data) == digest
 
 
 _statm: tuple[int, int] | None = None  # (pid, descriptor of /proc/self/statm) of the process that opened it

@@ -27,7 +27,6 @@ inside the same commit (:mod:`lore.store.parquet`).
 from __future__ import annotations
 
 import errno
-import fcntl
 import gc
 import json
 import os
@@ -56,14 +55,17 @@ from ..store import db as store_db
 from ..store import parquet as edge_parquet
 from ..store import read, write
 from ..store.schema import INDEX_FORMAT
+from ._files import SCANNED_AT, needs_rehash, same_content
 from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
 from ._flow_keep import shape as flow_shape
+from ._lock import WriterLock
 from ._parse import Parsed, Progress, interface_items, parse_iter, parse_iter_ray
 from .resolve import Edges, FileRow, SymRow, World
 from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel, resolve_ray
 from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, escape_name, is_test_path, walk
 
+SKIPPED_PATHS_KEPT = 20  # skipped paths the index names per reason (the report counts them all)
 FLUSH_EVERY = 256  # files per batch of inserts while the workers parse
 EXECUTORS = ("local", "ray")  # local: process pools on this machine; ray: tasks and actors on a Ray cluster
 EDGE_STORES = edge_parquet.EDGE_STORES
@@ -108,29 +110,6 @@ class IndexReport:
         if out["code_vectors"] is None:  # no --embed: the report is what it always was
             del out["code_vectors"]
         return out
-
-
-class _Lock:
-    """An exclusive, non-blocking lock file beside the index: one writer at a time."""
-
-    def __init__(self, db_path: Path) -> None:
-        self.path = store_db.lock_path(db_path)
-        self.fh = None
-
-    def __enter__(self) -> _Lock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.fh = open(self.path, "a")  # noqa: SIM115  (never truncates: check_index_target refused a non-empty one)
-        try:
-            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as exc:
-            self.fh.close()
-            raise IndexBusyError(str(self.path.with_name(self.path.name[: -len(".lock")]))) from exc
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.fh is not None:
-            fcntl.flock(self.fh, fcntl.LOCK_UN)
-            self.fh.close()
 
 
 def _cpu() -> float:
@@ -244,7 +223,7 @@ class _Options:
 
 def _index_locked(root_path: Path, db_path: Path, report: IndexReport, exclude, max_file_size: int,
                   workers: int | None, rebuild: bool, progress: Progress | None, opts: _Options) -> None:
-    with _Lock(db_path):
+    with WriterLock(db_path):  # a record lock: forked workers never hold it
         state, version = store_db.index_state(db_path)
         if state == "foreign":
             raise NotAnIndexError(str(db_path))
@@ -277,9 +256,11 @@ def _index_locked(root_path: Path, db_path: Path, report: IndexReport, exclude, 
 def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: IndexReport, exclude,
          max_file_size: int, workers: int | None, progress: Progress | None, reset: bool, opts: _Options) -> None:
     t = time.perf_counter()
+    scan_start = time.time_ns()  # before any file is looked at: what changes after it is seen next run
     walked = walk(root_path, exclude=tuple(exclude), max_file_size=max_file_size)
     report.files_seen = len(walked.files)
     skipped = Counter(walked.skipped)
+    skipped_paths = {reason: list(paths) for reason, paths in walked.skipped_paths.items()}
     existing = {} if reset else read.file_states(conn)
     report.full = not existing
     # each language names the modules of its files knowing all of them (Python: the package directories)
@@ -289,11 +270,18 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     namers = {lang: get_language(lang).module_namer(paths, root_path.name) for lang, paths in paths_of.items()}
     seen: set[str] = set()
     todo: list[SourceFile] = []
+    scanned = int(store_db.get_meta(conn, SCANNED_AT, "0") or 0) if existing else 0
+    rehashed = 0
     for f in walked.files:
         seen.add(f.path)
         old = existing.get(f.path)
         if old is not None and old[2] == f.size and old[3] == f.mtime_ns:
-            continue
+            if not needs_rehash(f.ctime_ns, scanned):
+                continue
+            # same size and mtime, but the inode changed since the last run looked (cp -p, tar, rsync -a)
+            rehashed += 1
+            if same_content(f.abspath, old[1], max_file_size):
+                continue
         todo.append(f)
     removed = [p for p in existing if p not in seen]
     report.seconds["walk"] = round(time.perf_counter() - t, 3)
@@ -316,8 +304,9 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
                    else parse_iter(jobs, workers, progress))
         for f, res in zip(todo, results, strict=True):
             old = existing.get(f.path)
-            if res.status != "ok":
+            if res.status != "ok":  # not stored: the next run tries it again
                 skipped[res.status] += 1
+                skipped_paths.setdefault(res.status, []).append(f.path)
                 if old is not None:
                     removed.append(f.path)
                 continue
@@ -336,11 +325,16 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
         report.unchanged = sum(1 for p in seen if p in existing) - len(changed) - len(set(removed) & seen)
 
         skipped_meta = json.dumps(report.skipped, sort_keys=True)  # `lore stats` shows the last run's skips
+        # and `lore_status` names them (a few per reason)
+        skipped_files = json.dumps({k: sorted(v)[:SKIPPED_PATHS_KEPT] for k, v in sorted(skipped_paths.items())})
         if not ing.begun and not removed and not reset:
-            if touched or store_db.get_meta(conn, "skipped", "{}") != skipped_meta:
+            if touched or rehashed or store_db.get_meta(conn, "skipped", "{}") != skipped_meta \
+                    or store_db.get_meta(conn, "skipped_files", "{}") != skipped_files:
                 with store_db.write_transaction(conn, db_path):
                     write.touch_files(conn, touched)
                     store_db.set_meta(conn, "skipped", skipped_meta)
+                    store_db.set_meta(conn, "skipped_files", skipped_files)
+                    store_db.set_meta(conn, SCANNED_AT, str(scan_start))  # the files hashed again need not be
             _sync_edge_store(conn, db_path, opts.edge_store)
             report.generation = store_db.generation(conn)
             _counts(conn, report)
@@ -348,6 +342,8 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
         ing.begin()
         write.touch_files(conn, touched)
         store_db.set_meta(conn, "skipped", skipped_meta)
+        store_db.set_meta(conn, "skipped_files", skipped_files)
+        store_db.set_meta(conn, SCANNED_AT, str(scan_start))
         ing.remove(removed)
         ing.flush()
         report.seconds["store_symbols"] = round(time.perf_counter() - t - report.seconds["parse"], 3)

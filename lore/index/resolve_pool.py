@@ -29,6 +29,7 @@ from types import ModuleType
 
 from ..parsers.records import ParsedFile, decode
 from ..store import read
+from ._workers import die_with_parent
 from .resolve import Edges, World, resolve_files
 
 MIN_FILES_PER_WORKER = 200  # below this, forking costs more than it saves
@@ -168,6 +169,7 @@ def _work_here(chunk: list[int], sink: Callable[[Edges], None]) -> tuple[Edges, 
 
 
 def _child(out: Connection, db_path: str, k: int, chunk: list[int]) -> None:
+    die_with_parent()  # a killed indexer leaves no resolver behind
     try:
         _init(db_path)
         result: tuple[str, object] = ("ok", _work((k, chunk)))

@@ -37,6 +37,7 @@ class SourceFile:
     language: str
     size: int
     mtime_ns: int
+    ctime_ns: int = 0  # the inode's change time: no copy tool can set it back (see lore.index._files)
 
 
 @dataclass
@@ -181,7 +182,7 @@ def walk(
             if st.st_size > max_file_size:
                 result.skip(f"larger than {max_file_size} bytes", rel)
                 continue
-            result.files.append(SourceFile(rel, entry.path, lang, st.st_size, st.st_mtime_ns))
+            result.files.append(SourceFile(rel, entry.path, lang, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
         if pushed:
             specs.pop()
 

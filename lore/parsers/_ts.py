@@ -26,8 +26,13 @@ _budget_check: Callable[[], str | None] | None = None  # returns a reason ("too 
 _in_parser = False  # inside tree-sitter's parse, whose callbacks must never see an exception from a signal
 
 
-class BudgetExceeded(Exception):
-    """A file went over its per-file budget (time or memory) while being parsed or extracted."""
+class BudgetExceeded(BaseException):
+    """A file went over its per-file budget (time or memory) while being parsed or extracted.
+
+    A ``BaseException``, like ``KeyboardInterrupt``: extractors skip a strange node with ``except Exception``
+    (a parser never raises on bad input), and a budget caught there would be swallowed, leaving a file
+    over budget stored as a syntax error with no definitions. Only the budget's owner catches it.
+    """
 
     def __init__(self, reason: str) -> None:
         self.reason = reason

@@ -9,7 +9,8 @@ import time
 import pytest
 
 from lore import IndexBusyError, NotAnIndexError, SchemaVersionError, index_repo, lore_graph, open_index
-from lore.index import _parse, indexer, resolve_pool
+from lore.index import _parse, resolve_pool
+from lore.index._lock import WriterLock
 from lore.store import db as store_db
 
 
@@ -168,7 +169,7 @@ def test_reader_during_write_sees_last_commit(sample_repo):
 
 def test_second_writer_is_refused(sample_repo):
     index_repo(sample_repo, workers=1)
-    lock = indexer._Lock(sample_repo / ".lore" / "index.db")
+    lock = WriterLock(sample_repo / ".lore" / "index.db")
     with lock, pytest.raises(IndexBusyError, match="another process"):
         index_repo(sample_repo, workers=1)
 

@@ -1,0 +1,43 @@
+"""Issue 32, 1 and 5: a file over its time budget, or nested too deep, is skipped with its reason in every
+language, retried by the next run, and named by ``lore_status``; never stored as a syntax error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from lore import open_index
+
+from .conftest import run_lore
+
+BIG = {  # ~2 MB each: far more than 0.2 s of parsing and extraction in every language
+    "big.py": "def f{i}(x):\n    return g{i}(x) + 1\n",
+    "big.go": "func F{i}(x int) int {{\n\treturn G{i}(x) + 1\n}}\n",
+    "big.js": "function f{i}(x) {{\n  return g{i}(x) + 1;\n}}\n",
+    "big.rs": "fn f{i}(x: i32) -> i32 {{\n    g{i}(x) + 1\n}}\n",
+}
+
+
+def test_a_file_over_its_time_budget_is_skipped_in_every_language(tmp_path: Path, tally) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    for name, line in BIG.items():
+        head = "package p\n" if name.endswith(".go") else ""
+        (root / name).write_text(head + "".join(line.format(i=i) for i in range(40_000)))
+    (root / "small.py").write_text("def ok():\n    pass\n")
+    env = {"LORE_FILE_SECONDS": "0.2"}
+    runs = []
+    for args in (("--rebuild",), ()):  # the second run tries the skipped files again
+        proc = run_lore("index", str(root), *args, "--json", env=env, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        runs.append(json.loads(proc.stdout))
+    with open_index(root, readonly=True) as idx:
+        status = idx.status()
+    ok = 0
+    for report in runs:
+        ok += (report["skipped"] == {"too slow": 4} and report["syntax_error_files"] == []
+               and report["symbols"] == 2)  # small.py's module and ok(): nothing of the big files
+    ok += (status.get("skipped") == {"too slow": 4}
+           and sorted(status.get("skipped_files", {}).get("too slow", [])) == sorted(BIG))
+    tally("file over its time budget (4 languages)", tried=3, survived=ok, lost=3 - ok)
+    assert ok == 3, (runs, status)

@@ -169,3 +169,23 @@ class UnknownAlgorithmError(InvalidArgumentError):
 
 class QueryError(InvalidArgumentError):
     """A search query that cannot be run."""
+
+
+class IndexInterrupted(KeyboardInterrupt):
+    """Ctrl-C during ``lore index``, saying what the index holds now (decided from its committed generation).
+
+    A ``KeyboardInterrupt`` (never caught as an error): the CLI prints its message and exits with 130.
+    ``committed`` is whether the interrupted run committed a new generation before the interrupt (the
+    steps after the commit, such as the clusters, were cut short); ``generation`` is the index's now.
+    """
+
+    def __init__(self, path: str, generation: int | None, committed: bool) -> None:
+        self.path, self.generation, self.committed = str(path), generation, committed
+        if committed:
+            message = (f"interrupted after generation {generation} was committed; "
+                       "derived caches will be rebuilt on the next query")
+        elif generation is None:
+            message = "interrupted; no index was written"
+        else:
+            message = f"interrupted; the index is unchanged (still generation {generation})"
+        super().__init__(message)

@@ -111,10 +111,10 @@ def command(group: typer.Typer, name: str | None = None, *, interrupt: bool = Tr
                 return fn(*args, **kwargs)
             except LoreError as exc:
                 fail(str(exc))
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as exc:
                 if not interrupt:
                     raise
-                fail(INTERRUPTED, 130)
+                fail(str(exc) or INTERRUPTED, 130)  # lore index says what it committed (IndexInterrupted)
 
         group.command(name, **kw)(wrapper)
         return wrapper

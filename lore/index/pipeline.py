@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import IndexInterrupted
 from ..store import db as store_db
 from ..store import docs_keep
 from .config import load_settings
@@ -58,14 +59,25 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
                              max_file_size=options.pop("max_file_size", None), workers=options.pop("workers", None))
     options.update(exclude=tuple(settings.exclude), max_file_size=settings.max_file_size, workers=settings.workers)
     store_db.check_index_target(db)  # a file that is not a lore index is refused before anything touches it
-    kept = docs_keep.save_before_rebuild(db, rebuild=bool(options.get("rebuild")))
+    before = store_db.committed_generation(db)
     try:
-        after = [step(db) for step in steps]
-        report = index_repo(root, db=db, **options)
-        if kept is not None and report.rebuilt_reason:
-            docs_keep.restore_after_rebuild(report.db, kept)
-    finally:
-        docs_keep.discard(kept)
-    for finish in after:
-        finish(report)
+        kept = docs_keep.save_before_rebuild(db, rebuild=bool(options.get("rebuild")))
+        try:
+            after = [step(db) for step in steps]
+            report = index_repo(root, db=db, **options)
+            if kept is not None and report.rebuilt_reason:
+                docs_keep.restore_after_rebuild(report.db, kept)
+        finally:
+            docs_keep.discard(kept)
+        for finish in after:
+            finish(report)
+    except KeyboardInterrupt as exc:
+        raise interrupted(db, before) from exc
     return report
+
+
+def interrupted(db: Path, before: int | None) -> IndexInterrupted:
+    """What a Ctrl-C left: decided from the generation the index has committed now, not from where it
+    landed (the steps after the commit, such as the clusters, run after the index moved on)."""
+    now = store_db.committed_generation(db)
+    return IndexInterrupted(str(db), now, committed=now is not None and now != before)

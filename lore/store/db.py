@@ -229,6 +229,24 @@ def index_state(path: str | os.PathLike[str]) -> tuple[str, int | None]:
     return ("current" if version == SCHEMA_VERSION else "stale"), version
 
 
+def committed_generation(path: str | os.PathLike[str]) -> int | None:
+    """The generation the index at ``path`` has committed, read afresh; ``None`` when there is no lore index
+    of this schema version there (an interrupted first run, a damaged file)."""
+    if index_state(path)[0] != "current":
+        return None
+    try:
+        conn = _read_only_connect(Path(path))
+    except sqlite3.Error:
+        return None
+    try:
+        conn.execute("PRAGMA busy_timeout = 5000")
+        return generation(conn)
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+
+
 def connect(
     path: str | os.PathLike[str], *, create: bool = False, readonly: bool = False, indexes: bool = True
 ) -> sqlite3.Connection:

@@ -41,3 +41,24 @@ def test_a_file_over_its_time_budget_is_skipped_in_every_language(tmp_path: Path
            and sorted(status.get("skipped_files", {}).get("too slow", [])) == sorted(BIG))
     tally("file over its time budget (4 languages)", tried=3, survived=ok, lost=3 - ok)
     assert ok == 3, (runs, status)
+
+
+def test_nesting_too_deep_for_tree_sitter_queries_is_skipped_in_every_language(tmp_path: Path, tally) -> None:
+    """40,000 levels: tree-sitter's queries drop captures past 65,535 tree levels (and take minutes at
+    100,000); such a file is skipped as ``too deep`` before a query runs, within the subprocess's timeout."""
+    from .make_corpus import DEEP
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    depth = 40_000
+    for ext, (head, open_, mid, close, tail) in DEEP.items():
+        (root / f"deep{ext}").write_text(head + open_ * depth + mid + close * depth + tail)
+    proc = run_lore("index", str(root), "--json", "--no-clusters", timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    deep = sum(n for reason, n in report["skipped"].items() if reason in ("too deep", "too slow"))
+    # a C header's macro body is one token, never a deep tree: indexed
+    ok = deep == len(DEEP) - 1 and report["added"] == ["deep.h"] and report["syntax_error_files"] == []
+    tally("bad input: deep nesting (40,000 levels)", tried=len(DEEP), survived=deep + ("deep.h" in report["added"]),
+          lost=len(DEEP) - deep - ("deep.h" in report["added"]))
+    assert ok, report

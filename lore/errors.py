@@ -189,3 +189,32 @@ class IndexInterrupted(KeyboardInterrupt):
         else:
             message = f"interrupted; the index is unchanged (still generation {generation})"
         super().__init__(message)
+
+
+class DamagedIndexError(NotAnIndexError):
+    """The index at ``path`` is a lore index that can no longer be read (truncated, malformed, unreadable).
+
+    Unlike someone else's file, ``lore index --rebuild`` may replace it: the damaged file is kept beside
+    it as ``<path>.damaged``.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = str(path), reason
+        LoreError.__init__(
+            self,
+            f"the index at {self.path} is damaged ({reason}); run `lore index --rebuild` to replace it "
+            f"(the damaged file is kept as {self.path}.damaged)",
+        )
+
+
+class NewerSchemaError(SchemaVersionError):
+    """The index was written by a newer lore (a higher schema version): a plain ``lore index`` never
+    replaces it; ``lore index --rebuild`` may."""
+
+    def __init__(self, path: str, found: int, expected: int) -> None:
+        self.path, self.found, self.expected = str(path), found, expected
+        LoreError.__init__(
+            self,
+            f"the index at {self.path} was written by a newer lore (schema {found}; this lore reads {expected}); "
+            "upgrade lore or run `lore index --rebuild`",
+        )

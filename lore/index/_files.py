@@ -22,10 +22,24 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import Protocol, TypeVar
 
 from ..parsers import _ts
+
+
+class Walked(Protocol):
+    """What :func:`files_to_parse` reads of a walked file (:class:`lore.index.walk.SourceFile`)."""
+
+    path: str
+    abspath: str
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+
+
+W = TypeVar("W", bound=Walked)
 
 # per-file budget; the environment variables exist for the fault suite and for very large generated files
 FILE_SECONDS = float(os.environ.get("LORE_FILE_SECONDS", "20"))
@@ -132,6 +146,28 @@ def same_content(path: str, digest: str, max_size: int) -> bool:
     """Whether the file at ``path`` still holds the bytes whose :func:`content_hash` is ``digest``."""
     status, data = read_source(path, max_size)
     return status == "ok" and content_hash(data) == digest
+
+
+def files_to_parse(files: Sequence[W], existing: Mapping[str, Sequence], scanned_ns: int,
+                   max_size: int) -> tuple[list[W], int]:
+    """The walked ``files`` to read and parse, and how many were hashed again to tell.
+
+    ``existing`` maps an indexed path to its ``(id, hash, size, mtime_ns)``; ``scanned_ns`` is when the
+    last run began its walk (:data:`SCANNED_AT`). A file is skipped when its size and mtime match and
+    its inode has not changed since then, or has but still holds the same bytes (:func:`needs_rehash`).
+    """
+    todo: list[W] = []
+    rehashed = 0
+    for f in files:
+        old = existing.get(f.path)
+        if old is not None and old[2] == f.size and old[3] == f.mtime_ns:
+            if not needs_rehash(f.ctime_ns, scanned_ns):
+                continue
+            rehashed += 1  # the same size and mtime, a changed inode: cp -p, tar x, rsync -a
+            if same_content(f.abspath, old[1], max_size):
+                continue
+        todo.append(f)
+    return todo, rehashed
 
 
 _statm: tuple[int, int] | None = None  # (pid, descriptor of /proc/self/statm) of the process that opened it

@@ -45,7 +45,6 @@ from ..errors import (
     IndexBusyError,
     IndexWriteError,
     InvalidArgumentError,
-    NotAnIndexError,
     UnknownAlgorithmError,
 )
 from ..languages import get as get_language
@@ -55,7 +54,7 @@ from ..store import db as store_db
 from ..store import parquet as edge_parquet
 from ..store import read, write
 from ..store.schema import INDEX_FORMAT
-from ._files import SCANNED_AT, needs_rehash, same_content
+from ._files import SCANNED_AT, files_to_parse
 from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
 from ._flow_keep import shape as flow_shape
@@ -185,7 +184,8 @@ def index_repo(
         edge_parquet.pyarrow_modules("--edge-store parquet")  # a missing extra fails before any work
     db_path = Path(db) if db is not None else store_db.default_db_path(root_path)
     report = IndexReport(root=str(root_path), db=str(db_path), generation=0, full=False)
-    store_db.check_index_target(db_path)  # before the lock file or the directory is created
+    report.rebuilt_reason = store_db.set_aside_damaged(db_path) if rebuild else ""  # --rebuild replaces a damaged one
+    store_db.check_index_target(db_path, rebuild=rebuild)  # before the lock file or the directory is created
     if executor == "ray":
         ray_module("--executor ray")  # a missing extra fails now; connecting waits until there is work
     try:
@@ -226,7 +226,9 @@ def _index_locked(root_path: Path, db_path: Path, report: IndexReport, exclude, 
     with WriterLock(db_path):  # a record lock: forked workers never hold it
         state, version = store_db.index_state(db_path)
         if state == "foreign":
-            raise NotAnIndexError(str(db_path))
+            raise store_db.refusal(db_path)
+        if state == "stale" and version is not None and version > store_db.SCHEMA_VERSION and not rebuild:
+            raise store_db.schema_refusal(db_path, version)
         reset = rebuild or state in ("missing", "blank", "stale")
         if rebuild and state in ("current", "stale"):
             report.rebuilt_reason = "--rebuild"
@@ -268,21 +270,9 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     for f in walked.files:
         paths_of.setdefault(f.language, []).append(f.path)
     namers = {lang: get_language(lang).module_namer(paths, root_path.name) for lang, paths in paths_of.items()}
-    seen: set[str] = set()
-    todo: list[SourceFile] = []
+    seen = {f.path for f in walked.files}
     scanned = int(store_db.get_meta(conn, SCANNED_AT, "0") or 0) if existing else 0
-    rehashed = 0
-    for f in walked.files:
-        seen.add(f.path)
-        old = existing.get(f.path)
-        if old is not None and old[2] == f.size and old[3] == f.mtime_ns:
-            if not needs_rehash(f.ctime_ns, scanned):
-                continue
-            # same size and mtime, but the inode changed since the last run looked (cp -p, tar, rsync -a)
-            rehashed += 1
-            if same_content(f.abspath, old[1], max_file_size):
-                continue
-        todo.append(f)
+    todo, rehashed = files_to_parse(walked.files, existing, scanned, max_file_size)
     removed = [p for p in existing if p not in seen]
     report.seconds["walk"] = round(time.perf_counter() - t, 3)
 

@@ -58,13 +58,16 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
     settings = load_settings(Path(root).resolve(), exclude=tuple(options.pop("exclude", ()) or ()),
                              max_file_size=options.pop("max_file_size", None), workers=options.pop("workers", None))
     options.update(exclude=tuple(settings.exclude), max_file_size=settings.max_file_size, workers=settings.workers)
-    store_db.check_index_target(db)  # a file that is not a lore index is refused before anything touches it
+    damaged = store_db.set_aside_damaged(db) if options.get("rebuild") else ""  # --rebuild replaces a damaged index
+    # a file that is not a lore index is refused before anything touches it (a newer lore's unless --rebuild)
+    store_db.check_index_target(db, rebuild=bool(options.get("rebuild")))
     before = store_db.committed_generation(db)
     try:
         kept = docs_keep.save_before_rebuild(db, rebuild=bool(options.get("rebuild")))
         try:
             after = [step(db) for step in steps]
             report = index_repo(root, db=db, **options)
+            report.rebuilt_reason = damaged or report.rebuilt_reason
             if kept is not None and report.rebuilt_reason:
                 docs_keep.restore_after_rebuild(report.db, kept)
         finally:

@@ -18,28 +18,29 @@ BIG = {  # ~2 MB each: far more than 0.2 s of parsing and extraction in every la
 }
 
 
-def test_a_file_over_its_time_budget_is_skipped_in_every_language(tmp_path: Path, tally) -> None:
+def test_a_file_over_its_budget_is_skipped_in_every_language(tmp_path: Path, tally) -> None:
     root = tmp_path / "repo"
     root.mkdir()
     for name, line in BIG.items():
         head = "package p\n" if name.endswith(".go") else ""
         (root / name).write_text(head + "".join(line.format(i=i) for i in range(40_000)))
     (root / "small.py").write_text("def ok():\n    pass\n")
-    env = {"LORE_FILE_SECONDS": "0.2"}
     runs = []
-    for args in (("--rebuild",), ()):  # the second run tries the skipped files again
+    # over the time budget; then (the next run tries the skipped files again) over the memory budget
+    for args, env, reason in ((("--rebuild",), {"LORE_FILE_SECONDS": "0.2"}, "too slow"),
+                              ((), {"LORE_FILE_MEMORY_MB": "5"}, "too big to parse")):
         proc = run_lore("index", str(root), *args, "--json", env=env, timeout=120)
         assert proc.returncode == 0, proc.stderr
-        runs.append(json.loads(proc.stdout))
+        runs.append((reason, json.loads(proc.stdout)))
     with open_index(root, readonly=True) as idx:
         status = idx.status()
     ok = 0
-    for report in runs:
-        ok += (report["skipped"] == {"too slow": 4} and report["syntax_error_files"] == []
+    for reason, report in runs:
+        ok += (report["skipped"] == {reason: 4} and report["syntax_error_files"] == []
                and report["symbols"] == 2)  # small.py's module and ok(): nothing of the big files
-    ok += (status.get("skipped") == {"too slow": 4}
-           and sorted(status.get("skipped_files", {}).get("too slow", [])) == sorted(BIG))
-    tally("file over its time budget (4 languages)", tried=3, survived=ok, lost=3 - ok)
+    ok += (status.get("skipped") == {"too big to parse": 4}
+           and sorted(status.get("skipped_files", {}).get("too big to parse", [])) == sorted(BIG))
+    tally("file over its time or memory budget (4 languages)", tried=3, survived=ok, lost=3 - ok)
     assert ok == 3, (runs, status)
 
 

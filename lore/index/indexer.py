@@ -223,7 +223,7 @@ class _Options:
 
 def _index_locked(root_path: Path, db_path: Path, report: IndexReport, exclude, max_file_size: int,
                   workers: int | None, rebuild: bool, progress: Progress | None, opts: _Options) -> None:
-    with WriterLock(db_path):  # a record lock: forked workers never hold it
+    with WriterLock(db_path):  # a forked worker lets go of it at once (lore.index._lock)
         state, version = store_db.index_state(db_path)
         if state == "foreign":
             raise store_db.refusal(db_path)
@@ -324,7 +324,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
                     write.touch_files(conn, touched)
                     store_db.set_meta(conn, "skipped", skipped_meta)
                     store_db.set_meta(conn, "skipped_files", skipped_files)
-                    store_db.set_meta(conn, SCANNED_AT, str(scan_start))  # the files hashed again need not be
+                    store_db.set_meta(conn, SCANNED_AT, str(scan_start))  # what was hashed again is not, next run
             _sync_edge_store(conn, db_path, opts.edge_store)
             report.generation = store_db.generation(conn)
             _counts(conn, report)

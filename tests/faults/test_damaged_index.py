@@ -9,14 +9,22 @@ from pathlib import Path
 
 import pytest
 
+from lore import index_repo, open_index
+from lore.errors import DamagedIndexError
+
 from .conftest import one_line_error, run_lore
 
 
 def _indexed(root: Path) -> Path:
     root.mkdir()
     (root / "m.py").write_text("def a():\n    return b()\n\ndef b():\n    pass\n")
-    assert run_lore("index", str(root), "--no-clusters").returncode == 0
+    index_repo(root, clusters=False)
     return root / ".lore" / "index.db"
+
+
+def _answers(root: Path) -> bool:
+    with open_index(root, readonly=True) as idx:
+        return [s["name"] for s in idx.symbols(kind="function")] == ["a", "b"]
 
 
 def _half(db: Path) -> None:
@@ -36,16 +44,16 @@ def test_a_damaged_index_is_named_and_replaced_by_rebuild(tmp_path: Path, damage
     damage(db)
     damaged = db.read_bytes()
     plain = run_lore("index", str(root))
-    reader = run_lore("stats", "--db", str(db))
+    with pytest.raises(DamagedIndexError, match="damaged"):
+        open_index(root, readonly=True)  # readers say so too
     ok = (one_line_error(plain) and "damaged" in plain.stderr and "--rebuild" in plain.stderr
-          and one_line_error(reader) and "damaged" in reader.stderr and db.read_bytes() == damaged)
-    rebuilt = run_lore("index", str(root), "--rebuild", "--no-clusters")
+          and db.read_bytes() == damaged)
+    report = index_repo(root, rebuild=True, clusters=False)
     kept = db.with_name(db.name + ".damaged")
-    ok = ok and rebuilt.returncode == 0 and kept.read_bytes() == damaged
-    ok = ok and run_lore("graph", "callers", "m.b", "--db", str(db)).returncode == 0
+    ok = ok and "damaged index was kept" in report.rebuilt_reason and kept.read_bytes() == damaged and _answers(root)
     tally("damaged index (truncated, garbage): named, --rebuild replaces it", tried=1, survived=int(ok),
           lost=int(not ok))
-    assert ok, (plain.stderr, reader.stderr, rebuilt.stderr)
+    assert ok, (plain.stderr, report.rebuilt_reason)
 
 
 def test_rebuild_never_touches_someone_elses_file(tmp_path: Path, tally) -> None:
@@ -81,7 +89,7 @@ def test_an_index_of_a_newer_lore_is_replaced_only_by_rebuild(tmp_path: Path, ta
     conn.close()
     ok = (one_line_error(plain) and "written by a newer lore (schema 999" in plain.stderr
           and "upgrade lore or run `lore index --rebuild`" in plain.stderr and still == "999")
-    rebuilt = run_lore("index", str(root), "--rebuild", "--no-clusters")
-    ok = ok and rebuilt.returncode == 0 and run_lore("stats", "--db", str(db)).returncode == 0
+    report = index_repo(root, rebuild=True, clusters=False)
+    ok = ok and report.rebuilt_reason == "--rebuild" and _answers(root)
     tally("index of a newer lore (schema 999)", tried=1, survived=int(ok), lost=int(not ok))
-    assert ok, (plain.stderr, rebuilt.stderr)
+    assert ok, (plain.stderr, report.rebuilt_reason)

@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from lore import index_repo
+
 from .test_orphans import _children, pytestmark  # noqa: F401  (reads /proc)
 
 
@@ -61,8 +63,7 @@ def test_ctrl_c_says_whether_the_generation_was_committed(tmp_path: Path, tally)
     root = tmp_path / "repo"
     _corpus(root)
     db = root / ".lore" / "index.db"
-    subprocess.run([sys.executable, "-m", "lore", "index", str(root), "--no-clusters"], check=True,
-                   capture_output=True, timeout=120)
+    index_repo(root, clusters=False)
     tried = survived = 0
     for after_commit in (True, False):
         before = committed_generation(db)

@@ -322,7 +322,7 @@ def parse_iter(jobs: list[Job], workers: int | None,
                 progress("parse", i + 1, total)
         return
     n = min(workers or min(os.cpu_count() or 1, 8), max(1, total // 8))
-    pool = ProcessPoolExecutor(max_workers=n, initializer=init_parse_worker)  # they die with this process
+    pool = ProcessPoolExecutor(max_workers=n, initializer=init_parse_worker, initargs=(os.getpid(),))  # they die with it
     try:
         for i, res in enumerate(pool.map(parse_job, jobs, chunksize=CHUNK_SIZE)):
             yield res

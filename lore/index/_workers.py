@@ -20,9 +20,14 @@ _PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 WATCH_SECONDS = 0.5  # how often the portable fallback looks at the parent
 
 
-def die_with_parent() -> None:
-    """End this process when its parent process dies (call it in the child, right after the fork)."""
-    parent = os.getppid()
+def die_with_parent(parent: int | None = None) -> None:
+    """End this process when its parent process dies (call it in the child, right after the fork).
+
+    ``parent`` is the pid the parent had before the fork (``os.getpid()`` there): a parent that died
+    before this call is caught too (the child has another parent by then).
+    """
+    if parent is None:
+        parent = os.getppid()
     if not _linux_death_signal():
         threading.Thread(target=_watch, args=(parent,), name="lore-parent-watch", daemon=True).start()
     if os.getppid() != parent:  # the parent died before the death signal was armed
@@ -45,7 +50,8 @@ def _watch(parent: int) -> None:
     os._exit(1)
 
 
-def init_parse_worker() -> None:
-    """Initializer of the parse pool: die with the indexer; no garbage collection (nothing long-lived)."""
-    die_with_parent()
+def init_parse_worker(parent: int) -> None:
+    """Initializer of the parse pool (``initargs=(os.getpid(),)``): die with the indexer; no garbage
+    collection (workers hold nothing long-lived)."""
+    die_with_parent(parent)
     gc.disable()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
 import pickle
 import sqlite3
 from array import array
@@ -168,8 +169,8 @@ def _work_here(chunk: list[int], sink: Callable[[Edges], None]) -> tuple[Edges, 
         world.next_id, world.new_externals = next_id, new
 
 
-def _child(out: Connection, db_path: str, k: int, chunk: list[int]) -> None:
-    die_with_parent()  # a killed indexer leaves no resolver behind
+def _child(out: Connection, db_path: str, k: int, chunk: list[int], parent: int) -> None:
+    die_with_parent(parent)  # a killed indexer leaves no resolver behind
     try:
         _init(db_path)
         result: tuple[str, object] = ("ok", _work((k, chunk)))
@@ -196,7 +197,8 @@ def _forked(chunks: list[list[int]], workers: int, db_path: str, *,
         while emitted < len(chunks):
             while started < len(chunks) and len(running) < workers:
                 receive, send = ctx.Pipe(duplex=False)
-                child = ctx.Process(target=_child, args=(send, db_path, started, chunks[started]), daemon=True)
+                child = ctx.Process(target=_child, args=(send, db_path, started, chunks[started], os.getpid()),
+                                    daemon=True)
                 child.start()
                 send.close()
                 running[started] = (child, receive)

@@ -9,7 +9,9 @@ returns it as a tool error. Argument errors are also ``ValueError`` so generic c
     LoreError
     ├── IndexNotFoundError          no index at the given path (run `lore index`)
     ├── NotAnIndexError             the file is not a lore index (lore never modifies it)
+    │   └── DamagedIndexError       a lore index that can no longer be read (`--rebuild` replaces it)
     ├── SchemaVersionError          index written by an incompatible lore version
+    │   └── NewerSchemaError        written by a newer lore (upgrade, or `--rebuild`)
     ├── IndexBusyError              another process holds the write lock
     ├── IndexWriteError             the disk is full or read-only: the index was left as it was
     ├── UnknownSymbolError          id or name not in the index
@@ -25,6 +27,9 @@ returns it as a tool error. Argument errors are also ``ValueError`` so generic c
     └── InvalidArgumentError (ValueError)
         ├── UnknownAlgorithmError
         └── QueryError              empty or unusable search query
+
+    KeyboardInterrupt
+    └── IndexInterrupted            Ctrl-C during `lore index`, saying which generation the index holds
 """
 
 from __future__ import annotations
@@ -207,4 +212,53 @@ class AmbiguousSymbolError(UnknownSymbolError):
             self,
             f"ambiguous symbol {ref!r}: {self.total} symbols answer to that name; give one of them by its "
             "qualified name, path:line or id:\n" + "\n".join(lines),
+        )
+
+
+class IndexInterrupted(KeyboardInterrupt):
+    """Ctrl-C during ``lore index``, saying what the index holds now (decided from its committed generation).
+
+    A ``KeyboardInterrupt`` (never caught as an error): the CLI prints its message and exits with 130.
+    ``committed`` is whether the interrupted run committed a new generation before the interrupt (the
+    steps after the commit, such as the clusters, were cut short); ``generation`` is the index's now.
+    """
+
+    def __init__(self, path: str, generation: int | None, committed: bool) -> None:
+        self.path, self.generation, self.committed = str(path), generation, committed
+        if committed:
+            message = (f"interrupted after generation {generation} was committed; "
+                       "derived caches will be rebuilt on the next query")
+        elif generation is None:
+            message = "interrupted; no index was written"
+        else:
+            message = f"interrupted; the index is unchanged (still generation {generation})"
+        super().__init__(message)
+
+
+class DamagedIndexError(NotAnIndexError):
+    """The index at ``path`` is a lore index that can no longer be read (truncated, malformed, unreadable).
+
+    Unlike someone else's file, ``lore index --rebuild`` may replace it: the damaged file is kept beside
+    it as ``<path>.damaged``.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = str(path), reason
+        LoreError.__init__(
+            self,
+            f"the index at {self.path} is damaged ({reason}); run `lore index --rebuild` to replace it "
+            f"(the damaged file is kept as {self.path}.damaged)",
+        )
+
+
+class NewerSchemaError(SchemaVersionError):
+    """The index was written by a newer lore (a higher schema version): a plain ``lore index`` never
+    replaces it; ``lore index --rebuild`` may."""
+
+    def __init__(self, path: str, found: int, expected: int) -> None:
+        self.path, self.found, self.expected = str(path), found, expected
+        LoreError.__init__(
+            self,
+            f"the index at {self.path} was written by a newer lore (schema {found}; this lore reads {expected}); "
+            "upgrade lore or run `lore index --rebuild`",
         )

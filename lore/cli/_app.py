@@ -202,10 +202,11 @@ def command(group: typer.Typer, name: str | None = None, *, interrupt: bool = Tr
                 return fn(*args, **kwargs)
             except LoreError as exc:
                 report_error(exc, as_json=as_json)
-            except KeyboardInterrupt:
+            except KeyboardInterrupt as exc:
                 if not interrupt:
                     raise
-                report_error(None, as_json=as_json, code=130, kind="Interrupted", message=INTERRUPTED)
+                # lore index says what it committed (IndexInterrupted); others: the index is unchanged
+                report_error(None, as_json=as_json, code=130, kind="Interrupted", message=str(exc) or INTERRUPTED)
 
         group.command(name, **kw)(wrapper)
         return wrapper

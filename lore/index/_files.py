@@ -15,16 +15,31 @@ is skipped with the reason ``too slow`` or ``too big to parse``; the run goes on
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import signal
 import stat
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import Protocol, TypeVar
 
 from ..parsers import _ts
+
+
+class Walked(Protocol):
+    """What :func:`files_to_parse` reads of a walked file (:class:`lore.index.walk.SourceFile`)."""
+
+    path: str
+    abspath: str
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+
+
+W = TypeVar("W", bound=Walked)
 
 # per-file budget; the environment variables exist for the fault suite and for very large generated files
 FILE_SECONDS = float(os.environ.get("LORE_FILE_SECONDS", "20"))
@@ -32,6 +47,13 @@ FILE_MEMORY = int(float(os.environ.get("LORE_FILE_MEMORY_MB", "1024")) * (1 << 2
 RECURSION_LIMIT = 20_000  # extractors walk some trees recursively; Python 3.11 frames do not use the C stack
 _READ_CHUNK = 1 << 20
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+# A file whose size and mtime match the index can still hold other bytes: ``cp -p``, ``tar x`` and
+# ``rsync -a`` set the mtime back. No one can set the inode's ctime, so a file whose ctime is not older
+# than the start of the last run that looked at it is read and hashed again (its bytes decide). The
+# slack covers file-system clocks that lag the system clock (coarse timestamps, network file systems).
+SCANNED_AT = "scanned_at_ns"  # meta key: time.time_ns() when the last committed run began its walk
+CTIME_SLACK_NS = 2_000_000_000
 
 SKIP_REASONS = ("larger than N bytes", "too big to parse", "too slow", "too deep", "vanished", "unreadable", "pipe", "socket",
                 "device", "not a regular file", "binary")
@@ -95,6 +117,57 @@ def read_source(path: str, max_size: int) -> tuple[str, bytes]:
         return "unreadable", b""
     finally:
         os.close(fd)
+
+
+def content_hash(data: bytes) -> str:
+    """The hash the index keeps of a file's bytes.
+
+    Examples
+    --------
+    >>> content_hash(b"def f(): pass\\n") == content_hash(b"def f(): pass\\n") != content_hash(b"")
+    True
+    """
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def needs_rehash(ctime_ns: int, scanned_ns: int) -> bool:
+    """Whether a file whose size and mtime match the index must be hashed again: its inode changed
+    (``ctime``) after the last run began looking at it, or too close to then to tell.
+
+    Examples
+    --------
+    >>> needs_rehash(10_000_000_000, 20_000_000_000), needs_rehash(19_000_000_000, 20_000_000_000)
+    (False, True)
+    """
+    return ctime_ns >= scanned_ns - CTIME_SLACK_NS
+
+
+def same_content(path: str, digest: str, max_size: int) -> bool:
+    """Whether the file at ``path`` still holds the bytes whose :func:`content_hash` is ``digest``."""
+    status, data = read_source(path, max_size)
+    return status == "ok" and content_hash(data) == digest
+
+
+def files_to_parse(files: Sequence[W], existing: Mapping[str, Sequence], scanned_ns: int,
+                   max_size: int) -> tuple[list[W], int]:
+    """The walked ``files`` to read and parse, and how many were hashed again to tell.
+
+    ``existing`` maps an indexed path to its ``(id, hash, size, mtime_ns)``; ``scanned_ns`` is when the
+    last run began its walk (:data:`SCANNED_AT`). A file is skipped when its size and mtime match and
+    its inode has not changed since then, or has but still holds the same bytes (:func:`needs_rehash`).
+    """
+    todo: list[W] = []
+    rehashed = 0
+    for f in files:
+        old = existing.get(f.path)
+        if old is not None and old[2] == f.size and old[3] == f.mtime_ns:
+            if not needs_rehash(f.ctime_ns, scanned_ns):
+                continue
+            rehashed += 1  # the same size and mtime, a changed inode: cp -p, tar x, rsync -a
+            if same_content(f.abspath, old[1], max_size):
+                continue
+        todo.append(f)
+    return todo, rehashed
 
 
 _statm: tuple[int, int] | None = None  # (pid, descriptor of /proc/self/statm) of the process that opened it

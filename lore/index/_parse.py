@@ -9,7 +9,6 @@ with the skip reason as its status (see :mod:`lore.index._files`).
 from __future__ import annotations
 
 import gc
-import hashlib
 import os
 import re
 from collections import deque
@@ -22,7 +21,8 @@ from ..languages import parse_source
 from ..parsers._ts import BudgetExceeded
 from ..parsers.records import ParsedFile, encode
 from ..text.tokens import body_text, index_text
-from ._files import file_budget, read_source
+from ._files import content_hash, file_budget, read_source
+from ._workers import init_parse_worker
 from .walk import is_binary
 
 MAX_BODY_CHARS = 2000
@@ -98,7 +98,7 @@ def parse_read(job: Job, status: str, data: bytes, keep_record: bool = False) ->
     rel, _abspath, language, module, want_items, _max_size = job
     if status != "ok":
         return Parsed(rel, "", status)
-    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    digest = content_hash(data)
     if is_binary(data):
         return Parsed(rel, digest, "binary")
     try:
@@ -322,7 +322,7 @@ def parse_iter(jobs: list[Job], workers: int | None,
                 progress("parse", i + 1, total)
         return
     n = min(workers or min(os.cpu_count() or 1, 8), max(1, total // 8))
-    pool = ProcessPoolExecutor(max_workers=n, initializer=gc.disable)  # workers hold nothing long-lived
+    pool = ProcessPoolExecutor(max_workers=n, initializer=init_parse_worker, initargs=(os.getpid(),))  # they die with it
     try:
         for i, res in enumerate(pool.map(parse_job, jobs, chunksize=CHUNK_SIZE)):
             yield res

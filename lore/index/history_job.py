@@ -19,7 +19,6 @@ the hybrid ranker's feature cache is keyed by the stored run (:func:`lore.graphs
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import subprocess
@@ -32,6 +31,11 @@ from ..errors import IndexBusyError, InvalidArgumentError, LoreError
 from ..store import db as store_db
 from ..store import history as store_history
 from . import history as hist
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock (writing an index already says so: lore.index._lock)
+    fcntl = None  # type: ignore[assignment]
 
 MODES = ("wait", "background", "off")
 ROUNDS = 4  # times a background miner re-mines because the index moved while it mined (then the next run does)

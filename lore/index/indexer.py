@@ -35,7 +35,7 @@ import time
 from array import array
 from collections import Counter
 from contextlib import closing
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 
@@ -45,7 +45,6 @@ from ..errors import (
     IndexBusyError,
     IndexWriteError,
     InvalidArgumentError,
-    NotAnIndexError,
     UnknownAlgorithmError,
 )
 from ..languages import get as get_language
@@ -56,63 +55,21 @@ from ..store import parquet as edge_parquet
 from ..store import read, write
 from ..store.schema import INDEX_FORMAT
 from ._cpu import process_tree_cpu
+from ._files import SCANNED_AT, files_to_parse
 from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
 from ._flow_keep import shape as flow_shape
-from ._lock import IndexLock as _Lock
+from ._lock import WriterLock
 from ._parse import Parsed, Progress, interface_items, parse_iter, parse_iter_ray
+from ._report import IndexReport
 from .resolve import Edges, FileRow, SymRow, World
 from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel, resolve_ray
 from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, WalkResult, escape_name, is_test_path, walk
 
+SKIPPED_PATHS_KEPT = 20  # skipped paths the index names per reason (the report counts them all)
 FLUSH_EVERY = 256  # files per batch of inserts while the workers parse
 EXECUTORS = ("local", "ray")  # local: process pools on this machine; ray: tasks and actors on a Ray cluster
 EDGE_STORES = edge_parquet.EDGE_STORES
-
-
-@dataclass
-class IndexReport:
-    """What an index run did; ``lore index`` prints it, ``--json`` dumps it.
-
-    ``unchanged`` counts indexed files that were not re-parsed; ``seconds`` holds wall time per
-    phase and ``cpu`` (this process and its workers, user + system).
-    """
-
-    root: str
-    db: str
-    generation: int
-    full: bool
-    files_seen: int = 0
-    added: list[str] = field(default_factory=list)
-    changed: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    unchanged: int = 0
-    reresolved_files: int = 0
-    skipped: dict[str, int] = field(default_factory=dict)
-    skipped_dirs: dict[str, str] = field(default_factory=dict)  # built-in skips: {"venv": "virtualenv"}
-    nothing_indexed: str = ""
-    excluded: dict[str, int] = field(default_factory=dict)
-    syntax_error_files: list[str] = field(default_factory=list)
-    symbols: int = 0
-    edges: dict[str, int] = field(default_factory=dict)
-    rebuilt_reason: str = ""
-    # values that travel: "solved" over every file, or "kept" from the last run (no changed file
-    # changed what resolution reads: lore.index._flow_keep); "" when nothing was resolved
-    flow: str = ""
-    seconds: dict[str, float] = field(default_factory=dict)
-    code_vectors: dict | None = None  # what `index_repo(embed=True)` embedded, kept and removed
-    vector_upkeep: list[dict] = field(default_factory=list)  # code vectors the refresh brought up to date
-    history: dict = field(default_factory=dict)  # the git-history step (lore.index.history_job.run_step)
-
-    @property
-    def changed_any(self) -> bool:
-        return bool(self.added or self.changed or self.removed)
-
-    def to_dict(self) -> dict:
-        out = asdict(self)
-        if out["code_vectors"] is None:  # no --embed: the report is what it always was
-            del out["code_vectors"]
-        return out
 
 
 def index_repo(
@@ -188,7 +145,8 @@ def index_repo(
         edge_parquet.pyarrow_modules("--edge-store parquet")  # a missing extra fails before any work
     db_path = Path(db) if db is not None else store_db.default_db_path(root_path)
     report = IndexReport(root=str(root_path), db=str(db_path), generation=0, full=False)
-    store_db.check_index_target(db_path)  # before the lock file or the directory is created
+    report.rebuilt_reason = store_db.set_aside_damaged(db_path) if rebuild else ""  # --rebuild replaces a damaged one
+    store_db.check_index_target(db_path, rebuild=rebuild)  # before the lock file or the directory is created
     if executor == "ray":
         ray_module("--executor ray")  # a missing extra fails now; connecting waits until there is work
     try:
@@ -237,10 +195,12 @@ class _Options:
 
 def _index_locked(root_path: Path, db_path: Path, report: IndexReport, walked: WalkResult, max_file_size: int,
                   workers: int | None, rebuild: bool, progress: Progress | None, opts: _Options) -> None:
-    with _Lock(db_path):
+    with WriterLock(db_path):  # a forked worker lets go of it at once (lore.index._lock)
         state, version = store_db.index_state(db_path)
         if state == "foreign":
-            raise NotAnIndexError(str(db_path))
+            raise store_db.refusal(db_path)
+        if state == "stale" and version is not None and version > store_db.SCHEMA_VERSION and not rebuild:
+            raise store_db.schema_refusal(db_path, version)
         reset = rebuild or state in ("missing", "blank", "stale")
         if rebuild and state in ("current", "stale"):
             report.rebuilt_reason = "--rebuild"
@@ -270,8 +230,10 @@ def _index_locked(root_path: Path, db_path: Path, report: IndexReport, walked: W
 def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: IndexReport, walked: WalkResult,
          max_file_size: int, workers: int | None, progress: Progress | None, reset: bool, opts: _Options) -> None:
     t = time.perf_counter()
+    scan_start = walked.started_ns  # what changes after the walk began is seen next run
     report.files_seen = len(walked.files)
     skipped = Counter(walked.skipped)
+    skipped_paths = {reason: list(paths) for reason, paths in walked.skipped_paths.items()}
     existing = {} if reset else read.file_states(conn)
     report.full = not existing
     # each language names the modules of its files knowing all of them (Python: the package directories)
@@ -279,14 +241,9 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     for f in walked.files:
         paths_of.setdefault(f.language, []).append(f.path)
     namers = {lang: get_language(lang).module_namer(paths, root_path.name) for lang, paths in paths_of.items()}
-    seen: set[str] = set()
-    todo: list[SourceFile] = []
-    for f in walked.files:
-        seen.add(f.path)
-        old = existing.get(f.path)
-        if old is not None and old[2] == f.size and old[3] == f.mtime_ns:
-            continue
-        todo.append(f)
+    seen = {f.path for f in walked.files}
+    scanned = int(store_db.get_meta(conn, SCANNED_AT, "0") or 0) if existing else 0
+    todo, rehashed = files_to_parse(walked.files, existing, scanned, max_file_size)
     removed = [p for p in existing if p not in seen]
     report.seconds["walk"] = round(report.seconds.get("walk", 0.0) + time.perf_counter() - t, 3)
 
@@ -308,8 +265,9 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
                    else parse_iter(jobs, workers, progress))
         for f, res in zip(todo, results, strict=True):
             old = existing.get(f.path)
-            if res.status != "ok":
+            if res.status != "ok":  # not stored: the next run tries it again
                 skipped[res.status] += 1
+                skipped_paths.setdefault(res.status, []).append(f.path)
                 if old is not None:
                     removed.append(f.path)
                 continue
@@ -328,11 +286,16 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
         report.unchanged = sum(1 for p in seen if p in existing) - len(changed) - len(set(removed) & seen)
 
         skipped_meta = json.dumps(report.skipped, sort_keys=True)  # `lore stats` shows the last run's skips
+        # and `lore_status` names them (a few per reason)
+        skipped_files = json.dumps({k: sorted(v)[:SKIPPED_PATHS_KEPT] for k, v in sorted(skipped_paths.items())})
         if not ing.begun and not removed and not reset:
-            if touched or store_db.get_meta(conn, "skipped", "{}") != skipped_meta:
+            if touched or rehashed or store_db.get_meta(conn, "skipped", "{}") != skipped_meta \
+                    or store_db.get_meta(conn, "skipped_files", "{}") != skipped_files:
                 with store_db.write_transaction(conn, db_path):
                     write.touch_files(conn, touched)
                     store_db.set_meta(conn, "skipped", skipped_meta)
+                    store_db.set_meta(conn, "skipped_files", skipped_files)
+                    store_db.set_meta(conn, SCANNED_AT, str(scan_start))  # what was hashed again is not, next run
             _sync_edge_store(conn, db_path, opts.edge_store)
             report.generation = store_db.generation(conn)
             _counts(conn, report)
@@ -340,6 +303,8 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
         ing.begin()
         write.touch_files(conn, touched)
         store_db.set_meta(conn, "skipped", skipped_meta)
+        store_db.set_meta(conn, "skipped_files", skipped_files)
+        store_db.set_meta(conn, SCANNED_AT, str(scan_start))
         ing.remove(removed)
         ing.flush()
         report.seconds["store_symbols"] = round(time.perf_counter() - t - report.seconds["parse"], 3)

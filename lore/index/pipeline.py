@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import IndexInterrupted
 from ..store import db as store_db
 from ..store import docs_keep
 from . import history_job
@@ -67,19 +68,34 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
                              max_file_size=options.pop("max_file_size", None), workers=options.pop("workers", None),
                              include=tuple(options.pop("include", ()) or ()), gitignore=options.pop("gitignore", None))
     options.update(walk_options(settings), workers=settings.workers)
-    store_db.check_index_target(db)  # a file that is not a lore index is refused before anything touches it
-    kept = docs_keep.save_before_rebuild(db, rebuild=bool(options.get("rebuild")))
+    damaged = store_db.set_aside_damaged(db) if options.get("rebuild") else ""  # --rebuild replaces a damaged index
+    # a file that is not a lore index is refused before anything touches it (a newer lore's unless --rebuild)
+    store_db.check_index_target(db, rebuild=bool(options.get("rebuild")))
+    before = store_db.committed_generation(db)
     try:
-        after = [step(db) for step in steps]
-        report = index_repo(root, db=db, **options)
-        if kept is not None and report.rebuilt_reason:
-            docs_keep.restore_after_rebuild(report.db, kept)
-    finally:
-        docs_keep.discard(kept)
-    if not report.nothing_indexed:  # nothing was written: the upkeep steps have nothing new to follow
-        for finish in after:
-            finish(report)
-        # last: the code (and what follows it) is committed and usable; the history joins it now or later
+        kept = docs_keep.save_before_rebuild(db, rebuild=bool(options.get("rebuild")))
+        try:
+            after = [step(db) for step in steps]
+            report = index_repo(root, db=db, **options)
+            report.rebuilt_reason = damaged or report.rebuilt_reason
+            if kept is not None and report.rebuilt_reason:
+                docs_keep.restore_after_rebuild(report.db, kept)
+        finally:
+            docs_keep.discard(kept)
+        if not report.nothing_indexed:  # nothing was written: the upkeep steps have nothing new to follow
+            for finish in after:
+                finish(report)
+    except KeyboardInterrupt as exc:
+        raise interrupted(db, before) from exc
+    # last: the code (and what follows it) is committed and usable; the history joins it now or later
+    if not report.nothing_indexed:
         report.history = history_job.run_step(report.db, report.root, history, options.get("progress"))
     report.seconds["all"] = round(time.perf_counter() - t0, 3)
     return report
+
+
+def interrupted(db: Path, before: int | None) -> IndexInterrupted:
+    """What a Ctrl-C left: decided from the generation the index has committed now, not from where it
+    landed (the steps after the commit, such as the clusters, run after the index moved on)."""
+    now = store_db.committed_generation(db)
+    return IndexInterrupted(str(db), now, committed=now is not None and now != before)

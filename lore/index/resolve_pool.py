@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import os
 import pickle
 import sqlite3
 from array import array
@@ -29,6 +30,7 @@ from types import ModuleType
 
 from ..parsers.records import ParsedFile, decode
 from ..store import read
+from ._workers import die_with_parent
 from .resolve import Edges, World, resolve_files
 
 MIN_FILES_PER_WORKER = 200  # below this, forking costs more than it saves
@@ -167,7 +169,8 @@ def _work_here(chunk: list[int], sink: Callable[[Edges], None]) -> tuple[Edges, 
         world.next_id, world.new_externals = next_id, new
 
 
-def _child(out: Connection, db_path: str, k: int, chunk: list[int]) -> None:
+def _child(out: Connection, db_path: str, k: int, chunk: list[int], parent: int) -> None:
+    die_with_parent(parent)  # a killed indexer leaves no resolver behind
     try:
         _init(db_path)
         result: tuple[str, object] = ("ok", _work((k, chunk)))
@@ -194,7 +197,8 @@ def _forked(chunks: list[list[int]], workers: int, db_path: str, *,
         while emitted < len(chunks):
             while started < len(chunks) and len(running) < workers:
                 receive, send = ctx.Pipe(duplex=False)
-                child = ctx.Process(target=_child, args=(send, db_path, started, chunks[started]), daemon=True)
+                child = ctx.Process(target=_child, args=(send, db_path, started, chunks[started], os.getpid()),
+                                    daemon=True)
                 child.start()
                 send.close()
                 running[started] = (child, receive)

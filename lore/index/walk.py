@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -46,6 +47,7 @@ class SourceFile:
     language: str
     size: int
     mtime_ns: int
+    ctime_ns: int = 0  # the inode's change time: no copy tool can set it back (see lore.index._files)
 
 
 @dataclass
@@ -65,6 +67,7 @@ class WalkResult:
     skipped_paths: dict[str, list[str]] = field(default_factory=dict)
     excluded: Counter[str] = field(default_factory=Counter)  # rule -> files it kept out
     skipped_dirs: list[tuple[str, str]] = field(default_factory=list)  # (folder, reason), built-in skips
+    started_ns: int = 0  # wall clock when the walk began: a file changed after it is looked at again next run
     ignore_files: list[str] = field(default_factory=list)
     pruned: list[tuple[str, str]] = field(default_factory=list)  # (absolute folder, rule): not walked
     counted: bool = False  # count_pruned() ran
@@ -310,7 +313,7 @@ def walk(
     (['app.py'], [('venv', 'virtualenv')], {'unknown extension': 1})
     """
     root_str = os.path.realpath(os.fspath(root))
-    result = WalkResult()
+    result = WalkResult(started_ns=time.time_ns())  # before any file is looked at (change detection)
     sources = list(exclude_sources) if exclude_sources is not None else [""] * len(exclude)
     # pathspec drops empty patterns: keep the others' sources aligned with the spec's pattern indexes
     exclude_lines = [p for p in exclude if p]
@@ -433,7 +436,7 @@ def walk(
             if st.st_size > max_file_size:
                 result.skip(f"larger than {max_file_size} bytes", rel)
                 continue
-            result.files.append(SourceFile(rel, entry.path, lang, st.st_size, st.st_mtime_ns))
+            result.files.append(SourceFile(rel, entry.path, lang, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
 
     result.files.sort(key=lambda f: f.path)
     result.skipped_dirs.sort()

@@ -117,7 +117,7 @@ class Extractor:
         )
         try:
             tree = _ts.parse(self.grammar or self.language, self.source)
-        except Exception:  # never raise on input the grammar cannot take
+        except Exception:  # never raise on input the grammar cannot take (a budget is no Exception: it passes)
             if self.strict:
                 raise
             self.pf.syntax_errors = 1

@@ -14,20 +14,30 @@ from typing import Any
 
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-__all__ = ["BudgetExceeded", "Node", "Tree", "captures", "get_language", "in_parser", "matches", "parse", "query",
-           "set_budget", "text"]
+__all__ = ["MAX_DEPTH", "BudgetExceeded", "Node", "Tree", "captures", "check_depth", "deeper_than", "get_language",
+           "in_parser", "matches", "parse", "query", "set_budget", "text"]
 
 _CHUNK = 1 << 16  # bytes handed to the parser per read callback when a budget is set
 # Below this size tree-sitter's own parse is bounded (well under a second; what can run away on a small
 # file is the Python extraction after it, which the budget's timer watches), so small files skip the
 # callback parse and its second pass: that is most of the cost the budget added to a fresh index.
 _WATCHED = 1 << 18
+# tree-sitter's query cursor keeps node depths in 16 bits: under a node deeper than 65,535 levels it drops
+# captures without a word (a JavaScript call chain 40,000 deep: 32,766 of its 40,000 calls) and slows down
+# quadratically (100,000 deep: 65 s in one query, past any budget: the query cannot be interrupted).
+# A tree deeper than this is refused before any query runs (a file nested 3,000 deep is ~15,000 levels).
+MAX_DEPTH = 30_000
 _budget_check: Callable[[], str | None] | None = None  # returns a reason ("too slow") when the file is over budget
 _in_parser = False  # inside tree-sitter's parse, whose callbacks must never see an exception from a signal
 
 
-class BudgetExceeded(Exception):
-    """A file went over its per-file budget (time or memory) while being parsed or extracted."""
+class BudgetExceeded(BaseException):
+    """A file went over its per-file budget (time or memory) while being parsed or extracted.
+
+    A ``BaseException``, like ``KeyboardInterrupt``: extractors skip a strange node with ``except Exception``
+    (a parser never raises on bad input), and a budget caught there would be swallowed, leaving a file
+    over budget stored as a syntax error with no definitions. Only the budget's owner catches it.
+    """
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
@@ -122,9 +132,45 @@ def query(grammar: str, source: str) -> Query:
     return Query(get_language(grammar), source)
 
 
+def deeper_than(node: Node, limit: int) -> bool:
+    """Whether some chain of nodes from ``node`` down is longer than ``limit`` (``node`` itself counts).
+
+    Only subtrees with enough nodes to hold such a chain are visited (a node's descendant count is
+    known without a walk), so a file of ordinary depth costs a step or two, and a deep chain at most
+    ``limit`` steps.
+
+    Examples
+    --------
+    >>> root = parse("python", b"x = [[[[0]]]]\\n").root_node
+    >>> deeper_than(root, 5), deeper_than(root, 50)
+    (True, False)
+    """
+    stack = [(node, 1)]
+    while stack:
+        n, depth = stack.pop()
+        if depth > limit:
+            return True
+        need = limit - depth  # a child must hold a chain of that many more nodes, itself included
+        if n.descendant_count <= need:
+            continue
+        stack.extend((c, depth + 1) for c in n.children if c.descendant_count >= need)
+    return False
+
+
+def check_depth(node: Node) -> None:
+    """Refuse a tree deeper than :data:`MAX_DEPTH` before a query runs under it: within a file's budget
+    :class:`BudgetExceeded` (``too deep``), else ``ValueError`` (a parser failure to its caller)."""
+    if node.descendant_count > MAX_DEPTH and deeper_than(node, MAX_DEPTH):
+        if _budget_check is not None:
+            raise BudgetExceeded("too deep")
+        raise ValueError(f"nested more than {MAX_DEPTH} levels deep")
+
+
 def captures(q: Query, node: Node, *, ordered: bool = True) -> dict[str, list[Node]]:
     """Captures of query ``q`` under ``node``, by capture name (each list in document order; with
-    ``ordered=False`` in the order tree-sitter gives, for callers that sort every capture together)."""
+    ``ordered=False`` in the order tree-sitter gives, for callers that sort every capture together).
+    A tree too deep for tree-sitter's queries is refused first (:func:`check_depth`)."""
+    check_depth(node)
     result = QueryCursor(q).captures(node)  # no progress callback here: tree-sitter 0.26 crashes with one
     reason = _over_budget()
     if reason:
@@ -140,7 +186,8 @@ def _start(n: Node) -> int:
 
 
 def matches(q: Query, node: Node) -> list[tuple[int, dict[str, list[Node]]]]:
-    """Matches of query ``q`` under ``node`` as ``(pattern_index, captures)`` pairs."""
+    """Matches of query ``q`` under ``node`` as ``(pattern_index, captures)`` pairs (:func:`check_depth` first)."""
+    check_depth(node)
     return QueryCursor(q).matches(node)
 
 

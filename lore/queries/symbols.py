@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from ..errors import UnknownAlgorithmError
+from ..index._files import SCANNED_AT, needs_rehash, same_content
 from ..index.walk import unescape_name
 from ..store import db as store_db
 from ..store import history as history_store
@@ -133,6 +134,7 @@ def index_status(index: OpenIndex) -> dict:
     """What is indexed and whether it is fresh (files changed on disk since the last index run)."""
     root = unescape_name(store_db.get_meta(index.conn, "root") or "")
     states = read.file_states(index.conn)
+    scanned = int(store_db.get_meta(index.conn, SCANNED_AT, "0") or 0)
     stale: list[str] = []
     missing: list[str] = []
     for path, state in states.items():
@@ -144,6 +146,12 @@ def index_status(index: OpenIndex) -> dict:
             continue
         if st.st_size != state.size or st.st_mtime_ns != state.mtime_ns:
             stale.append(path)
+        elif needs_rehash(st.st_ctime_ns, scanned) and not same_content(str(full), state.hash, st.st_size):
+            stale.append(path)  # replaced by a copy of the same size and mtime (cp -p, tar, rsync -a)
+    try:
+        skipped_files = json.loads(store_db.get_meta(index.conn, "skipped_files", "{}") or "{}")
+    except ValueError:
+        skipped_files = {}
     return {
         "db": str(index.db_path),
         "root": root,
@@ -154,4 +162,8 @@ def index_status(index: OpenIndex) -> dict:
         "fresh": not stale and not missing,
         "changed_on_disk": sorted(stale)[:50],
         "removed_on_disk": sorted(missing)[:50],
+        # files the last run did not index (over budget, binary, pipes...), by reason; the next run tries
+        # those over a budget again
+        "skipped": store_db.skipped_counts(index.conn),
+        "skipped_files": skipped_files if isinstance(skipped_files, dict) else {},
     }

@@ -20,7 +20,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import IndexBusyError, IndexNotFoundError, NotAnIndexError, SchemaVersionError
+from ..errors import (
+    DamagedIndexError,
+    IndexBusyError,
+    IndexNotFoundError,
+    LoreError,
+    NewerSchemaError,
+    NotAnIndexError,
+    SchemaVersionError,
+)
 from .schema import CORE_DDL, CORE_INDEXES, DOCS_DDL, SCHEMA_VERSION
 
 DEFAULT_DIR = ".lore"
@@ -74,12 +82,14 @@ def lock_path(db_path: str | os.PathLike[str]) -> Path:
     return p.with_name(p.name + ".lock")
 
 
-def check_index_target(path: str | os.PathLike[str]) -> None:
+def check_index_target(path: str | os.PathLike[str], *, rebuild: bool = False) -> None:
     """Refuse, before anything is created or opened for writing, an index target lore must not touch.
 
     Raises :class:`~lore.errors.NotAnIndexError` when ``path`` exists and is not a regular file
-    (``/dev/null``, a pipe, a directory) or not a lore index, or when its lock file exists and is not an
-    empty regular file (someone else's file: opening it would truncate it). Nothing beside a refused
+    (``/dev/null``, a pipe, a directory) or not a lore index (:class:`~lore.errors.DamagedIndexError` when
+    it is a damaged one), or when its lock file exists and is not an empty regular file (someone else's
+    file: opening it would truncate it); :class:`~lore.errors.NewerSchemaError` for the index of a newer
+    lore unless ``rebuild``. Nothing beside a refused
     target is created: no parent directory, no lock, no ``-journal`` or ``-wal``.
 
     Examples
@@ -106,8 +116,11 @@ def check_index_target(path: str | os.PathLike[str]) -> None:
             raise NotAnIndexError(str(candidate)) from exc
         if not stat.S_ISREG(st.st_mode) or (need_empty and st.st_size > 0):
             raise NotAnIndexError(str(candidate))
-    if index_state(p)[0] == "foreign":
-        raise NotAnIndexError(str(p))
+    state, version = index_state(p)
+    if state == "foreign":
+        raise refusal(p)
+    if state == "stale" and version is not None and version > SCHEMA_VERSION and not rebuild:
+        raise schema_refusal(p, version)  # a newer lore's index is replaced only on request
 
 
 def _read_only_connect(path: Path, *, check_same_thread: bool = True) -> sqlite3.Connection:
@@ -229,6 +242,106 @@ def index_state(path: str | os.PathLike[str]) -> tuple[str, int | None]:
     return ("current" if version == SCHEMA_VERSION else "stale"), version
 
 
+def committed_generation(path: str | os.PathLike[str]) -> int | None:
+    """The generation the index at ``path`` has committed, read afresh; ``None`` when there is no lore index
+    of this schema version there (an interrupted first run, a damaged file)."""
+    if index_state(path)[0] != "current":
+        return None
+    try:
+        conn = _read_only_connect(Path(path))
+    except sqlite3.Error:
+        return None
+    try:
+        conn.execute("PRAGMA busy_timeout = 5000")
+        return generation(conn)
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+DAMAGED_SUFFIX = ".damaged"
+
+
+def index_damage(path: str | os.PathLike[str]) -> str | None:
+    """Why the file at ``path`` is a damaged lore index, or ``None`` when it is not one.
+
+    Damaged: a file in lore's own place (``.lore/index.db``) that is no readable lore index, or anywhere
+    an SQLite file that SQLite cannot read (truncated, overwritten pages). Someone else's file (not
+    SQLite, or a healthy SQLite database without lore's metadata) elsewhere is not damaged: it is
+    never touched.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "notes.txt").write_text("my notes")
+    >>> index_damage(d / "notes.txt") is None
+    True
+    >>> (d / ".lore").mkdir()
+    >>> _ = (d / ".lore" / "index.db").write_bytes(SQLITE_HEADER[:10])
+    >>> index_damage(d / ".lore" / "index.db")
+    'not an SQLite file'
+    """
+    p = Path(path)
+    if index_state(p)[0] != "foreign":
+        return None
+    try:
+        if not stat.S_ISREG(p.stat().st_mode):  # /dev/null, a pipe, a directory: never an index
+            return None
+    except OSError:
+        return None
+    ours = p.name == DEFAULT_DB and p.parent.name == DEFAULT_DIR
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        return f"unreadable: {exc.strerror or exc}" if ours else None
+    if head != SQLITE_HEADER:
+        return "not an SQLite file" if ours else None
+    try:
+        conn = _read_only_connect(p)
+        try:
+            conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        if ours or "no such table" not in str(exc):
+            return str(exc)
+        return None
+    return "no lore metadata" if ours else None
+
+
+def refusal(path: str | os.PathLike[str]) -> LoreError:
+    """The error for an index target that is no readable lore index: damaged (``--rebuild`` replaces it) or
+    someone else's file (never touched)."""
+    reason = index_damage(path)
+    return DamagedIndexError(str(path), reason) if reason else NotAnIndexError(str(path))
+
+
+def schema_refusal(path: str | os.PathLike[str], found: int) -> SchemaVersionError:
+    """The error for an index of another schema version: a newer lore's is never replaced without ``--rebuild``."""
+    if found > SCHEMA_VERSION:
+        return NewerSchemaError(str(path), found, SCHEMA_VERSION)
+    return SchemaVersionError(str(path), found, SCHEMA_VERSION)
+
+
+def set_aside_damaged(path: str | os.PathLike[str]) -> str:
+    """Move a damaged index (:func:`index_damage`) to ``<path>.damaged`` (its ``-wal`` along, its ``-shm``
+    removed) so a rebuild can start afresh; returns what a rebuild report says of it (``""``: not damaged)."""
+    p = Path(path)
+    if index_damage(p) is None:
+        return ""
+    kept = p.with_name(p.name + DAMAGED_SUFFIX)
+    os.replace(p, kept)
+    wal = p.with_name(p.name + "-wal")
+    if wal.exists():
+        os.replace(wal, kept.with_name(kept.name + "-wal"))
+    p.with_name(p.name + "-shm").unlink(missing_ok=True)
+    return f"--rebuild; the damaged index was kept as {kept}"
+
+
 def connect(
     path: str | os.PathLike[str], *, create: bool = False, readonly: bool = False, indexes: bool = True
 ) -> sqlite3.Connection:
@@ -251,9 +364,9 @@ def connect(
         create_schema(conn, indexes=indexes)
         return conn
     if state == "foreign":
-        raise NotAnIndexError(str(path))
+        raise refusal(path)
     if state == "stale":
-        raise SchemaVersionError(str(path), version if version is not None else -1, SCHEMA_VERSION)
+        raise schema_refusal(path, version if version is not None else -1)
     if not readonly and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
         readonly = True  # a read-only file or file system: answer from it, write nothing (caches stay in memory)
     if readonly:

@@ -169,3 +169,36 @@ class UnknownAlgorithmError(InvalidArgumentError):
 
 class QueryError(InvalidArgumentError):
     """A search query that cannot be run."""
+
+
+class IndexDamagedError(LoreError):
+    """The index file is damaged (SQLite reports corruption, a table is missing, a metadata value is unreadable).
+
+    The index is a derived cache of the repository: rebuilding it loses nothing.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = str(path)
+        self.reason = " ".join(str(reason).split())
+        where = f" at {self.path}" if self.path else ""
+        super().__init__(f"the index{where} is damaged ({self.reason}); run `lore index --rebuild` to rebuild it")
+
+
+class IndexStorageError(LoreError):
+    """The storage under the index refused a read (disk full, I/O error, file cannot be opened or is read-only)."""
+
+    def __init__(self, path: str, reason: str, fix: str) -> None:
+        self.path = str(path)
+        self.reason = " ".join(str(reason).split())
+        self.fix = fix
+        where = f" at {self.path}" if self.path else ""
+        super().__init__(f"could not use the index{where} ({self.reason}); {fix}")
+
+
+class OutputError(LoreError):
+    """An answer could not be written where it was asked to go (a missing directory, a full disk, a closed pipe)."""
+
+    def __init__(self, target: str, reason: str, fix: str = "") -> None:
+        self.target, self.reason = str(target), " ".join(str(reason).split())
+        tail = f"; {fix}" if fix else ""
+        super().__init__(f"could not write {self.target} ({self.reason}){tail}")

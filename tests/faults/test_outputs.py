@@ -1,0 +1,52 @@
+"""Output that cannot be written: a missing ``-o`` directory, standard output on a full disk.
+
+Each is one line on stderr and exit code 2 (the OSError is classified where the CLI's error boundary is,
+:func:`lore.cli._app.os_error_line`), never a traceback or an "Exception ignored" report at exit.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lore import index_repo
+
+from .conftest import one_line_error, run_lore
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("outputs") / "repo"
+    root.mkdir()
+    (root / "m.py").write_text("def f(x):\n    return g(x)\n\n\ndef g(x):\n    return x\n")
+    return Path(index_repo(root, workers=1).db)
+
+
+def test_an_output_file_in_a_missing_directory_is_one_line(db: Path, tmp_path: Path, tally) -> None:
+    cases = [("export", "-o", str(tmp_path / "missing_dir" / "x.graphml")),
+             ("view", "-o", str(tmp_path / "missing_dir" / "v.html"))]
+    procs = [run_lore(*args, "--db", str(db)) for args in cases]
+    good = [one_line_error(p) and "missing_dir" in p.stderr and "directory" in p.stderr for p in procs]
+    tally("output: -o into a missing directory", tried=len(good), survived=sum(good), lost=len(good) - sum(good))
+    assert all(good), [p.stderr[-400:] for p in procs]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_standard_output_on_a_full_disk_is_one_line(db: Path, tally) -> None:
+    cases = [["stats"], ["graph", "callers", "m.g"], ["graph", "callers", "m.g", "--json"], ["show", "m.f"],
+             ["export"]]
+    good, problems = [], []
+    for args in cases:
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run([sys.executable, "-m", "lore", *args, "--db", str(db)], stdout=full,
+                                  stderr=subprocess.PIPE, text=True, timeout=60)
+        ok = one_line_error(proc) and "No space left" in proc.stderr and "free some disk space" in proc.stderr
+        good.append(ok)
+        if not ok:
+            problems.append((args, proc.returncode, proc.stderr[-300:]))
+    tally("output: stdout on a full disk", tried=len(good), survived=sum(good), lost=len(good) - sum(good))
+    assert not problems, problems

@@ -202,3 +202,13 @@ class OutputError(LoreError):
         self.target, self.reason = str(target), " ".join(str(reason).split())
         tail = f"; {fix}" if fix else ""
         super().__init__(f"could not write {self.target} ({self.reason}){tail}")
+
+
+class ServeAddressError(LoreError):
+    """``lore serve --http`` cannot listen on the address it was given (in use, or not available here)."""
+
+    def __init__(self, host: str, port: int, reason: str) -> None:
+        self.host, self.port, self.reason = host, port, " ".join(str(reason).split())
+        shown = f"[{host}]" if ":" in host else host
+        super().__init__(f"cannot serve on http://{shown}:{port} ({self.reason}); pass another port to --http, "
+                         "or stop the program that listens there")

@@ -50,3 +50,20 @@ def test_standard_output_on_a_full_disk_is_one_line(db: Path, tally) -> None:
             problems.append((args, proc.returncode, proc.stderr[-300:]))
     tally("output: stdout on a full disk", tried=len(good), survived=sum(good), lost=len(good) - sum(good))
     assert not problems, problems
+
+
+def test_serve_http_on_a_busy_port_is_one_line(db: Path, tally) -> None:
+    """Before: "MCP server ... on http://..." and then uvicorn's own error (exit 3)."""
+    import socket
+
+    busy = socket.socket()
+    busy.bind(("127.0.0.1", 0))
+    busy.listen()
+    try:
+        port = busy.getsockname()[1]
+        proc = run_lore("serve", "--http", f"127.0.0.1:{port}", "--db", str(db), timeout=60)
+    finally:
+        busy.close()
+    ok = one_line_error(proc) and f"127.0.0.1:{port}" in proc.stderr and "another port" in proc.stderr
+    tally("serve --http on a busy port", tried=1, survived=int(ok), lost=int(not ok))
+    assert ok, (proc.returncode, proc.stderr[-400:])

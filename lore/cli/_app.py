@@ -247,6 +247,34 @@ def usage_error_line(exc: BaseException) -> str:
     return f"lore: error: {message} (see `{where} --help`)"
 
 
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if c not in (0x09, 0x0A)}
+
+
+def terminal_safe(text: str, *, stream: Any = None) -> str:
+    r"""``text`` with its control characters (but tab and newline) shown as ``\xNN`` when ``stream`` is a terminal.
+
+    Source code and docstrings can hold escape sequences (``\x1b[2J`` clears the screen, OSC sequences
+    set the window title or write to the clipboard); printed raw to a terminal they act instead of
+    showing. Piped output keeps the exact text (``lore show ... > file``); JSON escapes them anyway.
+
+    Examples
+    --------
+    >>> import io
+    >>> class Tty(io.StringIO):
+    ...     def isatty(self): return True
+    >>> terminal_safe("a\x1b[2Jb\tc\n", stream=Tty())
+    'a\\x1b[2Jb\tc\n'
+    >>> terminal_safe("a\x1b[2Jb", stream=io.StringIO())
+    'a\x1b[2Jb'
+    """
+    target = sys.stdout if stream is None else stream
+    try:
+        tty = target.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return text.translate(_CONTROL) if tty else text
+
+
 _OS_ERROR_FIXES = {
     errno.ENOENT: "create its directory first, or pass another path",
     errno.ENOTDIR: "a part of the path is a file, not a directory: pass another path",

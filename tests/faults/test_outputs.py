@@ -67,3 +67,43 @@ def test_serve_http_on_a_busy_port_is_one_line(db: Path, tally) -> None:
     ok = one_line_error(proc) and f"127.0.0.1:{port}" in proc.stderr and "another port" in proc.stderr
     tally("serve --http on a busy port", tried=1, survived=int(ok), lost=int(not ok))
     assert ok, (proc.returncode, proc.stderr[-400:])
+
+
+def test_show_on_a_terminal_never_sends_escape_sequences_from_the_source(tmp_path: Path, tally) -> None:
+    """Source holding ``ESC[2J`` (clear screen) and an OSC title sequence: shown as ``\\x1b``, not acted on."""
+    import pty
+    import select
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "m.py").write_text('def f(x):\n    """Doc \x1b[31mred\x1b[0m \x1b]0;title\x07."""\n'
+                               '    s = "\x1b[2J\x1b[H cleared"\n    return x\n')
+    db = index_repo(root, workers=1).db
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "lore", "show", "m.f", "--db", str(db)], stdout=slave,
+                                stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "120", "TERM": "dumb"})
+        os.close(slave)
+        chunks = []
+        while True:
+            ready, _, _ = select.select([master], [], [], 30)
+            if not ready:
+                break
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # the other end closed
+                break
+            if not data:
+                break
+            chunks.append(data)
+        proc.wait(timeout=30)
+        assert proc.stderr is not None
+        proc.stderr.close()
+    finally:
+        os.close(master)
+    shown = b"".join(chunks).decode("utf-8", "replace")
+    source_escapes = ("\x1b[2J", "\x1b[H", "\x1b]0;", "\x1b[31m")
+    ok = proc.returncode == 0 and "cleared" in shown and not any(e in shown for e in source_escapes) \
+        and "\\x1b[2J" in shown
+    tally("lore show: terminal escapes in source", tried=1, survived=int(ok), lost=int(not ok))
+    assert ok, repr(shown[-400:])

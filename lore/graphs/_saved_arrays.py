@@ -29,7 +29,7 @@ class DamagedStateError(ValueError):
 
 
 def _crc(a: np.ndarray) -> int:
-    return zlib.crc32(np.ascontiguousarray(a).reshape(-1).view(np.uint8)) if a.size else 0
+    return zlib.crc32(np.ascontiguousarray(a).reshape(-1).view(np.uint8).data) if a.size else 0
 
 
 def write_arrays(folder: Path, arrays: dict[str, np.ndarray]) -> dict[str, list[Any]]:

@@ -139,16 +139,16 @@ def classify_sqlite_error(exc: BaseException, path: str | os.PathLike[str] = "")
     return _flavoured(err, exc)
 
 
-_FLAVOURS: dict[tuple[type, type], type] = {}
+_FLAVOURS: dict[tuple[type, type], type[LoreError]] = {}
 
 
 def _flavoured(err: LoreError, exc: sqlite3.Error) -> LoreError:
     """``err`` re-made as an instance of both its class and ``exc``'s sqlite3 class, with its error code."""
     key = (type(err), type(exc))
-    cls = _FLAVOURS.get(key)
+    cls: type[LoreError] | None = _FLAVOURS.get(key)
     if cls is None:
         cls = _FLAVOURS[key] = type(type(err).__name__, key, {"__module__": type(err).__module__})
-    new = cls.__new__(cls)
+    new: LoreError = Exception.__new__(cls)
     new.__dict__.update(err.__dict__)
     new.args = err.args
     for attr in ("sqlite_errorcode", "sqlite_errorname"):
@@ -300,7 +300,7 @@ def check_index_target(path: str | os.PathLike[str]) -> None:
         raise NotAnIndexError(str(p))
 
 
-def _read_only_connect(path: Path, *, check_same_thread: bool = True) -> sqlite3.Connection:
+def _read_only_connect(path: Path, *, check_same_thread: bool = True) -> IndexConnection:
     """A read-only connection; on a read-only file system (no ``-shm`` can be made) the file is opened as
     immutable, which SQLite allows because no one can write it there either."""
     uri = "file:" + urllib.parse.quote(os.fsencode(os.path.abspath(path)).decode("utf-8", "surrogateescape"),

@@ -114,7 +114,7 @@ def load(db_path: str | os.PathLike[str], key: str, cls: type) -> Any | None:
             return None
     except (OSError, ValueError, AttributeError):
         return None
-    mapped: list[str] = []
+    mapped: dict[str, np.ndarray] = {}
     try:
         got = _load_fields(folder, fields, manifest, cls, mapped)
     except (OSError, KeyError, ValueError, TypeError):
@@ -125,12 +125,13 @@ def load(db_path: str | os.PathLike[str], key: str, cls: type) -> Any | None:
     return got
 
 
-def _load_fields(folder: Path, fields: dict, manifest: dict, cls: type, mapped: list[str]) -> Any | None:
-    """The ``cls`` instance of the saved fields (arrays checked against ``manifest``, their names appended
-    to ``mapped``), None if malformed."""
+def _load_fields(folder: Path, fields: dict, manifest: dict, cls: type, mapped: dict[str, np.ndarray]
+                 ) -> Any | None:
+    """The ``cls`` instance of the saved fields (arrays checked against ``manifest``, each kept in ``mapped``
+    by name), None if malformed."""
     def arr(name: str) -> np.ndarray:
-        mapped.append(name)
-        return open_array(folder, name, manifest)
+        a = mapped[name] = open_array(folder, name, manifest)
+        return a
 
     values: dict[str, Any] = {}
     for name, desc in fields.items():

@@ -41,7 +41,7 @@ def write_arrays(folder: Path, arrays: dict[str, np.ndarray]) -> dict[str, list[
     >>> d = Path(tempfile.mkdtemp())
     >>> manifest = write_arrays(d, {"ids": np.arange(3)})
     >>> _ = (d / "meta.json").write_text("{}")  # the caller writes the manifest into it
-    >>> manifest["ids"][:2], open_array(d, "ids", manifest).tolist(), verify(d, manifest, ["ids"])
+    >>> manifest["ids"][:2], open_array(d, "ids", manifest).tolist(), verify(d, manifest)
     (['<i8', [3]], [0, 1, 2], True)
     """
     manifest: dict[str, list[Any]] = {}
@@ -67,10 +67,12 @@ def open_array(folder: Path, name: str, manifest: dict[str, list[Any]]) -> np.nd
     return a
 
 
-def verify(folder: Path, manifest: dict[str, list[Any]], names: Any = None) -> bool:
-    """Whether the bytes of every array of ``manifest`` (or of ``names``) in ``folder`` match their CRC-32.
+def verify(folder: Path, manifest: dict[str, list[Any]], arrays: dict[str, np.ndarray] | None = None) -> bool:
+    """Whether the bytes of the arrays of ``folder`` match their CRC-32 in ``manifest``.
 
-    Checked once per process for a given ``meta.json`` (a new state, or one rewritten, is checked again).
+    ``arrays`` are the ones the caller mapped (:func:`open_array`, by name): only those are checked,
+    without mapping them again; without it, every array of the manifest is read. Checked once per
+    process for a given ``meta.json`` (a new state, or one rewritten, is checked again).
     """
     try:
         st = os.stat(folder / "meta.json")
@@ -80,15 +82,14 @@ def verify(folder: Path, manifest: dict[str, list[Any]], names: Any = None) -> b
     with _LOCK:
         if key in _VERIFIED:
             return True
-    for name in (manifest if names is None else names):
-        want = manifest.get(name)
-        if want is None:
-            return False
+    if arrays is None:
         try:
-            a = np.load(folder / f"{name}.npy", mmap_mode="r", allow_pickle=False)
+            arrays = {name: open_array(folder, name, manifest) for name in manifest}
         except (OSError, ValueError):
             return False
-        if a.dtype.str != want[0] or list(a.shape) != list(want[1]) or _crc(a) != want[2]:
+    for name, a in arrays.items():
+        want = manifest.get(name)
+        if want is None or _crc(a) != want[2]:
             return False
     with _LOCK:
         _VERIFIED.add(key)

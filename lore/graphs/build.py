@@ -315,7 +315,7 @@ def load_saved(cache: Path, stamp: str) -> CodeGraph | None:
             return None
     except (OSError, ValueError, AttributeError):
         return None
-    mapped: list[str] = []
+    mapped: dict[str, np.ndarray] = {}
     g = _map_saved(folder, meta, manifest, stamp, mapped)
     if g is None or not verify(folder, manifest, mapped):
         discard(folder)
@@ -323,13 +323,14 @@ def load_saved(cache: Path, stamp: str) -> CodeGraph | None:
     return g
 
 
-def _map_saved(folder: Path, meta: dict, manifest: dict, stamp: str, mapped: list[str]) -> CodeGraph | None:
-    """The graph of a saved state's arrays (dtypes and shapes checked, names appended to ``mapped``), None
+def _map_saved(folder: Path, meta: dict, manifest: dict, stamp: str, mapped: dict[str, np.ndarray]
+               ) -> CodeGraph | None:
+    """The graph of a saved state's arrays (dtypes and shapes checked, each kept in ``mapped`` by name), None
     when one is missing or wrong."""
     try:
         def arr(key: str) -> np.ndarray:
-            mapped.append(key)
-            return open_array(folder, key, manifest)
+            a = mapped[key] = open_array(folder, key, manifest)
+            return a
 
         def csr(key: str, n: int, canonical: bool | None) -> Csr:
             indptr = arr(f"{key}.indptr")

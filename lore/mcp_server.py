@@ -373,8 +373,21 @@ def bind_http(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run_http(server: Server, host: str, port: int, sock: socket.socket | None = None) -> None:
-    """Serve streamable HTTP on ``sock`` (default: :func:`bind_http` of ``host:port``) until interrupted."""
+# An HTTP session a client never closes (no DELETE) holds about 39 KB: it is dropped after this long without a
+# request (a client that comes back gets 404 and starts a new session, as the protocol says), and at most
+# this many are kept at once (about 40 MB), whatever the SDK's defaults are.
+SESSION_IDLE_SECONDS = 30 * 60
+MAX_SESSIONS = 1000
+
+
+def run_http(server: Server, host: str, port: int, sock: socket.socket | None = None, *,
+             session_idle_timeout: float = SESSION_IDLE_SECONDS, max_sessions: int = MAX_SESSIONS) -> None:
+    """Serve streamable HTTP on ``sock`` (default: :func:`bind_http` of ``host:port``) until interrupted.
+
+    Sessions idle for ``session_idle_timeout`` seconds are closed; at most ``max_sessions`` are open.
+    """
+    import inspect
+
     import uvicorn
 
     if sock is None:
@@ -382,7 +395,10 @@ def run_http(server: Server, host: str, port: int, sock: socket.socket | None = 
     # Plain JSON responses instead of one SSE stream per call: lore sends no progress or log
     # notifications mid-call, and JSON halves the transport's cost per call (see bench_mcp.py).
     # The SDK turns on DNS-rebinding protection (Host and Origin checks) for loopback hosts.
-    app = server.streamable_http_app(host=host, json_response=True)
+    limits = {"session_idle_timeout": session_idle_timeout, "max_sessions": max_sessions}
+    accepted = inspect.signature(server.streamable_http_app).parameters  # SDKs before 2.x's limits lack them
+    app = server.streamable_http_app(host=host, json_response=True,
+                                     **{k: v for k, v in limits.items() if k in accepted})
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     try:
         uvicorn.Server(config).run(sockets=[sock])

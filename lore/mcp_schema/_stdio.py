@@ -10,7 +10,8 @@ second of CPU before the first byte. lore's server needs a small part of the pro
 client never waits for one that will not come: a line that is not JSON (or nests deeper than
 :data:`MAX_DEPTH`: never decoded, so hostile input cannot exhaust the stack) ``-32700 Parse error``, and
 anything else that is not a request (``null``, a batch, an object without a method)
-``-32600 Invalid Request``, with the request's id when it has one and ``null`` otherwise. A session that opens with anything but ``initialize`` (a client of the 2026-07-28
+``-32600 Invalid Request``, with the request's id when it has one and ``null`` otherwise; a line longer
+than :data:`MAX_LINE` is skipped without being held in memory and answered with a parse error. A session that opens with anything but ``initialize`` (a client of the 2026-07-28
 per-request envelope) is handed to a fallback, the SDK, with that first line replayed.
 
 Tool calls run one at a time on a worker thread, in order, so ``ping`` is answered while a call
@@ -41,6 +42,7 @@ MODERN_ENVELOPE_KEY = "io.modelcontextprotocol/protocolVersion"  # in params._me
 METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32601, -32602, -32603
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
 MAX_DEPTH = 64  # deeper JSON is refused before decoding: no MCP message nests anywhere near this
+MAX_LINE = 16 * 1024 * 1024  # a longer line is skipped unread (answered with a parse error), not held in memory
 
 CallTool = Callable[[str, "dict[str, Any] | None"], dict]
 
@@ -122,7 +124,13 @@ class StdioServer:
         worker.start()
         first = True
         try:
-            for raw in iter(stdin.readline, b""):
+            for raw in iter(lambda: stdin.readline(MAX_LINE + 1), b""):
+                if len(raw) > MAX_LINE and not raw.endswith(b"\n"):  # never held whole: skipped to its end
+                    while (rest := stdin.readline(MAX_LINE + 1)) and not rest.endswith(b"\n"):
+                        pass
+                    first = False
+                    self._reply(None, error=(PARSE_ERROR, "Parse error", f"a line longer than {MAX_LINE} bytes"))
+                    continue
                 if not raw.strip():
                     continue
                 if first:

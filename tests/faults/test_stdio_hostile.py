@@ -32,6 +32,7 @@ HOSTILE: list[tuple[bytes, int, object]] = [
     (b'{"jsonrpc": "2.0", "id": 13, "method": 5}', -32600, 13),   # a method that is not a string
     (b'{"id": 14, "method": "ping"}', -32600, 14),                # not JSON-RPC 2.0
     (b'{"jsonrpc": "2.0", "id": {"x": 1}, "method": "ping"}', -32600, None),  # an id that cannot be an id
+    (b'{"jsonrpc": "2.0", "id": 15, "method": "' + b"x" * (17 << 20) + b'"}', -32700, None),  # 17 MB: skipped
 ]
 
 

@@ -69,6 +69,8 @@ def serve_command(
     finally:
         if stop is not None:
             stop.set()
+        if sock is not None:  # run_http closes it too; closing twice is harmless
+            sock.close()
 
 
 def tools_command(

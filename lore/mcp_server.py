@@ -395,7 +395,7 @@ def run_http(server: Server, host: str, port: int, sock: socket.socket | None = 
     # Plain JSON responses instead of one SSE stream per call: lore sends no progress or log
     # notifications mid-call, and JSON halves the transport's cost per call (see bench_mcp.py).
     # The SDK turns on DNS-rebinding protection (Host and Origin checks) for loopback hosts.
-    limits = {"session_idle_timeout": session_idle_timeout, "max_sessions": max_sessions}
+    limits: dict[str, Any] = {"session_idle_timeout": session_idle_timeout, "max_sessions": max_sessions}
     accepted = inspect.signature(server.streamable_http_app).parameters  # SDKs before 2.x's limits lack them
     app = server.streamable_http_app(host=host, json_response=True,
                                      **{k: v for k, v in limits.items() if k in accepted})

@@ -10,6 +10,8 @@ returns it as a tool error. Argument errors are also ``ValueError`` so generic c
     ├── IndexNotFoundError          no index at the given path (run `lore index`)
     ├── NotAnIndexError             the file is not a lore index (lore never modifies it)
     │   └── DamagedIndexError       a lore index that can no longer be read (`--rebuild` replaces it)
+    ├── IndexStorageError           the disk refused a read (full, I/O error, unreadable, read-only)
+    ├── ServeAddressError           `lore serve --http` cannot listen on its address
     ├── SchemaVersionError          index written by an incompatible lore version
     │   └── NewerSchemaError        written by a newer lore (upgrade, or `--rebuild`)
     ├── IndexBusyError              another process holds the write lock
@@ -236,19 +238,17 @@ class IndexInterrupted(KeyboardInterrupt):
 
 
 class DamagedIndexError(NotAnIndexError):
-    """The index at ``path`` is a lore index that can no longer be read (truncated, malformed, unreadable).
+    """The index at ``path`` is a lore index that can no longer be read: truncated, malformed pages, a
+    missing table, a metadata value that does not parse, text that is not UTF-8.
 
-    Unlike someone else's file, ``lore index --rebuild`` may replace it: the damaged file is kept beside
-    it as ``<path>.damaged``.
+    Unlike someone else's file, ``lore index --rebuild`` may replace it (a file that no longer opens as
+    an index is kept beside it as ``<path>.damaged``). The index is a derived cache: rebuilding loses nothing.
     """
 
     def __init__(self, path: str, reason: str) -> None:
-        self.path, self.reason = str(path), reason
-        LoreError.__init__(
-            self,
-            f"the index at {self.path} is damaged ({reason}); run `lore index --rebuild` to replace it "
-            f"(the damaged file is kept as {self.path}.damaged)",
-        )
+        self.path, self.reason = str(path), " ".join(str(reason).split())
+        where = f" at {self.path}" if self.path else ""
+        LoreError.__init__(self, f"the index{where} is damaged ({self.reason}); run `lore index --rebuild` to replace it")
 
 
 class NewerSchemaError(SchemaVersionError):
@@ -262,3 +262,24 @@ class NewerSchemaError(SchemaVersionError):
             f"the index at {self.path} was written by a newer lore (schema {found}; this lore reads {expected}); "
             "upgrade lore or run `lore index --rebuild`",
         )
+
+
+class IndexStorageError(LoreError):
+    """The storage under the index refused a read (disk full, I/O error, file cannot be opened or is read-only)."""
+
+    def __init__(self, path: str, reason: str, fix: str) -> None:
+        self.path = str(path)
+        self.reason = " ".join(str(reason).split())
+        self.fix = fix
+        where = f" at {self.path}" if self.path else ""
+        super().__init__(f"could not use the index{where} ({self.reason}); {fix}")
+
+
+class ServeAddressError(LoreError):
+    """``lore serve --http`` cannot listen on the address it was given (in use, or not available here)."""
+
+    def __init__(self, host: str, port: int, reason: str) -> None:
+        self.host, self.port, self.reason = host, port, " ".join(str(reason).split())
+        shown = f"[{host}]" if ":" in host else host
+        super().__init__(f"cannot serve on http://{shown}:{port} ({self.reason}); pass another port to --http, "
+                         "or stop the program that listens there")

@@ -24,13 +24,14 @@ import argparse
 import json
 import logging
 import os
+import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .errors import IndexNotFoundError, InvalidArgumentError, LoreError
+from .errors import IndexNotFoundError, InvalidArgumentError, LoreError, ServeAddressError
 from .mcp_schema import check_arguments, tool_definitions
 from .mcp_schema._stdio import Replay, StdioServer
 from .store.db import DEFAULT_DIR, default_db_path, get_meta, locate_index
@@ -353,23 +354,67 @@ async def run_stdio(server: Server, stdin: Any = None, stdout: Any = None) -> No
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def run_http(server: Server, host: str, port: int) -> None:
+def bind_http(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` for :func:`run_http`, or :class:`~lore.errors.ServeAddressError`.
+
+    Binding before anything is printed or started means a busy port is one line, not a "serving on"
+    line followed by the web server's own error; and the server listens on this very socket, so no
+    other program can take the port in between.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a restart right after a stop
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise ServeAddressError(host, port, exc.strerror or str(exc)) from None
+    sock.set_inheritable(True)
+    return sock
+
+
+# An HTTP session a client never closes (no DELETE) holds about 39 KB: it is dropped after this long without a
+# request (a client that comes back gets 404 and starts a new session, as the protocol says), and at most
+# this many are kept at once (about 40 MB), whatever the SDK's defaults are.
+SESSION_IDLE_SECONDS = 30 * 60
+MAX_SESSIONS = 1000
+
+
+def run_http(server: Server, host: str, port: int, sock: socket.socket | None = None, *,
+             session_idle_timeout: float = SESSION_IDLE_SECONDS, max_sessions: int = MAX_SESSIONS) -> None:
+    """Serve streamable HTTP on ``sock`` (default: :func:`bind_http` of ``host:port``) until interrupted.
+
+    Sessions idle for ``session_idle_timeout`` seconds are closed; at most ``max_sessions`` are open.
+    """
+    import inspect
+
     import uvicorn
 
+    if sock is None:
+        sock = bind_http(host, port)
     # Plain JSON responses instead of one SSE stream per call: lore sends no progress or log
     # notifications mid-call, and JSON halves the transport's cost per call (see bench_mcp.py).
     # The SDK turns on DNS-rebinding protection (Host and Origin checks) for loopback hosts.
-    app = server.streamable_http_app(host=host, json_response=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    limits: dict[str, Any] = {"session_idle_timeout": session_idle_timeout, "max_sessions": max_sessions}
+    accepted = inspect.signature(server.streamable_http_app).parameters  # SDKs before 2.x's limits lack them
+    app = server.streamable_http_app(host=host, json_response=True,
+                                     **{k: v for k, v in limits.items() if k in accepted})
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
 
 
 def serve(db_path: str | os.PathLike[str], *, http: str | None = None, allow_refresh: bool = False,
-          engine: str = "local", ray_address: str | None = None, sdk: bool | None = None) -> None:
+          engine: str = "local", ray_address: str | None = None, sdk: bool | None = None,
+          http_socket: socket.socket | None = None) -> None:
     """Serve until the client disconnects (stdio) or the process is interrupted (HTTP).
 
     Stdio is served by :class:`StdioServer` (ready in about the time Python takes to start; the
     SDK's import alone costs most of a second), or by the SDK when ``sdk`` is true (default: the
-    ``LORE_MCP_SDK`` environment variable set to ``1``); streamable HTTP always by the SDK.
+    ``LORE_MCP_SDK`` environment variable set to ``1``); streamable HTTP always by the SDK, on
+    ``http_socket`` when the caller bound it already (:func:`bind_http`).
     """
     if sdk is None:
         sdk = os.environ.get("LORE_MCP_SDK", "") == "1"
@@ -380,7 +425,7 @@ def serve(db_path: str | os.PathLike[str], *, http: str | None = None, allow_ref
         try:
             if http:
                 host, port = parse_http(http)
-                run_http(server, host, port)
+                run_http(server, host, port, http_socket)
             else:
                 anyio.run(run_stdio, server)
         finally:

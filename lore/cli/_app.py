@@ -8,8 +8,10 @@ stdout (``{"error": {"type", "message", "hint"}}``), and exit code 2.
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import os
 import sys
 import typing
 from collections.abc import Callable, Sequence
@@ -351,6 +353,85 @@ def usage_error_line(exc: BaseException) -> str:
     return f"lore: error: {message} (see `{where} --help`)"
 
 
+_CONTROL = {c: f"\\x{c:02x}" for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if c not in (0x09, 0x0A)}
+
+
+def terminal_safe(text: str, *, stream: Any = None) -> str:
+    r"""``text`` with its control characters (but tab and newline) shown as ``\xNN`` when ``stream`` is a terminal.
+
+    Source code and docstrings can hold escape sequences (``\x1b[2J`` clears the screen, OSC sequences
+    set the window title or write to the clipboard); printed raw to a terminal they act instead of
+    showing. Piped output keeps the exact text (``lore show ... > file``); JSON escapes them anyway.
+
+    Examples
+    --------
+    >>> import io
+    >>> class Tty(io.StringIO):
+    ...     def isatty(self): return True
+    >>> terminal_safe("a\x1b[2Jb\tc\n", stream=Tty())
+    'a\\x1b[2Jb\tc\n'
+    >>> terminal_safe("a\x1b[2Jb", stream=io.StringIO())
+    'a\x1b[2Jb'
+    """
+    target = sys.stdout if stream is None else stream
+    try:
+        tty = target.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    return text.translate(_CONTROL) if tty else text
+
+
+_OS_ERROR_FIXES = {
+    errno.ENOENT: "create its directory first, or pass another path",
+    errno.ENOTDIR: "a part of the path is a file, not a directory: pass another path",
+    errno.EISDIR: "pass a file path, not a directory",
+    errno.EACCES: "check its permissions, or pass another path",
+    errno.EPERM: "check its permissions, or pass another path",
+    errno.EROFS: "the file system is read-only: pass a path elsewhere",
+    errno.ENOSPC: "free some disk space, or write somewhere else",
+    errno.EDQUOT: "free some disk space (quota exceeded), or write somewhere else",
+    errno.EFBIG: "the file is larger than allowed here: write somewhere else",
+}
+
+
+def os_error_line(exc: OSError) -> str:
+    """One line (without the ``lore: error:`` prefix) for an OSError that reached the command line.
+
+    Such an error is the machine's answer to a write lore was asked to make (``-o`` into a missing
+    directory, standard output on a full disk), never a lore bug: it names the file (or "the output")
+    and the fix.
+
+    Examples
+    --------
+    >>> os_error_line(FileNotFoundError(errno.ENOENT, "No such file or directory", "missing/x.graphml"))
+    'could not write missing/x.graphml (No such file or directory); create its directory first, or pass another path'
+    >>> os_error_line(OSError(errno.ENOSPC, "No space left on device"))
+    'could not write the output (No space left on device); free some disk space, or write somewhere else'
+    """
+    what = os.fsdecode(exc.filename) if exc.filename is not None else "the output"
+    reason = exc.strerror or type(exc).__name__
+    fix = _OS_ERROR_FIXES.get(exc.errno or 0, "check the path and the disk, then retry")
+    return f"could not write {what!s} ({reason}); {fix}"
+
+
+def _exit_on_os_error(exc: OSError) -> None:
+    """Print :func:`os_error_line` and exit 2 (a closed pipe, ``lore ... | head``: exit 1 quietly, as typer does).
+
+    Standard output is pointed at the null device first, so the interpreter's last flush of what
+    could not be written fails no more (it would print an "Exception ignored" report).
+    """
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # no real stdout (a test's capture): nothing to redirect
+        pass
+    if exc.errno == errno.EPIPE:
+        sys.exit(1)
+    sys.stderr.write(f"lore: error: {os_error_line(exc)}\n")
+    sys.exit(2)
+
+
 def main(root: typer.Typer | None = None) -> None:
     """Console entry point: every error is one line on stderr (with ``--json``, one JSON object on stdout).
 
@@ -366,12 +447,15 @@ def main(root: typer.Typer | None = None) -> None:
     try:
         try:
             rv = (app if root is None else root)(standalone_mode=False)
+            sys.stdout.flush()  # a full disk behind stdout fails here, inside the error boundary, not at exit
         except LoreError as exc:
             report_error(exc, as_json=as_json)
         except KeyboardInterrupt:
             report_error(None, as_json=as_json, code=130, kind="Interrupted", message=INTERRUPTED)
         except typer.Exit:
             raise
+        except OSError as exc:  # a write lore was asked to make (-o into a missing folder, a full stdout)
+            _exit_on_os_error(exc)
         except Exception as exc:
             # the parser's own errors (typer bundles click; it is not imported here): usage errors carry an
             # exit code and a message, an Abort (Ctrl-C at a prompt) carries neither

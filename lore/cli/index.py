@@ -13,7 +13,18 @@ from .._paths import symbol_with_source
 from ..api import index_repo
 from ..errors import LoreError, NothingToIndexError
 from ..store.db import get_meta
-from ._app import DbOpt, JsonOpt, command, emit_json, err, open_db, out, progress_bar, progress_callback
+from ._app import (
+    DbOpt,
+    JsonOpt,
+    command,
+    emit_json,
+    err,
+    open_db,
+    out,
+    progress_bar,
+    progress_callback,
+    terminal_safe,
+)
 
 
 def index_cmd(
@@ -229,7 +240,10 @@ def show_cmd(
     if as_json:
         emit_json(s)
         return
-    out.print(f"[bold]{s['qualified_name']}[/bold]  ({s['kind']}, id {s['id']})")
+    from rich.markup import escape
+
+    safe = terminal_safe  # source text can hold terminal escape sequences: shown, never acted on
+    out.print(f"[bold]{escape(safe(s['qualified_name']))}[/bold]  ({s['kind']}, id {s['id']})")
     out.print(f"{s['path']}:{s['line']}-{s['end_line']}" + ("  [test]" if s["is_test"] else ""), markup=False)
     if s.get("parent"):
         out.print(f"in {s['parent']['qualified_name']} (id {s['parent']['id']})", markup=False)
@@ -238,7 +252,7 @@ def show_cmd(
     if s.get("also_at"):
         out.print(f"also declared at {', '.join(s['also_at'])}", markup=False)
     if s.get("signature"):
-        out.print(s["signature"], markup=False)
+        out.print(safe(s["signature"]), markup=False)
         if s["signature"].endswith("…"):  # the index keeps 300 characters, cut after a whole word
             out.print(f"(signature cut at a word boundary; the whole header is at {s['path']}:{s['line']})",
                       markup=False)
@@ -246,9 +260,9 @@ def show_cmd(
     doc = s.get("docstring") or ""
     doc_lines = [ln.strip() for ln in doc.strip().splitlines() if ln.strip()]
     if doc and not (s.get("snippet") and doc_lines and all(ln in s["snippet"] for ln in doc_lines[:2])):
-        out.print("\n" + doc, markup=False)
+        out.print("\n" + safe(doc), markup=False)
     if s.get("snippet"):
-        out.print("\n" + s["snippet"], markup=False)
+        out.print("\n" + safe(s["snippet"]), markup=False)
     elif s.get("note"):
         out.print("\n" + s["note"], markup=False)
     if s.get("same_name_ids"):

@@ -43,7 +43,12 @@ def serve_command(
     ] = False,
 ) -> None:
     """Run the MCP server (stdio by default) for Claude Desktop, Claude Code, VS Code or any MCP client."""
-    from ..mcp_server import locate_db, parse_http, serve  # here: other commands never load the MCP SDK
+    from ..mcp_server import (  # here: other commands never load the MCP SDK
+        bind_http,
+        locate_db,
+        parse_http,
+        serve,
+    )
 
     db_path = locate_db(db)
     address = parse_http(http) if http else None  # a bad address fails here, before anything starts
@@ -51,6 +56,7 @@ def serve_command(
         from ..graphs.engines import check_engine_name
 
         check_engine_name(engine)
+    sock = bind_http(*address) if address else None  # a busy port: one line, before anything starts
     stop = None
     if watch:
         from ._watch import start_background_watch
@@ -66,10 +72,13 @@ def serve_command(
         else:
             err.print(f"lore: MCP server (streamable HTTP) on {url} for {db_path}; Ctrl-C stops it", markup=False)
     try:
-        serve(db_path, http=http, allow_refresh=allow_refresh, engine=engine, ray_address=ray_address)
+        serve(db_path, http=http, allow_refresh=allow_refresh, engine=engine, ray_address=ray_address,
+              http_socket=sock)
     finally:
         if stop is not None:
             stop.set()
+        if sock is not None:  # run_http closes it too; closing twice is harmless
+            sock.close()
 
 
 def tools_command(

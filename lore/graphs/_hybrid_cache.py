@@ -11,7 +11,9 @@ computes (the index's stamp -- its random identity and generation -- and the his
 ``meta.json`` must repeat that key, the format and the current field names of ``SymbolFeatures``
 (a field added to the class makes every older save unreadable, so it is rebuilt). Saving writes a
 temporary folder and renames it (a reader never sees half a state) and drops older states. Errors
-never reach the caller: an unreadable or unwritable cache only means building in memory.
+never reach the caller: an unreadable or unwritable cache only means building in memory. Each array's
+dtype, shape and checksum are recorded when it is written and checked before it is used
+(:mod:`lore.graphs._saved_arrays`): a damaged state is deleted and built again, never served.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 
 from ..algorithms._csr import Csr, is_sparse
 from ..store.graph_files import publish_state
+from ._saved_arrays import discard, open_array, verify, write_arrays
 
 FORMAT = 1
 _SPARSE = ("data", "indices", "indptr")
@@ -85,10 +88,9 @@ def save_state(db_path: str | os.PathLike[str], key: str, feats: Any) -> Path | 
             arrays[f"{name}.{part}" if part else name] = arr
 
     def fill(tmp: Path) -> None:
-        for fname, arr in arrays.items():
-            np.save(tmp / f"{fname}.npy", np.ascontiguousarray(arr), allow_pickle=False)
+        manifest = write_arrays(tmp, arrays)
         (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "key": key, "class": type(feats).__name__,
-                                                   "fields": fields}), encoding="utf-8")
+                                                   "fields": fields, "arrays": manifest}), encoding="utf-8")
 
     try:
         publish_state(cache, final, fill)
@@ -106,31 +108,47 @@ def load(db_path: str | os.PathLike[str], key: str, cls: type) -> Any | None:
     try:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         fields = meta.get("fields", {})
+        manifest = meta.get("arrays")
         if (meta.get("format") != FORMAT or meta.get("key") != key or meta.get("class") != cls.__name__
-                or list(fields) != _field_names(cls)):
+                or list(fields) != _field_names(cls) or not isinstance(manifest, dict)):
             return None
-
-        def arr(name: str) -> np.ndarray:  # a plain view: np.memmap's Python-level indexing costs us per slice
-            return np.load(folder / f"{name}.npy", mmap_mode="c", allow_pickle=False).view(np.ndarray)
-
-        values: dict[str, Any] = {}
-        for name, desc in fields.items():
-            kind = desc["type"]
-            if kind == "json":
-                values[name] = desc["value"]
-            elif kind == "array":
-                values[name] = arr(name)
-            elif kind == "sparse":
-                data, indices, indptr = (arr(f"{name}.{p}") for p in _SPARSE)
-                fmt, shape = desc["format"], tuple(desc["shape"])
-                if fmt not in ("csr", "csc") or indptr.shape != (shape[0 if fmt == "csr" else 1] + 1,):
-                    return None
-                values[name] = Csr(data, indices, indptr, shape, format=fmt)
-            else:
-                return None
-        return cls(**values)
-    except (OSError, KeyError, ValueError, TypeError):
+    except (OSError, ValueError, AttributeError):
         return None
+    mapped: dict[str, np.ndarray] = {}
+    try:
+        got = _load_fields(folder, fields, manifest, cls, mapped)
+    except (OSError, KeyError, ValueError, TypeError):
+        got = None
+    if got is None or not verify(folder, manifest, mapped):
+        discard(folder)  # damaged: the caller builds the state again and saves a good one here
+        return None
+    return got
+
+
+def _load_fields(folder: Path, fields: dict, manifest: dict, cls: type, mapped: dict[str, np.ndarray]
+                 ) -> Any | None:
+    """The ``cls`` instance of the saved fields (arrays checked against ``manifest``, each kept in ``mapped``
+    by name), None if malformed."""
+    def arr(name: str) -> np.ndarray:
+        a = mapped[name] = open_array(folder, name, manifest)
+        return a
+
+    values: dict[str, Any] = {}
+    for name, desc in fields.items():
+        kind = desc["type"]
+        if kind == "json":
+            values[name] = desc["value"]
+        elif kind == "array":
+            values[name] = arr(name)
+        elif kind == "sparse":
+            data, indices, indptr = (arr(f"{name}.{p}") for p in _SPARSE)
+            fmt, shape = desc["format"], tuple(desc["shape"])
+            if fmt not in ("csr", "csc") or indptr.shape != (shape[0 if fmt == "csr" else 1] + 1,):
+                return None
+            values[name] = Csr(data, indices, indptr, shape, format=fmt)
+        else:
+            return None
+    return cls(**values)
 
 
 def saved(db_path: str | os.PathLike[str], cls: type) -> list[Any]:

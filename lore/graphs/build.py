@@ -36,6 +36,7 @@ from ..store.graph_files import CACHE_FORMAT, publish_state
 from ..store.graph_files import cache_path as _cache_path
 from ..store.graph_files import state_dir as _state_dir
 from ..store.parquet import EdgeArrays
+from ._saved_arrays import discard, open_array, verify, write_arrays
 from ._walk import DEFAULT_PPR_WEIGHTS, walk_arrays, walk_name
 
 if TYPE_CHECKING:
@@ -284,11 +285,10 @@ def save_graph(g: CodeGraph, cache: Path) -> Path:
         arrays.update({f"{key}.data": m.data, f"{key}.indices": m.indices, f"{key}.indptr": m.indptr})
 
     def fill(tmp: Path) -> None:
-        for key, arr in arrays.items():
-            np.save(tmp / f"{key}.npy", np.ascontiguousarray(arr))
+        manifest = write_arrays(tmp, arrays)  # dtype, shape and checksum of each: checked before use
         (tmp / "meta.json").write_text(json.dumps({"format": CACHE_FORMAT, "stamp": g.stamp, "n": g.n,
                                                    "canonical": canonical, "walks": sorted(walks),
-                                                   "presence": sorted(closed)}))
+                                                   "presence": sorted(closed), "arrays": manifest}))
 
     final = publish_state(cache, _state_dir(cache, g.stamp), fill)
     for legacy in (cache.with_suffix(".graph.npz"), *cache.parent.glob("graph-*.npz")):  # format 1 files
@@ -302,15 +302,35 @@ def load_saved(cache: Path, stamp: str) -> CodeGraph | None:
     Arrays are mapped copy-on-write: nothing is read until used, and an in-place operation never
     touches the file. The matrices are :class:`~lore.algorithms._csr.Csr` arrays: mapping a saved
     graph imports no scipy (:meth:`CodeGraph.matrix` builds the scipy matrix when one is asked for).
+
+    Each array's dtype and shape are checked against the manifest of ``meta.json``, and its bytes
+    against their checksum (once per process, :func:`lore.graphs._saved_arrays.verify`): a damaged
+    state is deleted and ``None`` returned, so the caller builds the graph again and saves a good one.
     """
     folder = _state_dir(cache, stamp)
     try:
         meta = json.loads((folder / "meta.json").read_text())
-        if meta.get("format") != CACHE_FORMAT or meta.get("stamp") != stamp:
+        manifest = meta.get("arrays")
+        if meta.get("format") != CACHE_FORMAT or meta.get("stamp") != stamp or not isinstance(manifest, dict):
             return None
+    except (OSError, ValueError, AttributeError):
+        return None
+    mapped: dict[str, np.ndarray] = {}
+    g = _map_saved(folder, meta, manifest, stamp, mapped)
+    if g is None or not verify(folder, manifest, mapped):
+        discard(folder)
+        return None
+    return g
 
-        def arr(key: str) -> np.ndarray:  # a plain view: np.memmap's Python-level indexing costs us per slice
-            return np.load(folder / f"{key}.npy", mmap_mode="c").view(np.ndarray)
+
+def _map_saved(folder: Path, meta: dict, manifest: dict, stamp: str, mapped: dict[str, np.ndarray]
+               ) -> CodeGraph | None:
+    """The graph of a saved state's arrays (dtypes and shapes checked, each kept in ``mapped`` by name), None
+    when one is missing or wrong."""
+    try:
+        def arr(key: str) -> np.ndarray:
+            a = mapped[key] = open_array(folder, key, manifest)
+            return a
 
         def csr(key: str, n: int, canonical: bool | None) -> Csr:
             indptr = arr(f"{key}.indptr")
@@ -331,7 +351,7 @@ def load_saved(cache: Path, stamp: str) -> CodeGraph | None:
         generation = int(stamp.rsplit(":", 1)[1])
         return CodeGraph(generation, NodeIndex(ids), arr("kind"), arr("is_test"), arr("file_rows"), arr("parent"),
                          mats, trans, stamp=stamp, _presence=presence, walks=walks)
-    except (OSError, KeyError, ValueError):
+    except (OSError, KeyError, ValueError, TypeError):
         return None
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._files import read_text_bounded
 from ..errors import InvalidArgumentError
 from ._skips import RULES
 from .walk import DEFAULT_MAX_FILE_SIZE, walk
@@ -74,13 +75,11 @@ class Settings:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    text = read_text_bounded(path, "config file", fix="fix or remove it")  # a regular file of bounded size
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidArgumentError(f"{path} is not valid TOML ({exc}); fix or remove it") from None
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot read {path} ({exc.strerror})") from None
 
 
 def _check(table: dict[str, Any], source: str) -> dict[str, Any]:
@@ -106,10 +105,7 @@ def _check(table: dict[str, Any], source: str) -> dict[str, Any]:
 
 
 def _ignore_lines(path: Path) -> list[str]:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise InvalidArgumentError(f"cannot read {path} ({exc.strerror})") from None
+    text = read_text_bounded(path, "ignore file", fix="fix or remove it", errors="replace")
     return [ln.rstrip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
 
 
@@ -169,7 +165,7 @@ def load_settings(
             table = _read_toml(pyproject).get("tool", {}).get("lore")
         except InvalidArgumentError:
             # someone else's broken pyproject.toml must not stop `lore index`; ours (it names tool.lore) does
-            if "tool.lore" in pyproject.read_text(encoding="utf-8", errors="replace"):
+            if "tool.lore" in read_text_bounded(pyproject, "config file", errors="replace"):
                 raise
             table = None
         if table is not None:

@@ -366,7 +366,7 @@ def walk(
                 result.ignore_files.append(ig.source)
         for entry in entries:
             name = entry.name
-            if not _is_utf8(name):
+            if needs_escape(name):
                 name = escape_name(name)  # the entry keeps the real name; the index stores it escaped
             rel = f"{rel_dir}/{name}" if rel_dir else name
             try:
@@ -459,20 +459,33 @@ def _is_utf8(name: str) -> bool:
     return True
 
 
-def escape_name(name: str) -> str:
-    """A file name that is not valid UTF-8, as text: each undecodable byte as ``\\xNN``, ``\\`` as ``\\\\``.
+def needs_escape(name: str) -> bool:
+    r"""Whether :func:`escape_name` changes ``name`` (not UTF-8, a backslash, a control character).
 
-    The OS hands such names to Python with surrogate escapes, which SQLite cannot store; this form
-    can be stored, printed and turned back into the exact bytes with :func:`unescape_name`. Names that
-    are valid UTF-8 are never escaped.
+    Examples
+    --------
+    >>> needs_escape("café.py"), needs_escape("lit\\x41.py"), needs_escape("a\nb.py")
+    (False, True, True)
+    """
+    return not _is_utf8(name) or any(ch == "\\" or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name)
+
+
+def escape_name(name: str) -> str:
+    r"""A file name as the index stores it: printable on one line, and the exact name back with :func:`unescape_name`.
+
+    Undecodable bytes (the OS hands them to Python as surrogate escapes, which SQLite cannot store)
+    and control characters (a newline would split an error line, an escape sequence would reach the
+    terminal) become ``\xNN``; a backslash becomes ``\\``, so a name that spells an escape
+    (``lit\x41.py``) is never read back as another one. Every other name, the usual case, is stored
+    as it is.
 
     Examples
     --------
     >>> import os
-    >>> name = os.fsdecode(b"latin\\xe9.py")
-    >>> escape_name(name)
-    'latin\\\\xe9.py'
-    >>> os.fsencode(unescape_name(escape_name(name))) == b"latin\\xe9.py"
+    >>> name = os.fsdecode(b"latin\xe9.py")
+    >>> escape_name(name), escape_name("lit\\x41.py"), escape_name("a\nb.py"), escape_name("café.py")
+    ('latin\\xe9.py', 'lit\\\\x41.py', 'a\\x0ab.py', 'café.py')
+    >>> all(unescape_name(escape_name(n)) == n for n in (name, "lit\\x41.py", "a\nb.py", "\\"))
     True
     """
     out = []
@@ -480,6 +493,8 @@ def escape_name(name: str) -> str:
         code = ord(ch)
         if 0xDC80 <= code <= 0xDCFF:
             out.append(f"\\x{code - 0xDC00:02x}")
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\x{code:02x}")
         elif ch == "\\":
             out.append("\\\\")
         else:
@@ -488,7 +503,11 @@ def escape_name(name: str) -> str:
 
 
 def unescape_name(text: str) -> str:
-    """The OS name (with surrogate escapes) of a name :func:`escape_name` escaped; the inverse of it."""
+    r"""The OS name (with surrogate escapes) of a name :func:`escape_name` escaped; the inverse of it.
+
+    ``\xNN`` below ``\x80`` is that character (a control character), from ``\x80`` up the undecodable
+    byte; a backslash that starts neither form is kept as it is.
+    """
     if "\\" not in text:
         return text
     out = []
@@ -498,12 +517,22 @@ def unescape_name(text: str) -> str:
         if ch == "\\" and text[i + 1 : i + 2] == "\\":
             out.append("\\")
             i += 2
-        elif ch == "\\" and text[i + 1 : i + 2] == "x" and len(text) >= i + 4:
-            out.append(chr(0xDC00 + int(text[i + 2 : i + 4], 16)))
-            i += 4
-        else:
-            out.append(ch)
-            i += 1
+            continue
+        if ch == "\\" and text[i + 1 : i + 2] == "x":
+            try:
+                code = int(text[i + 2 : i + 4], 16) if len(text) >= i + 4 else -1
+            except ValueError:
+                code = -1
+            if 0 <= code < 0x80:
+                out.append(chr(code))
+                i += 4
+                continue
+            if code >= 0x80:
+                out.append(chr(0xDC00 + code))
+                i += 4
+                continue
+        out.append(ch)
+        i += 1
     return "".join(out)
 
 

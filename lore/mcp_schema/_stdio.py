@@ -6,8 +6,12 @@ second of CPU before the first byte. lore's server needs a small part of the pro
 (protocol versions 2024-11-05 to 2025-11-25, negotiated as the SDK does), ``ping``, ``tools/list``,
 ``tools/call`` and the ``initialized`` / ``cancelled`` notifications. Other methods get
 ``-32601 Method not found`` with the method as ``data``, and a request before ``initialize`` (but
-``ping``) ``-32602 Invalid request parameters``, as from the SDK; malformed lines are dropped (and
-logged on stderr), as the SDK drops them. A session that opens with anything but ``initialize`` (a client of the 2026-07-28
+``ping``) ``-32602 Invalid request parameters``, as from the SDK. Every malformed line gets an answer, so a
+client never waits for one that will not come: a line that is not JSON (or nests deeper than
+:data:`MAX_DEPTH`: never decoded, so hostile input cannot exhaust the stack) ``-32700 Parse error``, and
+anything else that is not a request (``null``, a batch, an object without a method)
+``-32600 Invalid Request``, with the request's id when it has one and ``null`` otherwise; a line longer
+than :data:`MAX_LINE` is skipped without being held in memory and answered with a parse error. A session that opens with anything but ``initialize`` (a client of the 2026-07-28
 per-request envelope) is handed to a fallback, the SDK, with that first line replayed.
 
 Tool calls run one at a time on a worker thread, in order, so ``ping`` is answered while a call
@@ -23,6 +27,7 @@ import json
 import logging
 import os
 import queue
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -35,6 +40,9 @@ log = logging.getLogger("lore.mcp")
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 MODERN_ENVELOPE_KEY = "io.modelcontextprotocol/protocolVersion"  # in params._meta of 2026-era requests
 METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32601, -32602, -32603
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+MAX_DEPTH = 64  # deeper JSON is refused before decoding: no MCP message nests anywhere near this
+MAX_LINE = 16 * 1024 * 1024  # a longer line is skipped unread (answered with a parse error), not held in memory
 
 CallTool = Callable[[str, "dict[str, Any] | None"], dict]
 
@@ -116,7 +124,13 @@ class StdioServer:
         worker.start()
         first = True
         try:
-            for raw in iter(stdin.readline, b""):
+            for raw in iter(lambda: stdin.readline(MAX_LINE + 1), b""):
+                if len(raw) > MAX_LINE and not raw.endswith(b"\n"):  # never held whole: skipped to its end
+                    while (rest := stdin.readline(MAX_LINE + 1)) and not rest.endswith(b"\n"):
+                        pass
+                    first = False
+                    self._reply(None, error=(PARSE_ERROR, "Parse error", f"a line longer than {MAX_LINE} bytes"))
+                    continue
                 if not raw.strip():
                     continue
                 if first:
@@ -145,14 +159,26 @@ class StdioServer:
 
     # -- one message -----------------------------------------------------------------------------------
     def handle_line(self, raw: bytes) -> None:
-        """Handle one line of input (a JSON-RPC request or notification)."""
-        try:
-            msg = json.loads(raw.decode("utf-8", errors="replace"))
-        except ValueError:
-            log.warning("dropped a line that is not JSON: %r", raw[:80])
+        """Handle one line of input (a JSON-RPC request or notification); anything else gets an error answer."""
+        msg, problem = decode_line(raw)
+        if problem is not None:
+            log.warning("answered a line that is not JSON with a parse error (%s): %r", problem, raw[:80])
+            self._reply(None, error=(PARSE_ERROR, "Parse error", problem))
             return
-        if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0" or not isinstance(msg.get("method"), str):
-            log.warning("dropped a message that is not a JSON-RPC 2.0 request or notification")
+        if isinstance(msg, list):  # JSON-RPC batches are not part of MCP (since 2025-06-18): refuse each request
+            ids = [m["id"] for m in msg if isinstance(m, dict) and _valid_id(m.get("id"))]
+            for rid in ids or [None]:
+                self._reply(rid, error=(INVALID_REQUEST, "Invalid Request", "batches are not supported"))
+            return
+        if (not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0" or not isinstance(msg.get("method"), str)
+                or ("id" in msg and not _valid_id(msg["id"]))):  # MCP: an id is a string or a number, never null
+            if isinstance(msg, dict) and "method" not in msg and ("result" in msg or "error" in msg):
+                return  # a response: this server sends no requests, so there is nothing it could answer
+            rid = msg.get("id") if isinstance(msg, dict) and _valid_id(msg.get("id")) else None
+            log.warning("answered a message that is not a JSON-RPC 2.0 request with Invalid Request")
+            self._reply(rid, error=(INVALID_REQUEST, "Invalid Request",
+                                    "expected a JSON-RPC 2.0 request: an object with \"jsonrpc\": \"2.0\" and a "
+                                    "string \"method\""))
             return
         method, params = msg["method"], msg.get("params")
         if "id" not in msg:
@@ -213,11 +239,54 @@ class StdioServer:
                 self._closed = True
 
 
+_BRACKETS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]')  # a string (skipped whole) or one bracket
+
+
+def json_depth(raw: bytes) -> int:
+    """The deepest nesting of arrays and objects in the JSON text ``raw`` (brackets inside strings ignored).
+
+    A scan, not a parse: it never recurses, whatever the input.
+
+    >>> json_depth(b'{"a": [1, {"b": "[[["}]}'), json_depth(b"[" * 5000), json_depth(b"null")
+    (3, 5000, 0)
+    """
+    depth = deepest = 0
+    for m in _BRACKETS.finditer(raw):
+        c = m.group()
+        if c in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in (b"]", b"}"):
+            depth -= 1
+    return deepest
+
+
+def decode_line(raw: bytes) -> tuple[Any, str | None]:
+    """``(message, None)`` for a line of JSON, or ``(None, reason)`` when it is not JSON or nests too deep.
+
+    >>> decode_line(b'{"id": 1}'), decode_line(b"{")[1], decode_line(b"[" * 1000 + b"]" * 1000)[1]
+    (({'id': 1}, None), 'not JSON: Expecting property name enclosed in double quotes', 'nested deeper than 64 levels')
+    """
+    # counting brackets is C speed; only a line that could nest too deep is scanned exactly
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and json_depth(raw) > MAX_DEPTH:
+        return None, f"nested deeper than {MAX_DEPTH} levels"
+    try:
+        return json.loads(raw.decode("utf-8", errors="replace")), None
+    except ValueError as exc:
+        return None, f"not JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else "not JSON"
+    except RecursionError:  # unreachable after the depth check; kept so no input can end the session
+        return None, f"nested deeper than {MAX_DEPTH} levels"
+
+
+def _valid_id(rid: Any) -> bool:
+    """Whether ``rid`` can be a JSON-RPC request id (a string or a number; ``null`` is answered as unknown)."""
+    return isinstance(rid, str | int | float) and not isinstance(rid, bool)
+
+
 def _opens_handshake(raw: bytes) -> bool:
     """Whether a session's first line is something this server answers (not a 2026-era envelope)."""
-    try:
-        msg = json.loads(raw.decode("utf-8", errors="replace"))
-    except ValueError:
+    msg, problem = decode_line(raw)
+    if problem is not None:
         return True
     if not isinstance(msg, dict) or msg.get("method") == "initialize":
         return True

@@ -3,7 +3,8 @@
 Usage: ``python tests/faults/make_corpus.py DIR [--seed N] [--depth N]``. Writes, under ``DIR``:
 
 * file names that are not UTF-8 (Latin-1, a lone continuation byte, an overlong sequence), with a
-  backslash, with newlines and spaces, and a pair whose escaped forms would collide;
+  backslash, with newlines and spaces, and a pair whose escaped forms collided before names were escaped
+  injectively (``a\\xe9.py`` and the byte name ``a<e9>.py``: both are indexed now);
 * named pipes (one with a language extension, one behind a symlink), a UNIX socket (kept open by the
   caller while indexing), symlink loops, symlinks out of the root and dangling symlinks;
 * NUL bytes (a binary file with a source extension, a NUL in the middle of a source file), huge lines,
@@ -65,7 +66,7 @@ def make_corpus(root: Path, *, seed: int = 0, depth: int = 3000) -> dict[str, in
     _w(root / "names/sp ace.py", "def s(): pass\n")
     _w(root / "names/a\\xe9.py", "def collide(): pass\n")  # spells the escaped form of a\xe9.py
     _w(Path(os.fsdecode(raw + b"/names/a\xe9.py")), "def collide2(): pass\n")
-    count("name collision")
+    count("escape-like name pair", 2)
     special = root / "special"
     special.mkdir(exist_ok=True)
     os.mkfifo(special / "pipe.py")

@@ -95,6 +95,10 @@ class LanguageRules:
     def is_stdlib(self, module: str) -> bool:
         return False
 
+    def guesses(self, world, ctx, callee: str, cands: list[int]) -> list[int]:
+        """The candidates a name heuristic may bind ``callee`` to from file ``ctx`` (hook: Rust's privacy)."""
+        return cands
+
     # whether what a file imports is visible to the files importing it (Python, JS/TS re-exports, Rust
     # ``pub use``); Java and Go imports are private to their file
     imports_reexported = True

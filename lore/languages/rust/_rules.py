@@ -73,6 +73,17 @@ class RustRules(CachedRules):
             twins = [twins[0], *(t for t in _rust_twins(world, twins[0]) if t != type_id)]
         return twin_member(world, twins, name)
 
+    def guesses(self, world, ctx, callee: str, cands: list[int]) -> list[int]:
+        """No guess through a path lore could not follow (``std::net::Ipv4Addr::new``, ``Vec::new``,
+        ``sval_ref::ValueRef::f``: a type or crate outside the index), and none of a private item the
+        caller's module can't see (Rust's privacy: a module and its descendants only)."""
+        parts = callee.split(".")
+        if parts[0] in ("std", "core", "alloc") or any(p[:1].isupper() for p in parts[:-1]):
+            return []
+        if len(parts) > 1 and any(_std_impl(world, s) for s in cands):
+            return []  # x.to_value() where the trait is also implemented for str, Option, &T: x may be any
+        return [s for s in cands if _visible(world, s, ctx.frow.path)]
+
     def package_member(self, world, ctx, scope: int, name: str):
         if name in ("crate", "self", "super") or name in _rust_crates(world):  # crate::a::f(), tokio::spawn()
             v = self.module_value(world, ctx, name)
@@ -158,3 +169,28 @@ def _crate_root(path: str) -> str:
         k = len(parts) - 1 - parts[::-1].index("src")
         return "/".join(parts[: k + 1])
     return "/".join(parts)
+
+
+STD_TYPES = frozenset({"Option", "Result", "Vec", "String", "Box", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap",
+                       "BTreeSet", "VecDeque", "Cow", "RefCell", "Cell", "Mutex", "RwLock"})
+
+
+def _std_impl(world, sid: int) -> bool:
+    """A method of an ``impl`` for a type that is no crate's own: ``str``, ``()``, ``&T``, ``[S]``, ``Option<T>``."""
+    parent = world.syms[sid].parent_id
+    name = world.syms[parent].name if parent is not None and parent in world.syms else ""
+    return bool(name) and (not name.isidentifier() or name in STD_TYPES)
+
+
+def _visible(world, sid: int, caller_path: str) -> bool:
+    """Whether the item ``sid`` may be named from the file ``caller_path``: public, or private to a module
+    that holds the caller (its own file, or a file under the module's directory)."""
+    _, sym = record_of(world, sid)
+    if sym is None or sym.exported:
+        return True
+    f = world.files.get(world.syms[sid].file_id)
+    if f is None or f.path == caller_path:
+        return True
+    stem = posixpath.splitext(posixpath.basename(f.path))[0]
+    home = posixpath.dirname(f.path) if stem in ("mod", "lib", "main") else posixpath.splitext(f.path)[0]
+    return caller_path.startswith(home + "/") if home else True

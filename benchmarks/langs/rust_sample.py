@@ -200,18 +200,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sample", type=Path, default=SAMPLE)
     parser.add_argument("--work", type=Path, default=None, help="where the indexes go (default: a temp folder)")
     parser.add_argument("--draw", action="store_true", help="draw a new sample with rustc's answers (overwrites)")
+    parser.add_argument("--rustc", action="store_true",
+                        help="score every site of the crates against rustc's unchecked answer (for tuning on other crates)")
     parser.add_argument("--sites", type=int, default=100, help="sites per crate when drawing")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--examples", type=int, default=4, help="examples printed per cause")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     work = args.work or Path(tempfile.mkdtemp(prefix="lore-rust-"))
-    if args.draw:
+    if args.rustc:  # tuning on other crates: every site against rustc's answer as it stands, unchecked
+        rows = draw(args.crates, n=1 << 30, seed=args.seed, work=work)
+        for row in rows:
+            t = row["rustc"]
+            row["truth"] = UNSURE if t is None or t.get("trait") else t["place"] if t["place"] == OUTSIDE else [t["place"]]
+            row["reason"] = "rustc"
+    elif args.draw:
         rows = draw(args.crates, n=args.sites, seed=args.seed, work=work)
         args.sample.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
         print(f"{len(rows)} sites -> {args.sample}")
         return
-    rows = [json.loads(line) for line in args.sample.read_text(encoding="utf-8").splitlines() if line.strip()]
+    else:
+        rows = [json.loads(line) for line in args.sample.read_text(encoding="utf-8").splitlines() if line.strip()]
     roots = {p.resolve().name: p for p in args.crates}
     figures, results, seconds = score(rows, roots, work)
     if args.json:

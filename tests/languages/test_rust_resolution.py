@@ -51,7 +51,7 @@ pub struct Counter;
 impl Counter { pub fn new() -> Counter { Counter } }
 """
 NET = """pub fn addr() { let a = std::net::Ipv4Addr::new(1, 2, 3, 4); let v = BTreeMap::new(); }
-pub fn poke(x: u8) { x.secret(); }
+pub fn poke<T>(x: T) { x.secret(); }
 """
 
 
@@ -68,7 +68,7 @@ def test_no_guess_through_a_std_path_or_into_a_private_item(tmp_path):
 
 
 def test_a_private_method_is_still_guessed_inside_its_module(tmp_path):
-    other = OTHER + "pub fn poke(x: u8) { x.secret(); }\n"
+    other = OTHER + "pub fn poke<T>(x: T) { x.secret(); }\n"
     got = _edges(tmp_path, {"src/lib.rs": "mod other;\n", "src/other.rs": other})
     assert got["x.secret"] == ["src.other.Hidden.secret"]
 
@@ -102,3 +102,20 @@ pub fn f() { let n = 1u8; assert!(n.to_v() == ()); }
 def test_a_method_call_on_an_expression_inside_a_macro():
     pf = rust.parse("src/a.rs", b"fn f() { assert_eq!(42i64.to_value(), g()); }\n", "src.a")
     assert sorted(c.callee for c in pf.calls) == ["<expr>.to_value", "g"]
+
+
+def test_a_slice_or_primitive_receiver_is_never_guessed(tmp_path):
+    src = """pub struct Bytes;
+impl Bytes { pub fn as_ptr(&self) -> *const u8 { 0 as *const u8 } pub fn peek(&self) {} }
+pub fn f(buf: &[u8], n: u32) { buf.as_ptr(); n.peek(); }
+"""
+    got = _edges(tmp_path, {"src/lib.rs": src})
+    assert got["buf.as_ptr"] == [] and got["n.peek"] == []
+
+
+def test_an_enum_tuple_variant_call_builds_the_enum(tmp_path):
+    src = """pub enum Status { Complete(usize), Partial }
+pub fn f() -> Status { Status::Complete(1) }
+"""
+    got = _edges(tmp_path, {"src/lib.rs": src})
+    assert got["Status.Complete"] == ["src.lib.Status"]

@@ -89,6 +89,10 @@ class RustExtractor(Extractor):
                     return base
             elif t in TYPE_NAME_NODES:
                 return self._spell(node)
+            elif t == "primitive_type":  # u8, str: std's, never a crate type of that name
+                return self.text(node)
+            elif t == "array_type":  # [u8] / [u8; 4]: a slice's methods are std's (a name no variable has)
+                return "[]"
             else:
                 return ""
         return ""

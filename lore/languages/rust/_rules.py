@@ -16,12 +16,24 @@ class RustRules(CachedRules):
     language = "rust"
     implicit_receivers = {"self": "inst", "Self": "type"}
     first_param_is_receiver = False
-    builtin_functions = frozenset({"Some", "None", "Ok", "Err", "Box", "Vec", "String", "drop", "Default"})
+    # names std gives every module, unless the file binds its own; a value of one of these types (a parameter
+    # ``buf: &[u8]``, ``v: Vec<T>``) has std's methods, never a crate method guessed by its name
+    builtin_functions = frozenset({
+        "Some", "None", "Ok", "Err", "Box", "Vec", "String", "drop", "Default", "Option", "Result", "Rc", "Arc",
+        "str", "[]", "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
+        "i128", "isize", "f32", "f64",
+    })
     builtin_method_names = frozenset({
         "unwrap", "expect", "clone", "to_string", "into", "iter", "map", "collect", "push", "len", "is_empty",
         "as_ref", "as_str", "to_owned", "get", "insert", "remove", "contains", "ok", "err", "and_then",
         "unwrap_or", "unwrap_or_default", "iter_mut", "into_iter", "filter", "borrow", "borrow_mut", "lock",
         "fmt", "eq", "cmp", "partial_cmp", "hash", "next", "extend", "join", "split", "trim", "parse",
+        # slices, str, Option/Result and iterators: a receiver of unknown type calling these is almost
+        # always std's
+        "as_ptr", "as_mut_ptr", "as_bytes", "as_slice", "as_mut", "chars", "bytes", "starts_with", "ends_with",
+        "to_vec", "is_some", "is_none", "is_ok", "is_err", "map_err", "ok_or", "ok_or_else", "unwrap_or_else",
+        "write_str", "write_fmt", "push_str", "first", "last", "chain", "rev", "zip", "enumerate", "cloned",
+        "copied", "flatten", "flat_map", "filter_map", "to_lowercase", "to_uppercase", "split_at", "as_deref",
     })
     builtin_prefix = "rust.prelude"
 
@@ -71,7 +83,13 @@ class RustRules(CachedRules):
         twins = _rust_twins(world, type_id)
         if len(twins) == 1 and _rust_twins(world, twins[0]) != [type_id]:  # a placeholder: also its siblings
             twins = [twins[0], *(t for t in _rust_twins(world, twins[0]) if t != type_id)]
-        return twin_member(world, twins, name)
+        got = twin_member(world, twins, name)
+        if got is None:
+            t = world.syms[type_id]
+            # Status::Complete(n): an enum's tuple variant builds the enum (lore keeps no symbol per variant)
+            if t.kind == "enum" and name[:1].isupper():
+                return ("sym", type_id), "self_method"
+        return got
 
     def guesses(self, world, ctx, callee: str, cands: list[int]) -> list[int]:
         """No guess through a path lore could not follow (``std::net::Ipv4Addr::new``, ``Vec::new``,

@@ -144,14 +144,11 @@ def score(rows: list[dict], roots: dict[str, Path], work: Path) -> tuple[dict, l
         t0 = time.perf_counter()
         db = index_project(root, work / f"{crate}.db", rebuild=True)
         seconds[crate] = round(time.perf_counter() - t0, 2)
-        # a chain's calls share their start (``a().b().c()``): a site is found by its callee text, else by its
-        # place alone when one call starts there (a rule change may spell the callee differently)
         every = sample_sites(db, ("rust",), n=1 << 30, seed=0)
-        sites = {(s.path, s.line, s.col, s.callee): s for s in every}
-        starts = Counter((s.path, s.line, s.col) for s in every)
+        exact = {(s.path, s.line, s.col, s.callee): s for s in every}
+        by_line: dict[tuple[str, int], list[Site]] = defaultdict(list)
         for s in every:
-            if starts[(s.path, s.line, s.col)] == 1:
-                sites.setdefault((s.path, s.line, s.col, ""), s)
+            by_line[(s.path, s.line)].append(s)
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
         spans: dict[str, list[callsites.Span]] = {}
         try:
@@ -159,8 +156,8 @@ def score(rows: list[dict], roots: dict[str, Path], work: Path) -> tuple[dict, l
                 if row["truth"] == UNSURE:
                     counts["unsure"] += 1
                     continue
-                at = (row["path"], row["line"], row["col"])
-                site: Site | None = sites.get((*at, row["callee"])) or sites.get((*at, ""))
+                site = exact.get((row["path"], row["line"], row["col"], row["callee"])) or _moved(
+                    by_line[(row["path"], row["line"])], row)
                 lore = set(site.targets) if site is not None else set()
                 names = list(site.target_names) if site is not None else []
                 truth: set[int] | None = None
@@ -192,6 +189,19 @@ def score(rows: list[dict], roots: dict[str, Path], work: Path) -> tuple[dict, l
                "recall": r("inside_hit", "inside"), "unresolved": r("unresolved", "judged"),
                "bound": counts["bound"], "truth_inside": counts["inside"]}
     return figures, results, seconds
+
+
+def _moved(candidates: list[Site], row: dict) -> Site | None:
+    """The site a recorded one is now, when a rule change moved or respelled it: a call of the same name on
+    its line, the nearest starting at or before the recorded place (a call inside a macro was recorded at
+    its arguments' parenthesis, now at its name; ``to_value`` became ``<expr>.to_value``), else the one
+    call that starts at the recorded place."""
+    word = row["callee"].rsplit(".", 1)[-1]
+    named = [s for s in candidates if s.callee.rsplit(".", 1)[-1] == word and s.col <= row["col"]]
+    if named:
+        return max(named, key=lambda s: s.col)
+    there = [s for s in candidates if s.col == row["col"]]
+    return there[0] if len(there) == 1 else None
 
 
 def main(argv: list[str] | None = None) -> None:

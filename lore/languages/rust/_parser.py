@@ -307,18 +307,21 @@ class RustExtractor(Extractor):
             tree = stack.pop()
             toks = tree.children
             path: list[str] = []
+            start = tree
             for i, tok in enumerate(toks):
                 t = tok.type
                 if t in ("identifier", "self", "crate", "super") and (not path or toks[i - 1].type in (".", "::")):
-                    if not path and i and toks[i - 1].type == ".":  # 42.to_value(), x().y(): on an expression
-                        path.append("<expr>")
+                    if not path:
+                        start = tok  # the call is where its path starts, as outside macros
+                        if i and toks[i - 1].type == ".":  # 42.to_value(), x().y(): on an expression
+                            path.append("<expr>")
                     path.append(self.text(tok))
                     continue
                 if t in (".", "::") and path:
                     continue
                 if t == "token_tree":
                     if path and toks[i - 1].type not in (".", "::") and tok.child_count and tok.children[0].type == "(":
-                        self.add_call(owner, ".".join(path), tok)
+                        self.add_call(owner, ".".join(path), start)
                     stack.append(tok)
                 path = []
 

@@ -76,6 +76,10 @@ class LanguageRules:
         """
         return world.module_value(module)
 
+    # whether several members of one name in a type are alternatives a call may pick among (Rust: one per
+    # ``impl Trait<X> for T``), rather than redefinitions where the last one wins (Python)
+    same_name_members_are_alternatives = False
+
     # whether members may be declared apart from their type (Go, Rust: another file; C++: A::m in the source)
     detached_methods = False
 

@@ -119,3 +119,13 @@ pub fn f() -> Status { Status::Complete(1) }
 """
     got = _edges(tmp_path, {"src/lib.rs": src})
     assert got["Status.Complete"] == ["src.lib.Status"]
+
+
+def test_one_name_from_several_trait_impls_binds_each(tmp_path):
+    src = """pub struct Lit;
+impl From<u8> for Lit { fn from(b: u8) -> Lit { Lit } }
+impl From<char> for Lit { fn from(c: char) -> Lit { Lit } }
+pub fn f() -> Lit { Lit::from('a') }
+"""
+    got = _edges(tmp_path, {"src/lib.rs": src})
+    assert got["Lit.from"] == ["src.lib.Lit.from", "src.lib.Lit.from"]  # From<u8> and From<char>, 1/2 each

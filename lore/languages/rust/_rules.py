@@ -76,6 +76,7 @@ class RustRules(CachedRules):
         return None
 
     detached_methods = True
+    same_name_members_are_alternatives = True
 
     def detached_member(self, world, type_id: int, name: str):
         """``impl Type`` / ``impl Trait for Type`` in another file of the crate: the placeholder ``Type`` there

@@ -92,7 +92,7 @@ class HierarchyMixin(WorldCore):
                 cid = v[1]
                 kids = self.children.get(cid, {}).get(name)
                 if kids:
-                    if len(kids) > 1 and self._rules_of(cid).same_name_members_are_alternatives:
+                    if len(kids) > 1 and self._rules_of(cid).same_name_members_are_alternatives:  # type: ignore[arg-type]
                         # Rust: impl From<u8> and impl From<char> for T give T two ``from``; which one a
                         # call picks depends on its argument's type: every one, sharing the confidence
                         u = union(("sym", k) for k in kids)

@@ -174,7 +174,7 @@ class RustExtractor(Extractor):
             self.type_params.setdefault(local, set()).update(impl[5])
         sym = self.pf.symbols[local]
         params = node.child_by_field_name("parameters")
-        bounds = {**(self.bounds_of(impl[3]) if impl is not None else {}), **self.bounds_of(node)}
+        bound_of = {**(self.bounds_of(impl[3]) if impl is not None else {}), **self.bounds_of(node)}
         for p in params.named_children if params is not None else ():
             if p.type != "parameter":
                 continue
@@ -182,7 +182,7 @@ class RustExtractor(Extractor):
             tnode = p.child_by_field_name("type")
             pname = self.text(pat) if pat is not None and pat.type == "identifier" else "_"
             ptype = self.direct_type(tnode)
-            sym.params.append((pname, bounds.get(ptype, ptype)))  # L with L: Log -> a value of the trait Log
+            sym.params.append((pname, bound_of.get(ptype, ptype)))  # L with L: Log -> a value of the trait Log
             self.add_types(local, tnode, "param")
         ret = node.child_by_field_name("return_type")
         if ret is not None:

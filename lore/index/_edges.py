@@ -270,6 +270,7 @@ class FileResolver:
             cands = [s for s in cands if w.syms[s].kind != "method"]
         me = c.ids[caller_local]
         cands = [s for s in cands if s != me]  # a name heuristic never makes a self-loop
+        cands = self.rules.guesses(w, c, callee, cands)  # what the language lets this caller see by that name
         if cands and not w.is_test_file(c.frow.id):  # code outside the tests never calls into them
             cands = [s for s in cands if not w.is_test_file(w.syms[s].file_id)]
         if not cands:

@@ -92,6 +92,12 @@ class HierarchyMixin(WorldCore):
                 cid = v[1]
                 kids = self.children.get(cid, {}).get(name)
                 if kids:
+                    if len(kids) > 1 and self._rules_of(cid).same_name_members_are_alternatives:  # type: ignore[arg-type]
+                        # Rust: impl From<u8> and impl From<char> for T give T two ``from``; which one a
+                        # call picks depends on its argument's type: every one, sharing the confidence
+                        u = union(("sym", k) for k in kids)
+                        if u is not None:
+                            return u, "self_method"
                     return self.decorated_value(kids[-1]) or (("sym", kids[-1]), "self_method")
                 if self._rules_of(cid).detached_methods:  # Go, Rust, C++: methods declared in another file
                     got = self._rules_of(cid).detached_member(self, cid, name)

@@ -76,6 +76,10 @@ class LanguageRules:
         """
         return world.module_value(module)
 
+    # whether several members of one name in a type are alternatives a call may pick among (Rust: one per
+    # ``impl Trait<X> for T``), rather than redefinitions where the last one wins (Python)
+    same_name_members_are_alternatives = False
+
     # whether members may be declared apart from their type (Go, Rust: another file; C++: A::m in the source)
     detached_methods = False
 
@@ -94,6 +98,10 @@ class LanguageRules:
 
     def is_stdlib(self, module: str) -> bool:
         return False
+
+    def guesses(self, world, ctx, callee: str, cands: list[int]) -> list[int]:
+        """The candidates a name heuristic may bind ``callee`` to from file ``ctx`` (hook: Rust's privacy)."""
+        return cands
 
     # whether what a file imports is visible to the files importing it (Python, JS/TS re-exports, Rust
     # ``pub use``); Java and Go imports are private to their file

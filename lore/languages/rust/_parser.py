@@ -24,6 +24,9 @@ TYPE_NAME_NODES = frozenset({"type_identifier", "scoped_type_identifier"})
 WRAPPERS = frozenset({"Option", "Result", "Box", "Rc", "Arc", "RefCell", "Cell", "Mutex", "RwLock", "Cow", "Pin"})
 SKIP = frozenset({"Self", "str", "String", "Vec", "Result", "Option", "Box", "Rc", "Arc", "HashMap", "HashSet"})
 TYPE_KINDS = ("struct", "enum", "trait")
+MARKER_TRAITS = frozenset({"Send", "Sync", "Sized", "Copy", "Clone", "Debug", "Display", "Default", "Eq", "PartialEq",
+                           "Ord", "PartialOrd", "Hash", "Unpin", "Fn", "FnMut", "FnOnce", "Into", "From", "AsRef",
+                           "AsMut", "Iterator", "IntoIterator", "ToString", "Error", "Any"})
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -86,6 +89,10 @@ class RustExtractor(Extractor):
                     return base
             elif t in TYPE_NAME_NODES:
                 return self._spell(node)
+            elif t == "primitive_type":  # u8, str: std's, never a crate type of that name
+                return self.text(node)
+            elif t == "array_type":  # [u8] / [u8; 4]: a slice's methods are std's (a name no variable has)
+                return "[]"
             else:
                 return ""
         return ""
@@ -125,6 +132,9 @@ class RustExtractor(Extractor):
             return None
         body = node.child_by_field_name("body")
         exported = any(c.type == "visibility_modifier" for c in node.children)
+        if kind == "type_alias" and self.impls and self.impls[-1][0] > node.start_byte \
+                and self.impls[-1][3].start_byte < node.start_byte:
+            return None  # ``type Err = Error;`` of an impl: an associated type, no name of the module
         if kind != "function":
             local = self.add_symbol(node, owner, name, kind, body=body, exported=exported)
             self.declare_type_params(local, node.child_by_field_name("type_parameters"))
@@ -153,6 +163,8 @@ class RustExtractor(Extractor):
                 owner = local_type
             else:
                 qualifier = f"{self.pf.symbols[owner].qualified_name}.{tname}"
+        if sym_kind == "method" and (impl is None or impl[2]):
+            exported = True  # a trait's method, or one of ``impl Trait for T``: as visible as the trait
         local = self.add_symbol(node, owner, name, sym_kind, body=body, exported=exported,
                                 is_declaration=body is None, qualifier=qualifier)
         if impl is not None and qualifier is not None:
@@ -162,19 +174,46 @@ class RustExtractor(Extractor):
             self.type_params.setdefault(local, set()).update(impl[5])
         sym = self.pf.symbols[local]
         params = node.child_by_field_name("parameters")
+        bound_of = {**(self.bounds_of(impl[3]) if impl is not None else {}), **self.bounds_of(node)}
         for p in params.named_children if params is not None else ():
             if p.type != "parameter":
                 continue
             pat = p.child_by_field_name("pattern")
             tnode = p.child_by_field_name("type")
             pname = self.text(pat) if pat is not None and pat.type == "identifier" else "_"
-            sym.params.append((pname, self.direct_type(tnode)))
+            ptype = self.direct_type(tnode)
+            sym.params.append((pname, bound_of.get(ptype, ptype)))  # L with L: Log -> a value of the trait Log
             self.add_types(local, tnode, "param")
         ret = node.child_by_field_name("return_type")
         if ret is not None:
             sym.return_type = self.direct_type(ret)
             self.add_types(local, ret, "return")
         return local
+
+    def bounds_of(self, node: _ts.Node) -> dict[str, str]:
+        """Generic parameter -> its first trait bound: ``<L: Log>`` and ``where L: Log`` give ``{"L": "Log"}``.
+
+        Marker and std traits (``Send``, ``Sized``, ``Debug``...) say nothing about whose methods are called.
+        """
+        out: dict[str, str] = {}
+        pairs = []
+        tps = node.child_by_field_name("type_parameters")
+        for p in tps.named_children if tps is not None else ():
+            if p.type in ("type_parameter", "constrained_type_parameter"):
+                pairs.append((p.child_by_field_name("name") or p.child_by_field_name("left"), p.child_by_field_name("bounds")))
+        for c in node.named_children:
+            if c.type == "where_clause":
+                pairs += [(w.child_by_field_name("left"), w.child_by_field_name("bounds"))
+                          for w in c.named_children if w.type == "where_predicate"]
+        for left, bounds in pairs:
+            if left is None or bounds is None or left.type != "type_identifier":
+                continue
+            for b in bounds.named_children:
+                trait = self.direct_type(b) if b.type in ("type_identifier", "scoped_type_identifier", "generic_type") else ""
+                if trait and trait.rsplit(".", 1)[-1] not in MARKER_TRAITS:
+                    out.setdefault(self.text(left), trait)
+                    break
+        return out
 
     def finish(self) -> None:
         # impl blocks before their type's declaration: attach the methods now that the type exists; impl
@@ -209,6 +248,8 @@ class RustExtractor(Extractor):
         tnode = node.child_by_field_name("type")
         trait = node.child_by_field_name("trait")
         tname = self.dotted(tnode) if tnode is not None else ""
+        if not tname and tnode is not None:  # impl X for str / () / &T / [S]: methods of that type, not free
+            tname = "".join(self.text(tnode).split())  # functions; a name no identifier can look up
         if not tname:
             return
         tname = tname.rsplit(".", 1)[-1]  # impl a::B: methods of B
@@ -266,16 +307,21 @@ class RustExtractor(Extractor):
             tree = stack.pop()
             toks = tree.children
             path: list[str] = []
+            start = tree
             for i, tok in enumerate(toks):
                 t = tok.type
                 if t in ("identifier", "self", "crate", "super") and (not path or toks[i - 1].type in (".", "::")):
+                    if not path:
+                        start = tok  # the call is where its path starts, as outside macros
+                        if i and toks[i - 1].type == ".":  # 42.to_value(), x().y(): on an expression
+                            path.append("<expr>")
                     path.append(self.text(tok))
                     continue
                 if t in (".", "::") and path:
                     continue
                 if t == "token_tree":
                     if path and toks[i - 1].type not in (".", "::") and tok.child_count and tok.children[0].type == "(":
-                        self.add_call(owner, ".".join(path), tok)
+                        self.add_call(owner, ".".join(path), start)
                     stack.append(tok)
                 path = []
 

@@ -16,12 +16,24 @@ class RustRules(CachedRules):
     language = "rust"
     implicit_receivers = {"self": "inst", "Self": "type"}
     first_param_is_receiver = False
-    builtin_functions = frozenset({"Some", "None", "Ok", "Err", "Box", "Vec", "String", "drop", "Default"})
+    # names std gives every module, unless the file binds its own; a value of one of these types (a parameter
+    # ``buf: &[u8]``, ``v: Vec<T>``) has std's methods, never a crate method guessed by its name
+    builtin_functions = frozenset({
+        "Some", "None", "Ok", "Err", "Box", "Vec", "String", "drop", "Default", "Option", "Result", "Rc", "Arc",
+        "str", "[]", "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
+        "i128", "isize", "f32", "f64",
+    })
     builtin_method_names = frozenset({
         "unwrap", "expect", "clone", "to_string", "into", "iter", "map", "collect", "push", "len", "is_empty",
         "as_ref", "as_str", "to_owned", "get", "insert", "remove", "contains", "ok", "err", "and_then",
         "unwrap_or", "unwrap_or_default", "iter_mut", "into_iter", "filter", "borrow", "borrow_mut", "lock",
         "fmt", "eq", "cmp", "partial_cmp", "hash", "next", "extend", "join", "split", "trim", "parse",
+        # slices, str, Option/Result and iterators: a receiver of unknown type calling these is almost
+        # always std's
+        "as_ptr", "as_mut_ptr", "as_bytes", "as_slice", "as_mut", "chars", "bytes", "starts_with", "ends_with",
+        "to_vec", "is_some", "is_none", "is_ok", "is_err", "map_err", "ok_or", "ok_or_else", "unwrap_or_else",
+        "write_str", "write_fmt", "push_str", "first", "last", "chain", "rev", "zip", "enumerate", "cloned",
+        "copied", "flatten", "flat_map", "filter_map", "to_lowercase", "to_uppercase", "split_at", "as_deref",
     })
     builtin_prefix = "rust.prelude"
 
@@ -64,6 +76,7 @@ class RustRules(CachedRules):
         return None
 
     detached_methods = True
+    same_name_members_are_alternatives = True
 
     def detached_member(self, world, type_id: int, name: str):
         """``impl Type`` / ``impl Trait for Type`` in another file of the crate: the placeholder ``Type`` there
@@ -71,7 +84,24 @@ class RustRules(CachedRules):
         twins = _rust_twins(world, type_id)
         if len(twins) == 1 and _rust_twins(world, twins[0]) != [type_id]:  # a placeholder: also its siblings
             twins = [twins[0], *(t for t in _rust_twins(world, twins[0]) if t != type_id)]
-        return twin_member(world, twins, name)
+        got = twin_member(world, twins, name)
+        if got is None:
+            t = world.syms[type_id]
+            # Status::Complete(n): an enum's tuple variant builds the enum (lore keeps no symbol per variant)
+            if t.kind == "enum" and name[:1].isupper():
+                return ("sym", type_id), "self_method"
+        return got
+
+    def guesses(self, world, ctx, callee: str, cands: list[int]) -> list[int]:
+        """No guess through a path lore could not follow (``std::net::Ipv4Addr::new``, ``Vec::new``,
+        ``sval_ref::ValueRef::f``: a type or crate outside the index), and none of a private item the
+        caller's module can't see (Rust's privacy: a module and its descendants only)."""
+        parts = callee.split(".")
+        if parts[0] in ("std", "core", "alloc") or any(p[:1].isupper() for p in parts[:-1]):
+            return []
+        if len(parts) > 1 and any(_std_impl(world, s) for s in cands):
+            return []  # x.to_value() where the trait is also implemented for str, Option, &T: x may be any
+        return [s for s in cands if _visible(world, s, ctx.frow.path)]
 
     def package_member(self, world, ctx, scope: int, name: str):
         if name in ("crate", "self", "super") or name in _rust_crates(world):  # crate::a::f(), tokio::spawn()
@@ -158,3 +188,28 @@ def _crate_root(path: str) -> str:
         k = len(parts) - 1 - parts[::-1].index("src")
         return "/".join(parts[: k + 1])
     return "/".join(parts)
+
+
+STD_TYPES = frozenset({"Option", "Result", "Vec", "String", "Box", "Rc", "Arc", "HashMap", "HashSet", "BTreeMap",
+                       "BTreeSet", "VecDeque", "Cow", "RefCell", "Cell", "Mutex", "RwLock"})
+
+
+def _std_impl(world, sid: int) -> bool:
+    """A method of an ``impl`` for a type that is no crate's own: ``str``, ``()``, ``&T``, ``[S]``, ``Option<T>``."""
+    parent = world.syms[sid].parent_id
+    name = world.syms[parent].name if parent is not None and parent in world.syms else ""
+    return bool(name) and (not name.isidentifier() or name in STD_TYPES)
+
+
+def _visible(world, sid: int, caller_path: str) -> bool:
+    """Whether the item ``sid`` may be named from the file ``caller_path``: public, or private to a module
+    that holds the caller (its own file, or a file under the module's directory)."""
+    _, sym = record_of(world, sid)
+    if sym is None or sym.exported:
+        return True
+    f = world.files.get(world.syms[sid].file_id)
+    if f is None or f.path == caller_path:
+        return True
+    stem = posixpath.splitext(posixpath.basename(f.path))[0]
+    home = posixpath.dirname(f.path) if stem in ("mod", "lib", "main") else posixpath.splitext(f.path)[0]
+    return caller_path.startswith(home + "/") if home else True

@@ -15,8 +15,26 @@ from ._flow import over_union, union, union_of
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, _first, split_path, weaker
 
 _WHOLE = 1 << 30  # the line of a lookup that reads a scope whole (every binding counts)
-_UNBOUND = object()  # no scope of the file binds the name
-_NOT_LOOKED = object()
+
+
+class _Marker:
+    """A named marker that stays itself through pickling (memos travel to worker processes and Ray actors,
+    and a plain ``object()`` would come back as another object that ``is`` tests no longer recognise)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __reduce__(self) -> str:
+        return self.name  # pickled as a reference to the module's global of that name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+_UNBOUND = _Marker("_UNBOUND")  # no scope of the file binds the name
+_NOT_LOOKED = _Marker("_NOT_LOOKED")
 
 
 class LookupMixin(WorldCore):

@@ -64,8 +64,10 @@ def test_cli_questions(seealso_repo, tmp_path):
     res = runner.invoke(bench_app, ["questions", str(f), "--db", str(seealso_repo), "--algorithms",
                                     "overlap:adamic_adar"])
     assert res.exit_code == 0 and "unknown source in entry 2: pkg.core.missing" in res.output
-    # a LoreError propagates to the main CLI (which prints it and exits 2)
+    # a LoreError is one line and exit code 2, as in every other command (the bench group shares the wrapper)
     empty = tmp_path / "empty.yaml"
     empty.write_text("")
     res = runner.invoke(bench_app, ["questions", str(empty), "--db", str(seealso_repo)])
-    assert isinstance(res.exception, EmptyGroundTruthError)
+    assert res.exit_code == 2 and "lore: error:" in res.output and "Traceback" not in res.output
+    with pytest.raises(EmptyGroundTruthError):
+        run_questions(empty, db=seealso_repo)

@@ -16,7 +16,7 @@ from lore.store import db as store_db  # noqa: E402
 from lore.store import parquet  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-VOLATILE_META = {"index_id", "created_at", "updated_at"}  # random identity and clock times
+VOLATILE_META = {"index_id", "created_at", "updated_at", "scanned_at_ns"}  # random identity and clock times
 
 
 def dump(db: Path) -> dict[str, list[tuple]]:

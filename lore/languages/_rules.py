@@ -113,6 +113,14 @@ class LanguageRules:
         """The definitions a declaration ``sym_id`` stands for (calls are spread over them), or ``None``."""
         return None
 
+    # whether methods of one name are told apart by their parameters (Java): see choose_overload
+    overloads = False
+
+    def choose_overload(self, world, ctx, call, targets: list[tuple[int | None, str, float]]) -> list[tuple[int | None, str, float]]:
+        """The call edges ``targets`` of ``call`` with each method replaced by the overload(s) its arguments
+        choose (``(id, resolution, confidence)`` rows; called only when :attr:`overloads` is set)."""
+        return targets
+
     # whether an import of a whole module can name one value (JavaScript ``module.exports = X``)
     whole_module_exports = False
 

@@ -9,6 +9,7 @@ from collections import defaultdict
 
 from ...parsers.records import Import
 from .._rules import CachedRules, ImportBinding, dir_modules, inherited_member, siblings_member, world_cache
+from ._overloads import choose
 
 
 # -- Java -----------------------------------------------------------------------------------------------
@@ -41,6 +42,10 @@ class JavaRules(CachedRules):
         "values", "entrySet", "addAll", "clear", "substring", "trim", "split", "startsWith", "endsWith",
     })
     builtin_prefix = "java.lang"
+    overloads = True
+
+    def choose_overload(self, world, ctx, call, targets):
+        return choose(world, ctx, call, targets)
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         if imp.name == "*":

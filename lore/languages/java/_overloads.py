@@ -305,7 +305,7 @@ def _arg_type(world, c, call, k: int):
             return "lambda", "", None
         if body == "String":
             return "ext", "String", _STRING_SUPERS
-        text = body[3:] if body.startswith("T:") else body
+        text = body[2:] if body.startswith("T:") else body
         dims = text.count("[]")
         base = text.replace("[]", "")
         simple = base.rsplit(".", 1)[-1]

@@ -255,6 +255,17 @@ class JavaExtractor(Extractor):
         if ann:
             self.add_binding(owner, name, node, annotation=ann)
 
+    def on_catch_param(self, node: _ts.Node, owner: int) -> None:
+        """``catch (IOException e)``: ``e`` has the caught type (a multi-catch: the first one)."""
+        ctype = next((c for c in node.named_children if c.type == "catch_type"), None)
+        tnode = ctype.named_children[0] if ctype is not None and ctype.named_child_count else None
+        name = self.text(node.child_by_field_name("name"))
+        if tnode is not None and name:
+            self._declare(owner, name, node, self.type_text(tnode))
+            ann = self.direct_type(tnode)
+            if ann:
+                self.add_binding(owner, name, node, annotation=ann)
+
     # -- argument types (for overloads) -------------------------------------------------------------
     def _declare(self, owner: int, name: str, node: _ts.Node, type_text: str) -> None:
         if name:

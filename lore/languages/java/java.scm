@@ -16,3 +16,4 @@
 (local_variable_declaration) @local
 (enum_constant) @enum_constant
 (enhanced_for_statement) @for_each
+(catch_formal_parameter) @catch_param

@@ -32,6 +32,7 @@ _UNBOX = {v: k for k, v in _BOXES.items()}
 _STRING_SUPERS = frozenset({"CharSequence", "Comparable", "Serializable", "Constable", "ConstantDesc"})
 _NUMBER_SUPERS = frozenset({"Number", "Comparable", "Serializable"})
 _ANNOTATION = re.compile(r"@[\w.]+(\s*\((?:[^()]|\([^()]*\))*\))?")
+_GENERIC = re.compile(r"<[^<>]*>")
 _EXACT, _WIDE, _SUPER, _ANY, _UNKNOWN = 4, 3, 2, 1, 0
 
 
@@ -124,7 +125,7 @@ def parse_params(signature: str, name: str) -> tuple[list[str], bool] | None:
     >>> parse_params("Node(String tag)", "Node"), parse_params("void f()", "f"), parse_params("void f(int a", "f")
     ((['String'], False), ([], False), None)
     """
-    sig = _ANNOTATION.sub(" ", signature)
+    sig = _ANNOTATION.sub(" ", signature) if "@" in signature else signature
     m = re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", sig)
     if m is None:
         return None
@@ -152,7 +153,11 @@ def parse_params(signature: str, name: str) -> tuple[list[str], bool] | None:
         return None
     types, varargs = [], False
     for p in parts:
-        p = re.sub(r"<[^<>]*(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>[^<>]*)*>", "", p)  # generic arguments, 3 deep
+        while "<" in p:  # generic arguments, innermost first
+            q = _GENERIC.sub("", p)
+            if q == p:
+                break
+            p = q
         p = p.replace("final ", " ").strip()
         if not p:
             continue
@@ -174,6 +179,7 @@ def _erased(t: str) -> str:
 # -- applicability ----------------------------------------------------------------------------------
 def _pick(world, c, call, cands: list[int]) -> list[int]:
     n = len(call.args)
+    seen: dict[int, object] = {}  # argument k -> its type, worked out once for every candidate
     ranked: list[tuple[int, int, int]] = []  # (phase, -score, id)
     for m in cands:
         sig = params_of(world, m)
@@ -183,13 +189,13 @@ def _pick(world, c, call, cands: list[int]) -> list[int]:
         types, varargs = sig
         fixed = len(types) - 1 if varargs else len(types)
         if n == len(types):
-            got = _score(world, c, call, m, types, n)
+            got = _score(world, c, call, m, types, n, seen)
             if got is not None:
                 ranked.append((got[0], -got[1], m))
                 continue
         if varargs and n >= fixed:  # phase 3: the trailing arguments are elements of the array
             spread = types[:fixed] + [types[-1][:-2]] * (n - fixed)
-            got = _score(world, c, call, m, spread, n)
+            got = _score(world, c, call, m, spread, n, seen)
             if got is not None:
                 ranked.append((3, -got[1], m))
     if not ranked:
@@ -198,11 +204,13 @@ def _pick(world, c, call, cands: list[int]) -> list[int]:
     return sorted(r[2] for r in ranked if r[:2] == best)
 
 
-def _score(world, c, call, method_id: int, types: list[str], n: int) -> tuple[int, int] | None:
+def _score(world, c, call, method_id: int, types: list[str], n: int, seen: dict) -> tuple[int, int] | None:
     """(phase, score) of passing the call's arguments to parameters ``types``; ``None`` if one cannot be."""
     phase, total = 1, 0
     for k in range(n):
-        got = _fits(world, c, call, k, method_id, types[k])
+        if k not in seen:
+            seen[k] = _arg_type(world, c, call, k)
+        got = _fits(world, seen[k], method_id, types[k])
         if got is None:
             return None
         score, boxed = got
@@ -212,9 +220,9 @@ def _score(world, c, call, method_id: int, types: list[str], n: int) -> tuple[in
     return phase, total
 
 
-def _fits(world, c, call, k: int, method_id: int, param: str) -> tuple[int, bool] | None:
-    """How argument ``k`` fits a parameter of type ``param``: (score, needs boxing), ``None`` if it cannot."""
-    arg = _arg_type(world, c, call, k)
+def _fits(world, arg, method_id: int, param: str) -> tuple[int, bool] | None:
+    """How an argument of type ``arg`` (:func:`_arg_type`) fits a parameter of type ``param``: (score, needs
+    boxing), ``None`` if it cannot."""
     if arg is None:
         return _UNKNOWN, False
     kind, name, supers = arg

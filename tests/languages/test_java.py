@@ -99,7 +99,7 @@ def test_call_arguments_as_overload_resolution_reads_them():
 }"""
     pf = java.parse("C.java", src, "C")
     f = next(c for c in pf.calls if c.callee == "f")
-    assert f.args == ["#int", "#long", "#float", "#String", "#char", "#null", "#boolean", "#lambda", "#T:Foo",
+    assert f.args == ["#int", "#long", "#float", "#String", "#char", "#null", "#boolean", "#lambda:1", "#T:Foo",
                       "#T:Bar", "#String", "#long", "#boolean", "this", "#int", "#T:String[]", "#long", "#T:Node",
                       "#T:Node", "#String", "zz", "a.b()", "#int"]
     assert next(c for c in pf.calls if c.callee == "g").args == []

@@ -33,7 +33,23 @@ _STRING_SUPERS = frozenset({"CharSequence", "Comparable", "Serializable", "Const
 _NUMBER_SUPERS = frozenset({"Number", "Comparable", "Serializable"})
 _ANNOTATION = re.compile(r"@[\w.]+(\s*\((?:[^()]|\([^()]*\))*\))?")
 _GENERIC = re.compile(r"<[^<>]*>")
-_EXACT, _WIDE, _SUPER, _ANY, _UNKNOWN = 4, 3, 2, 1, 0
+_EXACT, _WIDE, _SUPER, _ANY, _UNKNOWN = 40, 30, 20, 10, 0
+# functional interfaces of java.util.function & co. by the number of parameters their lambda takes
+_LAMBDA_ARITY = {"Runnable": 0, "Callable": 0, "Supplier": 0, "BooleanSupplier": 0, "IntSupplier": 0,
+                 "LongSupplier": 0, "DoubleSupplier": 0, "Function": 1, "Consumer": 1, "Predicate": 1,
+                 "UnaryOperator": 1, "IntFunction": 1, "LongFunction": 1, "DoubleFunction": 1, "ToIntFunction": 1,
+                 "ToLongFunction": 1, "ToDoubleFunction": 1, "IntPredicate": 1, "IntConsumer": 1,
+                 "IntUnaryOperator": 1, "BiFunction": 2, "BiConsumer": 2, "BiPredicate": 2, "BinaryOperator": 2,
+                 "Comparator": 2, "IntBinaryOperator": 2, "ToIntBiFunction": 2}
+# what common JDK methods return, for an argument that is such a call (``s.charAt(i)``, ``xs.size()``)
+_JDK_RETURNS = {"charAt": "char", "length": "int", "size": "int", "indexOf": "int", "lastIndexOf": "int",
+                "hashCode": "int", "compareTo": "int", "intValue": "int", "longValue": "long", "doubleValue": "double",
+                "floatValue": "float", "booleanValue": "boolean", "toCharArray": "char[]", "getBytes": "byte[]",
+                "toString": "String", "substring": "String", "trim": "String", "toLowerCase": "String",
+                "toUpperCase": "String", "name": "String", "getName": "String", "getSimpleName": "String",
+                "getMessage": "String", "equals": "boolean", "isEmpty": "boolean", "contains": "boolean",
+                "startsWith": "boolean", "endsWith": "boolean", "getClass": "Class", "currentTimeMillis": "long",
+                "nanoTime": "long", "ordinal": "int"}
 
 
 def choose(world, c, call, targets: list[tuple[int | None, str, float]]) -> list[tuple[int | None, str, float]]:
@@ -234,7 +250,7 @@ def _fits(world, arg, method_id: int, param: str) -> tuple[int, bool] | None:
             if p_simple == name:
                 return _EXACT, False
             if name != "boolean" and p_simple != "boolean" and _widens(name, p_simple):
-                return _WIDE, False
+                return _WIDE - (_PRIMITIVE_ORDER[p_simple] - _PRIMITIVE_ORDER[name]), False  # int before long
             return None
         if p_simple == _BOXES.get(name) or p_var or p_simple == "Object":
             return (_WIDE if p_simple == _BOXES.get(name) else _ANY), True
@@ -244,10 +260,22 @@ def _fits(world, arg, method_id: int, param: str) -> tuple[int, bool] | None:
     if kind == "null":
         return None if p_prim else ((_ANY if p_simple == "Object" or p_var else _SUPER), False)
     if kind == "lambda":
-        return None if p_prim or p_simple == "String" or param.endswith("[]") else (_ANY, False)
+        if p_prim or p_simple == "String" or param.endswith("[]"):
+            return None
+        want = _LAMBDA_ARITY.get(p_simple)
+        if want is not None and name and int(name) != want:
+            return None  # x -> ... is never a Supplier
+        return (_SUPER if want is not None and name else _ANY), False
     # a reference: its class name and what it derives from (None: not known)
     if p_var or p_simple == "Object":
         return _ANY, False
+    if name.endswith("[]") and param.endswith("[]"):  # arrays: by their elements
+        e, p = name[:-2], p_simple[:-2]
+        if e == p:
+            return _EXACT, False
+        if e in _PRIMITIVE_ORDER or e == "boolean" or p in _PRIMITIVE_ORDER or p == "boolean":
+            return None
+        return (_ANY if p == "Object" or _is_type_var(world, method_id, p) else _UNKNOWN), False
     if param.endswith("[]") != name.endswith("[]"):
         return None
     if p_prim:
@@ -309,8 +337,8 @@ def _arg_type(world, c, call, k: int):
             return "prim", body, None
         if body == "null":
             return "null", "", None
-        if body == "lambda":
-            return "lambda", "", None
+        if body.startswith("lambda"):
+            return "lambda", body[7:], None
         if body == "String":
             return "ext", "String", _STRING_SUPERS
         text = body[2:] if body.startswith("T:") else body
@@ -324,9 +352,47 @@ def _arg_type(world, c, call, k: int):
         got = world.resolve_path(c, call.caller, base, call.line, 0)
         return _value_type(world, got[0] if got else None, simple, instance=False)
     got = world.resolve_path(c, call.caller, a, call.line, 0)
+    typed = _value_type(world, got[0], None, instance=True) if got is not None else None
+    if typed is None and a.endswith("()"):  # a call whose result the resolver does not type: int size() ...
+        returned = _returned(world, c, call, a[:-2])
+        if returned:
+            return _arg_type(world, c, _Args(call, "#" + returned if returned in _PRIMITIVE_ORDER
+                                             or returned in ("boolean", "String") else "#T:" + returned), 0)
+    return typed
+
+
+class _Args:
+    """A call seen with one argument (``#`` text): how :func:`_arg_type` reads a type it worked out."""
+
+    def __init__(self, call, arg: str) -> None:
+        self.args, self.caller, self.line = [arg], call.caller, call.line
+
+
+def _returned(world, c, call, callee: str) -> str:
+    """The type a called method returns, as its declaration writes it (a project method) or as the JDK's
+    common methods are known to (``''`` when unknown)."""
+    got = world.resolve_path(c, call.caller, callee, call.line, 0)
     if got is None:
-        return None
-    return _value_type(world, got[0], None, instance=True)
+        return ""
+    tag, payload = got[0]
+    if tag == "sym":
+        srow = world.syms.get(payload)
+        if srow is None or srow.kind != "method":
+            return ""
+        _c, sym = record_of(world, payload)
+        if sym is None:
+            return ""
+        head = _ANNOTATION.sub(" ", sym.signature.split("(", 1)[0])
+        while "<" in head:
+            q = _GENERIC.sub("", head)
+            if q == head:
+                break
+            head = q
+        words = head.split()
+        return words[-2] if len(words) >= 2 and words[-1] == srow.name else ""
+    if tag in ("ext", "extattr"):
+        return _JDK_RETURNS.get(str(payload).rsplit(".", 1)[-1], "")
+    return ""
 
 
 def _value_type(world, v, written: str | None, *, instance: bool):

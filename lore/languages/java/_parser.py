@@ -308,7 +308,12 @@ class JavaExtractor(Extractor):
             return "#boolean"
         if t == "null_literal":
             return "#null"
-        if t in ("lambda_expression", "method_reference"):
+        if t == "lambda_expression":  # with the number of its parameters (a Supplier takes none)
+            params = node.child_by_field_name("parameters")
+            n = 1 if params is not None and params.type == "identifier" else (
+                params.named_child_count if params is not None else 0)
+            return f"#lambda:{n}"
+        if t == "method_reference":
             return "#lambda"
         if t == "class_literal":
             return "#T:Class"

@@ -49,7 +49,18 @@ _JDK_RETURNS = {"charAt": "char", "length": "int", "size": "int", "indexOf": "in
                 "toUpperCase": "String", "name": "String", "getName": "String", "getSimpleName": "String",
                 "getMessage": "String", "equals": "boolean", "isEmpty": "boolean", "contains": "boolean",
                 "startsWith": "boolean", "endsWith": "boolean", "getClass": "Class", "currentTimeMillis": "long",
-                "nanoTime": "long", "ordinal": "int"}
+                "nanoTime": "long", "ordinal": "int", "asList": "List", "emptyList": "List", "singletonList": "List",
+                "keySet": "Set", "entrySet": "Set", "iterator": "Iterator", "stream": "Stream", "toPath": "Path",
+                "displayName": "String", "toFile": "File"}
+# what common JDK types derive from (an argument of such a type fits no other parameter type)
+_COLLECTION = ("Collection", "Iterable")
+_JDK_SUPERS = {"List": _COLLECTION, "ArrayList": ("List", "AbstractList", "RandomAccess") + _COLLECTION,
+               "LinkedList": ("List", "Deque", "Queue") + _COLLECTION, "Set": _COLLECTION,
+               "HashSet": ("Set",) + _COLLECTION, "LinkedHashSet": ("Set", "HashSet") + _COLLECTION,
+               "TreeSet": ("Set", "SortedSet", "NavigableSet") + _COLLECTION, "Collection": ("Iterable",),
+               "Map": (), "HashMap": ("Map", "AbstractMap"), "LinkedHashMap": ("Map", "HashMap"),
+               "TreeMap": ("Map", "SortedMap", "NavigableMap"), "Iterator": (), "StringBuilder": ("CharSequence",
+               "Appendable", "AbstractStringBuilder"), "Class": ("Type", "GenericDeclaration", "AnnotatedElement")}
 
 
 def choose(world, c, call, targets: list[tuple[int | None, str, float]]) -> list[tuple[int | None, str, float]]:
@@ -347,9 +358,11 @@ def _arg_type(world, c, call, k: int):
         simple = base.rsplit(".", 1)[-1]
         if dims:
             return "ext", simple + "[]" * dims, None
-        if simple in _UNBOX:
-            return "ext", simple, _NUMBER_SUPERS
         got = world.resolve_path(c, call.caller, base, call.line, 0)
+        if got is None and "." in base:  # a fully qualified name: org.x.Node
+            got = _qualified_class(world, base)
+        if got is None and simple in _UNBOX and "." not in base:
+            return "ext", simple, _NUMBER_SUPERS
         return _value_type(world, got[0] if got else None, simple, instance=False)
     got = world.resolve_path(c, call.caller, a, call.line, 0)
     typed = _value_type(world, got[0], None, instance=True) if got is not None else None
@@ -390,9 +403,20 @@ def _returned(world, c, call, callee: str) -> str:
             head = q
         words = head.split()
         return words[-2] if len(words) >= 2 and words[-1] == srow.name else ""
-    if tag in ("ext", "extattr"):
-        return _JDK_RETURNS.get(str(payload).rsplit(".", 1)[-1], "")
+    if tag in ("ext", "extattr", "extinst", "opaque"):
+        owner, _, method = str(payload).rpartition(".")
+        if method == "valueOf" and owner.rsplit(".", 1)[-1] in ("String", *_UNBOX):
+            return owner.rsplit(".", 1)[-1]  # String.valueOf(x), Integer.valueOf(x)
+        return _JDK_RETURNS.get(method, "")
     return ""
+
+
+def _qualified_class(world, name: str):
+    """A project class named by its package and name (``org.x.Node``), when exactly one matches."""
+    pkg, _, simple = name.rpartition(".")
+    found = [s for s in world.by_name.get(simple, ()) if world.syms[s].kind in ("class", "interface", "enum")
+             and f".{pkg}.{simple}." in f".{world.syms[s].qualified_name}."]
+    return (("sym", found[0]), "import") if len(found) == 1 else None
 
 
 def _value_type(world, v, written: str | None, *, instance: bool):
@@ -408,7 +432,8 @@ def _value_type(world, v, written: str | None, *, instance: bool):
         simple = str(payload).rsplit(".", 1)[-1]
         if simple == "String":
             return "ext", "String", _STRING_SUPERS
-        return "ext", simple, None
+        known = _JDK_SUPERS.get(simple)
+        return "ext", simple, (frozenset(known) | {simple, "Object"} if known is not None else None)
     return None
 
 

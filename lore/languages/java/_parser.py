@@ -275,6 +275,10 @@ class JavaExtractor(Extractor):
         for index, owner, nodes in self._pending:
             call = self.pf.calls[index]
             call.args = [self._arg(n, owner, call.line) for n in nodes]
+            if call.kind == "call" and "." not in call.callee and self._declared(owner, call.callee, call.line) is not None:
+                # ``tagName(tagName, ns)``: a call names a method, never the variable of that name (Java keeps
+                # methods and variables apart), so it is looked up among the class's members
+                call.callee = "this." + call.callee
         self._pending.clear()
 
     def _declared(self, owner: int, name: str, line: int) -> str | None:

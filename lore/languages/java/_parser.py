@@ -295,8 +295,10 @@ class JavaExtractor(Extractor):
             i = self.pf.symbols[i].parent
         return None
 
-    def _arg(self, node: _ts.Node, owner: int, line: int) -> str:
+    def _arg(self, node: _ts.Node | None, owner: int, line: int) -> str:
         """One argument as :mod:`._overloads` reads it (see the module docstring)."""
+        if node is None:
+            return ""
         t = node.type
         if t == "parenthesized_expression" and node.named_child_count:
             return self._arg(node.named_children[0], owner, line)

@@ -32,7 +32,13 @@ JAVA_LANG = frozenset({
 TYPE_KINDS = ("class", "interface", "enum")
 PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "boolean", "float", "double"})
 _COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||", "instanceof"})
-_NUMERIC = ("int", "long", "float", "double")  # binary numeric promotion picks the widest
+_NUMERIC = ("int", "long", "float", "double")
+_OTHER_TYPE_NODES = frozenset({"integral_type", "floating_point_type", "boolean_type", "generic_type", "array_type"})
+# methods whose result type is the same on every JDK class that has them: a call on an expression the
+# resolver cannot follow (``((Long) o).longValue()``) still has that type
+_UNIVERSAL_RESULTS = {"longValue": "#long", "intValue": "#int", "doubleValue": "#double", "floatValue": "#float",
+                      "booleanValue": "#boolean", "toString": "#String", "hashCode": "#int", "length": "#int",
+                      "charAt": "#char", "size": "#int", "name": "#String", "getName": "#String"}  # binary numeric promotion picks the widest
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -177,7 +183,8 @@ class JavaExtractor(Extractor):
             if name_node is None:  # spread_parameter: type ... variable_declarator
                 decl = next((c for c in p.named_children if c.type == "variable_declarator"), None)
                 name_node = decl.child_by_field_name("name") if decl is not None else None
-                tnode = tnode or next((c for c in p.named_children if c.type in TYPE_NAME_NODES), None)
+                tnode = tnode or next((c for c in p.named_children if c.type in TYPE_NAME_NODES
+                                       or c.type in _OTHER_TYPE_NODES), None)
             pname = self.text(name_node)
             ann = self.direct_type(tnode)
             ttext = self.type_text(tnode)
@@ -365,6 +372,8 @@ class JavaExtractor(Extractor):
             return arr[:-2] if arr.startswith("#") and arr.endswith("[]") else ""
         if t in ("field_access", "method_invocation"):
             path = self.dotted(node)
+            if path and "<" in path and t == "method_invocation":
+                return _UNIVERSAL_RESULTS.get(self.text(node.child_by_field_name("name")), "")
             return path if path and "<" not in path else ""
         return ""
 

@@ -92,7 +92,8 @@ class HierarchyMixin(WorldCore):
                 cid = v[1]
                 kids = self.children.get(cid, {}).get(name)
                 if kids:
-                    return self.decorated_value(kids[-1]) or (("sym", kids[-1]), "self_method")
+                    kid = kids[-1] if len(kids) == 1 else self._rules_of(cid).member_of_name(self, kids)  # type: ignore[arg-type]
+                    return self.decorated_value(kid) or (("sym", kid), "self_method")
                 if self._rules_of(cid).detached_methods:  # Go, Rust, C++: methods declared in another file
                     got = self._rules_of(cid).detached_member(self, cid, name)
                     if got is not None:

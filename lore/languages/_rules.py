@@ -121,6 +121,11 @@ class LanguageRules:
         choose (``(id, resolution, confidence)`` rows; called only when :attr:`overloads` is set)."""
         return targets
 
+    def member_of_name(self, world, ids: list[int]) -> int:
+        """Which of a class's several members of one name a lookup through the class answers (its
+        overloads, a redefinition): the last one, unless the language knows better."""
+        return ids[-1]
+
     # whether an import of a whole module can name one value (JavaScript ``module.exports = X``)
     whole_module_exports = False
 

@@ -187,3 +187,26 @@ def test_jdk_receivers_are_never_a_project_method(tmp_path):
             """,
     })
     assert 6 not in got and 8 not in got
+
+
+def test_a_chain_goes_through_the_getter_overload(tmp_path):
+    got = edges(tmp_path, {
+        "p/Tag.java": """\
+            package p;
+            public class Tag {
+                public String namespace() { return ""; }
+            }
+            """,
+        "p/El.java": """\
+            package p;
+            public class El {
+                private Tag tag;
+                public Tag tag() { return tag; }
+                public El tag(Tag t) { return this; }
+                void run(El el) {
+                    el.tag().namespace();
+                }
+            }
+            """,
+    })
+    assert sigs(got, 7) == {"public Tag tag()", "public String namespace()"}

@@ -93,6 +93,16 @@ def choose(world, c, call, targets: list[tuple[int | None, str, float]]) -> list
     return [(tid, "ambiguous_name", CONFIDENCE["ambiguous_name"] / k) for tid in sorted(seen)]
 
 
+def getter_first(world, ids: list[int]) -> int:
+    """Of several members of one name, the method without parameters if there is one, else the last."""
+    for m in ids:
+        if world.syms[m].kind == "method":
+            sig = params_of(world, m)
+            if sig is not None and not sig[0]:
+                return m
+    return ids[-1]
+
+
 def overloads(world, method_id: int) -> list[int]:
     """Every method of ``method_id``'s name its class has or inherits (one per parameter list: an
     override hides what it overrides); constructors are never inherited."""

@@ -65,7 +65,19 @@ _JDK_SUPERS = {"List": _COLLECTION, "ArrayList": ("List", "AbstractList", "Rando
 
 def choose(world, c, call, targets: list[tuple[int | None, str, float]]) -> list[tuple[int | None, str, float]]:
     """The targets of one call with each method replaced by the overload(s) the arguments choose."""
-    if not targets or all(t[0] is None for t in targets):
+    if len(targets) == 1:  # the common case: one target, often a library's or a method of one signature
+        tid, res, _conf = targets[0]
+        srow = world.syms.get(tid) if tid is not None else None
+        if srow is None or srow.kind != "method" or srow.file_id is None:
+            return targets
+        if res not in _GUESSES:
+            memo = _memo(world).overloads
+            known = memo.get(tid)
+            if known is None:
+                known = overloads(world, tid)
+            if len(known) == 1 and known[0] == tid:
+                return targets
+    elif not targets or all(t[0] is None for t in targets):
         return targets
     guess = all(t[1] in _GUESSES for t in targets)
     out: list[tuple[int, str]] = []
@@ -93,6 +105,23 @@ def choose(world, c, call, targets: list[tuple[int | None, str, float]]) -> list
     return [(tid, "ambiguous_name", CONFIDENCE["ambiguous_name"] / k) for tid in sorted(seen)]
 
 
+class _Memo:
+    """What this module worked out once per world (the world is rebuilt on every index run)."""
+
+    __slots__ = ("overloads", "params")
+
+    def __init__(self) -> None:
+        self.overloads: dict[int, list[int]] = {}
+        self.params: dict[int, tuple[list[str], bool] | None] = {}
+
+
+def _memo(world) -> _Memo:
+    got = world.__dict__.get("_java_overloads")
+    if got is None:
+        got = world.__dict__["_java_overloads"] = _Memo()
+    return got
+
+
 def getter_first(world, ids: list[int]) -> int:
     """Of several members of one name, the method without parameters if there is one, else the last."""
     for m in ids:
@@ -106,7 +135,7 @@ def getter_first(world, ids: list[int]) -> int:
 def overloads(world, method_id: int) -> list[int]:
     """Every method of ``method_id``'s name its class has or inherits (one per parameter list: an
     override hides what it overrides); constructors are never inherited."""
-    cache = world_cache(world, "java-overloads", dict)
+    cache = _memo(world).overloads
     got = cache.get(method_id)
     if got is not None:
         return got
@@ -137,7 +166,7 @@ def overloads(world, method_id: int) -> list[int]:
 def params_of(world, method_id: int) -> tuple[list[str], bool] | None:
     """The parameter type texts of a method (generic arguments dropped) and whether it is varargs, read from
     its signature; ``None`` when the signature does not show them (cut short)."""
-    cache = world_cache(world, "java-params", dict)
+    cache = _memo(world).params
     if method_id in cache:
         return cache[method_id]
     srow = world.syms[method_id]
@@ -216,6 +245,13 @@ def _erased(t: str) -> str:
 # -- applicability ----------------------------------------------------------------------------------
 def _pick(world, c, call, cands: list[int]) -> list[int]:
     n = len(call.args)
+    exact = []  # arity alone often decides: then no argument needs a type
+    for m in cands:
+        sig = params_of(world, m)
+        if sig is None or sig[1] or len(sig[0]) == n:
+            exact.append(m)
+    if len(exact) == 1 and params_of(world, exact[0]) is not None and not params_of(world, exact[0])[1]:  # type: ignore[index]
+        return exact
     seen: dict[int, object] = {}  # argument k -> its type, worked out once for every candidate
     ranked: list[tuple[int, int, int]] = []  # (phase, -score, id)
     for m in cands:

@@ -105,6 +105,9 @@ def choose(world, c, call, targets: list[tuple[int | None, str, float]]) -> list
     return [(tid, "ambiguous_name", CONFIDENCE["ambiguous_name"] / k) for tid in sorted(seen)]
 
 
+_MISSING = object()
+
+
 class _Memo:
     """What this module worked out once per world (the world is rebuilt on every index run)."""
 
@@ -167,8 +170,9 @@ def params_of(world, method_id: int) -> tuple[list[str], bool] | None:
     """The parameter type texts of a method (generic arguments dropped) and whether it is varargs, read from
     its signature; ``None`` when the signature does not show them (cut short)."""
     cache = _memo(world).params
-    if method_id in cache:
-        return cache[method_id]
+    known = cache.get(method_id, _MISSING)
+    if known is not _MISSING:
+        return known  # type: ignore[return-value]
     srow = world.syms[method_id]
     _c, sym = record_of(world, method_id)
     got = None
@@ -192,10 +196,10 @@ def parse_params(signature: str, name: str) -> tuple[list[str], bool] | None:
     ((['String'], False), ([], False), None)
     """
     sig = _ANNOTATION.sub(" ", signature) if "@" in signature else signature
-    m = re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", sig)
-    if m is None:
+    at = _name_call(sig, name)
+    if at < 0:
         return None
-    depth, start, parts = 1, m.end(), []
+    depth, start, parts = 1, at, []
     i = start
     angle = 0
     while i < len(sig):
@@ -236,6 +240,21 @@ def parse_params(signature: str, name: str) -> tuple[list[str], bool] | None:
         name_dims = words[-1].count("[")
         types.append("".join(words[:-1]).replace(" ", "") + "[]" * name_dims)
     return types, varargs
+
+
+def _name_call(sig: str, name: str) -> int:
+    """The index just after ``name(`` in a signature (``name`` a whole word, spaces allowed before the
+    parenthesis), or -1; a plain search, not a regex: compiling one per method name costs more than the rest."""
+    i = sig.find(name)
+    while i >= 0:
+        before = sig[i - 1] if i else " "
+        j = i + len(name)
+        while j < len(sig) and sig[j] == " ":
+            j += 1
+        if not (before.isalnum() or before in "_$") and j < len(sig) and sig[j] == "(":
+            return j + 1
+        i = sig.find(name, i + 1)
+    return -1
 
 
 def _erased(t: str) -> str:

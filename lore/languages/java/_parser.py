@@ -228,13 +228,14 @@ class JavaExtractor(Extractor):
 
     def _with_args(self, owner: int, node: _ts.Node) -> None:
         """The call just added gets its arguments once every declaration of the file is known (finish)."""
-        last = self.pf.calls[-1] if self.pf.calls else None
-        if last is not None and (last.line, last.col) == (node.start_point[0] + 1, node.start_point[1]):
-            args = node.child_by_field_name("arguments")
-            if args is not None and args.named_child_count:
-                self._pending.append((len(self.pf.calls) - 1, owner, args.named_children))
-            elif "." not in last.callee:  # no arguments; an unqualified name may still need checking (finish)
-                self._pending.append((len(self.pf.calls) - 1, owner, []))
+        calls = self.pf.calls
+        if not calls or calls[-1].line != node.start_point[0] + 1:
+            return
+        args = node.child_by_field_name("arguments")
+        if args is not None and args.named_child_count:
+            self._pending.append((len(calls) - 1, owner, args.named_children))
+        elif "." not in calls[-1].callee:  # no arguments; an unqualified name may still need checking (finish)
+            self._pending.append((len(calls) - 1, owner, []))
 
     def on_enum_constant(self, node: _ts.Node, owner: int) -> None:
         """``DELETE(true)``: a construction of the enum by one of its constructors (when it declares any)."""

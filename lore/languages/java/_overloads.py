@@ -68,7 +68,7 @@ def choose(world, c, call, targets: list[tuple[int | None, str, float]]) -> list
     if len(targets) == 1:  # the common case: one target, often a library's or a method of one signature
         tid, res, _conf = targets[0]
         srow = world.syms.get(tid) if tid is not None else None
-        if srow is None or srow.kind != "method" or srow.file_id is None:
+        if tid is None or srow is None or srow.kind != "method" or srow.file_id is None:
             return targets
         if res not in _GUESSES:
             memo = _memo(world).overloads

@@ -98,7 +98,9 @@ class HierarchyMixin(WorldCore):
                         u = union(("sym", k) for k in kids)
                         if u is not None:
                             return u, "self_method"
-                    return self.decorated_value(kids[-1]) or (("sym", kids[-1]), "self_method")
+                    # Java: overloads of one name are chosen later, by the call's arguments (member_of_name)
+                    kid = kids[-1] if len(kids) == 1 else self._rules_of(cid).member_of_name(self, kids)  # type: ignore[arg-type]
+                    return self.decorated_value(kid) or (("sym", kid), "self_method")
                 if self._rules_of(cid).detached_methods:  # Go, Rust, C++: methods declared in another file
                     got = self._rules_of(cid).detached_member(self, cid, name)
                     if got is not None:

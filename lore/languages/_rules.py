@@ -121,6 +121,19 @@ class LanguageRules:
         """The definitions a declaration ``sym_id`` stands for (calls are spread over them), or ``None``."""
         return None
 
+    # whether methods of one name are told apart by their parameters (Java): see choose_overload
+    overloads = False
+
+    def choose_overload(self, world, ctx, call, targets: list[tuple[int | None, str, float]]) -> list[tuple[int | None, str, float]]:
+        """The call edges ``targets`` of ``call`` with each method replaced by the overload(s) its arguments
+        choose (``(id, resolution, confidence)`` rows; called only when :attr:`overloads` is set)."""
+        return targets
+
+    def member_of_name(self, world, ids: list[int]) -> int:
+        """Which of a class's several members of one name a lookup through the class answers (its
+        overloads, a redefinition): the last one, unless the language knows better."""
+        return ids[-1]
+
     # whether an import of a whole module can name one value (JavaScript ``module.exports = X``)
     whole_module_exports = False
 

@@ -52,7 +52,7 @@ def test_symbols():
     cls = pf.symbols[1]
     assert cls.docstring == "Registers users." and cls.decorators == ["Service"] and cls.exported
     reg = next(s for s in pf.symbols if s.name == "register")
-    assert reg.params == [("name", "")] and reg.return_type == "User"
+    assert reg.params == [("name", "String")] and reg.return_type == "User"  # java.lang's String: typed
 
 
 def test_calls_relations_imports_bindings():
@@ -84,3 +84,38 @@ def test_type_parameters_generic_arguments_and_new_receivers():
     assert refs == {("Page", "List", "field"), ("Page", "Map", "field"), ("Page", "User", "generic"),
                     ("first", "Optional", "return"), ("first", "User", "return")}  # Optional<User> returns a User
     assert sorted(c.callee for c in pf.calls) == ["Builder", "Builder().size", "Builder().size().build"]
+
+
+def test_call_arguments_as_overload_resolution_reads_them():
+    src = b"""class C {
+    String name; Node[] nodes;
+    void m(int k, String... rest) {
+        long q = 1;
+        var n = new Node();
+        f(1, 2L, 1.5f, "s", 'c', null, true, x -> x, new Foo<X>(), (Bar) y, a + "s", k + q, a == b, this,
+          k, rest, q, n, nodes[0], this.name, zz, a.b(), -k);
+        g();
+    }
+}"""
+    pf = java.parse("C.java", src, "C")
+    f = next(c for c in pf.calls if c.callee == "f")
+    assert f.args == ["#int", "#long", "#float", "#String", "#char", "#null", "#boolean", "#lambda:1", "#T:Foo",
+                      "#T:Bar", "#String", "#long", "#boolean", "this", "#int", "#T:String[]", "#long", "#T:Node",
+                      "#T:Node", "#String", "zz", "a.b()", "#int"]
+    assert next(c for c in pf.calls if c.callee == "g").args == []
+
+
+def test_enum_constants_for_each_and_catch_variables():
+    src = b"""import java.util.Map;
+enum Method { GET(false), POST; Method() {} Method(boolean body) {} }
+enum Plain { A, B }
+class U { void run(Map<String, String> m) {
+    for (Map.Entry<String, String> e : m.entrySet()) { e.getKey(); }
+    try { } catch (IOException | RuntimeException ex) { log(ex); }
+} }"""
+    pf = java.parse("U.java", src, "U")
+    news = [(c.callee, c.line, c.args) for c in pf.calls if c.kind == "new"]
+    assert news == [("Method", 2, ["#boolean"]), ("Method", 2, [])]  # Plain declares no constructor
+    binds = {(b.name, b.annotation) for b in pf.bindings}
+    assert {("e", "Map.Entry"), ("ex", "IOException")} <= binds
+    assert next(c for c in pf.calls if c.callee == "log").args == ["#T:IOException"]

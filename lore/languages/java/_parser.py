@@ -5,8 +5,15 @@ Symbols: classes, records, interfaces, annotation types, enums, methods and cons
 Calls keep the receiver path (``this.repo.flush``, ``repo.save``); ``super.m()`` is ``super().m`` and
 ``super(...)`` calls the base class's constructor. Fields are bindings of the class both as ``self.x``
 and as ``x`` (Java methods see fields without ``this``), with their declared type; locals bind their
-declared type or, for ``var``, the constructor/method they come from. Imports: ``import a.b.C`` ->
-module ``a.b``, name ``C``; ``import a.b.*`` -> name ``*``; static imports name the member.
+declared type or, for ``var``, the constructor/method they come from (so do the variables of
+enhanced ``for`` loops). Imports: ``import a.b.C`` -> module ``a.b``, name ``C``; ``import a.b.*`` -> name
+``*``; static imports name the member.
+
+Every call records its arguments (``Call.args``, one entry per argument, so their number is the call's
+arity) as what overload resolution needs (:mod:`lore.languages.java._overloads`): a type the syntax
+shows (``#int``, ``#String``, ``#null``, ``#lambda``, ``#T:Node[]`` for a declared, cast or constructed
+type), else the path the resolver can type (``x``, ``this.f``, ``a.b()``), else ``""``. An enum
+constant of an enum that declares constructors calls one (``new`` of the enum, at the constant).
 """
 
 from __future__ import annotations
@@ -23,6 +30,15 @@ JAVA_LANG = frozenset({
     "Exception", "RuntimeException", "Throwable", "Error", "Override", "Deprecated", "var",
 })
 TYPE_KINDS = ("class", "interface", "enum")
+PRIMITIVES = frozenset({"int", "long", "short", "byte", "char", "boolean", "float", "double"})
+_COMPARE = frozenset({"==", "!=", "<", ">", "<=", ">=", "&&", "||", "instanceof"})
+_NUMERIC = ("int", "long", "float", "double")
+_OTHER_TYPE_NODES = frozenset({"integral_type", "floating_point_type", "boolean_type", "generic_type", "array_type"})
+# methods whose result type is the same on every JDK class that has them: a call on an expression the
+# resolver cannot follow (``((Long) o).longValue()``) still has that type
+_UNIVERSAL_RESULTS = {"longValue": "#long", "intValue": "#int", "doubleValue": "#double", "floatValue": "#float",
+                      "booleanValue": "#boolean", "toString": "#String", "hashCode": "#int", "length": "#int",
+                      "charAt": "#char", "size": "#int", "name": "#String", "getName": "#String"}  # binary numeric promotion picks the widest
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -47,13 +63,41 @@ class JavaExtractor(Extractor):
     comment_types = frozenset({"block_comment", "line_comment"})
     wrapper_names = frozenset({"Optional", "CompletableFuture", "Future", "CompletionStage", "Supplier"})
 
+    def __init__(self, path: str, source: bytes, module: str) -> None:
+        super().__init__(path, source, module)
+        self._decls: dict[int, dict[str, list[tuple[int, str]]]] = {}  # scope -> name -> [(line, type text)]
+        self._pending: list[tuple[int, int, list[_ts.Node]]] = []  # (call index, owner, argument nodes)
+        self._enum_ctors: dict[int, bool] = {}
+
     def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
         return type_names(node, TYPE_NAME_NODES, JAVA_LANG)
 
     def direct_type(self, node: _ts.Node | None) -> str:
         if node is None or node.type not in ("type_identifier", "scoped_type_identifier", "generic_type"):
             return ""
+        if node.type == "type_identifier" and self.text(node) in JAVA_LANG and self.text(node) != "var":
+            return self.text(node)  # String, Integer ...: java.lang's, so their methods are never a guess
         return first_type(self.types_in(node))
+
+    def type_text(self, node: _ts.Node | None) -> str:
+        """A declared type as overload resolution compares it: no generic arguments, no annotations,
+        dimensions kept (``Map.Entry<K, V>[]`` -> ``Map.Entry[]``); ``''`` for ``var`` and none."""
+        if node is None:
+            return ""
+        t = node.type
+        if t == "generic_type":
+            return self.type_text(next((c for c in node.named_children if c.type != "type_arguments"), None))
+        if t == "array_type":
+            dims = self.text(node.child_by_field_name("dimensions")).count("[")
+            return self.type_text(node.child_by_field_name("element")) + "[]" * max(dims, 1)
+        if t == "annotated_type":
+            return self.type_text(node.named_children[-1]) if node.named_child_count else ""
+        if t in ("integral_type", "floating_point_type", "boolean_type"):
+            return self.text(node)
+        if t in ("type_identifier", "scoped_type_identifier"):
+            text = "".join(self.text(node).split())
+            return "" if text == "var" else text
+        return ""
 
     def dotted(self, node: _ts.Node | None) -> str:
         if node is None:
@@ -139,9 +183,14 @@ class JavaExtractor(Extractor):
             if name_node is None:  # spread_parameter: type ... variable_declarator
                 decl = next((c for c in p.named_children if c.type == "variable_declarator"), None)
                 name_node = decl.child_by_field_name("name") if decl is not None else None
-                tnode = tnode or next((c for c in p.named_children if c.type in TYPE_NAME_NODES), None)
+                tnode = tnode or next((c for c in p.named_children if c.type in TYPE_NAME_NODES
+                                       or c.type in _OTHER_TYPE_NODES), None)
             pname = self.text(name_node)
             ann = self.direct_type(tnode)
+            ttext = self.type_text(tnode)
+            if ttext and p.type == "spread_parameter":
+                ttext += "[]"
+            self._declare(local, pname, p, ttext)
             if fields:
                 self.add_binding(local, f"self.{pname}", p, annotation=ann)
                 self.add_binding(local, pname, p, annotation=ann)
@@ -175,6 +224,162 @@ class JavaExtractor(Extractor):
     # -- captures -------------------------------------------------------------------------------
     def on_call(self, node: _ts.Node, owner: int) -> None:
         self.add_call(owner, self._callee(node), node)
+        self._with_args(owner, node)
+
+    def _with_args(self, owner: int, node: _ts.Node) -> None:
+        """The call just added gets its arguments once every declaration of the file is known (finish)."""
+        calls = self.pf.calls
+        if not calls or calls[-1].line != node.start_point[0] + 1:
+            return
+        args = node.child_by_field_name("arguments")
+        if args is not None and args.named_child_count:
+            self._pending.append((len(calls) - 1, owner, args.named_children))
+        elif "." not in calls[-1].callee:  # no arguments; an unqualified name may still need checking (finish)
+            self._pending.append((len(calls) - 1, owner, []))
+
+    def on_enum_constant(self, node: _ts.Node, owner: int) -> None:
+        """``DELETE(true)``: a construction of the enum by one of its constructors (when it declares any)."""
+        sym = self.pf.symbols[owner]
+        if sym.kind != "enum" or not self._declares_constructor(node.parent):
+            return
+        self.add_call(owner, sym.name, node, "new")
+        self._with_args(owner, node)
+
+    def _declares_constructor(self, body: _ts.Node | None) -> bool:
+        if body is None:
+            return False
+        got = self._enum_ctors.get(body.start_byte)
+        if got is None:
+            decls = [c for c in body.named_children if c.type == "enum_body_declarations"]
+            got = self._enum_ctors[body.start_byte] = any(
+                c.type == "constructor_declaration" for d in decls for c in d.named_children)
+        return got
+
+    def on_for_each(self, node: _ts.Node, owner: int) -> None:
+        """``for (Map.Entry<K, V> e : m.entrySet())``: ``e`` has the declared type, as a local has."""
+        tnode = node.child_by_field_name("type")
+        name = self.text(node.child_by_field_name("name"))
+        if not name or tnode is None:
+            return
+        self._declare(owner, name, node, self.type_text(tnode))
+        ann = self.direct_type(tnode)
+        if ann:
+            self.add_binding(owner, name, node, annotation=ann)
+
+    def on_catch_param(self, node: _ts.Node, owner: int) -> None:
+        """``catch (IOException e)``: ``e`` has the caught type (a multi-catch: the first one)."""
+        ctype = next((c for c in node.named_children if c.type == "catch_type"), None)
+        tnode = ctype.named_children[0] if ctype is not None and ctype.named_child_count else None
+        name = self.text(node.child_by_field_name("name"))
+        if tnode is not None and name:
+            self._declare(owner, name, node, self.type_text(tnode))
+            ann = self.direct_type(tnode)
+            if ann:
+                self.add_binding(owner, name, node, annotation=ann)
+
+    # -- argument types (for overloads) -------------------------------------------------------------
+    def _declare(self, owner: int, name: str, node: _ts.Node, type_text: str) -> None:
+        if name:
+            self._decls.setdefault(owner, {}).setdefault(name, []).append((node.start_point[0] + 1, type_text))
+
+    def finish(self) -> None:
+        for index, owner, nodes in self._pending:
+            call = self.pf.calls[index]
+            call.args = [self._arg(n, owner, call.line) for n in nodes]
+            if call.kind == "call" and "." not in call.callee and self._declared(owner, call.callee, call.line) is not None:
+                # ``tagName(tagName, ns)``: a call names a method, never the variable of that name (Java keeps
+                # methods and variables apart), so it is looked up among the class's members
+                call.callee = "this." + call.callee
+        self._pending.clear()
+
+    def _declared(self, owner: int, name: str, line: int) -> str | None:
+        """The declared type text of ``name`` as seen from ``owner`` on ``line`` (``None``: not declared here)."""
+        i: int | None = owner
+        while i is not None:
+            got = self._decls.get(i, {}).get(name)
+            if got:
+                if self.pf.symbols[i].kind in TYPE_KINDS:
+                    return got[-1][1]  # a field: declared anywhere in its class
+                before = [t for ln, t in got if ln <= line]
+                if before:
+                    return before[-1]
+            i = self.pf.symbols[i].parent
+        return None
+
+    def _arg(self, node: _ts.Node | None, owner: int, line: int) -> str:
+        """One argument as :mod:`._overloads` reads it (see the module docstring)."""
+        if node is None:
+            return ""
+        t = node.type
+        if t == "parenthesized_expression" and node.named_child_count:
+            return self._arg(node.named_children[0], owner, line)
+        if t in ("decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal"):
+            return "#long" if self.text(node)[-1:] in "lL" else "#int"
+        if t in ("decimal_floating_point_literal", "hex_floating_point_literal"):
+            return "#float" if self.text(node)[-1:] in "fF" else "#double"
+        if t in ("string_literal", "text_block"):
+            return "#String"
+        if t == "character_literal":
+            return "#char"
+        if t in ("true", "false", "instanceof_expression"):
+            return "#boolean"
+        if t == "null_literal":
+            return "#null"
+        if t == "lambda_expression":  # with the number of its parameters (a Supplier takes none)
+            params = node.child_by_field_name("parameters")
+            n = 1 if params is not None and params.type == "identifier" else (
+                params.named_child_count if params is not None else 0)
+            return f"#lambda:{n}"
+        if t == "method_reference":
+            return "#lambda"
+        if t == "class_literal":
+            return "#T:Class"
+        if t == "this":
+            return "this"
+        if t in ("object_creation_expression", "cast_expression"):
+            return _typed(self.type_text(node.child_by_field_name("type")))
+        if t == "array_creation_expression":
+            dims = sum(self.text(c).count("[") for c in node.named_children if c.type in ("dimensions_expr", "dimensions"))
+            base = self.type_text(node.child_by_field_name("type"))
+            return _typed(base + "[]" * max(dims, 1)) if base else ""
+        if t == "binary_expression":
+            op = self.text(node.child_by_field_name("operator"))
+            if op in _COMPARE:
+                return "#boolean"
+            left = self._arg(node.child_by_field_name("left"), owner, line)
+            right = self._arg(node.child_by_field_name("right"), owner, line)
+            if op == "+" and "#String" in (left, right):
+                return "#String"
+            return _promoted(left, right) if op in ("+", "-", "*", "/", "%") else ""
+        if t == "unary_expression":
+            op = self.text(node.child_by_field_name("operator"))
+            if op == "!":
+                return "#boolean"
+            inner = self._arg(node.child_by_field_name("operand"), owner, line)
+            return _promoted(inner, inner)
+        if t == "ternary_expression":
+            a = self._arg(node.child_by_field_name("consequence"), owner, line)
+            b = self._arg(node.child_by_field_name("alternative"), owner, line)
+            return a if a == b else ""
+        if t == "identifier":
+            name = self.text(node)
+            declared = self._declared(owner, name, line)
+            if declared is not None:
+                return _typed(declared)
+            return name  # a field the class inherits, a static import: the resolver may type it
+        if t == "field_access" and self.text(node.child_by_field_name("object")) == "this":
+            declared = self._declared(owner, self.text(node.child_by_field_name("field")), line)
+            if declared is not None:
+                return _typed(declared)
+        if t == "array_access":
+            arr = self._arg(node.child_by_field_name("array"), owner, line)
+            return arr[:-2] if arr.startswith("#") and arr.endswith("[]") else ""
+        if t in ("field_access", "method_invocation"):
+            path = self.dotted(node)
+            if path and "<" in path and t == "method_invocation":
+                return _UNIVERSAL_RESULTS.get(self.text(node.child_by_field_name("name")), "")
+            return path if path and "<" not in path else ""
+        return ""
 
     def on_ctor_call(self, node: _ts.Node, owner: int) -> None:
         ctor = node.child_by_field_name("constructor")
@@ -185,16 +390,20 @@ class JavaExtractor(Extractor):
             base = next((r.target for r in self.pf.relations if r.source == cls and r.kind == "extends"), "")
             if base:
                 self.add_call(owner, "super().<init>", node)
+                self._with_args(owner, node)
         else:
             self.add_call(owner, "this.<init>", node)
+            self._with_args(owner, node)
 
     def on_new(self, node: _ts.Node, owner: int) -> None:
         tnode = node.child_by_field_name("type")
         names = self.types_in(tnode)
         if names:
             self.add_call(owner, names[0][0], node, "new")
+            self._with_args(owner, node)
         elif tnode is not None and tnode.type == "type_identifier":  # String, Object ...: still a construction
             self.add_call(owner, self.text(tnode), node, "new")
+            self._with_args(owner, node)
 
     def on_import(self, node: _ts.Node, owner: int) -> None:
         path = next((c for c in node.named_children if c.type in ("scoped_identifier", "identifier")), None)
@@ -216,8 +425,10 @@ class JavaExtractor(Extractor):
             return
         tnode = node.child_by_field_name("type")
         ann = self.direct_type(tnode)
+        ttext = self.type_text(tnode)
         for d in self._declarators(node):
             name = self.text(d.child_by_field_name("name"))
+            self._declare(owner, name, d, _with_dims(ttext, d, self))
             if ann:
                 self.add_binding(owner, f"self.{name}", d, annotation=ann)
                 self.add_binding(owner, name, d, annotation=ann)
@@ -227,8 +438,16 @@ class JavaExtractor(Extractor):
         tnode = node.child_by_field_name("type")
         is_var = tnode is not None and self.text(tnode) == "var"
         ann = "" if is_var else self.direct_type(tnode)
+        ttext = self.type_text(tnode)
         for d in self._declarators(node):
             name = self.text(d.child_by_field_name("name"))
+            if is_var:
+                value = d.child_by_field_name("value")
+                if value is not None and value.type in ("object_creation_expression", "string_literal"):
+                    got = self._arg(value, owner, d.start_point[0] + 1)
+                    self._declare(owner, name, d, got[3:] if got.startswith("#T:") else got[1:])
+            else:
+                self._declare(owner, name, d, _with_dims(ttext, d, self))
             if ann:
                 self.add_binding(owner, name, d, annotation=ann)
             elif is_var:
@@ -249,3 +468,27 @@ class JavaExtractor(Extractor):
             src = self.dotted(value)
             if src and "<" not in src:
                 self.add_binding(owner, name, at, alias_of=src)
+
+
+def _typed(type_text: str) -> str:
+    """A type text as an argument entry: ``#int``, ``#String``, ``#T:Node[]`` (``''`` for none)."""
+    if not type_text:
+        return ""
+    if type_text in PRIMITIVES or type_text == "String":
+        return "#" + type_text
+    return "#T:" + type_text
+
+
+def _promoted(a: str, b: str) -> str:
+    """The type of arithmetic on two argument entries (binary numeric promotion), ``''`` when unknown."""
+    names = (a[1:], b[1:])
+    if not all(x.startswith("#") for x in (a, b)) or not all(n in PRIMITIVES and n != "boolean" for n in names):
+        return ""
+    widest = max(_NUMERIC.index(n) if n in _NUMERIC else 0 for n in names)
+    return "#" + _NUMERIC[widest]
+
+
+def _with_dims(type_text: str, declarator: _ts.Node, ex: JavaExtractor) -> str:
+    """``int x[]``: dimensions written after the name belong to the type."""
+    dims = declarator.child_by_field_name("dimensions")
+    return type_text + "[]" * ex.text(dims).count("[") if dims is not None and type_text else type_text

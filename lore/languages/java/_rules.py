@@ -9,6 +9,7 @@ from collections import defaultdict
 
 from ...parsers.records import Import
 from .._rules import CachedRules, ImportBinding, dir_modules, inherited_member, siblings_member, world_cache
+from ._overloads import choose, getter_first
 
 
 # -- Java -----------------------------------------------------------------------------------------------
@@ -41,6 +42,15 @@ class JavaRules(CachedRules):
         "values", "entrySet", "addAll", "clear", "substring", "trim", "split", "startsWith", "endsWith",
     })
     builtin_prefix = "java.lang"
+    overloads = True
+
+    def choose_overload(self, world, ctx, call, targets):
+        return choose(world, ctx, call, targets)
+
+    def member_of_name(self, world, ids: list[int]) -> int:
+        # a class's overloads: what a chain goes through (``el.tag().namespace()``) is most often the
+        # getter, the one without parameters; the call's own edge is chosen by its arguments (choose_overload)
+        return getter_first(world, ids)
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         if imp.name == "*":

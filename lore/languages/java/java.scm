@@ -14,3 +14,6 @@
 (import_declaration) @import
 (field_declaration) @field
 (local_variable_declaration) @local
+(enum_constant) @enum_constant
+(enhanced_for_statement) @for_each
+(catch_formal_parameter) @catch_param

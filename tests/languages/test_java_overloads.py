@@ -1,0 +1,212 @@
+"""Java call edges as javac binds them: overloads by arity and argument types, constructors (``new``,
+``super(...)``, ``this(...)``, enum constants), inherited overloads, and JDK receivers never answered by
+a project method of the same name. Each program is indexed whole; every test fails on the name-only
+binding that came before (the last method of a name, no edge for enum constants, a guess on
+``entry.getKey()``)."""
+
+from __future__ import annotations
+
+import sqlite3
+import textwrap
+
+import pytest
+
+from lore import index_repo
+
+
+def edges(tmp_path, files: dict[str, str]) -> dict[int, set[tuple[str, str]]]:
+    """Index ``files`` and return call line -> {(callee signature, resolution)}."""
+    for name, text in files.items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    index_repo(tmp_path, workers=1)
+    conn = sqlite3.connect(tmp_path / ".lore" / "index.db")
+    try:
+        rows = conn.execute(
+            """SELECT r.line, t.signature, t.file_id IS NOT NULL, r.resolution FROM symbol_refs r
+               JOIN symbols t ON t.id = r.callee_id WHERE r.kind IN ('call', 'new')""").fetchall()
+    finally:
+        conn.close()
+    out: dict[int, set[tuple[str, str]]] = {}
+    for line, sig, inside, res in rows:
+        if inside:
+            out.setdefault(line, set()).add((sig, res))
+    return out
+
+
+def sigs(got: dict[int, set[tuple[str, str]]], line: int) -> set[str]:
+    return {s for s, _ in got.get(line, set())}
+
+
+VALIDATE = """\
+    package p;
+    public class Validate {
+        public static void notNull(Object o) {}
+        public static void notNull(Object o, String message, Object... values) {}
+        public static void log(int n) {}
+        public static void log(String s) {}
+        public static void log(long n) {}
+        public static void pick(Object o) {}
+        public static void pick(String s) {}
+        public static void take(String s) {}
+        public static void take(Node n) {}
+    }
+    """
+
+NODE = """\
+    package p;
+    public class Node {
+        private String name;
+        public Node() {}
+        public Node(String name) { this(name, 0); }
+        public Node(String name, int depth) {}
+        void run(int n) {
+            Validate.notNull(this);
+            Validate.notNull(this, "no %s", name);
+            Validate.log(1);
+            Validate.log("one");
+            Validate.log(n);
+            Validate.log(name);
+            Validate.log(2L);
+            Validate.pick(null);
+            Validate.take(mystery(n));
+            new Node("a", 1);
+            new Node();
+        }
+        <T> T mystery(int n) { return null; }
+    }
+    """
+
+
+@pytest.fixture
+def overloaded(tmp_path):
+    return edges(tmp_path, {"p/Validate.java": VALIDATE, "p/Node.java": NODE})
+
+
+def test_arity_chooses_the_overload(overloaded):
+    assert sigs(overloaded, 8) == {"public static void notNull(Object o)"}
+    assert sigs(overloaded, 9) == {"public static void notNull(Object o, String message, Object... values)"}
+
+
+def test_argument_types_choose_the_overload(overloaded):
+    assert sigs(overloaded, 10) == {"public static void log(int n)"}  # a literal
+    assert sigs(overloaded, 11) == {"public static void log(String s)"}
+    assert sigs(overloaded, 12) == {"public static void log(int n)"}  # a parameter
+    assert sigs(overloaded, 13) == {"public static void log(String s)"}  # a field
+    assert sigs(overloaded, 14) == {"public static void log(long n)"}
+    assert sigs(overloaded, 15) == {"public static void pick(String s)"}  # null: the most specific
+
+
+def test_undecided_overloads_are_kept_as_ambiguous(overloaded):
+    got = {(s, r) for s, r in overloaded[16] if "take" in s}
+    assert {s for s, _ in got} == {"public static void take(String s)", "public static void take(Node n)"}
+    assert {r for _, r in got} == {"ambiguous_name"}
+
+
+def test_constructors_by_arguments_and_this_call(overloaded):
+    assert sigs(overloaded, 17) == {"public Node(String name, int depth)"}
+    assert sigs(overloaded, 18) == {"public Node()"}
+    assert sigs(overloaded, 5) == {"public Node(String name, int depth)"}  # this(name, 0)
+
+
+def test_super_call_and_enum_constants(tmp_path):
+    got = edges(tmp_path, {
+        "p/Base.java": """\
+            package p;
+            public class Base {
+                Base(String s) {}
+                Base(int n, int m) {}
+            }
+            """,
+        "p/Sub.java": """\
+            package p;
+            public class Sub extends Base {
+                Sub() {
+                    super(1, 2);
+                }
+            }
+            """,
+        "p/Method.java": """\
+            package p;
+            public enum Method {
+                GET(false), POST(true, "form");
+                Method(boolean body) {}
+                Method(boolean body, String kind) {}
+            }
+            """,
+    })
+    assert sigs(got, 4) == {"Base(int n, int m)"}
+    assert sigs(got, 3) == {"Method(boolean body)", "Method(boolean body, String kind)"}  # GET(..), POST(..)
+
+
+def test_inherited_overload_through_extends(tmp_path):
+    got = edges(tmp_path, {
+        "p/Base.java": """\
+            package p;
+            public class Base {
+                void put(String k) {}
+                void put(String k, int v) {}
+            }
+            """,
+        "p/Sub.java": """\
+            package p;
+            public class Sub extends Base {
+                @Override void put(String k) {}
+                void run() {
+                    put("a", 1);
+                    put("b");
+                }
+            }
+            """,
+    })
+    assert sigs(got, 5) == {"void put(String k, int v)"}
+    assert sigs(got, 6) == {"@Override void put(String k)"}
+
+
+def test_jdk_receivers_are_never_a_project_method(tmp_path):
+    got = edges(tmp_path, {
+        "p/Attribute.java": """\
+            package p;
+            public class Attribute {
+                public String getKey() { return ""; }
+                public char charAt(int i) { return 'a'; }
+            }
+            """,
+        "p/Use.java": """\
+            package p;
+            import java.util.Map;
+            public class Use {
+                void run(Map<String, String> map, String s) {
+                    for (Map.Entry<String, String> entry : map.entrySet()) {
+                        entry.getKey();
+                    }
+                    s.charAt(0);
+                }
+            }
+            """,
+    })
+    assert 6 not in got and 8 not in got
+
+
+def test_a_chain_goes_through_the_getter_overload(tmp_path):
+    got = edges(tmp_path, {
+        "p/Tag.java": """\
+            package p;
+            public class Tag {
+                public String namespace() { return ""; }
+            }
+            """,
+        "p/El.java": """\
+            package p;
+            public class El {
+                private Tag tag;
+                public Tag tag() { return tag; }
+                public El tag(Tag t) { return this; }
+                void run(El el) {
+                    el.tag().namespace();
+                }
+            }
+            """,
+    })
+    assert sigs(got, 7) == {"public Tag tag()", "public String namespace()"}

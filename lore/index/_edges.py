@@ -225,8 +225,10 @@ class FileResolver:
             if tag == "sym":
                 srow = w.syms.get(payload)  # type: ignore[arg-type]
                 if srow is not None and srow.kind in TYPE_KINDS:
-                    # constructor: the type reference, and the call edge to __init__ (or the class itself)
-                    self.out.types.append((c.ids[caller_local], payload, callee, "instantiation", "", line, res, CONFIDENCE[res]))
+                    # constructor: the type reference, and the call edge to __init__ (or the class itself);
+                    # ``super(...)`` (JS: a base without a constructor of its own) makes no instance
+                    if not callee.startswith("super()"):
+                        self.out.types.append((c.ids[caller_local], payload, callee, "instantiation", "", line, res, CONFIDENCE[res]))  # noqa: E501
                     for ctor in c.rules.constructor_names:
                         m = w.class_member(payload, ctor)  # type: ignore[arg-type]
                         if m is not None and m[0][0] == "sym":
@@ -272,6 +274,8 @@ class FileResolver:
         cands = [s for s in cands if s != me]  # a name heuristic never makes a self-loop
         if cands and not w.is_test_file(c.frow.id):  # code outside the tests never calls into them
             cands = [s for s in cands if not w.is_test_file(w.syms[s].file_id)]
+        if cands:  # what the language lets a guess reach (JS/TS: modules the file imports)
+            cands = self.rules.guess_candidates(w, c, cands, dotted_call)
         if not cands:
             return [(None, "unresolved", 0.0)]
         same = [s for s in cands if w.syms[s].file_id == c.frow.id]

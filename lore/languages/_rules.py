@@ -113,6 +113,15 @@ class LanguageRules:
         """The definitions a declaration ``sym_id`` stands for (calls are spread over them), or ``None``."""
         return None
 
+    def super_value(self, world, class_id: int, name: str):
+        """What ``super().name`` means in a method of class ``class_id``: ``(value, resolution)`` or ``None``."""
+        return world.super_member(class_id, name)
+
+    def guess_candidates(self, world, ctx, cands: list[int], dotted: bool) -> list[int]:
+        """The definitions a name-only guess from file ``ctx`` may still bind (``dotted``: ``x.m()``), of
+        ``cands`` (same name, same language family, no test code for non-test callers). Default: all."""
+        return cands
+
     # whether an import of a whole module can name one value (JavaScript ``module.exports = X``)
     whole_module_exports = False
 

@@ -509,7 +509,11 @@ class JsExtractor(Extractor):
         if target.startswith("this.") and target.count(".") == 1:
             cls = self._class_of(owner)
             if cls is not None:
+                n = len(self.pf.bindings)
                 self._bind_value(cls, "self." + target[5:], node, right)
+                for b in self.pf.bindings[n:]:  # this.x = arg: the value is read in the method
+                    if owner != cls:
+                        b.scope = owner
             return None
         if "." not in target:
             self._bind_value(owner, target, node, right)

@@ -4,6 +4,14 @@ What an import names is the specifier as written; relative ones (``./util``) are
 importing file's directory and tried as a file (``.js``/``.ts``... already stripped from module
 names) and as a directory's ``index`` file. Bare specifiers (``react``) are external.
 ``module.exports = X`` (and TypeScript ``export = X``) makes a module stand for one value.
+
+A name-only guess (``x.m()`` with ``x`` of unknown type) reaches only the caller's own file and the
+modules it imports, directly or through a barrel (an ``index`` file, ``export * from``,
+``module.exports = require(...)``): a same-named definition in a module the file never imports is
+not what it calls. ``x.m()`` never guesses a module-level function (only a module value has those,
+and an imported one resolves by its import). Names of the runtime and the DOM (``Headers``,
+``Response``, ``URL``) that no scope of the file binds are builtins, never a project class of the
+same name. ``super(...)`` calls the base class's constructor, or the base class when it declares none.
 """
 
 from __future__ import annotations
@@ -11,7 +19,7 @@ from __future__ import annotations
 import posixpath
 
 from ...parsers.records import Import
-from .._rules import CachedRules, ImportBinding, module_of_path
+from .._rules import CachedRules, ImportBinding, module_of_path, world_cache
 
 _JS_EXTS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 
@@ -23,7 +31,19 @@ _JS_GLOBALS = frozenset({
     "parseFloat", "isNaN", "isFinite", "setTimeout", "clearTimeout", "setInterval", "clearInterval",
     "setImmediate", "queueMicrotask", "structuredClone", "fetch", "require", "process", "Buffer", "globalThis",
     "window", "document", "encodeURIComponent", "decodeURIComponent", "BigInt", "Intl", "URL", "alert",
+    # the web platform (browsers, Node >= 18, Deno, Bun) and the rest of ECMAScript's globals
+    "Headers", "Request", "Response", "FormData", "Blob", "File", "URLSearchParams", "AbortController",
+    "AbortSignal", "TextEncoder", "TextDecoder", "ReadableStream", "WritableStream", "TransformStream",
+    "Event", "EventTarget", "CustomEvent", "WebSocket", "Worker", "MessageChannel", "BroadcastChannel",
+    "DOMException", "crypto", "performance", "navigator", "location", "history", "localStorage",
+    "sessionStorage", "atob", "btoa", "XMLHttpRequest", "requestAnimationFrame", "cancelAnimationFrame",
+    "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError", "WeakRef",
+    "FinalizationRegistry", "ArrayBuffer", "SharedArrayBuffer", "DataView", "Uint8Array", "Int8Array",
+    "Uint16Array", "Int16Array", "Uint32Array", "Int32Array", "Float32Array", "Float64Array",
+    "BigInt64Array", "BigUint64Array", "Uint8ClampedArray", "Function", "escape", "unescape",
+    "encodeURI", "decodeURI", "clearImmediate", "__dirname", "__filename",
 })
+_BARREL_DEPTH = 4  # index files re-exporting index files: how far a guess may follow them
 _JS_METHODS = frozenset({
     "push", "pop", "shift", "unshift", "slice", "splice", "concat", "join", "map", "filter", "reduce", "forEach",
     "find", "findIndex", "some", "every", "includes", "indexOf", "sort", "reverse", "keys", "values", "entries",
@@ -46,6 +66,57 @@ class JavaScriptRules(CachedRules):
     uppercase_calls_construct = False  # only new X() constructs
     whole_module_exports = True
     family = ("javascript", "typescript", "tsx")
+
+    def super_value(self, world, class_id: int, name: str):
+        """``super(...)`` in a constructor: the base class's constructor, or the base class itself when it
+        has none of its own (its implicit constructor runs; ``new Base()`` binds the class the same way)."""
+        if name == "constructor":
+            order = world.mro(class_id)
+            if len(order) > 1 and order[1][0] == "sym":
+                base = order[1][1]
+                kids = world.children.get(base, {}).get(name)
+                return (("sym", kids[-1]) if kids else ("sym", base)), "self_method"
+        return world.super_member(class_id, name)
+
+    def guess_candidates(self, world, ctx, cands: list[int], dotted: bool) -> list[int]:
+        reach = self._reachable_files(world, ctx)
+        out = []
+        for s in cands:
+            srow = world.syms[s]
+            if srow.file_id not in reach:
+                continue
+            if dotted and srow.kind == "function":
+                parent = world.syms.get(srow.parent_id) if srow.parent_id is not None else None
+                if parent is None or parent.kind == "module":
+                    continue
+            out.append(s)
+        return out
+
+    def _reachable_files(self, world, ctx) -> set[int]:
+        """The file itself and the files its imports name, directly or through barrels (once per file)."""
+        cache = world_cache(world, "js-reach", dict)
+        got = cache.get(ctx.frow.id)
+        if got is None:
+            got = cache[ctx.frow.id] = {ctx.frow.id}
+            self._follow(world, ctx, got, 0, barrel_only=False)
+        return got
+
+    def _follow(self, world, ctx, seen: set[int], depth: int, *, barrel_only: bool) -> None:
+        for ib in ctx.import_bindings:
+            if ib is None or (barrel_only and not (ib.star or ib.name == "module.exports")):
+                continue
+            mod = self.module_value(world, ctx, ib.module)
+            if mod is None or mod[0] != "sym":
+                continue
+            fid = world.module_file.get(mod[1])
+            if fid is None or fid in seen:
+                continue
+            seen.add(fid)
+            if depth < _BARREL_DEPTH:
+                other = world.ctx(fid)
+                if other is not None and other.rules.family == self.family:
+                    is_index = posixpath.basename(other.frow.path).split(".", 1)[0] == "index"
+                    self._follow(world, other, seen, depth + 1, barrel_only=not is_index)
 
     def exports_value(self, world, mod, want: str | None, depth: int):
         """``module.exports = X`` (or TypeScript ``export = X``): ``require`` / a default or namespace import

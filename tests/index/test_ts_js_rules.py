@@ -1,0 +1,134 @@
+"""TypeScript and JavaScript resolution rules, one small program each (and what must stay unbound).
+
+Each program is written to a temporary directory and indexed; the call edges of one caller are read
+back with their resolution. The rules are described in ``docs/languages/typescript.md``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from lore import index_repo
+from lore.store import callsites
+from lore.store.schema import CONFIDENCE
+
+
+def edges(tmp_path: Path, files: dict[str, str], caller: str) -> dict[str, set[tuple[str | None, str]]]:
+    """callee as written -> {(bound qualified name or None, resolution)} for the calls made by ``caller``."""
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    index_repo(tmp_path, workers=1)
+    conn = sqlite3.connect(tmp_path / ".lore" / "index.db")
+    try:
+        rows = callsites.call_site_edges(conn, ("typescript", "tsx", "javascript"), tests=True)
+    finally:
+        conn.close()
+    out: dict[str, set[tuple[str | None, str]]] = {}
+    for r in rows:
+        if r.caller == caller:
+            out.setdefault(r.callee_name, set()).add((r.callee_qname, r.resolution))
+    return out
+
+
+VIEW = "export class GithubView {\n  render(name: string) { return name; }\n}\n"
+
+
+def test_a_name_guess_never_reaches_a_module_the_file_does_not_import(tmp_path):
+    got = edges(tmp_path, {"src/view.ts": VIEW,
+                           "src/routes.ts": "export function page(res: any) {\n  res.render('home');\n}\n"},
+                "src.routes.page")
+    assert got["res.render"] == {(None, "unresolved")}
+
+
+def test_a_name_guess_reaches_an_imported_module_and_says_it_guessed(tmp_path):
+    got = edges(tmp_path, {"src/view.ts": VIEW,
+                           "src/routes.ts": "import { GithubView } from './view';\n"
+                                            "export function page(res: any) {\n  res.render('home');\n}\n"},
+                "src.routes.page")
+    assert got["res.render"] == {("src.view.GithubView.render", "unique_name")}
+
+
+def test_a_name_guess_reaches_through_a_barrel(tmp_path):
+    got = edges(tmp_path, {"src/views/github.ts": VIEW,
+                           "src/views/index.ts": "export * from './github';\n",
+                           "src/routes.ts": "import * as views from './views';\n"
+                                            "export function page(res: any) {\n  res.render('home');\n}\n"},
+                "src.routes.page")
+    assert got["res.render"] == {("src.views.github.GithubView.render", "unique_name")}
+
+
+def test_commonjs_a_guess_reaches_what_require_names(tmp_path):
+    files = {"lib/view.js": "class View {\n  render(n) { return n; }\n}\nmodule.exports = View;\n",
+             "lib/index.js": "module.exports = require('./view');\n",
+             "app.js": "const View = require('./lib');\nfunction page(res) {\n  res.render('x');\n}\n",
+             "other.js": "function page2(res) {\n  res.render('x');\n}\n"}
+    got = edges(tmp_path, files, "app.page")
+    assert got["res.render"] == {("lib.view.View.render", "unique_name")}
+    assert edges(tmp_path, {}, "other.page2")["res.render"] == {(None, "unresolved")}
+
+
+def test_a_dom_class_is_never_a_project_class_of_the_same_name(tmp_path):
+    files = {"src/headers.ts": "export class Headers {\n  get(k: string) { return k; }\n}\n",
+             "src/client.ts": "import './headers';\nexport function send() {\n"
+                              "  const h = new Headers();\n  h.get('a');\n}\n"}
+    got = edges(tmp_path, files, "src.client.send")
+    assert got["Headers"] == {("js.global.Headers", "builtin")}
+    assert got["h.get"] == {("js.global.Headers.get", "builtin")}
+
+
+def test_a_method_call_never_guesses_a_module_function(tmp_path):
+    files = {"src/constants.ts": "export function validate(x: unknown) { return !!x; }\n",
+             "src/ky.ts": "import { validate } from './constants';\n"
+                          "export function check(schema: any) {\n  schema.validate(1);\n  validate(2);\n}\n"}
+    got = edges(tmp_path, files, "src.ky.check")
+    assert got["schema.validate"] == {(None, "unresolved")}
+    assert got["validate"] == {("src.constants.validate", "import")}
+
+
+OPTIONS = ("export type Base = { stringify?: (v: unknown) => string };\n"
+           "export interface Retry {\n  delay?: (n: number) => number;\n  limit: number;\n}\n"
+           "export type Options = Required<Omit<Base, 'x'>> & {\n"
+           "  parseJson?: (t: string) => unknown;\n  retry: Retry;\n};\n")
+
+
+def test_members_of_interfaces_and_object_types_type_the_receiver(tmp_path):
+    """``this.#options.parseJson()``: a private field of an option type whose property is a function."""
+    client = ("import type { Options, Retry } from './options';\n"
+              "export class Client {\n  #options: Options;\n"
+              "  constructor(input: Options) { this.#options = { ...input }; }\n"
+              "  run() {\n    this.#options.parseJson('x');\n    this.#options.retry.delay(1);\n"
+              "    this.#options.stringify(2);\n  }\n}\n"
+              "export function wait<T extends Retry>(r: T) {\n  r.delay(2);\n}\n")
+    got = edges(tmp_path, {"src/options.ts": OPTIONS, "src/client.ts": client}, "src.client.Client.run")
+    assert got["this.options.parseJson"] == {("src.options.Options.parseJson", "annotated_type")}
+    assert got["this.options.retry.delay"] == {("src.options.Retry.delay", "annotated_type")}
+    assert got["this.options.stringify"] == {("src.options.Base.stringify", "annotated_type")}  # Required<Omit<Base>> &
+    assert edges(tmp_path, {}, "src.client.wait")["r.delay"] == {("src.options.Retry.delay", "annotated_type")}
+
+
+def test_super_calls_the_base_constructor_or_the_base(tmp_path):
+    files = {"src/errors.ts": "export class KyError extends Error {}\n"
+                              "export class HTTPError extends KyError {\n  constructor() {\n    super('x');\n  }\n}\n"
+                              "export class Base {\n  constructor(public n: number) {}\n}\n"
+                              "export class Derived extends Base {\n  constructor() {\n    super(1);\n  }\n}\n"}
+    got = edges(tmp_path, files, "src.errors.HTTPError.constructor")
+    assert got["super().constructor"] == {("src.errors.KyError", "self_method")}
+    got = edges(tmp_path, {}, "src.errors.Derived.constructor")
+    assert got["super().constructor"] == {("src.errors.Base.constructor", "self_method")}
+
+
+def test_guesses_keep_their_confidence(tmp_path):
+    files = {"src/a.ts": "export class A {\n  close() {}\n}\n", "src/b.ts": "export class B {\n  close() {}\n}\n",
+             "src/use.ts": "import { A } from './a';\nimport { B } from './b';\n"
+                           "export function shut(x: any) {\n  x.close();\n}\n"}
+    got = edges(tmp_path, files, "src.use.shut")
+    assert got["x.close"] == {("src.a.A.close", "ambiguous_name"), ("src.b.B.close", "ambiguous_name")}
+    conn = sqlite3.connect(tmp_path / ".lore" / "index.db")
+    try:
+        rows = callsites.call_site_edges(conn, ("typescript",))
+    finally:
+        conn.close()
+    assert sorted(r.confidence for r in rows if r.callee_name == "x.close") == [CONFIDENCE["ambiguous_name"] / 2] * 2

@@ -105,7 +105,12 @@ def main(argv: list[str] | None = None) -> list:
         answers = ask_typescript(ts_dir, root, sites)
         rep = score(f"{root.name} ({known.lang})", root, db, sites, answers)
         reports.append(rep)
-        print(json.dumps(rep.row()) if args.json else rep.table(args.examples), flush=True)
+        row = rep.row()
+        # the harness's ``unresolved`` counts calls lore binds outside the project (``JSON.parse``,
+        # ``fetch``) too; ``unbound`` is the share of sites lore left without any edge
+        row["unbound"] = round(sum(s.resolution == "unresolved" for s in sites) / len(sites), 3) if sites else None
+        rest = rep.table(args.examples).partition("\n")[2]
+        print(json.dumps(row) if args.json else json.dumps(row) + ("\n" + rest if rest else ""), flush=True)
     return reports
 
 

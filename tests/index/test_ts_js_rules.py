@@ -132,3 +132,25 @@ def test_guesses_keep_their_confidence(tmp_path):
     finally:
         conn.close()
     assert sorted(r.confidence for r in rows if r.callee_name == "x.close") == [CONFIDENCE["ambiguous_name"] / 2] * 2
+
+
+def test_calling_a_value_of_a_callable_type_calls_its_call_signature(tmp_path):
+    files = {"src/types.ts": "export interface EventHandler {\n  (event: string): number;\n  name?: string;\n}\n"
+                             "export type Hook = (e: string) => void;\n",
+             "src/run.ts": "import type { EventHandler, Hook } from './types';\n"
+                           "export function run(handler: EventHandler, hook: Hook) {\n"
+                           "  handler('e');\n  hook('e');\n}\n"}
+    got = edges(tmp_path, files, "src.run.run")
+    assert got["handler"] == {("src.types.EventHandler.__call__", "annotated_type")}
+    assert got["hook"] == {("src.types.Hook.__call__", "annotated_type")}
+
+
+def test_a_default_import_of_a_module_without_a_default_export_is_the_module(tmp_path):
+    files = {"lib/utils.js": "function forEach(xs, f) { return xs.map(f); }\n"
+                             "function isArray(x) { return Array.isArray(x); }\nexport default { forEach, isArray };\n",
+             "lib/cjs.js": "exports.merge = function (a, b) { return a; };\n",
+             "lib/use.js": "import utils from './utils.js';\nimport cjs from './cjs.js';\n"
+                           "export function run(xs) {\n  utils.forEach(xs, String);\n  cjs.merge(1, 2);\n}\n"}
+    got = edges(tmp_path, files, "lib.use.run")
+    assert got["utils.forEach"] == {("lib.utils.forEach", "import")}
+    assert got["cjs.merge"] == {("lib.cjs.merge", "import")}

@@ -120,7 +120,8 @@ class JavaScriptRules(CachedRules):
 
     def exports_value(self, world, mod, want: str | None, depth: int):
         """``module.exports = X`` (or TypeScript ``export = X``): ``require`` / a default or namespace import
-        binds X, and a named import or ``const {m} = require(...)`` binds X's member ``m``."""
+        binds X, and a named import or ``const {m} = require(...)`` binds X's member ``m``. A default
+        import of a module that exports no default binds the module."""
         if mod[0] != "sym":
             return None
         srow = world.syms.get(mod[1])
@@ -128,6 +129,10 @@ class JavaScriptRules(CachedRules):
             return None
         got = world.module_member(mod[1], "module.exports", depth)
         if got is None:
+            if want == "default" and world.module_member(mod[1], "default", depth) is None:
+                # a default import of a module without a default export: the module (CommonJS interop;
+                # ``export default { a, b }`` of the module's own names binds no default either)
+                return mod, "import"
             return None
         value = got[0]
         if want is None or want == "default":

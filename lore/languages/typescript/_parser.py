@@ -10,7 +10,8 @@ Members of object types are members of their type: an interface's or an object t
 whose type is a function type (``parseJson?: (text: string) => unknown``) is a method declaration
 (calls through it bind there), any other property a typed field. A type alias of another type or an
 intersection (``type Internal = Required<Options> & {...}``) extends the named parts, so their
-members are its members. A generic parameter stands for its constraint (``<T extends Repo>(r: T)``:
+members are its members. A call signature (``interface Handler { (e: Event): R }``, ``type Handler =
+(e: Event) => R``) is the type's ``__call__`` method: calling a value of that type calls it. A generic parameter stands for its constraint (``<T extends Repo>(r: T)``:
 ``r`` is a ``Repo``). ``.tsx`` files use the ``tsx`` grammar with the same query.
 """
 
@@ -131,6 +132,20 @@ class TsExtractor(JsExtractor):
         self.add_types(owner, ann, "field")
         return None
 
+    def on_callsig(self, node: _ts.Node, owner: int) -> int | None:
+        """``(event: Event): Response`` in an interface: calling a value of that type calls ``__call__``."""
+        if self.pf.symbols[owner].kind not in ("interface", "type_alias"):
+            return None
+        return self._call_member(node, owner, node)
+
+    def _call_member(self, node: _ts.Node, owner: int, fn: _ts.Node) -> int:
+        local = self.add_symbol(node, owner, "__call__", "method", doc_node=node, is_declaration=True)
+        self._params(fn, local, owner)
+        ret = fn.child_by_field_name("return_type")
+        if ret is not None:
+            self.pf.symbols[local].return_type = self.primary(ret)
+        return local
+
     def _alias_bases(self, local: int, value: _ts.Node | None) -> None:
         """``type A = B``, ``type A = Required<B> & {...}``: A has the members of B (its object part's are its own)."""
         if value is None:
@@ -159,7 +174,10 @@ class TsExtractor(JsExtractor):
             if kind == "type_alias":
                 self.declare_type_params(local, node.child_by_field_name("type_parameters"))
                 self.add_types(local, node.child_by_field_name("value"), "annotation")
-                self._alias_bases(local, node.child_by_field_name("value"))
+                value = node.child_by_field_name("value")
+                self._alias_bases(local, value)
+                if value is not None and value.type in FUNCTION_TYPES:  # type Handler = (e: E) => R
+                    self._call_member(value, local, value)
             return local
         if node.type in ("function_signature", "method_signature") and self._overload(node):
             return None

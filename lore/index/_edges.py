@@ -279,7 +279,7 @@ class FileResolver:
         if not cands:
             return [(None, "unresolved", 0.0)]
         same = [s for s in cands if w.syms[s].file_id == c.frow.id]
-        if len(same) == 1:
+        if len(same) == 1 and (not dotted_call or self.rules.same_file_guess_for_members):
             return [(same[0], "same_file_name", CONFIDENCE["same_file_name"])]
         if len(cands) > 1 and dotted_call:
             cands = self._overridden(cands)

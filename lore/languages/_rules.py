@@ -113,6 +113,10 @@ class LanguageRules:
         """The definitions a declaration ``sym_id`` stands for (calls are spread over them), or ``None``."""
         return None
 
+    # whether ``x.m()`` with ``x`` of unknown type prefers the one ``m`` of the caller's own file over
+    # same-named methods elsewhere (JS/TS: no, a receiver of unknown type comes from anywhere)
+    same_file_guess_for_members = True
+
     def super_value(self, world, class_id: int, name: str):
         """What ``super().name`` means in a method of class ``class_id``: ``(value, resolution)`` or ``None``."""
         return world.super_member(class_id, name)

@@ -154,3 +154,13 @@ def test_a_default_import_of_a_module_without_a_default_export_is_the_module(tmp
     got = edges(tmp_path, files, "lib.use.run")
     assert got["utils.forEach"] == {("lib.utils.forEach", "import")}
     assert got["cjs.merge"] == {("lib.cjs.merge", "import")}
+
+
+def test_a_method_of_the_callers_own_file_does_not_win_a_guess(tmp_path):
+    """``option.name()`` with ``option`` untyped: ``Command.name`` (this file) and ``Option.name`` (imported)."""
+    files = {"lib/option.js": "class Option {\n  name() { return 'o'; }\n}\nexports.Option = Option;\n",
+             "lib/command.js": "const { Option } = require('./option');\nclass Command {\n  name() { return 'c'; }\n"
+                               "  help(option) {\n    return option.name();\n  }\n}\nexports.Command = Command;\n"}
+    got = edges(tmp_path, files, "lib.command.Command.help")
+    assert got["option.name"] == {("lib.command.Command.name", "ambiguous_name"),
+                                  ("lib.option.Option.name", "ambiguous_name")}

@@ -97,6 +97,16 @@ function callable(prog, d) {
   return true;
 }
 
+// An overload signature (a declaration without a body) stands for its implementation, as in lore.
+function implementation(prog, sf, pos) {
+  const id = nodeAt(sf, pos);
+  const decl = id && id.parent;
+  if (!decl || !(ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl)) || decl.body) return pos;
+  const sym = prog.getTypeChecker().getSymbolAtLocation(id);
+  const impl = sym && (sym.declarations || []).find((x) => x.body && x.getSourceFile() === sf);
+  return impl && impl.name ? impl.name.getStart(sf) : pos;
+}
+
 function answer(ls, site) {
   const file = path.resolve(root, site.file);
   const prog = ls.getProgram();
@@ -123,8 +133,10 @@ function answer(ls, site) {
       continue;
     }
     const target = prog.getSourceFile(d.fileName);
-    const line = target ? target.getLineAndCharacterOfPosition(d.textSpan.start).line + 1 : 0;
-    places.push([rel.split(path.sep).join("/"), line]);
+    const start = target ? implementation(prog, target, d.textSpan.start) : 0;
+    const line = target ? target.getLineAndCharacterOfPosition(start).line + 1 : 0;
+    const place = [rel.split(path.sep).join("/"), line];
+    if (!places.some((p) => p[0] === place[0] && p[1] === place[1])) places.push(place);
   }
   return { places };
 }

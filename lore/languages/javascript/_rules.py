@@ -8,7 +8,8 @@ names) and as a directory's ``index`` file. Bare specifiers (``react``) are exte
 A name-only guess (``x.m()`` with ``x`` of unknown type) reaches only the caller's own file and the
 modules it imports, directly or through a barrel (an ``index`` file, ``export * from``,
 ``module.exports = require(...)``): a same-named definition in a module the file never imports is
-not what it calls. ``x.m()`` never guesses a module-level function (only a module value has those,
+not what it calls. Nor does a method of the caller's own file win over the others for ``x.m()``:
+the guess stays ambiguous among them. ``x.m()`` never guesses a module-level function (only a module value has those,
 and an imported one resolves by its import). Names of the runtime and the DOM (``Headers``,
 ``Response``, ``URL``) that no scope of the file binds are builtins, never a project class of the
 same name. ``super(...)`` calls the base class's constructor, or the base class when it declares none.
@@ -66,6 +67,7 @@ class JavaScriptRules(CachedRules):
     uppercase_calls_construct = False  # only new X() constructs
     whole_module_exports = True
     family = ("javascript", "typescript", "tsx")
+    same_file_guess_for_members = False
 
     def super_value(self, world, class_id: int, name: str):
         """``super(...)`` in a constructor: the base class's constructor, or the base class itself when it

@@ -164,3 +164,11 @@ def test_a_method_of_the_callers_own_file_does_not_win_a_guess(tmp_path):
     got = edges(tmp_path, files, "lib.command.Command.help")
     assert got["option.name"] == {("lib.command.Command.name", "ambiguous_name"),
                                   ("lib.option.Option.name", "ambiguous_name")}
+
+
+def test_a_method_returning_this_chains(tmp_path):
+    files = {"src/builder.ts": "export class Builder {\n  add(x: number): this { return this; }\n"
+                               "  build(): number { return 1; }\n}\n"
+                               "export function make(b: Builder) {\n  return b.add(1).add(2).build();\n}\n"}
+    got = edges(tmp_path, files, "src.builder.make")
+    assert got["b.add().add().build"] == {("src.builder.Builder.build", "constructor_type")}

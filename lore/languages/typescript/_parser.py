@@ -12,7 +12,7 @@ whose type is a function type (``parseJson?: (text: string) => unknown``) is a m
 intersection (``type Internal = Required<Options> & {...}``) extends the named parts, so their
 members are its members. A call signature (``interface Handler { (e: Event): R }``, ``type Handler =
 (e: Event) => R``) is the type's ``__call__`` method: calling a value of that type calls it. A generic parameter stands for its constraint (``<T extends Repo>(r: T)``:
-``r`` is a ``Repo``). ``.tsx`` files use the ``tsx`` grammar with the same query.
+``r`` is a ``Repo``). A method returning ``this`` returns an instance of its class. ``.tsx`` files use the ``tsx`` grammar with the same query.
 """
 
 from __future__ import annotations
@@ -131,6 +131,17 @@ class TsExtractor(JsExtractor):
         self.add_binding(owner, f"self.{name}", node, annotation=self.primary(ann))
         self.add_types(owner, ann, "field")
         return None
+
+    def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
+                  span: _ts.Node | None = None) -> int:
+        local = super()._function(node, owner, name, kind, fn, span)
+        sym = self.pf.symbols[local]
+        ret = fn.child_by_field_name("return_type")
+        if not sym.return_type and ret is not None and any(c.type == "this_type" for c in ret.named_children):
+            cls = self._class_of(owner)  # m(): this (chaining): an instance of the class it is declared in
+            if cls is not None:
+                sym.return_type = self.pf.symbols[cls].name
+        return local
 
     def on_callsig(self, node: _ts.Node, owner: int) -> int | None:
         """``(event: Event): Response`` in an interface: calling a value of that type calls ``__call__``."""

@@ -21,8 +21,10 @@ tuning, they are run only for the baseline and the final figures, with ``--json`
 
 ``new X()`` is answered by TypeScript with the class and its constructor; the constructor is kept
 (lore binds a construction to the constructor when the class has one). A call through a parameter,
-a destructured name or a variable holding a non-function value has no definition to compare, so
-such sites count as unanswered. ``super(...)`` (lore's callee ``super().constructor``) is asked at
+a destructured name, a variable holding a non-function value or an anonymous closure that a
+factory returns (``const isArray = tagTester('Array')``: TypeScript answers the ``function`` inside
+``tagTester``) has no named definition to compare, so such sites count as unanswered. An overload
+signature is mapped to its implementation (lore keeps the implementation only). ``super(...)`` (lore's callee ``super().constructor``) is asked at
 the ``super`` keyword.
 """
 

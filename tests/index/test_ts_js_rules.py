@@ -172,3 +172,17 @@ def test_a_method_returning_this_chains(tmp_path):
                                "export function make(b: Builder) {\n  return b.add(1).add(2).build();\n}\n"}
     got = edges(tmp_path, files, "src.builder.make")
     assert got["b.add().add().build"] == {("src.builder.Builder.build", "constructor_type")}
+
+
+def test_jsdoc_types_type_javascript_parameters(tmp_path):
+    files = {"lib/option.js": "class Option {\n  name() { return 'o'; }\n}\nexports.Option = Option;\n",
+             "lib/command.js": "const { Option } = require('./option');\nclass Command {\n  name() { return 'c'; }\n"
+                               "  /**\n   * @param {Option} option\n   * @return {Command}\n   */\n"
+                               "  help(option) {\n    option.name();\n    return this;\n  }\n}\n"
+                               "function run(cmd, opt) {\n  /** nothing declared */\n  cmd.help(opt).name();\n}\n"
+                               "/** @param {Command} cmd */\nfunction run2(cmd, opt) {\n  cmd.help(opt).name();\n}\n"
+                               "exports.Command = Command;\n"}
+    got = edges(tmp_path, files, "lib.command.Command.help")
+    assert got["option.name"] == {("lib.option.Option.name", "annotated_type")}
+    got = edges(tmp_path, {}, "lib.command.run2")
+    assert got["cmd.help().name"] == {("lib.command.Command.name", "constructor_type")}

@@ -3,6 +3,8 @@
 //   node definitions.js <typescript module dir> <project root>  < sites.jsonl  > answers.jsonl
 //
 // Input: one JSON object a line, {"file": root-relative path, "line": 0-based, "character": UTF-16}.
+// Answers that name no definition are left out: a parameter, a destructured name, a variable holding
+// a value that is not a function, an anonymous closure returned by a factory.
 // Output: one JSON object a line, in the same order, {"places": [[path, 1-based line], ...]} where path
 // is root-relative, or "outside" for lib.d.ts / node_modules / anything outside the root; or {"error": ...}.
 // The program is tsconfig.json's files when the root has one (plus the asked files), else every
@@ -79,8 +81,30 @@ function nodeAt(sf, pos) {
 
 const VALUE_INITS = new Set([ts.SyntaxKind.FunctionExpression, ts.SyntaxKind.ArrowFunction, ts.SyntaxKind.ClassExpression]);
 
+// The function node an answer starts at, when it is a function expression or an arrow function.
+function functionAt(sf, pos) {
+  let found;
+  (function visit(node) {
+    if ((ts.isFunctionExpression(node) || ts.isArrowFunction(node)) && node.getStart(sf) === pos) found = found || node;
+    if (node.pos <= pos && pos < node.end) ts.forEachChild(node, visit);
+  })(sf);
+  return found;
+}
+
+const NAMING_PARENTS = new Set([ts.SyntaxKind.VariableDeclaration, ts.SyntaxKind.PropertyAssignment,
+  ts.SyntaxKind.PropertyDeclaration, ts.SyntaxKind.BinaryExpression, ts.SyntaxKind.ExportAssignment]);
+
 function callable(prog, d) {
   if (d.kind === "parameter") return false;
+  const fsf = prog.getSourceFile(d.fileName);
+  const fn = fsf && functionAt(fsf, d.textSpan.start);
+  if (fn && !fn.name) {
+    // the called signature is an anonymous closure (`return function (obj) {...}` of a factory): no
+    // definition has a name there, and the enclosing function is not what the call runs
+    let p = fn.parent;
+    while (p && ts.isParenthesizedExpression(p)) p = p.parent;
+    if (!p || !NAMING_PARENTS.has(p.kind)) return false;
+  }
   if (!["var", "let", "const", "local var", "property"].includes(d.kind)) return true;
   const sf = prog.getSourceFile(d.fileName);
   if (!sf) return true;

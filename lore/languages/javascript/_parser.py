@@ -15,10 +15,13 @@ methods of other object literals are not symbols (their calls belong to the encl
 ES5 classes: ``A.prototype.m = function`` makes ``m`` a method of ``A`` and the function ``A`` a class.
 JSX elements with a component name (``<Button />``, ``<ui.Card>``) are calls of that component.
 Class attributes (``this.x = new Foo()``, fields) are bindings ``self.x`` of the class.
+A JSDoc comment right before a function (``@param {Option} option``, ``@returns {Command}``) gives
+its parameters and result plain declared types, as TypeScript reads them in JavaScript files.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ...parsers import _ts
@@ -43,6 +46,22 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     ['this.step']
     """
     return JsExtractor(path, source, module).run()
+
+
+_JSDOC_PARAM = re.compile(r"@param\s+\{([^{}]+)\}\s+\[?([A-Za-z_$][\w$]*)")
+_JSDOC_RETURN = re.compile(r"@returns?\s+\{([^{}]+)\}")
+_JSDOC_PLAIN = re.compile(r"[A-Z][\w$]*(\.[A-Z][\w$]*)*")
+_JSDOC_SKIP = frozenset({"Object", "Function", "Array", "Promise", "Map", "Set", "String", "Number", "Boolean",
+                         "Date", "RegExp", "Error", "Buffer", "Symbol"})
+
+
+def _jsdoc_name(t: str) -> str:
+    """``Option`` of ``{Option}`` / ``{?Option}`` / ``{Option|undefined}``; ``''`` for anything else."""
+    parts = [p.strip().lstrip("?!").rstrip("=") for p in t.strip("()").split("|")]
+    names = [p for p in parts if p not in ("null", "undefined", "")]
+    if len(names) != 1 or not _JSDOC_PLAIN.fullmatch(names[0]) or names[0] in _JSDOC_SKIP:
+        return ""
+    return names[0]
 
 
 def _key(node: _ts.Node) -> tuple[int, int]:
@@ -142,6 +161,8 @@ class JsExtractor(Extractor):
         if span is not None:
             sym.signature = self.signature(span, body)
         self._params(fn, local, owner)
+        if self.language == "javascript":  # /** @param {Option} option */: the types TypeScript reads in JS
+            self._jsdoc_types(sym, span or node)
         ret = fn.child_by_field_name("return_type")
         if ret is not None:
             sym.return_type = self.primary(ret)
@@ -151,6 +172,21 @@ class JsExtractor(Extractor):
                 if d.type == "decorator" and d.end_byte <= node.start_byte and d.next_named_sibling == node:
                     sym.decorators.append(self.text(d).lstrip("@"))
         return local
+
+    def _jsdoc_types(self, sym, node: _ts.Node) -> None:
+        """Parameter and return types a JSDoc comment right before the definition declares (plain names only)."""
+        prev = self._doc_anchor(node).prev_named_sibling
+        if prev is None or prev.type != "comment":
+            return
+        text = self.text(prev)
+        if not text.startswith("/**") or "@" not in text:
+            return
+        declared = {name: _jsdoc_name(t) for t, name in _JSDOC_PARAM.findall(text)}
+        if declared:
+            sym.params = [(p, a or declared.get(p, "")) for p, a in sym.params]
+        ret = _JSDOC_RETURN.search(text)
+        if ret and not sym.return_type:
+            sym.return_type = _jsdoc_name(ret.group(1))
 
     def _params(self, fn: _ts.Node, local: int, owner: int) -> None:
         params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")

@@ -379,8 +379,9 @@ class JsExtractor(Extractor):
                 return None
             if target.type in FUNCTION_VALUES and target.child_by_field_name("name") is None:
                 return self._function(target, owner, "default", "function", target, span=node)
-            if target.type == "object" and self.pf.symbols[owner].kind == "module":
-                self.literals[_key(target)] = owner  # export default { a, m() {} }: the module's own names
+            obj = decl if decl is not None else value
+            if obj is not None and obj.type == "object" and self.pf.symbols[owner].kind == "module":
+                self.literals[_key(obj)] = owner  # export default { a, m() {} }: the module's own names
                 return None
             name = self.text(target.child_by_field_name("name")) if target.type != "identifier" else self.text(target)
             if name and name != "default":

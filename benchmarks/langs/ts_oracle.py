@@ -24,8 +24,10 @@ tuning, they are run only for the baseline and the final figures, with ``--json`
   typestack/class-validator, sindresorhus/got, colinhacks/zod, honojs/hono
 * tuned on, JavaScript: jashkenas/underscore, axios/axios, tj/commander.js, koajs/koa
 
-``new X()`` is answered by TypeScript with the class and its constructor; the constructor is kept
-(lore binds a construction to the constructor when the class has one). A call through a parameter,
+``new X()`` is answered by TypeScript with the class and its constructor (its own or the one it
+inherits); the constructor is kept (lore binds a construction to the constructor that runs). An
+answer that stops at an import of a package that is not installed (``import x from 'pkg'``,
+``const x = require('pkg')``) is outside the project. A call through a parameter,
 a destructured name, a variable holding a non-function value or an anonymous closure that a
 factory returns (``const isArray = tagTester('Array')``: TypeScript answers the ``function`` inside
 ``tagTester``) has no named definition to compare, so such sites count as unanswered. An overload

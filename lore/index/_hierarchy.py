@@ -92,6 +92,11 @@ class HierarchyMixin(WorldCore):
                 cid = v[1]
                 kids = self.children.get(cid, {}).get(name)
                 if kids:
+                    rules = self._rules_of(cid)
+                    if rules.accessors:  # ``get req(): HonoRequest``: reading the member runs it
+                        got = rules.accessor_value(self, kids[-1], depth)
+                        if got is not None:
+                            return got
                     return self.decorated_value(kids[-1]) or (("sym", kids[-1]), "self_method")
                 if self._rules_of(cid).detached_methods:  # Go, Rust, C++: methods declared in another file
                     got = self._rules_of(cid).detached_member(self, cid, name)

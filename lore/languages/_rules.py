@@ -113,6 +113,13 @@ class LanguageRules:
         """The definitions a declaration ``sym_id`` stands for (calls are spread over them), or ``None``."""
         return None
 
+    # whether a class member may be an accessor (JS/TS ``get x()``): reading it gives what it returns
+    accessors = False
+
+    def accessor_value(self, world, sym_id: int, depth: int):
+        """What reading member ``sym_id`` gives when it is an accessor: ``(value, resolution)``, else ``None``."""
+        return None
+
     # whether ``x.m()`` with ``x`` of unknown type prefers the one ``m`` of the caller's own file over
     # same-named methods elsewhere (JS/TS: no, a receiver of unknown type comes from anywhere)
     same_file_guess_for_members = True

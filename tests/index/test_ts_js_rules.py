@@ -186,3 +186,22 @@ def test_jsdoc_types_type_javascript_parameters(tmp_path):
     assert got["option.name"] == {("lib.option.Option.name", "annotated_type")}
     got = edges(tmp_path, {}, "lib.command.run2")
     assert got["cmd.help().name"] == {("lib.command.Command.name", "constructor_type")}
+
+
+def test_a_getter_read_as_a_member_gives_what_it_returns(tmp_path):
+    files = {"src/request.ts": "export class HonoRequest {\n  header(n: string) { return n; }\n}\n",
+             "src/context.ts": "import { HonoRequest } from './request';\nexport class Context {\n"
+                               "  #req?: HonoRequest;\n  get req(): HonoRequest {\n    return this.#req ?? new HonoRequest();\n  }\n"
+                               "  header(n: string) { return n; }\n}\n"
+                               "export function cors(c: Context) {\n  return c.req.header('origin');\n}\n"}
+    got = edges(tmp_path, files, "src.context.cors")
+    assert got["c.req.header"] == {("src.request.HonoRequest.header", "constructor_type")}
+
+
+def test_this_in_a_function_of_an_exported_object_literal_is_the_literal(tmp_path):
+    files = {"lib/request.js": "module.exports = {\n  get(field) {\n    return field;\n  },\n"
+                               "  get host() {\n    return this.get('Host');\n  },\n"
+                               "  toJSON() {\n    return this.other();\n  },\n};\n"}
+    got = edges(tmp_path, files, "lib.request.host")
+    assert got["get"] == {("lib.request.get", "module_global")}
+    assert edges(tmp_path, {}, "lib.request.toJSON")["this.other"] == {(None, "unresolved")}

@@ -94,6 +94,28 @@ function functionAt(sf, pos) {
 const NAMING_PARENTS = new Set([ts.SyntaxKind.VariableDeclaration, ts.SyntaxKind.PropertyAssignment,
   ts.SyntaxKind.PropertyDeclaration, ts.SyntaxKind.BinaryExpression, ts.SyntaxKind.ExportAssignment]);
 
+// `import x from 'pkg'` / `const x = require('pkg')` with the package not installed: the answer stops at
+// the import, but the definition is in the package.
+function fromPackage(prog, d) {
+  const sf = prog.getSourceFile(d.fileName);
+  const id = sf && nodeAt(sf, d.textSpan.start);
+  let n = id && id.parent;
+  let spec;
+  for (let i = 0; n && i < 6 && spec === undefined; i++, n = n.parent) {
+    if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) spec = n.moduleSpecifier.text;
+    else if (ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference)
+             && ts.isStringLiteral(n.moduleReference.expression)) spec = n.moduleReference.expression.text;
+    else if (ts.isVariableDeclaration(n) && n.initializer) {
+      let e = n.initializer;
+      while (e && (ts.isPropertyAccessExpression(e) || ts.isParenthesizedExpression(e))) e = e.expression;
+      if (e && ts.isCallExpression(e) && ts.isIdentifier(e.expression) && e.expression.text === "require"
+          && e.arguments.length && ts.isStringLiteral(e.arguments[0])) spec = e.arguments[0].text;
+      else break;
+    }
+  }
+  return spec !== undefined && !spec.startsWith(".") && !spec.startsWith("/");
+}
+
 function callable(prog, d) {
   if (d.kind === "parameter") return false;
   const fsf = prog.getSourceFile(d.fileName);
@@ -144,15 +166,17 @@ function answer(ls, site) {
   }
   let defs = ls.getDefinitionAtPosition(file, pos) || [];
   // `new X()` answers the class and its constructor: the constructor stands for both (as in lore).
-  const ctors = new Set(defs.filter((d) => d.kind === "constructor").map((d) => d.containerName));
-  defs = defs.filter((d) => !(d.kind === "class" && ctors.has(d.name)));
+  // A class without one of its own answers its class and the inherited constructor: that constructor.
+  const ctors = defs.filter((d) => d.kind === "constructor");
+  if (ctors.length) defs = defs.filter((d) => d.kind !== "class");
   const places = [];
   for (const d of defs) {
     // A parameter or a variable holding a value that is not a function is no definition of a call:
     // the oracle does not know what was passed, so the site has no answer (counted neither way).
     if (!callable(prog, d)) continue;
     const rel = path.relative(root, d.fileName);
-    if (rel.startsWith("..") || path.isAbsolute(rel) || rel.split(path.sep).includes("node_modules")) {
+    if (rel.startsWith("..") || path.isAbsolute(rel) || rel.split(path.sep).includes("node_modules")
+        || fromPackage(prog, d)) {
       places.push(["outside", 0]);
       continue;
     }

@@ -11,7 +11,8 @@ namespace, re-exports) and CommonJS ``require``; the module text is the specifie
 takes as the value of the whole module; ``module.exports = require('./x')`` re-exports ``./x``;
 ``exports.f = g`` binds ``f``. Object literals of functions bound to a name (``const api = { get() {} }``)
 are ``namespace`` symbols holding their functions (``module.exports = {...}``: the module holds them);
-methods of other object literals are not symbols (their calls belong to the enclosing definition).
+methods of other object literals are not symbols (their calls belong to the enclosing definition);
+``this.m()`` in a function of such a literal calls the literal's ``m``. Getters are marked ``<get>``.
 ES5 classes: ``A.prototype.m = function`` makes ``m`` a method of ``A`` and the function ``A`` a class.
 JSX elements with a component name (``<Button />``, ``<ui.Card>``) are calls of that component.
 Class attributes (``this.x = new Foo()``, fields) are bindings ``self.x`` of the class.
@@ -64,6 +65,9 @@ def _jsdoc_name(t: str) -> str:
     return names[0]
 
 
+GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
+
+
 def _key(node: _ts.Node) -> tuple[int, int]:
     return node.start_byte, node.end_byte
 
@@ -80,7 +84,30 @@ class JsExtractor(Extractor):
     def run(self) -> ParsedFile:
         self.literals: dict[tuple[int, int], int] = {}  # object literals whose functions are symbols -> holder
         self.named: dict[tuple[int, str], int] = {}  # (scope, name) -> class / function / namespace defined there
-        return super().run()
+        self.literal_funcs: set[int] = set()  # functions of such literals: ``this`` in them is the holder
+        self.this_calls: list[tuple[int, int]] = []  # (call index, literal function) of ``this.x()`` in them
+        pf = super().run()
+        self._this_of_literals()
+        return pf
+
+    def _this_of_literals(self) -> None:
+        """``this.get()`` in a function of ``module.exports = { get() {}, ... }`` (or ``const api = {...}``)
+        calls the literal's ``get``: written ``get`` (the module holds it) or ``api.get``. Only for names
+        the literal has; other ``this.x`` stay as written."""
+        if not self.this_calls:
+            return
+        members: dict[int, set[str]] = {}
+        for s in self.pf.symbols:
+            if s.parent is not None:
+                members.setdefault(s.parent, set()).add(s.name)
+        for i, fn in self.this_calls:
+            call = self.pf.calls[i]
+            holder = self.pf.symbols[fn].parent
+            rest = call.callee[5:]
+            if holder is None or rest.split(".", 1)[0].rstrip("()") not in members.get(holder, ()):
+                continue
+            hsym = self.pf.symbols[holder]
+            call.callee = rest if hsym.kind == "module" else f"{hsym.name}.{rest}"
 
     # -- expressions ----------------------------------------------------------------------------
     def dotted(self, node: _ts.Node | None) -> str:
@@ -144,7 +171,10 @@ class JsExtractor(Extractor):
                 name = "default"
             else:
                 return None
-        return self._function(node, owner, name, kind, node)
+        local = self._function(node, owner, name, kind, node)
+        if node.type == "method_definition" and parent is not None and parent.type == "object":
+            self.literal_funcs.add(local)
+        return local
 
     def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
                   span: _ts.Node | None = None) -> int:
@@ -167,6 +197,8 @@ class JsExtractor(Extractor):
         if ret is not None:
             sym.return_type = self.primary(ret)
             self.add_types(local, ret, "return")
+        if node.type == "method_definition" and any(c.type == "get" for c in node.children):
+            sym.decorators.append(GETTER)
         if parent.kind == "class" and node.parent is not None:
             for d in node.parent.named_children:  # decorators precede the member in the class body
                 if d.type == "decorator" and d.end_byte <= node.start_byte and d.next_named_sibling == node:
@@ -271,6 +303,10 @@ class JsExtractor(Extractor):
                 self.add_import(owner, spec, node)
             return
         callee = self.dotted(fn)
+        if callee.startswith("this.") and self.literal_funcs:
+            home = self._function_of(owner)
+            if home in self.literal_funcs:
+                self.this_calls.append((len(self.pf.calls), home))
         if callee == "super()":
             callee = "super().constructor"
         elif callee == "require":
@@ -443,7 +479,10 @@ class JsExtractor(Extractor):
         if not key or value is None:
             return None
         if value.type in FUNCTION_VALUES:
-            return self._function(value, holder, key, "function", value, span=node)
+            local = self._function(value, holder, key, "function", value, span=node)
+            if value.type != "arrow_function":  # an arrow's ``this`` is the enclosing one
+                self.literal_funcs.add(local)
+            return local
         target = self.dotted(value)
         if target and target != key and "<" not in target and "(" not in target:
             self.add_binding(holder, key, node, alias_of=target)
@@ -483,6 +522,15 @@ class JsExtractor(Extractor):
             src = self.dotted(value)
             if src and "<" not in src:
                 self.add_binding(owner, name, at, alias_of=src)
+
+    def _function_of(self, owner: int) -> int | None:
+        """The function or method ``owner`` is, or is nested in (the one whose ``this`` a use sees)."""
+        i: int | None = owner
+        while i is not None:
+            if self.pf.symbols[i].kind in ("function", "method"):
+                return i
+            i = self.pf.symbols[i].parent
+        return None
 
     def _class_of(self, owner: int) -> int | None:
         sym = self.pf.symbols[owner]

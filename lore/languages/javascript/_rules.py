@@ -12,7 +12,7 @@ not what it calls. Nor does a method of the caller's own file win over the other
 the guess stays ambiguous among them. ``x.m()`` never guesses a module-level function (only a module value has those,
 and an imported one resolves by its import). Names of the runtime and the DOM (``Headers``,
 ``Response``, ``URL``) that no scope of the file binds are builtins, never a project class of the
-same name. ``super(...)`` calls the base class's constructor, or the base class when it declares none.
+same name. A getter read as a member (``c.req.header()``) gives what it returns. ``super(...)`` calls the base class's constructor, or the base class when it declares none.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from __future__ import annotations
 import posixpath
 
 from ...parsers.records import Import
-from .._rules import CachedRules, ImportBinding, module_of_path, world_cache
+from .._rules import CachedRules, ImportBinding, module_of_path, record_of, world_cache
+from ._parser import GETTER
 
 _JS_EXTS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 
@@ -68,6 +69,14 @@ class JavaScriptRules(CachedRules):
     whole_module_exports = True
     family = ("javascript", "typescript", "tsx")
     same_file_guess_for_members = False
+    accessors = True
+
+    def accessor_value(self, world, sym_id: int, depth: int):
+        """A getter (``get req(): HonoRequest``, marked ``<get>`` by the parser) read as a member: what it returns."""
+        _c, rec = record_of(world, sym_id)
+        if rec is None or GETTER not in rec.decorators:
+            return None
+        return world.call_result(("sym", sym_id), "self_method", depth + 1)
 
     def super_value(self, world, class_id: int, name: str):
         """``super(...)`` in a constructor: the base class's constructor, or the base class itself when it

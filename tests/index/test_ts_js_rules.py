@@ -205,3 +205,18 @@ def test_this_in_a_function_of_an_exported_object_literal_is_the_literal(tmp_pat
     got = edges(tmp_path, files, "lib.request.host")
     assert got["get"] == {("lib.request.get", "module_global")}
     assert edges(tmp_path, {}, "lib.request.toJSON")["this.other"] == {(None, "unresolved")}
+
+
+def test_an_annotation_names_the_type_of_a_name_declared_as_type_and_value(tmp_path):
+    """``interface $constructor`` beside ``function $constructor`` (declaration merging): ``x: $constructor``
+    is the interface; ``x.init()`` its member, never the function's local ``init``."""
+    files = {"src/core.ts": "export interface $constructor {\n  init(inst: unknown): void;\n}\n"
+                            "export function $constructor(name: string) {\n  function init(inst: unknown) {}\n"
+                            "  return { init };\n}\n",
+             "src/schemas.ts": "import * as core from './core';\n"
+                               "export const ZodType: core.$constructor = core.$constructor('x') as any;\n"
+                               "export function make(inst: unknown, other: any) {\n  ZodType.init(inst);\n"
+                               "  other.init(inst);\n}\n"}
+    got = edges(tmp_path, files, "src.schemas.make")
+    assert got["ZodType.init"] == {("src.core.$constructor.init", "annotated_type")}
+    assert got["other.init"] == {(None, "unresolved")}  # never the function's local init

@@ -9,8 +9,8 @@ A name-only guess (``x.m()`` with ``x`` of unknown type) reaches only the caller
 modules it imports, directly or through a barrel (an ``index`` file, ``export * from``,
 ``module.exports = require(...)``): a same-named definition in a module the file never imports is
 not what it calls. Nor does a method of the caller's own file win over the others for ``x.m()``:
-the guess stays ambiguous among them. ``x.m()`` never guesses a module-level function (only a module value has those,
-and an imported one resolves by its import). Names of the runtime and the DOM (``Headers``,
+the guess stays ambiguous among them. ``x.m()`` never guesses a module-level or nested function (only a module value has the former,
+and an imported one resolves by its import; the latter are local). Names of the runtime and the DOM (``Headers``,
 ``Response``, ``URL``) that no scope of the file binds are builtins, never a project class of the
 same name. A getter read as a member (``c.req.header()``) gives what it returns. ``super(...)`` calls the base class's constructor, or the base class when it declares none.
 """
@@ -96,9 +96,9 @@ class JavaScriptRules(CachedRules):
             srow = world.syms[s]
             if srow.file_id not in reach:
                 continue
-            if dotted and srow.kind == "function":
+            if dotted and srow.kind == "function":  # a module's or a function's own function is no member
                 parent = world.syms.get(srow.parent_id) if srow.parent_id is not None else None
-                if parent is None or parent.kind == "module":
+                if parent is None or parent.kind in ("module", "function", "method"):
                     continue
             out.append(s)
         return out

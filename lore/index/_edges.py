@@ -275,7 +275,7 @@ class FileResolver:
         if cands and not w.is_test_file(c.frow.id):  # code outside the tests never calls into them
             cands = [s for s in cands if not w.is_test_file(w.syms[s].file_id)]
         if cands:  # what the language lets a guess reach (JS/TS: modules the file imports)
-            cands = self.rules.guess_candidates(w, c, cands, dotted_call)
+            cands = self.rules.guess_candidates(w, c, cands, parts)
         if not cands:
             return [(None, "unresolved", 0.0)]
         same = [s for s in cands if w.syms[s].file_id == c.frow.id]

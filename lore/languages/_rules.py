@@ -128,9 +128,10 @@ class LanguageRules:
         """What ``super().name`` means in a method of class ``class_id``: ``(value, resolution)`` or ``None``."""
         return world.super_member(class_id, name)
 
-    def guess_candidates(self, world, ctx, cands: list[int], dotted: bool) -> list[int]:
-        """The definitions a name-only guess from file ``ctx`` may still bind (``dotted``: ``x.m()``), of
-        ``cands`` (same name, same language family, no test code for non-test callers). Default: all."""
+    def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
+        """The definitions a name-only guess of the callee ``parts`` (``['x', 'm']`` for ``x.m()``) from file
+        ``ctx`` may still bind, of ``cands`` (same name, same language family, no test code for non-test
+        callers). Default: all."""
         return cands
 
     # whether an import of a whole module can name one value (JavaScript ``module.exports = X``)

@@ -9,7 +9,8 @@ A name-only guess (``x.m()`` with ``x`` of unknown type) reaches only the caller
 modules it imports, directly or through a barrel (an ``index`` file, ``export * from``,
 ``module.exports = require(...)``): a same-named definition in a module the file never imports is
 not what it calls. Nor does a method of the caller's own file win over the others for ``x.m()``:
-the guess stays ambiguous among them. ``x.m()`` never guesses a module-level or nested function (only a module value has the former,
+the guess stays ambiguous among them. A member of a member of an unknown value (``c.req.header()``)
+is not guessed at all. ``x.m()`` never guesses a module-level or nested function (only a module value has the former,
 and an imported one resolves by its import; the latter are local). Names of the runtime and the DOM (``Headers``,
 ``Response``, ``URL``) that no scope of the file binds are builtins, never a project class of the
 same name. A getter read as a member (``c.req.header()``) gives what it returns. ``super(...)`` calls the base class's constructor, or the base class when it declares none.
@@ -89,7 +90,10 @@ class JavaScriptRules(CachedRules):
                 return (("sym", kids[-1]) if kids else ("sym", base)), "self_method"
         return world.super_member(class_id, name)
 
-    def guess_candidates(self, world, ctx, cands: list[int], dotted: bool) -> list[int]:
+    def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
+        dotted = len(parts) > 1
+        if len(parts) > 2 and parts[0] != "this":  # c.req.header(): the name of a member of a member says little
+            return []
         reach = self._reachable_files(world, ctx)
         out = []
         for s in cands:

@@ -220,3 +220,12 @@ def test_an_annotation_names_the_type_of_a_name_declared_as_type_and_value(tmp_p
     got = edges(tmp_path, files, "src.schemas.make")
     assert got["ZodType.init"] == {("src.core.$constructor.init", "annotated_type")}
     assert got["other.init"] == {(None, "unresolved")}  # never the function's local init
+
+
+def test_a_member_of_a_member_of_an_unknown_value_is_not_guessed(tmp_path):
+    files = {"src/context.ts": "export class Context {\n  header(n: string) { return n; }\n}\n",
+             "src/cors.ts": "import type { Context } from './context';\n"
+                            "export function cors(c: any) {\n  c.req.header('origin');\n  c.header('x');\n}\n"}
+    got = edges(tmp_path, files, "src.cors.cors")
+    assert got["c.req.header"] == {(None, "unresolved")}
+    assert got["c.header"] == {("src.context.Context.header", "unique_name")}

@@ -92,7 +92,7 @@ class HierarchyMixin(WorldCore):
                 cid = v[1]
                 kids = self.children.get(cid, {}).get(name)
                 if kids:
-                    rules = self._rules_of(cid)
+                    rules = self._rules_of(cid)  # type: ignore[arg-type]
                     if rules.accessors:  # ``get req(): HonoRequest``: reading the member runs it
                         got = rules.accessor_value(self, kids[-1], depth)
                         if got is not None:

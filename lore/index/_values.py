@@ -251,7 +251,7 @@ class ValuesMixin(WorldCore):
     def _type_twin(self, v: Value) -> Value:
         """The type declared under the same name beside the value ``v`` names (``interface $constructor``
         beside ``function $constructor``), or ``v`` itself."""
-        srow = self.syms.get(v[1])  # type: ignore[arg-type]
+        srow = self.syms.get(v[1])  # type: ignore[call-overload]
         if srow is None or srow.kind in TYPE_KINDS or srow.parent_id is None:
             return v
         for k in self.children.get(srow.parent_id, {}).get(srow.name, ()):

@@ -22,15 +22,16 @@ its parameters and result plain declared types, as TypeScript reads them in Java
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers._common import Extractor, first_type, type_names
 from ...parsers.records import ParsedFile
+from ._commonjs import CommonJsMixin
+from ._jsdoc import jsdoc_types
+from ._nodes import EXPORTS, FUNCTION_VALUES
+from ._nodes import key as _key
 
-FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
-EXPORTS = ("module.exports", "exports")
 JSX_QUERY = Path(__file__).with_name("jsx.scm")  # JSX elements, shared with TSX
 DECL_WRAPPERS = frozenset({"export_statement", "lexical_declaration", "variable_declaration"})
 
@@ -49,30 +50,10 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     return JsExtractor(path, source, module).run()
 
 
-_JSDOC_PARAM = re.compile(r"@param\s+\{([^{}]+)\}\s+\[?([A-Za-z_$][\w$]*)")
-_JSDOC_RETURN = re.compile(r"@returns?\s+\{([^{}]+)\}")
-_JSDOC_PLAIN = re.compile(r"[A-Z][\w$]*(\.[A-Z][\w$]*)*")
-_JSDOC_SKIP = frozenset({"Object", "Function", "Array", "Promise", "Map", "Set", "String", "Number", "Boolean",
-                         "Date", "RegExp", "Error", "Buffer", "Symbol"})
-
-
-def _jsdoc_name(t: str) -> str:
-    """``Option`` of ``{Option}`` / ``{?Option}`` / ``{Option|undefined}``; ``''`` for anything else."""
-    parts = [p.strip().lstrip("?!").rstrip("=") for p in t.strip("()").split("|")]
-    names = [p for p in parts if p not in ("null", "undefined", "")]
-    if len(names) != 1 or not _JSDOC_PLAIN.fullmatch(names[0]) or names[0] in _JSDOC_SKIP:
-        return ""
-    return names[0]
-
-
 GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
 
 
-def _key(node: _ts.Node) -> tuple[int, int]:
-    return node.start_byte, node.end_byte
-
-
-class JsExtractor(Extractor):
+class JsExtractor(CommonJsMixin, Extractor):
     language = "javascript"
     grammar = "javascript"
     query_files: tuple[Path, ...] = (Path(__file__).with_name("javascript.scm"), JSX_QUERY)
@@ -210,16 +191,11 @@ class JsExtractor(Extractor):
         prev = self._doc_anchor(node).prev_named_sibling
         if prev is None or prev.type != "comment":
             return
-        text = self.text(prev)
-        if not text.startswith("/**") or "@" not in text:
-            return
-        declared = {name: _jsdoc_name(t) for t, name in _JSDOC_PARAM.findall(text)}
+        declared, ret = jsdoc_types(self.text(prev))
         if declared:
             sym.params = [(p, a or declared.get(p, "")) for p, a in sym.params]
-        ret = _JSDOC_RETURN.search(text)
         if ret and not sym.return_type:
-            sym.return_type = _jsdoc_name(ret.group(1))
-
+            sym.return_type = ret
     def _params(self, fn: _ts.Node, local: int, owner: int) -> None:
         params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
         if params is None:
@@ -341,12 +317,6 @@ class JsExtractor(Extractor):
             return ""
         return self.text(first)[1:-1]
 
-    def _require_spec(self, value: _ts.Node | None) -> str:
-        """``'./x'`` of ``require('./x')`` (``''`` for anything else)."""
-        if value is None or value.type != "call_expression" or self.text(value.child_by_field_name("function")) != "require":
-            return ""
-        return self._string_arg(value)
-
     def on_import(self, node: _ts.Node, owner: int) -> None:
         src = node.child_by_field_name("source")
         spec = self.text(src)[1:-1] if src is not None else ""
@@ -402,9 +372,9 @@ class JsExtractor(Extractor):
                     self.add_binding(owner, alias, sp, alias_of=name)
             return None
         if node.child_count > 1 and node.children[1].type == "=" and node.named_child_count:  # TypeScript: export = X
-            target = self.dotted(node.named_children[0])
-            if target and "<" not in target and "(" not in target:
-                self._export_whole(owner, node, alias_of=target)
+            whole = self.dotted(node.named_children[0])
+            if whole and "<" not in whole and "(" not in whole:
+                self._export_whole(owner, node, alias_of=whole)
             return None
         value = node.child_by_field_name("value")
         decl = node.child_by_field_name("declaration")
@@ -488,24 +458,6 @@ class JsExtractor(Extractor):
             self.add_binding(holder, key, node, alias_of=target)
         return None
 
-    def _export_whole(self, owner: int, at: _ts.Node, *, alias_of: str = "", value: str = "") -> None:
-        """``module.exports = X``: the value of the whole module, also its ``default`` (ES interop)."""
-        self.add_binding(owner, "module.exports", at, alias_of=alias_of, value=value)
-        if alias_of != "default":
-            self.add_binding(owner, "default", at, alias_of=alias_of, value=value)
-
-    def _require(self, name_node: _ts.Node, spec: str, owner: int, node: _ts.Node) -> None:
-        if name_node.type == "identifier":  # what require() returns: the module's module.exports
-            self.add_import(owner, spec, node, "module.exports", self.text(name_node))
-        elif name_node.type == "object_pattern":
-            for p in name_node.named_children:
-                if p.type == "shorthand_property_identifier_pattern":
-                    self.add_import(owner, spec, node, self.text(p), None)
-                elif p.type == "pair_pattern":
-                    key = self.text(p.child_by_field_name("key"))
-                    val = self.text(p.child_by_field_name("value"))
-                    self.add_import(owner, spec, node, key, val if val != key else None)
-
     def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node) -> None:
         t = value.type
         if t == "await_expression" and value.named_child_count:
@@ -539,14 +491,6 @@ class JsExtractor(Extractor):
         if sym.kind == "method" and sym.parent is not None and self.pf.symbols[sym.parent].kind == "class":
             return sym.parent
         return None
-
-    def _exported_name(self, left: _ts.Node | None) -> str:
-        """The name a value assigned to ``left`` is exported as: ``exports.f`` -> f, ``module.exports`` -> default."""
-        target = self.dotted(left)
-        if target == "module.exports":
-            return "default"
-        head, _, last = target.rpartition(".")
-        return last if head in EXPORTS else ""
 
     def _named_in_scope(self, owner: int, name: str) -> int | None:
         i: int | None = owner
@@ -605,27 +549,6 @@ class JsExtractor(Extractor):
             return None
         if "." not in target:
             self._bind_value(owner, target, node, right)
-        return None
-
-    def _module_exports(self, node: _ts.Node, owner: int, right: _ts.Node) -> int | None:
-        """``module.exports = X``: what ``require`` of this file returns."""
-        spec = self._require_spec(right)
-        if spec:  # module.exports = require('./lib'): the module re-exports ./lib
-            self.add_import(owner, spec, node, "module.exports", "module.exports")
-            return None
-        if right.type in FUNCTION_VALUES:
-            name = self.text(right.child_by_field_name("name")) or "default"
-            self._export_whole(owner, node, alias_of=name)
-            return self._function(right, owner, name, "function", right, span=node)
-        if right.type == "class":
-            name = self.text(right.child_by_field_name("name")) or "default"
-            self._export_whole(owner, node, alias_of=name)
-            return None  # the class itself is a definition of its own (def.class)
-        if right.type == "object":  # module.exports = { a, b: c, m() {} }: the module's own names
-            self.literals[_key(right)] = owner
-            return None
-        self._bind_value(owner, "module.exports", node, right)
-        self._bind_value(owner, "default", node, right)
         return None
 
     def on_field(self, node: _ts.Node, owner: int) -> int | None:

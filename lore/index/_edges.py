@@ -227,8 +227,10 @@ class FileResolver:
             if tag == "sym":
                 srow = w.syms.get(payload)  # type: ignore[arg-type]
                 if srow is not None and srow.kind in TYPE_KINDS:
-                    # constructor: the type reference, and the call edge to __init__ (or the class itself)
-                    self.out.types.append((c.ids[caller_local], payload, callee, "instantiation", "", line, res, CONFIDENCE[res]))
+                    # constructor: the type reference, and the call edge to __init__ (or the class itself);
+                    # ``super(...)`` (JS: a base without a constructor of its own) makes no instance
+                    if not callee.startswith("super()"):
+                        self.out.types.append((c.ids[caller_local], payload, callee, "instantiation", "", line, res, CONFIDENCE[res]))  # noqa: E501
                     for ctor in c.rules.constructor_names:
                         m = w.class_member(payload, ctor)  # type: ignore[arg-type]
                         if m is not None and m[0][0] == "sym":
@@ -272,13 +274,14 @@ class FileResolver:
             cands = [s for s in cands if w.syms[s].kind != "method"]
         me = c.ids[caller_local]
         cands = [s for s in cands if s != me]  # a name heuristic never makes a self-loop
-        cands = self.rules.guesses(w, c, callee, cands)  # what the language lets this caller see by that name
         if cands and not w.is_test_file(c.frow.id):  # code outside the tests never calls into them
             cands = [s for s in cands if not w.is_test_file(w.syms[s].file_id)]
+        if cands:  # what the language lets a guess reach (JS/TS: modules the file imports; Rust: privacy)
+            cands = self.rules.guess_candidates(w, c, cands, parts)
         if not cands:
             return [(None, "unresolved", 0.0)]
         same = [s for s in cands if w.syms[s].file_id == c.frow.id]
-        if len(same) == 1:
+        if len(same) == 1 and (not dotted_call or self.rules.same_file_guess_for_members):
             return [(same[0], "same_file_name", CONFIDENCE["same_file_name"])]
         if len(cands) > 1 and dotted_call:
             cands = self._overridden(cands)

@@ -92,14 +92,19 @@ class HierarchyMixin(WorldCore):
                 cid = v[1]
                 kids = self.children.get(cid, {}).get(name)
                 if kids:
-                    if len(kids) > 1 and self._rules_of(cid).same_name_members_are_alternatives:  # type: ignore[arg-type]
+                    rules = self._rules_of(cid)  # type: ignore[arg-type]
+                    if len(kids) > 1 and rules.same_name_members_are_alternatives:
                         # Rust: impl From<u8> and impl From<char> for T give T two ``from``; which one a
                         # call picks depends on its argument's type: every one, sharing the confidence
                         u = union(("sym", k) for k in kids)
                         if u is not None:
                             return u, "self_method"
                     # Java: overloads of one name are chosen later, by the call's arguments (member_of_name)
-                    kid = kids[-1] if len(kids) == 1 else self._rules_of(cid).member_of_name(self, kids)  # type: ignore[arg-type]
+                    kid = kids[-1] if len(kids) == 1 else rules.member_of_name(self, kids)
+                    if rules.accessors:  # ``get req(): HonoRequest``: reading the member runs it
+                        got = rules.accessor_value(self, kid, depth)
+                        if got is not None:
+                            return got
                     return self.decorated_value(kid) or (("sym", kid), "self_method")
                 if self._rules_of(cid).detached_methods:  # Go, Rust, C++: methods declared in another file
                     got = self._rules_of(cid).detached_member(self, cid, name)

@@ -416,7 +416,7 @@ class LookupMixin(WorldCore):
             if cls is None or len(parts) < 2:
                 return None
             attr = parts[1].rstrip("()")
-            got = self.super_member(c.ids[cls], attr)
+            got = c.rules.super_value(self, c.ids[cls], attr)
             if got is None:
                 return None
             cur: tuple[Value, str] | None = (got[0], "self_method")

@@ -92,7 +92,7 @@ def primary_type(annotation: str) -> str:
     ('', '')
     """
     t = _unwrapped(annotation).split("[", 1)[0].strip()
-    if not t or not all(p.isidentifier() for p in t.split(".")) or t == "None":
+    if not t or not all(p.replace("$", "_").isidentifier() for p in t.split(".")) or t == "None":  # JS: $name
         return ""
     return t
 
@@ -237,6 +237,8 @@ class ValuesMixin(WorldCore):
         if got is None:
             return None
         v, res = got
+        if v[0] == "sym":  # a name declared as a value and as a type (TS declaration merging): the type
+            v = self._type_twin(v)
         if names_class(annotation):
             return v, typed_by(res, "annotated_type")
         v = instance_of(self, v)
@@ -245,6 +247,17 @@ class ValuesMixin(WorldCore):
             if got is not None:
                 return got
         return v, typed_by(res, "annotated_type")
+
+    def _type_twin(self, v: Value) -> Value:
+        """The type declared under the same name beside the value ``v`` names (``interface $constructor``
+        beside ``function $constructor``), or ``v`` itself."""
+        srow = self.syms.get(v[1])  # type: ignore[call-overload]
+        if srow is None or srow.kind in TYPE_KINDS or srow.parent_id is None:
+            return v
+        for k in self.children.get(srow.parent_id, {}).get(srow.name, ()):
+            if self.syms[k].kind in TYPE_KINDS:
+                return ("sym", k)
+        return v
 
     def _container(self, c: FileCtx, scope: int, container: str, args: list[str],
                    depth: int) -> tuple[Value, str] | None:

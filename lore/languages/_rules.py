@@ -99,10 +99,6 @@ class LanguageRules:
     def is_stdlib(self, module: str) -> bool:
         return False
 
-    def guesses(self, world, ctx, callee: str, cands: list[int]) -> list[int]:
-        """The candidates a name heuristic may bind ``callee`` to from file ``ctx`` (hook: Rust's privacy)."""
-        return cands
-
     # whether what a file imports is visible to the files importing it (Python, JS/TS re-exports, Rust
     # ``pub use``); Java and Go imports are private to their file
     imports_reexported = True
@@ -133,6 +129,28 @@ class LanguageRules:
         """Which of a class's several members of one name a lookup through the class answers (its
         overloads, a redefinition): the last one, unless the language knows better."""
         return ids[-1]
+
+    # whether a class member may be an accessor (JS/TS ``get x()``): reading it gives what it returns
+    accessors = False
+
+    def accessor_value(self, world, sym_id: int, depth: int):
+        """What reading member ``sym_id`` gives when it is an accessor: ``(value, resolution)``, else ``None``."""
+        return None
+
+    # whether ``x.m()`` with ``x`` of unknown type prefers the one ``m`` of the caller's own file over
+    # same-named methods elsewhere (JS/TS: no, a receiver of unknown type comes from anywhere)
+    same_file_guess_for_members = True
+
+    def super_value(self, world, class_id: int, name: str):
+        """What ``super().name`` means in a method of class ``class_id``: ``(value, resolution)`` or ``None``."""
+        return world.super_member(class_id, name)
+
+    def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
+        """The definitions a name-only guess of the callee ``parts`` (``['x', 'm']`` for ``x.m()``) from file
+        ``ctx`` may still bind, of ``cands`` (same name, same language family, no test code for non-test
+        callers): what the language lets this caller see by that name (JS/TS: the modules the file
+        imports; Rust: paths lore could follow, and its privacy). Default: all."""
+        return cands
 
     # whether an import of a whole module can name one value (JavaScript ``module.exports = X``)
     whole_module_exports = False

@@ -25,6 +25,8 @@ INDEX_FORMAT = 5  # 2: <yield> and tuple-element bindings; fixture_flow, unpacke
 #    elements of annotated containers
 # 5: Java calls record their arguments (overloads), enum constants call constructors, enhanced-for and catch
 #    variables and java.lang types (String ...) are typed
+#    TS/JS: name guesses only into imported modules, declared member types, super(), getters, JSDoc;
+#    Rust: guesses respect privacy and std paths, impl blocks of std types, generic bounds
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -219,8 +219,9 @@ def test_name_heuristics_stay_within_a_language(mixed_repo):
             if FAMILIES.get(a, a) != FAMILIES.get(b, b):
                 crossing.append(f"{caller} -> {callee} ({rule})")
     assert not crossing
-    heuristic = [r for r in _refs(mixed_repo) if r[2] == "ambiguous_name" and r[0].startswith("javascript.")]
-    assert {r[1].split(".", 1)[0] for r in heuristic} == {"javascript", "typescript"}  # the family does share
+    # the family does share: a TypeScript file's guess reaches the JavaScript module it imports
+    heuristic = [r for r in _refs(mixed_repo) if r[2] == "ambiguous_name" and r[0] == "typescript.src.service.closeAll"]
+    assert {r[1] for r in heuristic} == {"typescript.src.legacy.Pool.close", "typescript.src.legacy.TempFile.close"}
 
 
 # Edits whose effect reaches other files: a refresh must end where a fresh index of the edited tree ends.

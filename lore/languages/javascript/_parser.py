@@ -11,10 +11,13 @@ namespace, re-exports) and CommonJS ``require``; the module text is the specifie
 takes as the value of the whole module; ``module.exports = require('./x')`` re-exports ``./x``;
 ``exports.f = g`` binds ``f``. Object literals of functions bound to a name (``const api = { get() {} }``)
 are ``namespace`` symbols holding their functions (``module.exports = {...}``: the module holds them);
-methods of other object literals are not symbols (their calls belong to the enclosing definition).
+methods of other object literals are not symbols (their calls belong to the enclosing definition);
+``this.m()`` in a function of such a literal calls the literal's ``m``. Getters are marked ``<get>``.
 ES5 classes: ``A.prototype.m = function`` makes ``m`` a method of ``A`` and the function ``A`` a class.
 JSX elements with a component name (``<Button />``, ``<ui.Card>``) are calls of that component.
 Class attributes (``this.x = new Foo()``, fields) are bindings ``self.x`` of the class.
+A JSDoc comment right before a function (``@param {Option} option``, ``@returns {Command}``) gives
+its parameters and result plain declared types, as TypeScript reads them in JavaScript files.
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers._common import Extractor, first_type, type_names
 from ...parsers.records import ParsedFile
+from ._commonjs import CommonJsMixin
+from ._jsdoc import jsdoc_types
+from ._nodes import EXPORTS, FUNCTION_VALUES
+from ._nodes import key as _key
 
-FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
-EXPORTS = ("module.exports", "exports")
 JSX_QUERY = Path(__file__).with_name("jsx.scm")  # JSX elements, shared with TSX
 DECL_WRAPPERS = frozenset({"export_statement", "lexical_declaration", "variable_declaration"})
 
@@ -45,11 +50,10 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     return JsExtractor(path, source, module).run()
 
 
-def _key(node: _ts.Node) -> tuple[int, int]:
-    return node.start_byte, node.end_byte
+GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
 
 
-class JsExtractor(Extractor):
+class JsExtractor(CommonJsMixin, Extractor):
     language = "javascript"
     grammar = "javascript"
     query_files: tuple[Path, ...] = (Path(__file__).with_name("javascript.scm"), JSX_QUERY)
@@ -61,7 +65,30 @@ class JsExtractor(Extractor):
     def run(self) -> ParsedFile:
         self.literals: dict[tuple[int, int], int] = {}  # object literals whose functions are symbols -> holder
         self.named: dict[tuple[int, str], int] = {}  # (scope, name) -> class / function / namespace defined there
-        return super().run()
+        self.literal_funcs: set[int] = set()  # functions of such literals: ``this`` in them is the holder
+        self.this_calls: list[tuple[int, int]] = []  # (call index, literal function) of ``this.x()`` in them
+        pf = super().run()
+        self._this_of_literals()
+        return pf
+
+    def _this_of_literals(self) -> None:
+        """``this.get()`` in a function of ``module.exports = { get() {}, ... }`` (or ``const api = {...}``)
+        calls the literal's ``get``: written ``get`` (the module holds it) or ``api.get``. Only for names
+        the literal has; other ``this.x`` stay as written."""
+        if not self.this_calls:
+            return
+        members: dict[int, set[str]] = {}
+        for s in self.pf.symbols:
+            if s.parent is not None:
+                members.setdefault(s.parent, set()).add(s.name)
+        for i, fn in self.this_calls:
+            call = self.pf.calls[i]
+            holder = self.pf.symbols[fn].parent
+            rest = call.callee[5:]
+            if holder is None or rest.split(".", 1)[0].rstrip("()") not in members.get(holder, ()):
+                continue
+            hsym = self.pf.symbols[holder]
+            call.callee = rest if hsym.kind == "module" else f"{hsym.name}.{rest}"
 
     # -- expressions ----------------------------------------------------------------------------
     def dotted(self, node: _ts.Node | None) -> str:
@@ -125,7 +152,10 @@ class JsExtractor(Extractor):
                 name = "default"
             else:
                 return None
-        return self._function(node, owner, name, kind, node)
+        local = self._function(node, owner, name, kind, node)
+        if node.type == "method_definition" and parent is not None and parent.type == "object":
+            self.literal_funcs.add(local)
+        return local
 
     def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
                   span: _ts.Node | None = None) -> int:
@@ -142,16 +172,30 @@ class JsExtractor(Extractor):
         if span is not None:
             sym.signature = self.signature(span, body)
         self._params(fn, local, owner)
+        if self.language == "javascript":  # /** @param {Option} option */: the types TypeScript reads in JS
+            self._jsdoc_types(sym, span or node)
         ret = fn.child_by_field_name("return_type")
         if ret is not None:
             sym.return_type = self.primary(ret)
             self.add_types(local, ret, "return")
+        if node.type == "method_definition" and any(c.type == "get" for c in node.children):
+            sym.decorators.append(GETTER)
         if parent.kind == "class" and node.parent is not None:
             for d in node.parent.named_children:  # decorators precede the member in the class body
                 if d.type == "decorator" and d.end_byte <= node.start_byte and d.next_named_sibling == node:
                     sym.decorators.append(self.text(d).lstrip("@"))
         return local
 
+    def _jsdoc_types(self, sym, node: _ts.Node) -> None:
+        """Parameter and return types a JSDoc comment right before the definition declares (plain names only)."""
+        prev = self._doc_anchor(node).prev_named_sibling
+        if prev is None or prev.type != "comment":
+            return
+        declared, ret = jsdoc_types(self.text(prev))
+        if declared:
+            sym.params = [(p, a or declared.get(p, "")) for p, a in sym.params]
+        if ret and not sym.return_type:
+            sym.return_type = ret
     def _params(self, fn: _ts.Node, local: int, owner: int) -> None:
         params = fn.child_by_field_name("parameters") or fn.child_by_field_name("parameter")
         if params is None:
@@ -235,6 +279,10 @@ class JsExtractor(Extractor):
                 self.add_import(owner, spec, node)
             return
         callee = self.dotted(fn)
+        if callee.startswith("this.") and self.literal_funcs:
+            home = self._function_of(owner)
+            if home in self.literal_funcs:
+                self.this_calls.append((len(self.pf.calls), home))
         if callee == "super()":
             callee = "super().constructor"
         elif callee == "require":
@@ -268,12 +316,6 @@ class JsExtractor(Extractor):
         if first.type != "string":
             return ""
         return self.text(first)[1:-1]
-
-    def _require_spec(self, value: _ts.Node | None) -> str:
-        """``'./x'`` of ``require('./x')`` (``''`` for anything else)."""
-        if value is None or value.type != "call_expression" or self.text(value.child_by_field_name("function")) != "require":
-            return ""
-        return self._string_arg(value)
 
     def on_import(self, node: _ts.Node, owner: int) -> None:
         src = node.child_by_field_name("source")
@@ -330,9 +372,9 @@ class JsExtractor(Extractor):
                     self.add_binding(owner, alias, sp, alias_of=name)
             return None
         if node.child_count > 1 and node.children[1].type == "=" and node.named_child_count:  # TypeScript: export = X
-            target = self.dotted(node.named_children[0])
-            if target and "<" not in target and "(" not in target:
-                self._export_whole(owner, node, alias_of=target)
+            whole = self.dotted(node.named_children[0])
+            if whole and "<" not in whole and "(" not in whole:
+                self._export_whole(owner, node, alias_of=whole)
             return None
         value = node.child_by_field_name("value")
         decl = node.child_by_field_name("declaration")
@@ -343,6 +385,10 @@ class JsExtractor(Extractor):
                 return None
             if target.type in FUNCTION_VALUES and target.child_by_field_name("name") is None:
                 return self._function(target, owner, "default", "function", target, span=node)
+            obj = decl if decl is not None else value
+            if obj is not None and obj.type == "object" and self.pf.symbols[owner].kind == "module":
+                self.literals[_key(obj)] = owner  # export default { a, m() {} }: the module's own names
+                return None
             name = self.text(target.child_by_field_name("name")) if target.type != "identifier" else self.text(target)
             if name and name != "default":
                 self.add_binding(owner, "default", node, alias_of=name)
@@ -403,29 +449,14 @@ class JsExtractor(Extractor):
         if not key or value is None:
             return None
         if value.type in FUNCTION_VALUES:
-            return self._function(value, holder, key, "function", value, span=node)
+            local = self._function(value, holder, key, "function", value, span=node)
+            if value.type != "arrow_function":  # an arrow's ``this`` is the enclosing one
+                self.literal_funcs.add(local)
+            return local
         target = self.dotted(value)
         if target and target != key and "<" not in target and "(" not in target:
             self.add_binding(holder, key, node, alias_of=target)
         return None
-
-    def _export_whole(self, owner: int, at: _ts.Node, *, alias_of: str = "", value: str = "") -> None:
-        """``module.exports = X``: the value of the whole module, also its ``default`` (ES interop)."""
-        self.add_binding(owner, "module.exports", at, alias_of=alias_of, value=value)
-        if alias_of != "default":
-            self.add_binding(owner, "default", at, alias_of=alias_of, value=value)
-
-    def _require(self, name_node: _ts.Node, spec: str, owner: int, node: _ts.Node) -> None:
-        if name_node.type == "identifier":  # what require() returns: the module's module.exports
-            self.add_import(owner, spec, node, "module.exports", self.text(name_node))
-        elif name_node.type == "object_pattern":
-            for p in name_node.named_children:
-                if p.type == "shorthand_property_identifier_pattern":
-                    self.add_import(owner, spec, node, self.text(p), None)
-                elif p.type == "pair_pattern":
-                    key = self.text(p.child_by_field_name("key"))
-                    val = self.text(p.child_by_field_name("value"))
-                    self.add_import(owner, spec, node, key, val if val != key else None)
 
     def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node) -> None:
         t = value.type
@@ -444,6 +475,15 @@ class JsExtractor(Extractor):
             if src and "<" not in src:
                 self.add_binding(owner, name, at, alias_of=src)
 
+    def _function_of(self, owner: int) -> int | None:
+        """The function or method ``owner`` is, or is nested in (the one whose ``this`` a use sees)."""
+        i: int | None = owner
+        while i is not None:
+            if self.pf.symbols[i].kind in ("function", "method"):
+                return i
+            i = self.pf.symbols[i].parent
+        return None
+
     def _class_of(self, owner: int) -> int | None:
         sym = self.pf.symbols[owner]
         if sym.kind == "class":
@@ -451,14 +491,6 @@ class JsExtractor(Extractor):
         if sym.kind == "method" and sym.parent is not None and self.pf.symbols[sym.parent].kind == "class":
             return sym.parent
         return None
-
-    def _exported_name(self, left: _ts.Node | None) -> str:
-        """The name a value assigned to ``left`` is exported as: ``exports.f`` -> f, ``module.exports`` -> default."""
-        target = self.dotted(left)
-        if target == "module.exports":
-            return "default"
-        head, _, last = target.rpartition(".")
-        return last if head in EXPORTS else ""
 
     def _named_in_scope(self, owner: int, name: str) -> int | None:
         i: int | None = owner
@@ -509,31 +541,14 @@ class JsExtractor(Extractor):
         if target.startswith("this.") and target.count(".") == 1:
             cls = self._class_of(owner)
             if cls is not None:
+                n = len(self.pf.bindings)
                 self._bind_value(cls, "self." + target[5:], node, right)
+                for b in self.pf.bindings[n:]:  # this.x = arg: the value is read in the method
+                    if owner != cls:
+                        b.scope = owner
             return None
         if "." not in target:
             self._bind_value(owner, target, node, right)
-        return None
-
-    def _module_exports(self, node: _ts.Node, owner: int, right: _ts.Node) -> int | None:
-        """``module.exports = X``: what ``require`` of this file returns."""
-        spec = self._require_spec(right)
-        if spec:  # module.exports = require('./lib'): the module re-exports ./lib
-            self.add_import(owner, spec, node, "module.exports", "module.exports")
-            return None
-        if right.type in FUNCTION_VALUES:
-            name = self.text(right.child_by_field_name("name")) or "default"
-            self._export_whole(owner, node, alias_of=name)
-            return self._function(right, owner, name, "function", right, span=node)
-        if right.type == "class":
-            name = self.text(right.child_by_field_name("name")) or "default"
-            self._export_whole(owner, node, alias_of=name)
-            return None  # the class itself is a definition of its own (def.class)
-        if right.type == "object":  # module.exports = { a, b: c, m() {} }: the module's own names
-            self.literals[_key(right)] = owner
-            return None
-        self._bind_value(owner, "module.exports", node, right)
-        self._bind_value(owner, "default", node, right)
         return None
 
     def on_field(self, node: _ts.Node, owner: int) -> int | None:

@@ -4,6 +4,16 @@ What an import names is the specifier as written; relative ones (``./util``) are
 importing file's directory and tried as a file (``.js``/``.ts``... already stripped from module
 names) and as a directory's ``index`` file. Bare specifiers (``react``) are external.
 ``module.exports = X`` (and TypeScript ``export = X``) makes a module stand for one value.
+
+A name-only guess (``x.m()`` with ``x`` of unknown type) reaches only the caller's own file and the
+modules it imports, directly or through a barrel (an ``index`` file, ``export * from``,
+``module.exports = require(...)``): a same-named definition in a module the file never imports is
+not what it calls. Nor does a method of the caller's own file win over the others for ``x.m()``:
+the guess stays ambiguous among them. A member of a member of an unknown value (``c.req.header()``)
+is not guessed at all. ``x.m()`` never guesses a module-level or nested function (only a module value has the former,
+and an imported one resolves by its import; the latter are local). Names of the runtime and the DOM (``Headers``,
+``Response``, ``URL``) that no scope of the file binds are builtins, never a project class of the
+same name. A getter read as a member (``c.req.header()``) gives what it returns. ``super(...)`` calls the base class's constructor, or the base class when it declares none.
 """
 
 from __future__ import annotations
@@ -11,7 +21,8 @@ from __future__ import annotations
 import posixpath
 
 from ...parsers.records import Import
-from .._rules import CachedRules, ImportBinding, module_of_path
+from .._rules import CachedRules, ImportBinding, module_of_path, record_of, world_cache
+from ._parser import GETTER
 
 _JS_EXTS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 
@@ -23,7 +34,19 @@ _JS_GLOBALS = frozenset({
     "parseFloat", "isNaN", "isFinite", "setTimeout", "clearTimeout", "setInterval", "clearInterval",
     "setImmediate", "queueMicrotask", "structuredClone", "fetch", "require", "process", "Buffer", "globalThis",
     "window", "document", "encodeURIComponent", "decodeURIComponent", "BigInt", "Intl", "URL", "alert",
+    # the web platform (browsers, Node >= 18, Deno, Bun) and the rest of ECMAScript's globals
+    "Headers", "Request", "Response", "FormData", "Blob", "File", "URLSearchParams", "AbortController",
+    "AbortSignal", "TextEncoder", "TextDecoder", "ReadableStream", "WritableStream", "TransformStream",
+    "Event", "EventTarget", "CustomEvent", "WebSocket", "Worker", "MessageChannel", "BroadcastChannel",
+    "DOMException", "crypto", "performance", "navigator", "location", "history", "localStorage",
+    "sessionStorage", "atob", "btoa", "XMLHttpRequest", "requestAnimationFrame", "cancelAnimationFrame",
+    "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError", "WeakRef",
+    "FinalizationRegistry", "ArrayBuffer", "SharedArrayBuffer", "DataView", "Uint8Array", "Int8Array",
+    "Uint16Array", "Int16Array", "Uint32Array", "Int32Array", "Float32Array", "Float64Array",
+    "BigInt64Array", "BigUint64Array", "Uint8ClampedArray", "Function", "escape", "unescape",
+    "encodeURI", "decodeURI", "clearImmediate", "__dirname", "__filename",
 })
+_BARREL_DEPTH = 4  # index files re-exporting index files: how far a guess may follow them
 _JS_METHODS = frozenset({
     "push", "pop", "shift", "unshift", "slice", "splice", "concat", "join", "map", "filter", "reduce", "forEach",
     "find", "findIndex", "some", "every", "includes", "indexOf", "sort", "reverse", "keys", "values", "entries",
@@ -46,10 +69,74 @@ class JavaScriptRules(CachedRules):
     uppercase_calls_construct = False  # only new X() constructs
     whole_module_exports = True
     family = ("javascript", "typescript", "tsx")
+    same_file_guess_for_members = False
+    accessors = True
+
+    def accessor_value(self, world, sym_id: int, depth: int):
+        """A getter (``get req(): HonoRequest``, marked ``<get>`` by the parser) read as a member: what it returns."""
+        _c, rec = record_of(world, sym_id)
+        if rec is None or GETTER not in rec.decorators:
+            return None
+        return world.call_result(("sym", sym_id), "self_method", depth + 1)
+
+    def super_value(self, world, class_id: int, name: str):
+        """``super(...)`` in a constructor: the base class's constructor, or the base class itself when it
+        has none of its own (its implicit constructor runs; ``new Base()`` binds the class the same way)."""
+        if name == "constructor":
+            order = world.mro(class_id)
+            if len(order) > 1 and order[1][0] == "sym":
+                base = order[1][1]
+                kids = world.children.get(base, {}).get(name)
+                return (("sym", kids[-1]) if kids else ("sym", base)), "self_method"
+        return world.super_member(class_id, name)
+
+    def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
+        dotted = len(parts) > 1
+        if len(parts) > 2 and parts[0] != "this":  # c.req.header(): the name of a member of a member says little
+            return []
+        reach = self._reachable_files(world, ctx)
+        out = []
+        for s in cands:
+            srow = world.syms[s]
+            if srow.file_id not in reach:
+                continue
+            if dotted and srow.kind == "function":  # a module's or a function's own function is no member
+                parent = world.syms.get(srow.parent_id) if srow.parent_id is not None else None
+                if parent is None or parent.kind in ("module", "function", "method"):
+                    continue
+            out.append(s)
+        return out
+
+    def _reachable_files(self, world, ctx) -> set[int]:
+        """The file itself and the files its imports name, directly or through barrels (once per file)."""
+        cache = world_cache(world, "js-reach", dict)
+        got = cache.get(ctx.frow.id)
+        if got is None:
+            got = cache[ctx.frow.id] = {ctx.frow.id}
+            self._follow(world, ctx, got, 0, barrel_only=False)
+        return got
+
+    def _follow(self, world, ctx, seen: set[int], depth: int, *, barrel_only: bool) -> None:
+        for ib in ctx.import_bindings:
+            if ib is None or (barrel_only and not (ib.star or ib.name == "module.exports")):
+                continue
+            mod = self.module_value(world, ctx, ib.module)
+            if mod is None or mod[0] != "sym":
+                continue
+            fid = world.module_file.get(mod[1])
+            if fid is None or fid in seen:
+                continue
+            seen.add(fid)
+            if depth < _BARREL_DEPTH:
+                other = world.ctx(fid)
+                if other is not None and other.rules.family == self.family:
+                    is_index = posixpath.basename(other.frow.path).split(".", 1)[0] == "index"
+                    self._follow(world, other, seen, depth + 1, barrel_only=not is_index)
 
     def exports_value(self, world, mod, want: str | None, depth: int):
         """``module.exports = X`` (or TypeScript ``export = X``): ``require`` / a default or namespace import
-        binds X, and a named import or ``const {m} = require(...)`` binds X's member ``m``."""
+        binds X, and a named import or ``const {m} = require(...)`` binds X's member ``m``. A default
+        import of a module that exports no default binds the module."""
         if mod[0] != "sym":
             return None
         srow = world.syms.get(mod[1])
@@ -57,6 +144,10 @@ class JavaScriptRules(CachedRules):
             return None
         got = world.module_member(mod[1], "module.exports", depth)
         if got is None:
+            if want == "default" and world.module_member(mod[1], "default", depth) is None:
+                # a default import of a module without a default export: the module (CommonJS interop;
+                # ``export default { a, b }`` of the module's own names binds no default either)
+                return mod, "import"
             return None
         value = got[0]
         if want is None or want == "default":

@@ -92,11 +92,10 @@ class RustRules(CachedRules):
                 return ("sym", type_id), "self_method"
         return got
 
-    def guesses(self, world, ctx, callee: str, cands: list[int]) -> list[int]:
+    def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
         """No guess through a path lore could not follow (``std::net::Ipv4Addr::new``, ``Vec::new``,
         ``sval_ref::ValueRef::f``: a type or crate outside the index), and none of a private item the
         caller's module can't see (Rust's privacy: a module and its descendants only)."""
-        parts = callee.split(".")
         if parts[0] in ("std", "core", "alloc") or any(p[:1].isupper() for p in parts[:-1]):
             return []
         if len(parts) > 1 and any(_std_impl(world, s) for s in cands):

@@ -4,8 +4,15 @@ Adds interfaces, type aliases, enums and namespaces as symbols; parameter, retur
 variable annotations as type references (generic arguments too) and as the declared types the
 resolver uses for receivers (``repo: Repo`` then ``repo.save()``); ``implements`` relations;
 constructor parameter properties (``constructor(private repo: Repo)``) as fields of the class.
-Annotations are stored as their primary type name (``Promise<User>`` -> ``User``).
-``.tsx`` files use the ``tsx`` grammar with the same query.
+Annotations are stored as their primary type name (``Promise<User>`` -> ``User``, through the
+utility types ``Partial``, ``Required``, ``Readonly``, ``Omit``, ``Pick``).
+Members of object types are members of their type: an interface's or an object type alias's property
+whose type is a function type (``parseJson?: (text: string) => unknown``) is a method declaration
+(calls through it bind there), any other property a typed field. A type alias of another type or an
+intersection (``type Internal = Required<Options> & {...}``) extends the named parts, so their
+members are its members. A call signature (``interface Handler { (e: Event): R }``, ``type Handler =
+(e: Event) => R``) is the type's ``__call__`` method: calling a value of that type calls it. A generic parameter stands for its constraint (``<T extends Repo>(r: T)``:
+``r`` is a ``Repo``). A method returning ``this`` returns an instance of its class. ``.tsx`` files use the ``tsx`` grammar with the same query.
 """
 
 from __future__ import annotations
@@ -43,12 +50,129 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     return ex.run()
 
 
+FUNCTION_TYPES = frozenset({"function_type", "constructor_type"})
+UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
+MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
+
+
 class TsExtractor(JsExtractor):
     language = "typescript"
     grammar = GRAMMAR
     query_files: tuple[Path, ...] = (TS_QUERY,)
     type_name_nodes = TYPE_NAME_NODES
     primitive_names = PRIMITIVES
+    wrapper_types = JsExtractor.wrapper_types | UTILITY_WRAPPERS
+    wrapper_names = wrapper_types
+
+    def run(self) -> ParsedFile:
+        self.constraints: dict[tuple[int, str], str] = {}  # (definition, generic parameter) -> its constraint
+        pf = super().run()
+        if self.constraints:
+            self._constrain()
+        self._declared_fields_win()
+        return pf
+
+    def _declared_fields_win(self) -> None:
+        """A field the class declares with a type (``#options: Options``) has that type, whatever a
+        method assigns to it (``this.#options = {...input}``): the assignments are dropped."""
+        typed = {(b.owner, b.name) for b in self.pf.bindings if b.annotation and b.name.startswith("self.")}
+        if typed:
+            self.pf.bindings = [b for b in self.pf.bindings
+                                if b.annotation or not b.name.startswith("self.") or (b.owner, b.name) not in typed]
+
+    def declare_type_params(self, local: int, plist: _ts.Node | None) -> None:
+        super().declare_type_params(local, plist)
+        if plist is None:
+            return
+        for tp in plist.named_children:
+            if tp.type != "type_parameter":
+                continue
+            name = self.text(tp.child_by_field_name("name"))
+            bound = self.primary(tp.child_by_field_name("constraint"))
+            if name and bound and bound != name:
+                self.constraints[(local, name)] = bound
+
+    def _constraint(self, owner: int | None, name: str) -> str:
+        """What generic parameter ``name`` seen from ``owner`` stands for: its constraint, or ``''``."""
+        i = owner
+        while i is not None:
+            if name in self.type_params.get(i, ()):
+                return self.constraints.get((i, name), "")
+            i = self.pf.symbols[i].parent
+        return ""
+
+    def _constrain(self) -> None:
+        """Annotations naming a constrained generic parameter name its constraint instead."""
+        for i, sym in enumerate(self.pf.symbols):
+            if sym.params:
+                sym.params = [(p, self._constraint(i, a) or a if a else a) for p, a in sym.params]
+            if sym.return_type:
+                sym.return_type = self._constraint(i, sym.return_type) or sym.return_type
+        for b in self.pf.bindings:
+            if b.annotation:
+                b.annotation = self._constraint(b.owner, b.annotation) or b.annotation
+
+    def on_field(self, node: _ts.Node, owner: int) -> int | None:
+        okind = self.pf.symbols[owner].kind
+        if node.type != "property_signature" or okind not in ("interface", "type_alias"):
+            return super().on_field(node, owner)
+        name = self.text(node.child_by_field_name("name")).strip("'\"")
+        ann = node.child_by_field_name("type")
+        if not name or ann is None:
+            return None
+        fn = _function_type(ann)
+        if fn is not None:  # parseJson?: (text: string) => unknown: a method the options declare
+            local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
+            sym = self.pf.symbols[local]
+            self._params(fn, local, owner)
+            ret = fn.child_by_field_name("return_type")
+            if ret is not None:
+                sym.return_type = self.primary(ret)
+            return local
+        self.add_binding(owner, f"self.{name}", node, annotation=self.primary(ann))
+        self.add_types(owner, ann, "field")
+        return None
+
+    def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
+                  span: _ts.Node | None = None) -> int:
+        local = super()._function(node, owner, name, kind, fn, span)
+        sym = self.pf.symbols[local]
+        ret = fn.child_by_field_name("return_type")
+        if not sym.return_type and ret is not None and any(c.type == "this_type" for c in ret.named_children):
+            cls = self._class_of(owner)  # m(): this (chaining): an instance of the class it is declared in
+            if cls is not None:
+                sym.return_type = self.pf.symbols[cls].name
+        return local
+
+    def on_callsig(self, node: _ts.Node, owner: int) -> int | None:
+        """``(event: Event): Response`` in an interface: calling a value of that type calls ``__call__``."""
+        if self.pf.symbols[owner].kind not in ("interface", "type_alias"):
+            return None
+        return self._call_member(node, owner, node)
+
+    def _call_member(self, node: _ts.Node, owner: int, fn: _ts.Node) -> int:
+        local = self.add_symbol(node, owner, "__call__", "method", doc_node=node, is_declaration=True)
+        self._params(fn, local, owner)
+        ret = fn.child_by_field_name("return_type")
+        if ret is not None:
+            self.pf.symbols[local].return_type = self.primary(ret)
+        return local
+
+    def _alias_bases(self, local: int, value: _ts.Node | None) -> None:
+        """``type A = B``, ``type A = Required<B> & {...}``: A has the members of B (its object part's are its own)."""
+        if value is None:
+            return
+        parts = [value]
+        while parts:
+            part = parts.pop(0)
+            if part.type == "intersection_type" or part.type == "parenthesized_type":
+                parts.extend(part.named_children)
+            elif part.type == "generic_type" and self.text(part.child_by_field_name("name")) not in MEMBER_KEEPING:
+                continue  # ``type Users = Map<string, User>``: a Map, not a User (only Required<B>, Omit<B, K> ... keep B's members)
+            elif part.type in ("generic_type", "type_identifier", "nested_type_identifier"):
+                base = self.primary(part)
+                if base and not self.is_type_param(local, base):
+                    self.add_relation(local, base, "extends", part)
 
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
         if kind == "interface":
@@ -64,6 +188,10 @@ class TsExtractor(JsExtractor):
             if kind == "type_alias":
                 self.declare_type_params(local, node.child_by_field_name("type_parameters"))
                 self.add_types(local, node.child_by_field_name("value"), "annotation")
+                value = node.child_by_field_name("value")
+                self._alias_bases(local, value)
+                if value is not None and value.type in FUNCTION_TYPES:  # type Handler = (e: E) => R
+                    self._call_member(value, local, value)
             return local
         if node.type in ("function_signature", "method_signature") and self._overload(node):
             return None
@@ -92,3 +220,15 @@ class TsExtractor(JsExtractor):
         if self.pf.symbols[owner].kind == "interface":
             return owner
         return super()._class_of(owner)
+
+
+def _function_type(ann: _ts.Node) -> _ts.Node | None:
+    """The function type a property's annotation gives it (``?: (x) => y``, ``T | ((x) => y)``), or ``None``."""
+    stack = list(ann.named_children) if ann.type == "type_annotation" else [ann]
+    while stack:
+        n = stack.pop(0)
+        if n.type in FUNCTION_TYPES:
+            return n
+        if n.type in ("union_type", "parenthesized_type"):
+            stack.extend(n.named_children)
+    return None

@@ -22,3 +22,4 @@
 (export_statement) @export
 (public_field_definition) @field
 (property_signature) @field
+(call_signature) @callsig

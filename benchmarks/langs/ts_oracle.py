@@ -1,0 +1,129 @@
+"""lore's TypeScript and JavaScript call edges against the TypeScript LanguageService, on real projects.
+
+    python benchmarks/langs/ts_oracle.py PATH/TO/PROJECT [...] [--lang typescript|javascript] [--sites 400]
+
+Indexes each project with lore, samples non-test call sites of one family (``typescript`` = lore's
+``typescript`` and ``tsx`` files; ``javascript`` = ``javascript`` files), asks
+``getDefinitionAtPosition`` of the TypeScript LanguageService where each goes (``ts/definitions.js``:
+the project's tsconfig.json when it has one, else every .ts/.tsx/.js/.jsx file with ``allowJs`` and
+``checkJs: false``), and prints recall, strict and edge precision, the unresolved share and the
+disagreements by cause (see benchmarks/langs/harness.py). npm ``typescript`` is installed once by this
+script into a cache folder (``--cache``, default ``~/.cache/lore-bench/ts``), never by lore itself.
+Not run in CI: it needs node and npm and takes minutes.
+
+Projects (chosen before any rule was changed; the report projects' disagreements are not read while
+tuning, they are run only for the baseline and the final figures, with ``--json``):
+
+* first report choice, TypeScript: colinhacks/zod, honojs/hono; JavaScript: expressjs/express,
+  koajs/koa. After the first round of rules zod, hono and koa missed the bar; their disagreements
+  were then read and they moved to the tuned set, and new report projects were chosen before the
+  next rule changed:
+* report, TypeScript: elysiajs/elysia (src/), unjs/unstorage
+* report, JavaScript: expressjs/express (held out from the start), ladjs/superagent
+* tuned on, TypeScript: sindresorhus/ky, unjs/h3, unjs/ofetch, immerjs/immer,
+  typestack/class-validator, sindresorhus/got, colinhacks/zod, honojs/hono
+* tuned on, JavaScript: jashkenas/underscore, axios/axios, tj/commander.js, koajs/koa
+
+``new X()`` is answered by TypeScript with the class and its constructor (its own or the one it
+inherits); the constructor is kept (lore binds a construction to the constructor that runs). An
+answer that stops at an import of a package that is not installed (``import x from 'pkg'``,
+``const x = require('pkg')``) is outside the project. A call through a parameter,
+a destructured name, a variable holding a non-function value or an anonymous closure that a
+factory returns (``const isArray = tagTester('Array')``: TypeScript answers the ``function`` inside
+``tagTester``) has no named definition to compare, so such sites count as unanswered. An overload
+signature is mapped to its implementation (lore keeps the implementation only). ``super(...)``
+(lore's callee ``super().constructor``) is asked at the ``super`` keyword. Besides the harness's
+measures the script prints ``unbound``: the share of sites lore left without any edge (the
+harness's ``unresolved`` also counts calls bound outside the project, such as ``JSON.parse``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from harness import Answer, Site, cli, index_project, name_position, sample_sites, score  # noqa: E402
+
+SCRIPT = Path(__file__).resolve().parent / "ts" / "definitions.js"
+FAMILIES = {"typescript": ("typescript", "tsx"), "javascript": ("javascript",)}
+
+
+def typescript_dir(cache: Path, version: str = "5.6") -> Path:
+    """A folder holding npm ``typescript`` (installed there on first use)."""
+    if not (cache / "node_modules" / "typescript" / "package.json").exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(cache),
+                        f"typescript@{version}"], check=True)
+    return cache
+
+
+def super_position(root: Path, site: Site) -> tuple[int, int] | None:
+    """(0-based line, UTF-16 character) of the ``super`` keyword of a ``super(...)`` call."""
+    try:
+        lines = (root / site.path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    if site.line - 1 >= len(lines):
+        return None
+    text = lines[site.line - 1]
+    at = text.find("super", site.col)
+    return (site.line - 1, len(text[:at].encode("utf-16-le")) // 2) if at >= 0 else None
+
+
+def ask_typescript(ts_dir: Path, root: Path, sites: list[Site]) -> dict[Site, Answer]:
+    """Each site's definition places from the LanguageService, one node process per project."""
+    answers: dict[Site, Answer] = {}
+    asked: list[Site] = []
+    lines = []
+    for site in sites:
+        pos = super_position(root, site) if site.callee.endswith("super().constructor") else name_position(root, site)
+        if pos is None:
+            answers[site] = Answer(error="name not found in the source")
+            continue
+        asked.append(site)
+        lines.append(json.dumps({"file": site.path, "line": pos[0], "character": pos[1]}))
+    out = subprocess.run(["node", "--max-old-space-size=4096", str(SCRIPT), str(ts_dir), str(root)],
+                         input="\n".join(lines) + "\n", capture_output=True, text=True, check=True)
+    replies = [json.loads(x) for x in out.stdout.splitlines() if x.strip()]
+    for site, reply in zip(asked, replies, strict=True):
+        if "error" in reply:
+            answers[site] = Answer(error=reply["error"])
+        else:
+            answers[site] = Answer(places=[(p, int(n)) for p, n in reply["places"]])
+    return answers
+
+
+def main(argv: list[str] | None = None) -> list:
+    import argparse
+
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--lang", choices=sorted(FAMILIES), default="typescript")
+    pre.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "lore-bench" / "ts")
+    known, rest = pre.parse_known_args(argv)
+    args = cli(__doc__.splitlines()[0] + " (also: --lang typescript|javascript, --cache DIR)", rest)
+    ts_dir = typescript_dir(known.cache)
+    work = args.work or Path(tempfile.mkdtemp(prefix="lore-oracle-"))
+    reports = []
+    for project in args.projects:
+        root = project.resolve()
+        db = index_project(root, work / f"{root.name}.db")
+        sites = sample_sites(db, FAMILIES[known.lang], n=args.sites, seed=args.seed)
+        answers = ask_typescript(ts_dir, root, sites)
+        rep = score(f"{root.name} ({known.lang})", root, db, sites, answers)
+        reports.append(rep)
+        row = rep.row()
+        # the harness's ``unresolved`` counts calls lore binds outside the project (``JSON.parse``,
+        # ``fetch``) too; ``unbound`` is the share of sites lore left without any edge
+        row["unbound"] = round(sum(s.resolution == "unresolved" for s in sites) / len(sites), 3) if sites else None
+        rest = rep.table(args.examples).partition("\n")[2]
+        print(json.dumps(row) if args.json else json.dumps(row) + ("\n" + rest if rest else ""), flush=True)
+    return reports
+
+
+if __name__ == "__main__":
+    main()

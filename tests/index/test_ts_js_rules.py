@@ -1,0 +1,231 @@
+"""TypeScript and JavaScript resolution rules, one small program each (and what must stay unbound).
+
+Each program is written to a temporary directory and indexed; the call edges of one caller are read
+back with their resolution. The rules are described in ``docs/languages/typescript.md``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from lore import index_repo
+from lore.store import callsites
+from lore.store.schema import CONFIDENCE
+
+
+def edges(tmp_path: Path, files: dict[str, str], caller: str) -> dict[str, set[tuple[str | None, str]]]:
+    """callee as written -> {(bound qualified name or None, resolution)} for the calls made by ``caller``."""
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    index_repo(tmp_path, workers=1)
+    conn = sqlite3.connect(tmp_path / ".lore" / "index.db")
+    try:
+        rows = callsites.call_site_edges(conn, ("typescript", "tsx", "javascript"), tests=True)
+    finally:
+        conn.close()
+    out: dict[str, set[tuple[str | None, str]]] = {}
+    for r in rows:
+        if r.caller == caller:
+            out.setdefault(r.callee_name, set()).add((r.callee_qname, r.resolution))
+    return out
+
+
+VIEW = "export class GithubView {\n  render(name: string) { return name; }\n}\n"
+
+
+def test_a_name_guess_never_reaches_a_module_the_file_does_not_import(tmp_path):
+    got = edges(tmp_path, {"src/view.ts": VIEW,
+                           "src/routes.ts": "export function page(res: any) {\n  res.render('home');\n}\n"},
+                "src.routes.page")
+    assert got["res.render"] == {(None, "unresolved")}
+
+
+def test_a_name_guess_reaches_an_imported_module_and_says_it_guessed(tmp_path):
+    got = edges(tmp_path, {"src/view.ts": VIEW,
+                           "src/routes.ts": "import { GithubView } from './view';\n"
+                                            "export function page(res: any) {\n  res.render('home');\n}\n"},
+                "src.routes.page")
+    assert got["res.render"] == {("src.view.GithubView.render", "unique_name")}
+
+
+def test_a_name_guess_reaches_through_a_barrel(tmp_path):
+    got = edges(tmp_path, {"src/views/github.ts": VIEW,
+                           "src/views/index.ts": "export * from './github';\n",
+                           "src/routes.ts": "import * as views from './views';\n"
+                                            "export function page(res: any) {\n  res.render('home');\n}\n"},
+                "src.routes.page")
+    assert got["res.render"] == {("src.views.github.GithubView.render", "unique_name")}
+
+
+def test_commonjs_a_guess_reaches_what_require_names(tmp_path):
+    files = {"lib/view.js": "class View {\n  render(n) { return n; }\n}\nmodule.exports = View;\n",
+             "lib/index.js": "module.exports = require('./view');\n",
+             "app.js": "const View = require('./lib');\nfunction page(res) {\n  res.render('x');\n}\n",
+             "other.js": "function page2(res) {\n  res.render('x');\n}\n"}
+    got = edges(tmp_path, files, "app.page")
+    assert got["res.render"] == {("lib.view.View.render", "unique_name")}
+    assert edges(tmp_path, {}, "other.page2")["res.render"] == {(None, "unresolved")}
+
+
+def test_a_dom_class_is_never_a_project_class_of_the_same_name(tmp_path):
+    files = {"src/headers.ts": "export class Headers {\n  get(k: string) { return k; }\n}\n",
+             "src/client.ts": "import './headers';\nexport function send() {\n"
+                              "  const h = new Headers();\n  h.get('a');\n}\n"}
+    got = edges(tmp_path, files, "src.client.send")
+    assert got["Headers"] == {("js.global.Headers", "builtin")}
+    assert got["h.get"] == {("js.global.Headers.get", "builtin")}
+
+
+def test_a_method_call_never_guesses_a_module_function(tmp_path):
+    files = {"src/constants.ts": "export function validate(x: unknown) { return !!x; }\n",
+             "src/ky.ts": "import { validate } from './constants';\n"
+                          "export function check(schema: any) {\n  schema.validate(1);\n  validate(2);\n}\n"}
+    got = edges(tmp_path, files, "src.ky.check")
+    assert got["schema.validate"] == {(None, "unresolved")}
+    assert got["validate"] == {("src.constants.validate", "import")}
+
+
+OPTIONS = ("export type Base = { stringify?: (v: unknown) => string };\n"
+           "export interface Retry {\n  delay?: (n: number) => number;\n  limit: number;\n}\n"
+           "export type Options = Required<Omit<Base, 'x'>> & {\n"
+           "  parseJson?: (t: string) => unknown;\n  retry: Retry;\n};\n")
+
+
+def test_members_of_interfaces_and_object_types_type_the_receiver(tmp_path):
+    """``this.#options.parseJson()``: a private field of an option type whose property is a function."""
+    client = ("import type { Options, Retry } from './options';\n"
+              "export class Client {\n  #options: Options;\n"
+              "  constructor(input: Options) { this.#options = { ...input }; }\n"
+              "  run() {\n    this.#options.parseJson('x');\n    this.#options.retry.delay(1);\n"
+              "    this.#options.stringify(2);\n  }\n}\n"
+              "export function wait<T extends Retry>(r: T) {\n  r.delay(2);\n}\n")
+    got = edges(tmp_path, {"src/options.ts": OPTIONS, "src/client.ts": client}, "src.client.Client.run")
+    assert got["this.options.parseJson"] == {("src.options.Options.parseJson", "annotated_type")}
+    assert got["this.options.retry.delay"] == {("src.options.Retry.delay", "annotated_type")}
+    assert got["this.options.stringify"] == {("src.options.Base.stringify", "annotated_type")}  # Required<Omit<Base>> &
+    assert edges(tmp_path, {}, "src.client.wait")["r.delay"] == {("src.options.Retry.delay", "annotated_type")}
+
+
+def test_super_calls_the_base_constructor_or_the_base(tmp_path):
+    files = {"src/errors.ts": "export class KyError extends Error {}\n"
+                              "export class HTTPError extends KyError {\n  constructor() {\n    super('x');\n  }\n}\n"
+                              "export class Base {\n  constructor(public n: number) {}\n}\n"
+                              "export class Derived extends Base {\n  constructor() {\n    super(1);\n  }\n}\n"}
+    got = edges(tmp_path, files, "src.errors.HTTPError.constructor")
+    assert got["super().constructor"] == {("src.errors.KyError", "self_method")}
+    got = edges(tmp_path, {}, "src.errors.Derived.constructor")
+    assert got["super().constructor"] == {("src.errors.Base.constructor", "self_method")}
+
+
+def test_guesses_keep_their_confidence(tmp_path):
+    files = {"src/a.ts": "export class A {\n  close() {}\n}\n", "src/b.ts": "export class B {\n  close() {}\n}\n",
+             "src/use.ts": "import { A } from './a';\nimport { B } from './b';\n"
+                           "export function shut(x: any) {\n  x.close();\n}\n"}
+    got = edges(tmp_path, files, "src.use.shut")
+    assert got["x.close"] == {("src.a.A.close", "ambiguous_name"), ("src.b.B.close", "ambiguous_name")}
+    conn = sqlite3.connect(tmp_path / ".lore" / "index.db")
+    try:
+        rows = callsites.call_site_edges(conn, ("typescript",))
+    finally:
+        conn.close()
+    assert sorted(r.confidence for r in rows if r.callee_name == "x.close") == [CONFIDENCE["ambiguous_name"] / 2] * 2
+
+
+def test_calling_a_value_of_a_callable_type_calls_its_call_signature(tmp_path):
+    files = {"src/types.ts": "export interface EventHandler {\n  (event: string): number;\n  name?: string;\n}\n"
+                             "export type Hook = (e: string) => void;\n",
+             "src/run.ts": "import type { EventHandler, Hook } from './types';\n"
+                           "export function run(handler: EventHandler, hook: Hook) {\n"
+                           "  handler('e');\n  hook('e');\n}\n"}
+    got = edges(tmp_path, files, "src.run.run")
+    assert got["handler"] == {("src.types.EventHandler.__call__", "annotated_type")}
+    assert got["hook"] == {("src.types.Hook.__call__", "annotated_type")}
+
+
+def test_a_default_import_of_a_module_without_a_default_export_is_the_module(tmp_path):
+    files = {"lib/utils.js": "function forEach(xs, f) { return xs.map(f); }\n"
+                             "function isArray(x) { return Array.isArray(x); }\nexport default { forEach, isArray };\n",
+             "lib/cjs.js": "exports.merge = function (a, b) { return a; };\n",
+             "lib/use.js": "import utils from './utils.js';\nimport cjs from './cjs.js';\n"
+                           "export function run(xs) {\n  utils.forEach(xs, String);\n  cjs.merge(1, 2);\n}\n"}
+    got = edges(tmp_path, files, "lib.use.run")
+    assert got["utils.forEach"] == {("lib.utils.forEach", "import")}
+    assert got["cjs.merge"] == {("lib.cjs.merge", "import")}
+
+
+def test_a_method_of_the_callers_own_file_does_not_win_a_guess(tmp_path):
+    """``option.name()`` with ``option`` untyped: ``Command.name`` (this file) and ``Option.name`` (imported)."""
+    files = {"lib/option.js": "class Option {\n  name() { return 'o'; }\n}\nexports.Option = Option;\n",
+             "lib/command.js": "const { Option } = require('./option');\nclass Command {\n  name() { return 'c'; }\n"
+                               "  help(option) {\n    return option.name();\n  }\n}\nexports.Command = Command;\n"}
+    got = edges(tmp_path, files, "lib.command.Command.help")
+    assert got["option.name"] == {("lib.command.Command.name", "ambiguous_name"),
+                                  ("lib.option.Option.name", "ambiguous_name")}
+
+
+def test_a_method_returning_this_chains(tmp_path):
+    files = {"src/builder.ts": "export class Builder {\n  add(x: number): this { return this; }\n"
+                               "  build(): number { return 1; }\n}\n"
+                               "export function make(b: Builder) {\n  return b.add(1).add(2).build();\n}\n"}
+    got = edges(tmp_path, files, "src.builder.make")
+    assert got["b.add().add().build"] == {("src.builder.Builder.build", "constructor_type")}
+
+
+def test_jsdoc_types_type_javascript_parameters(tmp_path):
+    files = {"lib/option.js": "class Option {\n  name() { return 'o'; }\n}\nexports.Option = Option;\n",
+             "lib/command.js": "const { Option } = require('./option');\nclass Command {\n  name() { return 'c'; }\n"
+                               "  /**\n   * @param {Option} option\n   * @return {Command}\n   */\n"
+                               "  help(option) {\n    option.name();\n    return this;\n  }\n}\n"
+                               "function run(cmd, opt) {\n  /** nothing declared */\n  cmd.help(opt).name();\n}\n"
+                               "/** @param {Command} cmd */\nfunction run2(cmd, opt) {\n  cmd.help(opt).name();\n}\n"
+                               "exports.Command = Command;\n"}
+    got = edges(tmp_path, files, "lib.command.Command.help")
+    assert got["option.name"] == {("lib.option.Option.name", "annotated_type")}
+    got = edges(tmp_path, {}, "lib.command.run2")
+    assert got["cmd.help().name"] == {("lib.command.Command.name", "constructor_type")}
+
+
+def test_a_getter_read_as_a_member_gives_what_it_returns(tmp_path):
+    files = {"src/request.ts": "export class HonoRequest {\n  header(n: string) { return n; }\n}\n",
+             "src/context.ts": "import { HonoRequest } from './request';\nexport class Context {\n"
+                               "  #req?: HonoRequest;\n  get req(): HonoRequest {\n    return this.#req ?? new HonoRequest();\n  }\n"
+                               "  header(n: string) { return n; }\n}\n"
+                               "export function cors(c: Context) {\n  return c.req.header('origin');\n}\n"}
+    got = edges(tmp_path, files, "src.context.cors")
+    assert got["c.req.header"] == {("src.request.HonoRequest.header", "constructor_type")}
+
+
+def test_this_in_a_function_of_an_exported_object_literal_is_the_literal(tmp_path):
+    files = {"lib/request.js": "module.exports = {\n  get(field) {\n    return field;\n  },\n"
+                               "  get host() {\n    return this.get('Host');\n  },\n"
+                               "  toJSON() {\n    return this.other();\n  },\n};\n"}
+    got = edges(tmp_path, files, "lib.request.host")
+    assert got["get"] == {("lib.request.get", "module_global")}
+    assert edges(tmp_path, {}, "lib.request.toJSON")["this.other"] == {(None, "unresolved")}
+
+
+def test_an_annotation_names_the_type_of_a_name_declared_as_type_and_value(tmp_path):
+    """``interface $constructor`` beside ``function $constructor`` (declaration merging): ``x: $constructor``
+    is the interface; ``x.init()`` its member, never the function's local ``init``."""
+    files = {"src/core.ts": "export interface $constructor {\n  init(inst: unknown): void;\n}\n"
+                            "export function $constructor(name: string) {\n  function init(inst: unknown) {}\n"
+                            "  return { init };\n}\n",
+             "src/schemas.ts": "import * as core from './core';\n"
+                               "export const ZodType: core.$constructor = core.$constructor('x') as any;\n"
+                               "export function make(inst: unknown, other: any) {\n  ZodType.init(inst);\n"
+                               "  other.init(inst);\n}\n"}
+    got = edges(tmp_path, files, "src.schemas.make")
+    assert got["ZodType.init"] == {("src.core.$constructor.init", "annotated_type")}
+    assert got["other.init"] == {(None, "unresolved")}  # never the function's local init
+
+
+def test_a_member_of_a_member_of_an_unknown_value_is_not_guessed(tmp_path):
+    files = {"src/context.ts": "export class Context {\n  header(n: string) { return n; }\n}\n",
+             "src/cors.ts": "import type { Context } from './context';\n"
+                            "export function cors(c: any) {\n  c.req.header('origin');\n  c.header('x');\n}\n"}
+    got = edges(tmp_path, files, "src.cors.cors")
+    assert got["c.req.header"] == {(None, "unresolved")}
+    assert got["c.header"] == {("src.context.Context.header", "unique_name")}

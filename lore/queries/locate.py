@@ -82,7 +82,7 @@ def locate(index: OpenIndex, text: str, *, limit: int = 10, files: int = 5, incl
     index : Index
     text : the report: prose, error messages, stack traces (any length; frames are read from it)
     limit : maximum symbol rows (1..1000)
-    files : maximum file rows
+    files : maximum file rows (0: none)
     include_tests : keep symbols and files of test code (stack frames in tests are kept anyway)
     graph_seeds : how many of the best candidates lend their related lists
 
@@ -108,7 +108,7 @@ def locate(index: OpenIndex, text: str, *, limit: int = 10, files: int = 5, incl
     if not isinstance(text, str) or not text.strip():
         raise InvalidArgumentError("locate needs the text of a bug report (an error message, a traceback, a description)")
     limit = check_limit(limit)
-    n_files = check_limit(files)
+    n_files = check_limit(files) if files else 0
     pool = max(limit, 20)
     score: dict[int, float] = {}
     why: dict[int, dict[str, Any]] = {}
@@ -159,7 +159,7 @@ def locate(index: OpenIndex, text: str, *, limit: int = 10, files: int = 5, incl
                         "kind": r.get("kind"), "path": r.get("path"), "line": r.get("line"),
                         "score": round(score[sid] * 1000, 4), "why": w})
 
-    file_rows = _files(index, text, results, include_tests, pool)
+    file_rows = _files(index, text, results, include_tests, pool) if n_files else []
     return {
         "query": {"text": text if len(text) <= 200 else text[:200] + "…", "limit": limit, "files": n_files,
                   "frames": len(frames)},

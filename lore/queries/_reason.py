@@ -47,6 +47,8 @@ def reason(why: object, *, relation: str | None = None) -> str:
     'calls it at line 14 (import)'
     >>> reason({"shared": [{"relation": "callees", "name": "a.b.f"}, {"relation": "callees", "name": "a.g"}]})
     'shares callees b.f, a.g'
+    >>> reason({"shared": []})
+    'weak overlap (no shared neighbour listed)'
     >>> reason({"path": ["m.f", "m", "m.g"], "stderr": 0.001})
     'path m.f -> m -> m.g; ±0.001'
     >>> len(reason({"summary": "shares 4 callees (a, b); " * 10})) <= 100
@@ -79,4 +81,6 @@ def reason(why: object, *, relation: str | None = None) -> str:
         parts.append(f"±{why['stderr']}")
     if not parts and why.get("resolution"):
         parts.append(str(why["resolution"]))
+    if not parts and "shared" in why:  # overlap listed no neighbour for it: a weak, indirect overlap
+        parts.append("weak overlap (no shared neighbour listed)")
     return _clip("; ".join(parts))

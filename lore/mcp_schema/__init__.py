@@ -272,13 +272,14 @@ def published(schema: Any) -> Any:
     return out
 
 
-def migrate_arguments(name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any], list[str]]:
+def migrate_arguments(name: str, arguments: Any) -> tuple[str, Any, list[str]]:
     """(tool name, arguments, notes): a call in the previous release's names, translated.
 
     Old tool names (:data:`RENAMED_TOOLS`) and, on ``lore_graph``, ``kind`` as the query type (now
     ``relation``; ``kind`` is the symbol-kind filter everywhere, as in ``lore_search``), ``result_kind``
     (now ``kind``) and the algorithm knobs at the top level (now in ``options``). Each translation adds
-    a note, which the answer carries as ``deprecated``.
+    a note, which the answer carries as ``deprecated``. Arguments that are not an object pass through, for
+    :func:`check_arguments` to refuse.
 
     Examples
     --------

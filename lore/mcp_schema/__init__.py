@@ -59,7 +59,7 @@ TOOLS: dict[str, dict[str, Any]] = {
         "schema": _obj(
             {
                 "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "Words or a name."},
-                "kind": {"type": "string", "minLength": 1, "maxLength": 40, "description": _KINDS["description"]},
+                "kind": {"type": "string", "minLength": 1, "maxLength": 40, "description": "Only this symbol kind."},
                 "files": {"type": "boolean", "default": False, "description": "Search files."},
                 "path_prefix": {"type": "string", "minLength": 1, "maxLength": 500, "description": "Only under this path."},
                 "mode": {"type": "string", "enum": list(CODE_SEARCH_MODES), "default": "hybrid", **_HIDDEN,
@@ -82,9 +82,8 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_locate": {
         "title": "Where to start on a bug report",
         "description": (
-            "Start here for an issue or a failure: pass the report as it is (prose, errors, tracebacks). Returns "
-            "{files: [{path, score, why}], results: [{id, qualified_name, kind, at, score, why}], next_cursor}. "
-            "About 800 tokens."
+            "Start here for a bug report or a failure: pass its text as is, tracebacks included. Returns {files: "
+            "[{path, why}], results: [{id, qualified_name, kind, at, score, why}], next_cursor}. About 800 tokens."
         ),
         "schema": _obj(
             {
@@ -103,10 +102,10 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_graph": {
         "title": "Code graph from a symbol",
         "description": (
-            "From a symbol, relation: related = what else is like it; call / callers = direct calls (lines = call "
-            "sites); import (direction in: importers); inheritance (out: bases, in: subclasses); cluster = its "
-            "subsystem. algorithm (related): hybrid (default, best), overlap (fastest), pagerank... Returns {total, "
-            "results: [{id, qualified_name, kind, at, score, why}], next_cursor}. 20 rows, about 1.5k tokens."
+            "From a symbol, relation: related = what else is like it; call / callers (lines = call sites); import "
+            "(direction in: importers); inheritance (out: bases, in: subclasses); cluster = its subsystem. "
+            "algorithm (related): hybrid (default, best), overlap (fastest), pagerank... Returns {total, results: "
+            "[{id, qualified_name, kind, at, score, why}], next_cursor}. 20 rows, about 1.2k tokens."
         ),
         "schema": _obj(
             {
@@ -149,8 +148,8 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_symbol": {
         "title": "Show one symbol",
         "description": (
-            "Read a result before deciding. Returns {id, qualified_name, kind, path, line, signature, docstring, "
-            "parent, snippet (snippet_lines of source)}. About 100-600 tokens."
+            "Read one result before deciding. Returns {id, qualified_name, kind, path, line, signature, docstring, "
+            "parent, snippet (snippet_lines of source)}. 100-600 tokens."
         ),
         "schema": _obj(
             {
@@ -163,8 +162,8 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_clusters": {
         "title": "List subsystems",
         "description": (
-            "A map of an unfamiliar repository: its subsystems of min_size or more, largest first. Returns {total, "
-            "results: [{cluster, size, cohesion, label, top_members}], next_cursor}. 20 clusters, about 2k tokens."
+            "A map of an unfamiliar repository: subsystems of min_size or more, largest first. Returns {total, "
+            "results: [{cluster, size, label, top_members}], next_cursor}. About 2k tokens."
         ),
         "schema": _obj(
             {
@@ -188,13 +187,13 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_refresh": {
         "title": "Refresh the index",
         "description": (
-            "Re-index changed files when lore_status says fresh=false. Returns the files changed and the new "
+            "Re-index changed files when lore_status says fresh=false. Returns the changes and the new "
             "generation. Seconds to a minute."
         ),
         "schema": _obj(
             {
                 "history": {"type": "string", "enum": ["background", "wait", "off"], "default": "background",
-                            "description": "Git history: mined after, before answering, or not."},
+                            "description": "Git history: mined after, before, or not."},
             }
         ),
     },
@@ -249,8 +248,8 @@ _UNPUBLISHED = frozenset({"minLength", "maxLength", "maxItems", "maxProperties"}
 
 
 def published(schema: Any) -> Any:
-    """``schema`` as ``tools/list`` shows it: without the length limits and the id maximum that
-    :func:`check_arguments` still enforces (they cost a third of the list's bytes and an agent never
+    """``schema`` as ``tools/list`` shows it: without the length limits and the huge maxima (ids, token
+    budgets) that :func:`check_arguments` still enforces (they cost a third of the list's bytes and an agent never
     meets them: an argument past one gets a one-sentence error naming the limit).
 
     Examples
@@ -263,7 +262,7 @@ def published(schema: Any) -> Any:
     if not isinstance(schema, dict):
         return schema
     out = {k: published(v) for k, v in schema.items()
-           if k not in _UNPUBLISHED and not (k == "maximum" and v == MAX_ID)}
+           if k not in _UNPUBLISHED and not (k == "maximum" and v >= 100_000)}
     if isinstance(out.get("properties"), dict):
         out["properties"] = {k: v for k, v in out["properties"].items() if not v.pop("x-hidden", False)}
     if out.get("type") == "object" and "description" in out:  # a nested group (options): its description names them

@@ -29,9 +29,8 @@ DOCS_TOOLS: dict[str, dict[str, Any]] = {
     "lore_search_docs": {
         "title": "Search the docs",
         "description": (
-            "How something is meant to work: search the project's documents by words and meaning. Returns {total, "
-            "results: [{chunk_id, text, score, source_file, chunk_index, page}], next_cursor}. 10 chunks, about 3k "
-            "tokens."
+            "How something is meant to work: search the project's documents. Returns {total, results: [{chunk_id, "
+            "content, score, citations}], next_cursor}. 10 chunks, about 3k tokens."
         ),
         "schema": _obj(
             {

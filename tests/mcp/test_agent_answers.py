@@ -64,6 +64,16 @@ def test_tools_list_and_answers_fit_their_budgets(shop_repo):
     assert len(related.encode()) <= RELATED_BUDGET
 
 
+def test_tools_list_with_refresh_fits_too(shop_repo):
+    _root, db = shop_repo
+
+    async def body(session):
+        return await session.list_tools()
+
+    listed = run_session(db, body, "--allow-refresh")
+    assert "lore_refresh" in [t.name for t in listed.tools] and _size(listed) <= TOOLS_LIST_BUDGET
+
+
 def test_every_tool_declares_an_output_schema_the_client_checks(shop_repo):
     _root, db = shop_repo
 

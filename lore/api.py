@@ -18,6 +18,7 @@ from .queries._index import OpenIndex, one_generation, resolve_db
 from .queries._shape import MAX_LIMIT, compact_row, fit_tokens
 from .queries.clusters import cluster_label, list_clusters, majority_path
 from .queries.graph import GRAPH_KINDS, lore_graph
+from .queries.locate import locate
 from .queries.search import lore_search
 from .store.read import EDGE_TABLES
 
@@ -134,7 +135,7 @@ def index_repo(root: str | os.PathLike[str] = ".", *, embed: bool = False, embed
 
 
 __all__ = ["EDGE_TABLES", "GRAPH_KINDS", "MAX_LIMIT", "Index", "IndexReport", "cluster_label", "compact_row",
-           "fit_tokens", "index_repo", "list_clusters", "lore_graph", "lore_search", "majority_path", "open_index"]
+           "fit_tokens", "index_repo", "list_clusters", "locate", "lore_graph", "lore_search", "majority_path", "open_index"]
 
 
 def __getattr__(name: str) -> Any:

@@ -6,7 +6,12 @@ failure becomes an MCP tool error (``isError``) with one sentence, never a crash
 
 Each tool is a thin shell: check the arguments against its schema, call one function of
 :mod:`lore.api` (or :mod:`lore.docs.api`), return compact JSON (``max_tokens`` trims rows with
-:func:`lore.api.fit_tokens`). The server opens the index read-only and never writes it, unless
+:func:`lore.api.fit_tokens`). Every answer is both ``structuredContent`` (checked by clients against the
+``outputSchema`` each tool declares) and the same JSON as text, for clients that read only text. Long lists
+come in pages: an answer with more rows carries an opaque ``next_cursor``; the same call with ``cursor`` set
+to it continues, as long as the index is at the same generation (:func:`encode_cursor`). Calls in the
+previous release's names (``search_docs``, ``kind`` as lore_graph's query type, ...) still work and say so in
+``deprecated`` (:func:`lore.mcp_schema.migrate_arguments`). The server opens the index read-only and never writes it, unless
 started with ``allow_refresh=True``, which adds the ``lore_refresh`` tool. It never imports or
 executes indexed code, and never reads a source file that resolves outside the repository root.
 
@@ -32,24 +37,29 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import IndexNotFoundError, InvalidArgumentError, LoreError, ServeAddressError
-from .mcp_schema import check_arguments, tool_definitions
+from .mcp_schema import PAGED_TOOLS, check_arguments, migrate_arguments, tool_definitions
+from .mcp_schema._pages import MAX_ROWS_ALL, call_key, decode_cursor, default_limit, encode_cursor
 from .mcp_schema._stdio import Replay, StdioServer
+from .queries._reason import reason
 from .store.db import DEFAULT_DIR, default_db_path, get_meta, locate_index
 
 if TYPE_CHECKING:  # the SDK loads only for streamable HTTP (and sessions that do not open with initialize)
     from mcp.server import Server
 
 log = logging.getLogger("lore.mcp")
-ENVELOPED = frozenset({"search_similar"})  # tools whose failures are answers ({"success": false, ...})
+ENVELOPED = frozenset({"lore_search_similar"})  # tools whose failures are answers ({"success": false, ...})
 
 SERVER_NAME = "lore"
 INSTRUCTIONS = (
-    "lore answers 'what else in this codebase is like this symbol?'. Typical flow: lore_search to find a symbol "
-    "id, lore_symbol to read it, lore_graph kind=related to rank similar symbols (or call/callers/import/"
-    "inheritance for direct edges), lore_clusters for the subsystems; search_docs and get_related for the "
-    "project's documentation (search_similar for plain cosine hits with citations). Ids are stable integers; qualified names work wherever an id does. Results are "
-    "compact JSON with total/truncated: raise limit or narrow the query when truncated is true. lore_status "
-    "says whether the index is fresh."
+    "lore answers 'what else in this codebase is like this symbol?' and 'where do I start on this bug?'. Typical "
+    "flow: lore_locate with a bug report, or lore_search with words, to find symbol ids; lore_symbol to read one; "
+    "lore_graph relation=related to rank similar symbols (call/callers/import/inheritance for direct edges); "
+    "lore_clusters for the subsystems; lore_search_docs and lore_docs_related for the project's documents. Ids "
+    "are stable integers; qualified names work wherever an id does. Parameters shared by the list tools: limit "
+    "(rows per page), cursor (the next_cursor of an answer, sent with the same other arguments, gives the next "
+    "page), max_tokens (rows are cut from the end to fit about that many tokens), compact (short rows with a "
+    "one-line why, the default; false gives full rows), include_tests (keep test code). kind is always a symbol "
+    "kind (function, method, class...). lore_status says whether the index is fresh."
 )
 
 
@@ -78,9 +88,10 @@ class LoreTools:
             "lore_symbol": self.lore_symbol,
             "lore_clusters": self.lore_clusters,
             "lore_status": self.lore_status,
-            "search_docs": self.search_docs,
-            "get_related": self.get_related,
-            "search_similar": self.search_similar,
+            "lore_locate": self.lore_locate,
+            "lore_search_docs": self.search_docs,
+            "lore_docs_related": self.get_related,
+            "lore_search_similar": self.search_similar,
         }
         if allow_refresh:
             self.handlers["lore_refresh"] = self.lore_refresh
@@ -110,30 +121,98 @@ class LoreTools:
 
     def call(self, name: str, arguments: dict[str, Any] | None) -> dict:
         """Run one tool; raises LoreError (user-caused) or anything else (a bug)."""
+        name, arguments, notes = migrate_arguments(name, arguments)
         if name not in self.handlers:
             hint = " (start the server with --allow-refresh to enable it)" if name == "lore_refresh" else ""
             raise InvalidArgumentError(f"unknown tool {name!r}{hint}; available: {', '.join(self.handlers)}")
         if name in ENVELOPED:  # its contract: every failure is an answer, arguments included
-            return self.handlers[name](dict(arguments or {}))
-        return self.handlers[name](check_arguments(name, arguments))
+            out = self.handlers[name](dict(arguments or {}))
+        elif name in PAGED_TOOLS:
+            out = self._page(name, check_arguments(name, arguments), notes)
+        else:
+            out = self.handlers[name](check_arguments(name, arguments))
+        if notes:
+            out["deprecated"] = notes
+        return out
 
-    # each handler: one call into the library, then formatting (compact rows, token budget)
+    def _page(self, name: str, a: dict, notes: list[str]) -> dict:
+        """One page of a list tool: the rows after the cursor's offset, ``next_cursor`` when more remain.
+
+        The handler is asked for ``offset + limit`` rows and the page is cut from them: the ranking is
+        deterministic for one generation, so page 2 continues page 1 exactly. ``max_tokens`` cuts the page
+        (never the envelope), and the cursor then points just after the last row shown.
+        """
+        cursor = a.pop("cursor", None)
+        max_tokens = a.pop("max_tokens", None)
+        limit = a.pop("limit", None) or default_limit(name, a)
+        key = call_key(name, a)
+        generation, offset = (None, 0) if cursor is None else decode_cursor(name, key, cursor)
+        out = self.handlers[name]({**a, "limit": offset + limit})
+        gen = out.get("generation")
+        if generation is not None and gen != generation:
+            raise InvalidArgumentError(
+                f"{name}: this cursor is from index generation {generation} and the index is now at generation "
+                f"{gen} (it was refreshed since); call again without cursor to start over")
+        rows = out["results"]
+        out["results"] = rows[offset:offset + limit]
+        echo = out["query"] if isinstance(out.get("query"), dict) and "limit" in out["query"] else out
+        if "limit" in echo:  # what was asked is one page, not the rows computed for it
+            echo["limit"] = limit
+        if offset:
+            out["offset"] = offset
+            out.pop("files", None)  # lore_locate lists its files on the first page only
+        if notes:
+            out["deprecated"] = notes  # counted in the token budget
+
+        def more(shown: int) -> bool:
+            end = offset + shown
+            return len(rows) > end or bool(out.get("has_more")) or (out.get("total", 0) > end and end < MAX_ROWS_ALL)
+
+        if more(len(out["results"])):  # a stand-in of the real cursor's size while the budget is applied
+            out["next_cursor"] = encode_cursor(key, gen, offset + len(out["results"]))
+        _fit(out, max_tokens)
+        out.pop("next_cursor", None)
+        shown = len(out["results"])
+        if more(shown):
+            out["next_cursor"] = encode_cursor(key, gen, offset + shown)
+        out["truncated"] = more(shown)
+        return out
+
+    # each handler: one call into the library, then formatting (compact rows)
     def lore_search(self, a: dict) -> dict:
         from .api import lore_search
 
         compact = a.pop("compact", True)
-        max_tokens = a.pop("max_tokens", None)
         out = lore_search(self.index(), a.pop("query"), **a)  # the other keys are search()'s options
         if compact:
             out["results"] = [compact_search_row(r) for r in out["results"]]
-        return _fit(out, max_tokens)
+        return out
 
     def lore_graph(self, a: dict) -> dict:
         from .api import lore_graph
 
         opts = dict(a)
-        opts.setdefault("compact", True)  # the library's other defaults are the tool's (README: Defaults)
-        return lore_graph(self.index(), **opts)
+        compact = opts.pop("compact", True)
+        relation = opts.pop("relation")
+        kinds = opts.pop("kind", None)
+        opts.update(opts.pop("options", None) or {})
+        out = lore_graph(self.index(), kind=relation, result_kind=kinds, **opts)
+        out["query"] = {"relation": out["query"].pop("kind"), **out["query"]}  # kind means a symbol kind here
+        if kinds:
+            out["query"]["kind"] = kinds
+        if compact:
+            out["results"] = [compact_graph_row(r, relation) for r in out["results"]]
+        return out
+
+    def lore_locate(self, a: dict) -> dict:
+        from .api import locate
+
+        compact = a.pop("compact", True)
+        out = locate(self.index(), a.pop("text"), **a)
+        if compact:
+            out["results"] = [compact_graph_row(r, "locate") for r in out["results"]]
+            out["files"] = [{"path": f["path"], "score": f["score"], "why": reason(f["why"])} for f in out["files"]]
+        return out
 
     def lore_symbol(self, a: dict) -> dict:
         from ._paths import symbol_with_source
@@ -146,9 +225,7 @@ class LoreTools:
     def lore_clusters(self, a: dict) -> dict:
         from .api import list_clusters
 
-        max_tokens = a.pop("max_tokens", None)
-        out = list_clusters(self.index(), **a)
-        return _fit(out, max_tokens)
+        return list_clusters(self.index(), **a)
 
     def lore_status(self, a: dict) -> dict:
         out = self.index().status()
@@ -158,16 +235,12 @@ class LoreTools:
     def search_docs(self, a: dict) -> dict:
         from .docs.api import search_docs
 
-        max_tokens = a.pop("max_tokens", None)
-        a.setdefault("limit", 10)
-        return _fit(_envelope(search_docs(self.index(), a.pop("query"), **a)), max_tokens)
+        return _envelope(search_docs(self.index(), a.pop("query"), **a))
 
     def get_related(self, a: dict) -> dict:
         from .docs.api import get_related
 
-        max_tokens = a.pop("max_tokens", None)
-        a.setdefault("limit", 10)
-        return _fit(_envelope(get_related(self.index(), a.pop("chunk_id"), **a)), max_tokens)
+        return _envelope(get_related(self.index(), a.pop("chunk_id"), **a))
 
     def search_similar(self, a: dict) -> dict:
         """The ``search_similar`` contract: ``{success, count, documents}``, failures as ``success: false``."""
@@ -178,10 +251,10 @@ class LoreTools:
         if not isinstance(a.get("query"), str) or not a["query"].strip():
             return failure("Query parameter is required")
         try:
-            a = check_arguments("search_similar", a)
+            a = check_arguments("lore_search_similar", a)
             index = self.index()
         except Exception as exc:  # noqa: BLE001 - the contract turns every failure into an envelope
-            return failure(f"Failed to search: {error_message('search_similar', exc)}")
+            return failure(f"Failed to search: {error_message('lore_search_similar', exc)}")
         return search_similar(index, a["query"], limit=a.get("limit", SIMILAR_LIMIT))
 
     def lore_refresh(self, a: dict) -> dict:
@@ -209,6 +282,28 @@ def _envelope(out: dict) -> dict:
     if isinstance(rows, list):
         out.setdefault("total", len(rows))
         out.setdefault("truncated", bool(out.get("has_more", out["total"] > len(rows))))
+    return out
+
+
+def compact_graph_row(row: dict, relation: str) -> dict:
+    """A graph (or locate) row for an agent: id, qualified name, kind, ``at``, score, and ``why`` as one line
+    (<= 100 characters, read from the row's own why); ``call`` / ``callers`` rows add ``lines``, the call sites
+    (in the seed's file for ``call``, in the caller's for ``callers``).
+
+    Examples
+    --------
+    >>> compact_graph_row({"id": 7, "name": "f", "qualified_name": "m.f", "kind": "function", "path": "m.py",
+    ...                    "line": 3, "score": 1.0, "why": {"resolution": "import", "call_lines": [9]}}, "call")
+    {'id': 7, 'qualified_name': 'm.f', 'kind': 'function', 'at': 'm.py:3', 'score': 1.0, 'why': 'called at line 9 (import)', 'lines': [9]}
+    """
+    out = {"id": row["id"], "qualified_name": row.get("qualified_name") or row.get("name"), "kind": row.get("kind"),
+           "at": f"{row['path']}:{row['line']}" if row.get("path") else None, "score": row.get("score"),
+           "why": reason(row.get("why"), relation=relation)}
+    why = row.get("why")
+    if isinstance(why, dict) and why.get("call_lines") and relation in ("call", "callers"):
+        out["lines"] = why["call_lines"]
+    if row.get("also_at"):  # the row's other copies (stubs, @overload signatures)
+        out["also_at"] = row["also_at"]
     return out
 
 
@@ -264,23 +359,32 @@ def error_message(name: str, exc: BaseException) -> str:
 
 
 def call_tool(tools: LoreTools, name: str, arguments: dict[str, Any] | None) -> dict:
-    """One ``tools/call`` as its MCP result (``{"content": [text], "isError": bool}``); never raises.
+    """One ``tools/call`` as its MCP result; never raises.
 
-    A failure becomes a tool error with one sentence (:func:`error_message`), except for the tools
-    whose contract makes every failure an answer (``search_similar``: ``{"success": false, ...}``).
+    An answer is ``{"content": [text], "structuredContent": answer, "isError": false}``: the same JSON twice,
+    as the MCP specification recommends (clients that read structured content check it against the tool's
+    ``outputSchema``; the others read the text). A failure becomes a tool error with one sentence
+    (:func:`error_message`) and no structured content, except for the tools whose contract makes every
+    failure an answer (``lore_search_similar``: ``{"success": false, ...}``).
     """
+    out: dict | None
     try:
-        text, failed = _dump(tools.call(name, arguments)), False
+        out = tools.call(name, arguments)
+        text, failed = _dump(out), False
     except Exception as exc:  # a bug must not take the server down: report it and keep serving
         if not isinstance(exc, LoreError):
             log.exception("tool %s failed", name)
-        if name in ENVELOPED:  # the contract: a failure is a {"success": false, ...} answer
+        if migrate_arguments(name, None)[0] in ENVELOPED:  # the contract: a failure is a {"success": false} answer
             from .docs.similar import failure
 
-            text, failed = _dump(failure(f"Failed to search: {error_message(name, exc)}")), False
+            out = failure(f"Failed to search: {error_message(name, exc)}")
+            text, failed = _dump(out), False
         else:
-            text, failed = error_message(name, exc), True
-    return {"content": [{"type": "text", "text": text}], "isError": failed}
+            out, text, failed = None, error_message(name, exc), True
+    result: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": failed}
+    if out is not None:
+        result["structuredContent"] = out
+    return result
 
 
 def build_server(db_path: str | os.PathLike[str], *, allow_refresh: bool = False, engine: str = "local",
@@ -508,9 +612,13 @@ def main(argv: list[str] | None = None) -> None:
 __all__ = [
     "LoreTools",
     "build_server",
+    "call_key",
     "call_tool",
     "check_arguments",
+    "compact_graph_row",
     "compact_search_row",
+    "decode_cursor",
+    "encode_cursor",
     "locate_db",
     "main",
     "parse_http",

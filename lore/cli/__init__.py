@@ -40,7 +40,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "index": ("index", "stats", "show"),
     "docs": ("docs", "related"),
     "serve": ("serve", "tools"),
-    "search": ("search",),
+    "search": ("search", "locate"),
     "bench": ("bench",),
     "config": ("config",),
     "export": ("export",),

@@ -1,4 +1,5 @@
-"""``lore search``: a thin shell over :meth:`lore.api.Index.search` (symbols, or files with ``--files``)."""
+"""``lore search``: a thin shell over :meth:`lore.api.Index.search` (symbols, or files with ``--files``);
+``lore locate``: over :func:`lore.api.locate` (where to start on a bug report)."""
 
 from __future__ import annotations
 
@@ -81,7 +82,55 @@ def search_command(
     print_table(f"{'files' if files else 'symbols'} matching {query!r}", columns, rows, footer(data))
 
 
+def locate_command(
+    text: Annotated[str | None, typer.Argument(help="The bug report (error message, traceback, description); "
+                                                    "- reads it from stdin.")] = None,
+    file: Annotated[Path | None, typer.Option("--file", "-f", help="Read the bug report from this file.")] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", help="Maximum symbols.")] = 10,
+    files: Annotated[int, typer.Option("--files", help="Maximum files.")] = 5,
+    include_tests: Annotated[bool, typer.Option("--include-tests/--no-include-tests", help="Keep test code.")] = False,
+    db: Annotated[Path | None, typer.Option("--db", "--index", help="Index file or repository root.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Where to start on a bug report: files and functions, with reasons (stack frames, search, graph)."""
+    import sys
+
+    from ..errors import InvalidArgumentError
+
+    if file is not None and text is not None:
+        raise InvalidArgumentError("give the bug report as TEXT, - (stdin) or --file, not two of them")
+    if file is not None:
+        try:
+            text = file.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise InvalidArgumentError(f"cannot read --file {file}: {exc.strerror or exc}") from None
+    elif text is None or text == "-":
+        if sys.stdin.isatty():  # nothing piped in: say how, rather than wait for input
+            raise InvalidArgumentError("give the bug report as TEXT, pipe it in with -, or name a --file")
+        text = sys.stdin.read()
+    with open_db(db, readonly=True) as idx:
+        from ..api import locate
+
+        data = locate(idx, text, limit=limit, files=files, include_tests=include_tests)
+    if as_json:
+        emit_json(data)
+        return
+    from ._format import Column, print_table
+
+    print_table("files", (Column("file", "path", min=16), Column("score", align="right"),
+                          Column("why", "spill", min=8)),
+                [(r["path"], f"{r['score']:.3g}", r["why"]["summary"]) for r in data["files"]], "")
+    print_table("symbols", (Column("id", align="right"), Column("symbol", "name", min=14), Column("kind"),
+                            Column("location", "path", min=12), Column("score", align="right"),
+                            Column("why", "spill", min=8)),
+                [(str(r["id"]), r["qualified_name"], r["kind"], f"{r['path']}:{r['line']}", f"{r['score']:.3g}",
+                  r["why"]["summary"]) for r in data["results"]],
+                f"{len(data['results'])} of {data['total']} shown · {data['query']['frames']} stack frames read"
+                f" · index generation {data['generation']}")
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``search`` to ``app``."""
+    """Add ``search`` and ``locate`` to ``app``."""
     # a query may start with "-" ("-retry"): text, not an unknown option
     command(app, "search", context_settings={"ignore_unknown_options": True})(search_command)
+    command(app, "locate", context_settings={"ignore_unknown_options": True})(locate_command)

@@ -2,7 +2,9 @@
 
 Kept apart from :mod:`lore.mcp_server` (which serves them) so that ``lore tools --schema`` and
 non-MCP agent frameworks get the same definitions without the SDK. Descriptions are written for a
-model choosing a tool: what it returns, when to use which algorithm, how big an answer is.
+model choosing a tool: when to use it, what it returns, how big an answer is; and they are short, because
+the whole list sits in the agent's context before any call (``tools/list`` stays under 8 KB, a test
+checks it). Every parameter name means one thing across tools (``kind`` is a symbol kind everywhere).
 :func:`check_arguments` applies the schema before any library call and turns a violation into one
 sentence ("lore_graph: limit must be an integer from 1 to 100, got 500").
 """
@@ -15,7 +17,11 @@ from typing import Any
 
 from ..errors import InvalidArgumentError
 from ._common import (
+    _COMPACT,
+    _CURSOR,
+    _HIDDEN,
     _MAX_TOKENS,
+    _TESTS,
     ALGORITHMS,
     CODE_SEARCH_MODES,
     DEFAULT_ALGORITHM,
@@ -35,277 +41,145 @@ _SYMBOL_REF = {
         {"type": "string", "minLength": 1, "maxLength": 500},
     ]
 }
+_KINDS = {
+    "anyOf": [
+        {"type": "string", "minLength": 1, "maxLength": 40},
+        {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 40}, "minItems": 1, "maxItems": 10},
+    ],
+    "description": "Only this symbol kind (or kinds): function, method, class...",
+}
 TOOLS: dict[str, dict[str, Any]] = {
     "lore_search": {
         "title": "Search code symbols",
         "description": (
-            "Find symbols (functions, methods, classes, modules) or files by words: names are split on "
-            "camelCase and snake_case, and qualified names, signatures, docstrings and paths are searched "
-            "too. Use it first, to turn a concept ('retry failed request') or a partial name into symbol ids "
-            "for lore_symbol and lore_graph. Returns {query, generation, total, truncated, results: [{id, "
-            "qualified_name, kind, at: 'path:line', score, is_test, found_by}]}; scores are normalised so the "
-            "best hit is 1; total counts every row above min_score. mode: hybrid (default; keyword + vector "
-            "ranks fused; says `fallback` when the index has no vectors), keyword (BM25, every word required "
-            "unless any_terms), vector (meaning). By default the best hits are expanded one hop along the "
-            "graph (their class, base, callees; found_by names the hit and the edge path that brought the row "
-            "in); expand=0 turns that off. files=true searches files (path, exported names, imports) instead: "
-            "a file row's id is a file id, so pass its qualified_name (the module) to lore_symbol or "
-            "lore_graph. Defaults: 5 rows above score 0.5 (files: 10 above 0.3); about 400 tokens (files: "
-            "1k). compact=false adds name, path, line and end_line as separate fields."
+            "Find symbols (files: files=true) by words or a partial name, for ids to pass to lore_symbol and "
+            "lore_graph; for a bug report use lore_locate. Returns {total, results: [{id, qualified_name, kind, at, "
+            "score, found_by}], next_cursor}; a file row's id is a file id. 5 rows, about 400 tokens."
         ),
         "schema": _obj(
             {
-                "query": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 500,
-                    "description": "Words or an identifier.",
-                },
-                "mode": {
-                    "type": "string",
-                    "enum": list(CODE_SEARCH_MODES),
-                    "default": "hybrid",
-                    "description": "hybrid (keyword + vector fused), keyword (BM25) or vector (meaning).",
-                },
-                "kind": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 40,
-                    "description": "Keep only this symbol kind, e.g. function, method, class, module.",
-                },
-                "path_prefix": {
-                    "type": "string",
-                    "minLength": 1,
-                    "maxLength": 500,
-                    "description": "Keep only results under this repository-relative path, e.g. 'src/http/'.",
-                },
-                "limit": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": MAX_ROWS,
-                    "description": f"Maximum rows returned (1..{MAX_ROWS}); default 5 (files: 10).",
-                },
-                "expand": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 3,
-                    "description": "Graph hops to expand the best hits along (0..3); default 1 for symbols, 0 for files.",
-                },
-                "min_score": {
-                    "type": "number",
-                    "minimum": 0,
-                    "maximum": 1,
-                    "description": "Drop results scoring below this (0..1, best hit = 1); default 0.5 (files: 0.3).",
-                },
-                "files": {
-                    "type": "boolean",
-                    "default": False,
-                    "description": "Search files instead of symbols.",
-                },
-                "include_tests": {
-                    "type": "boolean",
-                    "default": True,
-                    "description": "Keep symbols and files from test code (each row says is_test).",
-                },
-                "any_terms": {
-                    "type": "boolean",
-                    "default": False,
-                    "description": "Keyword hits need only one of the words instead of all of them.",
-                },
-                "compact": {
-                    "type": "boolean",
-                    "default": True,
-                    "description": "Short rows (default); false returns the library's full rows.",
-                },
+                "query": {"type": "string", "minLength": 1, "maxLength": 500, "description": "Words or a name."},
+                "kind": {"type": "string", "minLength": 1, "maxLength": 40, "description": "Only this symbol kind."},
+                "files": {"type": "boolean", "default": False, "description": "Search files."},
+                "path_prefix": {"type": "string", "minLength": 1, "maxLength": 500, "description": "Only under this path."},
+                "mode": {"type": "string", "enum": list(CODE_SEARCH_MODES), "default": "hybrid", **_HIDDEN,
+                         "description": "hybrid (keyword + vector), keyword (BM25) or vector."},
+                "expand": {"type": "integer", "minimum": 0, "maximum": 3, **_HIDDEN,
+                           "description": "Graph hops from the best hits; default 1 (files: 0)."},
+                "min_score": {"type": "number", "minimum": 0, "maximum": 1, **_HIDDEN,
+                              "description": "Drop rows below this; default 0.5 (files: 0.3)."},
+                "any_terms": {"type": "boolean", "default": False, **_HIDDEN,
+                              "description": "Keyword hits need one word, not all."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_ROWS},
+                "include_tests": {**_TESTS, "default": True},
+                "compact": _COMPACT,
                 "max_tokens": _MAX_TOKENS,
+                "cursor": _CURSOR,
             },
             ("query",),
         ),
     },
-    "lore_graph": {
-        "title": "Graph query: related symbols, calls, callers, imports, inheritance, cluster",
+    "lore_locate": {
+        "title": "Where to start on a bug report",
         "description": (
-            "Walk or rank the code graph from one symbol (id or qualified name; several seeds only for "
-            "kind=related). kind: related = symbols most like the seed; call = what it calls (with call-site "
-            "lines); callers = what calls it; import = what its file imports (direction=out) or who imports "
-            "it (in); inheritance = bases (out) / subclasses and overriding methods (in) / both; cluster = "
-            "the other members of its subsystem. For related, algorithm: hybrid (default; structure, place, "
-            "words and role combined by weights fit on outside ground truth, git history in a git checkout; "
-            "why lists each signal's share, e.g. 'same file, 12 lines apart; shares 2 callees (a, b)'), "
-            "overlap (fastest; shares callees, callers, types and the enclosing class or module with the seed, "
-            "or is linked to it directly: best for 'siblings' such as other handlers or parsers), fusion "
-            "(overlap and pagerank_push rankings fused; why shows shared neighbours and a walk path), pagerank "
-            "(exact personalized PageRank: symbols reachable through several short paths, collaborators "
-            "across the neighbourhood; slowest), pagerank_push (local approximation of pagerank), pagerank_mc "
-            "(Monte-Carlo variant with a "
-            "standard error per row; seed for reproducibility), cluster (same "
-            "label-propagation subsystem, ranked). Returns {query, generation, total, truncated, results: "
-            "[{id, qualified_name, kind, at: 'path:line', score, why}]}; why names the shared neighbours or "
-            "the path that earned the score, with edge resolutions. compact=true (default) keeps rows short; "
-            "the default limit 20 compact is about 1.5-3k tokens; max_tokens trims rows to a budget."
+            "Start here for a bug report or a failure: pass its text as is, tracebacks included. Returns {files: "
+            "[{path, why}], results: [{id, qualified_name, kind, at, score, why}], next_cursor}. About 800 tokens."
         ),
         "schema": _obj(
             {
-                "kind": {
-                    "type": "string",
-                    "enum": list(GRAPH_KINDS),
-                    "description": "What to compute from the seed; see the tool description.",
-                },
+                "text": {"type": "string", "minLength": 1, "maxLength": 50_000, "description": "The bug report."},
+                "files": {"type": "integer", "minimum": 0, "maximum": MAX_ROWS, "default": 5,
+                          "description": "Files listed."},
+                "limit": _limit(10),
+                "include_tests": {**_TESTS, "default": False},
+                "compact": _COMPACT,
+                "max_tokens": _MAX_TOKENS,
+                "cursor": _CURSOR,
+            },
+            ("text",),
+        ),
+    },
+    "lore_graph": {
+        "title": "Code graph from a symbol",
+        "description": (
+            "From a symbol, relation: related = what else is like it; call / callers (lines = call sites); import "
+            "(direction in: importers); inheritance (out: bases, in: subclasses); cluster = its subsystem. "
+            "algorithm (related): hybrid (default, best), overlap (fastest), pagerank... Returns {total, results: "
+            "[{id, qualified_name, kind, at, score, why}], next_cursor}. 20 rows, about 1.2k tokens."
+        ),
+        "schema": _obj(
+            {
+                "relation": {"type": "string", "enum": list(GRAPH_KINDS)},
                 "source_id": {
                     "anyOf": [
                         *_SYMBOL_REF["anyOf"],
                         {"type": "array", "items": _SYMBOL_REF, "minItems": 1, "maxItems": 20},
                     ],
-                    "description": "Seed symbol: an id (integer), a qualified name such as 'pkg.module.Class.method', "
-                    "a public name ('requests.Session'), a unique suffix ('Session.request'), or 'path:line'; "
-                    "a list of them for kind=related. An ambiguous name fails with its candidates listed.",
+                    "description": "Id, qualified name, unique suffix or path:line; a list for related.",
                 },
-                "algorithm": {
-                    "type": "string",
-                    "enum": list(ALGORITHMS),
-                    "default": DEFAULT_ALGORITHM,
-                    "description": "kind=related only; see the tool description.",
-                },
-                "limit": _limit(20),
-                "result_kind": {
-                    "anyOf": [
-                        {"type": "string", "minLength": 1, "maxLength": 40},
-                        {
-                            "type": "array",
-                            "items": {"type": "string", "minLength": 1, "maxLength": 40},
-                            "minItems": 1,
-                            "maxItems": 10,
-                        },
-                    ],
-                    "description": "Keep only results of this symbol kind (or kinds), e.g. 'function'.",
-                },
-                "include_tests": {
-                    "type": "boolean",
-                    "default": False,
-                    "description": "Keep symbols defined in test files (excluded by default).",
-                },
-                "direction": {
-                    "type": "string",
-                    "enum": ["out", "in", "both"],
-                    "description": "import: out (imports) / in (importers); inheritance: out (bases) / in "
-                    "(subclasses) / both; pagerank and hybrid's walk signal: walk direction.",
-                },
-                "measure": {
-                    "type": "string",
-                    "enum": list(MEASURES),
-                    "description": f"algorithm=overlap, fusion or hybrid (its structure signal): similarity measure "
-                    f"(default {DEFAULT_MEASURE}).",
-                },
-                "weights": {
+                "algorithm": {"type": "string", "enum": list(ALGORITHMS), "default": DEFAULT_ALGORITHM},
+                "kind": _KINDS,
+                "direction": {"type": "string", "enum": ["out", "in", "both"]},
+                "options": {
                     "type": "object",
-                    "additionalProperties": {"type": "number", "minimum": 0},
-                    "maxProperties": 20,
-                    "description": "kind=related: weight per relation, e.g. {callees: 1, callers: 0.5, types: 0.2} for "
-                    "overlap (callees, callers, types, inherits, inherited_by, container); calls, types, inherits, "
-                    "contains, imports for pagerank*; signal weights for hybrid. Names left out keep their defaults.",
+                    "properties": {
+                        "measure": {"type": "string", "enum": list(MEASURES)},
+                        "weights": {"type": "object", "additionalProperties": {"type": "number", "minimum": 0},
+                                    "maxProperties": 20},
+                        "alpha": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1, "default": 0.85},
+                        "n_walks": {"type": "integer", "minimum": 100, "maximum": 1_000_000, "default": 10_000},
+                        "seed": {"type": "integer", "minimum": 0, "maximum": 2**31 - 1, "default": 0},
+                    },
+                    "additionalProperties": False,
+                    "description": f"measure (overlap: {DEFAULT_MEASURE}, cosine, jaccard...), weights per relation, "
+                    "alpha (pagerank, 0.85), n_walks and seed (pagerank_mc).",
                 },
-                "alpha": {
-                    "type": "number",
-                    "exclusiveMinimum": 0,
-                    "exclusiveMaximum": 1,
-                    "default": 0.85,
-                    "description": "PageRank damping in (0, 1): higher reaches further from the seed.",
-                },
-                "n_walks": {
-                    "type": "integer",
-                    "minimum": 100,
-                    "maximum": 1_000_000,
-                    "default": 10_000,
-                    "description": "algorithm=pagerank_mc: number of random walks.",
-                },
-                "seed": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 2**31 - 1,
-                    "default": 0,
-                    "description": "algorithm=pagerank_mc: random seed (same seed, same answer).",
-                },
-                "compact": {
-                    "type": "boolean",
-                    "default": True,
-                    "description": "Short rows (default); false adds name, "
-                    "path and line as separate fields and the full why.",
-                },
+                "with_docs": {"type": "boolean", "default": False, **_HIDDEN,
+                              "description": "Add the doc chunks that name the seeds."},
+                "limit": _limit(20),
+                "include_tests": {**_TESTS, "default": False},
+                "compact": _COMPACT,
                 "max_tokens": _MAX_TOKENS,
-                "with_docs": {
-                    "type": "boolean",
-                    "default": False,
-                    "description": "Also list document chunks that mention the seeds.",
-                },
+                "cursor": _CURSOR,
             },
-            ("kind", "source_id"),
+            ("relation", "source_id"),
         ),
     },
     "lore_symbol": {
         "title": "Show one symbol",
         "description": (
-            "Details of one symbol by id or qualified name. Returns {id, name, qualified_name, kind, path, "
-            "line, end_line, signature, docstring, parent: {id, qualified_name, kind}, is_test, snippet} "
-            "where snippet is the first snippet_lines lines of its source (default 12, 0 for none; withheld "
-            "when the file resolves outside the repository). Use it to read a result of lore_search or "
-            "lore_graph before deciding. About 100-600 tokens."
+            "Read one result before deciding. Returns {id, qualified_name, kind, path, line, signature, docstring, "
+            "parent, snippet (snippet_lines of source)}. 100-600 tokens."
         ),
         "schema": _obj(
             {
-                "symbol": {**_SYMBOL_REF, "description": "An id (integer), a qualified name, a public name "
-                           "('requests.Session'), a unique suffix ('Session.request') or 'path:line'."},
-                "snippet_lines": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 200,
-                    "default": 12,
-                    "description": "Lines of source to include (0..200).",
-                },
+                "symbol": {**_SYMBOL_REF, "description": "Id, qualified name, unique suffix or path:line."},
+                "snippet_lines": {"type": "integer", "minimum": 0, "maximum": 200, "default": 12},
             },
             ("symbol",),
         ),
     },
     "lore_clusters": {
-        "title": "List subsystems (clusters)",
+        "title": "List subsystems",
         "description": (
-            "The codebase's subsystems, found by weighted label propagation over calls, types and "
-            "containment: each with cluster id, size, cohesion (share of edges inside), a readable label "
-            "(common path and frequent name words) and its most connected members. Use it to get a map of an "
-            "unfamiliar repository; then lore_graph kind=cluster on a member lists the rest. Returns {query, "
-            "generation, total, truncated, results: [{cluster, size, cohesion, label, top_members: [{id, "
-            "qualified_name}]}]}, largest first; 20 clusters is about 2-3k tokens. The first call on a large "
-            "index computes the clusters (seconds)."
+            "A map of an unfamiliar repository: subsystems of min_size or more, largest first. Returns {total, "
+            "results: [{cluster, size, label, top_members}], next_cursor}. About 2k tokens."
         ),
         "schema": _obj(
             {
-                "min_size": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 100_000,
-                    "default": 3,
-                    "description": "Hide clusters smaller than this.",
-                },
-                "limit": _limit(20, "clusters"),
-                "top": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 20,
-                    "default": 5,
-                    "description": "Members listed per cluster.",
-                },
+                "min_size": {"type": "integer", "minimum": 1, "maximum": 100_000, "default": 3},
+                "top": {"type": "integer", "minimum": 1, "maximum": 20, "default": 5, "description": "Members shown."},
+                "limit": _limit(20),
                 "max_tokens": _MAX_TOKENS,
+                "cursor": _CURSOR,
             }
         ),
     },
     "lore_status": {
         "title": "Index status",
         "description": (
-            "What is indexed and whether it is fresh. Returns {db, root, generation (increments on every "
-            "refresh), updated_at, files, symbols, fresh, changed_on_disk, removed_on_disk, read_only}: "
-            "fresh=false lists the indexed files changed or removed on disk since (new files are only found "
-            "by a refresh), and read_only (false when the server was started with --allow-refresh and offers "
-            "lore_refresh). Call it when results look stale or a tool says the index is missing. About 100 "
-            "tokens."
+            "When answers look stale or the index is missing. Returns {root, generation, fresh, changed_on_disk, "
+            "read_only}. About 100 tokens."
         ),
         "schema": _obj({}),
     },
@@ -313,58 +187,131 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_refresh": {
         "title": "Refresh the index",
         "description": (
-            "Re-index the repository incrementally (only files changed since the last run are parsed; symbol "
-            "ids of unchanged files stay stable). Use it when lore_status says fresh=false. Returns what "
-            "changed: added, changed and removed files, symbol and edge counts, the new generation. Parses "
-            "source text only; never runs it. Seconds on small repositories, about a minute on a large one. "
-            "In a git checkout the co-change history (the related ranker's history signal) is mined after "
-            "the code: in the background by default (report.history says so; answers use it once it lands)."
+            "Re-index changed files when lore_status says fresh=false. Returns the changes and the new "
+            "generation. Seconds to a minute."
         ),
         "schema": _obj(
             {
-                "history": {
-                    "type": "string",
-                    "enum": ["background", "wait", "off"],
-                    "default": "background",
-                    "description": "The git history: background (mined by a detached process after the code "
-                    "is indexed), wait (mined before answering: seconds to a minute the first time), off.",
-                },
+                "history": {"type": "string", "enum": ["background", "wait", "off"], "default": "background",
+                            "description": "Git history: mined after, before, or not."},
             }
         ),
     },
 }
 READ_ONLY_TOOLS = tuple(n for n in TOOLS if n != "lore_refresh")
+# The names of the previous release, still served (not listed) until the next one; answers say so.
+RENAMED_TOOLS = {"search_docs": "lore_search_docs", "get_related": "lore_docs_related",
+                 "search_similar": "lore_search_similar"}
+_GRAPH_OPTIONS = ("measure", "weights", "alpha", "n_walks", "seed")
+# What every answer's structuredContent holds (the client checks it against this).
+_PAGE_OUT = {"type": "object", "required": ["total", "results"]}
+OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
+    "lore_symbol": {"type": "object", "required": ["id", "qualified_name", "path"]},
+    "lore_status": {"type": "object", "required": ["generation", "fresh"]},
+    "lore_search_similar": {"type": "object", "required": ["success", "documents"]},
+    "lore_refresh": {"type": "object"},
+}
+PAGED_TOOLS = frozenset(set(READ_ONLY_TOOLS) - set(OUTPUT_SCHEMAS))
 
 
 def tool_definitions(*, allow_refresh: bool = False) -> list[dict[str, Any]]:
-    """The tool list as plain JSON (``name``, ``title``, ``description``, ``inputSchema``, ``annotations``).
+    """The tool list as plain JSON (``name``, ``title``, ``description``, ``inputSchema``, ``outputSchema``,
+    ``annotations``).
 
     This is what ``tools/list`` returns and what ``lore tools --schema`` prints, for agent frameworks
-    that do not speak MCP.
+    that do not speak MCP. The read-only tools carry the one hint that matters for them (the others only
+    mean something when a tool writes).
 
     Examples
     --------
     >>> [t["name"] for t in tool_definitions()][:3]
-    ['lore_search', 'lore_graph', 'lore_symbol']
+    ['lore_search', 'lore_locate', 'lore_graph']
     >>> "lore_refresh" in [t["name"] for t in tool_definitions(allow_refresh=True)]
     True
     """
     names = READ_ONLY_TOOLS + (("lore_refresh",) if allow_refresh else ())
+    writes = {"readOnlyHint": False, "destructiveHint": False}
     return [
         {
             "name": n,
             "title": TOOLS[n]["title"],
             "description": TOOLS[n]["description"],
-            "inputSchema": TOOLS[n]["schema"],
-            "annotations": {
-                "readOnlyHint": n != "lore_refresh",
-                "destructiveHint": False,
-                "idempotentHint": True,
-                "openWorldHint": False,
-            },
+            "inputSchema": published(TOOLS[n]["schema"]),
+            "outputSchema": OUTPUT_SCHEMAS.get(n, _PAGE_OUT),
+            "annotations": writes if n == "lore_refresh" else {"readOnlyHint": True},
         }
         for n in names
     ]
+
+
+_UNPUBLISHED = frozenset({"minLength", "maxLength", "maxItems", "maxProperties"})
+
+
+def published(schema: Any) -> Any:
+    """``schema`` as ``tools/list`` shows it: without the length limits and the huge maxima (ids, token
+    budgets) that :func:`check_arguments` still enforces (they cost a third of the list's bytes and an agent never
+    meets them: an argument past one gets a one-sentence error naming the limit).
+
+    Examples
+    --------
+    >>> published({"type": "string", "minLength": 1, "maxLength": 500, "description": "Words."})
+    {'type': 'string', 'description': 'Words.'}
+    """
+    if isinstance(schema, list):
+        return [published(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: published(v) for k, v in schema.items()
+           if k not in _UNPUBLISHED and not (k == "maximum" and v >= 100_000)}
+    if isinstance(out.get("properties"), dict):
+        out["properties"] = {k: v for k, v in out["properties"].items() if not v.pop("x-hidden", False)}
+    if out.get("type") == "object" and "description" in out:  # a nested group (options): its description names them
+        out.pop("properties", None)
+        out.pop("additionalProperties", None)
+    return out
+
+
+def migrate_arguments(name: str, arguments: Any) -> tuple[str, Any, list[str]]:
+    """(tool name, arguments, notes): a call in the previous release's names, translated.
+
+    Old tool names (:data:`RENAMED_TOOLS`) and, on ``lore_graph``, ``kind`` as the query type (now
+    ``relation``; ``kind`` is the symbol-kind filter everywhere, as in ``lore_search``), ``result_kind``
+    (now ``kind``) and the algorithm knobs at the top level (now in ``options``). Each translation adds
+    a note, which the answer carries as ``deprecated``. Arguments that are not an object pass through, for
+    :func:`check_arguments` to refuse.
+
+    Examples
+    --------
+    >>> migrate_arguments("lore_graph", {"kind": "related", "source_id": 3, "alpha": 0.5})[1]
+    {'source_id': 3, 'relation': 'related', 'options': {'alpha': 0.5}}
+    >>> migrate_arguments("lore_graph", {"relation": "call", "source_id": 3, "kind": "function"})
+    ('lore_graph', {'relation': 'call', 'source_id': 3, 'kind': 'function'}, [])
+    """
+    notes: list[str] = []
+    args = dict(arguments or {}) if isinstance(arguments, dict) else arguments
+    if name in RENAMED_TOOLS:
+        notes.append(f"tool {name} is now {RENAMED_TOOLS[name]}; the old name works until the next release")
+        name = RENAMED_TOOLS[name]
+    if name != "lore_graph" or not isinstance(args, dict):
+        return name, args, notes
+    if "relation" not in args and args.get("kind") in GRAPH_KINDS:  # no symbol kind is named like a query type
+        old = args.pop("kind")
+        args["relation"] = old
+        notes.append(f"lore_graph: kind={old!r} as the query type is now relation={old!r} (kind filters symbol "
+                     "kinds, as in lore_search); the old use works until the next release")
+    if "result_kind" in args:
+        args["kind"] = args.pop("result_kind")
+        notes.append("lore_graph: result_kind is now kind; the old name works until the next release")
+    moved = [k for k in _GRAPH_OPTIONS if k in args]
+    if moved:
+        opts = dict(args.get("options") or {}) if isinstance(args.get("options"), dict) else {}
+        for k in moved:
+            value = args.pop(k)
+            if value is not None:
+                opts[k] = value
+        args["options"] = opts
+        notes.append(f"lore_graph: {', '.join(moved)} now go in options; the top-level names work until the next release")
+    return name, args, notes
 
 
 # -- argument checks ---------------------------------------------------------------------------------
@@ -440,6 +387,8 @@ def _value_ok(value: Any, schema: dict) -> bool:
         if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", 1 << 30):
             return False
         return all(_value_ok(v, schema.get("items", {})) for v in value)
+    if isinstance(value, dict) and len(value) > schema.get("maxProperties", 1 << 30):
+        return False  # the values (weights) are checked by the library, whose message names the bad one
     return True
 
 
@@ -448,9 +397,9 @@ def check_arguments(name: str, arguments: dict[str, Any] | None) -> dict[str, An
 
     Examples
     --------
-    >>> check_arguments("lore_graph", {"kind": "related", "source_id": 3, "limit": 5})["limit"]
+    >>> check_arguments("lore_graph", {"relation": "related", "source_id": 3, "limit": 5})["limit"]
     5
-    >>> check_arguments("lore_graph", {"kind": "related", "source_id": 3, "limit": 500})
+    >>> check_arguments("lore_graph", {"relation": "related", "source_id": 3, "limit": 500})
     Traceback (most recent call last):
     ...
     lore.errors.InvalidArgumentError: lore_graph: limit must be an integer from 1 to 100, got 500
@@ -469,10 +418,23 @@ def check_arguments(name: str, arguments: dict[str, Any] | None) -> dict[str, An
         if value is None:  # an explicit null means "use the default"
             del args[key]
             continue
-        if not _value_ok(value, props[key]):
-            shown = json.dumps(value)[:80] if _jsonable(value) else repr(value)[:80]
-            raise InvalidArgumentError(f"{name}: {key} must be {_describe(props[key])}, got {shown}")
+        _check_value(name, key, value, props[key])
+        if isinstance(value, dict) and "properties" in props[key]:  # options: each member checked by name
+            inner = props[key]["properties"]
+            for sub, v in list(value.items()):
+                if sub not in inner:
+                    raise InvalidArgumentError(f"{name}: unknown {key} member {sub!r}; allowed: {', '.join(inner)}")
+                if v is None:
+                    del value[sub]
+                    continue
+                _check_value(name, f"{key}.{sub}", v, inner[sub])
     return args
+
+
+def _check_value(name: str, key: str, value: Any, schema: dict) -> None:
+    if not _value_ok(value, schema):
+        shown = json.dumps(value)[:80] if _jsonable(value) else repr(value)[:80]
+        raise InvalidArgumentError(f"{name}: {key} must be {_describe(schema)}, got {shown}")
 
 
 def _jsonable(value: Any) -> bool:
@@ -483,4 +445,5 @@ def _jsonable(value: Any) -> bool:
     return True
 
 
-__all__ = ["TOOLS", "check_arguments", "tool_definitions"]
+__all__ = ["OUTPUT_SCHEMAS", "PAGED_TOOLS", "RENAMED_TOOLS", "TOOLS", "check_arguments", "migrate_arguments",
+           "tool_definitions"]

@@ -19,29 +19,23 @@ CODE_SEARCH_MODES = ("hybrid", "vector", "keyword")  # lore.search.symbols.MODES
 DOC_SEARCH_MODES = ("hybrid", "vector", "keyword")  # lore.docs.search.MODES
 
 
-def _limit(default: int, what: str = "rows") -> dict:
-    return {
-        "type": "integer",
-        "minimum": 1,
-        "maximum": MAX_ROWS,
-        "default": default,
-        "description": f"Maximum {what} returned (1..{MAX_ROWS}).",
-    }
+def _limit(default: int) -> dict:
+    return {"type": "integer", "minimum": 1, "maximum": MAX_ROWS, "default": default}
 
 
-_MAX_TOKENS = {
-    "type": "integer",
-    "minimum": 50,
-    "maximum": 100_000,
-    "description": "Token budget (about 4 characters each): rows are dropped from the end until the answer fits, "
-    "and truncated becomes true.",
-}
+# The parameters every list tool shares carry no description of their own: the server's instructions
+# (lore.mcp_server.INSTRUCTIONS) explain them once, instead of once per tool in every tools/list.
+SHARED_PARAMETERS = ("limit", "max_tokens", "cursor", "compact", "include_tests")
+_MAX_TOKENS = {"type": "integer", "minimum": 50, "maximum": 100_000}
+_CURSOR = {"type": "string", "minLength": 1, "maxLength": 200}
+_COMPACT = {"type": "boolean", "default": True}
+_TESTS = {"type": "boolean"}
 _FILTER = {"type": "string", "minLength": 1, "maxLength": 200}
 _TAGS = {
     "type": "array",
     "items": {"type": "string", "minLength": 1, "maxLength": 100},
     "maxItems": 20,
-    "description": "Keep only chunks carrying all of these tags.",
+    "description": "Chunks with all these tags.",
 }
 
 
@@ -50,3 +44,8 @@ def _obj(props: dict, required: tuple[str, ...] = ()) -> dict:
     if required:
         out["required"] = list(required)
     return out
+
+
+# Knobs accepted and checked but not listed in tools/list (docs/mcp.md lists them): an agent rarely needs them,
+# and each costs its context bytes before any call.
+_HIDDEN = {"x-hidden": True}

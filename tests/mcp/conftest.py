@@ -256,3 +256,28 @@ def error_text(result: Any) -> str:
     text = result.content[0].text
     assert "\n" not in text and "Traceback" not in text, text
     return text
+
+
+def expected_graph(idx: Any, args: dict) -> dict:
+    """What ``lore_graph`` over MCP answers on its first page (``next_cursor`` aside): the library's answer for
+    the same call, the query type named ``relation``, rows made compact by :func:`lore.mcp_server.compact_graph_row`."""
+    from lore.api import lore_graph
+    from lore.mcp_server import compact_graph_row
+
+    a = dict(args)
+    relation, kinds = a.pop("relation"), a.pop("kind", None)
+    a.update(a.pop("options", None) or {})
+    compact = a.pop("compact", True)
+    a.pop("max_tokens", None)
+    out = lore_graph(idx, kind=relation, result_kind=kinds, **a)
+    out["query"] = {"relation": out["query"].pop("kind"), **out["query"]}
+    if kinds:
+        out["query"]["kind"] = kinds
+    if compact:
+        out["results"] = [compact_graph_row(r, relation) for r in out["results"]]
+    return out
+
+
+def first_page(answer: dict) -> dict:
+    """An answer without its ``next_cursor`` (what the library, which does not page, answers)."""
+    return {k: v for k, v in answer.items() if k != "next_cursor"}

@@ -11,19 +11,29 @@ from pathlib import Path
 import pytest
 
 from lore.errors import IndexNotFoundError, InvalidArgumentError
-from lore.mcp_server import LoreTools, check_arguments, error_message, parse_http, tool_definitions
+from lore.mcp_schema import TOOLS
+from lore.mcp_schema._common import SHARED_PARAMETERS
+from lore.mcp_server import (
+    INSTRUCTIONS,
+    LoreTools,
+    check_arguments,
+    error_message,
+    parse_http,
+    tool_definitions,
+)
 
 from .conftest import SHOP, write_tree
 
 READ_ONLY = [
     "lore_search",
+    "lore_locate",
     "lore_graph",
     "lore_symbol",
     "lore_clusters",
     "lore_status",
-    "search_docs",
-    "get_related",
-    "search_similar",
+    "lore_search_docs",
+    "lore_docs_related",
+    "lore_search_similar",
 ]
 
 
@@ -35,8 +45,11 @@ def test_tool_definitions_are_valid_json_schema():
     assert [t["name"] for t in tool_definitions(allow_refresh=True)] == [*READ_ONLY, "lore_refresh"]
     for t in tool_definitions(allow_refresh=True):
         jsonschema.Draft202012Validator.check_schema(t["inputSchema"])
+        jsonschema.Draft202012Validator.check_schema(t["outputSchema"])
         assert t["inputSchema"]["additionalProperties"] is False
-        assert len(t["description"]) > 150, t["name"]
+        assert t["outputSchema"]["type"] == "object"
+        assert t["name"].startswith("lore_")  # no clash with other servers' search_docs
+        assert len(t["description"]) > 100, t["name"]
         assert t["annotations"]["readOnlyHint"] is (t["name"] != "lore_refresh")
     json.dumps(tools)  # plain JSON
 
@@ -49,25 +62,28 @@ def test_descriptions_say_what_comes_back_and_how_big():
             "name"
         ]  # a size or cost to plan with
         for prop, spec in t["inputSchema"]["properties"].items():
-            assert spec.get("description"), (t["name"], prop)
+            # said once: in its own description, in the tool's, or (shared by the list tools) in the instructions
+            assert spec.get("description") or prop in text or (prop in SHARED_PARAMETERS and prop in INSTRUCTIONS), (
+                t["name"], prop)
 
 
 def test_schema_ranges():
     by = {t["name"]: t["inputSchema"]["properties"] for t in tool_definitions()}
     for name, props in by.items():
-        if "limit" in props and name != "search_similar":
+        if "limit" in props and name != "lore_search_similar":
             assert (props["limit"]["minimum"], props["limit"]["maximum"]) == (1, 100), name
-    # search_similar clamps its limit instead of refusing it: no bounds in its schema
-    assert by["search_similar"]["limit"] == {**by["search_similar"]["limit"], "default": 5}
-    assert "minimum" not in by["search_similar"]["limit"] and "maximum" not in by["search_similar"]["limit"]
-    assert (by["lore_graph"]["alpha"]["exclusiveMinimum"], by["lore_graph"]["alpha"]["exclusiveMaximum"]) == (
-        0,
-        1,
-    )
-    assert (by["lore_search"]["expand"]["minimum"], by["lore_search"]["expand"]["maximum"]) == (0, 3)
-    for name in ("lore_search", "lore_graph"):
+    # lore_search_similar clamps its limit instead of refusing it: no bounds in its schema
+    assert by["lore_search_similar"]["limit"] == {**by["lore_search_similar"]["limit"], "default": 5}
+    assert "minimum" not in by["lore_search_similar"]["limit"] and "maximum" not in by["lore_search_similar"]["limit"]
+    # the knobs of one algorithm are grouped (lore_graph options) or unlisted (lore_search expand): still checked
+    alpha = TOOLS["lore_graph"]["schema"]["properties"]["options"]["properties"]["alpha"]
+    assert (alpha["exclusiveMinimum"], alpha["exclusiveMaximum"]) == (0, 1)
+    expand = TOOLS["lore_search"]["schema"]["properties"]["expand"]
+    assert (expand["minimum"], expand["maximum"]) == (0, 3)
+    assert "expand" not in by["lore_search"] and "alpha" not in by["lore_graph"]
+    for name in ("lore_search", "lore_graph", "lore_locate"):
         assert by[name]["compact"]["default"] is True, name
-    for name in ("lore_search", "lore_graph", "lore_clusters", "search_docs", "get_related"):
+    for name in ("lore_search", "lore_graph", "lore_clusters", "lore_search_docs", "lore_docs_related", "lore_locate"):
         assert by[name]["max_tokens"]["minimum"] == 50, name
 
 
@@ -76,19 +92,19 @@ def test_schema_ranges():
     [
         (
             "lore_graph",
-            {"kind": "related", "source_id": 1, "limit": 0},
+            {"relation": "related", "source_id": 1, "limit": 0},
             "limit must be an integer from 1 to 100, got 0",
         ),
-        ("lore_graph", {"kind": "related", "source_id": 1, "limit": 101}, "got 101"),
-        ("lore_graph", {"kind": "related", "source_id": 1, "limit": True}, "limit must be an integer"),
-        ("lore_graph", {"kind": "related", "source_id": 1, "alpha": 1.0}, "strictly between 0 and 1"),
-        ("lore_graph", {"kind": "related", "source_id": 1, "alpha": 0}, "strictly between 0 and 1"),
-        ("lore_graph", {"kind": "nearby", "source_id": 1}, "kind must be one of: call, callers"),
-        ("lore_graph", {"kind": "related"}, "missing required argument 'source_id'"),
-        ("lore_graph", {"kind": "related", "source_id": ""}, "source_id must be"),
-        ("lore_graph", {"kind": "related", "source_id": []}, "source_id must be"),
-        ("lore_graph", {"kind": "related", "source_id": 1, "algorithm": "magic"}, "algorithm must be one of"),
-        ("lore_graph", {"kind": "related", "source_id": 1, "bogus": 1}, "unknown argument 'bogus'"),
+        ("lore_graph", {"relation": "related", "source_id": 1, "limit": 101}, "got 101"),
+        ("lore_graph", {"relation": "related", "source_id": 1, "limit": True}, "limit must be an integer"),
+        ("lore_graph", {"relation": "related", "source_id": 1, "options": {"alpha": 1.0}}, "options.alpha must be a number strictly between 0 and 1"),
+        ("lore_graph", {"relation": "related", "source_id": 1, "options": {"alpha": 0}}, "strictly between 0 and 1"),
+        ("lore_graph", {"relation": "nearby", "source_id": 1}, "relation must be one of: call, callers"),
+        ("lore_graph", {"relation": "related"}, "missing required argument 'source_id'"),
+        ("lore_graph", {"relation": "related", "source_id": ""}, "source_id must be"),
+        ("lore_graph", {"relation": "related", "source_id": []}, "source_id must be"),
+        ("lore_graph", {"relation": "related", "source_id": 1, "algorithm": "magic"}, "algorithm must be one of"),
+        ("lore_graph", {"relation": "related", "source_id": 1, "bogus": 1}, "unknown argument 'bogus'"),
         ("lore_search", {"query": "x", "expand": 4}, "expand must be an integer from 0 to 3"),
         ("lore_search", {"query": "   "}, "query must be a non-empty string"),
         ("lore_symbol", {"symbol": 1.5}, "symbol must be a positive integer"),
@@ -97,8 +113,8 @@ def test_schema_ranges():
             {"symbol": 10**30},
             "symbol must be a positive integer (an id) or a non-empty string, got 1000000000000000000000000000000",
         ),
-        ("get_related", {"chunk_id": "seven"}, "chunk_id must be a positive integer"),
-        ("search_docs", {"query": "x", "tags": "a"}, "tags must be a list of non-empty strings"),
+        ("lore_docs_related", {"chunk_id": "seven"}, "chunk_id must be a positive integer"),
+        ("lore_search_docs", {"query": "x", "tags": "a"}, "tags must be a list of non-empty strings"),
     ],
 )
 def test_bad_arguments_have_one_sentence(tool, args, message):
@@ -109,9 +125,9 @@ def test_bad_arguments_have_one_sentence(tool, args, message):
 
 def test_good_arguments_pass_and_nulls_mean_default():
     args = check_arguments(
-        "lore_graph", {"kind": "related", "source_id": ["a.b", 3], "alpha": 0.5, "measure": None}
+        "lore_graph", {"relation": "related", "source_id": ["a.b", 3], "options": {"alpha": 0.5, "measure": None}}
     )
-    assert args == {"kind": "related", "source_id": ["a.b", 3], "alpha": 0.5}
+    assert args == {"relation": "related", "source_id": ["a.b", 3], "options": {"alpha": 0.5}}
     assert check_arguments("lore_status", None) == {}
 
 

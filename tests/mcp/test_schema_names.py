@@ -23,7 +23,10 @@ def test_schema_vocabularies_match_the_library():
 
 
 def test_graph_tool_offers_them():
+    from lore.mcp_schema import TOOLS
+
     graph = next(t for t in tool_definitions() if t["name"] == "lore_graph")["inputSchema"]["properties"]
-    assert graph["kind"]["enum"] == list(names.GRAPH_KINDS)
+    assert graph["relation"]["enum"] == list(names.GRAPH_KINDS)  # the query type; kind is a symbol kind
     assert graph["algorithm"]["enum"] == list(names.ALGORITHMS)
-    assert graph["measure"]["enum"] == list(names.MEASURES)
+    options = TOOLS["lore_graph"]["schema"]["properties"]["options"]["properties"]  # checked, described in one line
+    assert options["measure"]["enum"] == list(names.MEASURES)

@@ -14,7 +14,7 @@ from lore.cli import app as lore_app
 from lore.docs import api as docs_api
 from lore.mcp_schema import tool_definitions
 
-from .conftest import payload, run_session
+from .conftest import expected_graph, first_page, payload, run_session
 
 runner = CliRunner()
 GRAPH_COMMANDS = ("call", "callers", "import", "inheritance", "related", "cluster")
@@ -32,14 +32,14 @@ DEFAULTS = [
     ("monte-carlo seed", 0, (lore_graph, "seed"), (("graph", "related"), "seed"), ("lore_graph", "seed")),
     ("clusters listed", 20, (list_clusters, "limit"), (("graph", "clusters"), "limit"), ("lore_clusters", "limit")),
     ("cluster size floor", 3, (list_clusters, "min_size"), (("graph", "clusters"), "min_size"), ("lore_clusters", "min_size")),
-    ("doc search limit", 10, (docs_api.search_docs, "limit"), (("docs", "search"), "limit"), ("search_docs", "limit")),
-    ("doc search mode", "hybrid", (docs_api.search_docs, "mode"), (("docs", "search"), "mode"), ("search_docs", "mode")),
-    ("doc title boost", 1.5, (docs_api.search_docs, "title_boost"), (("docs", "search"), "title_boost"), ("search_docs", "title_boost")),
-    ("doc link hops", 0, (docs_api.search_docs, "expand"), (("docs", "search"), "expand"), ("search_docs", "expand")),
-    ("get-related limit", 10, (docs_api.get_related, "limit"), (("docs", "related"), "limit"), ("get_related", "limit")),
-    ("get-related floor", 0.0, (docs_api.get_related, "min_score"), (("docs", "related"), "min_score"), ("get_related", "min_score")),
-    ("linked documents", False, (docs_api.get_related, "include_linked"), (("docs", "related"), "include_linked"), ("get_related", "include_linked")),
-    ("similar limit", 5, (docs_api.search_similar, "limit"), (("docs", "similar"), "limit"), ("search_similar", "limit")),
+    ("doc search limit", 10, (docs_api.search_docs, "limit"), (("docs", "search"), "limit"), ("lore_search_docs", "limit")),
+    ("doc search mode", "hybrid", (docs_api.search_docs, "mode"), (("docs", "search"), "mode"), ("lore_search_docs", "mode")),
+    ("doc title boost", 1.5, (docs_api.search_docs, "title_boost"), (("docs", "search"), "title_boost"), ("lore_search_docs", "title_boost")),
+    ("doc link hops", 0, (docs_api.search_docs, "expand"), (("docs", "search"), "expand"), ("lore_search_docs", "expand")),
+    ("get-related limit", 10, (docs_api.get_related, "limit"), (("docs", "related"), "limit"), ("lore_docs_related", "limit")),
+    ("get-related floor", 0.0, (docs_api.get_related, "min_score"), (("docs", "related"), "min_score"), ("lore_docs_related", "min_score")),
+    ("linked documents", False, (docs_api.get_related, "include_linked"), (("docs", "related"), "include_linked"), ("lore_docs_related", "include_linked")),
+    ("similar limit", 5, (docs_api.search_similar, "limit"), (("docs", "similar"), "limit"), ("lore_search_similar", "limit")),
 ]  # fmt: skip
 
 
@@ -52,8 +52,12 @@ def _cli_default(path: tuple[str, ...], name: str):
 
 
 def _mcp_default(tool: str, arg: str):
-    (spec,) = [t for t in tool_definitions() if t["name"] == tool]
-    return spec["inputSchema"]["properties"][arg].get("default")
+    from lore.mcp_schema import TOOLS
+
+    assert tool in [t["name"] for t in tool_definitions()]
+    props = TOOLS[tool]["schema"]["properties"]  # as checked: with the unlisted knobs and lore_graph's options
+    spec = props[arg] if arg in props else props["options"]["properties"][arg]
+    return spec.get("default")
 
 
 @pytest.mark.parametrize(("what", "value", "py", "cli", "mcp"), DEFAULTS, ids=[f"{d[0]}-{d[3][0][-1]}" for d in DEFAULTS])
@@ -90,10 +94,10 @@ def test_callers_tests_weights_and_limits_agree(shop_repo):
     _root, db = shop_repo
     weights = {"callees": 1.0, "callers": 0.0, "types": 5.0}
     mcp_calls = [
-        {"kind": "callers", "source_id": "shop.orders.place_order", "compact": False},
-        {"kind": "callers", "source_id": "shop.orders.place_order", "compact": False, "include_tests": True},
-        {"kind": "related", "source_id": "shop.orders.place_order", "compact": False, "weights": weights},
-        {"kind": "related", "source_id": "shop.orders.place_order", "compact": False},
+        {"relation": "callers", "source_id": "shop.orders.place_order", "compact": False},
+        {"relation": "callers", "source_id": "shop.orders.place_order", "compact": False, "include_tests": True},
+        {"relation": "related", "source_id": "shop.orders.place_order", "compact": False, "options": {"weights": weights}},
+        {"relation": "related", "source_id": "shop.orders.place_order", "compact": False},
     ]
 
     async def body(session):
@@ -113,7 +117,10 @@ def test_callers_tests_weights_and_limits_agree(shop_repo):
             lore_graph(idx, kind="related", source_id="shop.orders.place_order", weights=weights),
             lore_graph(idx, kind="related", source_id="shop.orders.place_order"),
         ]
-    assert via_cli == via_py == via_mcp
+    assert via_cli == via_py
+    with open_index(db, readonly=True) as idx:  # the same rows; MCP names the query type relation
+        assert [first_page(m) for m in via_mcp] == [expected_graph(idx, a) for a in mcp_calls]
+    assert [m["results"] for m in via_mcp] == [p["results"] for p in via_py]
     callers = {r["qualified_name"] for r in via_py[0]["results"]}
     with_tests = {r["qualified_name"] for r in via_py[1]["results"]}
     assert "tests.test_orders.test_place_order" in with_tests - callers  # the flag really works, off by default
@@ -131,7 +138,7 @@ def test_bad_weights_are_one_line_everywhere(shop_repo):
 
     async def body(session):
         return await session.call_tool(
-            "lore_graph", {"kind": "related", "source_id": "shop.orders.place_order", "weights": {"callers": -1}}
+            "lore_graph", {"relation": "related", "source_id": "shop.orders.place_order", "options": {"weights": {"callers": -1}}}
         )
 
     result = run_session(db, body)
@@ -189,7 +196,7 @@ def test_did_you_mean_over_cli_and_mcp(shop_repo):
     async def body(session):
         return [
             await session.call_tool("lore_symbol", {"symbol": "amont"}),
-            await session.call_tool("lore_graph", {"kind": "callers", "source_id": "check_qt"}),
+            await session.call_tool("lore_graph", {"relation": "callers", "source_id": "check_qt"}),
         ]
 
     symbol, graph = run_session(db, body)
@@ -200,10 +207,10 @@ def test_did_you_mean_over_cli_and_mcp(shop_repo):
 def test_a_tiny_token_budget_keeps_one_row_and_names_the_option(shop_repo):
     _root, db = shop_repo
     calls = [
-        ("lore_graph", {"kind": "related", "source_id": "shop.orders.place_order", "compact": False}),
+        ("lore_graph", {"relation": "related", "source_id": "shop.orders.place_order", "compact": False}),
         ("lore_search", {"query": "order", "mode": "keyword", "min_score": 0.0, "compact": False}),
         ("lore_clusters", {"min_size": 1}),
-        ("search_docs", {"query": "order", "mode": "keyword", "min_score": 0.0}),
+        ("lore_search_docs", {"query": "order", "mode": "keyword", "min_score": 0.0}),
     ]
 
     async def body(session):
@@ -232,21 +239,23 @@ def test_a_tiny_token_budget_keeps_one_row_and_names_the_option(shop_repo):
 
 def test_monte_carlo_standard_error_in_compact_rows(shop_repo):
     _root, db = shop_repo
-    args = {"kind": "related", "source_id": "shop.orders.place_order", "algorithm": "pagerank_mc", "n_walks": 2000, "seed": 7}
+    args = {"relation": "related", "source_id": "shop.orders.place_order", "algorithm": "pagerank_mc",
+            "options": {"n_walks": 2000, "seed": 7}}
 
     async def body(session):
         return payload(await session.call_tool("lore_graph", args))
 
     compact = run_session(db, body)
     with open_index(db, readonly=True) as idx:
-        full = lore_graph(idx, **{**args, "compact": False})
+        full = lore_graph(idx, kind="related", source_id="shop.orders.place_order", algorithm="pagerank_mc",
+                          n_walks=2000, seed=7)
     assert compact["results"] and len(compact["results"]) == len(full["results"])
-    for short, row in zip(compact["results"], full["results"], strict=True):
-        assert short["id"] == row["id"] and short["why"]["stderr"] == row["why"]["stderr"] > 0
+    for short, row in zip(compact["results"], full["results"], strict=True):  # the one-line why keeps it
+        assert short["id"] == row["id"] and row["why"]["stderr"] > 0 and f"±{row['why']['stderr']}" in short["why"]
         assert short["score"] == row["score"]
     cli = _cli_json("graph", "related", "shop.orders.place_order", "-a", "pagerank_mc", "--walks", "2000",
                     "--seed", "7", "--compact", "--db", str(db))  # fmt: skip
-    assert [r["why"]["stderr"] for r in cli["results"]] == [r["why"]["stderr"] for r in compact["results"]]
+    assert [r["why"]["stderr"] for r in cli["results"]] == [r["why"]["stderr"] for r in full["results"]]
 
 
 def test_search_similar_on_a_mixed_folder_over_mcp(tmp_path):
@@ -266,7 +275,7 @@ def test_search_similar_on_a_mixed_folder_over_mcp(tmp_path):
     ]
 
     async def body(session):
-        return [payload(await session.call_tool("search_similar", {"query": q, "limit": 1})) for q in queries]
+        return [payload(await session.call_tool("lore_search_similar", {"query": q, "limit": 1})) for q in queries]
 
     answers = run_session(db, body)
     cited = [(a["documents"][0]["source_file"], a["documents"][0]["source_type"], a["documents"][0]["page_number"])

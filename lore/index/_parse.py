@@ -25,7 +25,8 @@ from ..text.tokens import body_text, index_text
 from ._files import file_budget, read_source
 from .walk import is_binary
 
-MAX_BODY_CHARS = 2000
+MAX_BODY_CHARS = 65_536  # whole bodies are searched (issue 37: retry handling sat past 2,000 characters)
+MAX_FILE_TEXT_CHARS = 1_048_576  # a file's searched content (files_fts.content)
 PARALLEL_THRESHOLD = 24  # fewer changed files than this are parsed in-process (pool start-up costs ~50 ms)
 CHUNK_SIZE = 16  # files per task sent to a parse worker
 
@@ -46,7 +47,7 @@ class Parsed:
     # end_col, signature, docstring, return_type, exported
     syms: list[tuple] = field(default_factory=list)
     fts: list[tuple[str, str, str, str, str, str]] = field(default_factory=list)  # per symbol, pre-tokenized
-    file_fts: tuple[str, str, str] = ("", "", "")  # path, exports, imports
+    file_fts: tuple[str, ...] = ("", "", "", "")  # path, exports, imports, content
     blob: bytes = b""
     ref_names: str = ""
     lines: int = 0
@@ -137,7 +138,8 @@ def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str,
         fts.append((name_text, qname_text, cached_index_text(s.signature), body_text(s.docstring), path_text, body))
     exports = " ".join(s.name for s in pf.symbols if s.parent == 0 and s.exported)
     imports = " ".join(sorted({i.module or (i.name or "") for i in pf.imports}))
-    return Parsed(rel, digest, "ok", pf.module, syms, fts, (path_text, cached_index_text(exports), cached_index_text(imports)),
+    return Parsed(rel, digest, "ok", pf.module, syms, fts, (path_text, cached_index_text(exports), cached_index_text(imports),
+                    body_text(data[: MAX_FILE_TEXT_CHARS * 2].decode("utf-8", "replace")[:MAX_FILE_TEXT_CHARS])),
                    encode(pf), ref_names(pf), len(lines), pf.syntax_errors,
                    interface_items(pf) if want_items else None, record=pf if keep_record else None)
 

@@ -13,7 +13,16 @@ import sqlite3
 
 from ..store import search as store
 from ..text.fusion import RRF_K, normalise, rrf
-from .bm25 import FILE_WEIGHTS, Term, match_expression, normalised_name, parse_query, relaxed_terms
+from .bm25 import (
+    FILE_WEIGHTS,
+    LONG_FILE_WEIGHTS,
+    Term,
+    match_expression,
+    normalised_name,
+    parse_query,
+    relaxed_terms,
+)
+from .longquery import informative_terms, is_long, weighted_expression, weighted_terms
 from .symbols import Ranking, check_mode, relaxed_note, vector_ranking
 
 EXACT_BELOW = 0.99
@@ -44,6 +53,7 @@ def keyword_files(
     relax: bool = False,
     path_prefix: str | None = None,
     include_tests: bool = True,
+    long_query: str | None = None,
 ) -> tuple[list[tuple[int, float]], list[Term] | None]:
     """BM25 over ``files_fts`` with the word rules of symbol search
     (:func:`lore.search.symbols.keyword_ranking`): all words, relaxed to any of the informative
@@ -55,6 +65,11 @@ def keyword_files(
             conn, match_expression(ts, any_terms=any_), weights=FILE_WEIGHTS, limit=depth, **filters
         )
 
+    if long_query is not None:
+        weighted = informative_terms(conn, "files_fts", weighted_terms(long_query))
+        hits = store.fts_files(conn, weighted_expression(weighted), weights=LONG_FILE_WEIGHTS, limit=depth,
+                               **filters) if weighted else []
+        return hits, None
     if any_terms or len(terms) < 2:
         return run(terms, any_terms), None
     if relax:
@@ -96,6 +111,7 @@ def rank_files(
             relax=mode == "hybrid",
             path_prefix=path_prefix,
             include_tests=include_tests,
+            long_query=query if is_long(query) else None,
         )
         if relaxed:
             out.relaxed = relaxed_note(relaxed, "file")

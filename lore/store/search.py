@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # numpy loads only where vectors are read or written: `lore i
 
 # column order of symbols_fts: name, qualified_name, signature, docstring, path, body
 SYMBOL_FTS_COLUMNS = ("name", "qualified_name", "signature", "docstring", "path", "body")
-FILE_FTS_COLUMNS = ("path", "exports", "imports")
+FILE_FTS_COLUMNS = ("path", "exports", "imports", "content")
 _CHUNK = 900  # bound parameters per IN (...) list, under SQLite's default limit
 
 
@@ -525,3 +525,20 @@ def fts_rows(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, str, st
     return list(
         conn.execute("SELECT rowid, name, qualified_name, signature, docstring, path, body FROM symbols_fts")
     )
+
+
+def definition_spans(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, int, int]]:
+    """(id, path, qualified_name, kind, start line, end line) of every function, method and class in a file
+    (the localization benchmark's units; :mod:`lore.bench.localize`)."""
+    return [
+        (int(r[0]), r[1], r[2], r[3], int(r[4]), int(r[5]))
+        for r in conn.execute(
+            "SELECT s.id, f.path, s.qualified_name, s.kind, s.start_line, s.end_line FROM symbols s "
+            "JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method', 'class') ORDER BY s.id"
+        )
+    ]
+
+
+def file_paths(conn: sqlite3.Connection) -> list[str]:
+    """Every indexed file's repository-relative path, sorted."""
+    return [r[0] for r in conn.execute("SELECT path FROM files ORDER BY path")]

@@ -167,4 +167,4 @@ def insert_symbol_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
 
 
 def insert_file_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
-    conn.executemany("INSERT INTO files_fts(rowid, path, exports, imports) VALUES (?,?,?,?)", rows)
+    conn.executemany("INSERT INTO files_fts(rowid, path, exports, imports, content) VALUES (?,?,?,?,?)", rows)

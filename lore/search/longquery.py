@@ -11,8 +11,8 @@ is read as evidence, not as a conjunction:
   ``iter_content`` and the words ``iter content`` in a body);
 * **plain words** weigh 1, stop words are dropped.
 
-Terms found in more than ``COMMON_SHARE`` of the rows are left out (low idf, long posting lists), and
-of the rest the ``MAX_QUERY_TERMS`` with the highest ``weight * idf`` are kept: the work is bounded by
+Terms found in more than ``COMMON_SHARE`` of the rows are left out (low idf, long posting lists; in
+a small index the best ``MIN_QUERY_TERMS`` of them stay), and of the rest the ``MAX_QUERY_TERMS`` with the highest ``weight * idf`` are kept: the work is bounded by
 distinct terms, not by characters, so a 25,000-character report is read whole. A term's weight
 becomes the number of times it appears in the FTS5 expression: FTS5's ``bm25()`` sums over the
 phrases of a query, so a phrase written twice counts twice.
@@ -40,6 +40,7 @@ from .bm25 import COMMON_SHARE, Term, doc_frequencies
 
 LONG_QUERY_TERMS = 12
 MAX_QUERY_TERMS = 40
+MIN_QUERY_TERMS = 8
 FRAME_WEIGHT = 3
 IDENTIFIER_WEIGHT = 2
 
@@ -103,13 +104,16 @@ def informative_terms(
         return []
     total, df = doc_frequencies(conn, table, [t for term, _w in terms for t in term])
     n = max(total, 1)
-    scored = []
+    scored, common = [], []
     for k, (term, w) in enumerate(terms):
         f = min(df[t] for t in term)
-        if f == 0 or f > COMMON_SHARE * n:
+        if f == 0:
             continue
-        scored.append((w * math.log(1 + (n - f + 0.5) / (f + 0.5)), k, term, w))
+        (common if f > COMMON_SHARE * n else scored).append((w * math.log(1 + (n - f + 0.5) / (f + 0.5)), k, term, w))
     scored.sort(key=lambda s: (-s[0], s[1]))
+    if len(scored) < MIN_QUERY_TERMS:  # a small index: every word is common, the best of them still count
+        common.sort(key=lambda s: (-s[0], s[1]))
+        scored += common[: MIN_QUERY_TERMS - len(scored)]
     return [(term, w) for _s, _k, term, w in scored[:limit]]
 
 

@@ -188,12 +188,14 @@ def search(
     del db_path
     if not isinstance(query, str) or not query.strip():
         raise QueryError("empty search query; pass some words or an identifier to search for")
+    long_query = is_long(query)
     opts = check_options(
         mode=mode,
         files=files,
         kind=kind,
         limit=limit,
-        expand=expand,
+        # a report's best hits are fused with the graph (graphfuse) instead of expanded hop by hop
+        expand=0 if expand is None and long_query and graph and not files else expand,
         min_score=min_score,
         top_k=top_k,
         decay=decay,
@@ -219,7 +221,7 @@ def search(
         else:
             rows, total, ranking = _symbol_rows(
                 conn, query, mode, depth, opts, kind, path_prefix, include_tests, any_terms, embedder, decay,
-                graph=graph and is_long(query),
+                graph=graph and long_query,
             )
         out: dict[str, Any] = {
             "query": asked,

@@ -22,7 +22,7 @@ from .bm25 import (
     parse_query,
     relaxed_terms,
 )
-from .longquery import informative_terms, is_long, weighted_expression, weighted_terms
+from .longquery import demote_tests, informative_terms, is_long, weighted_expression, weighted_terms
 from .symbols import Ranking, check_mode, relaxed_note, vector_ranking
 
 EXACT_BELOW = 0.99
@@ -67,9 +67,9 @@ def keyword_files(
 
     if long_query is not None:
         weighted = informative_terms(conn, "files_fts", weighted_terms(long_query))
-        hits = store.fts_files(conn, weighted_expression(weighted), weights=LONG_FILE_WEIGHTS, limit=depth,
+        hits = store.fts_files(conn, weighted_expression(weighted), weights=LONG_FILE_WEIGHTS, limit=2 * depth,
                                **filters) if weighted else []
-        return hits, None
+        return demote_tests(hits, store.file_rows(conn, [i for i, _ in hits]))[:depth], None
     if any_terms or len(terms) < 2:
         return run(terms, any_terms), None
     if relax:

@@ -6,10 +6,14 @@ is read as evidence, not as a conjunction:
 
 * **traceback frames** (``File "requests/adapters.py", line 376, in send``): the function name and the
   file's stem weigh ``FRAME_WEIGHT``;
+* **file names** (``requests/sessions.py``): the stem weighs ``FRAME_WEIGHT``, the folders ``IDENTIFIER_WEIGHT``;
 * **identifiers** (``snake_case``, ``camelCase``, ``dotted.names``, ``call()``, ```backticked```): each
   weighs ``IDENTIFIER_WEIGHT``, as a phrase of its parts (so ``iter_content`` matches the name
   ``iter_content`` and the words ``iter content`` in a body);
 * **plain words** weigh 1, stop words are dropped.
+
+Rows of test code score half (``TEST_FACTOR``, :func:`demote_tests`): a report says what the code does
+wrong, and its fix lands in the code.
 
 Terms found in more than ``COMMON_SHARE`` of the rows are left out (low idf, long posting lists; in
 a small index the best ``MIN_QUERY_TERMS`` of them stay), and of the rest the ``MAX_QUERY_TERMS`` with the highest ``weight * idf`` are kept: the work is bounded by
@@ -22,7 +26,7 @@ Examples
 >>> terms = weighted_terms('Error in Session.send()\\n  File "requests/adapters.py", line 3, in send\\n'
 ...                        'the retry count is wrong')
 >>> [(" ".join(t), w) for t, w in terms]
-[('send', 3), ('adapters', 3), ('session', 2), ('error', 1), ('file', 1), ('requests', 1), ('line', 1), ('retry', 1), ('count', 1), ('is', 1), ('wrong', 1)]
+[('send', 3), ('adapters', 3), ('requests', 2), ('session', 2), ('error', 1), ('file', 1), ('line', 1), ('retry', 1), ('count', 1), ('is', 1), ('wrong', 1)]
 >>> weighted_expression([(("retry",), 1), (("get", "user"), 2)])
 '"retry" OR "get user" OR "get user"'
 """
@@ -43,9 +47,12 @@ MAX_QUERY_TERMS = 40
 MIN_QUERY_TERMS = 8
 FRAME_WEIGHT = 3
 IDENTIFIER_WEIGHT = 2
+TEST_FACTOR = 0.5
 
 _FRAME = re.compile(r'File "([^"]+)", line \d+, in ([A-Za-z_][A-Za-z0-9_]*)')
 _TOKEN = re.compile(r"`[^`\n]{1,200}`|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\(\))?|[0-9]+")
+# a file named in the text: src/flask/cli.py, requests/sessions.py, conf.py
+_PATH = re.compile(r"(?<![\w/.])((?:[\w.-]+/)*[\w-]+\.(?:py|pyi|pyx|js|ts|tsx|jsx|c|h|cc|cpp|hpp|java|go|rs|rb))\b")
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 # the last part of a dotted word that makes it a file name (adapters.py), not an attribute access
 _EXTENSIONS = frozenset("py pyi pyx js ts tsx jsx c h cc cpp hpp java go rs rb rst md txt cfg ini toml yaml yml json html css".split())
@@ -79,6 +86,11 @@ def weighted_terms(query: str) -> list[tuple[Term, int]]:
         stem = posixpath.basename(path.replace("\\", "/")).split(".")[0]
         add(tuple(split_identifier(func)), FRAME_WEIGHT)
         add(tuple(split_identifier(stem)), FRAME_WEIGHT)
+    for path in _PATH.findall(query):
+        *dirs, base = path.split("/")
+        add(tuple(split_identifier(base.rsplit(".", 1)[0])), FRAME_WEIGHT)
+        for d in dirs:
+            add(tuple(split_identifier(d)), IDENTIFIER_WEIGHT)
     for tok in _TOKEN.findall(query):
         quoted = tok.startswith("`")
         called = tok.endswith("()")
@@ -123,3 +135,15 @@ def weighted_expression(terms: Sequence[tuple[Term, int]]) -> str:
     for term, w in terms:
         quoted += ['"' + " ".join(term) + '"'] * max(1, int(w))
     return " OR ".join(quoted)
+
+
+def demote_tests(hits: list[tuple[int, float]], rows: dict[int, dict]) -> list[tuple[int, float]]:
+    """Scores of test code times ``TEST_FACTOR``, re-sorted: a report describes what the code does, and
+    the fix lands in the code (a test that exercises the same words still ranks, lower).
+
+    >>> demote_tests([(1, 2.0), (2, 1.5)], {1: {"is_test": True}, 2: {"is_test": False}})
+    [(2, 1.5), (1, 1.0)]
+    """
+    out = [(i, s * TEST_FACTOR if rows.get(i, {}).get("is_test") else s) for i, s in hits]
+    out.sort(key=lambda h: (-h[1], h[0]))
+    return out

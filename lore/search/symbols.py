@@ -44,7 +44,7 @@ from .bm25 import (
     parse_query,
     relaxed_terms,
 )
-from .longquery import informative_terms, is_long, weighted_expression, weighted_terms
+from .longquery import demote_tests, informative_terms, is_long, weighted_expression, weighted_terms
 from .vectors import changed_since_vectors, pick_model, vector_search
 
 MODES = ("hybrid", "vector", "keyword")
@@ -97,9 +97,10 @@ def keyword_ranking(
         weighted = informative_terms(conn, "symbols_fts", weighted_terms(query))
         if not weighted:
             return [], None
-        return store.fts_symbols(
-            conn, weighted_expression(weighted), weights=LONG_SYMBOL_WEIGHTS, limit=depth, **filters
-        ), None
+        hits = store.fts_symbols(
+            conn, weighted_expression(weighted), weights=LONG_SYMBOL_WEIGHTS, limit=2 * depth, **filters
+        )
+        return demote_tests(hits, store.symbol_rows(conn, [i for i, _ in hits]))[:depth], None
     if relax and not any_terms and len(terms) > 1:
         # one any-word query over the informative words; BM25 itself ranks rows with more of them higher
         terms, any_terms = relaxed_terms(conn, "symbols_fts", terms) or terms, True

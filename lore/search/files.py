@@ -115,6 +115,9 @@ def rank_files(
         )
         if relaxed:
             out.relaxed = relaxed_note(relaxed, "file")
+        if is_long(query) and keyword:
+            keyword = _with_symbol_files(conn, query, keyword, depth=depth, path_prefix=path_prefix,
+                                         include_tests=include_tests)
 
     for name, ranking, raw in (("keyword", keyword, "bm25"), ("vector", vector, "cosine")):
         for rank, (i, s) in enumerate(ranking, start=1):
@@ -151,3 +154,24 @@ def rank_files(
 def _stem(path: str) -> str:
     base = posixpath.basename(path)
     return base.split(".", 1)[0] if "." in base else base
+
+
+def _with_symbol_files(
+    conn: sqlite3.Connection,
+    query: str,
+    keyword: list[tuple[int, float]],
+    *,
+    depth: int,
+    path_prefix: str | None,
+    include_tests: bool,
+) -> list[tuple[int, float]]:
+    """A report's file ranking: the files' own BM25 fused (RRF) with the files of its best symbols, in
+    the order of their first symbol: a file whose one function matches the report well is as good a
+    place to start as a file whose whole text does."""
+    from .symbols import keyword_ranking
+
+    hits, _relaxed = keyword_ranking(conn, query, depth=depth, path_prefix=path_prefix, include_tests=include_tests)
+    rows = store.symbol_rows(conn, [i for i, _ in hits])
+    by_symbols = list(dict.fromkeys(rows[i]["file_id"] for i, _ in hits if i in rows and rows[i]["file_id"] is not None))
+    fused = rrf([[i for i, _ in keyword], by_symbols], k=RRF_K)
+    return sorted(fused.items(), key=lambda h: (-h[1], h[0]))

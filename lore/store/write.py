@@ -159,9 +159,10 @@ def insert_edges(conn: sqlite3.Connection, refs: list[tuple], types: list[tuple]
 
 
 def insert_symbol_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
-    """Rows of (symbol id, name, qualified_name, signature, docstring, path, body), pre-tokenized."""
+    """Rows of (symbol id, name, qualified_name, signature, docstring, path, body, rest), pre-tokenized."""
     conn.executemany(
-        "INSERT INTO symbols_fts(rowid, name, qualified_name, signature, docstring, path, body) VALUES (?,?,?,?,?,?,?)",
+        "INSERT INTO symbols_fts(rowid, name, qualified_name, signature, docstring, path, body, rest)"
+        " VALUES (?,?,?,?,?,?,?,?)",
         rows,
     )
 

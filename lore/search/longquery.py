@@ -1,8 +1,9 @@
 """Long queries: a whole bug report (prose, code, tracebacks) as weighted BM25 terms.
 
 A short query keeps the word rules of :mod:`lore.search.bm25` (every word required, relaxed when
-nothing has them all). A long one (more than ``LONG_QUERY_TERMS`` distinct terms, or several lines)
-is read as evidence, not as a conjunction:
+nothing has them all). A long one (more than ``LONG_QUERY_TERMS`` = 30 distinct words, or three lines
+or more: longer than a docstring's first sentence or a search box, as long as a report) is read as
+evidence, not as a conjunction:
 
 * **traceback frames** (``File "requests/adapters.py", line 376, in send``): the function name and the
   file's stem weigh ``FRAME_WEIGHT``;
@@ -42,7 +43,7 @@ from collections.abc import Sequence
 from ..text.tokens import STOP_WORDS, split_identifier
 from .bm25 import COMMON_SHARE, Term, doc_frequencies
 
-LONG_QUERY_TERMS = 12
+LONG_QUERY_TERMS = 30
 MAX_QUERY_TERMS = 40
 MIN_QUERY_TERMS = 8
 FRAME_WEIGHT = 3
@@ -61,7 +62,7 @@ _EXTENSIONS = frozenset("py pyi pyx js ts tsx jsx c h cc cpp hpp java go rs rb r
 def is_long(query: str) -> bool:
     """A query read as a report: several lines, or more distinct words than a search box holds.
 
-    >>> is_long("retry request"), is_long("one two three four five six seven eight nine ten eleven twelve x")
+    >>> is_long("retry request"), is_long(" ".join(f"word{i}" for i in range(31)))
     (False, True)
     """
     if query.count("\n") >= 2:

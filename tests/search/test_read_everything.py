@@ -83,7 +83,7 @@ def test_identifiers_and_frames_weigh_more():
 
 def test_graph_fusion_brings_the_callee_of_a_hit(repo):
     # `validate` is named; `field` is only called by it: the graph lifts the callee into the rows
-    query = "When I validate a form the result is wrong; the validation step seems broken for every form " * 3
+    query = "When I validate a form the result is wrong;\nthe validation step seems broken for every form\n" * 3
     plain = search(repo, query, mode="keyword", expand=0, graph=False, min_score=0.0, limit=10)
     fused = search(repo, query, mode="keyword", expand=0, min_score=0.0, limit=10)
     assert "web.forms.field" not in _names(plain)

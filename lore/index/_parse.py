@@ -27,6 +27,9 @@ from .walk import is_binary
 
 MAX_BODY_CHARS = 2000  # symbols_fts.body: the start of a body (what code vectors read too)
 MAX_REST_CHARS = 65_536  # symbols_fts.rest: the rest of a body is searched too (issue 37: retry handling sat past 2,000)
+# a class's own text past 2,000 characters (attributes, long docstrings) is left out: on the search gate it made
+# one-hop expansion add the methods of classes matched only there (keyword+expand R@5 0.457 -> 0.433)
+REST_KINDS = frozenset({"function", "method"})
 MAX_FILE_TEXT_CHARS = 1_048_576  # a file's searched content (files_fts.content)
 PARALLEL_THRESHOLD = 24  # fewer changed files than this are parsed in-process (pool start-up costs ~50 ms)
 CHUNK_SIZE = 16  # files per task sent to a parse worker
@@ -140,7 +143,7 @@ def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str,
             body = body_text(chunk.decode("utf-8", "replace")[:MAX_BODY_CHARS])
             own = b"\n".join(_own_lines(lines, s.start_line, s.end_line, nested.get(k, ())))
             rest = body_text(own[: MAX_REST_CHARS * 2].decode("utf-8", "replace")[MAX_BODY_CHARS:MAX_REST_CHARS]) \
-                if len(own) > MAX_BODY_CHARS else ""
+                if len(own) > MAX_BODY_CHARS and s.kind in REST_KINDS else ""
         if parent is not None and s.qualified_name == f"{parent.qualified_name}.{s.name}":
             qname_text = " ".join(t for t in (fts[s.parent][1], name_text) if t)  # tokens go word by word
         else:

@@ -26,6 +26,7 @@ from .longquery import demote_tests, informative_terms, is_long, weighted_expres
 from .symbols import Ranking, check_mode, relaxed_note, vector_ranking
 
 EXACT_BELOW = 0.99
+SYMBOL_FILE_WEIGHTS = (1.0, 2.0)  # (files' own BM25, files of the best symbols): RRF weights on lore bench localize
 
 
 def looks_like_path(query: str) -> bool:
@@ -173,5 +174,5 @@ def _with_symbol_files(
     hits, _relaxed = keyword_ranking(conn, query, depth=depth, path_prefix=path_prefix, include_tests=include_tests)
     rows = store.symbol_rows(conn, [i for i, _ in hits])
     by_symbols = list(dict.fromkeys(rows[i]["file_id"] for i, _ in hits if i in rows and rows[i]["file_id"] is not None))
-    fused = rrf([[i for i, _ in keyword], by_symbols], k=RRF_K)
+    fused = rrf([[i for i, _ in keyword], by_symbols], k=RRF_K, weights=SYMBOL_FILE_WEIGHTS)
     return sorted(fused.items(), key=lambda h: (-h[1], h[0]))

@@ -50,7 +50,7 @@ class Parsed:
     # per symbol: name, qualified_name, kind, parent (local index), start_line, end_line, start_col,
     # end_col, signature, docstring, return_type, exported
     syms: list[tuple] = field(default_factory=list)
-    fts: list[tuple[str, str, str, str, str, str]] = field(default_factory=list)  # per symbol, pre-tokenized
+    fts: list[tuple[str, str, str, str, str, str, str]] = field(default_factory=list)  # per symbol, pre-tokenized
     file_fts: tuple[str, ...] = ("", "", "", "")  # path, exports, imports, content
     blob: bytes = b""
     ref_names: str = ""
@@ -123,7 +123,7 @@ def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str,
     lines = data.split(b"\n")
     path_text = cached_index_text(rel)
     syms: list[tuple] = []
-    fts: list[tuple[str, ...]] = []
+    fts: list[tuple[str, str, str, str, str, str, str]] = []
     symbols = pf.symbols
     # the text past a body's first MAX_BODY_CHARS is its own row's alone: the definitions nested in it
     # are rows of their own (a long class would otherwise repeat every method and compete with them)
@@ -144,7 +144,7 @@ def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str,
             own = b"\n".join(_own_lines(lines, s.start_line, s.end_line, nested.get(k, ())))
             rest = body_text(own[: MAX_REST_CHARS * 2].decode("utf-8", "replace")[MAX_BODY_CHARS:MAX_REST_CHARS]) \
                 if len(own) > MAX_BODY_CHARS and s.kind in REST_KINDS else ""
-        if parent is not None and s.qualified_name == f"{parent.qualified_name}.{s.name}":
+        if s.parent is not None and parent is not None and s.qualified_name == f"{parent.qualified_name}.{s.name}":
             qname_text = " ".join(t for t in (fts[s.parent][1], name_text) if t)  # tokens go word by word
         else:
             qname_text = cached_index_text(s.qualified_name)

@@ -69,7 +69,7 @@ def keyword_files(
     if long_query is not None:
         weighted = informative_terms(conn, "files_fts", weighted_terms(long_query))
         hits = store.fts_files(conn, weighted_expression(weighted), weights=LONG_FILE_WEIGHTS, limit=2 * depth,
-                               **filters) if weighted else []
+                               path_prefix=path_prefix, include_tests=include_tests) if weighted else []
         return demote_tests(hits, store.file_rows(conn, [i for i, _ in hits]))[:depth], None
     if any_terms or len(terms) < 2:
         return run(terms, any_terms), None

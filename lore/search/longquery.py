@@ -117,7 +117,8 @@ def informative_terms(
         return []
     total, df = doc_frequencies(conn, table, [t for term, _w in terms for t in term])
     n = max(total, 1)
-    scored, common = [], []
+    scored: list[tuple[float, int, Term, int]] = []
+    common: list[tuple[float, int, Term, int]] = []
     for k, (term, w) in enumerate(terms):
         f = min(df[t] for t in term)
         if f == 0:

@@ -98,7 +98,8 @@ def keyword_ranking(
         if not weighted:
             return [], None
         hits = store.fts_symbols(
-            conn, weighted_expression(weighted), weights=LONG_SYMBOL_WEIGHTS, limit=2 * depth, **filters
+            conn, weighted_expression(weighted), weights=LONG_SYMBOL_WEIGHTS, limit=2 * depth, kind=kind,
+            path_prefix=path_prefix, include_tests=include_tests,
         )
         return demote_tests(hits, store.symbol_rows(conn, [i for i, _ in hits]))[:depth], None
     if relax and not any_terms and len(terms) > 1:

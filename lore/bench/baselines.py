@@ -17,6 +17,8 @@ rows the api could return for that seed (same exclusion mask), so the comparison
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -164,3 +166,55 @@ class FilePageRank:
         cand = cand[score[cand] > 0]
         return cand[np.lexsort((cand, -score[cand]))]
 
+
+
+class PlainBM25:
+    """Okapi BM25 (k1 = 1.5, b = 0.75, idf ``log(1 + (N - n + 0.5) / (n + 0.5))``) over whole documents,
+    words being lowercased runs of letters, digits and underscores: no identifier splitting, no stop
+    words, no field weights. The localization benchmark's plain baseline (:mod:`lore.bench.localize`),
+    the query being the whole issue text.
+
+    Examples
+    --------
+    >>> bm = PlainBM25(["def retry(self): pass", "class Session: retry = 3", "unrelated text"])
+    >>> bm.top("why does retry fail in Session", 2)
+    [1, 0]
+    """
+
+    WORD = re.compile(r"\w+")
+
+    def __init__(self, docs, *, k1: float = 1.5, b: float = 0.75) -> None:
+        from collections import Counter
+
+        self.k1, self.b = k1, b
+        self.postings: dict[str, list[tuple[int, int]]] = {}
+        lengths = []
+        for d, text in enumerate(docs):
+            counts = Counter(self.WORD.findall(text.lower()))
+            lengths.append(sum(counts.values()))
+            for w, c in counts.items():
+                self.postings.setdefault(w, []).append((d, c))
+        self.lengths = np.asarray(lengths, dtype=np.float64)
+        self.n = len(lengths)
+        self.avg = float(self.lengths.mean()) if self.n else 0.0
+
+    def scores(self, query: str) -> np.ndarray:
+        out = np.zeros(self.n)
+        if not self.n:
+            return out
+        norm = self.k1 * (1 - self.b + self.b * self.lengths / max(self.avg, 1e-9))
+        for w in set(self.WORD.findall(query.lower())):
+            post = self.postings.get(w)
+            if not post:
+                continue
+            idf = np.log(1 + (self.n - len(post) + 0.5) / (len(post) + 0.5))
+            ids = np.fromiter((d for d, _ in post), dtype=np.int64, count=len(post))
+            tf = np.fromiter((c for _, c in post), dtype=np.float64, count=len(post))
+            out[ids] += idf * tf * (self.k1 + 1) / (tf + norm[ids])
+        return out
+
+    def top(self, query: str, k: int) -> list[int]:
+        """The ``k`` best documents with a positive score, best first, ties by position."""
+        s = self.scores(query)
+        order = np.lexsort((np.arange(self.n), -s))
+        return [int(i) for i in order[:k] if s[i] > 0]

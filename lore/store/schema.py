@@ -13,8 +13,9 @@ heuristics, and ``1/k`` for each of ``k`` ambiguous candidates.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 4  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
-# 4: history_runs (co-change counts mined from git, lore.store.history)
+SCHEMA_VERSION = 5  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
+# 4: history_runs (co-change counts mined from git, lore.store.history); 5: files_fts.content (a file's whole text) and
+# symbols_fts.rest (a body past its first 2,000 characters, nested definitions left out; issue 37: search reads everything)
 DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
@@ -208,13 +209,14 @@ CREATE TABLE IF NOT EXISTS history_runs (
     touched    BLOB NOT NULL           -- little-endian int64 (symbol, commits) pairs
 );
 
--- BM25 over symbols; rowid = symbols.id; text is pre-tokenized (camelCase / snake_case split)
+-- BM25 over symbols; rowid = symbols.id; text is pre-tokenized (camelCase / snake_case split); body: the first
+-- 2,000 characters of the source, rest: the rest of the row's own text (nested definitions are their own rows)
 CREATE VIRTUAL TABLE IF NOT EXISTS symbols_fts USING fts5(
-    name, qualified_name, signature, docstring, path, body,
+    name, qualified_name, signature, docstring, path, body, rest,
     tokenize = "unicode61 remove_diacritics 2"
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
-    path, exports, imports,
+    path, exports, imports, content,
     tokenize = "unicode61 remove_diacritics 2"
 );
 

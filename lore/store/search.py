@@ -21,9 +21,9 @@ from .db import get_meta, set_meta
 if TYPE_CHECKING:  # numpy loads only where vectors are read or written: `lore index` stays light
     import numpy as np
 
-# column order of symbols_fts: name, qualified_name, signature, docstring, path, body
-SYMBOL_FTS_COLUMNS = ("name", "qualified_name", "signature", "docstring", "path", "body")
-FILE_FTS_COLUMNS = ("path", "exports", "imports")
+# column order of symbols_fts: name, qualified_name, signature, docstring, path, body, rest
+SYMBOL_FTS_COLUMNS = ("name", "qualified_name", "signature", "docstring", "path", "body", "rest")
+FILE_FTS_COLUMNS = ("path", "exports", "imports", "content")
 _CHUNK = 900  # bound parameters per IN (...) list, under SQLite's default limit
 
 
@@ -463,13 +463,13 @@ def symbol_index_texts(conn: sqlite3.Connection, symbol_id: int) -> tuple[list[s
     """(the ``symbols_fts`` columns of a symbol, its stored docstring); benchmarks check that a
     removed docstring is gone from both."""
     row = conn.execute(
-        """SELECT t.name, t.qualified_name, t.signature, t.docstring, t.path, t.body, s.docstring
+        """SELECT t.name, t.qualified_name, t.signature, t.docstring, t.path, t.body, t.rest, s.docstring
            FROM symbols_fts t JOIN symbols s ON s.id = t.rowid WHERE t.rowid = ?""",
         (int(symbol_id),),
     ).fetchone()
     if row is None:
         return [], ""
-    return [c or "" for c in row[:6]], row[6] or ""
+    return [c or "" for c in row[:7]], row[7] or ""
 
 
 def count_searchable(conn: sqlite3.Connection) -> int:
@@ -509,8 +509,8 @@ def replicate_index(conn: sqlite3.Connection, source: str, times: int) -> int:
                 (so, fo, so),
             )
             conn.execute(
-                """INSERT INTO symbols_fts(rowid, name, qualified_name, signature, docstring, path, body)
-                   SELECT rowid + ?, name, qualified_name, signature, docstring, 'copy ' || ? || ' ' || path, body
+                """INSERT INTO symbols_fts(rowid, name, qualified_name, signature, docstring, path, body, rest)
+                   SELECT rowid + ?, name, qualified_name, signature, docstring, 'copy ' || ? || ' ' || path, body, rest
                    FROM src.symbols_fts""",
                 (so, k),
             )
@@ -525,3 +525,20 @@ def fts_rows(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, str, st
     return list(
         conn.execute("SELECT rowid, name, qualified_name, signature, docstring, path, body FROM symbols_fts")
     )
+
+
+def definition_spans(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, int, int]]:
+    """(id, path, qualified_name, kind, start line, end line) of every function, method and class in a file
+    (the localization benchmark's units; :mod:`lore.bench.localize`)."""
+    return [
+        (int(r[0]), r[1], r[2], r[3], int(r[4]), int(r[5]))
+        for r in conn.execute(
+            "SELECT s.id, f.path, s.qualified_name, s.kind, s.start_line, s.end_line FROM symbols s "
+            "JOIN files f ON f.id = s.file_id WHERE s.kind IN ('function', 'method', 'class') ORDER BY s.id"
+        )
+    ]
+
+
+def file_paths(conn: sqlite3.Connection) -> list[str]:
+    """Every indexed file's repository-relative path, sorted."""
+    return [r[0] for r in conn.execute("SELECT path FROM files ORDER BY path")]

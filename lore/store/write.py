@@ -159,12 +159,13 @@ def insert_edges(conn: sqlite3.Connection, refs: list[tuple], types: list[tuple]
 
 
 def insert_symbol_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
-    """Rows of (symbol id, name, qualified_name, signature, docstring, path, body), pre-tokenized."""
+    """Rows of (symbol id, name, qualified_name, signature, docstring, path, body, rest), pre-tokenized."""
     conn.executemany(
-        "INSERT INTO symbols_fts(rowid, name, qualified_name, signature, docstring, path, body) VALUES (?,?,?,?,?,?,?)",
+        "INSERT INTO symbols_fts(rowid, name, qualified_name, signature, docstring, path, body, rest)"
+        " VALUES (?,?,?,?,?,?,?,?)",
         rows,
     )
 
 
 def insert_file_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
-    conn.executemany("INSERT INTO files_fts(rowid, path, exports, imports) VALUES (?,?,?,?)", rows)
+    conn.executemany("INSERT INTO files_fts(rowid, path, exports, imports, content) VALUES (?,?,?,?,?)", rows)

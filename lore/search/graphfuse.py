@@ -1,0 +1,64 @@
+"""Search fused with the graph: the best hits vote for their structural neighbours.
+
+A bug report names what the user saw (a public method, an error message, a traceback's frames); the
+fix often sits one call or one containment away. After the BM25 ranking, each of the ``SEEDS`` best
+hits gives every neighbour (callers, callees, its class or methods, overrides; :func:`~lore.store.search.neighbours`)
+``GRAPH_WEIGHT * seed score * EDGE_WEIGHTS[edge]``; a symbol's fused score is its own text score plus
+those votes, divided by the best. A hit that the graph links to other hits rises; a neighbour with no
+text evidence of its own enters below the hits that brought it. Measured by ``lore bench localize``.
+
+Examples
+--------
+>>> fuse({1: 1.0, 2: 0.5, 3: 0.4}, [(1, 3, "calls", "out"), (1, 4, "contains", "out")], seeds=[1])
+{1: 1.0, 2: 0.5, 3: 0.6, 4: 0.2}
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+from ..store import search as store
+
+SEEDS = 10
+FANOUT = 30
+GRAPH_WEIGHT = 0.5  # lore bench localize: 0.15 and 0.3 gave the same any@10 and a lower any@1
+EDGE_WEIGHTS: dict[str, float] = {
+    "calls": 0.4,
+    "contains": 0.4,
+    "extends": 0.3,
+    "implements": 0.3,
+    "overrides": 0.5,
+    "embeds": 0.3,
+    "imports": 0.0,
+}
+
+
+def fuse(
+    scores: dict[int, float],
+    edges: Iterable[tuple[int, int, str, str]],
+    *,
+    seeds: Sequence[int],
+    weight: float = GRAPH_WEIGHT,
+) -> dict[int, float]:
+    """Text scores plus the seeds' votes along ``edges`` (source, neighbour, edge, direction), best = 1."""
+    seed_set = set(seeds)
+    out = dict(scores)
+    for src, dst, edge, _direction in edges:
+        if src not in seed_set or dst == src:
+            continue
+        w = EDGE_WEIGHTS.get(edge, 0.0)
+        if w:
+            out[dst] = out.get(dst, 0.0) + weight * scores.get(src, 0.0) * w
+    top = max(out.values(), default=0.0)
+    return {i: round(s / top, 6) for i, s in out.items()} if top > 0 else out
+
+
+def graph_fused(conn: sqlite3.Connection, scores: dict[int, float], *, seeds: int = SEEDS) -> tuple[dict[int, float], set[int]]:
+    """(fused scores, ids the graph brought in) for a text ranking's scores."""
+    best = sorted(scores, key=lambda i: (-scores[i], i))[:seeds]
+    if not best:
+        return dict(scores), set()
+    edges = store.neighbours(conn, best, fanout=FANOUT)
+    fused = fuse(scores, edges, seeds=best)
+    return fused, set(fused) - set(scores)

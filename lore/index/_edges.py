@@ -256,6 +256,8 @@ class FileResolver:
             return [(None, "unresolved", 0.0)]  # f()(): what f returns is unknown; its name says nothing
         name = parts[-1] if parts else ""
         dotted_call = len(parts) > 1
+        if not self.rules.guesses_by_name:
+            return [(None, "unresolved", 0.0)]
         if not name or (dotted_call and name in c.rules.builtin_method_names):
             return [(None, "unresolved", 0.0)]
         cands = self._same_family(w.by_name.get(name, []))  # never a name of another language

@@ -106,6 +106,10 @@ class LanguageRules:
     # elsewhere only ``new X()`` does (Go ``fmt.Errorf`` and C ``CHECK()`` are calls)
     uppercase_calls_construct = True
 
+    # whether a call the rules cannot bind may be guessed by its name (same_file_name, unique_name, ambiguous_name);
+    # C and C++ bind by includes and linkage, and leave calls through function pointers unresolved
+    guesses_by_name = True
+
     # whether a function may be declared apart from its definitions (C/C++ prototypes in headers)
     separate_declarations = False
 

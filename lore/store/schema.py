@@ -19,10 +19,11 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 4  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
+INDEX_FORMAT = 5  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
 # 4: isinstance narrowings (Binding.until), branch bindings (Binding.branch_end); rebound parameters;
 #    elements of annotated containers
+# 5: C/C++: include search paths, global linkage (no name guesses), macro-tolerant extraction
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (
@@ -32,6 +33,7 @@ RESOLUTIONS: tuple[str, ...] = (
     "annotated_type",  # receiver typed by an annotation (param, variable, attribute)
     "constructor_type",  # receiver typed by the constructor or function (annotated, or whose returns agree) it came from
     "module_global",  # name defined at module level of the same file
+    "global_linkage",  # C/C++: the exported definitions of a name in other source files, no prototype in sight
     "fixture_flow",  # a test's parameter named after a pytest fixture: what the fixture returns or yields
     # values that travel (lore.index._flow): the last step that brought the value to the call names the edge
     "decorator_flow",  # the name of a decorated function stands for the wrapper its decorator returns
@@ -54,6 +56,7 @@ CONFIDENCE: dict[str, float] = {
     "annotated_type": 0.9,
     "constructor_type": 0.85,
     "module_global": 1.0,
+    "global_linkage": 0.9,
     "fixture_flow": 0.85,
     "decorator_flow": 0.85,
     "return_flow": 0.8,

@@ -81,7 +81,150 @@ def blank_macro_noise(source: bytes) -> bytes:
             return m.group(0)
         return b" " * len(m.group(0))
 
-    return _BARE_MACRO.sub(blank, source)
+    return _macro_forms(_BARE_MACRO.sub(blank, source))
+
+
+# Attribute macros the kernel (and others) put between a type and a name: ``char __user *p``,
+# ``void __iomem *base``, ``static int __init f(void)``. The grammar reads them as a second type name and
+# loses the declaration; they are blanked (they carry no name a reader navigates to).
+_ATTRIBUTE_WORDS = re.compile(
+    rb"(?<![\w.>])(?:__(?:user|kernel|iomem|percpu|rcu|force|bitwise|private|safe|nocast|must_check|"
+    rb"(?:\w*_)?init(?:data|const)?|(?:\w*_)?exit(?:data)?|ro_after_init|read_mostly|always_inline|noinline|cold|"
+    rb"hot|weak|pure|packed|maybe_unused|always_unused|used|visible|noreturn|ref|refdata|sched|noclone|nocfi|"
+    rb"noinstr|irq_entry|latent_entropy|randomize_layout|designated_init|deprecated|attribute_const|malloc|"
+    rb"cpuidle|kprobes|flatten|mustcheck|pure|unused|lockdep_init|ro_after_init|cacheline_aligned\w*|"
+    rb"page_aligned_\w+|initdata_memblock|meminit\w*)|_{2,4}cacheline_\w+|notrace|asmlinkage|noinline_for_stack)"
+    rb"(?![\w(])")
+_ATTRIBUTE_CALLS = re.compile(
+    rb"(?<![\w.>])__(?:aligned|section|printf|scanf|must_hold|acquires|releases|cond_acquires|alloc_size|"
+    rb"counted_by|nonstring|assume_aligned|cleanup|diagnose_as|no_sanitize_\w+)\((?:[^()\n]|\([^()\n]*\))*\)")
+# ``EXPORT_SYMBOL(kfree);``, ``MODULE_LICENSE("GPL");``, ``module_init(f);`` at the top level: statements the
+# grammar cannot read outside a function
+_TOP_STATEMENTS = re.compile(
+    rb"^(?:EXPORT_SYMBOL\w*|EXPORT_TRACEPOINT_SYMBOL\w*|MODULE_\w+|module_init|module_exit|module_param\w*|"
+    rb"(?:core|postcore|arch|subsys|fs|device|late|early|pure|rootfs)_initcall\w*|__setup|early_param|"
+    rb"BUILD_BUG_ON\w*|static_assert|ALLOW_ERROR_INJECTION|NOKPROBE_SYMBOL)\([^;\n]*\)[ \t]*;",
+    re.MULTILINE)
+# ``CJSON_PUBLIC(cJSON *) cJSON_Parse(...)``: a macro that wraps the return type of a declaration
+_RETURN_MACRO = re.compile(rb"^([ \t]*(?:static[ \t]+|extern[ \t]+)?)([A-Z][A-Z0-9_]*\()([^()\n]*)(\))"
+                           rb"(?=[ \t*]+\w+[ \t]*\()", re.MULTILINE)
+# ``class TINYXML2_LIB XMLNode``: an export macro between ``class`` and the name
+_CLASS_MACRO = re.compile(rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]\w*[ \t\n]*[:{])")
+# ``SYSCALL_DEFINE3(open, ...) {``: a definition macro that names its function first
+_DEFINE_MACRO = re.compile(rb"^([A-Z][A-Z0-9_]*DEFINE[A-Z0-9_]*)\([ \t]*(\w+)[ \t]*(,|\))", re.MULTILINE)
+# ``static DEFINE_SPINLOCK(lock);``, ``DECLARE_BITMAP(bits, 64);``: a variable declared by a macro
+_DECLARE_MACRO = re.compile(rb"^[ \t]*(?:static[ \t]+)?(?:[A-Z][A-Z0-9_]*_)?(?:DECLARE|DEFINE|LIST_HEAD)[A-Z0-9_]*\(",
+                            re.MULTILINE)
+# ``list_for_each_entry(pos, head, member) {``: a loop macro, read as a call statement before its block
+_LOOP_MACRO = re.compile(rb"^[ \t]+\w*(?:for_each|foreach)\w*\(", re.MULTILINE)
+# ``container_of(p, struct page, lru)``: a type as a macro argument
+_TYPE_ARGUMENT = re.compile(rb"(?<=[(,])(\s*)(struct|union)([ \t]+\w+[ \t]*)(?=[,)])")
+
+
+def _spaces(m: re.Match, group: int = 0) -> bytes:
+    a, b = m.span(group)
+    whole = m.group(0)
+    start = a - m.start(0)
+    return whole[:start] + b" " * (b - a) + whole[start + (b - a):]
+
+
+def _macro_forms(source: bytes) -> bytes:
+    r"""``source`` with common macro forms made readable, every position unchanged.
+
+    Examples
+    --------
+    >>> _macro_forms(b"static int __init f(char __user *p) { return 0; }")
+    b'static int        f(char        *p) { return 0; }'
+    >>> _macro_forms(b"CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *v);\nEXPORT_SYMBOL(kfree);\n")
+    b'             cJSON *  cJSON_Parse(const char *v);\n                     \n'
+    >>> _macro_forms(b"SYSCALL_DEFINE1(close, unsigned int, fd)\n{\n\treturn 0;\n}\n")[:26]
+    b'long            close( uns'
+    """
+    if b"__" in source or b"notrace" in source or b"asmlinkage" in source:
+        source = _ATTRIBUTE_CALLS.sub(lambda m: b" " * len(m.group(0)), _ATTRIBUTE_WORDS.sub(lambda m: b" " * len(m.group(0)), source))
+    source = _TOP_STATEMENTS.sub(lambda m: b" " * len(m.group(0)), source)
+    source = _RETURN_MACRO.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3) + b" ", source)
+    source = _CLASS_MACRO.sub(lambda m: _spaces(m, 1), source)
+    if b"DEFINE" in source:
+        source = _DEFINE_MACRO.sub(_define_as_function, source)
+    if b"DECLARE" in source or b"DEFINE" in source or b"LIST_HEAD" in source:
+        source = _statement_macros(source, _DECLARE_MACRO, _blank_declaration)
+    if b"for_each" in source or b"foreach" in source:
+        source = _statement_macros(source, _LOOP_MACRO, _loop_statement)
+    if b"struct" in source or b"union" in source:
+        source = _TYPE_ARGUMENT.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3), source)
+    return source
+
+
+def _close_paren(source: bytes, i: int) -> int:
+    """The index of the parenthesis closing the one at ``i`` (``-1`` if none)."""
+    depth = 0
+    for j in range(i, min(len(source), i + 20_000)):
+        ch = source[j]
+        if ch == 40:
+            depth += 1
+        elif ch == 41:
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def _statement_macros(source: bytes, pattern: re.Pattern, edit) -> bytes:
+    buf = bytearray(source)
+    for m in pattern.finditer(source):
+        end = _close_paren(source, m.end() - 1)
+        if end > 0:
+            edit(buf, m.start(), end)
+    return bytes(buf)
+
+
+def _blank_declaration(buf: bytearray, start: int, end: int) -> None:
+    """``DEFINE_MUTEX(m);`` -> spaces (newlines kept); a macro followed by a body is left alone."""
+    k = end + 1
+    while k < len(buf) and buf[k] in b" \t":
+        k += 1
+    if k < len(buf) and buf[k] == 59:  # ;
+        for j in range(start, k + 1):
+            if buf[j] != 10:
+                buf[j] = 32
+
+
+def _loop_statement(buf: bytearray, start: int, end: int) -> None:
+    """``for_each_x(a, b) {`` -> ``for_each_x(a, b);{``: the call stays, the block is a block."""
+    if end + 2 < len(buf) and buf[end + 1] in b" \t" and buf[end + 2] == 123:
+        buf[end + 1] = 59
+    elif end + 1 < len(buf) and buf[end + 1] in b"\r\n":  # a body without braces: read as ``if (a, b) stmt``
+        k = start
+        while buf[k] in b" \t":
+            k += 1
+        opened = buf.index(b"(", k)
+        buf[k:opened] = b"if" + b" " * (opened - k - 2)
+
+
+def _define_as_function(m: re.Match) -> bytes:
+    """``NAME_DEFINEn(fn, ...)`` followed by a body -> ``long   fn(...``; left alone elsewhere."""
+    source = m.string
+    depth, i = 0, m.start(1) + len(m.group(1))
+    while i < len(source):  # the invocation's closing parenthesis
+        ch = source[i]
+        if ch == 40:
+            depth += 1
+        elif ch == 41:
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    rest = source[i + 1:i + 200].lstrip()
+    if not rest.startswith(b"{"):
+        return m.group(0)
+    name, sep = m.group(2), m.group(3)
+    width = len(m.group(0))
+    head = b"long "
+    out = head + b" " * (width - len(head) - len(name) - 1) + name + b"("
+    if sep == b")":  # SYSCALL_DEFINE0(name): no parameters
+        out = head + b" " * (width - len(head) - len(name) - 2) + name + b"()"
+    return out
 
 
 LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected):)",
@@ -359,7 +502,8 @@ class CExtractor(Extractor):
         name = self.text(node.child_by_field_name("name"))
         if not name:
             return
-        local = self.add_symbol(node, owner, name, "function", body=node.child_by_field_name("value"))
+        # a macro is file-local where it is defined in a source file; a header's reaches its includers
+        local = self.add_symbol(node, owner, name, "function", body=node.child_by_field_name("value"), exported=False)
         params = node.child_by_field_name("parameters")
         self.pf.symbols[local].params = [(self.text(p), "") for p in params.named_children if p.type == "identifier"] \
             if params is not None else []

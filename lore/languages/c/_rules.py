@@ -41,7 +41,10 @@ _LIBC_HEADERS = frozenset({
     "memory.h", "io.h", "direct.h", "process.h", "intrin.h", "immintrin.h", "emmintrin.h", "xmmintrin.h",
     "arm_neon.h", "cpuid.h", "stdckdint.h", "alloca.h", "execinfo.h", "netdb.h",
 })
-MAX_DEFINITIONS = 4  # a prototype with more definitions than this (platform variants...) stays a declaration
+_SYSTEM_DIRS = frozenset({"sys", "bits", "mach", "linux", "asm", "netinet", "arpa", "net"})
+MAX_DEFINITIONS = 8  # a prototype with more definitions than this (platform variants...) stays a declaration
+MAX_ALTERNATIVES = 8  # definitions of one global name (configurations) kept as alternatives; more: unresolved
+MAX_CLOSURE = 1024  # headers followed through includes per file (a kernel file reaches thousands)
 
 
 class CRules(CachedRules):
@@ -67,6 +70,7 @@ class CRules(CachedRules):
     detached_methods = True
     uppercase_calls_construct = False  # C macros and functions are often upper case; new T / T x(...) construct
     separate_declarations = True
+    guesses_by_name = False  # what scopes, includes, linkage and types do not bind stays unresolved (counted)
 
     def definitions(self, world, sym_id: int) -> list[int] | None:
         cache = world_cache(world, "c-definitions", dict)
@@ -95,8 +99,13 @@ class CRules(CachedRules):
             i = syms[i].parent
         if name == "std":  # the standard library (even where the repository specializes in namespace std)
             return ("ext", "std"), "external"
+        got = self.linkage(world, ctx, name)
+        if got is not None:
+            return got
+        if ctx.pf.language == "c" and not any(s.kind == "namespace" for s in syms):
+            return None  # plain C: no using-declarations to follow
         closure = self.include_closure(world, ctx)
-        for mid in closure:  # what the includes declare, transitively
+        for mid in closure:  # what the includes declare, transitively (namespaces, C++)
             kids = world.children.get(mid, {}).get(name)
             if kids:
                 return ("sym", kids[-1]), "import"
@@ -115,6 +124,41 @@ class CRules(CachedRules):
                     return got[0], "import"
         return None
 
+    def linkage(self, world, ctx, name: str):
+        """``name`` at file level as the C linker and the includes see it: definitions in headers (``static
+        inline``, macros, types) and the exported (non-``static``) definitions of source files, all of them
+        alternatives (configurations: ``mm/slab_common.c`` and ``mm/slob.c`` both define ``kfree``); a header's
+        declaration without any definition stands for itself. Several header definitions are narrowed to those
+        the file's includes reach. ``import`` when a header declares or defines the name, else ``global_linkage``
+        (a source calls another's function without a prototype in sight). Never a ``static`` function of
+        another source file."""
+        defs, hdr, decls = _globals(world, name)
+        if not (defs or hdr or decls):
+            return None
+        if len(hdr) > 1 or (hdr and defs):  # several places: those the includes reach (a tools/ copy is not one)
+            seen = self.include_set(world, ctx)
+            hdr = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen] or ([] if defs else hdr)
+        cands = hdr + defs
+        if not cands:
+            return ("sym", decls[0]), "import"
+        if len(cands) > MAX_ALTERNATIVES:
+            seen = self.include_set(world, ctx)
+            cands = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen] or defs
+            if not cands or len(cands) > MAX_ALTERNATIVES:
+                return None
+        res = "import" if hdr or decls else "global_linkage"
+        if len(cands) == 1:
+            return ("sym", cands[0]), res
+        return ("any", tuple(sorted((("sym", c) for c in cands), key=repr))), res
+
+    def include_set(self, world, ctx) -> frozenset[int]:
+        """The module ids of :meth:`include_closure`, as a set."""
+        cache = world_cache(world, "c-include-sets", dict)
+        got = cache.get(ctx.frow.id)
+        if got is None:
+            got = cache[ctx.frow.id] = frozenset(self.include_closure(world, ctx))
+        return got
+
     def include_closure(self, world, ctx) -> list[int]:
         """Module ids a file sees through ``#include``, nearest first: each included header with the source files
         of its stem (definitions first), then what those headers include, breadth first. Computed once per file
@@ -126,7 +170,7 @@ class CRules(CachedRules):
         out: list[int] = []
         seen = {ctx.frow.module_id}
         queue = [ctx]
-        while queue:
+        while queue and len(out) < MAX_CLOSURE:
             c = queue.pop(0)
             for imp in c.pf.imports:
                 if imp.module.startswith("namespace "):
@@ -162,25 +206,73 @@ class CRules(CachedRules):
     def _module_value(self, world, ctx, module: str):
         if module.startswith("namespace:"):
             return _namespace_value(world, module[len("namespace:"):])
-        spec = module
-        if module.startswith("<"):  # <x.h>: a header of the repository (an -I directory) unless the C library's
-            spec = module.strip("<>")
-            if spec in _LIBC_HEADERS or spec.startswith(("sys/", "linux/", "bits/", "mach/")):
-                return None
-            found = _include_suffix(world, spec)
-        else:
-            paths = path_modules(world)
+        spec = module.strip("<>") if module.startswith("<") else module
+        found = None
+        if not module.startswith("<"):  # "x.h": next to the includer first
             here = posixpath.normpath(posixpath.join(posixpath.dirname(ctx.frow.path), spec))
-            found = here if here in paths else _include_suffix(world, spec)
+            found = here if here in path_modules(world) else None
+        if found is None:  # then the include search path (-I include, arch/x86/include, ...)
+            found = _on_search_path(world, spec)
+        if found is None and spec not in _LIBC_HEADERS and not (module.startswith("<") and "/" in spec
+                                                               and spec.split("/")[0] in _SYSTEM_DIRS):
+            found = _include_suffix(world, spec)  # a folder the build adds with -I that the search path misses
         if found is None:
             return None
         paths = path_modules(world)
         # the header and the source files of the same stem (next to it first): definitions before declarations
         sources = _c_sources(world).get(posixpath.splitext(posixpath.basename(found))[0], [])
         here_dir = posixpath.dirname(found)
-        ids = [mid for p, mid in sorted(sources, key=lambda t: (posixpath.dirname(t[0]) != here_dir, t[0]))]
+        near = [t for t in sources if posixpath.dirname(t[0]) == here_dir]
+        sources = near or (sources if len(sources) <= 2 else [])  # a kernel's init.h is not every init.c
+        ids = [mid for p, mid in sorted(sources)]
         ids.append(paths[found])
         return ("pkg", tuple(dict.fromkeys(ids)))
+
+
+def _named(world, name: str) -> list[int]:
+    """Every symbol called ``name``: ``world.by_name`` keeps one per qualified name (the last definition
+    runs), but a C header and its source share a module name (``cJSON.h``, ``cJSON.c``) and both count."""
+    out: set[int] = set()
+    for sid in world.by_name.get(name, ()):
+        out.update(world.by_qname.get(world.syms[sid].qualified_name, (sid,)))
+    return sorted(out)
+
+
+def _globals(world, name: str) -> tuple[list[int], list[int], list[int]]:
+    """File-level ``name`` in the C/C++ files: (exported definitions of source files, definitions in headers,
+    declarations in headers), each sorted by id. ``static`` definitions of source files are in none."""
+    cache = world_cache(world, "c-globals", dict)
+    got = cache.get(name)
+    if got is not None:
+        return got
+    defs: list[int] = []
+    hdr: list[int] = []
+    decls: list[int] = []
+    for sid in _named(world, name):
+        srow = world.syms[sid]
+        if srow.kind in ("module", "namespace", "method", "external"):
+            continue
+        parent = world.syms.get(srow.parent_id) if srow.parent_id is not None else None
+        f = world.files.get(srow.file_id) if srow.file_id is not None else None
+        if parent is None or parent.kind != "module" or f is None or f.language not in ("c", "cpp"):
+            continue
+        header = not f.path.endswith(_C_SOURCE_EXTS)
+        if srow.kind != "function":
+            if header:
+                hdr.append(sid)
+            continue
+        _c, sym = record_of(world, sid)
+        if sym is None:
+            continue
+        if sym.is_declaration:
+            if header:
+                decls.append(sid)
+        elif header:
+            hdr.append(sid)
+        elif sym.exported:
+            defs.append(sid)
+    got = cache[name] = (sorted(defs), sorted(hdr), sorted(decls))
+    return got
 
 
 def _relative_name(world, sid: int) -> str:
@@ -216,7 +308,7 @@ def _definitions(world, sym_id: int) -> list[int] | None:
         return None
     rel = _relative_name(world, sym_id)
     found = []
-    for cand in world.by_name.get(srow.name, ()):
+    for cand in _named(world, srow.name):
         crow = world.syms[cand]
         cf = world.files.get(crow.file_id)
         if cand == sym_id or crow.kind not in ("function", "method") or cf is None or cf.language not in ("c", "cpp"):
@@ -279,6 +371,44 @@ def _c_sources(world) -> dict[str, list[tuple[str, int]]]:
         return dict(out)
 
     return world_cache(world, "c-sources", build)
+
+
+def _include_roots(world) -> list[str]:
+    """The folders an ``#include <x>`` is searched in, first first: the repository root, every folder named
+    ``include`` (and its ``uapi``) outside ``arch/``, then those of ``arch/x86`` (the default configuration),
+    then the other architectures'; shallower folders before deeper ones."""
+
+    def build() -> list[str]:
+        dirs: set[str] = set()
+        for p in path_modules(world):
+            parts = p.split("/")[:-1]
+            for k, part in enumerate(parts):
+                if part == "include":
+                    dirs.add("/".join(parts[:k + 1]))
+                    if k + 1 < len(parts) and parts[k + 1] in ("uapi", "generated"):
+                        dirs.add("/".join(parts[:k + 2]))
+
+        def order(d: str) -> tuple:
+            parts = d.split("/")
+            arch = 0 if parts[0] != "arch" else 1 if len(parts) > 1 and parts[1] == "x86" else 2
+            return (arch, parts[0] in ("tools", "scripts", "samples"), len(parts), d)
+
+        return ["", *sorted(dirs, key=order)]
+
+    return world_cache(world, "include-roots", build)
+
+
+def _on_search_path(world, spec: str) -> str | None:
+    """The file ``#include <spec>`` names under the first include root that has it."""
+    spec = posixpath.normpath(spec)
+    if spec.startswith("../"):
+        return None
+    paths = path_modules(world)
+    for root in _include_roots(world):
+        p = f"{root}/{spec}" if root else spec
+        if p in paths:
+            return p
+    return None
 
 
 def _include_suffix(world, spec: str) -> str | None:

@@ -136,6 +136,8 @@ class FileResolver:
                            and t[1] not in _HEURISTIC]
             else:
                 targets = self._call_targets(got, call.callee, call.caller, call.line, call.kind)
+                if c.rules.overloads:  # C++: the overloads of the bound name that take this many arguments
+                    targets = c.rules.choose_overloads(w, call, targets)
             for tid, res, conf in targets:
                 self.out.refs.append((caller, tid, call.callee, call.line, call.col, call.kind, res, conf))
             if callbacks and call.args and got is not None:

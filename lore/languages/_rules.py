@@ -110,6 +110,14 @@ class LanguageRules:
     # C and C++ bind by includes and linkage, and leave calls through function pointers unresolved
     guesses_by_name = True
 
+    # whether one name may stand for several functions told apart by their parameters (C++ overloads)
+    overloads = False
+
+    def choose_overloads(self, world, call, targets: list[tuple]) -> list[tuple]:
+        """The call edges ``targets`` (``(id, resolution, confidence)``) of ``call`` narrowed to the overloads
+        its arguments fit (hook: C++); the default keeps them."""
+        return targets
+
     # whether a function may be declared apart from its definitions (C/C++ prototypes in headers)
     separate_declarations = False
 

@@ -61,6 +61,8 @@ def blank_extern_c(source: bytes) -> bytes:
 # (``UV_REQ_FIELDS`` in ``struct uv_req_s { UV_REQ_FIELDS };``): without a semicolon the grammar loses
 # the rest of the file. Such lines are blanked, unless they continue a ``#define``.
 _BARE_MACRO = re.compile(rb"^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*\r?$", re.MULTILINE)
+# ``#   // a comment`` alone on a directive line: the grammar wants a directive name
+_EMPTY_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*//[^\n]*", re.MULTILINE)
 
 
 def blank_macro_noise(source: bytes) -> bytes:
@@ -81,7 +83,10 @@ def blank_macro_noise(source: bytes) -> bytes:
             return m.group(0)
         return b" " * len(m.group(0))
 
-    return _macro_forms(_BARE_MACRO.sub(blank, source))
+    source = _BARE_MACRO.sub(blank, source)
+    if b"#" in source:
+        source = _EMPTY_DIRECTIVE.sub(lambda m: b" " * len(m.group(0)), source)
+    return _macro_forms(source)
 
 
 # Attribute macros the kernel (and others) put between a type and a name: ``char __user *p``,
@@ -109,7 +114,7 @@ _TOP_STATEMENTS = re.compile(
 _RETURN_MACRO = re.compile(rb"^([ \t]*(?:static[ \t]+|extern[ \t]+)?)([A-Z][A-Z0-9_]*\()([^()\n]*)(\))"
                            rb"(?=[ \t*]+\w+[ \t]*\()", re.MULTILINE)
 # ``class TINYXML2_LIB XMLNode``: an export macro between ``class`` and the name
-_CLASS_MACRO = re.compile(rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]\w*[ \t\n]*[:{])")
+_CLASS_MACRO = re.compile(rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]\w*\s*[:{])")
 # ``SYSCALL_DEFINE3(open, ...) {``: a definition macro that names its function first
 _DEFINE_MACRO = re.compile(rb"^([A-Z][A-Z0-9_]*DEFINE[A-Z0-9_]*)\([ \t]*(\w+)[ \t]*(,|\))", re.MULTILINE)
 # ``static DEFINE_SPINLOCK(lock);``, ``DECLARE_BITMAP(bits, 64);``: a variable declared by a macro
@@ -227,8 +232,10 @@ def _define_as_function(m: re.Match) -> bytes:
     return out
 
 
-LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected):)",
-                        re.MULTILINE)
+LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected):|"
+                       rb"#\s*include\s*<(?:string|vector|map|memory|cstdint|cstddef|cstdio|cstdlib|cstring|iostream|"
+                       rb"utility|functional|algorithm|type_traits|atomic|mutex|unordered_map|set|limits|cassert)>|"
+                       rb"using[ \t]+namespace[ \t]|(?:\w+[ \t*&]+)*\w+::~?\w+[ \t]*\()", re.MULTILINE)
 
 
 class CExtractor(Extractor):
@@ -496,6 +503,14 @@ class CExtractor(Extractor):
     def on_call(self, node: _ts.Node, owner: int) -> None:
         callee = self.dotted(node.child_by_field_name("function"))
         self.add_call(owner, callee or "<expr>", node)
+        self.record_arity(node.child_by_field_name("arguments"))
+
+    def record_arity(self, arguments: _ts.Node | None) -> None:
+        """The last call's arguments, one ``""`` each: C and C++ follow no values (``Call.args`` is free), and
+        the count picks among overloads (:meth:`lore.languages.c._rules.CRules.choose_overloads`)."""
+        if arguments is not None and self.pf.calls:
+            n = sum(1 for a in arguments.named_children if a.type != "comment")
+            self.pf.calls[-1].args = [""] * n
 
     def on_macro(self, node: _ts.Node, owner: int) -> None:
         """``#define MAX(a, b) ...``: a function whose calls resolve like any other."""

@@ -11,6 +11,7 @@ import posixpath
 from collections import defaultdict
 
 from ...parsers.records import Import
+from ...store.schema import CONFIDENCE
 from .._rules import (
     CachedRules,
     ImportBinding,
@@ -77,6 +78,39 @@ class CRules(CachedRules):
         if sym_id not in cache:
             cache[sym_id] = _definitions(world, sym_id)
         return cache[sym_id]
+
+    overloads = True
+
+    def choose_overloads(self, world, call, targets: list[tuple]) -> list[tuple]:
+        """Of the functions named like a bound target (its overloads: the same name in the same class or
+        namespace, declarations and definitions alike), those whose parameters take ``len(call.args)``
+        arguments (defaults and ``...`` counted), definitions first; the targets as they are when the
+        overloads do not differ in what they take, or none fits."""
+        n = len(call.args)
+        out: list[tuple] = []
+        changed = False
+        for t in targets:
+            tid = t[0]
+            family = _overloads(world, tid) if tid is not None else None
+            if not family:
+                out.append(t)
+                continue
+            fits = [s for s in family if _takes(world, s, n, family)]
+            if not fits:
+                out.append(t)
+                continue
+            defs = [s for s in fits if not _is_declaration(world, s)]
+            for s in defs or fits:
+                out.append((s, t[1], t[2]))
+            changed = True
+        if not changed:
+            return targets
+        seen: dict[int | None, tuple] = {}
+        for t in out:
+            seen.setdefault(t[0], t)
+        k = len(seen)
+        return [(tid, res, CONFIDENCE.get(res, conf) / k if k > 1 else CONFIDENCE.get(res, conf))
+                for tid, (_t, res, conf) in sorted(seen.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))]
 
     def detached_member(self, world, type_id: int, name: str):
         """Members of the other classes of the same name inside the same namespaces: a header's class and the
@@ -227,6 +261,84 @@ class CRules(CachedRules):
         ids = [mid for p, mid in sorted(sources)]
         ids.append(paths[found])
         return ("pkg", tuple(dict.fromkeys(ids)))
+
+
+def _overloads(world, sid: int) -> list[int] | None:
+    """The functions sharing ``sid``'s name inside its class or namespace (across a header and its source), when
+    they differ in the arguments they take; ``None`` otherwise (one function, or C's configurations)."""
+    cache = world_cache(world, "c-overloads", dict)
+    if sid in cache:
+        return cache[sid]
+    got = None
+    srow = world.syms.get(sid)
+    if srow is not None and srow.kind in ("function", "method"):
+        rel = _relative_name(world, sid)
+        fam = []
+        for cand in _named(world, srow.name):
+            crow = world.syms[cand]
+            cf = world.files.get(crow.file_id) if crow.file_id is not None else None
+            if crow.kind not in ("function", "method") or cf is None or cf.language not in ("c", "cpp"):
+                continue
+            if _relative_name(world, cand) != rel:
+                continue
+            _c, csym = record_of(world, cand)
+            if csym is None or (not csym.exported and crow.file_id != srow.file_id):
+                continue
+            fam.append(cand)
+        if len(fam) > 1 and len({_arity(world, s) for s in fam}) > 1:
+            got = sorted(fam)
+    cache[sid] = got
+    return got
+
+
+def _arity(world, sid: int) -> tuple[int, int, bool]:
+    """(parameters, of them with a default, variadic) read off a function's signature."""
+    cache = world_cache(world, "c-arity", dict)
+    got = cache.get(sid)
+    if got is not None:
+        return got
+    _c, sym = record_of(world, sid)
+    sig = sym.signature if sym is not None else ""
+    start = sig.find("(")
+    depth, total, defaults, variadic, seen_any = 0, 0, 0, False, False
+    inner = ""
+    if start >= 0:
+        for ch in sig[start:]:
+            if ch in "(<[{":
+                depth += 1
+                if depth == 1:
+                    continue
+            elif ch in ")>]}":
+                depth -= 1
+                if depth == 0:
+                    break
+            if depth == 1:
+                inner += ch
+                if ch == ",":
+                    total += 1
+                elif ch == "=":
+                    defaults += 1
+    stripped = inner.strip()
+    seen_any = bool(stripped) and stripped != "void"
+    variadic = "..." in inner
+    total = total + 1 if seen_any else 0
+    if variadic:
+        total -= 1
+    got = cache[sid] = (total, defaults, variadic)
+    return got
+
+
+def _takes(world, sid: int, n: int, family: list[int]) -> bool:
+    """Whether ``sid`` takes ``n`` arguments (a definition also by the defaults its declarations give)."""
+    total, defaults, variadic = _arity(world, sid)
+    if not defaults:  # defaults are written on the declaration: a definition with the same count borrows them
+        defaults = max((_arity(world, s)[1] for s in family if _arity(world, s)[0] == total), default=0)
+    return total - defaults <= n and (variadic or n <= total)
+
+
+def _is_declaration(world, sid: int) -> bool:
+    _c, sym = record_of(world, sid)
+    return sym is not None and sym.is_declaration
 
 
 def _named(world, name: str) -> list[int]:

@@ -238,6 +238,20 @@ LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|templat
                        rb"using[ \t]+namespace[ \t]|(?:\w+[ \t*&]+)*\w+::~?\w+[ \t]*\()", re.MULTILINE)
 
 
+_LITERALS = {"string_literal": "#s", "concatenated_string": "#s", "raw_string_literal": "#s", "true": "#b",
+             "false": "#b", "char_literal": "#c", "null": "#n", "nullptr": "#n"}
+
+
+def _literal_kind(node: _ts.Node) -> str:
+    """What an argument is when it is a literal (see :meth:`CExtractor.record_arity`), else ``""``."""
+    t = node.type
+    if t == "number_literal":
+        text = node.text or b""
+        hexa = text[:2].lower() == b"0x"
+        return "#f" if not hexa and any(ch in text for ch in b".eE") else "#i"
+    return _LITERALS.get(t, "")
+
+
 class CExtractor(Extractor):
     language = "c"
     grammar = "c"
@@ -506,11 +520,12 @@ class CExtractor(Extractor):
         self.record_arity(node.child_by_field_name("arguments"))
 
     def record_arity(self, arguments: _ts.Node | None) -> None:
-        """The last call's arguments, one ``""`` each: C and C++ follow no values (``Call.args`` is free), and
-        the count picks among overloads (:meth:`lore.languages.c._rules.CRules.choose_overloads`)."""
+        """The last call's arguments, one entry each: ``"#s"`` (a string literal), ``"#b"``, ``"#i"``, ``"#f"``,
+        ``"#c"``, ``"#n"`` (bool, integer, floating, character literals, ``nullptr``) or ``""``. C and C++ follow no
+        values (``Call.args`` is free there); count and kinds pick among overloads
+        (:meth:`lore.languages.c._rules.CRules.choose_overloads`)."""
         if arguments is not None and self.pf.calls:
-            n = sum(1 for a in arguments.named_children if a.type != "comment")
-            self.pf.calls[-1].args = [""] * n
+            self.pf.calls[-1].args = [_literal_kind(a) for a in arguments.named_children if a.type != "comment"]
 
     def on_macro(self, node: _ts.Node, owner: int) -> None:
         """``#define MAX(a, b) ...``: a function whose calls resolve like any other."""

@@ -45,7 +45,7 @@ _LIBC_HEADERS = frozenset({
 _SYSTEM_DIRS = frozenset({"sys", "bits", "mach", "linux", "asm", "netinet", "arpa", "net"})
 MAX_DEFINITIONS = 8  # a prototype with more definitions than this (platform variants...) stays a declaration
 MAX_ALTERNATIVES = 8  # definitions of one global name (configurations) kept as alternatives; more: unresolved
-MAX_CLOSURE = 1024  # headers followed through includes per file (a kernel file reaches thousands)
+MAX_CLOSURE = 512  # headers followed through includes per file (a kernel file reaches thousands)
 
 
 class CRules(CachedRules):
@@ -99,8 +99,11 @@ class CRules(CachedRules):
             if not fits:
                 out.append(t)
                 continue
+            fits = _best_by_arguments(world, fits, call.args)
             defs = [s for s in fits if not _is_declaration(world, s)]
-            for s in defs or fits:
+            chosen = defs or fits
+            plain = [s for s in chosen if not _is_const(world, s)]
+            for s in plain or chosen:  # f() and f() const: a receiver of unknown constness calls the plain one
                 out.append((s, t[1], t[2]))
             changed = True
         if not changed:
@@ -169,9 +172,12 @@ class CRules(CachedRules):
         defs, hdr, decls = _globals(world, name)
         if not (defs or hdr or decls):
             return None
-        if len(hdr) > 1 or (hdr and defs):  # several places: those the includes reach (a tools/ copy is not one)
+        if len(hdr) > 1 or (hdr and defs):  # a header the search path never reaches (tools/include/linux/slab.h)
+            hdr = [h for h in hdr if not _shadowed(world, world.files[world.syms[h].file_id].path)] or \
+                ([] if defs else hdr)
+        if len(hdr) > 1:  # several places still: those the file's includes reach
             seen = self.include_set(world, ctx)
-            hdr = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen] or ([] if defs else hdr)
+            hdr = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen] or hdr
         cands = hdr + defs
         if not cands:
             return ("sym", decls[0]), "import"
@@ -285,7 +291,8 @@ def _overloads(world, sid: int) -> list[int] | None:
             if csym is None or (not csym.exported and crow.file_id != srow.file_id):
                 continue
             fam.append(cand)
-        if len(fam) > 1 and len({_arity(world, s) for s in fam}) > 1:
+        methods = "." in rel  # C++ members and namespaced functions; C's same-named functions are configurations
+        if len(fam) > 1 and (methods or len({_arity(world, s) for s in fam}) > 1):
             got = sorted(fam)
     cache[sid] = got
     return got
@@ -334,6 +341,76 @@ def _takes(world, sid: int, n: int, family: list[int]) -> bool:
     if not defaults:  # defaults are written on the declaration: a definition with the same count borrows them
         defaults = max((_arity(world, s)[1] for s in family if _arity(world, s)[0] == total), default=0)
     return total - defaults <= n and (variadic or n <= total)
+
+
+_INTEGERS = frozenset({"int", "long", "short", "unsigned", "signed", "size_t", "ssize_t", "int8_t", "int16_t",
+                       "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t"})
+_FLOATS = frozenset({"float", "double"})
+
+
+def _param_texts(world, sid: int) -> list[str]:
+    _c, sym = record_of(world, sid)
+    sig = sym.signature if sym is not None else ""
+    start = sig.find("(")
+    if start < 0:
+        return []
+    parts, depth, cur = [], 0, ""
+    for ch in sig[start + 1:]:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            if depth == 0:
+                break
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p.split("=")[0].strip() for p in parts if p.strip() and p.strip() != "void"]
+
+
+def _fit(kind: str, param: str) -> int:
+    """How well a literal argument of ``kind`` fits a parameter declared ``param``: 2 exact, 1 by conversion,
+    0 unknown, -9 not at all (an integer is no enum, a string no number)."""
+    if not kind or not param:
+        return 0
+    words = set(param.replace("*", " * ").replace("&", " & ").split())
+    pointer = "*" in words
+    if kind == "#n":
+        return 2 if pointer else -9
+    if kind == "#s":
+        return 2 if pointer and "char" in words else 1 if not pointer and not words & (_INTEGERS | _FLOATS | {"bool", "char"}) else -9
+    if pointer:
+        return 1 if kind == "#i" else -9
+    if kind == "#b":
+        return 2 if "bool" in words else 1 if words & (_INTEGERS | _FLOATS) else -9
+    if kind in ("#i", "#c"):
+        exact = "char" if kind == "#c" else "int"
+        return 2 if exact in words else 1 if words & (_INTEGERS | _FLOATS | {"bool", "char"}) else -9
+    if kind == "#f":
+        return 2 if words & _FLOATS else 1 if words & (_INTEGERS | {"bool"}) else -9
+    return 0
+
+
+def _best_by_arguments(world, fits: list[int], args: list[str]) -> list[int]:
+    """The overloads among ``fits`` whose parameters the literal arguments match best (all when none is told)."""
+    if len(fits) < 2 or not any(args):
+        return fits
+    scored = []
+    for s in fits:
+        params = _param_texts(world, s)
+        scored.append((sum(_fit(a, params[i]) if i < len(params) else 0 for i, a in enumerate(args)), s))
+    best = max(score for score, _s in scored)
+    return [s for score, s in scored if score == best]
+
+
+def _is_const(world, sid: int) -> bool:
+    """Whether a member function is ``const`` (the qualifier after its parameters)."""
+    _c, sym = record_of(world, sid)
+    sig = (sym.signature if sym is not None else "").rstrip()
+    return sig.endswith("const") and ")" in sig
 
 
 def _is_declaration(world, sid: int) -> bool:
@@ -521,6 +598,23 @@ def _on_search_path(world, spec: str) -> str | None:
         if p in paths:
             return p
     return None
+
+
+def _shadowed(world, path: str) -> bool:
+    """Whether a header under an include root is hidden by another of the same relative path earlier on the
+    search path (``tools/include/linux/slab.h`` behind ``include/linux/slab.h``)."""
+    cache = world_cache(world, "c-shadowed", dict)
+    got = cache.get(path)
+    if got is None:
+        got = False
+        for root in _include_roots(world):
+            if root and path.startswith(root + "/"):
+                first = _on_search_path(world, path[len(root) + 1:])
+                if first is not None and first != path:
+                    got = True
+                    break
+        cache[path] = got
+    return got
 
 
 def _include_suffix(world, spec: str) -> str | None:

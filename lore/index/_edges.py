@@ -137,7 +137,7 @@ class FileResolver:
             else:
                 targets = self._call_targets(got, call.callee, call.caller, call.line, call.kind)
                 if c.rules.overloads:  # C++: the overloads of the bound name that take this many arguments
-                    targets = c.rules.choose_overloads(w, call, targets)
+                    targets = c.rules.choose_overloads(w, c, call, targets)
             for tid, res, conf in targets:
                 self.out.refs.append((caller, tid, call.callee, call.line, call.col, call.kind, res, conf))
             if callbacks and call.args and got is not None:

@@ -113,7 +113,7 @@ class LanguageRules:
     # whether one name may stand for several functions told apart by their parameters (C++ overloads)
     overloads = False
 
-    def choose_overloads(self, world, call, targets: list[tuple]) -> list[tuple]:
+    def choose_overloads(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
         """The call edges ``targets`` (``(id, resolution, confidence)``) of ``call`` narrowed to the overloads
         its arguments fit (hook: C++); the default keeps them."""
         return targets

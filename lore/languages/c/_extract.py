@@ -92,17 +92,29 @@ def blank_macro_noise(source: bytes) -> bytes:
 # Attribute macros the kernel (and others) put between a type and a name: ``char __user *p``,
 # ``void __iomem *base``, ``static int __init f(void)``. The grammar reads them as a second type name and
 # loses the declaration; they are blanked (they carry no name a reader navigates to).
-_ATTRIBUTE_WORDS = re.compile(
-    rb"(?<![\w.>])(?:__(?:user|kernel|iomem|percpu|rcu|force|bitwise|private|safe|nocast|must_check|"
+_ATTRIBUTE_WORD = re.compile(
+    rb"__(?:user|kernel|iomem|percpu|rcu|force|bitwise|private|safe|nocast|must_check|"
     rb"(?:\w*_)?init(?:data|const)?|(?:\w*_)?exit(?:data)?|ro_after_init|read_mostly|always_inline|noinline|cold|"
     rb"hot|weak|pure|packed|maybe_unused|always_unused|used|visible|noreturn|ref|refdata|sched|noclone|nocfi|"
     rb"noinstr|irq_entry|latent_entropy|randomize_layout|designated_init|deprecated|attribute_const|malloc|"
-    rb"cpuidle|kprobes|flatten|mustcheck|pure|unused|lockdep_init|ro_after_init|cacheline_aligned\w*|"
-    rb"page_aligned_\w+|initdata_memblock|meminit\w*)|_{2,4}cacheline_\w+|notrace|asmlinkage|noinline_for_stack)"
-    rb"(?![\w(])")
-_ATTRIBUTE_CALLS = re.compile(
-    rb"(?<![\w.>])__(?:aligned|section|printf|scanf|must_hold|acquires|releases|cond_acquires|alloc_size|"
-    rb"counted_by|nonstring|assume_aligned|cleanup|diagnose_as|no_sanitize_\w+)\((?:[^()\n]|\([^()\n]*\))*\)")
+    rb"cpuidle|kprobes|flatten|mustcheck|unused|lockdep_init|cacheline_aligned\w*|page_aligned_\w+|"
+    rb"initdata_memblock|meminit\w*)|_{2,4}cacheline_\w+|notrace|asmlinkage|noinline_for_stack")
+_ATTRIBUTE_CALL = re.compile(
+    rb"__(?:aligned|section|printf|scanf|must_hold|acquires|releases|cond_acquires|alloc_size|counted_by|"
+    rb"nonstring|assume_aligned|cleanup|diagnose_as|no_sanitize_\w+)")
+# one scan finds the candidates (a word starting with ``__``, or one of the plain attribute words); the two
+# patterns above decide, and an attribute call takes its parenthesized arguments with it
+_ATTRIBUTE_SCAN = re.compile(rb"(?<![\w.>])(?:__\w+|notrace|asmlinkage|noinline_for_stack)\b(\((?:[^()\n]|\([^()\n]*\))*\))?")
+
+
+def _blank_attribute(m: re.Match) -> bytes:
+    word_end = m.start(1) if m.group(1) is not None else m.end()
+    word = m.string[m.start():word_end]
+    if m.group(1) is None:
+        return b" " * len(m.group(0)) if _ATTRIBUTE_WORD.fullmatch(word) else m.group(0)
+    return b" " * len(m.group(0)) if _ATTRIBUTE_CALL.fullmatch(word) else m.group(0)
+
+
 # ``EXPORT_SYMBOL(kfree);``, ``MODULE_LICENSE("GPL");``, ``module_init(f);`` at the top level: statements the
 # grammar cannot read outside a function
 _TOP_STATEMENTS = re.compile(
@@ -114,7 +126,7 @@ _TOP_STATEMENTS = re.compile(
 _RETURN_MACRO = re.compile(rb"^([ \t]*(?:static[ \t]+|extern[ \t]+)?)([A-Z][A-Z0-9_]*\()([^()\n]*)(\))"
                            rb"(?=[ \t*]+\w+[ \t]*\()", re.MULTILINE)
 # ``class TINYXML2_LIB XMLNode``: an export macro between ``class`` and the name
-_CLASS_MACRO = re.compile(rb"\b(?:class|struct)[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]\w*\s*[:{])")
+_CLASS_MACRO = re.compile(rb"\bclass[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]\w*\s*[:{])")
 # ``SYSCALL_DEFINE3(open, ...) {``: a definition macro that names its function first
 _DEFINE_MACRO = re.compile(rb"^([A-Z][A-Z0-9_]*DEFINE[A-Z0-9_]*)\([ \t]*(\w+)[ \t]*(,|\))", re.MULTILINE)
 # ``static DEFINE_SPINLOCK(lock);``, ``DECLARE_BITMAP(bits, 64);``: a variable declared by a macro
@@ -123,7 +135,7 @@ _DECLARE_MACRO = re.compile(rb"^[ \t]*(?:static[ \t]+)?(?:[A-Z][A-Z0-9_]*_)?(?:D
 # ``list_for_each_entry(pos, head, member) {``: a loop macro, read as a call statement before its block
 _LOOP_MACRO = re.compile(rb"^[ \t]+\w*(?:for_each|foreach)\w*\(", re.MULTILINE)
 # ``container_of(p, struct page, lru)``: a type as a macro argument
-_TYPE_ARGUMENT = re.compile(rb"(?<=[(,])(\s*)(struct|union)([ \t]+\w+[ \t]*)(?=[,)])")
+_TYPE_ARGUMENT = re.compile(rb"([(,]\s*)(struct|union)([ \t]+\w+[ \t]*)(?=[,)])")
 
 
 def _spaces(m: re.Match, group: int = 0) -> bytes:
@@ -146,10 +158,11 @@ def _macro_forms(source: bytes) -> bytes:
     b'long            close( uns'
     """
     if b"__" in source or b"notrace" in source or b"asmlinkage" in source:
-        source = _ATTRIBUTE_CALLS.sub(lambda m: b" " * len(m.group(0)), _ATTRIBUTE_WORDS.sub(lambda m: b" " * len(m.group(0)), source))
+        source = _ATTRIBUTE_SCAN.sub(_blank_attribute, source)
     source = _TOP_STATEMENTS.sub(lambda m: b" " * len(m.group(0)), source)
     source = _RETURN_MACRO.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3) + b" ", source)
-    source = _CLASS_MACRO.sub(lambda m: _spaces(m, 1), source)
+    if b"class" in source:
+        source = _CLASS_MACRO.sub(lambda m: _spaces(m, 1), source)
     if b"DEFINE" in source:
         source = _DEFINE_MACRO.sub(_define_as_function, source)
     if b"DECLARE" in source or b"DEFINE" in source or b"LIST_HEAD" in source:

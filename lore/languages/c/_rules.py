@@ -81,7 +81,7 @@ class CRules(CachedRules):
 
     overloads = True
 
-    def choose_overloads(self, world, call, targets: list[tuple]) -> list[tuple]:
+    def choose_overloads(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
         """Of the functions named like a bound target (its overloads: the same name in the same class or
         namespace, declarations and definitions alike), those whose parameters take ``len(call.args)``
         arguments (defaults and ``...`` counted), definitions first; the targets as they are when the
@@ -102,8 +102,11 @@ class CRules(CachedRules):
             fits = _best_by_arguments(world, fits, call.args)
             defs = [s for s in fits if not _is_declaration(world, s)]
             chosen = defs or fits
-            plain = [s for s in chosen if not _is_const(world, s)]
-            for s in plain or chosen:  # f() and f() const: a receiver of unknown constness calls the plain one
+            # f() and f() const: this->f() in a const method calls the const one; a receiver of unknown
+            # constness, the plain one
+            want_const = t[1] in ("self_method", "local_scope") and _signature_const(ctx.pf.symbols[call.caller].signature)
+            same = [s for s in chosen if _is_const(world, s) == want_const]
+            for s in same or chosen:
                 out.append((s, t[1], t[2]))
             changed = True
         if not changed:
@@ -409,8 +412,12 @@ def _best_by_arguments(world, fits: list[int], args: list[str]) -> list[int]:
 def _is_const(world, sid: int) -> bool:
     """Whether a member function is ``const`` (the qualifier after its parameters)."""
     _c, sym = record_of(world, sid)
-    sig = (sym.signature if sym is not None else "").rstrip()
-    return sig.endswith("const") and ")" in sig
+    return _signature_const(sym.signature if sym is not None else "")
+
+
+def _signature_const(signature: str) -> bool:
+    sig = signature.rstrip()
+    return ")" in sig and sig[sig.rindex(")"):].replace(" ", "").startswith(")const")
 
 
 def _is_declaration(world, sid: int) -> bool:

@@ -175,13 +175,17 @@ class CRules(CachedRules):
         defs, hdr, decls = _globals(world, name)
         if not (defs or hdr or decls):
             return None
+        if decls and len(defs) > 1:  # a header declares it: the sources that include that header implement it
+            implementing = sorted({d for decl in decls for d in self.definitions(world, decl) or ()})
+            defs = [d for d in defs if d in implementing] or defs
         if len(hdr) > 1 or (hdr and defs):  # a header the search path never reaches (tools/include/linux/slab.h)
             hdr = [h for h in hdr if not _shadowed(world, world.files[world.syms[h].file_id].path)] or \
                 ([] if defs else hdr)
         if len(hdr) > 1:  # several places still: those the file's includes reach
             seen = self.include_set(world, ctx)
             hdr = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen] or hdr
-        cands = hdr + defs
+        macros = [h for h in hdr if _is_macro(world, h)]
+        cands = macros or hdr + defs  # a function-like macro in sight is what the preprocessor calls
         if not cands:
             return ("sym", decls[0]), "import"
         if len(cands) > MAX_ALTERNATIVES:
@@ -418,6 +422,11 @@ def _is_const(world, sid: int) -> bool:
 def _signature_const(signature: str) -> bool:
     sig = signature.rstrip()
     return ")" in sig and sig[sig.rindex(")"):].replace(" ", "").startswith(")const")
+
+
+def _is_macro(world, sid: int) -> bool:
+    _c, sym = record_of(world, sid)
+    return sym is not None and sym.signature.startswith("#")
 
 
 def _is_declaration(world, sid: int) -> bool:

@@ -71,3 +71,30 @@ def test_kernel_macro_forms_parse(tmp_path):
         assert pf.syntax_errors == 0, rel
     names = {s.name for s in _parser.parse("fs/open.c", FILES["fs/open.c"].encode(), "fs.open").symbols}
     assert {"setup", "close"} <= names
+
+
+def test_header_definitions_out_of_reach_are_no_candidates(tmp_path):
+    """A macro or ``static inline`` function in a header the file never includes is not what it calls; with
+    nothing else of that name the call stays unresolved (not an error)."""
+    files = {
+        "vendor/compat.h": "#define jv_copy(x) (x)\nstatic inline int only_here(int a) { return a; }\n"
+                           "static inline int twice(int a) { return a; }\n",
+        "other/twice.h": "static inline int twice(int a) { return 2 * a; }\n",
+        "src/jv.h": "int jv_copy(int x);\n",
+        "src/jv.c": '#include "jv.h"\nint jv_copy(int x) { return x; }\n',
+        "src/main.c": '#include "jv.h"\nint main(void) { return jv_copy(1) + twice(2) + missing(3); }\n',
+    }
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    index_repo(tmp_path, workers=1)
+    from lore.api import open_index
+    from lore.bench._data import symbol_table
+
+    with open_index(tmp_path / ".lore" / "index.db", readonly=True) as idx:
+        table = symbol_table(idx)
+        refs = [(table[e["callee_id"]][2] if e["callee_id"] is not None else None, e["callee_name"], e["resolution"])
+                for e in idx.edges("symbol_refs") if table[e["caller_id"]][2] == "src.main.main"]
+    assert sorted(refs, key=str) == sorted([("src.jv.jv_copy", "jv_copy", "import"), (None, "twice", "unresolved"),
+                                            (None, "missing", "unresolved")], key=str)

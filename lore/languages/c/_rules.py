@@ -45,7 +45,7 @@ _LIBC_HEADERS = frozenset({
 _SYSTEM_DIRS = frozenset({"sys", "bits", "mach", "linux", "asm", "netinet", "arpa", "net"})
 MAX_DEFINITIONS = 8  # a prototype with more definitions than this (platform variants...) stays a declaration
 MAX_ALTERNATIVES = 8  # definitions of one global name (configurations) kept as alternatives; more: unresolved
-MAX_CLOSURE = 512  # headers followed through includes per file (a kernel file reaches thousands)
+MAX_CLOSURE = 256  # headers followed through includes per file (a kernel file reaches thousands)
 
 
 class CRules(CachedRules):
@@ -167,27 +167,31 @@ class CRules(CachedRules):
     def linkage(self, world, ctx, name: str):
         """``name`` at file level as the C linker and the includes see it: definitions in headers (``static
         inline``, macros, types) and the exported (non-``static``) definitions of source files, all of them
-        alternatives (configurations: ``mm/slab_common.c`` and ``mm/slob.c`` both define ``kfree``); a header's
-        declaration without any definition stands for itself. Several header definitions are narrowed to those
-        the file's includes reach. ``import`` when a header declares or defines the name, else ``global_linkage``
-        (a source calls another's function without a prototype in sight). Never a ``static`` function of
-        another source file."""
+        alternatives (configurations: ``mm/slab_common.c`` and ``mm/slob.c`` both define ``kfree``), narrowed
+        to the sources that include the declaring header when one declares it; a header's declaration without
+        any definition stands for itself. Header definitions count where the file's includes reach them (out
+        of reach they are not candidates, unless the only one); a function-like macro in reach is what the
+        preprocessor calls. ``import`` when a header declares or defines the name, else ``global_linkage`` (a
+        source calls another's function without a prototype in sight). Never a ``static`` function of another
+        source file."""
         defs, hdr, decls = _globals(world, name)
         if not (defs or hdr or decls):
             return None
         if decls and len(defs) > 1:  # a header declares it: the sources that include that header implement it
             implementing = sorted({d for decl in decls for d in self.definitions(world, decl) or ()})
             defs = [d for d in defs if d in implementing] or defs
-        if len(hdr) > 1 or (hdr and defs):  # a header the search path never reaches (tools/include/linux/slab.h)
-            hdr = [h for h in hdr if not _shadowed(world, world.files[world.syms[h].file_id].path)] or \
-                ([] if defs else hdr)
-        if len(hdr) > 1:  # several places still: those the file's includes reach
+        if hdr:  # header definitions count where the file's includes reach them
+            hdr = [h for h in hdr if not _shadowed(world, world.files[world.syms[h].file_id].path)] or hdr
             seen = self.include_set(world, ctx)
-            hdr = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen] or hdr
+            visible = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen]
+            if visible:
+                hdr = visible
+            elif defs or len(hdr) > 1:  # another program's header, another configuration's: not this file's
+                hdr = []
         macros = [h for h in hdr if _is_macro(world, h)]
         cands = macros or hdr + defs  # a function-like macro in sight is what the preprocessor calls
         if not cands:
-            return ("sym", decls[0]), "import"
+            return (("sym", decls[0]), "import") if decls else None
         if len(cands) > MAX_ALTERNATIVES:
             seen = self.include_set(world, ctx)
             cands = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen] or defs

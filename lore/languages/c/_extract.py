@@ -98,7 +98,7 @@ _ATTRIBUTE_WORD = re.compile(
     rb"hot|weak|pure|packed|maybe_unused|always_unused|used|visible|noreturn|ref|refdata|sched|noclone|nocfi|"
     rb"noinstr|irq_entry|latent_entropy|randomize_layout|designated_init|deprecated|attribute_const|malloc|"
     rb"cpuidle|kprobes|flatten|mustcheck|unused|lockdep_init|cacheline_aligned\w*|page_aligned_\w+|"
-    rb"initdata_memblock|meminit\w*)|_{2,4}cacheline_\w+|notrace|asmlinkage|noinline_for_stack")
+    rb"initdata_memblock|attribute_const__|lockfunc|always_inline__|nocapture|meminit\w*)|_{2,4}cacheline_\w+|notrace|asmlinkage|noinline_for_stack")
 _ATTRIBUTE_CALL = re.compile(
     rb"__(?:aligned|section|printf|scanf|must_hold|acquires|releases|cond_acquires|alloc_size|counted_by|"
     rb"nonstring|assume_aligned|cleanup|diagnose_as|no_sanitize_\w+)")
@@ -130,8 +130,18 @@ _CLASS_MACRO = re.compile(rb"\bclass[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]
 # ``SYSCALL_DEFINE3(open, ...) {``: a definition macro that names its function first
 _DEFINE_MACRO = re.compile(rb"^([A-Z][A-Z0-9_]*DEFINE[A-Z0-9_]*)\([ \t]*(\w+)[ \t]*(,|\))", re.MULTILINE)
 # ``static DEFINE_SPINLOCK(lock);``, ``DECLARE_BITMAP(bits, 64);``: a variable declared by a macro
-_DECLARE_MACRO = re.compile(rb"^[ \t]*(?:static[ \t]+)?(?:[A-Z][A-Z0-9_]*_)?(?:DECLARE|DEFINE|LIST_HEAD)[A-Z0-9_]*\(",
+_DECLARE_MACRO = re.compile(rb"^[ \t]*(?:static[ \t]+)?(?:_*[A-Z][A-Z0-9_]*_)?(?:DECLARE|DEFINE|LIST_HEAD)[A-Z0-9_]*\(",
                             re.MULTILINE)
+# ``static DEVICE_ATTR(name, 0644, show, store);``, ``static SIMPLE_DEV_PM_OPS(pm, s, r);``: any upper-case
+# macro at the start of a top-level line (or after ``static``), ended by ``;``, declares something
+_TOP_MACRO = re.compile(rb"^(?:static[ \t]+(?:const[ \t]+)?)?[A-Z][A-Z0-9_]*\(", re.MULTILINE)
+# ``\tSET_RUNTIME_PM_OPS(suspend, resume)`` alone on its lines, without ``;`` or ``,``: an initializer's or a
+# statement's macro the grammar cannot end
+_LINE_MACRO = re.compile(rb"^[ \t]+[A-Z][A-Z0-9_]*\(", re.MULTILINE)
+# ``case 'a' ... 'z':``: a GNU case range, read as its first value
+_CASE_RANGE = re.compile(rb"(\bcase\b[^:\n]*?)([ \t]\.\.\.[^:\n]*)(?=:)")
+# ``printk(KERN_INFO "x")``, ``": " DRIVER_DESC "\n"``: an upper-case macro that is a string, next to a literal
+_STRING_MACRO = re.compile(rb'(?<=[(,"\s])[A-Z][A-Z0-9_]{2,}(?=[ \t]*")')
 # ``list_for_each_entry(pos, head, member) {``: a loop macro, read as a call statement before its block
 _LOOP_MACRO = re.compile(rb"^[ \t]+\w*(?:for_each|foreach)\w*\(", re.MULTILINE)
 # ``container_of(p, struct page, lru)``: a type as a macro argument
@@ -167,11 +177,27 @@ def _macro_forms(source: bytes) -> bytes:
         source = _DEFINE_MACRO.sub(_define_as_function, source)
     if b"DECLARE" in source or b"DEFINE" in source or b"LIST_HEAD" in source:
         source = _statement_macros(source, _DECLARE_MACRO, _blank_declaration)
+    source = _statement_macros(source, _TOP_MACRO, _blank_declaration)
+    source = _statement_macros(source, _LINE_MACRO, _blank_line_macro)
+    if b"..." in source:
+        source = _CASE_RANGE.sub(lambda m: m.group(1) + b" " * len(m.group(2)), source)
+    if b'"' in source:
+        source = _STRING_MACRO.sub(_blank_string_macro, source)
     if b"for_each" in source or b"foreach" in source:
         source = _statement_macros(source, _LOOP_MACRO, _loop_statement)
     if b"struct" in source or b"union" in source:
         source = _TYPE_ARGUMENT.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3), source)
     return source
+
+
+def _blank_string_macro(m: re.Match) -> bytes:
+    """Blank the macro unless it is the name a ``#define`` defines (``#define NAME "x"``)."""
+    src = m.string
+    line_start = src.rfind(b"\n", 0, m.start()) + 1
+    head = src[line_start:m.start()].strip()
+    if head.startswith(b"#") and head.replace(b" ", b"").replace(b"\t", b"") in (b"#define", b"#undef", b"#ifdef", b"#ifndef"):
+        return m.group(0)
+    return b" " * len(m.group(0))
 
 
 def _close_paren(source: bytes, i: int) -> int:
@@ -206,6 +232,29 @@ def _blank_declaration(buf: bytearray, start: int, end: int) -> None:
         for j in range(start, k + 1):
             if buf[j] != 10:
                 buf[j] = 32
+
+
+def _blank_line_macro(buf: bytearray, start: int, end: int) -> None:
+    """``NAME(args)`` that ends its line with nothing after it (and no block next): spaces, newlines kept.
+    Never inside a ``#define`` (a line after one ending in a backslash)."""
+    p = start - 1
+    while p >= 0 and buf[p] in b" \t\r\n":
+        p -= 1
+    if p >= 0 and buf[p] == 92:
+        return
+    k = end + 1
+    while k < len(buf) and buf[k] in b" \t\r":
+        k += 1
+    if k < len(buf) and buf[k] != 10:
+        return
+    n = k
+    while n < len(buf) and buf[n] in b" \t\r\n":
+        n += 1
+    if n < len(buf) and buf[n] in b"{=+-*/&|.,;)?:[":  # the macro continues an expression, or opens a body
+        return
+    for j in range(start, end + 1):
+        if buf[j] != 10:
+            buf[j] = 32
 
 
 def _loop_statement(buf: bytearray, start: int, end: int) -> None:

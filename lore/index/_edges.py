@@ -258,7 +258,8 @@ class FileResolver:
             return [(None, "unresolved", 0.0)]  # f()(): what f returns is unknown; its name says nothing
         name = parts[-1] if parts else ""
         dotted_call = len(parts) > 1
-        if not self.rules.guesses_by_name:
+        members_only = not self.rules.guesses_by_name
+        if members_only and not (dotted_call and self.rules.guesses_members):
             return [(None, "unresolved", 0.0)]
         if not name or (dotted_call and name in c.rules.builtin_method_names):
             return [(None, "unresolved", 0.0)]
@@ -276,6 +277,10 @@ class FileResolver:
         cands = [s for s in cands if s != me]  # a name heuristic never makes a self-loop
         if cands and not w.is_test_file(c.frow.id):  # code outside the tests never calls into them
             cands = [s for s in cands if not w.is_test_file(w.syms[s].file_id)]
+        if members_only:  # only x.m() on a receiver of unknown type, and only the one method of that name
+            cands = [s for s in cands if w.syms[s].kind == "method"]
+            cands = self._overridden(cands) if len(cands) > 1 else cands
+            return [(cands[0], "unique_name", CONFIDENCE["unique_name"])] if len(cands) == 1 else [(None, "unresolved", 0.0)]
         if not cands:
             return [(None, "unresolved", 0.0)]
         same = [s for s in cands if w.syms[s].file_id == c.frow.id]

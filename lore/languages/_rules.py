@@ -109,6 +109,9 @@ class LanguageRules:
     # whether a call the rules cannot bind may be guessed by its name (same_file_name, unique_name, ambiguous_name);
     # C and C++ bind by includes and linkage, and leave calls through function pointers unresolved
     guesses_by_name = True
+    # with guesses_by_name off: whether ``x.m()`` on a receiver of unknown type may still bind to the one method
+    # of that name in the repository (``unique_name``; C++ members, never a C function-pointer field)
+    guesses_members = False
 
     # whether one name may stand for several functions told apart by their parameters (C++ overloads)
     overloads = False

@@ -72,6 +72,7 @@ class CRules(CachedRules):
     uppercase_calls_construct = False  # C macros and functions are often upper case; new T / T x(...) construct
     separate_declarations = True
     guesses_by_name = False  # what scopes, includes, linkage and types do not bind stays unresolved (counted)
+    guesses_members = True  # but obj.m() of unknown type: the one C++ method named m, if only one
 
     def definitions(self, world, sym_id: int) -> list[int] | None:
         cache = world_cache(world, "c-definitions", dict)

@@ -98,24 +98,3 @@ def test_header_definitions_out_of_reach_are_no_candidates(tmp_path):
                 for e in idx.edges("symbol_refs") if table[e["caller_id"]][2] == "src.main.main"]
     assert sorted(refs, key=str) == sorted([("src.jv.jv_copy", "jv_copy", "import"), (None, "twice", "unresolved"),
                                             (None, "missing", "unresolved")], key=str)
-
-
-def test_a_definition_in_sight_before_another_configurations(tmp_path):
-    """``alloc.h`` defines ``hi_free`` ``static inline`` (one configuration), ``alloc.c`` defines it for another:
-    a file including ``alloc.h`` calls the one it sees."""
-    files = {
-        "alloc.h": "#ifndef _WIN32\nstatic inline void hi_free(void *p) { }\n#else\nvoid hi_free(void *p);\n#endif\n",
-        "alloc.c": '#include "alloc.h"\n#ifdef _WIN32\nvoid hi_free(void *p) { }\n#endif\n',
-        "net.c": '#include "alloc.h"\nvoid close_it(void *p) { hi_free(p); }\n',
-    }
-    for rel, text in files.items():
-        (tmp_path / rel).write_text(text, encoding="utf-8")
-    index_repo(tmp_path, workers=1)
-    from lore.api import open_index
-    from lore.bench._data import symbol_table
-
-    with open_index(tmp_path / ".lore" / "index.db", readonly=True) as idx:
-        table = symbol_table(idx)
-        got = [(table[e["callee_id"]][4], e["resolution"]) for e in idx.edges("symbol_refs")
-               if e["callee_id"] is not None and table[e["caller_id"]][2] == "net.close_it"]
-    assert got == [("alloc.h", "import")]

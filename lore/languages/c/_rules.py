@@ -171,8 +171,8 @@ class CRules(CachedRules):
         alternatives (configurations: ``mm/slab_common.c`` and ``mm/slob.c`` both define ``kfree``), narrowed
         to the sources that include the declaring header when one declares it; a header's declaration without
         any definition stands for itself. Header definitions count where the file's includes reach them (out
-        of reach they are not candidates, unless the only one) and then before the sources' definitions; a
-        function-like macro in reach is what the preprocessor calls. ``import`` when a header declares or defines the name, else ``global_linkage`` (a
+        of reach they are not candidates, unless the only one); a function-like macro in reach is what the
+        preprocessor calls. ``import`` when a header declares or defines the name, else ``global_linkage`` (a
         source calls another's function without a prototype in sight). Never a ``static`` function of another
         source file."""
         defs, hdr, decls = _globals(world, name)
@@ -190,10 +190,7 @@ class CRules(CachedRules):
             elif defs or len(hdr) > 1:  # another program's header, another configuration's: not this file's
                 hdr = []
         macros = [h for h in hdr if _is_macro(world, h)]
-        # a function-like macro in sight is what the preprocessor calls; a definition in sight (a header's static
-        # inline) is what this translation unit calls, other sources' definitions of the name being another
-        # configuration's (hiredis: static inline hi_free in alloc.h, a Windows hi_free in alloc.c)
-        cands = macros or hdr or defs
+        cands = macros or hdr + defs  # a function-like macro in sight is what the preprocessor calls
         if not cands:
             return (("sym", decls[0]), "import") if decls else None
         if len(cands) > MAX_ALTERNATIVES:

@@ -136,7 +136,7 @@ class FileResolver:
                            and t[1] not in _HEURISTIC]
             else:
                 targets = self._call_targets(got, call.callee, call.caller, call.line, call.kind)
-                if c.rules.overloads:  # Java: which method of the name the arguments choose
+                if c.rules.overloads:  # Java, C++: which functions of the name the call's arguments choose
                     targets = c.rules.choose_overload(w, c, call, targets)
             for tid, res, conf in targets:
                 self.out.refs.append((caller, tid, call.callee, call.line, call.col, call.kind, res, conf))
@@ -260,6 +260,9 @@ class FileResolver:
             return [(None, "unresolved", 0.0)]  # f()(): what f returns is unknown; its name says nothing
         name = parts[-1] if parts else ""
         dotted_call = len(parts) > 1
+        members_only = not self.rules.guesses_by_name
+        if members_only and not (dotted_call and self.rules.guesses_members):
+            return [(None, "unresolved", 0.0)]
         if not name or (dotted_call and name in c.rules.builtin_method_names):
             return [(None, "unresolved", 0.0)]
         cands = self._same_family(w.by_name.get(name, []))  # never a name of another language
@@ -278,6 +281,10 @@ class FileResolver:
             cands = [s for s in cands if not w.is_test_file(w.syms[s].file_id)]
         if cands:  # what the language lets a guess reach (JS/TS: modules the file imports; Rust: privacy)
             cands = self.rules.guess_candidates(w, c, cands, parts)
+        if members_only:  # only x.m() on a receiver of unknown type, and only the one method of that name
+            cands = [s for s in cands if w.syms[s].kind == "method"]
+            cands = self._overridden(cands) if len(cands) > 1 else cands
+            return [(cands[0], "unique_name", CONFIDENCE["unique_name"])] if len(cands) == 1 else [(None, "unresolved", 0.0)]
         if not cands:
             return [(None, "unresolved", 0.0)]
         same = [s for s in cands if w.syms[s].file_id == c.frow.id]

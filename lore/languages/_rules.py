@@ -110,6 +110,13 @@ class LanguageRules:
     # elsewhere only ``new X()`` does (Go ``fmt.Errorf`` and C ``CHECK()`` are calls)
     uppercase_calls_construct = True
 
+    # whether a call the rules cannot bind may be guessed by its name (same_file_name, unique_name, ambiguous_name);
+    # C and C++ bind by includes and linkage, and leave calls through function pointers unresolved
+    guesses_by_name = True
+    # with guesses_by_name off: whether ``x.m()`` on a receiver of unknown type may still bind to the one method
+    # of that name in the repository (``unique_name``; C++ members, never a C function-pointer field)
+    guesses_members = False
+
     # whether a function may be declared apart from its definitions (C/C++ prototypes in headers)
     separate_declarations = False
 
@@ -117,12 +124,13 @@ class LanguageRules:
         """The definitions a declaration ``sym_id`` stands for (calls are spread over them), or ``None``."""
         return None
 
-    # whether methods of one name are told apart by their parameters (Java): see choose_overload
+    # whether functions of one name are told apart by their parameters (Java, C++ overloads): see choose_overload
     overloads = False
 
     def choose_overload(self, world, ctx, call, targets: list[tuple[int | None, str, float]]) -> list[tuple[int | None, str, float]]:
-        """The call edges ``targets`` of ``call`` with each method replaced by the overload(s) its arguments
-        choose (``(id, resolution, confidence)`` rows; called only when :attr:`overloads` is set)."""
+        """The call edges ``targets`` of ``call`` with each function replaced by the overload(s) its arguments
+        choose (``(id, resolution, confidence)`` rows; called only when :attr:`overloads` is set): by arity,
+        then by the argument types the language's records give."""
         return targets
 
     def member_of_name(self, world, ids: list[int]) -> int:

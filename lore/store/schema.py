@@ -28,6 +28,7 @@ INDEX_FORMAT = 5  # 2: <yield> and tuple-element bindings; fixture_flow, unpacke
 #    variables and java.lang types (String ...) are typed
 #    TS/JS: name guesses only into imported modules, declared member types, super(), getters, JSDoc;
 #    Rust: guesses respect privacy and std paths, impl blocks of std types, generic bounds
+#    C/C++: include search paths, global linkage (no name guesses), macro-tolerant extraction, overloads by arity
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (
@@ -37,6 +38,7 @@ RESOLUTIONS: tuple[str, ...] = (
     "annotated_type",  # receiver typed by an annotation (param, variable, attribute)
     "constructor_type",  # receiver typed by the constructor or function (annotated, or whose returns agree) it came from
     "module_global",  # name defined at module level of the same file
+    "global_linkage",  # C/C++: the exported definitions of a name in other source files, no prototype in sight
     "fixture_flow",  # a test's parameter named after a pytest fixture: what the fixture returns or yields
     # values that travel (lore.index._flow): the last step that brought the value to the call names the edge
     "decorator_flow",  # the name of a decorated function stands for the wrapper its decorator returns
@@ -59,6 +61,7 @@ CONFIDENCE: dict[str, float] = {
     "annotated_type": 0.9,
     "constructor_type": 0.85,
     "module_global": 1.0,
+    "global_linkage": 0.9,
     "fixture_flow": 0.85,
     "decorator_flow": 0.85,
     "return_flow": 0.8,

@@ -11,6 +11,7 @@ import posixpath
 from collections import defaultdict
 
 from ...parsers.records import Import
+from ...store.schema import CONFIDENCE
 from .._rules import (
     CachedRules,
     ImportBinding,
@@ -41,7 +42,10 @@ _LIBC_HEADERS = frozenset({
     "memory.h", "io.h", "direct.h", "process.h", "intrin.h", "immintrin.h", "emmintrin.h", "xmmintrin.h",
     "arm_neon.h", "cpuid.h", "stdckdint.h", "alloca.h", "execinfo.h", "netdb.h",
 })
-MAX_DEFINITIONS = 4  # a prototype with more definitions than this (platform variants...) stays a declaration
+_SYSTEM_DIRS = frozenset({"sys", "bits", "mach", "linux", "asm", "netinet", "arpa", "net"})
+MAX_DEFINITIONS = 8  # a prototype with more definitions than this (platform variants...) stays a declaration
+MAX_ALTERNATIVES = 8  # definitions of one global name (configurations) kept as alternatives; more: unresolved
+MAX_CLOSURE = 256  # headers followed through includes per file (a kernel file reaches thousands)
 
 
 class CRules(CachedRules):
@@ -67,12 +71,53 @@ class CRules(CachedRules):
     detached_methods = True
     uppercase_calls_construct = False  # C macros and functions are often upper case; new T / T x(...) construct
     separate_declarations = True
+    guesses_by_name = False  # what scopes, includes, linkage and types do not bind stays unresolved (counted)
+    guesses_members = True  # but obj.m() of unknown type: the one C++ method named m, if only one
 
     def definitions(self, world, sym_id: int) -> list[int] | None:
         cache = world_cache(world, "c-definitions", dict)
         if sym_id not in cache:
             cache[sym_id] = _definitions(world, sym_id)
         return cache[sym_id]
+
+    overloads = True
+
+    def choose_overload(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
+        """Of the functions named like a bound target (its overloads: the same name in the same class or
+        namespace, declarations and definitions alike), those whose parameters take ``len(call.args)``
+        arguments (defaults and ``...`` counted), definitions first; the targets as they are when the
+        overloads do not differ in what they take, or none fits."""
+        n = len(call.args)
+        out: list[tuple] = []
+        changed = False
+        for t in targets:
+            tid = t[0]
+            family = _overloads(world, tid) if tid is not None else None
+            if not family:
+                out.append(t)
+                continue
+            fits = [s for s in family if _takes(world, s, n, family)]
+            if not fits:
+                out.append(t)
+                continue
+            fits = _best_by_arguments(world, fits, call.args)
+            defs = [s for s in fits if not _is_declaration(world, s)]
+            chosen = defs or fits
+            # f() and f() const: this->f() in a const method calls the const one; a receiver of unknown
+            # constness, the plain one
+            want_const = t[1] in ("self_method", "local_scope") and _signature_const(ctx.pf.symbols[call.caller].signature)
+            same = [s for s in chosen if _is_const(world, s) == want_const]
+            for s in same or chosen:
+                out.append((s, t[1], t[2]))
+            changed = True
+        if not changed:
+            return targets
+        seen: dict[int | None, tuple] = {}
+        for t in out:
+            seen.setdefault(t[0], t)
+        k = len(seen)
+        return [(tid, res, CONFIDENCE.get(res, conf) / k if k > 1 else CONFIDENCE.get(res, conf))
+                for tid, (_t, res, conf) in sorted(seen.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))]
 
     def detached_member(self, world, type_id: int, name: str):
         """Members of the other classes of the same name inside the same namespaces: a header's class and the
@@ -95,8 +140,13 @@ class CRules(CachedRules):
             i = syms[i].parent
         if name == "std":  # the standard library (even where the repository specializes in namespace std)
             return ("ext", "std"), "external"
+        got = self.linkage(world, ctx, name)
+        if got is not None:
+            return got
+        if ctx.pf.language == "c" and not any(s.kind == "namespace" for s in syms):
+            return None  # plain C: no using-declarations to follow
         closure = self.include_closure(world, ctx)
-        for mid in closure:  # what the includes declare, transitively
+        for mid in closure:  # what the includes declare, transitively (namespaces, C++)
             kids = world.children.get(mid, {}).get(name)
             if kids:
                 return ("sym", kids[-1]), "import"
@@ -115,6 +165,52 @@ class CRules(CachedRules):
                     return got[0], "import"
         return None
 
+    def linkage(self, world, ctx, name: str):
+        """``name`` at file level as the C linker and the includes see it: definitions in headers (``static
+        inline``, macros, types) and the exported (non-``static``) definitions of source files, all of them
+        alternatives (configurations: ``mm/slab_common.c`` and ``mm/slob.c`` both define ``kfree``), narrowed
+        to the sources that include the declaring header when one declares it; a header's declaration without
+        any definition stands for itself. Header definitions count where the file's includes reach them (out
+        of reach they are not candidates, unless the only one); a function-like macro in reach is what the
+        preprocessor calls. ``import`` when a header declares or defines the name, else ``global_linkage`` (a
+        source calls another's function without a prototype in sight). Never a ``static`` function of another
+        source file."""
+        defs, hdr, decls = _globals(world, name)
+        if not (defs or hdr or decls):
+            return None
+        if decls and len(defs) > 1:  # a header declares it: the sources that include that header implement it
+            implementing = sorted({d for decl in decls for d in self.definitions(world, decl) or ()})
+            defs = [d for d in defs if d in implementing] or defs
+        if hdr:  # header definitions count where the file's includes reach them
+            hdr = [h for h in hdr if not _shadowed(world, world.files[world.syms[h].file_id].path)] or hdr
+            seen = self.include_set(world, ctx)
+            visible = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen]
+            if visible:
+                hdr = visible
+            elif defs or len(hdr) > 1:  # another program's header, another configuration's: not this file's
+                hdr = []
+        macros = [h for h in hdr if _is_macro(world, h)]
+        cands = macros or hdr + defs  # a function-like macro in sight is what the preprocessor calls
+        if not cands:
+            return (("sym", decls[0]), "import") if decls else None
+        if len(cands) > MAX_ALTERNATIVES:
+            seen = self.include_set(world, ctx)
+            cands = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen] or defs
+            if not cands or len(cands) > MAX_ALTERNATIVES:
+                return None
+        res = "import" if hdr or decls else "global_linkage"
+        if len(cands) == 1:
+            return ("sym", cands[0]), res
+        return ("any", tuple(sorted((("sym", c) for c in cands), key=repr))), res
+
+    def include_set(self, world, ctx) -> frozenset[int]:
+        """The module ids of :meth:`include_closure`, as a set."""
+        cache = world_cache(world, "c-include-sets", dict)
+        got = cache.get(ctx.frow.id)
+        if got is None:
+            got = cache[ctx.frow.id] = frozenset(self.include_closure(world, ctx))
+        return got
+
     def include_closure(self, world, ctx) -> list[int]:
         """Module ids a file sees through ``#include``, nearest first: each included header with the source files
         of its stem (definitions first), then what those headers include, breadth first. Computed once per file
@@ -126,7 +222,7 @@ class CRules(CachedRules):
         out: list[int] = []
         seen = {ctx.frow.module_id}
         queue = [ctx]
-        while queue:
+        while queue and len(out) < MAX_CLOSURE:
             c = queue.pop(0)
             for imp in c.pf.imports:
                 if imp.module.startswith("namespace "):
@@ -162,25 +258,231 @@ class CRules(CachedRules):
     def _module_value(self, world, ctx, module: str):
         if module.startswith("namespace:"):
             return _namespace_value(world, module[len("namespace:"):])
-        spec = module
-        if module.startswith("<"):  # <x.h>: a header of the repository (an -I directory) unless the C library's
-            spec = module.strip("<>")
-            if spec in _LIBC_HEADERS or spec.startswith(("sys/", "linux/", "bits/", "mach/")):
-                return None
-            found = _include_suffix(world, spec)
-        else:
-            paths = path_modules(world)
+        spec = module.strip("<>") if module.startswith("<") else module
+        found = None
+        if not module.startswith("<"):  # "x.h": next to the includer first
             here = posixpath.normpath(posixpath.join(posixpath.dirname(ctx.frow.path), spec))
-            found = here if here in paths else _include_suffix(world, spec)
+            found = here if here in path_modules(world) else None
+        if found is None:  # then the include search path (-I include, arch/x86/include, ...)
+            found = _on_search_path(world, spec)
+        if found is None and spec not in _LIBC_HEADERS and not (module.startswith("<") and "/" in spec
+                                                               and spec.split("/")[0] in _SYSTEM_DIRS):
+            found = _include_suffix(world, spec)  # a folder the build adds with -I that the search path misses
         if found is None:
             return None
         paths = path_modules(world)
         # the header and the source files of the same stem (next to it first): definitions before declarations
         sources = _c_sources(world).get(posixpath.splitext(posixpath.basename(found))[0], [])
         here_dir = posixpath.dirname(found)
-        ids = [mid for p, mid in sorted(sources, key=lambda t: (posixpath.dirname(t[0]) != here_dir, t[0]))]
+        near = [t for t in sources if posixpath.dirname(t[0]) == here_dir]
+        sources = near or (sources if len(sources) <= 2 else [])  # a kernel's init.h is not every init.c
+        ids = [mid for p, mid in sorted(sources)]
         ids.append(paths[found])
         return ("pkg", tuple(dict.fromkeys(ids)))
+
+
+def _overloads(world, sid: int) -> list[int] | None:
+    """The functions sharing ``sid``'s name inside its class or namespace (across a header and its source), when
+    they differ in the arguments they take; ``None`` otherwise (one function, or C's configurations)."""
+    cache = world_cache(world, "c-overloads", dict)
+    if sid in cache:
+        return cache[sid]
+    got = None
+    srow = world.syms.get(sid)
+    if srow is not None and srow.kind in ("function", "method"):
+        rel = _relative_name(world, sid)
+        fam = []
+        for cand in _named(world, srow.name):
+            crow = world.syms[cand]
+            cf = world.files.get(crow.file_id) if crow.file_id is not None else None
+            if crow.kind not in ("function", "method") or cf is None or cf.language not in ("c", "cpp"):
+                continue
+            if _relative_name(world, cand) != rel:
+                continue
+            _c, csym = record_of(world, cand)
+            if csym is None or (not csym.exported and crow.file_id != srow.file_id):
+                continue
+            fam.append(cand)
+        methods = "." in rel  # C++ members and namespaced functions; C's same-named functions are configurations
+        if len(fam) > 1 and (methods or len({_arity(world, s) for s in fam}) > 1):
+            got = sorted(fam)
+    cache[sid] = got
+    return got
+
+
+def _arity(world, sid: int) -> tuple[int, int, bool]:
+    """(parameters, of them with a default, variadic) read off a function's signature."""
+    cache = world_cache(world, "c-arity", dict)
+    got = cache.get(sid)
+    if got is not None:
+        return got
+    _c, sym = record_of(world, sid)
+    sig = sym.signature if sym is not None else ""
+    start = sig.find("(")
+    depth, total, defaults, variadic, seen_any = 0, 0, 0, False, False
+    inner = ""
+    if start >= 0:
+        for ch in sig[start:]:
+            if ch in "(<[{":
+                depth += 1
+                if depth == 1:
+                    continue
+            elif ch in ")>]}":
+                depth -= 1
+                if depth == 0:
+                    break
+            if depth == 1:
+                inner += ch
+                if ch == ",":
+                    total += 1
+                elif ch == "=":
+                    defaults += 1
+    stripped = inner.strip()
+    seen_any = bool(stripped) and stripped != "void"
+    variadic = "..." in inner
+    total = total + 1 if seen_any else 0
+    if variadic:
+        total -= 1
+    got = cache[sid] = (total, defaults, variadic)
+    return got
+
+
+def _takes(world, sid: int, n: int, family: list[int]) -> bool:
+    """Whether ``sid`` takes ``n`` arguments (a definition also by the defaults its declarations give)."""
+    total, defaults, variadic = _arity(world, sid)
+    if not defaults:  # defaults are written on the declaration: a definition with the same count borrows them
+        defaults = max((_arity(world, s)[1] for s in family if _arity(world, s)[0] == total), default=0)
+    return total - defaults <= n and (variadic or n <= total)
+
+
+_INTEGERS = frozenset({"int", "long", "short", "unsigned", "signed", "size_t", "ssize_t", "int8_t", "int16_t",
+                       "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t"})
+_FLOATS = frozenset({"float", "double"})
+
+
+def _param_texts(world, sid: int) -> list[str]:
+    _c, sym = record_of(world, sid)
+    sig = sym.signature if sym is not None else ""
+    start = sig.find("(")
+    if start < 0:
+        return []
+    parts, depth, cur = [], 0, ""
+    for ch in sig[start + 1:]:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            if depth == 0:
+                break
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p.split("=")[0].strip() for p in parts if p.strip() and p.strip() != "void"]
+
+
+def _fit(kind: str, param: str) -> int:
+    """How well a literal argument of ``kind`` fits a parameter declared ``param``: 2 exact, 1 by conversion,
+    0 unknown, -9 not at all (an integer is no enum, a string no number)."""
+    if not kind or not param:
+        return 0
+    words = set(param.replace("*", " * ").replace("&", " & ").split())
+    pointer = "*" in words
+    if kind == "#n":
+        return 2 if pointer else -9
+    if kind == "#s":
+        return 2 if pointer and "char" in words else 1 if not pointer and not words & (_INTEGERS | _FLOATS | {"bool", "char"}) else -9
+    if pointer:
+        return 1 if kind == "#i" else -9
+    if kind == "#b":
+        return 2 if "bool" in words else 1 if words & (_INTEGERS | _FLOATS) else -9
+    if kind in ("#i", "#c"):
+        exact = "char" if kind == "#c" else "int"
+        return 2 if exact in words else 1 if words & (_INTEGERS | _FLOATS | {"bool", "char"}) else -9
+    if kind == "#f":
+        return 2 if words & _FLOATS else 1 if words & (_INTEGERS | {"bool"}) else -9
+    return 0
+
+
+def _best_by_arguments(world, fits: list[int], args: list[str]) -> list[int]:
+    """The overloads among ``fits`` whose parameters the literal arguments match best (all when none is told)."""
+    if len(fits) < 2 or not any(args):
+        return fits
+    scored = []
+    for s in fits:
+        params = _param_texts(world, s)
+        scored.append((sum(_fit(a, params[i]) if i < len(params) else 0 for i, a in enumerate(args)), s))
+    best = max(score for score, _s in scored)
+    return [s for score, s in scored if score == best]
+
+
+def _is_const(world, sid: int) -> bool:
+    """Whether a member function is ``const`` (the qualifier after its parameters)."""
+    _c, sym = record_of(world, sid)
+    return _signature_const(sym.signature if sym is not None else "")
+
+
+def _signature_const(signature: str) -> bool:
+    sig = signature.rstrip()
+    return ")" in sig and sig[sig.rindex(")"):].replace(" ", "").startswith(")const")
+
+
+def _is_macro(world, sid: int) -> bool:
+    _c, sym = record_of(world, sid)
+    return sym is not None and sym.signature.startswith("#")
+
+
+def _is_declaration(world, sid: int) -> bool:
+    _c, sym = record_of(world, sid)
+    return sym is not None and sym.is_declaration
+
+
+def _named(world, name: str) -> list[int]:
+    """Every symbol called ``name``: ``world.by_name`` keeps one per qualified name (the last definition
+    runs), but a C header and its source share a module name (``cJSON.h``, ``cJSON.c``) and both count."""
+    out: set[int] = set()
+    for sid in world.by_name.get(name, ()):
+        out.update(world.by_qname.get(world.syms[sid].qualified_name, (sid,)))
+    return sorted(out)
+
+
+def _globals(world, name: str) -> tuple[list[int], list[int], list[int]]:
+    """File-level ``name`` in the C/C++ files: (exported definitions of source files, definitions in headers,
+    declarations in headers), each sorted by id. ``static`` definitions of source files are in none."""
+    cache = world_cache(world, "c-globals", dict)
+    got = cache.get(name)
+    if got is not None:
+        return got
+    defs: list[int] = []
+    hdr: list[int] = []
+    decls: list[int] = []
+    for sid in _named(world, name):
+        srow = world.syms[sid]
+        if srow.kind in ("module", "namespace", "method", "external"):
+            continue
+        parent = world.syms.get(srow.parent_id) if srow.parent_id is not None else None
+        f = world.files.get(srow.file_id) if srow.file_id is not None else None
+        if parent is None or parent.kind != "module" or f is None or f.language not in ("c", "cpp"):
+            continue
+        header = not f.path.endswith(_C_SOURCE_EXTS)
+        if srow.kind != "function":
+            if header:
+                hdr.append(sid)
+            continue
+        _c, sym = record_of(world, sid)
+        if sym is None:
+            continue
+        if sym.is_declaration:
+            if header:
+                decls.append(sid)
+        elif header:
+            hdr.append(sid)
+        elif sym.exported:
+            defs.append(sid)
+    got = cache[name] = (sorted(defs), sorted(hdr), sorted(decls))
+    return got
 
 
 def _relative_name(world, sid: int) -> str:
@@ -216,7 +518,7 @@ def _definitions(world, sym_id: int) -> list[int] | None:
         return None
     rel = _relative_name(world, sym_id)
     found = []
-    for cand in world.by_name.get(srow.name, ()):
+    for cand in _named(world, srow.name):
         crow = world.syms[cand]
         cf = world.files.get(crow.file_id)
         if cand == sym_id or crow.kind not in ("function", "method") or cf is None or cf.language not in ("c", "cpp"):
@@ -279,6 +581,61 @@ def _c_sources(world) -> dict[str, list[tuple[str, int]]]:
         return dict(out)
 
     return world_cache(world, "c-sources", build)
+
+
+def _include_roots(world) -> list[str]:
+    """The folders an ``#include <x>`` is searched in, first first: the repository root, every folder named
+    ``include`` (and its ``uapi``) outside ``arch/``, then those of ``arch/x86`` (the default configuration),
+    then the other architectures'; shallower folders before deeper ones."""
+
+    def build() -> list[str]:
+        dirs: set[str] = set()
+        for p in path_modules(world):
+            parts = p.split("/")[:-1]
+            for k, part in enumerate(parts):
+                if part == "include":
+                    dirs.add("/".join(parts[:k + 1]))
+                    if k + 1 < len(parts) and parts[k + 1] in ("uapi", "generated"):
+                        dirs.add("/".join(parts[:k + 2]))
+
+        def order(d: str) -> tuple:
+            parts = d.split("/")
+            arch = 0 if parts[0] != "arch" else 1 if len(parts) > 1 and parts[1] == "x86" else 2
+            return (arch, parts[0] in ("tools", "scripts", "samples"), len(parts), d)
+
+        return ["", *sorted(dirs, key=order)]
+
+    return world_cache(world, "include-roots", build)
+
+
+def _on_search_path(world, spec: str) -> str | None:
+    """The file ``#include <spec>`` names under the first include root that has it."""
+    spec = posixpath.normpath(spec)
+    if spec.startswith("../"):
+        return None
+    paths = path_modules(world)
+    for root in _include_roots(world):
+        p = f"{root}/{spec}" if root else spec
+        if p in paths:
+            return p
+    return None
+
+
+def _shadowed(world, path: str) -> bool:
+    """Whether a header under an include root is hidden by another of the same relative path earlier on the
+    search path (``tools/include/linux/slab.h`` behind ``include/linux/slab.h``)."""
+    cache = world_cache(world, "c-shadowed", dict)
+    got = cache.get(path)
+    if got is None:
+        got = False
+        for root in _include_roots(world):
+            if root and path.startswith(root + "/"):
+                first = _on_search_path(world, path[len(root) + 1:])
+                if first is not None and first != path:
+                    got = True
+                    break
+        cache[path] = got
+    return got
 
 
 def _include_suffix(world, spec: str) -> str | None:

@@ -143,12 +143,14 @@ class CppExtractor(CExtractor):
             t = self.direct_type(tnode)
             if t:
                 self.add_call(owner, t, value, "new")
+                self.record_arity(value)
         super().local_binding(owner, name, at, tnode, value)
 
     def on_new(self, node: _ts.Node, owner: int) -> None:
         t = self.dotted(node.child_by_field_name("type"))
         if t:
             self.add_call(owner, t, node, "new")
+            self.record_arity(node.child_by_field_name("arguments"))
 
     def on_using(self, node: _ts.Node, owner: int) -> None:
         """``using namespace a::b;`` (star), ``using a::X;`` (member X); not ``using Base::Base;`` in a class."""

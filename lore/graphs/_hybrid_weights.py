@@ -32,3 +32,7 @@ PROVENANCE = {'corpora': ['flask', 'geopandas', 'httpx', 'networkx', 'numpy', 'r
  'objective_value': 0.6924,
  'queries': 2602,
  'command': 'python benchmarks/structural/loo.py --write-defaults'}
+
+CHANGES_WEIGHTS = dict(DEFAULT_WEIGHTS)
+
+CHANGES_PROVENANCE = dict(PROVENANCE)

@@ -49,7 +49,7 @@ ALGORITHMS = ("overlap:idf_cosine", "fusion", "pagerank", "pagerank_push", "clus
 BASELINES = ("same_file", "same_dir_random", "random")
 # the family each shipped weight set is fit on, and the signals its fit holds at 0
 FAMILY = {"hybrid": "seealso", "changes": "cochange"}
-HISTORY = ("history", "history_count", "history_agrees")
+HISTORY = ("history", "history_count", "history_agrees", "churn")
 HOLD = ft.HOLD_ZERO  # hybrid: history may only reorder (history_agrees); measured in docs/ranking.md
 
 
@@ -179,7 +179,11 @@ def fit_family(corpora: dict[str, Corpus], algorithm: str, *, leave_out: str | N
     train = [c for n, c in corpora.items() if n != leave_out and c.kind == family]
     if not train:
         train = [c for n, c in corpora.items() if n != leave_out] or list(corpora.values())
-    return ft.fit_weights([c.blocks for c in train], groups=[c.kind for c in train], hold_zero=HOLD[algorithm])
+    blocks, groups = [c.blocks for c in train], [c.kind for c in train]
+    if algorithm == "changes":  # also the pairs new after the cut: history may not crowd out what it never saw
+        new = [c.new[1] for c in train if c.new is not None]
+        blocks, groups = blocks + new, groups + ["cochange-new"] * len(new)
+    return ft.fit_weights(blocks, groups=groups, hold_zero=HOLD[algorithm])
 
 
 def _ranker_rows(suite: st.Suite, blocks: ltr.Blocks, fits: dict[str, ft.Fit], algorithms: tuple[str, ...],

@@ -125,6 +125,6 @@ def test_changes_without_history_says_so(tmp_path):
 def test_changes_and_hybrid_ship_their_own_weights():
     like, changes = hy.load_weights(None), hy.load_weights(None, algorithm="changes")
     assert like != changes
-    assert like.get("history", 0.0) == 0.0 and like.get("history_count", 0.0) == 0.0  # held out of "like this"
-    assert changes.get("history", 0.0) > 0.0 or changes.get("history_count", 0.0) > 0.0
+    assert all(like.get(s, 0.0) == 0.0 for s in HISTORY + ("churn",))  # "like this": the list of the code alone
+    assert changes.get("history_agrees", 0.0) > 0.0  # "changes with this": history, where structure agrees
     assert hy.default_provenance("changes")["corpora"] != hy.default_provenance()["corpora"]

@@ -83,25 +83,18 @@ def group_blocks(blocks: list[ltr.Blocks], groups: list[str] | None = None) -> l
     return ltr.Blocks.concat([ltr.Blocks.concat(v) for _, v in sorted(by_group.items())])
 
 
-# Signals the shipped default weights would leave at 0 whatever the fit says: none any more. ``history``
-# exists only in a git checkout; the co-change corpora are ones, the See-Also corpora are not (unless
-# networkx comes from its git checkout, ``loo.py --repo networkx=PATH``). While the history was mapped
-# with today's line spans it was held here: fit free it moved held-out co-change by +0.01 / -0.03
-# Recall@10. Mapped with each commit's own file version (lore.index.revisions) it lifts held-out
-# co-change Recall@10 / MRR@10 by 0.02-0.06 / 0.05-0.07, and it costs See-Also questions asked in a git
-# checkout: networkx from its clone at 3.6.1, the shipped weights give Recall@10 / MRR@10 0.765 / 0.669
-# with it and 0.857 / 0.718 without (a fit that sees that corpus still weighs history at 4: the
-# objective counts co-change as half). README's history paragraph has the numbers; ``--weights
-# history=0,history_count=0`` asks without it.
+# Signals every fit leaves at 0 whatever the ground truth: none. (Which signals each related algorithm's
+# fit holds is :data:`HOLD_ZERO`; history cost See-Also questions asked in a git checkout -- networkx at
+# 3.6.1, Recall@10 / MRR@10 0.765 / 0.669 with the old single weight set, 0.857 / 0.718 without -- so the
+# "like this" list holds it and the "changes with this" list weighs it.)
 OPT_IN_SIGNALS: tuple[str, ...] = ()
 # Issue 36: one list cannot answer both questions. Per related algorithm, the signals its fit holds at 0:
-# ``hybrid`` ("like this") lets history reorder only what structure, place or words put forward
-# (``history_agrees``), never lift a candidate alone. ``changes`` ("changes with this") keeps
-# ``history_agrees`` and ``churn`` and holds the raw share and count: held out (requests, httpx, flask),
-# with them free it lost to its own history-off list on the pairs new after the cut on all three
-# corpora (httpx 0.314 vs 0.355 Recall@10); held, it wins on all three (docs/ranking.md).
-HOLD_ZERO: dict[str, tuple[str, ...]] = {"hybrid": ("history", "history_count", "churn"),
-                                         "changes": ("history", "history_count")}
+# ``hybrid`` ("like this") holds every history signal (docs/ranking.md: too few See-Also corpora with a
+# history to fit ``history_agrees`` held out); ``changes`` ("changes with this") holds none. Fit also on the
+# pairs new after the cut, ``changes`` learned to push known partners down (history_agrees -2): it won on new
+# pairs by demoting the answer to its own question, so it is fit on every pair changed after the cut alone.
+HOLD_ZERO: dict[str, tuple[str, ...]] = {"hybrid": ("history", "history_count", "history_agrees", "churn"),
+                                         "changes": ()}
 
 
 def fit_weights(blocks: list[ltr.Blocks], *, init: dict[str, float] | None = None,

@@ -50,7 +50,7 @@ BASELINES = ("same_file", "same_dir_random", "random")
 # the family each shipped weight set is fit on, and the signals its fit holds at 0
 FAMILY = {"hybrid": "seealso", "changes": "cochange"}
 HISTORY = ("history", "history_count", "history_agrees", "churn")
-HOLD = ft.HOLD_ZERO  # hybrid: history may only reorder (history_agrees); measured in docs/ranking.md
+HOLD = ft.HOLD_ZERO  # hybrid holds every history signal; measured in docs/ranking.md
 
 
 @dataclass
@@ -179,11 +179,8 @@ def fit_family(corpora: dict[str, Corpus], algorithm: str, *, leave_out: str | N
     train = [c for n, c in corpora.items() if n != leave_out and c.kind == family]
     if not train:
         train = [c for n, c in corpora.items() if n != leave_out] or list(corpora.values())
-    blocks, groups = [c.blocks for c in train], [c.kind for c in train]
-    if algorithm == "changes":  # also the pairs new after the cut: history may not crowd out what it never saw
-        new = [c.new[1] for c in train if c.new is not None]
-        blocks, groups = blocks + new, groups + ["cochange-new"] * len(new)
-    return ft.fit_weights(blocks, groups=groups, hold_zero=HOLD[algorithm])
+    # (changes is fit on every pair changed after the cut, not again on the new ones: see fit.HOLD_ZERO)
+    return ft.fit_weights([c.blocks for c in train], groups=[c.kind for c in train], hold_zero=HOLD[algorithm])
 
 
 def _ranker_rows(suite: st.Suite, blocks: ltr.Blocks, fits: dict[str, ft.Fit], algorithms: tuple[str, ...],

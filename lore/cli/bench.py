@@ -401,7 +401,7 @@ def fit_command(
     cochange: Annotated[Path | None, typer.Option("--cochange", help="Fit on co-change pairs of this git checkout (the indexed repository).")] = None,
     questions: Annotated[list[Path] | None, typer.Option("--questions", help="Fit on a YAML/JSON list of {source, related: [...]} (repeatable).")] = None,
     out_file: Annotated[Path | None, typer.Option("--out", help="Write the weights here (JSON, for `lore graph related --algorithm hybrid --weights FILE`).")] = None,
-    algorithm: Annotated[str | None, typer.Option("--algorithm", help="hybrid ('like this': history may only reorder what structure, place or words see) or changes ('changes with this'); default: changes for --cochange alone, else hybrid.")] = None,
+    algorithm: Annotated[str | None, typer.Option("--algorithm", help="hybrid ('like this': every history signal held at 0) or changes ('changes with this': nothing held); default: changes for --cochange alone, else hybrid.")] = None,
     split: Annotated[str | None, typer.Option("--split", help="With --cochange: history from the commits before this date or revision, judgements from those after.")] = None,
     json_out: JsonOption = False,
 ) -> None:

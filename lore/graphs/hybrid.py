@@ -32,7 +32,8 @@ changing, with this seed or one it never changed with before. Without a history 
 ranker is what it is without them.
 
 Two questions, two weight sets (:mod:`lore.graphs._hybrid_weights`): ``hybrid`` answers "what plays a
-role like this" (fit on See-Also judgements: history weighs little or nothing there), ``changes``
+role like this" (its history signals held at 0: in a git checkout it is the list of the same code
+without ``.git``), ``changes``
 answers "what will I have to change with this" (fit on co-change judgements alone: history, structure
 and place). The candidates, signals and why are the same; only the weights differ.
 

@@ -1,9 +1,10 @@
 """The two questions of a related list (issue 36): ``hybrid`` ("like this") and ``changes`` ("changes with this").
 
-A tiny git repository in which ``parse_header`` changes together with ``zeta`` -- a function in another file
-that shares no call, type, word or place with it -- in every commit, while ``format_header`` shares a callee
-with it and never changes with it. The default list must not let the history lift ``zeta``; the ``changes``
-list must put it first, from the CLI, Python and MCP alike.
+A tiny git repository in which ``parse_header`` changes together with ``dump_header`` (same file, same
+callee) and with ``zeta`` -- a function in another file that shares no call, type, word or place with it --
+in every commit, while ``format_header`` shares the callee and never changes with it. The default list
+must not let the history lift ``zeta`` (nor tell ``dump_header`` from ``format_header`` by it); the
+``changes`` list must put ``dump_header`` first, from the CLI, Python and MCP alike.
 """
 
 from __future__ import annotations
@@ -43,11 +44,12 @@ def _git(repo: Path, *args: str, when: int) -> None:
 
 
 def _write(repo: Path, step: int) -> None:
-    """Every step changes parse_header's and zeta's return lines in place (no line moves)."""
+    """Every step changes parse_header's, dump_header's and zeta's return lines in place (no line moves)."""
     (repo / "headers.py").write_text(
         "def helper_one():\n    return 1\n\n\n"
         f"def parse_header():\n    helper_one()\n    return {step}\n\n\n"
-        "def format_header():\n    helper_one()\n    return 0\n")
+        "def format_header():\n    helper_one()\n    return 0\n\n\n"
+        f"def dump_header():\n    helper_one()\n    return {step}\n")
     (repo / "zoo.py").write_text(f"def zeta():\n    return {step}\n")
 
 
@@ -74,13 +76,12 @@ def test_history_does_not_lift_a_structurally_unrelated_symbol_in_hybrid(coupled
         forced = lore_graph(idx, kind="related", source_id="headers.parse_header", algorithm="hybrid", limit=10,
                             weights={"history": 8.0})
     names = _names(like)
-    assert names[0] == "format_header", names  # shares helper_one and the file
-    for row in like["results"]:  # no history contribution reaches a row structure, place and words miss
-        if row["name"] == "zeta":
-            assert not [s for s in row["why"]["signals"] if s["signal"] in HISTORY], row["why"]
-            assert names.index("zeta") > names.index("format_header")
-    # the history is there (the old default, history weighted 8, put zeta first)
-    assert _names(forced)[0] == "zeta"
+    for row in like["results"]:  # no history contribution reaches any row of "like this"
+        assert not [s for s in row["why"]["signals"] if s["signal"] in (*HISTORY, "churn")], row["why"]
+    assert "zeta" not in names or names.index("zeta") > names.index("format_header"), names
+    # the history is there: weighed as the old single weight set did (8), it lifts zeta over format_header
+    lifted = _names(forced)
+    assert lifted.index("zeta") < lifted.index("format_header"), lifted
 
 
 def test_history_agrees_is_zero_where_nothing_else_sees_the_candidate(coupled_repo):
@@ -110,8 +111,11 @@ def test_changes_from_python_cli_and_mcp(coupled_repo):
     assert py == cli == mcp
     assert py["query"]["algorithm"] == "changes"
     top = py["results"][0]
-    assert top["name"] == "zeta", _names(py)
+    assert top["name"] == "dump_header", _names(py)  # changed with it in 4 of 4 commits, and shares its callee
     assert "changed together in 4 of 4 commits" in top["why"]["summary"]
+    with open_index(db, readonly=True) as idx:
+        like = lore_graph(idx, kind="related", source_id="headers.parse_header", limit=5)
+    assert _names(like) != _names(py)  # two questions, two answers
 
 
 def test_changes_without_history_says_so(tmp_path):

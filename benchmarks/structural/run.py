@@ -7,6 +7,11 @@ and on scipy, which the tuning never saw, so that a default that only fits netwo
     python benchmarks/structural/run.py --json out.json      # also write both reports
     python benchmarks/structural/run.py --update-thresholds  # raise the floors to a little under today's values
 
+With ``--networkx-git PATH`` (a networkx clone checked out at networkx-3.6.1, the installed version) the
+default related list is also measured as users run it in a checkout: indexed from PATH with its git
+history on, and gated against the floors of the same code without ``.git`` (the ``structural``
+section's hybrid floors: history may not cost the "like this" list anything).
+
 Needs network access once (pip downloads the pinned pycg sdist into $LORE_BENCH_CACHE or
 ~/.cache/lore-bench; its sha256 is checked). Everything else is local and seeded.
 """
@@ -32,6 +37,29 @@ from lore.cli.bench import out, print_callgraph, print_structural  # noqa: E402
 THRESHOLDS = HERE / "thresholds.json"
 
 
+GIT_SECTION = "structural:networkx-git"
+
+
+def git_metrics(checkout: Path) -> dict[str, float]:
+    """hybrid's See-Also metrics on networkx indexed from its git checkout, history on (as a user's checkout)."""
+    import tempfile
+
+    from lore.bench.corpora import seealso_checkout
+    from lore.index import index_repo
+    from lore.index.history import refresh_history
+
+    root, _label = seealso_checkout("networkx", checkout)
+    with tempfile.TemporaryDirectory(prefix="lore-gate-git-") as tmp:
+        db = Path(tmp) / "index.db"
+        index_repo(root, db=db, workers=2)
+        history = refresh_history(db, root)
+        if history.get("reason"):
+            raise SystemExit(f"{checkout}: no git history to measure ({history['reason']})")
+        report = run_structural(db, grid=False, clusters=False, algorithms=("hybrid",))
+    print_structural(report)
+    return {k: v for k, v in structural_metrics(report).items() if k.startswith("algorithms.hybrid.")}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", type=Path, help="write {callgraph, structural} reports to this file")
@@ -39,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--update-thresholds", action="store_true", help="raise the floors to this run's values (never lowers)")
     ap.add_argument("--reset-thresholds", action="store_true", help="rewrite every floor from this run (may lower)")
     ap.add_argument("--no-grid", action="store_true", help="skip the overlap weight grid")
+    ap.add_argument("--networkx-git", type=Path, help="networkx checkout at networkx-3.6.1: gate hybrid with its history on")
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
@@ -50,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     print_structural(held_out)
     measured = {"callgraph": callgraph_metrics(cg), gate_section("networkx"): structural_metrics(st),
                 gate_section("scipy"): structural_metrics(held_out)}
+    if args.networkx_git:
+        measured[GIT_SECTION] = git_metrics(args.networkx_git)
     if args.json:
         args.json.write_text(json.dumps({"callgraph": cg, "structural": st, "structural:scipy": held_out}, indent=1,
                                         default=str))
@@ -69,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
         out.print(f"wrote {args.thresholds}", markup=False)
         return 0
     thresholds = gate.load_thresholds(args.thresholds)
+    # the checkout's floors are those of the same code without .git (never a section of its own to lower)
+    thresholds[GIT_SECTION] = {k: v for k, v in thresholds.get(gate_section("networkx"), {}).items()
+                               if k.startswith("algorithms.hybrid.")}
     failures = []
     for suite, values in measured.items():
         for f in gate.check(values, thresholds.get(suite, {})):

@@ -338,6 +338,21 @@ def co_change_share(together: np.ndarray, seed_changes: float) -> np.ndarray:
     return np.minimum(t / float(seed_changes), 1.0)
 
 
+def agreement(*evidence: np.ndarray) -> np.ndarray:
+    """Per candidate, the strongest of several evidences in [0, 1] (clipped): how much structure, place
+    or words already say about it. History multiplied by it can reorder what they put forward, never lift
+    a candidate none of them sees.
+
+    Examples
+    --------
+    >>> agreement(np.array([0.2, 0.0, 0.0]), np.array([1.0, 0.0, 0.0]), np.array([0.0, 0.4, 0.0])).tolist()
+    [1.0, 0.4, 0.0]
+    """
+    if not evidence:
+        return np.zeros(0)
+    return np.clip(np.max(np.vstack([np.asarray(e, dtype=np.float64) for e in evidence]), axis=0), 0.0, 1.0)
+
+
 def saturate(counts: np.ndarray) -> np.ndarray:
     """``1 - 1 / (1 + count)``: 0 for none, 0.5 for one, 0.8 for four; the same scale for every query.
 

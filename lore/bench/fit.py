@@ -83,17 +83,18 @@ def group_blocks(blocks: list[ltr.Blocks], groups: list[str] | None = None) -> l
     return ltr.Blocks.concat([ltr.Blocks.concat(v) for _, v in sorted(by_group.items())])
 
 
-# Signals the shipped default weights would leave at 0 whatever the fit says: none any more. ``history``
-# exists only in a git checkout; the co-change corpora are ones, the See-Also corpora are not (unless
-# networkx comes from its git checkout, ``loo.py --repo networkx=PATH``). While the history was mapped
-# with today's line spans it was held here: fit free it moved held-out co-change by +0.01 / -0.03
-# Recall@10. Mapped with each commit's own file version (lore.index.revisions) it lifts held-out
-# co-change Recall@10 / MRR@10 by 0.02-0.06 / 0.05-0.07, and it costs See-Also questions asked in a git
-# checkout: networkx from its clone at 3.6.1, the shipped weights give Recall@10 / MRR@10 0.765 / 0.669
-# with it and 0.857 / 0.718 without (a fit that sees that corpus still weighs history at 4: the
-# objective counts co-change as half). README's history paragraph has the numbers; ``--weights
-# history=0,history_count=0`` asks without it.
+# Signals every fit leaves at 0 whatever the ground truth: none. (Which signals each related algorithm's
+# fit holds is :data:`HOLD_ZERO`; history cost See-Also questions asked in a git checkout -- networkx at
+# 3.6.1, Recall@10 / MRR@10 0.765 / 0.669 with the old single weight set, 0.857 / 0.718 without -- so the
+# "like this" list holds it and the "changes with this" list weighs it.)
 OPT_IN_SIGNALS: tuple[str, ...] = ()
+# Issue 36: one list cannot answer both questions. Per related algorithm, the signals its fit holds at 0:
+# ``hybrid`` ("like this") holds every history signal (docs/ranking.md: too few See-Also corpora with a
+# history to fit ``history_agrees`` held out); ``changes`` ("changes with this") holds none. Fit also on the
+# pairs new after the cut, ``changes`` learned to push known partners down (history_agrees -2): it won on new
+# pairs by demoting the answer to its own question, so it is fit on every pair changed after the cut alone.
+HOLD_ZERO: dict[str, tuple[str, ...]] = {"hybrid": ("history", "history_count", "history_agrees", "churn"),
+                                         "changes": ()}
 
 
 def fit_weights(blocks: list[ltr.Blocks], *, init: dict[str, float] | None = None,
@@ -200,15 +201,19 @@ def write_weights(path: str | Path, fit: Fit, *, sources: list[str]) -> Path:
 def without_history(b: ltr.Blocks) -> ltr.Blocks:
     """The same training set with the history signals at 0 (their commits are the judgements' own)."""
     x = b.x.copy()
-    for s in ("history", "history_count"):
+    for s in ("history", "history_count", "history_agrees", "churn"):
         x[:, hy.SIGNALS.index(s)] = 0.0
     return ltr.Blocks(b.query, b.rows, x, b.relevant, b.n_relevant, b.query_weight)
 
 
 def run_fit(db: str | Path = ".", *, seealso: bool = False, cochange: str | Path | None = None,
             questions: list[str | Path] | None = None, out: str | Path | None = None,
-            max_files: int = 10, min_count: int = 2, split: str | None = None) -> dict:
+            max_files: int = 10, min_count: int = 2, split: str | None = None, algorithm: str | None = None) -> dict:
     """Fit hybrid weights on the ground truths given for the index at ``db``; write them to ``out``.
+
+    ``algorithm`` names the question the weights answer, and so what the fit holds at 0
+    (:data:`HOLD_ZERO`) and which shipped weights the report compares with: ``hybrid`` ("like this")
+    or ``changes`` ("changes with this"; the default when co-change is the only ground truth).
 
     Returns a report: the weights, per ground truth the number of queries and Recall@10 / MRR@10 of
     the fitted weights against the shipped defaults (in-sample: a held-out check needs another corpus).
@@ -223,6 +228,10 @@ def run_fit(db: str | Path = ".", *, seealso: bool = False, cochange: str | Path
 
     if not (seealso or cochange or questions):
         raise InvalidArgumentError("give at least one ground truth: --seealso, --cochange REPO or --questions FILE")
+    if algorithm is None:
+        algorithm = "changes" if cochange and not (seealso or questions) else "hybrid"
+    if algorithm not in HOLD_ZERO:
+        raise InvalidArgumentError(f"fit weights for 'hybrid' or 'changes', not {algorithm!r}")
     truths: list[tuple[str, dict[int, list[int]]]] = []
     with open_index(db) as idx:
         db_path = idx.db_path
@@ -263,12 +272,13 @@ def run_fit(db: str | Path = ".", *, seealso: bool = False, cochange: str | Path
             report_truths.append({"name": name, "queries": len(pairs)})
         if not blocks:
             raise EmptyGroundTruthError("none of the ground truths has a pair in this index; nothing to fit")
-        fit = fit_weights(blocks, groups=groups)
+        fit = fit_weights(blocks, groups=groups, hold_zero=HOLD_ZERO[algorithm])
         for b, entry in zip(blocks, [t for t in report_truths if t["queries"]], strict=True):
-            mine, default = block_metrics(b, fit.weights), block_metrics(b, hy.load_weights(None))
+            mine, default = block_metrics(b, fit.weights), block_metrics(b, hy.load_weights(None, algorithm=algorithm))
             entry.update({f"fitted {m}": round(float(mine[m].mean()), 4) for m in QUERY_METRICS[:2]})
             entry.update({f"default {m}": round(float(default[m].mean()), 4) for m in QUERY_METRICS[:2]})
-    report = {"suite": "fit", "index": str(db), "ground_truth": report_truths, "notes": notes, **fit.as_dict()}
+    report = {"suite": "fit", "algorithm": algorithm, "index": str(db), "ground_truth": report_truths, "notes": notes,
+              **fit.as_dict()}
     if out is not None:
         write_weights(out, fit, sources=[t["name"] for t in report_truths])
         report["written"] = str(out)

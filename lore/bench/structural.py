@@ -256,12 +256,17 @@ def lore_ranker(suite: Suite, params: rel.RelatedParams) -> Ranker:
 
 
 def cluster_ranker(suite: Suite) -> Ranker:
-    """``algorithm='cluster'`` as the api runs it: same-cluster members ranked by PPR inside the cluster."""
+    """``algorithm='cluster'`` as the api runs it: same-cluster members ranked by PPR inside the cluster, or
+    the nearest clusters' members when the seed's cluster has no other answerable member."""
+    from ..queries.clusters import nearest_cluster_scores
+
     _summary, labels = suite.idx.clusters()
 
     def rank(q: int) -> np.ndarray:
         seeds = np.array([suite.sources[q]])
         ranked, _ = rel.rank(rel.cluster_scores(suite.g, labels, seeds), suite.mask(q), None)
+        if ranked.size == 0:
+            ranked, _ = rel.rank(nearest_cluster_scores(suite.g, labels, seeds, suite.mask(q))[0], suite.mask(q), None)
         return ranked
 
     return rank

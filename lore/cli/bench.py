@@ -401,16 +401,19 @@ def fit_command(
     cochange: Annotated[Path | None, typer.Option("--cochange", help="Fit on co-change pairs of this git checkout (the indexed repository).")] = None,
     questions: Annotated[list[Path] | None, typer.Option("--questions", help="Fit on a YAML/JSON list of {source, related: [...]} (repeatable).")] = None,
     out_file: Annotated[Path | None, typer.Option("--out", help="Write the weights here (JSON, for `lore graph related --algorithm hybrid --weights FILE`).")] = None,
+    algorithm: Annotated[str | None, typer.Option("--algorithm", help="hybrid ('like this': every history signal held at 0) or changes ('changes with this': nothing held); default: changes for --cochange alone, else hybrid.")] = None,
+    split: Annotated[str | None, typer.Option("--split", help="With --cochange: history from the commits before this date or revision, judgements from those after.")] = None,
     json_out: JsonOption = False,
 ) -> None:
     """Fit the hybrid ranker's weights on your ground truth (See-Also, co-change, questions) and write them."""
     from ..bench.fit import run_fit
 
-    report = run_fit(db, seealso=seealso, cochange=cochange, questions=list(questions or []), out=out_file)
+    report = run_fit(db, seealso=seealso, cochange=cochange, questions=list(questions or []), out=out_file,
+                     algorithm=algorithm, split=split)
     if json_out:
         _emit_json(report)
         return
-    t = Table(title=f"hybrid fit ({report['queries']} queries, objective {report['objective']:.3f}, in-sample)")
+    t = Table(title=f"{report['algorithm']} fit ({report['queries']} queries, objective {report['objective']:.3f}, in-sample)")
     for c in ("ground truth", "queries", "fitted R@10", "fitted MRR@10", "default R@10", "default MRR@10"):
         t.add_column(c, justify="left" if c == "ground truth" else "right")
     for g in report["ground_truth"]:

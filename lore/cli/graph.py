@@ -81,7 +81,7 @@ def graph_inheritance(
 @command(graph_app, "related")
 def graph_related(
     refs: Annotated[list[str], typer.Argument(help="One or more seed symbols (ids or qualified names).")],
-    algorithm: Annotated[str, typer.Option("--algorithm", "-a", help="hybrid (default: structure + place + words + role, fit weights; git history in a checkout) | overlap | fusion (overlap + PageRank ranks) | pagerank | pagerank_push | pagerank_mc | cluster")] = "hybrid",
+    algorithm: Annotated[str, typer.Option("--algorithm", "-a", help="hybrid (default, 'what plays a role like this': structure + place + words + role, fit weights) | changes ('what will I have to change with this': git history + structure + place, fit on co-changes) | overlap | fusion (overlap + PageRank ranks) | pagerank | pagerank_push | pagerank_mc | cluster")] = "hybrid",
     weights: Annotated[str | None, typer.Option("--weights", help="Weights as name=number pairs: overlap relations (callees=1,callers=0.5,types=0.2), PageRank walk relations (calls, types, inherits, contains, imports) or hybrid signals; or a file written by `lore bench fit` (hybrid). Names left out keep their defaults.")] = None,
     limit: LimitOpt = 20,
     kind: KindOpt = None,

@@ -53,7 +53,9 @@ def render(item: dict, name_of=None) -> str:
         return f"{label} {'/'.join(words)}"
     if name == "same_arity":
         return f"same number of parameters ({detail.get('parameters', '?')})"
-    if name in ("history", "history_count"):
+    if name == "churn":
+        return f"changed in {detail.get('changed', '?')} commits"
+    if name in ("history", "history_count", "history_agrees"):
         return f"changed together in {detail.get('together', '?')} of {detail.get('commits', '?')} commits"
     return _FIXED_TEXT.get(name, name)
 

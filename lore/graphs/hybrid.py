@@ -24,7 +24,18 @@ For one seed row:
 is the share of the seed's commits that also changed the candidate (``c / n``: "changed together in
 c of n commits", the confidence of the association rule seed -> candidate), ``history_count``
 saturates in the count alone (``1 - 1 / (1 + c)``), so one shared commit of a seed changed once does
-not weigh like ten. Without a history both are 0 and the ranker is what it is without them.
+not weigh like ten. ``history_agrees`` is ``history`` times the candidate's strongest other evidence
+(:func:`lore.algorithms._signals.agreement`: the largest of its structure, same-file and name
+signals): history that reorders only what structure, place or words already put forward. ``churn``
+saturates in the candidate's own commit count (``1 - 1 / (1 + c / 4)``): code that changed often keeps
+changing, with this seed or one it never changed with before. Without a history all four are 0 and the
+ranker is what it is without them.
+
+Two questions, two weight sets (:mod:`lore.graphs._hybrid_weights`): ``hybrid`` answers "what plays a
+role like this" (its history signals held at 0: in a git checkout it is the list of the same code
+without ``.git``), ``changes``
+answers "what will I have to change with this" (fit on co-change judgements alone: history, structure
+and place). The candidates, signals and why are the same; only the weights differ.
 
 ``private_helper`` is 1 for a private candidate (``_name``) of a public seed: helpers that many
 public siblings call are evidence that the siblings belong together, not answers; its fitted weight
@@ -54,7 +65,7 @@ from ..algorithms.push import push_pagerank
 from ..errors import InvalidArgumentError
 from . import related as rel
 from ._features import SymbolFeatures
-from ._hybrid_weights import DEFAULT_WEIGHTS, PROVENANCE
+from ._hybrid_weights import CHANGES_PROVENANCE, CHANGES_WEIGHTS, DEFAULT_WEIGHTS, PROVENANCE
 from ._why import NEAR_LINES, NEAR_RANK, render, why_text, why_texts  # noqa: F401  (the why's text, named as hybrid's)
 from .build import CodeGraph
 
@@ -63,18 +74,20 @@ if TYPE_CHECKING:
 
 SIGNALS = ("structure", "structure_abs", "pagerank", "same_class", "same_file", "line_near", "line_rank", "adjacent",
            "same_dir", "package_near", "name_tokens", "text", "text_abs", "same_kind", "decorators", "params",
-           "same_arity", "shared_base", "private_helper", "direct_call", "member", "history", "history_count")
+           "same_arity", "shared_base", "private_helper", "direct_call", "member", "history", "history_count", "history_agrees", "churn")
 FAMILIES = {"structure": "structure", "structure_abs": "structure", "pagerank": "structure",
             "same_class": "place", "same_file": "place", "line_near": "place", "line_rank": "place",
             "adjacent": "place", "same_dir": "place", "package_near": "place",
             "name_tokens": "words", "text": "words", "text_abs": "words",
             "same_kind": "role", "decorators": "role", "params": "role", "same_arity": "role",
             "shared_base": "role", "private_helper": "role", "direct_call": "structure", "member": "place",
-            "history": "history", "history_count": "history"}
+            "history": "history", "history_count": "history", "history_agrees": "history", "churn": "history"}
 POOL = 40  # best rows per family that become candidates
 # push PageRank tolerance: 10x coarser than fusion's; the walk is one signal among fifteen here and
 # this halves the query time (held-out networkx / scipy Recall@10 and MRR@10 moved by less than 0.01)
 PUSH_RMAX = 1e-4
+# churn saturates in the candidate's own commit count: 0.5 at this many commits, 0.8 at four times as many
+CHURN_SCALE = 4.0
 
 
 def check_weights(weights: dict[str, float]) -> np.ndarray:
@@ -102,10 +115,16 @@ def check_weights(weights: dict[str, float]) -> np.ndarray:
 _SIGNAL_AT = {name: i for i, name in enumerate(SIGNALS)}
 
 
-def load_weights(path: str | Path | None) -> dict[str, float]:
-    """Weights from a ``lore bench fit`` JSON file (``{"weights": {...}}``), or the shipped defaults."""
+PRESETS = ("hybrid", "changes")  # the related algorithms this ranker answers, each with its shipped weights
+
+
+def load_weights(path: str | Path | None, *, algorithm: str = "hybrid") -> dict[str, float]:
+    """Weights from a ``lore bench fit`` JSON file (``{"weights": {...}}``), or the shipped defaults of
+    ``algorithm`` (``hybrid``: "like this"; ``changes``: "changes with this")."""
     if path is None:
-        return dict(DEFAULT_WEIGHTS)
+        if algorithm not in PRESETS:
+            raise InvalidArgumentError(f"no shipped weights for {algorithm!r}; known: {', '.join(PRESETS)}")
+        return dict(CHANGES_WEIGHTS if algorithm == "changes" else DEFAULT_WEIGHTS)
     p = Path(path)
     data = read_json(p, "weights file", fix="write one with `lore bench fit`")
     w = data.get("weights") if isinstance(data, dict) else None
@@ -115,9 +134,9 @@ def load_weights(path: str | Path | None) -> dict[str, float]:
     return {k: float(v) for k, v in w.items()}
 
 
-def default_provenance() -> dict:
-    """Where the shipped default weights came from (corpora, objective, date)."""
-    return dict(PROVENANCE)
+def default_provenance(algorithm: str = "hybrid") -> dict:
+    """Where the shipped default weights of ``algorithm`` came from (corpora, objective, command)."""
+    return dict(CHANGES_PROVENANCE if algorithm == "changes" else PROVENANCE)
 
 
 @dataclass
@@ -255,6 +274,10 @@ def signal_matrix(g: CodeGraph, f: SymbolFeatures, seed: int, cand: np.ndarray, 
         "member": lambda: sig.is_member(np.asarray(g.parent), seed, cand),
         "history": lambda: sig.co_change_share(raw["history"][cand], float(raw.get("history_scale", 0.0))),
         "history_count": lambda: sig.saturate(raw["history"][cand]),
+        "history_agrees": lambda: sig.co_change_share(raw["history"][cand], float(raw.get("history_scale", 0.0)))
+        * sig.agreement(sig.max_normalize(raw["structure"][cand]), same_file, sig.row_cosine(f.name_tokens, seed, cand)),
+        "churn": lambda: (sig.saturate(np.asarray(f.changes, dtype=np.float64)[cand] / CHURN_SCALE)
+                          if f.changes is not None else np.zeros(cand.size)),
     }
     if not cand.size:
         return np.zeros((0, len(SIGNALS)))
@@ -433,6 +456,8 @@ def explain(g: CodeGraph, f: SymbolFeatures, s: Scored, *, top: int | None = 4, 
                 detail = {"words": list(got)}
             elif what == "arity":
                 detail = {"parameters": int(f.arity[row_l[i]])}
+            elif what == "churn" and f.changes is not None:
+                detail = {"changed": int(f.changes[row_l[i]])}
             elif what == "history" and f.co_change is not None and f.changes is not None:
                 detail = {"together": int(round(entry(f.co_change, seed, row_l[i]))), "commits": int(f.changes[seed])}
             else:
@@ -448,7 +473,7 @@ _FAMILY = tuple(FAMILIES[name] for name in SIGNALS)
 _DETAIL = tuple({"structure": "structure", "structure_abs": "structure", "line_near": "lines", "line_rank": "lines",
                  "adjacent": "lines", "name_tokens": "words", "text": "words", "text_abs": "words",
                  "decorators": "words", "params": "words", "same_arity": "arity", "history": "history",
-                 "history_count": "history"}.get(name, "") for name in SIGNALS)
+                 "history_count": "history", "history_agrees": "history", "churn": "churn"}.get(name, "") for name in SIGNALS)
 
 
 def neighbour_rows(items: list[list[dict]]) -> set[int]:

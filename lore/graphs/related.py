@@ -28,7 +28,9 @@ from .engines import get_engine
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
-ALGORITHMS = ("fusion", "overlap", "pagerank", "pagerank_mc", "pagerank_push", "cluster", "hybrid")
+# hybrid answers "what plays a role like this"; changes (the same ranker with weights fit on co-change
+# judgements, history first) answers "what will I have to change with this" (lore.graphs.hybrid)
+ALGORITHMS = ("fusion", "overlap", "pagerank", "pagerank_mc", "pagerank_push", "cluster", "hybrid", "changes")
 WALK_RELATIONS = ("calls", "types", "inherits", "contains", "imports")
 DIRECTIONS = ("out", "in", "both")
 # Every default below was chosen with the structural benchmark: tuned on the See-Also pairs of
@@ -195,9 +197,9 @@ def related_scores(
         scores, se = pr.monte_carlo_pagerank(adj, personalization=seeds, alpha=params.alpha, n_walks=params.n_walks,
                                              seed=params.seed, engine=get_engine(engine, ray_address))
         return scores, se
-    if algo == "hybrid":  # it reads per-symbol features too, not only the graph
-        raise InvalidArgumentError("the hybrid ranker needs the index's symbol features: use lore.graphs.hybrid.score "
-                                   "(or lore_graph(kind='related', algorithm='hybrid'))")
+    if algo in ("hybrid", "changes"):  # they read per-symbol features too, not only the graph
+        raise InvalidArgumentError(f"the {algo} ranker needs the index's symbol features: use lore.graphs.hybrid.score "
+                                   f"(or lore_graph(kind='related', algorithm={algo!r}))")
     raise UnknownAlgorithmError(algo, ALGORITHMS)
 
 

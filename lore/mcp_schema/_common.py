@@ -11,7 +11,7 @@ MAX_ID = 2**63 - 1  # SQLite's largest integer
 # live beside numpy and scipy): `lore tools` and the MCP handshake load neither. A test
 # (tests/mcp/test_schema_names.py) checks each against the library's own constant.
 GRAPH_KINDS = ("call", "callers", "import", "inheritance", "related", "cluster")  # lore.api.GRAPH_KINDS
-ALGORITHMS = ("fusion", "overlap", "pagerank", "pagerank_mc", "pagerank_push", "cluster", "hybrid")  # graphs.related
+ALGORITHMS = ("fusion", "overlap", "pagerank", "pagerank_mc", "pagerank_push", "cluster", "hybrid", "changes")  # graphs.related
 DEFAULT_ALGORITHM = "hybrid"  # lore.graphs.related.DEFAULT_ALGORITHM
 MEASURES = ("adamic_adar", "resource_allocation", "cosine", "idf_cosine", "jaccard", "count")  # algorithms.overlap
 DEFAULT_MEASURE = "idf_cosine"  # lore.graphs.related.DEFAULT_MEASURE

@@ -225,7 +225,11 @@ def cluster_members(index: OpenIndex, sid: int, limit: int, kinds: tuple[str, ..
     """The other members of ``sid``'s cluster, ranked by personalized PageRank inside the cluster.
 
     ``query`` (the answer's envelope) gets the cluster id; every row's ``why`` names the cluster,
-    its cohesion and its label.
+    its cohesion and its label. When the cluster has no other member the filters let through (a
+    cluster of one, a symbol in none, or members all filtered out), the answer comes from the nearest
+    clusters instead (:func:`nearest_cluster_scores`), and says so: ``query["fallback"]``, the note,
+    and each row's ``why`` (``"nearest": true`` with the edge weight that leads there). An answer is
+    empty only when the filters leave no symbol at all.
     """
     import numpy as np
 
@@ -238,23 +242,65 @@ def cluster_members(index: OpenIndex, sid: int, limit: int, kinds: tuple[str, ..
     sid, *extra_seeds = fold.canonical_ids([sid, *(extra_seeds or [])])
     row = g.nodes.row(sid)
     label = int(labels[row])
-    if label < 0:
-        return [], 0, "this symbol is not in any cluster (external or isolated)"
     seeds = np.array([row] + [g.nodes.row(s) for s in (extra_seeds or [])])
     mask = rel.excluded_mask(g, seeds, include_tests=include_tests, kinds=kinds, fold=fold)
-    scores = rel.cluster_scores(g, labels, seeds)
+    scores = rel.cluster_scores(g, labels, seeds) if label >= 0 else np.zeros(g.n)
     ranked, total = rel.rank(scores, mask, limit)
+    query["cluster"] = label if label >= 0 else None
+    note = ""
+    nearest = None
+    if total == 0:
+        scores, nearest = nearest_cluster_scores(g, labels, seeds, mask)
+        ranked, total = rel.rank(scores, mask, limit)
+        query["fallback"] = "nearest clusters"
+        alone = ("this symbol is in no cluster (isolated or external)" if label < 0 else
+                 "the cluster has no other member" + (" these filters let through" if kinds or not include_tests else ""))
+        note = f"{alone}: members of the nearest clusters by edge weight instead" if total else alone
     info = read.symbols_by_ids(index.conn, [g.nodes.id(int(r)) for r in ranked])
-    meta = summary.get(str(label), {})
-    query["cluster"] = label
     rows = []
-    why = {"cluster": label, "cohesion": meta.get("cohesion"), "label": meta.get("label")}
     for r in ranked.tolist():
         d = symbol_dict(info[g.nodes.id(r)])
         d["score"] = round(float(scores[r]), 6)
-        d["why"] = dict(why)
+        own = int(labels[r])
+        meta = summary.get(str(own), {})
+        why: dict = {"cluster": own if own >= 0 else None, "cohesion": meta.get("cohesion"), "label": meta.get("label")}
+        if nearest is not None:
+            why.update({"nearest": True, "edge_weight": round(float(nearest.get(own, 0.0)), 6)})
+        d["why"] = why
         rows.append(d)
-    return fold.annotate(rows), total, "" if rows else "the cluster has no other members"
+    return fold.annotate(rows), total, note
+
+
+def nearest_cluster_scores(g: CodeGraph, labels: np.ndarray, seeds: np.ndarray,
+                           mask: np.ndarray) -> tuple[np.ndarray, dict[int, float]]:
+    """(scores, edge weight per cluster): the answerable rows of the clusters nearest the seeds' own.
+
+    A cluster's nearness is the total weight of the clustering graph's edges from the seeds' cluster
+    (or from the seeds alone, outside any cluster) into it; its members score by that weight, and
+    within a cluster by their own edge weight to the seeds' cluster (every member above 0, so that an
+    unlinked member still ranks). Rows no edge leads to (label -1, or clusters with no edge) come
+    last with a tiny positive score, so the answer is empty only when ``mask`` allows nothing.
+    """
+    import numpy as np
+
+    from ..graphs import related as rel
+
+    labels = np.asarray(labels)
+    own = int(labels[int(seeds[0])])
+    src = np.flatnonzero(labels == own) if own >= 0 else np.asarray(seeds, dtype=np.int64)
+    adj = rel.cluster_adjacency(g)
+    to_row = np.asarray(adj[src].sum(axis=0)).ravel()  # edge weight from the seeds' cluster to every row
+    lab = np.where(labels >= 0, labels, -1)
+    ok = (lab >= 0) & (lab != own)
+    by_cluster = np.bincount(lab[ok], weights=to_row[ok], minlength=int(lab.max(initial=-1)) + 1)
+    scores = np.zeros(g.n)
+    top = float(to_row.max(initial=0.0)) or 1.0
+    member_part = to_row / (top * 10.0)  # < 0.1: never moves a member out of its cluster's place
+    scores[ok] = by_cluster[lab[ok]] + member_part[ok] + 1e-9
+    rest = ~mask & (scores <= 0)
+    scores[rest] = 1e-12  # reached by no edge: last, ties by row
+    scores[np.asarray(seeds, dtype=np.int64)] = 0.0
+    return scores, {int(c): float(w) for c, w in enumerate(by_cluster) if w > 0}
 
 
 @one_generation

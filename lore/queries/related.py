@@ -84,10 +84,10 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
     if algorithm == "cluster":
         return cluster_members(index, seeds[0], limit, kinds, include_tests, query, extra_seeds=seeds[1:],
                                engine=engine, ray_address=ray_address)  # (folds the same way itself)
-    if algorithm == "hybrid":
+    if algorithm in ("hybrid", "changes"):
         rows, total, note = related_hybrid(index, seeds, limit, kinds, include_tests, weights, query, alpha=alpha,
                                            direction=direction, measure=measure, engine=engine,
-                                           ray_address=ray_address)
+                                           ray_address=ray_address, algorithm=algorithm)
         return fold.annotate(rows), total, note
     params = related_params(algorithm, alpha=alpha, direction=direction, measure=measure, weights=weights,
                             n_walks=n_walks, seed=seed)
@@ -144,7 +144,7 @@ def builtin_rows(index: OpenIndex, g: CodeGraph) -> np.ndarray:
 
 
 def hybrid_params(weights: dict[str, float] | None, *, alpha: float = 0.85, direction: str | None = None,
-                  measure: str | None = None) -> tuple[dict[str, float], RelatedParams]:
+                  measure: str | None = None, algorithm: str = "hybrid") -> tuple[dict[str, float], RelatedParams]:
     """(signal weights, structural parameters) of a hybrid query.
 
     The hybrid ranker's structure signals are the overlap and push-PageRank scores, so the options
@@ -152,7 +152,8 @@ def hybrid_params(weights: dict[str, float] | None, *, alpha: float = 0.85, dire
     similarity), ``alpha`` and ``direction`` (the walk), and in ``weights`` the overlap relations
     (``callees``, ``container``...) and walk relations (``calls``, ``contains``...). The other names in
     ``weights`` are the hybrid's signals (``structure``, ``same_file``, ``history``...: the names of
-    ``lore bench fit``), overriding the shipped weights one by one. A name that is neither is an error.
+    ``lore bench fit``), overriding the shipped weights of ``algorithm`` (``hybrid`` or ``changes``) one
+    by one. A name that is neither is an error.
     """
     from ..graphs import hybrid as hy
     from ..graphs import related as rel
@@ -165,7 +166,7 @@ def hybrid_params(weights: dict[str, float] | None, *, alpha: float = 0.85, dire
             raise UnknownAlgorithmError(name, known, what="hybrid signal or relation")
     params = related_params("fusion", alpha=alpha, direction=direction, measure=measure, weights=relation_w or None,
                             n_walks=1, seed=0)
-    w = {**hy.load_weights(None), **signal_w}
+    w = {**hy.load_weights(None, algorithm=algorithm), **signal_w}
     hy.check_weights(w)
     return w, params
 
@@ -173,8 +174,11 @@ def hybrid_params(weights: dict[str, float] | None, *, alpha: float = 0.85, dire
 def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[str, ...] | None,
                    include_tests: bool, weights: dict[str, float] | None, query: dict, *, alpha: float = 0.85,
                    direction: str | None = None, measure: str | None = None, engine: str = "local",
-                   ray_address: str | None = None) -> Rows:
+                   ray_address: str | None = None, algorithm: str = "hybrid") -> Rows:
     """The hybrid ranker (:mod:`lore.graphs.hybrid`): structure, place, words, role and history, fit weights.
+
+    ``algorithm`` picks the shipped weights: ``hybrid`` ("what plays a role like this", fit on See-Also
+    judgements) or ``changes`` ("what will I have to change with this", fit on co-change judgements).
 
     ``weights`` override the shipped defaults per signal (``lore bench fit`` writes a whole set) and
     the structure signals' relation weights; ``measure``, ``alpha`` and ``direction`` shape the
@@ -192,7 +196,7 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
     from ..text.tokens import STOP_WORDS, split_identifier
 
     g = index.graph()
-    w, params = hybrid_params(weights, alpha=alpha, direction=direction, measure=measure)
+    w, params = hybrid_params(weights, alpha=alpha, direction=direction, measure=measure, algorithm=algorithm)
     query["weights"] = dict(weights) if weights else "default"  # the shipped set is long: echo overrides only
     query.update({"measure": params.measure, "alpha": params.alpha, "direction": params.direction})
     srows = g.nodes.rows(seeds)
@@ -223,7 +227,11 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
             it["text"] = text
         d["why"] = {"summary": summary, "signals": row_items}
         rows.append(d)
-    return rows, total, ""
+    note = ""
+    if algorithm == "changes" and (feats.changes is None or not float(feats.changes[srows[0]])):
+        note = ("no commit of this index's git history changed the seed (or the index has no history): ranked by "
+                "structure and place alone")
+    return rows, total, note
 
 
 def explain(index: OpenIndex, g: CodeGraph, srows: np.ndarray, targets: np.ndarray, params: RelatedParams, *,

@@ -97,6 +97,9 @@ def test_a_seed_without_neighbours_gives_an_empty_answer_not_an_error(make_repo)
     with open_index(root) as idx:
         for algorithm in ALGORITHMS:
             out = related(idx, source="alone.alone", algorithm=algorithm)
+            if algorithm == "cluster":  # never empty while other symbols exist: the nearest clusters, said so
+                assert {r["name"] for r in out["results"]} == {"f", "g"} and "nearest" in out["note"]
+                continue
             assert out["results"] == [] and out["total"] == 0 and out["note"], algorithm
 
 

@@ -1,0 +1,134 @@
+"""The two questions of a related list (issue 36): ``hybrid`` ("like this") and ``changes`` ("changes with this").
+
+A tiny git repository in which ``parse_header`` changes together with ``dump_header`` (same file, same
+callee) and with ``zeta`` -- a function in another file that shares no call, type, word or place with it --
+in every commit, while ``format_header`` shares the callee and never changes with it. The default list
+must not let the history lift ``zeta`` (nor tell ``dump_header`` from ``format_header`` by it); the
+``changes`` list must put ``dump_header`` first, from the CLI, Python and MCP alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from lore.api import index_repo, lore_graph, open_index
+from lore.cli import app as lore_app
+from lore.graphs import hybrid as hy
+from tests.mcp.conftest import payload, run_session
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+T0 = 1_600_000_000
+DAY = 86_400
+HISTORY = ("history", "history_count", "history_agrees")
+
+
+@pytest.fixture(autouse=True)
+def _own_span_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("LORE_CACHE_DIR", str(tmp_path / "lore-cache"))
+    monkeypatch.delenv("LORE_HISTORY_CACHE", raising=False)
+
+
+def _git(repo: Path, *args: str, when: int) -> None:
+    env = {**os.environ, "GIT_AUTHOR_DATE": f"@{when} +0000", "GIT_COMMITTER_DATE": f"@{when} +0000",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo)}
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, env=env)
+
+
+def _write(repo: Path, step: int) -> None:
+    """Every step changes parse_header's, dump_header's and zeta's return lines in place (no line moves)."""
+    (repo / "headers.py").write_text(
+        "def helper_one():\n    return 1\n\n\n"
+        f"def parse_header():\n    helper_one()\n    return {step}\n\n\n"
+        "def format_header():\n    helper_one()\n    return 0\n\n\n"
+        f"def dump_header():\n    helper_one()\n    return {step}\n")
+    (repo / "zoo.py").write_text(f"def zeta():\n    return {step}\n")
+
+
+@pytest.fixture
+def coupled_repo(tmp_path) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", when=T0)
+    for step in range(5):  # the first commit creates the files (not a co-change); four change both
+        _write(repo, step)
+        _git(repo, "add", "-A", when=T0 + step * DAY)
+        _git(repo, "commit", "-q", "-m", f"step {step}", when=T0 + step * DAY)
+    return repo
+
+
+def _names(env: dict) -> list[str]:
+    return [r["name"] for r in env["results"]]
+
+
+def test_history_does_not_lift_a_structurally_unrelated_symbol_in_hybrid(coupled_repo):
+    db = index_repo(coupled_repo).db
+    with open_index(db) as idx:
+        like = lore_graph(idx, kind="related", source_id="headers.parse_header", algorithm="hybrid", limit=10)
+        forced = lore_graph(idx, kind="related", source_id="headers.parse_header", algorithm="hybrid", limit=10,
+                            weights={"history": 8.0})
+    names = _names(like)
+    for row in like["results"]:  # no history contribution reaches any row of "like this"
+        assert not [s for s in row["why"]["signals"] if s["signal"] in (*HISTORY, "churn")], row["why"]
+    assert "zeta" not in names or names.index("zeta") > names.index("format_header"), names
+    # the history is there: weighed as the old single weight set did (8), it lifts zeta over format_header
+    lifted = _names(forced)
+    assert lifted.index("zeta") < lifted.index("format_header"), lifted
+
+
+def test_history_agrees_is_zero_where_nothing_else_sees_the_candidate(coupled_repo):
+    db = index_repo(coupled_repo).db
+    with open_index(db) as idx:
+        env = lore_graph(idx, kind="related", source_id="headers.parse_header", algorithm="hybrid", limit=10,
+                         weights={"history_agrees": 5.0})
+    rows = {r["name"]: r for r in env["results"]}
+    sig_of = {n: {s["signal"]: s["value"] for s in r["why"]["signals"]} for n, r in rows.items()}
+    assert "history_agrees" not in sig_of.get("zeta", {})  # history 1.0, but no structure, place or words
+
+
+def test_changes_from_python_cli_and_mcp(coupled_repo):
+    db = index_repo(coupled_repo).db
+    with open_index(db, readonly=True) as idx:
+        py = lore_graph(idx, kind="related", source_id="headers.parse_header", algorithm="changes", limit=5)
+    res = CliRunner().invoke(lore_app, ["graph", "related", "headers.parse_header", "--algorithm", "changes",
+                                        "--limit", "5", "--db", str(db), "--json"])
+    assert res.exit_code == 0, res.output
+    cli = json.loads(res.output)
+
+    async def body(session):
+        return payload(await session.call_tool("lore_graph", {"kind": "related", "source_id": "headers.parse_header",
+                                                              "algorithm": "changes", "limit": 5, "compact": False}))
+
+    mcp = run_session(db, body)
+    assert py == cli == mcp
+    assert py["query"]["algorithm"] == "changes"
+    top = py["results"][0]
+    assert top["name"] == "dump_header", _names(py)  # changed with it in 4 of 4 commits, and shares its callee
+    assert "changed together in 4 of 4 commits" in top["why"]["summary"]
+    with open_index(db, readonly=True) as idx:
+        like = lore_graph(idx, kind="related", source_id="headers.parse_header", limit=5)
+    assert _names(like) != _names(py)  # two questions, two answers
+
+
+def test_changes_without_history_says_so(tmp_path):
+    (tmp_path / "m.py").write_text("def a():\n    b()\n\n\ndef b():\n    return 1\n\n\ndef c():\n    b()\n")
+    db = index_repo(tmp_path).db
+    with open_index(db) as idx:
+        env = lore_graph(idx, kind="related", source_id="m.a", algorithm="changes", limit=5)
+    assert _names(env) and "no commit" in env.get("note", "")
+
+
+def test_changes_and_hybrid_ship_their_own_weights():
+    like, changes = hy.load_weights(None), hy.load_weights(None, algorithm="changes")
+    assert like != changes
+    assert all(like.get(s, 0.0) == 0.0 for s in HISTORY + ("churn",))  # "like this": the list of the code alone
+    assert changes.get("history_agrees", 0.0) > 0.0  # "changes with this": history, where structure agrees
+    assert hy.default_provenance("changes")["corpora"] != hy.default_provenance()["corpora"]

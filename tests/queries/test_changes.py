@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from lore.api import index_repo, lore_graph, open_index
 from lore.cli import app as lore_app
 from lore.graphs import hybrid as hy
-from tests.mcp.conftest import payload, run_session
+from tests.mcp.conftest import expected_graph, payload, run_session
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -103,12 +103,17 @@ def test_changes_from_python_cli_and_mcp(coupled_repo):
     assert res.exit_code == 0, res.output
     cli = json.loads(res.output)
 
+    args = {"relation": "related", "source_id": "headers.parse_header", "algorithm": "changes", "limit": 5,
+            "compact": False}
+
     async def body(session):
-        return payload(await session.call_tool("lore_graph", {"kind": "related", "source_id": "headers.parse_header",
-                                                              "algorithm": "changes", "limit": 5, "compact": False}))
+        return payload(await session.call_tool("lore_graph", args))
 
     mcp = run_session(db, body)
-    assert py == cli == mcp
+    mcp.pop("next_cursor", None)
+    assert py == cli
+    with open_index(db, readonly=True) as idx:
+        assert mcp == expected_graph(idx, args)  # the same answer, the query type named `relation` over MCP
     assert py["query"]["algorithm"] == "changes"
     top = py["results"][0]
     assert top["name"] == "dump_header", _names(py)  # changed with it in 4 of 4 commits, and shares its callee

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ...parsers.records import ParsedFile
 from ..cpp._parser import CppExtractor
-from ._extract import LOOKS_CPP, CExtractor, blank_macro_noise
+from ._extract import LOOKS_CPP, CExtractor
+from ._macros import blank_macro_noise
 
 __all__ = ["parse"]
 

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers.records import ParsedFile
-from ..c._extract import CExtractor, blank_macro_noise
+from ..c._extract import CExtractor
+from ..c._macros import blank_macro_noise
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:

@@ -1,0 +1,273 @@
+"""Source clean-ups before a C-family parse: what the preprocessor would have removed or expanded, blanked
+or rewritten in place (same length, so every line and column stays), so that tree-sitter's C and C++
+grammars see declarations and calls instead of error nodes: ``extern "C"`` guards, attribute macros
+(``__user``, ``__init``, ``__aligned(..)``), ``EXPORT_SYMBOL(x);``, ``SYSCALL_DEFINEn(name, ...)`` (a function
+``name``), ``DEFINE_*`` / ``DECLARE_*`` variables, loop macros, a macro as return type, string macros.
+Macros are otherwise not expanded.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ``#ifdef __cplusplus`` / ``extern "C" {`` / ``#endif`` ... ``#ifdef __cplusplus`` / ``}`` / ``#endif``: a C header
+# readable from C++. The grammar sees the brace of one block without the other, and the whole header
+# would be one error node; both are blanked (same length: every position stays).
+_CPLUSPLUS_IF = rb"#[ \t]*if(?:def[ \t]+__cplusplus|[ \t]+defined[ \t]*\(?[ \t]*__cplusplus[ \t]*\)?)[^\n]*\n\s*"
+_EXTERN_C_OPEN = re.compile(_CPLUSPLUS_IF + rb'(extern[ \t]+"C"[ \t]*\{)')
+_EXTERN_C_CLOSE = re.compile(_CPLUSPLUS_IF + rb"(\})")
+
+
+def blank_extern_c(source: bytes) -> bytes:
+    r"""``source`` with the guarded ``extern "C" {`` and its closing ``}`` replaced by spaces.
+
+    Examples
+    --------
+    >>> src = b'#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif\n'
+    >>> blank_extern_c(src).count(b"{"), blank_extern_c(src).count(b"}"), len(blank_extern_c(src)) == len(src)
+    (0, 0, True)
+    """
+    def blank(m: re.Match) -> bytes:
+        a, b = m.span(1)
+        whole = m.group(0)
+        start = a - m.start(0)
+        return whole[:start] + b" " * (b - a) + whole[start + (b - a):]
+
+    return _EXTERN_C_CLOSE.sub(blank, _EXTERN_C_OPEN.sub(blank, source))
+
+
+# A line that is only an upper-case name is a macro used as a statement or as the fields of a struct
+# (``UV_REQ_FIELDS`` in ``struct uv_req_s { UV_REQ_FIELDS };``): without a semicolon the grammar loses
+# the rest of the file. Such lines are blanked, unless they continue a ``#define``.
+_BARE_MACRO = re.compile(rb"^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*\r?$", re.MULTILINE)
+# ``#   // a comment`` alone on a directive line: the grammar wants a directive name
+_EMPTY_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*//[^\n]*", re.MULTILINE)
+
+
+def blank_macro_noise(source: bytes) -> bytes:
+    r"""``source`` with guarded ``extern "C"`` braces and bare macro lines blanked (positions unchanged).
+
+    Examples
+    --------
+    >>> blank_macro_noise(b"struct s {\n  S_FIELDS\n};\n#define A \\\n  B_C\n")
+    b'struct s {\n          \n};\n#define A \\\n  B_C\n'
+    """
+    if b'extern "C"' in source:
+        source = blank_extern_c(source)
+
+    def blank(m: re.Match) -> bytes:
+        start = m.start()
+        prev = source[max(0, start - 3):start].rstrip(b"\r\n")
+        if prev.endswith(b"\\"):  # the last line of a multi-line #define: part of the macro's text
+            return m.group(0)
+        return b" " * len(m.group(0))
+
+    source = _BARE_MACRO.sub(blank, source)
+    if b"#" in source:
+        source = _EMPTY_DIRECTIVE.sub(lambda m: b" " * len(m.group(0)), source)
+    return _macro_forms(source)
+
+
+# Attribute macros the kernel (and others) put between a type and a name: ``char __user *p``,
+# ``void __iomem *base``, ``static int __init f(void)``. The grammar reads them as a second type name and
+# loses the declaration; they are blanked (they carry no name a reader navigates to).
+_ATTRIBUTE_WORD = re.compile(
+    rb"__(?:user|kernel|iomem|percpu|rcu|force|bitwise|private|safe|nocast|must_check|"
+    rb"(?:\w*_)?init(?:data|const)?|(?:\w*_)?exit(?:data)?|ro_after_init|read_mostly|always_inline|noinline|cold|"
+    rb"hot|weak|pure|packed|maybe_unused|always_unused|used|visible|noreturn|ref|refdata|sched|noclone|nocfi|"
+    rb"noinstr|irq_entry|latent_entropy|randomize_layout|designated_init|deprecated|attribute_const|malloc|"
+    rb"cpuidle|kprobes|flatten|mustcheck|unused|lockdep_init|cacheline_aligned\w*|page_aligned_\w+|"
+    rb"initdata_memblock|attribute_const__|lockfunc|always_inline__|nocapture|meminit\w*)|_{2,4}cacheline_\w+|notrace|asmlinkage|noinline_for_stack")
+_ATTRIBUTE_CALL = re.compile(
+    rb"__(?:aligned|section|printf|scanf|must_hold|acquires|releases|cond_acquires|alloc_size|counted_by|"
+    rb"nonstring|assume_aligned|cleanup|diagnose_as|no_sanitize_\w+)")
+# one scan finds the candidates (a word starting with ``__``, or one of the plain attribute words); the two
+# patterns above decide, and an attribute call takes its parenthesized arguments with it
+_ATTRIBUTE_SCAN = re.compile(rb"(?<![\w.>])(?:__\w+|notrace|asmlinkage|noinline_for_stack)\b(\((?:[^()\n]|\([^()\n]*\))*\))?")
+
+
+def _blank_attribute(m: re.Match) -> bytes:
+    word_end = m.start(1) if m.group(1) is not None else m.end()
+    word = m.string[m.start():word_end]
+    if m.group(1) is None:
+        return b" " * len(m.group(0)) if _ATTRIBUTE_WORD.fullmatch(word) else m.group(0)
+    return b" " * len(m.group(0)) if _ATTRIBUTE_CALL.fullmatch(word) else m.group(0)
+
+
+# ``EXPORT_SYMBOL(kfree);``, ``MODULE_LICENSE("GPL");``, ``module_init(f);`` at the top level: statements the
+# grammar cannot read outside a function
+_TOP_STATEMENTS = re.compile(
+    rb"^(?:EXPORT_SYMBOL\w*|EXPORT_TRACEPOINT_SYMBOL\w*|MODULE_\w+|module_init|module_exit|module_param\w*|"
+    rb"(?:core|postcore|arch|subsys|fs|device|late|early|pure|rootfs)_initcall\w*|__setup|early_param|"
+    rb"BUILD_BUG_ON\w*|static_assert|ALLOW_ERROR_INJECTION|NOKPROBE_SYMBOL)\([^;\n]*\)[ \t]*;",
+    re.MULTILINE)
+# ``CJSON_PUBLIC(cJSON *) cJSON_Parse(...)``: a macro that wraps the return type of a declaration
+_RETURN_MACRO = re.compile(rb"^([ \t]*(?:static[ \t]+|extern[ \t]+)?)([A-Z][A-Z0-9_]*\()([^()\n]*)(\))"
+                           rb"(?=[ \t*]+\w+[ \t]*\()", re.MULTILINE)
+# ``class TINYXML2_LIB XMLNode``: an export macro between ``class`` and the name
+_CLASS_MACRO = re.compile(rb"\bclass[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]\w*\s*[:{])")
+# ``SYSCALL_DEFINE3(open, ...) {``: a definition macro that names its function first
+_DEFINE_MACRO = re.compile(rb"^([A-Z][A-Z0-9_]*DEFINE[A-Z0-9_]*)\([ \t]*(\w+)[ \t]*(,|\))", re.MULTILINE)
+# ``static DEFINE_SPINLOCK(lock);``, ``DECLARE_BITMAP(bits, 64);``: a variable declared by a macro
+_DECLARE_MACRO = re.compile(rb"^[ \t]*(?:static[ \t]+)?(?:_*[A-Z][A-Z0-9_]*_)?(?:DECLARE|DEFINE|LIST_HEAD)[A-Z0-9_]*\(",
+                            re.MULTILINE)
+# ``static DEVICE_ATTR(name, 0644, show, store);``, ``static SIMPLE_DEV_PM_OPS(pm, s, r);``: any upper-case
+# macro at the start of a top-level line (or after ``static``), ended by ``;``, declares something
+_TOP_MACRO = re.compile(rb"^(?:static[ \t]+(?:const[ \t]+)?)?[A-Z][A-Z0-9_]*\(", re.MULTILINE)
+# ``\tSET_RUNTIME_PM_OPS(suspend, resume)`` alone on its lines, without ``;`` or ``,``: an initializer's or a
+# statement's macro the grammar cannot end
+_LINE_MACRO = re.compile(rb"^[ \t]+[A-Z][A-Z0-9_]*\(", re.MULTILINE)
+# ``case 'a' ... 'z':``: a GNU case range, read as its first value
+_CASE_RANGE = re.compile(rb"(\bcase\b[^:\n]*?)([ \t]\.\.\.[^:\n]*)(?=:)")
+# ``printk(KERN_INFO "x")``, ``": " DRIVER_DESC "\n"``: an upper-case macro that is a string, next to a literal
+_STRING_MACRO = re.compile(rb'(?<=[(,"\s])[A-Z][A-Z0-9_]{2,}(?=[ \t]*")')
+# ``list_for_each_entry(pos, head, member) {``: a loop macro, read as a call statement before its block
+_LOOP_MACRO = re.compile(rb"^[ \t]+\w*(?:for_each|foreach)\w*\(", re.MULTILINE)
+# ``container_of(p, struct page, lru)``: a type as a macro argument
+_TYPE_ARGUMENT = re.compile(rb"([(,]\s*)(struct|union)([ \t]+\w+[ \t]*)(?=[,)])")
+
+
+def _spaces(m: re.Match, group: int = 0) -> bytes:
+    a, b = m.span(group)
+    whole = m.group(0)
+    start = a - m.start(0)
+    return whole[:start] + b" " * (b - a) + whole[start + (b - a):]
+
+
+def _macro_forms(source: bytes) -> bytes:
+    r"""``source`` with common macro forms made readable, every position unchanged.
+
+    Examples
+    --------
+    >>> _macro_forms(b"static int __init f(char __user *p) { return 0; }")
+    b'static int        f(char        *p) { return 0; }'
+    >>> _macro_forms(b"CJSON_PUBLIC(cJSON *) cJSON_Parse(const char *v);\nEXPORT_SYMBOL(kfree);\n")
+    b'             cJSON *  cJSON_Parse(const char *v);\n                     \n'
+    >>> _macro_forms(b"SYSCALL_DEFINE1(close, unsigned int, fd)\n{\n\treturn 0;\n}\n")[:26]
+    b'long            close( uns'
+    """
+    if b"__" in source or b"notrace" in source or b"asmlinkage" in source:
+        source = _ATTRIBUTE_SCAN.sub(_blank_attribute, source)
+    source = _TOP_STATEMENTS.sub(lambda m: b" " * len(m.group(0)), source)
+    source = _RETURN_MACRO.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3) + b" ", source)
+    if b"class" in source:
+        source = _CLASS_MACRO.sub(lambda m: _spaces(m, 1), source)
+    if b"DEFINE" in source:
+        source = _DEFINE_MACRO.sub(_define_as_function, source)
+    if b"DECLARE" in source or b"DEFINE" in source or b"LIST_HEAD" in source:
+        source = _statement_macros(source, _DECLARE_MACRO, _blank_declaration)
+    source = _statement_macros(source, _TOP_MACRO, _blank_declaration)
+    source = _statement_macros(source, _LINE_MACRO, _blank_line_macro)
+    if b"..." in source:
+        source = _CASE_RANGE.sub(lambda m: m.group(1) + b" " * len(m.group(2)), source)
+    if b'"' in source:
+        source = _STRING_MACRO.sub(_blank_string_macro, source)
+    if b"for_each" in source or b"foreach" in source:
+        source = _statement_macros(source, _LOOP_MACRO, _loop_statement)
+    if b"struct" in source or b"union" in source:
+        source = _TYPE_ARGUMENT.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3), source)
+    return source
+
+
+def _blank_string_macro(m: re.Match) -> bytes:
+    """Blank the macro unless it is the name a ``#define`` defines (``#define NAME "x"``)."""
+    src = m.string
+    line_start = src.rfind(b"\n", 0, m.start()) + 1
+    head = src[line_start:m.start()].strip()
+    if head.startswith(b"#") and head.replace(b" ", b"").replace(b"\t", b"") in (b"#define", b"#undef", b"#ifdef", b"#ifndef"):
+        return m.group(0)
+    return b" " * len(m.group(0))
+
+
+def _close_paren(source: bytes, i: int) -> int:
+    """The index of the parenthesis closing the one at ``i`` (``-1`` if none)."""
+    depth = 0
+    for j in range(i, min(len(source), i + 20_000)):
+        ch = source[j]
+        if ch == 40:
+            depth += 1
+        elif ch == 41:
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
+
+
+def _statement_macros(source: bytes, pattern: re.Pattern, edit) -> bytes:
+    buf = bytearray(source)
+    for m in pattern.finditer(source):
+        end = _close_paren(source, m.end() - 1)
+        if end > 0:
+            edit(buf, m.start(), end)
+    return bytes(buf)
+
+
+def _blank_declaration(buf: bytearray, start: int, end: int) -> None:
+    """``DEFINE_MUTEX(m);`` -> spaces (newlines kept); a macro followed by a body is left alone."""
+    k = end + 1
+    while k < len(buf) and buf[k] in b" \t":
+        k += 1
+    if k < len(buf) and buf[k] == 59:  # ;
+        for j in range(start, k + 1):
+            if buf[j] != 10:
+                buf[j] = 32
+
+
+def _blank_line_macro(buf: bytearray, start: int, end: int) -> None:
+    """``NAME(args)`` that ends its line with nothing after it (and no block next): spaces, newlines kept.
+    Never inside a ``#define`` (a line after one ending in a backslash)."""
+    p = start - 1
+    while p >= 0 and buf[p] in b" \t\r\n":
+        p -= 1
+    if p >= 0 and buf[p] == 92:
+        return
+    k = end + 1
+    while k < len(buf) and buf[k] in b" \t\r":
+        k += 1
+    if k < len(buf) and buf[k] != 10:
+        return
+    n = k
+    while n < len(buf) and buf[n] in b" \t\r\n":
+        n += 1
+    if n < len(buf) and buf[n] in b"{=+-*/&|.,;)?:[":  # the macro continues an expression, or opens a body
+        return
+    for j in range(start, end + 1):
+        if buf[j] != 10:
+            buf[j] = 32
+
+
+def _loop_statement(buf: bytearray, start: int, end: int) -> None:
+    """``for_each_x(a, b) {`` -> ``for_each_x(a, b);{``: the call stays, the block is a block."""
+    if end + 2 < len(buf) and buf[end + 1] in b" \t" and buf[end + 2] == 123:
+        buf[end + 1] = 59
+    elif end + 1 < len(buf) and buf[end + 1] in b"\r\n":  # a body without braces: read as ``if (a, b) stmt``
+        k = start
+        while buf[k] in b" \t":
+            k += 1
+        opened = buf.index(b"(", k)
+        buf[k:opened] = b"if" + b" " * (opened - k - 2)
+
+
+def _define_as_function(m: re.Match) -> bytes:
+    """``NAME_DEFINEn(fn, ...)`` followed by a body -> ``long   fn(...``; left alone elsewhere."""
+    source = m.string
+    depth, i = 0, m.start(1) + len(m.group(1))
+    while i < len(source):  # the invocation's closing parenthesis
+        ch = source[i]
+        if ch == 40:
+            depth += 1
+        elif ch == 41:
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    rest = source[i + 1:i + 200].lstrip()
+    if not rest.startswith(b"{"):
+        return m.group(0)
+    name, sep = m.group(2), m.group(3)
+    width = len(m.group(0))
+    head = b"long "
+    out = head + b" " * (width - len(head) - len(name) - 1) + name + b"("
+    if sep == b")":  # SYSCALL_DEFINE0(name): no parameters
+        out = head + b" " * (width - len(head) - len(name) - 2) + name + b"()"
+    return out

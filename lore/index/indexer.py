@@ -543,6 +543,7 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
         edge_parquet.write_state(conn, db_path, stamp)
     edge_parquet.set_recorded(conn, kind)
     conn.commit()
+    store_db.shrink_wal(conn)  # readers that never pause would let rebuilds grow the WAL without bound
     edge_parquet.prune(db_path, (stamp, previous) if kind == "parquet" else ())  # a reader may still be on `previous`
     report.seconds["index_commit"] = round(time.perf_counter() - t, 3)
 

@@ -403,6 +403,31 @@ def connect_writer(path: str | os.PathLike[str]) -> sqlite3.Connection:
     return conn
 
 
+WAL_CHECKPOINT_MS = 2000  # how long a writer waits, after its commit, for readers of older snapshots
+
+
+def shrink_wal(conn: sqlite3.Connection) -> bool:
+    """After a commit: copy the WAL into the database and truncate it, waiting at most
+    :data:`WAL_CHECKPOINT_MS` for readers that still hold an older snapshot; whether it was truncated.
+
+    SQLite's automatic checkpoints never reset the WAL while some reader holds a snapshot, so readers
+    that never pause (an MCP server, a watcher's clients) let back-to-back rebuilds grow it without
+    bound (40x a small index in 25 s). Readers that start meanwhile read the database file and do not
+    hold this up. Never raises: a WAL left long is only disk space, and the next commit tries again.
+    """
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {WAL_CHECKPOINT_MS}")
+        busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        return busy == 0
+    except sqlite3.Error:
+        return False
+    finally:
+        try:
+            conn.execute("PRAGMA busy_timeout = 5000")
+        except sqlite3.Error:
+            pass
+
+
 def _statements(script: str) -> Iterator[str]:
     buf = ""
     for line in script.splitlines(keepends=True):

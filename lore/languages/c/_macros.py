@@ -251,16 +251,9 @@ def _loop_statement(buf: bytearray, start: int, end: int) -> None:
 def _define_as_function(m: re.Match) -> bytes:
     """``NAME_DEFINEn(fn, ...)`` followed by a body -> ``long   fn(...``; left alone elsewhere."""
     source = m.string
-    depth, i = 0, m.start(1) + len(m.group(1))
-    while i < len(source):  # the invocation's closing parenthesis
-        ch = source[i]
-        if ch == 40:
-            depth += 1
-        elif ch == 41:
-            depth -= 1
-            if depth == 0:
-                break
-        i += 1
+    i = _close_paren(source, m.start(1) + len(m.group(1)))  # the invocation's closing parenthesis
+    if i < 0:
+        return m.group(0)
     rest = source[i + 1:i + 200].lstrip()
     if not rest.startswith(b"{"):
         return m.group(0)

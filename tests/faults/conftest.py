@@ -65,3 +65,13 @@ def one_line_error(proc: subprocess.CompletedProcess) -> bool:
     """Exit code 2 and exactly one line on stderr that starts with ``lore: error:``; no traceback."""
     lines = proc.stderr.strip().splitlines()
     return proc.returncode == 2 and len(lines) == 1 and lines[0].startswith("lore: error:")
+
+
+def tiny_index(tmp_path_factory, name: str) -> Path:
+    """A two-function Python repository indexed once (``f`` calls ``g``): the index a module's cases share."""
+    from lore.api import index_repo
+
+    root = tmp_path_factory.mktemp(name) / "repo"
+    root.mkdir()
+    (root / "m.py").write_text("def f(x):\n    return g(x)\n\n\ndef g(x):\n    return x\n")
+    return Path(index_repo(root, workers=1).db)

@@ -15,15 +15,12 @@ import pytest
 
 from lore import index_repo
 
-from .conftest import one_line_error, run_lore
+from .conftest import one_line_error, run_lore, tiny_index
 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("outputs") / "repo"
-    root.mkdir()
-    (root / "m.py").write_text("def f(x):\n    return g(x)\n\n\ndef g(x):\n    return x\n")
-    return Path(index_repo(root, workers=1).db)
+    return tiny_index(tmp_path_factory, "outputs")
 
 
 def test_an_output_file_in_a_missing_directory_is_one_line(db: Path, tmp_path: Path, tally) -> None:

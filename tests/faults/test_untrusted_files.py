@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from lore import index_repo
 from lore._files import read_bounded, read_json
 from lore.bench.ci import load_baseline
 from lore.bench.gate import load_thresholds
@@ -25,7 +24,7 @@ from lore.errors import InvalidArgumentError
 from lore.graphs.hybrid import load_weights
 from lore.index.config import load_settings
 
-from .conftest import one_line_error
+from .conftest import one_line_error, tiny_index
 
 
 def _bounded_memory() -> None:
@@ -63,10 +62,7 @@ def _one_line(outcome: BaseException | str, *names: str) -> bool:
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("untrusted") / "repo"
-    root.mkdir()
-    (root / "m.py").write_text("def f(x):\n    return g(x)\n\n\ndef g(x):\n    return x\n")
-    return Path(index_repo(root, workers=1).db)
+    return tiny_index(tmp_path_factory, "untrusted")
 
 
 @pytest.fixture

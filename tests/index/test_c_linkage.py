@@ -25,18 +25,22 @@ FILES = {
 }
 
 
-def _edges(tmp_path: Path) -> tuple[set[tuple[str, str, str, float]], set[str]]:
+def _index_refs(tmp_path: Path, files: dict[str, str]) -> tuple[dict, list[dict]]:
+    """Write ``files``, index them, and read back (the symbol table, the call edges)."""
     from lore.api import open_index
     from lore.bench._data import symbol_table
 
-    for rel, text in FILES.items():
+    for rel, text in files.items():
         p = tmp_path / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
     index_repo(tmp_path, workers=1)
     with open_index(tmp_path / ".lore" / "index.db", readonly=True) as idx:
-        table = symbol_table(idx)
-        refs = idx.edges("symbol_refs")
+        return symbol_table(idx), idx.edges("symbol_refs")
+
+
+def _edges(tmp_path: Path) -> tuple[set[tuple[str, str, str, float]], set[str]]:
+    table, refs = _index_refs(tmp_path, FILES)
     bound = {(table[e["caller_id"]][2], table[e["callee_id"]][2], e["resolution"], round(e["confidence"], 3))
              for e in refs if e["callee_id"] is not None}
     unresolved = {f"{table[e['caller_id']][2]} {e['callee_name']}" for e in refs if e["callee_id"] is None}
@@ -84,17 +88,8 @@ def test_header_definitions_out_of_reach_are_no_candidates(tmp_path):
         "src/jv.c": '#include "jv.h"\nint jv_copy(int x) { return x; }\n',
         "src/main.c": '#include "jv.h"\nint main(void) { return jv_copy(1) + twice(2) + missing(3); }\n',
     }
-    for rel, text in files.items():
-        p = tmp_path / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text, encoding="utf-8")
-    index_repo(tmp_path, workers=1)
-    from lore.api import open_index
-    from lore.bench._data import symbol_table
-
-    with open_index(tmp_path / ".lore" / "index.db", readonly=True) as idx:
-        table = symbol_table(idx)
-        refs = [(table[e["callee_id"]][2] if e["callee_id"] is not None else None, e["callee_name"], e["resolution"])
-                for e in idx.edges("symbol_refs") if table[e["caller_id"]][2] == "src.main.main"]
+    table, edges = _index_refs(tmp_path, files)
+    refs = [(table[e["callee_id"]][2] if e["callee_id"] is not None else None, e["callee_name"], e["resolution"])
+            for e in edges if table[e["caller_id"]][2] == "src.main.main"]
     assert sorted(refs, key=str) == sorted([("src.jv.jv_copy", "jv_copy", "import"), (None, "twice", "unresolved"),
                                             (None, "missing", "unresolved")], key=str)

@@ -68,6 +68,7 @@ RUSTC_FLAGS = {
     "semver": ["-Zcrate-attr=feature(let_else)"],
     "log": ["--cfg", 'feature="std"', "--cfg", 'feature="kv"', "--cfg", 'feature="kv_std"'],
     "httparse": ["--cfg", 'feature="std"'],
+    "memchr": ["--cfg", 'feature="std"', "--cfg", 'feature="alloc"'],
 }
 
 

@@ -37,6 +37,7 @@ class FileResolver:
         # overrides look up directly): a memoized step then finds the same whichever lookup ran it first
         w = self.w
         strict, w._strict = w._strict, self.rules.follows_values
+        opaque, w._opaque_results = w._opaque_results, self.rules.external_results_opaque
         try:
             self._imports()
             self._relationships()
@@ -45,6 +46,7 @@ class FileResolver:
             self._bindings_fields()
         finally:
             w._strict = strict
+            w._opaque_results = opaque
 
     # -- imports ----------------------------------------------------------------------------------
     def _imports(self) -> None:
@@ -294,7 +296,7 @@ class FileResolver:
             cands = self._overridden(cands)
         if len(cands) == 1:
             return [(cands[0], "unique_name", CONFIDENCE["unique_name"])]
-        if len(cands) <= MAX_AMBIGUOUS:
+        if len(cands) <= MAX_AMBIGUOUS and self.rules.ambiguous_guesses:
             k = len(cands)
             return [(s, "ambiguous_name", CONFIDENCE["ambiguous_name"] / k) for s in sorted(cands)]
         return [(None, "unresolved", 0.0)]

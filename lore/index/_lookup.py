@@ -394,10 +394,12 @@ class LookupMixin(WorldCore):
                 return paths[key]
         outer, self._by_line = self._by_line, False
         strict, self._strict = self._strict, c.rules.follows_values
+        opaque, self._opaque_results = self._opaque_results, c.rules.external_results_opaque
         try:
             got = self._resolve_path(c, scope, path, line, depth)
         finally:
             self._strict = strict
+            self._opaque_results = opaque
             by_line, self._by_line = self._by_line, outer or self._by_line
         if key is not None and not by_line:  # no lookup chose among bindings by line: every line reads this
             paths[key] = got
@@ -451,21 +453,43 @@ class LookupMixin(WorldCore):
             else:
                 name, calls = _calls(head)
                 cur, rest = self._head_value(c, scope, name, line, depth + 1), parts[1:]
+                if not calls and rest and c.rules.fields_apart_from_methods and self._is_method(cur):
+                    cls = c.enclosing_class(scope)
+                    cur = self._field_of(c.ids[cls], name, depth + 1) if cls is not None else None
                 if cur is None and name.endswith("]") and "[" in name and c.rules.follows_values:  # xs[0]
                     cur = self._item(self._head_value(c, scope, name[:name.index("[")], line, depth + 1))
             for _ in range(calls):  # a part written as a call stands for what the call returns (f()() twice)
                 cur = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
-        for part in rest:
+        for i, part in enumerate(rest, 1):
             if cur is None:
                 return None
             attr, calls = _calls(part)
             nxt = self.member(cur[0], attr, cur[1], depth + 1)
+            if (not calls and i < len(rest) and c.rules.fields_apart_from_methods and cur[0][0] == "inst"
+                    and self._is_method(nxt)):  # a.b.c(): b is read, not called
+                nxt = self._field_of(cur[0][1], attr, depth + 1)  # type: ignore[arg-type]
             if nxt is None and attr.endswith("]") and "[" in attr and c.rules.follows_values:  # self.xs[0]
                 nxt = self._item(self.member(cur[0], attr[:attr.index("[")], cur[1], depth + 1))
             cur = nxt
             for _ in range(calls):
                 cur = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
         return cur
+
+    def _is_method(self, got: tuple[Value, str] | None) -> bool:
+        if got is None or got[0][0] != "sym":
+            return False
+        srow = self.syms.get(got[0][1])  # type: ignore[arg-type]
+        return srow is not None and srow.kind == "method"
+
+    def _field_of(self, class_id: int, name: str, depth: int) -> tuple[Value, str] | None:
+        """Field ``name`` of a class or the classes it derives from (``fields_apart_from_methods``): its
+        declared type, else nothing (a name that is not called never means the method of that name)."""
+        for v in self.mro(class_id, depth):
+            if v[0] == "sym":
+                got = self.attr_type(v[1], name, depth + 1)  # type: ignore[arg-type]
+                if got is not None:
+                    return got
+        return None
 
     def _item(self, got: tuple[Value, str] | None) -> tuple[Value, str] | None:
         """``xs[k]`` of a typed container ``xs`` (an element, a mapping's value); nothing for other values."""

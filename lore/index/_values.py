@@ -322,7 +322,7 @@ class ValuesMixin(WorldCore):
         if tag == "of":
             return self.call_result(plain(v), res, depth + 1)
         if tag in ("opaque", "extattr"):  # what an external method returns: a value nobody here defines
-            return (("opaque", f"{payload}()"), res) if self._strict else None
+            return (("opaque", f"{payload}()"), res) if self._strict or self._opaque_results else None
         if tag == "sym":
             srow = self.syms.get(payload)  # type: ignore[arg-type]
             if srow is None:
@@ -339,7 +339,7 @@ class ValuesMixin(WorldCore):
             last = name.rsplit(".", 1)[-1]
             if last[:1].isupper():  # a class by convention: its instances
                 return ("extinst", name), typed_by(res, "constructor_type")
-            if self._strict:  # what an external function returns: not ours to guess
+            if self._strict or self._opaque_results:  # what an external function returns: not ours to guess
                 return ("opaque", f"{name}()"), res
             return None
         return None

@@ -237,6 +237,9 @@ class WorldCore:
         # whether the file being resolved follows values strictly (its language's rules.follows_values):
         # a member of an external class's data, or of what an external function returns, stays unknown
         self._strict = False
+        # whether what an external method returns is a value of a library type whose members are never
+        # guessed among the repository's (rules.external_results_opaque: Java); set with ``_strict``
+        self._opaque_results = False
         self._active: dict[tuple, int] = {}  # memoized steps in progress -> their position on the stack
         # Memoized steps compute from depth 0, so what they find (MAX_DEPTH cut-offs included) does not
         # depend on where the lookup started. A step that meets a cycle through a step further out on

@@ -80,6 +80,19 @@ class LanguageRules:
     # ``impl Trait<X> for T``), rather than redefinitions where the last one wins (Python)
     same_name_members_are_alternatives = False
 
+    # whether a name-only guess that leaves several definitions (``x.m()`` on a value of unknown type, ``f()``
+    # bound by no scope) binds each of them (1/k each); without, it has no edge (Rust: a wrong edge is worse
+    # than a missing one)
+    ambiguous_guesses = True
+
+    # whether a type's fields and methods are separate namespaces (Java: ``bitSet.set(i)`` reads the field
+    # ``bitSet`` also when the class has a method ``bitSet()``); a name that is not called is a field then
+    fields_apart_from_methods = False
+
+    # whether what a library method returns is a value of a library type, its members never guessed among
+    # the repository's (Java: ``pattern.matcher(s).replaceAll(r)``); Python's follows_values implies it
+    external_results_opaque = False
+
     # whether members may be declared apart from their type (Go, Rust: another file; C++: A::m in the source)
     detached_methods = False
 

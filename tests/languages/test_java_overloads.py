@@ -210,3 +210,35 @@ def test_a_chain_goes_through_the_getter_overload(tmp_path):
             """,
     })
     assert sigs(got, 7) == {"public Tag tag()", "public String namespace()"}
+
+
+def test_library_values_are_never_a_project_method(tmp_path):
+    # each call below was a name guess onto the project's method of that name before
+    got = edges(tmp_path, {
+        "p/Bits.java": """\
+            package p;
+            import java.io.FilterInputStream;
+            import java.io.InputStream;
+            import java.util.BitSet;
+            import java.util.regex.Pattern;
+            public class Bits extends FilterInputStream {
+                private static final Pattern controls = Pattern.compile("x");
+                private final BitSet bitSet;
+                private final java.util.regex.Matcher delegate;
+                Bits(InputStream s, BitSet b, java.util.regex.Matcher m) { super(s); bitSet = b; delegate = m; }
+                public BitSet bitSet() { return bitSet; }
+                public Bits set(int i) { bitSet.set(i); return this; }
+                public Bits set(long i) { return this; }
+                public boolean find() { return delegate.find(); }
+                public int read() { return in.read(); }
+                public int read(byte[] b) { return in.read(b); }
+                String strip(String s) { return controls.matcher(s).replaceAll(""); }
+                String replaceAll(String s) { return s; }
+                static class Matcher { boolean find() { return true; } }
+            }
+            """,
+    })
+    # the field bitSet (a java.util.BitSet), not the method bitSet(); a java.util.regex.Matcher written
+    # out, not the nested Matcher; the field in inherited from FilterInputStream; what Pattern.matcher
+    # returns: each is the JDK's
+    assert not {12, 14, 15, 16, 17} & set(got)

@@ -121,11 +121,55 @@ pub fn f() -> Status { Status::Complete(1) }
     assert got["Status.Complete"] == ["src.lib.Status"]
 
 
-def test_one_name_from_several_trait_impls_binds_each(tmp_path):
+def _from_lines(tmp_path: Path, src: str) -> dict[int, list[int]]:
+    """Index one ``lib.rs``; call line -> the definition lines of what each ``Lit::from`` call binds."""
+    root = tmp_path / "crate"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "lib.rs").write_text(src, encoding="utf-8")
+    db = tmp_path / "index.db"
+    run_index(root, steps=(), db=db, rebuild=True)
+    conn = sqlite3.connect(db)
+    try:
+        out: dict[int, list[int]] = {}
+        for line, target in conn.execute(
+                """SELECT r.line, t.start_line FROM symbol_refs r LEFT JOIN symbols t ON t.id = r.callee_id
+                   AND t.file_id IS NOT NULL WHERE r.callee_name = 'Lit.from' ORDER BY 1, 2"""):
+            out.setdefault(line, [])
+            if target is not None:
+                out[line].append(target)
+        return out
+    finally:
+        conn.close()
+
+
+def test_from_is_chosen_by_the_arguments_type_and_never_guessed(tmp_path):
+    # T::from(x) among impl From<X> for T: x's type picks one (was: every from, 1/k each); a type lore
+    # can't read, or one no impl it has takes (a macro wrote that impl), binds nothing
     src = """pub struct Lit;
 impl From<u8> for Lit { fn from(b: u8) -> Lit { Lit } }
+impl<'a> From<&'a str> for Lit { fn from(s: &'a str) -> Lit { Lit } }
 impl From<char> for Lit { fn from(c: char) -> Lit { Lit } }
-pub fn f() -> Lit { Lit::from('a') }
+pub fn f(x: u32) -> Vec<Lit> {
+    let a = Lit::from('a');
+    let b = Lit::from(8u8);
+    let s = Lit::from("s");
+    let unknown = Lit::from(x);
+    let other = Lit::from(-1i64);
+    vec![Lit::from("in a macro"), Lit::from(x)]
+}
+"""
+    got = _from_lines(tmp_path, src)
+    assert got[6] == [4] and got[7] == [2] and got[8] == [3]
+    assert got[9] == [] and got[10] == []
+    assert got[11] == [3]  # inside vec![...]: the one &str call; the other is untyped
+
+
+def test_a_name_guess_with_several_candidates_binds_nothing(tmp_path):
+    src = """mod a { pub struct A; impl A { pub fn span(&self) {} } }
+mod b { pub struct B; impl B { pub fn span(&self) {} } }
+pub struct C; impl C { pub fn only(&self) {} }
+pub fn f<T>(x: T, y: T) { x.span(); y.only(); }
 """
     got = _edges(tmp_path, {"src/lib.rs": src})
-    assert got["Lit.from"] == ["src.lib.Lit.from", "src.lib.Lit.from"]  # From<u8> and From<char>, 1/2 each
+    assert got["x.span"] == []  # was A::span and B::span, 1/2 each
+    assert got["y.only"] == ["src.lib.C.only"]  # one method of the name: still the guess it was

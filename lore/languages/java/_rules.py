@@ -11,6 +11,8 @@ from ...parsers.records import Import
 from .._rules import CachedRules, ImportBinding, dir_modules, inherited_member, siblings_member, world_cache
 from ._overloads import choose, getter_first
 
+_JDK_ROOTS = frozenset({"java", "javax", "jdk"})  # the first names of the JDK's packages
+
 
 # -- Java -----------------------------------------------------------------------------------------------
 class JavaRules(CachedRules):
@@ -43,6 +45,8 @@ class JavaRules(CachedRules):
     })
     builtin_prefix = "java.lang"
     overloads = True
+    fields_apart_from_methods = True
+    external_results_opaque = True
 
     def choose_overload(self, world, ctx, call, targets):
         return choose(world, ctx, call, targets)
@@ -75,7 +79,25 @@ class JavaRules(CachedRules):
         return None
 
     def package_member(self, world, ctx, scope: int, name: str):
-        return inherited_member(world, ctx, scope, name) or siblings_member(world, ctx, name, ("java",))
+        got = inherited_member(world, ctx, scope, name) or siblings_member(world, ctx, name, ("java",))
+        if got is None and name in _JDK_ROOTS:  # java.util.regex.Matcher written out: the JDK's, not a project class
+            return ("ext", name), "external"
+        if got is None and name not in self.builtin_functions:
+            got = _library_field(world, ctx, scope, name)
+        return got
+
+
+def _library_field(world, ctx, scope: int, name: str):
+    """A name no scope, class or package of the project declares, in a class derived from a library class
+    (``in`` of a ``FilterInputStream``): the library's field, of a type lore does not know; its methods are
+    the library's, never guessed among the project's methods of that name."""
+    cls = ctx.enclosing_class(scope)
+    if cls is None:
+        return None
+    got = world.class_member(ctx.ids[cls], name, skip_self=True)
+    if got is None or got[0][0] != "extattr":
+        return None
+    return ("opaque", got[0][1]), "external"
 
 
 def _java_packages(world) -> dict[str, list[int]]:

@@ -295,6 +295,11 @@ class RustExtractor(Extractor):
     def on_call(self, node: _ts.Node, owner: int) -> None:
         callee = self.dotted(node.child_by_field_name("function"))
         self.add_call(owner, callee or "<expr>", node)
+        if callee and "." in callee and callee.rsplit(".", 1)[-1] == "from":
+            # T::from(x): which impl From<X> for T runs is chosen by x's type (rules.choose_overload)
+            args = node.child_by_field_name("arguments")
+            if args is not None and self.pf.calls and self.pf.calls[-1].callee == callee:
+                self.pf.calls[-1].args = [_literal_type(self, a) for a in args.named_children]
 
     def on_macro(self, node: _ts.Node, owner: int) -> None:
         """Calls inside a macro's arguments (``format!("{}", self.area())``): paths followed by ``(...)``.
@@ -322,6 +327,8 @@ class RustExtractor(Extractor):
                 if t == "token_tree":
                     if path and toks[i - 1].type not in (".", "::") and tok.child_count and tok.children[0].type == "(":
                         self.add_call(owner, ".".join(path), start)
+                        if len(path) > 1 and path[-1] == "from":  # T::from("a") in vec![...]: its argument's type
+                            self.pf.calls[-1].args = [_token_type(self, tok.children[1:-1])]
                     stack.append(tok)
                 path = []
 
@@ -412,3 +419,45 @@ class RustExtractor(Extractor):
         if name:
             self.add_binding(owner, f"self.{name}", node, annotation=self.direct_type(tnode))
         self.add_types(owner, tnode, "field")
+
+
+_INT_SUFFIXES = ("u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize")
+
+
+def _literal_type(ex: RustExtractor, node: _ts.Node) -> str:
+    """An argument's type when its syntax alone shows it, as ``#type`` (``"a"`` -> ``#&str``, ``-8i8`` ->
+    ``#i8``, ``'c'`` -> ``#char``, ``&x`` of such -> ``#&type``); ``''`` for anything else."""
+    t = node.type
+    if t == "string_literal":
+        return "#&str"
+    if t == "char_literal":
+        return "#char"
+    if t == "boolean_literal":
+        return "#bool"
+    if t == "unary_expression" and node.named_child_count == 1 and ex.text(node).startswith("-"):
+        return _literal_type(ex, node.named_children[0])
+    if t in ("integer_literal", "float_literal"):
+        text = ex.text(node)
+        for s in (*_INT_SUFFIXES, "f32", "f64"):
+            if text.endswith(s) and not (s.startswith("f") and t == "integer_literal" and text.startswith("0x")):
+                return "#" + s
+        return ""
+    if t == "unit_expression":
+        return "#()"
+    if t == "reference_expression" and node.named_child_count:
+        inner = _literal_type(ex, node.named_children[-1])
+        return "#&" + inner[1:] if inner else ""
+    return ""
+
+
+def _token_type(ex: RustExtractor, toks: list[_ts.Node]) -> str:
+    """:func:`_literal_type` of one argument written as macro tokens (``"a"``, ``-8i8``, ``&'c'``)."""
+    ref = ""
+    while toks and toks[0].type in ("&", "-"):
+        ref += "&" if toks[0].type == "&" else ""
+        toks = toks[1:]
+    if len(toks) != 1:
+        return ""
+    got = _literal_type(ex, toks[0])
+    return "#" + ref + got[1:] if got else ""
+

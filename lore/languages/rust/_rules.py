@@ -8,6 +8,7 @@ from __future__ import annotations
 import posixpath
 
 from ...parsers.records import Import
+from ...store.schema import CONFIDENCE
 from .._rules import CachedRules, ImportBinding, module_of_path, record_of, twin_member, world_cache
 
 
@@ -77,6 +78,11 @@ class RustRules(CachedRules):
 
     detached_methods = True
     same_name_members_are_alternatives = True
+    overloads = True  # T::from(x) among the impl From<X> for T, by x's type
+    ambiguous_guesses = False  # x.m() on a value of unknown type with several methods m: no edge, never k guesses
+
+    def choose_overload(self, world, ctx, call, targets):
+        return choose_from(world, call, targets)
 
     def detached_member(self, world, type_id: int, name: str):
         """``impl Type`` / ``impl Trait for Type`` in another file of the crate: the placeholder ``Type`` there
@@ -107,6 +113,47 @@ class RustRules(CachedRules):
             v = self.module_value(world, ctx, name)
             return (v, "import") if v is not None else None
         return None
+
+
+def choose_from(world, call, targets: list[tuple[int | None, str, float]]) -> list[tuple[int | None, str, float]]:
+    """``T::from(x)`` where ``T`` has several ``from`` (one per ``impl From<X> for T``): the one whose
+    parameter has ``x``'s type when the syntax shows it (``"a"``, ``8i8``, ``'c'``); none when it does not
+    or no ``from`` lore has takes it (a ``From`` impl a macro wrote, or a type lore cannot read): the
+    impl is chosen by a type lore does not know, so no guess among them."""
+    if len(targets) < 2 or not call.callee.endswith(".from"):
+        return targets
+    ids = [t[0] for t in targets]
+    rows = [world.syms.get(i) if i is not None else None for i in ids]
+    if any(r is None or r.kind != "method" or r.name != "from" for r in rows):
+        return targets
+    arg = call.args[0] if len(call.args) == 1 else ""
+    if not arg:
+        return [(None, "unresolved", 0.0)]
+    want = _norm_type(arg[1:])
+    picked = [t for t in targets if t[0] is not None and _from_param(world, t[0]) == want]
+    if len(picked) != 1:
+        return [(None, "unresolved", 0.0)]
+    tid, res, _conf = picked[0]
+    return [(tid, res, CONFIDENCE[res])]
+
+
+def _from_param(world, method_id: int) -> str:
+    """The parameter type of ``fn from(value: T)`` as written in its signature, lifetimes dropped."""
+    _c, sym = record_of(world, method_id)
+    if sym is None:
+        return ""
+    inside = sym.signature.partition("(")[2].rpartition(")")[0]
+    _name, colon, ty = inside.partition(":")
+    return _norm_type(ty) if colon and "," not in ty else ""
+
+
+def _norm_type(ty: str) -> str:
+    """``&'v str`` -> ``&str``: a type text without lifetimes and spaces."""
+    out = []
+    for word in ty.replace("&", " & ").split():
+        if not word.startswith("'"):
+            out.append(word)
+    return "".join(out)
 
 
 def _rust_path(world, base: str, parts: list[str]):

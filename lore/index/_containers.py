@@ -25,12 +25,20 @@ SEQUENCES = frozenset({
     "list", "List", "set", "Set", "frozenset", "FrozenSet", "MutableSet", "AbstractSet", "Sequence",
     "MutableSequence", "Iterable", "Iterator", "Collection", "Reversible", "deque", "Deque", "KeysView",
     "ValuesView", "Generator", "tuple", "Tuple",
+    # Java's collections (java.util)
+    "ArrayList", "LinkedList", "HashSet", "LinkedHashSet", "TreeSet", "SortedSet", "NavigableSet", "ListIterator",
+    "ArrayDeque", "Queue",
 })
 MAPPINGS = frozenset({
     "dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict", "ChainMap",
+    "Map", "HashMap", "LinkedHashMap", "TreeMap", "SortedMap", "NavigableMap", "ConcurrentMap", "ConcurrentHashMap",
 })
-_ITERATE = frozenset({"__iter__", "__reversed__"})  # give an iterator over the same elements
-_ITEM = frozenset({"__getitem__", "pop", "popleft", "get", "setdefault"})  # give one element
+# give an iterator over the same elements (Java: iterator())
+_ITERATE = frozenset({"__iter__", "__reversed__", "iterator", "listIterator", "descendingIterator"})
+_ITEM = frozenset({  # give one element (Java: get, peek, poll, getFirst ...; an Iterator's next)
+    "__getitem__", "pop", "popleft", "get", "setdefault", "getOrDefault", "peek", "poll", "pollFirst", "pollLast",
+    "peekFirst", "peekLast", "getFirst", "getLast", "removeFirst", "removeLast", "first", "last", "element",
+})
 
 
 def shape(container: str, args: list[str]) -> tuple[str, str] | None:
@@ -66,13 +74,13 @@ def member(v: Value, attr: str) -> Value | None:
     container, iterated, item = cast("tuple[str, Value | None, Value | None]", v[1])
     if attr in _ITERATE:
         result = typed(container, iterated, iterated)
-    elif attr == "__next__":
+    elif attr in ("__next__", "next", "previous"):  # an iterator's next element (Java: it.next())
         result = iterated
     elif attr in _ITEM:
         result = item
     elif attr == "values":
         result = typed(container, item, item)
-    elif attr == "keys":
+    elif attr in ("keys", "keySet", "navigableKeySet"):
         result = typed(container, iterated, iterated)
     elif attr == "copy":
         result = v

@@ -242,7 +242,8 @@ class ValuesMixin(WorldCore):
         if names_class(annotation):
             return v, typed_by(res, "annotated_type")
         v = instance_of(self, v)
-        if v[0] == "extinst" and "[" in annotation and c.rules.follows_values:  # list[Text]: its elements too
+        if v[0] == "extinst" and "[" in annotation and (c.rules.follows_values or c.rules.typed_containers):
+            # list[Text] (Java: List<Text>): its elements too
             got = self._container(c, scope, v[1], type_args(annotation), depth)  # type: ignore[arg-type]
             if got is not None:
                 return got

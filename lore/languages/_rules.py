@@ -93,6 +93,10 @@ class LanguageRules:
     # the repository's (Java: ``pattern.matcher(s).replaceAll(r)``); Python's follows_values implies it
     external_results_opaque = False
 
+    # whether a container annotated with its element types (``List<Node>``, written ``List[Node]`` by the
+    # parser) types its elements (lore.index._containers) without the rest of follows_values
+    typed_containers = False
+
     # whether members may be declared apart from their type (Go, Rust: another file; C++: A::m in the source)
     detached_methods = False
 

@@ -242,3 +242,33 @@ def test_library_values_are_never_a_project_method(tmp_path):
     # out, not the nested Matcher; the field in inherited from FilterInputStream; what Pattern.matcher
     # returns: each is the JDK's
     assert not {12, 14, 15, 16, 17} & set(got)
+
+
+def test_collections_type_their_elements(tmp_path):
+    # List<Node>, Map<String, Other>, Iterator<? extends Node>, a method returning List<Node>: what get /
+    # next give is the element type (before: no edge, or a name guess among both name())
+    got = edges(tmp_path, {
+        "p/Node.java": "package p;\npublic class Node { public String name() { return null; } }\n",
+        "p/Other.java": "package p;\npublic class Other { public CharSequence name() { return null; } }\n",
+        "p/Use.java": """\
+            package p;
+            import java.util.Iterator;
+            import java.util.List;
+            import java.util.Map;
+            public class Use {
+                private List<Node> nodes;
+                private Map<String, Other> others;
+                List<Node> kids() { return nodes; }
+                void run(Iterator<? extends Node> it) {
+                    nodes.get(0).name();
+                    others.get("a").name();
+                    it.next().name();
+                    kids().get(1).name();
+                }
+            }
+            """,
+    })
+    node, other = "public String name()", "public CharSequence name()"
+    assert got[10] == {(node, "annotated_type")} and got[11] == {(other, "annotated_type")}
+    assert got[12] == {(node, "annotated_type")}
+    assert node in sigs(got, 13) and other not in sigs(got, 13)

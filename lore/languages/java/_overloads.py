@@ -67,12 +67,13 @@ def choose(world, c, call, targets: list[tuple[int | None, str, float]]) -> list
     """The targets of one call with each method replaced by the overload(s) the arguments choose."""
     if len(targets) == 1:  # the common case: one target, often a library's or a method of one signature
         tid, res, _conf = targets[0]
-        srow = world.syms.get(tid) if tid is not None else None
-        if tid is None or srow is None or srow.kind != "method" or srow.file_id is None:
+        if tid is None:
+            return targets
+        srow = world.syms.get(tid)
+        if srow is None or srow.kind != "method" or srow.file_id is None:
             return targets
         if res not in _GUESSES:
-            memo = _memo(world).overloads
-            known = memo.get(tid)
+            known = _memo(world).overloads.get(tid)
             if known is None:
                 known = overloads(world, tid)
             if len(known) == 1 and known[0] == tid:
@@ -264,17 +265,16 @@ def _erased(t: str) -> str:
 # -- applicability ----------------------------------------------------------------------------------
 def _pick(world, c, call, cands: list[int]) -> list[int]:
     n = len(call.args)
-    exact = []  # arity alone often decides: then no argument needs a type
-    for m in cands:
-        sig = params_of(world, m)
-        if sig is None or sig[1] or len(sig[0]) == n:
-            exact.append(m)
-    if len(exact) == 1 and params_of(world, exact[0]) is not None and not params_of(world, exact[0])[1]:  # type: ignore[index]
-        return exact
+    known = _memo(world).params
+    sigs = [known[m] if m in known else params_of(world, m) for m in cands]
+    exact = [i for i, sig in enumerate(sigs) if sig is None or sig[1] or len(sig[0]) == n]
+    if len(exact) == 1:  # arity alone often decides: then no argument needs a type
+        sig = sigs[exact[0]]
+        if sig is not None and not sig[1]:
+            return [cands[exact[0]]]
     seen: dict[int, object] = {}  # argument k -> its type, worked out once for every candidate
     ranked: list[tuple[int, int, int]] = []  # (phase, -score, id)
-    for m in cands:
-        sig = params_of(world, m)
+    for m, sig in zip(cands, sigs, strict=True):
         if sig is None:
             ranked.append((4, 0, m))
             continue

@@ -77,7 +77,31 @@ class JavaExtractor(Extractor):
             return ""
         if node.type == "type_identifier" and self.text(node) in JAVA_LANG and self.text(node) != "var":
             return self.text(node)  # String, Integer ...: java.lang's, so their methods are never a guess
+        if node.type == "generic_type":
+            got = self._container_type(node)
+            if got:
+                return got
         return first_type(self.types_in(node))
+
+    def _container_type(self, node: _ts.Node) -> str:
+        """``List<Node>`` as ``List[Node]``, ``Map<String, Node>`` as ``Map[String, Node]``: a JDK collection
+        with the types of its elements, so ``nodes.get(0).m()`` is ``Node.m`` (:mod:`lore.index._containers`);
+        ``''`` for other generic types and for arguments that are not plain class names."""
+        base = next((c for c in node.named_children if c.type != "type_arguments"), None)
+        targs = next((c for c in node.named_children if c.type == "type_arguments"), None)
+        if base is None or targs is None or self.text(base).rsplit(".", 1)[-1] not in JDK_CONTAINERS:
+            return ""
+        args = []
+        for a in targs.named_children:
+            if a.type == "wildcard":  # ? extends Node: what comes out is a Node
+                bound = [c for c in a.named_children if c.type in ("type_identifier", "scoped_type_identifier")]
+                if len(bound) != 1 or "super" in self.text(a):
+                    return ""
+                a = bound[0]
+            if a.type not in ("type_identifier", "scoped_type_identifier"):
+                return ""
+            args.append("".join(self.text(a).split()))
+        return f"{self.text(base)}[{', '.join(args)}]" if args else ""
 
     def type_text(self, node: _ts.Node | None) -> str:
         """A declared type as overload resolution compares it: no generic arguments, no annotations,
@@ -468,6 +492,14 @@ class JavaExtractor(Extractor):
             src = self.dotted(value)
             if src and "<" not in src:
                 self.add_binding(owner, name, at, alias_of=src)
+
+
+# JDK collections whose element types lore follows (lore.index._containers knows their shapes)
+JDK_CONTAINERS = frozenset({
+    "List", "ArrayList", "LinkedList", "Set", "HashSet", "LinkedHashSet", "TreeSet", "SortedSet", "NavigableSet",
+    "Collection", "Iterable", "Iterator", "ListIterator", "Deque", "ArrayDeque", "Queue", "Map", "HashMap",
+    "LinkedHashMap", "TreeMap", "SortedMap", "NavigableMap", "ConcurrentMap", "ConcurrentHashMap",
+})
 
 
 def _typed(type_text: str) -> str:

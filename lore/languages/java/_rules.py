@@ -47,6 +47,7 @@ class JavaRules(CachedRules):
     overloads = True
     fields_apart_from_methods = True
     external_results_opaque = True
+    typed_containers = True
 
     def choose_overload(self, world, ctx, call, targets):
         return choose(world, ctx, call, targets)

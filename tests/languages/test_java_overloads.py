@@ -272,3 +272,24 @@ def test_collections_type_their_elements(tmp_path):
     assert got[10] == {(node, "annotated_type")} and got[11] == {(other, "annotated_type")}
     assert got[12] == {(node, "annotated_type")}
     assert node in sigs(got, 13) and other not in sigs(got, 13)
+
+
+def test_an_object_argument_takes_only_object_and_a_ternary_with_null_has_the_other_type(tmp_path):
+    got = edges(tmp_path, {
+        "p/P.java": """\
+            package p;
+            import java.sql.ResultSet;
+            public class P {
+                public void print(final Iterable<?> values) { }
+                public void print(final Object... values) { }
+                public void print(final ResultSet resultSet) { }
+                void run(final Object value, ResultSet rs) {
+                    print(value);
+                    print(rs != null ? rs : null);
+                }
+            }
+            """,
+    })
+    # JLS 15.12.2: an Object fits neither Iterable nor ResultSet, so the varargs phase picks print(Object...)
+    assert sigs(got, 8) == {"public void print(final Object... values)"}  # was: all three, ambiguous
+    assert sigs(got, 9) == {"public void print(final ResultSet resultSet)"}  # was: all three

@@ -345,6 +345,8 @@ def _fits(world, arg, method_id: int, param: str) -> tuple[int, bool] | None:
     # a reference: its class name and what it derives from (None: not known)
     if p_var or p_simple == "Object":
         return _ANY, False
+    if name == "Object":  # the root class: only an Object parameter takes it (or a varargs Object...)
+        return None
     if name.endswith("[]") and param.endswith("[]"):  # arrays: by their elements
         e, p = name[:-2], p_simple[:-2]
         if e == p:

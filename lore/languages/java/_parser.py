@@ -384,6 +384,8 @@ class JavaExtractor(Extractor):
         if t == "ternary_expression":
             a = self._arg(node.child_by_field_name("consequence"), owner, line)
             b = self._arg(node.child_by_field_name("alternative"), owner, line)
+            if "#null" in (a, b):  # c ? x : null has x's type
+                return b if a == "#null" else a
             return a if a == b else ""
         if t == "identifier":
             name = self.text(node)

@@ -293,3 +293,26 @@ def test_an_object_argument_takes_only_object_and_a_ternary_with_null_has_the_ot
     # JLS 15.12.2: an Object fits neither Iterable nor ResultSet, so the varargs phase picks print(Object...)
     assert sigs(got, 8) == {"public void print(final Object... values)"}  # was: all three, ambiguous
     assert sigs(got, 9) == {"public void print(final ResultSet resultSet)"}  # was: all three
+
+
+def test_a_primitive_field_of_another_class_and_an_array_constructor_reference_choose(tmp_path):
+    got = edges(tmp_path, {
+        "p/Constants.java": "package p;\nfinal class Constants {\n    static final char LF = '\\n';\n}\n",
+        "p/B.java": """\
+            package p;
+            import java.util.function.Function;
+            import java.util.function.Supplier;
+            public class B {
+                public B sep(final char c) { return this; }
+                public B sep(final String s) { return this; }
+                static <T> T copy(T src, Function<Integer, T> alloc) { return src; }
+                static <T> T copy(T src, Supplier<T> alloc) { return src; }
+                void run(double[] xs) {
+                    sep(Constants.LF);
+                    copy(xs, double[]::new);
+                }
+            }
+            """,
+    })
+    assert sigs(got, 10) == {"public B sep(final char c)"}  # was: both, ambiguous
+    assert sigs(got, 11) == {"static <T> T copy(T src, Function<Integer, T> alloc)"}  # was: both

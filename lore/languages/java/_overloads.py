@@ -51,7 +51,8 @@ _JDK_RETURNS = {"charAt": "char", "length": "int", "size": "int", "indexOf": "in
                 "startsWith": "boolean", "endsWith": "boolean", "getClass": "Class", "currentTimeMillis": "long",
                 "nanoTime": "long", "ordinal": "int", "asList": "List", "emptyList": "List", "singletonList": "List",
                 "keySet": "Set", "entrySet": "Set", "iterator": "Iterator", "stream": "Stream", "toPath": "Path",
-                "displayName": "String", "toFile": "File"}
+                "displayName": "String", "toFile": "File", "getPackage": "Package", "getDeclaringClass": "Class",
+                "getSuperclass": "Class", "getComponentType": "Class"}
 # what common JDK types derive from (an argument of such a type fits no other parameter type)
 _COLLECTION = ("Collection", "Iterable")
 _JDK_SUPERS = {"List": _COLLECTION, "ArrayList": ("List", "AbstractList", "RandomAccess") + _COLLECTION,
@@ -497,6 +498,8 @@ def _value_type(world, v, written: str | None, *, instance: bool):
         return "sym", srow.name, _supers(world, payload)
     if tag in ("ext", "extinst") and (tag == "extinst" or not instance):
         simple = str(payload).rsplit(".", 1)[-1]
+        if simple in _PRIMITIVE_ORDER or simple == "boolean":  # a field declared char, int ...
+            return "prim", simple, None
         if simple == "String":
             return "ext", "String", _STRING_SUPERS
         known = _JDK_SUPERS.get(simple)

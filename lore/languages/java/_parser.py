@@ -354,8 +354,8 @@ class JavaExtractor(Extractor):
             n = 1 if params is not None and params.type == "identifier" else (
                 params.named_child_count if params is not None else 0)
             return f"#lambda:{n}"
-        if t == "method_reference":
-            return "#lambda"
+        if t == "method_reference":  # int[]::new takes the length: one parameter (an IntFunction)
+            return "#lambda:1" if "".join(self.text(node).split()).endswith("[]::new") else "#lambda"
         if t == "class_literal":
             return "#T:Class"
         if t == "this":
@@ -458,6 +458,9 @@ class JavaExtractor(Extractor):
             if ann:
                 self.add_binding(owner, f"self.{name}", d, annotation=ann)
                 self.add_binding(owner, name, d, annotation=ann)
+            elif ttext in PRIMITIVES and d.child_by_field_name("dimensions") is None:
+                # char LF: an argument Constants.LF is a char when overloads are chosen in another file
+                self.add_binding(owner, f"self.{name}", d, annotation=ttext)
         self.add_types(owner, tnode, "field")
 
     def on_local(self, node: _ts.Node, owner: int) -> None:

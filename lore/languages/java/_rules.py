@@ -35,6 +35,8 @@ class JavaRules(CachedRules):
         "CloneNotSupportedException", "ReflectiveOperationException", "ClassNotFoundException",
         "SecurityException", "StackOverflowError", "OutOfMemoryError", "AssertionError", "InternalError",
         "Objects", "Arrays", "Collections", "List", "Map", "Set", "Optional", "Iterator", "Collection",
+        # primitives: the declared type of a field (char LF) as an argument's type names them
+        "int", "long", "short", "byte", "char", "boolean", "float", "double",
     })
     builtin_method_names = frozenset({
         "<init>",  # super() of a base without a constructor: the implicit one, never another class's by name

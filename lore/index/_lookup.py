@@ -278,6 +278,10 @@ class LookupMixin(WorldCore):
         got = self._lookup_in_scope(c, scope, name, line, depth + 1)
         if got is not None:
             return None if got[0][0] == "unknown" else got  # a parameter of unknown type shadows outer names
+        if c.rules.inherited_before_outer and syms[scope].kind in ("class", "enum"):
+            got = self._inherited(c, scope, name)
+            if got is not None:
+                return got
         outer = syms[scope].parent
         if outer is None:
             return self._outside(c, scope, name)
@@ -299,13 +303,26 @@ class LookupMixin(WorldCore):
         syms = c.pf.symbols
         visible_classes = c.rules.class_scopes_visible_to_methods
         i: int | None = scope
+        inherited = c.rules.inherited_before_outer
         while i is not None:
             if visible_classes or syms[i].kind != "class":
                 got = self._lookup_in_scope(c, i, name, _WHOLE, depth + 1)
                 if got is not None:
                     return None if got[0][0] == "unknown" else got
+                if inherited and syms[i].kind in ("class", "enum"):
+                    got = self._inherited(c, i, name)
+                    if got is not None:
+                        return got
             i = syms[i].parent
         return _UNBOUND
+
+    def _inherited(self, c: FileCtx, cls: int, name: str) -> tuple[Value, str] | None:
+        """``name`` as a repository class of the MRO of class ``cls`` (local) other than itself defines it
+        (``rules.inherited_before_outer``); a library base's members are not looked at here."""
+        got = self.class_member(c.ids[cls], name, skip_self=True)
+        if got is None or got[0][0] not in ("sym", "inst"):
+            return None
+        return got[0], "self_method" if got[1] in ("self_method", "local_scope") else got[1]
 
     def _outside(self, c: FileCtx, scope: int, name: str) -> tuple[Value, str] | None:
         """``name`` bound in no scope of the file, seen from ``scope``: a member of the package, or a builtin."""

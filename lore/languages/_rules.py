@@ -85,6 +85,10 @@ class LanguageRules:
     # than a missing one)
     ambiguous_guesses = True
 
+    # whether an unqualified name inside a nested class finds what the nested class inherits before what
+    # the classes around it declare (Java, JLS 15.12.1: the innermost class that has a member of the name)
+    inherited_before_outer = False
+
     # whether a type's fields and methods are separate namespaces (Java: ``bitSet.set(i)`` reads the field
     # ``bitSet`` also when the class has a method ``bitSet()``); a name that is not called is a field then
     fields_apart_from_methods = False

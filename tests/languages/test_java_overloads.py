@@ -316,3 +316,48 @@ def test_a_primitive_field_of_another_class_and_an_array_constructor_reference_c
     })
     assert sigs(got, 10) == {"public B sep(final char c)"}  # was: both, ambiguous
     assert sigs(got, 11) == {"static <T> T copy(T src, Function<Integer, T> alloc)"}  # was: both
+
+
+def test_anonymous_classes_and_enum_constant_bodies_are_classes_of_their_own(tmp_path):
+    got = edges(tmp_path, {
+        "p/Style.java": """\
+            package p;
+            public abstract class Style {
+                public void setUseClassName(boolean b) { }
+                public abstract String render();
+                public String helper() { return ""; }
+            }
+            """,
+        "p/Use.java": """\
+            package p;
+            public class Use {
+                private static final Style STYLE = new Style() {
+                    {
+                        setUseClassName(true);
+                    }
+                    @Override public String render() { return helper(); }
+                };
+                public String helper() { return "outer"; }
+            }
+            """,
+        "p/State.java": """\
+            package p;
+            public enum State {
+                Initial {
+                    boolean process(String t) { return anythingElse(t); }
+                    private boolean anythingElse(String t) { return true; }
+                },
+                Other {
+                    boolean process(String t) { return Initial.process(t); }
+                };
+                abstract boolean process(String t);
+                boolean anythingElse(String t) { return false; }
+            }
+            """,
+    })
+    # javac: the anonymous class's inherited setUseClassName and helper (before the outer class's helper);
+    # the constant body's own anythingElse; Initial.process through the constant is the enum's declaration
+    assert sigs(got, 5) == {"public void setUseClassName(boolean b)"}  # was: no edge
+    assert sigs(got, 7) == {'public String helper() { return ""; }'.split(" {")[0]}  # was: Use.helper
+    assert sigs(got, 4) == {"private boolean anythingElse(String t)"}  # was: the enum's
+    assert sigs(got, 8) == {"abstract boolean process(String t);".rstrip(";")}

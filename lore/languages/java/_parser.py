@@ -157,6 +157,8 @@ class JavaExtractor(Extractor):
 
     # -- definitions ----------------------------------------------------------------------------
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        if kind == "anon":
+            return self._anonymous(node, owner)
         name = self.text(node.child_by_field_name("name"))
         if not name:
             return None
@@ -192,6 +194,28 @@ class JavaExtractor(Extractor):
         if ret is not None:
             self.pf.symbols[local].return_type = self.direct_type(ret)
             self.add_types(local, ret, "return")
+        return local
+
+    def _anonymous(self, body: _ts.Node, owner: int) -> int | None:
+        """The class body of ``new Base() { ... }`` or of an enum constant ``DELETE { ... }``: a class of its own
+        deriving from ``Base`` (the enum), named ``Base$anon`` (``DELETE$body``), so that its methods are its own,
+        ``this`` is it and an unqualified call inside finds its own and inherited methods first."""
+        parent = body.parent
+        if parent is None:
+            return None
+        if parent.type == "enum_constant":
+            enum = self.pf.symbols[owner]
+            if enum.kind != "enum":
+                return None
+            name, base, bnode = self.text(parent.child_by_field_name("name")) + "$body", enum.name, parent
+        else:
+            names = self.types_in(parent.child_by_field_name("type"))
+            if not names:
+                return None
+            base, bnode = names[0]
+            name = base.rsplit(".", 1)[-1] + "$anon"
+        local = self.add_symbol(body, owner, name, "class", body=body, exported=False)
+        self.add_relation(local, base, "extends", bnode)
         return local
 
     def _params(self, node: _ts.Node, local: int, owner: int, fields: bool = False) -> None:
@@ -264,7 +288,13 @@ class JavaExtractor(Extractor):
     def on_enum_constant(self, node: _ts.Node, owner: int) -> None:
         """``DELETE(true)``: a construction of the enum by one of its constructors (when it declares any)."""
         sym = self.pf.symbols[owner]
-        if sym.kind != "enum" or not self._declares_constructor(node.parent):
+        if sym.kind != "enum":
+            return
+        name = self.text(node.child_by_field_name("name"))
+        if name:  # InBody.process(): the constant is a value of its enum (javac answers the enum's method)
+            self.add_binding(owner, f"self.{name}", node, annotation=sym.name)
+            self.add_binding(owner, name, node, annotation=sym.name)
+        if not self._declares_constructor(node.parent):
             return
         self.add_call(owner, sym.name, node, "new")
         self._with_args(owner, node)

@@ -50,6 +50,7 @@ class JavaRules(CachedRules):
     fields_apart_from_methods = True
     external_results_opaque = True
     typed_containers = True
+    inherited_before_outer = True
 
     def choose_overload(self, world, ctx, call, targets):
         return choose(world, ctx, call, targets)
@@ -82,7 +83,8 @@ class JavaRules(CachedRules):
         return None
 
     def package_member(self, world, ctx, scope: int, name: str):
-        got = inherited_member(world, ctx, scope, name) or siblings_member(world, ctx, name, ("java",))
+        got = inherited_member(world, ctx, scope, name) or _initializer_member(world, ctx, scope, name) or \
+            siblings_member(world, ctx, name, ("java",))
         if got is None and name in _JDK_ROOTS:  # java.util.regex.Matcher written out: the JDK's, not a project class
             return ("ext", name), "external"
         if got is None and name not in self.builtin_functions:
@@ -90,11 +92,22 @@ class JavaRules(CachedRules):
         return got
 
 
+def _initializer_member(world, ctx, scope: int, name: str):
+    """A member inherited by the class whose initializer block or field initializer calls it (``new
+    ToStringStyle() {{ setUseClassName(true); }}``): there the scope is the class itself."""
+    if ctx.pf.symbols[scope].kind not in ("class", "enum"):
+        return None
+    got = world.class_member(ctx.ids[scope], name, skip_self=True)
+    if got is None or got[0][0] not in ("sym", "inst", "extinst"):
+        return None
+    return got[0], "self_method" if got[1] in ("self_method", "local_scope") else got[1]
+
+
 def _library_field(world, ctx, scope: int, name: str):
     """A name no scope, class or package of the project declares, in a class derived from a library class
     (``in`` of a ``FilterInputStream``): the library's field, of a type lore does not know; its methods are
     the library's, never guessed among the project's methods of that name."""
-    cls = ctx.enclosing_class(scope)
+    cls = scope if ctx.pf.symbols[scope].kind in ("class", "enum") else ctx.enclosing_class(scope)
     if cls is None:
         return None
     got = world.class_member(ctx.ids[cls], name, skip_self=True)

@@ -15,5 +15,7 @@
 (field_declaration) @field
 (local_variable_declaration) @local
 (enum_constant) @enum_constant
+(object_creation_expression (class_body) @def.anon)
+(enum_constant (class_body) @def.anon)
 (enhanced_for_statement) @for_each
 (catch_formal_parameter) @catch_param

@@ -173,3 +173,17 @@ pub fn f<T>(x: T, y: T) { x.span(); y.only(); }
     got = _edges(tmp_path, {"src/lib.rs": src})
     assert got["x.span"] == []  # was A::span and B::span, 1/2 each
     assert got["y.only"] == ["src.lib.C.only"]  # one method of the name: still the guess it was
+
+
+def test_a_deref_of_self_in_an_impl_for_a_pointer_is_the_bound_trait(tmp_path):
+    src = """pub trait Visit {
+    fn visit_error(&mut self, e: u8) -> u8;
+}
+pub trait Other { fn visit_error(&mut self, e: u8) -> u8; }
+impl<T: Visit + ?Sized> Visit for &mut T {
+    fn visit_error(&mut self, e: u8) -> u8 { (**self).visit_error(e) }
+}
+"""
+    got = _edges(tmp_path, {"src/lib.rs": src})
+    # (**self) is a T, T: Visit: the trait's declaration (was: both visit_error guessed, or none)
+    assert got["*self.visit_error"] == ["src.lib.Visit.visit_error"]

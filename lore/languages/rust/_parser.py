@@ -120,6 +120,12 @@ class RustExtractor(Extractor):
             return f"{inner}()" if inner else "<expr>()"
         if t == "generic_function":
             return self.dotted(node.child_by_field_name("function"))
+        if t == "unary_expression" and self.text(node).lstrip().startswith("*"):  # (**self).m(): what self points to
+            inner = node
+            while inner is not None and inner.type in ("unary_expression", "parenthesized_expression") \
+                    and inner.named_child_count:
+                inner = inner.named_children[-1]
+            return "*self" if inner is not None and inner.type == "self" else ""
         if t in ("reference_expression", "parenthesized_expression", "try_expression", "await_expression") \
                 and node.named_child_count:
             return self.dotted(node.named_children[-1] if t == "reference_expression" else node.named_children[0])
@@ -188,6 +194,9 @@ class RustExtractor(Extractor):
         if ret is not None:
             sym.return_type = self.direct_type(ret)
             self.add_types(local, ret, "return")
+        pointee = _pointee(self, impl[3].child_by_field_name("type")) if impl is not None else ""
+        if pointee in bound_of:  # impl<T: Visit> Visit for &mut T: (**self) is a T, a value of the trait Visit
+            self.add_binding(local, "*self", node, annotation=bound_of[pointee])
         return local
 
     def bounds_of(self, node: _ts.Node) -> dict[str, str]:
@@ -460,4 +469,18 @@ def _token_type(ex: RustExtractor, toks: list[_ts.Node]) -> str:
         return ""
     got = _literal_type(ex, toks[0])
     return "#" + ref + got[1:] if got else ""
+
+
+def _pointee(ex: RustExtractor, node: _ts.Node | None) -> str:
+    """``T`` of an impl for ``&T``, ``&mut T``, ``Box<T>``, ``Rc<T>``, ``Arc<T>`` (``''`` for other types)."""
+    if node is None:
+        return ""
+    if node.type == "reference_type":
+        inner = node.child_by_field_name("type")
+    elif node.type == "generic_type" and ex.text(node.child_by_field_name("type")).rsplit("::", 1)[-1] in ("Box", "Rc", "Arc"):
+        args = node.child_by_field_name("type_arguments")
+        inner = args.named_children[0] if args is not None and args.named_child_count else None
+    else:
+        return ""
+    return ex.text(inner) if inner is not None and inner.type == "type_identifier" else ""
 

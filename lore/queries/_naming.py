@@ -13,8 +13,11 @@ reference is tried in these forms, in order; the first form that any symbol answ
    ``index.ts`` also stands for its directory, so ``src.Widget`` finds ``export * from './lib/widget'``),
    and a Go package as its users write it, by import path or package name
    (``github.com/spf13/cobra.Command.Execute``, ``cobra.Command.Execute``);
-5. a suffix of qualified names on dot boundaries (``Session.request``, ``Command.Execute``), which is
-   also a C function's global name (``kfree``).
+5. a path as Java's and Rust's users write it: ``org.jsoup.nodes.Node.outerHtml`` (package, class,
+   member; the index also keeps the file ``Node.java`` as a module), ``crate::a::b::f`` and
+   ``memchr::memmem::Finder::find`` (from the crate's root, whatever files hold the modules);
+6. a suffix of qualified names on dot boundaries (``Session.request``, ``Command.Execute``,
+   ``Node.outerHtml``, ``Type::method``), which is also a C function's global name (``kfree``).
 
 C++'s ``ns::Class::method`` is read as ``ns.Class.method``. A name several symbols answer to raises
 :class:`~lore.errors.AmbiguousSymbolError` listing them, except where they are one definition a user
@@ -105,11 +108,54 @@ def find_symbols(conn: sqlite3.Connection, ref: int | str) -> Match | None:
     found = _reexported(conn, name, 0, set()) + _go_named(conn, name)
     if found:
         return Match("reexport", _unique(found))
+    found = _java_named(conn, name) or _rust_named(conn, name)
+    if found:
+        return Match("language_path", _unique(found))
     ids = read.ids_ending_with(conn, name.rsplit(".", 1)[-1], name)
     suffix = read.name_rows_by_ids(conn, ids[:MAX_ROWS])  # externals are left out here
     if suffix:
         return Match("suffix", tuple(suffix), len(ids) if len(ids) > MAX_ROWS else 0)
     return None
+
+
+def _java_named(conn: sqlite3.Connection, name: str) -> list[NameRow]:
+    """``org.jsoup.nodes.Node.outerHtml`` as Java's users write it: the package, the top-level class (also
+    the name of its file, which the index keeps as a module: ``...nodes.Node.Node.outerHtml``) and the rest."""
+    parts = name.split(".")
+    k = next((i for i, p in enumerate(parts) if p[:1].isupper()), None)
+    if k is None or k == 0:  # no package written: the suffix form answers (Node.outerHtml)
+        return []
+    dotted = ".".join([*parts[: k + 1], parts[k], *parts[k + 1:]])
+    rows = read.name_rows_by_qname(conn, dotted) + read.name_rows_by_ids(
+        conn, read.ids_ending_with(conn, parts[-1], dotted)[:MAX_ROWS])
+    return [r for r in rows if r.language == "java"]
+
+
+_RUST_FILE_MODULES = frozenset({"lib", "main", "mod"})
+
+
+def _rust_named(conn: sqlite3.Connection, name: str) -> list[NameRow]:
+    """``crate::a::b::f``, ``memchr::arch::all::memchr::One::new`` as Rust's users write them (``::`` read as
+    ``.``): a path from a crate root (``crate`` or the crate's name) whose modules are files or directories
+    (``a/b.rs``, ``a/b/mod.rs``, items of ``lib.rs``), matched against qualified names without the
+    ``lib`` / ``main`` / ``mod`` parts that only name a file."""
+    parts = name.split(".")
+    if len(parts) < 2 or not parts[0][:1].islower():  # Type::method: the suffix form answers
+        return []
+    rest = ".".join(parts[1:])
+    crate = parts[0].replace("-", "_")
+    rows = [r for r in read.name_rows_by_ids(conn, read.ids_ending_with(conn, parts[-1], parts[-1])[:MAX_ROWS])
+            if r.language == "rust"]
+    out = []
+    for r in rows:
+        q = ".".join(p for p in r.qualified_name.split(".") if p not in _RUST_FILE_MODULES)
+        if not q.endswith("." + rest):
+            continue
+        root = q[: -len(rest) - 1].replace("-", "_")  # where the path starts: the crate's source directory
+        if root == "src" or root in (crate, f"{crate}.src") or root.endswith((f".{crate}", f".{crate}.src")) \
+                or (crate == "crate" and root.rsplit(".", 1)[-1] == "src"):
+            out.append(r)
+    return out
 
 
 def resolve_symbol(conn: sqlite3.Connection, ref: int | str) -> int:

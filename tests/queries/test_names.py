@@ -307,3 +307,33 @@ def test_a_suffix_hundreds_of_symbols_share_is_counted_and_the_first_listed(tmp_
     assert lines[1].startswith("  big.C0.run  method  big.py:2  id ")
     assert lines[-1] == f"  ... and {n - AmbiguousSymbolError.SHOWN} more (give more of the qualified name)"
     assert len(lines) == AmbiguousSymbolError.SHOWN + 2
+
+
+JAVA_RUST = {
+    "src/main/java/org/demo/Node.java": """\
+        package org.demo;
+        public class Node {
+            public String outerHtml() { return ""; }
+            public static class Settings { public int indent() { return 0; } }
+        }
+        """,
+    "demo_crate/Cargo.toml": '[package]\nname = "demo_crate"\n',
+    "demo_crate/src/lib.rs": "pub mod memmem;\npub fn top() {}\n",
+    "demo_crate/src/memmem/mod.rs": "pub struct Finder;\nimpl Finder { pub fn find(&self) {} }\n",
+}
+
+
+@pytest.mark.parametrize(("ref", "expected"), [
+    ("org.demo.Node.outerHtml", "src.main.java.org.demo.Node.Node.outerHtml"),  # package, class, member
+    ("org.demo.Node.Settings.indent", "src.main.java.org.demo.Node.Node.Settings.indent"),
+    ("Node.outerHtml", "src.main.java.org.demo.Node.Node.outerHtml"),
+    ("crate::memmem::Finder::find", "demo_crate.src.memmem.mod.Finder.find"),  # mod.rs holds memmem
+    ("demo_crate::memmem::Finder::find", "demo_crate.src.memmem.mod.Finder.find"),  # the crate's folder
+    ("crate::top", "demo_crate.src.lib.top"),  # lib.rs holds the crate root's items
+    ("Finder::find", "demo_crate.src.memmem.mod.Finder.find"),
+])
+def test_java_and_rust_names_as_their_users_write_them(tmp_path, ref, expected):
+    root = write_tree(tmp_path / "proj", JAVA_RUST)
+    index_repo(root, clusters=False)
+    with open_index(root, readonly=True) as idx:
+        assert qname(idx, ref) == expected

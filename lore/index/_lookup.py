@@ -495,7 +495,7 @@ class LookupMixin(WorldCore):
     def _is_method(self, got: tuple[Value, str] | None) -> bool:
         if got is None or got[0][0] != "sym":
             return False
-        srow = self.syms.get(got[0][1])  # type: ignore[arg-type]
+        srow = self.syms.get(got[0][1])  # type: ignore[call-overload]
         return srow is not None and srow.kind == "method"
 
     def _field_of(self, class_id: int, name: str, depth: int) -> tuple[Value, str] | None:

@@ -121,11 +121,11 @@ class RustExtractor(Extractor):
         if t == "generic_function":
             return self.dotted(node.child_by_field_name("function"))
         if t == "unary_expression" and self.text(node).lstrip().startswith("*"):  # (**self).m(): what self points to
-            inner = node
-            while inner is not None and inner.type in ("unary_expression", "parenthesized_expression") \
-                    and inner.named_child_count:
-                inner = inner.named_children[-1]
-            return "*self" if inner is not None and inner.type == "self" else ""
+            target: _ts.Node | None = node
+            while target is not None and target.type in ("unary_expression", "parenthesized_expression") \
+                    and target.named_child_count:
+                target = target.named_children[-1]
+            return "*self" if target is not None and target.type == "self" else ""
         if t in ("reference_expression", "parenthesized_expression", "try_expression", "await_expression") \
                 and node.named_child_count:
             return self.dotted(node.named_children[-1] if t == "reference_expression" else node.named_children[0])

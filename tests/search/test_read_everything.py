@@ -8,6 +8,7 @@ import pytest
 
 from lore.index import index_repo
 from lore.search.api import search
+from lore.search.graphfuse import fuse
 from lore.search.longquery import informative_terms, is_long, weighted_expression, weighted_terms
 from lore.store.db import connect
 
@@ -90,3 +91,14 @@ def test_graph_fusion_brings_the_callee_of_a_hit(repo):
     assert "web.forms.field" in _names(fused)
     row = next(r for r in fused["results"] if r["qualified_name"] == "web.forms.field")
     assert row["found_by"].get("graph") is True
+
+
+def test_graph_fusion_keeps_the_named_hit_above_a_hub_of_hits():
+    # a helper that every hit calls (or a class that holds them) is linked to the hits by its place
+    # in the code; it gains its best vote, not one per hit, and stays below the hits the report names
+    scores = {1: 1.0, 2: 0.9, 3: 0.8, 4: 0.7, 5: 0.6, 9: 0.5}
+    edges = [(s, 9, "calls", "out") for s in (1, 2, 3, 4, 5)] + [(s, 10, "contains", "in") for s in (1, 2, 3)]
+    fused = fuse(scores, edges, seeds=[1, 2, 3, 4, 5])
+    order = sorted(fused, key=lambda i: (-fused[i], i))
+    assert order[:3] == [1, 2, 3]
+    assert fused[9] == pytest.approx(0.7) and fused[10] == pytest.approx(0.2)

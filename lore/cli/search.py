@@ -17,6 +17,9 @@ def _found_by(fb: dict) -> str:
         edges = " -> ".join(f"{step['edge']}({step['direction']})" for step in fb.get("path", []))
         return f"via {fb.get('seed_qualified_name') or fb['seed']} [{edges}]"
     parts = [f"{k} #{v['rank']}" for k, v in fb.items() if isinstance(v, dict) and "rank" in v]
+    if isinstance(fb.get("graph"), dict):  # the graph vote that raised a report's row
+        g = fb["graph"]
+        parts.append(f"graph {g['edge']}({g['direction']}) {g.get('seed_qualified_name') or g['seed']}")
     if fb.get("exact_path"):
         parts.insert(0, "exact path")
     return ", ".join(parts)

@@ -51,29 +51,39 @@ def fuse(
     *,
     seeds: Sequence[int],
     weight: float = GRAPH_WEIGHT,
+    via: dict[int, tuple[int, str, str]] | None = None,
 ) -> dict[int, float]:
     """Text scores plus each symbol's best vote from the seeds along ``edges`` (source, neighbour,
-    edge, direction), best = 1."""
+    edge, direction), best = 1. ``via``, when given, receives each voted symbol's best vote as
+    (seed, edge, direction): the reason it rose is the vote that raised it."""
     seed_set = set(seeds)
     vote: dict[int, float] = {}
-    for src, dst, edge, _direction in edges:
+    best: dict[int, tuple[int, str, str]] = {}
+    for src, dst, edge, direction in edges:
         if src not in seed_set or dst == src:
             continue
         v = weight * scores.get(src, 0.0) * EDGE_WEIGHTS.get(edge, 0.0)
         if v > vote.get(dst, 0.0):
             vote[dst] = v
+            best[dst] = (src, edge, direction)
     out = dict(scores)
     for i, v in vote.items():
         out[i] = out.get(i, 0.0) + v
+    if via is not None:
+        via.update(best)
     top = max(out.values(), default=0.0)
     return {i: round(s / top, 6) for i, s in out.items()} if top > 0 else out
 
 
-def graph_fused(conn: sqlite3.Connection, scores: dict[int, float], *, seeds: int = SEEDS) -> tuple[dict[int, float], set[int]]:
-    """(fused scores, ids the graph brought in) for a text ranking's scores."""
+def graph_fused(
+    conn: sqlite3.Connection, scores: dict[int, float], *, seeds: int = SEEDS
+) -> tuple[dict[int, float], dict[int, tuple[int, str, str]]]:
+    """(fused scores, each voted symbol's best vote as (seed, edge, direction)) for a text ranking's
+    scores; a voted symbol absent from ``scores`` is one the graph brought in."""
     best = sorted(scores, key=lambda i: (-scores[i], i))[:seeds]
     if not best:
-        return dict(scores), set()
+        return dict(scores), {}
     edges = store.neighbours(conn, best, fanout=FANOUT)
-    fused = fuse(scores, edges, seeds=best)
-    return fused, set(fused) - set(scores)
+    via: dict[int, tuple[int, str, str]] = {}
+    fused = fuse(scores, edges, seeds=best, via=via)
+    return fused, via

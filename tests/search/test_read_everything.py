@@ -90,7 +90,8 @@ def test_graph_fusion_brings_the_callee_of_a_hit(repo):
     assert "web.forms.field" not in _names(plain)
     assert "web.forms.field" in _names(fused)
     row = next(r for r in fused["results"] if r["qualified_name"] == "web.forms.field")
-    assert row["found_by"].get("graph") is True
+    assert row["found_by"]["graph"]["seed_qualified_name"] == "web.forms.validate"
+    assert row["found_by"]["graph"]["edge"] == "calls" and "keyword" not in row["found_by"]
 
 
 def test_graph_fusion_keeps_the_named_hit_above_a_hub_of_hits():

@@ -213,7 +213,7 @@ def _files(index: OpenIndex, text: str, results: list[dict], include_tests: bool
         w = why[path]
         parts = []
         if w.get("symbols"):
-            names = ", ".join(q.split(".")[-1] for q in w["symbols"][:3])
+            names = ", ".join(list(dict.fromkeys(q.split(".")[-1] for q in w["symbols"]))[:3])  # two `send`s: once
             parts.append(f"holds {names}")
         if "search" in w:
             parts.append(f"file search hit {w['search']['rank']}")

@@ -131,3 +131,15 @@ def test_python_api_and_cli_agree(shop, tmp_path):
     assert table.exit_code == 0 and "shop/validate.py" in table.output and "stack frame 1" in table.output
     both = runner.invoke(app, ["locate", "words", "--file", str(report), "--db", str(shop)])
     assert both.exit_code == 2 and "not two of them" in both.output
+
+
+def test_the_graph_brings_the_callee_of_the_best_hit_and_says_so(shop):
+    # check_qty says nothing about refunds; refund_order, the best hit, calls it
+    with open_index(shop) as idx:
+        out = locate(idx, "refunding an order gives the wrong amount back", limit=10)
+    rows = {r["qualified_name"]: r for r in out["results"]}
+    assert out["results"][0]["qualified_name"] == "shop.refunds.refund_order"
+    callee = rows["shop.validate.check_qty"]["why"]
+    assert callee["graph"] == [{"seed": "shop.refunds.refund_order", "edge": "calls", "direction": "out",
+                                "text_match": False}]
+    assert callee["summary"].endswith("called by refunds.refund_order")

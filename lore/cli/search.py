@@ -33,7 +33,7 @@ def footer(data: dict) -> str:
     foot += f" · mode {data['query']['mode']}"
     if data.get("model"):
         foot += f" ({data['model']})"
-    for key in ("fallback", "relaxed", "stale"):
+    for key in ("fallback", "relaxed", "stale", "weak"):
         if data.get(key):
             foot += f" · {data[key]}"
     return foot + f" · index generation {data['generation']}"

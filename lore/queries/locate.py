@@ -94,7 +94,9 @@ def locate(index: OpenIndex, text: str, *, limit: int = 10, files: int = 5, incl
     -------
     dict with ``query``, ``generation``, ``total``, ``truncated``, ``results`` (symbol rows: id, name,
     qualified_name, kind, path, line, score, why) and ``files`` (path, score, why); ``why`` holds the
-    evidence (``frames``, ``search``, ``graph``) and a one-line ``summary``.
+    evidence (``frames``, ``search``, ``graph``) and a one-line ``summary``; ``match`` (how much of the
+    report's code words the index holds, :mod:`lore.search.match`) and ``weak``, a one-line note when
+    that is under half: the report is probably about other code.
 
     Examples
     --------
@@ -157,6 +159,7 @@ def locate(index: OpenIndex, text: str, *, limit: int = 10, files: int = 5, incl
                         "score": round(score[sid] * 1000, 4), "why": w})
 
     file_rows = _files(index, text, results, include_tests, pool) if n_files else []
+    notes = {k: hits[k] for k in ("match", "weak") if k in hits}  # whether anything matched well
     return {
         "query": {"text": text if len(text) <= 200 else text[:200] + "…", "limit": limit, "files": n_files,
                   "frames": len(frames)},
@@ -165,6 +168,7 @@ def locate(index: OpenIndex, text: str, *, limit: int = 10, files: int = 5, incl
         "truncated": len(results) > limit,
         "results": results[:limit],
         "files": file_rows[:n_files],
+        **notes,
     }
 
 

@@ -40,6 +40,7 @@ from .expand import MAX_HOPS, edge_decays, expand_hits
 from .files import rank_files
 from .graphfuse import graph_fused
 from .longquery import is_long
+from .match import match_quality, weak_note
 from .symbols import check_mode, rank_symbols
 from .vectors import refresh_code_vectors
 
@@ -182,7 +183,10 @@ def search(
         None), ``total`` (rows above ``min_score`` before the limit), ``truncated``, ``results``, and
         a one-line note for each departure from the request: ``fallback`` (hybrid without vectors
         ranked by keywords), ``relaxed`` (no row had every word: ranked by any of them) and
-        ``stale`` (rows changed since the vectors were made: ranked without their vectors). Each row: id, name, qualified_name, kind,
+        ``stale`` (rows changed since the vectors were made: ranked without their vectors); ``match``
+        (keyword and hybrid modes: how well the best row matched, :mod:`lore.search.match`: ``share``,
+        ``weak``, ``basis``, ``held`` and ``missing`` terms) and ``weak``, a one-line note when nothing
+        matched well. Each row: id, name, qualified_name, kind,
         path, line, score, is_test and ``found_by`` (keyword / vector ranks, or for a row brought
         in by expansion the seed and the edge path).
     """
@@ -238,6 +242,14 @@ def search(
             out["relaxed"] = ranking.relaxed
         if ranking.stale:
             out["stale"] = ranking.stale
+        if mode != "vector":
+            # the scores rank (best = 1); match says whether the best is any good (lore.search.match)
+            best = min((i for i, fb in ranking.found_by.items() if "keyword" in fb),
+                       key=lambda i: ranking.found_by[i]["keyword"]["rank"], default=None)
+            m = match_quality(conn, "files_fts" if files else "symbols_fts", query, best)
+            out["match"] = m
+            if m["weak"]:
+                out["weak"] = weak_note(m, "file" if files else "symbol")
     return out
 
 

@@ -143,3 +143,12 @@ def test_the_graph_brings_the_callee_of_the_best_hit_and_says_so(shop):
     assert callee["graph"] == [{"seed": "shop.refunds.refund_order", "edge": "calls", "direction": "out",
                                 "text_match": False}]
     assert callee["summary"].endswith("called by refunds.refund_order")
+
+
+def test_a_report_about_other_code_says_nothing_matched_well(shop):
+    with open_index(shop) as idx:
+        own = locate(idx, TRACEBACK, limit=3)
+        other = locate(idx, "Traceback (most recent call last):\n  File \"k8s/autoscaler.py\", line 9, in scale_pods\n"
+                            "KeyError: 'replicas'\n", limit=3)
+    assert own["match"]["weak"] is False and "weak" not in own
+    assert other["match"]["weak"] is True and other["weak"].startswith("nothing matched well")

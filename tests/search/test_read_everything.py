@@ -103,3 +103,23 @@ def test_graph_fusion_keeps_the_named_hit_above_a_hub_of_hits():
     order = sorted(fused, key=lambda i: (-fused[i], i))
     assert order[:3] == [1, 2, 3]
     assert fused[9] == pytest.approx(0.7) and fused[10] == pytest.approx(0.2)
+
+
+def test_scores_say_when_nothing_matched_well(repo):
+    good = search(repo, "validate form field", mode="keyword", any_terms=True)
+    assert good["match"]["weak"] is False and good["match"]["share"] == 1.0 and "weak" not in good
+    # one known word among unknown ones: the best row still scores 1, the match says it is weak
+    poor = search(repo, "kubernetes autoscaler validate", mode="keyword", any_terms=True)
+    assert poor["results"][0]["score"] == 1.0
+    assert poor["match"]["weak"] is True and poor["match"]["basis"] == "best row"
+    assert poor["match"]["held"] == ["validate"] and set(poor["match"]["missing"]) == {"kubernetes", "autoscaler"}
+    assert poor["weak"].startswith("nothing matched well") and "kubernetes" in poor["weak"]
+    none = search(repo, "database migration rollback", mode="keyword")
+    assert none["total"] == 0 and none["match"]["share"] == 0.0 and none["weak"].startswith("nothing matched")
+    # a report is judged by its code words the index holds: its own identifiers, or another project's
+    own = "The adapter never retries.\nCalling `Adapter.send` with max_retries set sends once;\nsee web/adapter.py\n"
+    other = "The blueprint never registers.\nCalling `Blueprint.register` with url_prefix set fails;\nsee flask/app.py\n"
+    assert search(repo, own)["match"]["weak"] is False
+    foreign = search(repo, other)
+    assert foreign["match"]["basis"] == "index" and foreign["match"]["weak"] is True and "weak" in foreign
+    assert "blueprint" in foreign["match"]["missing"]

@@ -14,7 +14,9 @@ and ``lore search`` open it, the index answers every report with:
 
 Per method: median and max wall seconds and CPU seconds per query, the first query apart (cold caches of
 a new process). Then ``--cli`` reports through a new ``lore locate --file`` process each (Python start and
-imports included). Exit 1 when a method's max in-process wall time is over ``--budget`` (0.5 s).
+imports included). Exit 1 when a method's max CPU time per query (first query aside) is over ``--budget``
+(0.5 s): a query runs on one thread, so on an idle machine its wall time is its CPU time, and on a shared
+one the wall time also measures the neighbours (both are printed).
 
 Usage::
 
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("repo", type=Path, help="a checkout (indexed here if needed)")
     ap.add_argument("instances", type=Path, help="JSONL with a problem_statement per line (the reports)")
-    ap.add_argument("--budget", type=float, default=0.5, help="max seconds a query may take in process")
+    ap.add_argument("--budget", type=float, default=0.5, help="max CPU seconds a query may take in process")
     ap.add_argument("--cli", type=int, default=5, help="also time this many `lore locate --file` processes")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args(argv)
@@ -119,11 +121,11 @@ def main(argv: list[str] | None = None) -> int:
         cells = [s.get(k) for k in ("first", "median", "max", "cpu_median", "cpu_max")]
         print(f"{m:<24}" + "".join(f"{c:>8.3f}" if c is not None else f"{'':>8}" for c in cells[:3])
               + "".join(f"{c:>9.3f}" if c is not None else f"{'':>9}" for c in cells[3:]))
-    over = [m for m in ("search", "files", "locate") if report["seconds"][m]["max"] > args.budget]
+    over = [m for m in ("search", "files", "locate") if report["seconds"][m]["cpu_max"] > args.budget]
     report["over_budget"] = over
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
-    print("PASS" if not over else f"FAIL: over {args.budget} s: {', '.join(over)}")
+    print("PASS" if not over else f"FAIL: over {args.budget} CPU s: {', '.join(over)}")
     return 1 if over else 0
 
 

@@ -129,7 +129,7 @@ def locate_command(
                 [(str(r["id"]), r["qualified_name"], r["kind"], f"{r['path']}:{r['line']}", f"{r['score']:.3g}",
                   r["why"]["summary"]) for r in data["results"]],
                 f"{len(data['results'])} of {data['total']} shown · {data['query']['frames']} stack frames read"
-                f" · index generation {data['generation']}")
+                + (f" · {data['weak']}" if data.get("weak") else "") + f" · index generation {data['generation']}")
 
 
 def register(app: typer.Typer) -> None:

@@ -123,3 +123,12 @@ def test_scores_say_when_nothing_matched_well(repo):
     foreign = search(repo, other)
     assert foreign["match"]["basis"] == "index" and foreign["match"]["weak"] is True and "weak" in foreign
     assert "blueprint" in foreign["match"]["missing"]
+
+
+def test_the_cli_footer_says_nothing_matched_well(repo):
+    from typer.testing import CliRunner
+
+    from lore.cli import app
+
+    res = CliRunner().invoke(app, ["search", "kubernetes autoscaler validate", "--db", str(repo), "--mode", "keyword"])
+    assert res.exit_code == 0 and "nothing matched well" in res.output and "kubernetes" in res.output

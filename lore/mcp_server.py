@@ -168,7 +168,8 @@ class LoreTools:
             end = offset + shown
             return len(rows) > end or bool(out.get("has_more")) or (out.get("total", 0) > end and end < MAX_ROWS_ALL)
 
-        if more(len(out["results"])):  # a stand-in of the real cursor's size while the budget is applied
+        if more(len(out["results"])) or max_tokens is not None:
+            # a stand-in of the real cursor's size while the budget is applied (a budget that cuts rows adds one)
             out["next_cursor"] = encode_cursor(key, gen, offset + len(out["results"]))
         _fit(out, max_tokens)
         out.pop("next_cursor", None)

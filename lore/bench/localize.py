@@ -17,6 +17,9 @@ Rankings measured on the same instances:
 ``bm25``
     the plain baseline (:class:`lore.bench.baselines.PlainBM25`) over each function's, method's or
     class's whole source, the query being the issue's words;
+``locate``
+    ``lore locate`` (MCP ``lore_locate``): stack frames, the same search + graph, its symbol rows; its
+    file rows are ``locate_files``;
 ``files``
     ``lore search --files``; ``files_of_rows``: the paths of ``search+graph`` rows in order;
 ``bm25_files``
@@ -54,8 +57,8 @@ from .fit import paired_bootstrap
 
 KS = (1, 3, 5, 10)
 DEPTH = 50
-FUNCTION_METHODS = ("search", "search+graph", "bm25")
-FILE_METHODS = ("files", "files_of_rows", "bm25_files")
+FUNCTION_METHODS = ("search", "search+graph", "locate", "bm25")
+FILE_METHODS = ("files", "files_of_rows", "locate_files", "bm25_files")
 BASELINE = {"function": "bm25", "file": "bm25_files"}
 HEADLINE = {"function": "any@10", "file": "any@5"}
 
@@ -185,6 +188,7 @@ class Corpora:
 
 def rank_instance(index, corpora: Corpora, inst: Instance) -> Outcome:
     """Every method's ranking for one instance on an open index at its base commit."""
+    from ..queries.locate import locate
     from ..queries.search import lore_search
 
     out = Outcome(inst.instance_id)
@@ -199,6 +203,11 @@ def rank_instance(index, corpora: Corpora, inst: Instance) -> Outcome:
     out.seconds["search+graph"] = time.perf_counter() - t0
     out.ranked_functions["search"] = [(r["path"], r["qualified_name"]) for r in plain if r["kind"] in kinds]
     out.ranked_functions["search+graph"] = [(r["path"], r["qualified_name"]) for r in fused if r["kind"] in kinds]
+    t0 = time.perf_counter()
+    found = locate(index, text, limit=DEPTH, files=DEPTH)
+    out.seconds["locate"] = time.perf_counter() - t0
+    out.ranked_functions["locate"] = [(r["path"], r["qualified_name"]) for r in found["results"] if r["kind"] in kinds]
+    out.ranked_files["locate_files"] = [r["path"] for r in found["files"]]
     t0 = time.perf_counter()
     out.ranked_functions["bm25"] = [corpora.functions[i] for i in corpora.function_bm25.top(text, DEPTH)]
     out.seconds["bm25"] = time.perf_counter() - t0

@@ -17,6 +17,9 @@ def _found_by(fb: dict) -> str:
         edges = " -> ".join(f"{step['edge']}({step['direction']})" for step in fb.get("path", []))
         return f"via {fb.get('seed_qualified_name') or fb['seed']} [{edges}]"
     parts = [f"{k} #{v['rank']}" for k, v in fb.items() if isinstance(v, dict) and "rank" in v]
+    if isinstance(fb.get("graph"), dict):  # the graph vote that raised a report's row
+        g = fb["graph"]
+        parts.append(f"graph {g['edge']}({g['direction']}) {g.get('seed_qualified_name') or g['seed']}")
     if fb.get("exact_path"):
         parts.insert(0, "exact path")
     return ", ".join(parts)
@@ -30,7 +33,7 @@ def footer(data: dict) -> str:
     foot += f" · mode {data['query']['mode']}"
     if data.get("model"):
         foot += f" ({data['model']})"
-    for key in ("fallback", "relaxed", "stale"):
+    for key in ("fallback", "relaxed", "stale", "weak"):
         if data.get(key):
             foot += f" · {data[key]}"
     return foot + f" · index generation {data['generation']}"
@@ -126,7 +129,7 @@ def locate_command(
                 [(str(r["id"]), r["qualified_name"], r["kind"], f"{r['path']}:{r['line']}", f"{r['score']:.3g}",
                   r["why"]["summary"]) for r in data["results"]],
                 f"{len(data['results'])} of {data['total']} shown · {data['query']['frames']} stack frames read"
-                f" · index generation {data['generation']}")
+                + (f" · {data['weak']}" if data.get("weak") else "") + f" · index generation {data['generation']}")
 
 
 def register(app: typer.Typer) -> None:

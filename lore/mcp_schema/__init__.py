@@ -82,8 +82,9 @@ TOOLS: dict[str, dict[str, Any]] = {
     "lore_locate": {
         "title": "Where to start on a bug report",
         "description": (
-            "Start here for a bug report or a failure: pass its text as is, tracebacks included. Returns {files: "
-            "[{path, why}], results: [{id, qualified_name, kind, at, score, why}], next_cursor}. About 800 tokens."
+            "Start here for a bug report: pass its text as is, tracebacks included. Returns {files: [{path, why}], "
+            "results: [{id, qualified_name, kind, at, score, why}], next_cursor, weak (nothing matched well)}. "
+            "About 800 tokens."
         ),
         "schema": _obj(
             {

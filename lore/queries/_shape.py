@@ -104,12 +104,13 @@ def fit_tokens(out: dict, max_tokens: int) -> None:
     >>> out = {"results": [{"id": i, "why": "x" * 200} for i in range(10)], "truncated": False}
     >>> fit_tokens(out, 60); len(out["results"]), out["truncated"], out["truncated_by"]
     (1, True, 'max_tokens')
-    >>> fit_tokens(out, 30); out["results"][0]["id"], out["results"][0]["trimmed"], len(out["results"][0]["why"]) < 200
+    >>> fit_tokens(out, 30); out["results"][0]["id"], out["results"][0]["trimmed"], len(out["results"][0].get("why", "")) < 200
     (0, True, True)
     """
     if max_tokens < 1:
         raise InvalidArgumentError(f"max_tokens must be positive, got {max_tokens}")
-    budget = max_tokens * 4
+    # the marker a cut adds counts in the budget too (',"truncated_by":"max_tokens"', and true for false)
+    budget = max_tokens * 4 - len(',"truncated_by":"max_tokens"') - 1
     rows = out.get("results")
     if not isinstance(rows, list):
         return

@@ -7,8 +7,14 @@ several lists adds up):
   mapped onto the indexed symbol at that line: the strongest evidence, innermost frame first;
 * **search hits**: :func:`lore.queries.search.lore_search` over the whole text (any word may match),
   for symbols and for files;
-* **the graph**: the related lists of the best candidates so far (:func:`lore.queries.graph.lore_graph`
-  ``related``), each neighbour with the ranker's own reason.
+* **the graph**: the same search fused with the graph around its best hits
+  (:mod:`lore.search.graphfuse`): a row linked to a strong hit rises, and a neighbour with no words of
+  its own enters; each such row keeps the link that raised it (``called by X``, ``in X``).
+
+The graph step once fused the ``related`` lists of the three best candidates: on ``lore bench
+localize``'s 35 tuning instances that lost 9 to 12 points at every function-level any@k (any@10 55.9%
+-> 44.1%) against the search's own graph fusion, and cost 1 to 5 s a query on a 50k-symbol index
+opened read-only (the ranker's features rebuilt in every process).
 
 Every row's ``why`` keeps the evidence (``frames``, ``search``, ``graph``) and a ``summary`` line.
 """
@@ -20,16 +26,14 @@ from typing import Any
 
 from ..errors import InvalidArgumentError, LoreError
 from ._index import OpenIndex, one_generation
-from ._reason import reason
 from ._shape import check_limit
-from .graph import lore_graph
 from .search import lore_search
 
 RRF_K = 60  # the usual reciprocal-rank constant: a top rank counts about twice the 60th
 # A quoted stack frame is direct evidence, a search rank only a hint: frames get a small constant (the innermost
 # frame counts clearly more than the next) and a weight that puts any frame above any search hit alone.
 FRAME_K = 5
-WEIGHTS = {"frame": 0.3, "search": 1.0, "file": 1.0, "graph": 0.5}
+WEIGHTS = {"frame": 0.3, "search": 1.0, "file": 1.0}
 MAX_FRAMES = 40
 _EXT = r"(?:py|pyi|go|java|kt|js|jsx|ts|tsx|mjs|cjs|rs|rb|c|h|cc|cpp|hpp|cs|php|swift|scala)"
 _FRAME_RES = (
@@ -74,7 +78,7 @@ def _rrf(rank: int, weight: float, k: int = RRF_K) -> float:
 
 @one_generation
 def locate(index: OpenIndex, text: str, *, limit: int = 10, files: int = 5, include_tests: bool = False,
-           graph_seeds: int = 3) -> dict:
+           graph: bool = True) -> dict:
     """Files and functions to read first for a bug report, each with its reasons.
 
     Parameters
@@ -84,13 +88,15 @@ def locate(index: OpenIndex, text: str, *, limit: int = 10, files: int = 5, incl
     limit : maximum symbol rows (1..1000)
     files : maximum file rows (0: none)
     include_tests : keep symbols and files of test code (stack frames in tests are kept anyway)
-    graph_seeds : how many of the best candidates lend their related lists
+    graph : fuse the graph around the best search hits into their ranking (:mod:`lore.search.graphfuse`)
 
     Returns
     -------
     dict with ``query``, ``generation``, ``total``, ``truncated``, ``results`` (symbol rows: id, name,
     qualified_name, kind, path, line, score, why) and ``files`` (path, score, why); ``why`` holds the
-    evidence (``frames``, ``search``, ``graph``) and a one-line ``summary``.
+    evidence (``frames``, ``search``, ``graph``) and a one-line ``summary``; ``match`` (how much of the
+    report's code words the index holds, :mod:`lore.search.match`) and ``weak``, a one-line note when
+    that is under half: the report is probably about other code.
 
     Examples
     --------
@@ -125,25 +131,18 @@ def locate(index: OpenIndex, text: str, *, limit: int = 10, files: int = 5, incl
         if sid is not None:
             credit(sid, _rrf(rank, WEIGHTS["frame"], FRAME_K), "frames", {"frame": rank, "line": line})
 
-    # words: the whole text as one any-term query
-    hits = lore_search(index, text, any_terms=True, min_score=0.0, limit=pool, expand=0,
+    # words and the graph: the whole text as one any-term query, fused with the graph around its best hits
+    hits = lore_search(index, text, any_terms=True, min_score=0.0, limit=pool, expand=0, graph=graph,
                        include_tests=include_tests)
     for rank, r in enumerate(hits["results"], 1):
         rows[r["id"]] = r
+        fb = r.get("found_by") or {}
         credit(r["id"], _rrf(rank, WEIGHTS["search"]), "search", {"rank": rank, "score": r["score"]})
-
-    # the graph: the related lists of the best candidates so far
-    seeds = sorted(score, key=lambda s: (-score[s], s))[:graph_seeds]
-    names = _heads(index, seeds)
-    for seed in seeds:
-        try:
-            related = lore_graph(index, kind="related", source_id=seed, limit=10, include_tests=include_tests)
-        except LoreError:  # a seed the graph has nothing on (a module, a file row): no related list
-            continue
-        for rank, r in enumerate(related["results"], 1):
-            rows.setdefault(r["id"], r)
-            credit(r["id"], _rrf(rank, WEIGHTS["graph"]), "graph",
-                   {"seed": names.get(seed, str(seed)), "rank": rank, "reason": reason(r.get("why"))})
+        if isinstance(fb.get("graph"), dict):
+            link = fb["graph"]
+            why[r["id"]]["graph"] = [{"seed": link["seed_qualified_name"], "edge": link["edge"],
+                                      "direction": link["direction"],
+                                      "text_match": any(k in fb for k in ("keyword", "vector"))}]
 
     missing = [s for s in score if s not in rows]
     rows.update(_heads_full(index, missing))
@@ -160,6 +159,7 @@ def locate(index: OpenIndex, text: str, *, limit: int = 10, files: int = 5, incl
                         "score": round(score[sid] * 1000, 4), "why": w})
 
     file_rows = _files(index, text, results, include_tests, pool) if n_files else []
+    notes = {k: hits[k] for k in ("match", "weak") if k in hits}  # whether anything matched well
     return {
         "query": {"text": text if len(text) <= 200 else text[:200] + "…", "limit": limit, "files": n_files,
                   "frames": len(frames)},
@@ -168,6 +168,7 @@ def locate(index: OpenIndex, text: str, *, limit: int = 10, files: int = 5, incl
         "truncated": len(results) > limit,
         "results": results[:limit],
         "files": file_rows[:n_files],
+        **notes,
     }
 
 
@@ -178,14 +179,15 @@ def _summary(w: dict, row: dict) -> str:
     for s in w.get("search", [])[:1]:
         parts.append(f"search hit {s['rank']}")
     for g in w.get("graph", [])[:1]:
-        parts.append(f"related to {g['seed'].split('.')[-1]}" + (f": {g['reason']}" if g["reason"] else ""))
+        parts.append(f"{_LINK.get((g['edge'], g['direction']), g['edge'])} {'.'.join(g['seed'].split('.')[-2:])}")
     return "; ".join(parts)
 
 
-def _heads(index: OpenIndex, ids: list[int]) -> dict[int, str]:
-    from ..store import read
-
-    return {sid: row.qualified_name for sid, row in read.symbols_by_ids(index.conn, ids).items()}
+# how a graph-raised row relates to the hit that raised it (the vote's edge seen from the hit)
+_LINK = {("calls", "out"): "called by", ("calls", "in"): "calls", ("contains", "out"): "in",
+         ("contains", "in"): "holds", ("overrides", "out"): "overridden by", ("overrides", "in"): "overrides",
+         ("extends", "out"): "base of", ("extends", "in"): "extends", ("implements", "out"): "implemented by",
+         ("implements", "in"): "implements", ("embeds", "out"): "embedded in", ("embeds", "in"): "embeds"}
 
 
 def _heads_full(index: OpenIndex, ids: list[int]) -> dict[int, dict]:
@@ -215,7 +217,7 @@ def _files(index: OpenIndex, text: str, results: list[dict], include_tests: bool
         w = why[path]
         parts = []
         if w.get("symbols"):
-            names = ", ".join(q.split(".")[-1] for q in w["symbols"][:3])
+            names = ", ".join(list(dict.fromkeys(q.split(".")[-1] for q in w["symbols"]))[:3])  # two `send`s: once
             parts.append(f"holds {names}")
         if "search" in w:
             parts.append(f"file search hit {w['search']['rank']}")

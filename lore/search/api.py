@@ -40,6 +40,7 @@ from .expand import MAX_HOPS, edge_decays, expand_hits
 from .files import rank_files
 from .graphfuse import graph_fused
 from .longquery import is_long
+from .match import match_quality, weak_note
 from .symbols import check_mode, rank_symbols
 from .vectors import refresh_code_vectors
 
@@ -130,7 +131,7 @@ def search(
     decay: float | None = None,
     any_terms: bool = False,
     embedder: str | None = None,
-    graph: bool = True,
+    graph: bool | None = None,
     db_path: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """Search symbols (or files) of an index; returns a JSON-ready envelope.
@@ -168,9 +169,10 @@ def search(
         Keyword hits need only one of the words instead of all of them.
     embedder : str, optional
         The embedding model to search vectors of (default: the one the vectors were made with).
-    graph : bool
-        For a long query (a bug report, :mod:`lore.search.longquery`), fuse the graph around the best
-        hits into the ranking (:mod:`lore.search.graphfuse`); symbols only.
+    graph : bool, optional
+        Fuse the graph around the best hits into the ranking (:mod:`lore.search.graphfuse`) instead of
+        expanding them hop by hop; symbols only. Default (None): for a long query (a bug report,
+        :mod:`lore.search.longquery`) only; True: for any query; False: never.
     db_path : path, optional
         Ignored (accepted for callers that pass the path beside an open connection).
 
@@ -181,21 +183,24 @@ def search(
         None), ``total`` (rows above ``min_score`` before the limit), ``truncated``, ``results``, and
         a one-line note for each departure from the request: ``fallback`` (hybrid without vectors
         ranked by keywords), ``relaxed`` (no row had every word: ranked by any of them) and
-        ``stale`` (rows changed since the vectors were made: ranked without their vectors). Each row: id, name, qualified_name, kind,
+        ``stale`` (rows changed since the vectors were made: ranked without their vectors); ``match``
+        (keyword and hybrid modes: how well the best row matched, :mod:`lore.search.match`: ``share``,
+        ``weak``, ``basis``, ``held`` and ``missing`` terms) and ``weak``, a one-line note when nothing
+        matched well. Each row: id, name, qualified_name, kind,
         path, line, score, is_test and ``found_by`` (keyword / vector ranks, or for a row brought
         in by expansion the seed and the edge path).
     """
     del db_path
     if not isinstance(query, str) or not query.strip():
         raise QueryError("empty search query; pass some words or an identifier to search for")
-    long_query = is_long(query)
+    fuse_graph = bool(graph) if graph is not None else is_long(query)
     opts = check_options(
         mode=mode,
         files=files,
         kind=kind,
         limit=limit,
         # a report's best hits are fused with the graph (graphfuse) instead of expanded hop by hop
-        expand=0 if expand is None and long_query and graph and not files else expand,
+        expand=0 if expand is None and fuse_graph and not files else expand,
         min_score=min_score,
         top_k=top_k,
         decay=decay,
@@ -210,7 +215,7 @@ def search(
         "decay": decay,
         "include_tests": bool(include_tests),
         "any_terms": bool(any_terms),
-        "graph": bool(graph),
+        "graph": fuse_graph and not files,
     }
     with _open(db) as conn:
         depth = max(50, 3 * opts["limit"], opts["top_k"])
@@ -221,7 +226,7 @@ def search(
         else:
             rows, total, ranking = _symbol_rows(
                 conn, query, mode, depth, opts, kind, path_prefix, include_tests, any_terms, embedder, decay,
-                graph=graph and long_query,
+                graph=fuse_graph,
             )
         out: dict[str, Any] = {
             "query": asked,
@@ -237,6 +242,14 @@ def search(
             out["relaxed"] = ranking.relaxed
         if ranking.stale:
             out["stale"] = ranking.stale
+        if mode != "vector":
+            # the scores rank (best = 1); match says whether the best is any good (lore.search.match)
+            best = min((i for i, fb in ranking.found_by.items() if "keyword" in fb),
+                       key=lambda i: ranking.found_by[i]["keyword"]["rank"], default=None)
+            m = match_quality(conn, "files_fts" if files else "symbols_fts", query, best)
+            out["match"] = m
+            if m["weak"]:
+                out["weak"] = weak_note(m, "file" if files else "symbol")
     return out
 
 
@@ -339,9 +352,12 @@ def _symbol_rows(
     )
     min_score = opts["min_score"]
     if graph and ranking.scores:
-        fused, brought = graph_fused(conn, ranking.scores)
-        for i in brought:
-            ranking.found_by.setdefault(i, {})["graph"] = True
+        fused, via = graph_fused(conn, ranking.scores)
+        names = {s: r["qualified_name"] for s, r in store.symbol_rows(conn, list({v[0] for v in via.values()})).items()}
+        for i, (seed, edge, direction) in via.items():
+            # the vote that raised the row (a row with no keyword / vector rank was brought in by it)
+            ranking.found_by.setdefault(i, {})["graph"] = {
+                "seed": seed, "seed_qualified_name": names.get(seed, ""), "edge": edge, "direction": direction}
         ranking.scores = fused
     scores = {i: s for i, s in ranking.scores.items() if s >= min_score}
     found_by = {i: ranking.found_by.get(i, {}) for i in scores}

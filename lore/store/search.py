@@ -123,6 +123,15 @@ def term_doc_counts(conn: sqlite3.Connection, table: str, terms: Sequence[str]) 
     return int(total), counts
 
 
+def terms_held(conn: sqlite3.Connection, table: str, rowid: int, phrases: Sequence[str]) -> list[bool]:
+    """Whether the row ``rowid`` of ``table`` (``symbols_fts`` or ``files_fts``) holds each FTS5 phrase
+    (``"a b"``, as :func:`~lore.search.bm25.match_expression` quotes a term); one rowid-bound MATCH each."""
+    if table not in ("symbols_fts", "files_fts"):
+        raise ValueError(f"not an FTS table: {table}")
+    sql = f"SELECT 1 FROM {table} WHERE {table} MATCH ? AND rowid = ?"
+    return [conn.execute(sql, [p, rowid]).fetchone() is not None for p in phrases]
+
+
 def symbol_rows(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, dict]:
     """id -> row dict (id, name, qualified_name, kind, path, line, end_line, signature, is_test, file_id)."""
     out: dict[int, dict] = {}

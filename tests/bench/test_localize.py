@@ -80,7 +80,8 @@ def test_run_moves_the_index_between_commits_and_scores(two_commits, tmp_path):
     assert first_rank["o__fixture-1"]["search"] <= 2
     fn = report["levels"]["function"]
     assert fn["methods"]["search"]["metrics"]["any@3"] == 1.0
-    assert set(fn["methods"]) == {"search", "search+graph", "bm25"}
+    assert set(fn["methods"]) == {"search", "search+graph", "locate", "bm25"}
+    assert first_rank["o__fixture-1"]["locate"] == 1  # the traceback's frame is send itself
     assert fn["methods"]["search"]["vs_baseline"]["any@10"]["lo"] <= fn["methods"]["search"]["vs_baseline"]["any@10"]["diff"]
     files = report["levels"]["file"]["methods"]
     assert files["files"]["metrics"]["any@5"] == 1.0 and files["bm25_files"]["metrics"]["any@5"] == 1.0
@@ -109,8 +110,8 @@ def test_score_is_paired_against_the_baseline():
     for k, inst in enumerate(insts):
         o = Outcome(inst.instance_id)
         o.ranked_functions = {"search": [("a.py", "m.f")], "search+graph": [("a.py", "m.f")],
-                              "bm25": [("a.py", "m.f")] if k == 0 else []}
-        o.ranked_files = {"files": ["a.py"], "files_of_rows": ["a.py"], "bm25_files": ["b.py", "a.py"]}
+                              "locate": [("a.py", "m.f")], "bm25": [("a.py", "m.f")] if k == 0 else []}
+        o.ranked_files = {"files": ["a.py"], "files_of_rows": ["a.py"], "locate_files": ["a.py"], "bm25_files": ["b.py", "a.py"]}
         outs[inst.instance_id] = o
     r = score(insts, outs, seed=1)
     vs = r["levels"]["function"]["methods"]["search"]["vs_baseline"]["any@10"]

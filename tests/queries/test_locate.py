@@ -131,3 +131,26 @@ def test_python_api_and_cli_agree(shop, tmp_path):
     assert table.exit_code == 0 and "shop/validate.py" in table.output and "stack frame 1" in table.output
     both = runner.invoke(app, ["locate", "words", "--file", str(report), "--db", str(shop)])
     assert both.exit_code == 2 and "not two of them" in both.output
+
+
+def test_the_graph_brings_the_callee_of_the_best_hit_and_says_so(shop):
+    # check_qty says nothing about refunds; refund_order, the best hit, calls it
+    with open_index(shop) as idx:
+        out = locate(idx, "refunding an order gives the wrong amount back", limit=10)
+    rows = {r["qualified_name"]: r for r in out["results"]}
+    assert out["results"][0]["qualified_name"] == "shop.refunds.refund_order"
+    callee = rows["shop.validate.check_qty"]["why"]
+    assert callee["graph"] == [{"seed": "shop.refunds.refund_order", "edge": "calls", "direction": "out",
+                                "text_match": False}]
+    assert callee["summary"].endswith("called by refunds.refund_order")
+
+
+def test_a_report_about_other_code_says_nothing_matched_well(shop):
+    with open_index(shop) as idx:
+        own = locate(idx, TRACEBACK, limit=3)
+        other = locate(idx, "Traceback (most recent call last):\n  File \"k8s/autoscaler.py\", line 9, in scale_pods\n"
+                            "KeyError: 'replicas'\n", limit=3)
+    assert own["match"]["weak"] is False and "weak" not in own
+    assert other["match"]["weak"] is True and other["weak"].startswith("nothing matched well")
+    table = CliRunner().invoke(app, ["locate", "-", "--db", str(shop)], input="KeyError in k8s/autoscaler.py, scale_pods\n")
+    assert table.exit_code == 0 and "nothing matched" in " ".join(table.output.split())

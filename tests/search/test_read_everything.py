@@ -8,6 +8,7 @@ import pytest
 
 from lore.index import index_repo
 from lore.search.api import search
+from lore.search.graphfuse import fuse
 from lore.search.longquery import informative_terms, is_long, weighted_expression, weighted_terms
 from lore.store.db import connect
 
@@ -89,4 +90,46 @@ def test_graph_fusion_brings_the_callee_of_a_hit(repo):
     assert "web.forms.field" not in _names(plain)
     assert "web.forms.field" in _names(fused)
     row = next(r for r in fused["results"] if r["qualified_name"] == "web.forms.field")
-    assert row["found_by"].get("graph") is True
+    assert row["found_by"]["graph"]["seed_qualified_name"] == "web.forms.validate"
+    assert row["found_by"]["graph"]["edge"] == "calls" and "keyword" not in row["found_by"]
+
+
+def test_graph_fusion_keeps_the_named_hit_above_a_hub_of_hits():
+    # a helper that every hit calls (or a class that holds them) is linked to the hits by its place
+    # in the code; it gains its best vote, not one per hit, and stays below the hits the report names
+    scores = {1: 1.0, 2: 0.9, 3: 0.8, 4: 0.7, 5: 0.6, 9: 0.5}
+    edges = [(s, 9, "calls", "out") for s in (1, 2, 3, 4, 5)] + [(s, 10, "contains", "in") for s in (1, 2, 3)]
+    fused = fuse(scores, edges, seeds=[1, 2, 3, 4, 5])
+    order = sorted(fused, key=lambda i: (-fused[i], i))
+    assert order[:3] == [1, 2, 3]
+    assert fused[9] == pytest.approx(0.7) and fused[10] == pytest.approx(0.2)
+
+
+def test_scores_say_when_nothing_matched_well(repo):
+    good = search(repo, "validate form field", mode="keyword", any_terms=True)
+    assert good["match"]["weak"] is False and good["match"]["share"] == 1.0 and "weak" not in good
+    # one known word among unknown ones: the best row still scores 1, the match says it is weak
+    poor = search(repo, "kubernetes autoscaler validate", mode="keyword", any_terms=True)
+    assert poor["results"][0]["score"] == 1.0
+    assert poor["match"]["weak"] is True and poor["match"]["basis"] == "best row"
+    assert poor["match"]["held"] == ["validate"] and set(poor["match"]["missing"]) == {"kubernetes", "autoscaler"}
+    assert poor["weak"].startswith("nothing matched well") and "kubernetes" in poor["weak"]
+    none = search(repo, "database migration rollback", mode="keyword")
+    assert none["total"] == 0 and none["match"]["share"] == 0.0 and none["weak"].startswith("nothing matched")
+    # a report is judged by its code words the index holds: its own identifiers, or another project's
+    own = "The adapter never retries.\nCalling `Adapter.send` with max_retries set sends once;\nsee web/adapter.py\n"
+    other = "The blueprint never registers.\nCalling `Blueprint.register` with url_prefix set fails;\nsee flask/app.py\n"
+    assert search(repo, own)["match"]["weak"] is False
+    foreign = search(repo, other)
+    assert foreign["match"]["basis"] == "index" and foreign["match"]["weak"] is True and "weak" in foreign
+    assert "blueprint" in foreign["match"]["missing"]
+
+
+def test_the_cli_footer_says_nothing_matched_well(repo):
+    from typer.testing import CliRunner
+
+    from lore.cli import app
+
+    res = CliRunner().invoke(app, ["search", "kubernetes autoscaler validate", "--db", str(repo), "--mode", "keyword"])
+    text = " ".join(res.output.split())  # the footer wraps at the terminal's width
+    assert res.exit_code == 0 and "nothing matched well" in text and "kubernetes" in text

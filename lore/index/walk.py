@@ -185,7 +185,7 @@ def is_test_path(path: str) -> bool:
     (True, False, True)
     """
     parts = path.split("/")
-    if any(p in _TEST_DIR_NAMES for p in parts[:-1]):
+    if any(p in _TEST_DIR_NAMES or _is_dotnet_test_project(p) for p in parts[:-1]):
         return True
     name = parts[-1]
     stem = name.split(".", 1)[0]
@@ -197,7 +197,13 @@ def is_test_path(path: str) -> bool:
         or ".test." in name
         or ".spec." in name
         or (stem.endswith("Test") and name.endswith(".java"))
+        or (stem.endswith(("Test", "Tests")) and name.endswith(".cs"))
     )
+
+
+def _is_dotnet_test_project(part: str) -> bool:
+    """A .NET test project's folder, named after its assembly: ``App.Tests``, ``App.UnitTests.Core``."""
+    return "." in part and any(w in _TEST_DIR_NAMES or w.endswith("tests") for w in part.lower().split(".")[1:])
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 
 from ..errors import UnknownAlgorithmError
 from ..parsers.records import ParsedFile
-from . import c, cpp, go, java, javascript, python, rust, typescript
+from . import c, cpp, csharp, go, java, javascript, python, rust, typescript
 from ._base import Language
 from ._rules import ImportBinding, LanguageRules
 
@@ -51,6 +51,7 @@ LANGUAGES: tuple[Language, ...] = (
     rust.LANGUAGE,
     c.LANGUAGE,
     cpp.LANGUAGE,
+    csharp.LANGUAGE,
 )
 
 _BY_NAME: dict[str, Language] = {lang.name: lang for lang in LANGUAGES}

@@ -29,6 +29,12 @@ PREDEFINED = frozenset({
     "var", "dynamic", "object", "string", "bool", "byte", "sbyte", "char", "decimal", "double", "float", "int",
     "uint", "long", "ulong", "short", "ushort", "nint", "nuint", "void",
 })
+# C#'s type keywords -> the System types they stand for
+SYSTEM_NAMES = {
+    "object": "Object", "string": "String", "bool": "Boolean", "byte": "Byte", "sbyte": "SByte", "char": "Char",
+    "decimal": "Decimal", "double": "Double", "float": "Single", "int": "Int32", "uint": "UInt32", "long": "Int64",
+    "ulong": "UInt64", "short": "Int16", "ushort": "UInt16", "nint": "IntPtr", "nuint": "UIntPtr",
+}
 _NAME_NODES = frozenset({"identifier", "qualified_name", "generic_name", "alias_qualified_name"})
 _WRAPPERS = frozenset({"Task", "ValueTask", "IEnumerable", "IAsyncEnumerable", "Lazy", "Func", "Nullable"})
 
@@ -120,9 +126,14 @@ class CSharpExtractor(Extractor):
         return None
 
     def direct_type(self, node: _ts.Node | None) -> str:
-        """The type a declaration gives its name (``Task<User>``: User; ``Foo?``, ``Foo[]``: Foo)."""
+        """The type a declaration gives its name (``Task<User>``: User; ``Foo?``: Foo; ``string``: String,
+        so ``s.Trim()`` is System's and never a guess among the repository's methods)."""
         while node is not None and node.type == "nullable_type":
             node = node.child_by_field_name("type") or (node.named_children[0] if node.named_child_count else None)
+        if node is not None and node.type == "predefined_type":
+            return SYSTEM_NAMES.get(self.text(node), "")
+        if node is not None and node.type == "identifier" and self.text(node) == "dynamic":
+            return "Object"  # late bound: nothing a reader can follow, and never a guess
         if node is None or node.type not in _NAME_NODES:
             return ""
         for name, _n, generic in self._types(node):
@@ -165,6 +176,9 @@ class CSharpExtractor(Extractor):
         if t == "object_creation_expression":
             names = self.types_in(node.child_by_field_name("type"))
             return f"{names[0][0]}()" if names else "<expr>()"
+        if t in ("cast_expression", "as_expression"):  # ``((T)x).M()``, ``(x as T)?.M()``: a T, as ``T().M`` says
+            ann = self.direct_type(node.child_by_field_name("type") or node.child_by_field_name("right"))
+            return f"{ann}()" if ann else ""
         if t in ("parenthesized_expression", "await_expression", "postfix_unary_expression") and node.named_child_count:
             if t == "postfix_unary_expression" and not self.text(node).endswith("!"):
                 return ""
@@ -232,10 +246,18 @@ class CSharpExtractor(Extractor):
             name = "<init>"  # named like its class, it would shadow the class in lookups
         local = self.add_symbol(node, owner, name, kind, body=body, decorators=decorators, exported=exported,
                                 is_declaration=body is None)
-        self.declare_type_params(local, next((c for c in node.named_children if c.type == "type_parameter_list"), None))
+        self.declare_type_params(local, node.child_by_field_name("type_parameters") or next(
+            (c for c in node.named_children if c.type == "type_parameter_list"), None))
         params = node.child_by_field_name("parameters")
         if params is not None:
             self._params(params, local)
+            first = next((c for c in params.named_children if c.type == "parameter"), None)
+            if first is not None and any(c.type == "modifier" and self.text(c) == "this" for c in first.named_children):
+                # an extension method: ``x.M()`` calls it where ``x``'s type has no M (CSharpRules.choose_overload)
+                sym = self.pf.symbols[local]
+                sym.decorators.append("extension")
+                if sym.params and sym.params[0][1] and self.is_type_param(local, sym.params[0][1]):
+                    sym.params[0] = (sym.params[0][0], "")  # this T x: any receiver
         ret = node.child_by_field_name("returns") or node.child_by_field_name("type")
         if ret is not None:
             self.pf.symbols[local].return_type = self.direct_type(ret)
@@ -291,11 +313,23 @@ class CSharpExtractor(Extractor):
         if fn is not None and fn.type == "identifier" and self.text(fn) == "nameof":
             return  # nameof(x) is a constant, no call
         self.add_call(owner, self._callee(node), node)
+        self._arity(node)
+
+    def _arity(self, node: _ts.Node) -> None:
+        """The call just added gets one (empty) argument entry per argument: overloads are told apart by
+        their number (CSharpRules.choose_overload)."""
+        calls = self.pf.calls
+        if calls and calls[-1].line == node.start_point[0] + 1 and calls[-1].col == node.start_point[1]:
+            args = node.child_by_field_name("arguments") or next(
+                (c for c in node.named_children if c.type == "argument_list"), None)
+            n = sum(1 for c in args.named_children if c.type == "argument") if args is not None else 0
+            calls[-1].args = [""] * n
 
     def on_new(self, node: _ts.Node, owner: int) -> None:
         names = self.types_in(node.child_by_field_name("type"))
         if names:
             self.add_call(owner, names[0][0], node, "new")
+            self._arity(node)
             self.add_type(owner, names[0][0], "instantiation", names[0][1])
 
     def on_new_implicit(self, node: _ts.Node, owner: int) -> None:
@@ -307,6 +341,7 @@ class CSharpExtractor(Extractor):
             names = self.types_in(decl.child_by_field_name("type"))
             if names:
                 self.add_call(owner, names[0][0], node, "new")
+                self._arity(node)
 
     def on_ctor_call(self, node: _ts.Node, owner: int) -> None:
         head = node.children[1].type if node.child_count > 1 else ""  # ':' then base / this
@@ -314,6 +349,9 @@ class CSharpExtractor(Extractor):
             self.add_call(owner, "super().<init>", node)
         elif head == "this":
             self.add_call(owner, "this.<init>", node)
+        else:
+            return
+        self._arity(node)
 
     def on_import(self, node: _ts.Node, owner: int) -> None:
         alias_node = node.child_by_field_name("name")
@@ -353,6 +391,18 @@ class CSharpExtractor(Extractor):
         tnode = node.child_by_field_name("type")
         self._bind_members(owner, self.text(node.child_by_field_name("name")), node, tnode)
         self.add_types(owner, tnode, "field")
+
+    def on_pattern(self, node: _ts.Node, owner: int) -> None:
+        """``x is Foo f``, ``out Bar b``: the name has the type written before it."""
+        name = node.child_by_field_name("name")
+        tnode = node.child_by_field_name("type")
+        ann = self.direct_type(tnode)
+        if name is not None and name.type == "identifier" and ann:
+            self.add_binding(owner, self.text(name), node, annotation=ann)
+            self.add_types(owner, tnode, "annotation")
+
+    def on_using_block(self, node: _ts.Node, owner: int) -> None:
+        self.on_local(node, owner)
 
     def on_local(self, node: _ts.Node, owner: int) -> None:
         decl = next((c for c in node.named_children if c.type == "variable_declaration"), None)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ...parsers.records import Import
-from .._rules import CachedRules, ImportBinding, inherited_member, world_cache
+from ...store.schema import CONFIDENCE
+from .._rules import CachedRules, ImportBinding, inherited_member, record_of, world_cache
 
 _TYPES = ("class", "struct", "interface", "enum", "type_alias")
 
@@ -31,6 +32,7 @@ class CSharpRules(CachedRules):
         "Decimal", "Tuple", "ValueTuple", "Buffer", "BitConverter", "Span", "Memory", "ReadOnlySpan",
         "StringComparer", "EqualityComparer", "Comparer", "List", "Dictionary", "HashSet", "Enumerable",
         "Interlocked", "Volatile", "Monitor", "Thread", "Debug", "Trace", "Uri", "Attribute", "Delegate",
+        "SByte", "Byte", "Single", "UInt32", "Int16", "UInt16", "UInt64", "IntPtr", "UIntPtr",
     })
     builtin_method_names = frozenset({
         "<init>",
@@ -45,6 +47,11 @@ class CSharpRules(CachedRules):
         "Wait", "Result", "ContinueWith", "SetResult", "SetException", "Write", "WriteLine", "Read", "ReadLine",
         "Flush", "Close", "Push", "Pop", "Peek", "Enqueue", "Dequeue", "AsEnumerable", "AsQueryable",
         "IsNullOrEmpty", "IsNullOrWhiteSpace", "GetValue", "SetValue", "HasValue", "GetValueOrDefault",
+        # System.Type and System.Reflection, what ``x.GetType().M()`` calls
+        "GetProperties", "GetProperty", "GetMethods", "GetMethod", "GetFields", "GetField", "GetConstructor",
+        "GetConstructors", "GetCustomAttributes", "GetCustomAttribute", "GetInterfaces", "GetGenericArguments",
+        "GetGenericTypeDefinition", "MakeGenericType", "MakeGenericMethod", "IsAssignableFrom", "GetParameters",
+        "GetGetMethod", "GetSetMethod", "GetElementType", "IsDefined",
     })
     builtin_prefix = "System"
 
@@ -67,10 +74,68 @@ class CSharpRules(CachedRules):
                 return ("sym", kids[-1])
         return None
 
+    overloads = True  # methods of one name told apart by their number of arguments; extension methods
+
+    def choose_overload(self, world, ctx, call, targets):
+        parts = call.callee.split(".")
+        if call.kind != "call" or len(parts) < 2 or parts[0] in ("this", "super()"):
+            return [_by_arity(world, t, len(call.args)) for t in targets] if call.kind in ("call", "new") else targets
+        if any(t[0] is not None and t[1] not in _WEAK for t in targets):
+            return [_by_arity(world, t, len(call.args)) for t in targets]
+        exts = visible_extensions(world, ctx, parts[-1])
+        if not exts:
+            return targets
+        names = self._receiver_types(world, ctx, call, parts)
+        typed = [e for e in exts if names and _this_type(world, e).rsplit(".", 1)[-1] in names]
+        if typed:
+            chosen, res = typed, "annotated_type"
+        elif names:  # the receiver's type is known: only an extension on any type (``this T x``) takes it
+            chosen, res = [e for e in exts if not _this_type(world, e)], "unique_name"
+            if not chosen:
+                return targets
+        else:
+            guessed = {t[0] for t in targets if t[1] in _GUESS}
+            if len(exts) > 1 and not guessed & set(exts):
+                return targets
+            chosen, res = exts, "unique_name"
+        fit = [e for e in chosen if _arity_fits(world, e, len(call.args) + 1)] or chosen
+        if len({world.syms[e].parent_id for e in fit}) > 1 and res != "annotated_type":
+            return targets  # same-named extensions of several classes: the receiver's type would tell
+        k = len(fit)
+        return [(e, res, CONFIDENCE[res] / k) for e in sorted(fit)]
+
+    def _receiver_types(self, world, ctx, call, parts: list[str]) -> set[str]:
+        """The names of the receiver's type and of every type it derives from (``{"User", "IUser"}``), or
+        an empty set when the receiver's type is unknown (or only known to be generic: an extension
+        on ``T`` takes it)."""
+        got = world.resolve_path(ctx, call.caller, ".".join(parts[:-1]), call.line)
+        if got is None:
+            return set()
+        tag, what = got[0]
+        if tag in ("extinst", "ext", "extattr"):
+            return {str(what).rsplit(".", 1)[-1]}
+        if tag == "inst" and isinstance(what, int):
+            out = set()
+            for v in world.mro(what):
+                if v[0] == "sym":
+                    out.add(world.syms[v[1]].name)
+                elif v[0] in ("ext", "extinst"):
+                    out.add(str(v[1]).rsplit(".", 1)[-1])
+            return out
+        return set()
+
     def package_member(self, world, ctx, scope: int, name: str):
-        got = inherited_member(world, ctx, scope, name)
+        got = inherited_member(world, ctx, scope, name, own=True)
         if got is not None:
             return got
+        local: int | None = scope
+        while local is not None:  # a nested type or member of an enclosing partial type's other parts
+            sym = ctx.pf.symbols[local]
+            if sym.kind in _TYPES:
+                got = self.detached_member(world, ctx.ids[local], name)
+                if got is not None:
+                    return got
+            local = sym.parent
         spaces = namespaces(world)
         own = ctx.frow.module_id
         for ns in visible_namespaces(world, own):  # the file's namespace, then the ones around it
@@ -80,6 +145,10 @@ class CSharpRules(CachedRules):
                 kids = world.children.get(mid, {}).get(name)
                 if kids and world.syms[kids[-1]].kind in _TYPES:
                     return ("sym", kids[-1]), "module_global"
+        if name[:1].isupper() and name not in self.builtin_functions and _uses_outside(world, ctx):
+            # no type of the repository's visible namespaces has the name: as for the compiler, it comes from
+            # a referenced assembly (``using System.Reflection.Emit;`` gives ILGenerator), never a guess
+            return ("ext", name), "external"
         return None
 
     def detached_member(self, world, type_id: int, name: str):
@@ -91,6 +160,11 @@ class CSharpRules(CachedRules):
             kids = world.children.get(other, {}).get(name)
             if kids:
                 return ("sym", kids[-1]), "self_method"
+        for other in world.by_qname.get(t.qualified_name, ()):
+            if other != type_id and world.syms[other].kind in _TYPES:
+                attr = world.attr_type(other, name)  # a field or property declared in the other part
+                if attr is not None:
+                    return attr
         return None
 
     def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
@@ -150,3 +224,111 @@ def visible_namespaces(world, module_id: int) -> list[str]:
             if name not in out:
                 out.append(name)
     return out
+
+
+_WEAK = frozenset({"external", "builtin", "unresolved", "same_file_name", "unique_name", "ambiguous_name"})
+_GUESS = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
+
+
+def _uses_outside(world, ctx) -> bool:
+    """Whether the file has a ``using`` of a namespace the repository does not declare (``System``)."""
+    spaces = namespaces(world)
+    return any(imp.name == "*" and imp.module not in spaces for imp in ctx.pf.imports)
+
+
+def _extensions(world) -> dict[str, list[int]]:
+    """Method name -> the extension methods of that name (``static M(this T x, ...)``) of the C# files."""
+
+    def build() -> dict[str, list[int]]:
+        out: dict[str, list[int]] = defaultdict(list)
+        for f in sorted(world.files.values(), key=lambda f: f.id):
+            if f.language != "csharp":
+                continue
+            c = world.ctx(f.id)
+            if c is None:
+                continue
+            for local, sym in enumerate(c.pf.symbols):
+                if sym.kind == "method" and "extension" in sym.decorators:
+                    out[sym.name].append(c.ids[local])
+        return dict(out)
+
+    return world_cache(world, "csharp-extensions", build)
+
+
+def visible_extensions(world, ctx, name: str) -> list[int]:
+    """The extension methods called ``name`` in the namespaces file ``ctx`` sees (its own, around it, used)."""
+    cands = _extensions(world).get(name)
+    if not cands:
+        return []
+    seen = set(visible_namespaces(world, ctx.frow.module_id))
+    seen.update(imp.module for imp in ctx.pf.imports if imp.name == "*")
+    mods = file_namespaces(world)
+    test_caller = world.is_test_file(ctx.frow.id)
+    out = []
+    for e in cands:
+        f = world.files.get(world.syms[e].file_id)
+        if f is None or not (mods.get(f.module_id, set()) & seen):
+            continue
+        if not test_caller and world.is_test_file(f.id):
+            continue
+        out.append(e)
+    return out
+
+
+def _this_type(world, sid: int) -> str:
+    _c, sym = record_of(world, sid)
+    return sym.params[0][1] if sym is not None and sym.params else ""
+
+
+def _arity_range(world, sid: int) -> tuple[int, int]:
+    """(fewest, most) arguments method ``sid`` takes: parameters with a default may be left out, a
+    ``params`` array takes any number."""
+    _c, sym = record_of(world, sid)
+    if sym is None:
+        return 0, 1 << 20
+    n = len(sym.params)
+    sig = sym.signature
+    head = sig.find("(")
+    inner = sig[head + 1: sig.rfind(")")] if head >= 0 else ""
+    pieces = _top_level_split(inner)
+    optional = sum(1 for p in pieces if "=" in p.replace("=>", ""))
+    most = 1 << 20 if any(p.strip().startswith("params ") for p in pieces) else n
+    return n - optional, most
+
+
+def _top_level_split(text: str) -> list[str]:
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "<([{":
+            depth += 1
+        elif ch in ">)]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur))
+    return out
+
+
+def _arity_fits(world, sid: int, n: int) -> bool:
+    lo, hi = _arity_range(world, sid)
+    return lo <= n <= hi
+
+
+def _by_arity(world, target, n: int):
+    """A method target replaced by the overload of its class that takes ``n`` arguments (the last such one),
+    when the one the lookup chose does not."""
+    tid, res, conf = target
+    if tid is None:
+        return target
+    s = world.syms.get(tid)
+    if s is None or s.kind != "method" or s.parent_id is None:
+        return target
+    same = world.children.get(s.parent_id, {}).get(s.name, ())
+    if len(same) < 2 or _arity_fits(world, tid, n):
+        return target
+    fit = [k for k in same if _arity_fits(world, k, n)]
+    return (fit[-1], res, conf) if fit else target

@@ -21,3 +21,6 @@
 (local_declaration_statement) @local
 (foreach_statement) @for_each
 (catch_declaration) @catch_param
+(using_statement) @using_block
+(declaration_pattern) @pattern
+(declaration_expression) @pattern

@@ -322,8 +322,43 @@ class CSharpExtractor(Extractor):
         if calls and calls[-1].line == node.start_point[0] + 1 and calls[-1].col == node.start_point[1]:
             args = node.child_by_field_name("arguments") or next(
                 (c for c in node.named_children if c.type == "argument_list"), None)
-            n = sum(1 for c in args.named_children if c.type == "argument") if args is not None else 0
-            calls[-1].args = [""] * n
+            if args is None:
+                calls[-1].args = []
+                return
+            calls[-1].args = [self._arg(c) for c in args.named_children if c.type == "argument"]
+
+    def _arg(self, arg: _ts.Node) -> str:
+        """One argument as overload resolution reads it (CSharpRules): ``#lambda:N`` (a lambda of N
+        parameters), ``#T:Name`` (a type the syntax shows: ``new T()``, a literal, a cast, ``typeof``),
+        ``#null``, else the path the resolver can type (``x``, ``this.f``), else ``''``."""
+        node = arg.named_children[-1] if arg.named_child_count else None
+        if node is None:
+            return ""
+        t = node.type
+        if t == "lambda_expression":
+            params = node.child_by_field_name("parameters")
+            if params is None:
+                return "#lambda:0"
+            if params.type in ("identifier", "implicit_parameter"):
+                return "#lambda:1"
+            return f"#lambda:{sum(1 for c in params.named_children if c.type in ('parameter', 'identifier'))}"
+        if t in ("object_creation_expression", "cast_expression"):
+            names = self.types_in(node.child_by_field_name("type"))
+            return f"#T:{names[0][0]}" if names else ""
+        if t in ("string_literal", "verbatim_string_literal", "interpolated_string_expression", "raw_string_literal"):
+            return "#T:String"
+        if t == "integer_literal":
+            return "#T:Int32"
+        if t == "boolean_literal":
+            return "#T:Boolean"
+        if t == "typeof_expression":
+            return "#T:Type"
+        if t == "null_literal":
+            return "#null"
+        if t in ("identifier", "member_access_expression", "this"):
+            path = self.dotted(node)
+            return path if path and "<" not in path else ""
+        return ""
 
     def on_new(self, node: _ts.Node, owner: int) -> None:
         names = self.types_in(node.child_by_field_name("type"))

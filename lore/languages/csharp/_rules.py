@@ -64,6 +64,7 @@ class CSharpRules(CachedRules):
 
     def _module_value(self, world, ctx, module: str):
         spaces = namespaces(world)
+        module = qualify_using(world, ctx, module)
         ids = spaces.get(module)
         if ids:
             return ("pkg", tuple(ids))
@@ -79,9 +80,9 @@ class CSharpRules(CachedRules):
     def choose_overload(self, world, ctx, call, targets):
         parts = call.callee.split(".")
         if call.kind != "call" or len(parts) < 2 or parts[0] in ("this", "super()"):
-            return [_by_arity(world, t, len(call.args)) for t in targets] if call.kind in ("call", "new") else targets
+            return [_by_arity(world, ctx, call, t) for t in targets] if call.kind in ("call", "new") else targets
         if any(t[0] is not None and t[1] not in _WEAK for t in targets):
-            return [_by_arity(world, t, len(call.args)) for t in targets]
+            return [_by_arity(world, ctx, call, t) for t in targets]
         exts = visible_extensions(world, ctx, parts[-1])
         if not exts:
             return targets
@@ -99,6 +100,7 @@ class CSharpRules(CachedRules):
                 return targets
             chosen, res = exts, "unique_name"
         fit = [e for e in chosen if _arity_fits(world, e, len(call.args) + 1)] or chosen
+        fit = _by_types(world, ctx, call, fit, skip=1) or fit
         if len({world.syms[e].parent_id for e in fit}) > 1 and res != "annotated_type":
             return targets  # same-named extensions of several classes: the receiver's type would tell
         k = len(fit)
@@ -145,6 +147,10 @@ class CSharpRules(CachedRules):
                 kids = world.children.get(mid, {}).get(name)
                 if kids and world.syms[kids[-1]].kind in _TYPES:
                     return ("sym", kids[-1]), "module_global"
+        for ns in visible_namespaces(world, own):  # a namespace named relative to the file's (``Sub.Type``)
+            full = f"{ns}.{name}" if ns else name
+            if full in spaces:
+                return ("pkg", tuple(spaces[full])), "module_global"
         if name[:1].isupper() and name not in self.builtin_functions and _uses_outside(world, ctx):
             # no type of the repository's visible namespaces has the name: as for the compiler, it comes from
             # a referenced assembly (``using System.Reflection.Emit;`` gives ILGenerator), never a guess
@@ -172,8 +178,9 @@ class CSharpRules(CachedRules):
         it, and those of its ``using`` directives (a name-only guess never crosses into a file the caller
         cannot see)."""
         seen = set(visible_namespaces(world, ctx.frow.module_id))
-        seen.update(imp.module for imp in ctx.pf.imports)
-        seen.update(f"{imp.module}.{imp.name}" for imp in ctx.pf.imports if imp.name and imp.name != "*")
+        seen.update(qualify_using(world, ctx, imp.module) for imp in ctx.pf.imports)
+        seen.update(qualify_using(world, ctx, f"{imp.module}.{imp.name}") for imp in ctx.pf.imports
+                    if imp.name and imp.name != "*")
         mods = file_namespaces(world)
         out = []
         for s in cands:
@@ -233,7 +240,24 @@ _GUESS = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
 def _uses_outside(world, ctx) -> bool:
     """Whether the file has a ``using`` of a namespace the repository does not declare (``System``)."""
     spaces = namespaces(world)
-    return any(imp.name == "*" and imp.module not in spaces for imp in ctx.pf.imports)
+    return any(imp.name == "*" and qualify_using(world, ctx, imp.module) not in spaces for imp in ctx.pf.imports)
+
+
+def qualify_using(world, ctx, name: str) -> str:
+    """The namespace a ``using`` names: inside ``namespace A.B``, ``using C;`` is ``A.B.C`` or ``A.C`` when the
+    repository declares one (as the compiler looks it up, innermost first), else ``C`` as written."""
+    spaces = namespaces(world)
+    if name in spaces:
+        return name
+    for ns in visible_namespaces(world, ctx.frow.module_id):
+        if ns and f"{ns}.{name}" in spaces:
+            return f"{ns}.{name}"
+    head, _, last = name.rpartition(".")  # using static A.C / using X = A.C: a type in a relative namespace
+    if head and head not in spaces:
+        for ns in visible_namespaces(world, ctx.frow.module_id):
+            if ns and f"{ns}.{head}" in spaces:
+                return f"{ns}.{head}.{last}"
+    return name
 
 
 def _extensions(world) -> dict[str, list[int]]:
@@ -261,7 +285,7 @@ def visible_extensions(world, ctx, name: str) -> list[int]:
     if not cands:
         return []
     seen = set(visible_namespaces(world, ctx.frow.module_id))
-    seen.update(imp.module for imp in ctx.pf.imports if imp.name == "*")
+    seen.update(qualify_using(world, ctx, imp.module) for imp in ctx.pf.imports if imp.name == "*")
     mods = file_namespaces(world)
     test_caller = world.is_test_file(ctx.frow.id)
     out = []
@@ -318,17 +342,189 @@ def _arity_fits(world, sid: int, n: int) -> bool:
     return lo <= n <= hi
 
 
-def _by_arity(world, target, n: int):
-    """A method target replaced by the overload of its class that takes ``n`` arguments (the last such one),
-    when the one the lookup chose does not."""
+def _by_arity(world, ctx, call, target):
+    """A method target replaced by the overload of its class the call's arguments choose (their number,
+    then their types where the syntax or the resolver shows them), or, when no member of the type takes
+    that many, the one of a base the lookup goes on to (an outside base: the library's)."""
     tid, res, conf = target
     if tid is None:
         return target
     s = world.syms.get(tid)
     if s is None or s.kind != "method" or s.parent_id is None:
         return target
-    same = world.children.get(s.parent_id, {}).get(s.name, ())
-    if len(same) < 2 or _arity_fits(world, tid, n):
-        return target
+    n = len(call.args)
+    same = list(world.children.get(s.parent_id, {}).get(s.name, ())) or [tid]
     fit = [k for k in same if _arity_fits(world, k, n)]
-    return (fit[-1], res, conf) if fit else target
+    if fit:
+        if len(fit) > 1:
+            fit = _by_types(world, ctx, call, fit) or fit
+        return target if tid in fit and len(fit) > 1 else (fit[-1], res, conf)
+    parent = world.syms.get(s.parent_id)
+    if parent is None or parent.kind not in _TYPES:
+        return target
+    for v in world.mro(s.parent_id)[1:]:  # no member of the type takes n arguments: lookup goes on to its bases
+        if v[0] == "sym":
+            fit = [k for k in world.children.get(v[1], {}).get(s.name, ()) if _arity_fits(world, k, n)]
+            if fit:
+                return (fit[-1], res, conf)
+        elif v[0] in ("ext", "extinst"):  # TextWriter.WriteLineAsync(): the library's, not the override's
+            return (world.external(f"{v[1]}.{s.name}"), "external", CONFIDENCE["external"])
+    return target
+
+
+# -- overloads by argument types ---------------------------------------------------------------------
+_KEYWORDS = {"object": "Object", "string": "String", "bool": "Boolean", "int": "Int32", "long": "Int64",
+             "double": "Double", "float": "Single", "decimal": "Decimal", "char": "Char", "byte": "Byte",
+             "short": "Int16", "uint": "UInt32", "ulong": "UInt64", "ushort": "UInt16", "sbyte": "SByte"}
+_MODIFIERS = frozenset({"this", "params", "ref", "out", "in", "scoped", "readonly"})
+
+
+def _param_types(world, sid: int) -> list[str]:
+    """The declared parameter types of method ``sid`` as written (``Func<T, bool>``), read off its signature."""
+    cache = world_cache(world, "csharp-param-types", dict)
+    got = cache.get(sid)
+    if got is None:
+        _c, sym = record_of(world, sid)
+        got = cache[sid] = _split_params(sym.signature, sym.name) if sym is not None else []
+    return got
+
+
+def _split_params(sig: str, name: str) -> list[str]:
+    at = sig.find(f" {name}(") if name != "<init>" else -1
+    if at < 0:
+        at = sig.find(f" {name}<") if name != "<init>" else -1
+    depth, start = 0, -1
+    for i in range(max(at, 0), len(sig)):
+        ch = sig[i]
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0:
+            start = i
+            break
+    if start < 0:
+        return []
+    inner, depth = [], 0
+    for ch in sig[start + 1:]:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            if depth == 0:
+                break
+            depth -= 1
+        inner.append(ch)
+    out = []
+    for piece in _top_level_split("".join(inner)):
+        piece = piece.split("=", 1)[0].strip()
+        while piece.startswith("["):  # [NotNull] T x
+            piece = piece[piece.find("]") + 1:].strip()
+        words = piece.rsplit(" ", 1)
+        typ = words[0] if len(words) == 2 else ""
+        parts = typ.split(" ")
+        while parts and parts[0] in _MODIFIERS:
+            parts.pop(0)
+        out.append(" ".join(parts).strip())
+    return out
+
+
+def _generic_args(text: str) -> list[str]:
+    lt = text.find("<")
+    return _top_level_split(text[lt + 1: text.rfind(">")]) if lt >= 0 and text.endswith(">") else []
+
+
+def _base_name(text: str) -> str:
+    text = text.strip().rstrip("?")
+    head = text.split("<", 1)[0].strip()
+    head = _KEYWORDS.get(head, head)
+    return head.rsplit(".", 1)[-1]
+
+
+def _type_names(world, value) -> set[str] | None:
+    """The names of a value's type and everything it derives from, or ``None`` when they are not all known."""
+    tag, what = value
+    if tag in ("extinst", "ext"):
+        return {str(what).rsplit(".", 1)[-1], "Object"}
+    if tag != "inst" or not isinstance(what, int):
+        return None
+    names = {"Object"}
+    complete = True
+    for v in world.mro(what):
+        if v[0] == "sym":
+            names.add(world.syms[v[1]].name)
+        else:
+            complete = False
+            names.add(str(v[1]).rsplit(".", 1)[-1])
+    return names if complete else names | {"?"}
+
+
+def _arg_names(world, ctx, call, arg: str) -> set[str] | None:
+    if arg.startswith("#T:"):
+        name = arg[3:].rsplit(".", 1)[-1]
+        kinds = [k for k in world.by_name.get(name, ()) if world.syms[k].kind in _TYPES]
+        if len(kinds) == 1:
+            return _type_names(world, ("inst", kinds[0]))
+        return {name, "Object", "?"} if not kinds else None
+    if not arg or arg.startswith("#"):
+        return None
+    got = world.resolve_path(ctx, call.caller, arg, call.line)
+    return _type_names(world, got[0]) if got is not None else None
+
+
+def _fits(world, ctx, call, arg: str, ptype: str) -> bool | None:
+    """Whether argument ``arg`` can be passed as a parameter of type ``ptype`` (``None``: cannot tell)."""
+    if not ptype:
+        return None
+    base = _base_name(ptype)
+    if arg.startswith("#lambda:"):
+        n = int(arg[8:])
+        if base == "Expression":
+            inner = _generic_args(ptype)
+            if not inner:
+                return None
+            ptype, base = inner[0], _base_name(inner[0])
+        if base == "Func":
+            return n == len(_generic_args(ptype)) - 1
+        if base == "Action":
+            return n == len(_generic_args(ptype))
+        if base in ("Object", "String", "Int32", "Boolean", "Type"):
+            return False
+        return None
+    if arg == "#null":
+        return base not in ("Int32", "Int64", "Boolean", "Double", "Single", "Char", "Byte", "Decimal")
+    names = _arg_names(world, ctx, call, arg)
+    if names is None:
+        return None
+    if base in names or base == "Object":
+        return True
+    known = any(world.syms[k].kind in _TYPES for k in world.by_name.get(base, ())) or base in _KEYWORDS.values() \
+        or base in ("Func", "Action", "Expression", "Type")
+    if not known:
+        return None  # a type parameter (TProperty) or a type from outside: anything may fit
+    return False if "?" not in names or base in _KEYWORDS.values() or base in ("Func", "Action", "Type") else None
+
+
+def _by_types(world, ctx, call, ids: list[int], skip: int = 0) -> list[int]:
+    """Of the overloads ``ids``, those no argument rules out (``skip``: leading parameters the call does not
+    pass, an extension method's ``this``); the ones more arguments confirm first. Empty when none is left."""
+    if not any(call.args):
+        return []
+    scored = []
+    for k in ids:
+        ptypes = _param_types(world, k)[skip:]
+        ok, good = True, 0
+        for i, arg in enumerate(call.args):
+            if not arg:
+                continue
+            p = ptypes[i] if i < len(ptypes) else (ptypes[-1] if ptypes and ptypes[-1].endswith("[]") else "")
+            got = _fits(world, ctx, call, arg, p)
+            if got is False:
+                ok = False
+                break
+            good += got is True
+        if ok:
+            scored.append((good, k))
+    if not scored:
+        return []
+    best = max(g for g, _k in scored)
+    return [k for g, k in scored if g == best]

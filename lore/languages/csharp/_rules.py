@@ -140,13 +140,11 @@ class CSharpRules(CachedRules):
             local = sym.parent
         spaces = namespaces(world)
         own = ctx.frow.module_id
+        types = namespace_types(world)
         for ns in visible_namespaces(world, own):  # the file's namespace, then the ones around it
-            for mid in spaces.get(ns, ()):
-                if mid == own:
-                    continue
-                kids = world.children.get(mid, {}).get(name)
-                if kids and world.syms[kids[-1]].kind in _TYPES:
-                    return ("sym", kids[-1]), "module_global"
+            for mid, sid in types.get(ns, {}).get(name, ()):
+                if mid != own:
+                    return ("sym", sid), "module_global"
         for ns in visible_namespaces(world, own):  # a namespace named relative to the file's (``Sub.Type``)
             full = f"{ns}.{name}" if ns else name
             if full in spaces:
@@ -213,6 +211,26 @@ def _file_spaces(world) -> tuple[dict[str, list[int]], dict[int, set[str]]]:
     return world_cache(world, "csharp-namespaces", build)
 
 
+def namespace_types(world) -> dict[str, dict[str, list[tuple[int, int]]]]:
+    """namespace -> type name -> [(module id, type id)] of the top-level types declared in it."""
+
+    def build():
+        out: dict[str, dict[str, list[tuple[int, int]]]] = {}
+        for ns, mids in namespaces(world).items():
+            table: dict[str, list[tuple[int, int]]] = defaultdict(list)
+            prefix = f"{ns}." if ns else ""
+            for mid in mids:
+                for name, kids in world.children.get(mid, {}).items():
+                    sid = kids[-1]
+                    s = world.syms[sid]
+                    if s.kind in _TYPES and (s.qualified_name == prefix + name or not ns):
+                        table[name].append((mid, sid))
+            out[ns] = dict(table)
+        return out
+
+    return world_cache(world, "csharp-namespace-types", build)
+
+
 def namespaces(world) -> dict[str, list[int]]:
     return _file_spaces(world)[0]
 
@@ -223,6 +241,14 @@ def file_namespaces(world) -> dict[int, set[str]]:
 
 def visible_namespaces(world, module_id: int) -> list[str]:
     """The namespaces a file sees without ``using``: each of its own, then every one around it (``A.B``, ``A``)."""
+    cache = world_cache(world, "csharp-visible", dict)
+    got = cache.get(module_id)
+    if got is None:
+        got = cache[module_id] = _visible(world, module_id)
+    return got
+
+
+def _visible(world, module_id: int) -> list[str]:
     out: list[str] = []
     for ns in sorted(file_namespaces(world).get(module_id, ())):
         parts = ns.split(".") if ns else []
@@ -239,13 +265,27 @@ _GUESS = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
 
 def _uses_outside(world, ctx) -> bool:
     """Whether the file has a ``using`` of a namespace the repository does not declare (``System``)."""
-    spaces = namespaces(world)
-    return any(imp.name == "*" and qualify_using(world, ctx, imp.module) not in spaces for imp in ctx.pf.imports)
+    cache = world_cache(world, "csharp-uses-outside", dict)
+    got = cache.get(ctx.frow.id)
+    if got is None:
+        spaces = namespaces(world)
+        got = cache[ctx.frow.id] = any(imp.name == "*" and qualify_using(world, ctx, imp.module) not in spaces
+                                       for imp in ctx.pf.imports)
+    return got
 
 
 def qualify_using(world, ctx, name: str) -> str:
     """The namespace a ``using`` names: inside ``namespace A.B``, ``using C;`` is ``A.B.C`` or ``A.C`` when the
     repository declares one (as the compiler looks it up, innermost first), else ``C`` as written."""
+    cache = world_cache(world, "csharp-qualified", dict)
+    key = (ctx.frow.module_id, name)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = _qualify(world, ctx, name)
+    return got
+
+
+def _qualify(world, ctx, name: str) -> str:
     spaces = namespaces(world)
     if name in spaces:
         return name
@@ -284,6 +324,15 @@ def visible_extensions(world, ctx, name: str) -> list[int]:
     cands = _extensions(world).get(name)
     if not cands:
         return []
+    cache = world_cache(world, "csharp-visible-extensions", dict)
+    key = (ctx.frow.id, name)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = _visible_extensions(world, ctx, cands)
+    return got
+
+
+def _visible_extensions(world, ctx, cands: list[int]) -> list[int]:
     seen = set(visible_namespaces(world, ctx.frow.module_id))
     seen.update(qualify_using(world, ctx, imp.module) for imp in ctx.pf.imports if imp.name == "*")
     mods = file_namespaces(world)
@@ -307,6 +356,14 @@ def _this_type(world, sid: int) -> str:
 def _arity_range(world, sid: int) -> tuple[int, int]:
     """(fewest, most) arguments method ``sid`` takes: parameters with a default may be left out, a
     ``params`` array takes any number."""
+    cache = world_cache(world, "csharp-arity", dict)
+    got = cache.get(sid)
+    if got is None:
+        got = cache[sid] = _arity_of(world, sid)
+    return got
+
+
+def _arity_of(world, sid: int) -> tuple[int, int]:
     _c, sym = record_of(world, sid)
     if sym is None:
         return 0, 1 << 20
@@ -460,11 +517,13 @@ def _type_names(world, value) -> set[str] | None:
 
 def _arg_names(world, ctx, call, arg: str) -> set[str] | None:
     if arg.startswith("#T:"):
-        name = arg[3:].rsplit(".", 1)[-1]
-        kinds = [k for k in world.by_name.get(name, ()) if world.syms[k].kind in _TYPES]
-        if len(kinds) == 1:
-            return _type_names(world, ("inst", kinds[0]))
-        return {name, "Object", "?"} if not kinds else None
+        cache = world_cache(world, "csharp-shown-types", dict)
+        if arg not in cache:
+            name = arg[3:].rsplit(".", 1)[-1]
+            kinds = [k for k in world.by_name.get(name, ()) if world.syms[k].kind in _TYPES]
+            cache[arg] = _type_names(world, ("inst", kinds[0])) if len(kinds) == 1 else (
+                {name, "Object", "?"} if not kinds else None)
+        return cache[arg]
     if not arg or arg.startswith("#"):
         return None
     got = world.resolve_path(ctx, call.caller, arg, call.line)
@@ -509,12 +568,21 @@ def _by_types(world, ctx, call, ids: list[int], skip: int = 0) -> list[int]:
     pass, an extension method's ``this``); the ones more arguments confirm first. Empty when none is left."""
     if not any(call.args):
         return []
+    # what the syntax shows first (lambdas, constructions, literals); paths, which need the resolver, only
+    # when those leave several
+    shown = _score_types(world, ctx, call, ids, skip, typed_only=True)
+    if len(shown) == 1 or not any(a and not a.startswith("#") for a in call.args):
+        return shown
+    return _score_types(world, ctx, call, shown or ids, skip, typed_only=False)
+
+
+def _score_types(world, ctx, call, ids: list[int], skip: int, typed_only: bool) -> list[int]:
     scored = []
     for k in ids:
         ptypes = _param_types(world, k)[skip:]
         ok, good = True, 0
         for i, arg in enumerate(call.args):
-            if not arg:
+            if not arg or (typed_only and not arg.startswith("#")):
                 continue
             p = ptypes[i] if i < len(ptypes) else (ptypes[-1] if ptypes and ptypes[-1].endswith("[]") else "")
             got = _fits(world, ctx, call, arg, p)

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import argparse  # noqa: E402
 import json  # noqa: E402
+import random  # noqa: E402
 import sqlite3  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
@@ -58,14 +59,22 @@ def _places(db: Path, ids: tuple[int, ...]) -> list[str]:
         conn.close()
 
 
-def draw(language: str, projects: dict[str, Path], *, n: int, seed: int, work: Path) -> list[dict]:
-    """Sample ``n`` sites per project (non-test files) from a fresh lore index, truth left to be judged."""
+def draw(language: str, projects: dict[str, Path], *, n: int, seed: int, work: Path,
+         exclude: set[tuple] = frozenset()) -> list[dict]:
+    """Sample ``n`` sites per project (non-test files) from a fresh lore index, truth left to be judged;
+    sites of ``exclude`` ((project, path, line, callee)) are never drawn again (a held-out sample)."""
     rows = []
     for name, root in projects.items():
         root = root.resolve()
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
         db = index_project(root, work / f"{name}.db", rebuild=True)
-        for site in sample_sites(db, (language,), n=n, seed=seed):
+        if exclude:
+            pool = [s for s in sample_sites(db, (language,), n=1 << 30, seed=seed)
+                    if (name, s.path, s.line, s.callee.rsplit(".", 1)[-1]) not in exclude]
+            chosen = sorted(random.Random(seed).sample(pool, min(n, len(pool))), key=lambda s: (s.path, s.line, s.col))
+        else:
+            chosen = sample_sites(db, (language,), n=n, seed=seed)
+        for site in chosen:
             rows.append({"project": name, "commit": commit, "path": site.path, "line": site.line, "col": site.col,
                          "callee": site.callee, "lore": list(site.target_names), "lore_at": _places(db, site.targets),
                          "resolution": site.resolution, "truth": None, "reason": ""})
@@ -169,6 +178,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--draw", action="store_true", help="draw a new sample (overwrites; the truth is judged by hand)")
     parser.add_argument("--sites", type=int, default=100, help="sites per project when drawing")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--exclude", type=Path, action="append", default=[],
+                        help="with --draw: a sample whose sites are never drawn again (for a held-out sample)")
     parser.add_argument("--examples", type=int, default=4, help="examples printed per cause")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -181,7 +192,9 @@ def main(argv: list[str] | None = None) -> None:
     sample = args.sample or HERE / f"{args.language}_sample.jsonl"
     work = args.work or Path(tempfile.mkdtemp(prefix=f"lore-{args.language}-"))
     if args.draw:
-        rows = draw(args.language, projects, n=args.sites, seed=args.seed, work=work)
+        seen = {(r["project"], r["path"], r["line"], r["callee"].rsplit(".", 1)[-1])
+                for f in args.exclude for r in map(json.loads, f.read_text(encoding="utf-8").splitlines()) if r}
+        rows = draw(args.language, projects, n=args.sites, seed=args.seed, work=work, exclude=seen)
         sample.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
         print(f"{len(rows)} sites -> {sample}")
         return

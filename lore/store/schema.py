@@ -20,7 +20,7 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 5  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
+INDEX_FORMAT = 6  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
 # 4: isinstance narrowings (Binding.until), branch bindings (Binding.branch_end); rebound parameters;
 #    elements of annotated containers
@@ -28,6 +28,7 @@ INDEX_FORMAT = 5  # 2: <yield> and tuple-element bindings; fixture_flow, unpacke
 #    variables and java.lang types (String ...) are typed
 #    TS/JS: name guesses only into imported modules, declared member types, super(), getters, JSDoc;
 #    Rust: guesses respect privacy and std paths, impl blocks of std types, generic bounds
+# 6: C# (.cs files are indexed; .NET test projects are test code)
 #    C/C++: include search paths, global linkage (no name guesses), macro-tolerant extraction, overloads by arity
 
 # strongest first; the resolver records which rule bound each edge

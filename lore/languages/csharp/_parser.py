@@ -297,7 +297,7 @@ class CSharpExtractor(Extractor):
             self.add_types(local, tnode, "param")
 
     def _attributes(self, node: _ts.Node) -> list[str]:
-        out = []
+        out: list[str] = []
         for c in node.named_children:
             if c.type == "attribute_list":
                 out.extend(self._name_text(a.child_by_field_name("name")) for a in c.named_children

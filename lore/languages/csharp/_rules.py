@@ -378,7 +378,9 @@ def _arity_of(world, sid: int) -> tuple[int, int]:
 
 
 def _top_level_split(text: str) -> list[str]:
-    out, depth, cur = [], 0, []
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "<([{":
             depth += 1

@@ -193,6 +193,7 @@ def is_test_path(path: str) -> bool:
         stem.startswith("test_")
         or stem.endswith("_test")
         or stem.endswith("_tests")
+        or (stem.endswith("_spec") and name.endswith(".rb"))
         or name == "conftest.py"
         or ".test." in name
         or ".spec." in name

@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 
 from ..errors import UnknownAlgorithmError
 from ..parsers.records import ParsedFile
-from . import c, cpp, csharp, go, java, javascript, python, rust, typescript
+from . import c, cpp, csharp, go, java, javascript, python, ruby, rust, typescript
 from ._base import Language
 from ._rules import ImportBinding, LanguageRules
 
@@ -52,6 +52,7 @@ LANGUAGES: tuple[Language, ...] = (
     c.LANGUAGE,
     cpp.LANGUAGE,
     csharp.LANGUAGE,
+    ruby.LANGUAGE,
 )
 
 _BY_NAME: dict[str, Language] = {lang.name: lang for lang in LANGUAGES}

@@ -48,6 +48,21 @@ class RubyExtractor(Extractor):
     query_files = (Path(__file__).with_name("ruby.scm"),)
     comment_types = frozenset({"comment"})
 
+    def __init__(self, path: str, source: bytes, module: str) -> None:
+        super().__init__(path, source, module)
+        self._bare: list[tuple[int, str, _ts.Node]] = []  # (owner, name, node) of statements that are a bare name
+        self._assigned: dict[int, set[str]] = {}  # definition -> local variables assigned in it
+
+    def doc_comment(self, node: _ts.Node) -> str:
+        """The comments above a definition; the first one of a body sits before the body node in this grammar."""
+        got = super().doc_comment(node)
+        if not got and node.prev_named_sibling is None and node.parent is not None and node.parent.type == "body_statement":
+            got = super().doc_comment(node.parent)
+        return _uncomment(got)
+
+    def file_doc(self, root: _ts.Node) -> str:
+        return ""
+
     def _const(self, node: _ts.Node | None) -> str:
         """``A::B::C`` as ``A.B.C`` (``::A`` as ``A``), ``''`` for anything else."""
         if node is None:
@@ -73,6 +88,11 @@ class RubyExtractor(Extractor):
         if t == "scope_resolution":
             return self._const(node)
         if t == "call":
+            if self.text(node.child_by_field_name("method")) == "class" and \
+                    (node.child_by_field_name("receiver") is None or node.child_by_field_name("receiver").type == "self"):
+                cls = self._class_of_node(node)  # self.class.m: a class method of the enclosing class
+                if cls:
+                    return cls
             return self._callee(node) + "()" if self._callee(node) else ""
         if t == "parenthesized_statements" and node.named_child_count == 1:
             return self.dotted(node.named_children[0])
@@ -154,6 +174,8 @@ class RubyExtractor(Extractor):
                 self.add_call(owner, cls, node, "new")
                 self.add_type(owner, cls, "instantiation", recv)
                 return
+        if method == "class" and (recv is None or recv.type == "self"):
+            return  # Object#class: what ``self.class.m`` goes through, never the repository's
         if node.parent is not None and node.parent.type == "assignment" and node.parent.child_by_field_name("left") == node:
             return  # ``x.y = 1``: a writer, recorded by on_assign
         self.add_call(owner, self._callee(node), node)
@@ -170,6 +192,34 @@ class RubyExtractor(Extractor):
         elif method in ("require", "load"):
             self.add_import(owner, text.removesuffix(".rb"), node, None)
 
+    def on_bare_call(self, node: _ts.Node, owner: int) -> None:
+        """A statement that is only a name: a method of ``self`` called without arguments, unless the name is a
+        local variable or a parameter of the method (decided in finish, once every assignment is known)."""
+        self._bare.append((owner, self.text(node), node))
+
+    def finish(self) -> None:
+        locals_ = self._assigned
+        for owner, name, node in self._bare:
+            sym = self.pf.symbols[owner]
+            if name in locals_.get(owner, ()) or any(p == name for p, _a in sym.params):
+                continue
+            if sym.kind == "method" and self._assigned_before(node, name):
+                continue
+            self.add_call(owner, name, node)
+        self._bare.clear()
+        self.pf.calls.sort(key=lambda c: (c.line, c.col))
+
+    def _assigned_before(self, node: _ts.Node, name: str) -> bool:
+        """Whether a block parameter of that name is in scope (``each { |x| x }``)."""
+        p = node.parent
+        while p is not None and p.type not in ("method", "singleton_method"):
+            if p.type in ("block", "do_block"):
+                params = p.child_by_field_name("parameters")
+                if params is not None and any(self.text(c) == name for c in params.named_children):
+                    return True
+            p = p.parent
+        return False
+
     def on_super(self, node: _ts.Node, owner: int) -> None:
         sym = self.pf.symbols[owner]
         if sym.kind == "method":
@@ -183,6 +233,7 @@ class RubyExtractor(Extractor):
         if left.type == "identifier":
             name = self.text(left)
             scope = owner
+            self._assigned.setdefault(owner, set()).add(name)
         elif left.type == "instance_variable":
             name = "self." + self.text(left).lstrip("@")
             scope = owner
@@ -214,6 +265,15 @@ class RubyExtractor(Extractor):
         if len(self.pf.bindings) > before and owner != scope:
             self.pf.bindings[-1].scope = scope
 
+    def _class_of_node(self, node: _ts.Node) -> str:
+        """The constant path of the class or module around ``node`` (as written, ``A.B``), or ``''``."""
+        p = node.parent
+        while p is not None:
+            if p.type in ("class", "module"):
+                return self._const(p.child_by_field_name("name")).rsplit(".", 1)[-1]
+            p = p.parent
+        return ""
+
     def _class_of(self, owner: int) -> int | None:
         i: int | None = owner
         while i is not None:
@@ -221,3 +281,7 @@ class RubyExtractor(Extractor):
                 return i
             i = self.pf.symbols[i].parent
         return None
+
+
+def _uncomment(text: str) -> str:
+    return "\n".join(line.strip().lstrip("#").strip() for line in text.splitlines()).strip()

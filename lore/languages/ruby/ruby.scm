@@ -8,3 +8,7 @@
 (call) @call
 (super) @super
 (assignment) @assign
+(body_statement (identifier) @bare_call)
+(block_body (identifier) @bare_call)
+(then (identifier) @bare_call)
+(else (identifier) @bare_call)

@@ -92,14 +92,14 @@ def verdict(lore: set[int], truth: set[int] | None) -> str:
     return "extra-candidates" if lore & truth else "wrong"
 
 
-def _moved(candidates: list[Site], row: dict) -> Site | None:
+def _moved(candidates: list[Site], row: dict, by_column: bool = True) -> Site | None:
     """The site a recorded one is now when a rule change respelled it: the call of the same last name on its
     line starting nearest at or before the recorded column, else the one call starting there."""
     word = row["callee"].rsplit(".", 1)[-1]
     named = [s for s in candidates if s.callee.rsplit(".", 1)[-1] == word and s.col <= row["col"]]
     if named:
         return max(named, key=lambda s: s.col)
-    there = [s for s in candidates if s.col == row["col"]]
+    there = [s for s in candidates if s.col == row["col"]] if by_column else []
     return there[0] if len(there) == 1 else None
 
 
@@ -125,13 +125,16 @@ def score(language: str, rows: list[dict], projects: dict[str, Path], work: Path
             by_line[(s.path, s.line)].append(s)
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
         spans: dict[str, list[callsites.Span]] = {}
+        # a place two recorded sites share (``self.class.get``: the inner and the outer call) is never matched
+        # by its column alone
+        shared = Counter((r["path"], r["line"], r["col"]) for r in prows)
         try:
             for row in prows:
                 if row["truth"] in (UNSURE, None):
                     counts["unsure"] += 1
                     continue
                 site = exact.get((row["path"], row["line"], row["col"], row["callee"])) or _moved(
-                    by_line[(row["path"], row["line"])], row)
+                    by_line[(row["path"], row["line"])], row, by_column=shared[(row["path"], row["line"], row["col"])] == 1)
                 lore = set(site.targets) if site is not None else set()
                 truth: set[int] | None = None
                 if row["truth"] != OUTSIDE:

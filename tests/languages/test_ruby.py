@@ -59,6 +59,11 @@ def test_symbols_are_named_by_constant_nesting():
     add = next(s for s in pf.symbols if s.name == "add")
     assert build.decorators == ["singleton"] and add.params == [("item", ""), ("qty", "")]
     assert pf.symbols[2].docstring == "A cart of items."
+    attrs = ruby.parse("a.rb", b"class A\n  attr_accessor :x\n  def m\n    run\n  rescue Net::Err => e\n    e.go\n  end\nend\ndef top; end\n", "a")
+    assert [(s.qualified_name, s.kind, s.decorators) for s in attrs.symbols[1:]] == [
+        ("A", "class", []), ("A.x", "method", ["attr_accessor"]), ("A.x=", "method", ["attr_accessor"]),
+        ("A.m", "method", []), ("a.top", "function", [])]
+    assert [(b.name, b.annotation) for b in attrs.bindings] == [("e", "Net.Err")]
     nested = ruby.parse("a.rb", b"class A::B < ::C::D\n  class E; end\nend\n", "a")
     assert [s.qualified_name for s in nested.symbols] == ["a", "A.B", "A.B.E"]
     assert [(r.target, r.kind) for r in nested.relations] == [("C.D", "extends")]
@@ -67,11 +72,11 @@ def test_symbols_are_named_by_constant_nesting():
 def test_calls_relations_imports_bindings():
     pf = parsed()
     assert [(c.callee, c.kind) for c in pf.calls] == [
-        ("super().initialize", "call"), ("Audit.Log", "new"), ("new", "call"), ("self.log.record", "call"),
-        ("Pricing.quote", "call"), ("helper", "call"), ("Cart.registry().add", "call"), ("Cart.registry", "call"), ("Line", "new"),
-        ("line.total", "call")]
+        ("super().initialize", "call"), ("Audit.Log", "new"), ("Shop.Cart", "new"), ("self.log.record", "call"),
+        ("Pricing.quote", "call"), ("self.helper", "call"), ("Cart.registry().add", "call"), ("Cart.registry", "call"),
+        ("Line", "new"), ("line.total", "call")]
     bare = ruby.parse("a.rb", b"class A\n  def run(p)\n    step\n    x = 1\n    x\n    p\n    [1].each { |i| i }\n  end\nend\n", "a")
-    assert [c.callee for c in bare.calls] == ["step", "<expr>.each"]  # x, p and i are variables
+    assert [c.callee for c in bare.calls] == ["self.step", "<expr>.each"]  # x, p and i are variables
     assert [(r.target, r.kind) for r in pf.relations] == [
         ("Base", "extends"), ("Enumerable", "implements"), ("Helpers", "implements")]
     assert [(i.module, i.level) for i in pf.imports] == [("json", 0), ("./support/base", 1)]
@@ -143,6 +148,34 @@ def test_constants_reopened_classes_and_outside_names(tmp_path):
     assert ("App.Job.go", "App.Util.slug", "module_global") in refs  # Util found by nesting: App::Util
     assert ("App.Job.go", "App.Base.run", "self_method") in refs  # inherited
     assert ("App.Job.go", "JSON.parse", "external") in refs  # no file defines JSON: Ruby's, never a guess
+
+
+def test_module_singleton_methods_are_not_inherited_by_includers(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "party.rb").write_text(textwrap.dedent("""
+        module Party
+          def self.included(base)
+            base.extend ClassMethods
+          end
+          module ClassMethods
+            def get(path); end
+          end
+          def self.get(path); end
+        end
+        class Client
+          include Party
+          def self.fetch
+            get("/a")
+            Party.get("/b")
+          end
+        end
+        """), encoding="utf-8")
+    index_repo(tmp_path, workers=1)
+    conn = sqlite3.connect(tmp_path / ".lore" / "index.db")
+    got = conn.execute("SELECT r.line, b.qualified_name FROM symbol_refs r JOIN symbols b ON b.id = r.callee_id "
+                       "WHERE r.callee_name LIKE '%get' ORDER BY r.line").fetchall()
+    conn.close()
+    assert got == [(14, "Party.ClassMethods.get"), (15, "Party.get")]
 
 
 def test_python_only_index_never_loads_the_ruby_grammar(tmp_path):

@@ -21,10 +21,12 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers._common import Extractor
 from ...parsers.records import ParsedFile
+from ._rules import KERNEL as _KERNEL
 
 TYPE_KINDS = ("class", "trait")
 _MIXINS = frozenset({"include", "extend", "prepend"})
 _REQUIRES = frozenset({"require", "require_relative", "load", "autoload"})
+_ATTRS = frozenset({"attr_reader", "attr_writer", "attr_accessor", "attr"})
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -130,7 +132,8 @@ class RubyExtractor(Extractor):
             return None
         body = node.child_by_field_name("body")
         singleton = node.type == "singleton_method" or self._in_singleton_class(node)
-        local = self.add_symbol(node, owner, name, "method", body=body,
+        in_type = self._class_of(owner) is not None
+        local = self.add_symbol(node, owner, name, "method" if in_type else "function", body=body,
                                 decorators=["singleton"] if singleton else [])
         sym = self.pf.symbols[local]
         params = node.child_by_field_name("parameters")
@@ -168,6 +171,14 @@ class RubyExtractor(Extractor):
         if recv is None and method in _REQUIRES:
             self._require(node, owner, method, args)
             return
+        if recv is None and method in _ATTRS and self.pf.symbols[owner].kind in TYPE_KINDS:
+            self._attrs(node, owner, method, args)
+            return
+        if recv is None and method == "new":
+            cls = self._class_of(owner)
+            if cls is not None:  # ``new(..)`` in a class method: an instance of that class
+                self.add_call(owner, self.pf.symbols[cls].qualified_name, node, "new")
+                return
         if recv is not None and method == "new":
             cls = self._const(recv)
             if cls:
@@ -178,7 +189,33 @@ class RubyExtractor(Extractor):
             return  # Object#class: what ``self.class.m`` goes through, never the repository's
         if node.parent is not None and node.parent.type == "assignment" and node.parent.child_by_field_name("left") == node:
             return  # ``x.y = 1``: a writer, recorded by on_assign
-        self.add_call(owner, self._callee(node), node)
+        callee = self._callee(node)
+        if recv is None and method not in _KERNEL and self._class_of(owner) is not None:
+            callee = "self." + callee  # a method of self (its class, a module mixed in, or the includer's)
+        self.add_call(owner, callee, node)
+
+    def _attrs(self, node: _ts.Node, owner: int, method: str, args: _ts.Node | None) -> None:
+        """``attr_reader :a, :b``: methods ``a`` and ``b`` (and ``a=`` for writers) of the class, reading ``@a``."""
+        for a in args.named_children if args is not None else ():
+            if a.type != "simple_symbol":
+                continue
+            name = self.text(a).lstrip(":")
+            if method != "attr_writer":
+                self.add_symbol(a, owner, name, "method", decorators=[method])
+            if method != "attr_reader" and method != "attr":
+                self.add_symbol(a, owner, name + "=", "method", decorators=[method])
+
+    def on_rescue(self, node: _ts.Node, owner: int) -> None:
+        """``rescue Foo::Error => e``: ``e`` is a ``Foo::Error`` (the first class named)."""
+        excs = node.child_by_field_name("exceptions")
+        var = node.child_by_field_name("variable")
+        if excs is None or var is None or not excs.named_child_count:
+            return
+        name = next((self.text(c) for c in var.named_children if c.type == "identifier"), "")
+        cls = self._const(excs.named_children[0])
+        if name and cls:
+            self.add_binding(owner, name, var, annotation=cls)
+            self._assigned.setdefault(owner, set()).add(name)
 
     def _require(self, node: _ts.Node, owner: int, method: str, args: _ts.Node | None) -> None:
         arg = args.named_children[-1] if args is not None and args.named_child_count else None
@@ -205,7 +242,8 @@ class RubyExtractor(Extractor):
                 continue
             if sym.kind == "method" and self._assigned_before(node, name):
                 continue
-            self.add_call(owner, name, node)
+            in_type = self._class_of(owner) is not None and name not in _KERNEL
+            self.add_call(owner, "self." + name if in_type else name, node)
         self._bare.clear()
         self.pf.calls.sort(key=lambda c: (c.line, c.col))
 

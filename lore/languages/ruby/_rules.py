@@ -12,9 +12,25 @@ import posixpath
 from collections import defaultdict
 
 from ...parsers.records import Import
-from .._rules import CachedRules, ImportBinding, inherited_member, world_cache
+from .._rules import CachedRules, ImportBinding, inherited_member, record_of, world_cache
 
 _TYPES = ("class", "trait")
+KERNEL = frozenset({  # Kernel and Module methods every object answers: never a method of the repository
+    "puts", "print", "p", "pp", "raise", "fail", "require", "require_relative", "load", "format", "sprintf",
+    "printf", "loop", "lambda", "proc", "attr_reader", "attr_writer", "attr_accessor", "private", "protected",
+    "public", "module_function", "define_method", "instance_variable_get", "instance_variable_set",
+    "instance_variable_defined?", "respond_to?", "send", "__send__", "public_send", "block_given?", "catch",
+    "throw", "sleep", "rand", "srand", "Integer", "Float", "String", "Array", "Hash", "Rational", "Complex",
+    "freeze", "frozen?", "dup", "clone", "tap", "then", "is_a?", "kind_of?", "instance_of?", "nil?",
+    "alias_method", "private_constant", "private_class_method", "public_class_method", "warn", "exit",
+    "abort", "at_exit", "binding", "caller", "gets", "open", "system", "class", "object_id", "hash",
+    "inspect", "to_s", "method", "methods", "extend", "include", "prepend", "const_get", "const_set",
+    "const_defined?", "instance_eval", "instance_exec", "class_eval", "class_exec", "module_eval",
+    "define_singleton_method", "singleton_class", "attr", "autoload", "__method__", "yield_self", "itself",
+    "Struct", "Comparable", "Enumerable", "Kernel", "Object", "BasicObject", "Module", "Class", "Proc",
+    "StandardError", "ArgumentError", "RuntimeError", "NotImplementedError", "TypeError", "NameError",
+    "NoMethodError", "KeyError", "IndexError", "IOError", "Exception", "File", "Dir", "IO", "Time", "Symbol",
+})
 
 
 class RubyRules(CachedRules):
@@ -26,22 +42,7 @@ class RubyRules(CachedRules):
     constructor_names = ("initialize",)
     uppercase_calls_construct = False  # Integer("1") is a Kernel method; only Foo.new constructs
     detached_methods = True  # classes reopened in other files
-    builtin_functions = frozenset({  # Kernel and Module methods every object answers
-        "puts", "print", "p", "pp", "raise", "fail", "require", "require_relative", "load", "format", "sprintf",
-        "printf", "loop", "lambda", "proc", "attr_reader", "attr_writer", "attr_accessor", "private", "protected",
-        "public", "module_function", "define_method", "instance_variable_get", "instance_variable_set",
-        "instance_variable_defined?", "respond_to?", "send", "__send__", "public_send", "block_given?", "catch",
-        "throw", "sleep", "rand", "srand", "Integer", "Float", "String", "Array", "Hash", "Rational", "Complex",
-        "freeze", "frozen?", "dup", "clone", "tap", "then", "is_a?", "kind_of?", "instance_of?", "nil?",
-        "alias_method", "private_constant", "private_class_method", "public_class_method", "warn", "exit",
-        "abort", "at_exit", "binding", "caller", "gets", "open", "system", "class", "object_id", "hash",
-        "inspect", "to_s", "method", "methods", "extend", "include", "prepend", "const_get", "const_set",
-        "const_defined?", "instance_eval", "instance_exec", "class_eval", "class_exec", "module_eval",
-        "define_singleton_method", "singleton_class", "attr", "autoload", "__method__", "yield_self", "itself",
-        "Struct", "Comparable", "Enumerable", "Kernel", "Object", "BasicObject", "Module", "Class", "Proc",
-        "StandardError", "ArgumentError", "RuntimeError", "NotImplementedError", "TypeError", "NameError",
-        "NoMethodError", "KeyError", "IndexError", "IOError", "Exception", "File", "Dir", "IO", "Time", "Symbol",
-    })
+    builtin_functions = KERNEL
     builtin_method_names = frozenset({
         "initialize", "each", "each_with_index", "each_with_object", "each_pair", "map", "flat_map", "collect",
         "select", "filter", "reject", "find", "detect", "inject", "reduce", "sum", "min", "max", "sort", "sort_by",
@@ -73,6 +74,31 @@ class RubyRules(CachedRules):
             return ("sym", mid) if mid is not None else None
         mid = files["load"].get(module + ".rb")
         return ("sym", mid) if mid is not None else None
+
+    overloads = True  # (no overloads in Ruby: the hook checks what a call reached through a mixin)
+
+    def choose_overload(self, world, ctx, call, targets):
+        """A module's own singleton methods (``def self.m``) are not inherited by the classes that include it:
+        reached through an includer, the call means the module's ``ClassMethods`` (the ``self.included`` /
+        ``ActiveSupport::Concern`` idiom), or nothing lore can name."""
+        out = []
+        for target in targets:
+            tid = target[0]
+            s = world.syms.get(tid) if tid is not None else None
+            mod = world.syms.get(s.parent_id) if s is not None and s.parent_id is not None else None
+            if s is None or mod is None or mod.kind != "trait" or not _singleton(world, tid):
+                out.append(target)
+                continue
+            parts = call.callee.split(".")
+            recv = world.resolve_path(ctx, call.caller, ".".join(parts[:-1]), call.line) if len(parts) > 1 else None
+            twins = set(constants(world).get(mod.qualified_name, ()))
+            if recv is not None and recv[0][0] == "sym" and recv[0][1] in twins:
+                out.append(target)  # HTTParty.get: the module's own
+                continue
+            kids = [k for cm in constants(world).get(mod.qualified_name + ".ClassMethods", ())
+                    for k in world.children.get(cm, {}).get(s.name, ())]
+            out.append((kids[-1], target[1], target[2]) if kids else (None, "unresolved", 0.0))
+        return out
 
     def package_member(self, world, ctx, scope: int, name: str):
         consts = constants(world)
@@ -166,3 +192,9 @@ def _ruby_files(world) -> dict[str, dict[str, int]]:
         return {"paths": paths, "load": load}
 
     return world_cache(world, "ruby-files", build)
+
+
+
+def _singleton(world, sid: int) -> bool:
+    _c, sym = record_of(world, sid)
+    return sym is not None and "singleton" in sym.decorators

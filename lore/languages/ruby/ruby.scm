@@ -12,3 +12,4 @@
 (block_body (identifier) @bare_call)
 (then (identifier) @bare_call)
 (else (identifier) @bare_call)
+(rescue) @rescue

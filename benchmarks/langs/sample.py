@@ -8,7 +8,7 @@ Each language added without an oracle that installs here keeps its truth in ``<l
 (seed 0, 100 sites per project, test files left out) from lore's index as it was BEFORE any rule was
 tuned, then each site's target read by hand in the code and written as ``truth`` (a list of
 ``path:line`` of the definition it calls, or ``"outside the project"`` for a library or framework
-call) with a ``reason``. A site that cannot be told is ``"unsure"``: counted, not scored.
+call; ``path:line#name`` when several definitions start on that line) with a ``reason``. A site that cannot be told is ``"unsure"``: counted, not scored.
 
 Every run re-indexes the projects and scores a fresh index against the recorded truth:
 
@@ -140,10 +140,13 @@ def score(language: str, rows: list[dict], projects: dict[str, Path], work: Path
                 if row["truth"] != OUTSIDE:
                     truth = set()
                     for place in row["truth"]:
+                        place, _, wanted = place.partition("#")  # path:line#name: the definition of that name there
                         path, line = place.rsplit(":", 1)
                         if path not in spans:
                             spans[path] = callsites.definition_spans(conn, path)
-                        sp = innermost(spans[path], int(line))
+                        named = [x for x in spans[path] if wanted and x.start_line == int(line)
+                                 and x.qualified_name.rsplit(".", 1)[-1] == wanted]
+                        sp = named[0] if named else innermost(spans[path], int(line))
                         if sp is not None:
                             truth.add(sp.id)
                 v = verdict(lore, truth)

@@ -198,7 +198,7 @@ def is_test_path(path: str) -> bool:
         or ".test." in name
         or ".spec." in name
         or (stem.endswith("Test") and name.endswith(".java"))
-        or (stem.endswith(("Test", "Tests")) and name.endswith(".cs"))
+        or (stem.endswith(("Test", "Tests")) and name.endswith((".cs", ".php")))
     )
 
 

@@ -5,7 +5,8 @@ A class or function declared in a namespace is named as PHP names it, ``A\\B\\C`
 file is (composer's PSR-4 maps the same names onto paths); outside any namespace it keeps its file's path.
 Typed properties and promoted constructor parameters are typed members of their class (``$this->repo``).
 
-Calls keep the receiver path: ``$this->repo->save()`` is ``this.repo.save``, ``$x?->m()`` is ``x.m``,
+Calls keep the receiver path: ``$this->repo->save()`` is ``this.repo.save``, ``$x?->m()`` is ``$x.m`` (a
+variable keeps its ``$``: it is never a class or function of that name),
 ``self::m()`` / ``static::m()`` are ``self.m``, ``parent::m()`` is ``super().m``, ``Foo::m()`` is
 ``Foo.m``, ``new Foo(..)`` constructs ``Foo``, ``\\strlen()`` and ``helper()`` are function calls.
 Variables bind their declared parameter type, ``$x = new Foo()``, ``$x = $y->m()``, ``catch (E $e)``.
@@ -106,9 +107,9 @@ class PhpExtractor(Extractor):
         if node is None:
             return ""
         t = node.type
-        if t == "variable_name":
-            name = self.text(node).lstrip("$")
-            return "this" if name == "this" else name
+        if t == "variable_name":  # variables keep their $: never a class or function of that name
+            name = self.text(node)
+            return "this" if name == "$this" else name
         if t in ("member_access_expression", "nullsafe_member_access_expression"):
             obj = self.dotted(node.child_by_field_name("object"))
             return f"{obj or '<expr>'}.{self.text(node.child_by_field_name('name'))}"
@@ -167,18 +168,26 @@ class PhpExtractor(Extractor):
         for p in params.named_children if params is not None else ():
             if p.type not in ("simple_parameter", "property_promotion_parameter", "variadic_parameter"):
                 continue
-            pname = self.text(p.child_by_field_name("name")).lstrip("$")
+            pname = self.text(p.child_by_field_name("name"))
             tnode = p.child_by_field_name("type")
             ann = self.direct_type(tnode)
             sym.params.append((pname, ann))
             self.add_types(local, tnode, "param")
             if p.type == "property_promotion_parameter" and self.pf.symbols[owner].kind in TYPE_KINDS and ann:
-                self.add_binding(owner, f"self.{pname}", p, annotation=ann)
+                self.add_binding(owner, f"self.{pname.lstrip('$')}", p, annotation=ann)
         ret = node.child_by_field_name("return_type")
         if ret is not None:
-            sym.return_type = self.direct_type(ret)
+            sym.return_type = self.direct_type(ret) or self._self_type(ret, owner)
             self.add_types(local, ret, "return")
         return local
+
+    def _self_type(self, ret: _ts.Node, owner: int) -> str:
+        """``: self`` / ``: static`` (a fluent setter): the enclosing class."""
+        if ret.type == "optional_type" and ret.named_child_count:
+            ret = ret.named_children[0]
+        word = self.text(ret).strip().lower()
+        cls = self._class_of(owner)
+        return self.pf.symbols[cls].name if cls is not None and word in ("self", "static", "$this") else ""
 
     def _attributes(self, node: _ts.Node) -> list[str]:
         out = []
@@ -259,11 +268,14 @@ class PhpExtractor(Extractor):
         right = node.child_by_field_name("right")
         if left is None or right is None or left.type != "variable_name":
             return
-        name = self.text(left).lstrip("$")
+        name = self.text(left)
         t = right.type
         if t == "object_creation_expression":
             cls = self._new_class(right)
-            if cls and cls.lower() not in ("self", "static", "parent"):
+            if cls.lower() in ("self", "static"):
+                klass = self._class_of(owner)
+                cls = self.pf.symbols[klass].name if klass is not None else ""
+            if cls and cls.lower() != "parent":
                 self.add_binding(owner, name, node, value=cls)
         elif t in ("member_call_expression", "scoped_call_expression", "function_call_expression",
                    "nullsafe_member_call_expression"):
@@ -277,7 +289,7 @@ class PhpExtractor(Extractor):
 
     def on_catch(self, node: _ts.Node, owner: int) -> None:
         tnode = node.child_by_field_name("type")
-        name = self.text(node.child_by_field_name("name")).lstrip("$")
+        name = self.text(node.child_by_field_name("name"))
         names = self.types_in(tnode)
         if name and names:
             self.add_binding(owner, name, node, annotation=names[0][0])

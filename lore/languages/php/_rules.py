@@ -23,6 +23,8 @@ class PhpRules(CachedRules):
     class_scopes_visible_to_methods = False  # methods are reached through $this-> / self:: only
     constructor_names = ("__construct",)
     uppercase_calls_construct = False
+    # $x->m() with $x of unknown type: any class's m, not the one of the caller's own file
+    same_file_guess_for_members = False
     builtin_functions = frozenset({
         "strlen", "count", "is_array", "is_string", "is_int", "is_null", "array_map", "array_filter", "array_keys",
         "array_values", "array_merge", "in_array", "implode", "explode", "sprintf", "str_replace", "preg_match",
@@ -70,12 +72,15 @@ class PhpRules(CachedRules):
         for mid, sid in table.get("", {}).get(name, ()):
             if mid != own and world.syms[sid].kind == "function":
                 return ("sym", sid), "module_global"
-        if name not in self.builtin_functions:
+        if name not in self.builtin_functions and not name.startswith("$"):
             return ("ext", name), "external"  # PHP's or a vendor package's
         return None
 
     def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
         """A name guess stays in the files of the caller's vendor namespace (its first segment)."""
+        return self._in_vendor(world, ctx, cands)
+
+    def _in_vendor(self, world, ctx, cands: list[int]) -> list[int]:
         mine = {ns.split(".", 1)[0] for ns in file_namespaces(world).get(ctx.frow.module_id, ("",))}
         spaces = file_namespaces(world)
         out = []

@@ -179,7 +179,42 @@ class PhpExtractor(Extractor):
         if ret is not None:
             sym.return_type = self.direct_type(ret) or self._self_type(ret, owner)
             self.add_types(local, ret, "return")
+        if not sym.return_type and sym.docstring:  # PHPDoc, as static analysers read it
+            got = self._doc_type(sym.docstring, "@return")
+            cls = self._class_of(owner)
+            sym.return_type = self.pf.symbols[cls].name if got in ("self", "static", "$this") and cls is not None else got
+        if sym.docstring:
+            sym.params = [(n, a or self._doc_type(sym.docstring, "@param", n)) for n, a in sym.params]
         return local
+
+    def _doc_type(self, doc: str, tag: str, var: str = "") -> str:
+        """The one class a PHPDoc tag names (``@return \\A\\B`` / ``@var ?B`` / ``@param B $x``), spelled as this
+        file can name it (its own namespace's and imported classes by their short name), or ``''``."""
+        for line in doc.splitlines():
+            words = line.split()
+            if len(words) < 2 or words[0] != tag or (var and (len(words) < 3 or words[2] != var)):
+                continue
+            alts = [a for a in words[1].split("|") if a.lower() not in ("null", "void", "false", "true")]
+            if len(alts) != 1:
+                return ""
+            t = alts[0].lstrip("?")
+            if t.lower() in ("self", "static", "$this"):
+                return t.lower()
+            if not t or not (t[0].isalpha() or t[0] == "\\") or t.endswith("]") or "<" in t or "{" in t:
+                return ""
+            return self._short(t)
+        return ""
+
+    def _short(self, t: str) -> str:
+        name = t.lstrip("\\").replace("\\", ".")
+        if name.lower() in _SCALARS:
+            return ""
+        if not t.startswith("\\"):
+            return name
+        head, _, last = name.rpartition(".")
+        if head == self._file_ns or any(i.module == head and i.name == last and not i.alias for i in self.pf.imports):
+            return last
+        return name
 
     def _self_type(self, ret: _ts.Node, owner: int) -> str:
         """``: self`` / ``: static`` (a fluent setter): the enclosing class."""
@@ -255,7 +290,7 @@ class PhpExtractor(Extractor):
         if self.pf.symbols[owner].kind not in TYPE_KINDS:
             return
         tnode = node.child_by_field_name("type")
-        ann = self.direct_type(tnode)
+        ann = self.direct_type(tnode) or self._doc_type(self.doc_comment(node), "@var")
         for el in node.named_children:
             if el.type == "property_element":
                 name = self.text(el.child_by_field_name("name")).lstrip("$")

@@ -65,12 +65,14 @@ class PhpRules(CachedRules):
             return got
         table = namespace_members(world)
         own = ctx.frow.module_id
+        tests_ok = world.is_test_file(ctx.frow.id)  # code outside the tests never reaches into them
         for ns in file_namespaces(world).get(own, ("",)):  # the file's namespace, then (functions) the global one
             for mid, sid in table.get(ns, {}).get(name, ()):
-                if mid != own:
+                if mid != own and (tests_ok or not world.is_test_file(world.syms[sid].file_id)):
                     return ("sym", sid), "module_global"
         for mid, sid in table.get("", {}).get(name, ()):
-            if mid != own and world.syms[sid].kind == "function":
+            if mid != own and world.syms[sid].kind == "function" and (
+                    tests_ok or not world.is_test_file(world.syms[sid].file_id)):
                 return ("sym", sid), "module_global"
         if name not in self.builtin_functions and not name.startswith("$"):
             return ("ext", name), "external"  # PHP's or a vendor package's

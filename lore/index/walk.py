@@ -185,7 +185,7 @@ def is_test_path(path: str) -> bool:
     (True, False, True)
     """
     parts = path.split("/")
-    if any(p in _TEST_DIR_NAMES or _is_dotnet_test_project(p) for p in parts[:-1]):
+    if any(p in _TEST_DIR_NAMES or _is_dotnet_test_project(p) or _is_test_source_set(p) for p in parts[:-1]):
         return True
     name = parts[-1]
     stem = name.split(".", 1)[0]
@@ -198,8 +198,13 @@ def is_test_path(path: str) -> bool:
         or ".test." in name
         or ".spec." in name
         or (stem.endswith("Test") and name.endswith(".java"))
-        or (stem.endswith(("Test", "Tests")) and name.endswith((".cs", ".php")))
+        or (stem.endswith(("Test", "Tests")) and name.endswith((".cs", ".php", ".kt")))
     )
+
+
+def _is_test_source_set(part: str) -> bool:
+    """A Gradle / Kotlin Multiplatform test source set: ``jvmTest``, ``commonTest``, ``androidUnitTest``."""
+    return part[:1].islower() and part.endswith("Test") and part.isalnum()
 
 
 def _is_dotnet_test_project(part: str) -> bool:

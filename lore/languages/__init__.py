@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 
 from ..errors import UnknownAlgorithmError
 from ..parsers.records import ParsedFile
-from . import c, cpp, csharp, go, java, javascript, php, python, ruby, rust, typescript
+from . import c, cpp, csharp, go, java, javascript, kotlin, php, python, ruby, rust, typescript
 from ._base import Language
 from ._rules import ImportBinding, LanguageRules
 
@@ -54,6 +54,7 @@ LANGUAGES: tuple[Language, ...] = (
     csharp.LANGUAGE,
     ruby.LANGUAGE,
     php.LANGUAGE,
+    kotlin.LANGUAGE,
 )
 
 _BY_NAME: dict[str, Language] = {lang.name: lang for lang in LANGUAGES}

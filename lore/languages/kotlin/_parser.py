@@ -123,6 +123,16 @@ class KotlinExtractor(Extractor):
 
     # -- definitions ----------------------------------------------------------------------------
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        if kind == "alias":  # typealias X = Y<..>: a type whose members are Y's (return_type names Y)
+            name = self.text(node.child_by_field_name("type"))
+            target = next((c for c in node.named_children if c.type == "user_type"), None)
+            if not name:
+                return None
+            top = self.pf.symbols[owner].kind == "module"
+            local = self.add_symbol(node, owner, name, "type_alias", qualifier=(self._package or None) if top else None)
+            self.pf.symbols[local].return_type = self._user_type(target)
+            self.add_types(local, target, "return")
+            return local
         name_node = node.child_by_field_name("name")
         name = self.text(name_node) if name_node is not None else ""
         if kind == "constructor":

@@ -120,6 +120,10 @@ def _receiver_types(world, ctx, call, parts: list[str]) -> set[str]:
         out = {"Any"}
         for v in world.mro(what):
             out.add(world.syms[v[1]].name if v[0] == "sym" else str(v[1]).rsplit(".", 1)[-1])
+            if v[0] == "sym" and world.syms[v[1]].kind == "type_alias":  # typealias X = Y: Y's extensions too
+                _c, sym = record_of(world, v[1])
+                if sym is not None and sym.return_type:
+                    out.add(sym.return_type.rsplit(".", 1)[-1])
         return out
     return set()
 

@@ -9,3 +9,4 @@
 (property_declaration) @property
 (for_statement) @for_each
 (catch_block) @catch_param
+(type_alias) @def.alias

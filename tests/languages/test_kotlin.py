@@ -66,7 +66,7 @@ def test_calls_imports_relations_bindings():
     assert [(r.target, r.kind) for r in pf.relations] == [("Base", "extends"), ("Contract", "implements")]
     binds = {(b.name, b.annotation, b.value) for b in pf.bindings}
     assert {("self.repo", "Repo", ""), ("self.cache", "Cache", ""), ("u", "", "User")} <= binds
-    assert not any(b.name == "n" for b in pf.bindings)  # a plain constructor parameter is no property
+    assert not any(b.name == "self.n" for b in pf.bindings)  # a plain constructor parameter is no property
 
 
 def test_files_and_test_code():

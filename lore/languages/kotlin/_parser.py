@@ -160,8 +160,10 @@ class KotlinExtractor(Extractor):
                 tnode = next((c for c in p.named_children if c.type in ("user_type", "nullable_type")), None)
                 is_prop = any(self.text(c) in ("val", "var") for c in p.children)
                 ann = self.direct_type(tnode)
-                if is_prop and ann and pname:
-                    self.add_binding(local, f"self.{pname}", p, annotation=ann)
+                if ann and pname:
+                    if is_prop:
+                        self.add_binding(local, f"self.{pname}", p, annotation=ann)
+                    # a plain parameter is still in sight of the class's initializers (methods cannot name it)
                     self.add_binding(local, pname, p, annotation=ann)
                 self.add_types(local, tnode, "field")
             for spec in (c for c in node.named_children if c.type == "delegation_specifiers"):
@@ -236,8 +238,17 @@ class KotlinExtractor(Extractor):
             self.add_types(owner, tnode, "field" if in_type else "annotation")
             return
         value = next((c for c in node.named_children if c.type in ("call_expression", "navigation_expression",
-                                                                   "identifier")), None)
+                                                                   "identifier", "object_literal")), None)
         if value is None or not name:
+            return
+        if value.type == "object_literal":  # object : Channel<T> by channel { .. }: a Channel
+            spec = next((c for c in value.named_children if c.type == "delegation_specifiers"), None)
+            found = self.types_in(spec)
+            ann = found[0][0] if found and found[0][0].rsplit(".", 1)[-1] not in _WRAPPERS else ""
+            if ann:
+                if in_type:
+                    self.add_binding(owner, f"self.{name}", node, annotation=ann)
+                self.add_binding(owner, name, node, annotation=ann)
             return
         if value.type == "call_expression":
             callee = self._callee(value)

@@ -81,17 +81,24 @@ class KotlinRules(CachedRules):
 
     def choose_overload(self, world, ctx, call, targets):
         parts = call.callee.split(".")
-        if call.kind != "call" or len(parts) < 2 or any(t[0] is not None and t[1] not in _WEAK for t in targets):
+        if any(t[0] is not None and t[1] not in _WEAK for t in targets):
+            return [_by_arity(world, t, len(call.args)) for t in targets]
+        if call.kind != "call" or len(parts) < 2:
             return targets
         exts = [e for e in _extensions(world).get(parts[-1], ()) if _visible(world, ctx, e)]
         if not exts:
             return targets
         names = _receiver_types(world, ctx, call, parts)
         typed = [e for e in exts if names and _this_type(world, e).rsplit(".", 1)[-1] in names]
+        outside = [e for e in exts if not _repo_type(world, _this_type(world, e))]
         if typed:
             chosen, res = typed, "annotated_type"
         elif not names and len(exts) == 1:
             chosen, res = exts, "unique_name"
+        elif names and _outside_value(names) and len(outside) == 1:
+            # a library type (Channel) and an extension on another library type (ReceiveChannel): how the two
+            # relate is the library's business; the one extension of that name in sight is a guess
+            chosen, res = outside, "unique_name"
         else:
             return targets
         return [(e, res, CONFIDENCE[res] / len(chosen)) for e in sorted(chosen)]
@@ -115,7 +122,7 @@ def _receiver_types(world, ctx, call, parts: list[str]) -> set[str]:
         return set()
     tag, what = got[0]
     if tag in ("extinst", "ext", "extattr"):
-        return {str(what).rsplit(".", 1)[-1], "Any"}
+        return {str(what).rsplit(".", 1)[-1], "Any", "?outside"}
     if tag == "inst" and isinstance(what, int):
         out = {"Any"}
         for v in world.mro(what):
@@ -126,6 +133,15 @@ def _receiver_types(world, ctx, call, parts: list[str]) -> set[str]:
                     out.add(sym.return_type.rsplit(".", 1)[-1])
         return out
     return set()
+
+
+def _repo_type(world, name: str) -> bool:
+    last = name.rsplit(".", 1)[-1]
+    return bool(last) and any(world.syms[k].kind in _TYPES for k in world.by_name.get(last, ()))
+
+
+def _outside_value(names: set[str]) -> bool:
+    return "?outside" in names
 
 
 def _this_type(world, sid: int) -> str:
@@ -195,3 +211,35 @@ def file_packages(world) -> dict[int, tuple[str, ...]]:
 
 def package_members(world) -> dict[str, dict[str, list[tuple[int, int]]]]:
     return _packages(world)[2]
+
+
+def _by_arity(world, target, n: int):
+    """A function of several overloads (same name, same parent) replaced by the one taking ``n`` arguments
+    (parameters with a default may be left out; a trailing lambda counts as one), when exactly one does."""
+    tid, res, conf = target
+    s = world.syms.get(tid) if tid is not None else None
+    if s is None or s.kind not in ("function", "method") or s.parent_id is None:
+        return target
+    same = world.children.get(s.parent_id, {}).get(s.name, ())
+    if len(same) < 2:
+        return target
+    fit = [k for k in same if _takes(world, k, n)]
+    return (fit[0], res, conf) if len(fit) == 1 else target
+
+
+def _takes(world, sid: int, n: int) -> bool:
+    _c, sym = record_of(world, sid)
+    if sym is None:
+        return True
+    params = [p for p in sym.params if p[0] != "this"]
+    head = sym.signature.find("(", sym.signature.find(sym.name))
+    inner = sym.signature[head + 1: sym.signature.rfind(")")] if head >= 0 else ""
+    depth, optional, vararg = 0, 0, "vararg " in inner
+    for ch in inner:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        elif ch == "=" and depth == 0:
+            optional += 1
+    return len(params) - optional <= n <= (1 << 20 if vararg else len(params))

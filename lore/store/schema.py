@@ -28,7 +28,8 @@ INDEX_FORMAT = 6  # 2: <yield> and tuple-element bindings; fixture_flow, unpacke
 #    variables and java.lang types (String ...) are typed
 #    TS/JS: name guesses only into imported modules, declared member types, super(), getters, JSDoc;
 #    Rust: guesses respect privacy and std paths, impl blocks of std types, generic bounds
-# 6: C#, Ruby and PHP (.cs, .rb, .php files are indexed; .NET test projects, *_spec.rb, *Test.php are test code)
+# 6: C#, Ruby, PHP and Kotlin (.cs, .rb, .php, .kt files are indexed; .NET test projects, *_spec.rb, *Test.php,
+#    Kotlin test source sets are test code)
 #    C/C++: include search paths, global linkage (no name guesses), macro-tolerant extraction, overloads by arity
 
 # strongest first; the resolver records which rule bound each edge

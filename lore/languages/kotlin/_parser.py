@@ -171,7 +171,7 @@ class KotlinExtractor(Extractor):
                     inv = next((c for c in d.named_children if c.type == "constructor_invocation"), None)
                     tn = next((c for c in (inv or d).named_children if c.type == "user_type"), None)
                     tname = self._user_type(tn)
-                    if tname:
+                    if tname and tn is not None:
                         rel = "extends" if inv is not None or kind == "interface" else "implements"
                         self.add_relation(local, tname, rel, tn)
             return local

@@ -39,7 +39,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [(s.qualified_name, s.kind) for s in pf.symbols]
     [('lib.shop.cart', 'module'), ('Shop', 'trait'), ('Shop.Cart', 'class'), ('Shop.Cart.add', 'method')]
     >>> [c.callee for c in pf.calls]
-    ['self.items.push', 'total']
+    ['self.items.push', 'self.total']
     """
     return RubyExtractor(path, source, module).run()
 
@@ -90,8 +90,8 @@ class RubyExtractor(Extractor):
         if t == "scope_resolution":
             return self._const(node)
         if t == "call":
-            if self.text(node.child_by_field_name("method")) == "class" and \
-                    (node.child_by_field_name("receiver") is None or node.child_by_field_name("receiver").type == "self"):
+            recv = node.child_by_field_name("receiver")
+            if self.text(node.child_by_field_name("method")) == "class" and (recv is None or recv.type == "self"):
                 cls = self._class_of_node(node)  # self.class.m: a class method of the enclosing class
                 if cls:
                     return cls
@@ -175,9 +175,9 @@ class RubyExtractor(Extractor):
             self._attrs(node, owner, method, args)
             return
         if recv is None and method == "new":
-            cls = self._class_of(owner)
-            if cls is not None:  # ``new(..)`` in a class method: an instance of that class
-                self.add_call(owner, self.pf.symbols[cls].qualified_name, node, "new")
+            klass = self._class_of(owner)
+            if klass is not None:  # ``new(..)`` in a class method: an instance of that class
+                self.add_call(owner, self.pf.symbols[klass].qualified_name, node, "new")
                 return
         if recv is not None and method == "new":
             cls = self._const(recv)

@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 
 from ..errors import UnknownAlgorithmError
 from ..parsers.records import ParsedFile
-from . import c, cpp, csharp, go, java, javascript, kotlin, php, python, ruby, rust, typescript
+from . import basic, c, cpp, csharp, go, java, javascript, kotlin, php, python, ruby, rust, typescript
 from ._base import Language
 from ._rules import ImportBinding, LanguageRules
 
@@ -55,6 +55,7 @@ LANGUAGES: tuple[Language, ...] = (
     ruby.LANGUAGE,
     php.LANGUAGE,
     kotlin.LANGUAGE,
+    *basic.languages(),  # the basic tier: installed grammar wheels with a tags.scm (name-only edges)
 )
 
 _BY_NAME: dict[str, Language] = {lang.name: lang for lang in LANGUAGES}

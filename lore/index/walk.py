@@ -185,7 +185,7 @@ def is_test_path(path: str) -> bool:
     (True, False, True)
     """
     parts = path.split("/")
-    if any(p in _TEST_DIR_NAMES for p in parts[:-1]):
+    if any(p in _TEST_DIR_NAMES or _is_dotnet_test_project(p) or _is_test_source_set(p) for p in parts[:-1]):
         return True
     name = parts[-1]
     stem = name.split(".", 1)[0]
@@ -193,11 +193,23 @@ def is_test_path(path: str) -> bool:
         stem.startswith("test_")
         or stem.endswith("_test")
         or stem.endswith("_tests")
+        or (stem.endswith("_spec") and name.endswith(".rb"))
         or name == "conftest.py"
         or ".test." in name
         or ".spec." in name
         or (stem.endswith("Test") and name.endswith(".java"))
+        or (stem.endswith(("Test", "Tests")) and name.endswith((".cs", ".php", ".kt")))
     )
+
+
+def _is_test_source_set(part: str) -> bool:
+    """A Gradle / Kotlin Multiplatform test source set: ``jvmTest``, ``commonTest``, ``androidUnitTest``."""
+    return part[:1].islower() and part.endswith("Test") and part.isalnum()
+
+
+def _is_dotnet_test_project(part: str) -> bool:
+    """A .NET test project's folder, named after its assembly: ``App.Tests``, ``App.UnitTests.Core``."""
+    return "." in part and any(w in _TEST_DIR_NAMES or w.endswith("tests") for w in part.lower().split(".")[1:])
 
 
 @dataclass(frozen=True, slots=True)

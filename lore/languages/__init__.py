@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 
 from ..errors import UnknownAlgorithmError
 from ..parsers.records import ParsedFile
-from . import c, cpp, go, java, javascript, python, rust, typescript
+from . import basic, c, cpp, csharp, go, java, javascript, kotlin, php, python, ruby, rust, typescript
 from ._base import Language
 from ._rules import ImportBinding, LanguageRules
 
@@ -51,6 +51,11 @@ LANGUAGES: tuple[Language, ...] = (
     rust.LANGUAGE,
     c.LANGUAGE,
     cpp.LANGUAGE,
+    csharp.LANGUAGE,
+    ruby.LANGUAGE,
+    php.LANGUAGE,
+    kotlin.LANGUAGE,
+    *basic.languages(),  # the basic tier: installed grammar wheels with a tags.scm (name-only edges)
 )
 
 _BY_NAME: dict[str, Language] = {lang.name: lang for lang in LANGUAGES}

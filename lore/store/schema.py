@@ -20,7 +20,7 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 5  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
+INDEX_FORMAT = 6  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
 # 4: isinstance narrowings (Binding.until), branch bindings (Binding.branch_end); rebound parameters;
 #    elements of annotated containers
@@ -28,6 +28,8 @@ INDEX_FORMAT = 5  # 2: <yield> and tuple-element bindings; fixture_flow, unpacke
 #    variables and java.lang types (String ...) are typed
 #    TS/JS: name guesses only into imported modules, declared member types, super(), getters, JSDoc;
 #    Rust: guesses respect privacy and std paths, impl blocks of std types, generic bounds
+# 6: C#, Ruby, PHP and Kotlin (.cs, .rb, .php, .kt files are indexed; .NET test projects, *_spec.rb, *Test.php,
+#    Kotlin test source sets are test code); the basic tier (Lua, Scala: name_only edges)
 #    C/C++: include search paths, global linkage (no name guesses), macro-tolerant extraction, overloads by arity
 
 # strongest first; the resolver records which rule bound each edge
@@ -49,6 +51,7 @@ RESOLUTIONS: tuple[str, ...] = (
     "same_file_name",  # heuristic: a unique definition of that name in the same file
     "unique_name",  # heuristic: the only definition of that name in the repository (or the one all others override)
     "ambiguous_name",  # heuristic: one of k candidates, confidence 1/k each
+    "name_only",  # basic tier (a grammar's tags.scm, no rules of the language): a definition of that name, 1/k each
     "external",  # stdlib / third-party target, an `external` symbol named by import path
     "builtin",  # a language builtin (len, print, ...), an `external` symbol under `builtins.`
     "unresolved",  # nothing found: callee_id is NULL, the raw name is kept
@@ -71,6 +74,7 @@ CONFIDENCE: dict[str, float] = {
     "same_file_name": 0.6,
     "unique_name": 0.5,
     "ambiguous_name": 0.5,  # multiplied by 1/k
+    "name_only": 0.4,  # multiplied by 1/k
     "external": 1.0,
     "builtin": 1.0,
     "unresolved": 0.0,
@@ -90,7 +94,7 @@ def strength(resolution: str) -> str:
     >>> [strength(r) for r in ("import", "argument_flow", "same_file_name", "ambiguous_name", "builtin", "unresolved")]
     ['rule', 'rule', 'heuristic', 'ambiguous', 'external', 'unresolved']
     """
-    if resolution in ("same_file_name", "unique_name"):
+    if resolution in ("same_file_name", "unique_name", "name_only"):
         return "heuristic"
     if resolution == "ambiguous_name":
         return "ambiguous"

@@ -1,0 +1,245 @@
+"""Kotlin's resolution rules: a package is made of the files that declare it (``package a.b``); ``import
+a.b.C`` binds ``C``, ``import a.b.*`` all of ``a.b``; the file's own package is visible without import, and
+so are the members a class inherits. ``x.f()`` where ``x``'s type has no ``f`` is an extension function
+(``fun T.f()``) of the caller's package or one it imports, chosen by the receiver's type. A capitalised
+name no package of the repository declares comes from Kotlin or a library: external, never a guess.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ...parsers.records import Import
+from ...store.schema import CONFIDENCE
+from .._rules import CachedRules, ImportBinding, inherited_member, record_of, world_cache
+
+_TYPES = ("class", "interface", "enum")
+_WEAK = frozenset({"external", "builtin", "unresolved", "same_file_name", "unique_name", "ambiguous_name"})
+
+
+class KotlinRules(CachedRules):
+    language = "kotlin"
+    imports_reexported = False
+    implicit_receivers = {"this": "inst"}
+    first_param_is_receiver = False
+    class_scopes_visible_to_methods = True
+    constructor_names = ("<init>",)
+    uppercase_calls_construct = True  # Foo(..) constructs: Kotlin has no new
+    builtin_functions = frozenset({  # kotlin.*, kotlin.collections.*, kotlin.io.* ...: imported by default
+        "println", "print", "listOf", "mutableListOf", "mapOf", "mutableMapOf", "setOf", "mutableSetOf",
+        "emptyList", "emptyMap", "emptySet", "arrayOf", "require", "requireNotNull", "check", "checkNotNull",
+        "error", "TODO", "lazy", "run", "with", "apply", "also", "let", "takeIf", "takeUnless", "repeat", "buildList",
+        "buildMap", "buildString", "maxOf", "minOf", "Pair", "Triple", "String", "Int", "Long", "Boolean", "Any",
+        "Unit", "Nothing", "Exception", "IllegalArgumentException", "IllegalStateException", "RuntimeException",
+        "UnsupportedOperationException", "NoSuchElementException", "Throwable", "Result", "runCatching",
+        "sequenceOf", "generateSequence", "arrayListOf", "hashMapOf", "linkedMapOf", "sortedMapOf", "to",
+    })
+    builtin_method_names = frozenset({
+        "<init>", "let", "also", "apply", "run", "takeIf", "map", "filter", "forEach", "first", "firstOrNull", "last",
+        "lastOrNull", "isEmpty", "isNotEmpty", "size", "get", "put", "add", "remove", "contains", "toString",
+        "equals", "hashCode", "joinToString", "toList", "toMutableList", "toSet", "toMap", "flatMap", "mapNotNull",
+        "any", "all", "none", "count", "sumOf", "sortedBy", "groupBy", "associate", "associateBy", "plus", "minus",
+        "addAll", "removeAll", "clear", "getOrElse", "getOrNull", "getOrPut", "orEmpty", "trim", "split", "substring",
+        "startsWith", "endsWith", "replace", "lowercase", "uppercase", "padStart", "padEnd", "format", "append",
+        "appendLine", "collect", "emit", "launch", "async", "await", "cancel", "invoke", "compareTo", "copy",
+    })
+    builtin_prefix = "kotlin"
+
+    def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
+        if imp.name == "*":
+            return ImportBinding("", imp.module, None, star=True)
+        if not imp.name:
+            return None
+        return ImportBinding(imp.alias or imp.name, imp.module, imp.name)
+
+    def _module_value(self, world, ctx, module: str):
+        spaces = packages(world)
+        ids = spaces.get(module)
+        if ids:
+            return ("pkg", tuple(ids))
+        head, _, last = module.rpartition(".")  # import a.b.C.member: the class a.b.C
+        for mid in spaces.get(head, ()):
+            kids = world.children.get(mid, {}).get(last)
+            if kids:
+                return ("sym", kids[-1])
+        return None
+
+    def package_member(self, world, ctx, scope: int, name: str):
+        got = inherited_member(world, ctx, scope, name)
+        if got is not None:
+            return got
+        own = ctx.frow.module_id
+        for pkg in file_packages(world).get(own, ("",)):
+            for mid, sid in package_members(world).get(pkg, {}).get(name, ()):
+                if mid != own:
+                    return ("sym", sid), "module_global"
+        if name[:1].isupper() and name not in self.builtin_functions:
+            return ("ext", name), "external"  # Kotlin's, Java's or a library's
+        return None
+
+    overloads = True  # extension functions are chosen after the lookup, by the receiver's type
+
+    def choose_overload(self, world, ctx, call, targets):
+        parts = call.callee.split(".")
+        if any(t[0] is not None and t[1] not in _WEAK for t in targets):
+            return [_by_arity(world, t, len(call.args)) for t in targets]
+        if call.kind != "call" or len(parts) < 2:
+            return targets
+        exts = [e for e in _extensions(world).get(parts[-1], ()) if _visible(world, ctx, e)]
+        if not exts:
+            return targets
+        names = _receiver_types(world, ctx, call, parts)
+        typed = [e for e in exts if names and _this_type(world, e).rsplit(".", 1)[-1] in names]
+        outside = [e for e in exts if not _repo_type(world, _this_type(world, e))]
+        if typed:
+            chosen, res = typed, "annotated_type"
+        elif not names and len(exts) == 1:
+            chosen, res = exts, "unique_name"
+        elif names and _outside_value(names) and len(outside) == 1:
+            # a library type (Channel) and an extension on another library type (ReceiveChannel): how the two
+            # relate is the library's business; the one extension of that name in sight is a guess
+            chosen, res = outside, "unique_name"
+        else:
+            return targets
+        return [(e, res, CONFIDENCE[res] / len(chosen)) for e in sorted(chosen)]
+
+    def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
+        """A name-only guess reaches the files of the caller's package and the packages it imports."""
+        seen = set(file_packages(world).get(ctx.frow.module_id, ("",)))
+        seen.update(imp.module for imp in ctx.pf.imports)
+        pk = file_packages(world)
+        out = []
+        for s in cands:
+            f = world.files.get(world.syms[s].file_id)
+            if f is not None and set(pk.get(f.module_id, ("",))) & seen:
+                out.append(s)
+        return out
+
+
+def _receiver_types(world, ctx, call, parts: list[str]) -> set[str]:
+    got = world.resolve_path(ctx, call.caller, ".".join(parts[:-1]), call.line)
+    if got is None:
+        return set()
+    tag, what = got[0]
+    if tag in ("extinst", "ext", "extattr"):
+        return {str(what).rsplit(".", 1)[-1], "Any", "?outside"}
+    if tag == "inst" and isinstance(what, int):
+        out = {"Any"}
+        for v in world.mro(what):
+            out.add(world.syms[v[1]].name if v[0] == "sym" else str(v[1]).rsplit(".", 1)[-1])
+            if v[0] == "sym" and world.syms[v[1]].kind == "type_alias":  # typealias X = Y: Y's extensions too
+                _c, sym = record_of(world, v[1])
+                if sym is not None and sym.return_type:
+                    out.add(sym.return_type.rsplit(".", 1)[-1])
+        return out
+    return set()
+
+
+def _repo_type(world, name: str) -> bool:
+    last = name.rsplit(".", 1)[-1]
+    return bool(last) and any(world.syms[k].kind in _TYPES for k in world.by_name.get(last, ()))
+
+
+def _outside_value(names: set[str]) -> bool:
+    return "?outside" in names
+
+
+def _this_type(world, sid: int) -> str:
+    _c, sym = record_of(world, sid)
+    return sym.params[0][1] if sym is not None and sym.params and sym.params[0][0] == "this" else ""
+
+
+def _visible(world, ctx, sid: int) -> bool:
+    s = world.syms[sid]
+    f = world.files.get(s.file_id)
+    if f is None:
+        return False
+    theirs = set(file_packages(world).get(f.module_id, ("",)))
+    if theirs & set(file_packages(world).get(ctx.frow.module_id, ("",))):
+        return True
+    return any((imp.name == "*" and imp.module in theirs) or (imp.name == s.name and imp.module in theirs)
+               for imp in ctx.pf.imports)
+
+
+def _extensions(world) -> dict[str, list[int]]:
+    def build() -> dict[str, list[int]]:
+        out: dict[str, list[int]] = defaultdict(list)
+        for f in sorted(world.files.values(), key=lambda f: f.id):
+            if f.language != "kotlin":
+                continue
+            c = world.ctx(f.id)
+            if c is None:
+                continue
+            for local, sym in enumerate(c.pf.symbols):
+                if "extension" in sym.decorators:
+                    out[sym.name].append(c.ids[local])
+        return dict(out)
+
+    return world_cache(world, "kotlin-extensions", build)
+
+
+def _packages(world):
+    def build():
+        by_pkg: dict[str, list[int]] = defaultdict(list)
+        by_mod: dict[int, list[str]] = defaultdict(list)
+        members: dict[str, dict[str, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
+        for f in sorted(world.files.values(), key=lambda f: f.id):
+            if f.language != "kotlin":
+                continue
+            mid = f.module_id
+            modq = world.syms[mid].qualified_name
+            for name, kids in sorted(world.children.get(mid, {}).items()):
+                for k in kids:
+                    s = world.syms[k]
+                    pkg = s.qualified_name[: -len(s.name) - 1] if s.qualified_name != f"{modq}.{s.name}" else ""
+                    if pkg not in by_mod[mid]:
+                        by_mod[mid].append(pkg)
+                        by_pkg[pkg].append(mid)
+                    members[pkg][name].append((mid, k))
+        return dict(by_pkg), {k: tuple(v) for k, v in by_mod.items()}, {k: dict(v) for k, v in members.items()}
+
+    return world_cache(world, "kotlin-packages", build)
+
+
+def packages(world) -> dict[str, list[int]]:
+    return _packages(world)[0]
+
+
+def file_packages(world) -> dict[int, tuple[str, ...]]:
+    return _packages(world)[1]
+
+
+def package_members(world) -> dict[str, dict[str, list[tuple[int, int]]]]:
+    return _packages(world)[2]
+
+
+def _by_arity(world, target, n: int):
+    """A function of several overloads (same name, same parent) replaced by the one taking ``n`` arguments
+    (parameters with a default may be left out; a trailing lambda counts as one), when exactly one does."""
+    tid, res, conf = target
+    s = world.syms.get(tid) if tid is not None else None
+    if s is None or s.kind not in ("function", "method") or s.parent_id is None:
+        return target
+    same = world.children.get(s.parent_id, {}).get(s.name, ())
+    if len(same) < 2:
+        return target
+    fit = [k for k in same if _takes(world, k, n)]
+    return (fit[0], res, conf) if len(fit) == 1 else target
+
+
+def _takes(world, sid: int, n: int) -> bool:
+    _c, sym = record_of(world, sid)
+    if sym is None:
+        return True
+    params = [p for p in sym.params if p[0] != "this"]
+    head = sym.signature.find("(", sym.signature.find(sym.name))
+    inner = sym.signature[head + 1: sym.signature.rfind(")")] if head >= 0 else ""
+    depth, optional, vararg = 0, 0, "vararg " in inner
+    for ch in inner:
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            depth -= 1
+        elif ch == "=" and depth == 0:
+            optional += 1
+    return len(params) - optional <= n <= (1 << 20 if vararg else len(params))

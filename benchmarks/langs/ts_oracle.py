@@ -28,7 +28,8 @@ tuning, they are run only for the baseline and the final figures, with ``--json`
 inherits); the constructor is kept (lore binds a construction to the constructor that runs). An
 answer that stops at an import of a package that is not installed (``import x from 'pkg'``,
 ``const x = require('pkg')``) is outside the project. A call through a parameter,
-a destructured name, a variable holding a non-function value or an anonymous closure that a
+a destructured name, a variable holding a non-function value, the result of a call called in
+place (``compose(a)(c)``, lore's callee ``compose()``) or an anonymous closure that a
 factory returns (``const isArray = tagTester('Array')``: TypeScript answers the ``function`` inside
 ``tagTester``) has no named definition to compare, so such sites count as unanswered. An overload
 signature is mapped to its implementation (lore keeps the implementation only). ``super(...)``
@@ -82,6 +83,11 @@ def ask_typescript(ts_dir: Path, root: Path, sites: list[Site]) -> dict[Site, An
     asked: list[Site] = []
     lines = []
     for site in sites:
+        if site.callee.endswith(")") and not site.callee.endswith("super().constructor"):
+            # ``compose(a)(c)``: what a call returns is called; asking at ``compose`` would answer the
+            # inner call (its own site), and the function called here has no name
+            answers[site] = Answer(error="calls what a call returns")
+            continue
         pos = super_position(root, site) if site.callee.endswith("super().constructor") else name_position(root, site)
         if pos is None:
             answers[site] = Answer(error="name not found in the source")

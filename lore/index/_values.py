@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..languages import BUILTIN_RESULTS
 from ..parsers.records import Binding
 from ._containers import plain
 from ._containers import shape as container_shape
@@ -321,6 +322,8 @@ class ValuesMixin(WorldCore):
             return payload[2], res  # type: ignore[index]
         if tag == "of":
             return self.call_result(plain(v), res, depth + 1)
+        if tag in ("ext", "extattr") and str(payload) in BUILTIN_RESULTS:  # 'a'.split(): what the language fixes
+            return ("extinst", BUILTIN_RESULTS[str(payload)]), res
         if tag in ("opaque", "extattr"):  # what an external method returns: a value nobody here defines
             return (("opaque", f"{payload}()"), res) if self._strict else None
         if tag == "sym":

@@ -46,6 +46,9 @@ class LanguageRules:
     # matched to repository methods by name (x.append() is almost never your own `append`)
     builtin_method_names: frozenset[str] = frozenset()
     builtin_prefix = "builtins"
+    # what the runtime's own functions and methods give back, when the language fixes it: external name
+    # -> the external class its result is an instance of (JS ``'a,b'.split(',')`` is an Array)
+    builtin_results: dict[str, str] = {}
     class_scopes_visible_to_methods = False
     member_separator = "."
 

@@ -229,3 +229,55 @@ def test_a_member_of_a_member_of_an_unknown_value_is_not_guessed(tmp_path):
     got = edges(tmp_path, files, "src.cors.cors")
     assert got["c.req.header"] == {(None, "unresolved")}
     assert got["c.header"] == {("src.context.Context.header", "unique_name")}
+
+
+def test_an_object_literal_of_names_is_a_namespace_of_them(tmp_path):
+    files = {"src/jwt/jwt.ts": "export const sign = (x: string) => x;\nexport function verify(x: string) { return x; }\n",
+             "src/jwt/index.ts": "import { sign, verify } from './jwt';\nexport const Jwt = { sign, verify, check: verify };\n",
+             "src/mw.ts": "import { Jwt } from './jwt';\nexport function go() {\n  Jwt.sign('a');\n  Jwt.check('b');\n}\n"}
+    got = edges(tmp_path, files, "src.mw.go")
+    assert got["Jwt.sign"] == {("src.jwt.jwt.sign", "import")}
+    assert got["Jwt.check"] == {("src.jwt.jwt.verify", "import")}
+
+
+def test_a_spread_namespace_import_gives_the_literal_its_names(tmp_path):
+    files = {"src/schemas.ts": "export function tuple(x: number) { return x; }\n",
+             "src/conv.ts": "import * as _schemas from './schemas';\nconst z = { ..._schemas, all: _schemas };\n"
+                            "export function convert() {\n  z.tuple(1);\n}\n"}
+    got = edges(tmp_path, files, "src.conv.convert")
+    assert got["z.tuple"] == {("src.schemas.tuple", "module_global")}
+
+
+def test_a_plain_data_literal_is_no_namespace(tmp_path):
+    files = {"src/a.ts": "const limit = 3;\nconst opts = { limit, retries: limit };\nexport function f() {\n  return opts;\n}\n"}
+    edges(tmp_path, files, "src.a.f")
+    conn = sqlite3.connect(tmp_path / ".lore" / "index.db")
+    try:
+        kinds = {q: k for q, k in conn.execute("SELECT qualified_name, kind FROM symbols")}
+    finally:
+        conn.close()
+    assert "src.a.opts" not in kinds
+
+
+def test_runtime_types_bind_the_runtimes_methods_never_a_project_method(tmp_path):
+    files = {"src/router.ts": "export class Router {\n  split(p: string) { return p; }\n  push(p: string) { return p; }\n}\n",
+             "src/use.ts": "import { Router } from './router';\n"
+                           "export function f(path: string, parts: readonly string[], m: Map<string, Router>, u: 'a' | 'b' | undefined) {\n"
+                           "  path.split('/').map(String).join(',');\n  parts.push('x');\n  m.get('k');\n  u.split('');\n"
+                           "  Object.keys(m).forEach(String);\n  /x/.test(path);\n  const acc = [];\n  acc.push(1);\n}\n"}
+    got = edges(tmp_path, files, "src.use.f")
+    assert got["path.split"] == {("js.global.String.split", "builtin")}
+    assert got["path.split().map().join"] == {("js.global.Array.join", "builtin")}
+    assert got["parts.push"] == {("js.global.Array.push", "builtin")}
+    assert got["m.get"] == {("js.global.Map.get", "builtin")}
+    assert got["u.split"] == {("js.global.String.split", "builtin")}
+    assert got["Object.keys().forEach"] == {("js.global.Array.forEach", "builtin")}
+    assert got["RegExp().test"] == {("js.global.RegExp.test", "builtin")}
+    assert got["acc.push"] == {("js.global.Array.push", "builtin")}
+
+
+def test_javascript_literals_are_the_runtimes_classes(tmp_path):
+    files = {"a.js": "function g(s) {\n  const parts = [];\n  parts.push(s);\n  return `x${s}`.trim();\n}\n"}
+    got = edges(tmp_path, files, "a.g")
+    assert got["parts.push"] == {("js.global.Array.push", "builtin")}
+    assert got["String().trim"] == {("js.global.String.trim", "builtin")}

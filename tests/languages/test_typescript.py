@@ -38,7 +38,7 @@ def test_symbols():
 def test_types_relations_and_receivers():
     pf = typescript.parse("src/s.ts", SRC, "src.s")
     find = next(s for s in pf.symbols if s.name == "find")
-    assert find.params == [("id", "")]
+    assert find.params == [("id", "Number")]  # a number is the runtime's Number (its methods are Number's)
     assert find.return_type == "User"  # Promise<User | undefined> -> User
     refs = {(pf.symbols[t.owner].name, t.type_name, t.kind) for t in pf.type_refs}
     assert {("Service", "Cache", "field"), ("Service", "UserRepo", "field"), ("constructor", "UserRepo", "param"),

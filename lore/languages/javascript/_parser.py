@@ -33,6 +33,9 @@ from ._nodes import EXPORTS, FUNCTION_VALUES
 from ._nodes import key as _key
 
 JSX_QUERY = Path(__file__).with_name("jsx.scm")  # JSX elements, shared with TSX
+# a literal's value is an instance of the runtime's class, written as a construction of it
+LITERAL_CLASSES = {"string": "String()", "template_string": "String()", "regex": "RegExp()", "array": "Array()",
+                   "number": "Number()"}
 DECL_WRAPPERS = frozenset({"export_statement", "lexical_declaration", "variable_declaration"})
 
 
@@ -112,6 +115,8 @@ class JsExtractor(CommonJsMixin, Extractor):
         if t == "new_expression":  # new Foo().bar(): a Foo
             inner = self.dotted(node.child_by_field_name("constructor"))
             return f"{inner}()" if inner and "(" not in inner else "<expr>()"
+        if t in LITERAL_CLASSES:  # 'a,b'.split(), /x/.test(s), [a, b].map(): the runtime's own class
+            return LITERAL_CLASSES[t]
         if t in ("parenthesized_expression", "non_null_expression", "await_expression") and node.named_child_count:
             return self.dotted(node.named_children[0])
         if t in ("as_expression", "satisfies_expression", "type_assertion") and node.named_child_count:
@@ -404,6 +409,40 @@ class JsExtractor(CommonJsMixin, Extractor):
                     return True
         return False
 
+    def _is_name_table(self, obj: _ts.Node, owner: int) -> bool:
+        """A module-level literal made of names only (``{ sign, verify, check: verify }``), at least one of
+        them a function or an import of the module: a namespace its users call members of."""
+        if self.pf.symbols[owner].kind != "module" or not obj.named_child_count:
+            return False
+        known = {i.alias or i.name for i in self.pf.imports if i.owner == owner and i.name != "*"}
+        hit = False
+        for c in obj.named_children:
+            if c.type == "shorthand_property_identifier":
+                ref = self.text(c)
+            elif c.type == "pair" and (v := c.child_by_field_name("value")) is not None and v.type == "identifier":
+                ref = self.text(v)
+            elif c.type == "comment":
+                continue
+            elif c.type == "spread_element" and self._spread_module(c, owner):
+                hit = True
+                continue
+            else:
+                return False
+            got = self.named.get((owner, ref))
+            hit = hit or ref in known or (got is not None and self.pf.symbols[got].kind in ("function", "class"))
+        return hit
+
+    def _spread_module(self, spread: _ts.Node, owner: int) -> str:
+        """``'./schemas.js'`` of ``..._schemas`` where ``import * as _schemas from './schemas.js'`` (else ``''``)."""
+        arg = spread.named_children[0] if spread.named_child_count else None
+        if arg is None or arg.type != "identifier":
+            return ""
+        ref = self.text(arg)
+        for i in self.pf.imports:
+            if i.owner == owner and i.alias == ref and i.name is None:
+                return i.module
+        return ""
+
     def on_var(self, node: _ts.Node, owner: int) -> int | None:
         name_node = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
@@ -428,12 +467,20 @@ class JsExtractor(CommonJsMixin, Extractor):
         if type_node is not None:
             self.add_binding(owner, name, node, annotation=self.primary(type_node))
             self.add_types(owner, type_node, "annotation")
-        elif value is not None and value.type == "object" and self._has_functions(value):
-            # const api = { get() {...}, put: () => ... }: a namespace of functions
+        elif value is not None and value.type == "object" and (self._has_functions(value)
+                                                                or self._is_name_table(value, owner)):
+            # const api = { get() {...}, put: () => ... }: a namespace of functions; also
+            # export const Jwt = { sign, verify }: a table of the module's functions and imports
             local = self.add_symbol(node, owner, name, "namespace", body=value, doc_node=self._doc_anchor(node),
                                     exported=self._exported(node, owner))
             self.named.setdefault((owner, name), local)
             self.literals[_key(value)] = local
+            for c in value.named_children:
+                if c.type == "shorthand_property_identifier":  # { sign }: the name of the enclosing scope
+                    self.add_binding(local, self.text(c), c, alias_of=self.text(c))
+                    self.pf.bindings[-1].scope = owner
+                elif c.type == "spread_element" and (spec := self._spread_module(c, owner)):
+                    self.add_import(local, spec, c, "*")  # { ..._schemas }: every name of the module
             return local
         elif value is not None:
             self._bind_value(owner, name, node, value)
@@ -470,6 +517,8 @@ class JsExtractor(CommonJsMixin, Extractor):
             callee = self.dotted(value.child_by_field_name("function"))
             if callee and not callee.startswith("<"):
                 self.add_binding(owner, name, at, value=callee)
+        elif t in LITERAL_CLASSES:  # const parts = [], s = 'x': an Array, a String
+            self.add_binding(owner, name, at, value=LITERAL_CLASSES[t][:-2])
         elif t in ("identifier", "member_expression", "this"):
             src = self.dotted(value)
             if src and "<" not in src:

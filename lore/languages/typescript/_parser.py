@@ -51,6 +51,11 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 
 
 FUNCTION_TYPES = frozenset({"function_type", "constructor_type"})
+# types whose values are the runtime's own: ``path: string`` is a String (``path.split()`` is String's)
+PREDEFINED = {"string": "String", "number": "Number", "boolean": "Boolean", "bigint": "BigInt", "symbol": "Symbol"}
+GENERIC_BUILTINS = {"Array": "Array", "ReadonlyArray": "Array", "Map": "Map", "ReadonlyMap": "Map", "Set": "Set",
+                    "ReadonlySet": "Set", "WeakMap": "WeakMap", "WeakSet": "WeakSet"}
+_NOTHING = "-"  # null / undefined in a union: no type of its own
 UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
@@ -63,6 +68,11 @@ class TsExtractor(JsExtractor):
     primitive_names = PRIMITIVES
     wrapper_types = JsExtractor.wrapper_types | UTILITY_WRAPPERS
     wrapper_names = wrapper_types
+
+    def primary(self, node: _ts.Node | None) -> str:
+        """The declared type's name; a string, number, array, tuple, ``Map<K, V>``... is the runtime's
+        class (``String``, ``Array``, ``Map``), never one of its type arguments."""
+        return builtin_type(node) or super().primary(node)
 
     def run(self) -> ParsedFile:
         self.constraints: dict[tuple[int, str], str] = {}  # (definition, generic parameter) -> its constraint
@@ -232,3 +242,39 @@ def _function_type(ann: _ts.Node) -> _ts.Node | None:
         if n.type in ("union_type", "parenthesized_type"):
             stack.extend(n.named_children)
     return None
+
+
+def builtin_type(node: _ts.Node | None) -> str:
+    """The runtime class a type expression's values are (``''`` when it names a type of its own).
+
+    ``string | undefined`` -> ``String``; ``readonly Foo[]``, ``[A, B]``, ``Array<Foo>`` -> ``Array``;
+    ``'a' | 'b'`` -> ``String``; ``Map<string, User>`` -> ``Map``; ``Foo | string`` -> ``''`` (Foo decides).
+    """
+    got = _builtin(node)
+    return "" if got == _NOTHING else got
+
+
+def _builtin(node: _ts.Node | None) -> str:
+    while node is not None and node.type in ("type_annotation", "parenthesized_type", "readonly_type") \
+            and node.named_child_count:
+        node = node.named_children[-1]
+    if node is None:
+        return ""
+    t = node.type
+    if t == "predefined_type":
+        word = _ts.text(node)
+        return _NOTHING if word in ("undefined", "null", "void") else PREDEFINED.get(word, "")
+    if t in ("array_type", "tuple_type"):
+        return "Array"
+    if t == "template_literal_type":
+        return "String"
+    if t == "literal_type":
+        kind = node.named_children[0].type if node.named_child_count else ""
+        return {"string": "String", "number": "Number", "true": "Boolean", "false": "Boolean",
+                "null": _NOTHING, "undefined": _NOTHING, "unary_expression": "Number"}.get(kind, "")
+    if t == "generic_type":
+        return GENERIC_BUILTINS.get(_ts.text(node.child_by_field_name("name")), "")
+    if t == "union_type":
+        found = {_builtin(m) for m in node.named_children} - {_NOTHING}
+        return found.pop() if len(found) == 1 and "" not in found else ""
+    return ""

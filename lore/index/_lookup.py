@@ -337,6 +337,10 @@ class LookupMixin(WorldCore):
                 return (got[0], weaker(res, "import")) if got is not None else None
             if srow.kind in TYPE_KINDS:
                 got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+                if got is None and srow.kind in ("interface", "type_alias"):
+                    twin = self._value_twin(payload, depth + 1)  # type: ignore[arg-type]
+                    if twin is not None:
+                        return self.member(twin[0], attr, weaker(res, twin[1]), depth + 1)
                 return (got[0], weaker(res, got[1] if got[1] != "self_method" else res)) if got else None
             return None
         if tag == "inst":
@@ -361,6 +365,24 @@ class LookupMixin(WorldCore):
                 if got is not None:
                     return got[0], weaker(res, "import")
         return None
+
+    def _value_twin(self, sym_id: int, depth: int) -> tuple[Value, str] | None:
+        """The value bound under the name of the interface or type alias ``sym_id`` in its scope, in a
+        language where one name is both (TypeScript: ``interface $ZodCheck`` and ``const $ZodCheck:
+        $constructor<$ZodCheck>``): an interface has no members at run time, so ``$ZodCheck.init()`` is
+        the value's."""
+        srow = self.syms[sym_id]
+        if srow.parent_id is None or not self._rules_of(sym_id).values_beside_types:
+            return None
+        c = self.ctx(srow.file_id)
+        if c is None or srow.parent_id not in c.local_of:
+            return None
+        scope = c.local_of[srow.parent_id]
+        binds = [cand[2] for cand in c.cands[scope].get(srow.name, ()) if cand[1] == "bind"]
+        if not binds:
+            return None
+        got = self.binding_value(c, scope, binds[-1], depth + 1)  # type: ignore[attr-defined, arg-type]
+        return got if got is not None and got[0][0] != "unknown" else None
 
     def _top_memo(self, c: FileCtx) -> tuple[dict, dict, dict]:
         """The memo of top-level lookups in file ``c``: (paths, heads, outer scopes); a new file starts

@@ -49,6 +49,9 @@ class LanguageRules:
     # what the runtime's own functions and methods give back, when the language fixes it: external name
     # -> the external class its result is an instance of (JS ``'a,b'.split(',')`` is an Array)
     builtin_results: dict[str, str] = {}
+    # whether one name in one scope may be a type and a value at once (TypeScript: ``interface X`` beside
+    # ``const X = ...``): a member of the type that it does not declare is then the value's
+    values_beside_types = False
     class_scopes_visible_to_methods = False
     member_separator = "."
 

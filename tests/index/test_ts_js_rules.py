@@ -281,3 +281,25 @@ def test_javascript_literals_are_the_runtimes_classes(tmp_path):
     got = edges(tmp_path, files, "a.g")
     assert got["parts.push"] == {("js.global.Array.push", "builtin")}
     assert got["String().trim"] == {("js.global.String.trim", "builtin")}
+
+
+def test_a_closures_local_never_shadows_the_modules_import_after_it(tmp_path):
+    files = {"src/checks.ts": "export function run(x: number) { return x; }\n",
+             "src/schemas.ts": "import * as checks from './checks';\n"
+                               "function make(init: (x: number) => void) { return init; }\n"
+                               "export const A = make((x) => {\n  const checks: string[] = [];\n  checks.push('x');\n});\n"
+                               "export const B = make((x) => {\n  checks.run(x);\n});\n"}
+    got = edges(tmp_path, files, "src.schemas")
+    assert got["checks.push"] == {("js.global.Array.push", "builtin")}
+    assert got["checks.run"] == {("src.checks.run", "import")}
+
+
+def test_a_member_of_an_interface_it_lacks_is_the_same_named_values(tmp_path):
+    files = {"src/core.ts": "export interface $constructor<T> {\n  init(inst: T): void;\n}\n"
+                            "export function $constructor<T>(name: string): $constructor<T> {\n  return null as any;\n}\n",
+             "src/checks.ts": "import * as core from './core';\nexport interface $ZodCheck { x: number }\n"
+                              "export const $ZodCheck: core.$constructor<$ZodCheck> = core.$constructor('$ZodCheck');\n",
+             "src/schemas.ts": "import * as checks from './checks';\nexport function make(inst: any) {\n"
+                               "  checks.$ZodCheck.init(inst);\n}\n"}
+    got = edges(tmp_path, files, "src.schemas.make")
+    assert got["checks.$ZodCheck.init"] == {("src.core.$constructor.init", "annotated_type")}

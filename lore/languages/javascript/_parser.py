@@ -36,6 +36,7 @@ JSX_QUERY = Path(__file__).with_name("jsx.scm")  # JSX elements, shared with TSX
 # a literal's value is an instance of the runtime's class, written as a construction of it
 LITERAL_CLASSES = {"string": "String()", "template_string": "String()", "regex": "RegExp()", "array": "Array()",
                    "number": "Number()"}
+CLOSURES = FUNCTION_VALUES | {"function_declaration", "generator_function_declaration", "method_definition"}
 DECL_WRAPPERS = frozenset({"export_statement", "lexical_declaration", "variable_declaration"})
 
 
@@ -70,6 +71,7 @@ class JsExtractor(CommonJsMixin, Extractor):
         self.named: dict[tuple[int, str], int] = {}  # (scope, name) -> class / function / namespace defined there
         self.literal_funcs: set[int] = set()  # functions of such literals: ``this`` in them is the holder
         self.this_calls: list[tuple[int, int]] = []  # (call index, literal function) of ``this.x()`` in them
+        self.fn_nodes: set[tuple[int, int]] = set()  # function nodes that are symbols (the rest are closures)
         pf = super().run()
         self._this_of_literals()
         return pf
@@ -164,6 +166,7 @@ class JsExtractor(CommonJsMixin, Extractor):
 
     def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
                   span: _ts.Node | None = None) -> int:
+        self.fn_nodes.add(_key(fn))
         parent = self.pf.symbols[owner]
         if parent.kind in ("class", "interface") and kind == "function":
             kind = "method"
@@ -190,6 +193,29 @@ class JsExtractor(CommonJsMixin, Extractor):
                 if d.type == "decorator" and d.end_byte <= node.start_byte and d.next_named_sibling == node:
                     sym.decorators.append(self.text(d).lstrip("@"))
         return local
+
+    def add_binding(self, owner: int, name: str, node: _ts.Node, *, annotation: str = "", value: str = "",
+                    alias_of: str = "") -> None:
+        """A binding of ``owner``; one made in an anonymous closure (``$constructor('X', (inst) => { const
+        checks = [] })``, ``app.get('/', (c) => {...})``) holds on the closure's lines only, never shadowing
+        the module's ``import * as checks`` after it."""
+        n = len(self.pf.bindings)
+        super().add_binding(owner, name, node, annotation=annotation, value=value, alias_of=alias_of)
+        if len(self.pf.bindings) > n and "." not in name:
+            end = self._closure_end(node)
+            if end:
+                self.pf.bindings[-1].until = end
+
+    def _closure_end(self, node: _ts.Node) -> int:
+        """The last line of the anonymous function ``node`` is in (``0`` when its function is a symbol, or none)."""
+        cur = node.parent
+        while cur is not None:
+            if cur.type in CLOSURES:
+                return 0 if _key(cur) in self.fn_nodes else cur.end_point[0] + 1
+            if cur.type in ("class_body", "class", "class_declaration"):
+                return 0
+            cur = cur.parent
+        return 0
 
     def _jsdoc_types(self, sym, node: _ts.Node) -> None:
         """Parameter and return types a JSDoc comment right before the definition declares (plain names only)."""

@@ -303,3 +303,15 @@ def test_a_member_of_an_interface_it_lacks_is_the_same_named_values(tmp_path):
                                "  checks.$ZodCheck.init(inst);\n}\n"}
     got = edges(tmp_path, files, "src.schemas.make")
     assert got["checks.$ZodCheck.init"] == {("src.core.$constructor.init", "annotated_type")}
+
+
+def test_a_loop_over_a_declared_array_gives_its_elements_type(tmp_path):
+    files = {"src/router.ts": "export class Router {\n  match(p: string) { return p; }\n}\n",
+             "src/bench.ts": "import { Router } from './router';\nexport class Bench {\n  routers: Router[] = [];\n"
+                             "  run(rs: readonly Router[] | undefined, obj: object) {\n"
+                             "    for (const r of rs) { r.match('x'); }\n    for (const s of this.routers) { s.match('y'); }\n"
+                             "    for (const k in obj) { k.split(''); }\n  }\n}\n"}
+    got = edges(tmp_path, files, "src.bench.Bench.run")
+    assert got["r.match"] == {("src.router.Router.match", "annotated_type")}
+    assert got["s.match"] == {("src.router.Router.match", "annotated_type")}
+    assert got["k.split"] == {("js.global.String.split", "builtin")}

@@ -72,6 +72,7 @@ class JsExtractor(CommonJsMixin, Extractor):
         self.literal_funcs: set[int] = set()  # functions of such literals: ``this`` in them is the holder
         self.this_calls: list[tuple[int, int]] = []  # (call index, literal function) of ``this.x()`` in them
         self.fn_nodes: set[tuple[int, int]] = set()  # function nodes that are symbols (the rest are closures)
+        self.elements: dict[tuple[int, str], str] = {}  # (scope, name or self.x) -> the type its collection holds
         pf = super().run()
         self._this_of_literals()
         return pf
@@ -256,6 +257,7 @@ class JsExtractor(CommonJsMixin, Extractor):
                 continue
             if pname:
                 sym.params.append((pname, self.primary(tnode)))
+                self.note_elements(local, pname, tnode)
             self.add_types(local, tnode, "param")  # ({ repo }: Props): still a reference to Props
 
     def _class(self, node: _ts.Node, owner: int, kind: str) -> int | None:
@@ -493,6 +495,7 @@ class JsExtractor(CommonJsMixin, Extractor):
         if type_node is not None:
             self.add_binding(owner, name, node, annotation=self.primary(type_node))
             self.add_types(owner, type_node, "annotation")
+            self.note_elements(owner, name, type_node)
         elif value is not None and value.type == "object" and (self._has_functions(value)
                                                                 or self._is_name_table(value, owner)):
             # const api = { get() {...}, put: () => ... }: a namespace of functions; also
@@ -549,6 +552,41 @@ class JsExtractor(CommonJsMixin, Extractor):
             src = self.dotted(value)
             if src and "<" not in src:
                 self.add_binding(owner, name, at, alias_of=src)
+
+    def on_loop(self, node: _ts.Node, owner: int) -> None:
+        """``for (const k in obj)``: ``k`` is a String; ``for (const r of routers)`` with ``routers: Router[]``
+        declared in the file: ``r`` is a Router."""
+        left = node.child_by_field_name("left")
+        op = node.child_by_field_name("operator")
+        if left is None or left.type != "identifier" or op is None:
+            return
+        name = self.text(left)
+        if op.type == "in":
+            self.add_binding(owner, name, left, annotation="String")
+            return
+        right = self.dotted(node.child_by_field_name("right"))
+        elem = self._element_of(owner, right) if right and "(" not in right and "<" not in right else ""
+        if elem:
+            self.add_binding(owner, name, left, annotation=elem)
+
+    def note_elements(self, owner: int, name: str, type_node: _ts.Node | None) -> None:
+        """Remember what a declared collection holds (TypeScript: ``routers: Router[]``); JavaScript declares nothing."""
+
+    def _element_of(self, owner: int, path: str) -> str:
+        """The element type declared for ``path`` (a name or ``this.x``) seen from ``owner``, or ``''``."""
+        if path.startswith("this."):
+            cls = self._class_of(owner) if self.pf.symbols[owner].kind != "function" else None
+            if cls is None:
+                fn = self._function_of(owner)
+                cls = self._class_of(fn) if fn is not None else None
+            return self.elements.get((cls, "self." + path[5:]), "") if cls is not None else ""
+        i: int | None = owner
+        while i is not None:
+            got = self.elements.get((i, path))
+            if got:
+                return got
+            i = self.pf.symbols[i].parent
+        return ""
 
     def _function_of(self, owner: int) -> int | None:
         """The function or method ``owner`` is, or is nested in (the one whose ``this`` a use sees)."""
@@ -639,6 +677,7 @@ class JsExtractor(CommonJsMixin, Extractor):
         if type_node is not None:
             self.add_binding(owner, f"self.{name}", node, annotation=self.primary(type_node))
             self.add_types(owner, type_node, "field")
+            self.note_elements(owner, f"self.{name}", type_node)
         elif value is not None:
             self._bind_value(owner, f"self.{name}", node, value)
         return None

@@ -74,6 +74,24 @@ class TsExtractor(JsExtractor):
         class (``String``, ``Array``, ``Map``), never one of its type arguments."""
         return builtin_type(node) or super().primary(node)
 
+    def note_elements(self, owner: int, name: str, type_node: _ts.Node | None) -> None:
+        """``routers: Router[]`` (also ``readonly``, ``Array<Router>``, ``Set<Router>``, ``| undefined``):
+        ``for (const r of routers)`` gives Routers."""
+        node = _strip(type_node)
+        if node is not None and node.type == "union_type":
+            parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
+            node = _strip(parts[0]) if len(parts) == 1 else None
+        elem = None
+        if node is not None and node.type == "array_type" and node.named_child_count:
+            elem = node.named_children[0]
+        elif node is not None and node.type == "generic_type" and \
+                _ts.text(node.child_by_field_name("name")) in ("Array", "ReadonlyArray", "Set", "ReadonlySet"):
+            args = node.child_by_field_name("type_arguments")
+            elem = args.named_children[0] if args is not None and args.named_child_count else None
+        got = self.primary(elem) if elem is not None else ""
+        if got:
+            self.elements[(owner, name)] = got
+
     def run(self) -> ParsedFile:
         self.constraints: dict[tuple[int, str], str] = {}  # (definition, generic parameter) -> its constraint
         pf = super().run()
@@ -254,10 +272,16 @@ def builtin_type(node: _ts.Node | None) -> str:
     return "" if got == _NOTHING else got
 
 
-def _builtin(node: _ts.Node | None) -> str:
+def _strip(node: _ts.Node | None) -> _ts.Node | None:
+    """The type under ``: T``, ``(T)`` and ``readonly T``."""
     while node is not None and node.type in ("type_annotation", "parenthesized_type", "readonly_type") \
             and node.named_child_count:
         node = node.named_children[-1]
+    return node
+
+
+def _builtin(node: _ts.Node | None) -> str:
+    node = _strip(node)
     if node is None:
         return ""
     t = node.type

@@ -315,3 +315,30 @@ def test_a_loop_over_a_declared_array_gives_its_elements_type(tmp_path):
     assert got["r.match"] == {("src.router.Router.match", "annotated_type")}
     assert got["s.match"] == {("src.router.Router.match", "annotated_type")}
     assert got["k.split"] == {("js.global.String.split", "builtin")}
+
+
+def test_aliases_and_assertions_of_runtime_types_and_shapes_written_in_place(tmp_path):
+    files = {"src/a.ts": "type AnyMap = Map<any, any>;\ninterface MapState { copy_: AnyMap | undefined }\n"
+                         "export class Context {\n  header() {}\n}\n"
+                         "export function f(state: MapState, y: unknown, opts: { ctx: Context }) {\n"
+                         "  state.copy_!.set(1, 2);\n  (y as string).toLowerCase();\n  opts.header();\n}\n"}
+    got = edges(tmp_path, files, "src.a.f")
+    assert got["state.copy_.set"] == {("js.global.Map.set", "builtin")}
+    assert got["String().toLowerCase"] == {("js.global.String.toLowerCase", "builtin")}
+    # an object type written in place is no Context: at most a guess that says so
+    assert got["opts.header"] == {("src.a.Context.header", "unique_name")}
+
+
+def test_an_object_type_written_in_place_is_an_interface_of_its_members(tmp_path):
+    files = {"src/app.ts": "export interface Adapter {\n  handler: {\n    mapResponse(r: unknown): unknown;\n"
+                           "    hook?: (x: number) => void;\n  };\n  readonly res: { readonly headers: Headers };\n}\n"
+                           "export class App {\n  adapter: Adapter;\n  run() {\n"
+                           "    this.adapter.handler.mapResponse(1);\n    this.adapter.handler.hook(2);\n"
+                           "    this.adapter.res.headers.set('a', 'b');\n  }\n}\n"
+                           "export function cache(options: { cacheName: (c: number) => string; wait?: boolean }) {\n"
+                           "  options.cacheName(1);\n}\n"}
+    got = edges(tmp_path, files, "src.app.App.run")
+    assert got["this.adapter.handler.mapResponse"] == {("src.app.Adapter.handler.mapResponse", "annotated_type")}
+    assert got["this.adapter.handler.hook"] == {("src.app.Adapter.handler.hook", "annotated_type")}
+    assert got["this.adapter.res.headers.set"] == {("js.global.Headers.set", "builtin")}
+    assert edges(tmp_path, {}, "src.app.cache")["options.cacheName"] == {("src.app.cache.options.cacheName", "local_scope")}

@@ -45,7 +45,8 @@ def test_types_relations_and_receivers():
             ("find", "User", "return"), ("find", "User", "annotation"), ("Users", "User", "generic")} <= refs
     assert not {r for r in refs if r[1] == "T"}  # a type parameter is no type reference
     rels = {(pf.symbols[r.source].name, r.target, r.kind) for r in pf.relations}
-    assert rels == {("Repo", "Base", "extends"), ("Service", "Repo", "implements")}
+    # type Users = Map<string, User>: a Map (the runtime's class), never a User
+    assert rels == {("Repo", "Base", "extends"), ("Service", "Repo", "implements"), ("Users", "Map", "extends")}
     binds = {(pf.symbols[b.owner].name, b.name): b.annotation for b in pf.bindings}
     assert binds[("Service", "self.repo")] == "UserRepo"
     assert binds[("Service", "self.cache")] == "Cache"

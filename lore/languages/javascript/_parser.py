@@ -122,8 +122,16 @@ class JsExtractor(CommonJsMixin, Extractor):
             return LITERAL_CLASSES[t]
         if t in ("parenthesized_expression", "non_null_expression", "await_expression") and node.named_child_count:
             return self.dotted(node.named_children[0])
+        if t in ("as_expression", "type_assertion") and node.named_child_count:
+            runtime = self.asserted_runtime(node)  # (y as string).toLowerCase(): a String
+            if runtime:
+                return runtime + "()"
         if t in ("as_expression", "satisfies_expression", "type_assertion") and node.named_child_count:
-            return self.dotted(node.named_children[0])
+            return self.dotted(node.named_children[0] if t != "type_assertion" else node.named_children[-1])
+        return ""
+
+    def asserted_runtime(self, node: _ts.Node) -> str:
+        """The runtime class a type assertion (``x as string``) names, or ``''`` (JavaScript has none)."""
         return ""
 
     def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:

@@ -11,7 +11,9 @@ whose type is a function type (``parseJson?: (text: string) => unknown``) is a m
 (calls through it bind there), any other property a typed field. A type alias of another type or an
 intersection (``type Internal = Required<Options> & {...}``) extends the named parts, so their
 members are its members. A call signature (``interface Handler { (e: Event): R }``, ``type Handler =
-(e: Event) => R``) is the type's ``__call__`` method: calling a value of that type calls it. A generic parameter stands for its constraint (``<T extends Repo>(r: T)``:
+(e: Event) => R``) is the type's ``__call__`` method: calling a value of that type calls it. An object type written in place for a property, a field or a parameter
+(``handler: { mapResponse(r): unknown }``, ``options: { cacheName: string }``) is an interface named
+after it, holding its members. A generic parameter stands for its constraint (``<T extends Repo>(r: T)``:
 ``r`` is a ``Repo``). A method returning ``this`` returns an instance of its class. ``.tsx`` files use the ``tsx`` grammar with the same query.
 """
 
@@ -72,7 +74,16 @@ class TsExtractor(JsExtractor):
     def primary(self, node: _ts.Node | None) -> str:
         """The declared type's name; a string, number, array, tuple, ``Map<K, V>``... is the runtime's
         class (``String``, ``Array``, ``Map``), never one of its type arguments."""
+        if _shape(node):  # opts: { ctx: Context }, cb: (c: Context) => void: neither is a Context
+            return ""
         return builtin_type(node) or super().primary(node)
+
+    def asserted_runtime(self, node: _ts.Node) -> str:
+        """``x as string``, ``<string[]>x``: ``String``, ``Array`` (``x as Foo`` names no runtime class)."""
+        typ = node.named_children[-1] if node.type == "as_expression" else node.named_children[0]
+        if typ.type == "type_arguments" and typ.named_child_count:
+            typ = typ.named_children[0]
+        return builtin_type(typ)
 
     def note_elements(self, owner: int, name: str, type_node: _ts.Node | None) -> None:
         """``routers: Router[]`` (also ``readonly``, ``Array<Router>``, ``Set<Router>``, ``| undefined``):
@@ -172,6 +183,22 @@ class TsExtractor(JsExtractor):
                 sym.return_type = self.pf.symbols[cls].name
         return local
 
+    def on_shape(self, node: _ts.Node, owner: int) -> int | None:
+        """``handler: { mapResponse(r): unknown }`` in an interface (or a field, or a parameter ``options:
+        {...}``): an interface named after what it types, holding its members, so
+        ``adapter.handler.mapResponse()`` binds the member declared there."""
+        holder = node.parent.parent if node.parent is not None else None
+        if holder is None or not node.named_child_count:
+            return None
+        if holder.type in ("required_parameter", "optional_parameter"):
+            pat = holder.child_by_field_name("pattern")
+            name = self.text(pat) if pat is not None and pat.type == "identifier" else ""
+        else:
+            name = self.text(holder.child_by_field_name("name")).lstrip("#").strip("'\"")
+        if not name or not name.replace("$", "_").isidentifier():
+            return None
+        return self.add_symbol(node, owner, name, "interface", body=node, doc_node=holder, is_declaration=True)
+
     def on_callsig(self, node: _ts.Node, owner: int) -> int | None:
         """``(event: Event): Response`` in an interface: calling a value of that type calls ``__call__``."""
         if self.pf.symbols[owner].kind not in ("interface", "type_alias"):
@@ -189,6 +216,10 @@ class TsExtractor(JsExtractor):
     def _alias_bases(self, local: int, value: _ts.Node | None) -> None:
         """``type A = B``, ``type A = Required<B> & {...}``: A has the members of B (its object part's are its own)."""
         if value is None:
+            return
+        runtime = builtin_type(value)
+        if runtime:  # type AnyMap = Map<any, any>, type Names = string[]: the runtime's class
+            self.add_relation(local, runtime, "extends", value)
             return
         parts = [value]
         while parts:
@@ -270,6 +301,15 @@ def builtin_type(node: _ts.Node | None) -> str:
     """
     got = _builtin(node)
     return "" if got == _NOTHING else got
+
+
+def _shape(node: _ts.Node | None) -> bool:
+    """Whether a type expression is an object or function type written in place (maybe ``| undefined``)."""
+    node = _strip(node)
+    if node is not None and node.type == "union_type":
+        parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
+        node = _strip(parts[0]) if len(parts) == 1 else None
+    return node is not None and node.type in ("object_type", "function_type", "constructor_type")
 
 
 def _strip(node: _ts.Node | None) -> _ts.Node | None:

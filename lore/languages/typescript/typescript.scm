@@ -24,3 +24,8 @@
 (public_field_definition) @field
 (property_signature) @field
 (call_signature) @callsig
+; an object type written in place for a property, a field or a parameter: an interface named after it
+(property_signature type: (type_annotation (object_type) @shape))
+(public_field_definition type: (type_annotation (object_type) @shape))
+(required_parameter type: (type_annotation (object_type) @shape))
+(optional_parameter type: (type_annotation (object_type) @shape))

@@ -341,4 +341,17 @@ def test_an_object_type_written_in_place_is_an_interface_of_its_members(tmp_path
     assert got["this.adapter.handler.mapResponse"] == {("src.app.Adapter.handler.mapResponse", "annotated_type")}
     assert got["this.adapter.handler.hook"] == {("src.app.Adapter.handler.hook", "annotated_type")}
     assert got["this.adapter.res.headers.set"] == {("js.global.Headers.set", "builtin")}
-    assert edges(tmp_path, {}, "src.app.cache")["options.cacheName"] == {("src.app.cache.options.cacheName", "local_scope")}
+    # a parameter's object type is no symbol: it would start on the line of its function
+    assert edges(tmp_path, {}, "src.app.cache")["options.cacheName"] == {(None, "unresolved")}
+
+
+def test_destructured_names_are_members_of_the_declared_type_or_the_value(tmp_path):
+    files = {"src/a.ts": "export class Request2 {\n  json() {}\n}\n"
+                         "export class Context {\n  header() {}\n  get req(): Request2 { return new Request2(); }\n}\n"
+                         "export interface Opts { ctx: Context; onDone: (x: number) => void }\n"
+                         "export function f({ ctx, onDone: done }: Opts, c: Context) {\n"
+                         "  ctx.header();\n  done(1);\n  const { req } = c;\n  req.json();\n}\n"}
+    got = edges(tmp_path, files, "src.a.f")
+    assert {q for q, _r in got["ctx.header"]} == {"src.a.Context.header"}
+    assert {q for q, _r in got["done"]} == {"src.a.Opts.onDone"}
+    assert {q for q, _r in got["req.json"]} == {"src.a.Request2.json"}

@@ -255,6 +255,10 @@ class JsExtractor(CommonJsMixin, Extractor):
                 pat = p.child_by_field_name("pattern")
                 pname = self.text(pat) if pat is not None and pat.type == "identifier" else ""
                 tnode = p.child_by_field_name("type")
+                if pat is not None and pat.type == "object_pattern" and tnode is not None:
+                    declared = self.primary(tnode)  # ({ set, request }: Context): set is Context's set
+                    if declared and not self.asserted_runtime_of(tnode):
+                        self._destructure(local, pat, declared)
                 if pat is not None and pname and any(c.type == "accessibility_modifier" or c.type == "readonly"
                                                      for c in p.children) and self.pf.symbols[owner].kind == "class":
                     # constructor(private repo: Repo): a field of the class
@@ -435,6 +439,33 @@ class JsExtractor(CommonJsMixin, Extractor):
                 self.add_binding(owner, "default", node, alias_of=name)
         return None
 
+    def _destructure(self, owner: int, pattern: _ts.Node, source: str) -> None:
+        """``{ a, b: c, d = 1 }`` taken from ``source`` (a path or a declared type): ``a`` is ``source.a``,
+        ``c`` is ``source.b``; nested patterns and rest elements are left alone."""
+        for p in pattern.named_children:
+            if p.type == "shorthand_property_identifier_pattern":
+                key = local = self.text(p)
+            elif p.type == "object_assignment_pattern":
+                left = p.child_by_field_name("left")
+                if left is None or left.type != "shorthand_property_identifier_pattern":
+                    continue
+                key = local = self.text(left)
+            elif p.type == "pair_pattern":
+                val = p.child_by_field_name("value")
+                if val is not None and val.type == "assignment_pattern":
+                    val = val.child_by_field_name("left")
+                if val is None or val.type != "identifier":
+                    continue
+                key, local = self.text(p.child_by_field_name("key")).strip("'\""), self.text(val)
+            else:
+                continue
+            if key and local and key.replace("$", "_").isidentifier():
+                self.add_binding(owner, local, p, alias_of=f"{source}.{key}")
+
+    def asserted_runtime_of(self, type_node: _ts.Node) -> str:
+        """The runtime class a declared type is (TypeScript: ``string`` is a String); JavaScript has none."""
+        return ""
+
     def _has_functions(self, obj: _ts.Node) -> bool:
         for c in obj.named_children:
             if c.type == "method_definition":
@@ -497,6 +528,13 @@ class JsExtractor(CommonJsMixin, Extractor):
                 prop = self.text(value.child_by_field_name("property"))
                 self.add_import(owner, spec, node, prop, self.text(name_node) if self.text(name_node) != prop else None)
                 return None
+        if name_node.type == "object_pattern" and value is not None:
+            # const { a, b: c } = obj / = this / = f(): what the members of that value are
+            declared = self.primary(type_node) if type_node is not None else ""
+            src = declared or self.dotted(value)
+            if src and "<" not in src:
+                self._destructure(owner, name_node, src)
+            return None
         if name_node.type != "identifier":
             return None
         name = self.text(name_node)

@@ -11,9 +11,8 @@ whose type is a function type (``parseJson?: (text: string) => unknown``) is a m
 (calls through it bind there), any other property a typed field. A type alias of another type or an
 intersection (``type Internal = Required<Options> & {...}``) extends the named parts, so their
 members are its members. A call signature (``interface Handler { (e: Event): R }``, ``type Handler =
-(e: Event) => R``) is the type's ``__call__`` method: calling a value of that type calls it. An object type written in place for a property, a field or a parameter
-(``handler: { mapResponse(r): unknown }``, ``options: { cacheName: string }``) is an interface named
-after it, holding its members. A generic parameter stands for its constraint (``<T extends Repo>(r: T)``:
+(e: Event) => R``) is the type's ``__call__`` method: calling a value of that type calls it. An object type written in place for a property or a field
+(``handler: { mapResponse(r): unknown }``) is an interface named after it, holding its members. A generic parameter stands for its constraint (``<T extends Repo>(r: T)``:
 ``r`` is a ``Repo``). A method returning ``this`` returns an instance of its class. ``.tsx`` files use the ``tsx`` grammar with the same query.
 """
 
@@ -77,6 +76,9 @@ class TsExtractor(JsExtractor):
         if _shape(node):  # opts: { ctx: Context }, cb: (c: Context) => void: neither is a Context
             return ""
         return builtin_type(node) or super().primary(node)
+
+    def asserted_runtime_of(self, type_node: _ts.Node) -> str:
+        return builtin_type(type_node)
 
     def asserted_runtime(self, node: _ts.Node) -> str:
         """``x as string``, ``<string[]>x``: ``String``, ``Array`` (``x as Foo`` names no runtime class)."""
@@ -184,9 +186,9 @@ class TsExtractor(JsExtractor):
         return local
 
     def on_shape(self, node: _ts.Node, owner: int) -> int | None:
-        """``handler: { mapResponse(r): unknown }`` in an interface (or a field, or a parameter ``options:
-        {...}``): an interface named after what it types, holding its members, so
-        ``adapter.handler.mapResponse()`` binds the member declared there."""
+        """``handler: { mapResponse(r): unknown }`` in an interface (or a class field): an interface named
+        after what it types, holding its members, so ``adapter.handler.mapResponse()`` binds the member
+        declared there."""
         holder = node.parent.parent if node.parent is not None else None
         if holder is None or not node.named_child_count:
             return None

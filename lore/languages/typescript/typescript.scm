@@ -24,8 +24,7 @@
 (public_field_definition) @field
 (property_signature) @field
 (call_signature) @callsig
-; an object type written in place for a property, a field or a parameter: an interface named after it
+; an object type written in place for a property or a field: an interface named after it (not for a
+; parameter: it would start on its function's line and stand for the function at that line)
 (property_signature type: (type_annotation (object_type) @shape))
 (public_field_definition type: (type_annotation (object_type) @shape))
-(required_parameter type: (type_annotation (object_type) @shape))
-(optional_parameter type: (type_annotation (object_type) @shape))

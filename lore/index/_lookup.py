@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..languages import ImportBinding
+from ..parsers.records import CONTEXT_MARK
 from ._containers import member as container_member
 from ._containers import plain
 from ._flow import over_union, union, union_of
@@ -223,6 +224,8 @@ class LookupMixin(WorldCore):
                 if "classmethod" in sym.decorators or pname == "cls":
                     return ("sym", cid), "self_method"
                 return ("inst", cid), "self_method"
+        if ann and CONTEXT_MARK in ann:  # const h: Handler = (c) => ...: typed by Handler's call signature
+            return self.contextual_value(c, scope, ann, _WHOLE, depth + 1)  # type: ignore[attr-defined]
         if ann:
             return self.type_value(c, scope, ann, depth + 1)
         if c.rules.test_fixtures:  # a test's or fixture's parameter: what pytest passes (lore.index._fixtures)

@@ -355,3 +355,35 @@ def test_destructured_names_are_members_of_the_declared_type_or_the_value(tmp_pa
     assert {q for q, _r in got["ctx.header"]} == {"src.a.Context.header"}
     assert {q for q, _r in got["done"]} == {"src.a.Opts.onDone"}
     assert {q for q, _r in got["req.json"]} == {"src.a.Request2.json"}
+
+
+CTX = ("export class Context {\n  send() {}\n  get response(): Resp { return new Resp(); }\n}\n"
+       "export class Resp {\n  redirect(u: string) {}\n}\n"
+       "export interface Middleware<T extends Context = Context> {\n  (context: T, next: () => Promise<void>): unknown;\n}\n"
+       "export type Handler = (c: Context) => void;\n"
+       "export class App {\n  use(...middleware: Middleware[]) { return this; }\n"
+       "  all(path: string, mw: string | Middleware) {}\n}\n")
+
+
+def test_a_callbacks_parameters_are_typed_by_where_it_is_written(tmp_path):
+    files = {"src/ctx.ts": CTX,
+             "src/use.ts": "import { App, Middleware, Handler } from './ctx';\nconst app = new App();\n"
+                           "app.use(async (ctx, next) => {\n  ctx.send();\n});\n"
+                           "app.use((a) => a.send(), (b) => b.response.redirect('/'));\n"
+                           "export function serve(): Middleware {\n  return async (ctx, next) => {\n"
+                           "    ctx.response.redirect('x');\n  };\n}\n"
+                           "export const h: Handler = (c) => { c.send(); };\n"
+                           "export class R {\n  go(app: App) {\n    app.all('/', async (ctx) => { ctx.send(); });\n  }\n}\n"}
+    got = edges(tmp_path, files, "src.use")
+    assert got["ctx.send"] == {("src.ctx.Context.send", "annotated_type")}  # argument 0 of use(...middleware)
+    assert got["a.send"] == {("src.ctx.Context.send", "annotated_type")}
+    assert {q for q, _r in got["b.response.redirect"]} == {"src.ctx.Resp.redirect"}  # a later rest argument
+    assert {q for q, _r in edges(tmp_path, {}, "src.use.serve")["ctx.response.redirect"]} == {"src.ctx.Resp.redirect"}
+    assert edges(tmp_path, {}, "src.use.h")["c.send"] == {("src.ctx.Context.send", "annotated_type")}
+    assert edges(tmp_path, {}, "src.use.R.go")["ctx.send"] == {("src.ctx.Context.send", "annotated_type")}
+
+
+def test_a_callback_of_an_unknown_function_binds_nothing_by_its_parameters(tmp_path):
+    files = {"src/ctx.ts": CTX,
+             "src/use.ts": "export function f(x: any) {\n  x.use((ctx) => { ctx.send(); });\n}\n"}
+    assert edges(tmp_path, files, "src.use.f")["ctx.send"] == {(None, "unresolved")}

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers._common import Extractor, first_type, type_names
-from ...parsers.records import ParsedFile
+from ...parsers.records import CONTEXT_MARK, REST_MARK, ParsedFile
 from ._commonjs import CommonJsMixin
 from ._jsdoc import jsdoc_types
 from ._nodes import EXPORTS, FUNCTION_VALUES
@@ -55,6 +55,21 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 
 
 GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
+
+
+def _param_name(p: _ts.Node) -> tuple[str, _ts.Node | None]:
+    """A parameter's plain name and declared type node (``''`` for a pattern)."""
+    t = p.type
+    if t == "identifier":
+        return _ts.text(p), None
+    if t == "assignment_pattern":
+        left = p.child_by_field_name("left")
+        return (_ts.text(left), None) if left is not None and left.type == "identifier" else ("", None)
+    if t in ("required_parameter", "optional_parameter"):
+        pat = p.child_by_field_name("pattern")
+        if pat is not None and pat.type == "identifier":
+            return _ts.text(pat), p.child_by_field_name("type")
+    return "", None
 
 
 class JsExtractor(CommonJsMixin, Extractor):
@@ -255,6 +270,14 @@ class JsExtractor(CommonJsMixin, Extractor):
                 pat = p.child_by_field_name("pattern")
                 pname = self.text(pat) if pat is not None and pat.type == "identifier" else ""
                 tnode = p.child_by_field_name("type")
+                if pat is not None and pat.type == "rest_pattern":  # ...middleware: Middleware[]
+                    pname = self.text(pat).lstrip(".")
+                    if pname and p is plist[-1]:
+                        sym.decorators.append(REST_MARK)
+                        elem = self.element_type(tnode)
+                        if elem:
+                            sym.params.append((pname, elem))
+                            continue
                 if pat is not None and pat.type == "object_pattern" and tnode is not None:
                     declared = self.primary(tnode)  # ({ set, request }: Context): set is Context's set
                     if declared and not self.asserted_runtime_of(tnode):
@@ -517,7 +540,13 @@ class JsExtractor(CommonJsMixin, Extractor):
         if name_node is None:
             return None
         if value is not None and value.type in FUNCTION_VALUES and name_node.type == "identifier":
-            return self._function(value, owner, self.text(name_node), "function", value, span=node)
+            local = self._function(value, owner, self.text(name_node), "function", value, span=node)
+            declared = self.primary(type_node) if type_node is not None else ""
+            if declared:  # const h: Handler = (c) => ...: c is what Handler's call signature says
+                sym = self.pf.symbols[local]
+                sym.params = [(pn, a or f"{declared}{CONTEXT_MARK}call{CONTEXT_MARK}param{j}")
+                              for j, (pn, a) in enumerate(sym.params)]
+            return local
         spec = self._require_spec(value)
         if spec:
             self._require(name_node, spec, owner, node)
@@ -617,6 +646,68 @@ class JsExtractor(CommonJsMixin, Extractor):
 
     def note_elements(self, owner: int, name: str, type_node: _ts.Node | None) -> None:
         """Remember what a declared collection holds (TypeScript: ``routers: Router[]``); JavaScript declares nothing."""
+        elem = self.element_type(type_node)
+        if elem:
+            self.elements[(owner, name)] = elem
+
+    def element_type(self, type_node: _ts.Node | None) -> str:
+        """The type a declared collection holds (TypeScript); JavaScript declares nothing."""
+        return ""
+
+    def on_closure(self, node: _ts.Node, owner: int) -> None:
+        """The parameters of a function no name holds (``app.use(async (ctx) => ...)``): bindings on its
+        lines, typed as declared, else by where the function is written (TypeScript's contextual typing):
+        as argument ``i`` of a call, the call signature of that parameter's declared type; returned from
+        a function declaring its return type, or the value of a typed variable, that type's."""
+        if _key(node) in self.fn_nodes:
+            return
+        params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+        if params is None:
+            return
+        plist = [params] if params.type == "identifier" else params.named_children
+        context = ""
+        for j, p in enumerate(plist):
+            pname, tnode = _param_name(p)
+            if not pname:
+                continue
+            if tnode is not None:
+                ann = self.primary(tnode)
+                if ann:
+                    self.add_binding(owner, pname, p, annotation=ann)
+                continue
+            context = context or self._closure_context(node) or "-"
+            if context != "-":
+                self.add_binding(owner, pname, p, alias_of=f"{context}{CONTEXT_MARK}param{j}")
+
+    def _closure_context(self, node: _ts.Node) -> str:
+        """``app.use#arg0`` / ``Middleware#call`` for a function written there (see :meth:`on_closure`), or ``''``."""
+        cur, parent = node, node.parent
+        while parent is not None and parent.type in ("parenthesized_expression", "as_expression",
+                                                     "satisfies_expression", "non_null_expression"):
+            cur, parent = parent, parent.parent
+        if parent is None:
+            return ""
+        if parent.type == "arguments" and parent.parent is not None:
+            call = parent.parent
+            fn = call.child_by_field_name("function") or call.child_by_field_name("constructor")
+            callee = self.dotted(fn) if call.type in ("call_expression", "new_expression") else ""
+            if not callee or "<" in callee or callee.endswith(")"):
+                return ""
+            i = next((k for k, a in enumerate(parent.named_children) if a == cur), -1)
+            return f"{callee}{CONTEXT_MARK}arg{i}" if i >= 0 else ""
+        holder = None
+        if parent.type == "return_statement":
+            holder = parent.parent
+            while holder is not None and holder.type not in CLOSURES:
+                holder = holder.parent
+        elif parent.type == "arrow_function" and parent.child_by_field_name("body") == cur:
+            holder = parent
+        elif parent.type == "variable_declarator" and parent.child_by_field_name("value") == cur:
+            declared = self.primary(parent.child_by_field_name("type"))
+            return f"{declared}{CONTEXT_MARK}call" if declared else ""
+        ret = holder.child_by_field_name("return_type") if holder is not None else None
+        declared = self.primary(ret) if ret is not None else ""
+        return f"{declared}{CONTEXT_MARK}call" if declared else ""
 
     def _element_of(self, owner: int, path: str) -> str:
         """The element type declared for ``path`` (a name or ``this.x``) seen from ``owner``, or ``''``."""

@@ -8,9 +8,9 @@ Annotations are stored as their primary type name (``Promise<User>`` -> ``User``
 utility types ``Partial``, ``Required``, ``Readonly``, ``Omit``, ``Pick``).
 Members of object types are members of their type: an interface's or an object type alias's property
 whose type is a function type (``parseJson?: (text: string) => unknown``) is a method declaration
-(calls through it bind there), any other property a typed field. A type alias of another type or an
-intersection (``type Internal = Required<Options> & {...}``) extends the named parts, so their
-members are its members. A call signature (``interface Handler { (e: Event): R }``, ``type Handler =
+(calls through it bind there), any other property a typed field. A type alias of another type, an
+intersection or a union (``type Internal = Required<Options> & {...}``, ``type M = Middleware |
+MiddlewareObject``) extends the named parts, so their members are its members. A call signature (``interface Handler { (e: Event): R }``, ``type Handler =
 (e: Event) => R``) is the type's ``__call__`` method: calling a value of that type calls it. An object type written in place for a property or a field
 (``handler: { mapResponse(r): unknown }``) is an interface named after it, holding its members. A generic parameter stands for its constraint (``<T extends Repo>(r: T)``:
 ``r`` is a ``Repo``). A method returning ``this`` returns an instance of its class. ``.tsx`` files use the ``tsx`` grammar with the same query.
@@ -87,9 +87,9 @@ class TsExtractor(JsExtractor):
             typ = typ.named_children[0]
         return builtin_type(typ)
 
-    def note_elements(self, owner: int, name: str, type_node: _ts.Node | None) -> None:
+    def element_type(self, type_node: _ts.Node | None) -> str:
         """``routers: Router[]`` (also ``readonly``, ``Array<Router>``, ``Set<Router>``, ``| undefined``):
-        ``for (const r of routers)`` gives Routers."""
+        ``Router`` (``for (const r of routers)`` gives Routers)."""
         node = _strip(type_node)
         if node is not None and node.type == "union_type":
             parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
@@ -101,9 +101,7 @@ class TsExtractor(JsExtractor):
                 _ts.text(node.child_by_field_name("name")) in ("Array", "ReadonlyArray", "Set", "ReadonlySet"):
             args = node.child_by_field_name("type_arguments")
             elem = args.named_children[0] if args is not None and args.named_child_count else None
-        got = self.primary(elem) if elem is not None else ""
-        if got:
-            self.elements[(owner, name)] = got
+        return self.primary(elem) if elem is not None else ""
 
     def run(self) -> ParsedFile:
         self.constraints: dict[tuple[int, str], str] = {}  # (definition, generic parameter) -> its constraint
@@ -226,7 +224,9 @@ class TsExtractor(JsExtractor):
         parts = [value]
         while parts:
             part = parts.pop(0)
-            if part.type == "intersection_type" or part.type == "parenthesized_type":
+            if part.type in ("intersection_type", "parenthesized_type", "union_type"):
+                # A & B has the members of both; a value of A | B one of theirs (what TypeScript lets a
+                # narrowed value, or a callback written for it, use)
                 parts.extend(part.named_children)
             elif part.type == "generic_type" and self.text(part.child_by_field_name("name")) not in MEMBER_KEEPING:
                 continue  # ``type Users = Map<string, User>``: a Map, not a User (only Required<B>, Omit<B, K> ... keep B's members)

@@ -320,7 +320,13 @@ class ValuesMixin(WorldCore):
         the parser wrote it: ``app.use#arg0#param0`` (parameter 0 of a function passed as argument 0 of
         ``app.use``: of the call signature of that parameter's declared type) or ``Middleware#call#param1``
         (parameter 1 of the call signature of the declared type ``Middleware``: a function returned
-        from one declaring it, or assigned to a variable of it)."""
+        from one declaring it, or assigned to a variable of it). A memoized step (its lookups start
+        at depth 0): the path to a callback's parameter is long."""
+        memo = self.__dict__.setdefault("_contextual", {})
+        return self._step("ctxp", memo, (c.frow.id, scope, spec, line),
+                          lambda: self._contextual_value(c, scope, spec, line, 0))
+
+    def _contextual_value(self, c: FileCtx, scope: int, spec: str, line: int, depth: int) -> tuple[Value, str] | None:
         head, how, param = spec.rsplit(CONTEXT_MARK, 2)
         j = int(param[len("param"):])
         if how == "call":

@@ -387,3 +387,18 @@ def test_a_callback_of_an_unknown_function_binds_nothing_by_its_parameters(tmp_p
     files = {"src/ctx.ts": CTX,
              "src/use.ts": "export function f(x: any) {\n  x.use((ctx) => { ctx.send(); });\n}\n"}
     assert edges(tmp_path, files, "src.use.f")["ctx.send"] == {(None, "unresolved")}
+
+
+def test_a_callback_typed_through_a_union_alias_of_an_overloaded_method(tmp_path):
+    files = {"src/ctx.ts": CTX,
+             "src/mw.ts": "import { Context } from './ctx';\n"
+                          "export interface Mw<S, T extends Context = Context> { (context: T, next: () => void): unknown }\n"
+                          "export interface MwObject<S> { handleRequest(): void }\n"
+                          "export type MwOrObject<S, T extends Context = Context> = Mw<S, T> | MwObject<S>;\n"
+                          "export class Application<AS> {\n"
+                          "  use<S>(m: MwOrObject<S, Context>, ...ms: MwOrObject<S, Context>[]): Application<AS>;\n"
+                          "  use<S>(...middleware: MwOrObject<S, Context>[]): Application<AS> { return this; }\n}\n"
+                          "const app = new Application();\napp.use(async (ctx) => {\n  const r = ctx.response;\n"
+                          "  r.redirect('/');\n});\n"}
+    got = edges(tmp_path, files, "src.mw")
+    assert {q for q, _r in got["r.redirect"]} == {"src.ctx.Resp.redirect"}

@@ -228,8 +228,8 @@ class TsExtractor(JsExtractor):
                 # A & B has the members of both; a value of A | B one of theirs (what TypeScript lets a
                 # narrowed value, or a callback written for it, use)
                 parts.extend(part.named_children)
-            elif part.type == "generic_type" and self.text(part.child_by_field_name("name")) not in MEMBER_KEEPING:
-                continue  # ``type Users = Map<string, User>``: a Map, not a User (only Required<B>, Omit<B, K> ... keep B's members)
+            elif part.type == "generic_type" and self.text(part.child_by_field_name("name")) in PRIMITIVES:
+                continue  # ``Record<string, User>`` in an intersection: not a User (Required<B>, Omit<B, K> ... keep B's members)
             elif part.type in ("generic_type", "type_identifier", "nested_type_identifier"):
                 base = self.primary(part)
                 if base and not self.is_type_param(local, base):

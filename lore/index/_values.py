@@ -381,6 +381,11 @@ class ValuesMixin(WorldCore):
             return payload[2], res  # type: ignore[index]
         if tag == "of":
             return self.call_result(plain(v), res, depth + 1)
+        if tag == "inst" and self._rules_of(payload).call_signatures_give:  # type: ignore[arg-type]
+            sig = self.class_member(payload, "__call__", depth=depth + 1)  # type: ignore[arg-type, attr-defined]
+            if sig is not None and sig[0][0] == "sym":  # new this.#ctor(): what its construct signature gives
+                return self.call_result(sig[0], res, depth + 1)
+            return None
         if tag in ("ext", "extattr") and str(payload) in BUILTIN_RESULTS:  # 'a'.split(): what the language fixes
             return ("extinst", BUILTIN_RESULTS[str(payload)]), res
         if tag in ("opaque", "extattr"):  # what an external method returns: a value nobody here defines

@@ -52,6 +52,9 @@ class LanguageRules:
     # whether one name in one scope may be a type and a value at once (TypeScript: ``interface X`` beside
     # ``const X = ...``): a member of the type that it does not declare is then the value's
     values_beside_types = False
+    # whether calling a value of a type with a call signature (``__call__``) gives what the signature
+    # declares (TypeScript's ``(e: Event): Response``, ``new (port: number): Server``)
+    call_signatures_give = False
     class_scopes_visible_to_methods = False
     member_separator = "."
 

@@ -402,3 +402,15 @@ def test_a_callback_typed_through_a_union_alias_of_an_overloaded_method(tmp_path
                           "  r.redirect('/');\n});\n"}
     got = edges(tmp_path, files, "src.mw")
     assert {q for q, _r in got["r.redirect"]} == {"src.ctx.Resp.redirect"}
+
+
+def test_a_construct_signature_gives_what_it_declares(tmp_path):
+    files = {"src/srv.ts": "export interface Server {\n  listen(): void;\n}\n"
+                           "export interface ServerConstructor {\n  new (port: number): Server;\n  type?: string;\n}\n"
+                           "export type Ctor = new (port: number) => Server;\n"
+                           "export class App {\n  #serverConstructor: ServerConstructor;\n  make: Ctor;\n  run() {\n"
+                           "    const server = new this.#serverConstructor(1);\n    server.listen();\n"
+                           "    const s2 = new this.make(2);\n    s2.listen();\n  }\n}\n"}
+    got = edges(tmp_path, files, "src.srv.App.run")
+    assert got["server.listen"] == {("src.srv.Server.listen", "constructor_type")}
+    assert got["s2.listen"] == {("src.srv.Server.listen", "constructor_type")}

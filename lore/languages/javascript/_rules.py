@@ -88,6 +88,7 @@ class JavaScriptRules(CachedRules):
     same_file_guess_for_members = False
     accessors = True
     values_beside_types = True  # TypeScript's declaration merging (interface X beside const X)
+    call_signatures_give = True
 
     def accessor_value(self, world, sym_id: int, depth: int):
         """A getter (``get req(): HonoRequest``, marked ``<get>`` by the parser) read as a member: what it returns."""

@@ -206,9 +206,11 @@ class TsExtractor(JsExtractor):
         return self._call_member(node, owner, node)
 
     def _call_member(self, node: _ts.Node, owner: int, fn: _ts.Node) -> int:
+        """``__call__`` of a call signature; a construct signature (``new (app: App): Server``, ``type C =
+        new () => Server``) is one too: lore binds ``new x()`` like a call of ``x``, to what it gives."""
         local = self.add_symbol(node, owner, "__call__", "method", doc_node=node, is_declaration=True)
         self._params(fn, local, owner)
-        ret = fn.child_by_field_name("return_type")
+        ret = fn.child_by_field_name("return_type") or fn.child_by_field_name("type")
         if ret is not None:
             self.pf.symbols[local].return_type = self.primary(ret)
         return local

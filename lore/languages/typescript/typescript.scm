@@ -26,6 +26,7 @@
 (public_field_definition) @field
 (property_signature) @field
 (call_signature) @callsig
+(construct_signature) @callsig
 ; an object type written in place for a property or a field: an interface named after it (not for a
 ; parameter: it would start on its function's line and stand for the function at that line)
 (property_signature type: (type_annotation (object_type) @shape))

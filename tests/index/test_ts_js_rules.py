@@ -414,3 +414,12 @@ def test_a_construct_signature_gives_what_it_declares(tmp_path):
     got = edges(tmp_path, files, "src.srv.App.run")
     assert got["server.listen"] == {("src.srv.Server.listen", "constructor_type")}
     assert got["s2.listen"] == {("src.srv.Server.listen", "constructor_type")}
+
+
+def test_a_getter_beside_its_setter_is_what_reading_the_member_runs(tmp_path):
+    files = {"src/c.ts": "export class Req {\n  json() {}\n}\n"
+                         "export class Context {\n  #req: Req | undefined;\n  get req(): Req { return this.#req!; }\n"
+                         "  set req(r: Req) { this.#req = r; }\n}\n"
+                         "export function f(c: Context) {\n  c.req.json();\n}\n"}
+    got = edges(tmp_path, files, "src.c.f")
+    assert {q for q, _r in got["c.req.json"]} == {"src.c.Req.json"}

@@ -90,6 +90,14 @@ class JavaScriptRules(CachedRules):
     values_beside_types = True  # TypeScript's declaration merging (interface X beside const X)
     call_signatures_give = True
 
+    def member_of_name(self, world, ids: list[int]) -> int:
+        """``get res()`` beside ``set res(r)``: reading the member runs the getter, whichever comes last."""
+        for i in reversed(ids):
+            _c, rec = record_of(world, i)
+            if rec is not None and GETTER in rec.decorators:
+                return i
+        return ids[-1]
+
     def accessor_value(self, world, sym_id: int, depth: int):
         """A getter (``get req(): HonoRequest``, marked ``<get>`` by the parser) read as a member: what it returns."""
         _c, rec = record_of(world, sym_id)

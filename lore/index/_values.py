@@ -347,7 +347,7 @@ class ValuesMixin(WorldCore):
         takes every argument from its place on), or None."""
         if fn[0] != "sym":
             return None
-        srow = self.syms.get(fn[1])  # type: ignore[arg-type]
+        srow = self.syms.get(fn[1])  # type: ignore[call-overload]
         if srow is None:
             return None
         if srow.kind in TYPE_KINDS:  # new X(fn): X's constructor
@@ -358,7 +358,7 @@ class ValuesMixin(WorldCore):
         if srow.kind not in ("function", "method"):
             return None
         fc = self.ctx(srow.file_id)
-        local = fc.local_of.get(fn[1]) if fc is not None else None  # type: ignore[arg-type]
+        local = fc.local_of.get(fn[1]) if fc is not None else None  # type: ignore[call-overload]
         if fc is None or local is None:
             return None
         sym = fc.pf.symbols[local]

@@ -18,6 +18,10 @@ JSX elements with a component name (``<Button />``, ``<ui.Card>``) are calls of 
 Class attributes (``this.x = new Foo()``, fields) are bindings ``self.x`` of the class.
 A JSDoc comment right before a function (``@param {Option} option``, ``@returns {Command}``) gives
 its parameters and result plain declared types, as TypeScript reads them in JavaScript files.
+Literals are instances of the runtime's classes (``'a,b'.split()`` is written ``String().split``).
+The handlers of one concept each live in a mixin: :mod:`._esm` (ES modules), :mod:`._commonjs`,
+:mod:`._literals` (object literals that name things), :mod:`._closures` (closure parameters and
+contextual typing, loops, destructuring).
 """
 
 from __future__ import annotations
@@ -27,8 +31,11 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers._common import Extractor, first_type, type_names
 from ...parsers.records import CONTEXT_MARK, REST_MARK, ParsedFile
+from ._closures import ClosureMixin
 from ._commonjs import CommonJsMixin
+from ._esm import EsModuleMixin
 from ._jsdoc import jsdoc_types
+from ._literals import LiteralMixin
 from ._nodes import EXPORTS, FUNCTION_VALUES
 from ._nodes import key as _key
 
@@ -36,7 +43,6 @@ JSX_QUERY = Path(__file__).with_name("jsx.scm")  # JSX elements, shared with TSX
 # a literal's value is an instance of the runtime's class, written as a construction of it
 LITERAL_CLASSES = {"string": "String()", "template_string": "String()", "regex": "RegExp()", "array": "Array()",
                    "number": "Number()"}
-CLOSURES = FUNCTION_VALUES | {"function_declaration", "generator_function_declaration", "method_definition"}
 DECL_WRAPPERS = frozenset({"export_statement", "lexical_declaration", "variable_declaration"})
 
 
@@ -57,22 +63,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
 
 
-def _param_name(p: _ts.Node) -> tuple[str, _ts.Node | None]:
-    """A parameter's plain name and declared type node (``''`` for a pattern)."""
-    t = p.type
-    if t == "identifier":
-        return _ts.text(p), None
-    if t == "assignment_pattern":
-        left = p.child_by_field_name("left")
-        return (_ts.text(left), None) if left is not None and left.type == "identifier" else ("", None)
-    if t in ("required_parameter", "optional_parameter"):
-        pat = p.child_by_field_name("pattern")
-        if pat is not None and pat.type == "identifier":
-            return _ts.text(pat), p.child_by_field_name("type")
-    return "", None
-
-
-class JsExtractor(CommonJsMixin, Extractor):
+class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Extractor):
     language = "javascript"
     grammar = "javascript"
     query_files: tuple[Path, ...] = (Path(__file__).with_name("javascript.scm"), JSX_QUERY)
@@ -91,25 +82,6 @@ class JsExtractor(CommonJsMixin, Extractor):
         pf = super().run()
         self._this_of_literals()
         return pf
-
-    def _this_of_literals(self) -> None:
-        """``this.get()`` in a function of ``module.exports = { get() {}, ... }`` (or ``const api = {...}``)
-        calls the literal's ``get``: written ``get`` (the module holds it) or ``api.get``. Only for names
-        the literal has; other ``this.x`` stay as written."""
-        if not self.this_calls:
-            return
-        members: dict[int, set[str]] = {}
-        for s in self.pf.symbols:
-            if s.parent is not None:
-                members.setdefault(s.parent, set()).add(s.name)
-        for i, fn in self.this_calls:
-            call = self.pf.calls[i]
-            holder = self.pf.symbols[fn].parent
-            rest = call.callee[5:]
-            if holder is None or rest.split(".", 1)[0].rstrip("()") not in members.get(holder, ()):
-                continue
-            hsym = self.pf.symbols[holder]
-            call.callee = rest if hsym.kind == "module" else f"{hsym.name}.{rest}"
 
     # -- expressions ----------------------------------------------------------------------------
     def dotted(self, node: _ts.Node | None) -> str:
@@ -217,29 +189,6 @@ class JsExtractor(CommonJsMixin, Extractor):
                 if d.type == "decorator" and d.end_byte <= node.start_byte and d.next_named_sibling == node:
                     sym.decorators.append(self.text(d).lstrip("@"))
         return local
-
-    def add_binding(self, owner: int, name: str, node: _ts.Node, *, annotation: str = "", value: str = "",
-                    alias_of: str = "") -> None:
-        """A binding of ``owner``; one made in an anonymous closure (``$constructor('X', (inst) => { const
-        checks = [] })``, ``app.get('/', (c) => {...})``) holds on the closure's lines only, never shadowing
-        the module's ``import * as checks`` after it."""
-        n = len(self.pf.bindings)
-        super().add_binding(owner, name, node, annotation=annotation, value=value, alias_of=alias_of)
-        if len(self.pf.bindings) > n and "." not in name:
-            end = self._closure_end(node)
-            if end:
-                self.pf.bindings[-1].until = end
-
-    def _closure_end(self, node: _ts.Node) -> int:
-        """The last line of the anonymous function ``node`` is in (``0`` when its function is a symbol, or none)."""
-        cur = node.parent
-        while cur is not None:
-            if cur.type in CLOSURES:
-                return 0 if _key(cur) in self.fn_nodes else cur.end_point[0] + 1
-            if cur.type in ("class_body", "class", "class_declaration"):
-                return 0
-            cur = cur.parent
-        return 0
 
     def _jsdoc_types(self, sym, node: _ts.Node) -> None:
         """Parameter and return types a JSDoc comment right before the definition declares (plain names only)."""
@@ -385,152 +334,8 @@ class JsExtractor(CommonJsMixin, Extractor):
             return ""
         return self.text(first)[1:-1]
 
-    def on_import(self, node: _ts.Node, owner: int) -> None:
-        src = node.child_by_field_name("source")
-        spec = self.text(src)[1:-1] if src is not None else ""
-        req = next((c for c in node.named_children if c.type == "import_require_clause"), None)
-        if req is not None:  # TypeScript: import u = require('./x')
-            rsrc = req.child_by_field_name("source")
-            ident = next((c for c in req.named_children if c.type == "identifier"), None)
-            if rsrc is not None and ident is not None:
-                self.add_import(owner, self.text(rsrc)[1:-1], node, "module.exports", self.text(ident))
-            return
-        if not spec:
-            return
-        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
-        if clause is None:
-            self.add_import(owner, spec, node)
-            return
-        for c in clause.named_children:
-            if c.type == "identifier":
-                self.add_import(owner, spec, node, "default", self.text(c))
-            elif c.type == "namespace_import":
-                ident = next((x for x in c.named_children if x.type == "identifier"), None)
-                self.add_import(owner, spec, node, None, self.text(ident))
-            elif c.type == "named_imports":
-                for sp in c.named_children:
-                    if sp.type != "import_specifier":
-                        continue
-                    name = self.text(sp.child_by_field_name("name"))
-                    alias = self.text(sp.child_by_field_name("alias")) or None
-                    self.add_import(owner, spec, node, name, alias)
-
-    def on_export(self, node: _ts.Node, owner: int) -> int | None:
-        src = node.child_by_field_name("source")
-        spec = self.text(src)[1:-1] if src is not None else ""
-        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
-        if spec:
-            if clause is None:
-                ns = next((c for c in node.named_children if c.type == "namespace_export"), None)
-                if ns is not None:  # export * as ns from './x'
-                    self.add_import(owner, spec, node, None, self.text(ns.named_children[-1]))
-                else:
-                    self.add_import(owner, spec, node, "*")
-                return None
-            for sp in clause.named_children:
-                name = self.text(sp.child_by_field_name("name"))
-                alias = self.text(sp.child_by_field_name("alias")) or None
-                self.add_import(owner, spec, node, name, alias)
-            return None
-        if clause is not None:
-            for sp in clause.named_children:
-                name = self.text(sp.child_by_field_name("name"))
-                alias = self.text(sp.child_by_field_name("alias"))
-                if alias and alias != name:
-                    self.add_binding(owner, alias, sp, alias_of=name)
-            return None
-        if node.child_count > 1 and node.children[1].type == "=" and node.named_child_count:  # TypeScript: export = X
-            whole = self.dotted(node.named_children[0])
-            if whole and "<" not in whole and "(" not in whole:
-                self._export_whole(owner, node, alias_of=whole)
-            return None
-        value = node.child_by_field_name("value")
-        decl = node.child_by_field_name("declaration")
-        is_default = any(c.type == "default" for c in node.children)
-        if is_default:
-            target = decl if decl is not None else value
-            if target is None:
-                return None
-            if target.type in FUNCTION_VALUES and target.child_by_field_name("name") is None:
-                return self._function(target, owner, "default", "function", target, span=node)
-            obj = decl if decl is not None else value
-            if obj is not None and obj.type == "object" and self.pf.symbols[owner].kind == "module":
-                self.literals[_key(obj)] = owner  # export default { a, m() {} }: the module's own names
-                return None
-            name = self.text(target.child_by_field_name("name")) if target.type != "identifier" else self.text(target)
-            if name and name != "default":
-                self.add_binding(owner, "default", node, alias_of=name)
-        return None
-
-    def _destructure(self, owner: int, pattern: _ts.Node, source: str) -> None:
-        """``{ a, b: c, d = 1 }`` taken from ``source`` (a path or a declared type): ``a`` is ``source.a``,
-        ``c`` is ``source.b``; nested patterns and rest elements are left alone."""
-        for p in pattern.named_children:
-            if p.type == "shorthand_property_identifier_pattern":
-                key = local = self.text(p)
-            elif p.type == "object_assignment_pattern":
-                left = p.child_by_field_name("left")
-                if left is None or left.type != "shorthand_property_identifier_pattern":
-                    continue
-                key = local = self.text(left)
-            elif p.type == "pair_pattern":
-                val = p.child_by_field_name("value")
-                if val is not None and val.type == "assignment_pattern":
-                    val = val.child_by_field_name("left")
-                if val is None or val.type != "identifier":
-                    continue
-                key, local = self.text(p.child_by_field_name("key")).strip("'\""), self.text(val)
-            else:
-                continue
-            if key and local and key.replace("$", "_").isidentifier():
-                self.add_binding(owner, local, p, alias_of=f"{source}.{key}")
-
     def asserted_runtime_of(self, type_node: _ts.Node) -> str:
         """The runtime class a declared type is (TypeScript: ``string`` is a String); JavaScript has none."""
-        return ""
-
-    def _has_functions(self, obj: _ts.Node) -> bool:
-        for c in obj.named_children:
-            if c.type == "method_definition":
-                return True
-            if c.type == "pair":
-                v = c.child_by_field_name("value")
-                if v is not None and v.type in FUNCTION_VALUES:
-                    return True
-        return False
-
-    def _is_name_table(self, obj: _ts.Node, owner: int) -> bool:
-        """A module-level literal made of names only (``{ sign, verify, check: verify }``), at least one of
-        them a function or an import of the module: a namespace its users call members of."""
-        if self.pf.symbols[owner].kind != "module" or not obj.named_child_count:
-            return False
-        known = {i.alias or i.name for i in self.pf.imports if i.owner == owner and i.name != "*"}
-        hit = False
-        for c in obj.named_children:
-            if c.type == "shorthand_property_identifier":
-                ref = self.text(c)
-            elif c.type == "pair" and (v := c.child_by_field_name("value")) is not None and v.type == "identifier":
-                ref = self.text(v)
-            elif c.type == "comment":
-                continue
-            elif c.type == "spread_element" and self._spread_module(c, owner):
-                hit = True
-                continue
-            else:
-                return False
-            got = self.named.get((owner, ref))
-            hit = hit or ref in known or (got is not None and self.pf.symbols[got].kind in ("function", "class"))
-        return hit
-
-    def _spread_module(self, spread: _ts.Node, owner: int) -> str:
-        """``'./schemas.js'`` of ``..._schemas`` where ``import * as _schemas from './schemas.js'`` (else ``''``)."""
-        arg = spread.named_children[0] if spread.named_child_count else None
-        if arg is None or arg.type != "identifier":
-            return ""
-        ref = self.text(arg)
-        for i in self.pf.imports:
-            if i.owner == owner and i.alias == ref and i.name is None:
-                return i.module
         return ""
 
     def on_var(self, node: _ts.Node, owner: int) -> int | None:
@@ -590,25 +395,6 @@ class JsExtractor(CommonJsMixin, Extractor):
             self._bind_value(owner, name, node, value)
         return None
 
-    def on_pair(self, node: _ts.Node, owner: int) -> int | None:
-        """``key: function () {}`` / ``key: other`` inside an object literal that lore names."""
-        holder = self.literals.get(_key(node.parent)) if node.parent is not None else None
-        if holder is None:
-            return None
-        key = self.text(node.child_by_field_name("key")).strip("'\"")
-        value = node.child_by_field_name("value")
-        if not key or value is None:
-            return None
-        if value.type in FUNCTION_VALUES:
-            local = self._function(value, holder, key, "function", value, span=node)
-            if value.type != "arrow_function":  # an arrow's ``this`` is the enclosing one
-                self.literal_funcs.add(local)
-            return local
-        target = self.dotted(value)
-        if target and target != key and "<" not in target and "(" not in target:
-            self.add_binding(holder, key, node, alias_of=target)
-        return None
-
     def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node) -> None:
         t = value.type
         if t == "await_expression" and value.named_child_count:
@@ -627,103 +413,6 @@ class JsExtractor(CommonJsMixin, Extractor):
             src = self.dotted(value)
             if src and "<" not in src:
                 self.add_binding(owner, name, at, alias_of=src)
-
-    def on_loop(self, node: _ts.Node, owner: int) -> None:
-        """``for (const k in obj)``: ``k`` is a String; ``for (const r of routers)`` with ``routers: Router[]``
-        declared in the file: ``r`` is a Router."""
-        left = node.child_by_field_name("left")
-        op = node.child_by_field_name("operator")
-        if left is None or left.type != "identifier" or op is None:
-            return
-        name = self.text(left)
-        if op.type == "in":
-            self.add_binding(owner, name, left, annotation="String")
-            return
-        right = self.dotted(node.child_by_field_name("right"))
-        elem = self._element_of(owner, right) if right and "(" not in right and "<" not in right else ""
-        if elem:
-            self.add_binding(owner, name, left, annotation=elem)
-
-    def note_elements(self, owner: int, name: str, type_node: _ts.Node | None) -> None:
-        """Remember what a declared collection holds (TypeScript: ``routers: Router[]``); JavaScript declares nothing."""
-        elem = self.element_type(type_node)
-        if elem:
-            self.elements[(owner, name)] = elem
-
-    def element_type(self, type_node: _ts.Node | None) -> str:
-        """The type a declared collection holds (TypeScript); JavaScript declares nothing."""
-        return ""
-
-    def on_closure(self, node: _ts.Node, owner: int) -> None:
-        """The parameters of a function no name holds (``app.use(async (ctx) => ...)``): bindings on its
-        lines, typed as declared, else by where the function is written (TypeScript's contextual typing):
-        as argument ``i`` of a call, the call signature of that parameter's declared type; returned from
-        a function declaring its return type, or the value of a typed variable, that type's."""
-        if _key(node) in self.fn_nodes:
-            return
-        params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
-        if params is None:
-            return
-        plist = [params] if params.type == "identifier" else params.named_children
-        context = ""
-        for j, p in enumerate(plist):
-            pname, tnode = _param_name(p)
-            if not pname:
-                continue
-            if tnode is not None:
-                ann = self.primary(tnode)
-                if ann:
-                    self.add_binding(owner, pname, p, annotation=ann)
-                continue
-            context = context or self._closure_context(node) or "-"
-            if context != "-":
-                self.add_binding(owner, pname, p, alias_of=f"{context}{CONTEXT_MARK}param{j}")
-
-    def _closure_context(self, node: _ts.Node) -> str:
-        """``app.use#arg0`` / ``Middleware#call`` for a function written there (see :meth:`on_closure`), or ``''``."""
-        cur, parent = node, node.parent
-        while parent is not None and parent.type in ("parenthesized_expression", "as_expression",
-                                                     "satisfies_expression", "non_null_expression"):
-            cur, parent = parent, parent.parent
-        if parent is None:
-            return ""
-        if parent.type == "arguments" and parent.parent is not None:
-            call = parent.parent
-            fn = call.child_by_field_name("function") or call.child_by_field_name("constructor")
-            callee = self.dotted(fn) if call.type in ("call_expression", "new_expression") else ""
-            if not callee or "<" in callee or callee.endswith(")"):
-                return ""
-            i = next((k for k, a in enumerate(parent.named_children) if a == cur), -1)
-            return f"{callee}{CONTEXT_MARK}arg{i}" if i >= 0 else ""
-        holder = None
-        if parent.type == "return_statement":
-            holder = parent.parent
-            while holder is not None and holder.type not in CLOSURES:
-                holder = holder.parent
-        elif parent.type == "arrow_function" and parent.child_by_field_name("body") == cur:
-            holder = parent
-        elif parent.type == "variable_declarator" and parent.child_by_field_name("value") == cur:
-            declared = self.primary(parent.child_by_field_name("type"))
-            return f"{declared}{CONTEXT_MARK}call" if declared else ""
-        ret = holder.child_by_field_name("return_type") if holder is not None else None
-        declared = self.primary(ret) if ret is not None else ""
-        return f"{declared}{CONTEXT_MARK}call" if declared else ""
-
-    def _element_of(self, owner: int, path: str) -> str:
-        """The element type declared for ``path`` (a name or ``this.x``) seen from ``owner``, or ``''``."""
-        if path.startswith("this."):
-            cls = self._class_of(owner) if self.pf.symbols[owner].kind != "function" else None
-            if cls is None:
-                fn = self._function_of(owner)
-                cls = self._class_of(fn) if fn is not None else None
-            return self.elements.get((cls, "self." + path[5:]), "") if cls is not None else ""
-        i: int | None = owner
-        while i is not None:
-            got = self.elements.get((i, path))
-            if got:
-                return got
-            i = self.pf.symbols[i].parent
-        return ""
 
     def _function_of(self, owner: int) -> int | None:
         """The function or method ``owner`` is, or is nested in (the one whose ``this`` a use sees)."""

@@ -81,8 +81,8 @@ class ClosureMixin(_Base):
         lines, typed as declared, else by where the function is written (TypeScript's contextual typing):
         as argument ``i`` of a call, the call signature of that parameter's declared type; returned from
         a function declaring its return type, or the value of a typed variable, that type's."""
-        if _key(node) in self.fn_nodes:
-            return
+        if self.language == "javascript" or _key(node) in self.fn_nodes:
+            return  # JavaScript declares no parameter types for a context to give
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
         if params is None:
             return

@@ -9,8 +9,6 @@
 (assignment_expression) @assign
 (pair value: [(function_expression) (arrow_function) (generator_function) (identifier) (member_expression)]) @pair
 (for_in_statement) @loop
-(arrow_function) @closure
-(function_expression) @closure
 (call_expression) @call
 (new_expression) @new
 (import_statement) @import

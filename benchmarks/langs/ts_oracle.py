@@ -28,7 +28,8 @@ tuning, they are run only for the baseline and the final figures, with ``--json`
 inherits); the constructor is kept (lore binds a construction to the constructor that runs). An
 answer that stops at an import of a package that is not installed (``import x from 'pkg'``,
 ``const x = require('pkg')``) is outside the project. A call through a parameter,
-a destructured name, a variable holding a non-function value or an anonymous closure that a
+a destructured name, a variable holding a non-function value, the result of a call called in
+place (``compose(a)(c)``, lore's callee ``compose()``) or an anonymous closure that a
 factory returns (``const isArray = tagTester('Array')``: TypeScript answers the ``function`` inside
 ``tagTester``) has no named definition to compare, so such sites count as unanswered. An overload
 signature is mapped to its implementation (lore keeps the implementation only). ``super(...)``
@@ -43,6 +44,7 @@ import json
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -81,6 +83,11 @@ def ask_typescript(ts_dir: Path, root: Path, sites: list[Site]) -> dict[Site, An
     asked: list[Site] = []
     lines = []
     for site in sites:
+        if site.callee.endswith(")") and not site.callee.endswith("super().constructor"):
+            # ``compose(a)(c)``: what a call returns is called; asking at ``compose`` would answer the
+            # inner call (its own site), and the function called here has no name
+            answers[site] = Answer(error="calls what a call returns")
+            continue
         pos = super_position(root, site) if site.callee.endswith("super().constructor") else name_position(root, site)
         if pos is None:
             answers[site] = Answer(error="name not found in the source")
@@ -96,6 +103,43 @@ def ask_typescript(ts_dir: Path, root: Path, sites: list[Site]) -> dict[Site, An
         else:
             answers[site] = Answer(places=[(p, int(n)) for p, n in reply["places"]])
     return answers
+
+
+def unresolved_shares(root: Path, sites: list[Site], answers: dict[Site, Answer]) -> tuple[dict, dict]:
+    """What "unresolved" means, in three shares of the sampled sites, and examples of the first.
+
+    * ``unbound``: lore made no edge at all (resolution ``unresolved``), split by what TypeScript
+      answers there: ``unbound_oracle_inside`` (a definition in the project: a recall miss),
+      ``unbound_oracle_outside`` (lib.d.ts, the DOM, node_modules) and ``unbound_no_answer`` (no named
+      definition: a parameter, a closure);
+    * ``bound_outside``: lore bound the call, but outside the project (``builtin`` ``JSON.parse``,
+      ``external`` package functions), which the harness's ``unresolved`` also counts;
+    * the harness's ``unresolved`` = ``unbound`` + ``bound_outside``.
+    """
+    counts: Counter = Counter()
+    examples: dict[str, tuple[int, list[str]]] = {}
+    for site in sites:
+        if site.targets:
+            continue
+        if site.resolution != "unresolved":
+            counts["bound_outside"] += 1
+            continue
+        ans = answers.get(site, Answer(error="no answer"))
+        places = [p for p, _n in ans.places]
+        if any(p != "outside" and (root / p).exists() for p in places):
+            cause = "oracle_inside"
+        elif places:
+            cause = "oracle_outside"
+        else:
+            cause = "no_answer"
+        counts["unbound"] += 1
+        counts[f"unbound_{cause}"] += 1
+        k, ex = examples.get(cause, (0, []))
+        ex.append(f"{site.path}:{site.line} {site.callee}")
+        examples[cause] = (k + 1, ex)
+    n = len(sites) or 1
+    keys = ("unbound", "unbound_oracle_inside", "unbound_oracle_outside", "unbound_no_answer", "bound_outside")
+    return {k: round(counts[k] / n, 3) for k in keys}, examples
 
 
 def main(argv: list[str] | None = None) -> list:
@@ -117,10 +161,12 @@ def main(argv: list[str] | None = None) -> list:
         rep = score(f"{root.name} ({known.lang})", root, db, sites, answers)
         reports.append(rep)
         row = rep.row()
-        # the harness's ``unresolved`` counts calls lore binds outside the project (``JSON.parse``,
-        # ``fetch``) too; ``unbound`` is the share of sites lore left without any edge
-        row["unbound"] = round(sum(s.resolution == "unresolved" for s in sites) / len(sites), 3) if sites else None
+        shares, unbound_examples = unresolved_shares(root, sites, answers)
+        row.update(shares)
         rest = rep.table(args.examples).partition("\n")[2]
+        if unbound_examples and args.examples:
+            rest += "\n" + "\n".join(f"  {k:5d}  unbound, {cause}\n" + "\n".join(f"           {e}" for e in ex[: args.examples])
+                                    for cause, (k, ex) in sorted(unbound_examples.items(), key=lambda kv: -kv[1][0]))
         print(json.dumps(row) if args.json else json.dumps(row) + ("\n" + rest if rest else ""), flush=True)
     return reports
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..languages import ImportBinding
+from ..parsers.records import CONTEXT_MARK
 from ._containers import member as container_member
 from ._containers import plain
 from ._flow import over_union, union, union_of
@@ -223,6 +224,8 @@ class LookupMixin(WorldCore):
                 if "classmethod" in sym.decorators or pname == "cls":
                     return ("sym", cid), "self_method"
                 return ("inst", cid), "self_method"
+        if ann and CONTEXT_MARK in ann:  # const h: Handler = (c) => ...: typed by Handler's call signature
+            return self.contextual_value(c, scope, ann, _WHOLE, depth + 1)  # type: ignore[attr-defined]
         if ann:
             return self.type_value(c, scope, ann, depth + 1)
         if c.rules.test_fixtures:  # a test's or fixture's parameter: what pytest passes (lore.index._fixtures)
@@ -354,6 +357,10 @@ class LookupMixin(WorldCore):
                 return (got[0], weaker(res, "import")) if got is not None else None
             if srow.kind in TYPE_KINDS:
                 got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+                if got is None and srow.kind in ("interface", "type_alias"):
+                    twin = self._value_twin(payload, depth + 1)  # type: ignore[arg-type]
+                    if twin is not None:
+                        return self.member(twin[0], attr, weaker(res, twin[1]), depth + 1)
                 return (got[0], weaker(res, got[1] if got[1] != "self_method" else res)) if got else None
             return None
         if tag == "inst":
@@ -378,6 +385,24 @@ class LookupMixin(WorldCore):
                 if got is not None:
                     return got[0], weaker(res, "import")
         return None
+
+    def _value_twin(self, sym_id: int, depth: int) -> tuple[Value, str] | None:
+        """The value bound under the name of the interface or type alias ``sym_id`` in its scope, in a
+        language where one name is both (TypeScript: ``interface $ZodCheck`` and ``const $ZodCheck:
+        $constructor<$ZodCheck>``): an interface has no members at run time, so ``$ZodCheck.init()`` is
+        the value's."""
+        srow = self.syms[sym_id]
+        if srow.parent_id is None or not self._rules_of(sym_id).values_beside_types:
+            return None
+        c = self.ctx(srow.file_id)
+        if c is None or srow.parent_id not in c.local_of:
+            return None
+        scope = c.local_of[srow.parent_id]
+        binds = [cand[2] for cand in c.cands[scope].get(srow.name, ()) if cand[1] == "bind"]
+        if not binds:
+            return None
+        got = self.binding_value(c, scope, binds[-1], depth + 1)  # type: ignore[attr-defined, arg-type]
+        return got if got is not None and got[0][0] != "unknown" else None
 
     def _top_memo(self, c: FileCtx) -> tuple[dict, dict, dict]:
         """The memo of top-level lookups in file ``c``: (paths, heads, outer scopes); a new file starts

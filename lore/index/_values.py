@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from ..parsers.records import Binding
+from ..languages import BUILTIN_RESULTS
+from ..parsers.records import CONTEXT_MARK, REST_MARK, Binding
 from ._containers import plain
 from ._containers import shape as container_shape
 from ._containers import typed as typed_container
@@ -309,9 +310,68 @@ class ValuesMixin(WorldCore):
             if got is None:
                 return None
             return self.call_result(got[0], got[1], depth + 1)
+        if b.alias_of and CONTEXT_MARK in b.alias_of:
+            return self.contextual_value(c, scope, b.alias_of, line, depth + 1)
         if b.alias_of:
             return self.resolve_path(c, scope, b.alias_of, line, depth + 1)
         return None
+
+    def contextual_value(self, c: FileCtx, scope: int, spec: str, line: int, depth: int) -> tuple[Value, str] | None:
+        """A parameter typed by where its function is written (TypeScript's contextual typing), ``spec`` as
+        the parser wrote it: ``app.use#arg0#param0`` (parameter 0 of a function passed as argument 0 of
+        ``app.use``: of the call signature of that parameter's declared type) or ``Middleware#call#param1``
+        (parameter 1 of the call signature of the declared type ``Middleware``: a function returned
+        from one declaring it, or assigned to a variable of it). A memoized step (its lookups start
+        at depth 0): the path to a callback's parameter is long."""
+        memo = self.__dict__.setdefault("_contextual", {})
+        return self._step("ctxp", memo, (c.frow.id, scope, spec, line),
+                          lambda: self._contextual_value(c, scope, spec, line, 0))
+
+    def _contextual_value(self, c: FileCtx, scope: int, spec: str, line: int, depth: int) -> tuple[Value, str] | None:
+        head, how, param = spec.rsplit(CONTEXT_MARK, 2)
+        j = int(param[len("param"):])
+        if how == "call":
+            typed = self.type_value(c, scope, head, depth + 1)
+        else:
+            got = self.resolve_path(c, scope, head, line, depth + 1)
+            typed = self._declared_param(got[0], int(how[len("arg"):]), depth + 1) if got is not None else None
+        if typed is None or typed[0][0] not in ("inst", "sym"):
+            return None
+        sig = self.class_member(typed[0][1], "__call__", depth=depth + 1)  # type: ignore[arg-type, attr-defined]
+        if sig is None or sig[0][0] != "sym":
+            return None
+        got = self._declared_param(sig[0], j, depth + 1)
+        return (got[0], typed_by(got[1], "annotated_type")) if got is not None else None
+
+    def _declared_param(self, fn: Value, i: int, depth: int) -> tuple[Value, str] | None:
+        """The value the declared type of parameter ``i`` of function ``fn`` gives (a rest parameter
+        takes every argument from its place on), or None."""
+        if fn[0] != "sym":
+            return None
+        srow = self.syms.get(fn[1])  # type: ignore[call-overload]
+        if srow is None:
+            return None
+        if srow.kind in TYPE_KINDS:  # new X(fn): X's constructor
+            fc = self.ctx(srow.file_id)
+            names = fc.rules.constructor_names if fc is not None else ()
+            ctor = next((got for n in names if (got := self.class_member(fn[1], n, depth=depth + 1))), None)  # type: ignore[attr-defined, arg-type]
+            return self._declared_param(ctor[0], i, depth + 1) if ctor is not None else None
+        if srow.kind not in ("function", "method"):
+            return None
+        fc = self.ctx(srow.file_id)
+        local = fc.local_of.get(fn[1]) if fc is not None else None  # type: ignore[call-overload]
+        if fc is None or local is None:
+            return None
+        sym = fc.pf.symbols[local]
+        params = sym.params
+        if not params:
+            return None
+        if i >= len(params):
+            if REST_MARK not in sym.decorators:  # f(...handlers): every later argument is one of them
+                return None
+            i = len(params) - 1
+        ann = params[i][1]
+        return self.type_value(fc, local, ann, depth + 1) if ann else None
 
     def call_result(self, v: Value, res: str, depth: int) -> tuple[Value, str] | None:
         """The value a call of ``v`` produces."""
@@ -322,6 +382,13 @@ class ValuesMixin(WorldCore):
             return payload[2], res  # type: ignore[index]
         if tag == "of":
             return self.call_result(plain(v), res, depth + 1)
+        if tag == "inst" and self._rules_of(payload).call_signatures_give:  # type: ignore[arg-type]
+            sig = self.class_member(payload, "__call__", depth=depth + 1)  # type: ignore[arg-type, attr-defined]
+            if sig is not None and sig[0][0] == "sym":  # new this.#ctor(): what its construct signature gives
+                return self.call_result(sig[0], res, depth + 1)
+            return None
+        if tag in ("ext", "extattr") and str(payload) in BUILTIN_RESULTS:  # 'a'.split(): what the language fixes
+            return ("extinst", BUILTIN_RESULTS[str(payload)]), res
         if tag in ("opaque", "extattr"):  # what an external method returns: a value nobody here defines
             return (("opaque", f"{payload}()"), res) if self._strict or self._opaque_results else None
         if tag == "sym":

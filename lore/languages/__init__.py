@@ -28,6 +28,7 @@ from ._base import Language
 from ._rules import ImportBinding, LanguageRules
 
 __all__ = [
+    "BUILTIN_RESULTS",
     "EXTENSIONS",
     "FILE_NAMES",
     "LANGUAGES",
@@ -59,6 +60,8 @@ LANGUAGES: tuple[Language, ...] = (
 )
 
 _BY_NAME: dict[str, Language] = {lang.name: lang for lang in LANGUAGES}
+# every language's :attr:`LanguageRules.builtin_results`, for the resolver (names carry their language's prefix)
+BUILTIN_RESULTS: dict[str, str] = {k: v for lang in LANGUAGES for k, v in lang.rules.builtin_results.items()}
 # extension (lower case, with the dot) -> language name; whole file name -> language name
 EXTENSIONS: dict[str, str] = {ext: lang.name for lang in LANGUAGES for ext in lang.extensions}
 FILE_NAMES: dict[str, str] = {fn: lang.name for lang in LANGUAGES for fn in lang.file_names}

@@ -46,6 +46,15 @@ class LanguageRules:
     # matched to repository methods by name (x.append() is almost never your own `append`)
     builtin_method_names: frozenset[str] = frozenset()
     builtin_prefix = "builtins"
+    # what the runtime's own functions and methods give back, when the language fixes it: external name
+    # -> the external class its result is an instance of (JS ``'a,b'.split(',')`` is an Array)
+    builtin_results: dict[str, str] = {}
+    # whether one name in one scope may be a type and a value at once (TypeScript: ``interface X`` beside
+    # ``const X = ...``): a member of the type that it does not declare is then the value's
+    values_beside_types = False
+    # whether calling a value of a type with a call signature (``__call__``) gives what the signature
+    # declares (TypeScript's ``(e: Event): Response``, ``new (port: number): Server``)
+    call_signatures_give = False
     class_scopes_visible_to_methods = False
     member_separator = "."
 

@@ -38,6 +38,12 @@ TYPE_REF_KINDS = (
     "generic",  # generic argument
 )
 
+# In a binding's ``alias_of``: a parameter typed by where its function is written (``app.use#arg0#param0``,
+# ``Middleware#call#param1``), resolved by ``lore.index._values`` (TypeScript's contextual typing).
+CONTEXT_MARK = "#"
+# In a symbol's ``decorators``: its last parameter takes every later argument (JS / TS ``...rest``)
+REST_MARK = "<rest>"
+
 # Relationship kinds between symbols (``contains`` is derived from ``Symbol.parent``).
 RELATIONSHIP_KINDS = ("contains", "extends", "implements", "overrides", "embeds")
 

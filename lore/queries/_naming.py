@@ -16,8 +16,14 @@ reference is tried in these forms, in order; the first form that any symbol answ
 5. a path as Java's and Rust's users write it: ``org.jsoup.nodes.Node.outerHtml`` (package, class,
    member; the index also keeps the file ``Node.java`` as a module), ``crate::a::b::f`` and
    ``memchr::memmem::Finder::find`` (from the crate's root, whatever files hold the modules);
-6. a suffix of qualified names on dot boundaries (``Session.request``, ``Command.Execute``,
+6. a module path as an import writes it, with slashes (``src/utils/url.getPath``, also after
+   ``./``), and a file with a name in it (``src/utils/url.ts:getPath``, ``pkg/api.py:Session.get``:
+   defined there or re-exported by it);
+7. a suffix of qualified names on dot boundaries (``Session.request``, ``Command.Execute``,
    ``Node.outerHtml``, ``Type::method``), which is also a C function's global name (``kfree``).
+
+JSDoc's namepaths read as the same names: ``Hono#fetch`` (an instance member) is ``Hono.fetch``, and
+``module:src/utils/url.getPath`` is ``src/utils/url.getPath``.
 
 C++'s ``ns::Class::method`` is read as ``ns.Class.method``. A name several symbols answer to raises
 :class:`~lore.errors.AmbiguousSymbolError` listing them, except where they are one definition a user
@@ -53,6 +59,9 @@ MAX_DEPTH = 4  # re-exports of re-exports followed at most this deep
 MAX_ROWS = 500  # of more symbols with one suffix, the first (by id) are listed, and all are counted
 
 _PATH_LINE = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+)$")
+# a file and a name defined or re-exported in it: src/utils/url.ts:getPath, pkg/api.py:Session.get
+_PATH_NAME = re.compile(r"^(?P<path>[^:]+\.[A-Za-z0-9]+):(?P<name>[A-Za-z_$][\w$.]*)$")
+_JSDOC_MODULE = "module:"
 _GO_MAJOR = re.compile(r"^v\d+$")
 
 
@@ -98,8 +107,18 @@ def find_symbols(conn: sqlite3.Connection, ref: int | str) -> Match | None:
     if at:
         found = _at_line(conn, at.group("path"), int(at.group("line")))
         return Match("path_line", tuple(found)) if found else None
+    if name.startswith(_JSDOC_MODULE):  # JSDoc namepath: module:src/utils/url.getPath
+        name = name[len(_JSDOC_MODULE):]
+    if "#" in name:  # JSDoc's instance member: Hono#fetch
+        name = name.replace("#", ".")
+    named = _PATH_NAME.match(name)
+    if named:
+        found = _in_file(conn, named.group("path"), named.group("name"))
+        return Match("path_name", _unique(found)) if found else None
     if "::" in name:  # C++: ns::Class::method
         name = name.replace("::", ".").strip(".")
+    while name.startswith("./"):
+        name = name[2:]
     if not name or name.startswith(".") or name.endswith(".") or ".." in name:
         return None
     rows = read.name_rows_by_qname(conn, name)
@@ -111,6 +130,11 @@ def find_symbols(conn: sqlite3.Connection, ref: int | str) -> Match | None:
     found = _java_named(conn, name) or _rust_named(conn, name)
     if found:
         return Match("language_path", _unique(found))
+    if "/" in name and "//" not in name:  # a module path as an import writes it: src/utils/url.getPath
+        dotted = name.replace("/", ".")
+        found = list(read.name_rows_by_qname(conn, dotted)) or _reexported(conn, dotted, 0, set())
+        if found:
+            return Match("module_path", _unique(found))
     ids = read.ids_ending_with(conn, name.rsplit(".", 1)[-1], name)
     suffix = read.name_rows_by_ids(conn, ids[:MAX_ROWS])  # externals are left out here
     if suffix:
@@ -262,6 +286,21 @@ def _at_line(conn: sqlite3.Connection, path: str, line: int) -> list[NameRow]:
     files = [(got[0], rel, got[1])] if got is not None else read.files_ending_with(conn, rel)
     rows = [read.innermost_at(conn, fid, line) for fid, _path, _lines in files]
     return [r for r in rows if r is not None]
+
+
+def _in_file(conn: sqlite3.Connection, path: str, name: str) -> list[NameRow]:
+    """The symbols ``name`` is in the module of the file at ``path`` (relative to the root, absolute
+    under it, or a unique end of indexed paths): defined there, or re-exported by it."""
+    rel = _relative(conn, path)
+    if rel is None:
+        return []
+    got = read.file_lines(conn, rel)
+    fids = [got[0]] if got is not None else [fid for fid, _p, _n in read.files_ending_with(conn, rel)]
+    out: list[NameRow] = []
+    for module in read.modules_of_files(conn, fids):
+        target = f"{module}.{name}" if module else name
+        out += [r for r in read.name_rows_by_qname(conn, target) if r.path] or _reexported(conn, target, 0, set())
+    return out
 
 
 def _relative(conn: sqlite3.Connection, path: str) -> str | None:

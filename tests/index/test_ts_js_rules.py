@@ -229,3 +229,197 @@ def test_a_member_of_a_member_of_an_unknown_value_is_not_guessed(tmp_path):
     got = edges(tmp_path, files, "src.cors.cors")
     assert got["c.req.header"] == {(None, "unresolved")}
     assert got["c.header"] == {("src.context.Context.header", "unique_name")}
+
+
+def test_an_object_literal_of_names_is_a_namespace_of_them(tmp_path):
+    files = {"src/jwt/jwt.ts": "export const sign = (x: string) => x;\nexport function verify(x: string) { return x; }\n",
+             "src/jwt/index.ts": "import { sign, verify } from './jwt';\nexport const Jwt = { sign, verify, check: verify };\n",
+             "src/mw.ts": "import { Jwt } from './jwt';\nexport function go() {\n  Jwt.sign('a');\n  Jwt.check('b');\n}\n"}
+    got = edges(tmp_path, files, "src.mw.go")
+    assert got["Jwt.sign"] == {("src.jwt.jwt.sign", "import")}
+    assert got["Jwt.check"] == {("src.jwt.jwt.verify", "import")}
+
+
+def test_a_spread_namespace_import_gives_the_literal_its_names(tmp_path):
+    files = {"src/schemas.ts": "export function tuple(x: number) { return x; }\n",
+             "src/conv.ts": "import * as _schemas from './schemas';\nconst z = { ..._schemas, all: _schemas };\n"
+                            "export function convert() {\n  z.tuple(1);\n}\n"}
+    got = edges(tmp_path, files, "src.conv.convert")
+    assert got["z.tuple"] == {("src.schemas.tuple", "module_global")}
+
+
+def test_a_plain_data_literal_is_no_namespace(tmp_path):
+    files = {"src/a.ts": "const limit = 3;\nconst opts = { limit, retries: limit };\nexport function f() {\n  return opts;\n}\n"}
+    edges(tmp_path, files, "src.a.f")
+    conn = sqlite3.connect(tmp_path / ".lore" / "index.db")
+    try:
+        kinds = {q: k for q, k in conn.execute("SELECT qualified_name, kind FROM symbols")}
+    finally:
+        conn.close()
+    assert "src.a.opts" not in kinds
+
+
+def test_runtime_types_bind_the_runtimes_methods_never_a_project_method(tmp_path):
+    files = {"src/router.ts": "export class Router {\n  split(p: string) { return p; }\n  push(p: string) { return p; }\n}\n",
+             "src/use.ts": "import { Router } from './router';\n"
+                           "export function f(path: string, parts: readonly string[], m: Map<string, Router>, u: 'a' | 'b' | undefined) {\n"
+                           "  path.split('/').map(String).join(',');\n  parts.push('x');\n  m.get('k');\n  u.split('');\n"
+                           "  Object.keys(m).forEach(String);\n  /x/.test(path);\n  const acc = [];\n  acc.push(1);\n}\n"}
+    got = edges(tmp_path, files, "src.use.f")
+    assert got["path.split"] == {("js.global.String.split", "builtin")}
+    assert got["path.split().map().join"] == {("js.global.Array.join", "builtin")}
+    assert got["parts.push"] == {("js.global.Array.push", "builtin")}
+    assert got["m.get"] == {("js.global.Map.get", "builtin")}
+    assert got["u.split"] == {("js.global.String.split", "builtin")}
+    assert got["Object.keys().forEach"] == {("js.global.Array.forEach", "builtin")}
+    assert got["RegExp().test"] == {("js.global.RegExp.test", "builtin")}
+    assert got["acc.push"] == {("js.global.Array.push", "builtin")}
+
+
+def test_javascript_literals_are_the_runtimes_classes(tmp_path):
+    files = {"a.js": "function g(s) {\n  const parts = [];\n  parts.push(s);\n  return `x${s}`.trim();\n}\n"}
+    got = edges(tmp_path, files, "a.g")
+    assert got["parts.push"] == {("js.global.Array.push", "builtin")}
+    assert got["String().trim"] == {("js.global.String.trim", "builtin")}
+
+
+def test_a_closures_local_never_shadows_the_modules_import_after_it(tmp_path):
+    files = {"src/checks.ts": "export function run(x: number) { return x; }\n",
+             "src/schemas.ts": "import * as checks from './checks';\n"
+                               "function make(init: (x: number) => void) { return init; }\n"
+                               "export const A = make((x) => {\n  const checks: string[] = [];\n  checks.push('x');\n});\n"
+                               "export const B = make((x) => {\n  checks.run(x);\n});\n"}
+    got = edges(tmp_path, files, "src.schemas")
+    assert got["checks.push"] == {("js.global.Array.push", "builtin")}
+    assert got["checks.run"] == {("src.checks.run", "import")}
+
+
+def test_a_member_of_an_interface_it_lacks_is_the_same_named_values(tmp_path):
+    files = {"src/core.ts": "export interface $constructor<T> {\n  init(inst: T): void;\n}\n"
+                            "export function $constructor<T>(name: string): $constructor<T> {\n  return null as any;\n}\n",
+             "src/checks.ts": "import * as core from './core';\nexport interface $ZodCheck { x: number }\n"
+                              "export const $ZodCheck: core.$constructor<$ZodCheck> = core.$constructor('$ZodCheck');\n",
+             "src/schemas.ts": "import * as checks from './checks';\nexport function make(inst: any) {\n"
+                               "  checks.$ZodCheck.init(inst);\n}\n"}
+    got = edges(tmp_path, files, "src.schemas.make")
+    assert got["checks.$ZodCheck.init"] == {("src.core.$constructor.init", "annotated_type")}
+
+
+def test_a_loop_over_a_declared_array_gives_its_elements_type(tmp_path):
+    files = {"src/router.ts": "export class Router {\n  match(p: string) { return p; }\n}\n",
+             "src/bench.ts": "import { Router } from './router';\nexport class Bench {\n  routers: Router[] = [];\n"
+                             "  run(rs: readonly Router[] | undefined, obj: object) {\n"
+                             "    for (const r of rs) { r.match('x'); }\n    for (const s of this.routers) { s.match('y'); }\n"
+                             "    for (const k in obj) { k.split(''); }\n  }\n}\n"}
+    got = edges(tmp_path, files, "src.bench.Bench.run")
+    assert got["r.match"] == {("src.router.Router.match", "annotated_type")}
+    assert got["s.match"] == {("src.router.Router.match", "annotated_type")}
+    assert got["k.split"] == {("js.global.String.split", "builtin")}
+
+
+def test_aliases_and_assertions_of_runtime_types_and_shapes_written_in_place(tmp_path):
+    files = {"src/a.ts": "type AnyMap = Map<any, any>;\ninterface MapState { copy_: AnyMap | undefined }\n"
+                         "export class Context {\n  header() {}\n}\n"
+                         "export function f(state: MapState, y: unknown, opts: { ctx: Context }) {\n"
+                         "  state.copy_!.set(1, 2);\n  (y as string).toLowerCase();\n  opts.header();\n}\n"}
+    got = edges(tmp_path, files, "src.a.f")
+    assert got["state.copy_.set"] == {("js.global.Map.set", "builtin")}
+    assert got["String().toLowerCase"] == {("js.global.String.toLowerCase", "builtin")}
+    # an object type written in place is no Context: at most a guess that says so
+    assert got["opts.header"] == {("src.a.Context.header", "unique_name")}
+
+
+def test_an_object_type_written_in_place_is_an_interface_of_its_members(tmp_path):
+    files = {"src/app.ts": "export interface Adapter {\n  handler: {\n    mapResponse(r: unknown): unknown;\n"
+                           "    hook?: (x: number) => void;\n  };\n  readonly res: { readonly headers: Headers };\n}\n"
+                           "export class App {\n  adapter: Adapter;\n  run() {\n"
+                           "    this.adapter.handler.mapResponse(1);\n    this.adapter.handler.hook(2);\n"
+                           "    this.adapter.res.headers.set('a', 'b');\n  }\n}\n"
+                           "export function cache(options: { cacheName: (c: number) => string; wait?: boolean }) {\n"
+                           "  options.cacheName(1);\n}\n"}
+    got = edges(tmp_path, files, "src.app.App.run")
+    assert got["this.adapter.handler.mapResponse"] == {("src.app.Adapter.handler.mapResponse", "annotated_type")}
+    assert got["this.adapter.handler.hook"] == {("src.app.Adapter.handler.hook", "annotated_type")}
+    assert got["this.adapter.res.headers.set"] == {("js.global.Headers.set", "builtin")}
+    # a parameter's object type is no symbol: it would start on the line of its function
+    assert edges(tmp_path, {}, "src.app.cache")["options.cacheName"] == {(None, "unresolved")}
+
+
+def test_destructured_names_are_members_of_the_declared_type_or_the_value(tmp_path):
+    files = {"src/a.ts": "export class Request2 {\n  json() {}\n}\n"
+                         "export class Context {\n  header() {}\n  get req(): Request2 { return new Request2(); }\n}\n"
+                         "export interface Opts { ctx: Context; onDone: (x: number) => void }\n"
+                         "export function f({ ctx, onDone: done }: Opts, c: Context) {\n"
+                         "  ctx.header();\n  done(1);\n  const { req } = c;\n  req.json();\n}\n"}
+    got = edges(tmp_path, files, "src.a.f")
+    assert {q for q, _r in got["ctx.header"]} == {"src.a.Context.header"}
+    assert {q for q, _r in got["done"]} == {"src.a.Opts.onDone"}
+    assert {q for q, _r in got["req.json"]} == {"src.a.Request2.json"}
+
+
+CTX = ("export class Context {\n  send() {}\n  get response(): Resp { return new Resp(); }\n}\n"
+       "export class Resp {\n  redirect(u: string) {}\n}\n"
+       "export interface Middleware<T extends Context = Context> {\n  (context: T, next: () => Promise<void>): unknown;\n}\n"
+       "export type Handler = (c: Context) => void;\n"
+       "export class App {\n  use(...middleware: Middleware[]) { return this; }\n"
+       "  all(path: string, mw: string | Middleware) {}\n}\n")
+
+
+def test_a_callbacks_parameters_are_typed_by_where_it_is_written(tmp_path):
+    files = {"src/ctx.ts": CTX,
+             "src/use.ts": "import { App, Middleware, Handler } from './ctx';\nconst app = new App();\n"
+                           "app.use(async (ctx, next) => {\n  ctx.send();\n});\n"
+                           "app.use((a) => a.send(), (b) => b.response.redirect('/'));\n"
+                           "export function serve(): Middleware {\n  return async (ctx, next) => {\n"
+                           "    ctx.response.redirect('x');\n  };\n}\n"
+                           "export const h: Handler = (c) => { c.send(); };\n"
+                           "export class R {\n  go(app: App) {\n    app.all('/', async (ctx) => { ctx.send(); });\n  }\n}\n"}
+    got = edges(tmp_path, files, "src.use")
+    assert got["ctx.send"] == {("src.ctx.Context.send", "annotated_type")}  # argument 0 of use(...middleware)
+    assert got["a.send"] == {("src.ctx.Context.send", "annotated_type")}
+    assert {q for q, _r in got["b.response.redirect"]} == {"src.ctx.Resp.redirect"}  # a later rest argument
+    assert {q for q, _r in edges(tmp_path, {}, "src.use.serve")["ctx.response.redirect"]} == {"src.ctx.Resp.redirect"}
+    assert edges(tmp_path, {}, "src.use.h")["c.send"] == {("src.ctx.Context.send", "annotated_type")}
+    assert edges(tmp_path, {}, "src.use.R.go")["ctx.send"] == {("src.ctx.Context.send", "annotated_type")}
+
+
+def test_a_callback_of_an_unknown_function_binds_nothing_by_its_parameters(tmp_path):
+    files = {"src/ctx.ts": CTX,
+             "src/use.ts": "export function f(x: any) {\n  x.use((ctx) => { ctx.send(); });\n}\n"}
+    assert edges(tmp_path, files, "src.use.f")["ctx.send"] == {(None, "unresolved")}
+
+
+def test_a_callback_typed_through_a_union_alias_of_an_overloaded_method(tmp_path):
+    files = {"src/ctx.ts": CTX,
+             "src/mw.ts": "import { Context } from './ctx';\n"
+                          "export interface Mw<S, T extends Context = Context> { (context: T, next: () => void): unknown }\n"
+                          "export interface MwObject<S> { handleRequest(): void }\n"
+                          "export type MwOrObject<S, T extends Context = Context> = Mw<S, T> | MwObject<S>;\n"
+                          "export class Application<AS> {\n"
+                          "  use<S>(m: MwOrObject<S, Context>, ...ms: MwOrObject<S, Context>[]): Application<AS>;\n"
+                          "  use<S>(...middleware: MwOrObject<S, Context>[]): Application<AS> { return this; }\n}\n"
+                          "const app = new Application();\napp.use(async (ctx) => {\n  const r = ctx.response;\n"
+                          "  r.redirect('/');\n});\n"}
+    got = edges(tmp_path, files, "src.mw")
+    assert {q for q, _r in got["r.redirect"]} == {"src.ctx.Resp.redirect"}
+
+
+def test_a_construct_signature_gives_what_it_declares(tmp_path):
+    files = {"src/srv.ts": "export interface Server {\n  listen(): void;\n}\n"
+                           "export interface ServerConstructor {\n  new (port: number): Server;\n  type?: string;\n}\n"
+                           "export type Ctor = new (port: number) => Server;\n"
+                           "export class App {\n  #serverConstructor: ServerConstructor;\n  make: Ctor;\n  run() {\n"
+                           "    const server = new this.#serverConstructor(1);\n    server.listen();\n"
+                           "    const s2 = new this.make(2);\n    s2.listen();\n  }\n}\n"}
+    got = edges(tmp_path, files, "src.srv.App.run")
+    assert got["server.listen"] == {("src.srv.Server.listen", "constructor_type")}
+    assert got["s2.listen"] == {("src.srv.Server.listen", "constructor_type")}
+
+
+def test_a_getter_beside_its_setter_is_what_reading_the_member_runs(tmp_path):
+    files = {"src/c.ts": "export class Req {\n  json() {}\n}\n"
+                         "export class Context {\n  #req: Req | undefined;\n  get req(): Req { return this.#req!; }\n"
+                         "  set req(r: Req) { this.#req = r; }\n}\n"
+                         "export function f(c: Context) {\n  c.req.json();\n}\n"}
+    got = edges(tmp_path, files, "src.c.f")
+    assert {q for q, _r in got["c.req.json"]} == {"src.c.Req.json"}

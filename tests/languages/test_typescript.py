@@ -38,14 +38,15 @@ def test_symbols():
 def test_types_relations_and_receivers():
     pf = typescript.parse("src/s.ts", SRC, "src.s")
     find = next(s for s in pf.symbols if s.name == "find")
-    assert find.params == [("id", "")]
+    assert find.params == [("id", "Number")]  # a number is the runtime's Number (its methods are Number's)
     assert find.return_type == "User"  # Promise<User | undefined> -> User
     refs = {(pf.symbols[t.owner].name, t.type_name, t.kind) for t in pf.type_refs}
     assert {("Service", "Cache", "field"), ("Service", "UserRepo", "field"), ("constructor", "UserRepo", "param"),
             ("find", "User", "return"), ("find", "User", "annotation"), ("Users", "User", "generic")} <= refs
     assert not {r for r in refs if r[1] == "T"}  # a type parameter is no type reference
     rels = {(pf.symbols[r.source].name, r.target, r.kind) for r in pf.relations}
-    assert rels == {("Repo", "Base", "extends"), ("Service", "Repo", "implements")}
+    # type Users = Map<string, User>: a Map (the runtime's class), never a User
+    assert rels == {("Repo", "Base", "extends"), ("Service", "Repo", "implements"), ("Users", "Map", "extends")}
     binds = {(pf.symbols[b.owner].name, b.name): b.annotation for b in pf.bindings}
     assert binds[("Service", "self.repo")] == "UserRepo"
     assert binds[("Service", "self.cache")] == "Cache"

@@ -199,6 +199,27 @@ def test_typescript_barrel(names_index, ref, expected):
     assert qname(names_index, ref) == expected
 
 
+@pytest.mark.parametrize(("ref", "expected", "form"), [
+    ("web/src/lib/widget.makeWidget", "web.src.lib.widget.makeWidget", "module_path"),  # as an import writes it
+    ("./web/src/lib/widget.Widget.render", "web.src.lib.widget.Widget.render", "module_path"),
+    ("web/src.create", "web.src.lib.widget.makeWidget", "module_path"),  # the directory's index re-exports it
+    ("web/src/lib/widget.ts:Widget.render", "web.src.lib.widget.Widget.render", "path_name"),  # a file and a name in it
+    ("lib/widget.ts:makeWidget", "web.src.lib.widget.makeWidget", "path_name"),  # a unique end of the path
+    ("web/src/index.ts:create", "web.src.lib.widget.makeWidget", "path_name"),  # re-exported by the file
+    ("pkg/api.py:get", "pkg.api.get", "path_name"),
+    ("Widget#render", "web.src.lib.widget.Widget.render", "suffix"),  # JSDoc: an instance member
+    ("module:web/src/lib/widget.makeWidget", "web.src.lib.widget.makeWidget", "module_path"),  # JSDoc module namepath
+])
+def test_typescript_names_as_users_write_them(names_index, ref, expected, form):
+    assert qname(names_index, ref) == expected
+    assert find_symbols(names_index.conn, ref).form == form
+
+
+def test_a_file_and_a_name_it_lacks_is_unknown(names_index):
+    assert find_symbols(names_index.conn, "web/src/lib/widget.ts:nothing") is None
+    assert find_symbols(names_index.conn, "web/src/lib/nowhere.ts:Widget") is None
+
+
 def test_the_form_that_found_a_name(names_index):
     forms = {ref: find_symbols(names_index.conn, ref).form for ref in
              ("pkg.api.get", "pkg.Session", "cobra.Command.Execute", "Session.request", "pkg/api.py:7")}

@@ -18,6 +18,10 @@ JSX elements with a component name (``<Button />``, ``<ui.Card>``) are calls of 
 Class attributes (``this.x = new Foo()``, fields) are bindings ``self.x`` of the class.
 A JSDoc comment right before a function (``@param {Option} option``, ``@returns {Command}``) gives
 its parameters and result plain declared types, as TypeScript reads them in JavaScript files.
+Literals are instances of the runtime's classes (``'a,b'.split()`` is written ``String().split``).
+The handlers of one concept each live in a mixin: :mod:`._esm` (ES modules), :mod:`._commonjs`,
+:mod:`._literals` (object literals that name things), :mod:`._closures` (closure parameters and
+contextual typing, loops, destructuring).
 """
 
 from __future__ import annotations
@@ -26,13 +30,19 @@ from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers._common import Extractor, first_type, type_names
-from ...parsers.records import ParsedFile
+from ...parsers.records import CONTEXT_MARK, REST_MARK, ParsedFile
+from ._closures import ClosureMixin
 from ._commonjs import CommonJsMixin
+from ._esm import EsModuleMixin
 from ._jsdoc import jsdoc_types
+from ._literals import LiteralMixin
 from ._nodes import EXPORTS, FUNCTION_VALUES
 from ._nodes import key as _key
 
 JSX_QUERY = Path(__file__).with_name("jsx.scm")  # JSX elements, shared with TSX
+# a literal's value is an instance of the runtime's class, written as a construction of it
+LITERAL_CLASSES = {"string": "String()", "template_string": "String()", "regex": "RegExp()", "array": "Array()",
+                   "number": "Number()"}
 DECL_WRAPPERS = frozenset({"export_statement", "lexical_declaration", "variable_declaration"})
 
 
@@ -53,7 +63,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
 
 
-class JsExtractor(CommonJsMixin, Extractor):
+class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Extractor):
     language = "javascript"
     grammar = "javascript"
     query_files: tuple[Path, ...] = (Path(__file__).with_name("javascript.scm"), JSX_QUERY)
@@ -67,28 +77,11 @@ class JsExtractor(CommonJsMixin, Extractor):
         self.named: dict[tuple[int, str], int] = {}  # (scope, name) -> class / function / namespace defined there
         self.literal_funcs: set[int] = set()  # functions of such literals: ``this`` in them is the holder
         self.this_calls: list[tuple[int, int]] = []  # (call index, literal function) of ``this.x()`` in them
+        self.fn_nodes: set[tuple[int, int]] = set()  # function nodes that are symbols (the rest are closures)
+        self.elements: dict[tuple[int, str], str] = {}  # (scope, name or self.x) -> the type its collection holds
         pf = super().run()
         self._this_of_literals()
         return pf
-
-    def _this_of_literals(self) -> None:
-        """``this.get()`` in a function of ``module.exports = { get() {}, ... }`` (or ``const api = {...}``)
-        calls the literal's ``get``: written ``get`` (the module holds it) or ``api.get``. Only for names
-        the literal has; other ``this.x`` stay as written."""
-        if not self.this_calls:
-            return
-        members: dict[int, set[str]] = {}
-        for s in self.pf.symbols:
-            if s.parent is not None:
-                members.setdefault(s.parent, set()).add(s.name)
-        for i, fn in self.this_calls:
-            call = self.pf.calls[i]
-            holder = self.pf.symbols[fn].parent
-            rest = call.callee[5:]
-            if holder is None or rest.split(".", 1)[0].rstrip("()") not in members.get(holder, ()):
-                continue
-            hsym = self.pf.symbols[holder]
-            call.callee = rest if hsym.kind == "module" else f"{hsym.name}.{rest}"
 
     # -- expressions ----------------------------------------------------------------------------
     def dotted(self, node: _ts.Node | None) -> str:
@@ -112,10 +105,20 @@ class JsExtractor(CommonJsMixin, Extractor):
         if t == "new_expression":  # new Foo().bar(): a Foo
             inner = self.dotted(node.child_by_field_name("constructor"))
             return f"{inner}()" if inner and "(" not in inner else "<expr>()"
+        if t in LITERAL_CLASSES:  # 'a,b'.split(), /x/.test(s), [a, b].map(): the runtime's own class
+            return LITERAL_CLASSES[t]
         if t in ("parenthesized_expression", "non_null_expression", "await_expression") and node.named_child_count:
             return self.dotted(node.named_children[0])
+        if t in ("as_expression", "type_assertion") and node.named_child_count:
+            runtime = self.asserted_runtime(node)  # (y as string).toLowerCase(): a String
+            if runtime:
+                return runtime + "()"
         if t in ("as_expression", "satisfies_expression", "type_assertion") and node.named_child_count:
-            return self.dotted(node.named_children[0])
+            return self.dotted(node.named_children[0] if t != "type_assertion" else node.named_children[-1])
+        return ""
+
+    def asserted_runtime(self, node: _ts.Node) -> str:
+        """The runtime class a type assertion (``x as string``) names, or ``''`` (JavaScript has none)."""
         return ""
 
     def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
@@ -159,6 +162,7 @@ class JsExtractor(CommonJsMixin, Extractor):
 
     def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
                   span: _ts.Node | None = None) -> int:
+        self.fn_nodes.add(_key(fn))
         parent = self.pf.symbols[owner]
         if parent.kind in ("class", "interface") and kind == "function":
             kind = "method"
@@ -215,6 +219,18 @@ class JsExtractor(CommonJsMixin, Extractor):
                 pat = p.child_by_field_name("pattern")
                 pname = self.text(pat) if pat is not None and pat.type == "identifier" else ""
                 tnode = p.child_by_field_name("type")
+                if pat is not None and pat.type == "rest_pattern":  # ...middleware: Middleware[]
+                    pname = self.text(pat).lstrip(".")
+                    if pname and p is plist[-1]:
+                        sym.decorators.append(REST_MARK)
+                        elem = self.element_type(tnode)
+                        if elem:
+                            sym.params.append((pname, elem))
+                            continue
+                if pat is not None and pat.type == "object_pattern" and tnode is not None:
+                    declared = self.primary(tnode)  # ({ set, request }: Context): set is Context's set
+                    if declared and not self.asserted_runtime_of(tnode):
+                        self._destructure(local, pat, declared)
                 if pat is not None and pname and any(c.type == "accessibility_modifier" or c.type == "readonly"
                                                      for c in p.children) and self.pf.symbols[owner].kind == "class":
                     # constructor(private repo: Repo): a field of the class
@@ -225,6 +241,7 @@ class JsExtractor(CommonJsMixin, Extractor):
                 continue
             if pname:
                 sym.params.append((pname, self.primary(tnode)))
+                self.note_elements(local, pname, tnode)
             self.add_types(local, tnode, "param")  # ({ repo }: Props): still a reference to Props
 
     def _class(self, node: _ts.Node, owner: int, kind: str) -> int | None:
@@ -317,92 +334,9 @@ class JsExtractor(CommonJsMixin, Extractor):
             return ""
         return self.text(first)[1:-1]
 
-    def on_import(self, node: _ts.Node, owner: int) -> None:
-        src = node.child_by_field_name("source")
-        spec = self.text(src)[1:-1] if src is not None else ""
-        req = next((c for c in node.named_children if c.type == "import_require_clause"), None)
-        if req is not None:  # TypeScript: import u = require('./x')
-            rsrc = req.child_by_field_name("source")
-            ident = next((c for c in req.named_children if c.type == "identifier"), None)
-            if rsrc is not None and ident is not None:
-                self.add_import(owner, self.text(rsrc)[1:-1], node, "module.exports", self.text(ident))
-            return
-        if not spec:
-            return
-        clause = next((c for c in node.named_children if c.type == "import_clause"), None)
-        if clause is None:
-            self.add_import(owner, spec, node)
-            return
-        for c in clause.named_children:
-            if c.type == "identifier":
-                self.add_import(owner, spec, node, "default", self.text(c))
-            elif c.type == "namespace_import":
-                ident = next((x for x in c.named_children if x.type == "identifier"), None)
-                self.add_import(owner, spec, node, None, self.text(ident))
-            elif c.type == "named_imports":
-                for sp in c.named_children:
-                    if sp.type != "import_specifier":
-                        continue
-                    name = self.text(sp.child_by_field_name("name"))
-                    alias = self.text(sp.child_by_field_name("alias")) or None
-                    self.add_import(owner, spec, node, name, alias)
-
-    def on_export(self, node: _ts.Node, owner: int) -> int | None:
-        src = node.child_by_field_name("source")
-        spec = self.text(src)[1:-1] if src is not None else ""
-        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
-        if spec:
-            if clause is None:
-                ns = next((c for c in node.named_children if c.type == "namespace_export"), None)
-                if ns is not None:  # export * as ns from './x'
-                    self.add_import(owner, spec, node, None, self.text(ns.named_children[-1]))
-                else:
-                    self.add_import(owner, spec, node, "*")
-                return None
-            for sp in clause.named_children:
-                name = self.text(sp.child_by_field_name("name"))
-                alias = self.text(sp.child_by_field_name("alias")) or None
-                self.add_import(owner, spec, node, name, alias)
-            return None
-        if clause is not None:
-            for sp in clause.named_children:
-                name = self.text(sp.child_by_field_name("name"))
-                alias = self.text(sp.child_by_field_name("alias"))
-                if alias and alias != name:
-                    self.add_binding(owner, alias, sp, alias_of=name)
-            return None
-        if node.child_count > 1 and node.children[1].type == "=" and node.named_child_count:  # TypeScript: export = X
-            whole = self.dotted(node.named_children[0])
-            if whole and "<" not in whole and "(" not in whole:
-                self._export_whole(owner, node, alias_of=whole)
-            return None
-        value = node.child_by_field_name("value")
-        decl = node.child_by_field_name("declaration")
-        is_default = any(c.type == "default" for c in node.children)
-        if is_default:
-            target = decl if decl is not None else value
-            if target is None:
-                return None
-            if target.type in FUNCTION_VALUES and target.child_by_field_name("name") is None:
-                return self._function(target, owner, "default", "function", target, span=node)
-            obj = decl if decl is not None else value
-            if obj is not None and obj.type == "object" and self.pf.symbols[owner].kind == "module":
-                self.literals[_key(obj)] = owner  # export default { a, m() {} }: the module's own names
-                return None
-            name = self.text(target.child_by_field_name("name")) if target.type != "identifier" else self.text(target)
-            if name and name != "default":
-                self.add_binding(owner, "default", node, alias_of=name)
-        return None
-
-    def _has_functions(self, obj: _ts.Node) -> bool:
-        for c in obj.named_children:
-            if c.type == "method_definition":
-                return True
-            if c.type == "pair":
-                v = c.child_by_field_name("value")
-                if v is not None and v.type in FUNCTION_VALUES:
-                    return True
-        return False
+    def asserted_runtime_of(self, type_node: _ts.Node) -> str:
+        """The runtime class a declared type is (TypeScript: ``string`` is a String); JavaScript has none."""
+        return ""
 
     def on_var(self, node: _ts.Node, owner: int) -> int | None:
         name_node = node.child_by_field_name("name")
@@ -411,7 +345,13 @@ class JsExtractor(CommonJsMixin, Extractor):
         if name_node is None:
             return None
         if value is not None and value.type in FUNCTION_VALUES and name_node.type == "identifier":
-            return self._function(value, owner, self.text(name_node), "function", value, span=node)
+            local = self._function(value, owner, self.text(name_node), "function", value, span=node)
+            declared = self.primary(type_node) if type_node is not None else ""
+            if declared:  # const h: Handler = (c) => ...: c is what Handler's call signature says
+                sym = self.pf.symbols[local]
+                sym.params = [(pn, a or f"{declared}{CONTEXT_MARK}call{CONTEXT_MARK}param{j}")
+                              for j, (pn, a) in enumerate(sym.params)]
+            return local
         spec = self._require_spec(value)
         if spec:
             self._require(name_node, spec, owner, node)
@@ -422,40 +362,37 @@ class JsExtractor(CommonJsMixin, Extractor):
                 prop = self.text(value.child_by_field_name("property"))
                 self.add_import(owner, spec, node, prop, self.text(name_node) if self.text(name_node) != prop else None)
                 return None
+        if name_node.type == "object_pattern" and value is not None:
+            # const { a, b: c } = obj / = this / = f(): what the members of that value are
+            declared = self.primary(type_node) if type_node is not None else ""
+            src = declared or self.dotted(value)
+            if src and "<" not in src:
+                self._destructure(owner, name_node, src)
+            return None
         if name_node.type != "identifier":
             return None
         name = self.text(name_node)
         if type_node is not None:
             self.add_binding(owner, name, node, annotation=self.primary(type_node))
             self.add_types(owner, type_node, "annotation")
-        elif value is not None and value.type == "object" and self._has_functions(value):
-            # const api = { get() {...}, put: () => ... }: a namespace of functions
+            self.note_elements(owner, name, type_node)
+        elif value is not None and value.type == "object" and (self._has_functions(value)
+                                                                or self._is_name_table(value, owner)):
+            # const api = { get() {...}, put: () => ... }: a namespace of functions; also
+            # export const Jwt = { sign, verify }: a table of the module's functions and imports
             local = self.add_symbol(node, owner, name, "namespace", body=value, doc_node=self._doc_anchor(node),
                                     exported=self._exported(node, owner))
             self.named.setdefault((owner, name), local)
             self.literals[_key(value)] = local
+            for c in value.named_children:
+                if c.type == "shorthand_property_identifier":  # { sign }: the name of the enclosing scope
+                    self.add_binding(local, self.text(c), c, alias_of=self.text(c))
+                    self.pf.bindings[-1].scope = owner
+                elif c.type == "spread_element" and (spec := self._spread_module(c, owner)):
+                    self.add_import(local, spec, c, "*")  # { ..._schemas }: every name of the module
             return local
         elif value is not None:
             self._bind_value(owner, name, node, value)
-        return None
-
-    def on_pair(self, node: _ts.Node, owner: int) -> int | None:
-        """``key: function () {}`` / ``key: other`` inside an object literal that lore names."""
-        holder = self.literals.get(_key(node.parent)) if node.parent is not None else None
-        if holder is None:
-            return None
-        key = self.text(node.child_by_field_name("key")).strip("'\"")
-        value = node.child_by_field_name("value")
-        if not key or value is None:
-            return None
-        if value.type in FUNCTION_VALUES:
-            local = self._function(value, holder, key, "function", value, span=node)
-            if value.type != "arrow_function":  # an arrow's ``this`` is the enclosing one
-                self.literal_funcs.add(local)
-            return local
-        target = self.dotted(value)
-        if target and target != key and "<" not in target and "(" not in target:
-            self.add_binding(holder, key, node, alias_of=target)
         return None
 
     def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node) -> None:
@@ -470,6 +407,8 @@ class JsExtractor(CommonJsMixin, Extractor):
             callee = self.dotted(value.child_by_field_name("function"))
             if callee and not callee.startswith("<"):
                 self.add_binding(owner, name, at, value=callee)
+        elif t in LITERAL_CLASSES:  # const parts = [], s = 'x': an Array, a String
+            self.add_binding(owner, name, at, value=LITERAL_CLASSES[t][:-2])
         elif t in ("identifier", "member_expression", "this"):
             src = self.dotted(value)
             if src and "<" not in src:
@@ -564,6 +503,7 @@ class JsExtractor(CommonJsMixin, Extractor):
         if type_node is not None:
             self.add_binding(owner, f"self.{name}", node, annotation=self.primary(type_node))
             self.add_types(owner, type_node, "field")
+            self.note_elements(owner, f"self.{name}", type_node)
         elif value is not None:
             self._bind_value(owner, f"self.{name}", node, value)
         return None

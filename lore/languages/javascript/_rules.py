@@ -57,6 +57,21 @@ _JS_METHODS = frozenset({
     "constructor",  # super() of a base without one: the implicit constructor, never another class's by name
 })
 
+# what the runtime's methods give back (ECMAScript fixes it): ``path.split('/').map(f)`` calls Array's map
+_STRING_TO_STRING = ("trim", "trimStart", "trimEnd", "toLowerCase", "toUpperCase", "replace", "replaceAll", "slice",
+                     "substring", "substr", "padStart", "padEnd", "repeat", "concat", "charAt", "normalize",
+                     "toString", "toLocaleLowerCase", "toLocaleUpperCase", "at")
+_ARRAY_TO_ARRAY = ("map", "filter", "slice", "concat", "flat", "flatMap", "reverse", "sort", "splice", "fill",
+                   "toReversed", "toSorted", "toSpliced", "with")
+_RESULTS = {
+    **{f"String.{m}": "String" for m in _STRING_TO_STRING},
+    "String.split": "Array", "String.match": "Array", "Array.join": "String", "Array.toString": "String",
+    **{f"Array.{m}": "Array" for m in _ARRAY_TO_ARRAY},
+    "Object.keys": "Array", "Object.values": "Array", "Object.entries": "Array", "Object.getOwnPropertyNames": "Array",
+    "Array.from": "Array", "Array.of": "Array", "JSON.stringify": "String", "RegExp.exec": "Array",
+    "Number.toFixed": "String", "Number.toString": "String", "Date.toISOString": "String", "String.fromCharCode": "String",
+}
+
 
 class JavaScriptRules(CachedRules):
     language = "javascript"
@@ -66,11 +81,22 @@ class JavaScriptRules(CachedRules):
     builtin_functions = _JS_GLOBALS
     builtin_method_names = _JS_METHODS
     builtin_prefix = "js.global"
+    builtin_results = {f"js.global.{k}": f"js.global.{v}" for k, v in _RESULTS.items()}
     uppercase_calls_construct = False  # only new X() constructs
     whole_module_exports = True
     family = ("javascript", "typescript", "tsx")
     same_file_guess_for_members = False
     accessors = True
+    values_beside_types = True  # TypeScript's declaration merging (interface X beside const X)
+    call_signatures_give = True
+
+    def member_of_name(self, world, ids: list[int]) -> int:
+        """``get res()`` beside ``set res(r)``: reading the member runs the getter, whichever comes last."""
+        for i in reversed(ids):
+            _c, rec = record_of(world, i)
+            if rec is not None and GETTER in rec.decorators:
+                return i
+        return ids[-1]
 
     def accessor_value(self, world, sym_id: int, depth: int):
         """A getter (``get req(): HonoRequest``, marked ``<get>`` by the parser) read as a member: what it returns."""

@@ -8,6 +8,7 @@
 (variable_declarator) @var
 (assignment_expression) @assign
 (pair value: [(function_expression) (arrow_function) (generator_function) (identifier) (member_expression)]) @pair
+(for_in_statement) @loop
 (call_expression) @call
 (new_expression) @new
 (import_statement) @import

@@ -8,10 +8,11 @@ Annotations are stored as their primary type name (``Promise<User>`` -> ``User``
 utility types ``Partial``, ``Required``, ``Readonly``, ``Omit``, ``Pick``).
 Members of object types are members of their type: an interface's or an object type alias's property
 whose type is a function type (``parseJson?: (text: string) => unknown``) is a method declaration
-(calls through it bind there), any other property a typed field. A type alias of another type or an
-intersection (``type Internal = Required<Options> & {...}``) extends the named parts, so their
-members are its members. A call signature (``interface Handler { (e: Event): R }``, ``type Handler =
-(e: Event) => R``) is the type's ``__call__`` method: calling a value of that type calls it. A generic parameter stands for its constraint (``<T extends Repo>(r: T)``:
+(calls through it bind there), any other property a typed field. A type alias of another type, an
+intersection or a union (``type Internal = Required<Options> & {...}``, ``type M = Middleware |
+MiddlewareObject``) extends the named parts, so their members are its members. A call signature (``interface Handler { (e: Event): R }``, ``type Handler =
+(e: Event) => R``) is the type's ``__call__`` method: calling a value of that type calls it. An object type written in place for a property or a field
+(``handler: { mapResponse(r): unknown }``) is an interface named after it, holding its members. A generic parameter stands for its constraint (``<T extends Repo>(r: T)``:
 ``r`` is a ``Repo``). A method returning ``this`` returns an instance of its class. ``.tsx`` files use the ``tsx`` grammar with the same query.
 """
 
@@ -51,6 +52,11 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 
 
 FUNCTION_TYPES = frozenset({"function_type", "constructor_type"})
+# types whose values are the runtime's own: ``path: string`` is a String (``path.split()`` is String's)
+PREDEFINED = {"string": "String", "number": "Number", "boolean": "Boolean", "bigint": "BigInt", "symbol": "Symbol"}
+GENERIC_BUILTINS = {"Array": "Array", "ReadonlyArray": "Array", "Map": "Map", "ReadonlyMap": "Map", "Set": "Set",
+                    "ReadonlySet": "Set", "WeakMap": "WeakMap", "WeakSet": "WeakSet"}
+_NOTHING = "-"  # null / undefined in a union: no type of its own
 UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
@@ -63,6 +69,39 @@ class TsExtractor(JsExtractor):
     primitive_names = PRIMITIVES
     wrapper_types = JsExtractor.wrapper_types | UTILITY_WRAPPERS
     wrapper_names = wrapper_types
+
+    def primary(self, node: _ts.Node | None) -> str:
+        """The declared type's name; a string, number, array, tuple, ``Map<K, V>``... is the runtime's
+        class (``String``, ``Array``, ``Map``), never one of its type arguments."""
+        if _shape(node):  # opts: { ctx: Context }, cb: (c: Context) => void: neither is a Context
+            return ""
+        return builtin_type(node) or super().primary(node)
+
+    def asserted_runtime_of(self, type_node: _ts.Node) -> str:
+        return builtin_type(type_node)
+
+    def asserted_runtime(self, node: _ts.Node) -> str:
+        """``x as string``, ``<string[]>x``: ``String``, ``Array`` (``x as Foo`` names no runtime class)."""
+        typ = node.named_children[-1] if node.type == "as_expression" else node.named_children[0]
+        if typ.type == "type_arguments" and typ.named_child_count:
+            typ = typ.named_children[0]
+        return builtin_type(typ)
+
+    def element_type(self, type_node: _ts.Node | None) -> str:
+        """``routers: Router[]`` (also ``readonly``, ``Array<Router>``, ``Set<Router>``, ``| undefined``):
+        ``Router`` (``for (const r of routers)`` gives Routers)."""
+        node = _strip(type_node)
+        if node is not None and node.type == "union_type":
+            parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
+            node = _strip(parts[0]) if len(parts) == 1 else None
+        elem = None
+        if node is not None and node.type == "array_type" and node.named_child_count:
+            elem = node.named_children[0]
+        elif node is not None and node.type == "generic_type" and \
+                _ts.text(node.child_by_field_name("name")) in ("Array", "ReadonlyArray", "Set", "ReadonlySet"):
+            args = node.child_by_field_name("type_arguments")
+            elem = args.named_children[0] if args is not None and args.named_child_count else None
+        return self.primary(elem) if elem is not None else ""
 
     def run(self) -> ParsedFile:
         self.constraints: dict[tuple[int, str], str] = {}  # (definition, generic parameter) -> its constraint
@@ -144,6 +183,22 @@ class TsExtractor(JsExtractor):
                 sym.return_type = self.pf.symbols[cls].name
         return local
 
+    def on_shape(self, node: _ts.Node, owner: int) -> int | None:
+        """``handler: { mapResponse(r): unknown }`` in an interface (or a class field): an interface named
+        after what it types, holding its members, so ``adapter.handler.mapResponse()`` binds the member
+        declared there."""
+        holder = node.parent.parent if node.parent is not None else None
+        if holder is None or not node.named_child_count:
+            return None
+        if holder.type in ("required_parameter", "optional_parameter"):
+            pat = holder.child_by_field_name("pattern")
+            name = self.text(pat) if pat is not None and pat.type == "identifier" else ""
+        else:
+            name = self.text(holder.child_by_field_name("name")).lstrip("#").strip("'\"")
+        if not name or not name.replace("$", "_").isidentifier():
+            return None
+        return self.add_symbol(node, owner, name, "interface", body=node, doc_node=holder, is_declaration=True)
+
     def on_callsig(self, node: _ts.Node, owner: int) -> int | None:
         """``(event: Event): Response`` in an interface: calling a value of that type calls ``__call__``."""
         if self.pf.symbols[owner].kind not in ("interface", "type_alias"):
@@ -151,9 +206,11 @@ class TsExtractor(JsExtractor):
         return self._call_member(node, owner, node)
 
     def _call_member(self, node: _ts.Node, owner: int, fn: _ts.Node) -> int:
+        """``__call__`` of a call signature; a construct signature (``new (app: App): Server``, ``type C =
+        new () => Server``) is one too: lore binds ``new x()`` like a call of ``x``, to what it gives."""
         local = self.add_symbol(node, owner, "__call__", "method", doc_node=node, is_declaration=True)
         self._params(fn, local, owner)
-        ret = fn.child_by_field_name("return_type")
+        ret = fn.child_by_field_name("return_type") or fn.child_by_field_name("type")
         if ret is not None:
             self.pf.symbols[local].return_type = self.primary(ret)
         return local
@@ -162,13 +219,19 @@ class TsExtractor(JsExtractor):
         """``type A = B``, ``type A = Required<B> & {...}``: A has the members of B (its object part's are its own)."""
         if value is None:
             return
+        runtime = builtin_type(value)
+        if runtime:  # type AnyMap = Map<any, any>, type Names = string[]: the runtime's class
+            self.add_relation(local, runtime, "extends", value)
+            return
         parts = [value]
         while parts:
             part = parts.pop(0)
-            if part.type == "intersection_type" or part.type == "parenthesized_type":
+            if part.type in ("intersection_type", "parenthesized_type", "union_type"):
+                # A & B has the members of both; a value of A | B one of theirs (what TypeScript lets a
+                # narrowed value, or a callback written for it, use)
                 parts.extend(part.named_children)
-            elif part.type == "generic_type" and self.text(part.child_by_field_name("name")) not in MEMBER_KEEPING:
-                continue  # ``type Users = Map<string, User>``: a Map, not a User (only Required<B>, Omit<B, K> ... keep B's members)
+            elif part.type == "generic_type" and self.text(part.child_by_field_name("name")) in PRIMITIVES:
+                continue  # ``Record<string, User>`` in an intersection: not a User (Required<B>, Omit<B, K> ... keep B's members)
             elif part.type in ("generic_type", "type_identifier", "nested_type_identifier"):
                 base = self.primary(part)
                 if base and not self.is_type_param(local, base):
@@ -232,3 +295,54 @@ def _function_type(ann: _ts.Node) -> _ts.Node | None:
         if n.type in ("union_type", "parenthesized_type"):
             stack.extend(n.named_children)
     return None
+
+
+def builtin_type(node: _ts.Node | None) -> str:
+    """The runtime class a type expression's values are (``''`` when it names a type of its own).
+
+    ``string | undefined`` -> ``String``; ``readonly Foo[]``, ``[A, B]``, ``Array<Foo>`` -> ``Array``;
+    ``'a' | 'b'`` -> ``String``; ``Map<string, User>`` -> ``Map``; ``Foo | string`` -> ``''`` (Foo decides).
+    """
+    got = _builtin(node)
+    return "" if got == _NOTHING else got
+
+
+def _shape(node: _ts.Node | None) -> bool:
+    """Whether a type expression is an object or function type written in place (maybe ``| undefined``)."""
+    node = _strip(node)
+    if node is not None and node.type == "union_type":
+        parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
+        node = _strip(parts[0]) if len(parts) == 1 else None
+    return node is not None and node.type in ("object_type", "function_type", "constructor_type")
+
+
+def _strip(node: _ts.Node | None) -> _ts.Node | None:
+    """The type under ``: T``, ``(T)`` and ``readonly T``."""
+    while node is not None and node.type in ("type_annotation", "parenthesized_type", "readonly_type") \
+            and node.named_child_count:
+        node = node.named_children[-1]
+    return node
+
+
+def _builtin(node: _ts.Node | None) -> str:
+    node = _strip(node)
+    if node is None:
+        return ""
+    t = node.type
+    if t == "predefined_type":
+        word = _ts.text(node)
+        return _NOTHING if word in ("undefined", "null", "void") else PREDEFINED.get(word, "")
+    if t in ("array_type", "tuple_type"):
+        return "Array"
+    if t == "template_literal_type":
+        return "String"
+    if t == "literal_type":
+        kind = node.named_children[0].type if node.named_child_count else ""
+        return {"string": "String", "number": "Number", "true": "Boolean", "false": "Boolean",
+                "null": _NOTHING, "undefined": _NOTHING, "unary_expression": "Number"}.get(kind, "")
+    if t == "generic_type":
+        return GENERIC_BUILTINS.get(_ts.text(node.child_by_field_name("name")), "")
+    if t == "union_type":
+        found = {_builtin(m) for m in node.named_children} - {_NOTHING}
+        return found.pop() if len(found) == 1 and "" not in found else ""
+    return ""

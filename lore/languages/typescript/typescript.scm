@@ -16,6 +16,9 @@
 (variable_declarator) @var
 (assignment_expression) @assign
 (pair value: [(function_expression) (arrow_function) (generator_function) (identifier) (member_expression)]) @pair
+(for_in_statement) @loop
+(arrow_function) @closure
+(function_expression) @closure
 (call_expression) @call
 (new_expression) @new
 (import_statement) @import
@@ -23,3 +26,8 @@
 (public_field_definition) @field
 (property_signature) @field
 (call_signature) @callsig
+(construct_signature) @callsig
+; an object type written in place for a property or a field: an interface named after it (not for a
+; parameter: it would start on its function's line and stand for the function at that line)
+(property_signature type: (type_annotation (object_type) @shape))
+(public_field_definition type: (type_annotation (object_type) @shape))

@@ -1,0 +1,116 @@
+"""Object literals that name things, for the JavaScript extractor.
+
+``const api = { get() {}, put: () => ... }`` and ``module.exports = {...}`` hold their functions;
+``export const Jwt = { sign, verify }`` and ``const z = { ..._schemas }`` (a spread of ``import * as
+_schemas``) are namespaces of the names they hold; ``this.m()`` in a function of such a literal
+calls the literal's ``m``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...parsers import _ts
+from ._nodes import FUNCTION_VALUES
+from ._nodes import key as _key
+
+if TYPE_CHECKING:
+    from ...parsers._common import Extractor as _Base
+else:
+    _Base = object
+
+
+class LiteralMixin(_Base):
+    """The object-literal handlers of :class:`~lore.languages.javascript._parser.JsExtractor`."""
+
+    if TYPE_CHECKING:  # what the extractor provides
+        literals: dict[tuple[int, int], int]
+        named: dict[tuple[int, str], int]
+        literal_funcs: set[int]
+        this_calls: list[tuple[int, int]]
+
+        def dotted(self, node: _ts.Node | None) -> str: ...
+        def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
+                      span: _ts.Node | None = None) -> int: ...
+
+    def _this_of_literals(self) -> None:
+        """``this.get()`` in a function of ``module.exports = { get() {}, ... }`` (or ``const api = {...}``)
+        calls the literal's ``get``: written ``get`` (the module holds it) or ``api.get``. Only for names
+        the literal has; other ``this.x`` stay as written."""
+        if not self.this_calls:
+            return
+        members: dict[int, set[str]] = {}
+        for s in self.pf.symbols:
+            if s.parent is not None:
+                members.setdefault(s.parent, set()).add(s.name)
+        for i, fn in self.this_calls:
+            call = self.pf.calls[i]
+            holder = self.pf.symbols[fn].parent
+            rest = call.callee[5:]
+            if holder is None or rest.split(".", 1)[0].rstrip("()") not in members.get(holder, ()):
+                continue
+            hsym = self.pf.symbols[holder]
+            call.callee = rest if hsym.kind == "module" else f"{hsym.name}.{rest}"
+
+    def _has_functions(self, obj: _ts.Node) -> bool:
+        for c in obj.named_children:
+            if c.type == "method_definition":
+                return True
+            if c.type == "pair":
+                v = c.child_by_field_name("value")
+                if v is not None and v.type in FUNCTION_VALUES:
+                    return True
+        return False
+
+    def _is_name_table(self, obj: _ts.Node, owner: int) -> bool:
+        """A module-level literal made of names only (``{ sign, verify, check: verify }``), at least one of
+        them a function or an import of the module: a namespace its users call members of."""
+        if self.pf.symbols[owner].kind != "module" or not obj.named_child_count:
+            return False
+        known = {i.alias or i.name for i in self.pf.imports if i.owner == owner and i.name != "*"}
+        hit = False
+        for c in obj.named_children:
+            if c.type == "shorthand_property_identifier":
+                ref = self.text(c)
+            elif c.type == "pair" and (v := c.child_by_field_name("value")) is not None and v.type == "identifier":
+                ref = self.text(v)
+            elif c.type == "comment":
+                continue
+            elif c.type == "spread_element" and self._spread_module(c, owner):
+                hit = True
+                continue
+            else:
+                return False
+            got = self.named.get((owner, ref))
+            hit = hit or ref in known or (got is not None and self.pf.symbols[got].kind in ("function", "class"))
+        return hit
+
+    def _spread_module(self, spread: _ts.Node, owner: int) -> str:
+        """``'./schemas.js'`` of ``..._schemas`` where ``import * as _schemas from './schemas.js'`` (else ``''``)."""
+        arg = spread.named_children[0] if spread.named_child_count else None
+        if arg is None or arg.type != "identifier":
+            return ""
+        ref = self.text(arg)
+        for i in self.pf.imports:
+            if i.owner == owner and i.alias == ref and i.name is None:
+                return i.module
+        return ""
+
+    def on_pair(self, node: _ts.Node, owner: int) -> int | None:
+        """``key: function () {}`` / ``key: other`` inside an object literal that lore names."""
+        holder = self.literals.get(_key(node.parent)) if node.parent is not None else None
+        if holder is None:
+            return None
+        key = self.text(node.child_by_field_name("key")).strip("'\"")
+        value = node.child_by_field_name("value")
+        if not key or value is None:
+            return None
+        if value.type in FUNCTION_VALUES:
+            local = self._function(value, holder, key, "function", value, span=node)
+            if value.type != "arrow_function":  # an arrow's ``this`` is the enclosing one
+                self.literal_funcs.add(local)
+            return local
+        target = self.dotted(value)
+        if target and target != key and "<" not in target and "(" not in target:
+            self.add_binding(holder, key, node, alias_of=target)
+        return None

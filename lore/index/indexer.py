@@ -244,6 +244,10 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     seen = {f.path for f in walked.files}
     scanned = int(store_db.get_meta(conn, SCANNED_AT, "0") or 0) if existing else 0
     todo, rehashed = files_to_parse(walked.files, existing, scanned, max_file_size)
+    if existing:  # a file whose language changed with its project (a .h header once the first .cpp arrives)
+        stored = {path: lang for _fid, path, lang, _mod, _msid in read.file_rows(conn)}
+        again = {f.path for f in todo}
+        todo += [f for f in walked.files if f.path not in again and stored.get(f.path, f.language) != f.language]
     removed = [p for p in existing if p not in seen]
     report.seconds["walk"] = round(report.seconds.get("walk", 0.0) + time.perf_counter() - t, 3)
 

@@ -1,8 +1,9 @@
-"""C++: ``.cc``, ``.cpp``, ``.cxx`` sources and ``.hh``, ``.hpp``, ``.hxx`` headers."""
+"""C++: ``.cc``, ``.cpp``, ``.cxx`` sources, ``.hh``, ``.hpp``, ``.hxx`` headers, and the ``.h`` headers of C++ projects."""
 
 from __future__ import annotations
 
 from .._base import Language
+from ._headers import cpp_headers
 from ._parser import parse
 from ._rules import CppRules
 
@@ -14,4 +15,5 @@ LANGUAGE = Language(
     parse=parse,
     grammar="cpp",
     rules=CppRules(),
+    claims=cpp_headers,
 )

@@ -15,6 +15,7 @@ Template parameters are never type references.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ...parsers import _ts
@@ -101,6 +102,27 @@ class CppExtractor(CExtractor):
             if self.pf.symbols[got].kind == "class" and self.pf.symbols[owner].kind in ("module", "namespace"):
                 self.type_locals.setdefault(last, got)
         return got, self.pf.symbols[got].kind in ("class", "struct")
+
+    def overload_key(self, fdecl: _ts.Node) -> str:
+        """The parameter types as written, names, defaults and spaces left out (``(const char* s, int n = 0)``
+        -> ``constchar*,int``): a declaration ``f(int)`` stands beside a definition ``f(const char*)``."""
+        params = fdecl.child_by_field_name("parameters")
+        out = []
+        for p in params.named_children if params is not None else ():
+            if p.type == "comment":
+                continue
+            start, end = p.start_byte, p.end_byte
+            default = p.child_by_field_name("default_value")
+            if default is not None:
+                end = default.start_byte
+            text = self.source[start:end]
+            name = self.declarator_name(p.child_by_field_name("declarator"))
+            if name is not None:
+                text = self.source[start:name.start_byte] + self.source[name.end_byte:end]
+            out.append(re.sub(rb"\s+", b"", text).rstrip(b"=").decode("utf-8", "replace"))
+        quals = fdecl.child_by_field_name("parameters")
+        tail = self.source[quals.end_byte:fdecl.end_byte] if quals is not None else b""
+        return ",".join(out) + (" const" if b"const" in tail else "")
 
     def template_params(self, node: _ts.Node, local: int) -> None:
         parent = node.parent

@@ -1,0 +1,73 @@
+"""C++ as its compiler sees a project: a ``.h`` header of a C++ project is C++ (recorded ``cpp``, read with the C++
+grammar even when nothing in it looks like C++ by itself), a function returning a reference defined out of line
+(``Value& Reader::current()``) is a definition, and every overload a class declares stays a symbol when one of them is
+defined in the class body."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lore.index import index_repo
+from lore.index.walk import walk
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+
+def _index(root: Path, files: dict[str, str]):
+    """(symbols: (qualified name, start line, is declaration) set, calls: (caller, line) -> [(path, line)], languages)."""
+    from lore.api import open_index
+    from lore.bench._data import symbol_table
+
+    _write(root, files)
+    index_repo(root, workers=1)
+    with open_index(root / ".lore" / "index.db", readonly=True) as idx:
+        table = symbol_table(idx)
+        refs = idx.edges("symbol_refs")
+        langs = dict(idx.conn.execute("SELECT path, language FROM files").fetchall())
+    calls: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for e in refs:
+        if e["callee_id"] is not None:
+            row = table[e["callee_id"]]
+            calls.setdefault((table[e["caller_id"]][2], e["line"]), []).append((row[4], row[5]))
+    return {(row[2], row[5]) for row in table.values()}, calls, langs
+
+
+def test_headers_take_their_projects_language(tmp_path):
+    _write(tmp_path, {
+        "include/kv/db.h": "int Open(const char* name);\n",  # nothing C++ in it: the project decides
+        "db/db.cc": '#include "kv/db.h"\nint Open(const char* name) { return 0; }\n',
+        **{f"db/{n}.cc": f"int {n}_x;\n" for n in ("log", "table", "c", "cache", "env", "arena", "hash")},
+        "db/c_test.c": "int main(void) { return 0; }\n",  # one C test among C++ sources
+        "lib/cjson.h": "int parse(const char* s);\n", "lib/cjson.c": '#include "cjson.h"\n',  # a C twin: C
+    })
+    langs = {f.path: f.language for f in walk(tmp_path).files}
+    assert langs["include/kv/db.h"] == "cpp"
+    assert langs["lib/cjson.h"] == "c"
+    assert langs["db/c_test.c"] == "c"
+
+
+def test_reference_returning_definitions_and_declared_overloads(tmp_path):
+    symbols, calls, langs = _index(tmp_path, {
+        "json/value.h": "namespace Json {\nclass Value {\npublic:\n"
+                        "  Value(int v);\n"                      # 4
+                        "  Value(const char* s);\n"              # 5
+                        "  Value(const Value& other) { }\n"      # 6: defined here, the others declared
+                        "  int size() const;\n"                  # 7
+                        "};\n"
+                        "class Reader {\npublic:\n  Value& current();\n  int read();\n};\n}\n",
+        "json/reader.cc": '#include "value.h"\n'
+                          "namespace Json {\n"
+                          "Value& Reader::current() { static Value v(1); return v; }\n"  # 3
+                          "int Reader::read() { return current().size(); }\n"           # 4
+                          "}\n",
+        "json/value.cc": '#include "value.h"\nnamespace Json {\nint Value::size() const { return 0; }\n}\n',
+    })
+    assert langs["json/value.h"] == "cpp"
+    assert ("json.value.Json.Value.<init>", 4) in symbols and ("json.value.Json.Value.<init>", 5) in symbols
+    assert ("json.reader.Json.Reader.current", 3) in symbols
+    assert sorted(calls[("json.reader.Json.Reader.read", 4)]) == [("json/reader.cc", 3), ("json/value.cc", 3)]

@@ -71,3 +71,28 @@ def test_reference_returning_definitions_and_declared_overloads(tmp_path):
     assert ("json.value.Json.Value.<init>", 4) in symbols and ("json.value.Json.Value.<init>", 5) in symbols
     assert ("json.reader.Json.Reader.current", 3) in symbols
     assert sorted(calls[("json.reader.Json.Reader.read", 4)]) == [("json/reader.cc", 3), ("json/value.cc", 3)]
+
+
+def test_members_through_smart_pointers_aliases_and_nested_out_of_line_classes(tmp_path):
+    _symbols, calls, _langs = _index(tmp_path, {
+        "kv/reader.h": "#include <memory>\nnamespace kv {\n"
+                       "class Impl { public: int parse(); void step(); };\n"
+                       "class Other { public: int parse(); };\n"
+                       "typedef Impl Engine;\n"
+                       "class Reader {\npublic:\n  int read();\n  int size();\n  void step();\n"
+                       "  class Cursor { public: Cursor(int n); };\n"
+                       "private:\n  std::unique_ptr<Impl> impl_;\n  Engine engine_;\n};\n}\n",
+        "kv/reader.cc": '#include "reader.h"\nnamespace kv {\n'
+                        "Reader::Cursor::Cursor(int n) { }\n"                               # 3
+                        "int Reader::read() { engine_.step(); return impl_->parse(); }\n"  # 4
+                        "int Reader::size() { step(); return 0; }\n"                        # 5
+                        "void Reader::step() { }\n"                                         # 6
+                        "int Impl::parse() { return 1; }\n"                                 # 7
+                        "int Other::parse() { return 2; }\n"                                # 8
+                        "void Impl::step() { }\n"                                           # 9
+                        "}\n",
+    })
+    # impl_ is a std::unique_ptr<Impl>: -> calls Impl::parse; engine_ is an Engine, a typedef of Impl
+    assert sorted(calls[("kv.reader.kv.Reader.read", 4)]) == [("kv/reader.cc", 7), ("kv/reader.cc", 9)]
+    # Reader::Cursor::Cursor defined before: Reader is the class (not a namespace), so step() is its member
+    assert calls[("kv.reader.kv.Reader.size", 5)] == [("kv/reader.cc", 6)]

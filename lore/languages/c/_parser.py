@@ -7,7 +7,7 @@ The extractor lives in :mod:`._extract` (C++'s builds on it); a ``.h`` file that
 from __future__ import annotations
 
 from ...parsers.records import ParsedFile
-from ..cpp._parser import CppExtractor
+from ..cpp._parser import CppExtractor, cpp_source
 from ._extract import LOOKS_CPP, CExtractor
 from ._macros import blank_macro_noise
 
@@ -28,7 +28,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     """
     source = blank_macro_noise(source)
     if path.endswith(".h") and LOOKS_CPP.search(source[:200_000]):
-        ex = CppExtractor(path, source, module)  # a C++ header named .h: the C grammar would misread it
+        ex = CppExtractor(path, cpp_source(source), module)  # a C++ header named .h: the C grammar would misread it
         ex.language = ex.pf.language = "c"
         return ex.run()
     return CExtractor(path, source, module).run()

@@ -36,7 +36,67 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [c.callee for c in pf.calls], [(r.target, r.kind) for r in pf.relations]
     (['this.step'], [('B', 'extends')])
     """
-    return CppExtractor(path, blank_macro_noise(source), module).run()
+    return CppExtractor(path, cpp_source(source), module).run()
+
+
+# An export or attribute macro between a declaration's type and its name (``String JSON_API f(...)``,
+# ``JSONCPP_NORETURN void f()``, ``class LEVELDB_EXPORT DB``): the grammar reads a second type and loses
+# the declaration. Names ending in these words are what build systems define empty or as an attribute.
+_EXPORT_MACRO = re.compile(rb"(?<![\w#])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API|EXPORT|EXPORTS|DLL|PUBLIC|LIB|NORETURN|"
+                           rb"FORCE_INLINE|NOINLINE|DEPRECATED|NODISCARD|HIDDEN)\b(?![ \t]*\()")
+# ``#if`` / ``#else`` / ``#endif`` in the middle of a construct (a member initializer list after a ``,``, an
+# argument list after a ``(``, a declaration after ``template <...>``): the grammar cannot place the directive
+# there and loses everything up to the end of the file. Such directive lines are blanked, both branches kept.
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
+_TEMPLATE_HEAD = re.compile(rb"template\s*<.*>$")
+
+
+def _blank_outside_directives(m: re.Match) -> bytes:
+    """An export macro blanked, unless on a preprocessor line (``#define LIB_API __declspec(...)`` stays)."""
+    text = m.string
+    start = text.rfind(b"\n", 0, m.start()) + 1
+    if text[start:m.start()].lstrip().startswith(b"#"):
+        return m.group(0)
+    return b" " * len(m.group(0))
+
+
+def cpp_source(source: bytes) -> bytes:
+    r"""``source`` cleaned for the C++ grammar, every position unchanged: :func:`blank_macro_noise`, export
+    macros, and conditional directives that split a construct.
+
+    Examples
+    --------
+    >>> cpp_source(b"String JSON_API f(int);\nA::A()\n    : a_(1),\n#ifdef X\n      b_(2),\n#endif\n      c_(3) {}\n")
+    b'String          f(int);\nA::A()\n    : a_(1),\n        \n      b_(2),\n      \n      c_(3) {}\n'
+    """
+    source = blank_macro_noise(source)
+    if b"_" in source:
+        source = _EXPORT_MACRO.sub(_blank_outside_directives, source)
+    if b"#" not in source:
+        return source
+    lines = source.split(b"\n")
+    prev = b""
+    opened: list[bool] = []  # per open #if: whether it was blanked (its #else and #endif go with it)
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if not s or s.startswith((b"//", b"/*", b"*")):
+            continue
+        m = _DIRECTIVE.match(line)
+        if m is None:
+            if not s.startswith(b"#"):
+                prev = s
+            continue
+        word = m.group(1)
+        if word.startswith(b"if"):
+            opened.append(prev.endswith((b",", b"(")) or _TEMPLATE_HEAD.match(prev) is not None)
+            blank = opened[-1]
+        else:
+            blank = bool(opened) and opened[-1]
+            if word == b"endif" and opened:
+                opened.pop()
+        if blank:
+            lines[i] = b" " * len(line.rstrip(b"\r")) + (b"\r" if line.endswith(b"\r") else b"")
+    return b"\n".join(lines)
 
 
 MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})
@@ -59,9 +119,29 @@ class CppExtractor(CExtractor):
         return out
 
     def direct_type(self, node: _ts.Node | None) -> str:
+        """The type a declaration gives its variable; through a smart pointer or an optional, the type it holds
+        (``std::unique_ptr<Impl> impl_``: ``impl_->parse()`` calls ``Impl::parse``)."""
+        inner = self._held(node)
+        if inner is not None:
+            return self.direct_type(inner)
+        return self._written_type(node)
+
+    def _written_type(self, node: _ts.Node | None) -> str:
+        """The type as written, wrappers included (what ``T x(args)`` constructs)."""
         if node is not None and node.type == "qualified_identifier":
             return self.dotted(node)
         return super().direct_type(node)
+
+    def _held(self, node: _ts.Node | None) -> _ts.Node | None:
+        """The first template argument of a wrapper type (``std::shared_ptr<const T>``: ``T``), else ``None``."""
+        t = node
+        while t is not None and t.type == "qualified_identifier":
+            t = t.child_by_field_name("name")
+        if t is None or t.type != "template_type" or self.text(t.child_by_field_name("name")) not in self.wrapper_names:
+            return None
+        args = t.child_by_field_name("arguments")
+        first = next((a for a in args.named_children if a.type == "type_descriptor"), None) if args is not None else None
+        return first.child_by_field_name("type") if first is not None else None
 
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
         if kind == "namespace":
@@ -91,14 +171,17 @@ class CppExtractor(CExtractor):
         methods, inside the namespaces the definition is in or names (``ns::A::m``); the resolver pairs it
         with the real ``A`` by that nesting. An unknown lower-case scope is taken for a namespace."""
         parts = scope_name.split(".")
-        for part in parts[:-1]:
-            owner = self._placeholder(node, owner, part, "namespace")
+        for part in parts[:-1]:  # Value::CZString::CZString: Value is a class, ns::A::m: ns a namespace
+            got = self.scopes.get((owner, part))
+            if got is None and owner == 0:
+                got = self.type_locals.get(part)
+            owner = got if got is not None else self._placeholder(node, owner, part, self._scope_kind(part))
         last = parts[-1]
         got = self.scopes.get((owner, last))
         if got is None and owner == 0:
             got = self.type_locals.get(last)
         if got is None:
-            got = self._placeholder(node, owner, last, "class" if last[:1].isupper() else "namespace")
+            got = self._placeholder(node, owner, last, self._scope_kind(last))
             if self.pf.symbols[got].kind == "class" and self.pf.symbols[owner].kind in ("module", "namespace"):
                 self.type_locals.setdefault(last, got)
         return got, self.pf.symbols[got].kind in ("class", "struct")
@@ -123,6 +206,13 @@ class CppExtractor(CExtractor):
         quals = fdecl.child_by_field_name("parameters")
         tail = self.source[quals.end_byte:fdecl.end_byte] if quals is not None else b""
         return ",".join(out) + (" const" if b"const" in tail else "")
+
+    def _scope_kind(self, name: str) -> str:
+        """What an unknown scope of a qualified definition is: a namespace when the file opens a namespace of that
+        name (``namespace YAML {``) or it is lower case, else a class."""
+        if name[:1].isupper() and not any(s.kind == "namespace" and s.name == name for s in self.pf.symbols):
+            return "class"
+        return "namespace"
 
     def template_params(self, node: _ts.Node, local: int) -> None:
         parent = node.parent
@@ -163,7 +253,7 @@ class CppExtractor(CExtractor):
                 self.add_binding(owner, name, at, value=t)
                 return
         if value is not None and value.type == "argument_list" and tnode is not None:  # T x(args): a construction
-            t = self.direct_type(tnode)
+            t = self._written_type(tnode)
             if t:
                 self.add_call(owner, t, value, "new")
                 self.record_arity(value)
@@ -201,8 +291,16 @@ class CppExtractor(CExtractor):
             self.add_import(owner, f"namespace {self.text(target).replace(' ', '')}", node, None, alias)
 
     def on_typedef(self, node: _ts.Node, owner: int) -> None:
+        """``typedef T Name;`` and ``using Name = T;``: a ``type_alias`` that extends ``T``, so a value declared
+        ``Name`` has ``T``'s members (an alias of a library type: the library's, never guessed by name)."""
         if node.type != "alias_declaration":
+            before = len(self.pf.symbols)
             super().on_typedef(node, owner)
+            target = self.direct_type(node.child_by_field_name("type"))
+            for local in range(before, len(self.pf.symbols)):
+                if target and self.pf.symbols[local].kind == "type_alias" and self.pf.symbols[local].name != target \
+                        and not self.is_type_param(local, target):
+                    self.add_relation(local, target, "extends", node)
             return
         name = self.text(node.child_by_field_name("name"))  # using Name = Type;
         if not name:
@@ -212,3 +310,6 @@ class CppExtractor(CExtractor):
             self.type_locals.setdefault(name, local)
         self.template_params(node, local)
         self.add_types(local, node.child_by_field_name("type"), "annotation")
+        target = self.direct_type(node.child_by_field_name("type"))
+        if target and target != name and not self.is_type_param(local, target):
+            self.add_relation(local, target, "extends", node)

@@ -284,6 +284,9 @@ def _fit_any(world, arg: str, param: str) -> int:
         return _fit_type(world, arg[1:], param) if param else 0
     if arg and param:  # a literal against the parameter's type with the repository's typedefs followed (Int: int)
         base, stars, _known = _shape(world, param)
+        exact = _LITERAL_TYPES.get(arg)
+        if exact and not stars and base and arg != "#s" and all(w in _NUMERIC for w in base.split()):
+            return 2 if base == exact else 1  # 1234 is an int: int exactly, unsigned or long by conversion
         param = base + " *" * stars if base else param
     return _fit(arg, param)
 

@@ -191,6 +191,12 @@ class CppExtractor(CExtractor):
     def _function(self, node: _ts.Node, owner: int, declarator: _ts.Node | None, body: _ts.Node | None,
                   is_declaration: bool = False) -> int | None:
         local = super()._function(node, owner, declarator, body, is_declaration)
+        if local is not None:  # the placeholders holding an out-of-line definition span it (file.cpp:LINE names it)
+            syms = self.pf.symbols
+            i = syms[local].parent
+            while i is not None and syms[i].is_declaration and syms[i].kind in ("class", "namespace"):
+                syms[i].end_line = max(syms[i].end_line, syms[local].end_line)
+                i = syms[i].parent
         fdecl = self.function_declarator(declarator)
         params = fdecl.child_by_field_name("parameters") if fdecl is not None and body is not None else None
         for p in params.named_children if local is not None and params is not None else ():

@@ -44,11 +44,13 @@ def test_headers_take_their_projects_language(tmp_path):
         **{f"db/{n}.cc": f"int {n}_x;\n" for n in ("log", "table", "c", "cache", "env", "arena", "hash")},
         "db/c_test.c": "int main(void) { return 0; }\n",  # one C test among C++ sources
         "lib/cjson.h": "int parse(const char* s);\n", "lib/cjson.c": '#include "cjson.h"\n',  # a C twin: C
+        "db/iter.inl": "inline int Next() { return 1; }\n",  # included inline definitions
     })
     langs = {f.path: f.language for f in walk(tmp_path).files}
     assert langs["include/kv/db.h"] == "cpp"
     assert langs["lib/cjson.h"] == "c"
     assert langs["db/c_test.c"] == "c"
+    assert langs["db/iter.inl"] == "cpp"
 
 
 def test_reference_returning_definitions_and_declared_overloads(tmp_path):

@@ -7,7 +7,8 @@ The extractor lives in :mod:`._extract` (C++'s builds on it); a ``.h`` file that
 from __future__ import annotations
 
 from ...parsers.records import ParsedFile
-from ..cpp._parser import CppExtractor, cpp_source
+from ..cpp._parser import CppExtractor
+from ..cpp._source import cpp_source
 from ._extract import LOOKS_CPP, CExtractor
 from ._macros import blank_macro_noise
 

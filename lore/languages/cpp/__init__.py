@@ -1,4 +1,5 @@
-"""C++: ``.cc``, ``.cpp``, ``.cxx`` sources, ``.hh``, ``.hpp``, ``.hxx`` headers, and the ``.h`` headers of C++ projects."""
+"""C++: ``.cc``, ``.cpp``, ``.cxx``, ``.c++`` sources, ``.hh``, ``.hpp``, ``.hxx``, ``.h++`` headers, the ``.inl`` / ``.ipp`` /
+``.tpp`` files headers include (inline and template definitions), and the ``.h`` headers of C++ projects."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ __all__ = ["LANGUAGE"]
 
 LANGUAGE = Language(
     name="cpp",
-    extensions=(".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"),
+    extensions=(".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tpp"),
     parse=parse,
     grammar="cpp",
     rules=CppRules(),

@@ -9,9 +9,10 @@ from ..c._macros import blank_macro_noise
 
 # An export or attribute macro between a declaration's type and its name (``String JSON_API f(...)``,
 # ``JSONCPP_NORETURN void f()``, ``class LEVELDB_EXPORT DB``): the grammar reads a second type and loses
-# the declaration. Names ending in these words are what build systems define empty or as an attribute.
+# the declaration. Names ending in these words are what build systems define empty or as an attribute
+# (``FMT_CONSTEXPR20``, ``LIB_INLINE``: ``constexpr``, ``inline`` where the compiler has them).
 _EXPORT_MACRO = re.compile(rb"(?<![\w#:.>])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API|EXPORT|EXPORTS|DLL|PUBLIC|LIB|NORETURN|"
-                           rb"FORCE_INLINE|NOINLINE|DEPRECATED|NODISCARD|HIDDEN)\b(?![ \t]*\()")
+                           rb"INLINE|NOINLINE|DEPRECATED|NODISCARD|HIDDEN|CONSTEXPR\d*|CONSTEVAL|NOEXCEPT|UNUSED)\b(?![ \t]*\()")
 # ``#if`` / ``#else`` / ``#endif`` in the middle of a construct (a member initializer list after a ``,``, an
 # argument list after a ``(``, a declaration after ``template <...>``): the grammar cannot place the directive
 # there and loses everything up to the end of the file. Such directive lines are blanked, both branches kept.

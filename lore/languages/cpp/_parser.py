@@ -376,6 +376,9 @@ class CppExtractor(CExtractor):
             self.type_locals.setdefault(name, local)
         self.template_params(node, local)
         self.add_types(local, node.child_by_field_name("type"), "annotation")
-        target = self.direct_type(node.child_by_field_name("type"))
+        tnode = node.child_by_field_name("type")
+        if tnode is not None and tnode.type == "type_descriptor":  # using X = const T<A>;: T
+            tnode = tnode.child_by_field_name("type")
+        target = self.direct_type(tnode)
         if target and target != name and not self.is_type_param(local, target):
             self.add_relation(local, target, "extends", node)

@@ -78,24 +78,29 @@ def test_reference_returning_definitions_and_declared_overloads(tmp_path):
 def test_members_through_smart_pointers_aliases_and_nested_out_of_line_classes(tmp_path):
     _symbols, calls, _langs = _index(tmp_path, {
         "kv/reader.h": "#include <memory>\nnamespace kv {\n"
-                       "class Impl { public: int parse(); void step(); };\n"
-                       "class Other { public: int parse(); };\n"
-                       "typedef Impl Engine;\nusing ImplPtr = std::unique_ptr<Impl>;\n"
+                       "class Impl;\nusing ImplPtr = std::unique_ptr<Impl>;\n"
+                       "class Impl { public: Impl(ImplPtr p); int parse(); void step(); };\n"
+                       "class Other { public: int parse(); int open(); };\n"
+                       "typedef Impl Engine;\n"
+                       "template <class T> class Box { public: int open(); };\nusing IntBox = Box<int>;\n"
                        "class Reader {\npublic:\n  int read();\n  int size();\n  void step();\n"
                        "  class Cursor { public: Cursor(int n); };\n"
                        "private:\n  std::unique_ptr<Impl> impl_;\n  Engine engine_;\n  ImplPtr other_;\n};\n}\n",
         "kv/reader.cc": '#include "reader.h"\nnamespace kv {\n'
                         "Reader::Cursor::Cursor(int n) { }\n"                               # 3
-                        "int Reader::read() { engine_.step(); other_->parse(); return impl_->parse(); }\n"  # 4
+                        "int Reader::read() { engine_.step(); IntBox b; b.open(); ImplPtr p(other_); return impl_->parse(); }\n"  # 4
                         "int Reader::size() { step(); return 0; }\n"                        # 5
                         "void Reader::step() { }\n"                                         # 6
                         "int Impl::parse() { return 1; }\n"                                 # 7
                         "int Other::parse() { return 2; }\n"                                # 8
                         "void Impl::step() { }\n"                                           # 9
+                        "Impl::Impl(ImplPtr p) { }\n"                                        # 10
                         "}\n",
     })
-    # impl_ is a std::unique_ptr<Impl>: -> calls Impl::parse, and so does other_ (an ImplPtr, an alias of one);
-    # engine_ is an Engine, a typedef of Impl
-    assert sorted(calls[("kv.reader.kv.Reader.read", 4)]) == [("kv/reader.cc", 7), ("kv/reader.cc", 7), ("kv/reader.cc", 9)]
+    # impl_ is a std::unique_ptr<Impl>: -> calls Impl::parse; engine_ is an Engine, a typedef of Impl; b an IntBox,
+    # an alias of Box<int> (open is declared on line 8); ImplPtr p(...) makes the alias (line 4: a std::unique_ptr),
+    # never an Impl (whose constructor is line 10)
+    assert sorted(calls[("kv.reader.kv.Reader.read", 4)]) == [
+        ("kv/reader.cc", 7), ("kv/reader.cc", 9), ("kv/reader.h", 4), ("kv/reader.h", 8)]
     # Reader::Cursor::Cursor defined before: Reader is the class (not a namespace), so step() is its member
     assert calls[("kv.reader.kv.Reader.size", 5)] == [("kv/reader.cc", 6)]

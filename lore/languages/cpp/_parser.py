@@ -362,7 +362,7 @@ class CppExtractor(CExtractor):
         if node.type != "alias_declaration":
             before = len(self.pf.symbols)
             super().on_typedef(node, owner)
-            target = self.direct_type(node.child_by_field_name("type"))
+            target = self._written_type(node.child_by_field_name("type"))
             for local in range(before, len(self.pf.symbols)):
                 if target and self.pf.symbols[local].kind == "type_alias" and self.pf.symbols[local].name != target \
                         and not self.is_type_param(local, target):
@@ -379,6 +379,6 @@ class CppExtractor(CExtractor):
         tnode = node.child_by_field_name("type")
         if tnode is not None and tnode.type == "type_descriptor":  # using X = const T<A>;: T
             tnode = tnode.child_by_field_name("type")
-        target = self.direct_type(tnode)
+        target = self._written_type(tnode)  # a wrapper as written: CharReaderPtr(...) makes a unique_ptr
         if target and target != name and not self.is_type_param(local, target):
             self.add_relation(local, target, "extends", node)

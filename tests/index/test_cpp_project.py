@@ -104,3 +104,21 @@ def test_members_through_smart_pointers_aliases_and_nested_out_of_line_classes(t
         ("kv/reader.cc", 7), ("kv/reader.cc", 9), ("kv/reader.h", 4), ("kv/reader.h", 8)]
     # Reader::Cursor::Cursor defined before: Reader is the class (not a namespace), so step() is its member
     assert calls[("kv.reader.kv.Reader.size", 5)] == [("kv/reader.cc", 6)]
+
+
+def test_constructors_are_not_inherited(tmp_path):
+    _symbols, calls, _langs = _index(tmp_path, {
+        "shape.h": "class Base {\npublic:\n  Base(int n);\n};\n"
+                   "class Derived : public Base {\npublic:\n  using Base::Base;\n};\n"
+                   "class Plain : public Base {\n};\n"
+                   "typedef Base Alias;\n",
+        "shape.cc": '#include "shape.h"\nBase::Base(int n) { }\n'
+                    "int use() {\n"
+                    "  Base a(1);\n"       # 4: its own constructor
+                    "  Plain b(2);\n"      # 5: Plain declares none: the class
+                    "  Alias c(3);\n"      # 6: through a typedef: the alias, as clangd answers
+                    "  return 0;\n}\n",
+    })
+    assert calls[("shape.use", 4)] == [("shape.cc", 2)]
+    assert calls[("shape.use", 5)] == [("shape.h", 9)]
+    assert calls[("shape.use", 6)] == [("shape.h", 11)]

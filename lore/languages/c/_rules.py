@@ -132,6 +132,20 @@ class CRules(CachedRules):
         return [(tid, res, CONFIDENCE.get(res, conf) / k if k > 1 else CONFIDENCE.get(res, conf))
                 for tid, (_t, res, conf) in sorted(seen.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))]
 
+    def constructor(self, world, class_id: int, name: str):
+        """C++ constructors are not inherited: the class's own (declared in its body, or defined out of line and held
+        by a placeholder of the same name); a class without one, or an alias (``using Ptr = std::unique_ptr<T>``,
+        ``typedef Impl Engine``), constructs itself."""
+        srow = world.syms.get(class_id)
+        if srow is None or srow.kind not in ("class", "struct"):
+            return None
+        twins = [t for t in _c_classes(world).get(_relative_name(world, class_id), ())[:16] if t != class_id]
+        for t in [class_id, *twins]:
+            kids = world.children.get(t, {}).get(name)
+            if kids:
+                return ("sym", kids[-1]), "self_method"
+        return None
+
     def detached_member(self, world, type_id: int, name: str):
         """Members of the other classes of the same name inside the same namespaces: a header's class and the
         placeholder holding its methods defined out of line in a source file (each finds the other's members:

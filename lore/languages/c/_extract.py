@@ -226,7 +226,7 @@ class CExtractor(Extractor):
             self.add_types(local, ret, "return")
         return local
 
-    def overload_key(self, fdecl: _ts.Node) -> str:
+    def overload_key(self, fdecl: _ts.Node | None) -> str:
         """What tells a function's declaration from its overloads' (C: nothing; C++: its parameter types)."""
         return ""
 

@@ -140,7 +140,7 @@ class CppExtractor(CExtractor):
         fdecl = self.function_declarator(declarator)
         params = fdecl.child_by_field_name("parameters") if fdecl is not None and body is not None else None
         for p in params.named_children if local is not None and params is not None else ():
-            if p.type in ("parameter_declaration", "optional_parameter_declaration"):
+            if local is not None and p.type in ("parameter_declaration", "optional_parameter_declaration"):
                 pn = self.declarator_name(p.child_by_field_name("declarator"))
                 if pn is not None and pn.type == "identifier":
                     self.declare_var(local, self.text(pn), p.child_by_field_name("type"), pn)
@@ -231,9 +231,11 @@ class CppExtractor(CExtractor):
                 self.type_locals.setdefault(last, got)
         return got, self.pf.symbols[got].kind in ("class", "struct")
 
-    def overload_key(self, fdecl: _ts.Node) -> str:
+    def overload_key(self, fdecl: _ts.Node | None) -> str:
         """The parameter types as written, names, defaults and spaces left out (``(const char* s, int n = 0)``
         -> ``constchar*,int``): a declaration ``f(int)`` stands beside a definition ``f(const char*)``."""
+        if fdecl is None:
+            return ""
         params = fdecl.child_by_field_name("parameters")
         out = []
         for p in params.named_children if params is not None else ():
@@ -312,11 +314,14 @@ class CppExtractor(CExtractor):
             tnode = node.child_by_field_name("type")
             for d in node.children_by_field_name("declarator"):
                 params = d.child_by_field_name("parameters") if d.type == "function_declarator" else None
-                names = [p.child_by_field_name("type") for p in params.named_children] if params is not None else []
+                if params is None:
+                    continue
+                names = [n for p in params.named_children if (n := p.child_by_field_name("type")) is not None]
                 name_node = self.declarator_name(d.child_by_field_name("declarator"))
-                if not names or name_node is None or name_node.type != "identifier" or tnode is None or any(
+                if not names or len(names) != params.named_child_count or name_node is None \
+                        or name_node.type != "identifier" or tnode is None or any(
                         p.type != "parameter_declaration" or p.child_by_field_name("declarator") is not None
-                        for p in params.named_children) or any(n is None or n.type != "type_identifier" for n in names):
+                        for p in params.named_children) or any(n.type != "type_identifier" for n in names):
                     continue
                 t = self._written_type(tnode)
                 if t:

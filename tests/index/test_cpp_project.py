@@ -122,3 +122,16 @@ def test_constructors_are_not_inherited(tmp_path):
     assert calls[("shape.use", 4)] == [("shape.cc", 2)]
     assert calls[("shape.use", 5)] == [("shape.h", 9)]
     assert calls[("shape.use", 6)] == [("shape.h", 11)]
+
+
+def test_a_refresh_reparses_a_header_whose_project_became_cpp(tmp_path):
+    _write(tmp_path, {"lib/api.h": "int open_db(const char* name);\n", "lib/api.c": "int open_db(const char* n) { return 0; }\n"})
+    index_repo(tmp_path, workers=1)
+    (tmp_path / "lib" / "api.c").unlink()  # the project moves to C++: its sources are .cc now
+    _write(tmp_path, {f"lib/{n}.cc": f"int {n}_x;\n" for n in ("api", "db", "log", "table")})
+    index_repo(tmp_path, workers=1)
+    from lore.api import open_index
+
+    with open_index(tmp_path / ".lore" / "index.db", readonly=True) as idx:
+        langs = dict(idx.conn.execute("SELECT path, language FROM files").fetchall())
+    assert langs["lib/api.h"] == "cpp"

@@ -48,6 +48,7 @@ class Site:
     targets: tuple[int, ...]  # lore's in-project bindings (several for an ambiguous guess)
     target_names: tuple[str, ...]
     resolution: str
+    kind: str = "call"  # lore's kind of the site: ``call``, or ``new`` (a construction)
 
 
 @dataclass
@@ -85,7 +86,7 @@ def sample_sites(db: Path, languages: tuple[str, ...], *, n: int = 400, seed: in
         bound = [r for r in rows if r.callee_id is not None and r.callee_path in inside]
         sites.append(Site(path=key[0], line=key[1], col=key[2], callee=key[3], caller=rows[0].caller,
                           targets=tuple(r.callee_id for r in bound), target_names=tuple(r.callee_qname or "" for r in bound),
-                          resolution=rows[0].resolution))
+                          resolution=rows[0].resolution, kind=rows[0].kind))
     return sites
 
 

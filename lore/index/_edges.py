@@ -234,7 +234,7 @@ class FileResolver:
                     if not callee.startswith("super()"):
                         self.out.types.append((c.ids[caller_local], payload, callee, "instantiation", "", line, res, CONFIDENCE[res]))  # noqa: E501
                     for ctor in c.rules.constructor_names:
-                        m = w.class_member(payload, ctor)  # type: ignore[arg-type]
+                        m = w._rules_of(payload).constructor(w, payload, ctor)  # type: ignore[arg-type]
                         if m is not None and m[0][0] == "sym":
                             return self._declared(m[0][1], res)  # type: ignore[arg-type]
                     return [(payload, res, CONFIDENCE[res])]  # type: ignore[list-item]

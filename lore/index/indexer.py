@@ -244,6 +244,10 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     seen = {f.path for f in walked.files}
     scanned = int(store_db.get_meta(conn, SCANNED_AT, "0") or 0) if existing else 0
     todo, rehashed = files_to_parse(walked.files, existing, scanned, max_file_size)
+    if existing:  # a file whose language changed with its project (a .h header once the first .cpp arrives)
+        again = {f.path for f in todo}
+        todo += [f for f in walked.files if f.path not in again and f.path in existing
+                 and existing[f.path].language not in ("", f.language)]
     removed = [p for p in existing if p not in seen]
     report.seconds["walk"] = round(report.seconds.get("walk", 0.0) + time.perf_counter() - t, 3)
 
@@ -271,7 +275,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
                 if old is not None:
                     removed.append(f.path)
                 continue
-            if old is not None and old[1] == res.hash:
+            if old is not None and old[1] == res.hash and old.language in ("", f.language):
                 touched.append((f.size, f.mtime_ns, old[0]))
                 continue
             (changed if old is not None else added).append(f.path)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import pathspec
 
-from ..languages import EXTENSIONS, FILE_NAMES
+from ..languages import EXTENSIONS, FILE_NAMES, LANGUAGES
 from ._files import kind_of
 from ._skips import BY_NAME, NEVER_WALKED, QUIET, by_contents, by_name, by_siblings
 
@@ -460,7 +460,21 @@ def walk(
             continue
         kept.append(f)
     result.files = kept
+    _claim(kept, languages)
     return result
+
+
+def _claim(files: list[SourceFile], languages: set[str] | None) -> None:
+    """The languages that read files of another's extension by their project (C++: the ``.h`` headers of a
+    C++ project) take them over, ``Language.claims`` deciding from the paths alone."""
+    paths = [f.path for f in files]
+    for lang in LANGUAGES:
+        if lang.claims is None or (languages is not None and lang.name not in languages):
+            continue
+        claimed = set(lang.claims(paths))
+        for f in files:
+            if f.path in claimed:
+                f.language = lang.name
 
 
 def _is_utf8(name: str) -> bool:

@@ -6,7 +6,7 @@ its resolution rules and its module naming; the registry in ``lore.languages`` l
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -66,6 +66,10 @@ class Language:
         language in the repository) by its module: the qualified-name prefix of its symbols.
     is_package
         Whether a file stands for its directory (Python ``__init__.py``: relative imports start there).
+    claims
+        ``claims(paths)`` -> those of the repository's ``paths`` (every language's) that this language reads
+        although their extension names another: C++ claims the ``.h`` headers of C++ projects. The walker
+        asks once per walk.
     """
 
     name: str
@@ -76,3 +80,4 @@ class Language:
     file_names: tuple[str, ...] = ()
     module_namer: ModuleNamer = path_module_namer
     is_package: Callable[[str], bool] = never_a_package
+    claims: Callable[[Sequence[str]], Iterable[str]] | None = None

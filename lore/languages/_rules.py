@@ -163,6 +163,12 @@ class LanguageRules:
         then by the argument types the language's records give."""
         return targets
 
+    def constructor(self, world, class_id: int, name: str):
+        """The constructor called ``name`` that a construction of class ``class_id`` runs: ``(value, resolution)``
+        or ``None`` (the class itself is then the callee). Default: the class's member of that name, inherited
+        ones included (Python's ``__init__``)."""
+        return world.class_member(class_id, name)
+
     def member_of_name(self, world, ids: list[int]) -> int:
         """Which of a class's several members of one name a lookup through the class answers (its
         overloads, a redefinition): the last one, unless the language knows better."""

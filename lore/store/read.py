@@ -21,6 +21,7 @@ class FileState(NamedTuple):
     hash: str
     size: int
     mtime_ns: int
+    language: str = ""  # as indexed: a .h header's follows its project (C or C++), which may change
 
 
 class SymbolHead(NamedTuple):
@@ -120,8 +121,9 @@ def _named(row_type, cursor: Iterable[tuple]) -> list:
 
 
 def file_states(conn: sqlite3.Connection) -> dict[str, FileState]:
-    """path -> (id, hash, size, mtime_ns) of every indexed file."""
-    return {r[0]: FileState(r[1], r[2], r[3], r[4]) for r in conn.execute("SELECT path, id, hash, size, mtime_ns FROM files")}
+    """path -> (id, hash, size, mtime_ns, language) of every indexed file."""
+    return {r[0]: FileState(r[1], r[2], r[3], r[4], r[5])
+            for r in conn.execute("SELECT path, id, hash, size, mtime_ns, language FROM files")}
 
 
 def file_rows(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, int]]:

@@ -77,3 +77,59 @@ def test_overloads_by_arguments_and_constness(tmp_path):
     assert one("main.run", 8) == 8  # a receiver of unknown constness: the plain overload
     assert one("node.lib.Node.Count", 10) == 9  # this in a const method: the const overload
     assert ("node.lib.Node", 3) in symbols  # class LIB_API Node: the class, not the macro
+
+
+TYPED = {
+    "conv.h": "#include <string>\ntypedef int Int;\nenum Kind { A, B };\nnamespace lib {\nclass Value {\npublic:\n"
+              "    Value(Int v);\n    Value(const char* s);\n    Value(const std::string& s);\n    Value(Kind k);\n"
+              "    const Value* Next() const;\n    Value* Next();\n};\n"
+              "bool Check(const char* what, bool a, bool b);\n"
+              "bool Check(const char* what, Kind a, Kind b);\n"
+              "template <class T> bool Check(const char* what, T a, T b) { return a == b; }\n"  # 16
+              "}\n",
+    "conv.cpp": '#include "conv.h"\nnamespace lib {\n'
+                "Value::Value(Int v) { }\n"                           # 3
+                "Value::Value(const char* s) { }\n"                   # 4
+                "Value::Value(const std::string& s) { }\n"            # 5
+                "Value::Value(Kind k) { }\n"                          # 6
+                "const Value* Value::Next() const { return this; }\n"  # 7
+                "Value* Value::Next() { return this; }\n"             # 8
+                "bool Check(const char* what, bool a, bool b) { return a; }\n"  # 9
+                "bool Check(const char* what, Kind a, Kind b) { return a; }\n"  # 10
+                "}\n",
+    "use.cpp": '#include "conv.h"\n'
+               "int use(const lib::Value* cv, lib::Value* v, std::string name, Kind k) {\n"
+               "    lib::Value a(3);\n"           # 3: Int is an int
+               "    lib::Value b(name);\n"        # 4: a std::string, not a const char*
+               "    lib::Value c(k);\n"           # 5: the enum
+               "    cv->Next();\n"                # 6: a const receiver: the const overload
+               "    v->Next();\n"                 # 7
+               '    lib::Check("x", true, false);\n'  # 8: as good a match: the non-template
+               '    lib::Check("x", 1.5, 2.5);\n'     # 9: only the template takes doubles exactly
+               '    lib::Check("x", k, k);\n'         # 10
+               "    return 0;\n}\n",
+}
+
+
+def test_overloads_by_declared_types_typedefs_enums_templates_and_const_receivers(tmp_path):
+    for rel, text in TYPED.items():
+        (tmp_path / rel).write_text(text)
+    from lore.api import open_index
+    from lore.bench._data import symbol_table
+
+    index_repo(tmp_path, workers=1)
+    with open_index(tmp_path / ".lore" / "index.db", readonly=True) as idx:
+        table = symbol_table(idx)
+        refs = idx.edges("symbol_refs")
+    got: dict[int, list[tuple[str, int]]] = {}
+    for e in refs:
+        if e["callee_id"] is not None and table[e["caller_id"]][2] == "use.use":
+            got.setdefault(e["line"], []).append((table[e["callee_id"]][4], table[e["callee_id"]][5]))
+    assert got[3] == [("conv.cpp", 3)]
+    assert got[4] == [("conv.cpp", 5)]
+    assert got[5] == [("conv.cpp", 6)]
+    assert got[6] == [("conv.cpp", 7)]
+    assert got[7] == [("conv.cpp", 8)]
+    assert got[8] == [("conv.cpp", 9)]
+    assert got[9] == [("conv.h", 16)]
+    assert got[10] == [("conv.cpp", 10)]

@@ -61,7 +61,7 @@ class CExtractor(Extractor):
         self.type_locals: dict[str, int] = {}
         self.scopes: dict[tuple[int, str], int] = {}  # (parent, name) -> namespace / class / struct defined there
         self.prototypes: list[tuple[_ts.Node, int, _ts.Node]] = []  # (declaration, owner, function_declarator)
-        self.defined: set[tuple[int, str]] = set()
+        self.defined: set[tuple[int, str, str]] = set()  # (owner, name, overload_key)
         return super().run()
 
     # -- names ----------------------------------------------------------------------------------
@@ -102,7 +102,10 @@ class CExtractor(Extractor):
     def function_declarator(self, node: _ts.Node | None) -> _ts.Node | None:
         while node is not None and node.type != "function_declarator":
             if node.type in DECLARATOR_WRAPPERS or node.type == "attributed_declarator":
-                node = node.child_by_field_name("declarator")
+                inner = node.child_by_field_name("declarator")
+                if inner is None and node.type == "reference_declarator":  # C++ Value& f(): no field name
+                    inner = next((c for c in node.named_children if c.type in DECLARATOR_WRAPPERS), None)
+                node = inner
             else:
                 return None
         return node
@@ -206,7 +209,7 @@ class CExtractor(Extractor):
         local = self.add_symbol(node, owner, name, kind, body=body, doc_node=doc, exported=not self._is_static(node),
                                 is_declaration=is_declaration)
         if not is_declaration:
-            self.defined.add((owner, name))
+            self.defined.add((owner, name, self.overload_key(fdecl)))
         self.template_params(node, local)
         sym = self.pf.symbols[local]
         params = fdecl.child_by_field_name("parameters")
@@ -223,6 +226,10 @@ class CExtractor(Extractor):
             self.add_types(local, ret, "return")
         return local
 
+    def overload_key(self, fdecl: _ts.Node | None) -> str:
+        """What tells a function's declaration from its overloads' (C: nothing; C++: its parameter types)."""
+        return ""
+
     def decl_name(self, owner: int, name_node: _ts.Node) -> str:
         """The symbol name a declarator declares in ``owner`` (a constructor is ``<init>``)."""
         name = self.text(name_node)
@@ -238,7 +245,7 @@ class CExtractor(Extractor):
             name_node = self.declarator_name(fdecl.child_by_field_name("declarator")) if fdecl is not None else None
             if name_node is None or name_node.type == "qualified_identifier":
                 continue
-            key = (owner, self.decl_name(owner, name_node))
+            key = (owner, self.decl_name(owner, name_node), self.overload_key(fdecl))
             if key in self.defined:
                 continue
             self.defined.add(key)

@@ -3,6 +3,8 @@ of literal arguments; ``const``), for :meth:`lore.languages.c._rules.CRules.choo
 
 from __future__ import annotations
 
+import re
+
 from .._rules import record_of, world_cache
 
 
@@ -132,15 +134,187 @@ def _fit(kind: str, param: str) -> int:
 
 
 def _best_by_arguments(world, fits: list[int], args: list[str]) -> list[int]:
-    """The overloads among ``fits`` whose parameters the literal arguments match best (all when none is told)."""
+    """The overloads among ``fits`` whose parameters the arguments match best (all when none is told): literal
+    kinds, and the declared types of variables (``=T``, see :meth:`lore.languages.cpp._parser.CppExtractor.arg_type`)."""
     if len(fits) < 2 or not any(args):
         return fits
     scored = []
     for s in fits:
         params = _param_texts(world, s)
-        scored.append((sum(_fit(a, params[i]) if i < len(params) else 0 for i, a in enumerate(args)), s))
+        templ = _template_names(world, s)
+        deduced: dict[str, str] = {}
+        score = 0
+        for i, a in enumerate(args):
+            if i >= len(params):
+                break
+            base = _shape(world, params[i])[0] if templ else ""
+            if base in templ:  # a template parameter: any type, the same for every argument it deduces
+                got = _LITERAL_TYPES.get(a) or (_shape(world, a[1:])[0] if a[:1] == "=" else "")
+                if got:
+                    score += 2 if deduced.setdefault(base, got) == got else -9
+                continue
+            score += _fit_any(world, a, params[i])
+        scored.append(((score, not templ), s))  # as good a match: the function that is no template wins
     best = max(score for score, _s in scored)
     return [s for score, s in scored if score == best]
+
+
+_LITERAL_TYPES = {"#i": "int", "#f": "double", "#s": "char*", "#b": "bool", "#c": "char"}
+
+
+def _template_names(world, sid: int) -> frozenset[str]:
+    """The template parameters a function's signature opens with (``template <class T, int N>``: T and N)."""
+    _c, sym = record_of(world, sid)
+    sig = sym.signature if sym is not None else ""
+    if not sig.startswith("template"):
+        return frozenset()
+    start = sig.find("<")
+    depth, cur, parts = 0, "", []
+    for ch in sig[start:]:
+        depth += ch == "<"
+        depth -= ch == ">"
+        if depth == 0:
+            break
+        if ch == "," and depth == 1:
+            parts.append(cur)
+            cur = ""
+        elif depth >= 1 and not (ch == "<" and depth == 1):
+            cur += ch
+    parts.append(cur)
+    names = set()
+    for p in parts:
+        words = _WORD.findall(p.split("=", 1)[0])
+        if len(words) >= 2:
+            names.add(words[-1])
+    return frozenset(names)
+
+
+def typed_args(world, ctx, call) -> list[str]:
+    """``call.args`` with each ``@x`` (a name the parser could not type) replaced by the type the resolver gives
+    it: ``=T?`` for an instance of class ``T`` (pointer or not, unknown), else ``""``."""
+    if not any(a[:1] == "@" for a in call.args):
+        return call.args
+    out = []
+    for a in call.args:
+        if a[:1] == "@":
+            got = world.resolve_path(ctx, call.caller, a[1:], call.line)
+            v = got[0] if got is not None else None
+            if v is not None and v[0] == "inst":
+                a = "=" + world.syms[v[1]].name + "?"
+            elif v is not None and v[0] == "extinst":
+                a = "=" + str(v[1]).rsplit(".", 1)[-1] + "?"
+            else:
+                a = ""
+        out.append(a)
+    return out
+
+
+_NUMERIC = frozenset({"int", "long", "short", "unsigned", "signed", "char", "bool", "float", "double", "size_t",
+                      "ssize_t", "ptrdiff_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t",
+                      "uint32_t", "uint64_t", "intptr_t", "uintptr_t", "wchar_t", "char16_t", "char32_t"})
+_QUALIFIERS = frozenset({"const", "volatile", "struct", "class", "enum", "typename", "union", "mutable", "static",
+                         "inline", "constexpr", "register"})
+_SAME = {"basic_string": "string"}  # std::string is std::basic_string<char>
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*")
+_WORD = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
+
+
+def _shape(world, text: str) -> tuple[str, int, bool]:
+    """A type as written -> (its base name without qualifiers or namespaces, pointer levels, whether the levels
+    are known); typedefs of the repository followed (``Int`` -> ``int``)."""
+    known = not text.endswith("?")
+    text = text.rstrip("?")
+    for _ in range(4):
+        depth, plain = 0, ""
+        for ch in text:  # template arguments left out: vector<int> is a vector
+            depth += ch == "<"
+            if depth == 0:
+                plain += ch
+            depth -= ch == ">" and depth > 0
+        plain = _COMMENT.sub(" ", plain)
+        stars = plain.count("*") + plain.count("[")
+        plain = plain.split("[", 1)[0]
+        words = [_SAME.get(w, w) for w in (w.rsplit("::", 1)[-1] for w in _WORD.findall(plain)) if w not in _QUALIFIERS]
+        if len(words) > 1 and words[-1] not in _NUMERIC:  # const char* name: the parameter's name goes
+            words.pop()
+        base = " ".join(words)
+        target = _aliases(world).get(base) if len(words) == 1 and base not in _NUMERIC else None
+        if not target:
+            return base, stars, known
+        text = target + "*" * stars
+    return base, stars, known
+
+
+def _aliases(world) -> dict[str, str]:
+    """Name -> the type a C/C++ ``typedef`` / ``using`` of the repository names (names aliased to different types
+    in different places are left out)."""
+
+    def build() -> dict[str, str]:
+        out: dict[str, str] = {}
+        clash: set[str] = set()
+        for sid, srow in world.syms.items():
+            if srow.kind != "type_alias":
+                continue
+            _c, sym = record_of(world, sid)
+            if sym is None or _c.pf.language not in ("c", "cpp"):
+                continue
+            sig = sym.signature.strip().rstrip(";")
+            if sig.startswith("using ") and "=" in sig:
+                target = sig.split("=", 1)[1].strip()
+            elif sig.startswith("typedef ") and sig.endswith(srow.name) and "(" not in sig:
+                target = sig[len("typedef "):-len(srow.name)].strip()
+            else:
+                continue
+            if out.get(srow.name, target) != target:
+                clash.add(srow.name)
+            out[srow.name] = target
+        return {k: v for k, v in out.items() if k not in clash}
+
+    return world_cache(world, "c-aliases", build)
+
+
+def _enums(world) -> frozenset[str]:
+    """Names of the C/C++ enums of the repository."""
+    return world_cache(world, "c-enums", lambda: frozenset(
+        srow.name for srow in world.syms.values() if srow.kind == "enum"))
+
+
+def _fit_any(world, arg: str, param: str) -> int:
+    if arg[:1] == "=":
+        return _fit_type(world, arg[1:], param) if param else 0
+    if arg and param:  # a literal against the parameter's type with the repository's typedefs followed (Int: int)
+        base, stars, _known = _shape(world, param)
+        exact = _LITERAL_TYPES.get(arg)
+        if exact and not stars and base and arg != "#s" and all(w in _NUMERIC for w in base.split()):
+            return 2 if base == exact else 1  # 1234 is an int: int exactly, unsigned or long by conversion
+        param = base + " *" * stars if base else param
+    return _fit(arg, param)
+
+
+def _fit_type(world, arg: str, param: str) -> int:
+    """How well an argument of declared type ``arg`` fits a parameter declared ``param`` (the scale of :func:`_fit`):
+    the same type 2; numbers among themselves, a C string for a ``std::string`` 1; a pointer for a value (or the
+    reverse), a class for a number -9; else 0 (a base class, a converting constructor: not told here)."""
+    a_base, a_stars, known = _shape(world, arg)
+    p_base, p_stars, _ = _shape(world, param)
+    if not a_base or not p_base:
+        return 0
+    enums = _enums(world)
+    a_num = all(w in _NUMERIC for w in a_base.split()) or a_base in enums  # an enum converts to a number
+    p_num = all(w in _NUMERIC for w in p_base.split())
+    if p_base in enums and a_base != p_base and not a_stars:  # nothing converts to an enum implicitly
+        return -9
+    if known and a_stars != p_stars:
+        if a_base == "char" and a_stars == 1 and p_base == "string" and p_stars == 0:
+            return 1
+        return -9 if not (a_stars and p_stars) else 0
+    if a_base == p_base:
+        return 2 if known else 1
+    if a_num and p_num and not a_stars:
+        return 1
+    if p_num and not a_num and not p_stars:
+        return -9
+    return 0
 
 
 def _is_const(world, sid: int) -> bool:

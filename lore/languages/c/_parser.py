@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...parsers.records import ParsedFile
 from ..cpp._parser import CppExtractor
+from ..cpp._source import cpp_source
 from ._extract import LOOKS_CPP, CExtractor
 from ._macros import blank_macro_noise
 
@@ -28,7 +29,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     """
     source = blank_macro_noise(source)
     if path.endswith(".h") and LOOKS_CPP.search(source[:200_000]):
-        ex = CppExtractor(path, source, module)  # a C++ header named .h: the C grammar would misread it
+        ex = CppExtractor(path, cpp_source(source), module)  # a C++ header named .h: the C grammar would misread it
         ex.language = ex.pf.language = "c"
         return ex.run()
     return CExtractor(path, source, module).run()

@@ -29,6 +29,7 @@ from ._overloads import (
     _relative_name,
     _signature_const,
     _takes,
+    typed_args,
 )
 
 # -- C / C++ --------------------------------------------------------------------------------------------
@@ -97,7 +98,8 @@ class CRules(CachedRules):
         namespace, declarations and definitions alike), those whose parameters take ``len(call.args)``
         arguments (defaults and ``...`` counted), definitions first; the targets as they are when the
         overloads do not differ in what they take, or none fits."""
-        n = len(call.args)
+        n = sum(not a.startswith("~") for a in call.args)  # ~const: an attribute of the call, no argument
+        args: list[str] | None = None  # the arguments typed, once, when overloads differ
         out: list[tuple] = []
         changed = False
         for t in targets:
@@ -110,12 +112,13 @@ class CRules(CachedRules):
             if not fits:
                 out.append(t)
                 continue
-            fits = _best_by_arguments(world, fits, call.args)
+            fits = _best_by_arguments(world, fits, args if args is not None else (args := typed_args(world, ctx, call)))
             defs = [s for s in fits if not _is_declaration(world, s)]
             chosen = defs or fits
             # f() and f() const: this->f() in a const method calls the const one; a receiver of unknown
             # constness, the plain one
-            want_const = t[1] in ("self_method", "local_scope") and _signature_const(ctx.pf.symbols[call.caller].signature)
+            want_const = "~const" in call.args or (  # a const receiver, or this in a const method
+                t[1] in ("self_method", "local_scope") and _signature_const(ctx.pf.symbols[call.caller].signature))
             same = [s for s in chosen if _is_const(world, s) == want_const]
             for s in same or chosen:
                 out.append((s, t[1], t[2]))
@@ -128,6 +131,20 @@ class CRules(CachedRules):
         k = len(seen)
         return [(tid, res, CONFIDENCE.get(res, conf) / k if k > 1 else CONFIDENCE.get(res, conf))
                 for tid, (_t, res, conf) in sorted(seen.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))]
+
+    def constructor(self, world, class_id: int, name: str):
+        """C++ constructors are not inherited: the class's own (declared in its body, or defined out of line and held
+        by a placeholder of the same name); a class without one, or an alias (``using Ptr = std::unique_ptr<T>``,
+        ``typedef Impl Engine``), constructs itself."""
+        srow = world.syms.get(class_id)
+        if srow is None or srow.kind not in ("class", "struct"):
+            return None
+        twins = [t for t in _c_classes(world).get(_relative_name(world, class_id), ())[:16] if t != class_id]
+        for t in [class_id, *twins]:
+            kids = world.children.get(t, {}).get(name)
+            if kids:
+                return ("sym", kids[-1]), "self_method"
+        return None
 
     def detached_member(self, world, type_id: int, name: str):
         """Members of the other classes of the same name inside the same namespaces: a header's class and the

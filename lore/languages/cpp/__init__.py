@@ -1,8 +1,10 @@
-"""C++: ``.cc``, ``.cpp``, ``.cxx`` sources and ``.hh``, ``.hpp``, ``.hxx`` headers."""
+"""C++: ``.cc``, ``.cpp``, ``.cxx``, ``.c++`` sources, ``.hh``, ``.hpp``, ``.hxx``, ``.h++`` headers, the ``.inl`` / ``.ipp`` /
+``.tpp`` files headers include (inline and template definitions), and the ``.h`` headers of C++ projects."""
 
 from __future__ import annotations
 
 from .._base import Language
+from ._headers import cpp_headers
 from ._parser import parse
 from ._rules import CppRules
 
@@ -10,8 +12,9 @@ __all__ = ["LANGUAGE"]
 
 LANGUAGE = Language(
     name="cpp",
-    extensions=(".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx"),
+    extensions=(".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tpp"),
     parse=parse,
     grammar="cpp",
     rules=CppRules(),
+    claims=cpp_headers,
 )

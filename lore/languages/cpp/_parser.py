@@ -15,12 +15,14 @@ Template parameters are never type references.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ...parsers import _ts
+from ...parsers._common import clip_signature
 from ...parsers.records import ParsedFile
 from ..c._extract import CExtractor
-from ..c._macros import blank_macro_noise
+from ._source import cpp_source
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -35,10 +37,13 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [c.callee for c in pf.calls], [(r.target, r.kind) for r in pf.relations]
     (['this.step'], [('B', 'extends')])
     """
-    return CppExtractor(path, blank_macro_noise(source), module).run()
+    return CppExtractor(path, cpp_source(source), module).run()
 
 
 MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})
+_CASTS = frozenset({"static_cast", "const_cast", "reinterpret_cast", "dynamic_cast"})
+_VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
+                              "parenthesized_declarator", "attributed_declarator"})
 
 
 class CppExtractor(CExtractor):
@@ -47,6 +52,107 @@ class CppExtractor(CExtractor):
     query_files = (Path(__file__).with_name("cpp.scm"),)
     type_name_nodes = frozenset({"type_identifier", "qualified_identifier"})
     wrapper_names = frozenset({"unique_ptr", "shared_ptr", "weak_ptr", "optional", "reference_wrapper"})
+
+    def run(self) -> ParsedFile:
+        self.var_types: dict[int, dict[str, str]] = {}  # scope -> variable -> declared type (``char*``)
+        return super().run()
+
+    # -- argument types (overloads) -------------------------------------------------------------
+    def declare_var(self, owner: int, name: str, tnode: _ts.Node | None, at: _ts.Node) -> None:
+        """Remember the type a parameter, local or field is declared with, ``*`` per pointer level."""
+        if tnode is None or tnode.type == "placeholder_type_specifier":  # auto: not written
+            return
+        stars = 0
+        n = at.parent
+        while n is not None and n.type in _VAR_DECLARATORS:
+            stars += n.type in ("pointer_declarator", "array_declarator")
+            n = n.parent
+        const = n is not None and any(c.type == "type_qualifier" and self.text(c) == "const" for c in n.children)
+        self.var_types.setdefault(owner, {})[name] = ("const " if const else "") + self.text(tnode) + "*" * stars
+
+    def on_call(self, node: _ts.Node, owner: int) -> None:
+        """A call; ``x.m()`` on a variable declared ``const T`` / ``const T*`` / ``const T&`` gets the call attribute
+        ``~const`` after its arguments (its ``m() const`` overload is the one called)."""
+        super().on_call(node, owner)
+        fn = node.child_by_field_name("function")
+        recv = fn.child_by_field_name("argument") if fn is not None and fn.type == "field_expression" else None
+        if recv is not None and recv.type == "identifier" and self.pf.calls:
+            t = self._var_type(owner, self.text(recv))
+            if t is not None and t.startswith("const "):
+                self.pf.calls[-1].args.append("~const")
+
+    def _var_type(self, owner: int, name: str) -> str | None:
+        i: int | None = owner
+        while i is not None:
+            got = self.var_types.get(i, {}).get(name)
+            if got is not None:
+                return got
+            i = self.pf.symbols[i].parent
+        return None
+
+    def signature(self, node: _ts.Node, body: _ts.Node | None) -> str:
+        """A template's signature starts with its ``template <class T>`` (overloads tell template parameters apart)."""
+        sig = super().signature(node, body)
+        p = node.parent
+        params = p.child_by_field_name("parameters") if p is not None and p.type == "template_declaration" else None
+        if params is not None and node.type != "template_declaration":
+            sig = clip_signature(f"template {' '.join(self.text(params).split())} {sig}")
+        return sig
+
+    def arg_type(self, owner: int, arg: _ts.Node) -> str:
+        """What :meth:`record_arity` records for an argument that is no literal: ``=T`` (a variable declared ``T``
+        in a scope of this file), ``@x`` (a name the resolver types), ``""`` (anything else)."""
+        stars = 0
+        if arg.type == "pointer_expression" and self.text(arg)[:1] == "&":  # &x: a pointer to x's type
+            stars, arg = 1, arg.named_children[-1] if arg.named_child_count else arg
+        if arg.type == "call_expression":  # static_cast<int>(x): an int
+            fn = arg.child_by_field_name("function")
+            if fn is not None and fn.type == "template_function" and self.text(fn.child_by_field_name("name")) in _CASTS:
+                targs = fn.child_by_field_name("arguments")
+                first = next((a for a in targs.named_children), None) if targs is not None else None
+                return "=" + self.text(first) if first is not None else ""
+        if arg.type not in ("identifier", "type_identifier"):  # type_identifier: T x(name) read as a declaration
+            return ""
+        got = self._var_type(owner, self.text(arg))
+        if got is not None:
+            return "=" + got + "*" * stars
+        return "" if stars else "@" + self.text(arg)
+
+    def record_arity(self, arguments: _ts.Node | None) -> None:
+        super().record_arity(arguments)
+        if arguments is None or not self.pf.calls:
+            return
+        call = self.pf.calls[-1]
+        args = [a for a in arguments.named_children if a.type != "comment"]
+        for i, a in enumerate(args[:len(call.args)]):
+            if not call.args[i]:
+                call.args[i] = self.arg_type(call.caller, a)
+
+    def _function(self, node: _ts.Node, owner: int, declarator: _ts.Node | None, body: _ts.Node | None,
+                  is_declaration: bool = False) -> int | None:
+        local = super()._function(node, owner, declarator, body, is_declaration)
+        if local is not None:  # the placeholders holding an out-of-line definition span it (file.cpp:LINE names it)
+            syms = self.pf.symbols
+            i = syms[local].parent
+            while i is not None and syms[i].is_declaration and syms[i].kind in ("class", "namespace"):
+                syms[i].end_line = max(syms[i].end_line, syms[local].end_line)
+                i = syms[i].parent
+        fdecl = self.function_declarator(declarator)
+        params = fdecl.child_by_field_name("parameters") if fdecl is not None and body is not None else None
+        for p in params.named_children if local is not None and params is not None else ():
+            if local is not None and p.type in ("parameter_declaration", "optional_parameter_declaration"):
+                pn = self.declarator_name(p.child_by_field_name("declarator"))
+                if pn is not None and pn.type == "identifier":
+                    self.declare_var(local, self.text(pn), p.child_by_field_name("type"), pn)
+        return local
+
+    def on_field(self, node: _ts.Node, owner: int) -> None:
+        super().on_field(node, owner)
+        if self.pf.symbols[owner].kind in ("struct", "class"):
+            for d in node.children_by_field_name("declarator"):
+                pn = self.declarator_name(d)
+                if pn is not None and pn.type == "field_identifier" and self.function_declarator(d) is None:
+                    self.declare_var(owner, self.text(pn), node.child_by_field_name("type"), pn)
 
     def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
         out = []
@@ -58,9 +164,29 @@ class CppExtractor(CExtractor):
         return out
 
     def direct_type(self, node: _ts.Node | None) -> str:
+        """The type a declaration gives its variable; through a smart pointer or an optional, the type it holds
+        (``std::unique_ptr<Impl> impl_``: ``impl_->parse()`` calls ``Impl::parse``)."""
+        inner = self._held(node)
+        if inner is not None:
+            return self.direct_type(inner)
+        return self._written_type(node)
+
+    def _written_type(self, node: _ts.Node | None) -> str:
+        """The type as written, wrappers included (what ``T x(args)`` constructs)."""
         if node is not None and node.type == "qualified_identifier":
             return self.dotted(node)
         return super().direct_type(node)
+
+    def _held(self, node: _ts.Node | None) -> _ts.Node | None:
+        """The first template argument of a wrapper type (``std::shared_ptr<const T>``: ``T``), else ``None``."""
+        t = node
+        while t is not None and t.type == "qualified_identifier":
+            t = t.child_by_field_name("name")
+        if t is None or t.type != "template_type" or self.text(t.child_by_field_name("name")) not in self.wrapper_names:
+            return None
+        args = t.child_by_field_name("arguments")
+        first = next((a for a in args.named_children if a.type == "type_descriptor"), None) if args is not None else None
+        return first.child_by_field_name("type") if first is not None else None
 
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
         if kind == "namespace":
@@ -90,17 +216,50 @@ class CppExtractor(CExtractor):
         methods, inside the namespaces the definition is in or names (``ns::A::m``); the resolver pairs it
         with the real ``A`` by that nesting. An unknown lower-case scope is taken for a namespace."""
         parts = scope_name.split(".")
-        for part in parts[:-1]:
-            owner = self._placeholder(node, owner, part, "namespace")
+        for part in parts[:-1]:  # Value::CZString::CZString: Value is a class, ns::A::m: ns a namespace
+            got = self.scopes.get((owner, part))
+            if got is None and owner == 0:
+                got = self.type_locals.get(part)
+            owner = got if got is not None else self._placeholder(node, owner, part, self._scope_kind(part))
         last = parts[-1]
         got = self.scopes.get((owner, last))
         if got is None and owner == 0:
             got = self.type_locals.get(last)
         if got is None:
-            got = self._placeholder(node, owner, last, "class" if last[:1].isupper() else "namespace")
+            got = self._placeholder(node, owner, last, self._scope_kind(last))
             if self.pf.symbols[got].kind == "class" and self.pf.symbols[owner].kind in ("module", "namespace"):
                 self.type_locals.setdefault(last, got)
         return got, self.pf.symbols[got].kind in ("class", "struct")
+
+    def overload_key(self, fdecl: _ts.Node | None) -> str:
+        """The parameter types as written, names, defaults and spaces left out (``(const char* s, int n = 0)``
+        -> ``constchar*,int``): a declaration ``f(int)`` stands beside a definition ``f(const char*)``."""
+        if fdecl is None:
+            return ""
+        params = fdecl.child_by_field_name("parameters")
+        out = []
+        for p in params.named_children if params is not None else ():
+            if p.type == "comment":
+                continue
+            start, end = p.start_byte, p.end_byte
+            default = p.child_by_field_name("default_value")
+            if default is not None:
+                end = default.start_byte
+            text = self.source[start:end]
+            name = self.declarator_name(p.child_by_field_name("declarator"))
+            if name is not None:
+                text = self.source[start:name.start_byte] + self.source[name.end_byte:end]
+            out.append(re.sub(rb"\s+", b"", text).rstrip(b"=").decode("utf-8", "replace"))
+        quals = fdecl.child_by_field_name("parameters")
+        tail = self.source[quals.end_byte:fdecl.end_byte] if quals is not None else b""
+        return ",".join(out) + (" const" if b"const" in tail else "")
+
+    def _scope_kind(self, name: str) -> str:
+        """What an unknown scope of a qualified definition is: a namespace when the file opens a namespace of that
+        name (``namespace YAML {``) or it is lower case, else a class."""
+        if name[:1].isupper() and not any(s.kind == "namespace" and s.name == name for s in self.pf.symbols):
+            return "class"
+        return "namespace"
 
     def template_params(self, node: _ts.Node, local: int) -> None:
         parent = node.parent
@@ -127,6 +286,7 @@ class CppExtractor(CExtractor):
         return True
 
     def local_binding(self, owner: int, name: str, at: _ts.Node, tnode: _ts.Node | None, value: _ts.Node | None) -> None:
+        self.declare_var(owner, name, tnode, at)
         if value is not None and value.type == "call_expression" and (tnode is None or tnode.type == "placeholder_type_specifier"):
             fn = value.child_by_field_name("function")
             if self.dotted(fn) in MAKERS:  # auto p = std::make_unique<Widget>(...): a Widget
@@ -141,11 +301,34 @@ class CppExtractor(CExtractor):
                 self.add_binding(owner, name, at, value=t)
                 return
         if value is not None and value.type == "argument_list" and tnode is not None:  # T x(args): a construction
-            t = self.direct_type(tnode)
+            t = self._written_type(tnode)
             if t:
                 self.add_call(owner, t, value, "new")
                 self.record_arity(value)
         super().local_binding(owner, name, at, tnode, value)
+
+    def on_decl(self, node: _ts.Node, owner: int) -> None:
+        """A declaration; in a function body ``T x(name);`` with only names inside the parentheses (which the grammar
+        reads as a function declaration, as the language's most vexing parse would) is a construction of ``T``."""
+        if self.pf.symbols[owner].kind in ("function", "method"):
+            tnode = node.child_by_field_name("type")
+            for d in node.children_by_field_name("declarator"):
+                params = d.child_by_field_name("parameters") if d.type == "function_declarator" else None
+                if params is None:
+                    continue
+                names = [n for p in params.named_children if (n := p.child_by_field_name("type")) is not None]
+                name_node = self.declarator_name(d.child_by_field_name("declarator"))
+                if not names or len(names) != params.named_child_count or name_node is None \
+                        or name_node.type != "identifier" or tnode is None or any(
+                        p.type != "parameter_declaration" or p.child_by_field_name("declarator") is not None
+                        for p in params.named_children) or any(n.type != "type_identifier" for n in names):
+                    continue
+                t = self._written_type(tnode)
+                if t:
+                    self.add_call(owner, t, params, "new")
+                    self.pf.calls[-1].args = [self.arg_type(owner, n) for n in names]
+                    self.local_binding(owner, self.text(name_node), name_node, tnode, None)
+        super().on_decl(node, owner)
 
     def on_new(self, node: _ts.Node, owner: int) -> None:
         t = self.dotted(node.child_by_field_name("type"))
@@ -179,8 +362,16 @@ class CppExtractor(CExtractor):
             self.add_import(owner, f"namespace {self.text(target).replace(' ', '')}", node, None, alias)
 
     def on_typedef(self, node: _ts.Node, owner: int) -> None:
+        """``typedef T Name;`` and ``using Name = T;``: a ``type_alias`` that extends ``T``, so a value declared
+        ``Name`` has ``T``'s members (an alias of a library type: the library's, never guessed by name)."""
         if node.type != "alias_declaration":
+            before = len(self.pf.symbols)
             super().on_typedef(node, owner)
+            target = self._written_type(node.child_by_field_name("type"))
+            for local in range(before, len(self.pf.symbols)):
+                if target and self.pf.symbols[local].kind == "type_alias" and self.pf.symbols[local].name != target \
+                        and not self.is_type_param(local, target):
+                    self.add_relation(local, target, "extends", node)
             return
         name = self.text(node.child_by_field_name("name"))  # using Name = Type;
         if not name:
@@ -190,3 +381,9 @@ class CppExtractor(CExtractor):
             self.type_locals.setdefault(name, local)
         self.template_params(node, local)
         self.add_types(local, node.child_by_field_name("type"), "annotation")
+        tnode = node.child_by_field_name("type")
+        if tnode is not None and tnode.type == "type_descriptor":  # using X = const T<A>;: T
+            tnode = tnode.child_by_field_name("type")
+        target = self._written_type(tnode)  # a wrapper as written: CharReaderPtr(...) makes a unique_ptr
+        if target and target != name and not self.is_type_param(local, target):
+            self.add_relation(local, target, "extends", node)

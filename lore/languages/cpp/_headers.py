@@ -1,0 +1,73 @@
+"""Which ``.h`` headers are C++: decided by the project around them, as their compiler is.
+
+A ``.h`` file is C by its extension, but in a C++ project (``leveldb/db.h``, ``yaml-cpp/node.h``) every
+file that includes it is compiled as C++, so it is read with the C++ grammar and recorded as ``cpp``. The
+walker asks :func:`cpp_headers` once per walk, from the paths alone (nothing is read): a header whose
+source of the same stem next to it is C++ (``snappy.h`` beside ``snappy.cc``) is C++, one whose twin is C
+(``cJSON.h`` beside ``cJSON.c``) is C; otherwise the nearest folder around it that holds sources (its own,
+then its parents': ``include/`` holds none) decides by their majority, four to one at least. Headers
+left undecided stay C, and the C parser still reads one that looks like C++ by itself with the C++
+grammar (``lore.languages.c._parser``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from collections.abc import Iterable
+
+C_SOURCES = frozenset({".c"})
+CPP_SOURCES = frozenset({".cc", ".cpp", ".cxx", ".c++"})
+MAJORITY = 4  # C++ sources per C source (or the reverse) for a folder to decide its headers
+
+
+def cpp_headers(paths: Iterable[str]) -> set[str]:
+    """The ``.h`` files among ``paths`` (repository-relative, ``/``-separated) that belong to C++ code.
+
+    Examples
+    --------
+    >>> sorted(cpp_headers(["include/kv/db.h", "db/db.cc", "db/c.cc", "db/log.cc", "util/a.cc", "util/a.h", "db/c_test.c"]))
+    ['include/kv/db.h', 'util/a.h']
+    >>> sorted(cpp_headers(["cJSON.c", "cJSON.h", "test.c", "fuzz/a.cpp"]))
+    []
+    >>> sorted(cpp_headers(["lib/x.h", "lib/x.c", "lib/y.h", "app/main.cpp", "app/gui.cpp", "app/view.cpp", "app/ui.cpp"]))
+    []
+    """
+    headers: list[str] = []
+    stems: dict[tuple[str, str], str] = {}
+    counts: dict[str, Counter] = {}
+    for p in paths:
+        base = posixpath.basename(p)
+        stem, ext = posixpath.splitext(base)
+        ext = ext.lower()
+        if ext == ".h":
+            headers.append(p)
+            continue
+        kind = "cpp" if ext in CPP_SOURCES else "c" if ext in C_SOURCES else None
+        if kind is None:
+            continue
+        d = posixpath.dirname(p)
+        stems.setdefault((d, stem), kind)
+        while True:  # every folder above the source counts it (its subtree's sources)
+            counts.setdefault(d, Counter())[kind] += 1
+            if not d:
+                break
+            d = posixpath.dirname(d)
+    out: set[str] = set()
+    for h in headers:
+        d = posixpath.dirname(h)
+        twin = stems.get((d, posixpath.splitext(posixpath.basename(h))[0]))
+        if twin is not None:
+            if twin == "cpp":
+                out.add(h)
+            continue
+        while True:
+            n = counts.get(d)
+            if n:
+                if n["cpp"] >= MAJORITY * max(n["c"], 1) or (n["cpp"] and not n["c"]):
+                    out.add(h)
+                break
+            if not d:
+                break
+            d = posixpath.dirname(d)
+    return out

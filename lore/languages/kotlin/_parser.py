@@ -153,7 +153,11 @@ class KotlinExtractor(Extractor):
                 kind = "class"
             local = self.add_symbol(node, owner, name, kind, body=body, qualifier=qualifier)
             params = next((c for c in node.named_children if c.type == "primary_constructor"), None)
-            for p in params.named_children[0].named_children if params is not None and params.named_child_count else ():
+            if params is not None and "private" in self.text(params).split("(", 1)[0].split():
+                # ``Foo(..)`` from outside the class then calls its companion's ``operator fun invoke``
+                self.pf.symbols[local].decorators.append("private_constructor")
+            plist = next((c for c in params.named_children if c.type == "class_parameters"), None) if params is not None else None
+            for p in plist.named_children if plist is not None else ():
                 if p.type != "class_parameter":
                     continue
                 pname = next((self.text(c) for c in p.named_children if c.type == "identifier"), "")

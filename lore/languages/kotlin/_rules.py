@@ -81,6 +81,7 @@ class KotlinRules(CachedRules):
 
     def choose_overload(self, world, ctx, call, targets):
         parts = call.callee.split(".")
+        targets = [_companion_invoke(world, ctx, call, t) for t in targets]
         if any(t[0] is not None and t[1] not in _WEAK for t in targets):
             return [_by_arity(world, t, len(call.args)) for t in targets]
         if call.kind != "call" or len(parts) < 2:
@@ -114,6 +115,25 @@ class KotlinRules(CachedRules):
             if f is not None and set(pk.get(f.module_id, ("",))) & seen:
                 out.append(s)
         return out
+
+
+def _companion_invoke(world, ctx, call, target):
+    """``Foo(..)`` where ``Foo``'s constructor is private, called from outside ``Foo``: the companion's
+    ``operator fun invoke`` (Kotlin's factory idiom); inside ``Foo`` (the ``invoke`` itself) the constructor."""
+    tid = target[0]
+    s = world.syms.get(tid) if tid is not None else None
+    if s is None or s.kind != "class" or call.kind != "call":
+        return target
+    _c, sym = record_of(world, tid)
+    if sym is None or "private_constructor" not in sym.decorators:
+        return target
+    i: int | None = call.caller
+    while i is not None:  # the caller's enclosing declarations, in its own file
+        if ctx.ids[i] == tid:
+            return target
+        i = ctx.pf.symbols[i].parent
+    kids = world.children.get(tid, {}).get("invoke", ())
+    return (kids[0], target[1], target[2]) if kids else target
 
 
 def _receiver_types(world, ctx, call, parts: list[str]) -> set[str]:

@@ -136,3 +136,37 @@ def test_a_private_constructor_sends_outside_calls_to_the_companion_invoke(tmp_p
     assert ("invoke", 6, "a.Err", "module_global") in got  # inside the class: the private constructor
     assert ("fail", 13, "a.Err.invoke", "module_global") in got  # outside: the companion's invoke
     assert ("fail", 14, "a.Open", "module_global") in got
+
+
+def test_implicit_receivers_of_extensions_and_lambdas_with_receiver(tmp_path):
+    got = _edges(tmp_path, {"src/main/kotlin/a/T.kt": """
+        package a
+
+        class B { fun m() {} }
+        fun m() {}
+        fun add(x: Int) {}
+
+        fun B.ext() {
+          m()
+        }
+
+        fun g(b: B) {
+          b.apply {
+            m()
+          }
+          with(b) { m() }
+          B().run {
+            m()
+          }
+          val l = buildList {
+            add(1)
+          }
+          m()
+        }
+        """})
+    assert ("ext", 9, "a.B.m", "annotated_type") in got  # this of fun B.ext() is a B
+    assert ("g", 14, "a.B.m", "annotated_type") in got  # b.apply { }: b's
+    assert ("g", 16, "a.B.m", "annotated_type") in got  # with(b) { }
+    assert ("g", 18, "a.B.m", "annotated_type") in got  # B().run { }: what B() makes
+    assert not [e for e in got if e[1] == 21]  # buildList { add(1) }: the list's add, never a.add
+    assert ("g", 23, "a.m", "module_global") in got  # after the lambdas: the top-level m

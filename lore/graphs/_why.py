@@ -16,6 +16,9 @@ _FIXED_TEXT = {"pagerank": "close in the call graph", "same_class": "same class"
                "private_helper": "private helper of a public seed", "direct_call": "calls it or is called by it",
                "member": "defined inside it"}
 
+# resolutions that bind an edge by a name alone: a why naming such an edge says which
+BY_NAME = frozenset({"name_only", "same_file_name", "unique_name", "ambiguous_name"})
+
 
 def render(item: dict, name_of=None) -> str:
     """One item of :func:`explain` as text ("12 lines apart", "shares 3 callees (a, b)", "name tokens add/edge").
@@ -30,8 +33,13 @@ def render(item: dict, name_of=None) -> str:
     'shares 3 callees (a, b)'
     >>> render({"signal": "history", "detail": {"together": 7, "commits": 12}})
     'changed together in 7 of 12 commits'
+    >>> render({"signal": "direct_call", "detail": {"resolution": "name_only"}})
+    'calls it or is called by it (name_only)'
     """
     name = item["signal"]
+    if name == "direct_call" and (item.get("detail") or {}).get("resolution") in BY_NAME:
+        # the edge was bound by a name alone (the basic tier's name_only, a guess): the why says so
+        return f"{_FIXED_TEXT[name]} ({item['detail']['resolution']})"
     fixed = _FIXED_TEXT.get(name)
     if fixed is not None:
         return fixed

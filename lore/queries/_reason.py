@@ -7,6 +7,7 @@ the walk path, the call-site resolution), never recomputed, so it says what plac
 from __future__ import annotations
 
 MAX_REASON = 100
+_BY_NAME = frozenset({"name_only", "same_file_name", "unique_name", "ambiguous_name"})  # edges bound by a name alone
 
 
 def _short(name: object) -> str:
@@ -51,6 +52,8 @@ def reason(why: object, *, relation: str | None = None) -> str:
     'weak overlap (no shared neighbour listed)'
     >>> reason({"path": ["m.f", "m", "m.g"], "stderr": 0.001})
     'path m.f -> m -> m.g; ±0.001'
+    >>> reason({"path": ["a.f", "b.g"], "hops": [{"to": "b.g", "edge": "calls", "resolution": "name_only"}]})
+    'path a.f -> b.g (name_only)'
     >>> len(reason({"summary": "shares 4 callees (a, b); " * 10})) <= 100
     True
     """
@@ -72,7 +75,9 @@ def reason(why: object, *, relation: str | None = None) -> str:
     if why.get("shared"):
         parts.append(_shared(why["shared"]))
     if why.get("path") and not why.get("summary"):
-        parts.append("path " + " -> ".join(_short(p) for p in why["path"]))
+        # an edge of the path bound by a name alone (the basic tier's ``name_only``, a heuristic guess) says so
+        guessed = sorted({str(h.get("resolution")) for h in why.get("hops") or () if h.get("resolution") in _BY_NAME})
+        parts.append("path " + " -> ".join(_short(p) for p in why["path"]) + (f" ({', '.join(guessed)})" if guessed else ""))
     if "cluster" in why and why.get("label"):
         parts.append(f"cluster {why['cluster']} '{why['label']}'")
     if why.get("via"):

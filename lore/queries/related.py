@@ -212,6 +212,7 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
     id_of = dict(zip(named.tolist(), np.asarray(g.nodes.ids)[named].tolist(), strict=True))  # one gather
     ids = [id_of[r] for r in top.rows.tolist()]
     info = read.symbols_by_ids(index.conn, id_of.values())
+    _direct_call_resolutions(index, seeds, ids, items)
 
     def name_of(row: int) -> str:
         got = info.get(id_of[row])
@@ -280,6 +281,21 @@ def explain(index: OpenIndex, g: CodeGraph, srows: np.ndarray, targets: np.ndarr
             why.update(_path_item(names, edges, paths[k]))
         out.append(why)
     return out, info
+
+
+def _direct_call_resolutions(index: OpenIndex, seeds: list[int], ids: list[int], items: list[list[dict]]) -> None:
+    """The resolution of the call edge behind each row's ``direct_call`` (one store query for all rows), so a
+    why can say the edge was bound by a name alone (``name_only``)."""
+    direct = [k for k, row_items in enumerate(items) if any(it["signal"] == "direct_call" for it in row_items)]
+    if not direct:
+        return
+    edges = read.first_edges(index.conn, [p for k in direct for s in seeds for p in ((s, ids[k]), (ids[k], s))])
+    for k in direct:
+        found = [d for s in seeds for p in ((s, ids[k]), (ids[k], s)) if (d := edges.get(p)) is not None and d.table == "call"]
+        if found:
+            for it in items[k]:
+                if it["signal"] == "direct_call":
+                    it["detail"] = {**(it.get("detail") or {}), "resolution": found[0].resolution}
 
 
 def _shared_item(sid: int, names: dict[int, str], relation: str, contrib: float, *, direct: bool) -> dict:

@@ -49,6 +49,19 @@ def test_every_edge_is_name_only(tmp_path):
     assert "name_only" in out.stdout
 
 
+def test_the_why_of_related_says_name_only(tmp_path):
+    # a related row placed by a direct call says that call was bound by a name alone
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.lua").write_text("function greet(n)\n  return helper(n)\nend\n")
+    (tmp_path / "src" / "b.lua").write_text("function helper(x)\n  return x\nend\n")
+    index_repo(tmp_path, workers=1)
+    out = subprocess.run([sys.executable, "-m", "lore", "graph", "related", "helper", "--json"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    rows = {r["qualified_name"]: r["why"]["summary"] for r in json.loads(out.stdout)["results"]}
+    assert "calls it or is called by it (name_only)" in rows["src.a.greet"]
+
+
 def test_python_only_index_never_loads_a_basic_grammar(tmp_path):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "a.py").write_text("def f():\n    return 1\n")

@@ -4,6 +4,7 @@ test source sets, and a grammar loaded only when a Kotlin file is seen."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -96,3 +97,76 @@ def test_python_only_index_never_loads_the_kotlin_grammar(tmp_path):
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout.strip().splitlines()[-1]) == [False, True]
+
+
+def _edges(tmp_path, files: dict[str, str]) -> list[tuple[str, int, str, str]]:
+    """Index ``files`` and return (caller, line, callee, resolution) of every edge to a repository symbol."""
+    from lore import index_repo
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text), encoding="utf-8")
+    index_repo(tmp_path, workers=1)
+    conn = sqlite3.connect(tmp_path / ".lore" / "index.db")
+    try:
+        return conn.execute(
+            "SELECT a.name, r.line, b.qualified_name, r.resolution FROM symbol_refs r JOIN symbols a ON a.id = r.caller_id "
+            "JOIN symbols b ON b.id = r.callee_id WHERE b.kind != 'external' ORDER BY r.line, b.qualified_name").fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_private_constructor_sends_outside_calls_to_the_companion_invoke(tmp_path):
+    got = _edges(tmp_path, {"src/main/kotlin/a/Err.kt": """
+        package a
+
+        class Err private constructor(msg: String) {
+          companion object {
+            operator fun invoke(msg: String) = Err(msg)
+          }
+        }
+
+        class Open(msg: String)
+
+        fun fail(m: String) {
+          Err(m)
+          Open(m)
+        }
+        """})
+    assert ("invoke", 6, "a.Err", "module_global") in got  # inside the class: the private constructor
+    assert ("fail", 13, "a.Err.invoke", "module_global") in got  # outside: the companion's invoke
+    assert ("fail", 14, "a.Open", "module_global") in got
+
+
+def test_implicit_receivers_of_extensions_and_lambdas_with_receiver(tmp_path):
+    got = _edges(tmp_path, {"src/main/kotlin/a/T.kt": """
+        package a
+
+        class B { fun m() {} }
+        fun m() {}
+        fun add(x: Int) {}
+
+        fun B.ext() {
+          m()
+        }
+
+        fun g(b: B) {
+          b.apply {
+            m()
+          }
+          with(b) { m() }
+          B().run {
+            m()
+          }
+          val l = buildList {
+            add(1)
+          }
+          m()
+        }
+        """})
+    assert ("ext", 9, "a.B.m", "annotated_type") in got  # this of fun B.ext() is a B
+    assert ("g", 14, "a.B.m", "annotated_type") in got  # b.apply { }: b's
+    assert ("g", 16, "a.B.m", "annotated_type") in got  # with(b) { }
+    assert ("g", 18, "a.B.m", "annotated_type") in got  # B().run { }: what B() makes
+    assert not [e for e in got if e[1] == 21]  # buildList { add(1) }: the list's add, never a.add
+    assert ("g", 23, "a.m", "module_global") in got  # after the lambdas: the top-level m

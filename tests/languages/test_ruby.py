@@ -178,6 +178,41 @@ def test_module_singleton_methods_are_not_inherited_by_includers(tmp_path):
     assert got == [(14, "Party.ClassMethods.get"), (15, "Party.get")]
 
 
+def test_receivers_of_unknown_type_are_guessed_only_on_strong_evidence(tmp_path):
+    # Ruby never states a receiver's type: ``uri.port`` is a URI's, ``b.bytesize`` a String's, ``r.header``
+    # one of two; only a name defined once and no core method name (``r.checksum``) is still guessed
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "srv.rb").write_text(textwrap.dedent("""
+        class Request
+          def port; 80; end
+          def header(k); end
+          def checksum; end
+        end
+        class Response
+          def header(k); end
+        end
+        class Files
+          def bytesize; 0; end
+        end
+        def serve(uri, b, r)
+          uri.port
+          b.bytesize
+          r.header("a")
+          r.checksum
+          x = Request.new
+          x.port
+        end
+        """), encoding="utf-8")
+    index_repo(tmp_path, workers=1)
+    conn = sqlite3.connect(tmp_path / ".lore" / "index.db")
+    got = conn.execute("SELECT r.line, b.qualified_name, r.resolution, r.confidence FROM symbol_refs r "
+                       "JOIN symbols b ON b.id = r.callee_id JOIN symbols a ON a.id = r.caller_id "
+                       "WHERE a.name = 'serve' AND b.kind = 'method' ORDER BY r.line").fetchall()
+    conn.close()
+    assert [g[:3] for g in got] == [(17, "Request.checksum", "same_file_name"), (19, "Request.port", "constructor_type")]
+    assert got[0][3] < 1.0
+
+
 def test_python_only_index_never_loads_the_ruby_grammar(tmp_path):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "a.py").write_text("def f():\n    return 1\n")

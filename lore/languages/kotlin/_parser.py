@@ -18,11 +18,20 @@ from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers._common import Extractor
-from ...parsers.records import ParsedFile
+from ...parsers.records import Binding, ParsedFile
 
 TYPE_KINDS = ("class", "interface", "enum")
 _WRAPPERS = frozenset({"List", "MutableList", "Set", "MutableSet", "Collection", "Iterable", "Sequence", "Array",
                        "Flow", "StateFlow", "Deferred", "Lazy"})
+
+
+# scope functions whose lambda has a receiver (``x.apply { m() }``: ``m`` is ``x``'s); ``also`` / ``let``
+# pass ``it`` instead. The builders' receivers are the standard library's (``buildString { append(..) }``).
+_WITH_RECEIVER = frozenset({"apply", "run", "with"})
+_BUILDERS = {"buildString": "StringBuilder", "buildList": "MutableList", "buildSet": "MutableSet",
+             "buildMap": "MutableMap"}
+# the binding of the implicit receiver (an extension function's, a lambda's with receiver): no Kotlin name
+RECEIVER = "@this"
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -153,7 +162,11 @@ class KotlinExtractor(Extractor):
                 kind = "class"
             local = self.add_symbol(node, owner, name, kind, body=body, qualifier=qualifier)
             params = next((c for c in node.named_children if c.type == "primary_constructor"), None)
-            for p in params.named_children[0].named_children if params is not None and params.named_child_count else ():
+            if params is not None and "private" in self.text(params).split("(", 1)[0].split():
+                # ``Foo(..)`` from outside the class then calls its companion's ``operator fun invoke``
+                self.pf.symbols[local].decorators.append("private_constructor")
+            plist = next((c for c in params.named_children if c.type == "class_parameters"), None) if params is not None else None
+            for p in plist.named_children if plist is not None else ():
                 if p.type != "class_parameter":
                     continue
                 pname = next((self.text(c) for c in p.named_children if c.type == "identifier"), "")
@@ -186,6 +199,8 @@ class KotlinExtractor(Extractor):
             recv = self.direct_type(kids[name_at - 1]) or self._user_type(kids[name_at - 1])
             sym.decorators.append("extension")
             sym.params.append(("this", recv))
+            if recv:  # inside, a call without receiver may be the extended type's member
+                self.pf.bindings.append(Binding(local, RECEIVER, node.start_point[0] + 1, annotation=recv))
         if params_at is not None:
             for p in kids[params_at].named_children:
                 if p.type != "parameter":
@@ -204,12 +219,47 @@ class KotlinExtractor(Extractor):
     def on_call(self, node: _ts.Node, owner: int) -> None:
         callee = self._callee(node)
         if not callee:
+            inner = node.named_children[0] if node.named_child_count else None
+            if inner is not None and inner.type == "call_expression" and self._callee(inner) == "with":
+                self._lambda_receiver(node, owner, "with", args_at=inner)  # with(x) { .. }: two call nodes
             return
         self.add_call(owner, callee, node)
         args = next((c for c in node.named_children if c.type == "value_arguments"), None)
         n = sum(1 for c in args.named_children if c.type == "value_argument") if args is not None else 0
         n += sum(1 for c in node.named_children if c.type == "annotated_lambda")
         self.pf.calls[-1].args = [""] * n
+        self._lambda_receiver(node, owner, callee)
+
+    def _lambda_receiver(self, node: _ts.Node, owner: int, callee: str, *, args_at: _ts.Node | None = None) -> None:
+        """``x.apply { .. }``, ``with(x) { .. }``, ``buildString { .. }``: on the lambda's lines the implicit
+        receiver is ``x`` (a binding that holds from the lambda's first line to its last only)."""
+        lam = next((c for c in node.named_children if c.type == "annotated_lambda"), None)
+        name = callee.rsplit(".", 1)[-1]
+        if lam is None or (name not in _WITH_RECEIVER and name not in _BUILDERS):
+            return
+        start, until = lam.start_point[0] + 1, lam.end_point[0] + 1
+        if name in _BUILDERS:
+            if "." not in callee:
+                self.pf.bindings.append(Binding(owner, RECEIVER, start, annotation=_BUILDERS[name], until=until))
+            return
+        base: _ts.Node | None = None
+        if name == "with" and "." not in callee:
+            args = next((c for c in (args_at or node).named_children if c.type == "value_arguments"), None)
+            arg = next((c for c in args.named_children if c.type == "value_argument"), None) if args is not None else None
+            base = arg.named_children[0] if arg is not None and arg.named_child_count else None
+        elif name != "with" and "." in callee:
+            fn = node.named_children[0]
+            base = fn.named_children[0] if fn.type == "navigation_expression" and fn.named_child_count else None
+        if base is None:
+            return  # ``apply { .. }`` without receiver: the receiver already in scope
+        if base.type == "call_expression":  # Foo().apply { .. }: what Foo() makes
+            made = self._callee(base)
+            if made and "<expr>" not in made:
+                self.pf.bindings.append(Binding(owner, RECEIVER, start, value=made, until=until))
+            return
+        path = self.dotted(base)
+        if path and "<expr>" not in path and "()" not in path and path != RECEIVER:
+            self.pf.bindings.append(Binding(owner, RECEIVER, start, alias_of=path, until=until))
 
     def on_import(self, node: _ts.Node, owner: int) -> None:
         path = next((c for c in node.named_children if c.type == "qualified_identifier"), None)

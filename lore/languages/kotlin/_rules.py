@@ -12,6 +12,7 @@ from collections import defaultdict
 from ...parsers.records import Import
 from ...store.schema import CONFIDENCE
 from .._rules import CachedRules, ImportBinding, inherited_member, record_of, world_cache
+from ._parser import RECEIVER
 
 _TYPES = ("class", "interface", "enum")
 _WEAK = frozenset({"external", "builtin", "unresolved", "same_file_name", "unique_name", "ambiguous_name"})
@@ -81,6 +82,10 @@ class KotlinRules(CachedRules):
 
     def choose_overload(self, world, ctx, call, targets):
         parts = call.callee.split(".")
+        targets = [_companion_invoke(world, ctx, call, t) for t in targets]
+        implicit = _implicit_receiver(world, ctx, call, targets, self.builtin_method_names)
+        if implicit is not None:
+            return implicit
         if any(t[0] is not None and t[1] not in _WEAK for t in targets):
             return [_by_arity(world, t, len(call.args)) for t in targets]
         if call.kind != "call" or len(parts) < 2:
@@ -114,6 +119,54 @@ class KotlinRules(CachedRules):
             if f is not None and set(pk.get(f.module_id, ("",))) & seen:
                 out.append(s)
         return out
+
+
+def _companion_invoke(world, ctx, call, target):
+    """``Foo(..)`` where ``Foo``'s constructor is private, called from outside ``Foo``: the companion's
+    ``operator fun invoke`` (Kotlin's factory idiom); inside ``Foo`` (the ``invoke`` itself) the constructor."""
+    tid = target[0]
+    s = world.syms.get(tid) if tid is not None else None
+    if s is None or s.kind != "class" or call.kind != "call":
+        return target
+    _c, sym = record_of(world, tid)
+    if sym is None or "private_constructor" not in sym.decorators:
+        return target
+    i: int | None = call.caller
+    while i is not None:  # the caller's enclosing declarations, in its own file
+        if ctx.ids[i] == tid:
+            return target
+        i = ctx.pf.symbols[i].parent
+    kids = world.children.get(tid, {}).get("invoke", ())
+    return (kids[0], target[1], target[2]) if kids else target
+
+
+def _implicit_receiver(world, ctx, call, targets, library_members: frozenset[str]):
+    """``m()`` (or ``this.m()``) inside an extension function ``fun T.f()`` or a lambda with receiver
+    (``x.apply { }``, ``with(x) { }``, ``buildString { }``): the receiver's member ``m``, which Kotlin
+    prefers to the enclosing class's and to top-level functions; ``None`` when the receiver has none
+    (then the usual lookup stands). A library receiver's member is the library's (``append`` of
+    ``buildString``), when ``m`` is one of the library member names lore knows."""
+    parts = call.callee.split(".")
+    if call.kind != "call" or not (len(parts) == 1 or (len(parts) == 2 and parts[0] == "this")):
+        return None
+    name = parts[-1]
+    for t in targets:  # a local function declared in the caller's body comes first
+        s = world.syms.get(t[0]) if t[0] is not None else None
+        if s is not None and s.parent_id == ctx.ids[call.caller] and t[1] == "local_scope":
+            return None
+    got = world.resolve_path(ctx, call.caller, RECEIVER, call.line)
+    if got is None:
+        return None
+    tag, what = got[0]
+    if tag == "inst" and isinstance(what, int):
+        member = world.class_member(what, name)
+        if member is None or member[0][0] != "sym":
+            return None
+        return [_by_arity(world, (member[0][1], "annotated_type", CONFIDENCE["annotated_type"]), len(call.args))]
+    if tag in ("extinst", "ext") and name in library_members:  # buildList { add(x) }: the list's add
+        qname = f"{what}.{name}"
+        return [(world.external(qname), "external", 1.0)]
+    return None
 
 
 def _receiver_types(world, ctx, call, parts: list[str]) -> set[str]:

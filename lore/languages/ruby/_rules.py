@@ -13,6 +13,7 @@ from collections import defaultdict
 
 from ...parsers.records import Import
 from .._rules import CachedRules, ImportBinding, inherited_member, record_of, world_cache
+from ._core import CORE_METHOD_NAMES
 
 _TYPES = ("class", "trait")
 KERNEL = frozenset({  # Kernel and Module methods every object answers: never a method of the repository
@@ -131,7 +132,14 @@ class RubyRules(CachedRules):
         return None
 
     def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
-        """A name-only guess stays in the caller's own tree (``lib/``, ``app/``): what its load path reaches."""
+        """A name-only guess stays in the caller's own tree (``lib/``, ``app/``): what its load path reaches.
+
+        ``x.m`` on a receiver whose type is never stated (Ruby states none) is guessed only on strong
+        evidence: ``m`` is defined once in the repository and is no method name of Ruby's core classes
+        (``uri.port`` is a ``URI``'s, ``b.bytesize`` a ``String``'s; a wrong edge is worse than a missing one).
+        """
+        if len(parts) > 1 and (len(cands) != 1 or parts[-1] in CORE_METHOD_NAMES):
+            return []
         top = _tree(ctx.frow.path)
         out = []
         for s in cands:

@@ -40,13 +40,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
-
 from ..errors import InvalidArgumentError, NotAGitRepositoryError
 from ..store import db as store_db
 from ..store import history as store_history
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .revisions import RevisionSpans
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -322,6 +322,8 @@ def count_pairs(per_commit: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     >>> p.tolist(), t.tolist()
     ([[1, 2, 2], [1, 3, 1], [2, 3, 1]], [[1, 2], [2, 2], [3, 1], [4, 1]])
     """
+    import numpy as np  # here, not at import: every ``lore index`` imports this module (history off, no-op refresh)
+
     a_parts, b_parts, all_ids = [], [], []
     for ids in per_commit:
         arr = np.unique(np.asarray(ids, dtype=np.int64))
@@ -403,6 +405,8 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     missing git, a directory outside any repository, a shallow clone or an empty repository. With a
     ``log_cache``, the commits of an earlier mining with the same identity are reused.
     """
+    import numpy as np
+
     root = Path(root)
     empty = (np.zeros((0, 3), dtype=np.int64), np.zeros((0, 2), dtype=np.int64))
     base = {"format": FORMAT, "until": None if until is None else str(until), "max_commits": max_commits,

@@ -82,6 +82,23 @@ def test_related_from_a_saved_state_never_imports_scipy_sparse(sample_repo, samp
     assert again.stdout == first.stdout and json.loads(again.stdout)["results"]
 
 
+def test_an_up_to_date_index_refresh_loads_neither_numpy_nor_scipy(tmp_path):
+    """``lore index`` on an unchanged tree (the commonest run: a hook, an editor, the MCP reindex tool) walks,
+    hashes and stops; the history miner's and the Parquet store's numpy loads where they work (12 MB and a
+    tenth of a second of start-up, once per run)."""
+    (tmp_path / "m.py").write_text("def f():\n    g()\n\n\ndef g():\n    pass\n")
+    code = f"""
+        sys.argv = ["lore", "index", {str(tmp_path)!r}, "--history", "off"]
+        from lore.cli import main
+        main()
+    """
+    first = loaded_after(code)
+    assert "lore.index.indexer" in first and "numpy" in first  # it indexed, and stored the clusters
+    again = loaded_after(code)
+    assert "lore.index.pipeline" in again  # it did look
+    assert not {m for m in again if m.split(".")[0] in ("numpy", "scipy")}, sorted(m for m in again if "numpy" in m)
+
+
 def test_serve_and_tools_do_not_load_the_query_layer():
     mods = loaded_after("""
         sys.argv = ["lore", "tools"]

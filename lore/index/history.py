@@ -322,7 +322,7 @@ def count_pairs(per_commit: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     >>> p.tolist(), t.tolist()
     ([[1, 2, 2], [1, 3, 1], [2, 3, 1]], [[1, 2], [2, 2], [3, 1], [4, 1]])
     """
-    import numpy as np  # here, not at import: every ``lore index`` imports this module (history off, no-op refresh)
+    import numpy as np  # here: every `lore index` imports this module
 
     a_parts, b_parts, all_ids = [], [], []
     for ids in per_commit:
@@ -405,10 +405,8 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     missing git, a directory outside any repository, a shallow clone or an empty repository. With a
     ``log_cache``, the commits of an earlier mining with the same identity are reused.
     """
-    import numpy as np
-
     root = Path(root)
-    empty = (np.zeros((0, 3), dtype=np.int64), np.zeros((0, 2), dtype=np.int64))
+    empty = count_pairs([])
     base = {"format": FORMAT, "until": None if until is None else str(until), "max_commits": max_commits,
             "max_files": max_files, "max_symbols": max_symbols}
     top = _git(root, "rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository")

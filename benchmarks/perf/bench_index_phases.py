@@ -66,7 +66,7 @@ except TypeError:  # a lore before --history
 out["index"] = cpu() - c
 out["index_report"] = rep.seconds.get("cpu", float("nan"))
 c = cpu()
-import numpy, scipy.sparse, scipy.sparse.csgraph  # noqa: F401,E401
+import numpy, scipy.sparse  # noqa: F401,E401 - what the step needs (a lore before 74c1eb9 also loaded csgraph later)
 out["clusters_import"] = cpu() - c
 c = cpu()
 from lore.queries import clusters

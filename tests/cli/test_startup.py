@@ -99,6 +99,21 @@ def test_an_up_to_date_index_refresh_loads_neither_numpy_nor_scipy(tmp_path):
     assert not {m for m in again if m.split(".")[0] in ("numpy", "scipy")}, sorted(m for m in again if "numpy" in m)
 
 
+def test_a_fresh_index_loads_no_scipy_linear_algebra(sample_repo):
+    """The clusters step folds small clusters with numpy alone: scipy.sparse.csgraph would bring
+    scipy.sparse.linalg and scipy.linalg (11 MB, 0.05 s) into every fresh ``lore index``."""
+    root = sample_repo
+    mods = loaded_after(f"""
+        sys.argv = ["lore", "index", {str(root)!r}, "--history", "off"]
+        from lore.cli import main
+        main()
+        from lore import open_index
+        assert open_index({str(root)!r}).clusters()[0], "the step stored clusters"
+    """)
+    assert "lore.algorithms.clusters" in mods  # the clusters step ran
+    assert not {"scipy.sparse.csgraph", "scipy.sparse.linalg", "scipy.linalg"} & mods
+
+
 def test_serve_and_tools_do_not_load_the_query_layer():
     mods = loaded_after("""
         sys.argv = ["lore", "tools"]

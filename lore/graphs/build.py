@@ -35,12 +35,13 @@ from ..store import read
 from ..store.graph_files import CACHE_FORMAT, publish_state
 from ..store.graph_files import cache_path as _cache_path
 from ..store.graph_files import state_dir as _state_dir
-from ..store.parquet import EdgeArrays
 from ._saved_arrays import discard, open_array, verify, write_arrays
 from ._walk import DEFAULT_PPR_WEIGHTS, walk_arrays, walk_name
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
+
+    from ..store.parquet import EdgeArrays
 
 KINDS = ("module", "class", "interface", "struct", "trait", "enum", "type_alias", "function", "method",
          "namespace", "external")

@@ -40,13 +40,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
-
 from ..errors import InvalidArgumentError, NotAGitRepositoryError
 from ..store import db as store_db
 from ..store import history as store_history
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .revisions import RevisionSpans
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -322,6 +322,8 @@ def count_pairs(per_commit: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     >>> p.tolist(), t.tolist()
     ([[1, 2, 2], [1, 3, 1], [2, 3, 1]], [[1, 2], [2, 2], [3, 1], [4, 1]])
     """
+    import numpy as np  # here: every `lore index` imports this module
+
     a_parts, b_parts, all_ids = [], [], []
     for ids in per_commit:
         arr = np.unique(np.asarray(ids, dtype=np.int64))
@@ -404,7 +406,7 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     ``log_cache``, the commits of an earlier mining with the same identity are reused.
     """
     root = Path(root)
-    empty = (np.zeros((0, 3), dtype=np.int64), np.zeros((0, 2), dtype=np.int64))
+    empty = count_pairs([])
     base = {"format": FORMAT, "until": None if until is None else str(until), "max_commits": max_commits,
             "max_files": max_files, "max_symbols": max_symbols}
     top = _git(root, "rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository")

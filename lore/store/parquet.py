@@ -46,8 +46,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..errors import EdgeStoreError, MissingExtraError
 from . import read
@@ -58,7 +57,10 @@ EDGE_STORES = ("sqlite", "parquet")
 META_KEY = "edge_store"
 INHERIT_KINDS = ("extends", "implements", "overrides", "embeds")
 
-EdgeArrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # src ids (int64), dst ids (int64), weights (float64)
+if TYPE_CHECKING:  # numpy loads with the first read or write of arrays, not with every ``lore index``
+    import numpy as np
+
+    EdgeArrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # src ids (int64), dst ids (int64), weights (float64)
 
 # relation -> reader of its (source id, target id, weight) rows; graphs.build reads the same, either way
 RELATION_ROWS: dict[str, Callable[[sqlite3.Connection], list[tuple[int, int, float]]]] = {
@@ -119,6 +121,8 @@ def set_recorded(conn: sqlite3.Connection, kind: str) -> None:
 
 def rows_to_arrays(rows: list[tuple[int, int, float]]) -> EdgeArrays:
     """Edge rows as three columns (ids exact in int64, weights as stored)."""
+    import numpy as np
+
     n = len(rows)
     return (np.fromiter((r[0] for r in rows), dtype=np.int64, count=n),
             np.fromiter((r[1] for r in rows), dtype=np.int64, count=n),
@@ -221,6 +225,8 @@ def read_state(db_path: str | os.PathLike[str], stamp: str) -> dict[str, EdgeArr
     EdgeStoreError
         The state's folder or manifest is missing, or a shard is missing, truncated or damaged.
     """
+    import numpy as np
+
     pa, pq = pyarrow_modules()
     folder = state_dir(db_path, stamp)
     try:

@@ -17,6 +17,7 @@ from lore.algorithms.clusters import (
     label_propagation,
     normalized_mutual_info,
     reattach_small,
+    weak_components,
 )
 
 from . import graphs
@@ -123,6 +124,48 @@ def test_components_agree_with_networkx_on_named_graphs(name):
     a = graphs.DIRECTED[name]()
     np.testing.assert_array_equal(connected_components(a), networkx_components(a))
 
+
+@settings(max_examples=80, deadline=None)
+@given(small_graphs())
+def test_weak_components_agree_with_networkx(a):
+    coo = a.tocoo()
+    got = weak_components(a.shape[0], coo.row, coo.col)
+    np.testing.assert_array_equal(canonical_labels(got), networkx_components(a))
+    assert (got <= np.arange(a.shape[0])).all()  # each component is named by its smallest node
+
+
+def test_weak_components_of_a_long_chain_and_of_no_edges():
+    n = 1000
+    order = np.random.default_rng(0).permutation(n)  # one path through every node, in a shuffled order
+    np.testing.assert_array_equal(weak_components(n, order[1:], order[:-1]), np.zeros(n, dtype=np.int64))
+    np.testing.assert_array_equal(weak_components(4, [], []), np.arange(4))
+
+
+@settings(max_examples=50, deadline=None)
+@given(small_graphs(), st.integers(1, 4), st.data())
+def test_reattach_small_is_the_same_as_with_scipy_components(a, min_size, data):
+    """The joins' components once came from scipy.sparse.csgraph; the labels must not change."""
+    from scipy.sparse import csgraph
+
+    import lore.algorithms.clusters as clusters_mod
+
+    a = graphs.symmetrize(a)
+    n = a.shape[0]
+    labels = np.array(data.draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)))
+    weights = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0]), min_size=n, max_size=n)))
+
+    def scipy_components(k, src, dst):
+        joins = sp.csr_matrix((np.ones(len(src)), (src, dst)), shape=(k, k))
+        return csgraph.connected_components(joins, directed=True, connection="weak")[1]
+
+    ours = reattach_small(a, labels, min_size=min_size, member_weight=weights)
+    original = clusters_mod.weak_components
+    clusters_mod.weak_components = scipy_components
+    try:
+        theirs = reattach_small(a, labels, min_size=min_size, member_weight=weights)
+    finally:
+        clusters_mod.weak_components = original
+    np.testing.assert_array_equal(ours, theirs)
 
 @settings(max_examples=50, deadline=None)
 @given(small_graphs(), st.integers(1, 4), st.data())

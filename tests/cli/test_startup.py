@@ -82,6 +82,38 @@ def test_related_from_a_saved_state_never_imports_scipy_sparse(sample_repo, samp
     assert again.stdout == first.stdout and json.loads(again.stdout)["results"]
 
 
+def test_an_up_to_date_index_refresh_loads_neither_numpy_nor_scipy(tmp_path):
+    """``lore index`` on an unchanged tree (the commonest run: a hook, an editor, the MCP reindex tool) walks,
+    hashes and stops; the history miner's and the Parquet store's numpy loads where they work (12 MB and a
+    tenth of a second of start-up, once per run)."""
+    (tmp_path / "m.py").write_text("def f():\n    g()\n\n\ndef g():\n    pass\n")
+    code = f"""
+        sys.argv = ["lore", "index", {str(tmp_path)!r}, "--history", "off"]
+        from lore.cli import main
+        main()
+    """
+    first = loaded_after(code)
+    assert "lore.index.indexer" in first and "numpy" in first  # it indexed, and stored the clusters
+    again = loaded_after(code)
+    assert "lore.index.pipeline" in again  # it did look
+    assert not {m for m in again if m.split(".")[0] in ("numpy", "scipy")}, sorted(m for m in again if "numpy" in m)
+
+
+def test_a_fresh_index_loads_no_scipy_linear_algebra(sample_repo):
+    """The clusters step folds small clusters with numpy alone: scipy.sparse.csgraph would bring
+    scipy.sparse.linalg and scipy.linalg (11 MB, 0.05 s) into every fresh ``lore index``."""
+    root = sample_repo
+    mods = loaded_after(f"""
+        sys.argv = ["lore", "index", {str(root)!r}, "--history", "off"]
+        from lore.cli import main
+        main()
+        from lore import open_index
+        assert open_index({str(root)!r}).clusters()[0], "the step stored clusters"
+    """)
+    assert "lore.algorithms.clusters" in mods  # the clusters step ran
+    assert not {"scipy.sparse.csgraph", "scipy.sparse.linalg", "scipy.linalg"} & mods
+
+
 def test_serve_and_tools_do_not_load_the_query_layer():
     mods = loaded_after("""
         sys.argv = ["lore", "tools"]

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import marshal
+import os
 import re
 import subprocess
 import time
@@ -507,7 +508,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
                     max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS, force: bool = False,
                     budget: float | None = None,
                     progress: Callable[[str, int, int], None] | None = None,
-                    span_cache: str | Path | None | bool = None) -> dict:
+                    span_cache: str | Path | None | bool = None, cpu_since: float | None = None) -> dict:
     """Mine ``root``'s git history onto the index at ``db`` and store it, unless the stored run is current.
 
     A run is current when it was mapped onto the index's generation with the same HEAD, ``until``
@@ -516,7 +517,9 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
     another generation or was replaced while this run mined: nothing was written then).
     ``span_cache``: where parsed file versions are cached by blob id (:class:`lore.index.revisions.BlobSpans`;
     ``None``: the user's lore cache, ``False``: no cache). ``progress("history", done, total)``
-    follows the commits mapped.
+    follows the commits mapped. The summary's ``cpu`` is the CPU seconds the run cost, its ``git``
+    processes included (:func:`process_cpu`), counted from ``cpu_since`` (a :func:`process_cpu` reading;
+    ``None``: this call's start; the background miner gives 0.0, its whole process).
 
     Examples
     --------
@@ -529,6 +532,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
     'not a git checkout'
     """
     t0 = time.perf_counter()
+    cpu0 = process_cpu() if cpu_since is None else cpu_since
     conn = store_db.connect(db)
     try:
         gen = store_db.generation(conn)
@@ -583,6 +587,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
             if blobs is not None and not made:
                 blobs.close()
         summary["seconds"] = round(time.perf_counter() - t0, 3)
+        summary["cpu"] = round(process_cpu() - cpu0, 3)  # (after the cat-file process ended: its CPU is counted)
         if made:
             summary["versions_read"] = made[0].read
             summary["versions_cached"] = made[0].cached
@@ -602,6 +607,18 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
         return summary
     finally:
         conn.close()
+
+
+def process_cpu() -> float:
+    """CPU seconds (user + system) of this process and of its children that ended (``git log``, ``cat-file``).
+
+    Examples
+    --------
+    >>> process_cpu() > 0
+    True
+    """
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def _loads(text: str) -> dict:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import marshal
-import os
 import re
 import subprocess
 import time
@@ -46,6 +45,8 @@ import numpy as np
 from ..errors import InvalidArgumentError, NotAGitRepositoryError
 from ..store import db as store_db
 from ..store import history as store_history
+from ._cpu import process_tree_cpu
+from ._pairs import count_pairs  # noqa: F401  (hist.count_pairs, as before)
 
 if TYPE_CHECKING:
     from .revisions import RevisionSpans
@@ -314,37 +315,6 @@ def touched_symbols(commits: list[Commit], spans: SpanMap, *, max_files: int,
         yield c, sorted(touched)
 
 
-def count_pairs(per_commit: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """(K x 3 (a, b, commits) with a < b, M x 2 (symbol, commits)) over commits' symbol lists, sorted.
-
-    Examples
-    --------
-    >>> p, t = count_pairs([[1, 2, 3], [1, 2], [4]])
-    >>> p.tolist(), t.tolist()
-    ([[1, 2, 2], [1, 3, 1], [2, 3, 1]], [[1, 2], [2, 2], [3, 1], [4, 1]])
-    """
-    a_parts, b_parts, all_ids = [], [], []
-    for ids in per_commit:
-        arr = np.unique(np.asarray(ids, dtype=np.int64))
-        if arr.size == 0:
-            continue
-        all_ids.append(arr)
-        if arr.size > 1:
-            i, j = np.triu_indices(arr.size, k=1)
-            a_parts.append(arr[i])
-            b_parts.append(arr[j])
-    if all_ids:
-        sym, cnt = np.unique(np.concatenate(all_ids), return_counts=True)
-        touched = np.column_stack([sym, cnt]).astype(np.int64)
-    else:
-        touched = np.zeros((0, 2), dtype=np.int64)
-    if not a_parts:
-        return np.zeros((0, 3), dtype=np.int64), touched
-    pairs, cnt = np.unique(np.column_stack([np.concatenate(a_parts), np.concatenate(b_parts)]), axis=0,
-                           return_counts=True)
-    return np.column_stack([pairs, cnt]).astype(np.int64), touched
-
-
 def _resolve_until(root: Path, until: str | None) -> tuple[int | None, str | None]:
     """(time, revision) of an ``until`` value: a date / datetime / epoch seconds, else a revision of the repository."""
     if until is None or str(until) == "":
@@ -518,7 +488,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
     ``span_cache``: where parsed file versions are cached by blob id (:class:`lore.index.revisions.BlobSpans`;
     ``None``: the user's lore cache, ``False``: no cache). ``progress("history", done, total)``
     follows the commits mapped. The summary's ``cpu`` is the CPU seconds the run cost, its ``git``
-    processes included (:func:`process_cpu`), counted from ``cpu_since`` (a :func:`process_cpu` reading;
+    processes included (:func:`lore.index._cpu.process_tree_cpu`), counted from ``cpu_since`` (a reading of it;
     ``None``: this call's start; the background miner gives 0.0, its whole process).
 
     Examples
@@ -532,7 +502,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
     'not a git checkout'
     """
     t0 = time.perf_counter()
-    cpu0 = process_cpu() if cpu_since is None else cpu_since
+    cpu0 = process_tree_cpu() if cpu_since is None else cpu_since
     conn = store_db.connect(db)
     try:
         gen = store_db.generation(conn)
@@ -574,9 +544,8 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
 
         def spans(top: Path) -> RevisionSpans:  # only where there is a history to map (outside git: no cost)
             names = {} if force else decode_names(store_history.load_names(conn))
-            # test files are not mapped: the related lists leave tests out, so do the co-change judgements of the
-            # benchmarks, and their versions were a third of what mining parsed (requests: tests/test_requests.py,
-            # 3,000 lines, in 171 of the 555 file versions of its newest 2,000 commits)
+            # no test file is mapped: related lists and co-change judgements leave tests out, and their versions
+            # were a third of what mining parsed (requests: tests/test_requests.py in 171 of 555)
             rows = [r for r in store_history.symbol_names(conn) if not is_test_path(r[3])]
             made.append(RevisionSpans(top, today_names(rows), names, cache=blobs))
             return made[0]
@@ -592,7 +561,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
             if blobs is not None and not made:
                 blobs.close()
         summary["seconds"] = round(time.perf_counter() - t0, 3)
-        summary["cpu"] = round(process_cpu() - cpu0, 3)  # (after the cat-file process ended: its CPU is counted)
+        summary["cpu"] = round(process_tree_cpu() - cpu0, 3)  # (after the cat-file process ended: its CPU is counted)
         if made:
             summary["versions_read"] = made[0].read
             summary["versions_cached"] = made[0].cached
@@ -612,18 +581,6 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
         return summary
     finally:
         conn.close()
-
-
-def process_cpu() -> float:
-    """CPU seconds (user + system) of this process and of its children that ended (``git log``, ``cat-file``).
-
-    Examples
-    --------
-    >>> process_cpu() > 0
-    True
-    """
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
 
 
 def _loads(text: str) -> dict:

@@ -19,6 +19,7 @@ from lore.cli.index import history_line
 from lore.index import history as hist
 from lore.index import history_job
 from lore.index import index_repo as index_code
+from lore.index._cpu import process_tree_cpu
 from lore.index.revisions import BlobSpans, default_cache_path
 from lore.store import db as store_db
 from lore.store import history as store_history
@@ -222,7 +223,7 @@ def test_the_background_miner_lands_and_the_ranker_sees_it(history_repo):
 def test_a_run_says_its_cpu_and_the_background_miners_counts_its_whole_process(history_repo, tmp_path):
     """What a history costs a user is the miner's CPU, its git processes and (in the background) its own start."""
     waited = index_repo(history_repo, history="wait").history
-    assert 0 < waited["cpu"] <= hist.process_cpu()
+    assert 0 < waited["cpu"] <= process_tree_cpu()
     db = tmp_path / "other" / "index.db"  # another index of the same checkout: mined by a detached process
     started = index_repo(history_repo, db=db, history="background")
     assert started.history["state"] == "background" and history_job.wait(db, timeout=120)

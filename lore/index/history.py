@@ -156,6 +156,9 @@ def _parse_log(text: str) -> list[Commit]:
     path: str | None = None
     old_path: str | None = None
     for raw in text.split("\n"):  # not splitlines: \x1e is a line break there
+        first = raw[:1]
+        if first == "-" or (first == "+" and not raw.startswith("+++ ")):
+            continue  # a removed or added line's content (most of a -U0 log): none of the headers below
         if raw.startswith(_COMMIT):
             sha, ts = raw[len(_COMMIT):].split()
             cur = Commit(sha, int(ts))

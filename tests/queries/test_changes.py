@@ -134,7 +134,7 @@ def test_changes_without_history_says_so(tmp_path):
 def test_changes_and_hybrid_ship_their_own_weights():
     like, changes = hy.load_weights(None), hy.load_weights(None, algorithm="changes")
     assert like != changes
-    assert all(like.get(s, 0.0) == 0.0 for s in HISTORY + ("churn",))  # "like this": the list of the code alone
+    assert all(like.get(s, 0.0) == 0.0 for s in hy.HISTORY_SIGNALS)  # "like this": the list of the code alone
     assert changes.get("history_agrees", 0.0) > 0.0  # "changes with this": history, where structure agrees
     assert hy.default_provenance("changes")["corpora"] != hy.default_provenance()["corpora"]
 

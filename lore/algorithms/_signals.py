@@ -16,7 +16,9 @@ Signals by family:
 * any: :func:`max_normalize` puts an unbounded score (overlap, PageRank, BM25) on [0, 1] per query,
   so that one weight means the same thing for every seed;
 * history: :func:`co_change_share` (the share of the seed's commits that also changed the
-  candidate) and :func:`saturate` (a count put on [0, 1) without a per-query maximum);
+  candidate) and :func:`saturate` (a count put on [0, 1) without a per-query maximum); for the
+  pairs history never saw changed together, :func:`co_change_reach` (changed with what changed with
+  the seed) and :func:`file_coupling` (the candidate's file changed with the seed's file);
 * edges: :func:`linked` (the seed calls the candidate or the candidate calls the seed: one edge,
   not a shared neighbour) and :func:`is_member` (the candidate is defined inside the seed: a
   class's own methods);
@@ -41,7 +43,9 @@ __all__ = [
     "bm25_scores",
     "bm25_weights",
     "adjacent",
+    "co_change_reach",
     "co_change_share",
+    "file_coupling",
     "idf_normalize",
     "is_member",
     "line_proximity",
@@ -399,3 +403,58 @@ def is_member(parent: np.ndarray, seed: int, cand) -> np.ndarray:
     """
     c = _rows(cand)
     return (np.asarray(parent)[c] == seed).astype(np.float64)
+
+
+def co_change_reach(co_change, seed: int, cand) -> np.ndarray:
+    """Indirect coupling: ``sum_k co[seed, k] * co[k, c]``, the commits that changed the candidate together
+    with a symbol that changed together with the seed (two steps in the co-change graph).
+
+    ``co_change`` is the symmetric CSR count matrix (no diagonal). Code that changes with the seed's partners
+    is likely to change with the seed itself next, even where the two never changed in one commit.
+
+    Examples
+    --------
+    >>> co = Csr(np.array([2.0, 2.0, 3.0, 3.0]), np.array([1, 0, 2, 1]), np.array([0, 1, 3, 4]), (3, 3))
+    >>> co_change_reach(co, 0, [1, 2]).tolist()
+    [0.0, 6.0]
+    """
+    c = _rows(cand)
+    lo, hi = int(co_change.indptr[seed]), int(co_change.indptr[seed + 1])
+    partners, w = co_change.indices[lo:hi].astype(np.int64), np.asarray(co_change.data[lo:hi], dtype=np.float64)
+    if partners.size == 0 or c.size == 0:
+        return np.zeros(c.size)
+    idx, lens = row_segments(co_change.indptr, partners)
+    reach = np.bincount(co_change.indices[idx], weights=np.repeat(w, lens) * co_change.data[idx],
+                        minlength=co_change.shape[1])
+    return reach[c]
+
+
+def file_coupling(co_change, changes: np.ndarray, file: np.ndarray, seed_file_rows: np.ndarray, cand) -> np.ndarray:
+    """File-level coupling: per candidate, the co-changes between the symbols of the seed's file
+    (``seed_file_rows``) and those of the candidate's file, over the commits that changed the seed's file's
+    symbols (clipped to 1; 0 for a candidate without a file or a seed file no commit changed).
+
+    A coarser grain than the symbols' own pairs: two files that change together couple their
+    definitions, also the pairs that never changed in one commit yet.
+
+    Examples
+    --------
+    >>> co = Csr(np.array([1.0, 1.0]), np.array([2, 0]), np.array([0, 1, 1, 2]), (3, 3))
+    >>> file_coupling(co, np.array([2, 0, 1]), np.array([0, 0, 1]), np.array([0, 1]), [1, 2]).tolist()
+    [0.0, 0.5]
+    """
+    c = _rows(cand)
+    rows = np.asarray(seed_file_rows, dtype=np.int64)
+    total = float(np.asarray(changes, dtype=np.float64)[rows].sum()) if rows.size else 0.0
+    if total <= 0 or c.size == 0:
+        return np.zeros(c.size)
+    idx, _ = row_segments(co_change.indptr, rows)
+    files = np.asarray(file)[co_change.indices[idx]]
+    ok = files >= 0
+    per_file = np.bincount(files[ok], weights=np.asarray(co_change.data[idx], dtype=np.float64)[ok],
+                           minlength=int(np.max(file)) + 1 if len(file) else 0)
+    cf = np.asarray(file)[c]
+    out = np.zeros(c.size)
+    has = (cf >= 0) & (cf < per_file.size)
+    out[has] = np.minimum(per_file[cf[has]] / total, 1.0)
+    return out

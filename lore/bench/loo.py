@@ -49,7 +49,7 @@ ALGORITHMS = ("overlap:idf_cosine", "fusion", "pagerank", "pagerank_push", "clus
 BASELINES = ("same_file", "same_dir_random", "random")
 # the family each shipped weight set is fit on, and the signals its fit holds at 0
 FAMILY = {"hybrid": "seealso", "changes": "cochange"}
-HISTORY = ("history", "history_count", "history_agrees", "churn")
+HISTORY = hy.HISTORY_SIGNALS
 HOLD = ft.HOLD_ZERO  # hybrid holds every history signal; measured in docs/ranking.md
 
 

@@ -14,7 +14,8 @@ _FIXED_TEXT = {"pagerank": "close in the call graph", "same_class": "same class"
                "same_dir": "same directory", "package_near": "nearby package", "same_kind": "same kind",
                "shared_base": "same base / overrides the same method",
                "private_helper": "private helper of a public seed", "direct_call": "calls it or is called by it",
-               "member": "defined inside it"}
+               "member": "defined inside it", "history_reach": "changes with what changes with it",
+               "history_file": "its file changes with this one's"}
 
 # resolutions that bind an edge by a name alone: a why naming such an edge says which
 BY_NAME = frozenset({"name_only", "same_file_name", "unique_name", "ambiguous_name"})

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..errors import InvalidArgumentError, NotAGitRepositoryError
 from ..store import db as store_db
 from ..store import history as store_history
+from ._cpu import process_tree_cpu
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,9 +55,9 @@ _INDEX = re.compile(r"^index [0-9a-f]+\.\.([0-9a-f]{40,64})\b")  # --full-index:
 _COMMIT = "\x1elore-commit "
 MAX_COMMITS = 2000
 MAX_FILES = 50
-FORMAT = 4  # of the mining: a stored run of another format is mined again (2: each commit's own file version;
+FORMAT = 5  # of the mining: a stored run of another format is mined again (2: each commit's own file version;
 # 3: the repository root's history whatever folder is indexed, blob ids read from the log; 4: a folder tells a
-# sweep by the definitions the whole commit changed)
+# sweep by the definitions the whole commit changed; 5: test files are not mapped)
 BUDGET = 120.0  # wall seconds a mining run maps commits for; the rest waits for the next run (see mine)
 MAX_SYMBOLS = 200  # a commit that touches more symbols than this is a sweep, not a coupling
 
@@ -154,6 +155,9 @@ def _parse_log(text: str) -> list[Commit]:
     path: str | None = None
     old_path: str | None = None
     for raw in text.split("\n"):  # not splitlines: \x1e is a line break there
+        first = raw[:1]
+        if first == "-" or (first == "+" and not raw.startswith("+++ ")):
+            continue  # a removed or added line's content (most of a -U0 log): none of the headers below
         if raw.startswith(_COMMIT):
             sha, ts = raw[len(_COMMIT):].split()
             cur = Commit(sha, int(ts))
@@ -314,36 +318,10 @@ def touched_symbols(commits: list[Commit], spans: SpanMap, *, max_files: int,
 
 
 def count_pairs(per_commit: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """(K x 3 (a, b, commits) with a < b, M x 2 (symbol, commits)) over commits' symbol lists, sorted.
+    """:func:`._pairs.count_pairs`, imported here: no numpy in every `lore index`."""
+    from ._pairs import count_pairs as _count_pairs
 
-    Examples
-    --------
-    >>> p, t = count_pairs([[1, 2, 3], [1, 2], [4]])
-    >>> p.tolist(), t.tolist()
-    ([[1, 2, 2], [1, 3, 1], [2, 3, 1]], [[1, 2], [2, 2], [3, 1], [4, 1]])
-    """
-    import numpy as np  # here: every `lore index` imports this module
-
-    a_parts, b_parts, all_ids = [], [], []
-    for ids in per_commit:
-        arr = np.unique(np.asarray(ids, dtype=np.int64))
-        if arr.size == 0:
-            continue
-        all_ids.append(arr)
-        if arr.size > 1:
-            i, j = np.triu_indices(arr.size, k=1)
-            a_parts.append(arr[i])
-            b_parts.append(arr[j])
-    if all_ids:
-        sym, cnt = np.unique(np.concatenate(all_ids), return_counts=True)
-        touched = np.column_stack([sym, cnt]).astype(np.int64)
-    else:
-        touched = np.zeros((0, 2), dtype=np.int64)
-    if not a_parts:
-        return np.zeros((0, 3), dtype=np.int64), touched
-    pairs, cnt = np.unique(np.column_stack([np.concatenate(a_parts), np.concatenate(b_parts)]), axis=0,
-                           return_counts=True)
-    return np.column_stack([pairs, cnt]).astype(np.int64), touched
+    return _count_pairs(per_commit)
 
 
 def _resolve_until(root: Path, until: str | None) -> tuple[int | None, str | None]:
@@ -509,7 +487,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
                     max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS, force: bool = False,
                     budget: float | None = None,
                     progress: Callable[[str, int, int], None] | None = None,
-                    span_cache: str | Path | None | bool = None) -> dict:
+                    span_cache: str | Path | None | bool = None, cpu_since: float | None = None) -> dict:
     """Mine ``root``'s git history onto the index at ``db`` and store it, unless the stored run is current.
 
     A run is current when it was mapped onto the index's generation with the same HEAD, ``until``
@@ -518,7 +496,9 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
     another generation or was replaced while this run mined: nothing was written then).
     ``span_cache``: where parsed file versions are cached by blob id (:class:`lore.index.revisions.BlobSpans`;
     ``None``: the user's lore cache, ``False``: no cache). ``progress("history", done, total)``
-    follows the commits mapped.
+    follows the commits mapped. The summary's ``cpu`` is the CPU seconds the run cost, its ``git``
+    processes included (:func:`lore.index._cpu.process_tree_cpu`), counted from ``cpu_since`` (a reading of it;
+    ``None``: this call's start; the background miner gives 0.0, its whole process).
 
     Examples
     --------
@@ -531,6 +511,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
     'not a git checkout'
     """
     t0 = time.perf_counter()
+    cpu0 = process_tree_cpu() if cpu_since is None else cpu_since
     conn = store_db.connect(db)
     try:
         gen = store_db.generation(conn)
@@ -551,6 +532,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
             encode_names,
             today_names,
         )
+        from .walk import is_test_path
 
         blobs = None if span_cache is False else BlobSpans(None if span_cache in (None, True) else str(span_cache))
         from_user: list[str] = []
@@ -571,7 +553,10 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
 
         def spans(top: Path) -> RevisionSpans:  # only where there is a history to map (outside git: no cost)
             names = {} if force else decode_names(store_history.load_names(conn))
-            made.append(RevisionSpans(top, today_names(store_history.symbol_names(conn)), names, cache=blobs))
+            # no test file is mapped: related lists and co-change judgements leave tests out, and their versions
+            # were a third of what mining parsed (requests: tests/test_requests.py in 171 of 555)
+            rows = [r for r in store_history.symbol_names(conn) if not is_test_path(r[3])]
+            made.append(RevisionSpans(top, today_names(rows), names, cache=blobs))
             return made[0]
 
         try:
@@ -585,6 +570,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
             if blobs is not None and not made:
                 blobs.close()
         summary["seconds"] = round(time.perf_counter() - t0, 3)
+        summary["cpu"] = round(process_tree_cpu() - cpu0, 3)  # (after the cat-file process ended: its CPU is counted)
         if made:
             summary["versions_read"] = made[0].read
             summary["versions_cached"] = made[0].cached

@@ -214,7 +214,8 @@ def main(argv: list[str]) -> int:
                 break
             _write_marker(db, {"pid": os.getpid(), "done": 0, "total": 0, "started": started})
             try:
-                summary = hist.refresh_history(db, root, progress=progress, budget=hist.BUDGET)
+                # cpu_since=0: the run's cost is the whole miner's (its start and imports too), which a user pays
+                summary = hist.refresh_history(db, root, progress=progress, budget=hist.BUDGET, cpu_since=0.0)
             except IndexBusyError:  # a long write of a `lore index` meanwhile: try again after it
                 time.sleep(1.0)
                 continue

@@ -36,7 +36,7 @@ from ..errors import NotAGitRepositoryError
 from ..languages import language_for, parse_source
 from ..parsers import _ts
 from ..store import history as store_history
-from .walk import DEFAULT_MAX_FILE_SIZE
+from .walk import DEFAULT_MAX_FILE_SIZE, is_test_path
 
 SPAN_KINDS = ("function", "method", "class")
 _PLACEHOLDER = "M"  # the module name a historical version is parsed under (stripped again below)
@@ -300,7 +300,7 @@ class WorkingTreeNames(dict):
         if path in self:
             return self[path]
         names: dict[str, int] = {}
-        lang = language_for(path)
+        lang = None if is_test_path(path) else language_for(path)  # the miner maps no test file (history.py)
         full = self.top / path
         try:
             if lang is not None and full.is_file() and full.stat().st_size <= MAX_BLOB:

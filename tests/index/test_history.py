@@ -362,3 +362,25 @@ def test_a_huge_file_version_in_history_is_skipped_and_the_rest_still_maps(histo
     conn.close()
     summary = hist.refresh_history(report.db, history_repo)
     assert summary["versions_read"] > 0 and _counts(Path(report.db))[1][("f", "g")] == 2
+
+
+def test_test_files_are_not_mapped_and_none_of_their_versions_is_parsed(tmp_path):
+    """Related lists leave tests out: the miner maps no hunk of a test file, so it parses none of its versions."""
+    repo = tmp_path / "repo"
+    (repo / "tests").mkdir(parents=True)
+    _git(repo, "init", "-q")
+    code = dict(CODE)
+    tests = {"test_f": "def test_f():\n    assert 1\n\n\n"}
+    _write(repo, "m.py", code)
+    _write(repo, "tests/test_m.py", tests)
+    _commit(repo, "create", T0)
+    for step in (1, 2):  # f, g and f's test change together twice
+        code = _bump(code, "f", "g", step=step)
+        tests = {"test_f": f"def test_f():\n    assert {step + 1}\n\n\n"}
+        _write(repo, "m.py", code)
+        _write(repo, "tests/test_m.py", tests)
+        _commit(repo, f"f+g+test {step}", T0 + step * DAY)
+    report = index_repo(repo, history="wait")
+    summary, pairs, touched = _counts(Path(report.db))
+    assert pairs == {("f", "g"): 2} and touched == {"f": 2, "g": 2}
+    assert summary["versions_read"] == 2  # m.py's two versions; tests/test_m.py's never read

@@ -19,6 +19,7 @@ from lore.cli.index import history_line
 from lore.index import history as hist
 from lore.index import history_job
 from lore.index import index_repo as index_code
+from lore.index._cpu import process_tree_cpu
 from lore.index.revisions import BlobSpans, default_cache_path
 from lore.store import db as store_db
 from lore.store import history as store_history
@@ -217,6 +218,19 @@ def test_the_background_miner_lands_and_the_ranker_sees_it(history_repo):
     assert not history_job.marker_path(report.db).exists()
     again = index_repo(history_repo, history="background")  # the run is current: no miner
     assert again.history["state"] == "kept" and again.history["commits_used"] == 5
+
+
+def test_a_run_says_its_cpu_and_the_background_miners_counts_its_whole_process(history_repo, tmp_path):
+    """What a history costs a user is the miner's CPU, its git processes and (in the background) its own start."""
+    waited = index_repo(history_repo, history="wait").history
+    assert 0 < waited["cpu"] <= process_tree_cpu()
+    db = tmp_path / "other" / "index.db"  # another index of the same checkout: mined by a detached process
+    started = index_repo(history_repo, db=db, history="background")
+    assert started.history["state"] == "background" and history_job.wait(db, timeout=120)
+    run = history_job.current_run(db, history_repo)
+    assert run is not None and run["commits_used"] == waited["commits_used"]
+    # the same commits (their versions now cached), plus a Python start and lore's imports: more than in a warm process
+    assert run["cpu"] > waited["cpu"]
 
 
 def test_one_miner_per_index_and_stats_show_its_progress(history_repo):

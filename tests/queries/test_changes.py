@@ -134,6 +134,47 @@ def test_changes_without_history_says_so(tmp_path):
 def test_changes_and_hybrid_ship_their_own_weights():
     like, changes = hy.load_weights(None), hy.load_weights(None, algorithm="changes")
     assert like != changes
-    assert all(like.get(s, 0.0) == 0.0 for s in HISTORY + ("churn",))  # "like this": the list of the code alone
+    assert all(like.get(s, 0.0) == 0.0 for s in hy.HISTORY_SIGNALS)  # "like this": the list of the code alone
     assert changes.get("history_agrees", 0.0) > 0.0  # "changes with this": history, where structure agrees
     assert hy.default_provenance("changes")["corpora"] != hy.default_provenance()["corpora"]
+
+
+def test_history_reach_and_file_weigh_only_the_pairs_history_never_saw(tmp_path):
+    """fa changes with fb (twice) and with fd (once); fb with fc (twice); fa never with fc. For seed fa, fc is
+    reached through fb (2 x 2 commits) and sits in the file fa changed with once of its 3 commits (fd's)."""
+    import numpy as np
+
+    from lore.graphs._features import load_features
+    from lore.text.tokens import split_identifier
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q", when=T0)
+    files = {"a.py": {"fa": 0}, "b.py": {"fb": 0}, "c.py": {"fc": 0, "fd": 0}}
+
+    def commit(step: int, *changed: str) -> None:
+        for path, funcs in files.items():
+            for name in funcs:
+                if name in changed:
+                    funcs[name] = step
+            (repo / path).write_text("".join(f"def {n}():\n    return {v}\n\n\n" for n, v in funcs.items()))
+        _git(repo, "add", "-A", when=T0 + step * DAY)
+        _git(repo, "commit", "-q", "-m", f"step {step}", when=T0 + step * DAY)
+
+    commit(0)
+    for step, changed in enumerate((("fa", "fb"), ("fa", "fb"), ("fb", "fc"), ("fb", "fc"), ("fa", "fd")), start=1):
+        commit(step, *changed)
+    db = index_repo(repo, history="wait").db
+    with open_index(db) as idx:
+        g = idx.graph()
+        feats = load_features(idx.conn, g, split=split_identifier)
+        ids = dict(idx.conn.execute("SELECT name, id FROM symbols WHERE name IN ('fa', 'fb', 'fc', 'fd')"))
+        rows = {n: int(r) for n, r in zip(ids, g.nodes.rows(list(ids.values())), strict=True)}
+    seed = rows["fa"]
+    cand = np.array([rows["fb"], rows["fc"], rows["fd"]])
+    _, raw = hy.candidates(g, feats, np.array([seed]), np.ones(g.n, bool))
+    x = hy.signal_matrix(g, feats, seed, cand, raw)
+    reach, file_ = x[:, hy.SIGNALS.index("history_reach")], x[:, hy.SIGNALS.index("history_file")]
+    assert reach.tolist() == [0.0, 0.5, 0.0]  # fb and fd changed with fa: the signals above weigh them
+    assert file_.tolist() == pytest.approx([0.0, 1 / 3, 0.0])
+    assert x[1, hy.SIGNALS.index("history")] == 0.0

@@ -399,7 +399,7 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
         return {**base, "reason": "no commit yet"}, *empty
     touched_here = _git(root, "log", "-1", "--format=%H", "--", ".")
     if touched_here is not None and touched_here.returncode == 0 and not touched_here.stdout.strip():
-        # inside someone else's repository (a package under a git-managed toolchain): none of these files is tracked
+        # in another repository (a package under a git-managed toolchain): none of these files is tracked
         return {**base, "head": head, "reason": "no commit touches these files"}, *empty
     if shallow == "true":
         return {**base, "head": head, "reason": "shallow clone (its history is cut)"}, *empty

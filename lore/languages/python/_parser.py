@@ -180,6 +180,8 @@ class _Extractor:
                 for arg in supers.named_children:
                     if arg.type == "keyword_argument":
                         continue
+                    if arg.type == "subscript":  # a generic base, Field[str] or Generic[T]: its origin class
+                        arg = arg.child_by_field_name("value") or arg
                     base = dotted(arg, self.src)
                     if base and "<" not in base:
                         self.pf.relations.append(Relation(local, base, "extends", arg.start_point[0] + 1))

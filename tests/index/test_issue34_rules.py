@@ -1,9 +1,10 @@
 """Rules for Python code the resolver was never tuned on (issue 34), each with what must stay unbound.
 
-Generic bases resolve to their origin class (``class String(Field[str])``); a class passed through a
-function that hands its argument back stays that class; ``copy.copy`` / ``deepcopy`` /
-``dataclasses.replace`` keep their argument's type; an attribute assigned in another method joins the
-attribute's values.
+Generic bases resolve to their origin class (``class String(Field[str])``); a decorated class stays the
+class; ``x.m()`` on a class that is closed (every ancestor known) and lacks ``m`` is no guess; a class
+passed through a function that hands its argument back stays that class; ``copy.copy`` / ``deepcopy`` /
+``dataclasses.replace`` keep their argument's type; ``next`` / ``iter`` / ``sorted`` / ``deque`` and
+comprehensions carry their elements (a comprehension's variable only on its own lines).
 """
 
 from __future__ import annotations
@@ -88,6 +89,115 @@ CASES: dict[str, Case] = {
                 work(1)
         """)},
         expect={("m.main", "m.trace.inner", "decorator_flow"), ("m.trace.inner", "m.work", RULE)},
+    ),
+    "a_class_through_a_function_that_gives_its_argument_back": Case(
+        {"m.py": dedent("""
+            class Attribute:
+                def evolve(self):
+                    pass
+            def _add_hash(cls: type, hash):
+                cls.__hash__ = hash
+                return cls
+            Attribute = _add_hash(Attribute, None)
+            def use():
+                a = Attribute()
+                a.evolve()
+        """)},
+        expect={("m.use", "m.Attribute", RULE), ("m.use", "m.Attribute.evolve", RULE)},
+        forbid={("m.use", "builtins.type")},
+    ),
+    "a_function_that_makes_something_else_is_not_its_argument": Case(
+        {"m.py": dedent("""
+            class A:
+                def run(self):
+                    pass
+            class B:
+                def run(self):
+                    pass
+            def convert(x):
+                y = B()
+                return y
+            def use(a: A):
+                b = convert(a)
+                b.run()
+        """)},
+        expect={("m.use", "m.B.run", RULE)},
+        forbid={("m.use", "m.A.run")},
+    ),
+    "copies_keep_their_argument_type": Case(
+        {"m.py": dedent("""
+            import copy
+            import dataclasses
+            from copy import deepcopy
+            class Schema:
+                def dump(self):
+                    pass
+            class Other:
+                def dump(self):
+                    pass
+            def use(s: Schema):
+                a = copy.copy(s)
+                a.dump()
+                b = deepcopy(s)
+                b.dump()
+                c = dataclasses.replace(s, x=1)
+                c.dump()
+        """)},
+        expect={("m.use", "m.Schema.dump", RULE)},
+        forbid={("m.use", "m.Other.dump")},
+    ),
+    "iterators_give_their_elements": Case(
+        {"m.py": dedent("""
+            from collections import deque
+            class Node:
+                def visit(self):
+                    pass
+            class Other:
+                def visit(self):
+                    pass
+            def use(xs: list[Node]):
+                it = iter(xs)
+                n = next(it)
+                n.visit()
+                q = deque(xs)
+                q.popleft().visit()
+                for y in reversed(xs):
+                    y.visit()
+                for z in sorted(xs, key=id):
+                    z.visit()
+                m = next(iter(xs))
+                m.visit()
+            def literal():
+                items = [Node(), Node()]
+                first = next(iter(items))
+                first.visit()
+        """)},
+        expect={("m.use", "m.Node.visit", RULE), ("m.literal", "m.Node.visit", RULE)},
+        forbid={("m.use", "m.Other.visit"), ("m.literal", "m.Other.visit")},
+    ),
+    "comprehension_variables_are_elements_on_their_lines_only": Case(
+        {"m.py": dedent("""
+            class Node:
+                def visit(self):
+                    pass
+            class Other:
+                def visit(self):
+                    pass
+            def use(xs: list[Node], o: Other):
+                [x.visit() for x in xs]
+                first = next(x for x in xs if x)
+                first.visit()
+                found = [k for k in xs]
+                found[0].visit()
+                for m in (x for x in xs):
+                    m.visit()
+            def later(xs: list[Node]):
+                ys = [x for x in xs]
+                x = Other()
+                x.visit()
+        """)},
+        expect={("m.use", "m.Node.visit", RULE), ("m.later", "m.Other.visit", RULE)},
+        forbid={("m.use", "m.Other.visit"), ("m.later", "m.Node.visit")},
     ),
 }
 

@@ -23,11 +23,14 @@ from ...parsers import _ts
 from ...parsers._common import clip_signature, query_source
 from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
 from ._expr import (
+    COMPREHENSIONS,
     alternatives,
     call_args,
     cast_type,
     docstring,
     dotted,
+    each_path,
+    first_arg,
     literal_slots,
     mark_branches,
     narrowings,
@@ -40,6 +43,10 @@ from ._expr import (
 )
 
 LANGUAGE = "python"
+# builtins whose result iterates the elements of their first argument (the resolver checks the name
+# really is the builtin: lore.index._values)
+_KEEP_ELEMENTS = frozenset({"iter", "reversed", "sorted", "list", "tuple", "set", "frozenset", "deque",
+                            "collections.deque"})
 _QUERY = Path(__file__).with_name("python.scm")
 
 _first = itemgetter(0)
@@ -104,7 +111,7 @@ class _Extractor:
             "def.function": self._function, "def.class": self._class, "def.lambda": self._lambda,
             "call": self._call, "import": self._import, "import_from": self._import_from,
             "assign": self._assign, "with_item": self._with_item, "except": self._except,
-            "for": self._for, "return": self._return, "yield": self._return, "raise": self._raise,
+            "for": self._for, "comp_for": self._comp_for, "return": self._return, "yield": self._return, "raise": self._raise,
             "if": self._narrow, "elif": self._narrow, "assert": self._narrow, "branch": self._branch}
         items: list[tuple[int, int, int, Callable[[_ts.Node, int], int | None], _ts.Node]] = []
         append = items.append
@@ -407,11 +414,16 @@ class _Extractor:
                 # ``cast(T, v)``: the type it names rides along; the resolver uses it once the callee
                 # proves to be typing.cast
                 cast_to = cast_type(right) if callee == "cast" or callee.endswith(".cast") else ""
-                self.pf.bindings.append(Binding(bind_owner, name, line, cast_to, callee, "", scope))
+                self.pf.bindings.append(Binding(bind_owner, name, line, cast_to, callee, "", scope,
+                                                arg=first_arg(right, self.src)))
         elif rt in ("identifier", "attribute", "subscript", "lambda"):
             src = value_path(right, self.src)
             if src:
                 self.pf.bindings.append(Binding(bind_owner, name, line, "", "", src, scope))
+        elif rt in COMPREHENSIONS:  # [f(x) for x in xs]: a list of what f returns
+            each = each_path(right, self.src)
+            if each:
+                self.pf.bindings.append(Binding(bind_owner, name, line, value=COMPREHENSIONS[rt], scope=scope, arg=each))
         elif rt in ("dictionary", "list", "tuple", "set") and "[" not in name and name.count(".") <= 1:
             self._slots(bind_owner, name, right, line, scope)
             if "." not in name:  # the container itself: a builtin dict / list / tuple / set
@@ -494,8 +506,8 @@ class _Extractor:
             self._slots(owner, name, iterable, line, None)
             self.pf.bindings.append(Binding(owner, text(target, self.src), line, alias_of=f"{name}[*]"))
             return
-        path = dotted(iterable, self.src)
-        if iterable is None or not path or "<" in path:
+        path = self._iterable(owner, iterable) if iterable is not None else ""
+        if iterable is None or not path or ("<" in path and not path.startswith("<lit:")):
             return
         line, col = iterable.start_point[0] + 1, iterable.start_point[1]
         if (owner, path) in self.containers and target is not None and target.type == "identifier":
@@ -506,6 +518,46 @@ class _Extractor:
         self.pf.calls.append(Call(owner, f"{path}.__iter__().__next__", line, col, "implicit"))
         if target is not None and target.type == "identifier":
             self.pf.bindings.append(Binding(owner, text(target, self.src), line, value=f"{path}.__iter__().__next__"))
+
+    def _comp_for(self, node: _ts.Node, owner: int) -> None:
+        """``[x.run() for x in xs]``: ``x`` is an element of ``xs`` on the comprehension's lines only (a
+        binding that holds until its last line, as a narrowing does)."""
+        target = node.child_by_field_name("left")
+        iterable = node.child_by_field_name("right")
+        comp = node.parent
+        if target is None or iterable is None or comp is None or target.type != "identifier":
+            return
+        path = self._iterable(owner, iterable)
+        if not path or ("<" in path and not path.startswith("<lit:")):
+            return
+        line = comp.start_point[0] + 1
+        if (owner, path) in self.containers:  # a name bound to a literal container here: any element
+            self.pf.bindings.append(Binding(owner, text(target, self.src), line, alias_of=f"{path}[*]",
+                                            until=comp.end_point[0] + 1))
+            return
+        self.pf.bindings.append(Binding(owner, text(target, self.src), line, value=f"{path}.__iter__().__next__",
+                                        until=comp.end_point[0] + 1))
+
+    def _iterable(self, owner: int, node: _ts.Node) -> str:
+        """The path a loop iterates: as written, or for ``sorted(xs)`` / ``reversed(xs)`` / a comprehension
+        (whose result depends on an argument the path cannot carry) a name of its own, ``<lit:L:C>``,
+        bound to that call with its argument."""
+        t = node.type
+        if t == "call":
+            callee = dotted(node.child_by_field_name("function"), self.src)
+            if callee not in _KEEP_ELEMENTS:
+                return dotted(node, self.src)
+            arg = first_arg(node, self.src)
+        elif t in COMPREHENSIONS:
+            callee, arg = COMPREHENSIONS[t], each_path(node, self.src)
+        else:
+            return dotted(node, self.src)
+        if not arg:
+            return ""
+        line, col = node.start_point[0] + 1, node.start_point[1]
+        name = f"<lit:{line}:{col}>"
+        self.pf.bindings.append(Binding(owner, name, line, value=callee, arg=arg))
+        return name
 
     def _branch(self, node: _ts.Node, owner: int) -> None:
         self.branches.append((owner, node.start_point[0] + 1, node.end_point[0] + 1))

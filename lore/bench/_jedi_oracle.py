@@ -17,8 +17,9 @@ development dependency only, imported inside :func:`jedi_answers`. The method:
    copy of the same package is not used. Answers are cached per (project, version, jedi version, seed).
 4. **Mapping** Jedi's definition to a lore symbol: the innermost function / method / class of that name in
    that file whose lines contain Jedi's line; else the symbol with Jedi's qualified name. A class also
-   accepts its ``__init__`` (its own, or the first found up lore's ``extends`` edges), since a
-   constructor call may be recorded against either.
+   accepts its ``__init__`` (its own, or the first found up lore's ``extends`` edges; all of that class's
+   ``__init__`` definitions when it has ``@overload`` signatures), since a constructor call may be
+   recorded against either.
 5. **Lore's answer** at the same site: the ``symbol_refs`` rows at that line and column whose callee text
    ends with the called name (not with ``name()``: that row calls what the sampled call returned, as a
    decorator factory's result is called with the function it decorates).
@@ -360,10 +361,12 @@ class LoreView:
             if c in seen:
                 continue
             seen.add(c)
-            init = next((d.id for d in self.defs_in_file.get(self.symbols[c].path, [])
-                         if d.parent_id == c and d.name == "__init__"), None)
-            if init is not None:
-                return frozenset({sid, init})
+            # every ``__init__`` of that class: its ``@overload`` signatures and their implementation
+            # are one constructor (as for Jedi's answers, see classify_names)
+            inits = {d.id for d in self.defs_in_file.get(self.symbols[c].path, [])
+                     if d.parent_id == c and d.name == "__init__"}
+            if inits:
+                return frozenset({sid, *inits})
             queue.extend(b for b in self.bases.get(c, []) if b in self.symbols and self.symbols[b].kind == "class")
         return frozenset({sid})
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from ..parsers.records import Binding
+from ._containers import member as container_member
 from ._containers import plain
 from ._containers import shape as container_shape
 from ._containers import typed as typed_container
@@ -308,6 +309,9 @@ class ValuesMixin(WorldCore):
             got = self.resolve_path(c, scope, b.value, line, depth + 1)
             if got is None:
                 return None
+            if b.arg == "<enter>":
+                made = self.call_result(got[0], got[1], depth + 1)
+                return self._entered(made) if made is not None and c.rules.follows_values else made
             if b.arg and c.rules.follows_values:
                 given = self._arg_result(c, scope, got, b.arg, line, depth)
                 if given is not None:
@@ -353,6 +357,27 @@ class ValuesMixin(WorldCore):
         if got is None or got[0][0] not in ("sym", "inst"):
             return None
         return got[0], weaker(got[1], callee[1])
+
+    def _entered(self, made: tuple[Value, str]) -> tuple[Value, str]:
+        """What ``with m as x`` binds to ``x``, ``made`` being ``m``: what its class's ``__enter__`` /
+        ``__aenter__`` returns when that is known (else the manager itself: most return ``self``); for a
+        manager typed with what it gives (``AbstractContextManager[T]``, or the ``Iterator[T]`` of a
+        ``@contextmanager`` function), that ``T``."""
+        v, res = made
+        if v[0] == "of":
+            m = container_member(v, "__enter__")
+            return (m[1][2], res) if m is not None else made  # type: ignore[index]
+        if v[0] != "inst":
+            return made
+        for name in ("__enter__", "__aenter__"):
+            m = self.class_member(v[1], name)  # type: ignore[attr-defined,arg-type]
+            if m is None or m[0][0] != "sym":
+                continue
+            got = self.returns(m[0][1])  # type: ignore[arg-type]
+            if got is not None and got[0][0] in ("inst", "of", "any") and got[0] != v:
+                return got[0], weaker(res, got[1])
+            return made
+        return made
 
     def _arg_value(self, c: FileCtx, scope: int, arg: str, line: int) -> tuple[Value, str] | None:
         """The value of a call's argument: a lookup of its own (its depth starts afresh, as a memoized

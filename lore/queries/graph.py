@@ -109,8 +109,8 @@ def lore_graph(
     if note:
         out["note"] = note
     if kind in ("call", "callers"):  # call sites of the same bare name that bound to nothing: maybe missing
-        name = read.symbols_by_ids(index.conn, seeds)[seeds[0]].name
-        out["unresolved_same_name"] = read.unresolved_same_name(index.conn, name)
+        seed = read.symbols_by_ids(index.conn, seeds)[seeds[0]]
+        out["unresolved_same_name"] = read.unresolved_same_name(index.conn, seed.name, file_id=seed.file_id)
     if with_docs:
         out["docs"] = docs_for(index, seeds)
     if compact:

@@ -199,6 +199,45 @@ CASES: dict[str, Case] = {
         expect={("m.use", "m.Node.visit", RULE), ("m.later", "m.Other.visit", RULE)},
         forbid={("m.use", "m.Other.visit"), ("m.later", "m.Node.visit")},
     ),
+    "with_binds_what_entering_gives": Case(
+        {"m.py": dedent("""
+            from contextlib import AbstractAsyncContextManager, contextmanager
+            from typing import Iterator
+            class Nursery:
+                def start_soon(self, f):
+                    pass
+            class Manager:
+                async def __aenter__(self) -> Nursery:
+                    return Nursery()
+                async def __aexit__(self, *a):
+                    pass
+                def start_soon(self, f):
+                    pass
+            class Plain:
+                def __enter__(self):
+                    return self
+                def __exit__(self, *a):
+                    pass
+                def go(self):
+                    pass
+            def open_nursery() -> AbstractAsyncContextManager[Nursery]:
+                return Manager()
+            @contextmanager
+            def opened() -> Iterator[Nursery]:
+                yield Nursery()
+            async def main():
+                async with open_nursery() as n:
+                    n.start_soon(main)
+                with opened() as m:
+                    m.start_soon(main)
+                async with Manager() as j:
+                    j.start_soon(main)
+                with Plain() as p:
+                    p.go()
+        """)},
+        expect={("m.main", "m.Nursery.start_soon", RULE), ("m.main", "m.Plain.go", RULE)},
+        forbid={("m.main", "m.Manager.start_soon")},
+    ),
 }
 
 

@@ -492,7 +492,8 @@ class _Extractor:
         callee = dotted(expr.child_by_field_name("function"), self.src)
         if callee:
             # `with Foo() as f`: f is Foo.__enter__()'s result; most context managers return self
-            self.pf.bindings.append(Binding(owner, text(target, self.src), target.start_point[0] + 1, value=callee))
+            self.pf.bindings.append(Binding(owner, text(target, self.src), target.start_point[0] + 1, value=callee,
+                                            arg="<enter>"))
 
     def _for(self, node: _ts.Node, owner: int) -> None:
         """``for x in it``: the loop calls ``it.__iter__()`` and that iterator's ``__next__()``; ``x`` is

@@ -341,6 +341,9 @@ class LookupMixin(WorldCore):
             return None
         if tag == "inst":
             got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+            if got is None and self._rules_of(payload).follows_values and not attr.startswith("__"):  # type: ignore[arg-type]
+                got = self._getattr_value(payload, res, depth)  # type: ignore[arg-type]
+                return got
             if got is None:
                 return None
             return got[0], weaker(res, got[1]) if got[1] not in ("self_method",) else res
@@ -361,6 +364,20 @@ class LookupMixin(WorldCore):
                 if got is not None:
                     return got[0], weaker(res, "import")
         return None
+
+    def _getattr_value(self, class_id: int, res: str, depth: int) -> tuple[Value, str] | None:
+        """An attribute a class lacks, read from its instance: what the class's ``__getattr__`` returns,
+        when that is known (``def __getattr__(self, name) -> HookCaller``); else ``None``."""
+        ga = self.class_member(class_id, "__getattr__", depth=depth + 1)  # type: ignore[attr-defined]
+        if ga is None or ga[0][0] != "sym":
+            return None
+        srow = self.syms.get(ga[0][1])  # type: ignore[arg-type]
+        if srow is None or srow.file_id is None or srow.kind not in ("function", "method"):
+            return None
+        got = self.call_result(ga[0], res, depth + 1)  # type: ignore[attr-defined]
+        if got is None or got[0][0] not in ("inst", "of", "any"):
+            return None
+        return got[0], weaker(res, got[1])
 
     def _top_memo(self, c: FileCtx) -> tuple[dict, dict, dict]:
         """The memo of top-level lookups in file ``c``: (paths, heads, outer scopes); a new file starts

@@ -394,6 +394,7 @@ class ValuesMixin(WorldCore):
             return lookup()
         finally:
             self._leave(key, frame)
+            self._cycle_heads.discard(key)  # nothing memoized here to forget after the flow rounds
 
     def _gives_back_first(self, func_id: int) -> bool:
         """Whether every ``return`` of a function gives back its first parameter, never rebound."""

@@ -35,6 +35,26 @@ class PythonRules(LanguageRules):
     )
     builtin_method_names = _builtin_method_names()
 
+    accessors = True  # a property: reading it gives what its getter returns
+
+    def accessor_value(self, world, sym_id: int, depth: int):
+        """``@property`` (``cached_property``, any decorator named ``...property``) read as a member: what
+        its getter returns (for the ``@x.setter`` / ``@x.deleter`` of the same name: the getter's)."""
+        decos = world.decorators_of(sym_id)
+        if not decos:
+            return None
+        if any(d.endswith((".setter", ".deleter")) for d in decos):
+            srow = world.syms[sym_id]
+            getters = [k for k in world.children.get(srow.parent_id, {}).get(srow.name, ())
+                       if k != sym_id and _is_property(world.decorators_of(k))]
+            if not getters:
+                return None
+            sym_id = getters[0]
+        elif not _is_property(decos):
+            return None
+        got = world.call_result(("sym", sym_id), "self_method", depth + 1)
+        return got if got is not None and got[0][0] not in ("unknown", "opaque") else None
+
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         base = imp.module
         relative = imp.level > 0
@@ -57,3 +77,9 @@ class PythonRules(LanguageRules):
 
     def is_stdlib(self, module: str) -> bool:
         return module.split(".")[0] in sys.stdlib_module_names
+
+
+def _is_property(decorators: list[str]) -> bool:
+    """Whether one of a method's decorators makes it a property (``property``, ``functools.cached_property``,
+    a project's own ``cached_property`` / ``lazy_property``, ``@x.getter``)."""
+    return any(d.rsplit(".", 1)[-1].endswith("property") or d.endswith(".getter") for d in decorators)

@@ -222,10 +222,17 @@ class FileResolver:
         parts = split_path(callee)
         if len(parts) < 2 or parts[0] == "super()":
             return False
-        recv = w.resolve_path(self.c, caller_local, ".".join(parts[:-1]), line, 0)
+        # the longest prefix that resolves: the member after it is what nothing defines (``p.a.m()``
+        # with ``p`` of a closed class that lacks ``a``: nothing to guess either)
+        recv, k = None, len(parts) - 1
+        while k >= 1 and recv is None:
+            recv = w.resolve_path(self.c, caller_local, ".".join(parts[:k]), line, 0)
+            k -= 1
         if recv is None:
             return False
-        name = parts[-1]
+        name = parts[k + 1]
+        if name.endswith(")"):
+            return False
         vals = elements(recv[0])
         if not vals:
             return False

@@ -340,6 +340,8 @@ class LookupMixin(WorldCore):
                 return (got[0], weaker(res, got[1] if got[1] != "self_method" else res)) if got else None
             return None
         if tag == "inst":
+            if attr == "__class__" and self._rules_of(payload).follows_values:  # type: ignore[arg-type]
+                return ("sym", payload), res  # self.__class__(...): another instance of the same class
             got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
             if got is None and self._rules_of(payload).follows_values and not attr.startswith("__"):  # type: ignore[arg-type]
                 got = self._getattr_value(payload, res, depth)  # type: ignore[arg-type]

@@ -238,6 +238,91 @@ CASES: dict[str, Case] = {
         expect={("m.main", "m.Nursery.start_soon", RULE), ("m.main", "m.Plain.go", RULE)},
         forbid={("m.main", "m.Manager.start_soon")},
     ),
+    "properties_give_what_their_getter_returns": Case(
+        {"m.py": dedent("""
+            from functools import cached_property
+            class Args:
+                def get(self, k):
+                    pass
+            class Other:
+                def get(self, k):
+                    pass
+            class lazy_property(property):
+                pass
+            class Request:
+                @property
+                def args(self) -> Args:
+                    return Args()
+                @args.setter
+                def args(self, value):
+                    pass
+                @cached_property
+                def form(self):
+                    return Args()
+                @lazy_property
+                def files(self) -> "Args":
+                    return Args()
+                def plain(self):
+                    return Args()
+            def use(r: Request):
+                r.args.get("s")
+                r.form.get("s")
+                r.files.get("s")
+                r.plain.get("s")
+        """)},
+        expect={("m.use", "m.Args.get", RULE)},
+        forbid={("m.use", "m.Other.get")},
+        unresolved={("m.use", "r.plain.get")},  # a method read, not called: no Args
+    ),
+    "getattr_gives_what_it_returns": Case(
+        {"m.py": dedent("""
+            class HookCaller:
+                def call_historic(self):
+                    pass
+            class Other:
+                def call_historic(self):
+                    pass
+            class HookRelay:
+                def __getattr__(self, name: str) -> HookCaller:
+                    ...
+            class Plain:
+                pass
+            def use(hook: HookRelay, p: Plain):
+                hook.anything.call_historic()
+                p.anything.call_historic()
+        """)},
+        expect={("m.use", "m.HookCaller.call_historic", RULE)},
+        forbid={("m.use", "m.Other.call_historic")},
+    ),
+    "a_manager_built_from_a_queryset_answers_its_methods": Case(
+        {"m.py": dedent("""
+            class QuerySet:
+                def filter(self, **kw):
+                    return self._chain()
+                def _chain(self):
+                    return self.__class__()
+                def using(self, alias):
+                    clone = self._chain()
+                    return clone
+            class BaseManager:
+                @classmethod
+                def from_queryset(cls, queryset_class, class_name=None):
+                    return type(class_name, (cls,), {"_queryset_class": queryset_class})
+            class Manager(BaseManager.from_queryset(QuerySet)):
+                pass
+            class Permission:
+                objects = Manager()
+            class Library:
+                def filter(self):
+                    pass
+            def use(qs: QuerySet):
+                Permission.objects.filter(a=1)
+                Permission.objects.using("x").filter(a=1)
+                qs.using("default").filter()
+        """)},
+        expect={("m.use", "m.QuerySet.filter", RULE), ("m.use", "m.QuerySet.using", RULE)},
+        forbid={("m.use", "m.Library.filter")},
+    ),
 }
 
 

@@ -189,6 +189,12 @@ class _Extractor:
                         continue
                     if arg.type == "subscript":  # a generic base, Field[str] or Generic[T]: its origin class
                         arg = arg.child_by_field_name("value") or arg
+                    elif arg.type == "call":
+                        made = _made_from(arg, self.src)
+                        if made:  # Manager(BaseManager.from_queryset(QuerySet)): both classes' methods
+                            for base in made:
+                                self.pf.relations.append(Relation(local, base, "extends", arg.start_point[0] + 1))
+                            continue
                     base = dotted(arg, self.src)
                     if base and "<" not in base:
                         self.pf.relations.append(Relation(local, base, "extends", arg.start_point[0] + 1))
@@ -596,3 +602,16 @@ class _Extractor:
             name = dotted(t, self.src)
             if name and "<" not in name and "(" not in name:
                 self.pf.type_refs.append(TypeRef(owner, name, "isinstance", t.start_point[0] + 1, t.start_point[1]))
+
+
+def _made_from(call: _ts.Node, src: str | None) -> list[str]:
+    """``Base.from_queryset(QuerySet)`` as a base class: ``['Base', 'QuerySet']`` (Django's pattern: a
+    subclass of ``Base`` with ``QuerySet``'s public methods copied onto it), else ``[]``."""
+    fn = call.child_by_field_name("function")
+    if fn is None or fn.type != "attribute" or text(fn.child_by_field_name("attribute"), src) != "from_queryset":
+        return []
+    owner = dotted(fn.child_by_field_name("object"), src)
+    arg = first_arg(call, src)
+    if not owner or not arg or "<" in owner or "<" in arg or "(" in owner or "(" in arg:
+        return []
+    return [owner, arg]

@@ -164,7 +164,7 @@ class FileResolver:
             slot: int | str = kw if kw else pos
             if not kw:
                 pos += 1
-            if slot not in slots or not path:
+            if (slot not in slots and not (isinstance(slot, int) and "*" in slots)) or not path:
                 continue
             got = w.resolve_path(c, call.caller, path, call.line, 0)
             if got is None or plain(got[0])[0] in ("ext", "extinst", "extattr", "opaque", "unknown"):

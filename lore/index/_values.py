@@ -335,6 +335,9 @@ class ValuesMixin(WorldCore):
             if name == "builtins.type" and not each:  # type(self): the class of the instance
                 got = self._arg_value(c, scope, arg, line)
                 return (("sym", got[0][1]), got[1]) if got is not None and got[0][0] == "inst" else None
+            if name == "functools.partial" and not each:  # partial(f, ...)(): calls f
+                got = self._arg_value(c, scope, arg, line)
+                return got if got is not None and got[0][0] == "sym" else None
             if name in _KEEPS_ARG and not each:
                 got = self._arg_value(c, scope, arg, line)
                 return got if got is not None and got[0][0] in ("inst", "of", "any") else None

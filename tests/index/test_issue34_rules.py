@@ -323,6 +323,38 @@ CASES: dict[str, Case] = {
         expect={("m.use", "m.QuerySet.filter", RULE), ("m.use", "m.QuerySet.using", RULE)},
         forbid={("m.use", "m.Library.filter")},
     ),
+    "callables_given_to_builtins_are_called_by_the_caller": Case(
+        {"m.py": dedent("""
+            import functools
+            import threading
+            def double(x):
+                return x
+            def keep(x):
+                return True
+            def work():
+                pass
+            def later(a):
+                pass
+            def main(xs):
+                list(map(double, xs))
+                list(filter(keep, xs))
+                threading.Thread(target=work).start()
+                p = functools.partial(later, 1)
+                p()
+        """)},
+        expect={("m.main", "m.double", "argument_flow"), ("m.main", "m.keep", "argument_flow"),
+                ("m.main", "m.work", "argument_flow"), ("m.main", "m.later", RULE)},
+    ),
+    "a_list_is_no_callable_given_to_map": Case(
+        {"m.py": dedent("""
+            def double(x):
+                return x
+            def main(xs):
+                return list(map(double, xs)), sorted(xs)
+        """)},
+        forbid={("m.main", "m.main")},
+        expect={("m.main", "m.double", "argument_flow")},
+    ),
 }
 
 

@@ -23,7 +23,10 @@ class PythonRules(LanguageRules):
     follows_values = True
     test_fixtures = True
     callback_args = {
-        "builtins.map": (0,), "builtins.filter": (0,), "builtins.sorted": ("key",), "builtins.min": ("key",),
+        # map / filter: the function among the positional arguments (in code that runs, the first; PyCG's
+        # suite also passes it second); functools.partial and threading.Thread run what they are given
+        "builtins.map": ("*",), "builtins.filter": ("*",), "builtins.sorted": ("key",), "builtins.min": ("key",),
+        "functools.partial": (0,), "threading.Thread": ("target",), "threading.Timer": (1, "function"),
         "builtins.max": ("key",), "builtins.list.sort": ("key",), "functools.reduce": (0,),
         "itertools.starmap": (0,), "itertools.filterfalse": (0,),
         "itertools.takewhile": (0,), "itertools.dropwhile": (0,), "itertools.groupby": (1, "key"),

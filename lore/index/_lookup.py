@@ -487,7 +487,11 @@ class LookupMixin(WorldCore):
         return cur
 
     def _item(self, got: tuple[Value, str] | None) -> tuple[Value, str] | None:
-        """``xs[k]`` of a typed container ``xs`` (an element, a mapping's value); nothing for other values."""
+        """``xs[k]`` of a typed container ``xs`` (an element, a mapping's value); ``Box[str]`` of a repository
+        class: the class itself (a generic alias, called as the class is); nothing for other values."""
+        if got is not None and got[0][0] == "sym":
+            srow = self.syms.get(got[0][1])  # type: ignore[arg-type]
+            return got if srow is not None and srow.kind in TYPE_KINDS and srow.file_id is not None else None
         if got is None or got[0][0] != "of":
             return None
         m = container_member(got[0], "__getitem__")

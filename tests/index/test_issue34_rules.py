@@ -37,6 +37,24 @@ CASES: dict[str, Case] = {
         """)},
         expect={("m.String.__init__", "m.Field.__init__", RULE), ("m.use", "m.Field.serialize", RULE)},
     ),
+    "a_subscripted_generic_class_called_is_the_class": Case(
+        {"m.py": dedent("""
+            from typing import Generic, TypeVar
+            T = TypeVar("T")
+            class RunVar(Generic[T]):
+                def get(self):
+                    pass
+            class Other:
+                def get(self):
+                    pass
+            HANDLERS = {"a": Other}
+            def use(key):
+                t1 = RunVar[str]("x")
+                t1.get()
+                HANDLERS[key]().get()
+        """)},
+        expect={("m.use", "m.RunVar.get", RULE), ("m.use", "m.Other.get", RULE)},
+    ),
     "a_generic_marker_answers_nothing_it_does_not_define": Case(
         {"m.py": dedent("""
             from typing import Generic, TypeVar
@@ -293,6 +311,26 @@ CASES: dict[str, Case] = {
         """)},
         expect={("m.use", "m.HookCaller.call_historic", RULE)},
         forbid={("m.use", "m.Other.call_historic")},
+    ),
+    "a_bare_final_is_typed_by_its_value": Case(
+        {"m.py": dedent("""
+            from typing import ClassVar, Final
+            class HookRelay:
+                def register(self):
+                    pass
+            class Other:
+                def register(self):
+                    pass
+            class PluginManager:
+                registry: ClassVar = HookRelay()
+                def __init__(self):
+                    self.hook: Final = HookRelay()
+                def run(self):
+                    self.hook.register()
+                    self.registry.register()
+        """)},
+        expect={("m.PluginManager.run", "m.HookRelay.register", RULE)},
+        forbid={("m.PluginManager.run", "m.Other.register")},
     ),
     "a_manager_built_from_a_queryset_answers_its_methods": Case(
         {"m.py": dedent("""

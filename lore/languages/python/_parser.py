@@ -43,6 +43,9 @@ from ._expr import (
 )
 
 LANGUAGE = "python"
+# annotations that qualify a name without typing it
+_BARE_QUALIFIERS = frozenset({"Final", "typing.Final", "t.Final", "typing_extensions.Final", "ClassVar",
+                              "typing.ClassVar", "t.ClassVar"})
 # builtins whose result iterates the elements of their first argument (the resolver checks the name
 # really is the builtin: lore.index._values)
 _KEEP_ELEMENTS = frozenset({"iter", "reversed", "sorted", "list", "tuple", "set", "frozenset", "deque",
@@ -379,6 +382,8 @@ class _Extractor:
         name = dotted(target, self.src)
         if not name or "<" in name or "(" in name:
             return
+        if type_node is not None and right is not None and text(type_node, self.src) in _BARE_QUALIFIERS:
+            type_node = None  # ``self.hook: Final = HookRelay()``: the qualifier names no type; the value does
         bind_owner = owner
         if name.startswith("self.") and name.count(".") == 1 and owner in self.class_of:
             bind_owner = self.class_of[owner]  # attributes belong to the class

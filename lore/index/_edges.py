@@ -239,13 +239,13 @@ class FileResolver:
         for v in vals:
             if v[0] not in ("inst", "sym"):
                 return False
-            srow = w.syms.get(v[1])  # type: ignore[arg-type]
+            srow = w.syms.get(v[1])  # type: ignore[arg-type,call-overload]
             if srow is None or srow.kind not in TYPE_KINDS or srow.file_id is None:
                 return False
             for a in w.mro(v[1]):  # type: ignore[arg-type]
                 if a[0] == "sym":
-                    kids = w.children.get(a[1], {})
-                    if "__getattr__" in kids or "__getattribute__" in kids or name in w._assigned_attrs(a[1]):  # type: ignore[arg-type]
+                    kids = w.children.get(a[1], {})  # type: ignore[call-overload]
+                    if "__getattr__" in kids or "__getattribute__" in kids or name in w._assigned_attrs(a[1]):  # type: ignore[attr-defined]
                         return False
                 elif a[0] != "ext" or (a[1] not in MARKER_BASES and a[1] != "builtins.object"):
                     return False

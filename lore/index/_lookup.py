@@ -373,7 +373,7 @@ class LookupMixin(WorldCore):
         ga = self.class_member(class_id, "__getattr__", depth=depth + 1)  # type: ignore[attr-defined]
         if ga is None or ga[0][0] != "sym":
             return None
-        srow = self.syms.get(ga[0][1])  # type: ignore[arg-type]
+        srow = self.syms.get(ga[0][1])  # type: ignore[arg-type,call-overload]
         if srow is None or srow.file_id is None or srow.kind not in ("function", "method"):
             return None
         got = self.call_result(ga[0], res, depth + 1)  # type: ignore[attr-defined]
@@ -490,7 +490,7 @@ class LookupMixin(WorldCore):
         """``xs[k]`` of a typed container ``xs`` (an element, a mapping's value); ``Box[str]`` of a repository
         class: the class itself (a generic alias, called as the class is); nothing for other values."""
         if got is not None and got[0][0] == "sym":
-            srow = self.syms.get(got[0][1])  # type: ignore[arg-type]
+            srow = self.syms.get(got[0][1])  # type: ignore[arg-type,call-overload]
             return got if srow is not None and srow.kind in TYPE_KINDS and srow.file_id is not None else None
         if got is None or got[0][0] != "of":
             return None

@@ -356,7 +356,7 @@ class ValuesMixin(WorldCore):
             return None
         if v[0] != "sym":
             return None
-        srow = self.syms.get(v[1])  # type: ignore[arg-type]
+        srow = self.syms.get(v[1])  # type: ignore[arg-type,call-overload]
         if srow is None or srow.kind != "function" or not self._gives_back_first(srow.id):
             return None
         got = self._arg_value(c, scope, arg, line)
@@ -376,10 +376,10 @@ class ValuesMixin(WorldCore):
         if v[0] != "inst":
             return made
         for name in ("__enter__", "__aenter__"):
-            m = self.class_member(v[1], name)  # type: ignore[attr-defined,arg-type]
-            if m is None or m[0][0] != "sym":
+            enter: tuple[Value, str] | None = self.class_member(v[1], name)  # type: ignore[attr-defined,arg-type]
+            if enter is None or enter[0][0] != "sym":
                 continue
-            got = self.returns(m[0][1])  # type: ignore[arg-type]
+            got = self.returns(enter[0][1])  # type: ignore[arg-type]
             if got is not None and got[0][0] in ("inst", "of", "any") and got[0] != v:
                 return got[0], weaker(res, got[1])
             return made

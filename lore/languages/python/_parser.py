@@ -41,15 +41,12 @@ from ._expr import (
     unpacked_call,
     value_path,
 )
+from ._iteration import comprehension_for, for_loop, made_from, with_item
 
 LANGUAGE = "python"
 # annotations that qualify a name without typing it
 _BARE_QUALIFIERS = frozenset({"Final", "typing.Final", "t.Final", "typing_extensions.Final", "ClassVar",
                               "typing.ClassVar", "t.ClassVar"})
-# builtins whose result iterates the elements of their first argument (the resolver checks the name
-# really is the builtin: lore.index._values)
-_KEEP_ELEMENTS = frozenset({"iter", "reversed", "sorted", "list", "tuple", "set", "frozenset", "deque",
-                            "collections.deque"})
 _QUERY = Path(__file__).with_name("python.scm")
 
 _first = itemgetter(0)
@@ -193,7 +190,7 @@ class _Extractor:
                     if arg.type == "subscript":  # a generic base, Field[str] or Generic[T]: its origin class
                         arg = arg.child_by_field_name("value") or arg
                     elif arg.type == "call":
-                        made = _made_from(arg, self.src)
+                        made = made_from(arg, self.src)
                         if made:  # Manager(BaseManager.from_queryset(QuerySet)): both classes' methods
                             for base in made:
                                 self.pf.relations.append(Relation(local, base, "extends", arg.start_point[0] + 1))
@@ -481,95 +478,13 @@ class _Extractor:
             self.pf.all_names = [text(el, self.src).strip("'\"") for el in right.named_children if el.type == "string"]
 
     def _with_item(self, node: _ts.Node, owner: int) -> None:
-        value = node.child_by_field_name("value")
-        if value is None:
-            return
-        manager = value.named_child(0) if value.type == "as_pattern" and value.named_child_count else value
-        path = dotted(manager, self.src)
-        if path and "<" not in path:
-            # the with statement calls the manager's __enter__ and __exit__
-            line, col = manager.start_point[0] + 1, manager.start_point[1]
-            self.pf.calls.append(Call(owner, f"{path}.__enter__", line, col, "implicit"))
-            self.pf.calls.append(Call(owner, f"{path}.__exit__", line, col, "implicit"))
-        if value.type != "as_pattern":
-            return
-        expr = value.named_child(0) if value.named_child_count else None
-        alias = value.child_by_field_name("alias")
-        if expr is None or alias is None or expr.type != "call":
-            return
-        target = alias.named_child(0) if alias.named_child_count else None
-        if target is None or target.type != "identifier":
-            return
-        callee = dotted(expr.child_by_field_name("function"), self.src)
-        if callee:
-            # `with Foo() as f`: f is Foo.__enter__()'s result; most context managers return self
-            self.pf.bindings.append(Binding(owner, text(target, self.src), target.start_point[0] + 1, value=callee,
-                                            arg="<enter>"))
+        with_item(self, node, owner)
 
     def _for(self, node: _ts.Node, owner: int) -> None:
-        """``for x in it``: the loop calls ``it.__iter__()`` and that iterator's ``__next__()``; ``x`` is
-        what ``__next__`` returns."""
-        iterable = node.child_by_field_name("right")
-        target = node.child_by_field_name("left")
-        if iterable is not None and iterable.type in ("list", "tuple", "set") and target is not None \
-                and target.type == "identifier":  # for h in [f, g]: h is any element
-            line = iterable.start_point[0] + 1
-            name = f"<lit:{line}:{iterable.start_point[1]}>"
-            self._slots(owner, name, iterable, line, None)
-            self.pf.bindings.append(Binding(owner, text(target, self.src), line, alias_of=f"{name}[*]"))
-            return
-        path = self._iterable(owner, iterable) if iterable is not None else ""
-        if iterable is None or not path or ("<" in path and not path.startswith("<lit:")):
-            return
-        line, col = iterable.start_point[0] + 1, iterable.start_point[1]
-        if (owner, path) in self.containers and target is not None and target.type == "identifier":
-            # a name bound to a literal container here: the loop variable is any of its elements
-            self.pf.bindings.append(Binding(owner, text(target, self.src), line, alias_of=f"{path}[*]"))
-            return
-        self.pf.calls.append(Call(owner, f"{path}.__iter__", line, col, "implicit"))
-        self.pf.calls.append(Call(owner, f"{path}.__iter__().__next__", line, col, "implicit"))
-        if target is not None and target.type == "identifier":
-            self.pf.bindings.append(Binding(owner, text(target, self.src), line, value=f"{path}.__iter__().__next__"))
+        for_loop(self, node, owner)
 
     def _comp_for(self, node: _ts.Node, owner: int) -> None:
-        """``[x.run() for x in xs]``: ``x`` is an element of ``xs`` on the comprehension's lines only (a
-        binding that holds until its last line, as a narrowing does)."""
-        target = node.child_by_field_name("left")
-        iterable = node.child_by_field_name("right")
-        comp = node.parent
-        if target is None or iterable is None or comp is None or target.type != "identifier":
-            return
-        path = self._iterable(owner, iterable)
-        if not path or ("<" in path and not path.startswith("<lit:")):
-            return
-        line = comp.start_point[0] + 1
-        if (owner, path) in self.containers:  # a name bound to a literal container here: any element
-            self.pf.bindings.append(Binding(owner, text(target, self.src), line, alias_of=f"{path}[*]",
-                                            until=comp.end_point[0] + 1))
-            return
-        self.pf.bindings.append(Binding(owner, text(target, self.src), line, value=f"{path}.__iter__().__next__",
-                                        until=comp.end_point[0] + 1))
-
-    def _iterable(self, owner: int, node: _ts.Node) -> str:
-        """The path a loop iterates: as written, or for ``sorted(xs)`` / ``reversed(xs)`` / a comprehension
-        (whose result depends on an argument the path cannot carry) a name of its own, ``<lit:L:C>``,
-        bound to that call with its argument."""
-        t = node.type
-        if t == "call":
-            callee = dotted(node.child_by_field_name("function"), self.src)
-            if callee not in _KEEP_ELEMENTS:
-                return dotted(node, self.src)
-            arg = first_arg(node, self.src)
-        elif t in COMPREHENSIONS:
-            callee, arg = COMPREHENSIONS[t], each_path(node, self.src)
-        else:
-            return dotted(node, self.src)
-        if not arg:
-            return ""
-        line, col = node.start_point[0] + 1, node.start_point[1]
-        name = f"<lit:{line}:{col}>"
-        self.pf.bindings.append(Binding(owner, name, line, value=callee, arg=arg))
-        return name
+        comprehension_for(self, node, owner)
 
     def _branch(self, node: _ts.Node, owner: int) -> None:
         self.branches.append((owner, node.start_point[0] + 1, node.end_point[0] + 1))
@@ -608,15 +523,3 @@ class _Extractor:
             if name and "<" not in name and "(" not in name:
                 self.pf.type_refs.append(TypeRef(owner, name, "isinstance", t.start_point[0] + 1, t.start_point[1]))
 
-
-def _made_from(call: _ts.Node, src: str | None) -> list[str]:
-    """``Base.from_queryset(QuerySet)`` as a base class: ``['Base', 'QuerySet']`` (Django's pattern: a
-    subclass of ``Base`` with ``QuerySet``'s public methods copied onto it), else ``[]``."""
-    fn = call.child_by_field_name("function")
-    if fn is None or fn.type != "attribute" or text(fn.child_by_field_name("attribute"), src) != "from_queryset":
-        return []
-    owner = dotted(fn.child_by_field_name("object"), src)
-    arg = first_arg(call, src)
-    if not owner or not arg or "<" in owner or "<" in arg or "(" in owner or "(" in arg:
-        return []
-    return [owner, arg]

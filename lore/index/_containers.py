@@ -24,11 +24,17 @@ TAGS = frozenset({"of", "ofm"})  # the tags of these values (a check callers mak
 SEQUENCES = frozenset({
     "list", "List", "set", "Set", "frozenset", "FrozenSet", "MutableSet", "AbstractSet", "Sequence",
     "MutableSequence", "Iterable", "Iterator", "Collection", "Reversible", "deque", "Deque", "KeysView",
-    "ValuesView", "Generator", "tuple", "Tuple",
+    "ValuesView", "Generator", "tuple", "Tuple", "AsyncIterator", "AsyncIterable", "AsyncGenerator",
     # Java's collections (java.util)
     "ArrayList", "LinkedList", "HashSet", "LinkedHashSet", "TreeSet", "SortedSet", "NavigableSet", "ListIterator",
     "ArrayDeque", "Queue",
 })
+# context managers typed with what entering them gives (``AbstractAsyncContextManager[Nursery]``)
+MANAGERS = frozenset({"AbstractContextManager", "AbstractAsyncContextManager", "ContextManager",
+                      "AsyncContextManager"})
+# what a ``with`` statement may enter: a manager, or the generator a ``@contextmanager`` function
+# returns (``-> Iterator[Conn]``): entering gives the one element it yields
+_ENTERED = MANAGERS | frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator"})
 MAPPINGS = frozenset({
     "dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict", "ChainMap",
     "Map", "HashMap", "LinkedHashMap", "TreeMap", "SortedMap", "NavigableMap", "ConcurrentMap", "ConcurrentHashMap",
@@ -53,6 +59,8 @@ def shape(container: str, args: list[str]) -> tuple[str, str] | None:
     (('Token', 'Token'), None)
     """
     last = container.rsplit(".", 1)[-1]
+    if last in MANAGERS and args:
+        return args[0], args[0]
     if last in SEQUENCES and args:
         if last in ("tuple", "Tuple") and (len(args) != 2 or args[1] != "..."):
             return None  # tuple[A, B]: positions, not one element type
@@ -84,6 +92,8 @@ def member(v: Value, attr: str) -> Value | None:
         result = typed(container, iterated, iterated)
     elif attr == "copy":
         result = v
+    elif attr in ("__enter__", "__aenter__") and container.rsplit(".", 1)[-1] in _ENTERED:
+        result = item
     else:
         return None
     return ("ofm", (container, attr, result)) if result is not None else None

@@ -12,6 +12,7 @@ from ..store.schema import CONFIDENCE
 from ._containers import TAGS as CONTAINER_TAGS
 from ._containers import plain
 from ._flow import elements, split_arg
+from ._hierarchy import MARKER_BASES
 from ._world import MAX_AMBIGUOUS, TYPE_KINDS, FileCtx, Value, WorldCore, local_parent, split_path
 
 
@@ -165,7 +166,7 @@ class FileResolver:
             slot: int | str = kw if kw else pos
             if not kw:
                 pos += 1
-            if slot not in slots or not path:
+            if (slot not in slots and not (isinstance(slot, int) and "*" in slots)) or not path:
                 continue
             got = w.resolve_path(c, call.caller, path, call.line, 0)
             if got is None or plain(got[0])[0] in ("ext", "extinst", "extattr", "opaque", "unknown"):
@@ -210,7 +211,47 @@ class FileResolver:
                 return bound
         if split_path(callee)[0] == "super()":  # super() that found nothing: never a guess by name
             return [(None, "unresolved", 0.0)]
+        if got is None and self.rules.follows_values and self._closed_receiver(callee, caller_local, line):
+            return [(None, "unresolved", 0.0)]
         return self._heuristic(callee, caller_local)
+
+    def _closed_receiver(self, callee: str, caller_local: int, line: int) -> bool:
+        """``x.m()`` where ``x`` is a repository class or its instance whose every ancestor is known and
+        none defines ``m``: the class says what ``x`` has, so a method elsewhere named ``m`` is no guess
+        (``self.__eq__`` is not another class's ``__eq__``). A base we could not follow, an attribute
+        the class assigns, ``__getattr__``: the class is open, and the guess stays."""
+        w = self.w
+        parts = split_path(callee)
+        if len(parts) < 2 or parts[0] == "super()":
+            return False
+        # the longest prefix that resolves: the member after it is what nothing defines (``p.a.m()``
+        # with ``p`` of a closed class that lacks ``a``: nothing to guess either)
+        recv, k = None, len(parts) - 1
+        while k >= 1 and recv is None:
+            recv = w.resolve_path(self.c, caller_local, ".".join(parts[:k]), line, 0)
+            k -= 1
+        if recv is None:
+            return False
+        name = parts[k + 1]
+        if name.endswith(")"):
+            return False
+        vals = elements(recv[0])
+        if not vals:
+            return False
+        for v in vals:
+            if v[0] not in ("inst", "sym"):
+                return False
+            srow = w.syms.get(v[1])  # type: ignore[arg-type,call-overload]
+            if srow is None or srow.kind not in TYPE_KINDS or srow.file_id is None:
+                return False
+            for a in w.mro(v[1]):  # type: ignore[arg-type]
+                if a[0] == "sym":
+                    kids = w.children.get(a[1], {})  # type: ignore[call-overload]
+                    if "__getattr__" in kids or "__getattribute__" in kids or name in w._assigned_attrs(a[1]):  # type: ignore[attr-defined]
+                        return False
+                elif a[0] != "ext" or (a[1] not in MARKER_BASES and a[1] != "builtins.object"):
+                    return False
+        return True
 
     def _bind(self, v: Value, res: str, callee: str, caller_local: int, line: int,
               kind: str) -> list[tuple[int | None, str, float]] | None:

@@ -481,7 +481,9 @@ class FlowMixin(WorldCore):
             srow = self.syms[sym_id]
             c = self.ctx(srow.file_id)
             local = c.local_of.get(sym_id) if c is not None else None
-            if c is not None and local is not None:
+            # a class decorator hands back a class (``@attr.s``, ``@dataclass``): even when one of its
+            # paths returns a nested function (``@attr.s()`` called first), the name stays the class
+            if c is not None and local is not None and srow.kind not in TYPE_KINDS:
                 sym = c.pf.symbols[local]
                 scope = sym.parent if sym.parent is not None else 0
                 texts = list(reversed(sym.decorators))

@@ -227,7 +227,13 @@ class HierarchyMixin(WorldCore):
             local = c.local_of.get(class_id) if c is not None else None
             binds = c.bindings_of(local).get("self." + name) if c is not None and local is not None else None
             if binds:
-                last = [b for b in binds if b.line == binds[-1].line]  # alternatives: ``a or b``
+                declared = [b for b in binds if b.annotation and not b.value]
+                if declared:  # ``self.x: T``: the declared type
+                    last = [b for b in declared if b.line == declared[-1].line]
+                elif self._rules_of(class_id).follows_values:
+                    last = binds  # every method's ``self.x = ...``: the union of what they assign (as Jedi)
+                else:
+                    last = [b for b in binds if b.line == binds[-1].line]  # alternatives: ``a or b``
                 got = self.bindings_value(c, local, last, 0)  # type: ignore[arg-type]
                 if got is not None and got[1] in FLOW_KINDS:  # the value came in from elsewhere
                     got = (got[0], "attribute_flow")

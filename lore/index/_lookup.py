@@ -10,10 +10,9 @@ from collections import defaultdict
 
 from ..languages import ImportBinding
 from ..parsers.records import CONTEXT_MARK
-from ._containers import member as container_member
-from ._containers import plain
-from ._flow import over_union, union, union_of
-from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, _first, split_path, weaker
+from ._flow import union, union_of
+from ._members import MembersMixin
+from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, _first, split_path
 
 _WHOLE = 1 << 30  # the line of a lookup that reads a scope whole (every binding counts)
 
@@ -38,7 +37,7 @@ _UNBOUND = _Marker("_UNBOUND")  # no scope of the file binds the name
 _NOT_LOOKED = _Marker("_NOT_LOOKED")
 
 
-class LookupMixin(WorldCore):
+class LookupMixin(MembersMixin):
     """Names looked up in scopes, imports, modules and namespaces; dotted paths followed."""
 
     def module_value(self, name: str) -> Value | None:
@@ -337,73 +336,6 @@ class LookupMixin(WorldCore):
             return ("ext", f"{rules.builtin_prefix}.{name}"), "builtin"
         return None
 
-    def member(self, v: Value, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
-        tag, payload = v
-        if tag == "any":  # a union: the member of each value that has it
-            return over_union(v, res, lambda e: self.member(e, attr, res, depth + 1))
-        if tag in ("of", "ofm"):  # a typed container: its members that give elements, else as the plain instance
-            elem = container_member(v, attr) if tag == "of" else None
-            return (elem, res) if elem is not None else self.member(plain(v), attr, res, depth + 1)
-        if tag == "opaque":  # a value of an external type: its members are external too, never guessed
-            return ("opaque", f"{payload}.{attr}"), res
-        if tag == "sym":
-            srow = self.syms.get(payload)  # type: ignore[arg-type]
-            if srow is None:
-                return None
-            if srow.kind in ("module", "namespace"):
-                got = self.module_member(payload, attr, depth + 1)  # type: ignore[arg-type]
-                if got is None and srow.kind == "namespace":  # C++ / TS namespaces reopen in other files
-                    got = self.namespace_member(payload, attr, depth + 1)  # type: ignore[arg-type]
-                return (got[0], weaker(res, "import")) if got is not None else None
-            if srow.kind in TYPE_KINDS:
-                got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
-                if got is None and srow.kind in ("interface", "type_alias"):
-                    twin = self._value_twin(payload, depth + 1)  # type: ignore[arg-type]
-                    if twin is not None:
-                        return self.member(twin[0], attr, weaker(res, twin[1]), depth + 1)
-                return (got[0], weaker(res, got[1] if got[1] != "self_method" else res)) if got else None
-            return None
-        if tag == "inst":
-            got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
-            if got is None:
-                return None
-            return got[0], weaker(res, got[1]) if got[1] not in ("self_method",) else res
-        if tag in ("ext", "extinst", "extattr") and not self._strict:  # names of externals taken as written
-            return ("ext", f"{payload}.{attr}"), weaker(res, "external")
-        if tag == "ext" and not _is_class_name(str(payload)):  # a module path: os.path.join
-            return ("ext", f"{payload}.{attr}"), weaker(res, "external")
-        if tag in ("ext", "extinst"):  # a member of an external class or instance: a method, or opaque data
-            return ("extattr", f"{payload}.{attr}"), weaker(res, "external")
-        if tag == "extattr":  # a member of a member of an external class: nothing proves it exists
-            return ("opaque", f"{payload}.{attr}"), res
-        if tag == "ns":
-            sub = self.module_value(f"{payload}.{attr}")
-            return (sub, res) if sub is not None else None
-        if tag == "pkg":  # the files of one package, definitions first: the first that has ``attr``
-            for mid in payload:  # type: ignore[attr-defined]
-                got = self.module_member(mid, attr, depth + 1)
-                if got is not None:
-                    return got[0], weaker(res, "import")
-        return None
-
-    def _value_twin(self, sym_id: int, depth: int) -> tuple[Value, str] | None:
-        """The value bound under the name of the interface or type alias ``sym_id`` in its scope, in a
-        language where one name is both (TypeScript: ``interface $ZodCheck`` and ``const $ZodCheck:
-        $constructor<$ZodCheck>``): an interface has no members at run time, so ``$ZodCheck.init()`` is
-        the value's."""
-        srow = self.syms[sym_id]
-        if srow.parent_id is None or not self._rules_of(sym_id).values_beside_types:
-            return None
-        c = self.ctx(srow.file_id)
-        if c is None or srow.parent_id not in c.local_of:
-            return None
-        scope = c.local_of[srow.parent_id]
-        binds = [cand[2] for cand in c.cands[scope].get(srow.name, ()) if cand[1] == "bind"]
-        if not binds:
-            return None
-        got = self.binding_value(c, scope, binds[-1], depth + 1)  # type: ignore[attr-defined, arg-type]
-        return got if got is not None and got[0][0] != "unknown" else None
-
     def _top_memo(self, c: FileCtx) -> tuple[dict, dict, dict]:
         """The memo of top-level lookups in file ``c``: (paths, heads, outer scopes); a new file starts
         a new one."""
@@ -517,29 +449,6 @@ class LookupMixin(WorldCore):
                 cur = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
         return cur
 
-    def _is_method(self, got: tuple[Value, str] | None) -> bool:
-        if got is None or got[0][0] != "sym":
-            return False
-        srow = self.syms.get(got[0][1])  # type: ignore[call-overload]
-        return srow is not None and srow.kind == "method"
-
-    def _field_of(self, class_id: int, name: str, depth: int) -> tuple[Value, str] | None:
-        """Field ``name`` of a class or the classes it derives from (``fields_apart_from_methods``): its
-        declared type, else nothing (a name that is not called never means the method of that name)."""
-        for v in self.mro(class_id, depth):
-            if v[0] == "sym":
-                got = self.attr_type(v[1], name, depth + 1)  # type: ignore[arg-type]
-                if got is not None:
-                    return got
-        return None
-
-    def _item(self, got: tuple[Value, str] | None) -> tuple[Value, str] | None:
-        """``xs[k]`` of a typed container ``xs`` (an element, a mapping's value); nothing for other values."""
-        if got is None or got[0][0] != "of":
-            return None
-        m = container_member(got[0], "__getitem__")
-        return self.call_result(m, got[1], 0) if m is not None else None  # type: ignore[attr-defined]
-
 
 def _by_use_line(cands: list[tuple[int, str, object]] | tuple) -> bool:
     """Whether which of a name's candidates in one scope counts depends on the line of the use: several
@@ -554,7 +463,3 @@ def _calls(part: str) -> tuple[str, int]:
         part, n = part[:-2], n + 1
     return part, n
 
-
-def _is_class_name(path: str) -> bool:
-    """Whether an external dotted path names a class by convention (its last part is capitalized)."""
-    return path.rsplit(".", 1)[-1][:1].isupper()

@@ -10,6 +10,7 @@ import re
 
 from ..languages import BUILTIN_RESULTS
 from ..parsers.records import CONTEXT_MARK, REST_MARK, Binding
+from ._containers import member as container_member
 from ._containers import plain
 from ._containers import shape as container_shape
 from ._containers import typed as typed_container
@@ -234,7 +235,8 @@ class ValuesMixin(WorldCore):
         name = primary_type(annotation)
         if not name:
             return None
-        got = self.resolve_path(c, scope, name, 1 << 30, depth + 1)
+        # a type's name is a lookup of its own, however deep the value that met the annotation
+        got = self._fresh(("type", c.frow.id, scope, name), lambda: self.resolve_path(c, scope, name, 1 << 30, 0))
         if got is None:
             return None
         v, res = got
@@ -309,6 +311,13 @@ class ValuesMixin(WorldCore):
             got = self.resolve_path(c, scope, b.value, line, depth + 1)
             if got is None:
                 return None
+            if b.arg == "<enter>":
+                made = self.call_result(got[0], got[1], depth + 1)
+                return self._entered(made) if made is not None and c.rules.follows_values else made
+            if b.arg and c.rules.follows_values:
+                given = self._arg_result(c, scope, got, b.arg, line, depth)
+                if given is not None:
+                    return given
             return self.call_result(got[0], got[1], depth + 1)
         if b.alias_of and CONTEXT_MARK in b.alias_of:
             return self.contextual_value(c, scope, b.alias_of, line, depth + 1)
@@ -373,6 +382,103 @@ class ValuesMixin(WorldCore):
         ann = params[i][1]
         return self.type_value(fc, local, ann, depth + 1) if ann else None
 
+    def _arg_result(self, c: FileCtx, scope: int, callee: tuple[Value, str], arg: str, line: int,
+                    depth: int) -> tuple[Value, str] | None:
+        """What a call gives back that depends on its first argument ``arg`` (``None``: the callee alone
+        decides). ``copy.copy(a)`` / ``deepcopy`` / ``dataclasses.replace``: a value of ``a``'s type;
+        ``next(it)``: an element of ``it``; ``iter`` / ``list`` / ``sorted`` / ``deque`` (...): a container of
+        the same elements; a repository function whose every ``return`` gives back its first parameter
+        (``Attribute = _add_hash(Attribute, h)``): the argument itself."""
+        v = callee[0]
+        if v[0] == "ext":
+            name = str(v[1])
+            each = arg.startswith("<each>")  # a comprehension: its element, not the container
+            if name == "builtins.type" and not each:  # type(self): the class of the instance
+                got = self._arg_value(c, scope, arg, line)
+                return (("sym", got[0][1]), got[1]) if got is not None and got[0][0] == "inst" else None
+            if name == "functools.partial" and not each:  # partial(f, ...)(): calls f
+                got = self._arg_value(c, scope, arg, line)
+                return got if got is not None and got[0][0] == "sym" else None
+            if name in _KEEPS_ARG and not each:
+                got = self._arg_value(c, scope, arg, line)
+                return got if got is not None and got[0][0] in ("inst", "of", "any") else None
+            if name == "builtins.next" or name in _SAME_ELEMENTS:
+                got = self._arg_value(c, scope, arg[len("<each>"):] if each else arg, line)
+                if got is not None and got[0][0] != "of" and not each:  # xs = [A(), B()]: any of its slots
+                    got = self._arg_value(c, scope, f"{arg}[*]", line)
+                    each = True
+                if got is None or (got[0][0] != "of" and not each) or got[0][0] in ("unknown", "opaque"):
+                    return None
+                iterated = got[0] if each else got[0][1][1]  # type: ignore[index]
+                if name == "builtins.next":
+                    return (iterated, got[1]) if iterated is not None else None
+                made = typed_container(_SAME_ELEMENTS[name], iterated, iterated)
+                return (made, got[1]) if made is not None else None
+            return None
+        if v[0] != "sym":
+            return None
+        srow = self.syms.get(v[1])  # type: ignore[arg-type,call-overload]
+        if srow is None or srow.kind != "function" or not self._gives_back_first(srow.id):
+            return None
+        got = self._arg_value(c, scope, arg, line)
+        if got is None or got[0][0] not in ("sym", "inst"):
+            return None
+        return got[0], weaker(got[1], callee[1])
+
+    def _entered(self, made: tuple[Value, str]) -> tuple[Value, str]:
+        """What ``with m as x`` binds to ``x``, ``made`` being ``m``: what its class's ``__enter__`` /
+        ``__aenter__`` returns when that is known (else the manager itself: most return ``self``); for a
+        manager typed with what it gives (``AbstractContextManager[T]``, or the ``Iterator[T]`` of a
+        ``@contextmanager`` function), that ``T``."""
+        v, res = made
+        if v[0] == "of":
+            m = container_member(v, "__enter__")
+            return (m[1][2], res) if m is not None else made  # type: ignore[index]
+        if v[0] != "inst":
+            return made
+        for name in ("__enter__", "__aenter__"):
+            enter: tuple[Value, str] | None = self.class_member(v[1], name)  # type: ignore[attr-defined,arg-type]
+            if enter is None or enter[0][0] != "sym":
+                continue
+            got = self.returns(enter[0][1])  # type: ignore[arg-type]
+            if got is not None and got[0][0] in ("inst", "of", "any") and got[0] != v:
+                return got[0], weaker(res, got[1])
+            return made
+        return made
+
+    def _arg_value(self, c: FileCtx, scope: int, arg: str, line: int) -> tuple[Value, str] | None:
+        """The value of a call's argument: a lookup of its own (its depth starts afresh, as a memoized
+        step's does: ``n = next(it)`` after ``it = iter(xs)`` chains three lookups), a cycle ends it."""
+        return self._fresh(("arg", c.frow.id, scope, arg, line), lambda: self.resolve_path(c, scope, arg, line, 0))
+
+    def _fresh(self, key: tuple, lookup) -> tuple[Value, str] | None:
+        """``lookup()`` (a resolution that starts at depth 0) unless ``key`` is already being looked up:
+        a cycle (``Attribute = _add_hash(Attribute)`` read through its own annotation) ends there."""
+        frame = self._enter(key)
+        if frame is None:
+            return None
+        try:
+            return lookup()
+        finally:
+            self._leave(key, frame)
+            self._cycle_heads.discard(key)  # nothing memoized here to forget after the flow rounds
+
+    def _gives_back_first(self, func_id: int) -> bool:
+        """Whether every ``return`` of a function gives back its first parameter, never rebound."""
+        memo = self._gives_back
+        if func_id in memo:
+            return memo[func_id]
+        c = self.ctx(self.syms[func_id].file_id)
+        local = c.local_of.get(func_id) if c is not None else None
+        ok = False
+        if c is not None and local is not None and c.pf.symbols[local].params:
+            first = c.pf.symbols[local].params[0][0]
+            binds = c.bindings_of(local)
+            rets = binds.get("<return>", ())
+            ok = bool(rets) and all(r.alias_of == first for r in rets) and first not in binds
+        memo[func_id] = ok
+        return ok
+
     def call_result(self, v: Value, res: str, depth: int) -> tuple[Value, str] | None:
         """The value a call of ``v`` produces."""
         tag, payload = v
@@ -411,6 +517,16 @@ class ValuesMixin(WorldCore):
                 return ("opaque", f"{name}()"), res
             return None
         return None
+
+
+# external functions whose result is a value of their first argument's type
+_KEEPS_ARG = frozenset({"copy.copy", "copy.deepcopy", "dataclasses.replace"})
+# builtins and containers made from an iterable: a container of the same elements (the class to use)
+_SAME_ELEMENTS = {
+    "builtins.iter": "typing.Iterator", "builtins.reversed": "typing.Iterator", "builtins.list": "builtins.list",
+    "builtins.tuple": "builtins.tuple", "builtins.set": "builtins.set", "builtins.frozenset": "builtins.frozenset",
+    "builtins.sorted": "builtins.list", "collections.deque": "collections.deque",
+}
 
 
 def _given_back_rule(world: WorldCore, got: tuple[Value, str], res: str) -> tuple[Value, str]:

@@ -161,6 +161,9 @@ class Binding:
     scope: int | None = None  # where the value is evaluated, when not ``owner`` (``self.x = arg`` in a method)
     until: int = 0  # a narrowing (``if isinstance(x, A):``): the last line it holds on; 0 for an assignment
     branch_end: int = 0  # made in an ``if`` / ``try`` / ``except`` branch: its last line (after it, maybe not made)
+    # with ``value``: the path of the call's first positional argument (``copy.copy(a)``: ``a``), or
+    # ``<enter>``: the name is what entering the call's result gives (``with open_db() as db``)
+    arg: str = ""
 
 
 @dataclass(slots=True)

@@ -109,8 +109,8 @@ def lore_graph(
     if note:
         out["note"] = note
     if kind in ("call", "callers"):  # call sites of the same bare name that bound to nothing: maybe missing
-        name = read.symbols_by_ids(index.conn, seeds)[seeds[0]].name
-        out["unresolved_same_name"] = read.unresolved_same_name(index.conn, name)
+        seed_row = read.symbols_by_ids(index.conn, seeds)[seeds[0]]
+        out["unresolved_same_name"] = read.unresolved_same_name(index.conn, seed_row.name, file_id=seed_row.file_id)
     if with_docs:
         out["docs"] = docs_for(index, seeds)
     if compact:

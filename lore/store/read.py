@@ -314,15 +314,24 @@ def stats(conn: sqlite3.Connection) -> dict:
     return out
 
 
-def unresolved_same_name(conn: sqlite3.Connection, name: str) -> int:
+def unresolved_same_name(conn: sqlite3.Connection, name: str, *, file_id: int | None = None) -> int:
     """How many call sites whose callee is written with the bare name ``name`` (``name(...)``,
-    ``x.name(...)``) stayed unresolved: callers a list bound to one definition may be missing."""
+    ``x.name(...)``) stayed unresolved: callers a list bound to one definition may be missing.
+    ``file_id``: only sites in files of that file's language (a JavaScript ``filter`` never calls a
+    Python method)."""
     if not name:
         return 0
     tail = "." + name
+    if file_id is None:
+        return int(conn.execute(
+            "SELECT COUNT(*) FROM symbol_refs WHERE callee_id IS NULL AND (callee_name = ? OR substr(callee_name, -?) = ?)",
+            (name, len(tail), tail),
+        ).fetchone()[0])
     return int(conn.execute(
-        "SELECT COUNT(*) FROM symbol_refs WHERE callee_id IS NULL AND (callee_name = ? OR substr(callee_name, -?) = ?)",
-        (name, len(tail), tail),
+        """SELECT COUNT(*) FROM symbol_refs r JOIN symbols s ON s.id = r.caller_id JOIN files f ON f.id = s.file_id
+           WHERE r.callee_id IS NULL AND (r.callee_name = ? OR substr(r.callee_name, -?) = ?)
+             AND f.language = (SELECT language FROM files WHERE id = ?)""",
+        (name, len(tail), tail, file_id),
     ).fetchone()[0])
 
 

@@ -142,6 +142,18 @@ def test_symbol_mapping_by_line_then_qualified_name():
     assert view.accepted(2) == {2}
 
 
+def test_a_class_with_overloaded_init_accepts_every_init():
+    def sym(sid, name, qn, kind, line, end, parent=None):
+        return Sym(sid, name, qn, kind, "m.py", line, end, "", "", 0, 1, parent)
+
+    # @overload def __init__(...) twice, then the implementation: one constructor, whichever lore names
+    symbols = {1: sym(1, "RaisesGroup", "m.RaisesGroup", "class", 1, 20),
+               2: sym(2, "__init__", "m.RaisesGroup.__init__", "method", 2, 4, 1),
+               3: sym(3, "__init__", "m.RaisesGroup.__init__", "method", 5, 7, 1),
+               4: sym(4, "__init__", "m.RaisesGroup.__init__", "method", 8, 12, 1)}
+    assert jo.LoreView(symbols, [], {}).accepted(1) == {1, 2, 3, 4}
+
+
 def test_strengths_and_share_table():
     assert strength_of("self_method", "method") == "rule"
     assert strength_of("argument_flow", "function") == "rule"  # a rule added later counts as a rule

@@ -506,3 +506,39 @@ def test_cast_by_a_function_that_is_not_typings_names_no_type(tmp_path):
 def test_a_tuple_element_nobody_returns_is_never_bound_by_a_rule(tmp_path):
     g = index_graph(tmp_path, TYPES["tuple_unpacked_from_a_call"].files)
     assert g.resolutions("m.never", "m.Conn.close") == {"same_file_name"}
+
+
+def test_same_name_sites_count_only_the_seed_language(tmp_path):
+    """Issue 34: a JavaScript ``rows.filter(...)`` is no missing caller of a Python ``QuerySet.filter``."""
+    from lore import index_repo, lore_graph, open_index
+    from tests.conftest import write_tree
+
+    root = write_tree(tmp_path / "repo", {
+        "m.py": """
+            class QuerySet:
+                def filter(self): pass
+            class Other:
+                def filter(self): pass
+            class Third:
+                def filter(self): pass
+            class Fourth:
+                def filter(self): pass
+            class Fifth:
+                def filter(self): pass
+            def f(anything):
+                anything.filter()
+        """,
+        "app.js": """
+            export function pick(rows) {
+                return rows.filter((r) => r.ok).filter(Boolean);
+            }
+        """,
+    })
+    db = tmp_path / "index.db"
+    index_repo(root, db=db, workers=1)
+    with open_index(db, readonly=True) as idx:
+        out = lore_graph(idx, kind="callers", source_id="m.QuerySet.filter")
+        js = idx.conn.execute("SELECT COUNT(*) FROM symbol_refs WHERE callee_id IS NULL AND callee_name LIKE '%filter'"
+                              ).fetchone()[0]
+    assert js >= 2  # the JavaScript sites are there, unresolved
+    assert out["unresolved_same_name"] == 1  # only anything.filter() in Python (5 candidates: unbound)

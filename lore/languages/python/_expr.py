@@ -244,6 +244,52 @@ def call_args(node: _ts.Node | None, src: str | None = None) -> list[str]:
     return out if named else []
 
 
+def first_arg(call: _ts.Node, src: str | None = None) -> str:
+    """The path of a call's first argument when it is positional and names a value, else ``''``.
+
+    Examples
+    --------
+    >>> tree = _ts.parse("python", b"copy.copy(self.a, memo)")
+    >>> first_arg(tree.root_node.named_children[0].named_children[0])
+    'self.a'
+    """
+    args = call.child_by_field_name("arguments")
+    if args is not None and args.type in COMPREHENSIONS:  # next(x for x in xs): the only argument
+        return each_path(args, src)
+    if args is None or args.type != "argument_list":
+        return ""
+    for a in args.named_children:
+        if a.type == "comment":
+            continue
+        if a.type in COMPREHENSIONS:
+            return each_path(a, src)
+        if a.type == "call" and text(a.child_by_field_name("function"), src) in ("iter", "reversed", "sorted"):
+            return first_arg(a, src)  # next(iter(xs)): the elements of xs
+        return value_path(a, src) if a.type in ("identifier", "attribute", "subscript") else ""
+    return ""
+
+
+# a comprehension -> the builtin whose result holds the same elements
+COMPREHENSIONS = {"generator_expression": "iter", "list_comprehension": "list", "set_comprehension": "set"}
+
+
+def each_path(comp: _ts.Node, src: str | None = None) -> str:
+    """``(x.name for x in xs)`` -> ``'<each>x.name'``: the path of a comprehension's element (evaluated on
+    the comprehension's lines, where its loop variables hold), or ``''``.
+
+    Examples
+    --------
+    >>> tree = _ts.parse("python", b"[Node(x) for x in xs]")
+    >>> each_path(tree.root_node.named_children[0].named_children[0])
+    '<each>Node()'
+    """
+    body = comp.child_by_field_name("body")
+    if body is None or body.type not in ("identifier", "attribute", "subscript", "call"):
+        return ""
+    path = value_path(body, src) if body.type != "call" else dotted(body, src)
+    return f"<each>{path}" if path and "<" not in path else ""
+
+
 def type_names(node: _ts.Node | None) -> list[tuple[str, _ts.Node, bool]]:
     """Dotted type names inside an annotation, with whether each is the primary (outermost) one."""
     out: list[tuple[str, _ts.Node, bool]] = []
@@ -347,7 +393,7 @@ def result_bindings(owner: int, expr: _ts.Node, line: int, src: str | None, name
 def _result_binding(owner: int, name: str, expr: _ts.Node, line: int, src: str | None) -> Binding:
     if expr.type == "call":
         callee = dotted(expr.child_by_field_name("function"), src)
-        return Binding(owner, name, line, value=callee if "<" not in callee else "")
+        return Binding(owner, name, line, value=callee if "<" not in callee else "", arg=first_arg(expr, src))
     path = value_path(expr, src) if expr.type in ("identifier", "attribute", "subscript", "lambda") else ""
     return Binding(owner, name, line, alias_of=path)
 

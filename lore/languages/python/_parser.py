@@ -23,11 +23,14 @@ from ...parsers import _ts
 from ...parsers._common import clip_signature, query_source
 from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
 from ._expr import (
+    COMPREHENSIONS,
     alternatives,
     call_args,
     cast_type,
     docstring,
     dotted,
+    each_path,
+    first_arg,
     literal_slots,
     mark_branches,
     narrowings,
@@ -38,8 +41,12 @@ from ._expr import (
     unpacked_call,
     value_path,
 )
+from ._iteration import comprehension_for, for_loop, made_from, with_item
 
 LANGUAGE = "python"
+# annotations that qualify a name without typing it
+_BARE_QUALIFIERS = frozenset({"Final", "typing.Final", "t.Final", "typing_extensions.Final", "ClassVar",
+                              "typing.ClassVar", "t.ClassVar"})
 _QUERY = Path(__file__).with_name("python.scm")
 
 _first = itemgetter(0)
@@ -104,7 +111,7 @@ class _Extractor:
             "def.function": self._function, "def.class": self._class, "def.lambda": self._lambda,
             "call": self._call, "import": self._import, "import_from": self._import_from,
             "assign": self._assign, "with_item": self._with_item, "except": self._except,
-            "for": self._for, "return": self._return, "yield": self._return, "raise": self._raise,
+            "for": self._for, "comp_for": self._comp_for, "return": self._return, "yield": self._return, "raise": self._raise,
             "if": self._narrow, "elif": self._narrow, "assert": self._narrow, "branch": self._branch}
         items: list[tuple[int, int, int, Callable[[_ts.Node, int], int | None], _ts.Node]] = []
         append = items.append
@@ -180,6 +187,14 @@ class _Extractor:
                 for arg in supers.named_children:
                     if arg.type == "keyword_argument":
                         continue
+                    if arg.type == "subscript":  # a generic base, Field[str] or Generic[T]: its origin class
+                        arg = arg.child_by_field_name("value") or arg
+                    elif arg.type == "call":
+                        made = made_from(arg, self.src)
+                        if made:  # Manager(BaseManager.from_queryset(QuerySet)): both classes' methods
+                            for base in made:
+                                self.pf.relations.append(Relation(local, base, "extends", arg.start_point[0] + 1))
+                            continue
                     base = dotted(arg, self.src)
                     if base and "<" not in base:
                         self.pf.relations.append(Relation(local, base, "extends", arg.start_point[0] + 1))
@@ -364,6 +379,8 @@ class _Extractor:
         name = dotted(target, self.src)
         if not name or "<" in name or "(" in name:
             return
+        if type_node is not None and right is not None and text(type_node, self.src) in _BARE_QUALIFIERS:
+            type_node = None  # ``self.hook: Final = HookRelay()``: the qualifier names no type; the value does
         bind_owner = owner
         if name.startswith("self.") and name.count(".") == 1 and owner in self.class_of:
             bind_owner = self.class_of[owner]  # attributes belong to the class
@@ -405,11 +422,16 @@ class _Extractor:
                 # ``cast(T, v)``: the type it names rides along; the resolver uses it once the callee
                 # proves to be typing.cast
                 cast_to = cast_type(right) if callee == "cast" or callee.endswith(".cast") else ""
-                self.pf.bindings.append(Binding(bind_owner, name, line, cast_to, callee, "", scope))
+                self.pf.bindings.append(Binding(bind_owner, name, line, cast_to, callee, "", scope,
+                                                arg=first_arg(right, self.src)))
         elif rt in ("identifier", "attribute", "subscript", "lambda"):
             src = value_path(right, self.src)
             if src:
                 self.pf.bindings.append(Binding(bind_owner, name, line, "", "", src, scope))
+        elif rt in COMPREHENSIONS:  # [f(x) for x in xs]: a list of what f returns
+            each = each_path(right, self.src)
+            if each:
+                self.pf.bindings.append(Binding(bind_owner, name, line, value=COMPREHENSIONS[rt], scope=scope, arg=each))
         elif rt in ("dictionary", "list", "tuple", "set") and "[" not in name and name.count(".") <= 1:
             self._slots(bind_owner, name, right, line, scope)
             if "." not in name:  # the container itself: a builtin dict / list / tuple / set
@@ -456,54 +478,13 @@ class _Extractor:
             self.pf.all_names = [text(el, self.src).strip("'\"") for el in right.named_children if el.type == "string"]
 
     def _with_item(self, node: _ts.Node, owner: int) -> None:
-        value = node.child_by_field_name("value")
-        if value is None:
-            return
-        manager = value.named_child(0) if value.type == "as_pattern" and value.named_child_count else value
-        path = dotted(manager, self.src)
-        if path and "<" not in path:
-            # the with statement calls the manager's __enter__ and __exit__
-            line, col = manager.start_point[0] + 1, manager.start_point[1]
-            self.pf.calls.append(Call(owner, f"{path}.__enter__", line, col, "implicit"))
-            self.pf.calls.append(Call(owner, f"{path}.__exit__", line, col, "implicit"))
-        if value.type != "as_pattern":
-            return
-        expr = value.named_child(0) if value.named_child_count else None
-        alias = value.child_by_field_name("alias")
-        if expr is None or alias is None or expr.type != "call":
-            return
-        target = alias.named_child(0) if alias.named_child_count else None
-        if target is None or target.type != "identifier":
-            return
-        callee = dotted(expr.child_by_field_name("function"), self.src)
-        if callee:
-            # `with Foo() as f`: f is Foo.__enter__()'s result; most context managers return self
-            self.pf.bindings.append(Binding(owner, text(target, self.src), target.start_point[0] + 1, value=callee))
+        with_item(self, node, owner)
 
     def _for(self, node: _ts.Node, owner: int) -> None:
-        """``for x in it``: the loop calls ``it.__iter__()`` and that iterator's ``__next__()``; ``x`` is
-        what ``__next__`` returns."""
-        iterable = node.child_by_field_name("right")
-        target = node.child_by_field_name("left")
-        if iterable is not None and iterable.type in ("list", "tuple", "set") and target is not None \
-                and target.type == "identifier":  # for h in [f, g]: h is any element
-            line = iterable.start_point[0] + 1
-            name = f"<lit:{line}:{iterable.start_point[1]}>"
-            self._slots(owner, name, iterable, line, None)
-            self.pf.bindings.append(Binding(owner, text(target, self.src), line, alias_of=f"{name}[*]"))
-            return
-        path = dotted(iterable, self.src)
-        if iterable is None or not path or "<" in path:
-            return
-        line, col = iterable.start_point[0] + 1, iterable.start_point[1]
-        if (owner, path) in self.containers and target is not None and target.type == "identifier":
-            # a name bound to a literal container here: the loop variable is any of its elements
-            self.pf.bindings.append(Binding(owner, text(target, self.src), line, alias_of=f"{path}[*]"))
-            return
-        self.pf.calls.append(Call(owner, f"{path}.__iter__", line, col, "implicit"))
-        self.pf.calls.append(Call(owner, f"{path}.__iter__().__next__", line, col, "implicit"))
-        if target is not None and target.type == "identifier":
-            self.pf.bindings.append(Binding(owner, text(target, self.src), line, value=f"{path}.__iter__().__next__"))
+        for_loop(self, node, owner)
+
+    def _comp_for(self, node: _ts.Node, owner: int) -> None:
+        comprehension_for(self, node, owner)
 
     def _branch(self, node: _ts.Node, owner: int) -> None:
         self.branches.append((owner, node.start_point[0] + 1, node.end_point[0] + 1))
@@ -541,3 +522,4 @@ class _Extractor:
             name = dotted(t, self.src)
             if name and "<" not in name and "(" not in name:
                 self.pf.type_refs.append(TypeRef(owner, name, "isinstance", t.start_point[0] + 1, t.start_point[1]))
+

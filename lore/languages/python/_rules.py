@@ -23,7 +23,10 @@ class PythonRules(LanguageRules):
     follows_values = True
     test_fixtures = True
     callback_args = {
-        "builtins.map": (0,), "builtins.filter": (0,), "builtins.sorted": ("key",), "builtins.min": ("key",),
+        # map / filter: the function among the positional arguments (in code that runs, the first; PyCG's
+        # suite also passes it second); functools.partial and threading.Thread run what they are given
+        "builtins.map": ("*",), "builtins.filter": ("*",), "builtins.sorted": ("key",), "builtins.min": ("key",),
+        "functools.partial": (0,), "threading.Thread": ("target",), "threading.Timer": (1, "function"),
         "builtins.max": ("key",), "builtins.list.sort": ("key",), "functools.reduce": (0,),
         "itertools.starmap": (0,), "itertools.filterfalse": (0,),
         "itertools.takewhile": (0,), "itertools.dropwhile": (0,), "itertools.groupby": (1, "key"),
@@ -34,6 +37,26 @@ class PythonRules(LanguageRules):
         n for n in dir(builtins) if isinstance(getattr(builtins, n), type) and not n.startswith("_")
     )
     builtin_method_names = _builtin_method_names()
+
+    accessors = True  # a property: reading it gives what its getter returns
+
+    def accessor_value(self, world, sym_id: int, depth: int):
+        """``@property`` (``cached_property``, any decorator named ``...property``) read as a member: what
+        its getter returns (for the ``@x.setter`` / ``@x.deleter`` of the same name: the getter's)."""
+        decos = world.decorators_of(sym_id)
+        if not decos:
+            return None
+        if any(d.endswith((".setter", ".deleter")) for d in decos):
+            srow = world.syms[sym_id]
+            getters = [k for k in world.children.get(srow.parent_id, {}).get(srow.name, ())
+                       if k != sym_id and _is_property(world.decorators_of(k))]
+            if not getters:
+                return None
+            sym_id = getters[0]
+        elif not _is_property(decos):
+            return None
+        got = world.call_result(("sym", sym_id), "self_method", depth + 1)
+        return got if got is not None and got[0][0] not in ("unknown", "opaque") else None
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         base = imp.module
@@ -57,3 +80,9 @@ class PythonRules(LanguageRules):
 
     def is_stdlib(self, module: str) -> bool:
         return module.split(".")[0] in sys.stdlib_module_names
+
+
+def _is_property(decorators: list[str]) -> bool:
+    """Whether one of a method's decorators makes it a property (``property``, ``functools.cached_property``,
+    a project's own ``cached_property`` / ``lazy_property``, ``@x.getter``)."""
+    return any(d.rsplit(".", 1)[-1].endswith("property") or d.endswith(".getter") for d in decorators)

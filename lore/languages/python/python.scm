@@ -11,6 +11,7 @@
 (with_item) @with_item
 (except_clause) @except
 (for_statement) @for
+(for_in_clause) @comp_for
 (return_statement) @return
 (yield) @yield
 (raise_statement) @raise

@@ -1,0 +1,135 @@
+"""Members: what ``value.attr`` is for each kind of value (a module's, a class's, an instance's, a typed
+container's, an external's), and the fields and items a path reads.
+
+:class:`MembersMixin` is the base of :class:`~lore.index._lookup.LookupMixin`, which follows dotted
+paths through it.
+"""
+
+from __future__ import annotations
+
+from ._containers import member as container_member
+from ._containers import plain
+from ._flow import over_union
+from ._world import TYPE_KINDS, Value, WorldCore, weaker
+
+
+class MembersMixin(WorldCore):
+    """``value.attr`` for every kind of value; fields and items."""
+
+    def member(self, v: Value, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
+        tag, payload = v
+        if tag == "any":  # a union: the member of each value that has it
+            return over_union(v, res, lambda e: self.member(e, attr, res, depth + 1))
+        if tag in ("of", "ofm"):  # a typed container: its members that give elements, else as the plain instance
+            elem = container_member(v, attr) if tag == "of" else None
+            return (elem, res) if elem is not None else self.member(plain(v), attr, res, depth + 1)
+        if tag == "opaque":  # a value of an external type: its members are external too, never guessed
+            return ("opaque", f"{payload}.{attr}"), res
+        if tag == "sym" and isinstance(payload, int):
+            srow = self.syms.get(payload)
+            if srow is None:
+                return None
+            if srow.kind in ("module", "namespace"):
+                got = self.module_member(payload, attr, depth + 1)  # type: ignore[arg-type]
+                if got is None and srow.kind == "namespace":  # C++ / TS namespaces reopen in other files
+                    got = self.namespace_member(payload, attr, depth + 1)  # type: ignore[arg-type]
+                return (got[0], weaker(res, "import")) if got is not None else None
+            if srow.kind in TYPE_KINDS:
+                got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+                if got is None and srow.kind in ("interface", "type_alias"):
+                    twin = self._value_twin(payload, depth + 1)  # type: ignore[arg-type]
+                    if twin is not None:
+                        return self.member(twin[0], attr, weaker(res, twin[1]), depth + 1)
+                return (got[0], weaker(res, got[1] if got[1] != "self_method" else res)) if got else None
+            return None
+        if tag == "inst":
+            if attr == "__class__" and self._rules_of(payload).follows_values:  # type: ignore[arg-type]
+                return ("sym", payload), res  # self.__class__(...): another instance of the same class
+            got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+            if got is None and self._rules_of(payload).follows_values and not attr.startswith("__"):  # type: ignore[arg-type]
+                got = self._getattr_value(payload, res, depth)  # type: ignore[arg-type]
+                return got
+            if got is None:
+                return None
+            return got[0], weaker(res, got[1]) if got[1] not in ("self_method",) else res
+        if tag in ("ext", "extinst", "extattr") and not self._strict:  # names of externals taken as written
+            return ("ext", f"{payload}.{attr}"), weaker(res, "external")
+        if tag == "ext" and not _is_class_name(str(payload)):  # a module path: os.path.join
+            return ("ext", f"{payload}.{attr}"), weaker(res, "external")
+        if tag in ("ext", "extinst"):  # a member of an external class or instance: a method, or opaque data
+            return ("extattr", f"{payload}.{attr}"), weaker(res, "external")
+        if tag == "extattr":  # a member of a member of an external class: nothing proves it exists
+            return ("opaque", f"{payload}.{attr}"), res
+        if tag == "ns":
+            sub = self.module_value(f"{payload}.{attr}")
+            return (sub, res) if sub is not None else None
+        if tag == "pkg":  # the files of one package, definitions first: the first that has ``attr``
+            for mid in payload:  # type: ignore[attr-defined]
+                got = self.module_member(mid, attr, depth + 1)
+                if got is not None:
+                    return got[0], weaker(res, "import")
+        return None
+
+    def _value_twin(self, sym_id: int, depth: int) -> tuple[Value, str] | None:
+        """The value bound under the name of the interface or type alias ``sym_id`` in its scope, in a
+        language where one name is both (TypeScript: ``interface $ZodCheck`` and ``const $ZodCheck:
+        $constructor<$ZodCheck>``): an interface has no members at run time, so ``$ZodCheck.init()`` is
+        the value's."""
+        srow = self.syms[sym_id]
+        if srow.parent_id is None or not self._rules_of(sym_id).values_beside_types:
+            return None
+        c = self.ctx(srow.file_id)
+        if c is None or srow.parent_id not in c.local_of:
+            return None
+        scope = c.local_of[srow.parent_id]
+        binds = [cand[2] for cand in c.cands[scope].get(srow.name, ()) if cand[1] == "bind"]
+        if not binds:
+            return None
+        got = self.binding_value(c, scope, binds[-1], depth + 1)  # type: ignore[attr-defined, arg-type]
+        return got if got is not None and got[0][0] != "unknown" else None
+
+    def _getattr_value(self, class_id: int, res: str, depth: int) -> tuple[Value, str] | None:
+        """An attribute a class lacks, read from its instance: what the class's ``__getattr__`` returns,
+        when that is known (``def __getattr__(self, name) -> HookCaller``); else ``None``."""
+        ga = self.class_member(class_id, "__getattr__", depth=depth + 1)  # type: ignore[attr-defined]
+        if ga is None or ga[0][0] != "sym":
+            return None
+        srow = self.syms.get(ga[0][1])  # type: ignore[arg-type,call-overload]
+        if srow is None or srow.file_id is None or srow.kind not in ("function", "method"):
+            return None
+        got = self.call_result(ga[0], res, depth + 1)  # type: ignore[attr-defined]
+        if got is None or got[0][0] not in ("inst", "of", "any"):
+            return None
+        return got[0], weaker(res, got[1])
+
+    def _is_method(self, got: tuple[Value, str] | None) -> bool:
+        if got is None or got[0][0] != "sym":
+            return False
+        srow = self.syms.get(got[0][1])  # type: ignore[call-overload]
+        return srow is not None and srow.kind == "method"
+
+    def _field_of(self, class_id: int, name: str, depth: int) -> tuple[Value, str] | None:
+        """Field ``name`` of a class or the classes it derives from (``fields_apart_from_methods``): its
+        declared type, else nothing (a name that is not called never means the method of that name)."""
+        for v in self.mro(class_id, depth):
+            if v[0] == "sym":
+                got = self.attr_type(v[1], name, depth + 1)  # type: ignore[arg-type]
+                if got is not None:
+                    return got
+        return None
+
+    def _item(self, got: tuple[Value, str] | None) -> tuple[Value, str] | None:
+        """``xs[k]`` of a typed container ``xs`` (an element, a mapping's value); ``Box[str]`` of a repository
+        class: the class itself (a generic alias, called as the class is); nothing for other values."""
+        if got is not None and got[0][0] == "sym":
+            srow = self.syms.get(got[0][1])  # type: ignore[arg-type,call-overload]
+            return got if srow is not None and srow.kind in TYPE_KINDS and srow.file_id is not None else None
+        if got is None or got[0][0] != "of":
+            return None
+        m = container_member(got[0], "__getitem__")
+        return self.call_result(m, got[1], 0) if m is not None else None  # type: ignore[attr-defined]
+
+
+def _is_class_name(path: str) -> bool:
+    """Whether an external dotted path names a class by convention (its last part is capitalized)."""
+    return path.rsplit(".", 1)[-1][:1].isupper()

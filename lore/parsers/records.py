@@ -67,6 +67,9 @@ class Symbol:
     decorators: list[str] = field(default_factory=list)
     exported: bool = True
     is_declaration: bool = False  # a prototype / abstract declaration without a body (C headers, TS overloads)
+    # C/C++ preprocessor branch: "" compiled by a default build (or unconditional), "0" in a branch it skips
+    # (``#ifdef _WIN32`` on Linux), "?" in one the file alone cannot decide (``#ifdef HAVE_X``)
+    condition: str = ""
 
 
 @dataclass(slots=True)

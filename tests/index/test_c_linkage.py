@@ -93,3 +93,74 @@ def test_header_definitions_out_of_reach_are_no_candidates(tmp_path):
             for e in edges if table[e["caller_id"]][2] == "src.main.main"]
     assert sorted(refs, key=str) == sorted([("src.jv.jv_copy", "jv_copy", "import"), (None, "twice", "unresolved"),
                                             (None, "missing", "unresolved")], key=str)
+
+
+def _callees(tmp_path: Path, files: dict[str, str], caller: str) -> set[tuple[str | None, str, str]]:
+    table, edges = _index_refs(tmp_path, files)
+    return {(table[e["callee_id"]][2] if e["callee_id"] is not None else None, e["callee_name"], e["resolution"])
+            for e in edges if table[e["caller_id"]][2] == caller}
+
+
+def test_default_build_branch_is_chosen(tmp_path):
+    """Definitions under ``#ifdef _WIN32`` and their ``#else`` are not alternatives: a default build (Linux) compiles
+    the ``#else`` one, as clangd answers; a macro defined only for Windows is not what a Linux call expands."""
+    files = {
+        "alloc.h": "#ifndef ALLOC_H\n#define ALLOC_H\n#ifndef _WIN32\n"
+                   "static inline void hi_free(void *p) { }\n#else\nvoid hi_free(void *p);\n#endif\n#endif\n",
+        "alloc.c": '#include "alloc.h"\n#ifdef _WIN32\nvoid hi_free(void *p) { }\n#endif\n',
+        "compat.h": "#if defined(_WIN32) || defined(__APPLE__)\n#define close(fd) win32_close(fd)\n"
+                    "int win32_close(int fd);\n#endif\n",
+        "main.c": '#include "alloc.h"\n#include "compat.h"\nint main(void) { hi_free(0); close(1); return 0; }\n',
+    }
+    got = _callees(tmp_path, files, "main.main")
+    assert ("alloc.hi_free", "hi_free", "import") in got
+    assert {t for t, n, _r in got if n == "hi_free"} == {"alloc.hi_free"}
+    assert all(t is None for t, n, _r in got if n == "close")
+    # the Windows definition is still a symbol a reader finds
+    table, _edges = _index_refs(tmp_path, files)
+    assert sum(1 for row in table.values() if row[2] == "alloc.hi_free") == 2
+
+
+def test_undecided_branches_stay_alternatives(tmp_path):
+    """``#ifdef USE_JEMALLOC`` depends on the build's flags: both definitions are kept, each an alternative."""
+    files = {
+        "zmalloc.h": "void zfree(void *p);\n",
+        "zmalloc.c": '#include "zmalloc.h"\n#ifdef USE_JEMALLOC\nvoid zfree(void *p) { je_free(p); }\n'
+                     "#else\nvoid zfree(void *p) { }\n#endif\n",
+        "zmalloc_alt.c": '#include "zmalloc.h"\n#if HAVE_ALT\nvoid zfree(void *p) { }\n#endif\n',
+        "main.c": '#include "zmalloc.h"\nint main(void) { zfree(0); return 0; }\n',
+    }
+    table, edges = _index_refs(tmp_path, files)
+    ids = {e["callee_id"] for e in edges if table[e["caller_id"]][2] == "main.main"}
+    assert sorted(table[i][2] for i in ids) == ["zmalloc.zfree", "zmalloc.zfree", "zmalloc_alt.zfree"]
+
+
+def test_other_platform_files_are_not_alternatives(tmp_path):
+    """``src/unix/core.c`` and ``src/win/core.c`` both define ``uv_run``; a Linux build compiles the first."""
+    files = {
+        "include/uv.h": "int uv_run(void *loop);\n",
+        "src/unix/core.c": "#include <uv.h>\nint uv_run(void *loop) { return 0; }\n",
+        "src/win/core.c": "#include <uv.h>\nint uv_run(void *loop) { return 1; }\n",
+        "src/unix/darwin.c": "#include <uv.h>\nint uv_run(void *loop) { return 2; }\n",
+        "test/run.c": "#include <uv.h>\nint main(void) { return uv_run(0); }\n",
+    }
+    got = _callees(tmp_path, files, "test.run.main")
+    assert got == {("src.unix.core.uv_run", "uv_run", "import")}
+
+
+def test_include_search_starts_at_the_nearest_include_folder(tmp_path):
+    """``tools/lib/slab.c`` includes ``<linux/slab.h>`` as the tools' build does, from ``tools/include``: its
+    ``kfree`` implements that header's declaration, not the kernel's, so kernel callers never bind to it."""
+    files = {
+        "include/linux/slab.h": "void kfree(const void *objp);\n",
+        "tools/include/linux/slab.h": "void kfree(void *p);\n",
+        "mm/slab_common.c": "#include <linux/slab.h>\nvoid kfree(const void *object) { }\n",
+        "mm/slob.c": "#include <linux/slab.h>\nvoid kfree(const void *block) { }\n",
+        "tools/lib/slab.c": "#include <linux/slab.h>\nvoid kfree(void *p) { }\n",
+        "fs/open.c": "#include <linux/slab.h>\nint f(void) { kfree(0); return 0; }\n",
+        "tools/perf/x.c": "#include <linux/slab.h>\nint g(void) { kfree(0); return 0; }\n",
+    }
+    got = _callees(tmp_path, files, "fs.open.f")
+    assert {t for t, _n, _r in got} == {"mm.slab_common.kfree", "mm.slob.kfree"}
+    got = _callees(tmp_path, files, "tools.perf.x.g")
+    assert {t for t, _n, _r in got} == {"tools.lib.slab.kfree"}

@@ -22,6 +22,7 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers._common import Extractor, type_names
 from ...parsers.records import ParsedFile
+from ._conditions import Branches
 
 NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
                          "destructor_name", "operator_name", "namespace_identifier"})
@@ -62,7 +63,20 @@ class CExtractor(Extractor):
         self.scopes: dict[tuple[int, str], int] = {}  # (parent, name) -> namespace / class / struct defined there
         self.prototypes: list[tuple[_ts.Node, int, _ts.Node]] = []  # (declaration, owner, function_declarator)
         self.defined: set[tuple[int, str]] = set()
+        self.branches: Branches | None = None
         return super().run()
+
+    def add_symbol(self, node: _ts.Node, owner: int, name: str, kind: str, **kw) -> int:  # type: ignore[override]
+        """A symbol, with the preprocessor branch it sits in (:mod:`._conditions`)."""
+        local = super().add_symbol(node, owner, name, kind, **kw)
+        if self.branches is None:
+            root = node
+            while root.parent is not None:
+                root = root.parent
+            cplusplus = True if self.grammar == "cpp" else None if self.pf.path.endswith(".h") else False
+            self.branches = Branches(root, self.source, cplusplus=cplusplus)
+        self.pf.symbols[local].condition = self.branches.state(node.start_byte)
+        return local
 
     # -- names ----------------------------------------------------------------------------------
     def spell(self, node: _ts.Node) -> str:

@@ -69,14 +69,18 @@ class CExtractor(Extractor):
     def add_symbol(self, node: _ts.Node, owner: int, name: str, kind: str, **kw) -> int:  # type: ignore[override]
         """A symbol, with the preprocessor branch it sits in (:mod:`._conditions`)."""
         local = super().add_symbol(node, owner, name, kind, **kw)
+        self.pf.symbols[local].condition = self.branch_state(node)
+        return local
+
+    def branch_state(self, node: _ts.Node) -> str:
+        """``"0"`` when ``node`` is in a preprocessor branch a default build skips, ``"?"`` in an undecided one."""
         if self.branches is None:
             root = node
             while root.parent is not None:
                 root = root.parent
             cplusplus = True if self.grammar == "cpp" else None if self.pf.path.endswith(".h") else False
             self.branches = Branches(root, self.source, cplusplus=cplusplus)
-        self.pf.symbols[local].condition = self.branches.state(node.start_byte)
-        return local
+        return self.branches.state(node.start_byte)
 
     # -- names ----------------------------------------------------------------------------------
     def spell(self, node: _ts.Node) -> str:
@@ -343,7 +347,7 @@ class CExtractor(Extractor):
     def on_macro(self, node: _ts.Node, owner: int) -> None:
         """``#define MAX(a, b) ...``: a function whose calls resolve like any other."""
         name = self.text(node.child_by_field_name("name"))
-        if not name:
+        if not name or self.branch_state(node) == "0":  # a macro the default build never defines is no callee
             return
         # a macro is file-local where it is defined in a source file; a header's reaches its includers
         local = self.add_symbol(node, owner, name, "function", body=node.child_by_field_name("value"), exported=False)

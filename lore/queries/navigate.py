@@ -24,16 +24,16 @@ def calls(index: OpenIndex, sid: int, kind: str, limit: int, kinds: tuple[str, .
     lines. Callers in test code are left out unless ``include_tests``.
     """
     raw = read.calls_from(index.conn, sid) if kind == "call" else read.calls_to(index.conn, sid)
-    info = read.symbols_by_ids(index.conn, [c.other_id for c in raw if c.other_id is not None])
+    roles = read.symbol_roles(index.conn, [c.other_id for c in raw if c.other_id is not None])
     # group first, build row dicts only for the rows shown (kfree has 26k callers; a page shows 20)
     groups: dict[tuple, list] = {}  # key -> [score, call lines, first call]
     for c in raw:
         key = (c.other_id, c.callee_name if c.other_id is None else None)
         g = groups.get(key)
         if g is None:
-            row = info.get(c.other_id) if c.other_id is not None else None
-            if row is not None and ((kinds and row.kind not in kinds) or
-                                    (not include_tests and row.is_test and kind == "callers")):
+            role = roles.get(c.other_id) if c.other_id is not None else None
+            if role is not None and ((kinds and role[0] not in kinds) or
+                                     (not include_tests and role[1] and kind == "callers")):
                 continue
             g = groups[key] = [0.0, [], c]
         g[0] = round(g[0] + c.confidence, 4)
@@ -44,8 +44,10 @@ def calls(index: OpenIndex, sid: int, kind: str, limit: int, kinds: tuple[str, .
         (oid, name), g = item
         return (-g[0], oid if oid is not None else UNKNOWN_ID, name.rsplit(".", 1)[-1] if oid is None else "")
 
+    page = sorted(groups.items(), key=order)[:limit]
+    info = read.symbols_by_ids(index.conn, [oid for (oid, _n), _g in page if oid is not None])
     rows = []
-    for (oid, _name), (score, lines, c) in sorted(groups.items(), key=order)[:limit]:
+    for (oid, _name), (score, lines, c) in page:
         row = info.get(oid) if oid is not None else None
         d = symbol_dict(row) if row is not None else unresolved_dict(c.callee_name.rsplit(".", 1)[-1])
         d["score"] = score

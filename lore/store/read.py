@@ -209,6 +209,19 @@ def symbols_by_ids(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, Sy
     return out
 
 
+def symbol_roles(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[str, bool]]:
+    """id -> (kind, is_test) of the given symbols: what a filter needs, without signatures and docstrings
+    (26k callers of ``kfree`` are filtered, 20 are shown)."""
+    out: dict[int, tuple[str, bool]] = {}
+    ids = sorted(set(ids))
+    for k in range(0, len(ids), 900):
+        chunk = ids[k : k + 900]
+        q = ",".join("?" * len(chunk))
+        for r in conn.execute(f"SELECT id, kind, is_test FROM symbols WHERE id IN ({q})", chunk):
+            out[r[0]] = (r[1], bool(r[2]))
+    return out
+
+
 def iter_symbols(conn: sqlite3.Connection, *, kind: str | None = None, include_external: bool = False) -> Iterator[SymbolHead]:
     """:class:`SymbolHead` (id, name, qualified_name, kind, path, line, end_line) of every symbol, by id."""
     where = [] if include_external else ["s.file_id IS NOT NULL"]

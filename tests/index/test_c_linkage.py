@@ -164,3 +164,23 @@ def test_include_search_starts_at_the_nearest_include_folder(tmp_path):
     assert {t for t, _n, _r in got} == {"mm.slab_common.kfree", "mm.slob.kfree"}
     got = _callees(tmp_path, files, "tools.perf.x.g")
     assert {t for t, _n, _r in got} == {"tools.lib.slab.kfree"}
+
+
+def test_more_kernel_forms_parse():
+    """An ``#ifdef`` among initializer fields, an ``else`` closed inside ``#if 0``, a top-level macro statement
+    without ``;``, a named variadic ``#define`` parameter, a loop macro of any name and a multi-word type as a
+    macro argument leave no syntax error; a prototype whose return type is on the line before stays a symbol."""
+    from lore.languages.c import _parser
+
+    src = ("#define dprintk(fmt, args...) printk(fmt, ##args)\n"
+           "struct page *\nalloc_thing(int order,\n\t    int node);\n"
+           "static int probe(int a, int b)\n{\n\tint n = min_t(unsigned int, a, b);\n"
+           "\tskb_queue_walk_safe(q, skb, tmp) {\n\t\tn++;\n\t}\n"
+           "#if 0\n\tif (a) {\n\t\tn = 2;\n\t} else\n#endif\n\tif (b)\n\t\tn = 3;\n\treturn n;\n}\n"
+           "static struct pci_driver drv = {\n\t.probe = probe,\n#ifdef CONFIG_PM_SLEEP\n"
+           "\t.driver = {\n\t\t.pm = &pm_ops,\n\t},\n#endif\n\t.name = \"x\",\n};\n"
+           "module_platform_driver(drv)\n\nMODULE_LICENSE(\"GPL\");\n")
+    pf = _parser.parse("drivers/x.c", src.encode(), "drivers.x")
+    assert pf.syntax_errors == 0
+    assert {"probe", "alloc_thing", "dprintk"} <= {s.name for s in pf.symbols}
+    assert {"min_t", "skb_queue_walk_safe"} <= {c.callee for c in pf.calls}

@@ -80,7 +80,8 @@ _ATTRIBUTE_WORD = re.compile(
     rb"initdata_memblock|attribute_const__|lockfunc|always_inline__|nocapture|meminit\w*)|_{2,4}cacheline_\w+|notrace|asmlinkage|noinline_for_stack|noinline|noinstr")
 _ATTRIBUTE_CALL = re.compile(
     rb"__(?:aligned|section|printf|scanf|must_hold|acquires|releases|cond_acquires|alloc_size|counted_by|"
-    rb"nonstring|assume_aligned|cleanup|diagnose_as|no_sanitize_\w+)")
+    rb"nonstring|assume_aligned|cleanup|diagnose_as|no_sanitize_\w+|"
+    rb"uint|type|array|ulong)")  # libbpf's map fields: __uint(type, BPF_MAP_TYPE_ARRAY);
 # one scan finds the candidates (a word starting with ``__``, or one of the plain attribute words); the two
 # patterns above decide, and an attribute call takes its parenthesized arguments with it
 _ATTRIBUTE_SCAN = re.compile(rb"(?<![\w.>])(?:__\w+|notrace|asmlinkage|noinline_for_stack|noinline|noinstr)\b(\((?:[^()\n]|\([^()\n]*\))*\))?")
@@ -248,9 +249,33 @@ def _blank_top_call(buf: bytearray, start: int, end: int) -> None:
             k += 1
     if k < len(buf) and buf[k] != 10:
         return
-    if not semi and k + 1 < len(buf) and buf[k + 1] in b" \t{":
+    if not semi and k + 1 < len(buf):  # a body or an indented line next: a K&R definition, not a statement
+        nxt = buf[k + 1:buf.find(b"\n", k + 1) if buf.find(b"\n", k + 1) >= 0 else len(buf)]
+        if nxt.lstrip().startswith(b"{") or (nxt[:1] in (b" ", b"\t") and nxt.strip()):
+            return
+    if not _after_statement(buf, start):  # struct page *\nalloc_page(gfp_t gfp);: a declaration's second line
         return
     _blank(buf, start, k)
+
+
+def _after_statement(buf: bytearray, start: int) -> bool:
+    """Whether what precedes ``start`` (comments and directive lines skipped) ends a statement or a block."""
+    p = start - 1
+    while p >= 0:
+        while p >= 0 and buf[p] in b" \t\r\n":
+            p -= 1
+        if p >= 1 and buf[p] == 47 and buf[p - 1] == 42:  # the end of a /* comment */
+            q = buf.rfind(b"/*", 0, p - 1)
+            if q < 0:
+                return False
+            p = q - 1
+            continue
+        line = buf.rfind(b"\n", 0, p + 1) + 1
+        if buf[line:p + 1].lstrip().startswith((b"#", b"//")):  # a directive or a // comment line
+            p = line - 1
+            continue
+        return buf[p] in b";}"
+    return True
 
 
 def _blank_line_macro(buf: bytearray, start: int, end: int) -> None:

@@ -184,3 +184,12 @@ def test_more_kernel_forms_parse():
     assert pf.syntax_errors == 0
     assert {"probe", "alloc_thing", "dprintk"} <= {s.name for s in pf.symbols}
     assert {"min_t", "skb_queue_walk_safe"} <= {c.callee for c in pf.calls}
+
+
+def test_same_file_definition_of_the_default_build(tmp_path):
+    """One file defines ``g`` under ``#ifndef _WIN32`` and again under ``#else``: its own call binds the first."""
+    files = {"n.c": "#ifndef _WIN32\nstatic int g(void) { return 1; }\n#else\nstatic int g(void) { return 2; }\n"
+                    "#endif\nint use(void) { return g(); }\n"}
+    table, edges = _index_refs(tmp_path, files)
+    lines = [table[e["callee_id"]][5] for e in edges if e["callee_name"] == "g"]
+    assert lines == [2]

@@ -122,8 +122,10 @@ def test_default_build_branch_is_chosen(tmp_path):
 
 
 def test_undecided_branches_stay_alternatives(tmp_path):
-    """``#ifdef USE_JEMALLOC`` depends on the build's flags: both definitions are kept, each an alternative."""
+    """``#ifdef USE_JEMALLOC`` depends on the build (a config header defines it, included by some builds): both
+    definitions are kept, each an alternative."""
     files = {
+        "config.h": "#define USE_JEMALLOC 1\n#define HAVE_ALT 1\n",
         "zmalloc.h": "void zfree(void *p);\n",
         "zmalloc.c": '#include "zmalloc.h"\n#ifdef USE_JEMALLOC\nvoid zfree(void *p) { je_free(p); }\n'
                      "#else\nvoid zfree(void *p) { }\n#endif\n",
@@ -193,3 +195,17 @@ def test_same_file_definition_of_the_default_build(tmp_path):
     table, edges = _index_refs(tmp_path, files)
     lines = [table[e["callee_id"]][5] for e in edges if e["callee_name"] == "g"]
     assert lines == [2]
+
+
+def test_flags_no_file_defines_are_undefined(tmp_path):
+    """``#if defined(USE_APICHECK)`` where no file defines ``USE_APICHECK``: a default build (no ``-D``) takes the
+    ``#else``; ``HAVE_ALT``, which ``config.h`` defines, stays undecided (both alternatives kept)."""
+    files = {
+        "config.h": "#define HAVE_ALT 1\n",
+        "api.h": "#if defined(USE_APICHECK)\n#define api_check(e) assert(e)\n#else\n#define api_check(e) ((void)0)\n"
+                 "#endif\n#ifdef HAVE_ALT\n#define alt(x) (x)\n#else\n#define alt(x) (0)\n#endif\n",
+        "main.c": '#include "api.h"\nint main(void) { api_check(1); return alt(2); }\n',
+    }
+    table, edges = _index_refs(tmp_path, files)
+    got = sorted((e["callee_name"], table[e["callee_id"]][5]) for e in edges if e["callee_id"] is not None)
+    assert got == [("alt", 7), ("alt", 9), ("api_check", 4)]

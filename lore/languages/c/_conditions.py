@@ -167,12 +167,38 @@ def _apply(op: str, a: int | None, b: int | None) -> int | None:
             "-": lambda: a - b, "*": lambda: a * b, "/": lambda: int(a / b), "%": lambda: a % b}[op]()
 
 
-def evaluate(text: str, macros: dict[str, object] | None = None, *, cplusplus: bool | None = False) -> bool | None:
+# names the C library, POSIX, the compiler or the kernel's configuration define: never assumed undefined
+_SYSTEM_NAME = re.compile(
+    r"_|CONFIG_|E[A-Z0-9]+$|SIG|O_|S_I|AF_|PF_|SO_|SOL_|IP_|IPV6_|IPPROTO_|TCP_|UDP_|MSG_|SOCK_|CLOCK_|RTLD_|MAP_|"
+    r"PROT_|MADV_|POLL|EPOLL|F_|FD_|SEEK_|PTHREAD_|SCHED_|RLIMIT_|W[A-Z]+$|PATH_MAX|NAME_MAX|IOV_MAX|.*_(MAX|MIN|C|"
+    r"WIDTH|BIT|BITS|SOURCE)$|INFINITY|NAN|HUGE_VAL|FLT_|DBL_|LDBL_|CHAR_|U?INT|U?LONG|LLONG|S?SIZE_|PRI|SCN|"
+    r"BYTE_ORDER|LITTLE_ENDIAN|BIG_ENDIAN|PDP_ENDIAN|STDC|EOF|BUFSIZ|FILENAME_MAX|TMP_MAX|RAND_MAX|MB_|LC_|NULL|"
+    r"TRUE|FALSE|IN6?_|INADDR_|NI_|AI_|EAI_|IOC|TIOC|FIO|SIOC|ST_|UTIME_|AT_|GRND_|MFD_|EFD_|TFD_|IN_|SPLICE_|"
+    r"PR_|ARCH_|SYS_|NSIG|SA_|SS_|SEGV_|BUS_|ILL_|FPE_|CLD_|POSIX|HAVE___")
+
+
+def assumable(name: str) -> bool:
+    """Whether a name nobody defines may be read as undefined: an upper-case project flag (``HAVE_ALT``,
+    ``LUA_USE_APICHECK``), not what a system header or the build's configuration defines (``EINTR``,
+    ``O_CLOEXEC``, ``CONFIG_SMP``, ``_GNU_SOURCE``).
+
+    Examples
+    --------
+    >>> [assumable(n) for n in ("HAVE_ALT", "LUA_USE_APICHECK", "EINTR", "O_CLOEXEC", "CONFIG_SMP", "lua_assert")]
+    [True, True, False, False, False, False]
+    """
+    return name.isupper() and _SYSTEM_NAME.match(name) is None
+
+
+def evaluate(text: str, macros: dict[str, object] | None = None, *, cplusplus: bool | None = False,
+             assumed: set[str] | None = None) -> bool | None:
     """Whether ``#if text`` holds in the default configuration: ``True``, ``False`` or ``None`` (not decided).
 
     ``macros`` maps names the file defined (an int value, :data:`DEFINED`, :data:`UNKNOWN`, or ``None`` for
     ``#undef``); other names follow the platform's facts, and a name neither knows is not decided.
     ``cplusplus``: whether ``__cplusplus`` is defined (``None`` for a header either language includes).
+    ``assumed``: when given, a name nobody decides that :func:`assumable` allows is read as undefined and
+    added to it (the answer then holds if no file of the project defines those names).
 
     Examples
     --------
@@ -194,6 +220,9 @@ def evaluate(text: str, macros: dict[str, object] | None = None, *, cplusplus: b
             v = PLATFORM_DEFINED[name]
             return DEFINED if v is None else v
         if name in PLATFORM_UNDEFINED:
+            return None
+        if assumed is not None and assumable(name):
+            assumed.add(name)
             return None
         return UNKNOWN
 
@@ -224,53 +253,71 @@ class Branches:
 
     Examples
     --------
-    >>> src = b"#ifndef _WIN32\\nint a;\\n#else\\nint b;\\n#endif\\n#ifdef HAVE_X\\nint c;\\n#endif\\n"
+    >>> src = (b"#ifndef _WIN32\\nint a;\\n#else\\nint b;\\n#endif\\n#ifdef HAVE_X\\nint c;\\n#endif\\n"
+    ...        b"#if __GNUC__ > 3\\nint d;\\n#endif\\n")
     >>> br = Branches(_ts.parse("c", src).root_node, src, cplusplus=False)
-    >>> [br.state(src.index(x)) for x in (b"int a", b"int b", b"int c")]
-    ['', '0', '?']
+    >>> [br.state(src.index(x)) for x in (b"int a", b"int b", b"int c", b"int d")]
+    ['', '0', '?0 HAVE_X', '?']
     """
 
-    def __init__(self, root: _ts.Node, source: bytes, *, cplusplus: bool | None) -> None:
+    def __init__(self, root: _ts.Node, source: bytes, *, cplusplus: bool | None, assume: bool = False) -> None:
         self.source = source
         self.cplusplus = cplusplus
+        self.assume = assume
         self.macros: dict[str, object] = {}
+        self.defines: set[str] = set()
+        self.depends: dict[str, frozenset[str]] = {}  # assume pass: macro -> the assumed names its #define needs
         self.off: list[tuple[int, int]] = []
         self.undecided: list[tuple[int, int]] = []
+        self.assumed_off: list[tuple[int, int, frozenset[str]]] = []
         if b"#" in source:
-            self._walk(root.children, True)
+            self._walk(root.children, True, frozenset())
         self.off = _merged(self.off)
         self.undecided = _merged(self.undecided)
         self._off_starts = [a for a, _ in self.off]
         self._und_starts = [a for a, _ in self.undecided]
+        self._root = root
+        self._assuming: Branches | None = None
 
     def state(self, byte: int) -> str:
-        """``"0"`` in an off branch, ``"?"`` in an undecided one, else ``""``."""
+        """``"0"`` in an off branch, ``"?"`` in an undecided one, else ``""``. An undecided branch that is off
+        when the project flags it tests are undefined is ``"?0 NAME ..."`` (those names): resolution reads it as
+        off when no file of the project defines any of them."""
         if _inside(self.off, self._off_starts, byte):
             return "0"
-        if _inside(self.undecided, self._und_starts, byte):
-            return "?"
-        return ""
+        if not _inside(self.undecided, self._und_starts, byte):
+            return ""
+        if self._assuming is None:
+            self._assuming = Branches(self._root, self.source, cplusplus=self.cplusplus, assume=True)
+        names: set[str] = set()
+        for a, b, used in self._assuming.assumed_off:
+            if a <= byte < b:
+                names |= used
+        return "?0 " + " ".join(sorted(names)) if names else "?"
 
     def _text(self, node: _ts.Node | None) -> str:
         return self.source[node.start_byte:node.end_byte].decode("utf-8", "replace") if node is not None else ""
 
-    def _walk(self, children: list[_ts.Node], active: bool | None) -> None:
+    def _walk(self, children: list[_ts.Node], active: bool | None, names: frozenset[str]) -> None:
         for child in children:
             t = child.type
             if t in ("preproc_def", "preproc_function_def"):
-                self._define(child, active)
+                self._define(child, active, names)
             elif t == "preproc_call":
                 if self._text(child.child_by_field_name("directive")).strip() == "#undef":
                     name = self._text(child.child_by_field_name("argument")).strip()
                     if name and active is not False:
                         self.macros[name] = None if active else UNKNOWN
             elif t in _CHAINS:
-                self._chain(child, active)
+                self._chain(child, active, names)
             elif t in _INTO:
-                self._walk(child.children, active)
+                self._walk(child.children, active, names)
 
-    def _define(self, node: _ts.Node, active: bool | None) -> None:
+    def _define(self, node: _ts.Node, active: bool | None, names: frozenset[str] = frozenset()) -> None:
         name = self._text(node.child_by_field_name("name"))
+        self.defines.add(name)
+        if names and active is not False:  # assume pass: defined only if those flags are undefined
+            self.depends[name] = names
         if not name or active is False:
             return
         if active is None:
@@ -286,7 +333,7 @@ class Branches:
                     digits.startswith("0") else int(digits)
         self.macros[name] = value
 
-    def _condition(self, link: _ts.Node) -> bool | None:
+    def _condition(self, link: _ts.Node, used: set[str]) -> bool | None:
         head = self._text(link.children[0]).strip() if link.children else ""
         if link.type == "preproc_else":
             return True
@@ -295,26 +342,37 @@ class Branches:
             negate = head in ("#ifndef", "#elifndef")
             if negate and link.type == "preproc_ifdef" and name not in self.macros and _guards(link, name, self):
                 return True  # an include guard: the first time through, its body is read
-            got = evaluate(f"defined({name})", self.macros, cplusplus=self.cplusplus) if name else None
+            if self.assume and name in self.depends:
+                used |= self.depends[name]
+            got = evaluate(f"defined({name})", self.macros, cplusplus=self.cplusplus,
+                           assumed=used if self.assume else None) if name else None
             return _not(got) if negate else got
-        return evaluate(self._text(link.child_by_field_name("condition")), self.macros, cplusplus=self.cplusplus)
+        text = self._text(link.child_by_field_name("condition"))
+        if self.assume and self.depends:
+            for word in re.findall(r"[A-Za-z_]\w*", text):
+                used |= self.depends.get(word, frozenset())
+        return evaluate(text, self.macros, cplusplus=self.cplusplus, assumed=used if self.assume else None)
 
-    def _chain(self, node: _ts.Node, active: bool | None) -> None:
+    def _chain(self, node: _ts.Node, active: bool | None, outer: frozenset[str]) -> None:
         taken: bool | None = False
         link: _ts.Node | None = node
+        used: set[str] = set()  # assumed-undefined names this chain's conditions read so far (assume pass)
         while link is not None:
-            cond = self._condition(link)
+            cond = self._condition(link, used)
             branch = _and(active, _and(_not(taken), cond))
             taken = _or(taken, cond)
             alt = link.child_by_field_name("alternative")
             end = alt.start_byte if alt is not None else link.end_byte
+            names = outer | used if used else outer
             if branch is False:
                 self.off.append((link.start_byte, end))
+                if names:
+                    self.assumed_off.append((link.start_byte, end, names))
             elif branch is None:
                 self.undecided.append((link.start_byte, end))
             body = [c for c in link.children if c.is_named and c.end_byte <= end and c.type not in _LINKS
                     and c != link.child_by_field_name("condition") and c != link.child_by_field_name("name")]
-            self._walk(body, branch)
+            self._walk(body, branch, names)
             link = alt if alt is not None and alt.type in _LINKS else None
 
 

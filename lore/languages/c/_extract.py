@@ -38,6 +38,8 @@ LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|templat
                        rb"using[ \t]+namespace[ \t]|(?:\w+[ \t*&]+)*\w+::~?\w+[ \t]*\()", re.MULTILINE)
 
 
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+
 _LITERALS = {"string_literal": "#s", "concatenated_string": "#s", "raw_string_literal": "#s", "true": "#b",
              "false": "#b", "char_literal": "#c", "null": "#n", "nullptr": "#n"}
 
@@ -249,6 +251,8 @@ class CExtractor(Extractor):
         return name
 
     def finish(self) -> None:
+        if b"define" in self.source:
+            self.pf.defines = sorted({m.decode() for m in _DEFINE.findall(self.source)})
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:

@@ -343,8 +343,29 @@ def _not_built(world, sid: int) -> bool:
         srow = world.syms[sid]
         f = world.files.get(srow.file_id) if srow.file_id is not None else None
         _c, sym = record_of(world, sid)
-        got = cache[sid] = (sym is not None and sym.condition == "0") or (f is not None and _other_platform(f.path))
+        cond = sym.condition if sym is not None else ""
+        got = cond == "0" or (f is not None and _other_platform(f.path))
+        if not got and cond.startswith("?0 "):  # off when the flags it tests are undefined: are they, anywhere?
+            defined = _project_defines(world)
+            got = not any(name in defined for name in cond[3:].split())
+        cache[sid] = got
     return got
+
+
+def _project_defines(world) -> frozenset[str]:
+    """Every macro name a C/C++ file of the repository ``#define``s (a flag no file defines is undefined in a
+    default build, which passes no ``-D``)."""
+
+    def build() -> frozenset[str]:
+        out: set[str] = set()
+        for fid, f in world.files.items():
+            if f.language in ("c", "cpp"):
+                c = world.ctx(fid)
+                if c is not None:
+                    out.update(c.pf.defines)
+        return frozenset(out)
+
+    return world_cache(world, "c-project-defines", build)
 
 
 def _is_declaration(world, sid: int) -> bool:

@@ -58,7 +58,8 @@ UNKNOWN = object()  # may or may not be defined here (defined in an undecided br
 class _Expr:
     """A ``#if`` expression evaluated three-valued (``None``: cannot be decided)."""
 
-    def __init__(self, text: str, lookup) -> None:
+    def __init__(self, text: str, lookup, depth: int = 0) -> None:
+        self.depth = depth
         self.toks: list[tuple[str, str]] = []
         for m in _TOKEN.finditer(text.replace("\\\n", " ")):
             num, ident, op, char, other = m.groups()
@@ -146,6 +147,8 @@ class _Expr:
             got = self.lookup(tok)
             if got is None:  # not a macro: 0, as the preprocessor reads it
                 return 0
+            if isinstance(got, str) and self.depth < 8:  # #define LUA_FLOAT_TYPE LUA_FLOAT_DOUBLE: expanded
+                return _Expr(got, self.lookup, self.depth + 1).value()
             return got if isinstance(got, int) else None
         raise ValueError(tok)
 
@@ -194,8 +197,8 @@ def evaluate(text: str, macros: dict[str, object] | None = None, *, cplusplus: b
              assumed: set[str] | None = None) -> bool | None:
     """Whether ``#if text`` holds in the default configuration: ``True``, ``False`` or ``None`` (not decided).
 
-    ``macros`` maps names the file defined (an int value, :data:`DEFINED`, :data:`UNKNOWN`, or ``None`` for
-    ``#undef``); other names follow the platform's facts, and a name neither knows is not decided.
+    ``macros`` maps names the file defined (an int value, the text of its value, :data:`DEFINED`,
+    :data:`UNKNOWN`, or ``None`` for ``#undef``); other names follow the platform's facts, and a name neither knows is not decided.
     ``cplusplus``: whether ``__cplusplus`` is defined (``None`` for a header either language includes).
     ``assumed``: when given, a name nobody decides that :func:`assumable` allows is read as undefined and
     added to it (the answer then holds if no file of the project defines those names).
@@ -208,6 +211,9 @@ def evaluate(text: str, macros: dict[str, object] | None = None, *, cplusplus: b
     (False, True, True)
     >>> evaluate("__GNUC__ >= 4"), evaluate("defined __GNUC__"), evaluate("__has_include(<x.h>) && 0")
     (None, True, False)
+    >>> evaluate("FLOAT_TYPE == FLOAT_DOUBLE", {"FLOAT_TYPE": "FLOAT_DEFAULT", "FLOAT_DEFAULT": "FLOAT_DOUBLE",
+    ...                                         "FLOAT_DOUBLE": 2})
+    True
     """
     macros = macros or {}
 
@@ -331,6 +337,8 @@ class Branches:
                 digits = m.group(1)
                 value = int(digits, 16) if digits[:2].lower() == "0x" else int(digits, 8) if len(digits) > 1 and \
                     digits.startswith("0") else int(digits)
+            elif raw and len(raw) < 200:
+                value = raw  # an expression of other macros, expanded where a condition reads it
         self.macros[name] = value
 
     def _condition(self, link: _ts.Node, used: set[str]) -> bool | None:

@@ -331,10 +331,13 @@ def unresolved_same_name(conn: sqlite3.Connection, name: str) -> int:
     if not name:
         return 0
     tail = "." + name
-    return int(conn.execute(
-        "SELECT COUNT(*) FROM symbol_refs WHERE callee_id IS NULL AND (callee_name = ? OR substr(callee_name, -?) = ?)",
-        (name, len(tail), tail),
-    ).fetchone()[0])
+    where = "WHERE callee_id IS NULL AND (callee_name = ? OR substr(callee_name, -?) = ?)"
+    try:  # the unresolved rows' names alone (a kernel has 400k of them among 5M edges: 0.04 s instead of 0.3 s)
+        row = conn.execute(f"SELECT COUNT(*) FROM symbol_refs INDEXED BY refs_unresolved {where}",
+                           (name, len(tail), tail)).fetchone()
+    except sqlite3.OperationalError:  # an index written before refs_unresolved existed
+        row = conn.execute(f"SELECT COUNT(*) FROM symbol_refs {where}", (name, len(tail), tail)).fetchone()
+    return int(row[0])
 
 
 def node_table(conn: sqlite3.Connection) -> list[tuple[int, int, int, int, int]]:

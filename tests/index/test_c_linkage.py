@@ -209,3 +209,18 @@ def test_flags_no_file_defines_are_undefined(tmp_path):
     table, edges = _index_refs(tmp_path, files)
     got = sorted((e["callee_name"], table[e["callee_id"]][5]) for e in edges if e["callee_id"] is not None)
     assert got == [("alt", 7), ("alt", 9), ("api_check", 4)]
+
+
+def test_declaration_out_of_reach_is_the_one_first_on_the_search_path(tmp_path):
+    """A file that reaches ``kfree``'s declaration through headers the include closure does not follow (here: none)
+    binds to the definitions of the declaration first on the search path, not to ``tools/``'s copy."""
+    files = {
+        "include/linux/slab.h": "void kfree(const void *objp);\n",
+        "tools/include/linux/slab.h": "void kfree(void *p);\n",
+        "mm/slab_common.c": "#include <linux/slab.h>\nvoid kfree(const void *object) { }\n",
+        "mm/slob.c": "#include <linux/slab.h>\nvoid kfree(const void *block) { }\n",
+        "tools/lib/slab.c": "#include <linux/slab.h>\nvoid kfree(void *p) { }\n",
+        "drivers/x.c": "int f(void) { kfree(0); return 0; }\n",
+    }
+    got = _callees(tmp_path, files, "drivers.x.f")
+    assert {t for t, _n, _r in got} == {"mm.slab_common.kfree", "mm.slob.kfree"}

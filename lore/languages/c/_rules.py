@@ -200,7 +200,11 @@ class CRules(CachedRules):
                     return None
         if decls and len(defs) > 1:  # a header declares it: the sources that include that header implement it
             seen = self.include_set(world, ctx)
-            decls = [d for d in decls if world.files[world.syms[d].file_id].module_id in seen] or decls
+            # the declarations in reach; else (a kernel file reaches thousands of headers, the closure stops at
+            # MAX_CLOSURE) the ones first on the search path: include/linux/slab.h, not tools/include/linux/slab.h
+            decls = [d for d in decls if world.files[world.syms[d].file_id].module_id in seen] or \
+                [d for d in decls if not _shadowed(world, world.files[world.syms[d].file_id].path)
+                 and not _not_built(world, d)] or decls
             implementing = sorted({d for decl in decls for d in self.definitions(world, decl) or ()})
             defs = [d for d in defs if d in implementing] or defs
         if hdr:  # header definitions count where the file's includes reach them

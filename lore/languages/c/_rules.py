@@ -549,7 +549,7 @@ def _roots_for(world, includer: str | None) -> list[str]:
     cache = world_cache(world, "c-roots-for", dict)
     got = cache.get(folder)
     if got is None:
-        local = []
+        local: list[tuple[int, int, str]] = []
         for r in roots:
             parts = r.split("/")
             owner = "/".join(parts[:len(parts) - 1 - parts[::-1].index("include")]) if "include" in parts else ""

@@ -178,8 +178,6 @@ def _macro_forms(source: bytes) -> bytes:
         source = _STRING_MACRO.sub(_blank_string_macro, source)
     if b"for_each" in source or b"foreach" in source:
         source = _statement_macros(source, _LOOP_MACRO, _loop_statement)
-    source = _statement_macros(source, _BLOCK_MACRO, _loop_statement)
-    source = _statement_macros(source, _TOP_CALL, _blank_top_call)
     if b"..." in source:
         source = _NAMED_VARIADIC.sub(lambda m: m.group(1) + b"   ", source)
     if b"unsigned" in source or b"signed" in source or b"long" in source:
@@ -190,6 +188,19 @@ def _macro_forms(source: bytes) -> bytes:
     if b"struct" in source or b"union" in source:
         source = _TYPE_ARGUMENT.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3), source)
     return source
+
+
+def c_statement_macros(source: bytes) -> bytes:
+    r"""C only (in C++ ``my_class(int x) {`` in a class body is a constructor): any call followed by a block on
+    its line is a loop macro, and a call at column 0 after a statement or a block is a macro statement.
+
+    Examples
+    --------
+    >>> c_statement_macros(b"}\nmodule_init(f)\nint g(void) {\n\tskb_queue_walk(q, skb) {\n\t}\n}\n")
+    b'}\n              \nint g(void) {\n\tskb_queue_walk(q, skb);{\n\t}\n}\n'
+    """
+    source = _statement_macros(source, _BLOCK_MACRO, _loop_statement)
+    return _statement_macros(source, _TOP_CALL, _blank_top_call)
 
 
 def _blank_string_macro(m: re.Match) -> bytes:

@@ -10,7 +10,7 @@ from ...parsers import _ts
 from ...parsers.records import ParsedFile
 from ..cpp._parser import CppExtractor
 from ._extract import LOOKS_CPP, CExtractor
-from ._macros import blank_macro_noise, flatten_conditionals
+from ._macros import blank_macro_noise, c_statement_macros, flatten_conditionals
 
 __all__ = ["parse"]
 
@@ -32,6 +32,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
         ex = CppExtractor(path, source, module)  # a C++ header named .h: the C grammar would misread it
         ex.language = ex.pf.language = "c"
         return ex.run()
+    source = c_statement_macros(source)
     pf = CExtractor(path, source, module).run()
     if pf.syntax_errors and b"#" in source:  # a build reads one branch of each #if: the parse may need that too
         flat = flatten_conditionals(source)

@@ -100,8 +100,12 @@ class FileCtx:
         self._bindings: dict[int, dict[str, list[Binding]]] = {}
         self._lambdas: dict[tuple[int, int], int] | None = None
         by_scope: dict[int, list[tuple[str, int, str, object]]] = defaultdict(list)
+        # C: a definition in a preprocessor branch a default build skips (#ifdef _WIN32) does not bind its name
+        # where the file defines it again in a branch that is compiled (#else)
+        built = {(s.parent, s.name) for s in pf.symbols if s.condition != "0"} \
+            if any(s.condition == "0" for s in pf.symbols) else None
         for i, s in enumerate(pf.symbols):
-            if s.parent is not None:
+            if s.parent is not None and not (built is not None and s.condition == "0" and (s.parent, s.name) in built):
                 by_scope[s.parent].append((s.name, s.start_line, "def", i))
         for b in pf.bindings:
             by_scope[b.owner].append((b.name, b.line, "narrow" if b.until else "bind", b))

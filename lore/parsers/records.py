@@ -73,6 +73,9 @@ class Symbol:
     decorators: list[str] = field(default_factory=list)
     exported: bool = True
     is_declaration: bool = False  # a prototype / abstract declaration without a body (C headers, TS overloads)
+    # C/C++ preprocessor branch: "" compiled by a default build (or unconditional), "0" in a branch it skips
+    # (``#ifdef _WIN32`` on Linux), "?" in one the file alone cannot decide (``#ifdef HAVE_X``)
+    condition: str = ""
 
 
 @dataclass(slots=True)
@@ -181,13 +184,14 @@ class ParsedFile:
     bindings: list[Binding] = field(default_factory=list)
     syntax_errors: int = 0
     all_names: list[str] | None = None  # Python ``__all__`` when it is a literal list
+    defines: list[str] = field(default_factory=list)  # C/C++: the macro names the file ``#define``s
 
 
 # -- compact wire format -------------------------------------------------------------------------------
 # Records cross process boundaries (worker -> indexer) and are stored per file for re-resolution.
 # pickle of slotted dataclasses costs ~30 us per file object; marshal of plain tuples is ~10x faster.
 # marshal keeps lists as lists and tuples as tuples, so a record's fields round-trip as they are.
-_WIRE_VERSION = 3
+_WIRE_VERSION = 4
 _RECORD_TYPES = (Symbol, Call, TypeRef, Import, Relation, Binding)
 _LIST_FIELDS = ("symbols", "calls", "type_refs", "imports", "relations", "bindings")
 
@@ -215,6 +219,7 @@ def encode(pf: ParsedFile) -> bytes:
     for cls, name in zip(_RECORD_TYPES, _LIST_FIELDS, strict=True):
         get = _GETTERS[cls]
         parts.append([get(r) for r in getattr(pf, name)])
+    parts.append(pf.defines)
     return zlib.compress(marshal.dumps(parts), 1)
 
 
@@ -224,7 +229,7 @@ def decode(data: bytes) -> ParsedFile:
     import zlib
 
     parts = marshal.loads(zlib.decompress(data))
-    if parts[0] not in (1, 2, _WIRE_VERSION):
+    if parts[0] not in (1, 2, 3, _WIRE_VERSION):
         raise ValueError(f"unknown record wire version {parts[0]}")
     pf = ParsedFile(parts[1], parts[2], parts[3], syntax_errors=parts[4], all_names=parts[5])
     pf.symbols = [Symbol(*t) for t in parts[6]]
@@ -237,4 +242,6 @@ def decode(data: bytes) -> ParsedFile:
     pf.imports = [Import(*t) for t in parts[9]]
     pf.relations = [Relation(*t) for t in parts[10]]
     pf.bindings = [Binding(*t) for t in parts[11]]
+    if len(parts) > 12:  # version 4 added the C macro names
+        pf.defines = parts[12]
     return pf

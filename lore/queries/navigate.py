@@ -24,30 +24,37 @@ def calls(index: OpenIndex, sid: int, kind: str, limit: int, kinds: tuple[str, .
     lines. Callers in test code are left out unless ``include_tests``.
     """
     raw = read.calls_from(index.conn, sid) if kind == "call" else read.calls_to(index.conn, sid)
-    info = read.symbols_by_ids(index.conn, [c.other_id for c in raw if c.other_id is not None])
-    grouped: dict[tuple, dict] = {}
+    roles = read.symbol_roles(index.conn, [c.other_id for c in raw if c.other_id is not None])
+    # group first, build row dicts only for the rows shown (kfree has 26k callers; a page shows 20)
+    groups: dict[tuple, list] = {}  # key -> [score, call lines, first call]
     for c in raw:
         key = (c.other_id, c.callee_name if c.other_id is None else None)
-        g = grouped.get(key)
+        g = groups.get(key)
         if g is None:
-            row = info.get(c.other_id) if c.other_id is not None else None
-            if row is not None:
-                if (kinds and row.kind not in kinds) or (not include_tests and row.is_test and kind == "callers"):
-                    continue
-                d = symbol_dict(row)
-            else:
-                d = unresolved_dict(c.callee_name.rsplit(".", 1)[-1])
-            d["score"] = 0.0
-            d["why"] = {"resolution": c.resolution, "call_lines": [], "callee_name": c.callee_name,
-                        "call_kind": c.kind}
-            grouped[key] = d
-            g = d
-        g["score"] = round(g["score"] + c.confidence, 4)
-        if c.line not in g["why"]["call_lines"]:
-            g["why"]["call_lines"].append(c.line)
-    rows = sorted(grouped.values(), key=lambda d: (-d["score"], d["id"] if d["id"] is not None else UNKNOWN_ID, d["name"]))
+            role = roles.get(c.other_id) if c.other_id is not None else None
+            if role is not None and ((kinds and role[0] not in kinds) or
+                                     (not include_tests and role[1] and kind == "callers")):
+                continue
+            g = groups[key] = [0.0, [], c]
+        g[0] = round(g[0] + c.confidence, 4)
+        if c.line not in g[1]:
+            g[1].append(c.line)
+
+    def order(item: tuple[tuple, list]) -> tuple:
+        (oid, name), g = item
+        return (-g[0], oid if oid is not None else UNKNOWN_ID, name.rsplit(".", 1)[-1] if oid is None else "")
+
+    page = sorted(groups.items(), key=order)[:limit]
+    info = read.symbols_by_ids(index.conn, [oid for (oid, _n), _g in page if oid is not None])
+    rows = []
+    for (oid, _name), (score, lines, c) in page:
+        row = info.get(oid) if oid is not None else None
+        d = symbol_dict(row) if row is not None else unresolved_dict(c.callee_name.rsplit(".", 1)[-1])
+        d["score"] = score
+        d["why"] = {"resolution": c.resolution, "call_lines": lines, "callee_name": c.callee_name, "call_kind": c.kind}
+        rows.append(d)
     note = "" if rows else ("no calls recorded for this symbol" if kind == "call" else "nothing in the index calls this symbol")
-    return rows[:limit], len(rows), note
+    return rows, len(groups), note
 
 
 def _file_of(index: OpenIndex, sid: int) -> int:

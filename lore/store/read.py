@@ -211,6 +211,19 @@ def symbols_by_ids(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, Sy
     return out
 
 
+def symbol_roles(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[str, bool]]:
+    """id -> (kind, is_test) of the given symbols: what a filter needs, without signatures and docstrings
+    (26k callers of ``kfree`` are filtered, 20 are shown)."""
+    out: dict[int, tuple[str, bool]] = {}
+    ids = sorted(set(ids))
+    for k in range(0, len(ids), 900):
+        chunk = ids[k : k + 900]
+        q = ",".join("?" * len(chunk))
+        for r in conn.execute(f"SELECT id, kind, is_test FROM symbols WHERE id IN ({q})", chunk):
+            out[r[0]] = (r[1], bool(r[2]))
+    return out
+
+
 def iter_symbols(conn: sqlite3.Connection, *, kind: str | None = None, include_external: bool = False) -> Iterator[SymbolHead]:
     """:class:`SymbolHead` (id, name, qualified_name, kind, path, line, end_line) of every symbol, by id."""
     where = [] if include_external else ["s.file_id IS NOT NULL"]
@@ -322,17 +335,18 @@ def unresolved_same_name(conn: sqlite3.Connection, name: str, *, file_id: int | 
     if not name:
         return 0
     tail = "." + name
-    if file_id is None:
-        return int(conn.execute(
-            "SELECT COUNT(*) FROM symbol_refs WHERE callee_id IS NULL AND (callee_name = ? OR substr(callee_name, -?) = ?)",
-            (name, len(tail), tail),
-        ).fetchone()[0])
-    return int(conn.execute(
-        """SELECT COUNT(*) FROM symbol_refs r JOIN symbols s ON s.id = r.caller_id JOIN files f ON f.id = s.file_id
-           WHERE r.callee_id IS NULL AND (r.callee_name = ? OR substr(r.callee_name, -?) = ?)
-             AND f.language = (SELECT language FROM files WHERE id = ?)""",
-        (name, len(tail), tail, file_id),
-    ).fetchone()[0])
+    where = "WHERE r.callee_id IS NULL AND (r.callee_name = ? OR substr(r.callee_name, -?) = ?)"
+    args: tuple = (name, len(tail), tail)
+    if file_id is not None:
+        where += " AND f.language = (SELECT language FROM files WHERE id = ?)"
+        args += (file_id,)
+    joins = "JOIN symbols s ON s.id = r.caller_id JOIN files f ON f.id = s.file_id" if file_id is not None else ""
+    try:  # the unresolved rows' names alone (a kernel has 400k of them among 5M edges: 0.04 s instead of 0.3 s)
+        row = conn.execute(f"SELECT COUNT(*) FROM symbol_refs r INDEXED BY refs_unresolved {joins} {where}",
+                           args).fetchone()
+    except sqlite3.OperationalError:  # an index written before refs_unresolved existed
+        row = conn.execute(f"SELECT COUNT(*) FROM symbol_refs r {joins} {where}", args).fetchone()
+    return int(row[0])
 
 
 def node_table(conn: sqlite3.Connection) -> list[tuple[int, int, int, int, int]]:

@@ -244,7 +244,8 @@ CREATE TABLE IF NOT EXISTS code_vectors (
 # (an index written before keeps symbols_name on the name alone: the same answers, through the rows); the nearest names
 # to a typo come from symbols_name_lower (a prefix range) and symbols_name_tail (the last three
 # characters); re-exports are read by the importing file's module (files_module), Go packages from the
-# Go files' paths (files_language). An index only speeds
+# Go files' paths (files_language); the count of unresolved call sites beside `callers` scans refs_unresolved,
+# the unresolved rows' names only. An index only speeds
 # up reads, so none needs a SCHEMA_VERSION bump: `lore index` creates a missing one (ensure_indexes, IF
 # NOT EXISTS) on an older index, and until then the same queries answer by scanning.
 CORE_INDEXES = """
@@ -258,6 +259,7 @@ CREATE INDEX IF NOT EXISTS files_module ON files(module);
 CREATE INDEX IF NOT EXISTS files_language ON files(language, path);
 CREATE INDEX IF NOT EXISTS refs_caller ON symbol_refs(caller_id, callee_id);
 CREATE INDEX IF NOT EXISTS refs_callee ON symbol_refs(callee_id, caller_id);
+CREATE INDEX IF NOT EXISTS refs_unresolved ON symbol_refs(callee_name) WHERE callee_id IS NULL;
 CREATE INDEX IF NOT EXISTS type_refs_symbol ON type_refs(symbol_id, type_id);
 CREATE INDEX IF NOT EXISTS type_refs_type ON type_refs(type_id, symbol_id);
 CREATE INDEX IF NOT EXISTS imports_file ON file_imports(file_id);

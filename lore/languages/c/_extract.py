@@ -22,6 +22,7 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers._common import Extractor, type_names
 from ...parsers.records import ParsedFile
+from ._conditions import Branches
 
 NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
                          "destructor_name", "operator_name", "namespace_identifier"})
@@ -36,6 +37,8 @@ LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|templat
                        rb"utility|functional|algorithm|type_traits|atomic|mutex|unordered_map|set|limits|cassert)>|"
                        rb"using[ \t]+namespace[ \t]|(?:\w+[ \t*&]+)*\w+::~?\w+[ \t]*\()", re.MULTILINE)
 
+
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
 
 _LITERALS = {"string_literal": "#s", "concatenated_string": "#s", "raw_string_literal": "#s", "true": "#b",
              "false": "#b", "char_literal": "#c", "null": "#n", "nullptr": "#n"}
@@ -62,7 +65,24 @@ class CExtractor(Extractor):
         self.scopes: dict[tuple[int, str], int] = {}  # (parent, name) -> namespace / class / struct defined there
         self.prototypes: list[tuple[_ts.Node, int, _ts.Node]] = []  # (declaration, owner, function_declarator)
         self.defined: set[tuple[int, str, str]] = set()  # (owner, name, overload_key)
+        self.branches: Branches | None = None
         return super().run()
+
+    def add_symbol(self, node: _ts.Node, owner: int, name: str, kind: str, **kw) -> int:  # type: ignore[override]
+        """A symbol, with the preprocessor branch it sits in (:mod:`._conditions`)."""
+        local = super().add_symbol(node, owner, name, kind, **kw)
+        self.pf.symbols[local].condition = self.branch_state(node)
+        return local
+
+    def branch_state(self, node: _ts.Node) -> str:
+        """``"0"`` when ``node`` is in a preprocessor branch a default build skips, ``"?"`` in an undecided one."""
+        if self.branches is None:
+            root = node
+            while root.parent is not None:
+                root = root.parent
+            cplusplus = True if self.grammar == "cpp" else None if self.pf.path.endswith(".h") else False
+            self.branches = Branches(root, self.source, cplusplus=cplusplus)
+        return self.branches.state(node.start_byte)
 
     # -- names ----------------------------------------------------------------------------------
     def spell(self, node: _ts.Node) -> str:
@@ -238,6 +258,8 @@ class CExtractor(Extractor):
         return name
 
     def finish(self) -> None:
+        if b"define" in self.source:
+            self.pf.defines = sorted({m.decode() for m in _DEFINE.findall(self.source)})
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:
@@ -336,7 +358,7 @@ class CExtractor(Extractor):
     def on_macro(self, node: _ts.Node, owner: int) -> None:
         """``#define MAX(a, b) ...``: a function whose calls resolve like any other."""
         name = self.text(node.child_by_field_name("name"))
-        if not name:
+        if not name or self.branch_state(node) == "0":  # a macro the default build never defines is no callee
             return
         # a macro is file-local where it is defined in a source file; a header's reaches its includers
         local = self.add_symbol(node, owner, name, "function", body=node.child_by_field_name("value"), exported=False)

@@ -77,13 +77,14 @@ _ATTRIBUTE_WORD = re.compile(
     rb"hot|weak|pure|packed|maybe_unused|always_unused|used|visible|noreturn|ref|refdata|sched|noclone|nocfi|"
     rb"noinstr|irq_entry|latent_entropy|randomize_layout|designated_init|deprecated|attribute_const|malloc|"
     rb"cpuidle|kprobes|flatten|mustcheck|unused|lockdep_init|cacheline_aligned\w*|page_aligned_\w+|"
-    rb"initdata_memblock|attribute_const__|lockfunc|always_inline__|nocapture|meminit\w*)|_{2,4}cacheline_\w+|notrace|asmlinkage|noinline_for_stack")
+    rb"initdata_memblock|attribute_const__|lockfunc|always_inline__|nocapture|meminit\w*)|_{2,4}cacheline_\w+|notrace|asmlinkage|noinline_for_stack|noinline|noinstr")
 _ATTRIBUTE_CALL = re.compile(
     rb"__(?:aligned|section|printf|scanf|must_hold|acquires|releases|cond_acquires|alloc_size|counted_by|"
-    rb"nonstring|assume_aligned|cleanup|diagnose_as|no_sanitize_\w+)")
+    rb"nonstring|assume_aligned|cleanup|diagnose_as|no_sanitize_\w+|"
+    rb"uint|type|array|ulong)")  # libbpf's map fields: __uint(type, BPF_MAP_TYPE_ARRAY);
 # one scan finds the candidates (a word starting with ``__``, or one of the plain attribute words); the two
 # patterns above decide, and an attribute call takes its parenthesized arguments with it
-_ATTRIBUTE_SCAN = re.compile(rb"(?<![\w.>])(?:__\w+|notrace|asmlinkage|noinline_for_stack)\b(\((?:[^()\n]|\([^()\n]*\))*\))?")
+_ATTRIBUTE_SCAN = re.compile(rb"(?<![\w.>])(?:__\w+|notrace|asmlinkage|noinline_for_stack|noinline|noinstr)\b(\((?:[^()\n]|\([^()\n]*\))*\))?")
 
 
 def _blank_attribute(m: re.Match) -> bytes:
@@ -123,6 +124,19 @@ _CASE_RANGE = re.compile(rb"(\bcase\b[^:\n]*?)([ \t]\.\.\.[^:\n]*)(?=:)")
 _STRING_MACRO = re.compile(rb'(?<=[(,"\s])[A-Z][A-Z0-9_]{2,}(?=[ \t]*")')
 # ``list_for_each_entry(pos, head, member) {``: a loop macro, read as a call statement before its block
 _LOOP_MACRO = re.compile(rb"^[ \t]+\w*(?:for_each|foreach)\w*\(", re.MULTILINE)
+# ``skb_queue_walk_safe(q, skb, tmp) {``: any other call followed by a block on its line is a loop macro too
+_BLOCK_MACRO = re.compile(rb"^[ \t]+(?!(?:if|while|for|switch|return|sizeof|do|else)\b)[a-z_]\w*\((?=[^\n]*\)[ \t]+\{[ \t]*\r?$)",
+                          re.MULTILINE)
+# ``module_platform_driver(drv)`` / ``core_param(x, y, int, 0644);`` at column 0: a macro used as a top-level
+# statement (no C declaration starts with a call)
+_TOP_CALL = re.compile(rb"^(?:[a-z_]\w*|[A-Z][A-Z0-9_]*(?=\(\s*\"))\(", re.MULTILINE)  # SEC("tc"): upper case too
+# ``min_t(unsigned int, a, b)``: a type of several words as a macro argument, read as one name
+_WORDS_TYPE_ARGUMENT = re.compile(rb"(?<=[(,])([ \t]*)(unsigned|signed|long)[ \t]+(?=(?:long|int|short|char)[ \t]*[,)])")
+# ``#define dprintk(fmt, args...)``: GNU's named variadic parameter, read as a plain one
+_NAMED_VARIADIC = re.compile(rb"^([ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*?\w)(\.\.\.)(?=[ \t]*\))", re.MULTILINE)
+# ``char _license[] SEC("license") = ...``, ``void *ctx[] CRYPTO_MINALIGN_ATTR;``: an attribute macro after a
+# declarator
+_AFTER_DECLARATOR = re.compile(rb"(?<=\])([ \t]+[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?)(?=[ \t]*[;=])")
 # ``container_of(p, struct page, lru)``: a type as a macro argument
 _TYPE_ARGUMENT = re.compile(rb"([(,]\s*)(struct|union)([ \t]+\w+[ \t]*)(?=[,)])")
 
@@ -146,7 +160,7 @@ def _macro_forms(source: bytes) -> bytes:
     >>> _macro_forms(b"SYSCALL_DEFINE1(close, unsigned int, fd)\n{\n\treturn 0;\n}\n")[:26]
     b'long            close( uns'
     """
-    if b"__" in source or b"notrace" in source or b"asmlinkage" in source:
+    if b"__" in source or b"notrace" in source or b"asmlinkage" in source or b"noin" in source:
         source = _ATTRIBUTE_SCAN.sub(_blank_attribute, source)
     source = _TOP_STATEMENTS.sub(lambda m: b" " * len(m.group(0)), source)
     source = _RETURN_MACRO.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3) + b" ", source)
@@ -164,9 +178,29 @@ def _macro_forms(source: bytes) -> bytes:
         source = _STRING_MACRO.sub(_blank_string_macro, source)
     if b"for_each" in source or b"foreach" in source:
         source = _statement_macros(source, _LOOP_MACRO, _loop_statement)
+    if b"..." in source:
+        source = _NAMED_VARIADIC.sub(lambda m: m.group(1) + b"   ", source)
+    if b"unsigned" in source or b"signed" in source or b"long" in source:
+        source = _WORDS_TYPE_ARGUMENT.sub(lambda m: m.group(1) + m.group(2) + b"_" * (len(m.group(0)) - len(m.group(1))
+                                                                                       - len(m.group(2))), source)
+    if b"]" in source:
+        source = _AFTER_DECLARATOR.sub(lambda m: b" " * len(m.group(1)), source)
     if b"struct" in source or b"union" in source:
         source = _TYPE_ARGUMENT.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3), source)
     return source
+
+
+def c_statement_macros(source: bytes) -> bytes:
+    r"""C only (in C++ ``my_class(int x) {`` in a class body is a constructor): any call followed by a block on
+    its line is a loop macro, and a call at column 0 after a statement or a block is a macro statement.
+
+    Examples
+    --------
+    >>> c_statement_macros(b"}\nmodule_init(f)\nint g(void) {\n\tskb_queue_walk(q, skb) {\n\t}\n}\n")
+    b'}\n              \nint g(void) {\n\tskb_queue_walk(q, skb);{\n\t}\n}\n'
+    """
+    source = _statement_macros(source, _BLOCK_MACRO, _loop_statement)
+    return _statement_macros(source, _TOP_CALL, _blank_top_call)
 
 
 def _blank_string_macro(m: re.Match) -> bytes:
@@ -211,6 +245,48 @@ def _blank_declaration(buf: bytearray, start: int, end: int) -> None:
         for j in range(start, k + 1):
             if buf[j] != 10:
                 buf[j] = 32
+
+
+def _blank_top_call(buf: bytearray, start: int, end: int) -> None:
+    """``name(args);`` or ``name(args)`` ending its line at column 0, not followed by a body or an indented
+    line (a K&R definition's parameter declarations): spaces, newlines kept."""
+    k = end + 1
+    while k < len(buf) and buf[k] in b" \t\r":
+        k += 1
+    semi = k < len(buf) and buf[k] == 59
+    if semi:
+        k += 1
+        while k < len(buf) and buf[k] in b" \t\r":
+            k += 1
+    if k < len(buf) and buf[k] != 10:
+        return
+    if not semi and k + 1 < len(buf):  # a body or an indented line next: a K&R definition, not a statement
+        nxt = buf[k + 1:buf.find(b"\n", k + 1) if buf.find(b"\n", k + 1) >= 0 else len(buf)]
+        if nxt.lstrip().startswith(b"{") or (nxt[:1] in (b" ", b"\t") and nxt.strip()):
+            return
+    if not _after_statement(buf, start):  # struct page *\nalloc_page(gfp_t gfp);: a declaration's second line
+        return
+    _blank(buf, start, k)
+
+
+def _after_statement(buf: bytearray, start: int) -> bool:
+    """Whether what precedes ``start`` (comments and directive lines skipped) ends a statement or a block."""
+    p = start - 1
+    while p >= 0:
+        while p >= 0 and buf[p] in b" \t\r\n":
+            p -= 1
+        if p >= 1 and buf[p] == 47 and buf[p - 1] == 42:  # the end of a /* comment */
+            q = buf.rfind(b"/*", 0, p - 1)
+            if q < 0:
+                return False
+            p = q - 1
+            continue
+        line = buf.rfind(b"\n", 0, p + 1) + 1
+        if buf[line:p + 1].lstrip().startswith((b"#", b"//")):  # a directive or a // comment line
+            p = line - 1
+            continue
+        return buf[p] in b";}"
+    return True
 
 
 def _blank_line_macro(buf: bytearray, start: int, end: int) -> None:
@@ -264,3 +340,80 @@ def _define_as_function(m: re.Match) -> bytes:
     if sep == b")":  # SYSCALL_DEFINE0(name): no parameters
         out = head + b" " * (width - len(head) - len(name) - 2) + name + b"()"
     return out
+
+
+_SCAN = re.compile(rb'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|'
+                   rb"^[ \t]*#[ \t]*(\w*)(?:[^\n]*\\\r?\n)*[^\n]*|[{}]", re.MULTILINE | re.DOTALL)
+
+
+def flatten_conditionals(source: bytes) -> bytes:
+    r"""``source`` with the preprocessor chains that break a C parse resolved to one branch, as a build would:
+    those inside braces (an ``#ifdef`` among a struct initializer's fields, an ``if`` whose ``else`` is in an
+    ``#if 0``) and those whose branches open or close braces (two headers of one function). The branch kept is
+    the first one a default build decides true (:func:`lore.languages.c._conditions.evaluate`), else the first
+    undecided one; the directives and the other branches become spaces (newlines kept, positions unchanged).
+    Used only for a file whose parse has errors (:func:`lore.languages.c._parser.parse`).
+
+    Examples
+    --------
+    >>> src = b"struct d x = {\n#ifdef CONFIG_PM\n\t.pm = &ops,\n#endif\n};\n"
+    >>> flatten_conditionals(src)
+    b'struct d x = {\n                \n\t.pm = &ops,\n      \n};\n'
+    >>> src = b"int f(void) {\n#ifdef _WIN32\n\tif (a) {\n#else\n\tif (b) {\n#endif\n\t}\n}\n"
+    >>> flatten_conditionals(src).split(b"\n")[4]
+    b'\tif (b) {'
+    """
+    from ._conditions import evaluate
+
+    buf = bytearray(source)
+    depth = 0
+    # open chains: [depth at #if, unbalanced?, [(directive start, directive end, condition or None for #else)]]
+    stack: list[list] = []
+    for m in _SCAN.finditer(source):
+        tok = m.group(0)
+        if tok == b"{":
+            depth += 1
+            continue
+        if tok == b"}":
+            depth = max(0, depth - 1)
+            continue
+        word = m.group(1)
+        if word is None or not tok.lstrip().startswith(b"#"):
+            continue
+        rest = tok.lstrip()[1:].lstrip()[len(word):].decode("utf-8", "replace").replace("\\\n", " ")
+        rest = re.sub(r"/\*.*?\*/|//.*", " ", rest, flags=re.S).strip()
+        if word in (b"if", b"ifdef", b"ifndef"):
+            cond = rest if word == b"if" else f"defined({rest})" if word == b"ifdef" else f"!defined({rest})"
+            stack.append([depth, False, [(m.start(), m.end(), cond)]])
+        elif word in (b"elif", b"else") and stack:
+            frame = stack[-1]
+            frame[1] = frame[1] or depth != frame[0]
+            frame[2].append((m.start(), m.end(), rest if word == b"elif" else None))
+            depth = frame[0]
+        elif word == b"endif" and stack:
+            frame = stack.pop()
+            frame[1] = frame[1] or depth != frame[0]
+            if frame[0] > 0 or frame[1]:
+                _keep_one_branch(buf, frame[2], m.start(), m.end(), evaluate)
+    return bytes(buf)
+
+
+def _keep_one_branch(buf: bytearray, links: list[tuple[int, int, str | None]], end_start: int, end_end: int,
+                     evaluate) -> None:
+    chosen = None
+    for k, (_a, _b, cond) in enumerate(links):  # the first branch not decided false
+        if cond is None or evaluate(cond) is not False:
+            chosen = k
+            break
+    for k, (a, b, _cond) in enumerate(links):
+        body_end = links[k + 1][0] if k + 1 < len(links) else end_start
+        _blank(buf, a, b)
+        if k != chosen:
+            _blank(buf, b, body_end)
+    _blank(buf, end_start, end_end)
+
+
+def _blank(buf: bytearray, a: int, b: int) -> None:
+    for j in range(a, b):
+        if buf[j] not in (10, 13):
+            buf[j] = 32

@@ -6,11 +6,12 @@ The extractor lives in :mod:`._extract` (C++'s builds on it); a ``.h`` file that
 
 from __future__ import annotations
 
+from ...parsers import _ts
 from ...parsers.records import ParsedFile
 from ..cpp._parser import CppExtractor
 from ..cpp._source import cpp_source
 from ._extract import LOOKS_CPP, CExtractor
-from ._macros import blank_macro_noise
+from ._macros import blank_macro_noise, c_statement_macros, flatten_conditionals
 
 __all__ = ["parse"]
 
@@ -32,4 +33,10 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
         ex = CppExtractor(path, cpp_source(source), module)  # a C++ header named .h: the C grammar would misread it
         ex.language = ex.pf.language = "c"
         return ex.run()
-    return CExtractor(path, source, module).run()
+    source = c_statement_macros(source)
+    pf = CExtractor(path, source, module).run()
+    if pf.syntax_errors and b"#" in source:  # a build reads one branch of each #if: the parse may need that too
+        flat = flatten_conditionals(source)
+        if flat != source and _ts.count_errors(_ts.parse("c", flat)) < pf.syntax_errors:
+            pf = CExtractor(path, flat, module).run()
+    return pf

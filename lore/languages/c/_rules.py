@@ -88,7 +88,7 @@ class CRules(CachedRules):
     def definitions(self, world, sym_id: int) -> list[int] | None:
         cache = world_cache(world, "c-definitions", dict)
         if sym_id not in cache:
-            cache[sym_id] = _definitions(world, sym_id)
+            cache[sym_id] = _definitions(self, world, sym_id)
         return cache[sym_id]
 
     overloads = True
@@ -205,7 +205,23 @@ class CRules(CachedRules):
         defs, hdr, decls = _globals(world, name)
         if not (defs or hdr or decls):
             return None
+        if any(_not_built(world, s) for s in (*defs, *hdr)):  # #ifdef _WIN32, src/win/: the default build's, if any
+            built_defs = [d for d in defs if not _not_built(world, d)]
+            built_hdr = [h for h in hdr if not _not_built(world, h)]
+            if built_defs or built_hdr:
+                defs, hdr = built_defs, built_hdr
+                decls = [d for d in decls if not _not_built(world, d)] or decls
+            else:  # a macro exists only where its branch is read: close(fd) is libc's, not win32_close's
+                hdr = [h for h in hdr if not _is_macro(world, h)]
+                if not (defs or hdr or decls):
+                    return None
         if decls and len(defs) > 1:  # a header declares it: the sources that include that header implement it
+            seen = self.include_set(world, ctx)
+            # the declarations in reach; else (a kernel file reaches thousands of headers, the closure stops at
+            # MAX_CLOSURE) the ones first on the search path: include/linux/slab.h, not tools/include/linux/slab.h
+            decls = [d for d in decls if world.files[world.syms[d].file_id].module_id in seen] or \
+                [d for d in decls if not _shadowed(world, world.files[world.syms[d].file_id].path)
+                 and not _not_built(world, d)] or decls
             implementing = sorted({d for decl in decls for d in self.definitions(world, decl) or ()})
             defs = [d for d in defs if d in implementing] or defs
         if hdr:  # header definitions count where the file's includes reach them
@@ -291,7 +307,7 @@ class CRules(CachedRules):
             here = posixpath.normpath(posixpath.join(posixpath.dirname(ctx.frow.path), spec))
             found = here if here in path_modules(world) else None
         if found is None:  # then the include search path (-I include, arch/x86/include, ...)
-            found = _on_search_path(world, spec)
+            found = _on_search_path(world, spec, ctx.frow.path)
         if found is None and spec not in _LIBC_HEADERS and not (module.startswith("<") and "/" in spec
                                                                and spec.split("/")[0] in _SYSTEM_DIRS):
             found = _include_suffix(world, spec)  # a folder the build adds with -I that the search path misses
@@ -311,6 +327,66 @@ class CRules(CachedRules):
 def _is_macro(world, sid: int) -> bool:
     _c, sym = record_of(world, sid)
     return sym is not None and sym.signature.startswith("#")
+
+
+# folders (and file names) of another system's code: a default build (Linux, x86_64) compiles none of them
+_OTHER_PLATFORM_DIRS = frozenset({
+    "win", "win32", "win64", "windows", "mingw", "msvc", "cygwin", "darwin", "mac", "macos", "macosx", "osx",
+    "ios", "bsd", "freebsd", "netbsd", "openbsd", "dragonfly", "aix", "sunos", "solaris", "haiku", "qnx", "os390",
+    "zos", "hurd", "ibmi", "os400", "emscripten", "vms", "os2", "msdos", "amiga", "beos",
+})
+_OTHER_PLATFORM_FILES = frozenset({
+    "win32", "win64", "windows", "mingw", "msvc", "cygwin", "darwin", "macos", "macosx", "osx", "freebsd",
+    "netbsd", "openbsd", "dragonfly", "aix", "sunos", "solaris", "haiku", "qnx", "os390", "hurd", "ibmi",
+    "emscripten",
+})
+
+
+def _other_platform(path: str) -> bool:
+    """Whether a file is another system's or architecture's (``src/win/fs.c``, ``src/unix/darwin.c``,
+    ``arch/arm/mm/init.c``): ``arch/<name>/`` other than ``x86``, a folder or a file name part naming
+    another system."""
+    parts = path.lower().split("/")
+    if len(parts) > 2 and parts[0] == "arch" and parts[1] != "x86":
+        return True
+    if any(p in _OTHER_PLATFORM_DIRS for p in parts[:-1]):
+        return True
+    stem = posixpath.splitext(parts[-1])[0]
+    return any(t in _OTHER_PLATFORM_FILES for t in stem.replace("-", "_").split("_"))
+
+
+def _not_built(world, sid: int) -> bool:
+    """Whether a definition is outside what a default build compiles: in a preprocessor branch its file skips
+    (``#ifdef _WIN32``, see :mod:`lore.languages.c._conditions`) or in another platform's file."""
+    cache = world_cache(world, "c-not-built", dict)
+    got = cache.get(sid)
+    if got is None:
+        srow = world.syms[sid]
+        f = world.files.get(srow.file_id) if srow.file_id is not None else None
+        _c, sym = record_of(world, sid)
+        cond = sym.condition if sym is not None else ""
+        got = cond == "0" or (f is not None and _other_platform(f.path))
+        if not got and cond.startswith("?0 "):  # off when the flags it tests are undefined: are they, anywhere?
+            defined = _project_defines(world)
+            got = not any(name in defined for name in cond[3:].split())
+        cache[sid] = got
+    return got
+
+
+def _project_defines(world) -> frozenset[str]:
+    """Every macro name a C/C++ file of the repository ``#define``s (a flag no file defines is undefined in a
+    default build, which passes no ``-D``)."""
+
+    def build() -> frozenset[str]:
+        out: set[str] = set()
+        for fid, f in world.files.items():
+            if f.language in ("c", "cpp"):
+                c = world.ctx(fid)
+                if c is not None:
+                    out.update(c.pf.defines)
+        return frozenset(out)
+
+    return world_cache(world, "c-project-defines", build)
 
 
 def _is_declaration(world, sid: int) -> bool:
@@ -369,7 +445,7 @@ def _c_classes(world) -> dict[str, list[int]]:
     return world_cache(world, "c-classes", build)
 
 
-def _definitions(world, sym_id: int) -> list[int] | None:
+def _definitions(rules, world, sym_id: int) -> list[int] | None:
     srow = world.syms.get(sym_id)
     if srow is None or srow.kind not in ("function", "method"):
         return None
@@ -389,14 +465,25 @@ def _definitions(world, sym_id: int) -> list[int] | None:
         if csym is None or csym.is_declaration or (not csym.exported and crow.file_id != srow.file_id):
             continue
         found.append((cand, cc))
+    if len(found) > 1:  # the default build's: not in a skipped #if branch nor another platform's file
+        found = [(d, cc) for d, cc in found if not _not_built(world, d)] or found
     if len(found) > 1:  # the translation units that include the declaring header implement it
         header = posixpath.basename(c.frow.path)
-        including = [(d, cc) for d, cc in found
-                     if any(posixpath.basename(i.module.strip("<>\"")) == header for i in cc.pf.imports)]
+        including = [(d, cc) for d, cc in found if any(_includes(rules, world, cc, i, header, c.frow.module_id)
+                                                        for i in cc.pf.imports)]
         found = including or found
     if not found or len(found) > MAX_DEFINITIONS:
         return None
     return sorted(d for d, _ in found)
+
+
+def _includes(rules, world, ctx, imp: Import, header: str, header_module: int) -> bool:
+    """Whether ``imp`` of the file ``ctx`` includes the header (its name, then where the search path finds it:
+    ``tools/lib/slab.c``'s ``<linux/slab.h>`` is ``tools/include/linux/slab.h``, not ``include/linux/slab.h``)."""
+    if posixpath.basename(imp.module.strip("<>\"")) != header:
+        return False
+    v = rules.module_value(world, ctx, imp.module)
+    return v is None or v[0] != "pkg" or header_module in v[1]
 
 
 def _namespace_value(world, path: str):
@@ -468,13 +555,35 @@ def _include_roots(world) -> list[str]:
     return world_cache(world, "include-roots", build)
 
 
-def _on_search_path(world, spec: str) -> str | None:
-    """The file ``#include <spec>`` names under the first include root that has it."""
+def _roots_for(world, includer: str | None) -> list[str]:
+    """The include roots searched from a file: the ``include`` folders of the projects that enclose it, the
+    nearest first (``tools/include`` for ``tools/lib/slab.c``, ``arch/x86/include`` for ``arch/x86/mm/x.c``, as
+    their builds pass ``-I``), then every root in :func:`_include_roots`' order."""
+    roots = _include_roots(world)
+    if not includer:
+        return roots
+    folder = posixpath.dirname(includer)
+    cache = world_cache(world, "c-roots-for", dict)
+    got = cache.get(folder)
+    if got is None:
+        local: list[tuple[int, int, str]] = []
+        for r in roots:
+            parts = r.split("/")
+            owner = "/".join(parts[:len(parts) - 1 - parts[::-1].index("include")]) if "include" in parts else ""
+            if owner and (folder == owner or folder.startswith(owner + "/")):
+                local.append((-owner.count("/"), len(local), r))
+        near = [r for _d, _k, r in sorted(local)]
+        got = cache[folder] = near + [r for r in roots if r not in near] if near else roots
+    return got
+
+
+def _on_search_path(world, spec: str, includer: str | None = None) -> str | None:
+    """The file ``#include <spec>`` names under the first include root that has it, searched from ``includer``."""
     spec = posixpath.normpath(spec)
     if spec.startswith("../"):
         return None
     paths = path_modules(world)
-    for root in _include_roots(world):
+    for root in _roots_for(world, includer):
         p = f"{root}/{spec}" if root else spec
         if p in paths:
             return p

@@ -45,6 +45,7 @@ from lore.errors import UnknownSymbolError  # noqa: E402
 from lore.queries._names import closest_symbols, edit_distance  # noqa: E402
 from lore.queries._naming import resolve_symbol  # noqa: E402
 from lore.store import db as store_db  # noqa: E402
+from lore.store import names as store_names  # noqa: E402
 from lore.store import read, write  # noqa: E402
 
 NEW_INDEXES = ("symbols_name_lower", "symbols_name_tail", "files_module", "files_language")
@@ -280,10 +281,10 @@ def main(argv: list[str] | None = None) -> None:
                   "suffix Class.method": [q for q, _ in q_suffix], "path:line": [q for _, _, q in q_lines]}
         for label, new_q, old_q, resolves in rows:
             p50, mx, ids = timed(lambda r: new_resolve(conn, r), new_q)
-            names = [read.name_row_by_id(conn, i).qualified_name if i else None for i in ids]
+            names = [store_names.name_row_by_id(conn, i).qualified_name if i else None for i in ids]
             ok = sum(a == b for a, b in zip(names, expect.get(label, [None] * n), strict=True))
             o50, omx, oids = timed(lambda r: old_resolve(conn, r), old_q[:k])
-            onames = [read.name_row_by_id(conn, i).qualified_name if i else None for i in oids]
+            onames = [store_names.name_row_by_id(conn, i).qualified_name if i else None for i in oids]
             ook = sum(a == b for a, b in zip(onames, expect.get(label, [None] * n)[:k], strict=True))
             print(f"{label:<28}{p50:>11.2f}{mx:>9.2f}{f'{ok}/{len(new_q)}':>8}  |{o50:>13.1f}{omx:>11.1f}"
                   f"{f'{ook}/{len(oids)}':>8}" + ("" if resolves else "  (right = an error, no id)"))

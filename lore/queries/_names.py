@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from ..store import read
+from ..store import names as store_names
 
 MAX_CANDIDATES = 5
 
@@ -91,14 +91,14 @@ def near_names(conn: sqlite3.Connection, tail: str, budget: int) -> dict[str, in
     """
     if len(tail) <= SHORT:
         pool = {tail, *one_edit_away(tail)} if budget >= 1 else {tail}
-        got = read.lower_names_in(conn, pool)
+        got = store_names.lower_names_in(conn, pool)
     else:
         lo, hi = len(tail) - budget, len(tail) + budget
         half = len(tail) // 2
-        got = set(read.lower_names_with_prefix(conn, tail[:half], lo, hi))
+        got = set(store_names.lower_names_with_prefix(conn, tail[:half], lo, hi))
         end = tail[half:]
-        got.update(n for n in read.lower_names_with_tail(conn, tail[-3:], lo, hi) if n.endswith(end))
-        got.update(read.lower_names_in(conn, [tail]))
+        got.update(n for n in store_names.lower_names_with_tail(conn, tail[-3:], lo, hi) if n.endswith(end))
+        got.update(store_names.lower_names_in(conn, [tail]))
     out = {}
     for n in got:
         d = 0 if n == tail else edit_distance(tail, n, budget)
@@ -127,12 +127,12 @@ def closest_symbols(conn: sqlite3.Connection, name: str, *, limit: int = MAX_CAN
     near = near_names(conn, tail, tail_budget)
     if not near:
         return [], 0
-    rows = read.name_rows_by_lower_names(conn, near, limit=ROWS_EXAMINED)
+    rows = store_names.name_rows_by_lower_names(conn, near, limit=ROWS_EXAMINED)
     more = 0
     if len(rows) == ROWS_EXAMINED:  # a common name: the exact suffix matches may lie past the shortest
         seen = {r.id for r in rows}
-        rows += [r for r in read.name_rows_ending_with(conn, tail, query) if r.id not in seen] if tail in near else []
-        more = read.count_by_lower_names(conn, near) - len(rows)
+        rows += [r for r in store_names.name_rows_ending_with(conn, tail, query) if r.id not in seen] if tail in near else []
+        more = store_names.count_by_lower_names(conn, near) - len(rows)
     found: list[tuple[tuple, dict]] = []
     for row in rows:
         qname = ascii_lower(row.qualified_name)

@@ -44,8 +44,9 @@ from dataclasses import dataclass
 
 from ..errors import AmbiguousSymbolError, UnknownSymbolError
 from ..store import db as store_db
+from ..store import names as store_names
 from ..store import read
-from ..store.read import NameRow
+from ..store.names import NameRow
 
 # languages whose module-level imports are visible to importers (the resolver's ``imports_reexported``)
 REEXPORTING = frozenset({"python", "typescript", "tsx", "javascript", "rust"})
@@ -98,7 +99,7 @@ def find_symbols(conn: sqlite3.Connection, ref: int | str) -> Match | None:
         sid = int(ref)
         if not -(2**63) <= sid < 2**63:  # SQLite ints are 64-bit
             return None
-        row = read.name_row_by_id(conn, sid)
+        row = store_names.name_row_by_id(conn, sid)
         return Match("id", (row,)) if row is not None else None
     if not isinstance(ref, str) or not ref.strip():
         return None
@@ -121,7 +122,7 @@ def find_symbols(conn: sqlite3.Connection, ref: int | str) -> Match | None:
         name = name[2:]
     if not name or name.startswith(".") or name.endswith(".") or ".." in name:
         return None
-    rows = read.name_rows_by_qname(conn, name)
+    rows = store_names.name_rows_by_qname(conn, name)
     if rows:
         return Match("qualified_name", tuple(rows))
     found = _reexported(conn, name, 0, set()) + _go_named(conn, name)
@@ -132,11 +133,11 @@ def find_symbols(conn: sqlite3.Connection, ref: int | str) -> Match | None:
         return Match("language_path", _unique(found))
     if "/" in name and "//" not in name:  # a module path as an import writes it: src/utils/url.getPath
         dotted = name.replace("/", ".")
-        found = list(read.name_rows_by_qname(conn, dotted)) or _reexported(conn, dotted, 0, set())
+        found = list(store_names.name_rows_by_qname(conn, dotted)) or _reexported(conn, dotted, 0, set())
         if found:
             return Match("module_path", _unique(found))
-    ids = read.ids_ending_with(conn, name.rsplit(".", 1)[-1], name)
-    suffix = read.name_rows_by_ids(conn, ids[:MAX_ROWS])  # externals are left out here
+    ids = store_names.ids_ending_with(conn, name.rsplit(".", 1)[-1], name)
+    suffix = store_names.name_rows_by_ids(conn, ids[:MAX_ROWS])  # externals are left out here
     if suffix:
         return Match("suffix", tuple(suffix), len(ids) if len(ids) > MAX_ROWS else 0)
     return None
@@ -150,8 +151,8 @@ def _java_named(conn: sqlite3.Connection, name: str) -> list[NameRow]:
     if k is None or k == 0:  # no package written: the suffix form answers (Node.outerHtml)
         return []
     dotted = ".".join([*parts[: k + 1], parts[k], *parts[k + 1:]])
-    rows = read.name_rows_by_qname(conn, dotted) + read.name_rows_by_ids(
-        conn, read.ids_ending_with(conn, parts[-1], dotted)[:MAX_ROWS])
+    rows = store_names.name_rows_by_qname(conn, dotted) + store_names.name_rows_by_ids(
+        conn, store_names.ids_ending_with(conn, parts[-1], dotted)[:MAX_ROWS])
     return [r for r in rows if r.language == "java"]
 
 
@@ -168,7 +169,7 @@ def _rust_named(conn: sqlite3.Connection, name: str) -> list[NameRow]:
         return []
     rest = ".".join(parts[1:])
     crate = parts[0].replace("-", "_")
-    rows = [r for r in read.name_rows_by_ids(conn, read.ids_ending_with(conn, parts[-1], parts[-1])[:MAX_ROWS])
+    rows = [r for r in store_names.name_rows_by_ids(conn, store_names.ids_ending_with(conn, parts[-1], parts[-1])[:MAX_ROWS])
             if r.language == "rust"]
     out = []
     for r in rows:
@@ -282,9 +283,9 @@ def _at_line(conn: sqlite3.Connection, path: str, line: int) -> list[NameRow]:
     rel = _relative(conn, path)
     if rel is None:
         return []
-    got = read.file_lines(conn, rel)
-    files = [(got[0], rel, got[1])] if got is not None else read.files_ending_with(conn, rel)
-    rows = [read.innermost_at(conn, fid, line) for fid, _path, _lines in files]
+    got = store_names.file_lines(conn, rel)
+    files = [(got[0], rel, got[1])] if got is not None else store_names.files_ending_with(conn, rel)
+    rows = [store_names.innermost_at(conn, fid, line) for fid, _path, _lines in files]
     return [r for r in rows if r is not None]
 
 
@@ -294,12 +295,12 @@ def _in_file(conn: sqlite3.Connection, path: str, name: str) -> list[NameRow]:
     rel = _relative(conn, path)
     if rel is None:
         return []
-    got = read.file_lines(conn, rel)
-    fids = [got[0]] if got is not None else [fid for fid, _p, _n in read.files_ending_with(conn, rel)]
+    got = store_names.file_lines(conn, rel)
+    fids = [got[0]] if got is not None else [fid for fid, _p, _n in store_names.files_ending_with(conn, rel)]
     out: list[NameRow] = []
     for module in read.modules_of_files(conn, fids):
         target = f"{module}.{name}" if module else name
-        out += [r for r in read.name_rows_by_qname(conn, target) if r.path] or _reexported(conn, target, 0, set())
+        out += [r for r in store_names.name_rows_by_qname(conn, target) if r.path] or _reexported(conn, target, 0, set())
     return out
 
 
@@ -319,8 +320,8 @@ def _path_hint(conn: sqlite3.Connection, name: str) -> str:
     if not at:
         return ""
     rel = _relative(conn, at.group("path"))
-    got = read.file_lines(conn, rel) if rel else None
-    files = [got] if got is not None else (read.files_ending_with(conn, rel) if rel else [])
+    got = store_names.file_lines(conn, rel) if rel else None
+    files = [got] if got is not None else (store_names.files_ending_with(conn, rel) if rel else [])
     if not files:
         return (f"no indexed file {at.group('path')!r} (paths are relative to the indexed root; "
                 "`lore status` says which root)")
@@ -337,7 +338,7 @@ def _reexported(conn: sqlite3.Connection, name: str, depth: int, seen: set[str])
     for k in range(len(parts) - 1, 0, -1):  # module = the first k parts, longest first
         module, imported, rest = ".".join(parts[:k]), parts[k], parts[k + 1 :]
         modules = [module, *(f"{module}.{m}" for m in INDEX_MODULES)]
-        for imp in read.reexports(conn, modules, imported):
+        for imp in store_names.reexports(conn, modules, imported):
             if imp.language not in REEXPORTING:
                 continue
             if imp.name == "*" and imp.alias is None:
@@ -348,7 +349,7 @@ def _reexported(conn: sqlite3.Connection, name: str, depth: int, seen: set[str])
                 target = ".".join([imp.target_qname, *rest])
             else:
                 continue
-            rows = [r for r in read.name_rows_by_qname(conn, target) if r.path]  # not an external
+            rows = [r for r in store_names.name_rows_by_qname(conn, target) if r.path]  # not an external
             out += rows or _reexported(conn, target, depth + 1, seen)
     return out
 
@@ -363,7 +364,7 @@ def _go_named(conn: sqlite3.Connection, name: str) -> list[NameRow]:
     head, dot, rest = name[cut:].partition(".")
     if not dot:
         return []
-    paths = read.go_file_paths(conn)
+    paths = store_names.go_file_paths(conn)
     if not paths:
         return []
     modules = _go_modules(conn)
@@ -381,8 +382,8 @@ def _go_named(conn: sqlite3.Connection, name: str) -> list[NameRow]:
         dirs = {d for d in by_dir if (import_path(d, modules) if cut else package_name(import_path(d, modules))) == package}
         if not dirs:
             continue
-        ids = read.ids_ending_with(conn, local.rsplit(".", 1)[-1], local)
-        for r in read.name_rows_by_ids(conn, ids):
+        ids = store_names.ids_ending_with(conn, local.rsplit(".", 1)[-1], local)
+        for r in store_names.name_rows_by_ids(conn, ids):
             if r.language == "go" and posixpath.dirname(r.path) in dirs and _local(r) == local:
                 out.append(r)
     return out
@@ -391,7 +392,7 @@ def _go_named(conn: sqlite3.Connection, name: str) -> list[NameRow]:
 def _go_modules(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     """(directory, module path) of every go.mod of the index."""
     out = []
-    for path, signature in read.go_module_paths(conn):
+    for path, signature in store_names.go_module_paths(conn):
         if signature.startswith("module "):
             out.append((posixpath.dirname(path), signature[len("module "):].strip()))
     return out

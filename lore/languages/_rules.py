@@ -227,6 +227,36 @@ def world_cache(world, key: str, build):
     return store[key]
 
 
+def declared_spaces(world, language: str, keep=None) -> tuple[dict, dict, dict]:
+    """The packages or namespaces the files of ``language`` declare into (Kotlin's ``package``, PHP's
+    ``namespace``), read from their symbols' qualified names, cached per world: (space -> module ids of
+    the files declaring something in it; module id -> its spaces; space -> name -> [(module id, symbol
+    id)] of what is declared there). ``keep(symbol row)``: which top-level symbols count (default all)."""
+
+    def build():
+        by_space: dict[str, list[int]] = defaultdict(list)
+        by_mod: dict[int, list[str]] = defaultdict(list)
+        members: dict[str, dict[str, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
+        for f in sorted(world.files.values(), key=lambda f: f.id):
+            if f.language != language:
+                continue
+            mid = f.module_id
+            modq = world.syms[mid].qualified_name
+            for name, kids in sorted(world.children.get(mid, {}).items()):
+                for k in kids:
+                    s = world.syms[k]
+                    if keep is not None and not keep(s):
+                        continue
+                    space = s.qualified_name[: -len(s.name) - 1] if s.qualified_name != f"{modq}.{s.name}" else ""
+                    if space not in by_mod[mid]:
+                        by_mod[mid].append(space)
+                        by_space[space].append(mid)
+                    members[space][name].append((mid, k))
+        return dict(by_space), {k: tuple(v) for k, v in by_mod.items()}, {k: dict(v) for k, v in members.items()}
+
+    return world_cache(world, f"{language}-spaces", build)
+
+
 def is_gomod(path: str) -> bool:
     return path == "go.mod" or path.endswith("/go.mod")
 

@@ -11,7 +11,7 @@ from collections import defaultdict
 
 from ...parsers.records import Import
 from ...store.schema import CONFIDENCE
-from .._rules import CachedRules, ImportBinding, inherited_member, record_of, world_cache
+from .._rules import CachedRules, ImportBinding, declared_spaces, inherited_member, record_of, world_cache
 from ._parser import RECEIVER
 
 _TYPES = ("class", "interface", "enum")
@@ -232,26 +232,8 @@ def _extensions(world) -> dict[str, list[int]]:
 
 
 def _packages(world):
-    def build():
-        by_pkg: dict[str, list[int]] = defaultdict(list)
-        by_mod: dict[int, list[str]] = defaultdict(list)
-        members: dict[str, dict[str, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
-        for f in sorted(world.files.values(), key=lambda f: f.id):
-            if f.language != "kotlin":
-                continue
-            mid = f.module_id
-            modq = world.syms[mid].qualified_name
-            for name, kids in sorted(world.children.get(mid, {}).items()):
-                for k in kids:
-                    s = world.syms[k]
-                    pkg = s.qualified_name[: -len(s.name) - 1] if s.qualified_name != f"{modq}.{s.name}" else ""
-                    if pkg not in by_mod[mid]:
-                        by_mod[mid].append(pkg)
-                        by_pkg[pkg].append(mid)
-                    members[pkg][name].append((mid, k))
-        return dict(by_pkg), {k: tuple(v) for k, v in by_mod.items()}, {k: dict(v) for k, v in members.items()}
-
-    return world_cache(world, "kotlin-packages", build)
+    """(package -> module ids, module id -> its packages, package -> name -> [(module id, symbol id)])."""
+    return declared_spaces(world, "kotlin")
 
 
 def packages(world) -> dict[str, list[int]]:

@@ -7,10 +7,8 @@ A name guess for ``$x->m()`` stays in the caller's vendor namespace (``Dotenv\\.
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from ...parsers.records import Import
-from .._rules import CachedRules, ImportBinding, inherited_member, world_cache
+from .._rules import CachedRules, ImportBinding, declared_spaces, inherited_member
 
 _TYPES = ("class", "interface", "trait", "enum")
 
@@ -96,29 +94,7 @@ class PhpRules(CachedRules):
 def _spaces(world):
     """namespace -> module ids of the PHP files declaring something in it; module id -> its namespaces;
     namespace -> name -> [(module id, symbol id)] of the types and functions declared in it."""
-
-    def build():
-        by_ns: dict[str, list[int]] = defaultdict(list)
-        by_mod: dict[int, list[str]] = defaultdict(list)
-        members: dict[str, dict[str, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
-        for f in sorted(world.files.values(), key=lambda f: f.id):
-            if f.language != "php":
-                continue
-            mid = f.module_id
-            modq = world.syms[mid].qualified_name
-            for name, kids in sorted(world.children.get(mid, {}).items()):
-                for k in kids:
-                    s = world.syms[k]
-                    if s.kind not in _TYPES and s.kind != "function":
-                        continue
-                    ns = s.qualified_name[: -len(s.name) - 1] if s.qualified_name != f"{modq}.{s.name}" else ""
-                    if ns not in by_mod[mid]:
-                        by_mod[mid].append(ns)
-                        by_ns[ns].append(mid)
-                    members[ns][name].append((mid, k))
-        return dict(by_ns), {k: tuple(v) for k, v in by_mod.items()}, {k: dict(v) for k, v in members.items()}
-
-    return world_cache(world, "php-namespaces", build)
+    return declared_spaces(world, "php", keep=lambda s: s.kind in _TYPES or s.kind == "function")
 
 
 def namespaces(world) -> dict[str, list[int]]:

@@ -423,3 +423,20 @@ def test_a_getter_beside_its_setter_is_what_reading_the_member_runs(tmp_path):
                          "export function f(c: Context) {\n  c.req.json();\n}\n"}
     got = edges(tmp_path, files, "src.c.f")
     assert {q for q, _r in got["c.req.json"]} == {"src.c.Req.json"}
+
+
+def test_a_generic_call_signature_types_its_parameter_by_the_constraint(tmp_path):
+    src = ("export interface Internals { run(x: number): number }\n"
+           "export interface Schema { _zod: Internals }\n"
+           "export type SafeParse = <T extends Schema>(schema: T, value: unknown) => number;\n"
+           "export const safeParse: SafeParse = (schema, value) => schema._zod.run(1);\n")
+    got = edges(tmp_path, {"src/parse.ts": src}, "src.parse.safeParse")
+    assert got["schema._zod.run"] == {("src.parse.Internals.run", "annotated_type")}
+
+
+def test_a_function_returned_by_a_value_of_a_declared_function_type_takes_its_return_type(tmp_path):
+    src = ("export interface Schema { run(x: number): number }\n"
+           "export type Parse = (schema: Schema) => number;\n"
+           "export const make: (name: string) => Parse = (name) => (schema) => schema.run(1);\n")
+    got = edges(tmp_path, {"src/parse.ts": src}, "src.parse.make")
+    assert got["schema.run"] == {("src.parse.Schema.run", "annotated_type")}

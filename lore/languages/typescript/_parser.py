@@ -163,6 +163,7 @@ class TsExtractor(JsExtractor):
         if fn is not None:  # parseJson?: (text: string) => unknown: a method the options declare
             local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
             sym = self.pf.symbols[local]
+            self.declare_type_params(local, fn.child_by_field_name("type_parameters"))
             self._params(fn, local, owner)
             ret = fn.child_by_field_name("return_type")
             if ret is not None:
@@ -209,6 +210,8 @@ class TsExtractor(JsExtractor):
         """``__call__`` of a call signature; a construct signature (``new (app: App): Server``, ``type C =
         new () => Server``) is one too: lore binds ``new x()`` like a call of ``x``, to what it gives."""
         local = self.add_symbol(node, owner, "__call__", "method", doc_node=node, is_declaration=True)
+        # a generic signature (``type Parse = <T extends Schema>(s: T) => R``): ``s`` is a Schema
+        self.declare_type_params(local, fn.child_by_field_name("type_parameters"))
         self._params(fn, local, owner)
         ret = fn.child_by_field_name("return_type") or fn.child_by_field_name("type")
         if ret is not None:

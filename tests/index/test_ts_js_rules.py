@@ -440,3 +440,15 @@ def test_a_function_returned_by_a_value_of_a_declared_function_type_takes_its_re
            "export const make: (name: string) => Parse = (name) => (schema) => schema.run(1);\n")
     got = edges(tmp_path, {"src/parse.ts": src}, "src.parse.make")
     assert got["schema.run"] == {("src.parse.Schema.run", "annotated_type")}
+
+
+def test_an_element_of_a_typed_map_or_array_has_the_declared_element_type(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export function dispatch(routes: Map<string, Route>, stack: Route[], name: string) {\n"
+           "  routes.get(name)!.handle();\n"
+           "  stack.find((r) => r !== undefined)?.handle();\n"
+           "}\n")
+    got = edges(tmp_path, {"src/router.ts": src}, "src.router.dispatch")
+    assert got["routes.get().handle"] == {("src.router.Route.handle", "annotated_type")}
+    assert got["stack.find().handle"] == {("src.router.Route.handle", "annotated_type")}
+    assert got["routes.get"] == {("js.global.Map.get", "builtin")}  # the container's own member stays the runtime's

@@ -75,7 +75,10 @@ class TsExtractor(JsExtractor):
         class (``String``, ``Array``, ``Map``), never one of its type arguments."""
         if _shape(node):  # opts: { ctx: Context }, cb: (c: Context) => void: neither is a Context
             return ""
-        return builtin_type(node) or super().primary(node)
+        runtime = builtin_type(node)
+        if runtime in _CONTAINERS:
+            return _with_elements(runtime, node) or runtime
+        return runtime or super().primary(node)
 
     def asserted_runtime_of(self, type_node: _ts.Node) -> str:
         return builtin_type(type_node)
@@ -298,6 +301,40 @@ def _function_type(ann: _ts.Node) -> _ts.Node | None:
         if n.type in ("union_type", "parenthesized_type"):
             stack.extend(n.named_children)
     return None
+
+
+_CONTAINERS = frozenset({"Array", "Set", "Map"})
+
+
+def _with_elements(runtime: str, node: _ts.Node | None) -> str:
+    """``Foo[]``, ``Array<Foo>``, ``Set<Foo>``, ``Map<string, Foo>`` (maybe ``| undefined``) as
+    ``Array[Foo]``, ``Set[Foo]``, ``Map[String, Foo]``: the runtime's container with the types of its
+    elements, so ``routes.get(k).handle()`` and ``handlers.find(f).run()`` bind the element's member
+    (:mod:`lore.index._containers`); ``''`` when an element type is not a plain name."""
+    node = _strip(node)
+    if node is not None and node.type == "union_type":
+        parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
+        node = _strip(parts[0]) if len(parts) == 1 else None
+    if node is None:
+        return ""
+    if node.type == "array_type" and node.named_child_count:
+        args = [node.named_children[0]]
+    elif node.type == "generic_type":
+        targs = node.child_by_field_name("type_arguments")
+        args = list(targs.named_children) if targs is not None else []
+    else:
+        return ""
+    names = []
+    for a in args:
+        if a.type == "predefined_type" and _ts.text(a) in PREDEFINED:
+            names.append(PREDEFINED[_ts.text(a)])
+        elif a.type in ("type_identifier", "nested_type_identifier"):
+            names.append("".join(_ts.text(a).split()))
+        else:
+            return ""
+    if len(names) != (2 if runtime == "Map" else 1):
+        return ""
+    return f"{runtime}[{', '.join(names)}]"
 
 
 def builtin_type(node: _ts.Node | None) -> str:

@@ -452,3 +452,16 @@ def test_an_element_of_a_typed_map_or_array_has_the_declared_element_type(tmp_pa
     assert got["routes.get().handle"] == {("src.router.Route.handle", "annotated_type")}
     assert got["stack.find().handle"] == {("src.router.Route.handle", "annotated_type")}
     assert got["routes.get"] == {("js.global.Map.get", "builtin")}  # the container's own member stays the runtime's
+
+
+def test_a_member_an_index_signature_types_binds_its_types_member(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export interface Routes { [name: string]: Route }\n"
+           "export interface Slots { [i: number]: Route; size: number }\n"
+           "export function dispatch(routes: Routes, slots: Slots) {\n"
+           "  routes.home.handle();\n"
+           "  slots.first.handle();\n"
+           "}\n")
+    got = edges(tmp_path, {"src/router.ts": src}, "src.router.dispatch")
+    assert got["routes.home.handle"] == {("src.router.Route.handle", "annotated_type")}
+    assert got["slots.first.handle"] == {(None, "unresolved")}  # a number index names no member

@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...parsers import _ts
-from ...parsers.records import ParsedFile
+from ...parsers.records import INDEX_MEMBER, ParsedFile
 from ..javascript._parser import JSX_QUERY, JsExtractor
 
 GRAMMAR = "tree_sitter_typescript:language_typescript"
@@ -156,6 +156,9 @@ class TsExtractor(JsExtractor):
 
     def on_field(self, node: _ts.Node, owner: int) -> int | None:
         okind = self.pf.symbols[owner].kind
+        if node.type == "index_signature":
+            self._index_signature(node, owner)
+            return None
         if node.type != "property_signature" or okind not in ("interface", "type_alias"):
             return super().on_field(node, owner)
         name = self.text(node.child_by_field_name("name")).strip("'\"")
@@ -175,6 +178,18 @@ class TsExtractor(JsExtractor):
         self.add_binding(owner, f"self.{name}", node, annotation=self.primary(ann))
         self.add_types(owner, ann, "field")
         return None
+
+    def _index_signature(self, node: _ts.Node, owner: int) -> None:
+        """``[key: string]: Route`` in an interface, an object type or a class: a member of any name the
+        type does not declare is a Route (``routes.home.handle()``); a ``number`` index or a mapped type
+        (``[K in keyof T]``) names no member."""
+        okind = self.pf.symbols[owner].kind
+        index = node.child_by_field_name("index_type")
+        if okind not in ("interface", "type_alias", "class") or index is None or self.text(index) != "string":
+            return
+        ann = self.primary(node.child_by_field_name("type"))
+        if ann:
+            self.add_binding(owner, f"self.{INDEX_MEMBER}", node, annotation=ann)
 
     def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
                   span: _ts.Node | None = None) -> int:

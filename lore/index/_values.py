@@ -341,6 +341,8 @@ class ValuesMixin(WorldCore):
         j = int(param[len("param"):])
         if how == "call":
             typed = self.type_value(c, scope, head, depth + 1)
+        elif how == "arg0" and (each := self._element_param(c, scope, head, j, line, depth)) is not None:
+            return each
         else:
             got = self.resolve_path(c, scope, head, line, depth + 1)
             typed = self._declared_param(got[0], int(how[len("arg"):]), depth + 1) if got is not None else None
@@ -351,6 +353,23 @@ class ValuesMixin(WorldCore):
             return None
         got = self._declared_param(sig[0], j, depth + 1)
         return (got[0], typed_by(got[1], "annotated_type")) if got is not None else None
+
+    def _element_param(self, c: FileCtx, scope: int, head: str, j: int, line: int,
+                       depth: int) -> tuple[Value, str] | None:
+        """Parameter ``j`` of a callback passed first to ECMAScript's element methods of a container
+        whose element types are known (``routes.forEach((r) => r.handle())`` with ``routes: Route[]``;
+        ``(acc, r) => ...`` of ``reduce``): an element (a Map's value), or None."""
+        receiver, _dot, method = head.rpartition(".")
+        if not receiver or _ELEMENT_CALLBACKS.get(method) != j:
+            return None
+        got = self.resolve_path(c, scope, receiver, line, depth + 1)
+        if got is None or got[0][0] != "of":
+            return None
+        container, iterated, item = got[0][1]  # type: ignore[misc]
+        if not str(container).startswith("js.global."):
+            return None
+        elem = item if str(container).endswith(".Map") else iterated
+        return (elem, typed_by(got[1], "annotated_type")) if elem is not None else None
 
     def _declared_param(self, fn: Value, i: int, depth: int) -> tuple[Value, str] | None:
         """The value the declared type of parameter ``i`` of function ``fn`` gives (a rest parameter
@@ -519,6 +538,9 @@ class ValuesMixin(WorldCore):
         return None
 
 
+# ECMAScript's methods that call their first argument with each element: which parameter gets it
+_ELEMENT_CALLBACKS = {**dict.fromkeys(("forEach", "map", "filter", "find", "findIndex", "findLast", "findLastIndex",
+                                       "some", "every", "flatMap"), 0), "reduce": 1, "reduceRight": 1}
 # external functions whose result is a value of their first argument's type
 _KEEPS_ARG = frozenset({"copy.copy", "copy.deepcopy", "dataclasses.replace"})
 # builtins and containers made from an iterable: a container of the same elements (the class to use)

@@ -465,3 +465,17 @@ def test_a_member_an_index_signature_types_binds_its_types_member(tmp_path):
     got = edges(tmp_path, {"src/router.ts": src}, "src.router.dispatch")
     assert got["routes.home.handle"] == {("src.router.Route.handle", "annotated_type")}
     assert got["slots.first.handle"] == {(None, "unresolved")}  # a number index names no member
+
+
+def test_a_callback_of_an_element_method_gets_an_element(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export class Page { handle() { return 2; } }\n"
+           "export function dispatch(routes: Route[], byName: Map<string, Route>) {\n"
+           "  routes.forEach((r) => r.handle());\n"
+           "  byName.forEach((route, name) => route.handle());\n"
+           "  return routes.reduce((n, each) => n + each.handle(), 0);\n"
+           "}\n")
+    got = edges(tmp_path, {"src/router.ts": src}, "src.router.dispatch")
+    assert got["r.handle"] == {("src.router.Route.handle", "annotated_type")}
+    assert got["route.handle"] == {("src.router.Route.handle", "annotated_type")}
+    assert got["each.handle"] == {("src.router.Route.handle", "annotated_type")}

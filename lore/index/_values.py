@@ -169,8 +169,11 @@ class ValuesMixin(WorldCore):
         try:
             if c is not None:
                 local = c.local_of.get(func_id)
-                if local is not None and c.pf.symbols[local].return_type:
-                    result = self.type_value(c, local, c.pf.symbols[local].return_type, 0)
+                declared = c.pf.symbols[local].return_type if local is not None else ""
+                if declared and CONTEXT_MARK in declared:  # const mk: Factory = () => ...: Factory's call gives
+                    result = self._signature_return(c, local, declared.split(CONTEXT_MARK, 1)[0])  # type: ignore[arg-type]
+                elif declared:
+                    result = self.type_value(c, local, declared, 0)  # type: ignore[arg-type]
                 elif local is not None:
                     result = self._returned_value(c, local)
         finally:
@@ -178,6 +181,16 @@ class ValuesMixin(WorldCore):
         if keep:
             self._returns[func_id] = result
         return result
+
+    def _signature_return(self, c: FileCtx, scope: int, declared: str) -> tuple[Value, str] | None:
+        """What calling a value of type ``declared`` gives: what its call signature returns."""
+        typed = self.type_value(c, scope, declared, 1)
+        if typed is None or typed[0][0] not in ("inst", "sym"):
+            return None
+        sig = self.class_member(typed[0][1], "__call__", depth=1)  # type: ignore[arg-type, attr-defined]
+        if sig is None or sig[0][0] != "sym":
+            return None
+        return self.returns(sig[0][1], 1)  # type: ignore[arg-type]
 
     def returned_element(self, func_id: int, k: int) -> tuple[Value, str] | None:
         """Element ``k`` of the tuple a function returns (``a, b = f()``): from its ``Tuple[...]`` return

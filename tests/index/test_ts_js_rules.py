@@ -479,3 +479,19 @@ def test_a_callback_of_an_element_method_gets_an_element(tmp_path):
     assert got["r.handle"] == {("src.router.Route.handle", "annotated_type")}
     assert got["route.handle"] == {("src.router.Route.handle", "annotated_type")}
     assert got["each.handle"] == {("src.router.Route.handle", "annotated_type")}
+
+
+def test_a_function_assigned_to_a_variable_of_a_function_type_returns_what_the_type_says(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export class Page { handle() { return 2; } }\n"
+           "export type Factory = (name: string) => Route;\n"
+           "export const make: Factory = (name) => build(name);\n"
+           "export const other: (name: string) => Route = (name) => build(name);\n"
+           "declare function build(name: string): any;\n"
+           "export function dispatch() {\n"
+           "  make('a').handle();\n"
+           "  other('b').handle();\n"
+           "}\n")
+    got = edges(tmp_path, {"src/router.ts": src}, "src.router.dispatch")
+    assert got["make().handle"] == {("src.router.Route.handle", "constructor_type")}
+    assert got["other().handle"] == {("src.router.Route.handle", "constructor_type")}

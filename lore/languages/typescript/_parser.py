@@ -179,6 +179,12 @@ class TsExtractor(JsExtractor):
         self.add_types(owner, ann, "field")
         return None
 
+    def declared_return(self, type_node: _ts.Node) -> str:
+        """``const mk: () => Foo = ...``: ``Foo``."""
+        fn = _function_type(type_node)
+        ret = fn.child_by_field_name("return_type") if fn is not None else None
+        return self.primary(ret) if ret is not None else ""
+
     def _index_signature(self, node: _ts.Node, owner: int) -> None:
         """``[key: string]: Route`` in an interface, an object type or a class: a member of any name the
         type does not declare is a Route (``routes.home.handle()``); a ``number`` index or a mapped type

@@ -7,6 +7,7 @@ bound it, weakened along the way (:func:`lore.index._world.weaker`, :func:`typed
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ..languages import BUILTIN_RESULTS
 from ..parsers.records import CONTEXT_MARK, REST_MARK, Binding
@@ -378,10 +379,10 @@ class ValuesMixin(WorldCore):
         got = self.resolve_path(c, scope, receiver, line, depth + 1)
         if got is None or got[0][0] != "of":
             return None
-        container, iterated, item = got[0][1]  # type: ignore[misc]
-        if not str(container).startswith("js.global."):
+        container, iterated, item = cast("tuple[str, Value | None, Value | None]", got[0][1])
+        if not container.startswith("js.global."):
             return None
-        elem = item if str(container).endswith(".Map") else iterated
+        elem = item if container.endswith(".Map") else iterated
         return (elem, typed_by(got[1], "annotated_type")) if elem is not None else None
 
     def _declared_param(self, fn: Value, i: int, depth: int) -> tuple[Value, str] | None:

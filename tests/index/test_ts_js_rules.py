@@ -495,3 +495,20 @@ def test_a_function_assigned_to_a_variable_of_a_function_type_returns_what_the_t
     got = edges(tmp_path, {"src/router.ts": src}, "src.router.dispatch")
     assert got["make().handle"] == {("src.router.Route.handle", "constructor_type")}
     assert got["other().handle"] == {("src.router.Route.handle", "constructor_type")}
+
+
+def test_a_class_field_of_a_function_type_is_a_method_the_class_declares(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export class Pending {\n"
+           "  #resolve: (value: Route) => void;\n"
+           "  lookup?: (name: string) => Route;\n"
+           "  constructor(resolve: (value: Route) => void) { this.#resolve = resolve; }\n"
+           "  settle(r: Route) {\n"
+           "    this.#resolve(r);\n"
+           "    this.lookup!('home').handle();\n"
+           "  }\n"
+           "}\n")
+    got = edges(tmp_path, {"src/pending.ts": src}, "src.pending.Pending.settle")
+    assert got["this.resolve"] == {("src.pending.Pending.resolve", "self_method")}
+    assert got["this.lookup"] == {("src.pending.Pending.lookup", "self_method")}
+    assert got["this.lookup().handle"] == {("src.pending.Route.handle", "constructor_type")}

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers.records import INDEX_MEMBER, ParsedFile
+from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
 
 GRAMMAR = "tree_sitter_typescript:language_typescript"
@@ -159,6 +160,18 @@ class TsExtractor(JsExtractor):
         if node.type == "index_signature":
             self._index_signature(node, owner)
             return None
+        if node.type == "public_field_definition" and okind == "class":
+            value = node.child_by_field_name("value")
+            ann = node.child_by_field_name("type")
+            fn = _function_type(ann) if ann is not None and (value is None or value.type not in FUNCTION_VALUES) else None
+            name = self.text(node.child_by_field_name("name")).lstrip("#")
+            if fn is not None and name:  # #resolve: (value: Response) => void: a method the class declares
+                local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
+                self._params(fn, local, owner)
+                ret = fn.child_by_field_name("return_type")
+                if ret is not None:
+                    self.pf.symbols[local].return_type = self.primary(ret)
+                return local
         if node.type != "property_signature" or okind not in ("interface", "type_alias"):
             return super().on_field(node, owner)
         name = self.text(node.child_by_field_name("name")).strip("'\"")

@@ -512,3 +512,20 @@ def test_a_class_field_of_a_function_type_is_a_method_the_class_declares(tmp_pat
     assert got["this.resolve"] == {("src.pending.Pending.resolve", "self_method")}
     assert got["this.lookup"] == {("src.pending.Pending.lookup", "self_method")}
     assert got["this.lookup().handle"] == {("src.pending.Route.handle", "constructor_type")}
+
+
+def test_a_variable_declared_with_one_type_keeps_it_whatever_is_assigned_later(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export class Page { handle() { return 2; } }\n"
+           "export interface Middleware { (ctx: number): Route }\n"
+           "export function run(next: any, pages: any) {\n"
+           "  let fn: Middleware | undefined;\n"
+           "  if (!fn) fn = next;\n"
+           "  fn(1);\n"
+           "  let either: Route | Page = new Route();\n"
+           "  either = new Page();\n"
+           "  either.handle();\n"  # a union narrows by assignment: the Page
+           "}\n")
+    got = edges(tmp_path, {"src/mw.ts": src}, "src.mw.run")
+    assert got["fn"] == {("src.mw.Middleware.__call__", "annotated_type")}
+    assert got["either.handle"] == {("src.mw.Page.handle", "constructor_type")}

@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...parsers import _ts
-from ...parsers.records import INDEX_MEMBER, ParsedFile
+from ...parsers.records import CONTEXT_MARK, INDEX_MEMBER, ParsedFile
 from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
 
@@ -109,11 +109,36 @@ class TsExtractor(JsExtractor):
 
     def run(self) -> ParsedFile:
         self.constraints: dict[tuple[int, str], str] = {}  # (definition, generic parameter) -> its constraint
+        self.declared_locals: set[tuple[int, str]] = set()  # (scope, name) of variables declared with one type
+        self.untyped_decls: set[tuple[int, str, int]] = set()  # (scope, name, line) of ``let x = v`` declarations
         pf = super().run()
         if self.constraints:
             self._constrain()
         self._declared_fields_win()
+        self._declared_locals_win()
         return pf
+
+    def on_var(self, node: _ts.Node, owner: int) -> int | None:
+        got = super().on_var(node, owner)
+        name, typ = node.child_by_field_name("name"), _strip(node.child_by_field_name("type"))
+        if typ is not None and typ.type == "union_type":
+            parts = [m for m in typ.named_children if _builtin(m) != _NOTHING]
+            typ = _strip(parts[0]) if len(parts) == 1 else None
+        if got is None and name is not None and name.type == "identifier":
+            if typ is not None:
+                self.declared_locals.add((owner, self.text(name)))
+            elif node.child_by_field_name("type") is None:  # another block's ``let fn = ...``: its own
+                self.untyped_decls.add((owner, self.text(name), node.start_point[0] + 1))
+        return got
+
+    def _declared_locals_win(self) -> None:
+        """``let fn: Middleware | undefined`` then ``fn = next``: the variable keeps its declared type
+        (TypeScript narrows by assignment only a union of types), so the later assignments are dropped."""
+        declared = self.declared_locals
+        if declared:
+            self.pf.bindings = [b for b in self.pf.bindings
+                                if b.annotation or b.until or (b.owner, b.name) not in declared
+                                or CONTEXT_MARK in b.alias_of or (b.owner, b.name, b.line) in self.untyped_decls]
 
     def _declared_fields_win(self) -> None:
         """A field the class declares with a type (``#options: Options``) has that type, whatever a

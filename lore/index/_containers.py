@@ -28,6 +28,8 @@ SEQUENCES = frozenset({
     # Java's collections (java.util)
     "ArrayList", "LinkedList", "HashSet", "LinkedHashSet", "TreeSet", "SortedSet", "NavigableSet", "ListIterator",
     "ArrayDeque", "Queue",
+    # ECMAScript's (TypeScript: ``Route[]``, ``Set<Route>``)
+    "Array",
 })
 # context managers typed with what entering them gives (``AbstractAsyncContextManager[Nursery]``)
 MANAGERS = frozenset({"AbstractContextManager", "AbstractAsyncContextManager", "ContextManager",
@@ -44,6 +46,7 @@ _ITERATE = frozenset({"__iter__", "__reversed__", "iterator", "listIterator", "d
 _ITEM = frozenset({  # give one element (Java: get, peek, poll, getFirst ...; an Iterator's next)
     "__getitem__", "pop", "popleft", "get", "setdefault", "getOrDefault", "peek", "poll", "pollFirst", "pollLast",
     "peekFirst", "peekLast", "getFirst", "getLast", "removeFirst", "removeLast", "first", "last", "element",
+    "find", "findLast", "at", "shift",  # ECMAScript's Array
 })
 
 

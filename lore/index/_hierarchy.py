@@ -6,6 +6,7 @@ through a cycle is returned but not kept).
 
 from __future__ import annotations
 
+from ..parsers.records import INDEX_MEMBER
 from ._flow import FLOW_KINDS, union
 from ._world import TYPE_KINDS, Value, WorldCore, local_parent
 
@@ -120,6 +121,13 @@ class HierarchyMixin(WorldCore):
                 if assigned:  # ours, not the library's: never an external symbol the import does not prove
                     return None
                 return ("extattr", f"{v[1]}.{name}"), "external"
+        if self._rules_of(class_id).index_signatures and name != INDEX_MEMBER:
+            # no class of the MRO declares ``name``: an index signature (``[key: string]: Route``) types it
+            for i, v in enumerate(self.mro(class_id, depth)):
+                if v[0] == "sym" and not (skip_self and i == 0):
+                    attr = self.attr_type(v[1], INDEX_MEMBER, depth + 1)  # type: ignore[arg-type]
+                    if attr is not None:
+                        return attr
         if not skip_self and self._rules_of(class_id).follows_values and not _is_dunder(name):
             # a template method (``self.hook()``) that only subclasses define; never a protocol method:
             # ``Base()`` does not run a subclass's ``__init__``

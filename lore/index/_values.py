@@ -7,6 +7,7 @@ bound it, weakened along the way (:func:`lore.index._world.weaker`, :func:`typed
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from ..languages import BUILTIN_RESULTS
 from ..parsers.records import CONTEXT_MARK, REST_MARK, Binding
@@ -169,8 +170,11 @@ class ValuesMixin(WorldCore):
         try:
             if c is not None:
                 local = c.local_of.get(func_id)
-                if local is not None and c.pf.symbols[local].return_type:
-                    result = self.type_value(c, local, c.pf.symbols[local].return_type, 0)
+                declared = c.pf.symbols[local].return_type if local is not None else ""
+                if declared and CONTEXT_MARK in declared:  # const mk: Factory = () => ...: Factory's call gives
+                    result = self._signature_return(c, local, declared.split(CONTEXT_MARK, 1)[0])  # type: ignore[arg-type]
+                elif declared:
+                    result = self.type_value(c, local, declared, 0)  # type: ignore[arg-type]
                 elif local is not None:
                     result = self._returned_value(c, local)
         finally:
@@ -178,6 +182,16 @@ class ValuesMixin(WorldCore):
         if keep:
             self._returns[func_id] = result
         return result
+
+    def _signature_return(self, c: FileCtx, scope: int, declared: str) -> tuple[Value, str] | None:
+        """What calling a value of type ``declared`` gives: what its call signature returns."""
+        typed = self.type_value(c, scope, declared, 1)
+        if typed is None or typed[0][0] not in ("inst", "sym"):
+            return None
+        sig = self.class_member(typed[0][1], "__call__", depth=1)  # type: ignore[arg-type, attr-defined]
+        if sig is None or sig[0][0] != "sym":
+            return None
+        return self.returns(sig[0][1], 1)  # type: ignore[arg-type]
 
     def returned_element(self, func_id: int, k: int) -> tuple[Value, str] | None:
         """Element ``k`` of the tuple a function returns (``a, b = f()``): from its ``Tuple[...]`` return
@@ -341,6 +355,8 @@ class ValuesMixin(WorldCore):
         j = int(param[len("param"):])
         if how == "call":
             typed = self.type_value(c, scope, head, depth + 1)
+        elif how == "arg0" and (each := self._element_param(c, scope, head, j, line, depth)) is not None:
+            return each
         else:
             got = self.resolve_path(c, scope, head, line, depth + 1)
             typed = self._declared_param(got[0], int(how[len("arg"):]), depth + 1) if got is not None else None
@@ -351,6 +367,23 @@ class ValuesMixin(WorldCore):
             return None
         got = self._declared_param(sig[0], j, depth + 1)
         return (got[0], typed_by(got[1], "annotated_type")) if got is not None else None
+
+    def _element_param(self, c: FileCtx, scope: int, head: str, j: int, line: int,
+                       depth: int) -> tuple[Value, str] | None:
+        """Parameter ``j`` of a callback passed first to ECMAScript's element methods of a container
+        whose element types are known (``routes.forEach((r) => r.handle())`` with ``routes: Route[]``;
+        ``(acc, r) => ...`` of ``reduce``): an element (a Map's value), or None."""
+        receiver, _dot, method = head.rpartition(".")
+        if not receiver or _ELEMENT_CALLBACKS.get(method) != j:
+            return None
+        got = self.resolve_path(c, scope, receiver, line, depth + 1)
+        if got is None or got[0][0] != "of":
+            return None
+        container, iterated, item = cast("tuple[str, Value | None, Value | None]", got[0][1])
+        if not container.startswith("js.global."):
+            return None
+        elem = item if container.endswith(".Map") else iterated
+        return (elem, typed_by(got[1], "annotated_type")) if elem is not None else None
 
     def _declared_param(self, fn: Value, i: int, depth: int) -> tuple[Value, str] | None:
         """The value the declared type of parameter ``i`` of function ``fn`` gives (a rest parameter
@@ -519,6 +552,9 @@ class ValuesMixin(WorldCore):
         return None
 
 
+# ECMAScript's methods that call their first argument with each element: which parameter gets it
+_ELEMENT_CALLBACKS = {**dict.fromkeys(("forEach", "map", "filter", "find", "findIndex", "findLast", "findLastIndex",
+                                       "some", "every", "flatMap"), 0), "reduce": 1, "reduceRight": 1}
 # external functions whose result is a value of their first argument's type
 _KEEPS_ARG = frozenset({"copy.copy", "copy.deepcopy", "dataclasses.replace"})
 # builtins and containers made from an iterable: a container of the same elements (the class to use)

@@ -109,6 +109,9 @@ class LanguageRules:
     # whether a container annotated with its element types (``List<Node>``, written ``List[Node]`` by the
     # parser) types its elements (lore.index._containers) without the rest of follows_values
     typed_containers = False
+    # whether a class may type every member it does not declare (TypeScript's ``[key: string]: T``,
+    # bound by the parser as ``self.[string]``): ``routes.home.handle()`` is T's ``handle``
+    index_signatures = False
 
     # whether members may be declared apart from their type (Go, Rust: another file; C++: A::m in the source)
     detached_methods = False

@@ -41,6 +41,12 @@ TYPE_REF_KINDS = (
 # In a binding's ``alias_of``: a parameter typed by where its function is written (``app.use#arg0#param0``,
 # ``Middleware#call#param1``), resolved by ``lore.index._values`` (TypeScript's contextual typing).
 CONTEXT_MARK = "#"
+# After CONTEXT_MARK in a function's return type: it returns what the call signature of the type before
+# gives (``const mk: Factory = () => ...`` returns ``Factory#call#return``)
+RETURN_SPEC = "return"
+# A class's ``self.<INDEX_MEMBER>`` binding: the type of a member of any name it does not declare
+# (TypeScript's ``[key: string]: Route`` index signature)
+INDEX_MEMBER = "[string]"
 # In a symbol's ``decorators``: its last parameter takes every later argument (JS / TS ``...rest``)
 REST_MARK = "<rest>"
 

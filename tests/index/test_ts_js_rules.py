@@ -423,3 +423,109 @@ def test_a_getter_beside_its_setter_is_what_reading_the_member_runs(tmp_path):
                          "export function f(c: Context) {\n  c.req.json();\n}\n"}
     got = edges(tmp_path, files, "src.c.f")
     assert {q for q, _r in got["c.req.json"]} == {"src.c.Req.json"}
+
+
+def test_a_generic_call_signature_types_its_parameter_by_the_constraint(tmp_path):
+    src = ("export interface Internals { run(x: number): number }\n"
+           "export interface Schema { _zod: Internals }\n"
+           "export type SafeParse = <T extends Schema>(schema: T, value: unknown) => number;\n"
+           "export const safeParse: SafeParse = (schema, value) => schema._zod.run(1);\n")
+    got = edges(tmp_path, {"src/parse.ts": src}, "src.parse.safeParse")
+    assert got["schema._zod.run"] == {("src.parse.Internals.run", "annotated_type")}
+
+
+def test_a_function_returned_by_a_value_of_a_declared_function_type_takes_its_return_type(tmp_path):
+    src = ("export interface Schema { run(x: number): number }\n"
+           "export type Parse = (schema: Schema) => number;\n"
+           "export const make: (name: string) => Parse = (name) => (schema) => schema.run(1);\n")
+    got = edges(tmp_path, {"src/parse.ts": src}, "src.parse.make")
+    assert got["schema.run"] == {("src.parse.Schema.run", "annotated_type")}
+
+
+def test_an_element_of_a_typed_map_or_array_has_the_declared_element_type(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export function dispatch(routes: Map<string, Route>, stack: Route[], name: string) {\n"
+           "  routes.get(name)!.handle();\n"
+           "  stack.find((r) => r !== undefined)?.handle();\n"
+           "}\n")
+    got = edges(tmp_path, {"src/router.ts": src}, "src.router.dispatch")
+    assert got["routes.get().handle"] == {("src.router.Route.handle", "annotated_type")}
+    assert got["stack.find().handle"] == {("src.router.Route.handle", "annotated_type")}
+    assert got["routes.get"] == {("js.global.Map.get", "builtin")}  # the container's own member stays the runtime's
+
+
+def test_a_member_an_index_signature_types_binds_its_types_member(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export interface Routes { [name: string]: Route }\n"
+           "export interface Slots { [i: number]: Route; size: number }\n"
+           "export function dispatch(routes: Routes, slots: Slots) {\n"
+           "  routes.home.handle();\n"
+           "  slots.first.handle();\n"
+           "}\n")
+    got = edges(tmp_path, {"src/router.ts": src}, "src.router.dispatch")
+    assert got["routes.home.handle"] == {("src.router.Route.handle", "annotated_type")}
+    assert got["slots.first.handle"] == {(None, "unresolved")}  # a number index names no member
+
+
+def test_a_callback_of_an_element_method_gets_an_element(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export class Page { handle() { return 2; } }\n"
+           "export function dispatch(routes: Route[], byName: Map<string, Route>) {\n"
+           "  routes.forEach((r) => r.handle());\n"
+           "  byName.forEach((route, name) => route.handle());\n"
+           "  return routes.reduce((n, each) => n + each.handle(), 0);\n"
+           "}\n")
+    got = edges(tmp_path, {"src/router.ts": src}, "src.router.dispatch")
+    assert got["r.handle"] == {("src.router.Route.handle", "annotated_type")}
+    assert got["route.handle"] == {("src.router.Route.handle", "annotated_type")}
+    assert got["each.handle"] == {("src.router.Route.handle", "annotated_type")}
+
+
+def test_a_function_assigned_to_a_variable_of_a_function_type_returns_what_the_type_says(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export class Page { handle() { return 2; } }\n"
+           "export type Factory = (name: string) => Route;\n"
+           "export const make: Factory = (name) => build(name);\n"
+           "export const other: (name: string) => Route = (name) => build(name);\n"
+           "declare function build(name: string): any;\n"
+           "export function dispatch() {\n"
+           "  make('a').handle();\n"
+           "  other('b').handle();\n"
+           "}\n")
+    got = edges(tmp_path, {"src/router.ts": src}, "src.router.dispatch")
+    assert got["make().handle"] == {("src.router.Route.handle", "constructor_type")}
+    assert got["other().handle"] == {("src.router.Route.handle", "constructor_type")}
+
+
+def test_a_class_field_of_a_function_type_is_a_method_the_class_declares(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export class Pending {\n"
+           "  #resolve: (value: Route) => void;\n"
+           "  lookup?: (name: string) => Route;\n"
+           "  constructor(resolve: (value: Route) => void) { this.#resolve = resolve; }\n"
+           "  settle(r: Route) {\n"
+           "    this.#resolve(r);\n"
+           "    this.lookup!('home').handle();\n"
+           "  }\n"
+           "}\n")
+    got = edges(tmp_path, {"src/pending.ts": src}, "src.pending.Pending.settle")
+    assert got["this.resolve"] == {("src.pending.Pending.resolve", "self_method")}
+    assert got["this.lookup"] == {("src.pending.Pending.lookup", "self_method")}
+    assert got["this.lookup().handle"] == {("src.pending.Route.handle", "constructor_type")}
+
+
+def test_a_variable_declared_with_one_type_keeps_it_whatever_is_assigned_later(tmp_path):
+    src = ("export class Route { handle() { return 1; } }\n"
+           "export class Page { handle() { return 2; } }\n"
+           "export interface Middleware { (ctx: number): Route }\n"
+           "export function run(next: any, pages: any) {\n"
+           "  let fn: Middleware | undefined;\n"
+           "  if (!fn) fn = next;\n"
+           "  fn(1);\n"
+           "  let either: Route | Page = new Route();\n"
+           "  either = new Page();\n"
+           "  either.handle();\n"  # a union narrows by assignment: the Page
+           "}\n")
+    got = edges(tmp_path, {"src/mw.ts": src}, "src.mw.run")
+    assert got["fn"] == {("src.mw.Middleware.__call__", "annotated_type")}
+    assert got["either.handle"] == {("src.mw.Page.handle", "constructor_type")}

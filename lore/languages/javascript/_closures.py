@@ -41,6 +41,22 @@ def _param_name(p: _ts.Node) -> tuple[str, _ts.Node | None]:
     return "", None
 
 
+def _typed_value_return(fn: _ts.Node) -> _ts.Node | None:
+    """The return type the declared function type of a variable gives the function assigned to it
+    (``const f: (e: E) => Parse = (e) => (s) => ...``: the inner function is a ``Parse``), or ``None``."""
+    cur, parent = fn, fn.parent
+    while parent is not None and parent.type in ("parenthesized_expression", "as_expression",
+                                                 "satisfies_expression", "non_null_expression"):
+        cur, parent = parent, parent.parent
+    if parent is None or parent.type != "variable_declarator" or parent.child_by_field_name("value") != cur:
+        return None
+    ann = parent.child_by_field_name("type")
+    typ = ann.named_children[0] if ann is not None and ann.type == "type_annotation" and ann.named_child_count else ann
+    while typ is not None and typ.type == "parenthesized_type" and typ.named_child_count:
+        typ = typ.named_children[0]
+    return typ.child_by_field_name("return_type") if typ is not None and typ.type == "function_type" else None
+
+
 class ClosureMixin(_Base):
     """The scope-bound bindings of :class:`~lore.languages.javascript._parser.JsExtractor`."""
 
@@ -128,6 +144,8 @@ class ClosureMixin(_Base):
             declared = self.primary(parent.child_by_field_name("type"))
             return f"{declared}{CONTEXT_MARK}call" if declared else ""
         ret = holder.child_by_field_name("return_type") if holder is not None else None
+        if holder is not None and ret is None:
+            ret = _typed_value_return(holder)
         declared = self.primary(ret) if ret is not None else ""
         return f"{declared}{CONTEXT_MARK}call" if declared else ""
 

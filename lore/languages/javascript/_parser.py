@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers._common import Extractor, first_type, type_names
-from ...parsers.records import CONTEXT_MARK, REST_MARK, ParsedFile
+from ...parsers.records import CONTEXT_MARK, REST_MARK, RETURN_SPEC, ParsedFile
 from ._closures import ClosureMixin
 from ._commonjs import CommonJsMixin
 from ._esm import EsModuleMixin
@@ -338,6 +338,11 @@ class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Extr
         """The runtime class a declared type is (TypeScript: ``string`` is a String); JavaScript has none."""
         return ""
 
+    def declared_return(self, type_node: _ts.Node) -> str:
+        """What a function type written for a variable (``const mk: () => Foo``) returns; JavaScript
+        declares none."""
+        return ""
+
     def on_var(self, node: _ts.Node, owner: int) -> int | None:
         name_node = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
@@ -351,6 +356,10 @@ class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Extr
                 sym = self.pf.symbols[local]
                 sym.params = [(pn, a or f"{declared}{CONTEXT_MARK}call{CONTEXT_MARK}param{j}")
                               for j, (pn, a) in enumerate(sym.params)]
+                if not sym.return_type:  # ... and it gives what that call signature returns
+                    sym.return_type = f"{declared}{CONTEXT_MARK}call{CONTEXT_MARK}{RETURN_SPEC}"
+            elif type_node is not None and not self.pf.symbols[local].return_type:
+                self.pf.symbols[local].return_type = self.declared_return(type_node)
             return local
         spec = self._require_spec(value)
         if spec:

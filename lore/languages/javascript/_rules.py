@@ -89,6 +89,8 @@ class JavaScriptRules(CachedRules):
     accessors = True
     values_beside_types = True  # TypeScript's declaration merging (interface X beside const X)
     call_signatures_give = True
+    index_signatures = True  # interface Routes { [name: string]: Route }: routes.home is a Route
+    typed_containers = True  # ``m: Map<string, Route>``: ``m.get(k)`` is a Route (TypeScript annotations)
 
     def member_of_name(self, world, ids: list[int]) -> int:
         """``get res()`` beside ``set res(r)``: reading the member runs the getter, whichever comes last."""

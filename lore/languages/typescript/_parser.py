@@ -21,7 +21,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...parsers import _ts
-from ...parsers.records import ParsedFile
+from ...parsers.records import CONTEXT_MARK, INDEX_MEMBER, ParsedFile
+from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
 
 GRAMMAR = "tree_sitter_typescript:language_typescript"
@@ -75,7 +76,10 @@ class TsExtractor(JsExtractor):
         class (``String``, ``Array``, ``Map``), never one of its type arguments."""
         if _shape(node):  # opts: { ctx: Context }, cb: (c: Context) => void: neither is a Context
             return ""
-        return builtin_type(node) or super().primary(node)
+        runtime = builtin_type(node)
+        if runtime in _CONTAINERS:
+            return _with_elements(runtime, node) or runtime
+        return runtime or super().primary(node)
 
     def asserted_runtime_of(self, type_node: _ts.Node) -> str:
         return builtin_type(type_node)
@@ -105,11 +109,36 @@ class TsExtractor(JsExtractor):
 
     def run(self) -> ParsedFile:
         self.constraints: dict[tuple[int, str], str] = {}  # (definition, generic parameter) -> its constraint
+        self.declared_locals: set[tuple[int, str]] = set()  # (scope, name) of variables declared with one type
+        self.untyped_decls: set[tuple[int, str, int]] = set()  # (scope, name, line) of ``let x = v`` declarations
         pf = super().run()
         if self.constraints:
             self._constrain()
         self._declared_fields_win()
+        self._declared_locals_win()
         return pf
+
+    def on_var(self, node: _ts.Node, owner: int) -> int | None:
+        got = super().on_var(node, owner)
+        name, typ = node.child_by_field_name("name"), _strip(node.child_by_field_name("type"))
+        if typ is not None and typ.type == "union_type":
+            parts = [m for m in typ.named_children if _builtin(m) != _NOTHING]
+            typ = _strip(parts[0]) if len(parts) == 1 else None
+        if got is None and name is not None and name.type == "identifier":
+            if typ is not None:
+                self.declared_locals.add((owner, self.text(name)))
+            elif node.child_by_field_name("type") is None:  # another block's ``let fn = ...``: its own
+                self.untyped_decls.add((owner, self.text(name), node.start_point[0] + 1))
+        return got
+
+    def _declared_locals_win(self) -> None:
+        """``let fn: Middleware | undefined`` then ``fn = next``: the variable keeps its declared type
+        (TypeScript narrows by assignment only a union of types), so the later assignments are dropped."""
+        declared = self.declared_locals
+        if declared:
+            self.pf.bindings = [b for b in self.pf.bindings
+                                if b.annotation or b.until or (b.owner, b.name) not in declared
+                                or CONTEXT_MARK in b.alias_of or (b.owner, b.name, b.line) in self.untyped_decls]
 
     def _declared_fields_win(self) -> None:
         """A field the class declares with a type (``#options: Options``) has that type, whatever a
@@ -153,6 +182,21 @@ class TsExtractor(JsExtractor):
 
     def on_field(self, node: _ts.Node, owner: int) -> int | None:
         okind = self.pf.symbols[owner].kind
+        if node.type == "index_signature":
+            self._index_signature(node, owner)
+            return None
+        if node.type == "public_field_definition" and okind == "class":
+            value = node.child_by_field_name("value")
+            ann = node.child_by_field_name("type")
+            fn = _function_type(ann) if ann is not None and (value is None or value.type not in FUNCTION_VALUES) else None
+            name = self.text(node.child_by_field_name("name")).lstrip("#")
+            if fn is not None and name:  # #resolve: (value: Response) => void: a method the class declares
+                local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
+                self._params(fn, local, owner)
+                ret = fn.child_by_field_name("return_type")
+                if ret is not None:
+                    self.pf.symbols[local].return_type = self.primary(ret)
+                return local
         if node.type != "property_signature" or okind not in ("interface", "type_alias"):
             return super().on_field(node, owner)
         name = self.text(node.child_by_field_name("name")).strip("'\"")
@@ -163,6 +207,7 @@ class TsExtractor(JsExtractor):
         if fn is not None:  # parseJson?: (text: string) => unknown: a method the options declare
             local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
             sym = self.pf.symbols[local]
+            self.declare_type_params(local, fn.child_by_field_name("type_parameters"))
             self._params(fn, local, owner)
             ret = fn.child_by_field_name("return_type")
             if ret is not None:
@@ -171,6 +216,24 @@ class TsExtractor(JsExtractor):
         self.add_binding(owner, f"self.{name}", node, annotation=self.primary(ann))
         self.add_types(owner, ann, "field")
         return None
+
+    def declared_return(self, type_node: _ts.Node) -> str:
+        """``const mk: () => Foo = ...``: ``Foo``."""
+        fn = _function_type(type_node)
+        ret = fn.child_by_field_name("return_type") if fn is not None else None
+        return self.primary(ret) if ret is not None else ""
+
+    def _index_signature(self, node: _ts.Node, owner: int) -> None:
+        """``[key: string]: Route`` in an interface, an object type or a class: a member of any name the
+        type does not declare is a Route (``routes.home.handle()``); a ``number`` index or a mapped type
+        (``[K in keyof T]``) names no member."""
+        okind = self.pf.symbols[owner].kind
+        index = node.child_by_field_name("index_type")
+        if okind not in ("interface", "type_alias", "class") or index is None or self.text(index) != "string":
+            return
+        ann = self.primary(node.child_by_field_name("type"))
+        if ann:
+            self.add_binding(owner, f"self.{INDEX_MEMBER}", node, annotation=ann)
 
     def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
                   span: _ts.Node | None = None) -> int:
@@ -209,6 +272,8 @@ class TsExtractor(JsExtractor):
         """``__call__`` of a call signature; a construct signature (``new (app: App): Server``, ``type C =
         new () => Server``) is one too: lore binds ``new x()`` like a call of ``x``, to what it gives."""
         local = self.add_symbol(node, owner, "__call__", "method", doc_node=node, is_declaration=True)
+        # a generic signature (``type Parse = <T extends Schema>(s: T) => R``): ``s`` is a Schema
+        self.declare_type_params(local, fn.child_by_field_name("type_parameters"))
         self._params(fn, local, owner)
         ret = fn.child_by_field_name("return_type") or fn.child_by_field_name("type")
         if ret is not None:
@@ -295,6 +360,40 @@ def _function_type(ann: _ts.Node) -> _ts.Node | None:
         if n.type in ("union_type", "parenthesized_type"):
             stack.extend(n.named_children)
     return None
+
+
+_CONTAINERS = frozenset({"Array", "Set", "Map"})
+
+
+def _with_elements(runtime: str, node: _ts.Node | None) -> str:
+    """``Foo[]``, ``Array<Foo>``, ``Set<Foo>``, ``Map<string, Foo>`` (maybe ``| undefined``) as
+    ``Array[Foo]``, ``Set[Foo]``, ``Map[String, Foo]``: the runtime's container with the types of its
+    elements, so ``routes.get(k).handle()`` and ``handlers.find(f).run()`` bind the element's member
+    (:mod:`lore.index._containers`); ``''`` when an element type is not a plain name."""
+    node = _strip(node)
+    if node is not None and node.type == "union_type":
+        parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
+        node = _strip(parts[0]) if len(parts) == 1 else None
+    if node is None:
+        return ""
+    if node.type == "array_type" and node.named_child_count:
+        args = [node.named_children[0]]
+    elif node.type == "generic_type":
+        targs = node.child_by_field_name("type_arguments")
+        args = list(targs.named_children) if targs is not None else []
+    else:
+        return ""
+    names = []
+    for a in args:
+        if a.type == "predefined_type" and _ts.text(a) in PREDEFINED:
+            names.append(PREDEFINED[_ts.text(a)])
+        elif a.type in ("type_identifier", "nested_type_identifier"):
+            names.append("".join(_ts.text(a).split()))
+        else:
+            return ""
+    if len(names) != (2 if runtime == "Map" else 1):
+        return ""
+    return f"{runtime}[{', '.join(names)}]"
 
 
 def builtin_type(node: _ts.Node | None) -> str:

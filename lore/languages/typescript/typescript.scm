@@ -25,6 +25,7 @@
 (export_statement) @export
 (public_field_definition) @field
 (property_signature) @field
+(index_signature) @field
 (call_signature) @callsig
 (construct_signature) @callsig
 ; an object type written in place for a property or a field: an interface named after it (not for a

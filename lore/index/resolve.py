@@ -35,12 +35,13 @@ The engine is language-neutral; what differs between languages comes from their 
 
 from __future__ import annotations
 
+from ._annotations import primary_type
 from ._edges import Edges, FileResolver, resolve_files
 from ._fixtures import FixtureMixin
 from ._flow import FlowMixin
 from ._hierarchy import HierarchyMixin
 from ._lookup import LookupMixin
-from ._values import ValuesMixin, instance_of, primary_type, typed_by
+from ._values import ValuesMixin, instance_of, typed_by
 from ._world import FileCtx, FileRow, SymRow, Value, local_parent, split_path, weaker
 
 __all__ = [

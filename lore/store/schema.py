@@ -28,9 +28,12 @@ INDEX_FORMAT = 6  # 2: <yield> and tuple-element bindings; fixture_flow, unpacke
 #    variables and java.lang types (String ...) are typed
 #    TS/JS: name guesses only into imported modules, declared member types, super(), getters, JSDoc;
 #    Rust: guesses respect privacy and std paths, impl blocks of std types, generic bounds
+#    C/C++: include search paths, global linkage (no name guesses), macro-tolerant extraction, overloads by arity
 # 6: C#, Ruby, PHP and Kotlin (.cs, .rb, .php, .kt files are indexed; .NET test projects, *_spec.rb, *Test.php,
 #    Kotlin test source sets are test code); the basic tier (Lua, Scala: name_only edges)
-#    C/C++: include search paths, global linkage (no name guesses), macro-tolerant extraction, overloads by arity
+#    C: preprocessor branches of a default build (Symbol.condition); C++: a header takes its project's language,
+#    overloads by declared argument types; Python: generic bases, values that follow a call's first argument,
+#    properties, with-as; TS/JS: runtime types, contextual typing, typed containers; Java: typed collections
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

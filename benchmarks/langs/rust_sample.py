@@ -63,15 +63,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
-import sqlite3  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
-import time  # noqa: E402
-from collections import Counter, defaultdict  # noqa: E402
 
-from harness import Site, index_project, innermost, name_position, sample_sites  # noqa: E402
-
-from lore.store import callsites  # noqa: E402
+import sample  # noqa: E402
+from harness import index_project, name_position, sample_sites  # noqa: E402
 
 SAMPLE = Path(__file__).with_name("rust_sample.jsonl")
 SAMPLES = sorted(Path(__file__).parent.glob("rust_sample*.jsonl"))
@@ -148,93 +144,15 @@ def draw(roots: list[Path], *, n: int, seed: int, work: Path) -> list[dict]:
 
 
 # -- scoring a fresh index against the recorded truth ---------------------------------------------------
-def verdict(lore: set[int], truth: set[int] | None) -> str:
-    """correct / wrong / missed / extra-candidates; ``truth`` None means the callee is outside the crate."""
-    if truth is None:
-        return "wrong" if lore else "correct"
-    if not lore:
-        return "missed"
-    if lore == truth:
-        return "correct"
-    return "extra-candidates" if lore & truth else "wrong"
-
-
 def score(rows: list[dict], roots: dict[str, Path], work: Path) -> tuple[dict, list[dict], dict[str, float]]:
-    """Re-index each crate, find each recorded site in it, and count against the recorded truth."""
-    counts: Counter = Counter()
-    seconds: dict[str, float] = {}
-    results = []
-    by_crate: dict[str, list[dict]] = defaultdict(list)
-    for row in rows:
-        by_crate[row["crate"]].append(row)
-    for crate, crows in sorted(by_crate.items()):
-        root = roots[crate].resolve()
-        t0 = time.perf_counter()
-        db = index_project(root, work / f"{crate}.db", rebuild=True)
-        seconds[crate] = round(time.perf_counter() - t0, 2)
-        every = sample_sites(db, ("rust",), n=1 << 30, seed=0)
-        exact = {(s.path, s.line, s.col, s.callee): s for s in every}
-        by_line: dict[tuple[str, int], list[Site]] = defaultdict(list)
-        for s in every:
-            by_line[(s.path, s.line)].append(s)
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-        spans: dict[str, list[callsites.Span]] = {}
-        try:
-            for row in crows:
-                if row["truth"] == UNSURE:
-                    counts["unsure"] += 1
-                    continue
-                site = exact.get((row["path"], row["line"], row["col"], row["callee"])) or _moved(
-                    by_line[(row["path"], row["line"])], row)
-                lore = set(site.targets) if site is not None else set()
-                names = list(site.target_names) if site is not None else []
-                truth: set[int] | None = None
-                if row["truth"] != OUTSIDE:
-                    truth = set()
-                    for place in row["truth"]:
-                        path, line = place.rsplit(":", 1)
-                        if path not in spans:
-                            spans[path] = callsites.definition_spans(conn, path)
-                        sp = innermost(spans[path], int(line))
-                        if sp is not None:
-                            truth.add(sp.id)
-                v = verdict(lore, truth)
-                for key in ("", f"{crate}:"):  # the whole sample, and each crate
-                    counts[key + "judged"] += 1
-                    counts[key + "bound"] += bool(lore)
-                    counts[key + "bound_correct"] += bool(lore) and v == "correct"
-                    counts[key + "inside"] += truth is not None
-                    counts[key + "inside_hit"] += truth is not None and bool(lore & truth)
-                    counts[key + "unresolved"] += not lore
-                results.append({**row, "now": names, "now_resolution": site.resolution if site else "no site",
-                                "now_verdict": v})
-        finally:
-            conn.close()
-
-    def r(a: str, b: str) -> float | None:
-        return round(counts[a] / counts[b], 3) if counts[b] else None
-
-    def figures_of(k: str) -> dict:
-        return {"judged": counts[k + "judged"], "precision": r(k + "bound_correct", k + "bound"),
-                "recall": r(k + "inside_hit", k + "inside"), "unresolved": r(k + "unresolved", k + "judged"),
-                "bound": counts[k + "bound"], "truth_inside": counts[k + "inside"]}
-
-    figures = {**figures_of(""), "unsure": counts["unsure"],
-               "crates": {crate: figures_of(f"{crate}:") for crate in sorted(by_crate)}}
+    """Re-index each crate, find each recorded site in it, and count against the recorded truth: the
+    languages benchmark's scoring (:func:`sample.score`), a row's crate being its project."""
+    as_projects = [{**row, "project": row["crate"],
+                    "truth": sample.OUTSIDE if row["truth"] == OUTSIDE else row["truth"]} for row in rows]
+    figures, results, seconds = sample.score("rust", as_projects, roots, work)
+    del figures["language"]
+    figures["crates"] = figures.pop("projects")
     return figures, results, seconds
-
-
-def _moved(candidates: list[Site], row: dict) -> Site | None:
-    """The site a recorded one is now, when a rule change moved or respelled it: a call of the same name on
-    its line, the nearest starting at or before the recorded place (a call inside a macro was recorded at
-    its arguments' parenthesis, now at its name; ``to_value`` became ``<expr>.to_value``), else the one
-    call that starts at the recorded place."""
-    word = row["callee"].rsplit(".", 1)[-1]
-    named = [s for s in candidates if s.callee.rsplit(".", 1)[-1] == word and s.col <= row["col"]]
-    if named:
-        return max(named, key=lambda s: s.col)
-    there = [s for s in candidates if s.col == row["col"]]
-    return there[0] if len(there) == 1 else None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -275,19 +193,7 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps({**figures, "index_seconds": seconds}))
         return
     print(json.dumps({**figures, "index_seconds": seconds}))
-    causes: Counter = Counter()
-    examples: dict[str, list[str]] = defaultdict(list)
-    for res in results:
-        if res["now_verdict"] == "correct":
-            continue
-        key = f"{res['now_verdict']} ({res['now_resolution']})"
-        causes[key] += 1
-        examples[key].append(f"{res['path']}:{res['line']} {res['callee']} -> lore {res['now'][:3]}; "
-                             f"truth {res['truth'] if res['truth'] == OUTSIDE else res['truth'][:2]}: {res['reason']}")
-    for key, count in causes.most_common():
-        print(f"  {count:4d}  {key}")
-        for ex in examples[key][: args.examples]:
-            print(f"          {ex}")
+    sample.print_causes(results, args.examples)
 
 
 if __name__ == "__main__":

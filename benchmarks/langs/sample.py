@@ -207,20 +207,25 @@ def main(argv: list[str] | None = None) -> None:
     rows = [json.loads(line) for line in sample.read_text(encoding="utf-8").splitlines() if line.strip()]
     figures, results, seconds = score(args.language, rows, projects, work)
     print(json.dumps({**figures, "index_seconds": seconds}))
-    if args.json:
-        return
+    if not args.json:
+        print_causes(results, args.examples)
+
+
+def print_causes(results: list[dict], examples: int) -> None:
+    """The disagreements of a scored sample by verdict and lore's resolution, ``examples`` of each with
+    its recorded reason."""
     causes: Counter = Counter()
-    examples: dict[str, list[str]] = defaultdict(list)
+    shown: dict[str, list[str]] = defaultdict(list)
     for res in results:
         if res["now_verdict"] == "correct":
             continue
         key = f"{res['now_verdict']} ({res['now_resolution']})"
         causes[key] += 1
-        examples[key].append(f"{res['path']}:{res['line']} {res['callee']} -> lore {res['now'][:3]}; "
-                             f"truth {res['truth'] if res['truth'] == OUTSIDE else res['truth'][:2]}: {res['reason']}")
+        shown[key].append(f"{res['path']}:{res['line']} {res['callee']} -> lore {res['now'][:3]}; "
+                          f"truth {res['truth'] if res['truth'] == OUTSIDE else res['truth'][:2]}: {res['reason']}")
     for key, count in causes.most_common():
         print(f"  {count:4d}  {key}")
-        for ex in examples[key][: args.examples]:
+        for ex in shown[key][:examples]:
             print(f"          {ex}")
 
 

@@ -230,6 +230,27 @@ def world_cache(world, key: str, build):
     return store[key]
 
 
+def marked_symbols(world, language: str, mark: str, kinds: tuple[str, ...] | None = None) -> dict[str, list[int]]:
+    """Name -> ids of the symbols of ``language``'s files whose parser marked them with ``mark`` among their
+    decorators (``"extension"``: C#'s ``static M(this T x)``, Kotlin's ``fun T.m()``), of ``kinds`` when
+    given; cached per world, files in id order."""
+
+    def build() -> dict[str, list[int]]:
+        out: dict[str, list[int]] = defaultdict(list)
+        for f in sorted(world.files.values(), key=lambda f: f.id):
+            if f.language != language:
+                continue
+            c = world.ctx(f.id)
+            if c is None:
+                continue
+            for local, sym in enumerate(c.pf.symbols):
+                if mark in sym.decorators and (kinds is None or sym.kind in kinds):
+                    out[sym.name].append(c.ids[local])
+        return dict(out)
+
+    return world_cache(world, f"{language}-{mark}-{kinds}", build)
+
+
 def declared_spaces(world, language: str, keep=None) -> tuple[dict, dict, dict]:
     """The packages or namespaces the files of ``language`` declare into (Kotlin's ``package``, PHP's
     ``namespace``), read from their symbols' qualified names, cached per world: (space -> module ids of

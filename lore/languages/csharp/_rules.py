@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from ...parsers.records import Import
 from ...store.schema import CONFIDENCE
-from .._rules import CachedRules, ImportBinding, inherited_member, record_of, world_cache
+from .._rules import CachedRules, ImportBinding, inherited_member, marked_symbols, record_of, world_cache
 
 _TYPES = ("class", "struct", "interface", "enum", "type_alias")
 
@@ -302,21 +302,7 @@ def _qualify(world, ctx, name: str) -> str:
 
 def _extensions(world) -> dict[str, list[int]]:
     """Method name -> the extension methods of that name (``static M(this T x, ...)``) of the C# files."""
-
-    def build() -> dict[str, list[int]]:
-        out: dict[str, list[int]] = defaultdict(list)
-        for f in sorted(world.files.values(), key=lambda f: f.id):
-            if f.language != "csharp":
-                continue
-            c = world.ctx(f.id)
-            if c is None:
-                continue
-            for local, sym in enumerate(c.pf.symbols):
-                if sym.kind == "method" and "extension" in sym.decorators:
-                    out[sym.name].append(c.ids[local])
-        return dict(out)
-
-    return world_cache(world, "csharp-extensions", build)
+    return marked_symbols(world, "csharp", "extension", ("method",))
 
 
 def visible_extensions(world, ctx, name: str) -> list[int]:

@@ -7,11 +7,16 @@ name no package of the repository declares comes from Kotlin or a library: exter
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from ...parsers.records import Import
 from ...store.schema import CONFIDENCE
-from .._rules import CachedRules, ImportBinding, declared_spaces, inherited_member, record_of, world_cache
+from .._rules import (
+    CachedRules,
+    ImportBinding,
+    declared_spaces,
+    inherited_member,
+    marked_symbols,
+    record_of,
+)
 from ._parser import RECEIVER
 
 _TYPES = ("class", "interface", "enum")
@@ -215,20 +220,8 @@ def _visible(world, ctx, sid: int) -> bool:
 
 
 def _extensions(world) -> dict[str, list[int]]:
-    def build() -> dict[str, list[int]]:
-        out: dict[str, list[int]] = defaultdict(list)
-        for f in sorted(world.files.values(), key=lambda f: f.id):
-            if f.language != "kotlin":
-                continue
-            c = world.ctx(f.id)
-            if c is None:
-                continue
-            for local, sym in enumerate(c.pf.symbols):
-                if "extension" in sym.decorators:
-                    out[sym.name].append(c.ids[local])
-        return dict(out)
-
-    return world_cache(world, "kotlin-extensions", build)
+    """Function name -> the extension functions of that name (``fun T.m()``) of the Kotlin files."""
+    return marked_symbols(world, "kotlin", "extension")
 
 
 def _packages(world):

@@ -251,11 +251,11 @@ def marked_symbols(world, language: str, mark: str, kinds: tuple[str, ...] | Non
     return world_cache(world, f"{language}-{mark}-{kinds}", build)
 
 
-def declared_spaces(world, language: str, keep=None) -> tuple[dict, dict, dict]:
+def declared_spaces(world, language: str, kinds: tuple[str, ...] | None = None) -> tuple[dict, dict, dict]:
     """The packages or namespaces the files of ``language`` declare into (Kotlin's ``package``, PHP's
     ``namespace``), read from their symbols' qualified names, cached per world: (space -> module ids of
     the files declaring something in it; module id -> its spaces; space -> name -> [(module id, symbol
-    id)] of what is declared there). ``keep(symbol row)``: which top-level symbols count (default all)."""
+    id)] of what is declared there). ``kinds``: the kinds of top-level symbols that count (default all)."""
 
     def build():
         by_space: dict[str, list[int]] = defaultdict(list)
@@ -269,7 +269,7 @@ def declared_spaces(world, language: str, keep=None) -> tuple[dict, dict, dict]:
             for name, kids in sorted(world.children.get(mid, {}).items()):
                 for k in kids:
                     s = world.syms[k]
-                    if keep is not None and not keep(s):
+                    if kinds is not None and s.kind not in kinds:
                         continue
                     space = s.qualified_name[: -len(s.name) - 1] if s.qualified_name != f"{modq}.{s.name}" else ""
                     if space not in by_mod[mid]:
@@ -278,7 +278,7 @@ def declared_spaces(world, language: str, keep=None) -> tuple[dict, dict, dict]:
                     members[space][name].append((mid, k))
         return dict(by_space), {k: tuple(v) for k, v in by_mod.items()}, {k: dict(v) for k, v in members.items()}
 
-    return world_cache(world, f"{language}-spaces", build)
+    return world_cache(world, f"{language}-spaces-{kinds}", build)
 
 
 def is_gomod(path: str) -> bool:

@@ -94,7 +94,7 @@ class PhpRules(CachedRules):
 def _spaces(world):
     """namespace -> module ids of the PHP files declaring something in it; module id -> its namespaces;
     namespace -> name -> [(module id, symbol id)] of the types and functions declared in it."""
-    return declared_spaces(world, "php", keep=lambda s: s.kind in _TYPES or s.kind == "function")
+    return declared_spaces(world, "php", (*_TYPES, "function"))
 
 
 def namespaces(world) -> dict[str, list[int]]:

@@ -193,7 +193,12 @@ class LuaExtractor(Extractor):
             self._bind_call(owner, target, node, value)
         elif vt in ("identifier", "dot_index_expression") and target != self.dotted(value):
             src = self.dotted(value)
-            if "<" not in src and target != "_":
+            head, _, name = target.rpartition(".")
+            if "<" in src or target == "_":
+                return None
+            if head and head in self.tables:  # M.path = core.path: a member of table M, an alias
+                self.add_binding(self.tables[head], "self." + name, node, alias_of=src)
+            elif not head:
                 self.add_binding(owner, target, node, alias_of=src)
         return None
 
@@ -287,8 +292,8 @@ class LuaExtractor(Extractor):
             sym.return_type = self.pf.symbols[cls].name
 
     def on_return(self, node: _ts.Node, owner: int) -> None:
-        if owner != 0:
-            return
+        if owner != 0 or node.parent is None or node.parent.type != "chunk":
+            return  # a return inside a function (anonymous ones open no definition) is not the module's
         vals = [c for c in node.named_children if c.type == "expression_list"]
         if not vals or vals[0].named_child_count != 1:
             return

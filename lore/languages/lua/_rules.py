@@ -88,10 +88,18 @@ class LuaRules(CachedRules):
         return None
 
     def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
+        if len(parts) > 1 and any(ib is not None and ib.name == parts[0] for ib in ctx.import_bindings):
+            return []  # ``fs.Q()`` with ``fs`` a required module that lacks ``Q``: no other file's ``Q``
+        if len(parts) > 2 and parts[0] != "self":  # ``a.b.c()``: the name of a member of a member says little
+            return []
         reach = self._required_files(world, ctx)
         out = []
         for s in cands:
             srow = world.syms[s]
+            if len(parts) > 1:  # ``x.m()``: a member of some table, never a file's own function
+                parent = world.syms.get(srow.parent_id) if srow.parent_id is not None else None
+                if parent is None or parent.kind != "class":
+                    continue
             if srow.file_id in reach:
                 out.append(s)
             elif len(parts) == 1 and srow.kind == "function" and _is_global(world, s):

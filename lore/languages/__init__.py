@@ -23,7 +23,23 @@ from pathlib import PurePosixPath
 
 from ..errors import UnknownAlgorithmError
 from ..parsers.records import ParsedFile
-from . import basic, c, cpp, csharp, go, java, javascript, kotlin, lua, php, python, ruby, rust, typescript
+from . import (
+    bash,
+    basic,
+    c,
+    cpp,
+    csharp,
+    go,
+    java,
+    javascript,
+    kotlin,
+    lua,
+    php,
+    python,
+    ruby,
+    rust,
+    typescript,
+)
 from ._base import Language
 from ._rules import ImportBinding, LanguageRules
 
@@ -57,6 +73,7 @@ LANGUAGES: tuple[Language, ...] = (
     php.LANGUAGE,
     kotlin.LANGUAGE,
     lua.LANGUAGE,
+    bash.LANGUAGE,
     *basic.languages(),  # the basic tier: installed grammar wheels with a tags.scm (name-only edges)
 )
 

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
+import textwrap
 import tomllib
 from pathlib import Path
 
@@ -80,3 +84,23 @@ def test_languages_never_import_the_index():
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("lore.index"):
                 bad.append(f"{p.relative_to(ROOT)}:{node.lineno}")
     assert bad == []
+
+
+def test_python_only_index_never_loads_the_lua_or_bash_grammar(tmp_path):
+    """A grammar loads when a file of its language is seen: a Python-only tree never imports Lua's or Bash's."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "b.lua").write_text("local M = {}\nreturn M\n")
+    (tmp_path / "c.sh").write_text("f() { echo; }\n")
+    code = textwrap.dedent(f"""
+        import json, sys
+        from pathlib import Path
+        from lore import index_repo
+        index_repo(Path({str(tmp_path / 'pkg')!r}), workers=1)
+        before = [m in sys.modules for m in ("tree_sitter_lua", "tree_sitter_bash")]
+        index_repo(Path({str(tmp_path)!r}), workers=1)
+        print(json.dumps([before, [m in sys.modules for m in ("tree_sitter_lua", "tree_sitter_bash")]]))
+    """)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout.strip().splitlines()[-1]) == [[False, False], [True, True]]

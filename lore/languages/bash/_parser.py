@@ -50,7 +50,7 @@ class BashExtractor(Extractor):
         name_node = node.child_by_field_name("name")
         if name_node is None or name_node.named_child_count != 1 or name_node.named_children[0].type != "word":
             return  # "$cmd" a, $(which x) a: the name is computed at run time
-        name = self.text(name_node)
+        name = self.text(name_node).removeprefix("\\")  # \. and \pwd: the same command, never an alias
         if not name or "/" in name or "." in name.strip(".") or "=" in name:
             if name in _SOURCE:
                 self._source(node, owner)
@@ -65,8 +65,8 @@ class BashExtractor(Extractor):
         if not args:
             return
         spec = self._path_text(args[0])
-        if spec:
-            self.add_import(owner, spec, node, None, None, level=1)
+        if spec:  # what a sourced file defines is global, wherever the source command ran
+            self.add_import(0, spec, node, None, None, level=1)
 
     def _path_text(self, arg: _ts.Node) -> str:
         """The repository path ``arg`` names, ``*/tail`` when only its literal tail is known, else ``''``."""

@@ -35,6 +35,8 @@ Point.dot = function(self, other)
 end
 
 local Point3 = setmetatable({}, {__index = Point})
+local Point4 = {}
+setmetatable(Point4, {__index = Point3})
 
 local function helper(p)
   return p:len()
@@ -54,7 +56,8 @@ def test_tables_are_classes_and_their_functions_methods():
     assert syms["geo.point.Point.new"].docstring == "Makes a point."
     assert syms["geo.point.Point.new"].return_type == "Point"  # setmetatable(o, Point) in a method of Point
     assert pf.symbols[0].docstring == "Points in the plane."
-    assert [(r.target, r.kind) for r in pf.relations] == [("Point", "extends")]
+    assert [(pf.symbols[r.source].name, r.target, r.kind) for r in pf.relations] == [
+        ("Point3", "Point", "extends"), ("Point4", "Point3", "extends")]
     assert [(i.module, i.name, i.alias) for i in pf.imports] == [
         ("geo.util", "module.exports", "util"), ("geo.math", "sqrt", "sqrt")]
     calls = {(pf.symbols[c.caller].name, c.callee) for c in pf.calls}
@@ -107,6 +110,7 @@ def test_require_binds_what_the_file_returns(tmp_path):
     assert ("src.geo.point.Point.len", "self.dot", "src.geo.point.Point.dot|self_method") in edges
     assert ("src.geo.point.Point.len", "sqrt", "src.geo.math.init.sqrt|import") in edges  # a/init.lua, return {..}
     assert ("src.geo.point.Point.new", "util.clamp", "src.geo.util.M.clamp|import") in edges
+    assert ("src.geo.point.Point.len", "sqrt", "src.geo.math.init.sqrt|import") in edges
     assert ("src.geo.util.M.clamp", "string.format", "string.format|external") in edges
     # q is untyped: its ``area`` is guessed among the files main requires, never other.lua's O:area
     assert {e for e in edges if e[0] == "main" and e[1] == "q.area"} == {

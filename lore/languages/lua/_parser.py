@@ -274,7 +274,18 @@ class LuaExtractor(Extractor):
             return
         if callee == "setmetatable":
             self._constructor(node, owner)
+            self._inherits(node)
         self.add_call(owner, callee, node)
+
+    def _inherits(self, node: _ts.Node) -> None:
+        """A statement ``setmetatable(C, {__index = Base})`` on a table ``C`` of this file: C extends Base."""
+        if node.parent is None or node.parent.type not in ("chunk", "block", "do_statement"):
+            return
+        args = self._args(node)
+        if len(args) == 2 and args[0].type == "identifier" and self.text(args[0]) in self.tables:
+            base = self._index_base(args[1])
+            if base and "(" not in base:
+                self.add_relation(self.tables[self.text(args[0])], base, "extends", args[1])
 
     def _constructor(self, node: _ts.Node, owner: int) -> None:
         """``setmetatable(o, C)`` (or ``self``) in a method of ``C``: the method builds and returns a ``C``."""

@@ -122,7 +122,7 @@ class LuaExtractor(Extractor):
         else:
             return None
         where = self.dotted(table)
-        if "<" in where or "(" in where:
+        if table is None or "<" in where or "(" in where:
             return None
         return self.add_symbol(node, self._table(where, table), name, "method", body=body, params=params)
 
@@ -134,6 +134,8 @@ class LuaExtractor(Extractor):
         if holder is None or name_node is None or name_node.type != "identifier":
             return None
         fn = node.child_by_field_name("value")
+        if fn is None:
+            return None
         kind = "method" if self.pf.symbols[holder].kind == "class" else "function"
         return self.add_symbol(node, holder, self.text(name_node), kind, body=fn.child_by_field_name("body"),
                                params=self._params(fn))

@@ -5,8 +5,9 @@ Lua has no class or module syntax; its users write them with tables, and lore re
 * a table made at a file's top level (``local M = {}``, ``M = setmetatable({}, ...)``, middleclass's
   ``class("Name", Base)``, ``Base:extend()``) is a ``class`` symbol; ``function M.f()``, ``function M:m()``,
   ``M.f = function() end`` and the functions of its constructor's fields are its methods;
-* ``setmetatable(o, C)`` in a method of ``C`` makes that method return a ``C`` (``C.new()`` builds one), and
-  ``local o = setmetatable({}, C)`` types ``o``; ``{__index = Base}`` as a metatable is inheritance;
+* ``setmetatable(o, C)`` in a method of ``C`` makes that method return a ``C``; ``local o = setmetatable({}, C)``
+  and ``local o = C:new(...)`` / ``C.new(...)`` (``C`` capitalized) type ``o``; ``{__index = Base}`` as a
+  metatable, ``Base:extend()``, ``class("C", Base)`` and PiL's ``C = Base:new()`` are inheritance;
 * ``local x = require("a.b")`` imports what ``a/b.lua`` returns (``return M`` binds ``module.exports`` as
   CommonJS does); ``return {f = f}`` at the top level names the module's own functions.
 
@@ -223,8 +224,10 @@ class LuaExtractor(Extractor):
                 base = self._index_base(args[1])
             elif ftext in _CLASS_MAKERS or ftext.endswith(".class"):
                 base = self.dotted(args[1]) if len(args) > 1 else ""
-            elif fname is not None and fname.type == "method_index_expression" and \
-                    self.text(fname.child_by_field_name("method")) in _SUBCLASS_METHODS:
+            elif fname is not None and fname.type == "method_index_expression" and (
+                    self.text(fname.child_by_field_name("method")) in _SUBCLASS_METHODS
+                    or (self.text(fname.child_by_field_name("method")) == "new" and target[:1].isupper())):
+                # Base:extend(); PiL's prototypes: ``SpecialAccount = Account:new()`` is a class deriving Account
                 base = self.dotted(fname.child_by_field_name("table"))
             else:
                 return None
@@ -266,7 +269,12 @@ class LuaExtractor(Extractor):
                 if cls:
                     self.add_binding(owner, target, at, annotation=cls)
             return
-        if ftext and "<" not in ftext:
+        head, _, last = ftext.rpartition(".")
+        if last == "new" and head[:1].isupper() and head.isidentifier():
+            # o = Account:new{...}, Point.new(x, y): an instance of the table it was asked of (the
+            # constructor may be inherited: SpecialAccount:new() runs Account's and builds a SpecialAccount)
+            self.add_binding(owner, target, at, annotation=head)
+        elif ftext and "<" not in ftext:
             self.add_binding(owner, target, at, value=ftext)
 
     # -- uses -----------------------------------------------------------------------------------
@@ -301,8 +309,10 @@ class LuaExtractor(Extractor):
         if cls is None:
             return
         mt = self.dotted(args[1]) if args[1].type != "table_constructor" else self._index_base(args[1])
-        if mt in ("self", self.pf.symbols[cls].name):
-            sym.return_type = self.pf.symbols[cls].name
+        # ``setmetatable(o, self)`` (PiL's prototypes) builds whatever ``self`` is, a subclass too: the
+        # caller's ``Sub:new()`` types its result (_bind_call), not this return type
+        if mt == self.pf.symbols[cls].name:
+            sym.return_type = mt
 
     def on_return(self, node: _ts.Node, owner: int) -> None:
         if owner != 0 or node.parent is None or node.parent.type != "chunk":

@@ -105,7 +105,7 @@ def test_require_binds_what_the_file_returns(tmp_path):
     index_repo(tmp_path, workers=1)
     edges = _edges(tmp_path)
     assert ("main", "Point.new", "src.geo.point.Point.new|import") in edges
-    assert ("main", "p.len", "src.geo.point.Point.len|constructor_type") in edges
+    assert ("main", "p.len", "src.geo.point.Point.len|annotated_type") in edges  # p = Point.new(..): a Point
     assert ("main", "alias.clamp", "src.geo.util.M.clamp|import") in edges  # A.clamp = util.clamp
     assert ("src.geo.point.Point.len", "self.dot", "src.geo.point.Point.dot|self_method") in edges
     assert ("src.geo.point.Point.len", "sqrt", "src.geo.math.init.sqrt|import") in edges  # a/init.lua, return {..}

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import EmptyGroundTruthError
+from ..store.schema import NAME_GUESSES
 from ._data import symbol_table
 from ._sdist import BenchmarkDataError, Sdist, cache_dir, fetch_sdist, sha256_of  # noqa: F401 (re-exported)
 from .metrics import f1, ratio
@@ -49,7 +50,7 @@ from .metrics import f1, ratio
 PYCG_VERSION = "0.0.8"
 PYCG_SDIST = f"pycg-{PYCG_VERSION}.tar.gz"
 PYCG_SHA256 = "644b4df4346b393ca29450223da12598a6e6ad51fcfb1c218330b774f643a6c1"
-HEURISTIC_RESOLUTIONS = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
+HEURISTIC_RESOLUTIONS = NAME_GUESSES
 MODES = ("all", "resolved")
 # PyCG names methods of builtin types by an internal class name
 BUILTIN_TYPES = {"str": "<**PyStr**>", "dict": "<**PyDict**>", "list": "<**PyList**>", "set": "<**PySet**>",

@@ -25,10 +25,11 @@ import tempfile
 from pathlib import Path
 
 from ..errors import EmptyGroundTruthError
+from ..store.schema import NAME_GUESSES
 from ._data import symbol_table
 from .metrics import f1, ratio
 
-HEURISTIC = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
+HEURISTIC = NAME_GUESSES
 TABLES = ("symbols", "calls", "types", "imports", "relations", "ambiguous")
 SCORED = ("calls", "types", "imports", "relations")  # the edges; symbols and ambiguous are checked by the tests
 RELATION_KINDS = frozenset({"extends", "implements", "embeds"})

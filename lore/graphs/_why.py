@@ -10,6 +10,8 @@ row's one-line summary that says each fact once.
 
 from __future__ import annotations
 
+from ..store.schema import NAME_GUESSES
+
 _FIXED_TEXT = {"pagerank": "close in the call graph", "same_class": "same class", "same_file": "same file",
                "same_dir": "same directory", "package_near": "nearby package", "same_kind": "same kind",
                "shared_base": "same base / overrides the same method",
@@ -18,7 +20,7 @@ _FIXED_TEXT = {"pagerank": "close in the call graph", "same_class": "same class"
                "history_file": "its file changes with this one's"}
 
 # resolutions that bind an edge by a name alone: a why naming such an edge says which
-BY_NAME = frozenset({"name_only", "same_file_name", "unique_name", "ambiguous_name"})
+BY_NAME = NAME_GUESSES
 
 
 def render(item: dict, name_of=None) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..store.schema import CONFIDENCE
+from ..store.schema import CONFIDENCE, NAME_GUESSES
 from ._containers import TAGS as CONTAINER_TAGS
 from ._containers import plain
 from ._flow import elements, split_arg
@@ -410,7 +410,7 @@ class FileResolver:
             self.out.types.append((c.ids[b.owner], tid, b.value, "field", b.name[5:], b.line, res, CONFIDENCE[res]))
 
 
-_HEURISTIC = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
+_HEURISTIC = NAME_GUESSES
 
 
 def resolve_files(world: WorldCore, file_ids: list[int]) -> Edges:

@@ -6,8 +6,10 @@ the walk path, the call-site resolution), never recomputed, so it says what plac
 
 from __future__ import annotations
 
+from ..store.schema import NAME_GUESSES
+
 MAX_REASON = 100
-_BY_NAME = frozenset({"name_only", "same_file_name", "unique_name", "ambiguous_name"})  # edges bound by a name alone
+_BY_NAME = NAME_GUESSES  # edges bound by a name alone
 
 
 def _short(name: object) -> str:

@@ -83,6 +83,9 @@ CONFIDENCE: dict[str, float] = {
     "unresolved": 0.0,
 }
 
+# Edges bound by a name alone (no scope, import, type or value proves them): heuristics and guesses.
+NAME_GUESSES: frozenset[str] = frozenset({"same_file_name", "unique_name", "ambiguous_name", "name_only"})
+
 # How much of the call graph to trust (``lore stats``): every resolution falls in one strength.
 STRENGTHS: tuple[str, ...] = ("rule", "heuristic", "ambiguous", "external", "unresolved")
 

@@ -13,10 +13,10 @@ of its own).
 from __future__ import annotations
 
 from ...parsers.records import Import
-from ...store.schema import CONFIDENCE
+from ...store.schema import CONFIDENCE, NAME_GUESSES
 from .._rules import CachedRules, ImportBinding, path_modules, world_cache
 
-_HEURISTIC = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
+_HEURISTIC = NAME_GUESSES
 
 # Bash's builtins and keywords run as commands (bash(1), SHELL BUILTIN COMMANDS)
 _BUILTINS = frozenset("""

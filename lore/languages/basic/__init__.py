@@ -21,7 +21,6 @@ __all__ = ["CANDIDATES", "languages"]
 CANDIDATES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("lua", "tree_sitter_lua", (".lua",)),
     ("scala", "tree_sitter_scala", (".scala", ".sc")),
-    ("swift", "tree_sitter_swift", (".swift",)),
 )
 
 

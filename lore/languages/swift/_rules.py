@@ -1,0 +1,304 @@
+"""Swift's resolution rules.
+
+A module is the folder ``Sources/<Module>/`` of a SwiftPM package (:func:`~._parser.swift_module`): the
+files of one module see each other's top-level declarations without an import, and ``import Module``
+makes another module's visible. ``extension Foo { .. }`` adds members to the type ``Foo`` declares
+elsewhere (a *twin* of it): a member looked up on ``Foo`` is found in any of them, and a member of a
+protocol extension is found on every type conforming to the protocol. ``Foo(..)`` runs the ``init`` of
+``Foo`` (or of an extension) that the call's argument labels choose, and the type itself when it has none
+(a struct's memberwise initializer); overloads are told apart by labels as the compiler does. A capitalised
+name no visible module declares comes from Swift, Foundation or a library: external, never a guess; a
+name-only guess stays inside the modules the caller sees.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ...parsers.records import Import
+from .._rules import CachedRules, ImportBinding, inherited_member, marked_symbols, record_of, world_cache
+from ._parser import FUNCTION, swift_module
+
+_TYPES = ("class", "struct", "enum", "interface", "type_alias")
+
+
+class SwiftRules(CachedRules):
+    language = "swift"
+    imports_reexported = False
+    implicit_receivers = {"self": "inst", "Self": "type"}
+    first_param_is_receiver = False
+    class_scopes_visible_to_methods = False
+    constructor_names = ("init",)
+    uppercase_calls_construct = True  # Foo(..) constructs: Swift has no new
+    detached_methods = True  # extensions
+    accessors = True  # computed properties: reading one gives its declared type
+    overloads = True  # labels choose among overloads; extensions of library types are not the type
+    fields_apart_from_methods = True  # var commandStack and func commandStack(for:) live side by side
+    ambiguous_guesses = False  # $0.m() with several m in sight: no edge (a wrong edge is worse than none)
+    builtin_functions = frozenset({
+        "print", "debugPrint", "dump", "fatalError", "precondition", "preconditionFailure", "assert",
+        "assertionFailure", "min", "max", "abs", "zip", "stride", "type", "repeatElement", "sequence", "swap",
+        "withUnsafePointer", "withUnsafeMutablePointer", "withUnsafeBytes", "withExtendedLifetime", "readLine",
+        "numericCast", "unsafeBitCast", "withTaskGroup", "withThrowingTaskGroup", "withCheckedContinuation",
+        "withCheckedThrowingContinuation", "withTaskCancellationHandler", "dispatchPrecondition", "autoreleasepool",
+        "isKnownUniquelyReferenced", "exit", "String", "Int", "Double", "Float", "Bool", "Array", "Set",
+        "Dictionary", "Character", "Substring", "Data", "URL", "Date", "UUID", "Result", "Task", "Optional",
+    })
+    builtin_method_names = frozenset({
+        "init", "map", "flatMap", "compactMap", "filter", "reduce", "forEach", "contains", "first", "last",
+        "append", "insert", "remove", "removeAll", "removeFirst", "removeLast", "popLast", "sorted", "sort",
+        "reversed", "joined", "split", "enumerated", "firstIndex", "lastIndex", "index", "prefix", "suffix",
+        "dropFirst", "dropLast", "isEmpty", "count", "hasPrefix", "hasSuffix", "lowercased", "uppercased",
+        "replacingOccurrences", "trimmingCharacters", "components", "appending", "async", "sync", "asyncAfter",
+        "min", "max", "allSatisfy", "union", "intersection", "subtracting", "formUnion", "updateValue",
+        "removeValue", "merge", "merging", "mapValues", "zip", "lazy", "encode", "decode", "description",
+        "hash", "isEqual", "withUnsafeBytes", "withUnsafeMutableBytes", "lock", "unlock", "cancel", "resume",
+        "get", "set", "value", "makeIterator", "next", "distance", "padding", "write", "read", "close", "open",
+        "data", "string", "range", "starts", "elementsEqual", "shuffled", "randomElement", "squareRoot",
+    })
+    builtin_prefix = "swift"
+
+    def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
+        if imp.name == "*":
+            return ImportBinding("", imp.module, None, star=True)
+        if not imp.name:
+            return None
+        return ImportBinding(imp.alias or imp.name, imp.module, imp.name)
+
+    def _module_value(self, world, ctx, module: str):
+        ids = modules(world)[0].get(module)
+        return ("pkg", tuple(ids)) if ids else None
+
+    def package_member(self, world, ctx, scope: int, name: str):
+        got = inherited_member(world, ctx, scope, name, own=True)  # implicit self: members and extensions
+        if got is not None:
+            return got
+        table = modules(world)[2]
+        own = ctx.frow.module_id
+        for mod in visible_modules(world, ctx):
+            real, ext = [], []
+            for mid, sid in table.get(mod, {}).get(name, ()):
+                if mid == own:
+                    continue
+                (ext if sid in extension_ids(world) else real).append(sid)
+            if real:
+                return ("sym", real[0]), "module_global"
+            if ext:  # only extensions of it here: a library type (String) the module extends
+                break
+        if name[:1].isupper() and name not in self.builtin_functions:
+            return ("ext", name), "external"
+        return None
+
+    def detached_member(self, world, type_id: int, name: str):
+        """A member of ``type_id`` declared in another of its twins (the type and its extensions), or in an
+        extension of a protocol the type or a twin conforms to."""
+        for t in twins(world, type_id):
+            kids = world.children.get(t, {}).get(name)
+            if kids:
+                return ("sym", kids[-1]), "self_method"
+        for t in twins(world, type_id):
+            attr = world.attr_type(t, name)
+            if attr is not None:
+                return attr
+        return None
+
+    def accessor_value(self, world, sym_id: int, depth: int):
+        """A computed property read as a member: a value of its declared type."""
+        if world.syms[sym_id].kind != "property":
+            return None
+        got = world.returns(sym_id, depth + 1)
+        return (got[0], "self_method") if got is not None and got[0][0] in ("inst", "extinst") else None
+
+    def constructor(self, world, class_id: int, name: str):
+        """``Foo(..)``: an ``init`` of the type or of one of its extensions (the labels choose later, in
+        :meth:`choose_overload`); the type itself when none declares one (a memberwise initializer)."""
+        group = [class_id, *twins(world, class_id)]
+        for t in group:
+            kids = world.children.get(t, {}).get(name)
+            if kids:
+                return ("sym", kids[0]), "self_method"
+        if class_id in extension_ids(world):
+            real = [t for t in group if t not in extension_ids(world)]
+            if real:
+                return ("sym", real[0]), "self_method"
+        return None
+
+    def choose_overload(self, world, ctx, call, targets):
+        out = []
+        exts = extension_ids(world)
+        for t in targets:
+            tid = t[0]
+            if tid is not None and tid in exts:
+                real = [k for k in twins(world, tid) if k not in exts]
+                if real:
+                    t = (real[0], t[1], t[2])
+                else:  # an extension of a library type (String(..)): the library's
+                    t = (world.external(f"{self.builtin_prefix}.{world.syms[tid].name}"), "external", 1.0)
+            elif tid is not None and call.kind == "call":
+                t = _by_labels(world, ctx, call, t)
+            out.append(t)
+        return out
+
+    def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
+        """A name-only guess reaches only the caller's module and the modules it imports."""
+        seen = set(visible_modules(world, ctx))
+        per_file = modules(world)[1]
+        out = []
+        for s in cands:
+            f = world.files.get(world.syms[s].file_id)
+            if f is not None and per_file.get(f.module_id) in seen:
+                out.append(s)
+        return out
+
+
+def modules(world):
+    """(module -> module ids of its files, module id -> its module, module -> name -> [(module id, symbol
+    id)] of the top-level declarations), over the Swift files, cached per world."""
+    def build():
+        by_mod: dict[str, list[int]] = defaultdict(list)
+        of_file: dict[int, str] = {}
+        members: dict[str, dict[str, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
+        for f in sorted(world.files.values(), key=lambda f: f.id):
+            if f.language != "swift":
+                continue
+            mod = swift_module(f.path)
+            by_mod[mod].append(f.module_id)
+            of_file[f.module_id] = mod
+            for name, kids in sorted(world.children.get(f.module_id, {}).items()):
+                for k in kids:
+                    members[mod][name].append((f.module_id, k))
+        return dict(by_mod), of_file, {k: dict(v) for k, v in members.items()}
+    return world_cache(world, "swift-modules", build)
+
+
+def visible_modules(world, ctx) -> list[str]:
+    """The caller's own module, then the modules its file imports (``import X``, ``@testable import X``)."""
+    own = modules(world)[1].get(ctx.frow.module_id, "")
+    out = [own]
+    for imp in ctx.pf.imports:
+        if imp.module not in out:
+            out.append(imp.module)
+    return out
+
+
+def extension_ids(world) -> frozenset[int]:
+    return world_cache(world, "swift-extension-ids", lambda: frozenset(
+        i for ids in marked_symbols(world, "swift", "extension").values() for i in ids))
+
+
+def twins(world, type_id: int) -> list[int]:
+    """The other pieces of the type ``type_id``: the declaration and the extensions of the same qualified
+    name; for a top-level type, also the extensions of its name in other modules whose own module declares
+    no such type (``extension ParsableCommand`` in a tool), and the other way round."""
+    cache = world_cache(world, "swift-twins", dict)
+    got = cache.get(type_id)
+    if got is not None:
+        return got
+    s = world.syms.get(type_id)
+    exts = extension_ids(world)
+    out: list[int] = []
+    if s is not None:
+        out = [o for o in world.by_qname.get(s.qualified_name, ()) if o != type_id and world.syms[o].kind in _TYPES]
+        if _top_level(world, s):
+            for other in world.by_name.get(s.name, ()):
+                o = world.syms[other]
+                if other == type_id or other in out or o.kind not in _TYPES or not _top_level(world, o):
+                    continue
+                if (other in exts) != (type_id in exts) and not _has_real(world, (o if other in exts else s).qualified_name):
+                    out.append(other)
+    cache[type_id] = out
+    return out
+
+
+def _top_level(world, s) -> bool:
+    p = world.syms.get(s.parent_id) if s.parent_id is not None else None
+    return p is None or p.kind == "module"
+
+
+def _has_real(world, qname: str) -> bool:
+    exts = extension_ids(world)
+    return any(k not in exts and world.syms[k].kind in _TYPES for k in world.by_qname.get(qname, ()))
+
+
+def _by_labels(world, ctx, call, target):
+    """A function of several overloads (the same name in the same type or its extensions) replaced by the
+    one whose parameter labels the call's argument labels fit, when exactly one does; among several that
+    fit, the one whose parameter types the arguments' known types match best."""
+    tid, res, conf = target
+    s = world.syms.get(tid)
+    if s is None or s.kind not in ("function", "method") or s.parent_id is None:
+        return target
+    same = list(world.children.get(s.parent_id, {}).get(s.name, ()))
+    parent = world.syms.get(s.parent_id)
+    if parent is not None and parent.kind in _TYPES:
+        for t in twins(world, s.parent_id):
+            same.extend(k for k in world.children.get(t, {}).get(s.name, ()) if k not in same)
+    if len(same) < 2:
+        return target
+    fits = {k: m for k in same if (m := _fits(world, k, call.args)) is not None}
+    if len(fits) == 1:
+        return (next(iter(fits)), res, conf)
+    if len(fits) > 1:
+        scores = {k: _type_score(world, ctx, call, k, m) for k, m in fits.items()}
+        best = max(scores.values())
+        top = [k for k, v in scores.items() if v == best]
+        if best > 0 and len(top) == 1:
+            return (top[0], res, conf)
+    return target
+
+
+def _params(world, sid: int) -> list[tuple[str, str]] | None:
+    _c, sym = record_of(world, sid)
+    return list(sym.params) if sym is not None else None
+
+
+def _fits(world, sid: int, args: list[str]) -> list[tuple[int, str]] | None:
+    """How a call with ``args`` (``"label=path"``, ``"_=path"`` unlabelled, ``"{}"`` a trailing closure) can
+    call function ``sid``: each argument takes the next parameter of its label (a trailing closure the next
+    closure parameter), parameters with a default value may be skipped. The (parameter index, argument
+    path) pairs, or ``None`` when it cannot."""
+    params = _params(world, sid)
+    if params is None:
+        return []
+    i = 0
+    pairs: list[tuple[int, str]] = []
+    for arg in args:
+        closure = arg == "{}"
+        label, _, path = arg.partition("=")
+        while i < len(params):
+            name, ptype = params[i]
+            plain = name[:-1] if name.endswith("=") else name
+            if (closure and ptype in (FUNCTION, "")) or (not closure and plain == label):
+                break
+            if not name.endswith("="):
+                return None
+            i += 1
+        else:
+            return None
+        pairs.append((i, "" if closure else path))
+        i += 1
+    if all(p[0].endswith("=") for p in params[i:]):
+        return pairs
+    return None
+
+
+def _type_score(world, ctx, call, sid: int, pairs: list[tuple[int, str]]) -> int:
+    """How many of the call's arguments have a known type that the parameter they fill names."""
+    params = _params(world, sid) or []
+    score = 0
+    for i, path in pairs:
+        ptype = params[i][1].rsplit(".", 1)[-1] if i < len(params) else ""
+        if not path or not ptype or ptype == FUNCTION:
+            continue
+        got = world.resolve_path(ctx, call.caller, path, call.line)
+        if got is None:
+            continue
+        tag, what = got[0]
+        if tag == "inst" and isinstance(what, int):
+            names = {world.syms[v[1]].name if v[0] == "sym" else str(v[1]).rsplit(".", 1)[-1] for v in world.mro(what)}
+        elif tag in ("extinst", "ext"):
+            names = {str(what).rsplit(".", 1)[-1]}
+        else:
+            continue
+        score += 1 if ptype in names else -1
+    return score

@@ -30,6 +30,8 @@ _WRAPPERS = frozenset({"Array", "Set", "Dictionary", "Optional", "Result", "Task
                        "Collection"})
 _KINDS = {"class": "class", "actor": "class", "struct": "struct", "enum": "enum", "extension": "class"}
 _ROOTS = ("Sources", "Tests", "Plugins")
+# folders that conventionally hold several programs, one per sub-folder
+_PROGRAMS = frozenset({"Tools", "Examples", "Example", "Demo", "Demos", "Samples", "Benchmarks", "Apps", "Utilities"})
 _UNWRAP = frozenset({"optional_type", "type_annotation", "implicitly_unwrapped_type", "opaque_type",
                      "existential_type", "tuple_type", "tuple_type_item"})
 # the type of a closure parameter (``@escaping (Int) -> Void``): a trailing closure goes there
@@ -39,20 +41,25 @@ _NOT_CALLS = frozenset({"defer", "do", "catch", "repeat", "autoreleasepool"})
 
 
 def swift_module(path: str) -> str:
-    """The SwiftPM module a file belongs to: the folder under ``Sources/`` (``Tests/``, ``Plugins/``);
-    elsewhere the file's top folder ("" at the repository root).
+    """The SwiftPM module a file belongs to: the folder under ``Sources/`` (``Tests/``, ``Plugins/``); in a
+    folder of several programs (``Tools/<tool>/``, ``Examples/<example>/``) the program's folder; elsewhere
+    the file's top folder ("" at the repository root).
 
     Examples
     --------
     >>> swift_module("Sources/ArgumentParser/Parsing/Name.swift"), swift_module("Tests/FooTests/A.swift")
     ('ArgumentParser', 'FooTests')
-    >>> swift_module("Example/App.swift"), swift_module("Package.swift")
-    ('Example', '')
+    >>> swift_module("Tools/generate-manual/DSL/Author.swift"), swift_module("Source/Core/Session.swift")
+    ('Tools.generate-manual', 'Source')
+    >>> swift_module("App/View.swift"), swift_module("Package.swift")
+    ('App', '')
     """
     parts = path.split("/")[:-1]
     for i in range(len(parts) - 1, -1, -1):
         if parts[i] in _ROOTS and i + 1 < len(parts):
             return parts[i + 1]
+    if len(parts) > 1 and parts[0] in _PROGRAMS:
+        return f"{parts[0]}.{parts[1]}"
     return parts[0] if parts else ""
 
 

@@ -102,6 +102,12 @@ class SwiftRules(CachedRules):
                 return attr
         return None
 
+    def member_of_name(self, world, ids: list[int]) -> int:
+        """A property and a method of one name (``var eventMonitor`` and ``func eventMonitor(_:)``): a member
+        read through a path is the property; among methods the labels choose later."""
+        props = [i for i in ids if world.syms[i].kind == "property"]
+        return props[-1] if props else ids[-1]
+
     def accessor_value(self, world, sym_id: int, depth: int):
         """A computed property read as a member: a value of its declared type."""
         if world.syms[sym_id].kind != "property":
@@ -126,6 +132,11 @@ class SwiftRules(CachedRules):
     def choose_overload(self, world, ctx, call, targets):
         out = []
         exts = extension_ids(world)
+        if call.callee.endswith(".init") and not any(t[0] is not None and t[1] not in ("external", "builtin")
+                                                      for t in targets):
+            made = _memberwise(world, ctx, call)
+            if made is not None:
+                return [made]
         for t in targets:
             tid = t[0]
             if tid is not None and tid in exts:
@@ -149,6 +160,22 @@ class SwiftRules(CachedRules):
             if f is not None and per_file.get(f.module_id) in seen:
                 out.append(s)
         return out
+
+
+def _memberwise(world, ctx, call):
+    """``self.init(..)`` (``Foo.init(..)``) in a type none of whose pieces declares an ``init``: the
+    struct's memberwise initializer, which the type stands for."""
+    got = world.resolve_path(ctx, call.caller, call.callee[: -len(".init")], call.line)
+    if got is None or got[0][0] not in ("inst", "sym") or not isinstance(got[0][1], int):
+        return None
+    tid = got[0][1]
+    if world.syms[tid].kind not in _TYPES:
+        return None
+    group = [tid, *twins(world, tid)]
+    if any(world.children.get(t, {}).get("init") for t in group):
+        return None
+    real = [t for t in group if t not in extension_ids(world)]
+    return (real[0], "self_method", 1.0) if real else None
 
 
 def modules(world):
@@ -242,8 +269,14 @@ def _by_labels(world, ctx, call, target):
         scores = {k: _type_score(world, ctx, call, k, m) for k, m in fits.items()}
         best = max(scores.values())
         top = [k for k, v in scores.items() if v == best]
-        if best > 0 and len(top) == 1:
+        if len(top) > 1:  # a protocol's requirement and its extension's default: the requirement
+            exts = extension_ids(world)
+            declared = [k for k in top if world.syms[k].parent_id not in exts]
+            top = declared if declared else top
+        if len(top) == 1 and (best > 0 or tid not in fits):
             return (top[0], res, conf)
+        if tid not in fits:
+            return (min(top), res, conf)
     return target
 
 

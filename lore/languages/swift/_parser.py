@@ -247,7 +247,8 @@ class SwiftExtractor(Extractor):
         ann = self.direct_type(tnode)
         sib = p.next_sibling
         default = sib is not None and sib.type == "="
-        self.pf.symbols[local].params.append((label + ("=" if default else ""), ann))
+        variadic = self.text(p).rstrip().endswith("...")
+        self.pf.symbols[local].params.append((label + ("*" if variadic else "") + ("=" if default else ""), ann))
         if ann:
             self.add_binding(local, inner, p, annotation=ann)
         self.add_types(local, tnode, "param")

@@ -250,7 +250,9 @@ def _has_real(world, qname: str) -> bool:
 def _by_labels(world, ctx, call, target):
     """A function of several overloads (the same name in the same type or its extensions) replaced by the
     one whose parameter labels the call's argument labels fit, when exactly one does; among several that
-    fit, the one whose parameter types the arguments' known types match best."""
+    fit, the one whose parameter types the arguments' known types match best. When none fits, the call is
+    not to any of them (Swift's labels are part of the name: ``first(where:)`` of a collection is not the
+    type's own ``first(matching:)``)."""
     tid, res, conf = target
     s = world.syms.get(tid)
     if s is None or s.kind not in ("function", "method") or s.parent_id is None:
@@ -260,23 +262,22 @@ def _by_labels(world, ctx, call, target):
     if parent is not None and parent.kind in _TYPES:
         for t in twins(world, s.parent_id):
             same.extend(k for k in world.children.get(t, {}).get(s.name, ()) if k not in same)
-    if len(same) < 2:
-        return target
     fits = {k: m for k in same if (m := _fits(world, k, call.args)) is not None}
+    if not fits:
+        return (None, "unresolved", 0.0)
     if len(fits) == 1:
         return (next(iter(fits)), res, conf)
-    if len(fits) > 1:
-        scores = {k: _type_score(world, ctx, call, k, m) for k, m in fits.items()}
-        best = max(scores.values())
-        top = [k for k, v in scores.items() if v == best]
-        if len(top) > 1:  # a protocol's requirement and its extension's default: the requirement
-            exts = extension_ids(world)
-            declared = [k for k in top if world.syms[k].parent_id not in exts]
-            top = declared if declared else top
-        if len(top) == 1 and (best > 0 or tid not in fits):
-            return (top[0], res, conf)
-        if tid not in fits:
-            return (min(top), res, conf)
+    scores = {k: _type_score(world, ctx, call, k, m) for k, m in fits.items()}
+    best = max(scores.values())
+    top = [k for k, v in scores.items() if v == best]
+    if len(top) > 1:  # a protocol's requirement and its extension's default: the requirement
+        exts = extension_ids(world)
+        declared = [k for k in top if world.syms[k].parent_id not in exts]
+        top = declared if declared else top
+    if len(top) == 1 and (best > 0 or tid not in fits):
+        return (top[0], res, conf)
+    if tid not in fits:
+        return (min(top), res, conf)
     return target
 
 
@@ -288,8 +289,8 @@ def _params(world, sid: int) -> list[tuple[str, str]] | None:
 def _fits(world, sid: int, args: list[str]) -> list[tuple[int, str]] | None:
     """How a call with ``args`` (``"label=path"``, ``"_=path"`` unlabelled, ``"{}"`` a trailing closure) can
     call function ``sid``: each argument takes the next parameter of its label (a trailing closure the next
-    closure parameter), parameters with a default value may be skipped. The (parameter index, argument
-    path) pairs, or ``None`` when it cannot."""
+    parameter), parameters with a default value may be skipped, a variadic one (``label*``) takes the
+    unlabelled arguments that follow. The (parameter index, argument path) pairs, or ``None``."""
     params = _params(world, sid)
     if params is None:
         return []
@@ -298,17 +299,20 @@ def _fits(world, sid: int, args: list[str]) -> list[tuple[int, str]] | None:
     for arg in args:
         closure = arg == "{}"
         label, _, path = arg.partition("=")
+        if pairs and label == "_" and params[pairs[-1][0]][0].rstrip("=").endswith("*"):
+            pairs.append((pairs[-1][0], path))  # one more value of a variadic parameter
+            continue
         while i < len(params):
-            name, ptype = params[i]
-            plain = name[:-1] if name.endswith("=") else name
-            if (closure and ptype in (FUNCTION, "")) or (not closure and plain == label):
+            name = params[i][0]
+            plain = name.rstrip("=").rstrip("*")
+            if closure or plain == label:
                 break
             if not name.endswith("="):
                 return None
             i += 1
         else:
             return None
-        pairs.append((i, "" if closure else path))
+        pairs.append((i, FUNCTION if closure else path))
         i += 1
     if all(p[0].endswith("=") for p in params[i:]):
         return pairs
@@ -321,6 +325,9 @@ def _type_score(world, ctx, call, sid: int, pairs: list[tuple[int, str]]) -> int
     score = 0
     for i, path in pairs:
         ptype = params[i][1].rsplit(".", 1)[-1] if i < len(params) else ""
+        if path == FUNCTION:  # a trailing closure: a closure parameter rather than a value of type Value
+            score += 1 if ptype == FUNCTION else 0
+            continue
         if not path or not ptype or ptype == FUNCTION:
             continue
         got = world.resolve_path(ctx, call.caller, path, call.line)

@@ -80,3 +80,16 @@ def test_languages_never_import_the_index():
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("lore.index"):
                 bad.append(f"{p.relative_to(ROOT)}:{node.lineno}")
     assert bad == []
+
+
+def test_importing_the_registry_loads_no_grammar_of_a_folder_language():
+    """A grammar wheel is imported when a file of its language is parsed, never by the registry itself
+    (a Python-only index must not pay for Swift's grammar; test_swift.py indexes one to check)."""
+    import subprocess
+    import sys
+    code = ("import sys, lore.languages\n"
+            "print(sorted(m for m in ('tree_sitter_swift', 'tree_sitter_kotlin', 'tree_sitter_c_sharp') if m in sys.modules))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"
+    assert get("swift").grammar == "tree_sitter_swift:language" and language_for("a/B.swift").name == "swift"

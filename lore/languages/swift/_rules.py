@@ -83,8 +83,9 @@ class SwiftRules(CachedRules):
                 (ext if sid in extension_ids(world) else real).append(sid)
             if real:
                 return ("sym", real[0]), "module_global"
-            if ext:  # only extensions of it here: a library type (String) the module extends
-                break
+            if ext:  # only extensions of it here: a library type (String) the module extends, whose
+                # members and inits the extension adds (choose_overload sends the rest to the library)
+                return ("sym", ext[0]), "module_global"
         if name[:1].isupper() and name not in self.builtin_functions:
             return ("ext", name), "external"
         return None

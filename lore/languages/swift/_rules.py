@@ -75,12 +75,13 @@ class SwiftRules(CachedRules):
             return got
         table = modules(world)[2]
         own = ctx.frow.module_id
+        exts = extension_ids(world)
         for mod in visible_modules(world, ctx):
             real, ext = [], []
             for mid, sid in table.get(mod, {}).get(name, ()):
                 if mid == own:
                     continue
-                (ext if sid in extension_ids(world) else real).append(sid)
+                (ext if sid in exts else real).append(sid)
             if real:
                 return ("sym", real[0]), "module_global"
             if ext:  # only extensions of it here: a library type (String) the module extends, whose
@@ -201,12 +202,15 @@ def modules(world):
 
 def visible_modules(world, ctx) -> list[str]:
     """The caller's own module, then the modules its file imports (``import X``, ``@testable import X``)."""
-    own = modules(world)[1].get(ctx.frow.module_id, "")
-    out = [own]
-    for imp in ctx.pf.imports:
-        if imp.module not in out:
-            out.append(imp.module)
-    return out
+    cache = world_cache(world, "swift-visible", dict)
+    got = cache.get(ctx.frow.id)
+    if got is None:
+        got = [modules(world)[1].get(ctx.frow.module_id, "")]
+        for imp in ctx.pf.imports:
+            if imp.module not in got:
+                got.append(imp.module)
+        cache[ctx.frow.id] = got
+    return got
 
 
 def extension_ids(world) -> frozenset[int]:

@@ -77,7 +77,8 @@ class SwiftRules(CachedRules):
         own = ctx.frow.module_id
         exts = extension_ids(world)
         for mod in visible_modules(world, ctx):
-            real, ext = [], []
+            real: list[int] = []
+            ext: list[int] = []
             for mid, sid in table.get(mod, {}).get(name, ()):
                 if mid == own:
                     continue

@@ -59,7 +59,7 @@ def test_symbols_are_named_by_swiftpm_module_and_extensions_are_marked():
         ("Shop.Point.description", "property"), ("Shop.Failure", "enum"), ("Shop.Failure.failed", "method")]
     moved = pf.symbols[3]
     assert moved.params == [("by", "Double"), ("_=", "Double")] and moved.return_type == "Point"
-    assert pf.symbols[6].decorators == ["extension"]
+    assert pf.symbols[6].decorators == ["extension"] and pf.symbols[6].name == "extension Point"
     assert pf.symbols[1].docstring.startswith("A point on a plane")
     assert pf.symbols[9].params == [("reason", "String")] and pf.symbols[9].decorators == ["enum_case"]
 
@@ -71,7 +71,7 @@ def test_calls_keep_receivers_and_labels_and_skip_subscripts():
     assert ("self.helper", []) in calls and ("Point", ["x="]) in calls
     assert [i.module for i in pf.imports] == ["Foundation", "Shop"]
     assert [(pf.symbols[r.source].name, r.target, r.kind) for r in pf.relations] == [
-        ("Point", "Equatable", "implements"), ("Point", "CustomStringConvertible", "implements"),
+        ("Point", "Equatable", "implements"), ("extension Point", "CustomStringConvertible", "implements"),
         ("Failure", "Error", "implements")]
     binds = {(b.name, b.annotation or b.value) for b in pf.bindings}
     assert {("self.session", "Session"), ("s", "Session"), ("dx", "Double")} <= binds

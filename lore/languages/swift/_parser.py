@@ -4,8 +4,8 @@ Symbols: classes, structs, enums, actors (kind ``class``, ``struct``, ``enum``),
 functions and methods, ``init`` / ``deinit`` / ``subscript`` (methods of their type), computed properties
 (``property``, a member whose body runs when read), type aliases and nested types. A top-level declaration
 is named by its SwiftPM module (``ArgumentParser.ParsableCommand``, the folder ``Sources/<Module>/``; see
-:func:`swift_module`). ``extension Foo { .. }`` is a type symbol ``Module.Foo`` marked ``extension``: the
-rules join its members to the type ``Foo`` declares elsewhere.
+:func:`swift_module`). ``extension Foo { .. }`` is a type symbol named ``extension Foo`` (qualified ``Module.Foo``,
+marked ``extension``): the rules join its members to the type ``Foo`` declares elsewhere.
 
 Calls keep the receiver path (``session.request``, ``self.run``, ``x?.m()`` as ``x.m``); ``super.m()`` is
 ``super().m``; ``Foo(..)`` constructs ``Foo`` (its ``init``). Each call records its argument labels
@@ -34,6 +34,8 @@ _ROOTS = ("Sources", "Tests", "Plugins")
 _PROGRAMS = frozenset({"Tools", "Examples", "Example", "Demo", "Demos", "Samples", "Benchmarks", "Apps", "Utilities"})
 _UNWRAP = frozenset({"optional_type", "type_annotation", "implicitly_unwrapped_type", "opaque_type",
                      "existential_type", "tuple_type", "tuple_type_item"})
+# the name of an extension's symbol: ``extension Foo``
+EXTENSION = "extension "
 # the type of a closure parameter (``@escaping (Int) -> Void``): a trailing closure goes there
 FUNCTION = "->"
 # statements and keywords the grammar reads as calls of a trailing closure (``defer { .. }``)
@@ -283,9 +285,13 @@ class SwiftExtractor(Extractor):
             qualifier = f"{qualifier or self.pf.symbols[owner].qualified_name}.{head}"
         kind = "interface" if kind == "protocol" else _KINDS.get(word, "class")
         body = next((c for c in node.named_children if c.type in ("class_body", "enum_class_body", "protocol_body")), None)
-        local = self.add_symbol(node, owner, name, kind, body=body, qualifier=qualifier)
+        # an extension is named ``extension Foo`` (qualified ``Module.Foo``, its members ``Module.Foo.m``): no
+        # scope binds that name, so ``Foo`` in its file still means the type, and ``String`` the library's
+        local = self.add_symbol(node, owner, EXTENSION + name if extension else name, kind, body=body,
+                                qualifier=qualifier)
         sym = self.pf.symbols[local]
         if extension:
+            sym.qualified_name = sym.qualified_name[: -len(sym.name)] + name
             sym.decorators.append("extension")
             self.add_type(local, name, "annotation", name_node)
         sym.decorators.extend(self._attributes(node))

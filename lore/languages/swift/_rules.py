@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ...parsers.records import Import
+from ...store.schema import CONFIDENCE
 from .._rules import CachedRules, ImportBinding, inherited_member, marked_symbols, record_of, world_cache
-from ._parser import FUNCTION, swift_module
+from ._parser import EXTENSION, FUNCTION, swift_module
 
 _TYPES = ("class", "struct", "enum", "interface", "type_alias")
 
@@ -75,19 +76,10 @@ class SwiftRules(CachedRules):
             return got
         table = modules(world)[2]
         own = ctx.frow.module_id
-        exts = extension_ids(world)
         for mod in visible_modules(world, ctx):
-            real: list[int] = []
-            ext: list[int] = []
             for mid, sid in table.get(mod, {}).get(name, ()):
-                if mid == own:
-                    continue
-                (ext if sid in exts else real).append(sid)
-            if real:
-                return ("sym", real[0]), "module_global"
-            if ext:  # only extensions of it here: a library type (String) the module extends, whose
-                # members and inits the extension adds (choose_overload sends the rest to the library)
-                return ("sym", ext[0]), "module_global"
+                if mid != own:
+                    return ("sym", sid), "module_global"
         if name[:1].isupper() and name not in self.builtin_functions:
             return ("ext", name), "external"
         return None
@@ -103,6 +95,12 @@ class SwiftRules(CachedRules):
             attr = world.attr_type(t, name)
             if attr is not None:
                 return attr
+        for t in twins(world, type_id):  # extension Foo: Proto { }: what Proto and its extensions give
+            for v in world.mro(t)[1:]:
+                if v[0] == "sym" and world.syms[v[1]].kind in _TYPES:
+                    got = world.class_member(v[1], name)
+                    if got is not None and got[0][0] == "sym":
+                        return got
         return None
 
     def member_of_name(self, world, ids: list[int]) -> int:
@@ -142,12 +140,15 @@ class SwiftRules(CachedRules):
                 return [made]
         for t in targets:
             tid = t[0]
+            if tid is not None and t[1] in ("external", "builtin") and call.kind == "call":
+                t = _extension_init(world, ctx, call, t)
+                tid = t[0]
             if tid is not None and tid in exts:
                 real = [k for k in twins(world, tid) if k not in exts]
                 if real:
                     t = (real[0], t[1], t[2])
                 else:  # an extension of a library type (String(..)): the library's
-                    t = (world.external(f"{self.builtin_prefix}.{world.syms[tid].name}"), "external", 1.0)
+                    t = (world.external(f"{self.builtin_prefix}.{world.syms[tid].name[len(EXTENSION):]}"), "external", 1.0)
             elif tid is not None and call.kind == "call":
                 t = _by_labels(world, ctx, call, t)
             out.append(t)
@@ -163,6 +164,25 @@ class SwiftRules(CachedRules):
             if f is not None and per_file.get(f.module_id) in seen:
                 out.append(s)
         return out
+
+
+def _extension_init(world, ctx, call, target):
+    """``String(cart: c)``: a library type constructed through an ``init`` that an extension in a module the
+    caller sees adds (``extension String { init(cart:) }``), when the labels fit exactly one."""
+    parts = call.callee.split(".")
+    if parts[-1] == "init":
+        parts = parts[:-1]
+    name = parts[-1] if parts else ""
+    if not name[:1].isupper() or len(parts) > 2:
+        return target
+    seen = set(visible_modules(world, ctx))
+    per_file = modules(world)[1]
+    inits = []
+    for e in marked_symbols(world, "swift", "extension").get(EXTENSION + name, ()):
+        f = world.files.get(world.syms[e].file_id)
+        if f is not None and per_file.get(f.module_id) in seen:
+            inits.extend(k for k in world.children.get(e, {}).get("init", ()) if _fits(world, k, call.args) is not None)
+    return (inits[0], "module_global", CONFIDENCE["module_global"]) if len(inits) == 1 else target
 
 
 def _memberwise(world, ctx, call):
@@ -233,11 +253,14 @@ def twins(world, type_id: int) -> list[int]:
     if s is not None:
         out = [o for o in world.by_qname.get(s.qualified_name, ()) if o != type_id and world.syms[o].kind in _TYPES]
         if _top_level(world, s):
-            for other in world.by_name.get(s.name, ()):
+            base = s.name[len(EXTENSION):] if type_id in exts else s.name
+            others = [k for k in world.by_name.get(base, ()) if k not in exts] if type_id in exts \
+                else marked_symbols(world, "swift", "extension").get(EXTENSION + base, [])
+            for other in others:
                 o = world.syms[other]
                 if other == type_id or other in out or o.kind not in _TYPES or not _top_level(world, o):
                     continue
-                if (other in exts) != (type_id in exts) and not _has_real(world, (o if other in exts else s).qualified_name):
+                if not _has_real(world, (o if other in exts else s).qualified_name):
                     out.append(other)
     cache[type_id] = out
     return out

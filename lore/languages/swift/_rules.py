@@ -283,14 +283,9 @@ def _by_labels(world, ctx, call, target):
     not to any of them (Swift's labels are part of the name: ``first(where:)`` of a collection is not the
     type's own ``first(matching:)``)."""
     tid, res, conf = target
-    s = world.syms.get(tid)
-    if s is None or s.kind not in ("function", "method") or s.parent_id is None:
+    same = _overloads(world, tid)
+    if not same:
         return target
-    same = list(world.children.get(s.parent_id, {}).get(s.name, ()))
-    parent = world.syms.get(s.parent_id)
-    if parent is not None and parent.kind in _TYPES:
-        for t in twins(world, s.parent_id):
-            same.extend(k for k in world.children.get(t, {}).get(s.name, ()) if k not in same)
     fits = {k: m for k in same if (m := _fits(world, k, call.args)) is not None}
     if not fits:
         return (None, "unresolved", 0.0)
@@ -310,9 +305,30 @@ def _by_labels(world, ctx, call, target):
     return target
 
 
+def _overloads(world, tid: int) -> list[int]:
+    """The functions of ``tid``'s name in its type and the type's twins (``tid`` first), or ``[]`` when
+    ``tid`` is no function; once per world."""
+    cache = world_cache(world, "swift-overloads", dict)
+    got = cache.get(tid)
+    if got is None:
+        got = []
+        s = world.syms.get(tid)
+        if s is not None and s.kind in ("function", "method") and s.parent_id is not None:
+            got = list(world.children.get(s.parent_id, {}).get(s.name, ()))
+            parent = world.syms.get(s.parent_id)
+            if parent is not None and parent.kind in _TYPES:
+                for t in twins(world, s.parent_id):
+                    got.extend(k for k in world.children.get(t, {}).get(s.name, ()) if k not in got)
+        cache[tid] = got
+    return got
+
+
 def _params(world, sid: int) -> list[tuple[str, str]] | None:
-    _c, sym = record_of(world, sid)
-    return list(sym.params) if sym is not None else None
+    cache = world_cache(world, "swift-params", dict)
+    if sid not in cache:
+        _c, sym = record_of(world, sid)
+        cache[sid] = list(sym.params) if sym is not None else None
+    return cache[sid]
 
 
 def _fits(world, sid: int, args: list[str]) -> list[tuple[int, str]] | None:

@@ -188,6 +188,8 @@ def is_test_path(path: str) -> bool:
     if any(p in _TEST_DIR_NAMES or _is_dotnet_test_project(p) or _is_test_source_set(p) for p in parts[:-1]):
         return True
     name = parts[-1]
+    if name.endswith(".swift") and any(p == "Tests" or p.endswith("Tests") for p in parts[:-1]):
+        return True  # SwiftPM test targets: Tests/<Target>Tests/ (Xcode: <App>Tests/)
     stem = name.split(".", 1)[0]
     return (
         stem.startswith("test_")

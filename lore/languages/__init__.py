@@ -38,6 +38,7 @@ from . import (
     python,
     ruby,
     rust,
+    swift,
     typescript,
 )
 from ._base import Language
@@ -74,6 +75,7 @@ LANGUAGES: tuple[Language, ...] = (
     kotlin.LANGUAGE,
     lua.LANGUAGE,
     bash.LANGUAGE,
+    swift.LANGUAGE,
     *basic.languages(),  # the basic tier: installed grammar wheels with a tags.scm (name-only edges)
 )
 

@@ -104,3 +104,16 @@ def test_python_only_index_never_loads_the_lua_or_bash_grammar(tmp_path):
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout.strip().splitlines()[-1]) == [[False, False], [True, True]]
+
+
+def test_importing_the_registry_loads_no_grammar_of_a_folder_language():
+    """A grammar wheel is imported when a file of its language is parsed, never by the registry itself
+    (a Python-only index must not pay for Swift's grammar; test_swift.py indexes one to check)."""
+    import subprocess
+    import sys
+    code = ("import sys, lore.languages\n"
+            "print(sorted(m for m in ('tree_sitter_swift', 'tree_sitter_kotlin', 'tree_sitter_c_sharp') if m in sys.modules))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"
+    assert get("swift").grammar == "tree_sitter_swift:language" and language_for("a/B.swift").name == "swift"

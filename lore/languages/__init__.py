@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 
 from ..errors import UnknownAlgorithmError
 from ..parsers.records import ParsedFile
-from . import basic, c, cpp, csharp, go, java, javascript, kotlin, php, python, ruby, rust, typescript
+from . import basic, c, cpp, csharp, go, java, javascript, kotlin, php, python, ruby, rust, scala, typescript
 from ._base import Language
 from ._rules import ImportBinding, LanguageRules
 
@@ -56,6 +56,7 @@ LANGUAGES: tuple[Language, ...] = (
     ruby.LANGUAGE,
     php.LANGUAGE,
     kotlin.LANGUAGE,
+    scala.LANGUAGE,
     *basic.languages(),  # the basic tier: installed grammar wheels with a tags.scm (name-only edges)
 )
 

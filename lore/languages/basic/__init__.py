@@ -20,7 +20,6 @@ __all__ = ["CANDIDATES", "languages"]
 # (language name, wheel module, extensions): grammar wheels on the package index that ship a tags.scm
 CANDIDATES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("lua", "tree_sitter_lua", (".lua",)),
-    ("scala", "tree_sitter_scala", (".scala", ".sc")),
     ("swift", "tree_sitter_swift", (".swift",)),
 )
 

@@ -61,7 +61,7 @@ class ScalaExtractor(Extractor):
         super().__init__(path, source, module)
         self._package = ""
         self._types: dict[tuple[int, str], int] = {}  # (owner, name) -> local: companions meet here
-        self._class_span: dict[int, tuple[int, int, int, int, str, str]] = {}
+        self._known: dict[int, dict[str, str]] = {}  # definition -> its parameters' and typed locals' types
 
     def file_doc(self, root: _ts.Node) -> str:
         chain: list[str] = []
@@ -171,7 +171,9 @@ class ScalaExtractor(Extractor):
                 if p.type != "parameter":
                     continue
                 tnode = p.child_by_field_name("type")
-                sym.params.append((self.text(p.child_by_field_name("name")), self.direct_type(tnode)))
+                pname = self.text(p.child_by_field_name("name"))
+                sym.params.append((pname, self.direct_type(tnode)))
+                self._known.setdefault(local, {})[pname] = self.type_name(tnode)
                 self.add_types(local, tnode, "param")
         ret = node.child_by_field_name("return_type")
         if ret is not None:
@@ -246,22 +248,36 @@ class ScalaExtractor(Extractor):
         if not callee or callee.startswith("<expr>"):
             return
         self.add_call(owner, callee, node, kind)
-        self.pf.calls[-1].args = self._args(node.child_by_field_name("arguments"))
+        self.pf.calls[-1].args = self._args(node.child_by_field_name("arguments"), owner)
 
-    def _args(self, args: _ts.Node | None) -> list[str]:
+    def _args(self, args: _ts.Node | None, owner: int) -> list[str]:
         """One entry per argument: the kind of a literal (``'`` a Char, ``"`` a String), else ``""``."""
         if args is None:
             return []
         if args.type != "arguments":
             return [""]  # f { .. }: a block is one argument
-        return [_LITERALS.get(a.type, "") for a in args.named_children if a.type != "comment"]
+        return [_LITERALS.get(a.type, "") or self._arg_type(a, owner) for a in args.named_children
+                if a.type != "comment"]
+
+    def _arg_type(self, arg: _ts.Node, owner: int) -> str:
+        """``:T`` for an argument that names a parameter or typed local of type ``T`` in sight, else ``""``."""
+        if arg.type != "identifier":
+            return ""
+        name = self.text(arg)
+        i: int | None = owner
+        while i is not None:
+            got = self._known.get(i, {}).get(name)
+            if got is not None:
+                return f":{got}" if got else ""
+            i = self.pf.symbols[i].parent
+        return ""
 
     def on_new(self, node: _ts.Node, owner: int) -> None:
         made = self._made(node)
         if made:
             self.add_call(owner, made, node, "new")
             args = next((c for c in node.named_children if c.type == "arguments"), None)
-            self.pf.calls[-1].args = self._args(args) if args is not None else []
+            self.pf.calls[-1].args = self._args(args, owner) if args is not None else []
 
     def on_import(self, node: _ts.Node, owner: int) -> None:
         path = [self.text(c) for i, c in enumerate(node.children)
@@ -301,6 +317,7 @@ class ScalaExtractor(Extractor):
         ann = self.direct_type(tnode)
         if tnode is not None:
             self.add_types(owner, tnode, "field" if in_type else "annotation")
+            self._known.setdefault(owner, {})[name] = self.type_name(tnode)
         if ann:
             if in_type:
                 self.add_binding(owner, f"self.{name}", node, annotation=ann)

@@ -15,6 +15,8 @@ from ...store.schema import CONFIDENCE
 from .._rules import CachedRules, ImportBinding, declared_spaces, inherited_member, record_of
 
 _TYPES = ("class", "trait", "enum")
+_ROOTS = frozenset({"scala", "java", "javax", "sun", "jdk", "_root_"})
+_GUESSES = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
 _WEAK = frozenset({"external", "builtin", "unresolved", "same_file_name", "unique_name", "ambiguous_name"})
 
 
@@ -77,23 +79,50 @@ class ScalaRules(CachedRules):
         got = inherited_member(world, ctx, scope, name)
         if got is not None:
             return got
+        i: int | None = scope  # a class or object body is constructor code: what the type inherits is in sight
+        while i is not None and ctx.pf.symbols[i].kind not in _TYPES:
+            i = ctx.pf.symbols[i].parent
+        if i is not None:
+            got = world.class_member(ctx.ids[i], name, skip_self=True)
+            if got is not None and got[0][0] in ("sym", "inst", "extinst"):
+                return got[0], "self_method"
         own = ctx.frow.module_id
         for pkg in file_packages(world).get(own, ("",)):
             for mid, sid in package_members(world).get(pkg, {}).get(name, ()):
                 if mid != own:
                     return ("sym", sid), "module_global"
+        # a package named from the root (``mainargs.main``) or from a package in sight (``parsing.X`` in
+        # ``package scala.xml`` opened by ``package scala; package xml``)
+        heads = [""] + [imp.module for imp in ctx.pf.imports if imp.name == "*"]
+        heads += list(file_packages(world).get(own, ()))
+        for head in heads:
+            got = packages(world).get(f"{head}.{name}" if head else name)
+            if got:
+                return ("pkg", tuple(got)), "import"
+        if name in _ROOTS:
+            return ("ext", name), "external"
         if name[:1].isupper() and name not in self.builtin_functions:
             return ("ext", name), "external"  # Scala's, Java's or a library's
         return None
 
     def choose_overload(self, world, ctx, call, targets):
+        if any(t[1] in _GUESSES for t in targets) and _a_parameter(ctx, call):
+            return [(None, "unresolved", 0.0)]  # f(x) with f a parameter of the caller: a function value
         applied = _value_apply(world, ctx, call, targets)
         if applied is not None:
             return applied
         return [_pick(world, ctx, call, t) for t in targets]
 
     def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
-        """A name-only guess reaches the files of the caller's package and the packages it imports."""
+        """A name-only guess reaches the files of the caller's package and the packages it imports; never a
+        def local to another def (nor a method of an anonymous class inside one), never a name the caller's
+        parameters or imports bind (``f(x)`` with ``f`` a function parameter, ``apache.ZipFile`` imported
+        from a package lore does not have)."""
+        head = parts[0]
+        if head in {imp.alias or imp.name for imp in ctx.pf.imports}:
+            return []
+        cands = [s for s in cands if world.syms.get(world.syms[s].parent_id) is None
+                 or world.syms[world.syms[s].parent_id].kind not in ("function", "method")]
         seen = set(file_packages(world).get(ctx.frow.module_id, ("",)))
         seen.update(imp.module for imp in ctx.pf.imports)
         pk = file_packages(world)
@@ -103,6 +132,18 @@ class ScalaRules(CachedRules):
             if f is not None and set(pk.get(f.module_id, ("",))) & seen:
                 out.append(s)
         return out
+
+
+def _a_parameter(ctx, call) -> bool:
+    """Whether the head of the callee is a parameter of the caller or of a def around it."""
+    head = call.callee.split(".", 1)[0]
+    i: int | None = call.caller
+    while i is not None:
+        sym = ctx.pf.symbols[i]
+        if any(p[0] == head for p in sym.params):
+            return True
+        i = sym.parent
+    return False
 
 
 def _path_value(world, path: str):
@@ -247,6 +288,10 @@ def _literals_fit(world, sid: int, args: list[str]) -> bool:
         if a == "'" and t not in ("Char", "Any", "AnyVal"):
             return False
         if a == '"' and t == "Char":
+            return False
+        head = t.split("[", 1)[0].strip().rsplit(".", 1)[-1]
+        if a.startswith(":") and head and len(head) > 1 and head not in ("Any", "AnyRef") \
+                and a[1:].rsplit(".", 1)[-1] != head:
             return False
     return True
 

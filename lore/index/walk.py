@@ -199,6 +199,7 @@ def is_test_path(path: str) -> bool:
         or ".spec." in name
         or (stem.endswith("Test") and name.endswith(".java"))
         or (stem.endswith(("Test", "Tests")) and name.endswith((".cs", ".php", ".kt")))
+        or (stem.endswith(("Test", "Tests", "Spec", "Suite")) and name.endswith(".scala"))  # ScalaTest, munit, utest
     )
 
 

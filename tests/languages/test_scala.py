@@ -81,7 +81,7 @@ def test_imports_selectors_renames_wildcards_and_chained_packages():
           b"import a.d.{E, F => G, _}\nclass X\n"
     pf = scala.parse("x/X.scala", src, "x.X")
     assert [(i.module, i.name, i.alias) for i in pf.imports] == [
-        ("scala", "*", None), ("scala.xml", "*", None), ("parsing", "TokenTests", None), ("a.b", "*", None),
+        ("scala", "*", "<package>"), ("scala.xml", "*", "<package>"), ("parsing", "TokenTests", None), ("a.b", "*", None),
         ("a.c", "*", None), ("a.d", "E", None), ("a.d", "F", "G"), ("a.d", "*", None)]
     assert pf.symbols[1].qualified_name == "scala.xml.dtd.X"
     braced = scala.parse("y/Y.scala", b"package a {\n  package b {\n    class Y\n  }\n}\n", "y.Y")
@@ -94,6 +94,7 @@ def test_scala_files_are_scala_and_scala_tests_are_tests():
     assert is_test_path("core/src/main/scala/a/ParserSpec.scala") and is_test_path("a/OsPathSuite.scala")
     assert is_test_path("os/test/src/PathTests.scala") and is_test_path("src/test/scala/a/B.scala")
     assert not is_test_path("src/main/scala/a/Spectrum.scala") and not is_test_path("src/main/scala/a/OParser.scala")
+    assert not is_test_path("shared/src/main/scala/scala/xml/parsing/TokenTests.scala")
 
 
 def _edges(tmp_path, files: dict[str, str]) -> list[tuple[str, int, str, str]]:
@@ -195,10 +196,10 @@ def test_calls_resolve_through_types_companions_packages_and_overloads(tmp_path)
         (12, "scala.xml.MetaData.apply:4", "annotated_type"),  # m(..): MetaData's apply
         (13, "scala.xml.parsing.MarkupParser.xToken:6", "self_method"),
         (14, "scala.xml.parsing.TokenTests.isSpace:6", "self_method"),  # inherited, by the literal's type
-        (15, "scala.xml.Attribute:6", "import"),  # two arguments: the primary constructor (package scala.xml)
+        (15, "scala.xml.Attribute:6", "module_global"),  # two arguments: the primary constructor (package scala.xml)
         (16, "scala.xml.Attribute.key:8", "constructor_type"),
-        (17, "scala.xml.Text.apply:12", "import"),  # Text(..): the companion's apply
-        (18, "scala.xml.Text:10", "import"),  # new Text(..): the class
+        (17, "scala.xml.Text.apply:12", "module_global"),  # Text(..): the companion's apply
+        (18, "scala.xml.Text:10", "module_global"),  # new Text(..): the class
     ]
     # a class body sees what it inherits, through a base named relative to an outer package
     assert ("SystemID", 7, "scala.xml.parsing.TokenTests.checkSysID:8", "self_method") in got

@@ -31,6 +31,8 @@ _WRAPPERS = frozenset({"List", "Seq", "IndexedSeq", "Vector", "Set", "Map", "Opt
 _TYPE_NODES = ("type_identifier", "generic_type", "stable_type_identifier", "compound_type", "infix_type",
                "projected_type", "singleton_type", "annotated_type", "repeated_parameter_type",
                "lazy_parameter_type", "function_type", "tuple_type")
+# the alias of the import a chained package clause makes (``package a`` / ``package b``: ``a`` is in sight)
+OUTER_PACKAGE = "<package>"
 _LITERALS = {"character_literal": "'", "string": '"', "interpolated_string_expression": '"',
              "integer_literal": "0", "floating_point_literal": "0", "boolean_literal": "true"}
 
@@ -69,8 +71,8 @@ class ScalaExtractor(Extractor):
             if c.type == "package_clause" and c.child_by_field_name("body") is None:
                 name = self._package_name(c)
                 if name:
-                    if chain:  # package a; package b: a's members are visible in a.b
-                        self.add_import(0, ".".join(chain), c, "*")
+                    if chain:  # package a; package b: a's members are visible in a.b (the rules look there)
+                        self.add_import(0, ".".join(chain), c, "*", alias=OUTER_PACKAGE)
                     chain.append(name)
         self._package = ".".join(chain)
         return ""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ...parsers.records import Import
 from ...store.schema import CONFIDENCE
 from .._rules import CachedRules, ImportBinding, declared_spaces, inherited_member, record_of
+from ._parser import OUTER_PACKAGE
 
 _TYPES = ("class", "trait", "enum")
 _ROOTS = frozenset({"scala", "java", "javax", "sun", "jdk", "_root_"})
@@ -55,6 +56,8 @@ class ScalaRules(CachedRules):
     overloads = True  # overloads are chosen by their arguments, C(..) by the companion's apply
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
+        if imp.alias == OUTER_PACKAGE:
+            return None  # package_member looks into the outer packages, through the index of what they declare
         if imp.name == "*":
             return ImportBinding("", imp.module, None, star=True)
         if not imp.name:
@@ -87,7 +90,8 @@ class ScalaRules(CachedRules):
             if got is not None and got[0][0] in ("sym", "inst", "extinst"):
                 return got[0], "self_method"
         own = ctx.frow.module_id
-        for pkg in file_packages(world).get(own, ("",)):
+        outer = [imp.module for imp in ctx.pf.imports if imp.alias == OUTER_PACKAGE]
+        for pkg in [*file_packages(world).get(own, ("",)), *outer]:
             for mid, sid in package_members(world).get(pkg, {}).get(name, ()):
                 if mid != own:
                     return ("sym", sid), "module_global"

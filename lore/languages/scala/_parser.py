@@ -31,6 +31,9 @@ _WRAPPERS = frozenset({"List", "Seq", "IndexedSeq", "Vector", "Set", "Map", "Opt
 _TYPE_NODES = ("type_identifier", "generic_type", "stable_type_identifier", "compound_type", "infix_type",
                "projected_type", "singleton_type", "annotated_type", "repeated_parameter_type",
                "lazy_parameter_type", "function_type", "tuple_type")
+# Scala's value types (Java's primitives) and its top and bottom types: no type a reference could lead to
+_VALUE_TYPES = frozenset({"Int", "Long", "Short", "Byte", "Char", "Boolean", "Double", "Float", "Unit", "Any",
+                          "AnyRef", "AnyVal", "Nothing", "Null"})
 # the alias of the import a chained package clause makes (``package a`` / ``package b``: ``a`` is in sight)
 OUTER_PACKAGE = "<package>"
 _LITERALS = {"character_literal": "'", "string": '"', "interpolated_string_expression": '"',
@@ -112,7 +115,12 @@ class ScalaExtractor(Extractor):
         stack = [node]
         while stack:
             n = stack.pop()
-            if n.type in ("type_identifier", "stable_type_identifier"):
+            if n.type == "type_identifier":
+                word = self.text(n)
+                if word not in _VALUE_TYPES:
+                    out.append((word, n))
+                continue
+            if n.type == "stable_type_identifier":
                 out.append((self.text(n).replace(" ", ""), n))
                 continue
             stack.extend(reversed(n.named_children))
@@ -207,7 +215,7 @@ class ScalaExtractor(Extractor):
             self._types[key] = local
         sym = self.pf.symbols[local]
         if kind != "object":
-            if "case" in self.text(node)[: max(0, self.text(node).find(name))].split():
+            if any(c.type == "case" for c in node.children[:3]):  # case class: a ``case`` keyword before the name
                 sym.decorators.append("case")
             self.declare_type_params(local, node.child_by_field_name("type_parameters"))
         cparams = node.child_by_field_name("class_parameters")

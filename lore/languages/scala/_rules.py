@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from ...parsers.records import Import
 from ...store.schema import CONFIDENCE
-from .._rules import CachedRules, ImportBinding, declared_spaces, inherited_member, record_of
+from .._rules import CachedRules, ImportBinding, declared_spaces, inherited_member, record_of, world_cache
 from ._parser import OUTER_PACKAGE
 
 _TYPES = ("class", "trait", "enum")
 _ROOTS = frozenset({"scala", "java", "javax", "sun", "jdk", "_root_"})
+_OUTSIDE = frozenset({"external", "builtin", "unresolved"})
 _GUESSES = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
 _WEAK = frozenset({"external", "builtin", "unresolved", "same_file_name", "unique_name", "ambiguous_name"})
 
@@ -90,17 +91,16 @@ class ScalaRules(CachedRules):
             if got is not None and got[0][0] in ("sym", "inst", "extinst"):
                 return got[0], "self_method"
         own = ctx.frow.module_id
-        outer = [imp.module for imp in ctx.pf.imports if imp.alias == OUTER_PACKAGE]
-        for pkg in [*file_packages(world).get(own, ("",)), *outer]:
-            for mid, sid in package_members(world).get(pkg, {}).get(name, ()):
+        spaces, _by_mod, members = _packages(world)
+        seen, heads = _sight(world, ctx)
+        for pkg in seen:
+            for mid, sid in members.get(pkg, {}).get(name, ()):
                 if mid != own:
                     return ("sym", sid), "module_global"
         # a package named from the root (``mainargs.main``) or from a package in sight (``parsing.X`` in
         # ``package scala.xml`` opened by ``package scala; package xml``)
-        heads = [""] + [imp.module for imp in ctx.pf.imports if imp.name == "*"]
-        heads += list(file_packages(world).get(own, ()))
         for head in heads:
-            got = packages(world).get(f"{head}.{name}" if head else name)
+            got = spaces.get(f"{head}.{name}" if head else name)
             if got:
                 return ("pkg", tuple(got)), "import"
         if name in _ROOTS:
@@ -110,6 +110,11 @@ class ScalaRules(CachedRules):
         return None
 
     def choose_overload(self, world, ctx, call, targets):
+        if all(t[1] in _OUTSIDE for t in targets):
+            if ("." in call.callee and not call.callee.startswith("this.")) or any(t[1] != "unresolved" for t in targets):
+                return targets  # a library's function or member: nothing to choose
+            applied = _value_apply(world, ctx, call, targets)
+            return applied if applied is not None else targets
         if any(t[1] in _GUESSES for t in targets) and _a_parameter(ctx, call):
             return [(None, "unresolved", 0.0)]  # f(x) with f a parameter of the caller: a function value
         applied = _value_apply(world, ctx, call, targets)
@@ -227,8 +232,28 @@ def _by_args(world, target, args: list[str]):
     return (fit[0], res, conf) if len(fit) == 1 else target
 
 
+def _sight(world, ctx) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the packages whose members file ``ctx`` sees unqualified: its own, then the outer ones of chained
+    clauses; the heads a package path may start from there), once per file."""
+    cache = world_cache(world, "scala-sight", dict)
+    key = ctx.frow.id
+    if key not in cache:
+        own = file_packages(world).get(ctx.frow.module_id, ("",))
+        outer = tuple(imp.module for imp in ctx.pf.imports if imp.alias == OUTER_PACKAGE)
+        stars = tuple(imp.module for imp in ctx.pf.imports if imp.name == "*")
+        cache[key] = (tuple(own) + outer, ("",) + stars + tuple(p for p in own if p))
+    return cache[key]
+
+
 def _params_text(world, sid: int) -> str | None:
-    """The first parameter list of ``sid`` as written (``None`` for a def without one)."""
+    """The first parameter list of ``sid`` as written (``None`` for a def without one), once per symbol."""
+    cache = world_cache(world, "scala-params", dict)
+    if sid not in cache:
+        cache[sid] = _first_params(world, sid)
+    return cache[sid]
+
+
+def _first_params(world, sid: int) -> str | None:
     _c, sym = record_of(world, sid)
     if sym is None:
         return None
@@ -273,11 +298,19 @@ def _split(inner: str) -> list[str]:
     return [p.strip() for p in out]
 
 
+def _params(world, sid: int) -> list[str] | None:
+    """The parameters of the first list of ``sid`` as written, once per symbol."""
+    cache = world_cache(world, "scala-param-list", dict)
+    if sid not in cache:
+        inner = _params_text(world, sid)
+        cache[sid] = None if inner is None else _split(inner)
+    return cache[sid]
+
+
 def _takes(world, sid: int, args: list[str]) -> bool:
-    inner = _params_text(world, sid)
-    if inner is None:
+    params = _params(world, sid)
+    if params is None:
         return not args and world.syms[sid].kind not in _TYPES
-    params = _split(inner)
     n = len(args)
     optional = sum(1 for p in params if "=" in p.split(":", 1)[-1])
     vararg = bool(params) and params[-1].rstrip().endswith("*")
@@ -286,7 +319,7 @@ def _takes(world, sid: int, args: list[str]) -> bool:
 
 def _literals_fit(world, sid: int, args: list[str]) -> bool:
     """Whether the literal arguments (``'c'``, ``"s"``) fit the parameters' declared types."""
-    params = _split(_params_text(world, sid) or "")
+    params = _params(world, sid) or []
     for a, p in zip(args, params, strict=False):
         t = p.split(":", 1)[-1].split("=", 1)[0].strip()
         if a == "'" and t not in ("Char", "Any", "AnyVal"):

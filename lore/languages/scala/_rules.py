@@ -80,6 +80,27 @@ class ScalaRules(CachedRules):
         return None
 
     def package_member(self, world, ctx, scope: int, name: str):
+        # Some, List, println, a library's class: no class or package of the repository has a member of that
+        # name (values a class inherits, its parameters and vals, are no symbols: lowercase names are looked up)
+        if name in world.by_name or not (name in self.builtin_functions or name[:1].isupper()):
+            got = self._member_in_sight(world, ctx, scope, name)
+            if got is not None:
+                return got
+        # a package named from the root (``mainargs.main``) or from a package in sight (``parsing.X`` in
+        # ``package scala.xml`` opened by ``package scala; package xml``)
+        spaces = packages(world)
+        for head in _sight(world, ctx)[1]:
+            got = spaces.get(f"{head}.{name}" if head else name)
+            if got:
+                return ("pkg", tuple(got)), "import"
+        if name in _ROOTS:
+            return ("ext", name), "external"
+        if name[:1].isupper() and name not in self.builtin_functions:
+            return ("ext", name), "external"  # Scala's, Java's or a library's
+        return None
+
+    def _member_in_sight(self, world, ctx, scope: int, name: str):
+        """``name`` as a member the scope's class inherits or a member of a package in sight."""
         got = inherited_member(world, ctx, scope, name)
         if got is not None:
             return got
@@ -91,22 +112,11 @@ class ScalaRules(CachedRules):
             if got is not None and got[0][0] in ("sym", "inst", "extinst"):
                 return got[0], "self_method"
         own = ctx.frow.module_id
-        spaces, _by_mod, members = _packages(world)
-        seen, heads = _sight(world, ctx)
-        for pkg in seen:
+        members = package_members(world)
+        for pkg in _sight(world, ctx)[0]:
             for mid, sid in members.get(pkg, {}).get(name, ()):
                 if mid != own:
                     return ("sym", sid), "module_global"
-        # a package named from the root (``mainargs.main``) or from a package in sight (``parsing.X`` in
-        # ``package scala.xml`` opened by ``package scala; package xml``)
-        for head in heads:
-            got = spaces.get(f"{head}.{name}" if head else name)
-            if got:
-                return ("pkg", tuple(got)), "import"
-        if name in _ROOTS:
-            return ("ext", name), "external"
-        if name[:1].isupper() and name not in self.builtin_functions:
-            return ("ext", name), "external"  # Scala's, Java's or a library's
         return None
 
     def choose_overload(self, world, ctx, call, targets):

@@ -184,6 +184,24 @@ XML = {
           def runWith(f: String => Int): Int = f("a")
         }
         """,
+    # os-lib's ResourcePath (a repository getInputStream) beside its ZipOps (a library's ZipFile)
+    "src/main/scala/os/Zip.scala": """\
+        package os
+
+        class ResourcePath(p: String) {
+          def getInputStream(): Int = 1
+        }
+        class Attr(pre: String, value: Seq[Char], next: Attr) {
+          def this(pre: String, value: String, next: Attr) = this(pre, value.toSeq, next)
+        }
+        object Zip {
+          def unzip(name: String): Unit = {
+            val zipFile = new java.util.zip.ZipFile(name)
+            zipFile.getInputStream(null)
+            new Attr("p", name, null)
+          }
+        }
+        """,
 }
 
 
@@ -205,6 +223,10 @@ def test_calls_resolve_through_types_companions_packages_and_overloads(tmp_path)
     assert ("SystemID", 7, "scala.xml.parsing.TokenTests.checkSysID:8", "self_method") in got
     # this(k, null) in the auxiliary constructor: the primary constructor
     assert ("<init>", 7, "scala.xml.Attribute:6", "module_global") in got
+    # a library's ZipFile has no member of the repository's (no guess); a String argument runs the
+    # auxiliary constructor that takes one
+    zip = [(caller, line, callee) for caller, line, callee, _r in got if caller == "unzip"]
+    assert zip == [("unzip", 13, "os.Attr.<init>:7")]
     # f("a") calls the parameter f: no guess; nothing reaches other.Helpers.key from scala.xml
     assert not any(callee.startswith("other.") for _c, _l, callee, _r in got)
 

@@ -17,6 +17,7 @@ from ._parser import OUTER_PACKAGE
 
 _TYPES = ("class", "trait", "enum")
 _ROOTS = frozenset({"scala", "java", "javax", "sun", "jdk", "_root_"})
+_NUMBERS = frozenset({"Int", "Long", "Short", "Byte", "Double", "Float", "BigInt", "BigDecimal"})
 _OUTSIDE = frozenset({"external", "builtin", "unresolved"})
 _GUESSES = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
 _WEAK = frozenset({"external", "builtin", "unresolved", "same_file_name", "unique_name", "ambiguous_name"})
@@ -125,8 +126,10 @@ class ScalaRules(CachedRules):
                 return targets  # a library's function or member: nothing to choose
             applied = _value_apply(world, ctx, call, targets)
             return applied if applied is not None else targets
-        if any(t[1] in _GUESSES for t in targets) and _a_parameter(ctx, call):
-            return [(None, "unresolved", 0.0)]  # f(x) with f a parameter of the caller: a function value
+        if any(t[1] in _GUESSES for t in targets) and (_a_parameter(ctx, call) or _made_value(ctx, call)):
+            # f(x) with f a parameter of the caller (a function value); x.m() with x made by ``new T`` or
+            # declared ``x: T``, a T lore could not follow (a library's): nothing to guess
+            return [(None, "unresolved", 0.0)]
         applied = _value_apply(world, ctx, call, targets)
         if applied is not None:
             return applied
@@ -162,6 +165,23 @@ def _a_parameter(ctx, call) -> bool:
         if any(p[0] == head for p in sym.params):
             return True
         i = sym.parent
+    return False
+
+
+def _made_value(ctx, call) -> bool:
+    """Whether the receiver of ``x.m()`` is a local or member bound to a declared type or a construction."""
+    head, dot, _rest = call.callee.partition(".")
+    if not dot or head in ("this", "super()"):
+        return False
+    scopes = set()
+    i: int | None = call.caller
+    while i is not None:
+        scopes.add(i)
+        i = ctx.pf.symbols[i].parent
+    for b in ctx.pf.bindings:
+        if b.owner in scopes and b.name in (head, f"self.{head}") and \
+                (b.annotation or b.value.rsplit(".", 1)[-1][:1].isupper()):
+            return True
     return False
 
 
@@ -213,11 +233,12 @@ def _pick(world, ctx, call, target):
             if kids:
                 return _by_args(world, (kids[-1], target[1], target[2]), call.args)
             return target
-        ctors = [k for k in world.children.get(tid, {}).get("<init>", ())]
-        fit = [k for k in ctors if _takes(world, k, call.args)]
-        if len(fit) == 1 and not _takes(world, tid, call.args):
-            return (fit[0], target[1], target[2])
-        return target
+        # the primary constructor (the class) and the auxiliary ones: by number, then by the arguments' types
+        ways = [tid, *world.children.get(tid, {}).get("<init>", ())]
+        fit = [k for k in ways if _takes(world, k, call.args)]
+        if len(fit) > 1:
+            fit = [k for k in fit if _literals_fit(world, k, call.args)] or fit
+        return (fit[0], target[1], target[2]) if len(fit) == 1 else target
     if target[1] in ("external", "builtin", "unresolved"):
         return target
     return _by_args(world, target, call.args)
@@ -328,13 +349,18 @@ def _takes(world, sid: int, args: list[str]) -> bool:
 
 
 def _literals_fit(world, sid: int, args: list[str]) -> bool:
-    """Whether the literal arguments (``'c'``, ``"s"``) fit the parameters' declared types."""
+    """Whether the literal arguments (``'c'``, ``"s"``, ``0``, ``true``) and those of a known type fit the
+    parameters' declared types (a function type takes no literal)."""
     params = _params(world, sid) or []
     for a, p in zip(args, params, strict=False):
         t = p.split(":", 1)[-1].split("=", 1)[0].strip()
         if a == "'" and t not in ("Char", "Any", "AnyVal"):
             return False
-        if a == '"' and t == "Char":
+        if a == '"' and (t in _NUMBERS or t in ("Char", "Boolean") or "=>" in t):
+            return False
+        if a == "0" and (t in ("String", "Char", "Boolean") or "=>" in t or t.startswith(("Seq[", "List["))):
+            return False
+        if a == "true" and t not in ("Boolean", "Any", "AnyVal"):
             return False
         head = t.split("[", 1)[0].strip().rsplit(".", 1)[-1]
         if a.startswith(":") and head and len(head) > 1 and head not in ("Any", "AnyRef") \

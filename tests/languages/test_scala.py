@@ -175,6 +175,9 @@ XML = {
           def apply(data: String): Text = new Text(data)
         }
         class Node
+        object Utility extends AnyRef with parsing.TokenTests {
+          def ok(s: String): Boolean = checkSysID(s)
+        }
         """,
     "src/main/scala/other/Helpers.scala": """\
         package other
@@ -221,6 +224,8 @@ def test_calls_resolve_through_types_companions_packages_and_overloads(tmp_path)
     ]
     # a class body sees what it inherits, through a base named relative to an outer package
     assert ("SystemID", 7, "scala.xml.parsing.TokenTests.checkSysID:8", "self_method") in got
+    # extends AnyRef with T: the root adds nothing, T's members are inherited
+    assert ("ok", 16, "scala.xml.parsing.TokenTests.checkSysID:8", "self_method") in got
     # this(k, null) in the auxiliary constructor: the primary constructor
     assert ("<init>", 7, "scala.xml.Attribute:6", "module_global") in got
     # a library's ZipFile has no member of the repository's (no guess); a String argument runs the

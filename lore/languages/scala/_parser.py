@@ -34,6 +34,8 @@ _TYPE_NODES = ("type_identifier", "generic_type", "stable_type_identifier", "com
 # Scala's value types (Java's primitives) and its top and bottom types: no type a reference could lead to
 _VALUE_TYPES = frozenset({"Int", "Long", "Short", "Byte", "Char", "Boolean", "Double", "Float", "Unit", "Any",
                           "AnyRef", "AnyVal", "Nothing", "Null"})
+# the implicit root of every class: naming it adds no member (and would hide a trait's behind a library's)
+_ROOTS = frozenset({"AnyRef", "Any", "Object", "java.lang.Object", "scala.AnyRef"})
 # the alias of the import a chained package clause makes (``package a`` / ``package b``: ``a`` is in sight)
 OUTER_PACKAGE = "<package>"
 _LITERALS = {"character_literal": "'", "string": '"', "interpolated_string_expression": '"',
@@ -237,9 +239,9 @@ class ScalaExtractor(Extractor):
                 if ext.field_name_for_child(i) != "type":
                     continue
                 tname = self.type_name(c)
-                if tname:
+                if tname and tname not in _ROOTS:  # extends AnyRef with T: T is the first parent that counts
                     self.add_relation(local, tname, "extends" if first else "implements", c)
-                first = False
+                    first = False
         return local
 
     # -- captures -------------------------------------------------------------------------------

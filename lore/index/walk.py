@@ -201,6 +201,8 @@ def is_test_path(path: str) -> bool:
         or ".spec." in name
         or (stem.endswith("Test") and name.endswith(".java"))
         or (stem.endswith(("Test", "Tests")) and name.endswith((".cs", ".php", ".kt")))
+        # ScalaTest, munit (utest's FooTests live under test/: scala-xml's TokenTests.scala is no test)
+        or (stem.endswith(("Test", "Spec", "Suite")) and name.endswith(".scala"))
     )
 
 

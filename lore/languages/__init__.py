@@ -38,6 +38,7 @@ from . import (
     python,
     ruby,
     rust,
+    scala,
     swift,
     typescript,
 )
@@ -76,6 +77,7 @@ LANGUAGES: tuple[Language, ...] = (
     lua.LANGUAGE,
     bash.LANGUAGE,
     swift.LANGUAGE,
+    scala.LANGUAGE,
     *basic.languages(),  # the basic tier: installed grammar wheels with a tags.scm (name-only edges)
 )
 

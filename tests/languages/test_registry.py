@@ -117,3 +117,25 @@ def test_importing_the_registry_loads_no_grammar_of_a_folder_language():
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "[]"
     assert get("swift").grammar == "tree_sitter_swift:language" and language_for("a/B.swift").name == "swift"
+
+
+def test_a_python_only_index_loads_no_other_grammar(tmp_path):
+    """Grammars load when a file of their language is seen (Scala's too, now a full language): a Python-only
+    project imports the Python grammar alone."""
+    import json
+    import subprocess
+    import sys
+    import textwrap
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("def f():\n    return 1\n")
+    code = textwrap.dedent(f"""
+        import json, sys
+        from lore import index_repo
+        index_repo({str(tmp_path)!r}, workers=1)
+        print(json.dumps(sorted(m for m in sys.modules if m.startswith("tree_sitter_") and "." not in m)))
+    """)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout.strip().splitlines()[-1]) == ["tree_sitter_python"]
+    assert get("scala").grammar == "tree_sitter_scala:language"

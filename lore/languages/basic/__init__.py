@@ -17,9 +17,12 @@ from ._rules import BasicRules
 
 __all__ = ["CANDIDATES", "languages"]
 
-# (language name, wheel module, extensions): grammar wheels on the package index that ship a tags.scm
-CANDIDATES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("scala", "tree_sitter_scala", (".scala", ".sc")),
+# (language name, wheel module, extensions, grammar function): grammar wheels on the package index that ship a
+# tags.scm. A language leaves this list when it gets a folder of its own (Lua, Scala and Swift did).
+CANDIDATES: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
+    ("elixir", "tree_sitter_elixir", (".ex", ".exs"), "language"),
+    ("dart", "tree_sitter_dart", (".dart",), "language"),
+    ("ocaml", "tree_sitter_ocaml", (".ml",), "language_ocaml"),
 )
 
 
@@ -40,11 +43,11 @@ def _tags_file(module: str) -> Path | None:
 def languages() -> tuple[Language, ...]:
     """The basic-tier languages whose wheel is installed and ships a tags query."""
     out = []
-    for name, module, extensions in CANDIDATES:
+    for name, module, extensions, function in CANDIDATES:
         tags = _tags_file(module)
         if tags is None:
             continue
-        grammar = f"{module}:language"
+        grammar = f"{module}:{function}"
         out.append(Language(name=name, extensions=extensions, parse=make_parser(name, grammar, tags),
                             grammar=grammar, rules=BasicRules(name)))
     return tuple(out)

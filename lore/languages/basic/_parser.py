@@ -50,23 +50,41 @@ class TagsExtractor(Extractor):
             for cap, nodes in caps.items():
                 if cap.startswith("definition.") and KINDS.get(cap[11:]):
                     for n in nodes:
-                        defs.append((n.start_byte, -n.end_byte, KINDS[cap[11:]], n, names[0]))
+                        end = n.end_byte
+                        body = n.next_named_sibling  # a tag on a signature alone (Dart): its body follows it
+                        if body is not None and body.type == "function_body":
+                            end = body.end_byte
+                        defs.append((n.start_byte, -end, KINDS[cap[11:]], n, names[0]))
                 elif cap == "reference.call":
                     for n in nodes:
                         refs.append((n, names[0]))
         defs.sort(key=lambda d: (d[0], d[1]))
         spans: list[tuple[int, int, int]] = []  # (start, end, local)
         stack: list[tuple[int, int]] = [(1 << 62, 0)]
+        # a name node is one definition: the outermost pattern that names it (Dart's method_signature holds a
+        # function_signature, and both are tagged), and a reference at a definition's own name is its head, not
+        # a call (Elixir's `def price(item)` is a call node; a self-edge from every definition would be wrong)
+        named: set[tuple[int, int]] = set()
         for start, neg_end, kind, node, name_node in defs:
+            key = (name_node.start_byte, name_node.end_byte)
+            if key in named:
+                continue
+            named.add(key)
             while stack[-1][0] <= start:
                 stack.pop()
             name = self.text(name_node)
             if not name:
                 continue
             local = self.add_symbol(node, stack[-1][1], name, kind, doc_node=node)
+            if -neg_end > node.end_byte:  # the body after a tagged signature belongs to it
+                body = node.next_named_sibling
+                self.pf.symbols[local].end_line = body.end_point[0] + 1
+                self.pf.symbols[local].end_col = body.end_point[1]
             stack.append((-neg_end, local))
             spans.append((start, -neg_end, local))
         for node, name_node in sorted(refs, key=lambda r: r[0].start_byte):
+            if (name_node.start_byte, name_node.end_byte) in named:
+                continue
             owner = 0
             for start, end, local in spans:  # the innermost definition around the reference
                 if start <= node.start_byte and node.end_byte <= end:

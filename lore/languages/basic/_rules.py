@@ -1,5 +1,5 @@
 """The basic tier's resolution rules: no language semantics at all. A call binds by its name alone to the
-definitions of that name in the caller's own tree (its top-level folder), each edge marked ``name_only``
+definitions of that name in the caller's own language and tree (its top-level folder), each edge marked ``name_only``
 with the confidence shared among the candidates; a definition of the caller's own file comes first.
 """
 
@@ -33,6 +33,6 @@ class BasicRules(LanguageRules):
         out = []
         for s in cands:
             f = world.files.get(world.syms[s].file_id)
-            if f is not None and (f.path.split("/", 1)[0] if "/" in f.path else "") == top:
+            if f is not None and f.language == self.language and (f.path.split("/", 1)[0] if "/" in f.path else "") == top:
                 out.append(s)
         return out

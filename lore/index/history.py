@@ -29,13 +29,10 @@ truth), so the signal and the judgements count commits the same way.
 from __future__ import annotations
 
 import json
-import marshal
-import re
 import subprocess
 import time
-import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -44,15 +41,13 @@ from ..errors import InvalidArgumentError, NotAGitRepositoryError
 from ..store import db as store_db
 from ..store import history as store_history
 from ._cpu import process_tree_cpu
+from .gitlog import Commit, LogCache, _decode_log, _encode_log, read_history, read_renames
 
 if TYPE_CHECKING:
     import numpy as np
 
     from .revisions import RevisionSpans
 
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-_INDEX = re.compile(r"^index [0-9a-f]+\.\.([0-9a-f]{40,64})\b")  # --full-index: the new version's blob id
-_COMMIT = "\x1elore-commit "
 MAX_COMMITS = 2000
 MAX_FILES = 50
 FORMAT = 5  # of the mining: a stored run of another format is mined again (2: each commit's own file version;
@@ -60,15 +55,6 @@ FORMAT = 5  # of the mining: a stored run of another format is mined again (2: e
 # sweep by the definitions the whole commit changed; 5: test files are not mapped)
 BUDGET = 120.0  # wall seconds a mining run maps commits for; the rest waits for the next run (see mine)
 MAX_SYMBOLS = 200  # a commit that touches more symbols than this is a sweep, not a coupling
-
-
-@dataclass
-class Commit:
-    sha: str
-    time: int
-    files: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # path (at that commit) -> line ranges
-    renames: list[tuple[str, str]] = field(default_factory=list)  # (old path, new path)
-    blobs: dict[str, str] = field(default_factory=dict)  # path (at that commit) -> git's id of the version it left
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess | None:
@@ -113,93 +99,6 @@ def parse_time(value: str | None) -> int | None:
     return int(dt.timestamp())
 
 
-def read_history(root: Path, *, since: int | None = None, until: int | None = None, rev: str | None = None,
-                 max_commits: int | None = None, pathspec: str | None = None) -> list[Commit]:
-    """Commits newest first with their changed line ranges (new side; a pure deletion marks its position).
-
-    ``since`` / ``until``: committer times (epoch seconds), ``since`` inclusive, ``until`` exclusive
-    (filtered here, not only by git, so that a split at T puts every commit on exactly one side).
-    ``rev``: start from this revision (default HEAD). ``max_commits``: the newest that many, after
-    the time filter. ``pathspec``: only commits (and the files of them) under this directory of the
-    repository.
-    """
-    cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "-p", "-U0",
-           "--no-color", "--no-ext-diff", "--full-index", f"--format={_COMMIT}%H %ct"]
-    if since is not None:
-        cmd.append(f"--since=@{since}")
-    if until is not None:
-        cmd.append(f"--until=@{until}")
-    if max_commits is not None:
-        cmd.append(f"--max-count={int(max_commits) + 50}")  # a few spare for the exact time filter below
-    if rev is not None:
-        cmd.append(rev)
-    if rev is not None or pathspec:
-        cmd += ["--", *([pathspec] if pathspec else [])]
-    try:
-        done = subprocess.run(cmd, capture_output=True, check=False)
-    except FileNotFoundError as exc:  # git itself is missing
-        raise NotAGitRepositoryError(str(root)) from exc
-    if done.returncode != 0:
-        err = done.stderr.decode("utf-8", "replace")
-        if "does not have any commits" in err:
-            return []
-        raise NotAGitRepositoryError(str(root))
-    commits = _parse_log(done.stdout.decode("utf-8", "replace"))
-    commits = [c for c in commits if (since is None or c.time >= since) and (until is None or c.time < until)]
-    return commits[:max_commits] if max_commits is not None else commits
-
-
-def _parse_log(text: str) -> list[Commit]:
-    commits: list[Commit] = []
-    cur: Commit | None = None
-    path: str | None = None
-    old_path: str | None = None
-    for raw in text.split("\n"):  # not splitlines: \x1e is a line break there
-        first = raw[:1]
-        if first == "-" or (first == "+" and not raw.startswith("+++ ")):
-            continue  # a removed or added line's content (most of a -U0 log): none of the headers below
-        if raw.startswith(_COMMIT):
-            sha, ts = raw[len(_COMMIT):].split()
-            cur = Commit(sha, int(ts))
-            commits.append(cur)
-            path = None
-            continue
-        if cur is None:
-            continue
-        if raw.startswith("diff --git "):
-            m = re.match(r"diff --git a/(.*) b/(.*)$", raw)
-            path = m.group(2) if m else None
-            if path is not None:
-                cur.files.setdefault(path, [])
-        elif raw.startswith("new file mode") and path is not None:
-            # a file's creation is not a co-change of its symbols: ignore its hunks
-            cur.files[path] = []
-            path = None
-        elif raw.startswith("index ") and path is not None:
-            m = _INDEX.match(raw)
-            if m and m.group(1).strip("0"):  # all zeros: the file was deleted
-                cur.blobs[path] = m.group(1)
-        elif raw.startswith("rename from "):
-            old_path = raw[len("rename from "):]
-        elif raw.startswith("rename to ") and old_path is not None:
-            cur.renames.append((old_path, raw[len("rename to "):]))
-            old_path = None
-        elif raw.startswith("+++ "):
-            target = raw[4:]
-            if target == "/dev/null":
-                path = None  # deleted file: nothing of it exists today
-            elif target.startswith("b/") and path is not None:
-                path = target[2:]
-                cur.files.setdefault(path, [])
-        elif raw.startswith("@@") and path is not None:
-            m = _HUNK.match(raw)
-            if m:
-                start = int(m.group(3))
-                count = int(m.group(4)) if m.group(4) is not None else 1
-                cur.files[path].append((start, start + max(count, 1) - 1))
-    return commits
-
-
 @dataclass
 class Spans:
     """Line spans of the index's symbols per file path (innermost lookup)."""
@@ -236,37 +135,6 @@ class Spans:
                     out.add(sid)
                     break  # innermost only
         return out
-
-
-def read_renames(root: Path, *, since: int | None = None, rev_range: str | None = None,
-                 pathspec: str | None = None) -> list[tuple[str, str]]:
-    """(old path, new path) of every rename in the commits at or after ``since`` (or in ``rev_range``), newest first.
-
-    The history of a window that ends before today is mapped onto today's paths: the renames made
-    since (``flask/app.py`` -> ``src/flask/app.py``) are read here, without their diffs.
-    """
-    cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "--diff-filter=R",
-           "--name-status", "--no-color", f"--format={_COMMIT}%H %ct"]
-    if rev_range is not None:
-        cmd.append(rev_range)
-    if rev_range is not None or pathspec:
-        cmd += ["--", *([pathspec] if pathspec else [])]
-    try:
-        done = subprocess.run(cmd, capture_output=True, check=False)
-    except FileNotFoundError:
-        return []
-    if done.returncode != 0:
-        return []
-    out: list[tuple[str, str]] = []
-    keep = True
-    for raw in done.stdout.decode("utf-8", "replace").split("\n"):
-        if raw.startswith(_COMMIT):
-            keep = since is None or int(raw[len(_COMMIT):].split()[1]) >= since
-        elif keep and raw.startswith("R"):
-            parts = raw.split("\t")
-            if len(parts) == 3:
-                out.append((parts[1], parts[2]))
-    return out
 
 
 class SpanMap(Protocol):
@@ -336,32 +204,6 @@ def _resolve_until(root: Path, until: str | None) -> tuple[int | None, str | Non
     if done is None or done.returncode != 0 or not done.stdout.strip():
         raise InvalidArgumentError(f"history_until {until!r} is neither a date nor a revision of {root}")
     return None, done.stdout.strip()
-
-
-class LogCache:
-    """The parsed commits of the last mining, by their identity (repository, HEAD, window, cap).
-
-    Reading ``git log -p`` is most of a mining run (0.65 of 0.82 s on flask's 2,000 commits); a new
-    index generation with the same HEAD needs only the mapping onto the symbols' new line spans.
-    ``load`` reads the store; a fresh log waits in ``pending`` for the caller's write transaction.
-    """
-
-    def __init__(self, load: Callable[[str], bytes | None]) -> None:
-        self.load = load
-        self.pending: tuple[str, bytes] | None = None
-
-
-def _encode_log(commits: list[Commit], later: list[tuple[str, str]]) -> bytes:
-    rows = [(c.sha, c.time, [(p, [tuple(r) for r in rs]) for p, rs in c.files.items()], [tuple(r) for r in c.renames],
-             sorted(c.blobs.items())) for c in commits]
-    return zlib.compress(marshal.dumps((rows, [tuple(r) for r in later])), 1)
-
-
-def _decode_log(blob: bytes) -> tuple[list[Commit], list[tuple[str, str]]]:
-    rows, later = marshal.loads(zlib.decompress(blob))
-    commits = [Commit(sha, t, {p: [tuple(r) for r in rs] for p, rs in files}, [tuple(r) for r in renames], dict(blobs))
-               for sha, t, files, renames, blobs in rows]
-    return commits, [tuple(r) for r in later]
 
 
 def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until: str | None = None, max_commits: int = MAX_COMMITS,

@@ -1,0 +1,179 @@
+"""Reading ``git log``: the commits of a repository with the lines each one changed, and the renames.
+
+One ``git log -p -U0 -M`` subprocess gives, per commit (newest first), the changed files, the line
+ranges of each hunk on both sides (``-a,b +c,d``: old start and count, new start and count), the files
+it created, its renames and the blob ids of the versions it left. The miner (:mod:`lore.index.history`)
+and the co-change ground truth (:mod:`lore.bench.cochange`) read commits only through here, so both
+count the same commits.
+"""
+
+from __future__ import annotations
+
+import marshal
+import re
+import subprocess
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import NotAGitRepositoryError
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_INDEX = re.compile(r"^index [0-9a-f]+\.\.([0-9a-f]{40,64})\b")  # --full-index: the new version's blob id
+_COMMIT = "\x1elore-commit "
+
+@dataclass
+class Commit:
+    sha: str
+    time: int
+    files: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # path (at that commit) -> line ranges
+    renames: list[tuple[str, str]] = field(default_factory=list)  # (old path, new path)
+    blobs: dict[str, str] = field(default_factory=dict)  # path (at that commit) -> git's id of the version it left
+
+
+
+def read_history(root: Path, *, since: int | None = None, until: int | None = None, rev: str | None = None,
+                 max_commits: int | None = None, pathspec: str | None = None) -> list[Commit]:
+    """Commits newest first with their changed line ranges (new side; a pure deletion marks its position).
+
+    ``since`` / ``until``: committer times (epoch seconds), ``since`` inclusive, ``until`` exclusive
+    (filtered here, not only by git, so that a split at T puts every commit on exactly one side).
+    ``rev``: start from this revision (default HEAD). ``max_commits``: the newest that many, after
+    the time filter. ``pathspec``: only commits (and the files of them) under this directory of the
+    repository.
+    """
+    cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "-p", "-U0",
+           "--no-color", "--no-ext-diff", "--full-index", f"--format={_COMMIT}%H %ct"]
+    if since is not None:
+        cmd.append(f"--since=@{since}")
+    if until is not None:
+        cmd.append(f"--until=@{until}")
+    if max_commits is not None:
+        cmd.append(f"--max-count={int(max_commits) + 50}")  # a few spare for the exact time filter below
+    if rev is not None:
+        cmd.append(rev)
+    if rev is not None or pathspec:
+        cmd += ["--", *([pathspec] if pathspec else [])]
+    try:
+        done = subprocess.run(cmd, capture_output=True, check=False)
+    except FileNotFoundError as exc:  # git itself is missing
+        raise NotAGitRepositoryError(str(root)) from exc
+    if done.returncode != 0:
+        err = done.stderr.decode("utf-8", "replace")
+        if "does not have any commits" in err:
+            return []
+        raise NotAGitRepositoryError(str(root))
+    commits = _parse_log(done.stdout.decode("utf-8", "replace"))
+    commits = [c for c in commits if (since is None or c.time >= since) and (until is None or c.time < until)]
+    return commits[:max_commits] if max_commits is not None else commits
+
+
+def _parse_log(text: str) -> list[Commit]:
+    commits: list[Commit] = []
+    cur: Commit | None = None
+    path: str | None = None
+    old_path: str | None = None
+    for raw in text.split("\n"):  # not splitlines: \x1e is a line break there
+        first = raw[:1]
+        if first == "-" or (first == "+" and not raw.startswith("+++ ")):
+            continue  # a removed or added line's content (most of a -U0 log): none of the headers below
+        if raw.startswith(_COMMIT):
+            sha, ts = raw[len(_COMMIT):].split()
+            cur = Commit(sha, int(ts))
+            commits.append(cur)
+            path = None
+            continue
+        if cur is None:
+            continue
+        if raw.startswith("diff --git "):
+            m = re.match(r"diff --git a/(.*) b/(.*)$", raw)
+            path = m.group(2) if m else None
+            if path is not None:
+                cur.files.setdefault(path, [])
+        elif raw.startswith("new file mode") and path is not None:
+            # a file's creation is not a co-change of its symbols: ignore its hunks
+            cur.files[path] = []
+            path = None
+        elif raw.startswith("index ") and path is not None:
+            m = _INDEX.match(raw)
+            if m and m.group(1).strip("0"):  # all zeros: the file was deleted
+                cur.blobs[path] = m.group(1)
+        elif raw.startswith("rename from "):
+            old_path = raw[len("rename from "):]
+        elif raw.startswith("rename to ") and old_path is not None:
+            cur.renames.append((old_path, raw[len("rename to "):]))
+            old_path = None
+        elif raw.startswith("+++ "):
+            target = raw[4:]
+            if target == "/dev/null":
+                path = None  # deleted file: nothing of it exists today
+            elif target.startswith("b/") and path is not None:
+                path = target[2:]
+                cur.files.setdefault(path, [])
+        elif raw.startswith("@@") and path is not None:
+            m = _HUNK.match(raw)
+            if m:
+                start = int(m.group(3))
+                count = int(m.group(4)) if m.group(4) is not None else 1
+                cur.files[path].append((start, start + max(count, 1) - 1))
+    return commits
+
+
+
+def read_renames(root: Path, *, since: int | None = None, rev_range: str | None = None,
+                 pathspec: str | None = None) -> list[tuple[str, str]]:
+    """(old path, new path) of every rename in the commits at or after ``since`` (or in ``rev_range``), newest first.
+
+    The history of a window that ends before today is mapped onto today's paths: the renames made
+    since (``flask/app.py`` -> ``src/flask/app.py``) are read here, without their diffs.
+    """
+    cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "--diff-filter=R",
+           "--name-status", "--no-color", f"--format={_COMMIT}%H %ct"]
+    if rev_range is not None:
+        cmd.append(rev_range)
+    if rev_range is not None or pathspec:
+        cmd += ["--", *([pathspec] if pathspec else [])]
+    try:
+        done = subprocess.run(cmd, capture_output=True, check=False)
+    except FileNotFoundError:
+        return []
+    if done.returncode != 0:
+        return []
+    out: list[tuple[str, str]] = []
+    keep = True
+    for raw in done.stdout.decode("utf-8", "replace").split("\n"):
+        if raw.startswith(_COMMIT):
+            keep = since is None or int(raw[len(_COMMIT):].split()[1]) >= since
+        elif keep and raw.startswith("R"):
+            parts = raw.split("\t")
+            if len(parts) == 3:
+                out.append((parts[1], parts[2]))
+    return out
+
+
+
+class LogCache:
+    """The parsed commits of the last mining, by their identity (repository, HEAD, window, cap).
+
+    Reading ``git log -p`` is most of a mining run (0.65 of 0.82 s on flask's 2,000 commits); a new
+    index generation with the same HEAD needs only the mapping onto the symbols' new line spans.
+    ``load`` reads the store; a fresh log waits in ``pending`` for the caller's write transaction.
+    """
+
+    def __init__(self, load: Callable[[str], bytes | None]) -> None:
+        self.load = load
+        self.pending: tuple[str, bytes] | None = None
+
+
+def _encode_log(commits: list[Commit], later: list[tuple[str, str]]) -> bytes:
+    rows = [(c.sha, c.time, [(p, [tuple(r) for r in rs]) for p, rs in c.files.items()], [tuple(r) for r in c.renames],
+             sorted(c.blobs.items())) for c in commits]
+    return zlib.compress(marshal.dumps((rows, [tuple(r) for r in later])), 1)
+
+
+def _decode_log(blob: bytes) -> tuple[list[Commit], list[tuple[str, str]]]:
+    rows, later = marshal.loads(zlib.decompress(blob))
+    commits = [Commit(sha, t, {p: [tuple(r) for r in rs] for p, rs in files}, [tuple(r) for r in renames], dict(blobs))
+               for sha, t, files, renames, blobs in rows]
+    return commits, [tuple(r) for r in later]

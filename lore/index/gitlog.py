@@ -22,6 +22,7 @@ from ..errors import NotAGitRepositoryError
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _INDEX = re.compile(r"^index [0-9a-f]+\.\.([0-9a-f]{40,64})\b")  # --full-index: the new version's blob id
 _COMMIT = "\x1elore-commit "
+_CONTENT = (b"+", b"-")  # the first byte of a removed or added line
 
 @dataclass
 class Commit:
@@ -30,6 +31,9 @@ class Commit:
     files: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # path (at that commit) -> line ranges
     renames: list[tuple[str, str]] = field(default_factory=list)  # (old path, new path)
     blobs: dict[str, str] = field(default_factory=dict)  # path (at that commit) -> git's id of the version it left
+    hunks: dict[str, list[tuple[int, int, int, int]]] = field(default_factory=dict)  # path -> (old start, old count,
+    # new start, new count) of every hunk, as git prints them: what carries a line of an older version to today's
+    created: list[str] = field(default_factory=list)  # paths this commit added (before it, nothing of them existed)
 
 
 
@@ -64,20 +68,23 @@ def read_history(root: Path, *, since: int | None = None, until: int | None = No
         if "does not have any commits" in err:
             return []
         raise NotAGitRepositoryError(str(root))
-    commits = _parse_log(done.stdout.decode("utf-8", "replace"))
+    commits = _parse_log(done.stdout)
     commits = [c for c in commits if (since is None or c.time >= since) and (until is None or c.time < until)]
     return commits[:max_commits] if max_commits is not None else commits
 
 
-def _parse_log(text: str) -> list[Commit]:
+def _parse_log(text: bytes | str) -> list[Commit]:
     commits: list[Commit] = []
     cur: Commit | None = None
     path: str | None = None
     old_path: str | None = None
-    for raw in text.split("\n"):  # not splitlines: \x1e is a line break there
-        first = raw[:1]
-        if first == "-" or (first == "+" and not raw.startswith("+++ ")):
-            continue  # a removed or added line's content (most of a -U0 log): none of the headers below
+    in_hunks = False  # past a file's first hunk: a "+++ " line is an added line's content, not a header
+    if isinstance(text, str):
+        text = text.encode("utf-8", "surrogateescape")
+    # the content of removed and added lines (most of a -U0 log) is dropped before anything is decoded
+    # (split on b"\n", not splitlines: \x1e is a line break there)
+    kept = [raw.decode("utf-8", "replace") for raw in text.split(b"\n") if raw[:1] not in _CONTENT or raw[:4] == b"+++ "]
+    for raw in kept:
         if raw.startswith(_COMMIT):
             sha, ts = raw[len(_COMMIT):].split()
             cur = Commit(sha, int(ts))
@@ -89,11 +96,13 @@ def _parse_log(text: str) -> list[Commit]:
         if raw.startswith("diff --git "):
             m = re.match(r"diff --git a/(.*) b/(.*)$", raw)
             path = m.group(2) if m else None
+            in_hunks = False
             if path is not None:
                 cur.files.setdefault(path, [])
         elif raw.startswith("new file mode") and path is not None:
             # a file's creation is not a co-change of its symbols: ignore its hunks
             cur.files[path] = []
+            cur.created.append(path)
             path = None
         elif raw.startswith("index ") and path is not None:
             m = _INDEX.match(raw)
@@ -104,7 +113,7 @@ def _parse_log(text: str) -> list[Commit]:
         elif raw.startswith("rename to ") and old_path is not None:
             cur.renames.append((old_path, raw[len("rename to "):]))
             old_path = None
-        elif raw.startswith("+++ "):
+        elif raw.startswith("+++ ") and not in_hunks:
             target = raw[4:]
             if target == "/dev/null":
                 path = None  # deleted file: nothing of it exists today
@@ -112,11 +121,14 @@ def _parse_log(text: str) -> list[Commit]:
                 path = target[2:]
                 cur.files.setdefault(path, [])
         elif raw.startswith("@@") and path is not None:
+            in_hunks = True
             m = _HUNK.match(raw)
             if m:
                 start = int(m.group(3))
                 count = int(m.group(4)) if m.group(4) is not None else 1
                 cur.files[path].append((start, start + max(count, 1) - 1))
+                cur.hunks.setdefault(path, []).append(
+                    (int(m.group(1)), int(m.group(2)) if m.group(2) is not None else 1, start, count))
     return commits
 
 
@@ -164,16 +176,41 @@ class LogCache:
     def __init__(self, load: Callable[[str], bytes | None]) -> None:
         self.load = load
         self.pending: tuple[str, bytes] | None = None
+        self.hit = False  # the commits came from ``load`` (not damaged)
 
 
-def _encode_log(commits: list[Commit], later: list[tuple[str, str]]) -> bytes:
-    rows = [(c.sha, c.time, [(p, [tuple(r) for r in rs]) for p, rs in c.files.items()], [tuple(r) for r in c.renames],
-             sorted(c.blobs.items())) for c in commits]
-    return zlib.compress(marshal.dumps((rows, [tuple(r) for r in later])), 1)
+def _rows(commits: list[Commit]) -> list:
+    return [(c.sha, c.time, [(p, [tuple(r) for r in rs]) for p, rs in c.files.items()], [tuple(r) for r in c.renames],
+             sorted(c.blobs.items()), [(p, [tuple(h) for h in hs]) for p, hs in c.hunks.items()], list(c.created))
+            for c in commits]
 
 
-def _decode_log(blob: bytes) -> tuple[list[Commit], list[tuple[str, str]]]:
+def _commits(rows) -> list[Commit]:
+    return [Commit(sha, t, {p: [tuple(r) for r in rs] for p, rs in files}, [tuple(r) for r in renames], dict(blobs),
+                   {p: [tuple(h) for h in hs] for p, hs in hunks}, list(created))
+            for sha, t, files, renames, blobs, hunks, created in rows]
+
+
+def _encode_log(commits: list[Commit], later: list[Commit]) -> bytes:
+    """The commits of a window and the ``later`` ones (newer than it: their renames and hunks carry its lines to today)."""
+    return zlib.compress(marshal.dumps((_rows(commits), _rows(later))), 1)
+
+
+def _decode_log(blob: bytes) -> tuple[list[Commit], list[Commit]]:
     rows, later = marshal.loads(zlib.decompress(blob))
-    commits = [Commit(sha, t, {p: [tuple(r) for r in rs] for p, rs in files}, [tuple(r) for r in renames], dict(blobs))
-               for sha, t, files, renames, blobs in rows]
-    return commits, [tuple(r) for r in later]
+    return _commits(rows), _commits(later)
+
+
+def worktree_changes(root: Path) -> Commit | None:
+    """The uncommitted changes of the checkout at ``root`` (``git diff HEAD``) as one commit named
+    ``worktree``, or ``None`` (no change, or git failed): the index holds the working tree's lines, so
+    the lines of HEAD are carried to them through these hunks first."""
+    try:
+        done = subprocess.run(["git", "-C", str(root), "-c", "core.quotepath=off", "diff", "-M", "-U0", "--no-color",
+                               "--no-ext-diff", "--full-index", "HEAD"], capture_output=True, check=False)
+    except FileNotFoundError:
+        return None
+    if done.returncode != 0 or not done.stdout.strip():
+        return None
+    got = _parse_log(f"{_COMMIT}worktree 0\n".encode() + done.stdout)
+    return got[0] if got else None

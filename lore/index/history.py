@@ -31,28 +31,25 @@ from __future__ import annotations
 import json
 import subprocess
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from ..errors import InvalidArgumentError, NotAGitRepositoryError
 from ..store import db as store_db
 from ..store import history as store_history
 from ._cpu import process_tree_cpu
-from .gitlog import Commit, LogCache, _decode_log, _encode_log, read_history, read_renames
-
-if TYPE_CHECKING:
-    import numpy as np
-
-    from .revisions import RevisionSpans
+from .gitlog import Commit, LogCache, _decode_log, _encode_log, read_history, worktree_changes
 
 MAX_COMMITS = 2000
 MAX_FILES = 50
-FORMAT = 5  # of the mining: a stored run of another format is mined again (2: each commit's own file version;
+FORMAT = 6  # of the mining: a stored run of another format is mined again (2: each commit's own file version;
 # 3: the repository root's history whatever folder is indexed, blob ids read from the log; 4: a folder tells a
-# sweep by the definitions the whole commit changed; 5: test files are not mapped)
+# sweep by the definitions the whole commit changed; 5: test files are not mapped; 6: hunks carried to today's lines,
+# lore.index.linemap, no old version parsed)
 BUDGET = 120.0  # wall seconds a mining run maps commits for; the rest waits for the next run (see mine)
 MAX_SYMBOLS = 200  # a commit that touches more symbols than this is a sweep, not a coupling
 
@@ -162,10 +159,13 @@ def touched_symbols(commits: list[Commit], spans: SpanMap, *, max_files: int,
     renamed_to: dict[str, str] = {}  # path at some commit -> path today
     for old, new in later_renames:
         renamed_to[old] = renamed_to.get(new, new)
+    step = getattr(spans, "step", None)  # a map that carries lines from version to version (linemap.LineSpans)
     for c in commits:  # newest first, so a rename is known before the older commits that use the old path
         for old, new in c.renames:
             renamed_to[old] = renamed_to.get(new, new)
         if len(c.files) > max_files:
+            if step is not None:
+                step(c, renamed_to)
             yield c, None
             continue
         touched: set[int] = set()
@@ -182,11 +182,13 @@ def touched_symbols(commits: list[Commit], spans: SpanMap, *, max_files: int,
             touched |= spans.touched(c, path, today, ranges)
         if outside is not None and elsewhere:
             touched |= outside(c, touched, elsewhere)
+        if step is not None:
+            step(c, renamed_to)
         yield c, sorted(touched)
 
 
-def count_pairs(per_commit: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`._pairs.count_pairs`, imported here: no numpy in every `lore index`."""
+def count_pairs(per_commit: list[list[int]]) -> tuple[list[tuple[int, int, int]], list[tuple[int, int]]]:
+    """:func:`._pairs.count_pairs` (sorted (a, b, commits) and (symbol, commits) rows)."""
     from ._pairs import count_pairs as _count_pairs
 
     return _count_pairs(per_commit)
@@ -206,13 +208,13 @@ def _resolve_until(root: Path, until: str | None) -> tuple[int | None, str | Non
     return None, done.stdout.strip()
 
 
-def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until: str | None = None, max_commits: int = MAX_COMMITS,
+def mine(root: str | Path, spans: SpanMap | Callable[[Path, str], SpanMap], *, until: str | None = None, max_commits: int = MAX_COMMITS,
          max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS, log_cache: LogCache | None = None,
          budget: float | None = None, progress: Callable[[str, int, int], None] | None = None,
-         ) -> tuple[dict, np.ndarray, np.ndarray]:
+         ) -> tuple[dict, list[tuple[int, int, int]], list[tuple[int, int]]]:
     """(summary, pairs, touched) of the checkout at ``root`` mapped onto ``spans`` (paths relative to ``root``;
-    or a function of the repository's top directory that makes them, called only when there is a
-    history to map).
+    or a function of the repository's top directory and the indexed folder's path in it (``src/``, or
+    ``""``) that makes them, called only when there is a history to map).
 
     The commits are the repository's (from its top directory), whatever folder ``root`` is: a
     folder's index counts the same commits, skips the same large ones and so gets the same pairs
@@ -250,16 +252,27 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     cached = log_cache.load(ident) if log_cache is not None else None
     if progress is not None:
         progress("history", 0, 0)
+    decoded = None
     if cached is not None:  # the same commits as last time: only the mapping onto today's symbols is redone
-        commits, later = _decode_log(cached)
+        try:
+            decoded = _decode_log(cached)
+        except (ValueError, TypeError, EOFError, zlib.error):  # a damaged entry: read git again (and replace it)
+            decoded = None
+    if decoded is not None:
+        commits, later = decoded
+        if log_cache is not None:
+            log_cache.hit = True
     else:
         try:
             commits = read_history(top_dir, until=t_until, rev=rev, max_commits=max_commits)
         except NotAGitRepositoryError:
             return {**base, "head": head, "reason": "git log failed"}, *empty
-        later = []
-        if t_until is not None or rev is not None:  # the window ends before HEAD: today's paths need the renames since
-            later = read_renames(top_dir, since=t_until, rev_range=None if rev is None else f"{rev}..HEAD")
+        later: list[Commit] = []
+        if t_until is not None or rev is not None:  # the window ends before HEAD: its lines and paths are carried
+            try:  # to today's through the commits since
+                later = read_history(top_dir, since=t_until, rev=None if rev is None else f"{rev}..HEAD")
+            except NotAGitRepositoryError:
+                return {**base, "head": head, "reason": "git log failed"}, *empty
         if log_cache is not None:
             log_cache.pending = (ident, _encode_log(commits, later))
 
@@ -271,7 +284,12 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     per_commit: list[list[int]] = []
     skipped_files = skipped_symbols = done = 0
     if callable(spans):
-        spans = spans(top_dir)
+        spans = spans(top_dir, prefix)
+    later_renames = [r for c in later for r in c.renames]
+    advance = getattr(spans, "advance", None)
+    if advance is not None:  # lines carried to today's: through the working tree's changes and the later commits
+        now = worktree_changes(top_dir)
+        later_renames = advance(([now] if now is not None else []) + later)
     outside: Outside | None = None
     sibling = getattr(spans, "sibling", None)
     other: SpanMap | None = None
@@ -293,7 +311,7 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
                   for p, ranges in c.files.items() if ranges])
     deadline = None if budget is None else time.monotonic() + budget
     total = len(commits)
-    mapping = touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later,
+    mapping = touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later_renames,
                               outside=outside)
     for _c, ids in mapping:
         done += 1
@@ -312,7 +330,7 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
         close()
     mapped = commits[:done]
     pairs, touched = count_pairs(per_commit)
-    summary = {**base, "head": head, "commits_read": len(commits), "commits_used": len(per_commit), "renames_after": len(later),
+    summary = {**base, "head": head, "commits_read": len(commits), "commits_used": len(per_commit), "renames_after": len(later_renames),
                "skipped_large": skipped_files + skipped_symbols, "cut_by_budget": total - done,
                "newest": max((c.time for c in mapped), default=None),
                "oldest": min((c.time for c in mapped), default=None), "reason": ""}
@@ -336,7 +354,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
     and caps, and was not cut by the time ``budget`` (seconds; ``None``: none). Returns the run's
     summary (with ``"kept": True`` when nothing was redone, ``"stale": True`` when the index moved to
     another generation or was replaced while this run mined: nothing was written then).
-    ``span_cache``: where parsed file versions are cached by blob id (:class:`lore.index.revisions.BlobSpans`;
+    ``span_cache``: where parsed file versions are cached by blob id (:class:`lore.index.history_cache.BlobSpans`;
     ``None``: the user's lore cache, ``False``: no cache). ``progress("history", done, total)``
     follows the commits mapped. The summary's ``cpu`` is the CPU seconds the run cost, its ``git``
     processes included (:func:`lore.index._cpu.process_tree_cpu`), counted from ``cpu_since`` (a reading of it;
@@ -367,14 +385,9 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
                     and old.get("max_symbols", MAX_SYMBOLS) == max_symbols and not old.get("cut_by_budget"))
             if same:
                 return {**old, "kept": True}
-        from .revisions import (  # parsers: only when mining
-            BlobSpans,
-            RevisionSpans,
-            decode_names,
-            encode_names,
-            today_names,
-        )
-        from .walk import is_test_path
+        # (the user's cache of parsed logs, and the line maps: no grammar is loaded, no old version parsed)
+        from .history_cache import BlobSpans
+        from .linemap import LineSpans
 
         blobs = None if span_cache is False else BlobSpans(None if span_cache in (None, True) else str(span_cache))
         from_user: list[str] = []
@@ -391,31 +404,31 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
             return got
 
         cache = LogCache(load_log)
-        made: list[RevisionSpans] = []
+        made: list[LineSpans] = []
 
-        def spans(top: Path) -> RevisionSpans:  # only where there is a history to map (outside git: no cost)
-            names = {} if force else decode_names(store_history.load_names(conn))
-            # no test file is mapped: related lists and co-change judgements leave tests out, and their versions
-            # were a third of what mining parsed (requests: tests/test_requests.py in 171 of 555)
-            rows = [r for r in store_history.symbol_names(conn) if not is_test_path(r[3])]
-            made.append(RevisionSpans(top, today_names(rows), names, cache=blobs))
+        def spans(top: Path, prefix: str) -> LineSpans:  # only where there is a history to map (outside git: no cost)
+            # no test file is mapped: related lists and co-change judgements leave tests out
+            by_path: dict[str, list[tuple[int, int, int]]] = {}
+            for path, start, end, sid in store_history.symbol_spans(conn, tests=False):
+                by_path.setdefault(path, []).append((int(start), int(end or start), int(sid)))
+            made.append(LineSpans(by_path, prefix=prefix))
             return made[0]
 
         try:
             summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files,
                                            max_symbols=max_symbols, log_cache=cache, budget=budget, progress=progress)
+            if not cache.hit:
+                from_user.clear()  # (a damaged entry: read from git instead, and replaced)
             if blobs is not None and cache.pending is not None and not from_user:
                 blobs.save_log(*cache.pending)
         finally:
-            for rs in made:
-                rs.close()
-            if blobs is not None and not made:
+            if blobs is not None:
                 blobs.close()
         summary["seconds"] = round(time.perf_counter() - t0, 3)
-        summary["cpu"] = round(process_tree_cpu() - cpu0, 3)  # (after the cat-file process ended: its CPU is counted)
-        if made:
-            summary["versions_read"] = made[0].read
-            summary["versions_cached"] = made[0].cached
+        summary["cpu"] = round(process_tree_cpu() - cpu0, 3)  # (the git processes' CPU included)
+        if made:  # what the line maps carried: hunks mapped, and those whose lines no longer exist today
+            summary["hunks_mapped"] = made[0].hunks
+            summary["hunks_gone"] = made[0].lost
         if not summary.get("reason"):  # where the commits came from: git, this index's cache or the user's
             summary["log_from"] = "user cache" if from_user else "git" if cache.pending is not None else "index"
         conn.close()
@@ -426,9 +439,6 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
             store_history.save_run(conn, gen, summary, pairs, touched)
             if cache.pending is not None:
                 store_history.save_log(conn, *cache.pending)
-            if made and (made[0].read or made[0].cached):  # new commits were mapped: keep what they changed (only what this run used)
-                rs = made[0]
-                store_history.save_names(conn, encode_names({k: rs.names[k] for k in sorted(rs.used) if k in rs.names}))
         return summary
     finally:
         conn.close()

@@ -13,7 +13,7 @@ import marshal
 import re
 import subprocess
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,27 +38,58 @@ class Commit:
 
 
 def read_history(root: Path, *, since: int | None = None, until: int | None = None, rev: str | None = None,
-                 max_commits: int | None = None, pathspec: str | None = None) -> list[Commit]:
+                 max_commits: int | None = None, pathspec: str | None = None,
+                 hunks_of: Sequence[str] | None = None) -> list[Commit]:
     """Commits newest first with their changed line ranges (new side; a pure deletion marks its position).
 
     ``since`` / ``until``: committer times (epoch seconds), ``since`` inclusive, ``until`` exclusive
     (filtered here, not only by git, so that a split at T puts every commit on exactly one side).
     ``rev``: start from this revision (default HEAD). ``max_commits``: the newest that many, after
     the time filter. ``pathspec``: only commits (and the files of them) under this directory of the
-    repository.
+    repository. ``hunks_of``: git pathspecs of the files whose hunks are wanted (``None``: all): every
+    commit and every file it changed are still read (``--name-status``: the large-commit filter counts
+    them), but git diffs only those files (the diff is most of ``git log -p``'s cost; requests: 0.29 of
+    0.32 CPU s, of which a third for its tests); their blob ids are not read.
     """
-    cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "-p", "-U0",
-           "--no-color", "--no-ext-diff", "--full-index", f"--format={_COMMIT}%H %ct"]
+    base = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "--no-color",
+            "--no-ext-diff", f"--format={_COMMIT}%H %ct"]
+    window: list[str] = []
     if since is not None:
-        cmd.append(f"--since=@{since}")
+        window.append(f"--since=@{since}")
     if until is not None:
-        cmd.append(f"--until=@{until}")
+        window.append(f"--until=@{until}")
     if max_commits is not None:
-        cmd.append(f"--max-count={int(max_commits) + 50}")  # a few spare for the exact time filter below
-    if rev is not None:
-        cmd.append(rev)
-    if rev is not None or pathspec:
-        cmd += ["--", *([pathspec] if pathspec else [])]
+        window.append(f"--max-count={int(max_commits) + 50}")  # a few spare for the exact time filter below
+    revs = [rev] if rev is not None else []
+    tail = ["--", *([pathspec] if pathspec else [])] if rev is not None or pathspec else []
+    if hunks_of is None:
+        out = _run([*base, "-p", "-U0", "--full-index", *window, *revs, *tail], root)
+        commits = _parse_log(out) if out else []
+    else:
+        out = _run([*base, "--name-status", *window, *revs, *tail], root)
+        commits = _parse_status(out) if out else []
+        if commits and hunks_of:
+            # the same window's commits that touch those files are among the same count of newest ones
+            # (and only files the first read named are taken: a folder's ``pathspec`` holds)
+            oldest = min(c.time for c in commits)
+            diffs = _run([*base, "-p", "-U0", "--full-history", *window, f"--since=@{oldest}", *revs, "--", *hunks_of], root)
+            by_sha = {c.sha: c for c in commits}
+            for d in _parse_log(diffs or b""):
+                c = by_sha.get(d.sha)
+                if c is None:
+                    continue
+                for path, ranges in d.files.items():
+                    if path in c.files and path not in c.created:
+                        c.files[path] = ranges
+                for path, hunks in d.hunks.items():
+                    if path in c.files and path not in c.created:
+                        c.hunks[path] = hunks
+    commits = [c for c in commits if (since is None or c.time >= since) and (until is None or c.time < until)]
+    return commits[:max_commits] if max_commits is not None else commits
+
+
+def _run(cmd: list[str], root: Path) -> bytes:
+    """The output of a ``git log`` (empty for a repository without commits; NotAGitRepositoryError when it fails)."""
     try:
         done = subprocess.run(cmd, capture_output=True, check=False)
     except FileNotFoundError as exc:  # git itself is missing
@@ -66,11 +97,31 @@ def read_history(root: Path, *, since: int | None = None, until: int | None = No
     if done.returncode != 0:
         err = done.stderr.decode("utf-8", "replace")
         if "does not have any commits" in err:
-            return []
+            return b""
         raise NotAGitRepositoryError(str(root))
-    commits = _parse_log(done.stdout)
-    commits = [c for c in commits if (since is None or c.time >= since) and (until is None or c.time < until)]
-    return commits[:max_commits] if max_commits is not None else commits
+    return done.stdout
+
+
+def _parse_status(text: bytes) -> list[Commit]:
+    """Commits of a ``--name-status`` log: every file changed (no ranges), the files created, the renames."""
+    commits: list[Commit] = []
+    cur: Commit | None = None
+    for raw in text.decode("utf-8", "replace").split("\n"):  # not splitlines: \x1e is a line break there
+        if raw.startswith(_COMMIT):
+            sha, ts = raw[len(_COMMIT):].split()
+            cur = Commit(sha, int(ts))
+            commits.append(cur)
+        elif cur is not None and raw:
+            parts = raw.split("\t")
+            status = parts[0][:1]
+            if status == "R" and len(parts) == 3:
+                cur.files.setdefault(parts[2], [])
+                cur.renames.append((parts[1], parts[2]))
+            elif len(parts) == 2:  # (a deleted file counts as changed, as in the -p log)
+                cur.files.setdefault(parts[1], [])
+                if status == "A":
+                    cur.created.append(parts[1])
+    return commits
 
 
 def _parse_log(text: bytes | str) -> list[Commit]:

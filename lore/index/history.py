@@ -211,7 +211,7 @@ def _resolve_until(root: Path, until: str | None) -> tuple[int | None, str | Non
 def mine(root: str | Path, spans: SpanMap | Callable[[Path, str], SpanMap], *, until: str | None = None, max_commits: int = MAX_COMMITS,
          max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS, log_cache: LogCache | None = None,
          budget: float | None = None, progress: Callable[[str, int, int], None] | None = None,
-         ) -> tuple[dict, list[tuple[int, int, int]], list[tuple[int, int]]]:
+         hunks_of: Sequence[str] | None = None) -> tuple[dict, list[tuple[int, int, int]], list[tuple[int, int]]]:
     """(summary, pairs, touched) of the checkout at ``root`` mapped onto ``spans`` (paths relative to ``root``;
     or a function of the repository's top directory and the indexed folder's path in it (``src/``, or
     ``""``) that makes them, called only when there is a history to map).
@@ -221,7 +221,8 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path, str], SpanMap], *, u
     for its files as the whole repository's index. The window is the ``max_commits`` newest
     commits (before ``until``), and mapping them stops after ``budget`` wall seconds (``None``: no
     limit; the summary's ``cut_by_budget`` counts the older commits left out; with the caches, the
-    next run gets further). ``progress("history", done, total)`` follows the mapping.
+    next run gets further). ``progress("history", done, total)`` follows the mapping. ``hunks_of``: git
+    pathspecs of the only files whose hunks are read (:func:`lore.index.linemap.code_pathspecs`; ``None``: all).
 
     The summary says why the history is empty when it is (``reason``); it never raises for a
     missing git, a directory outside any repository, a shallow clone or an empty repository. With a
@@ -248,7 +249,8 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path, str], SpanMap], *, u
     if shallow == "true":
         return {**base, "head": head, "reason": "shallow clone (its history is cut)"}, *empty
     t_until, rev = _resolve_until(root, until)
-    ident = json.dumps([FORMAT, head, t_until, rev, max_commits])  # HEAD names its whole history: any checkout
+    # HEAD names its whole history: any checkout (and which files' hunks were read)
+    ident = json.dumps([FORMAT, head, t_until, rev, max_commits, *([list(hunks_of)] if hunks_of is not None else [])])
     cached = log_cache.load(ident) if log_cache is not None else None
     if progress is not None:
         progress("history", 0, 0)
@@ -264,13 +266,13 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path, str], SpanMap], *, u
             log_cache.hit = True
     else:
         try:
-            commits = read_history(top_dir, until=t_until, rev=rev, max_commits=max_commits)
+            commits = read_history(top_dir, until=t_until, rev=rev, max_commits=max_commits, hunks_of=hunks_of)
         except NotAGitRepositoryError:
             return {**base, "head": head, "reason": "git log failed"}, *empty
         later: list[Commit] = []
         if t_until is not None or rev is not None:  # the window ends before HEAD: its lines and paths are carried
             try:  # to today's through the commits since
-                later = read_history(top_dir, since=t_until, rev=None if rev is None else f"{rev}..HEAD")
+                later = read_history(top_dir, since=t_until, rev=None if rev is None else f"{rev}..HEAD", hunks_of=hunks_of)
             except NotAGitRepositoryError:
                 return {**base, "head": head, "reason": "git log failed"}, *empty
         if log_cache is not None:
@@ -387,7 +389,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
                 return {**old, "kept": True}
         # (the user's cache of parsed logs, and the line maps: no grammar is loaded, no old version parsed)
         from .history_cache import BlobSpans
-        from .linemap import LineSpans
+        from .linemap import LineSpans, code_pathspecs
 
         blobs = None if span_cache is False else BlobSpans(None if span_cache in (None, True) else str(span_cache))
         from_user: list[str] = []
@@ -405,18 +407,19 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
 
         cache = LogCache(load_log)
         made: list[LineSpans] = []
+        # no test file is mapped: related lists and co-change judgements leave tests out
+        by_path: dict[str, list[tuple[int, int, int]]] = {}
+        for path, start, end, sid in store_history.symbol_spans(conn, tests=False):
+            by_path.setdefault(path, []).append((int(start), int(end or start), int(sid)))
 
-        def spans(top: Path, prefix: str) -> LineSpans:  # only where there is a history to map (outside git: no cost)
-            # no test file is mapped: related lists and co-change judgements leave tests out
-            by_path: dict[str, list[tuple[int, int, int]]] = {}
-            for path, start, end, sid in store_history.symbol_spans(conn, tests=False):
-                by_path.setdefault(path, []).append((int(start), int(end or start), int(sid)))
+        def spans(top: Path, prefix: str) -> LineSpans:  # only where there is a history to map
             made.append(LineSpans(by_path, prefix=prefix))
             return made[0]
 
         try:
             summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files,
-                                           max_symbols=max_symbols, log_cache=cache, budget=budget, progress=progress)
+                                           max_symbols=max_symbols, log_cache=cache, budget=budget, progress=progress,
+                                           hunks_of=code_pathspecs(by_path))
             if not cache.hit:
                 from_user.clear()  # (a damaged entry: read from git instead, and replaced)
             if blobs is not None and cache.pending is not None and not from_user:

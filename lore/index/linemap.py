@@ -234,3 +234,37 @@ class WorkingTreeSpans(dict):
             out = []
         self[path] = out
         return out
+
+
+_TEST_GLOBS = {"tests": ":(exclude,glob)**/tests/**", "test": ":(exclude,glob)**/test/**",
+               "test_": ":(exclude,glob)**/test_*"}
+
+
+def code_pathspecs(paths: Iterable[str]) -> list[str] | None:
+    """The git pathspecs of the files whose hunks the line maps need, from the paths (of the repository)
+    holding definitions: their extensions anywhere, test folders and ``test_*`` files left out where no
+    such path is among them. ``None`` (every file) when a path has no extension.
+
+    Examples
+    --------
+    >>> code_pathspecs(["pkg/a.py", "pkg/sub/b.py", "cmd/main.go"])
+    [':(glob)**/*.go', ':(glob)**/*.py', ':(exclude,glob)**/test/**', ':(exclude,glob)**/test_*', ':(exclude,glob)**/tests/**']
+    >>> code_pathspecs(["Makefile"]) is None
+    True
+    """
+    suffixes: set[str] = set()
+    excluded = dict(_TEST_GLOBS)
+    for path in paths:
+        parts = path.split("/")
+        name = parts[-1]
+        dot = name.rfind(".")
+        if dot <= 0:
+            return None
+        suffixes.add(name[dot:])
+        for d in parts[:-1]:
+            excluded.pop(d, None)
+        if name.startswith("test_"):
+            excluded.pop("test_", None)
+    if not suffixes:
+        return None
+    return [*(f":(glob)**/*{s}" for s in sorted(suffixes)), *sorted(excluded.values())]

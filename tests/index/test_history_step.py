@@ -21,6 +21,7 @@ from lore.index import history_job
 from lore.index import index_repo as index_code
 from lore.index._cpu import process_tree_cpu
 from lore.index.history_cache import BlobSpans, default_cache_path
+from lore.index.linemap import code_pathspecs
 from lore.store import db as store_db
 from lore.store import history as store_history
 
@@ -67,7 +68,7 @@ def test_a_second_checkout_runs_no_git_log(history_repo, tmp_path):
 def test_a_damaged_cached_log_is_read_from_git_again_and_replaced(history_repo, tmp_path):
     first = index_repo(history_repo)
     s1, pairs1, _ = _counts(Path(first.db))
-    key = json.dumps([hist.FORMAT, s1["head"], None, None, hist.MAX_COMMITS])
+    key = json.dumps([hist.FORMAT, s1["head"], None, None, hist.MAX_COMMITS, code_pathspecs(["m.py"])])
     cache = BlobSpans()
     try:
         assert cache.load_log(key) is not None

@@ -409,8 +409,16 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
         made: list[LineSpans] = []
         # no test file is mapped: related lists and co-change judgements leave tests out
         by_path: dict[str, list[tuple[int, int, int]]] = {}
+        first = {}  # a name defined more than once in a file (typing overloads, a property's setter, a definition
+        # in each branch of an if) is one definition for its history: it counts for the first, as names resolve
+        names = store_history.symbol_names(conn)  # (by id: the first comes first)
+        for sid, qname, _kind, path in names:
+            first.setdefault((path, qname), sid)
+        # (an anonymous function, ``<lambda>``, is not a definition of its own: its lines count for the enclosing one)
+        canon = {sid: first[(path, qname)] for sid, qname, _kind, path in names if "<" not in qname}
         for path, start, end, sid in store_history.symbol_spans(conn, tests=False):
-            by_path.setdefault(path, []).append((int(start), int(end or start), int(sid)))
+            if int(sid) in canon:
+                by_path.setdefault(path, []).append((int(start), int(end or start), canon[int(sid)]))
 
         def spans(top: Path, prefix: str) -> LineSpans:  # only where there is a history to map
             made.append(LineSpans(by_path, prefix=prefix))

@@ -9,7 +9,7 @@ with that step: integer arithmetic over hunks, no old version read or parsed (pa
 of a first index's history cost: requests 688 versions, 1.9 of 2.3 CPU seconds).
 
 A line that survives to today maps to one line; a line that a later commit replaced maps to the
-lines that replaced it (a range). A hunk is attributed to today's innermost function, method or
+lines that replaced it (a range), one it removed to the two lines around the gap. A hunk is attributed to today's innermost function, method or
 class at each line it maps to exactly, and, for a range, to the smallest definition containing the
 whole range (the change happened somewhere in it: only what encloses all of it is certain). Lines of
 a file before its creation, and of a region whose replacement was itself removed, map to nothing:
@@ -102,9 +102,10 @@ class LineMap:
             if start > pos:  # unchanged old lines: the same lines of the newer version, shifted
                 nlo += lo[pos + delta - 1:start + delta - 1]
                 nhi += hi[pos + delta - 1:start + delta - 1]
-            if b > 0:  # replaced or removed lines: wherever the lines that replaced them went
-                r0 = c if d > 0 else max(c, 1)  # a removal: the line before the gap, as a hunk's position is read
-                r1 = c + d - 1 if d > 0 else r0
+            if b > 0:  # replaced lines: wherever the lines that replaced them went; removed ones: the gap between
+                # the lines around it (what holds both holds the gap: not a neighbour that happens to precede it)
+                r0 = c if d > 0 else max(c, 1)
+                r1 = c + d - 1 if d > 0 else c + 1
                 seg_lo, seg_hi = min(lo[r0 - 1:r1], default=_DEAD_LO), max(hi[r0 - 1:r1], default=_DEAD_HI)
                 nlo += [seg_lo] * b
                 nhi += [seg_hi] * b

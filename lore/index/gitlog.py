@@ -1,8 +1,9 @@
 """Reading ``git log``: the commits of a repository with the lines each one changed, and the renames.
 
-One ``git log -p -U0 -M`` subprocess gives, per commit (newest first), the changed files, the line
-ranges of each hunk on both sides (``-a,b +c,d``: old start and count, new start and count), the files
-it created, its renames and the blob ids of the versions it left. The miner (:mod:`lore.index.history`)
+``git log -p -U0 -M`` gives, per commit (newest first), the changed files, the line ranges of each
+hunk on both sides (``-a,b +c,d``: old start and count, new start and count), the files it created,
+its renames and the blob ids of the versions it left; the miner asks for the hunks of the code files
+only (``hunks_of``: a ``--name-status`` log names every commit and file, a path-limited one diffs). The miner (:mod:`lore.index.history`)
 and the co-change ground truth (:mod:`lore.bench.cochange`) read commits only through here, so both
 count the same commits.
 """
@@ -181,38 +182,6 @@ def _parse_log(text: bytes | str) -> list[Commit]:
                 cur.hunks.setdefault(path, []).append(
                     (int(m.group(1)), int(m.group(2)) if m.group(2) is not None else 1, start, count))
     return commits
-
-
-
-def read_renames(root: Path, *, since: int | None = None, rev_range: str | None = None,
-                 pathspec: str | None = None) -> list[tuple[str, str]]:
-    """(old path, new path) of every rename in the commits at or after ``since`` (or in ``rev_range``), newest first.
-
-    The history of a window that ends before today is mapped onto today's paths: the renames made
-    since (``flask/app.py`` -> ``src/flask/app.py``) are read here, without their diffs.
-    """
-    cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "--diff-filter=R",
-           "--name-status", "--no-color", f"--format={_COMMIT}%H %ct"]
-    if rev_range is not None:
-        cmd.append(rev_range)
-    if rev_range is not None or pathspec:
-        cmd += ["--", *([pathspec] if pathspec else [])]
-    try:
-        done = subprocess.run(cmd, capture_output=True, check=False)
-    except FileNotFoundError:
-        return []
-    if done.returncode != 0:
-        return []
-    out: list[tuple[str, str]] = []
-    keep = True
-    for raw in done.stdout.decode("utf-8", "replace").split("\n"):
-        if raw.startswith(_COMMIT):
-            keep = since is None or int(raw[len(_COMMIT):].split()[1]) >= since
-        elif keep and raw.startswith("R"):
-            parts = raw.split("\t")
-            if len(parts) == 3:
-                out.append((parts[1], parts[2]))
-    return out
 
 
 

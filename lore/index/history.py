@@ -1,14 +1,12 @@
 """Logical coupling: which symbols changed in the same commits, read from git at index time.
 
-Where the indexed root is a git checkout, :func:`refresh_history` reads ``git log -p -U0 -M`` of the
+Where the indexed root is a git checkout, :func:`refresh_history` reads the ``git log -M`` of the
 repository (from its top directory, whatever folder is indexed: a folder's index gets the same
-pairs for its files as the whole repository's) once (a subprocess, capped at ``max_commits`` newest
-commits, and the mapping at a time ``budget``), maps every hunk onto the innermost
-function, method or class of the file *as that commit left it* (:mod:`lore.index.revisions`; what
-each commit changed is kept, so a later run reads only new commits' files, and what parsing a
-file version gives is cached for the user by its blob id, so no checkout parses it again), names it by its
-qualified name and finds today's symbol of that name, and stores, per pair of symbols, the number of
-commits that changed both, and per symbol the number of commits that changed it
+pairs for its files as the whole repository's; :mod:`lore.index.gitlog`, capped at ``max_commits``
+newest commits, and the mapping at a time ``budget``), carries every hunk to today's lines through the
+hunks of the commits after it (:mod:`lore.index.linemap`: no old file version is read or parsed),
+maps it onto today's innermost function, method or class there, and stores, per pair of symbols, the
+number of commits that changed both, and per symbol the number of commits that changed it
 (:mod:`lore.store.history`). As in the co-change literature (Zimmermann et al. 2005, Ying et al.
 2004) merge commits, commits touching more than ``max_files`` files (mass renames, reformatting,
 vendoring) and the hunks of a file's creation are left out; renames are followed (``-M``).
@@ -356,7 +354,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
     and caps, and was not cut by the time ``budget`` (seconds; ``None``: none). Returns the run's
     summary (with ``"kept": True`` when nothing was redone, ``"stale": True`` when the index moved to
     another generation or was replaced while this run mined: nothing was written then).
-    ``span_cache``: where parsed file versions are cached by blob id (:class:`lore.index.history_cache.BlobSpans`;
+    ``span_cache``: the user's cache file of parsed commit logs (:class:`lore.index.history_cache.BlobSpans`;
     ``None``: the user's lore cache, ``False``: no cache). ``progress("history", done, total)``
     follows the commits mapped. The summary's ``cpu`` is the CPU seconds the run cost, its ``git``
     processes included (:func:`lore.index._cpu.process_tree_cpu`), counted from ``cpu_since`` (a reading of it;

@@ -252,7 +252,7 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path, str], SpanMap], *, u
     cached = log_cache.load(ident) if log_cache is not None else None
     if progress is not None:
         progress("history", 0, 0)
-    decoded = None
+    decoded: tuple[list[Commit], list[Commit]] | None = None
     if cached is not None:  # the same commits as last time: only the mapping onto today's symbols is redone
         try:
             decoded = _decode_log(cached)
@@ -267,7 +267,7 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path, str], SpanMap], *, u
             commits = read_history(top_dir, until=t_until, rev=rev, max_commits=max_commits, hunks_of=hunks_of)
         except NotAGitRepositoryError:
             return {**base, "head": head, "reason": "git log failed"}, *empty
-        later: list[Commit] = []
+        later = []
         if t_until is not None or rev is not None:  # the window ends before HEAD: its lines and paths are carried
             try:  # to today's through the commits since
                 later = read_history(top_dir, since=t_until, rev=None if rev is None else f"{rev}..HEAD", hunks_of=hunks_of)
@@ -407,8 +407,9 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
         made: list[LineSpans] = []
         # no test file is mapped: related lists and co-change judgements leave tests out
         by_path: dict[str, list[tuple[int, int, int]]] = {}
-        first = {}  # a name defined more than once in a file (typing overloads, a property's setter, a definition
-        # in each branch of an if) is one definition for its history: it counts for the first, as names resolve
+        # a name defined more than once in a file (typing overloads, a property's setter, a definition in each
+        # branch of an if) is one definition for its history: it counts for the first, as names resolve
+        first: dict[tuple[str, str], int] = {}
         names = store_history.symbol_names(conn)  # (by id: the first comes first)
         for sid, qname, _kind, path in names:
             first.setdefault((path, qname), sid)

@@ -108,8 +108,8 @@ def bench(src: Path, repeat: int, *, runs: tuple[str, ...] = ("first", "second")
                              "total_cpu": round(total, 2),
                              "wall_ratio": round(b["wall"] / base["wall"], 2), "cpu_ratio": round(total / base["cpu"], 2),
                              "landed": round(b["landed"], 2) if "landed" in b else None,
-                             "commits": h.get("commits_read"), "parsed": h.get("versions_read"),
-                             "cached": h.get("versions_cached")})
+                             "commits": h.get("commits_read"), "hunks": h.get("hunks_mapped"),
+                             "log_from": h.get("log_from")})
     return rows
 
 
@@ -126,13 +126,13 @@ def main() -> None:
         print(json.dumps(rows, indent=1))
         return
     head = (f"{'repo':<10} {'run':<7} {'mode':<11} {'commits':>7} {'wall s':>7} {'cpu s':>7} {'miner cpu':>9} {'total cpu':>9} "
-            f"{'wall x':>7} {'cpu x':>6} {'landed s':>9}  parsed/cached")
+            f"{'wall x':>7} {'cpu x':>6} {'landed s':>9}  hunks (log from)")
     print(head)
     print("-" * len(head))
     for r in rows:
         landed = f"{r['landed']:.2f}" if r["landed"] is not None else "-"
         miner = f"{r['miner_cpu']:.2f}" if r["miner_cpu"] is not None else "-"
-        extra = f"{r['parsed']}/{r['cached']}" if r["mode"] != "no .git" else ""
+        extra = f"{r['hunks']} ({r['log_from']})" if r["mode"] != "no .git" else ""
         print(f"{r['repo']:<10} {r['run']:<7} {r['mode']:<11} {r['commits'] or '-':>7} {r['wall']:>7.2f} {r['cpu']:>7.2f} "
               f"{miner:>9} {r['total_cpu']:>9.2f} {r['wall_ratio']:>7.2f} {r['cpu_ratio']:>6.2f} {landed:>9}  {extra}")
 

@@ -134,9 +134,10 @@ def history_line(h: dict) -> str:
     line = f"history: {h.get('commits_used', 0)} of {h.get('commits_read', 0)} commits used"
     if state == "kept":
         return line + " (unchanged since the last run)"
-    parsed, cached = h.get("versions_read"), h.get("versions_cached")
-    if parsed is not None:
-        line += f", {parsed} file versions parsed, {cached or 0} from the cache"
+    if h.get("hunks_mapped") is not None:  # (lore.index.linemap: no old file version is parsed)
+        line += f", {h['hunks_mapped']} hunks carried to today's lines ({h.get('hunks_gone', 0)} gone since)"
+    if h.get("log_from") in ("index", "user cache"):
+        line += f", log from the {h['log_from']}"
     line += f", in {h.get('seconds', 0):.2f}s"
     if h.get("cut_by_budget"):
         line += f"; stopped at its time budget, {h['cut_by_budget']} older commits left for the next run"

@@ -1,37 +1,26 @@
 """Co-change counts: per pair of symbols the commits that changed both, per symbol the commits that changed it
-(:mod:`lore.index.history` stores them; the ranker's history signals read them)."""
+(:mod:`lore.index.history` stores them; the ranker's history signals read them). Plain Python: the background
+miner loads no numpy (a tenth of a second of a first index's history cost)."""
 
 from __future__ import annotations
 
-import numpy as np
+import itertools
+from collections import Counter
+from collections.abc import Iterable
 
 
-def count_pairs(per_commit: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """(K x 3 (a, b, commits) with a < b, M x 2 (symbol, commits)) over commits' symbol lists, sorted.
+def count_pairs(per_commit: Iterable[Iterable[int]]) -> tuple[list[tuple[int, int, int]], list[tuple[int, int]]]:
+    """(sorted (a, b, commits) with a < b, sorted (symbol, commits)) over commits' symbol lists.
 
     Examples
     --------
-    >>> p, t = count_pairs([[1, 2, 3], [1, 2], [4]])
-    >>> p.tolist(), t.tolist()
-    ([[1, 2, 2], [1, 3, 1], [2, 3, 1]], [[1, 2], [2, 2], [3, 1], [4, 1]])
+    >>> count_pairs([[1, 2, 3], [1, 2], [4]])
+    ([(1, 2, 2), (1, 3, 1), (2, 3, 1)], [(1, 2), (2, 2), (3, 1), (4, 1)])
     """
-    a_parts, b_parts, all_ids = [], [], []
+    pairs: Counter[tuple[int, int]] = Counter()
+    touched: Counter[int] = Counter()
     for ids in per_commit:
-        arr = np.unique(np.asarray(ids, dtype=np.int64))
-        if arr.size == 0:
-            continue
-        all_ids.append(arr)
-        if arr.size > 1:
-            i, j = np.triu_indices(arr.size, k=1)
-            a_parts.append(arr[i])
-            b_parts.append(arr[j])
-    if all_ids:
-        sym, cnt = np.unique(np.concatenate(all_ids), return_counts=True)
-        touched = np.column_stack([sym, cnt]).astype(np.int64)
-    else:
-        touched = np.zeros((0, 2), dtype=np.int64)
-    if not a_parts:
-        return np.zeros((0, 3), dtype=np.int64), touched
-    pairs, cnt = np.unique(np.column_stack([np.concatenate(a_parts), np.concatenate(b_parts)]), axis=0,
-                           return_counts=True)
-    return np.column_stack([pairs, cnt]).astype(np.int64), touched
+        unique = sorted({int(i) for i in ids})
+        touched.update(unique)
+        pairs.update(itertools.combinations(unique, 2))
+    return sorted((a, b, n) for (a, b), n in pairs.items()), sorted(touched.items())

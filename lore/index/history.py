@@ -1,14 +1,12 @@
 """Logical coupling: which symbols changed in the same commits, read from git at index time.
 
-Where the indexed root is a git checkout, :func:`refresh_history` reads ``git log -p -U0 -M`` of the
+Where the indexed root is a git checkout, :func:`refresh_history` reads the ``git log -M`` of the
 repository (from its top directory, whatever folder is indexed: a folder's index gets the same
-pairs for its files as the whole repository's) once (a subprocess, capped at ``max_commits`` newest
-commits, and the mapping at a time ``budget``), maps every hunk onto the innermost
-function, method or class of the file *as that commit left it* (:mod:`lore.index.revisions`; what
-each commit changed is kept, so a later run reads only new commits' files, and what parsing a
-file version gives is cached for the user by its blob id, so no checkout parses it again), names it by its
-qualified name and finds today's symbol of that name, and stores, per pair of symbols, the number of
-commits that changed both, and per symbol the number of commits that changed it
+pairs for its files as the whole repository's; :mod:`lore.index.gitlog`, capped at ``max_commits``
+newest commits, and the mapping at a time ``budget``), carries every hunk to today's lines through the
+hunks of the commits after it (:mod:`lore.index.linemap`: no old file version is read or parsed),
+maps it onto today's innermost function, method or class there, and stores, per pair of symbols, the
+number of commits that changed both, and per symbol the number of commits that changed it
 (:mod:`lore.store.history`). As in the co-change literature (Zimmermann et al. 2005, Ying et al.
 2004) merge commits, commits touching more than ``max_files`` files (mass renames, reformatting,
 vendoring) and the hunks of a file's creation are left out; renames are followed (``-M``).
@@ -29,46 +27,29 @@ truth), so the signal and the judgements count commits the same way.
 from __future__ import annotations
 
 import json
-import marshal
-import re
 import subprocess
 import time
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from ..errors import InvalidArgumentError, NotAGitRepositoryError
 from ..store import db as store_db
 from ..store import history as store_history
 from ._cpu import process_tree_cpu
+from .gitlog import Commit, LogCache, _decode_log, _encode_log, read_history, worktree_changes
 
-if TYPE_CHECKING:
-    import numpy as np
-
-    from .revisions import RevisionSpans
-
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-_INDEX = re.compile(r"^index [0-9a-f]+\.\.([0-9a-f]{40,64})\b")  # --full-index: the new version's blob id
-_COMMIT = "\x1elore-commit "
 MAX_COMMITS = 2000
 MAX_FILES = 50
-FORMAT = 5  # of the mining: a stored run of another format is mined again (2: each commit's own file version;
+FORMAT = 6  # of the mining: a stored run of another format is mined again (2: each commit's own file version;
 # 3: the repository root's history whatever folder is indexed, blob ids read from the log; 4: a folder tells a
-# sweep by the definitions the whole commit changed; 5: test files are not mapped)
+# sweep by the definitions the whole commit changed; 5: test files are not mapped; 6: hunks carried to today's lines,
+# lore.index.linemap, no old version parsed)
 BUDGET = 120.0  # wall seconds a mining run maps commits for; the rest waits for the next run (see mine)
 MAX_SYMBOLS = 200  # a commit that touches more symbols than this is a sweep, not a coupling
-
-
-@dataclass
-class Commit:
-    sha: str
-    time: int
-    files: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # path (at that commit) -> line ranges
-    renames: list[tuple[str, str]] = field(default_factory=list)  # (old path, new path)
-    blobs: dict[str, str] = field(default_factory=dict)  # path (at that commit) -> git's id of the version it left
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess | None:
@@ -113,93 +94,6 @@ def parse_time(value: str | None) -> int | None:
     return int(dt.timestamp())
 
 
-def read_history(root: Path, *, since: int | None = None, until: int | None = None, rev: str | None = None,
-                 max_commits: int | None = None, pathspec: str | None = None) -> list[Commit]:
-    """Commits newest first with their changed line ranges (new side; a pure deletion marks its position).
-
-    ``since`` / ``until``: committer times (epoch seconds), ``since`` inclusive, ``until`` exclusive
-    (filtered here, not only by git, so that a split at T puts every commit on exactly one side).
-    ``rev``: start from this revision (default HEAD). ``max_commits``: the newest that many, after
-    the time filter. ``pathspec``: only commits (and the files of them) under this directory of the
-    repository.
-    """
-    cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "-p", "-U0",
-           "--no-color", "--no-ext-diff", "--full-index", f"--format={_COMMIT}%H %ct"]
-    if since is not None:
-        cmd.append(f"--since=@{since}")
-    if until is not None:
-        cmd.append(f"--until=@{until}")
-    if max_commits is not None:
-        cmd.append(f"--max-count={int(max_commits) + 50}")  # a few spare for the exact time filter below
-    if rev is not None:
-        cmd.append(rev)
-    if rev is not None or pathspec:
-        cmd += ["--", *([pathspec] if pathspec else [])]
-    try:
-        done = subprocess.run(cmd, capture_output=True, check=False)
-    except FileNotFoundError as exc:  # git itself is missing
-        raise NotAGitRepositoryError(str(root)) from exc
-    if done.returncode != 0:
-        err = done.stderr.decode("utf-8", "replace")
-        if "does not have any commits" in err:
-            return []
-        raise NotAGitRepositoryError(str(root))
-    commits = _parse_log(done.stdout.decode("utf-8", "replace"))
-    commits = [c for c in commits if (since is None or c.time >= since) and (until is None or c.time < until)]
-    return commits[:max_commits] if max_commits is not None else commits
-
-
-def _parse_log(text: str) -> list[Commit]:
-    commits: list[Commit] = []
-    cur: Commit | None = None
-    path: str | None = None
-    old_path: str | None = None
-    for raw in text.split("\n"):  # not splitlines: \x1e is a line break there
-        first = raw[:1]
-        if first == "-" or (first == "+" and not raw.startswith("+++ ")):
-            continue  # a removed or added line's content (most of a -U0 log): none of the headers below
-        if raw.startswith(_COMMIT):
-            sha, ts = raw[len(_COMMIT):].split()
-            cur = Commit(sha, int(ts))
-            commits.append(cur)
-            path = None
-            continue
-        if cur is None:
-            continue
-        if raw.startswith("diff --git "):
-            m = re.match(r"diff --git a/(.*) b/(.*)$", raw)
-            path = m.group(2) if m else None
-            if path is not None:
-                cur.files.setdefault(path, [])
-        elif raw.startswith("new file mode") and path is not None:
-            # a file's creation is not a co-change of its symbols: ignore its hunks
-            cur.files[path] = []
-            path = None
-        elif raw.startswith("index ") and path is not None:
-            m = _INDEX.match(raw)
-            if m and m.group(1).strip("0"):  # all zeros: the file was deleted
-                cur.blobs[path] = m.group(1)
-        elif raw.startswith("rename from "):
-            old_path = raw[len("rename from "):]
-        elif raw.startswith("rename to ") and old_path is not None:
-            cur.renames.append((old_path, raw[len("rename to "):]))
-            old_path = None
-        elif raw.startswith("+++ "):
-            target = raw[4:]
-            if target == "/dev/null":
-                path = None  # deleted file: nothing of it exists today
-            elif target.startswith("b/") and path is not None:
-                path = target[2:]
-                cur.files.setdefault(path, [])
-        elif raw.startswith("@@") and path is not None:
-            m = _HUNK.match(raw)
-            if m:
-                start = int(m.group(3))
-                count = int(m.group(4)) if m.group(4) is not None else 1
-                cur.files[path].append((start, start + max(count, 1) - 1))
-    return commits
-
-
 @dataclass
 class Spans:
     """Line spans of the index's symbols per file path (innermost lookup)."""
@@ -238,37 +132,6 @@ class Spans:
         return out
 
 
-def read_renames(root: Path, *, since: int | None = None, rev_range: str | None = None,
-                 pathspec: str | None = None) -> list[tuple[str, str]]:
-    """(old path, new path) of every rename in the commits at or after ``since`` (or in ``rev_range``), newest first.
-
-    The history of a window that ends before today is mapped onto today's paths: the renames made
-    since (``flask/app.py`` -> ``src/flask/app.py``) are read here, without their diffs.
-    """
-    cmd = ["git", "-C", str(root), "-c", "core.quotepath=off", "log", "--no-merges", "-M", "--diff-filter=R",
-           "--name-status", "--no-color", f"--format={_COMMIT}%H %ct"]
-    if rev_range is not None:
-        cmd.append(rev_range)
-    if rev_range is not None or pathspec:
-        cmd += ["--", *([pathspec] if pathspec else [])]
-    try:
-        done = subprocess.run(cmd, capture_output=True, check=False)
-    except FileNotFoundError:
-        return []
-    if done.returncode != 0:
-        return []
-    out: list[tuple[str, str]] = []
-    keep = True
-    for raw in done.stdout.decode("utf-8", "replace").split("\n"):
-        if raw.startswith(_COMMIT):
-            keep = since is None or int(raw[len(_COMMIT):].split()[1]) >= since
-        elif keep and raw.startswith("R"):
-            parts = raw.split("\t")
-            if len(parts) == 3:
-                out.append((parts[1], parts[2]))
-    return out
-
-
 class SpanMap(Protocol):
     """Whatever maps a commit's hunks onto symbol ids: :class:`Spans` (today's lines) or
     :class:`lore.index.revisions.RevisionSpans` (the lines of the version the commit produced)."""
@@ -294,10 +157,13 @@ def touched_symbols(commits: list[Commit], spans: SpanMap, *, max_files: int,
     renamed_to: dict[str, str] = {}  # path at some commit -> path today
     for old, new in later_renames:
         renamed_to[old] = renamed_to.get(new, new)
+    step = getattr(spans, "step", None)  # a map that carries lines from version to version (linemap.LineSpans)
     for c in commits:  # newest first, so a rename is known before the older commits that use the old path
         for old, new in c.renames:
             renamed_to[old] = renamed_to.get(new, new)
         if len(c.files) > max_files:
+            if step is not None:
+                step(c, renamed_to)
             yield c, None
             continue
         touched: set[int] = set()
@@ -314,11 +180,13 @@ def touched_symbols(commits: list[Commit], spans: SpanMap, *, max_files: int,
             touched |= spans.touched(c, path, today, ranges)
         if outside is not None and elsewhere:
             touched |= outside(c, touched, elsewhere)
+        if step is not None:
+            step(c, renamed_to)
         yield c, sorted(touched)
 
 
-def count_pairs(per_commit: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`._pairs.count_pairs`, imported here: no numpy in every `lore index`."""
+def count_pairs(per_commit: list[list[int]]) -> tuple[list[tuple[int, int, int]], list[tuple[int, int]]]:
+    """:func:`._pairs.count_pairs` (sorted (a, b, commits) and (symbol, commits) rows)."""
     from ._pairs import count_pairs as _count_pairs
 
     return _count_pairs(per_commit)
@@ -338,46 +206,21 @@ def _resolve_until(root: Path, until: str | None) -> tuple[int | None, str | Non
     return None, done.stdout.strip()
 
 
-class LogCache:
-    """The parsed commits of the last mining, by their identity (repository, HEAD, window, cap).
-
-    Reading ``git log -p`` is most of a mining run (0.65 of 0.82 s on flask's 2,000 commits); a new
-    index generation with the same HEAD needs only the mapping onto the symbols' new line spans.
-    ``load`` reads the store; a fresh log waits in ``pending`` for the caller's write transaction.
-    """
-
-    def __init__(self, load: Callable[[str], bytes | None]) -> None:
-        self.load = load
-        self.pending: tuple[str, bytes] | None = None
-
-
-def _encode_log(commits: list[Commit], later: list[tuple[str, str]]) -> bytes:
-    rows = [(c.sha, c.time, [(p, [tuple(r) for r in rs]) for p, rs in c.files.items()], [tuple(r) for r in c.renames],
-             sorted(c.blobs.items())) for c in commits]
-    return zlib.compress(marshal.dumps((rows, [tuple(r) for r in later])), 1)
-
-
-def _decode_log(blob: bytes) -> tuple[list[Commit], list[tuple[str, str]]]:
-    rows, later = marshal.loads(zlib.decompress(blob))
-    commits = [Commit(sha, t, {p: [tuple(r) for r in rs] for p, rs in files}, [tuple(r) for r in renames], dict(blobs))
-               for sha, t, files, renames, blobs in rows]
-    return commits, [tuple(r) for r in later]
-
-
-def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until: str | None = None, max_commits: int = MAX_COMMITS,
+def mine(root: str | Path, spans: SpanMap | Callable[[Path, str], SpanMap], *, until: str | None = None, max_commits: int = MAX_COMMITS,
          max_files: int = MAX_FILES, max_symbols: int = MAX_SYMBOLS, log_cache: LogCache | None = None,
          budget: float | None = None, progress: Callable[[str, int, int], None] | None = None,
-         ) -> tuple[dict, np.ndarray, np.ndarray]:
+         hunks_of: Sequence[str] | None = None) -> tuple[dict, list[tuple[int, int, int]], list[tuple[int, int]]]:
     """(summary, pairs, touched) of the checkout at ``root`` mapped onto ``spans`` (paths relative to ``root``;
-    or a function of the repository's top directory that makes them, called only when there is a
-    history to map).
+    or a function of the repository's top directory and the indexed folder's path in it (``src/``, or
+    ``""``) that makes them, called only when there is a history to map).
 
     The commits are the repository's (from its top directory), whatever folder ``root`` is: a
     folder's index counts the same commits, skips the same large ones and so gets the same pairs
     for its files as the whole repository's index. The window is the ``max_commits`` newest
     commits (before ``until``), and mapping them stops after ``budget`` wall seconds (``None``: no
     limit; the summary's ``cut_by_budget`` counts the older commits left out; with the caches, the
-    next run gets further). ``progress("history", done, total)`` follows the mapping.
+    next run gets further). ``progress("history", done, total)`` follows the mapping. ``hunks_of``: git
+    pathspecs of the only files whose hunks are read (:func:`lore.index.linemap.code_pathspecs`; ``None``: all).
 
     The summary says why the history is empty when it is (``reason``); it never raises for a
     missing git, a directory outside any repository, a shallow clone or an empty repository. With a
@@ -404,20 +247,32 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     if shallow == "true":
         return {**base, "head": head, "reason": "shallow clone (its history is cut)"}, *empty
     t_until, rev = _resolve_until(root, until)
-    ident = json.dumps([FORMAT, head, t_until, rev, max_commits])  # HEAD names its whole history: any checkout
+    # HEAD names its whole history: any checkout (and which files' hunks were read)
+    ident = json.dumps([FORMAT, head, t_until, rev, max_commits, *([list(hunks_of)] if hunks_of is not None else [])])
     cached = log_cache.load(ident) if log_cache is not None else None
     if progress is not None:
         progress("history", 0, 0)
+    decoded: tuple[list[Commit], list[Commit]] | None = None
     if cached is not None:  # the same commits as last time: only the mapping onto today's symbols is redone
-        commits, later = _decode_log(cached)
+        try:
+            decoded = _decode_log(cached)
+        except (ValueError, TypeError, EOFError, zlib.error):  # a damaged entry: read git again (and replace it)
+            decoded = None
+    if decoded is not None:
+        commits, later = decoded
+        if log_cache is not None:
+            log_cache.hit = True
     else:
         try:
-            commits = read_history(top_dir, until=t_until, rev=rev, max_commits=max_commits)
+            commits = read_history(top_dir, until=t_until, rev=rev, max_commits=max_commits, hunks_of=hunks_of)
         except NotAGitRepositoryError:
             return {**base, "head": head, "reason": "git log failed"}, *empty
         later = []
-        if t_until is not None or rev is not None:  # the window ends before HEAD: today's paths need the renames since
-            later = read_renames(top_dir, since=t_until, rev_range=None if rev is None else f"{rev}..HEAD")
+        if t_until is not None or rev is not None:  # the window ends before HEAD: its lines and paths are carried
+            try:  # to today's through the commits since
+                later = read_history(top_dir, since=t_until, rev=None if rev is None else f"{rev}..HEAD", hunks_of=hunks_of)
+            except NotAGitRepositoryError:
+                return {**base, "head": head, "reason": "git log failed"}, *empty
         if log_cache is not None:
             log_cache.pending = (ident, _encode_log(commits, later))
 
@@ -429,7 +284,12 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
     per_commit: list[list[int]] = []
     skipped_files = skipped_symbols = done = 0
     if callable(spans):
-        spans = spans(top_dir)
+        spans = spans(top_dir, prefix)
+    later_renames = [r for c in later for r in c.renames]
+    advance = getattr(spans, "advance", None)
+    if advance is not None:  # lines carried to today's: through the working tree's changes and the later commits
+        now = worktree_changes(top_dir)
+        later_renames = advance(([now] if now is not None else []) + later)
     outside: Outside | None = None
     sibling = getattr(spans, "sibling", None)
     other: SpanMap | None = None
@@ -451,7 +311,7 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
                   for p, ranges in c.files.items() if ranges])
     deadline = None if budget is None else time.monotonic() + budget
     total = len(commits)
-    mapping = touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later,
+    mapping = touched_symbols(commits, spans, max_files=max_files, path_map=path_map, later_renames=later_renames,
                               outside=outside)
     for _c, ids in mapping:
         done += 1
@@ -470,7 +330,7 @@ def mine(root: str | Path, spans: SpanMap | Callable[[Path], SpanMap], *, until:
         close()
     mapped = commits[:done]
     pairs, touched = count_pairs(per_commit)
-    summary = {**base, "head": head, "commits_read": len(commits), "commits_used": len(per_commit), "renames_after": len(later),
+    summary = {**base, "head": head, "commits_read": len(commits), "commits_used": len(per_commit), "renames_after": len(later_renames),
                "skipped_large": skipped_files + skipped_symbols, "cut_by_budget": total - done,
                "newest": max((c.time for c in mapped), default=None),
                "oldest": min((c.time for c in mapped), default=None), "reason": ""}
@@ -494,7 +354,7 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
     and caps, and was not cut by the time ``budget`` (seconds; ``None``: none). Returns the run's
     summary (with ``"kept": True`` when nothing was redone, ``"stale": True`` when the index moved to
     another generation or was replaced while this run mined: nothing was written then).
-    ``span_cache``: where parsed file versions are cached by blob id (:class:`lore.index.revisions.BlobSpans`;
+    ``span_cache``: the user's cache file of parsed commit logs (:class:`lore.index.history_cache.BlobSpans`;
     ``None``: the user's lore cache, ``False``: no cache). ``progress("history", done, total)``
     follows the commits mapped. The summary's ``cpu`` is the CPU seconds the run cost, its ``git``
     processes included (:func:`lore.index._cpu.process_tree_cpu`), counted from ``cpu_since`` (a reading of it;
@@ -525,14 +385,9 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
                     and old.get("max_symbols", MAX_SYMBOLS) == max_symbols and not old.get("cut_by_budget"))
             if same:
                 return {**old, "kept": True}
-        from .revisions import (  # parsers: only when mining
-            BlobSpans,
-            RevisionSpans,
-            decode_names,
-            encode_names,
-            today_names,
-        )
-        from .walk import is_test_path
+        # (the user's cache of parsed logs, and the line maps: no grammar is loaded, no old version parsed)
+        from .history_cache import BlobSpans
+        from .linemap import LineSpans, code_pathspecs
 
         blobs = None if span_cache is False else BlobSpans(None if span_cache in (None, True) else str(span_cache))
         from_user: list[str] = []
@@ -549,31 +404,41 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
             return got
 
         cache = LogCache(load_log)
-        made: list[RevisionSpans] = []
+        made: list[LineSpans] = []
+        # no test file is mapped: related lists and co-change judgements leave tests out
+        by_path: dict[str, list[tuple[int, int, int]]] = {}
+        # a name defined more than once in a file (typing overloads, a property's setter, a definition in each
+        # branch of an if) is one definition for its history: it counts for the first, as names resolve
+        first: dict[tuple[str, str], int] = {}
+        names = store_history.symbol_names(conn)  # (by id: the first comes first)
+        for sid, qname, _kind, path in names:
+            first.setdefault((path, qname), sid)
+        # (an anonymous function, ``<lambda>``, is not a definition of its own: its lines count for the enclosing one)
+        canon = {sid: first[(path, qname)] for sid, qname, _kind, path in names if "<" not in qname}
+        for path, start, end, sid in store_history.symbol_spans(conn, tests=False):
+            if int(sid) in canon:
+                by_path.setdefault(path, []).append((int(start), int(end or start), canon[int(sid)]))
 
-        def spans(top: Path) -> RevisionSpans:  # only where there is a history to map (outside git: no cost)
-            names = {} if force else decode_names(store_history.load_names(conn))
-            # no test file is mapped: related lists and co-change judgements leave tests out, and their versions
-            # were a third of what mining parsed (requests: tests/test_requests.py in 171 of 555)
-            rows = [r for r in store_history.symbol_names(conn) if not is_test_path(r[3])]
-            made.append(RevisionSpans(top, today_names(rows), names, cache=blobs))
+        def spans(top: Path, prefix: str) -> LineSpans:  # only where there is a history to map
+            made.append(LineSpans(by_path, prefix=prefix))
             return made[0]
 
         try:
             summary, pairs, touched = mine(root, spans, until=until, max_commits=max_commits, max_files=max_files,
-                                           max_symbols=max_symbols, log_cache=cache, budget=budget, progress=progress)
+                                           max_symbols=max_symbols, log_cache=cache, budget=budget, progress=progress,
+                                           hunks_of=code_pathspecs(by_path))
+            if not cache.hit:
+                from_user.clear()  # (a damaged entry: read from git instead, and replaced)
             if blobs is not None and cache.pending is not None and not from_user:
                 blobs.save_log(*cache.pending)
         finally:
-            for rs in made:
-                rs.close()
-            if blobs is not None and not made:
+            if blobs is not None:
                 blobs.close()
         summary["seconds"] = round(time.perf_counter() - t0, 3)
-        summary["cpu"] = round(process_tree_cpu() - cpu0, 3)  # (after the cat-file process ended: its CPU is counted)
-        if made:
-            summary["versions_read"] = made[0].read
-            summary["versions_cached"] = made[0].cached
+        summary["cpu"] = round(process_tree_cpu() - cpu0, 3)  # (the git processes' CPU included)
+        if made:  # what the line maps carried: hunks mapped, and those whose lines no longer exist today
+            summary["hunks_mapped"] = made[0].hunks
+            summary["hunks_gone"] = made[0].lost
         if not summary.get("reason"):  # where the commits came from: git, this index's cache or the user's
             summary["log_from"] = "user cache" if from_user else "git" if cache.pending is not None else "index"
         conn.close()
@@ -584,9 +449,6 @@ def refresh_history(db: str | Path, root: str | Path, *, until: str | None = Non
             store_history.save_run(conn, gen, summary, pairs, touched)
             if cache.pending is not None:
                 store_history.save_log(conn, *cache.pending)
-            if made and (made[0].read or made[0].cached):  # new commits were mapped: keep what they changed (only what this run used)
-                rs = made[0]
-                store_history.save_names(conn, encode_names({k: rs.names[k] for k in sorted(rs.used) if k in rs.names}))
         return summary
     finally:
         conn.close()

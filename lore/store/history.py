@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
+from array import array
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -21,12 +23,13 @@ KEY = "git"
 SPAN_KINDS = ("function", "method", "class")
 
 
-def symbol_spans(conn: sqlite3.Connection) -> list[tuple[str, int, int, int]]:
-    """(file path, start line, end line, symbol id) of every function, method and class with a file."""
+def symbol_spans(conn: sqlite3.Connection, *, tests: bool = True) -> list[tuple[str, int, int, int]]:
+    """(file path, start line, end line, symbol id) of every function, method and class with a file (in a
+    test file too, unless not ``tests``)."""
     marks = ",".join("?" * len(SPAN_KINDS))
     return conn.execute(
         f"""SELECT f.path, s.start_line, s.end_line, s.id FROM symbols s JOIN files f ON f.id = s.file_id
-            WHERE s.kind IN ({marks}) ORDER BY s.id""", SPAN_KINDS).fetchall()
+            WHERE s.kind IN ({marks}) AND (? OR f.is_test = 0) ORDER BY s.id""", (*SPAN_KINDS, int(tests))).fetchall()
 
 
 def run_summary(conn: sqlite3.Connection) -> tuple[int, str] | None:
@@ -103,14 +106,19 @@ def symbol_names(conn: sqlite3.Connection) -> list[tuple[int, str, str, str]]:
             WHERE s.kind IN ({marks}) ORDER BY s.id""", kinds).fetchall()
 
 
-def save_run(conn: sqlite3.Connection, generation: int, summary: dict, pairs: np.ndarray, touched: np.ndarray) -> None:
-    """Replace the stored run (inside the caller's transaction)."""
-    import numpy as np
-
-    p = np.asarray(pairs, dtype=np.int64).reshape(-1, 3).astype("<i8")
-    t = np.asarray(touched, dtype=np.int64).reshape(-1, 2).astype("<i8")
+def save_run(conn: sqlite3.Connection, generation: int, summary: dict, pairs, touched) -> None:
+    """Replace the stored run (inside the caller's transaction): ``pairs`` K rows (a, b, commits), ``touched`` M rows
+    (symbol, commits), as lists of tuples or numpy arrays."""
     conn.execute("INSERT OR REPLACE INTO history_runs(key, generation, summary, pairs, touched) VALUES (?,?,?,?,?)",
-                 (KEY, generation, json.dumps(summary, sort_keys=True), p.tobytes(), t.tobytes()))
+                 (KEY, generation, json.dumps(summary, sort_keys=True), _int64_le(pairs), _int64_le(touched)))
+
+
+def _int64_le(rows) -> bytes:
+    """Rows of ints (a numpy array or a list of tuples) as little-endian int64 bytes, row by row, without numpy."""
+    flat = array("q", (int(v) for row in (rows.tolist() if hasattr(rows, "tolist") else rows) for v in row))
+    if sys.byteorder != "little":
+        flat.byteswap()
+    return flat.tobytes()
 
 
 # The user-level cache of parsed file versions (lore.index.revisions.BlobSpans): one small SQLite file,

@@ -33,8 +33,8 @@ CODE = {
 
 @pytest.fixture(autouse=True)
 def _own_span_cache(tmp_path, monkeypatch):
-    """Each test its own user cache of parsed versions (lore.index.revisions.BlobSpans): the repositories
-    here are made the same way, so their blobs would be shared through the real ~/.cache/lore."""
+    """Each test its own user cache (lore.index.history_cache.BlobSpans): the repositories here are made the
+    same way, so their logs would be shared through the real ~/.cache/lore."""
     monkeypatch.setenv("LORE_CACHE_DIR", str(tmp_path / "lore-cache"))
     monkeypatch.delenv("LORE_HISTORY_CACHE", raising=False)  # the folder decides here
 
@@ -242,8 +242,8 @@ def test_count_pairs_matches_a_direct_count():
         for i, a in enumerate(ids):
             for b in ids[i + 1:]:
                 direct[(a, b)] = direct.get((a, b), 0) + 1
-    assert {(a, b): c for a, b, c in pairs.tolist()} == direct
-    assert dict(touched.tolist()) == {s: sum(s in c for c in commits) for c in commits for s in c}
+    assert {(a, b): c for a, b, c in pairs} == direct
+    assert dict(touched) == {s: sum(s in c for c in commits) for c in commits for s in c}
 
 
 def test_benchmark_leak_check(history_repo, tmp_path):
@@ -318,28 +318,78 @@ def test_old_commits_count_for_the_code_they_changed_not_for_todays_lines(tmp_pa
     summary, pairs, touched = _counts(Path(report.db))
     assert pairs[("f", "g")] == 2 and touched["f"] == touched["g"] == 2  # today's lines: new0 and new1
     assert not any({"f", "g"} & set(p) for p in pairs if p != ("f", "g"))  # the new code changed alone
-    assert summary["versions_read"] == 3  # each commit's own version of m.py, read once
+    assert summary["hunks_mapped"] == 5 and summary["hunks_gone"] == 0  # carried to today's lines, none parsed
+    assert "versions_read" not in summary
 
 
-def test_a_refresh_maps_known_commits_without_reading_their_files_again(history_repo, monkeypatch):
-    """What a commit changed never changes: a new generation (or a new HEAD) reads only new commits' files."""
+def test_history_follows_a_definition_through_a_rename_of_its_name(tmp_path):
+    """f and g change together twice, then f is renamed to f2 (one line): the line maps carry the old hunks
+    to today's f2; mapped by each version's names they counted for an f that no longer exists."""
+    repo = tmp_path / "renamed"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    a = dict(CODE)
+    _write(repo, "m.py", a)
+    _commit(repo, "create", T0)
+    for step in (1, 2):
+        a = _bump(a, "f", "g", step=step)
+        _write(repo, "m.py", a)
+        _commit(repo, f"f+g {step}", T0 + step * DAY)
+    a["f"] = a["f"].replace("def f(", "def f2(")
+    _write(repo, "m.py", a)
+    _commit(repo, "rename f", T0 + 3 * DAY)
+    _, pairs, touched = _counts(Path(index_repo(repo).db))
+    assert pairs == {("f2", "g"): 2} and touched == {"f2": 3, "g": 2}
+
+
+def test_a_body_rewritten_later_keeps_the_older_changes_of_its_definition(tmp_path):
+    """f and g change together twice; later f's whole body is rewritten (its old lines are gone): the older
+    hunks map to the lines that replaced them, inside f, not to nothing and not to a neighbour."""
+    repo = tmp_path / "rewritten"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    a = dict(CODE)
+    _write(repo, "m.py", a)
+    _commit(repo, "create", T0)
+    for step in (1, 2):
+        a = _bump(a, "f", "g", step=step)
+        _write(repo, "m.py", a)
+        _commit(repo, f"f+g {step}", T0 + step * DAY)
+    a["f"] = "def f():\n    x = 7\n    y = 8\n    return x + y\n\n\n"
+    _write(repo, "m.py", a)
+    _commit(repo, "rewrite f", T0 + 3 * DAY)
+    summary, pairs, touched = _counts(Path(index_repo(repo).db))
+    assert pairs == {("f", "g"): 2} and touched == {"f": 3, "g": 2} and summary["hunks_gone"] == 0
+
+
+def test_uncommitted_edits_move_no_hunk_onto_a_neighbour(history_repo):
+    """The index holds the working tree's lines: HEAD's lines are carried to them through `git diff HEAD`."""
+    text = (history_repo / "m.py").read_text()
+    (history_repo / "m.py").write_text("def new():\n    return 0\n\n\n" + text)  # uncommitted: every line moves
+    _, pairs, touched = _counts(Path(index_repo(history_repo).db))
+    assert pairs == {("f", "g"): 2, ("f", "h"): 2} and touched == {"f": 4, "g": 3, "h": 2}
+
+
+def test_a_refresh_maps_again_without_reading_any_file_version(history_repo, monkeypatch):
+    """No old version is read, ever: a new generation re-maps the cached log, a new HEAD reads the log again."""
     from lore.index import revisions
 
-    report = index_repo(history_repo)
-    first = _counts(Path(report.db))
-    assert first[0]["versions_read"] > 0
     read = []
     real = revisions.RevisionSpans._version
     monkeypatch.setattr(revisions.RevisionSpans, "_version", lambda self, *a: read.append(a) or real(self, *a))
+    report = index_repo(history_repo)
+    first = _counts(Path(report.db))
+    assert first[0]["log_from"] == "git"
     text = (history_repo / "m.py").read_text()
     (history_repo / "m.py").write_text("\n\n" + text)  # every line moves; the commits stay the same
     index_repo(history_repo)
-    assert read == [] and _counts(Path(report.db))[1:] == first[1:]
+    again = _counts(Path(report.db))
+    assert again[1:] == first[1:] and again[0]["log_from"] == "index"
     (history_repo / "m.py").write_text(text.replace("return 500", "return 900").replace("return 400", "return 901"))
     _git(history_repo, "commit", "-q", "-am", "f+g late", when=CUT + 5 * DAY)  # m.py only (not the index under .lore)
     index_repo(history_repo)
-    assert [sha for sha, *_ in read] == [_head(history_repo)]  # the new commit's m.py, nothing older
     assert _counts(Path(report.db))[1][("f", "g")] == first[1][("f", "g")] + 1
+    assert read == []
 
 
 def _head(repo: Path) -> str:
@@ -347,25 +397,8 @@ def _head(repo: Path) -> str:
                           check=True).stdout.strip()
 
 
-def test_a_huge_file_version_in_history_is_skipped_and_the_rest_still_maps(history_repo, monkeypatch):
-    """A vendored giant in some commit is read past, not parsed; the commits after it still map."""
-    from lore.index import revisions
-
-    monkeypatch.setattr(revisions, "MAX_BLOB", 50)  # every version of m.py is now "too big"
-    report = index_repo(history_repo)
-    summary, pairs, _ = _counts(Path(report.db))
-    assert summary["versions_read"] == 0 and pairs == {}
-    monkeypatch.setattr(revisions, "MAX_BLOB", 10_000)  # nothing unread was remembered as "changed nothing"
-    conn = store_db.connect(report.db)
-    store_db.bump_generation(conn)  # a new generation: the history is mapped again, with the stored names
-    conn.commit()
-    conn.close()
-    summary = hist.refresh_history(report.db, history_repo)
-    assert summary["versions_read"] > 0 and _counts(Path(report.db))[1][("f", "g")] == 2
-
-
-def test_test_files_are_not_mapped_and_none_of_their_versions_is_parsed(tmp_path):
-    """Related lists leave tests out: the miner maps no hunk of a test file, so it parses none of its versions."""
+def test_test_files_are_not_mapped(tmp_path):
+    """Related lists leave tests out: the miner maps no hunk of a test file."""
     repo = tmp_path / "repo"
     (repo / "tests").mkdir(parents=True)
     _git(repo, "init", "-q")
@@ -383,4 +416,4 @@ def test_test_files_are_not_mapped_and_none_of_their_versions_is_parsed(tmp_path
     report = index_repo(repo, history="wait")
     summary, pairs, touched = _counts(Path(report.db))
     assert pairs == {("f", "g"): 2} and touched == {"f": 2, "g": 2}
-    assert summary["versions_read"] == 2  # m.py's two versions; tests/test_m.py's never read
+    assert summary["hunks_mapped"] == 4  # m.py's f and g, twice; tests/test_m.py's hunks are not mapped

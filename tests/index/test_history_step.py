@@ -20,7 +20,8 @@ from lore.index import history as hist
 from lore.index import history_job
 from lore.index import index_repo as index_code
 from lore.index._cpu import process_tree_cpu
-from lore.index.revisions import BlobSpans, default_cache_path
+from lore.index.history_cache import BlobSpans, default_cache_path
+from lore.index.linemap import code_pathspecs
 from lore.store import db as store_db
 from lore.store import history as store_history
 
@@ -52,40 +53,33 @@ def _copy(repo: Path, dst: Path) -> Path:
     return dst
 
 
-def test_a_second_checkout_parses_no_file_version(history_repo, tmp_path):
+def test_a_second_checkout_runs_no_git_log(history_repo, tmp_path):
     first = index_repo(history_repo)
     s1, pairs1, touched1 = _counts(Path(first.db))
-    assert s1["versions_read"] > 0 and s1["versions_cached"] == 0
-    assert first.history["state"] == "done" and first.history["versions_read"] == s1["versions_read"]
     copy = _copy(history_repo, tmp_path / "copy")
-    second = index_repo(copy)  # another checkout, another index: the same blobs
+    second = index_repo(copy)  # another checkout, another index: the same HEAD
     s2, pairs2, touched2 = _counts(Path(second.db))
-    assert s1["log_from"] == "git"
-    assert s2["versions_read"] == 0 and s2["versions_cached"] == s1["versions_read"]
-    assert s2["log_from"] == "user cache"  # no `git log` either
+    assert s1["log_from"] == "git" and s2["log_from"] == "user cache"
     assert (pairs2, touched2) == (pairs1, touched1)
     rebuilt = index_repo(copy, rebuild=True)
-    assert _counts(Path(rebuilt.db))[0]["versions_read"] == 0
+    assert _counts(Path(rebuilt.db))[0]["log_from"] in ("index", "user cache")
 
 
-def test_a_damaged_cache_entry_is_ignored_and_rewritten(history_repo, tmp_path):
+def test_a_damaged_cached_log_is_read_from_git_again_and_replaced(history_repo, tmp_path):
     first = index_repo(history_repo)
-    _, pairs1, _ = _counts(Path(first.db))
-    conn = store_history.open_span_cache(str(default_cache_path()))
-    try:
-        keys = store_history.span_keys(conn)
-        assert keys
-        store_history.damage_span(conn, keys[0], b"not a zlib stream")
-    finally:
-        conn.close()
-    second = index_repo(_copy(history_repo, tmp_path / "copy"))
-    s2, pairs2, _ = _counts(Path(second.db))
-    assert s2["versions_read"] == 1 and s2["versions_cached"] == len(keys) - 1 and pairs2 == pairs1
+    s1, pairs1, _ = _counts(Path(first.db))
+    key = json.dumps([hist.FORMAT, s1["head"], None, None, hist.MAX_COMMITS, code_pathspecs(["m.py"])])
     cache = BlobSpans()
     try:
-        assert cache.get(keys[0]) is not None and cache.damaged == 0  # rewritten by the run that parsed it again
+        assert cache.load_log(key) is not None
+        cache.save_log(key, b"not a zlib stream")
     finally:
         cache.close()
+    second = index_repo(_copy(history_repo, tmp_path / "copy"))
+    s2, pairs2, _ = _counts(Path(second.db))
+    assert s2["log_from"] == "git" and pairs2 == pairs1
+    third = index_repo(_copy(history_repo, tmp_path / "copy2"))
+    assert _counts(Path(third.db))[0]["log_from"] == "user cache"  # the second run replaced the damaged entry
 
 
 def test_a_cache_file_that_is_not_a_database_is_set_aside(history_repo, tmp_path):
@@ -94,21 +88,21 @@ def test_a_cache_file_that_is_not_a_database_is_set_aside(history_repo, tmp_path
     path.write_bytes(b"garbage" * 1000)
     report = index_repo(history_repo)
     s, pairs, _ = _counts(Path(report.db))
-    assert s["versions_read"] > 0 and pairs == {("f", "g"): 2, ("f", "h"): 2}
+    assert s["log_from"] == "git" and pairs == {("f", "g"): 2, ("f", "h"): 2}
     again = index_repo(_copy(history_repo, tmp_path / "copy"))
-    assert _counts(Path(again.db))[0]["versions_read"] == 0  # the new cache file holds what was parsed
+    assert _counts(Path(again.db))[0]["log_from"] == "user cache"  # the new cache file holds the log
 
 
-def test_the_cache_keeps_at_most_its_bound(history_repo, monkeypatch):
-    from lore.index import revisions
+def test_the_cache_keeps_at_most_its_bound_of_logs(history_repo, tmp_path, monkeypatch):
+    from lore.index import history_cache
 
-    monkeypatch.setattr(revisions, "MAX_CACHE_ROWS", 2)
+    monkeypatch.setattr(history_cache, "MAX_CACHE_LOGS", 1)
     index_repo(history_repo)
-    conn = store_history.open_span_cache(str(default_cache_path()))
-    try:
-        assert len(store_history.span_keys(conn)) == 2
-    finally:
-        conn.close()
+    other = _copy(history_repo, tmp_path / "other")
+    _git(other, "commit", "-q", "--allow-empty", "-m", "another HEAD", when=T0 + 30 * DAY)
+    index_repo(other)  # its log replaces the first one's
+    again = index_repo(_copy(history_repo, tmp_path / "copy"))
+    assert _counts(Path(again.db))[0]["log_from"] == "git"
 
 
 def _pkg_repo(tmp_path: Path) -> Path:
@@ -196,7 +190,7 @@ def test_wait_reports_progress_and_a_summary_line(history_repo):
     assert d["history"]["state"] == "done" and "seconds" in d and "total" in d["seconds"]
     res = CliRunner().invoke(app, ["index", str(history_repo), "--history", "wait", "--rebuild"])
     assert res.exit_code == 0, res.output
-    assert "history: 5 of 6 commits used, 0 file versions parsed, 5 from the cache, in " in res.output
+    assert "history: 5 of 6 commits used, 9 hunks carried to today's lines (0 gone since), log from the user cache, in " in res.output
     assert "(code " in res.output.splitlines()[1]
     res = CliRunner().invoke(app, ["index", str(history_repo), "--history", "wait"])
     assert "history: 5 of 6 commits used (unchanged since the last run)" in res.output

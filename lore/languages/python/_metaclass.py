@@ -102,7 +102,7 @@ def on_call(ex, owner: int, callee: str, args: _ts.Node | None, line: int) -> No
         ex._bind_value(meta, f"self.{name}", value, line, owner)
 
 
-def flush(ex) -> None:
+def flush_sets(ex) -> None:
     """At the end of a file: the sets made through a method that proved to be a setter."""
     for meta, via, name, value, line, owner in ex.pending_sets:
         if (meta, via) in ex.setters:

@@ -22,7 +22,6 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers._common import clip_signature, query_source
 from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
-from . import _metaclass
 from ._expr import (
     COMPREHENSIONS,
     alternatives,
@@ -43,6 +42,7 @@ from ._expr import (
     value_path,
 )
 from ._iteration import comprehension_for, for_loop, made_from, with_item
+from ._metaclass import METACLASS_ATTR, builds_classes, flush_sets, metaclass_of, on_call
 
 LANGUAGE = "python"
 # annotations that qualify a name without typing it
@@ -139,7 +139,7 @@ class _Extractor:
                 ends.append(end)
                 owners.append(local)
                 owner = local
-        _metaclass.flush(self)
+        flush_sets(self)
         mark_branches(self.pf.bindings, self.branches)
         return self.pf
 
@@ -188,10 +188,10 @@ class _Extractor:
         symbols.append(sym)
         if kind == "class":
             supers = node.child_by_field_name("superclasses")
-            meta = _metaclass.metaclass_of(supers, self.src)
+            meta = metaclass_of(supers, self.src)
             if meta:  # class C(metaclass=M): as Python 2 wrote it, __metaclass__ = M (inherited)
-                self.pf.bindings.append(Binding(local, f"self.{_metaclass.METACLASS_ATTR}", row + 1, alias_of=meta))
-            if _metaclass.builds_classes(supers, self.src):
+                self.pf.bindings.append(Binding(local, f"self.{METACLASS_ATTR}", row + 1, alias_of=meta))
+            if builds_classes(supers, self.src):
                 self.metaclasses.add(local)
             if supers is not None:
                 for arg in supers.named_children:
@@ -289,7 +289,7 @@ class _Extractor:
         args = node.child_by_field_name("arguments")
         self.pf.calls.append(Call(owner, callee, line, col, "call", call_args(args, self.src)))
         if owner in self.class_of and self.class_of[owner] in self.metaclasses:
-            _metaclass.on_call(self, owner, callee, args, line)
+            on_call(self, owner, callee, args, line)
         if callee.endswith(".update") and callee.count(".") == 1:  # d.update({"a": f}) rebinds d['a']
             if args is not None and args.named_child_count == 1 and args.named_children[0].type == "dictionary":
                 self._slots(owner, callee[: -len(".update")], args.named_children[0], line, None)

@@ -36,6 +36,8 @@ class MembersMixin(WorldCore):
                 return (got[0], weaker(res, "import")) if got is not None else None
             if srow.kind in TYPE_KINDS:
                 got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+                if got is None and srow.kind == "class" and not attr.startswith("__"):
+                    got = self._metaclass_member(payload, attr, True, depth)  # type: ignore[arg-type]
                 if got is None and srow.kind in ("interface", "type_alias"):
                     twin = self._value_twin(payload, depth + 1)  # type: ignore[arg-type]
                     if twin is not None:
@@ -46,6 +48,10 @@ class MembersMixin(WorldCore):
             if attr == "__class__" and self._rules_of(payload).follows_values:  # type: ignore[arg-type]
                 return ("sym", payload), res  # self.__class__(...): another instance of the same class
             got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+            if got is None and not attr.startswith("__"):
+                got = self._metaclass_member(payload, attr, False, depth)  # type: ignore[arg-type]
+                if got is not None:
+                    return got[0], weaker(res, got[1])
             if got is None and self._rules_of(payload).follows_values and not attr.startswith("__"):  # type: ignore[arg-type]
                 got = self._getattr_value(payload, res, depth)  # type: ignore[arg-type]
                 return got
@@ -87,6 +93,25 @@ class MembersMixin(WorldCore):
             return None
         got = self.binding_value(c, scope, binds[-1], depth + 1)  # type: ignore[attr-defined, arg-type]
         return got if got is not None and got[0][0] != "unknown" else None
+
+    def _metaclass_member(self, class_id: int, attr: str, on_class: bool, depth: int) -> tuple[Value, str] | None:
+        """``attr`` that a class's MRO lacks, from the metaclass that built it (its ``__metaclass__``
+        attribute, which a language's extractor binds: Python's ``metaclass=M``): an attribute the metaclass
+        sets on the classes it builds; read on the class itself, also the metaclass's methods and
+        properties. Only repository members: the metaclass's base ``type`` proves nothing."""
+        mc = self.class_member(class_id, "__metaclass__", depth=depth + 1)  # type: ignore[attr-defined]
+        if mc is None or mc[0][0] != "sym" or mc[0][1] == class_id:
+            return None
+        mrow = self.syms.get(mc[0][1])  # type: ignore[arg-type,call-overload]
+        if mrow is None or mrow.kind != "class" or mrow.file_id is None:
+            return None
+        if on_class:
+            got = self.class_member(mc[0][1], attr, depth=depth + 1)  # type: ignore[arg-type,attr-defined]
+        else:
+            got = self._field_of(mc[0][1], attr, depth + 1)  # type: ignore[arg-type]
+        if got is None or got[0][0] in ("ext", "extinst", "extattr", "opaque"):
+            return None
+        return got[0], weaker(mc[1], got[1] if got[1] != "self_method" else mc[1])
 
     def _getattr_value(self, class_id: int, res: str, depth: int) -> tuple[Value, str] | None:
         """An attribute a class lacks, read from its instance: what the class's ``__getattr__`` returns,

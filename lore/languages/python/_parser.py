@@ -42,6 +42,7 @@ from ._expr import (
     value_path,
 )
 from ._iteration import comprehension_for, for_loop, made_from, with_item
+from ._metaclass import METACLASS_ATTR, builds_classes, flush_sets, metaclass_of, on_call
 
 LANGUAGE = "python"
 # annotations that qualify a name without typing it
@@ -85,6 +86,9 @@ class _Extractor:
         self.class_of: dict[int, int] = {}  # method local -> class local
         self.containers: set[tuple[int, str]] = set()  # (scope, name) bound to a literal container
         self.branches: list[tuple[int, int, int]] = []  # (scope, first line, last line) of if/try blocks
+        self.metaclasses: set[int] = set()  # class locals deriving from ``type`` (see _metaclass)
+        self.setters: set[tuple[int, str]] = set()
+        self.pending_sets: list[tuple] = []
 
     # -- records -------------------------------------------------------------------------------
     def run(self) -> ParsedFile:
@@ -135,6 +139,7 @@ class _Extractor:
                 ends.append(end)
                 owners.append(local)
                 owner = local
+        flush_sets(self)
         mark_branches(self.pf.bindings, self.branches)
         return self.pf
 
@@ -183,6 +188,11 @@ class _Extractor:
         symbols.append(sym)
         if kind == "class":
             supers = node.child_by_field_name("superclasses")
+            meta = metaclass_of(supers, self.src)
+            if meta:  # class C(metaclass=M): as Python 2 wrote it, __metaclass__ = M (inherited)
+                self.pf.bindings.append(Binding(local, f"self.{METACLASS_ATTR}", row + 1, alias_of=meta))
+            if builds_classes(supers, self.src):
+                self.metaclasses.add(local)
             if supers is not None:
                 for arg in supers.named_children:
                     if arg.type == "keyword_argument":
@@ -278,6 +288,8 @@ class _Extractor:
         line = row + 1
         args = node.child_by_field_name("arguments")
         self.pf.calls.append(Call(owner, callee, line, col, "call", call_args(args, self.src)))
+        if owner in self.class_of and self.class_of[owner] in self.metaclasses:
+            on_call(self, owner, callee, args, line)
         if callee.endswith(".update") and callee.count(".") == 1:  # d.update({"a": f}) rebinds d['a']
             if args is not None and args.named_child_count == 1 and args.named_children[0].type == "dictionary":
                 self._slots(owner, callee[: -len(".update")], args.named_children[0], line, None)

@@ -82,3 +82,79 @@ int main() { auto p = std::make_unique<Widget>(1); p->draw(); }
     assert ("first", "Widget", "param") in refs and not [r for r in refs if r[1] == "T"]
     binds = {(pf.symbols[b.owner].name, b.name): b.value for b in pf.bindings}
     assert binds[("main", "p")] == "Widget"
+
+
+# -- resolution on small projects ---------------------------------------------------------------------------------
+def _calls(root, files: dict[str, str]) -> dict[tuple[str, int], list[str]]:
+    """(caller's qualified name, line) -> the qualified names its calls on that line bind (unbound: nothing)."""
+    from lore.api import open_index
+    from lore.bench._data import symbol_table
+    from lore.index import index_repo
+
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    index_repo(root, workers=1)
+    out: dict[tuple[str, int], list[str]] = {}
+    with open_index(root / ".lore" / "index.db", readonly=True) as idx:
+        table = symbol_table(idx)
+        for e in idx.edges("symbol_refs"):
+            got = out.setdefault((table[e["caller_id"]][2], e["line"]), [])
+            if e["callee_id"] is not None and table[e["callee_id"]][2].startswith("a."):
+                got.append(table[e["callee_id"]][2])
+    return out
+
+
+HOLDER_H = """#include <vector>
+#include <map>
+#include <string>
+namespace ns {
+class Foo { public: int run(); };
+class Bar { public: int run(); };
+struct Meta { Foo* f; };
+class Holder {
+ public:
+  void go();
+ private:
+  std::vector<Foo> v_;
+  std::vector<Foo*> vp_;
+  std::map<int, Foo*> m_;
+  std::vector<Meta*> metas_[3];
+  Foo arr_[4];
+  std::vector<int> ints_;
+};
+}
+"""
+
+
+def test_container_elements_subscripts_range_for_and_map_iterators(tmp_path):
+    calls = _calls(tmp_path, {"a.h": HOLDER_H, "a.cc": """#include "a.h"
+namespace ns {
+int Foo::run() { return 1; }
+int Bar::run() { return 2; }
+void Holder::go() {
+  std::vector<Foo> v; v[0].run();
+  v_[1].run();
+  vp_[0]->run();
+  for (auto& f : v) f.run();
+  for (Foo* p : vp_) p->run();
+  auto it = m_.find(1); it->second->run();
+  for (const auto& kv : m_) kv.second->run();
+  for (auto& [k, b] : m_) b->run();
+  metas_[0][1]->f->run();
+  arr_[2].run();
+  v.front().run();
+  std::string s; s[0].run();
+  ints_[0].run();
+  for (auto x : ints_) x.run();
+  Bar bars[2]; bars[1].run();
+}
+}
+"""})
+    foo, bar = ["a.ns.Foo.run"], ["a.ns.Bar.run"]
+    for line in range(6, 17):
+        assert calls[("a.ns.Holder.go", line)] == foo, line
+    assert calls[("a.ns.Holder.go", 17)] == []  # a std::string's character: no project type
+    assert calls[("a.ns.Holder.go", 18)] == [] and calls[("a.ns.Holder.go", 19)] == []  # ints: never guessed by name
+    assert calls[("a.ns.Holder.go", 20)] == bar

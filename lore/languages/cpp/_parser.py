@@ -22,6 +22,7 @@ from ...parsers import _ts
 from ...parsers._common import clip_signature
 from ...parsers.records import ParsedFile
 from ..c._extract import CExtractor
+from ._elements import ELEMENT_METHODS, ITERATOR_METHODS, element_levels
 from ._source import cpp_source
 
 
@@ -55,6 +56,8 @@ class CppExtractor(CExtractor):
 
     def run(self) -> ParsedFile:
         self.var_types: dict[int, dict[str, str]] = {}  # scope -> variable -> declared type (``char*``)
+        self.containers: set[str] = set()  # names this file declares as containers of a known element type
+        self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
         return super().run()
 
     # -- argument types (overloads) -------------------------------------------------------------
@@ -69,6 +72,17 @@ class CppExtractor(CExtractor):
             n = n.parent
         const = n is not None and any(c.type == "type_qualifier" and self.text(c) == "const" for c in n.children)
         self.var_types.setdefault(owner, {})[name] = ("const " if const else "") + self.text(tnode) + "*" * stars
+        arrays = 0
+        n = at.parent
+        while n is not None and n.type in _VAR_DECLARATORS:
+            arrays += n.type == "array_declarator"
+            n = n.parent
+        field = self.pf.symbols[owner].kind in ("class", "struct")
+        for suffix, ann in element_levels(self, tnode, arrays):  # v[i], v.front(): the element (see _elements)
+            self.containers.add(name)
+            self.add_binding(owner, name + suffix, at, annotation=ann)
+            if field:
+                self.add_binding(owner, f"self.{name}{suffix}", at, annotation=ann)
 
     def on_call(self, node: _ts.Node, owner: int) -> None:
         """A call; ``x.m()`` on a variable declared ``const T`` / ``const T*`` / ``const T&`` gets the call attribute
@@ -80,6 +94,54 @@ class CppExtractor(CExtractor):
             t = self._var_type(owner, self.text(recv))
             if t is not None and t.startswith("const "):
                 self.pf.calls[-1].args.append("~const")
+
+    def dotted(self, node: _ts.Node | None) -> str:
+        """C's spelling, and ``v[i]`` / ``v.front()`` as ``v[]``: the element, typed by the container's binding."""
+        if node is not None and node.type == "subscript_expression":
+            inner = self.dotted(node.child_by_field_name("argument"))
+            return f"{inner}[]" if inner and not inner.startswith("<") else ""
+        if node is not None and node.type == "field_expression" and self.pairs:
+            arg = node.child_by_field_name("argument")
+            if arg is not None and arg.type == "identifier" and self.text(node.child_by_field_name("field")) == "second" \
+                    and self.text(arg) in self.pairs:
+                return self.text(arg) + "[]"
+        if node is not None and node.type == "call_expression":
+            fn = node.child_by_field_name("function")
+            args = node.child_by_field_name("arguments")
+            if fn is not None and fn.type == "field_expression" and self.text(fn.child_by_field_name("field")) \
+                    in ELEMENT_METHODS and (args is None or args.named_child_count <= 1):
+                inner = self.dotted(fn.child_by_field_name("argument"))
+                if inner and inner.rsplit(".", 1)[-1].removesuffix("[]") in self.containers:
+                    return f"{inner}[]"
+        return super().dotted(node)
+
+    def on_for_range(self, node: _ts.Node, owner: int) -> None:
+        """``for (Foo* p : v)``: ``p`` is a ``Foo``; ``for (auto& x : v)``: an element of ``v`` (``v[]``), and so is
+        ``x.second`` (spelled ``x[]``) and the second of ``auto& [k, x]`` (a map's element is a pair whose second is
+        the mapped value, which is what ``v[]`` names for a map)."""
+        tnode = node.child_by_field_name("type")
+        decl = node.child_by_field_name("declarator")
+        while decl is not None and decl.type in ("reference_declarator", "pointer_declarator") and decl.named_child_count:
+            decl = decl.named_children[-1]
+        if decl is None:
+            return
+        auto = tnode is None or tnode.type == "placeholder_type_specifier"
+        right = self.dotted(node.child_by_field_name("right"))
+        elem = f"{right}[]" if right and not right.startswith("<") else ""
+        if decl.type == "structured_binding_declarator":
+            names = [c for c in decl.named_children if c.type == "identifier"]
+            if auto and elem and len(names) == 2:
+                self.add_binding(owner, self.text(names[1]), names[1], alias_of=elem)
+            return
+        if decl.type != "identifier":
+            return
+        name = self.text(decl)
+        if not auto:
+            self.local_binding(owner, name, decl, tnode, None)
+        elif elem:
+            self.add_binding(owner, name, decl, alias_of=elem)
+            self.add_binding(owner, name + "[]", decl, alias_of=elem)
+            self.pairs.add(name)
 
     def _var_type(self, owner: int, name: str) -> str | None:
         i: int | None = owner
@@ -287,6 +349,16 @@ class CppExtractor(CExtractor):
 
     def local_binding(self, owner: int, name: str, at: _ts.Node, tnode: _ts.Node | None, value: _ts.Node | None) -> None:
         self.declare_var(owner, name, tnode, at)
+        fn = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+        if fn is not None and fn.type == "field_expression" and (tnode is None or tnode.type == "placeholder_type_specifier") \
+                and self.text(fn.child_by_field_name("field")) in ITERATOR_METHODS:
+            recv = self.dotted(fn.child_by_field_name("argument"))  # auto it = m.find(k): it->second is m's mapped value
+            if recv and not recv.startswith("<"):
+                self.add_binding(owner, name + "[]", at, alias_of=recv + "[]")
+                self.pairs.add(name)
+                if recv.rsplit(".", 1)[-1] in self.containers:  # a container of this file: it->run() an element's
+                    self.add_binding(owner, name, at, alias_of=recv + "[]")
+                    return
         if value is not None and value.type == "call_expression" and (tnode is None or tnode.type == "placeholder_type_specifier"):
             fn = value.child_by_field_name("function")
             if self.dotted(fn) in MAKERS:  # auto p = std::make_unique<Widget>(...): a Widget

@@ -158,3 +158,22 @@ void Holder::go() {
     assert calls[("a.ns.Holder.go", 17)] == []  # a std::string's character: no project type
     assert calls[("a.ns.Holder.go", 18)] == [] and calls[("a.ns.Holder.go", 19)] == []  # ints: never guessed by name
     assert calls[("a.ns.Holder.go", 20)] == bar
+
+
+def test_cast_receivers(tmp_path):
+    calls = _calls(tmp_path, {"a.h": "namespace ns {\nclass Foo { public: int run(); };\nclass Bar { public: int run(); };\n}\n",
+                              "a.cc": """#include "a.h"
+namespace ns {
+int Foo::run() { return 1; }
+int Bar::run() { return 2; }
+void go(void* p, const Foo& f) {
+  static_cast<Foo*>(p)->run();
+  reinterpret_cast<const Bar*>(p)->run();
+  const_cast<Foo&>(f).run();
+  dynamic_cast<std::string*>(p)->run();
+}
+}
+"""})
+    assert calls[("a.ns.go", 6)] == ["a.ns.Foo.run"] and calls[("a.ns.go", 8)] == ["a.ns.Foo.run"]
+    assert calls[("a.ns.go", 7)] == ["a.ns.Bar.run"]
+    assert calls[("a.ns.go", 9)] == []  # a library type: never guessed by name

@@ -96,7 +96,8 @@ class CppExtractor(CExtractor):
                 self.pf.calls[-1].args.append("~const")
 
     def dotted(self, node: _ts.Node | None) -> str:
-        """C's spelling, and ``v[i]`` / ``v.front()`` as ``v[]``: the element, typed by the container's binding."""
+        """C's spelling; ``v[i]`` / ``v.front()`` as ``v[]`` (the element, typed by the container's binding) and a cast
+        ``static_cast<Foo*>(p)`` as ``Foo()`` (a value of the type it names)."""
         if node is not None and node.type == "subscript_expression":
             inner = self.dotted(node.child_by_field_name("argument"))
             return f"{inner}[]" if inner and not inner.startswith("<") else ""
@@ -108,6 +109,12 @@ class CppExtractor(CExtractor):
         if node is not None and node.type == "call_expression":
             fn = node.child_by_field_name("function")
             args = node.child_by_field_name("arguments")
+            if fn is not None and fn.type == "template_function" and self.text(fn.child_by_field_name("name")) in _CASTS:
+                targs = fn.child_by_field_name("arguments")  # static_cast<Foo*>(p)->m(): a Foo's m, as Foo().m
+                first = next((a for a in targs.named_children if a.type == "type_descriptor"), None) \
+                    if targs is not None else None
+                t = self.direct_type(first.child_by_field_name("type")) if first is not None else ""
+                return f"{t}()" if t else ""
             if fn is not None and fn.type == "field_expression" and self.text(fn.child_by_field_name("field")) \
                     in ELEMENT_METHODS and (args is None or args.named_child_count <= 1):
                 inner = self.dotted(fn.child_by_field_name("argument"))

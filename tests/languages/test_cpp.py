@@ -177,3 +177,23 @@ void go(void* p, const Foo& f) {
     assert calls[("a.ns.go", 6)] == ["a.ns.Foo.run"] and calls[("a.ns.go", 8)] == ["a.ns.Foo.run"]
     assert calls[("a.ns.go", 7)] == ["a.ns.Bar.run"]
     assert calls[("a.ns.go", 9)] == []  # a library type: never guessed by name
+
+
+def test_auto_from_a_dereference_an_address_or_a_field(tmp_path):
+    calls = _calls(tmp_path, {"a.h": "#include <memory>\nnamespace ns {\nclass Foo { public: int run(); Foo* next; };\n"
+                                     "class Bar { public: int run(); };\n}\n",
+                              "a.cc": """#include "a.h"
+namespace ns {
+int Foo::run() { return 1; }
+int Bar::run() { return 2; }
+void go(Foo* p, std::unique_ptr<Bar> u) {
+  auto& f = *p; f.run();
+  auto& b = *u; b.run();
+  auto n = p->next; n->run();
+  auto q = &b; q->run();
+  auto x = 3; x.run();
+}
+}
+"""})
+    foo, bar = ["a.ns.Foo.run"], ["a.ns.Bar.run"]
+    assert [calls[("a.ns.go", i)] for i in range(6, 11)] == [foo, bar, foo, bar, []]

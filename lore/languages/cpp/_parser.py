@@ -366,6 +366,13 @@ class CppExtractor(CExtractor):
                 if recv.rsplit(".", 1)[-1] in self.containers:  # a container of this file: it->run() an element's
                     self.add_binding(owner, name, at, alias_of=recv + "[]")
                     return
+        if value is not None and value.type in ("identifier", "field_expression", "pointer_expression",
+                                                 "subscript_expression", "parenthesized_expression") \
+                and (tnode is None or tnode.type == "placeholder_type_specifier"):
+            src = self.dotted(value)  # auto& o = *owned; auto p = &x; auto c = cfg.comparator; auto e = v[i]: the same
+            if src and not src.startswith("<") and "(" not in src:  # value (-> and . are one member access here)
+                self.add_binding(owner, name, at, alias_of=src)
+                return
         if value is not None and value.type == "call_expression" and (tnode is None or tnode.type == "placeholder_type_specifier"):
             fn = value.child_by_field_name("function")
             if self.dotted(fn) in MAKERS:  # auto p = std::make_unique<Widget>(...): a Widget

@@ -197,3 +197,29 @@ void go(Foo* p, std::unique_ptr<Bar> u) {
 """})
     foo, bar = ["a.ns.Foo.run"], ["a.ns.Bar.run"]
     assert [calls[("a.ns.go", i)] for i in range(6, 11)] == [foo, bar, foo, bar, []]
+
+
+def test_subscripts_through_operator_brackets_and_pointers(tmp_path):
+    calls = _calls(tmp_path, {"a.h": """#include <string>
+namespace ns {
+class Value { public: int as(); };
+class Other { public: int as(); };
+class Result { public: const Value& operator[](const std::string& k) const; };
+Result parse();
+}
+""", "a.cc": """#include "a.h"
+namespace ns {
+int Value::as() { return 1; }
+int Other::as() { return 2; }
+void go(const Result& r, std::string s, Other* others) {
+  r["x"].as();
+  auto res = parse();
+  res["y"].as();
+  s[0].as();
+  others[1].as();
+}
+}
+"""})
+    assert calls[("a.ns.go", 6)] == calls[("a.ns.go", 8)] == ["a.ns.Value.as"]
+    assert calls[("a.ns.go", 9)] == []  # std::string has no project operator[]
+    assert calls[("a.ns.go", 10)] == ["a.ns.Other.as"]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers._common import clip_signature
-from ...parsers.records import ParsedFile
+from ...parsers.records import Binding, ParsedFile
 from ..c._extract import CExtractor
 from ._elements import ELEMENT_METHODS, ITERATOR_METHODS, element_levels
 from ._source import cpp_source
@@ -78,7 +78,8 @@ class CppExtractor(CExtractor):
             arrays += n.type == "array_declarator"
             n = n.parent
         field = self.pf.symbols[owner].kind in ("class", "struct")
-        for suffix, ann in element_levels(self, tnode, arrays):  # v[i], v.front(): the element (see _elements)
+        # v[i], v.front(): the element (see _elements); p[i] of a pointer Foo* p: a Foo, as of an array Foo p[4]
+        for suffix, ann in element_levels(self, tnode, arrays or min(stars, 1)):
             self.containers.add(name)
             self.add_binding(owner, name + suffix, at, annotation=ann)
             if field:
@@ -121,6 +122,22 @@ class CppExtractor(CExtractor):
                 if inner and inner.rsplit(".", 1)[-1].removesuffix("[]") in self.containers:
                     return f"{inner}[]"
         return super().dotted(node)
+
+    def finish(self) -> None:
+        """Before C's: ``x[k]`` on a local or parameter ``x`` that is no container of a known element type is what its
+        ``operator[]`` returns (``result["name"].as<int>()``): a binding ``x[]`` of that call, where the subscript is."""
+        if self.pf.calls:
+            local = {(b.owner, b.name) for b in self.pf.bindings}
+            made: set[tuple[int, str]] = set()
+            for c in self.pf.calls:
+                head = c.callee.partition("[]")[0]
+                if head == c.callee or not head or "." in head or head in self.containers or head in self.pairs \
+                        or ((c.caller, head) not in local and head not in self.var_types.get(c.caller, {})) \
+                        or (c.caller, head) in made:
+                    continue
+                made.add((c.caller, head))
+                self.pf.bindings.append(Binding(c.caller, head + "[]", c.line, value=head + ".operator[]"))
+        super().finish()
 
     def on_for_range(self, node: _ts.Node, owner: int) -> None:
         """``for (Foo* p : v)``: ``p`` is a ``Foo``; ``for (auto& x : v)``: an element of ``v`` (``v[]``), and so is

@@ -204,7 +204,7 @@ def test_subscripts_through_operator_brackets_and_pointers(tmp_path):
 namespace ns {
 class Value { public: int as(); };
 class Other { public: int as(); };
-class Result { public: const Value& operator[](const std::string& k) const; };
+class Result { public: const Value& operator[](const std::string& k) const; Value** all(); };
 Result parse();
 }
 """, "a.cc": """#include "a.h"
@@ -217,9 +217,11 @@ void go(const Result& r, std::string s, Other* others) {
   res["y"].as();
   s[0].as();
   others[1].as();
+  res.all()[0]->as();
 }
 }
 """})
+    assert calls[("a.ns.go", 11)] == ["a.ns.Value.as"]  # an element of the array a call returns
     assert calls[("a.ns.go", 6)] == calls[("a.ns.go", 8)] == ["a.ns.Value.as"]
     assert calls[("a.ns.go", 9)] == []  # std::string has no project operator[]
     assert calls[("a.ns.go", 10)] == ["a.ns.Other.as"]

@@ -101,6 +101,8 @@ class CppExtractor(CExtractor):
         ``static_cast<Foo*>(p)`` as ``Foo()`` (a value of the type it names)."""
         if node is not None and node.type == "subscript_expression":
             inner = self.dotted(node.child_by_field_name("argument"))
+            if inner.endswith(")"):  # re->sub()[0]: an element of the array a call returns (Regexp**: a Regexp);
+                return inner  # a call that returns a library container stays unresolved through it
             return f"{inner}[]" if inner and not inner.startswith("<") else ""
         if node is not None and node.type == "field_expression" and self.pairs:
             arg = node.child_by_field_name("argument")

@@ -144,7 +144,7 @@ void Holder::go() {
   for (auto& [k, b] : m_) b->run();
   metas_[0][1]->f->run();
   arr_[2].run();
-  v.front().run();
+  v.front().run(); vp_.back()->run();  // a field declared in the header
   std::string s; s[0].run();
   ints_[0].run();
   for (auto x : ints_) x.run();
@@ -153,8 +153,9 @@ void Holder::go() {
 }
 """})
     foo, bar = ["a.ns.Foo.run"], ["a.ns.Bar.run"]
-    for line in range(6, 17):
+    for line in range(6, 16):
         assert calls[("a.ns.Holder.go", line)] == foo, line
+    assert calls[("a.ns.Holder.go", 16)] == foo + foo
     assert calls[("a.ns.Holder.go", 17)] == []  # a std::string's character: no project type
     assert calls[("a.ns.Holder.go", 18)] == [] and calls[("a.ns.Holder.go", 19)] == []  # ints: never guessed by name
     assert calls[("a.ns.Holder.go", 20)] == bar

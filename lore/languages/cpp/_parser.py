@@ -57,6 +57,7 @@ class CppExtractor(CExtractor):
     def run(self) -> ParsedFile:
         self.var_types: dict[int, dict[str, str]] = {}  # scope -> variable -> declared type (``char*``)
         self.containers: set[str] = set()  # names this file declares as containers of a known element type
+        self.plain: set[str] = set()  # names this file declares with a type that is no such container
         self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
         return super().run()
 
@@ -79,7 +80,10 @@ class CppExtractor(CExtractor):
             n = n.parent
         field = self.pf.symbols[owner].kind in ("class", "struct")
         # v[i], v.front(): the element (see _elements); p[i] of a pointer Foo* p: a Foo, as of an array Foo p[4]
-        for suffix, ann in element_levels(self, tnode, arrays or min(stars, 1)):
+        levels = element_levels(self, tnode, arrays or min(stars, 1))
+        if not levels:
+            self.plain.add(name)
+        for suffix, ann in levels:
             self.containers.add(name)
             self.add_binding(owner, name + suffix, at, annotation=ann)
             if field:
@@ -121,8 +125,9 @@ class CppExtractor(CExtractor):
             if fn is not None and fn.type == "field_expression" and self.text(fn.child_by_field_name("field")) \
                     in ELEMENT_METHODS and (args is None or args.named_child_count <= 1):
                 inner = self.dotted(fn.child_by_field_name("argument"))
-                if inner and inner.rsplit(".", 1)[-1].removesuffix("[]") in self.containers:
-                    return f"{inner}[]"
+                last = inner.rsplit(".", 1)[-1].removesuffix("[]")  # a field declared in a header is not known here:
+                if inner and not inner.startswith("<") and (last in self.containers or last not in self.plain):
+                    return f"{inner}[]"  # as a container (a class of its own with front() is rare; it then stays unbound)
         return super().dotted(node)
 
     def finish(self) -> None:

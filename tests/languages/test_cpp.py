@@ -85,8 +85,9 @@ int main() { auto p = std::make_unique<Widget>(1); p->draw(); }
 
 
 # -- resolution on small projects ---------------------------------------------------------------------------------
-def _calls(root, files: dict[str, str]) -> dict[tuple[str, int], list[str]]:
-    """(caller's qualified name, line) -> the qualified names its calls on that line bind (unbound: nothing)."""
+def _calls(root, files: dict[str, str], lines: bool = False) -> dict[tuple[str, int], list[str]]:
+    """(caller's qualified name, line) -> the qualified names its calls on that line bind (unbound: nothing), each
+    with ``:LINE`` of the definition when ``lines``."""
     from lore.api import open_index
     from lore.bench._data import symbol_table
     from lore.index import index_repo
@@ -102,7 +103,8 @@ def _calls(root, files: dict[str, str]) -> dict[tuple[str, int], list[str]]:
         for e in idx.edges("symbol_refs"):
             got = out.setdefault((table[e["caller_id"]][2], e["line"]), [])
             if e["callee_id"] is not None and table[e["callee_id"]][2].startswith("a."):
-                got.append(table[e["callee_id"]][2])
+                row = table[e["callee_id"]]
+                got.append(f"{row[2]}:{row[5]}" if lines else row[2])
     return out
 
 
@@ -226,3 +228,28 @@ void go(const Result& r, std::string s, Other* others) {
     assert calls[("a.ns.go", 6)] == calls[("a.ns.go", 8)] == ["a.ns.Value.as"]
     assert calls[("a.ns.go", 9)] == []  # std::string has no project operator[]
     assert calls[("a.ns.go", 10)] == ["a.ns.Other.as"]
+
+
+def test_overloads_by_the_type_of_this_fields_and_calls(tmp_path):
+    calls = _calls(tmp_path, {"a.h": """namespace ns {
+class Text; class Comment;
+class Visitor { public: virtual bool Visit(const Text& t); virtual bool Visit(const Comment& c); };
+class Text { public: bool Accept(Visitor* v) const; Comment* c_; Comment* get() const; };
+class Comment { public: bool Accept(Visitor* v) const; };
+}
+""", "a.cc": """#include "a.h"
+namespace ns {
+bool Visitor::Visit(const Text& t) { return true; }
+bool Visitor::Visit(const Comment& c) { return false; }
+bool Text::Accept(Visitor* v) const {
+  v->Visit(*this);
+  v->Visit(*c_);
+  v->Visit(*this->get());
+  return v->Visit(unknown());
+}
+}
+"""}, lines=True)
+    text, comment = ["a.ns.Visitor.Visit:3"], ["a.ns.Visitor.Visit:4"]
+    assert calls[("a.ns.Text.Accept", 6)] == text and calls[("a.ns.Text.Accept", 7)] == comment
+    assert sorted(calls[("a.ns.Text.Accept", 8)]) == ["a.ns.Text.get:4", *comment]
+    assert len(calls[("a.ns.Text.Accept", 9)]) == 2  # an argument of unknown type: both overloads stay

@@ -204,6 +204,11 @@ class CppExtractor(CExtractor):
                 targs = fn.child_by_field_name("arguments")
                 first = next((a for a in targs.named_children), None) if targs is not None else None
                 return "=" + self.text(first) if first is not None else ""
+        if arg.type == "pointer_expression" and not stars and arg.named_child_count:  # *this, *p: the pointee's type
+            arg = arg.named_children[-1]
+        if arg.type in ("this", "field_expression", "call_expression", "subscript_expression"):
+            path = self.dotted(arg)  # this->name_, node.value(), (*this): the resolver types them
+            return "@" + path if path and "<" not in path and not stars else ""
         if arg.type not in ("identifier", "type_identifier"):  # type_identifier: T x(name) read as a declaration
             return ""
         got = self._var_type(owner, self.text(arg))

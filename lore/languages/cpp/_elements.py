@@ -12,6 +12,9 @@ scopes where ``v`` is: a field declared in a header), a map iterator's ``second`
 from __future__ import annotations
 
 from ...parsers import _ts
+from ...parsers.records import Binding
+
+CASTS = frozenset({"static_cast", "const_cast", "reinterpret_cast", "dynamic_cast"})
 
 # standard (and common library) containers whose first type argument is the element
 SEQUENCES = frozenset({
@@ -74,3 +77,106 @@ def element_levels(ex, tnode: _ts.Node | None, arrays: int) -> list[tuple[str, s
         if ann:
             out.append((suffix, ann))
     return out
+
+
+def spelling(ex, node: _ts.Node) -> str | None:
+    """How the extractor ``ex`` spells ``node`` when it is an element or a cast; ``None`` for C's spelling.
+
+    ``v[i]`` and ``v.front()`` are ``v[]`` (``front`` of a name the file declares with a plain type stays a call:
+    a field declared in a header is not known in the source, and taken as a container); ``f()[i]`` is ``f()`` (an
+    element of the array a call returns, ``Regexp**``: a Regexp; a library container stays unresolved through
+    it); ``kv.second`` of a map element or iterator is ``kv[]``; ``static_cast<Foo*>(p)`` is ``Foo()`` (a value of
+    the type it names)."""
+    t = node.type
+    if t == "subscript_expression":
+        inner = ex.dotted(node.child_by_field_name("argument"))
+        if inner.endswith(")"):
+            return inner
+        return f"{inner}[]" if inner and not inner.startswith("<") else ""
+    if t == "field_expression" and ex.pairs:
+        arg = node.child_by_field_name("argument")
+        if arg is not None and arg.type == "identifier" and ex.text(node.child_by_field_name("field")) == "second" \
+                and ex.text(arg) in ex.pairs:
+            return ex.text(arg) + "[]"
+        return None
+    if t != "call_expression":
+        return None
+    fn = node.child_by_field_name("function")
+    if fn is None:
+        return None
+    if fn.type == "template_function" and ex.text(fn.child_by_field_name("name")) in CASTS:
+        targs = fn.child_by_field_name("arguments")
+        first = next((a for a in targs.named_children if a.type == "type_descriptor"), None) if targs is not None else None
+        typ = ex.direct_type(first.child_by_field_name("type")) if first is not None else ""
+        return f"{typ}()" if typ else ""
+    args = node.child_by_field_name("arguments")
+    if fn.type == "field_expression" and ex.text(fn.child_by_field_name("field")) in ELEMENT_METHODS \
+            and (args is None or args.named_child_count <= 1):
+        inner = ex.dotted(fn.child_by_field_name("argument"))
+        last = inner.rsplit(".", 1)[-1].removesuffix("[]")
+        if inner and not inner.startswith("<") and (last in ex.containers or last not in ex.plain):
+            return f"{inner}[]"
+    return None
+
+
+def for_range(ex, node: _ts.Node, owner: int) -> None:
+    """``for (Foo* p : v)``: ``p`` is a ``Foo``; ``for (auto& x : v)``: an element of ``v`` (``v[]``), and so is
+    ``x.second`` (spelled ``x[]``) and the second of ``auto& [k, x]`` (a map's element is a pair whose second is
+    the mapped value, which is what ``v[]`` names for a map)."""
+    tnode = node.child_by_field_name("type")
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type in ("reference_declarator", "pointer_declarator") and decl.named_child_count:
+        decl = decl.named_children[-1]
+    if decl is None:
+        return
+    auto = tnode is None or tnode.type == "placeholder_type_specifier"
+    right = ex.dotted(node.child_by_field_name("right"))
+    elem = f"{right}[]" if right and not right.startswith("<") else ""
+    if decl.type == "structured_binding_declarator":
+        names = [c for c in decl.named_children if c.type == "identifier"]
+        if auto and elem and len(names) == 2:
+            ex.add_binding(owner, ex.text(names[1]), names[1], alias_of=elem)
+        return
+    if decl.type != "identifier":
+        return
+    name = ex.text(decl)
+    if not auto:
+        ex.local_binding(owner, name, decl, tnode, None)
+    elif elem:
+        ex.add_binding(owner, name, decl, alias_of=elem)
+        ex.add_binding(owner, name + "[]", decl, alias_of=elem)
+        ex.pairs.add(name)
+
+
+def iterator_binding(ex, owner: int, name: str, at: _ts.Node, value: _ts.Node | None) -> bool:
+    """``auto it = m.find(k)``: ``it->second`` (spelled ``it[]``) is ``m``'s mapped value; ``it`` itself an element
+    when ``m`` is a container this file declares (then ``True``: nothing else binds ``it``)."""
+    fn = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
+    if fn is None or fn.type != "field_expression" or ex.text(fn.child_by_field_name("field")) not in ITERATOR_METHODS:
+        return False
+    recv = ex.dotted(fn.child_by_field_name("argument"))
+    if not recv or recv.startswith("<"):
+        return False
+    ex.add_binding(owner, name + "[]", at, alias_of=recv + "[]")
+    ex.pairs.add(name)
+    if recv.rsplit(".", 1)[-1] in ex.containers:
+        ex.add_binding(owner, name, at, alias_of=recv + "[]")
+        return True
+    return False
+
+
+def subscript_bindings(ex) -> None:
+    """``x[k]`` on a local or parameter ``x`` that is no container of a known element type is what its ``operator[]``
+    returns (``result["name"].as<int>()``): a binding ``x[]`` of that call, where the subscript is."""
+    if not ex.pf.calls:
+        return
+    local = {(b.owner, b.name) for b in ex.pf.bindings}
+    made: set[tuple[int, str]] = set()
+    for c in ex.pf.calls:
+        head = c.callee.partition("[]")[0]
+        if head == c.callee or not head or "." in head or head in ex.containers or head in ex.pairs \
+                or ((c.caller, head) not in local and head not in ex.var_types.get(c.caller, {})) \
+                or (c.caller, head) in made:
+            continue
+        made.add((c.caller, head))
+        ex.pf.bindings.append(Binding(c.caller, head + "[]", c.line, value=head + ".operator[]"))

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers._common import clip_signature
-from ...parsers.records import Binding, ParsedFile
+from ...parsers.records import ParsedFile
 from ..c._extract import CExtractor
-from ._elements import ELEMENT_METHODS, ITERATOR_METHODS, element_levels
+from ._elements import CASTS, element_levels, for_range, iterator_binding, spelling, subscript_bindings
 from ._source import cpp_source
 
 
@@ -42,7 +42,6 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 
 
 MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})
-_CASTS = frozenset({"static_cast", "const_cast", "reinterpret_cast", "dynamic_cast"})
 _VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
                               "parenthesized_declarator", "attributed_declarator"})
 
@@ -101,78 +100,19 @@ class CppExtractor(CExtractor):
                 self.pf.calls[-1].args.append("~const")
 
     def dotted(self, node: _ts.Node | None) -> str:
-        """C's spelling; ``v[i]`` / ``v.front()`` as ``v[]`` (the element, typed by the container's binding) and a cast
-        ``static_cast<Foo*>(p)`` as ``Foo()`` (a value of the type it names)."""
-        if node is not None and node.type == "subscript_expression":
-            inner = self.dotted(node.child_by_field_name("argument"))
-            if inner.endswith(")"):  # re->sub()[0]: an element of the array a call returns (Regexp**: a Regexp);
-                return inner  # a call that returns a library container stays unresolved through it
-            return f"{inner}[]" if inner and not inner.startswith("<") else ""
-        if node is not None and node.type == "field_expression" and self.pairs:
-            arg = node.child_by_field_name("argument")
-            if arg is not None and arg.type == "identifier" and self.text(node.child_by_field_name("field")) == "second" \
-                    and self.text(arg) in self.pairs:
-                return self.text(arg) + "[]"
-        if node is not None and node.type == "call_expression":
-            fn = node.child_by_field_name("function")
-            args = node.child_by_field_name("arguments")
-            if fn is not None and fn.type == "template_function" and self.text(fn.child_by_field_name("name")) in _CASTS:
-                targs = fn.child_by_field_name("arguments")  # static_cast<Foo*>(p)->m(): a Foo's m, as Foo().m
-                first = next((a for a in targs.named_children if a.type == "type_descriptor"), None) \
-                    if targs is not None else None
-                t = self.direct_type(first.child_by_field_name("type")) if first is not None else ""
-                return f"{t}()" if t else ""
-            if fn is not None and fn.type == "field_expression" and self.text(fn.child_by_field_name("field")) \
-                    in ELEMENT_METHODS and (args is None or args.named_child_count <= 1):
-                inner = self.dotted(fn.child_by_field_name("argument"))
-                last = inner.rsplit(".", 1)[-1].removesuffix("[]")  # a field declared in a header is not known here:
-                if inner and not inner.startswith("<") and (last in self.containers or last not in self.plain):
-                    return f"{inner}[]"  # as a container (a class of its own with front() is rare; it then stays unbound)
+        """C's spelling, elements and casts as :func:`lore.languages.cpp._elements.spelling` spells them."""
+        got = spelling(self, node) if node is not None else None
+        if got is not None:
+            return got
         return super().dotted(node)
 
     def finish(self) -> None:
-        """Before C's: ``x[k]`` on a local or parameter ``x`` that is no container of a known element type is what its
-        ``operator[]`` returns (``result["name"].as<int>()``): a binding ``x[]`` of that call, where the subscript is."""
-        if self.pf.calls:
-            local = {(b.owner, b.name) for b in self.pf.bindings}
-            made: set[tuple[int, str]] = set()
-            for c in self.pf.calls:
-                head = c.callee.partition("[]")[0]
-                if head == c.callee or not head or "." in head or head in self.containers or head in self.pairs \
-                        or ((c.caller, head) not in local and head not in self.var_types.get(c.caller, {})) \
-                        or (c.caller, head) in made:
-                    continue
-                made.add((c.caller, head))
-                self.pf.bindings.append(Binding(c.caller, head + "[]", c.line, value=head + ".operator[]"))
+        """Before C's: subscripts of locals through their ``operator[]`` (:func:`~lore.languages.cpp._elements.subscript_bindings`)."""
+        subscript_bindings(self)
         super().finish()
 
     def on_for_range(self, node: _ts.Node, owner: int) -> None:
-        """``for (Foo* p : v)``: ``p`` is a ``Foo``; ``for (auto& x : v)``: an element of ``v`` (``v[]``), and so is
-        ``x.second`` (spelled ``x[]``) and the second of ``auto& [k, x]`` (a map's element is a pair whose second is
-        the mapped value, which is what ``v[]`` names for a map)."""
-        tnode = node.child_by_field_name("type")
-        decl = node.child_by_field_name("declarator")
-        while decl is not None and decl.type in ("reference_declarator", "pointer_declarator") and decl.named_child_count:
-            decl = decl.named_children[-1]
-        if decl is None:
-            return
-        auto = tnode is None or tnode.type == "placeholder_type_specifier"
-        right = self.dotted(node.child_by_field_name("right"))
-        elem = f"{right}[]" if right and not right.startswith("<") else ""
-        if decl.type == "structured_binding_declarator":
-            names = [c for c in decl.named_children if c.type == "identifier"]
-            if auto and elem and len(names) == 2:
-                self.add_binding(owner, self.text(names[1]), names[1], alias_of=elem)
-            return
-        if decl.type != "identifier":
-            return
-        name = self.text(decl)
-        if not auto:
-            self.local_binding(owner, name, decl, tnode, None)
-        elif elem:
-            self.add_binding(owner, name, decl, alias_of=elem)
-            self.add_binding(owner, name + "[]", decl, alias_of=elem)
-            self.pairs.add(name)
+        for_range(self, node, owner)
 
     def _var_type(self, owner: int, name: str) -> str | None:
         i: int | None = owner
@@ -200,7 +140,7 @@ class CppExtractor(CExtractor):
             stars, arg = 1, arg.named_children[-1] if arg.named_child_count else arg
         if arg.type == "call_expression":  # static_cast<int>(x): an int
             fn = arg.child_by_field_name("function")
-            if fn is not None and fn.type == "template_function" and self.text(fn.child_by_field_name("name")) in _CASTS:
+            if fn is not None and fn.type == "template_function" and self.text(fn.child_by_field_name("name")) in CASTS:
                 targs = fn.child_by_field_name("arguments")
                 first = next((a for a in targs.named_children), None) if targs is not None else None
                 return "=" + self.text(first) if first is not None else ""
@@ -385,16 +325,8 @@ class CppExtractor(CExtractor):
 
     def local_binding(self, owner: int, name: str, at: _ts.Node, tnode: _ts.Node | None, value: _ts.Node | None) -> None:
         self.declare_var(owner, name, tnode, at)
-        fn = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
-        if fn is not None and fn.type == "field_expression" and (tnode is None or tnode.type == "placeholder_type_specifier") \
-                and self.text(fn.child_by_field_name("field")) in ITERATOR_METHODS:
-            recv = self.dotted(fn.child_by_field_name("argument"))  # auto it = m.find(k): it->second is m's mapped value
-            if recv and not recv.startswith("<"):
-                self.add_binding(owner, name + "[]", at, alias_of=recv + "[]")
-                self.pairs.add(name)
-                if recv.rsplit(".", 1)[-1] in self.containers:  # a container of this file: it->run() an element's
-                    self.add_binding(owner, name, at, alias_of=recv + "[]")
-                    return
+        if (tnode is None or tnode.type == "placeholder_type_specifier") and iterator_binding(self, owner, name, at, value):
+            return
         if value is not None and value.type in ("identifier", "field_expression", "pointer_expression",
                                                  "subscript_expression", "parenthesized_expression") \
                 and (tnode is None or tnode.type == "placeholder_type_specifier"):

@@ -253,3 +253,28 @@ bool Text::Accept(Visitor* v) const {
     assert calls[("a.ns.Text.Accept", 6)] == text and calls[("a.ns.Text.Accept", 7)] == comment
     assert sorted(calls[("a.ns.Text.Accept", 8)]) == ["a.ns.Text.get:4", *comment]
     assert len(calls[("a.ns.Text.Accept", 9)]) == 2  # an argument of unknown type: both overloads stay
+
+
+def test_thread_safety_annotations_keep_the_class():
+    src = b"""namespace port {
+class LOCKABLE Mutex {
+ public:
+  void Lock() EXCLUSIVE_LOCK_FUNCTION() { mu_.lock(); }
+  void AssertHeld() const
+      ASSERT_EXCLUSIVE_LOCK() { }
+ private:
+  std::mutex mu_;
+};
+}
+class DB {
+  void Compact() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  int pending_ GUARDED_BY(mutex_);
+  port::Mutex mutex_;
+};
+void Run() ABSL_NO_THREAD_SAFETY_ANALYSIS { if (x) FOO_BAR(y); }
+"""
+    pf = cpp.parse("db/db.h", src, "db.db")
+    names = {s.qualified_name for s in pf.symbols}
+    assert {"db.db.port.Mutex.Lock", "db.db.port.Mutex.AssertHeld", "db.db.DB.Compact", "db.db.Run"} <= names
+    assert pf.syntax_errors == 0
+    assert [c.callee for c in pf.calls] == ["mu_.lock", "FOO_BAR"]  # a macro call in a statement stays a call

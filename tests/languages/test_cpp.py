@@ -278,3 +278,16 @@ void Run() ABSL_NO_THREAD_SAFETY_ANALYSIS { if (x) FOO_BAR(y); }
     assert {"db.db.port.Mutex.Lock", "db.db.port.Mutex.AssertHeld", "db.db.DB.Compact", "db.db.Run"} <= names
     assert pf.syntax_errors == 0
     assert [c.callee for c in pf.calls] == ["mu_.lock", "FOO_BAR"]  # a macro call in a statement stays a call
+
+
+def test_a_comment_inside_a_continued_macro_keeps_the_macro():
+    src = b"""#ifndef NDEBUG
+#  define CHECK(c, m) \\
+    ((c) /* void() fails on old compilers */ \\
+         ? (void)0 : fail(m))
+#endif
+int after() { return helper(); }
+"""
+    pf = cpp.parse("a.hpp", src, "a")
+    assert [s.name for s in pf.symbols if s.kind == "function"] == ["CHECK", "after"]
+    assert pf.syntax_errors == 0

@@ -37,6 +37,8 @@ _NOT_DECLARED = frozenset({b"return", b"throw", b"case", b"else", b"new", b"dele
                            b"co_await", b"sizeof", b"do"})
 _STATEMENT_HEADS = frozenset({b"if", b"while", b"for", b"switch", b"catch", b"return", b"sizeof", b"decltype",
                               b"alignof", b"noexcept", b"static_assert"})
+# a block comment on a continued line of a macro definition (``((c) /* note */ \\``): the grammar ends the macro there
+_CONTINUED_COMMENT = re.compile(rb"/\*[^\n]*?\*/(?=[^\n]*\\\r?$)", re.MULTILINE)
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
 _TEMPLATE_HEAD = re.compile(rb"template\s*<.*>$")
 
@@ -109,6 +111,8 @@ def cpp_source(source: bytes) -> bytes:
     --------
     >>> cpp_source(b"template <class T, typename std::enable_if<B<T>::value>::type* = nullptr> void f();")
     b'template <class T, typename std::enable_if<B<T>::value>::type  = nullptr> void f();'
+    >>> cpp_source(b"#define A(c) \\\n  ((c) /* why */ \\\n  ? 1 : 0)\n")
+    b'#define A(c) \\\n  ((c)           \\\n  ? 1 : 0)\n'
     >>> cpp_source(b'LIB_IGNORE_WARNING("-Weffc++")\nint f();\n')
     b'                              \nint f();\n'
     >>> cpp_source(b"String JSON_API f(int);\nA::A()\n    : a_(1),\n#ifdef X\n      b_(2),\n#endif\n      c_(3) {}\n")
@@ -124,6 +128,8 @@ def cpp_source(source: bytes) -> bytes:
         source = _SFINAE_POINTER.sub(lambda m: m.group(1) + b" ", source)
     if b"#" not in source:
         return source
+    if b"/*" in source:
+        source = _CONTINUED_COMMENT.sub(lambda m: b" " * len(m.group(0)), source)
     lines = source.split(b"\n")
     prev = b""
     opened: list[bool] = []  # per open #if: whether it was blanked (its #else and #endif go with it)

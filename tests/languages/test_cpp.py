@@ -291,3 +291,38 @@ int after() { return helper(); }
     pf = cpp.parse("a.hpp", src, "a")
     assert [s.name for s in pf.symbols if s.kind == "function"] == ["CHECK", "after"]
     assert pf.syntax_errors == 0
+
+
+def test_containers_named_by_an_alias_in_the_same_file(tmp_path):
+    calls = _calls(tmp_path, {"a.h": """#include <vector>
+#include <unordered_map>
+namespace ns {
+class Foo { public: int run(); };
+class Bar { public: int run(); };
+using FooMap = std::unordered_map<int, Foo>;
+typedef std::vector<Bar*> Bars;
+typedef int Count;
+class Holder {
+ public:
+  void go();
+  FooMap m_;
+  Bars bars_;
+  Count n_;
+};
+}
+""", "a.cc": """#include "a.h"
+namespace ns {
+int Foo::run() { return 1; }
+int Bar::run() { return 2; }
+void Holder::go() {
+  m_[1].run();
+  auto it = m_.find(1); it->second.run();
+  for (auto* b : bars_) b->run();
+  bars_[0]->run();
+  n_[0].run();
+}
+}
+"""})
+    assert calls[("a.ns.Holder.go", 6)] == calls[("a.ns.Holder.go", 7)] == ["a.ns.Foo.run"]
+    assert calls[("a.ns.Holder.go", 8)] == calls[("a.ns.Holder.go", 9)] == ["a.ns.Bar.run"]
+    assert calls[("a.ns.Holder.go", 10)] == []

@@ -22,7 +22,7 @@ from ...parsers import _ts
 from ...parsers._common import clip_signature
 from ...parsers.records import ParsedFile
 from ..c._extract import CExtractor
-from ._elements import CASTS, element_levels, for_range, iterator_binding, spelling, subscript_bindings
+from ._elements import CASTS, element_levels, element_of, for_range, iterator_binding, spelling, subscript_bindings
 from ._source import cpp_source
 
 
@@ -57,6 +57,7 @@ class CppExtractor(CExtractor):
         self.var_types: dict[int, dict[str, str]] = {}  # scope -> variable -> declared type (``char*``)
         self.containers: set[str] = set()  # names this file declares as containers of a known element type
         self.plain: set[str] = set()  # names this file declares with a type that is no such container
+        self.aliases: dict[str, _ts.Node] = {}  # typedefs / using-aliases of this file naming a container type
         self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
         return super().run()
 
@@ -79,7 +80,8 @@ class CppExtractor(CExtractor):
             n = n.parent
         field = self.pf.symbols[owner].kind in ("class", "struct")
         # v[i], v.front(): the element (see _elements); p[i] of a pointer Foo* p: a Foo, as of an array Foo p[4]
-        levels = element_levels(self, tnode, arrays or min(stars, 1))
+        alias = self.aliases.get(self.text(tnode)) if tnode.type == "type_identifier" else None
+        levels = element_levels(self, alias if alias is not None else tnode, arrays or min(stars, 1))
         if not levels:
             self.plain.add(name)
         for suffix, ann in levels:
@@ -415,6 +417,9 @@ class CppExtractor(CExtractor):
             before = len(self.pf.symbols)
             super().on_typedef(node, owner)
             target = self._written_type(node.child_by_field_name("type"))
+            if element_of(self, node.child_by_field_name("type")) is not None:  # typedef std::vector<Foo*> Files;
+                for local in range(before, len(self.pf.symbols)):
+                    self.aliases[self.pf.symbols[local].name] = node.child_by_field_name("type")
             for local in range(before, len(self.pf.symbols)):
                 if target and self.pf.symbols[local].kind == "type_alias" and self.pf.symbols[local].name != target \
                         and not self.is_type_param(local, target):
@@ -431,6 +436,8 @@ class CppExtractor(CExtractor):
         tnode = node.child_by_field_name("type")
         if tnode is not None and tnode.type == "type_descriptor":  # using X = const T<A>;: T
             tnode = tnode.child_by_field_name("type")
+        if element_of(self, tnode) is not None:  # using Files = std::vector<Foo*>: a Files value's elements are Foos
+            self.aliases[name] = tnode
         target = self._written_type(tnode)  # a wrapper as written: CharReaderPtr(...) makes a unique_ptr
         if target and target != name and not self.is_type_param(local, target):
             self.add_relation(local, target, "extends", node)

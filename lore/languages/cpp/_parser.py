@@ -22,7 +22,15 @@ from ...parsers import _ts
 from ...parsers._common import clip_signature
 from ...parsers.records import ParsedFile
 from ..c._extract import CExtractor
-from ._elements import CASTS, element_levels, element_of, for_range, iterator_binding, spelling, subscript_bindings
+from ._elements import (
+    CASTS,
+    element_levels,
+    element_of,
+    for_range,
+    iterator_binding,
+    spelling,
+    subscript_bindings,
+)
 from ._source import cpp_source
 
 

@@ -326,3 +326,24 @@ void Holder::go() {
     assert calls[("a.ns.Holder.go", 6)] == calls[("a.ns.Holder.go", 7)] == ["a.ns.Foo.run"]
     assert calls[("a.ns.Holder.go", 8)] == calls[("a.ns.Holder.go", 9)] == ["a.ns.Bar.run"]
     assert calls[("a.ns.Holder.go", 10)] == []
+
+
+def test_a_reference_to_an_owned_object_keeps_long_chains_in_reach(tmp_path):
+    calls = _calls(tmp_path, {"a.h": """#include <memory>
+#include <string>
+namespace ns {
+class Value { public: int as() const; };
+class Result { public: const Value& operator[](const std::string& k) const; };
+class Options { public: Result parse(int argc); };
+}
+""", "a.cc": """#include "a.h"
+namespace ns {
+int go(int argc) {
+  std::unique_ptr<Options> allocated(new Options());
+  auto& options = *allocated;
+  auto result = options.parse(argc);
+  return result["x"].as();
+}
+}
+"""})
+    assert calls[("a.ns.go", 7)] == ["a.ns.Value.as"]

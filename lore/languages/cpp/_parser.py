@@ -63,6 +63,7 @@ class CppExtractor(CExtractor):
 
     def run(self) -> ParsedFile:
         self.var_types: dict[int, dict[str, str]] = {}  # scope -> variable -> declared type (``char*``)
+        self.var_anns: dict[int, dict[str, str]] = {}  # scope -> variable -> its annotation (``Options`` of a unique_ptr)
         self.containers: set[str] = set()  # names this file declares as containers of a known element type
         self.plain: set[str] = set()  # names this file declares with a type that is no such container
         self.aliases: dict[str, _ts.Node] = {}  # typedefs / using-aliases of this file naming a container type
@@ -81,6 +82,7 @@ class CppExtractor(CExtractor):
             n = n.parent
         const = n is not None and any(c.type == "type_qualifier" and self.text(c) == "const" for c in n.children)
         self.var_types.setdefault(owner, {})[name] = ("const " if const else "") + self.text(tnode) + "*" * stars
+        self.var_anns.setdefault(owner, {})[name] = self.direct_type(tnode)
         arrays = 0
         n = at.parent
         while n is not None and n.type in _VAR_DECLARATORS:
@@ -123,6 +125,16 @@ class CppExtractor(CExtractor):
 
     def on_for_range(self, node: _ts.Node, owner: int) -> None:
         for_range(self, node, owner)
+
+    def _var_ann(self, owner: int, name: str) -> str:
+        """The annotation of a variable declared in ``owner`` or a scope around it in this file (``""``: unknown)."""
+        i: int | None = owner
+        while i is not None:
+            got = self.var_anns.get(i, {}).get(name)
+            if got is not None:
+                return got
+            i = self.pf.symbols[i].parent
+        return ""
 
     def _var_type(self, owner: int, name: str) -> str | None:
         i: int | None = owner
@@ -342,7 +354,11 @@ class CppExtractor(CExtractor):
                 and (tnode is None or tnode.type == "placeholder_type_specifier"):
             src = self.dotted(value)  # auto& o = *owned; auto p = &x; auto c = cfg.comparator; auto e = v[i]: the same
             if src and not src.startswith("<") and "(" not in src:  # value (-> and . are one member access here)
-                self.add_binding(owner, name, at, alias_of=src)
+                ann = self._var_ann(owner, src)  # a local of this file: its declared type, one lookup less
+                if ann:
+                    self.add_binding(owner, name, at, annotation=ann)
+                else:
+                    self.add_binding(owner, name, at, alias_of=src)
                 return
         if value is not None and value.type == "call_expression" and (tnode is None or tnode.type == "placeholder_type_specifier"):
             fn = value.child_by_field_name("function")

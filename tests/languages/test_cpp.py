@@ -102,7 +102,7 @@ def _calls(root, files: dict[str, str], lines: bool = False) -> dict[tuple[str, 
         table = symbol_table(idx)
         for e in idx.edges("symbol_refs"):
             got = out.setdefault((table[e["caller_id"]][2], e["line"]), [])
-            if e["callee_id"] is not None and table[e["callee_id"]][2].startswith("a."):
+            if e["callee_id"] is not None and table[e["callee_id"]][2].startswith(("a.", "include.a.")):
                 row = table[e["callee_id"]]
                 got.append(f"{row[2]}:{row[5]}" if lines else row[2])
     return out
@@ -329,21 +329,20 @@ void Holder::go() {
 
 
 def test_a_reference_to_an_owned_object_keeps_long_chains_in_reach(tmp_path):
-    calls = _calls(tmp_path, {"a.h": """#include <memory>
+    calls = _calls(tmp_path, {"include/a.hpp": """#include <memory>
 #include <string>
 namespace ns {
-class Value { public: int as() const; };
+class Value { public: template <typename T> const T& as() const; };
+class Other { public: template <typename T> const T& as() const; };
 class Result { public: const Value& operator[](const std::string& k) const; };
-class Options { public: Result parse(int argc); };
+class Options { public: Options(std::string a, std::string b); Result parse(int argc, const char** argv); };
 }
-""", "a.cc": """#include "a.h"
-namespace ns {
-int go(int argc) {
-  std::unique_ptr<Options> allocated(new Options());
+""", "src/a.cpp": """#include "a.hpp"
+int go(int argc, const char* argv[]) {
+  std::unique_ptr<ns::Options> allocated(new ns::Options(argv[0], "b"));
   auto& options = *allocated;
-  auto result = options.parse(argc);
-  return result["x"].as();
-}
+  auto result = options.parse(argc, argv);
+  return result["x"].as<int>();
 }
 """})
-    assert calls[("a.ns.go", 7)] == ["a.ns.Value.as"]
+    assert [c.replace("include.a.", "a.") for c in calls[("src.a.go", 6)]] == ["a.ns.Value.as"]

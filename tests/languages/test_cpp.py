@@ -102,8 +102,8 @@ def _calls(root, files: dict[str, str], lines: bool = False) -> dict[tuple[str, 
         table = symbol_table(idx)
         for e in idx.edges("symbol_refs"):
             got = out.setdefault((table[e["caller_id"]][2], e["line"]), [])
-            if e["callee_id"] is not None and table[e["callee_id"]][2].startswith(("a.", "include.a.")):
-                row = table[e["callee_id"]]
+            row = table[e["callee_id"]] if e["callee_id"] is not None else None
+            if row is not None and row[4]:  # a definition in the project (externals have no path)
                 got.append(f"{row[2]}:{row[5]}" if lines else row[2])
     return out
 
@@ -346,3 +346,26 @@ int go(int argc, const char* argv[]) {
 }
 """})
     assert [c.replace("include.a.", "a.") for c in calls[("src.a.go", 6)]] == ["a.ns.Value.as"]
+
+
+def test_anonymous_namespaces_are_file_local(tmp_path):
+    calls = _calls(tmp_path, {"a.cc": """namespace kv {
+namespace {
+int Local() { return 1; }
+class Helper { public: Helper(int x) {} int Go() { return 1; } };
+}
+int RunA() { Helper h(1); Local(); return h.Go(); }
+}
+""", "b.cc": """namespace kv {
+namespace {
+int Local() { return 2; }
+class Helper { public: int Go() { return 2; } };
+}
+int RunB() { Helper h; Local(); return h.Go(); }
+int RunC() { return Helper(3).Go(); }
+}
+"""}, lines=True)
+    assert sorted(calls[("a.kv.RunA", 6)]) == ["a.kv.Helper.<init>:4", "a.kv.Helper.Go:4", "a.kv.Local:3"]
+    assert sorted(calls[("b.kv.RunB", 6)]) == ["b.kv.Helper.Go:4", "b.kv.Local:3"]
+    # b's Helper constructs itself (the class): a's constructor is not its
+    assert sorted(calls[("b.kv.RunC", 7)]) == ["b.kv.Helper.Go:4", "b.kv.Helper:4"]

@@ -126,6 +126,18 @@ class CppExtractor(CExtractor):
     def on_for_range(self, node: _ts.Node, owner: int) -> None:
         for_range(self, node, owner)
 
+    def _is_static(self, node: _ts.Node) -> bool:
+        """``static``, or inside an anonymous namespace: file-local either way (another file's ``Local()`` in its own
+        ``namespace {`` is no overload of this one, nor a definition of its declaration)."""
+        if super()._is_static(node):
+            return True
+        p = node.parent
+        while p is not None:
+            if p.type == "namespace_definition" and p.child_by_field_name("name") is None:
+                return True
+            p = p.parent
+        return False
+
     def _var_ann(self, owner: int, name: str) -> str:
         """The annotation of a variable declared in ``owner`` or a scope around it in this file (``""``: unknown)."""
         i: int | None = owner
@@ -258,7 +270,10 @@ class CppExtractor(CExtractor):
             local = self.add_symbol(node, owner, parts[-1], "namespace", body=node.child_by_field_name("body"))
             self.scopes.setdefault((owner, parts[-1]), local)
             return local
-        return super().define(node, owner, kind)
+        local = super().define(node, owner, kind)
+        if local is not None and kind in ("class", "struct") and self._is_static(node):
+            self.pf.symbols[local].exported = False  # namespace { class Helper }: no other file's Helper is its twin
+        return local
 
     def _placeholder(self, node: _ts.Node, owner: int, name: str, kind: str) -> int:
         """A declaration-only namespace or class named by a qualified definition (``void ns::A::m()``)."""

@@ -369,3 +369,25 @@ int RunC() { return Helper(3).Go(); }
     assert sorted(calls[("b.kv.RunB", 6)]) == ["b.kv.Helper.Go:4", "b.kv.Local:3"]
     # b's Helper constructs itself (the class): a's constructor is not its
     assert sorted(calls[("b.kv.RunC", 7)]) == ["b.kv.Helper.Go:4", "b.kv.Helper:4"]
+
+
+def test_base_class_initializers_construct_the_base(tmp_path):
+    calls = _calls(tmp_path, {"a.h": """namespace kv {
+class Base { public: explicit Base(int x); Base(int x, int y); };
+class Slice { public: Slice(const char* d); };
+class Derived : public Base {
+ public:
+  Derived(const char* d);
+ private:
+  Slice s_;
+  int Count_;
+};
+}
+""", "a.cc": """#include "a.h"
+namespace kv {
+Base::Base(int x) {}
+Base::Base(int x, int y) {}
+Derived::Derived(const char* d) : Base(1, 2), s_(d), Count_(0) {}
+}
+"""}, lines=True)
+    assert calls[("a.kv.Derived.<init>", 5)] == ["a.kv.Base.<init>:4"]  # members' initializers are no calls

@@ -418,6 +418,20 @@ class CppExtractor(CExtractor):
                     self.local_binding(owner, self.text(name_node), name_node, tnode, None)
         super().on_decl(node, owner)
 
+    def on_field_init(self, node: _ts.Node, owner: int) -> None:
+        """``Derived::Derived() : Base(1), s_(x)``: an initializer named like a type (upper case first, or qualified,
+        or with template arguments) constructs that base; a member's (``s_``, ``m_pNode``) is left alone."""
+        name = node.named_children[0] if node.named_child_count else None
+        args = next((c for c in node.named_children if c.type == "argument_list"), None)
+        if name is None or args is None or self.pf.symbols[owner].kind not in ("function", "method"):
+            return
+        if name.type == "field_identifier" and (not self.text(name)[:1].isupper() or self.text(name).endswith("_")):
+            return
+        base = self.dotted(name) if name.type != "field_identifier" else self.text(name)
+        if base and not base.startswith("std."):
+            self.add_call(owner, base, node, "new")  # at the name, where the oracle looks for it
+            self.record_arity(args)
+
     def on_new(self, node: _ts.Node, owner: int) -> None:
         t = self.dotted(node.child_by_field_name("type"))
         if t:

@@ -16,3 +16,4 @@
 (using_declaration) @using
 (namespace_alias_definition) @namespace_alias
 (for_range_loop) @for_range
+(field_initializer) @field_init

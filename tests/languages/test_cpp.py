@@ -391,3 +391,34 @@ Derived::Derived(const char* d) : Base(1, 2), s_(d), Count_(0) {}
 }
 """}, lines=True)
     assert calls[("a.kv.Derived.<init>", 5)] == ["a.kv.Base.<init>:4"]  # members' initializers are no calls
+
+
+def test_aliases_of_smart_pointers_reach_the_held_type_across_files(tmp_path):
+    calls = _calls(tmp_path, {"include/y/ptr.h": """#include <memory>
+namespace Y {
+class node;
+class Reader;
+typedef std::shared_ptr<node> shared_node;
+using ReaderPtr = std::unique_ptr<Reader>;
+}
+""", "include/y/node.h": """#include "y/ptr.h"
+namespace Y {
+class node { public: void mark(); };
+class other { public: void mark(); };
+class Reader { public: Reader(int x); int read(); };
+class Writer { public: int read(); };
+}
+""", "src/use.cpp": """#include "y/node.h"
+namespace Y {
+int use(shared_node n, Reader* raw) {
+  n->mark();
+  ReaderPtr p = ReaderPtr(raw);
+  p.reset();
+  return p->read();
+}
+}
+"""}, lines=True)
+    assert calls[("src.use.Y.use", 4)] == ["include.y.node.Y.node.mark:3"]
+    assert calls[("src.use.Y.use", 5)] == ["include.y.ptr.Y.ReaderPtr:6"]  # the unique_ptr, not Reader(int)
+    assert calls[("src.use.Y.use", 6)] == []  # the smart pointer's own member
+    assert calls[("src.use.Y.use", 7)] == ["include.y.node.Y.Reader.read:5"]

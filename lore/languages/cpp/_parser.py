@@ -470,12 +470,15 @@ class CppExtractor(CExtractor):
             before = len(self.pf.symbols)
             super().on_typedef(node, owner)
             target = self._written_type(node.child_by_field_name("type"))
+            held = self.direct_type(node.child_by_field_name("type"))  # typedef std::shared_ptr<node> shared_node;
             if element_of(self, node.child_by_field_name("type")) is not None:  # typedef std::vector<Foo*> Files;
                 for local in range(before, len(self.pf.symbols)):
                     self.aliases[self.pf.symbols[local].name] = node.child_by_field_name("type")
             for local in range(before, len(self.pf.symbols)):
                 if target and self.pf.symbols[local].kind == "type_alias" and self.pf.symbols[local].name != target \
                         and not self.is_type_param(local, target):
+                    if held and held != target and not self.is_type_param(local, held):
+                        self.add_relation(local, held, "extends", node)  # first: n->m() is the held type's m
                     self.add_relation(local, target, "extends", node)
             return
         name = self.text(node.child_by_field_name("name"))  # using Name = Type;
@@ -492,5 +495,8 @@ class CppExtractor(CExtractor):
         if element_of(self, tnode) is not None:  # using Files = std::vector<Foo*>: a Files value's elements are Foos
             self.aliases[name] = tnode
         target = self._written_type(tnode)  # a wrapper as written: CharReaderPtr(...) makes a unique_ptr
+        held = self.direct_type(tnode)  # and what it holds, first: p->read() is the CharReader's read
+        if held and held != target and held != name and not self.is_type_param(local, held):
+            self.add_relation(local, held, "extends", node)
         if target and target != name and not self.is_type_param(local, target):
             self.add_relation(local, target, "extends", node)

@@ -270,10 +270,10 @@ class CppExtractor(CExtractor):
             local = self.add_symbol(node, owner, parts[-1], "namespace", body=node.child_by_field_name("body"))
             self.scopes.setdefault((owner, parts[-1]), local)
             return local
-        local = super().define(node, owner, kind)
-        if local is not None and kind in ("class", "struct") and self._is_static(node):
-            self.pf.symbols[local].exported = False  # namespace { class Helper }: no other file's Helper is its twin
-        return local
+        got = super().define(node, owner, kind)
+        if got is not None and kind in ("class", "struct") and self._is_static(node):
+            self.pf.symbols[got].exported = False  # namespace { class Helper }: no other file's Helper is its twin
+        return got
 
     def _placeholder(self, node: _ts.Node, owner: int, name: str, kind: str) -> int:
         """A declaration-only namespace or class named by a qualified definition (``void ns::A::m()``)."""
@@ -471,9 +471,10 @@ class CppExtractor(CExtractor):
             super().on_typedef(node, owner)
             target = self._written_type(node.child_by_field_name("type"))
             held = self.direct_type(node.child_by_field_name("type"))  # typedef std::shared_ptr<node> shared_node;
-            if element_of(self, node.child_by_field_name("type")) is not None:  # typedef std::vector<Foo*> Files;
+            written = node.child_by_field_name("type")
+            if written is not None and element_of(self, written) is not None:  # typedef std::vector<Foo*> Files;
                 for local in range(before, len(self.pf.symbols)):
-                    self.aliases[self.pf.symbols[local].name] = node.child_by_field_name("type")
+                    self.aliases[self.pf.symbols[local].name] = written
             for local in range(before, len(self.pf.symbols)):
                 if target and self.pf.symbols[local].kind == "type_alias" and self.pf.symbols[local].name != target \
                         and not self.is_type_param(local, target):
@@ -492,7 +493,7 @@ class CppExtractor(CExtractor):
         tnode = node.child_by_field_name("type")
         if tnode is not None and tnode.type == "type_descriptor":  # using X = const T<A>;: T
             tnode = tnode.child_by_field_name("type")
-        if element_of(self, tnode) is not None:  # using Files = std::vector<Foo*>: a Files value's elements are Foos
+        if tnode is not None and element_of(self, tnode) is not None:  # using Files = std::vector<Foo*>: Foo elements
             self.aliases[name] = tnode
         target = self._written_type(tnode)  # a wrapper as written: CharReaderPtr(...) makes a unique_ptr
         held = self.direct_type(tnode)  # and what it holds, first: p->read() is the CharReader's read

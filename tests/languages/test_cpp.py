@@ -422,3 +422,23 @@ int use(shared_node n, Reader* raw) {
     assert calls[("src.use.Y.use", 5)] == ["include.y.ptr.Y.ReaderPtr:6"]  # the unique_ptr, not Reader(int)
     assert calls[("src.use.Y.use", 6)] == []  # the smart pointer's own member
     assert calls[("src.use.Y.use", 7)] == ["include.y.node.Y.Reader.read:5"]
+
+
+def test_an_alias_has_no_twin_class_of_its_name(tmp_path):
+    calls = _calls(tmp_path, {"sparse_set.h": """namespace re2 {
+template <typename V> class SparseSetT { public: void clear(); };
+typedef SparseSetT<void> SparseSet;
+}
+""", "dfa.cc": """#include "sparse_set.h"
+namespace re2 {
+class DFA { public: void Run(); private: class Workq; Workq* q0_; };
+class DFA::Workq : public SparseSet { public: void clear(); };
+void DFA::Workq::clear() {}
+}
+""", "prog.cc": """#include "sparse_set.h"
+namespace re2 {
+typedef SparseSet Workq;
+void Flatten(int n) { Workq q(n); q.clear(); }
+}
+"""}, lines=True)
+    assert calls[("prog.re2.Flatten", 4)] == ["prog.re2.Workq:3", "sparse_set.re2.SparseSetT.clear:2"]

@@ -50,8 +50,10 @@ def _file_local(world, sid: int) -> bool:
 def _twins(world, class_id: int) -> list[int]:
     """The other classes of ``class_id``'s name inside the same namespaces (a header's class and the placeholder
     holding its out-of-line methods), but never across files when either is in an anonymous namespace: two sources'
-    ``namespace { class Helper }`` are two classes."""
+    ``namespace { class Helper }`` are two classes; an alias has none."""
     srow = world.syms[class_id]
+    if srow.kind not in ("class", "struct"):  # an alias (typedef SparseSet Workq) has its target's members, no twins
+        return []
     local = _file_local(world, class_id)
     return [t for t in _c_classes(world).get(_relative_name(world, class_id), ())[:16]
             if t != class_id and (world.syms[t].file_id == srow.file_id or not (local or _file_local(world, t)))]

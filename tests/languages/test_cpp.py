@@ -442,3 +442,17 @@ void Flatten(int n) { Workq q(n); q.clear(); }
 }
 """}, lines=True)
     assert calls[("prog.re2.Flatten", 4)] == ["prog.re2.Workq:3", "sparse_set.re2.SparseSetT.clear:2"]
+
+
+def test_an_exact_overload_beats_a_template_for_an_argument_typed_by_the_resolver(tmp_path):
+    calls = _calls(tmp_path, {"t.cpp": """enum XMLError { XML_SUCCESS, XML_ERROR_PARSING };
+class Doc { public: XMLError ErrorID() const; };
+bool Check(const char* name, const char* expected, const char* found) { return true; }
+bool Check(const char* name, XMLError expected, XMLError found) { return true; }
+template <class T> bool Check(const char* name, T expected, T found, bool echo = true) { return true; }
+void run(const Doc& doc) {
+  Check("bad", XML_ERROR_PARSING, doc.ErrorID());
+}
+"""}, lines=True)
+    got = calls[("t.run", 7)]
+    assert "t.Check:4" in got and "t.Check:5" not in got  # the template fits as well as the enum overload, no better

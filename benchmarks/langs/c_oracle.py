@@ -21,7 +21,8 @@ The projects, chosen before the rules were written (issue 30):
 
 * tuned on: ``DaveGamble/cJSON`` (C), ``leethomason/tinyxml2`` (C++), the kernel's ``mm/`` with
   ``include/`` and ``arch/x86/include/`` (C, for ``kfree``); for the C++ half of issue 30 also
-  ``google/snappy``, ``open-source-parsers/jsoncpp`` (CMake) and ``fmtlib/fmt`` (C++);
+  ``google/snappy``, ``open-source-parsers/jsoncpp`` (CMake) and ``fmtlib/fmt`` (C++), then
+  ``jarro2783/cxxopts``, ``google/re2`` and ``google/double-conversion`` (C++, its third step);
 * reported on (their misses were not read while tuning): ``redis/hiredis`` (C), the kernel's
   ``kernel/`` with ``include/`` and ``arch/x86/include/`` (C), ``google/leveldb`` (C++, CMake),
   ``jbeder/yaml-cpp`` (C++, CMake).

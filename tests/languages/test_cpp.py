@@ -82,3 +82,377 @@ int main() { auto p = std::make_unique<Widget>(1); p->draw(); }
     assert ("first", "Widget", "param") in refs and not [r for r in refs if r[1] == "T"]
     binds = {(pf.symbols[b.owner].name, b.name): b.value for b in pf.bindings}
     assert binds[("main", "p")] == "Widget"
+
+
+# -- resolution on small projects ---------------------------------------------------------------------------------
+def _calls(root, files: dict[str, str], lines: bool = False) -> dict[tuple[str, int], list[str]]:
+    """(caller's qualified name, line) -> the qualified names its calls on that line bind (unbound: nothing), each
+    with ``:LINE`` of the definition when ``lines``."""
+    from lore.api import open_index
+    from lore.bench._data import symbol_table
+    from lore.index import index_repo
+
+    for rel, text in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    index_repo(root, workers=1)
+    out: dict[tuple[str, int], list[str]] = {}
+    with open_index(root / ".lore" / "index.db", readonly=True) as idx:
+        table = symbol_table(idx)
+        for e in idx.edges("symbol_refs"):
+            got = out.setdefault((table[e["caller_id"]][2], e["line"]), [])
+            row = table[e["callee_id"]] if e["callee_id"] is not None else None
+            if row is not None and row[4]:  # a definition in the project (externals have no path)
+                got.append(f"{row[2]}:{row[5]}" if lines else row[2])
+    return out
+
+
+HOLDER_H = """#include <vector>
+#include <map>
+#include <string>
+namespace ns {
+class Foo { public: int run(); };
+class Bar { public: int run(); };
+struct Meta { Foo* f; };
+class Holder {
+ public:
+  void go();
+ private:
+  std::vector<Foo> v_;
+  std::vector<Foo*> vp_;
+  std::map<int, Foo*> m_;
+  std::vector<Meta*> metas_[3];
+  Foo arr_[4];
+  std::vector<int> ints_;
+};
+}
+"""
+
+
+def test_container_elements_subscripts_range_for_and_map_iterators(tmp_path):
+    calls = _calls(tmp_path, {"a.h": HOLDER_H, "a.cc": """#include "a.h"
+namespace ns {
+int Foo::run() { return 1; }
+int Bar::run() { return 2; }
+void Holder::go() {
+  std::vector<Foo> v; v[0].run();
+  v_[1].run();
+  vp_[0]->run();
+  for (auto& f : v) f.run();
+  for (Foo* p : vp_) p->run();
+  auto it = m_.find(1); it->second->run();
+  for (const auto& kv : m_) kv.second->run();
+  for (auto& [k, b] : m_) b->run();
+  metas_[0][1]->f->run();
+  arr_[2].run();
+  v.front().run(); vp_.back()->run();  // a field declared in the header
+  std::string s; s[0].run();
+  ints_[0].run();
+  for (auto x : ints_) x.run();
+  Bar bars[2]; bars[1].run();
+}
+}
+"""})
+    foo, bar = ["a.ns.Foo.run"], ["a.ns.Bar.run"]
+    for line in range(6, 16):
+        assert calls[("a.ns.Holder.go", line)] == foo, line
+    assert calls[("a.ns.Holder.go", 16)] == foo + foo
+    assert calls[("a.ns.Holder.go", 17)] == []  # a std::string's character: no project type
+    assert calls[("a.ns.Holder.go", 18)] == [] and calls[("a.ns.Holder.go", 19)] == []  # ints: never guessed by name
+    assert calls[("a.ns.Holder.go", 20)] == bar
+
+
+def test_cast_receivers(tmp_path):
+    calls = _calls(tmp_path, {"a.h": "namespace ns {\nclass Foo { public: int run(); };\nclass Bar { public: int run(); };\n}\n",
+                              "a.cc": """#include "a.h"
+namespace ns {
+int Foo::run() { return 1; }
+int Bar::run() { return 2; }
+void go(void* p, const Foo& f) {
+  static_cast<Foo*>(p)->run();
+  reinterpret_cast<const Bar*>(p)->run();
+  const_cast<Foo&>(f).run();
+  dynamic_cast<std::string*>(p)->run();
+}
+}
+"""})
+    assert calls[("a.ns.go", 6)] == ["a.ns.Foo.run"] and calls[("a.ns.go", 8)] == ["a.ns.Foo.run"]
+    assert calls[("a.ns.go", 7)] == ["a.ns.Bar.run"]
+    assert calls[("a.ns.go", 9)] == []  # a library type: never guessed by name
+
+
+def test_auto_from_a_dereference_an_address_or_a_field(tmp_path):
+    calls = _calls(tmp_path, {"a.h": "#include <memory>\nnamespace ns {\nclass Foo { public: int run(); Foo* next; };\n"
+                                     "class Bar { public: int run(); };\n}\n",
+                              "a.cc": """#include "a.h"
+namespace ns {
+int Foo::run() { return 1; }
+int Bar::run() { return 2; }
+void go(Foo* p, std::unique_ptr<Bar> u) {
+  auto& f = *p; f.run();
+  auto& b = *u; b.run();
+  auto n = p->next; n->run();
+  auto q = &b; q->run();
+  auto x = 3; x.run();
+}
+}
+"""})
+    foo, bar = ["a.ns.Foo.run"], ["a.ns.Bar.run"]
+    assert [calls[("a.ns.go", i)] for i in range(6, 11)] == [foo, bar, foo, bar, []]
+
+
+def test_subscripts_through_operator_brackets_and_pointers(tmp_path):
+    calls = _calls(tmp_path, {"a.h": """#include <string>
+namespace ns {
+class Value { public: int as(); };
+class Other { public: int as(); };
+class Result { public: const Value& operator[](const std::string& k) const; Value** all(); };
+Result parse();
+}
+""", "a.cc": """#include "a.h"
+namespace ns {
+int Value::as() { return 1; }
+int Other::as() { return 2; }
+void go(const Result& r, std::string s, Other* others) {
+  r["x"].as();
+  auto res = parse();
+  res["y"].as();
+  s[0].as();
+  others[1].as();
+  res.all()[0]->as();
+}
+}
+"""})
+    assert sorted(calls[("a.ns.go", 11)]) == ["a.ns.Result.all", "a.ns.Value.as"]  # an element of the array all() returns
+    assert calls[("a.ns.go", 6)] == calls[("a.ns.go", 8)] == ["a.ns.Value.as"]
+    assert calls[("a.ns.go", 9)] == []  # std::string has no project operator[]
+    assert calls[("a.ns.go", 10)] == ["a.ns.Other.as"]
+
+
+def test_overloads_by_the_type_of_this_fields_and_calls(tmp_path):
+    calls = _calls(tmp_path, {"a.h": """namespace ns {
+class Text; class Comment;
+class Visitor { public: virtual bool Visit(const Text& t); virtual bool Visit(const Comment& c); };
+class Text { public: bool Accept(Visitor* v) const; Comment* c_; Comment* get() const; };
+class Comment { public: bool Accept(Visitor* v) const; };
+}
+""", "a.cc": """#include "a.h"
+namespace ns {
+bool Visitor::Visit(const Text& t) { return true; }
+bool Visitor::Visit(const Comment& c) { return false; }
+bool Text::Accept(Visitor* v) const {
+  v->Visit(*this);
+  v->Visit(*c_);
+  v->Visit(*this->get());
+  return v->Visit(unknown());
+}
+}
+"""}, lines=True)
+    text, comment = ["a.ns.Visitor.Visit:3"], ["a.ns.Visitor.Visit:4"]
+    assert calls[("a.ns.Text.Accept", 6)] == text and calls[("a.ns.Text.Accept", 7)] == comment
+    assert sorted(calls[("a.ns.Text.Accept", 8)]) == ["a.ns.Text.get:4", *comment]
+    assert len(calls[("a.ns.Text.Accept", 9)]) == 2  # an argument of unknown type: both overloads stay
+
+
+def test_thread_safety_annotations_keep_the_class():
+    src = b"""namespace port {
+class LOCKABLE Mutex {
+ public:
+  void Lock() EXCLUSIVE_LOCK_FUNCTION() { mu_.lock(); }
+  void AssertHeld() const
+      ASSERT_EXCLUSIVE_LOCK() { }
+ private:
+  std::mutex mu_;
+};
+}
+class DB {
+  void Compact() EXCLUSIVE_LOCKS_REQUIRED(mutex_);
+  int pending_ GUARDED_BY(mutex_);
+  port::Mutex mutex_;
+};
+void Run() ABSL_NO_THREAD_SAFETY_ANALYSIS { if (x) FOO_BAR(y); }
+"""
+    pf = cpp.parse("db/db.h", src, "db.db")
+    names = {s.qualified_name for s in pf.symbols}
+    assert {"db.db.port.Mutex.Lock", "db.db.port.Mutex.AssertHeld", "db.db.DB.Compact", "db.db.Run"} <= names
+    assert pf.syntax_errors == 0
+    assert [c.callee for c in pf.calls] == ["mu_.lock", "FOO_BAR"]  # a macro call in a statement stays a call
+
+
+def test_a_comment_inside_a_continued_macro_keeps_the_macro():
+    src = b"""#ifndef NDEBUG
+#  define CHECK(c, m) \\
+    ((c) /* void() fails on old compilers */ \\
+         ? (void)0 : fail(m))
+#endif
+int after() { return helper(); }
+"""
+    pf = cpp.parse("a.hpp", src, "a")
+    assert [s.name for s in pf.symbols if s.kind == "function"] == ["CHECK", "after"]
+    assert pf.syntax_errors == 0
+
+
+def test_containers_named_by_an_alias_in_the_same_file(tmp_path):
+    calls = _calls(tmp_path, {"a.h": """#include <vector>
+#include <unordered_map>
+namespace ns {
+class Foo { public: int run(); };
+class Bar { public: int run(); };
+using FooMap = std::unordered_map<int, Foo>;
+typedef std::vector<Bar*> Bars;
+typedef int Count;
+class Holder {
+ public:
+  void go();
+  FooMap m_;
+  Bars bars_;
+  Count n_;
+};
+}
+""", "a.cc": """#include "a.h"
+namespace ns {
+int Foo::run() { return 1; }
+int Bar::run() { return 2; }
+void Holder::go() {
+  m_[1].run();
+  auto it = m_.find(1); it->second.run();
+  for (auto* b : bars_) b->run();
+  bars_[0]->run();
+  n_[0].run();
+}
+}
+"""})
+    assert calls[("a.ns.Holder.go", 6)] == calls[("a.ns.Holder.go", 7)] == ["a.ns.Foo.run"]
+    assert calls[("a.ns.Holder.go", 8)] == calls[("a.ns.Holder.go", 9)] == ["a.ns.Bar.run"]
+    assert calls[("a.ns.Holder.go", 10)] == []
+
+
+def test_a_reference_to_an_owned_object_keeps_long_chains_in_reach(tmp_path):
+    calls = _calls(tmp_path, {"include/a.hpp": """#include <memory>
+#include <string>
+namespace ns {
+class Value { public: template <typename T> const T& as() const; };
+class Other { public: template <typename T> const T& as() const; };
+class Result { public: const Value& operator[](const std::string& k) const; };
+class Options { public: Options(std::string a, std::string b); Result parse(int argc, const char** argv); };
+}
+""", "src/a.cpp": """#include "a.hpp"
+int go(int argc, const char* argv[]) {
+  std::unique_ptr<ns::Options> allocated(new ns::Options(argv[0], "b"));
+  auto& options = *allocated;
+  auto result = options.parse(argc, argv);
+  return result["x"].as<int>();
+}
+"""})
+    assert [c.replace("include.a.", "a.") for c in calls[("src.a.go", 6)]] == ["a.ns.Value.as"]
+
+
+def test_anonymous_namespaces_are_file_local(tmp_path):
+    calls = _calls(tmp_path, {"a.cc": """namespace kv {
+namespace {
+int Local() { return 1; }
+class Helper { public: Helper(int x) {} int Go() { return 1; } };
+}
+int RunA() { Helper h(1); Local(); return h.Go(); }
+}
+""", "b.cc": """namespace kv {
+namespace {
+int Local() { return 2; }
+class Helper { public: int Go() { return 2; } };
+}
+int RunB() { Helper h; Local(); return h.Go(); }
+int RunC() { return Helper(3).Go(); }
+}
+"""}, lines=True)
+    assert sorted(calls[("a.kv.RunA", 6)]) == ["a.kv.Helper.<init>:4", "a.kv.Helper.Go:4", "a.kv.Local:3"]
+    assert sorted(calls[("b.kv.RunB", 6)]) == ["b.kv.Helper.Go:4", "b.kv.Local:3"]
+    # b's Helper constructs itself (the class): a's constructor is not its
+    assert sorted(calls[("b.kv.RunC", 7)]) == ["b.kv.Helper.Go:4", "b.kv.Helper:4"]
+
+
+def test_base_class_initializers_construct_the_base(tmp_path):
+    calls = _calls(tmp_path, {"a.h": """namespace kv {
+class Base { public: explicit Base(int x); Base(int x, int y); };
+class Slice { public: Slice(const char* d); };
+class Derived : public Base {
+ public:
+  Derived(const char* d);
+ private:
+  Slice s_;
+  int Count_;
+};
+}
+""", "a.cc": """#include "a.h"
+namespace kv {
+Base::Base(int x) {}
+Base::Base(int x, int y) {}
+Derived::Derived(const char* d) : Base(1, 2), s_(d), Count_(0) {}
+}
+"""}, lines=True)
+    assert calls[("a.kv.Derived.<init>", 5)] == ["a.kv.Base.<init>:4"]  # members' initializers are no calls
+
+
+def test_aliases_of_smart_pointers_reach_the_held_type_across_files(tmp_path):
+    calls = _calls(tmp_path, {"include/y/ptr.h": """#include <memory>
+namespace Y {
+class node;
+class Reader;
+typedef std::shared_ptr<node> shared_node;
+using ReaderPtr = std::unique_ptr<Reader>;
+}
+""", "include/y/node.h": """#include "y/ptr.h"
+namespace Y {
+class node { public: void mark(); };
+class other { public: void mark(); };
+class Reader { public: Reader(int x); int read(); };
+class Writer { public: int read(); };
+}
+""", "src/use.cpp": """#include "y/node.h"
+namespace Y {
+int use(shared_node n, Reader* raw) {
+  n->mark();
+  ReaderPtr p = ReaderPtr(raw);
+  p.reset();
+  return p->read();
+}
+}
+"""}, lines=True)
+    assert calls[("src.use.Y.use", 4)] == ["include.y.node.Y.node.mark:3"]
+    assert calls[("src.use.Y.use", 5)] == ["include.y.ptr.Y.ReaderPtr:6"]  # the unique_ptr, not Reader(int)
+    assert calls[("src.use.Y.use", 6)] == []  # the smart pointer's own member
+    assert calls[("src.use.Y.use", 7)] == ["include.y.node.Y.Reader.read:5"]
+
+
+def test_an_alias_has_no_twin_class_of_its_name(tmp_path):
+    calls = _calls(tmp_path, {"sparse_set.h": """namespace re2 {
+template <typename V> class SparseSetT { public: void clear(); };
+typedef SparseSetT<void> SparseSet;
+}
+""", "dfa.cc": """#include "sparse_set.h"
+namespace re2 {
+class DFA { public: void Run(); private: class Workq; Workq* q0_; };
+class DFA::Workq : public SparseSet { public: void clear(); };
+void DFA::Workq::clear() {}
+}
+""", "prog.cc": """#include "sparse_set.h"
+namespace re2 {
+typedef SparseSet Workq;
+void Flatten(int n) { Workq q(n); q.clear(); }
+}
+"""}, lines=True)
+    assert calls[("prog.re2.Flatten", 4)] == ["prog.re2.Workq:3", "sparse_set.re2.SparseSetT.clear:2"]
+
+
+def test_an_exact_overload_beats_a_template_for_an_argument_typed_by_the_resolver(tmp_path):
+    calls = _calls(tmp_path, {"t.cpp": """enum XMLError { XML_SUCCESS, XML_ERROR_PARSING };
+class Doc { public: XMLError ErrorID() const; };
+bool Check(const char* name, const char* expected, const char* found) { return true; }
+bool Check(const char* name, XMLError expected, XMLError found) { return true; }
+template <class T> bool Check(const char* name, T expected, T found, bool echo = true) { return true; }
+void run(const Doc& doc) {
+  Check("bad", XML_ERROR_PARSING, doc.ErrorID());
+}
+"""}, lines=True)
+    got = calls[("t.run", 7)]
+    assert "t.Check:4" in got and "t.Check:5" not in got  # the template fits as well as the enum overload, no better

@@ -150,8 +150,8 @@ def _best_by_arguments(world, fits: list[int], args: list[str]) -> list[int]:
             base = _shape(world, params[i])[0] if templ else ""
             if base in templ:  # a template parameter: any type, the same for every argument it deduces
                 got = _LITERAL_TYPES.get(a) or (_shape(world, a[1:])[0] if a[:1] == "=" else "")
-                if got:
-                    score += 2 if deduced.setdefault(base, got) == got else -9
+                if got:  # as much as the same type scores (1 for a type of unknown pointer levels, =T?)
+                    score += (1 if a.endswith("?") else 2) if deduced.setdefault(base, got) == got else -9
                 continue
             score += _fit_any(world, a, params[i])
         scored.append(((score, not templ), s))  # as good a match: the function that is no template wins

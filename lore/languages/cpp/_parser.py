@@ -22,6 +22,15 @@ from ...parsers import _ts
 from ...parsers._common import clip_signature
 from ...parsers.records import ParsedFile
 from ..c._extract import CExtractor
+from ._elements import (
+    CASTS,
+    element_levels,
+    element_of,
+    for_range,
+    iterator_binding,
+    spelling,
+    subscript_bindings,
+)
 from ._source import cpp_source
 
 
@@ -41,7 +50,6 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 
 
 MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})
-_CASTS = frozenset({"static_cast", "const_cast", "reinterpret_cast", "dynamic_cast"})
 _VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
                               "parenthesized_declarator", "attributed_declarator"})
 
@@ -55,6 +63,11 @@ class CppExtractor(CExtractor):
 
     def run(self) -> ParsedFile:
         self.var_types: dict[int, dict[str, str]] = {}  # scope -> variable -> declared type (``char*``)
+        self.var_anns: dict[int, dict[str, str]] = {}  # scope -> variable -> its annotation (``Options`` of a unique_ptr)
+        self.containers: set[str] = set()  # names this file declares as containers of a known element type
+        self.plain: set[str] = set()  # names this file declares with a type that is no such container
+        self.aliases: dict[str, _ts.Node] = {}  # typedefs / using-aliases of this file naming a container type
+        self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
         return super().run()
 
     # -- argument types (overloads) -------------------------------------------------------------
@@ -69,6 +82,23 @@ class CppExtractor(CExtractor):
             n = n.parent
         const = n is not None and any(c.type == "type_qualifier" and self.text(c) == "const" for c in n.children)
         self.var_types.setdefault(owner, {})[name] = ("const " if const else "") + self.text(tnode) + "*" * stars
+        self.var_anns.setdefault(owner, {})[name] = self.direct_type(tnode)
+        arrays = 0
+        n = at.parent
+        while n is not None and n.type in _VAR_DECLARATORS:
+            arrays += n.type == "array_declarator"
+            n = n.parent
+        field = self.pf.symbols[owner].kind in ("class", "struct")
+        # v[i], v.front(): the element (see _elements); p[i] of a pointer Foo* p: a Foo, as of an array Foo p[4]
+        alias = self.aliases.get(self.text(tnode)) if tnode.type == "type_identifier" else None
+        levels = element_levels(self, alias if alias is not None else tnode, arrays or min(stars, 1))
+        if not levels:
+            self.plain.add(name)
+        for suffix, ann in levels:
+            self.containers.add(name)
+            self.add_binding(owner, name + suffix, at, annotation=ann)
+            if field:
+                self.add_binding(owner, f"self.{name}{suffix}", at, annotation=ann)
 
     def on_call(self, node: _ts.Node, owner: int) -> None:
         """A call; ``x.m()`` on a variable declared ``const T`` / ``const T*`` / ``const T&`` gets the call attribute
@@ -80,6 +110,43 @@ class CppExtractor(CExtractor):
             t = self._var_type(owner, self.text(recv))
             if t is not None and t.startswith("const "):
                 self.pf.calls[-1].args.append("~const")
+
+    def dotted(self, node: _ts.Node | None) -> str:
+        """C's spelling, elements and casts as :func:`lore.languages.cpp._elements.spelling` spells them."""
+        got = spelling(self, node) if node is not None else None
+        if got is not None:
+            return got
+        return super().dotted(node)
+
+    def finish(self) -> None:
+        """Before C's: subscripts of locals through their ``operator[]`` (:func:`~lore.languages.cpp._elements.subscript_bindings`)."""
+        subscript_bindings(self)
+        super().finish()
+
+    def on_for_range(self, node: _ts.Node, owner: int) -> None:
+        for_range(self, node, owner)
+
+    def _is_static(self, node: _ts.Node) -> bool:
+        """``static``, or inside an anonymous namespace: file-local either way (another file's ``Local()`` in its own
+        ``namespace {`` is no overload of this one, nor a definition of its declaration)."""
+        if super()._is_static(node):
+            return True
+        p = node.parent
+        while p is not None:
+            if p.type == "namespace_definition" and p.child_by_field_name("name") is None:
+                return True
+            p = p.parent
+        return False
+
+    def _var_ann(self, owner: int, name: str) -> str:
+        """The annotation of a variable declared in ``owner`` or a scope around it in this file (``""``: unknown)."""
+        i: int | None = owner
+        while i is not None:
+            got = self.var_anns.get(i, {}).get(name)
+            if got is not None:
+                return got
+            i = self.pf.symbols[i].parent
+        return ""
 
     def _var_type(self, owner: int, name: str) -> str | None:
         i: int | None = owner
@@ -107,10 +174,15 @@ class CppExtractor(CExtractor):
             stars, arg = 1, arg.named_children[-1] if arg.named_child_count else arg
         if arg.type == "call_expression":  # static_cast<int>(x): an int
             fn = arg.child_by_field_name("function")
-            if fn is not None and fn.type == "template_function" and self.text(fn.child_by_field_name("name")) in _CASTS:
+            if fn is not None and fn.type == "template_function" and self.text(fn.child_by_field_name("name")) in CASTS:
                 targs = fn.child_by_field_name("arguments")
                 first = next((a for a in targs.named_children), None) if targs is not None else None
                 return "=" + self.text(first) if first is not None else ""
+        if arg.type == "pointer_expression" and not stars and arg.named_child_count:  # *this, *p: the pointee's type
+            arg = arg.named_children[-1]
+        if arg.type in ("this", "field_expression", "call_expression", "subscript_expression"):
+            path = self.dotted(arg)  # this->name_, node.value(), (*this): the resolver types them
+            return "@" + path if path and "<" not in path and not stars else ""
         if arg.type not in ("identifier", "type_identifier"):  # type_identifier: T x(name) read as a declaration
             return ""
         got = self._var_type(owner, self.text(arg))
@@ -198,7 +270,10 @@ class CppExtractor(CExtractor):
             local = self.add_symbol(node, owner, parts[-1], "namespace", body=node.child_by_field_name("body"))
             self.scopes.setdefault((owner, parts[-1]), local)
             return local
-        return super().define(node, owner, kind)
+        got = super().define(node, owner, kind)
+        if got is not None and kind in ("class", "struct") and self._is_static(node):
+            self.pf.symbols[got].exported = False  # namespace { class Helper }: no other file's Helper is its twin
+        return got
 
     def _placeholder(self, node: _ts.Node, owner: int, name: str, kind: str) -> int:
         """A declaration-only namespace or class named by a qualified definition (``void ns::A::m()``)."""
@@ -287,6 +362,19 @@ class CppExtractor(CExtractor):
 
     def local_binding(self, owner: int, name: str, at: _ts.Node, tnode: _ts.Node | None, value: _ts.Node | None) -> None:
         self.declare_var(owner, name, tnode, at)
+        if (tnode is None or tnode.type == "placeholder_type_specifier") and iterator_binding(self, owner, name, at, value):
+            return
+        if value is not None and value.type in ("identifier", "field_expression", "pointer_expression",
+                                                 "subscript_expression", "parenthesized_expression") \
+                and (tnode is None or tnode.type == "placeholder_type_specifier"):
+            src = self.dotted(value)  # auto& o = *owned; auto p = &x; auto c = cfg.comparator; auto e = v[i]: the same
+            if src and not src.startswith("<") and "(" not in src:  # value (-> and . are one member access here)
+                ann = self._var_ann(owner, src)  # a local of this file: its declared type, one lookup less
+                if ann:
+                    self.add_binding(owner, name, at, annotation=ann)
+                else:
+                    self.add_binding(owner, name, at, alias_of=src)
+                return
         if value is not None and value.type == "call_expression" and (tnode is None or tnode.type == "placeholder_type_specifier"):
             fn = value.child_by_field_name("function")
             if self.dotted(fn) in MAKERS:  # auto p = std::make_unique<Widget>(...): a Widget
@@ -330,6 +418,20 @@ class CppExtractor(CExtractor):
                     self.local_binding(owner, self.text(name_node), name_node, tnode, None)
         super().on_decl(node, owner)
 
+    def on_field_init(self, node: _ts.Node, owner: int) -> None:
+        """``Derived::Derived() : Base(1), s_(x)``: an initializer named like a type (upper case first, or qualified,
+        or with template arguments) constructs that base; a member's (``s_``, ``m_pNode``) is left alone."""
+        name = node.named_children[0] if node.named_child_count else None
+        args = next((c for c in node.named_children if c.type == "argument_list"), None)
+        if name is None or args is None or self.pf.symbols[owner].kind not in ("function", "method"):
+            return
+        if name.type == "field_identifier" and (not self.text(name)[:1].isupper() or self.text(name).endswith("_")):
+            return
+        base = self.dotted(name) if name.type != "field_identifier" else self.text(name)
+        if base and not base.startswith("std."):
+            self.add_call(owner, base, node, "new")  # at the name, where the oracle looks for it
+            self.record_arity(args)
+
     def on_new(self, node: _ts.Node, owner: int) -> None:
         t = self.dotted(node.child_by_field_name("type"))
         if t:
@@ -368,9 +470,16 @@ class CppExtractor(CExtractor):
             before = len(self.pf.symbols)
             super().on_typedef(node, owner)
             target = self._written_type(node.child_by_field_name("type"))
+            held = self.direct_type(node.child_by_field_name("type"))  # typedef std::shared_ptr<node> shared_node;
+            written = node.child_by_field_name("type")
+            if written is not None and element_of(self, written) is not None:  # typedef std::vector<Foo*> Files;
+                for local in range(before, len(self.pf.symbols)):
+                    self.aliases[self.pf.symbols[local].name] = written
             for local in range(before, len(self.pf.symbols)):
                 if target and self.pf.symbols[local].kind == "type_alias" and self.pf.symbols[local].name != target \
                         and not self.is_type_param(local, target):
+                    if held and held != target and not self.is_type_param(local, held):
+                        self.add_relation(local, held, "extends", node)  # first: n->m() is the held type's m
                     self.add_relation(local, target, "extends", node)
             return
         name = self.text(node.child_by_field_name("name"))  # using Name = Type;
@@ -384,6 +493,11 @@ class CppExtractor(CExtractor):
         tnode = node.child_by_field_name("type")
         if tnode is not None and tnode.type == "type_descriptor":  # using X = const T<A>;: T
             tnode = tnode.child_by_field_name("type")
+        if tnode is not None and element_of(self, tnode) is not None:  # using Files = std::vector<Foo*>: Foo elements
+            self.aliases[name] = tnode
         target = self._written_type(tnode)  # a wrapper as written: CharReaderPtr(...) makes a unique_ptr
+        held = self.direct_type(tnode)  # and what it holds, first: p->read() is the CharReader's read
+        if held and held != target and held != name and not self.is_type_param(local, held):
+            self.add_relation(local, held, "extends", node)
         if target and target != name and not self.is_type_param(local, target):
             self.add_relation(local, target, "extends", node)

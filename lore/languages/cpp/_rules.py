@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..c._rules import CRules
+from .._rules import record_of, twin_member
+from ..c._overloads import _relative_name
+from ..c._rules import CRules, _c_classes
 
 # members of the standard library's strings, containers and smart pointers: ``x.size()`` on a receiver whose
 # type lore does not know is far more often ``std::string::size`` than the repository's one ``size``, so
@@ -22,3 +24,36 @@ class CppRules(CRules):
     language = "cpp"
     builtin_prefix = "cpp.std"
     builtin_method_names = STD_MEMBERS
+
+    def constructor(self, world, class_id: int, name: str):
+        """C's rule (constructors are not inherited; a class without one constructs itself) over :func:`_twins`."""
+        srow = world.syms.get(class_id)
+        if srow is None or srow.kind not in ("class", "struct"):
+            return None
+        for t in [class_id, *_twins(world, class_id)]:
+            kids = world.children.get(t, {}).get(name)
+            if kids:
+                return ("sym", kids[-1]), "self_method"
+        return None
+
+    def detached_member(self, world, type_id: int, name: str):
+        """Members of the class's twins (:func:`_twins`): methods, fields and bases declared or defined apart."""
+        return twin_member(world, _twins(world, type_id), name)
+
+
+def _file_local(world, sid: int) -> bool:
+    """Whether a class is declared inside an anonymous namespace (its file's alone)."""
+    _c, sym = record_of(world, sid)
+    return sym is not None and not sym.exported
+
+
+def _twins(world, class_id: int) -> list[int]:
+    """The other classes of ``class_id``'s name inside the same namespaces (a header's class and the placeholder
+    holding its out-of-line methods), but never across files when either is in an anonymous namespace: two sources'
+    ``namespace { class Helper }`` are two classes; an alias has none."""
+    srow = world.syms[class_id]
+    if srow.kind not in ("class", "struct"):  # an alias (typedef SparseSet Workq) has its target's members, no twins
+        return []
+    local = _file_local(world, class_id)
+    return [t for t in _c_classes(world).get(_relative_name(world, class_id), ())[:16]
+            if t != class_id and (world.syms[t].file_id == srow.file_id or not (local or _file_local(world, t)))]

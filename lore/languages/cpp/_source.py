@@ -16,6 +16,29 @@ _EXPORT_MACRO = re.compile(rb"(?<![\w#:.>])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API|
 # ``#if`` / ``#else`` / ``#endif`` in the middle of a construct (a member initializer list after a ``,``, an
 # argument list after a ``(``, a declaration after ``template <...>``): the grammar cannot place the directive
 # there and loses everything up to the end of the file. Such directive lines are blanked, both branches kept.
+# a pragma-like macro alone on its line (``CXXOPTS_IGNORE_WARNING("-Weffc++")``, ``_Pragma("once")``): no statement
+# (no ``;``) and no declaration wrapper (a string is its only argument); the grammar would join it to the next line
+_PRAGMA_MACRO = re.compile(rb'^[ \t]*(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|_Pragma)[ \t]*\([ \t]*"[^"\n]*"[ \t]*\)[ \t]*\r?$',
+                           re.MULTILINE)
+# ``typename std::enable_if<C>::type* = nullptr`` as a template parameter: the grammar takes no unnamed pointer with a
+# default there and loses the template; the ``*`` is blanked (a non-type parameter of the type itself parses)
+_SFINAE_POINTER = re.compile(rb"(>(?:::type)?[ \t]*)\*(?=[ \t]*=[ \t]*(?:nullptr|0|NULL)\b)")
+# Attribute macros the grammar cannot place (Clang's thread-safety annotations and their kind: ``class LOCKABLE
+# Mutex {``, ``void Lock() EXCLUSIVE_LOCK_FUNCTION() {``, ``int n_ GUARDED_BY(mu_);``, ``void f() ABSL_NO_THREAD_SAFETY_
+# ANALYSIS {``): upper case, after a class key, after a function's parameters, or after a field's name. Each loses the
+# class or function around it; blanked, what they annotate parses.
+_MACRO_NAME = rb"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*"
+_CLASS_MACRO = re.compile(rb"\b(?:class|struct)[ \t]+(" + _MACRO_NAME + rb")(?=[ \t]+[A-Za-z_]\w*[ \t]*(?:[:{]|final\b|\r?$))",
+                          re.MULTILINE)
+_TRAILING_MACRO = re.compile(rb"\)\s*(?:const\s*)?(?:override\s*)?(?:noexcept\s*)?(" + _MACRO_NAME
+                             + rb"_" + rb"[A-Z0-9_]*(?:[ \t]*\([^()\n]*\))?)(?=[ \t]*(?:[{;]|\r?$))", re.MULTILINE)
+_FIELD_MACRO = re.compile(rb"\b([A-Za-z_]\w*)[ \t]+(" + _MACRO_NAME + rb"_[A-Z0-9_]*[ \t]*\([^()\n]*\))(?=[ \t]*;)")
+_NOT_DECLARED = frozenset({b"return", b"throw", b"case", b"else", b"new", b"delete", b"goto", b"co_return", b"co_yield",
+                           b"co_await", b"sizeof", b"do"})
+_STATEMENT_HEADS = frozenset({b"if", b"while", b"for", b"switch", b"catch", b"return", b"sizeof", b"decltype",
+                              b"alignof", b"noexcept", b"static_assert"})
+# a block comment on a continued line of a macro definition (``((c) /* note */ \\``): the grammar ends the macro there
+_CONTINUED_COMMENT = re.compile(rb"/\*[^\n]*?\*/(?=[^\n]*\\\r?$)", re.MULTILINE)
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b")
 _TEMPLATE_HEAD = re.compile(rb"template\s*<.*>$")
 
@@ -29,20 +52,84 @@ def _blank_outside_directives(m: re.Match) -> bytes:
     return b" " * len(m.group(0))
 
 
-def cpp_source(source: bytes) -> bytes:
-    r"""``source`` cleaned for the C++ grammar, every position unchanged: :func:`blank_macro_noise`, export
-    macros, and conditional directives that split a construct.
+def _blank_group(m: re.Match, group: int) -> bytes:
+    whole = m.group(0)
+    a, b = m.start(group) - m.start(0), m.end(group) - m.start(0)
+    return whole[:a] + b" " * (b - a) + whole[b:]
+
+
+def _trailing(m: re.Match) -> bytes:
+    """A macro after a parameter list, unless the list is a statement's condition (``if (x) FOO_BAR(y);``)."""
+    text = m.string
+    depth, i = 0, m.start()
+    while i >= 0:  # the ( that the matched ) closes
+        ch = text[i]
+        depth += ch == 0x29
+        depth -= ch == 0x28
+        if depth == 0:
+            break
+        i -= 1
+    j = i - 1
+    while j >= 0 and text[j] in b" \t":
+        j -= 1
+    k = j
+    while k >= 0 and (chr(text[k]).isalnum() or text[k] == 0x5F):
+        k -= 1
+    head = text[k + 1:j + 1]
+    if i < 0 or not head or head in _STATEMENT_HEADS or _on_directive(text, m.start()):
+        return m.group(0)
+    return _blank_group(m, 1)
+
+
+def _on_directive(text: bytes, at: int) -> bool:
+    start = text.rfind(b"\n", 0, at) + 1
+    return text[start:at].lstrip().startswith(b"#")
+
+
+def annotation_macros(source: bytes) -> bytes:
+    r"""``source`` with the attribute macros above blanked, positions unchanged.
 
     Examples
     --------
+    >>> annotation_macros(b"class LOCKABLE Mutex {\n void Lock() EXCLUSIVE_LOCK_FUNCTION() { }\n int n_ GUARDED_BY(mu_);")
+    b'class          Mutex {\n void Lock()                           { }\n int n_                ;'
+    >>> annotation_macros(b"if (x) FOO_BAR(y);\nreturn MAKE_IT(y);\nstruct FOO bar;")
+    b'if (x) FOO_BAR(y);\nreturn MAKE_IT(y);\nstruct FOO bar;'
+    """
+    source = _CLASS_MACRO.sub(lambda m: m.group(0) if _on_directive(m.string, m.start()) else _blank_group(m, 1), source)
+    source = _TRAILING_MACRO.sub(_trailing, source)
+    return _FIELD_MACRO.sub(lambda m: m.group(0) if m.group(1) in _NOT_DECLARED or _on_directive(m.string, m.start())
+                            else _blank_group(m, 2), source)
+
+
+def cpp_source(source: bytes) -> bytes:
+    r"""``source`` cleaned for the C++ grammar, every position unchanged: :func:`blank_macro_noise`, export
+    macros, pragma-like macro lines, SFINAE pointers in template parameters, and conditional directives that split
+    a construct.
+
+    Examples
+    --------
+    >>> cpp_source(b"template <class T, typename std::enable_if<B<T>::value>::type* = nullptr> void f();")
+    b'template <class T, typename std::enable_if<B<T>::value>::type  = nullptr> void f();'
+    >>> cpp_source(b"#define A(c) \\\n  ((c) /* why */ \\\n  ? 1 : 0)\n")
+    b'#define A(c) \\\n  ((c)           \\\n  ? 1 : 0)\n'
+    >>> cpp_source(b'LIB_IGNORE_WARNING("-Weffc++")\nint f();\n')
+    b'                              \nint f();\n'
     >>> cpp_source(b"String JSON_API f(int);\nA::A()\n    : a_(1),\n#ifdef X\n      b_(2),\n#endif\n      c_(3) {}\n")
     b'String          f(int);\nA::A()\n    : a_(1),\n        \n      b_(2),\n      \n      c_(3) {}\n'
     """
     source = blank_macro_noise(source)
     if b"_" in source:
         source = _EXPORT_MACRO.sub(_blank_outside_directives, source)
+        source = annotation_macros(source)
+        source = _PRAGMA_MACRO.sub(lambda m: b" " * len(m.group(0).rstrip(b"\r")) + b"\r" * m.group(0).endswith(b"\r"),
+                                   source)
+    if b"nullptr" in source or b"NULL" in source:
+        source = _SFINAE_POINTER.sub(lambda m: m.group(1) + b" ", source)
     if b"#" not in source:
         return source
+    if b"/*" in source:
+        source = _CONTINUED_COMMENT.sub(lambda m: b" " * len(m.group(0)), source)
     lines = source.split(b"\n")
     prev = b""
     opened: list[bool] = []  # per open #if: whether it was blanked (its #else and #endif go with it)

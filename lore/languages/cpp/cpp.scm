@@ -15,3 +15,5 @@
 (preproc_function_def) @macro
 (using_declaration) @using
 (namespace_alias_definition) @namespace_alias
+(for_range_loop) @for_range
+(field_initializer) @field_init

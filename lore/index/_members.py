@@ -20,6 +20,10 @@ class MembersMixin(WorldCore):
         tag, payload = v
         if tag == "any":  # a union: the member of each value that has it
             return over_union(v, res, lambda e: self.member(e, attr, res, depth + 1))
+        if tag == "gin":  # a generic instance: a member typed by a type parameter is what that stands for
+            return self.generic_member(v, attr, res, depth)  # type: ignore[attr-defined]
+        if tag == "gim":
+            return self.member(plain(v), attr, res, depth + 1)
         if tag in ("of", "ofm"):  # a typed container: its members that give elements, else as the plain instance
             elem = container_member(v, attr) if tag == "of" else None
             return (elem, res) if elem is not None else self.member(plain(v), attr, res, depth + 1)

@@ -47,6 +47,9 @@ RETURN_SPEC = "return"
 # A class's ``self.<INDEX_MEMBER>`` binding: the type of a member of any name it does not declare
 # (TypeScript's ``[key: string]: Route`` index signature)
 INDEX_MEMBER = "[string]"
+# A generic class's (interface's) bindings of this name list its type parameters in order: ``value`` the
+# parameter's name, ``annotation`` its default (TypeScript's ``class Box<T, U = Foo>``)
+TYPE_PARAM = "<tparam>"
 # In a symbol's ``decorators``: its last parameter takes every later argument (JS / TS ``...rest``)
 REST_MARK = "<rest>"
 

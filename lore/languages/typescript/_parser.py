@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...parsers import _ts
-from ...parsers.records import CONTEXT_MARK, INDEX_MEMBER, ParsedFile
+from ...parsers.records import CONTEXT_MARK, INDEX_MEMBER, TYPE_PARAM, ParsedFile
 from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
 
@@ -80,6 +80,27 @@ class TsExtractor(JsExtractor):
         if runtime in _CONTAINERS:
             return _with_elements(runtime, node) or runtime
         return runtime or super().primary(node)
+
+    def declared(self, node: _ts.Node | None) -> str:
+        """:meth:`primary` with the type arguments of a generic type of the project's (``Box<Foo>`` ->
+        ``Box[Foo]``, ``Promise<Res<User>>`` -> ``Res[User]``): a member of ``Box`` typed ``T`` is then a
+        ``Foo`` (:mod:`lore.index._generics`). An argument that is no plain name is ``?``."""
+        base = self.primary(node)
+        if not base or "[" in base:
+            return base
+        gen = _generic_node(node, self.wrapper_types)
+        if gen is None or "".join(_ts.text(gen.child_by_field_name("name")).split()) != base:
+            return base
+        targs = gen.child_by_field_name("type_arguments")
+        args = [self._type_arg(a) for a in targs.named_children] if targs is not None else []
+        return f"{base}[{', '.join(args)}]" if args and any(a != "?" for a in args) else base
+
+    def _type_arg(self, node: _ts.Node) -> str:
+        if node.type == "predefined_type":
+            return PREDEFINED.get(_ts.text(node), "?")
+        if node.type in ("type_identifier", "nested_type_identifier", "generic_type", "array_type"):
+            return self.declared(node) or "?"
+        return "?"
 
     def asserted_runtime_of(self, type_node: _ts.Node) -> str:
         return builtin_type(type_node)
@@ -152,6 +173,7 @@ class TsExtractor(JsExtractor):
         super().declare_type_params(local, plist)
         if plist is None:
             return
+        generic = self.pf.symbols[local].kind in ("class", "interface", "type_alias")
         for tp in plist.named_children:
             if tp.type != "type_parameter":
                 continue
@@ -159,6 +181,10 @@ class TsExtractor(JsExtractor):
             bound = self.primary(tp.child_by_field_name("constraint"))
             if name and bound and bound != name:
                 self.constraints[(local, name)] = bound
+            if generic and name:  # class Box<T, U = Foo>: in order, with the default (see lore.index._generics)
+                default = tp.child_by_field_name("value")
+                self.add_binding(local, TYPE_PARAM, tp, value=name,
+                                 annotation=self.declared(default) if default is not None else "")
 
     def _constraint(self, owner: int | None, name: str) -> str:
         """What generic parameter ``name`` seen from ``owner`` stands for: its constraint, or ``''``."""
@@ -195,7 +221,7 @@ class TsExtractor(JsExtractor):
                 self._params(fn, local, owner)
                 ret = fn.child_by_field_name("return_type")
                 if ret is not None:
-                    self.pf.symbols[local].return_type = self.primary(ret)
+                    self.pf.symbols[local].return_type = self.declared(ret)
                 return local
         if node.type != "property_signature" or okind not in ("interface", "type_alias"):
             return super().on_field(node, owner)
@@ -211,9 +237,9 @@ class TsExtractor(JsExtractor):
             self._params(fn, local, owner)
             ret = fn.child_by_field_name("return_type")
             if ret is not None:
-                sym.return_type = self.primary(ret)
+                sym.return_type = self.declared(ret)
             return local
-        self.add_binding(owner, f"self.{name}", node, annotation=self.primary(ann))
+        self.add_binding(owner, f"self.{name}", node, annotation=self.declared(ann))
         self.add_types(owner, ann, "field")
         return None
 
@@ -277,7 +303,7 @@ class TsExtractor(JsExtractor):
         self._params(fn, local, owner)
         ret = fn.child_by_field_name("return_type") or fn.child_by_field_name("type")
         if ret is not None:
-            self.pf.symbols[local].return_type = self.primary(ret)
+            self.pf.symbols[local].return_type = self.declared(ret)
         return local
 
     def _alias_bases(self, local: int, value: _ts.Node | None) -> None:
@@ -348,6 +374,22 @@ class TsExtractor(JsExtractor):
         if self.pf.symbols[owner].kind == "interface":
             return owner
         return super()._class_of(owner)
+
+
+def _generic_node(node: _ts.Node | None, wrappers: frozenset[str]) -> _ts.Node | None:
+    """The ``generic_type`` a declared type names (under ``| undefined`` and wrappers such as
+    ``Promise<...>``), or ``None``."""
+    node = _strip(node)
+    while node is not None:
+        if node.type == "union_type":
+            parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
+            node = _strip(parts[0]) if len(parts) == 1 else None
+        elif node.type == "generic_type" and _ts.text(node.child_by_field_name("name")) in wrappers:
+            targs = node.child_by_field_name("type_arguments")
+            node = _strip(targs.named_children[0]) if targs is not None and targs.named_child_count else None
+        else:
+            return node if node.type == "generic_type" else None
+    return None
 
 
 def _function_type(ann: _ts.Node) -> _ts.Node | None:

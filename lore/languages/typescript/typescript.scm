@@ -20,6 +20,7 @@
 (arrow_function) @closure
 (function_expression) @closure
 (call_expression) @call
+(return_statement) @return
 (new_expression) @new
 (import_statement) @import
 (export_statement) @export

@@ -1,0 +1,79 @@
+"""TypeScript values with type arguments and fluent results, one small program each (and what must stay
+unbound): ``b: Box<Foo>`` then ``b.get().bar()``, defaults, interfaces, ``return this`` chains.
+
+Rules: docs/languages/typescript.md ("Type arguments and returned values"); resolver side in
+lore/index/_generics.py and lore/languages/javascript/_returns.py.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "index"))
+
+from test_ts_js_rules import edges  # noqa: E402
+
+FOO = "export class Foo {\n  bar() { return 1; }\n}\nexport class Qux {\n  bar() { return 2; }\n}\n"
+
+
+def test_a_method_typed_by_a_type_parameter_gives_the_argument(tmp_path):
+    src = FOO + ("export class Box<T> {\n  constructor(private v: T) {}\n  get(): T { return this.v; }\n"
+                 "  async later(): Promise<T> { return this.v; }\n}\n"
+                 "export async function use(b: Box<Foo>, q: Box<Qux>) {\n  b.get().bar();\n  q.get().bar();\n"
+                 "  (await b.later()).bar();\n  b.get();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert got["b.get().bar"] == {("src.a.Foo.bar", "annotated_type")}
+    assert got["q.get().bar"] == {("src.a.Qux.bar", "annotated_type")}
+    assert got["b.later().bar"] == {("src.a.Foo.bar", "annotated_type")}
+    assert got["b.get"] == {("src.a.Box.get", "annotated_type")}  # the call itself binds as before
+
+
+def test_a_field_an_interface_member_and_a_default_are_read_with_the_arguments(tmp_path):
+    src = FOO + ("export interface Res<T> {\n  data: T;\n  first(): T;\n}\n"
+                 "export class Holder<T = Foo> {\n  v!: T;\n  get(): T { return this.v; }\n}\n"
+                 "export function use(r: Res<Qux>, h: Holder) {\n  r.data.bar();\n  r.first().bar();\n"
+                 "  h.get().bar();\n  h.v.bar();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert got["r.data.bar"] == {("src.a.Qux.bar", "annotated_type")}
+    assert got["r.first().bar"] == {("src.a.Qux.bar", "annotated_type")}
+    assert got["h.get().bar"] == {("src.a.Foo.bar", "annotated_type")}
+    assert got["h.v.bar"] == {("src.a.Foo.bar", "annotated_type")}
+
+
+def test_a_parameter_nobody_gives_stays_unbound(tmp_path):
+    # Box<T> read without an argument, an argument of the runtime's (string), and an inherited member
+    # typed by the base's parameter: nothing is known, so nothing is guessed
+    src = FOO + ("export class Box<T> {\n  v!: T;\n  get(): T { return this.v; }\n}\n"
+                 "export class Sub extends Box<Foo> {}\n"
+                 "export function use(b: Box, s: Box<string>, u: Sub) {\n  b.get().bar();\n  s.v.bar();\n"
+                 "  u.get().bar();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert got["b.get().bar"] == {(None, "unresolved")}
+    assert got["s.v.bar"] == {("js.global.String.bar", "builtin")}  # a string's, never a project method
+    assert got["u.get().bar"] == {(None, "unresolved")}
+
+
+def test_return_this_makes_a_fluent_chain(tmp_path):
+    src = ("export class App {\n  use(f: string) { this.fs.push(f); return this; }\n  fs: string[] = [];\n"
+           "  listen() {}\n  handler() { return (x: number) => x; }\n}\n"
+           "export function main(app: App) {\n  app.use('a').use('b').listen();\n  new App().use('c').listen();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.main")
+    assert got["app.use().use().listen"] == {("src.a.App.listen", "constructor_type")}
+    assert got["App().use().listen"] == {("src.a.App.listen", "constructor_type")}
+
+
+def test_returns_that_disagree_or_belong_to_a_closure_say_nothing(tmp_path):
+    src = FOO + ("export function pick(k: boolean) {\n  if (k) { return new Foo(); }\n  return new Qux();\n}\n"
+                 "export function outer() {\n  [1].map(() => { return new Qux(); });\n  return 1;\n}\n"
+                 "export function use() {\n  pick(true).bar();\n  outer().bar();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert ("src.a.Qux.bar", "constructor_type") not in got["outer().bar"]
+    assert all(r != "constructor_type" for _q, r in got["pick().bar"])
+
+
+def test_javascript_return_this_chains_too(tmp_path):
+    src = ("class Query {\n  where(k) { this.k = k; return this; }\n  run() { return 1; }\n}\n"
+           "function main() {\n  new Query().where('a').where('b').run();\n}\nmodule.exports = { main, Query };\n")
+    got = edges(tmp_path, {"q.js": src}, "q.main")
+    assert got["Query().where().where().run"] == {("q.Query.run", "constructor_type")}

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 from typing import cast
 
-from ..parsers.records import TYPE_PARAM
+from ..parsers.records import TYPE_BASE, TYPE_PARAM
 from ._annotations import primary_type, type_args
+from ._containers import plain
 from ._world import FileCtx, Value, WorldCore, weaker
+
 
 class GenericsMixin(WorldCore):
     """Generic instances: made from annotations, read through their members."""
@@ -59,13 +61,33 @@ class GenericsMixin(WorldCore):
                 bound.append((name, got[0]))
         return ("gin", (class_id, tuple(bound))) if bound else None
 
+    def generic_base(self, class_id: int) -> Value | None:
+        """The generic instance of the base a class extends with type arguments (``class Sub extends
+        Base<Foo>``: a ``Base`` whose ``T`` is a ``Foo``), or ``None``."""
+        memo = self.__dict__.setdefault("_generic_bases", {})
+        if class_id in memo:
+            return memo[class_id]
+        memo[class_id] = None  # a cycle (a class that extends itself through aliases) finds nothing
+        srow = self.syms.get(class_id)
+        c = self.ctx(srow.file_id) if srow is not None and srow.file_id is not None else None
+        local = c.local_of.get(class_id) if c is not None else None
+        binds = c.bindings_of(local).get(TYPE_BASE, ()) if c is not None and local is not None else ()
+        got = self.type_value(c, local, binds[-1].annotation, 1) if binds else None  # type: ignore[arg-type]
+        memo[class_id] = got[0] if got is not None and got[0][0] == "gin" else None
+        return memo[class_id]
+
     def generic_member(self, v: Value, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
-        """Member ``attr`` of generic instance ``v``: typed by a parameter, what it stands for."""
+        """Member ``attr`` of generic instance ``v``: typed by a parameter, what it stands for (a
+        member inherited from a generic base: what the base's parameter stands for)."""
         class_id, bound = cast("tuple[int, tuple[tuple[str, Value], ...]]", v[1])
-        got = self.member(("inst", class_id), attr, res, depth + 1)  # type: ignore[attr-defined]
+        got = self.inst_member(class_id, attr, res, depth + 1)  # type: ignore[attr-defined]
         args = dict(bound)
+        base = self.generic_base(class_id)
         if got is not None and got[0][0] == "sym":
             srow = self.syms.get(got[0][1])  # type: ignore[call-overload]
+            if srow is not None and srow.parent_id != class_id and base is not None:
+                inherited = self.generic_member(base, attr, res, depth + 1)
+                return inherited if inherited is not None and plain(inherited[0]) == got[0] else got
             if srow is None or srow.parent_id != class_id or srow.kind not in ("function", "method"):
                 return got
             c = self.ctx(srow.file_id)  # type: ignore[arg-type]
@@ -78,4 +100,6 @@ class GenericsMixin(WorldCore):
         declared = [b.annotation for b in binds if b.annotation and not b.value]
         if declared and primary_type(declared[-1]) in args and "[" not in declared[-1]:
             return args[primary_type(declared[-1])], weaker(res, "annotated_type")
+        if not binds and base is not None:  # a field the base declares
+            return self.generic_member(base, attr, res, depth + 1)
         return got

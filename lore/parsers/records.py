@@ -50,6 +50,8 @@ INDEX_MEMBER = "[string]"
 # A generic class's (interface's) bindings of this name list its type parameters in order: ``value`` the
 # parameter's name, ``annotation`` its default (TypeScript's ``class Box<T, U = Foo>``)
 TYPE_PARAM = "<tparam>"
+# ... and its binding of this name, the base class it extends with type arguments (``Base[Foo]``)
+TYPE_BASE = "<tbase>"
 # In a symbol's ``decorators``: its last parameter takes every later argument (JS / TS ``...rest``)
 REST_MARK = "<rest>"
 

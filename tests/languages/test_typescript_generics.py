@@ -42,16 +42,26 @@ def test_a_field_an_interface_member_and_a_default_are_read_with_the_arguments(t
 
 
 def test_a_parameter_nobody_gives_stays_unbound(tmp_path):
-    # Box<T> read without an argument, an argument of the runtime's (string), and an inherited member
-    # typed by the base's parameter: nothing is known, so nothing is guessed
+    # Box<T> read without an argument, an argument of the runtime's (string), a base extended without
+    # arguments: nothing is known, so nothing is guessed
     src = FOO + ("export class Box<T> {\n  v!: T;\n  get(): T { return this.v; }\n}\n"
-                 "export class Sub extends Box<Foo> {}\n"
+                 "export class Sub extends Box {}\n"
                  "export function use(b: Box, s: Box<string>, u: Sub) {\n  b.get().bar();\n  s.v.bar();\n"
                  "  u.get().bar();\n}\n")
     got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
     assert got["b.get().bar"] == {(None, "unresolved")}
     assert got["s.v.bar"] == {("js.global.String.bar", "builtin")}  # a string's, never a project method
     assert got["u.get().bar"] == {(None, "unresolved")}
+
+
+def test_a_base_extended_with_arguments_gives_its_members_those_types(tmp_path):
+    src = FOO + ("export class Base<T> {\n  v!: T;\n  get(): T { return this.v; }\n}\n"
+                 "export class Sub extends Base<Foo> {\n  own() { return 1; }\n}\n"
+                 "export function use(s: Sub) {\n  s.get().bar();\n  s.v.bar();\n  s.own();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert got["s.get().bar"] == {("src.a.Foo.bar", "annotated_type")}
+    assert got["s.v.bar"] == {("src.a.Foo.bar", "annotated_type")}
+    assert got["s.own"] == {("src.a.Sub.own", "annotated_type")}
 
 
 def test_return_this_makes_a_fluent_chain(tmp_path):

@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...parsers import _ts
-from ...parsers.records import CONTEXT_MARK, INDEX_MEMBER, TYPE_PARAM, ParsedFile
+from ...parsers.records import CONTEXT_MARK, INDEX_MEMBER, TYPE_BASE, TYPE_PARAM, ParsedFile
 from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
 
@@ -369,6 +369,18 @@ class TsExtractor(JsExtractor):
                 return False
             sib = sib.next_named_sibling
         return False
+
+    def _heritage(self, node: _ts.Node, local: int) -> None:
+        """Also ``class Sub extends Base<Foo>``: a ``TYPE_BASE`` binding ``Base[Foo]`` of the class, so a
+        member of ``Base`` typed ``T`` is a ``Foo`` on a ``Sub`` (:mod:`lore.index._generics`)."""
+        super()._heritage(node, local)
+        for child in node.named_children:
+            targs = child.child_by_field_name("type_arguments") if child.type == "extends_clause" else None
+            base = self.dotted(child.child_by_field_name("value")) if targs is not None else ""
+            if base and "<" not in base and "(" not in base:
+                args = [self._type_arg(a) for a in targs.named_children]  # type: ignore[union-attr]
+                if any(a != "?" for a in args):
+                    self.add_binding(local, TYPE_BASE, child, annotation=f"{base}[{', '.join(args)}]")
 
     def _class_of(self, owner: int) -> int | None:
         if self.pf.symbols[owner].kind == "interface":

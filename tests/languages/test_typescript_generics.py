@@ -87,3 +87,40 @@ def test_javascript_return_this_chains_too(tmp_path):
            "function main() {\n  new Query().where('a').where('b').run();\n}\nmodule.exports = { main, Query };\n")
     got = edges(tmp_path, {"q.js": src}, "q.main")
     assert got["Query().where().where().run"] == {("q.Query.run", "constructor_type")}
+
+
+def test_an_interface_merged_into_a_class_leaves_one_type_the_class(tmp_path):
+    # declaration merging: ``interface S`` after ``class S`` must not hide the class's methods
+    src = ("export class S {\n  test() { return this; }\n  other() {}\n}\n"
+           "export interface S {\n  test(): S;\n  extra(): S;\n}\n"
+           "export function use(s: S) {\n  s.test().other();\n  new S().other();\n  s.extra();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert got["s.test().other"] == {("src.a.S.other", "constructor_type")}
+    assert got["S().other"] == {("src.a.S.other", "constructor_type")}
+    assert got["s.extra"] == {("src.a.S.extra", "annotated_type")}  # the interface's member is the class's
+
+
+def test_an_overloaded_method_returns_what_its_signatures_say(tmp_path):
+    src = ("export class S {\n  test(a: string): this;\n  test(a: number): this;\n"
+           "  test(a: any) { return make(a); }\n  other() {}\n}\n"
+           "export class T {\n  pick(a: string): S;\n  pick(a: number): T;\n  pick(a: any) { return a; }\n}\n"
+           "declare function make(a: any): any;\n"
+           "export function use(s: S, t: T) {\n  s.test(1).other();\n  t.pick(1).other();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert got["s.test().other"] == {("src.a.S.other", "constructor_type")}
+    assert got["t.pick().other"] == {(None, "unresolved")}  # signatures that disagree say nothing
+
+
+def test_a_cast_and_an_indexed_access_type_give_their_types(tmp_path):
+    src = ("export class Foo {\n  bar() { return 1; }\n}\nexport interface QC {\n  compile(n: number): string;\n"
+           "  foo: Foo;\n}\n"
+           "export function use(x: unknown, c: QC['compile'], f: QC['foo'], a: QC['missing']) {\n"
+           "  const y = x as Foo;\n  y.bar();\n  const z = <Foo>x;\n  z.bar();\n  const w = x as any;\n  w.bar();\n"
+           "  c(1);\n  f.bar();\n  a();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert got["y.bar"] == {("src.a.Foo.bar", "annotated_type")}
+    assert got["z.bar"] == {("src.a.Foo.bar", "annotated_type")}
+    assert ("src.a.Foo.bar", "annotated_type") not in got["w.bar"]
+    assert got["c"] == {("src.a.QC.compile", "annotated_type")}
+    assert got["f.bar"] == {("src.a.Foo.bar", "annotated_type")}
+    assert got["a"] == {(None, "unresolved")}

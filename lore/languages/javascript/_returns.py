@@ -45,7 +45,7 @@ class ReturnsMixin:
                 expr.type == "as_expression" and _ts.text(expr.named_children[-1]) in _ANY)):
             expr = expr.named_children[0]
         if expr.type == "as_expression" and expr.named_child_count == 2:
-            ann = self.primary(expr.named_children[-1])  # type: ignore[attr-defined]
+            ann = self.declared(expr.named_children[-1])  # type: ignore[attr-defined]
             if ann:  # return x as Router: a Router
                 self.add_binding(owner, RETURN, at, annotation=ann)  # type: ignore[attr-defined]
             return

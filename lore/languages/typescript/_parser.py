@@ -85,6 +85,10 @@ class TsExtractor(JsExtractor):
         """:meth:`primary` with the type arguments of a generic type of the project's (``Box<Foo>`` ->
         ``Box[Foo]``, ``Promise<Res<User>>`` -> ``Res[User]``): a member of ``Box`` typed ``T`` is then a
         ``Foo`` (:mod:`lore.index._generics`). An argument that is no plain name is ``?``."""
+        member = _lookup_member(node)
+        if member is not None:  # compile: QueryCompiler['compileQuery']: that member (a method, a field's type)
+            owner = self.declared(member[0])
+            return f"{owner}.{member[1]}" if owner and "[" not in owner and "." not in owner else ""
         base = self.primary(node)
         if not base or "[" in base:
             return base
@@ -132,6 +136,7 @@ class TsExtractor(JsExtractor):
         self.constraints: dict[tuple[int, str], str] = {}  # (definition, generic parameter) -> its constraint
         self.declared_locals: set[tuple[int, str]] = set()  # (scope, name) of variables declared with one type
         self.untyped_decls: set[tuple[int, str, int]] = set()  # (scope, name, line) of ``let x = v`` declarations
+        self.overload_returns: dict[tuple[int, str], set[str]] = {}  # (scope, name) -> its signatures' returns
         pf = super().run()
         if self.constraints:
             self._constrain()
@@ -270,6 +275,9 @@ class TsExtractor(JsExtractor):
             cls = self._class_of(owner)  # m(): this (chaining): an instance of the class it is declared in
             if cls is not None:
                 sym.return_type = self.pf.symbols[cls].name
+        sigs = self.overload_returns.get((owner, name)) if ret is None else None
+        if sigs is not None and len(sigs) == 1 and not sym.return_type:  # test(o: Config): this; test(...a) {...}
+            sym.return_type = next(iter(sigs))
         return local
 
     def on_shape(self, node: _ts.Node, owner: int) -> int | None:
@@ -330,7 +338,13 @@ class TsExtractor(JsExtractor):
 
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
         if kind == "interface":
+            merged = self.named.get((owner, self.text(node.child_by_field_name("name"))))
+            if merged is not None and self.pf.symbols[merged].kind == "class":
+                return self._merge_interface(node, merged)
             return self._class(node, owner, "interface")
+        if node.type == "method_signature" and self.pf.symbols[owner].kind == "class" \
+                and (owner, self.text(node.child_by_field_name("name"))) in self.named:
+            return None  # a merged interface's declaration of a method the class defines: the class's stands
         if kind in ("type_alias", "enum", "namespace"):
             name = self.text(node.child_by_field_name("name"))
             if not name:
@@ -348,8 +362,45 @@ class TsExtractor(JsExtractor):
                     self._call_member(value, local, value)
             return local
         if node.type in ("function_signature", "method_signature") and self._overload(node):
+            ret = node.child_by_field_name("return_type")  # what the implementation returns, when it says nothing
+            self.overload_returns.setdefault((owner, self.text(node.child_by_field_name("name"))), set()).add(
+                self._returned(ret, owner) if ret is not None else "")
             return None
         return super().define(node, owner, kind)
+
+    def _returned(self, ret: _ts.Node, owner: int) -> str:
+        """A declared return type; ``this`` (chaining) is an instance of the class it is declared in."""
+        if any(c.type == "this_type" for c in ret.named_children):
+            cls = self._class_of(owner)
+            return self.pf.symbols[cls].name if cls is not None else ""
+        return self.declared(ret)
+
+    def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node) -> None:
+        """Also ``const s = make() as Schema`` (``<Schema>make()``): a ``Schema``, as TypeScript reads it
+        (a cast to ``any``, ``unknown``, ``const`` or a runtime type keeps what the value is)."""
+        v = value
+        while v.type in ("parenthesized_expression", "non_null_expression") and v.named_child_count:
+            v = v.named_children[0]
+        if v.type in ("as_expression", "type_assertion") and v.named_child_count == 2 and not name.startswith("self."):
+            typ = v.named_children[-1] if v.type == "as_expression" else v.named_children[0]
+            if typ.type == "type_arguments" and typ.named_child_count:
+                typ = typ.named_children[0]
+            ann = "" if typ.type == "predefined_type" or builtin_type(typ) else self.declared(typ)
+            if ann:
+                self.add_binding(owner, name, at, annotation=ann)
+                return
+        super()._bind_value(owner, name, at, value)
+
+    def _merge_interface(self, node: _ts.Node, cls: int) -> int:
+        """``interface Schema`` after ``class Schema`` in the same scope (declaration merging): one type,
+        the class; the interface's members and bases are the class's (a lookup of ``Schema`` must not
+        find a second type without the class's methods)."""
+        for child in node.named_children:
+            if child.type == "extends_type_clause":
+                for tn in child.named_children:
+                    for tname, tnode in self.types_in(tn)[:1]:
+                        self.add_relation(cls, tname, "implements", tnode)
+        return cls
 
     def _overload(self, node: _ts.Node) -> bool:
         """An overload signature followed by the implementation of the same name: the implementation stands for both."""
@@ -386,6 +437,22 @@ class TsExtractor(JsExtractor):
         if self.pf.symbols[owner].kind == "interface":
             return owner
         return super()._class_of(owner)
+
+
+def _lookup_member(node: _ts.Node | None) -> tuple[_ts.Node, str] | None:
+    """``(T, 'name')`` of an indexed access type ``T['name']`` (maybe ``| undefined``), else ``None``."""
+    node = _strip(node)
+    if node is not None and node.type == "union_type":
+        parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
+        node = _strip(parts[0]) if len(parts) == 1 else None
+    if node is None or node.type != "lookup_type" or node.named_child_count != 2:
+        return None
+    index = node.named_children[1]
+    lit = index.named_children[0] if index.type == "literal_type" and index.named_child_count else None
+    if lit is None or lit.type != "string" or lit.named_child_count != 1:
+        return None
+    name = _ts.text(lit.named_children[0])
+    return (node.named_children[0], name) if name.replace("$", "_").isidentifier() else None
 
 
 def _generic_node(node: _ts.Node | None, wrappers: frozenset[str]) -> _ts.Node | None:

@@ -124,3 +124,26 @@ def test_a_cast_and_an_indexed_access_type_give_their_types(tmp_path):
     assert got["c"] == {("src.a.QC.compile", "annotated_type")}
     assert got["f.bar"] == {("src.a.Foo.bar", "annotated_type")}
     assert got["a"] == {(None, "unresolved")}
+
+
+def test_instanceof_narrows_a_name_in_its_branch(tmp_path):
+    src = ("export class HttpError extends Error {\n  getResponse() { return 1; }\n}\n"
+           "export class Other {\n  close() { return 2; }\n}\n"
+           "export function handle(err: Error, o: unknown, p: unknown) {\n"
+           "  if (err instanceof HttpError && err.message) {\n    err.getResponse();\n  }\n  err.getResponse();\n"
+           "  if (!(o instanceof Other)) throw o;\n  o.close();\n"
+           "  if (p instanceof Other || p) {\n    p.close();\n  }\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.handle")
+    # inside the branch an HttpError; after it the declared Error again (the runtime's, never guessed)
+    assert got["err.getResponse"] == {("src.a.HttpError.getResponse", "annotated_type"),
+                                      ("js.global.Error.getResponse", "builtin")}
+    assert got["o.close"] == {("src.a.Other.close", "annotated_type")}  # a guard that throws
+    assert ("src.a.Other.close", "annotated_type") not in got["p.close"]  # ``||``: nothing is certain
+
+
+def test_javascript_instanceof_narrows_too(tmp_path):
+    src = ("class HttpError extends Error {\n  getResponse() { return 1; }\n}\n"
+           "function handle(err) {\n  if (err instanceof HttpError)\n    err.getResponse();\n}\n"
+           "module.exports = { handle, HttpError };\n")
+    got = edges(tmp_path, {"a.js": src}, "a.handle")
+    assert got["err.getResponse"] == {("a.HttpError.getResponse", "annotated_type")}

@@ -38,6 +38,7 @@ from ._jsdoc import jsdoc_types
 from ._literals import LiteralMixin
 from ._nodes import EXPORTS, FUNCTION_VALUES
 from ._nodes import key as _key
+from ._narrowing import NarrowingMixin
 from ._returns import ReturnsMixin
 
 JSX_QUERY = Path(__file__).with_name("jsx.scm")  # JSX elements, shared with TSX
@@ -64,7 +65,8 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
 
 
-class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, ReturnsMixin, Extractor):
+class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, ReturnsMixin, NarrowingMixin,
+                  Extractor):
     language = "javascript"
     grammar = "javascript"
     query_files: tuple[Path, ...] = (Path(__file__).with_name("javascript.scm"), JSX_QUERY)

@@ -11,6 +11,7 @@
 (for_in_statement) @loop
 (call_expression) @call
 (return_statement) @return
+(if_statement) @branch
 (new_expression) @new
 (import_statement) @import
 (export_statement) @export

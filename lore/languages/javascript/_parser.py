@@ -36,9 +36,9 @@ from ._commonjs import CommonJsMixin
 from ._esm import EsModuleMixin
 from ._jsdoc import jsdoc_types
 from ._literals import LiteralMixin
+from ._narrowing import NarrowingMixin
 from ._nodes import EXPORTS, FUNCTION_VALUES
 from ._nodes import key as _key
-from ._narrowing import NarrowingMixin
 from ._returns import ReturnsMixin
 
 JSX_QUERY = Path(__file__).with_name("jsx.scm")  # JSX elements, shared with TSX

@@ -41,6 +41,16 @@ def test_a_field_an_interface_member_and_a_default_are_read_with_the_arguments(t
     assert got["h.v.bar"] == {("src.a.Foo.bar", "annotated_type")}
 
 
+def test_a_construction_with_type_arguments_is_a_generic_instance(tmp_path):
+    src = FOO + ("export class Box<T> {\n  v!: T;\n  get(): T { return this.v; }\n}\n"
+                 "export function use() {\n  const b = new Box<Foo>();\n  b.get().bar();\n"
+                 "  const m = new Map<string, Qux>();\n  m.get('a')!.bar();\n  const c = new Box();\n  c.v.bar();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert got["b.get().bar"] == {("src.a.Foo.bar", "annotated_type")}
+    assert got["m.get().bar"] == {("src.a.Qux.bar", "annotated_type")}
+    assert got["c.v.bar"] == {(None, "unresolved")}  # no argument: T is nothing known
+
+
 def test_a_parameter_nobody_gives_stays_unbound(tmp_path):
     # Box<T> read without an argument, an argument of the runtime's (string), a base extended without
     # arguments: nothing is known, so nothing is guessed

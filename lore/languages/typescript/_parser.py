@@ -389,6 +389,13 @@ class TsExtractor(JsExtractor):
             if ann:
                 self.add_binding(owner, name, at, annotation=ann)
                 return
+        targs = v.child_by_field_name("type_arguments") if v.type == "new_expression" else None
+        ctor = self.dotted(v.child_by_field_name("constructor")) if targs is not None else ""
+        if ctor and "<" not in ctor and "(" not in ctor and not name.startswith("self."):
+            args = [self._type_arg(a) for a in targs.named_children]  # type: ignore[union-attr]
+            if any(a != "?" for a in args):  # new Box<Foo>(): a Box whose T is a Foo
+                self.add_binding(owner, name, at, annotation=f"{ctor}[{', '.join(args)}]")
+                return
         super()._bind_value(owner, name, at, value)
 
     def _merge_interface(self, node: _ts.Node, cls: int) -> int:

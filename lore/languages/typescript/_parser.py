@@ -24,6 +24,20 @@ from ...parsers import _ts
 from ...parsers.records import CONTEXT_MARK, INDEX_MEMBER, TYPE_BASE, TYPE_PARAM, ParsedFile
 from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
+from ._types import (
+    CONTAINERS,
+    FUNCTION_TYPES,
+    NOTHING,
+    PREDEFINED,
+    builtin,
+    builtin_type,
+    function_type,
+    generic_node,
+    lookup_member,
+    shape,
+    strip,
+    with_elements,
+)
 
 GRAMMAR = "tree_sitter_typescript:language_typescript"
 TSX_GRAMMAR = "tree_sitter_typescript:language_tsx"
@@ -52,12 +66,6 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     return ex.run()
 
 
-FUNCTION_TYPES = frozenset({"function_type", "constructor_type"})
-# types whose values are the runtime's own: ``path: string`` is a String (``path.split()`` is String's)
-PREDEFINED = {"string": "String", "number": "Number", "boolean": "Boolean", "bigint": "BigInt", "symbol": "Symbol"}
-GENERIC_BUILTINS = {"Array": "Array", "ReadonlyArray": "Array", "Map": "Map", "ReadonlyMap": "Map", "Set": "Set",
-                    "ReadonlySet": "Set", "WeakMap": "WeakMap", "WeakSet": "WeakSet"}
-_NOTHING = "-"  # null / undefined in a union: no type of its own
 UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
@@ -74,25 +82,25 @@ class TsExtractor(JsExtractor):
     def primary(self, node: _ts.Node | None) -> str:
         """The declared type's name; a string, number, array, tuple, ``Map<K, V>``... is the runtime's
         class (``String``, ``Array``, ``Map``), never one of its type arguments."""
-        if _shape(node):  # opts: { ctx: Context }, cb: (c: Context) => void: neither is a Context
+        if shape(node):  # opts: { ctx: Context }, cb: (c: Context) => void: neither is a Context
             return ""
         runtime = builtin_type(node)
-        if runtime in _CONTAINERS:
-            return _with_elements(runtime, node) or runtime
+        if runtime in CONTAINERS:
+            return with_elements(runtime, node) or runtime
         return runtime or super().primary(node)
 
     def declared(self, node: _ts.Node | None) -> str:
         """:meth:`primary` with the type arguments of a generic type of the project's (``Box<Foo>`` ->
         ``Box[Foo]``, ``Promise<Res<User>>`` -> ``Res[User]``): a member of ``Box`` typed ``T`` is then a
         ``Foo`` (:mod:`lore.index._generics`). An argument that is no plain name is ``?``."""
-        member = _lookup_member(node)
+        member = lookup_member(node)
         if member is not None:  # compile: QueryCompiler['compileQuery']: that member (a method, a field's type)
             owner = self.declared(member[0])
             return f"{owner}.{member[1]}" if owner and "[" not in owner and "." not in owner else ""
         base = self.primary(node)
         if not base or "[" in base:
             return base
-        gen = _generic_node(node, self.wrapper_types)
+        gen = generic_node(node, self.wrapper_types)
         if gen is None or "".join(_ts.text(gen.child_by_field_name("name")).split()) != base:
             return base
         targs = gen.child_by_field_name("type_arguments")
@@ -119,10 +127,10 @@ class TsExtractor(JsExtractor):
     def element_type(self, type_node: _ts.Node | None) -> str:
         """``routers: Router[]`` (also ``readonly``, ``Array<Router>``, ``Set<Router>``, ``| undefined``):
         ``Router`` (``for (const r of routers)`` gives Routers)."""
-        node = _strip(type_node)
+        node = strip(type_node)
         if node is not None and node.type == "union_type":
-            parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
-            node = _strip(parts[0]) if len(parts) == 1 else None
+            parts = [m for m in node.named_children if builtin(m) != NOTHING]
+            node = strip(parts[0]) if len(parts) == 1 else None
         elem = None
         if node is not None and node.type == "array_type" and node.named_child_count:
             elem = node.named_children[0]
@@ -146,10 +154,10 @@ class TsExtractor(JsExtractor):
 
     def on_var(self, node: _ts.Node, owner: int) -> int | None:
         got = super().on_var(node, owner)
-        name, typ = node.child_by_field_name("name"), _strip(node.child_by_field_name("type"))
+        name, typ = node.child_by_field_name("name"), strip(node.child_by_field_name("type"))
         if typ is not None and typ.type == "union_type":
-            parts = [m for m in typ.named_children if _builtin(m) != _NOTHING]
-            typ = _strip(parts[0]) if len(parts) == 1 else None
+            parts = [m for m in typ.named_children if builtin(m) != NOTHING]
+            typ = strip(parts[0]) if len(parts) == 1 else None
         if got is None and name is not None and name.type == "identifier":
             if typ is not None:
                 self.declared_locals.add((owner, self.text(name)))
@@ -219,7 +227,7 @@ class TsExtractor(JsExtractor):
         if node.type == "public_field_definition" and okind == "class":
             value = node.child_by_field_name("value")
             ann = node.child_by_field_name("type")
-            fn = _function_type(ann) if ann is not None and (value is None or value.type not in FUNCTION_VALUES) else None
+            fn = function_type(ann) if ann is not None and (value is None or value.type not in FUNCTION_VALUES) else None
             name = self.text(node.child_by_field_name("name")).lstrip("#")
             if fn is not None and name:  # #resolve: (value: Response) => void: a method the class declares
                 local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
@@ -234,7 +242,7 @@ class TsExtractor(JsExtractor):
         ann = node.child_by_field_name("type")
         if not name or ann is None:
             return None
-        fn = _function_type(ann)
+        fn = function_type(ann)
         if fn is not None:  # parseJson?: (text: string) => unknown: a method the options declare
             local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
             sym = self.pf.symbols[local]
@@ -250,7 +258,7 @@ class TsExtractor(JsExtractor):
 
     def declared_return(self, type_node: _ts.Node) -> str:
         """``const mk: () => Foo = ...``: ``Foo``."""
-        fn = _function_type(type_node)
+        fn = function_type(type_node)
         ret = fn.child_by_field_name("return_type") if fn is not None else None
         return self.primary(ret) if ret is not None else ""
 
@@ -444,132 +452,3 @@ class TsExtractor(JsExtractor):
         if self.pf.symbols[owner].kind == "interface":
             return owner
         return super()._class_of(owner)
-
-
-def _lookup_member(node: _ts.Node | None) -> tuple[_ts.Node, str] | None:
-    """``(T, 'name')`` of an indexed access type ``T['name']`` (maybe ``| undefined``), else ``None``."""
-    node = _strip(node)
-    if node is not None and node.type == "union_type":
-        parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
-        node = _strip(parts[0]) if len(parts) == 1 else None
-    if node is None or node.type != "lookup_type" or node.named_child_count != 2:
-        return None
-    index = node.named_children[1]
-    lit = index.named_children[0] if index.type == "literal_type" and index.named_child_count else None
-    if lit is None or lit.type != "string" or lit.named_child_count != 1:
-        return None
-    name = _ts.text(lit.named_children[0])
-    return (node.named_children[0], name) if name.replace("$", "_").isidentifier() else None
-
-
-def _generic_node(node: _ts.Node | None, wrappers: frozenset[str]) -> _ts.Node | None:
-    """The ``generic_type`` a declared type names (under ``| undefined`` and wrappers such as
-    ``Promise<...>``), or ``None``."""
-    node = _strip(node)
-    while node is not None:
-        if node.type == "union_type":
-            parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
-            node = _strip(parts[0]) if len(parts) == 1 else None
-        elif node.type == "generic_type" and _ts.text(node.child_by_field_name("name")) in wrappers:
-            targs = node.child_by_field_name("type_arguments")
-            node = _strip(targs.named_children[0]) if targs is not None and targs.named_child_count else None
-        else:
-            return node if node.type == "generic_type" else None
-    return None
-
-
-def _function_type(ann: _ts.Node) -> _ts.Node | None:
-    """The function type a property's annotation gives it (``?: (x) => y``, ``T | ((x) => y)``), or ``None``."""
-    stack = list(ann.named_children) if ann.type == "type_annotation" else [ann]
-    while stack:
-        n = stack.pop(0)
-        if n.type in FUNCTION_TYPES:
-            return n
-        if n.type in ("union_type", "parenthesized_type"):
-            stack.extend(n.named_children)
-    return None
-
-
-_CONTAINERS = frozenset({"Array", "Set", "Map"})
-
-
-def _with_elements(runtime: str, node: _ts.Node | None) -> str:
-    """``Foo[]``, ``Array<Foo>``, ``Set<Foo>``, ``Map<string, Foo>`` (maybe ``| undefined``) as
-    ``Array[Foo]``, ``Set[Foo]``, ``Map[String, Foo]``: the runtime's container with the types of its
-    elements, so ``routes.get(k).handle()`` and ``handlers.find(f).run()`` bind the element's member
-    (:mod:`lore.index._containers`); ``''`` when an element type is not a plain name."""
-    node = _strip(node)
-    if node is not None and node.type == "union_type":
-        parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
-        node = _strip(parts[0]) if len(parts) == 1 else None
-    if node is None:
-        return ""
-    if node.type == "array_type" and node.named_child_count:
-        args = [node.named_children[0]]
-    elif node.type == "generic_type":
-        targs = node.child_by_field_name("type_arguments")
-        args = list(targs.named_children) if targs is not None else []
-    else:
-        return ""
-    names = []
-    for a in args:
-        if a.type == "predefined_type" and _ts.text(a) in PREDEFINED:
-            names.append(PREDEFINED[_ts.text(a)])
-        elif a.type in ("type_identifier", "nested_type_identifier"):
-            names.append("".join(_ts.text(a).split()))
-        else:
-            return ""
-    if len(names) != (2 if runtime == "Map" else 1):
-        return ""
-    return f"{runtime}[{', '.join(names)}]"
-
-
-def builtin_type(node: _ts.Node | None) -> str:
-    """The runtime class a type expression's values are (``''`` when it names a type of its own).
-
-    ``string | undefined`` -> ``String``; ``readonly Foo[]``, ``[A, B]``, ``Array<Foo>`` -> ``Array``;
-    ``'a' | 'b'`` -> ``String``; ``Map<string, User>`` -> ``Map``; ``Foo | string`` -> ``''`` (Foo decides).
-    """
-    got = _builtin(node)
-    return "" if got == _NOTHING else got
-
-
-def _shape(node: _ts.Node | None) -> bool:
-    """Whether a type expression is an object or function type written in place (maybe ``| undefined``)."""
-    node = _strip(node)
-    if node is not None and node.type == "union_type":
-        parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
-        node = _strip(parts[0]) if len(parts) == 1 else None
-    return node is not None and node.type in ("object_type", "function_type", "constructor_type")
-
-
-def _strip(node: _ts.Node | None) -> _ts.Node | None:
-    """The type under ``: T``, ``(T)`` and ``readonly T``."""
-    while node is not None and node.type in ("type_annotation", "parenthesized_type", "readonly_type") \
-            and node.named_child_count:
-        node = node.named_children[-1]
-    return node
-
-
-def _builtin(node: _ts.Node | None) -> str:
-    node = _strip(node)
-    if node is None:
-        return ""
-    t = node.type
-    if t == "predefined_type":
-        word = _ts.text(node)
-        return _NOTHING if word in ("undefined", "null", "void") else PREDEFINED.get(word, "")
-    if t in ("array_type", "tuple_type"):
-        return "Array"
-    if t == "template_literal_type":
-        return "String"
-    if t == "literal_type":
-        kind = node.named_children[0].type if node.named_child_count else ""
-        return {"string": "String", "number": "Number", "true": "Boolean", "false": "Boolean",
-                "null": _NOTHING, "undefined": _NOTHING, "unary_expression": "Number"}.get(kind, "")
-    if t == "generic_type":
-        return GENERIC_BUILTINS.get(_ts.text(node.child_by_field_name("name")), "")
-    if t == "union_type":
-        found = {_builtin(m) for m in node.named_children} - {_NOTHING}
-        return found.pop() if len(found) == 1 and "" not in found else ""
-    return ""

@@ -157,3 +157,13 @@ def test_javascript_instanceof_narrows_too(tmp_path):
            "module.exports = { handle, HttpError };\n")
     got = edges(tmp_path, {"a.js": src}, "a.handle")
     assert got["err.getResponse"] == {("a.HttpError.getResponse", "annotated_type")}
+
+
+def test_a_conditional_type_alias_is_the_class_its_branches_name(tmp_path):
+    src = ("export class Builder {\n  where() { return this; }\n}\nexport class Other {\n  where() { return 1; }\n}\n"
+           "export type Pick1<T> = T extends string ? Builder : T extends number ? Builder : never;\n"
+           "export type Pick2<T> = T extends string ? Builder : Other;\n"
+           "export function use(a: Pick1<string>, b: Pick2<number>) {\n  a.where().where();\n  b.where();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert {q for q, _r in got["a.where().where"]} == {"src.a.Builder.where"}
+    assert ("src.a.Builder.where", "annotated_type") not in got["b.where"]  # either branch: no one class

@@ -167,3 +167,16 @@ def test_a_conditional_type_alias_is_the_class_its_branches_name(tmp_path):
     got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
     assert {q for q, _r in got["a.where().where"]} == {"src.a.Builder.where"}
     assert ("src.a.Builder.where", "annotated_type") not in got["b.where"]  # either branch: no one class
+
+
+def test_an_element_read_by_index_has_the_collections_element_type(tmp_path):
+    src = ("export class Router {\n  add() {}\n}\nexport class Node {\n  build() {}\n}\n"
+           "export class Smart {\n  #children: Record<string, Node> = {};\n  routers: Router[] = [];\n"
+           "  run(routers: Router[], k: string) {\n    for (let i = 0; i < 2; i++) {\n      const router = routers[i];\n"
+           "      router.add();\n    }\n    const c = this.#children[k];\n    c.build();\n    const r = this.routers[0];\n"
+           "    r.add();\n    const s = routers['x'];\n    s.add();\n  }\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.Smart.run")
+    assert got["router.add"] == {("src.a.Router.add", "annotated_type")}
+    assert got["c.build"] == {("src.a.Node.build", "annotated_type")}  # a Record's value
+    assert got["r.add"] == {("src.a.Router.add", "annotated_type")}
+    assert got["s.add"] == {(None, "unresolved")}  # a member named by a string is no element

@@ -138,6 +138,9 @@ class TsExtractor(JsExtractor):
                 _ts.text(node.child_by_field_name("name")) in ("Array", "ReadonlyArray", "Set", "ReadonlySet"):
             args = node.child_by_field_name("type_arguments")
             elem = args.named_children[0] if args is not None and args.named_child_count else None
+        elif node is not None and node.type == "generic_type" and _ts.text(node.child_by_field_name("name")) == "Record":
+            args = node.child_by_field_name("type_arguments")  # Record<string, Node>: what ``nodes[k]`` gives
+            elem = args.named_children[1] if args is not None and args.named_child_count == 2 else None
         return self.primary(elem) if elem is not None else ""
 
     def run(self) -> ParsedFile:
@@ -420,6 +423,14 @@ class TsExtractor(JsExtractor):
             ann = "" if typ.type == "predefined_type" or builtin_type(typ) else self.declared(typ)
             if ann:
                 self.add_binding(owner, name, at, annotation=ann)
+                return
+        if v.type == "subscript_expression" and not name.startswith("self."):
+            index = v.child_by_field_name("index")
+            coll = self.dotted(v.child_by_field_name("object"))
+            elem = self._element_of(owner, coll) if coll and "(" not in coll and index is not None \
+                and index.type not in ("string", "template_string") else ""
+            if elem:  # const router = routers[i] with routers: Router[] (or a Record<string, Router>): a Router
+                self.add_binding(owner, name, at, annotation=elem)
                 return
         targs = v.child_by_field_name("type_arguments") if v.type == "new_expression" else None
         ctor = self.dotted(v.child_by_field_name("constructor")) if targs is not None else ""

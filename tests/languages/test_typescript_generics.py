@@ -174,9 +174,11 @@ def test_an_element_read_by_index_has_the_collections_element_type(tmp_path):
            "export class Smart {\n  #children: Record<string, Node> = {};\n  routers: Router[] = [];\n"
            "  run(routers: Router[], k: string) {\n    for (let i = 0; i < 2; i++) {\n      const router = routers[i];\n"
            "      router.add();\n    }\n    const c = this.#children[k];\n    c.build();\n    const r = this.routers[0];\n"
-           "    r.add();\n    const s = routers['x'];\n    s.add();\n  }\n}\n")
+           "    r.add();\n    const s = routers['x'];\n    s.add();\n"
+           "    const all = this.routers;\n    const t = all[1];\n    t.add();\n  }\n}\n")
     got = edges(tmp_path, {"src/a.ts": src}, "src.a.Smart.run")
     assert got["router.add"] == {("src.a.Router.add", "annotated_type")}
     assert got["c.build"] == {("src.a.Node.build", "annotated_type")}  # a Record's value
     assert got["r.add"] == {("src.a.Router.add", "annotated_type")}
     assert got["s.add"] == {(None, "unresolved")}  # a member named by a string is no element
+    assert got["t.add"] == {("src.a.Router.add", "annotated_type")}  # through a local alias of the field

@@ -432,6 +432,10 @@ class TsExtractor(JsExtractor):
             if elem:  # const router = routers[i] with routers: Router[] (or a Record<string, Router>): a Router
                 self.add_binding(owner, name, at, annotation=elem)
                 return
+        if v.type in ("identifier", "member_expression") and not name.startswith("self."):
+            elem = self._element_of(owner, self.dotted(v))
+            if elem:  # const routers = this.#routers: the same collection, the same elements
+                self.elements[(owner, name)] = elem
         targs = v.child_by_field_name("type_arguments") if v.type == "new_expression" else None
         ctor = self.dotted(v.child_by_field_name("constructor")) if targs is not None else ""
         if ctor and "<" not in ctor and "(" not in ctor and not name.startswith("self."):

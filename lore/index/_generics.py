@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from ..parsers.records import TYPE_BASE, TYPE_PARAM
+from ..parsers.records import TYPE_BASE, TYPE_PARAM, TYPE_PARAM_USE
 from ._annotations import primary_type, type_args
 from ._containers import plain
 from ._world import FileCtx, Value, WorldCore, weaker
@@ -76,6 +76,15 @@ class GenericsMixin(WorldCore):
         memo[class_id] = got[0] if got is not None and got[0][0] == "gin" else None
         return memo[class_id]
 
+    def _param_use(self, class_id: int, member: str) -> str:
+        """The constrained type parameter of ``class_id`` that types ``member`` (``self.x`` or a method's
+        name), or ``''``."""
+        srow = self.syms.get(class_id)
+        c = self.ctx(srow.file_id) if srow is not None and srow.file_id is not None else None
+        local = c.local_of.get(class_id) if c is not None else None
+        uses = c.bindings_of(local).get(TYPE_PARAM_USE, ()) if c is not None and local is not None else ()
+        return next((b.annotation for b in uses if b.value == member), "")
+
     def generic_member(self, v: Value, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
         """Member ``attr`` of generic instance ``v``: typed by a parameter, what it stands for (a
         member inherited from a generic base: what the base's parameter stands for)."""
@@ -93,11 +102,15 @@ class GenericsMixin(WorldCore):
             c = self.ctx(srow.file_id)  # type: ignore[arg-type]
             local = c.local_of.get(srow.id) if c is not None else None
             ret = primary_type(c.pf.symbols[local].return_type) if c is not None and local is not None else ""
+            ret = self._param_use(class_id, srow.name) or ret
             return (("gim", (srow.id, args[ret])), got[1]) if ret in args else got
         c = self.ctx(self.syms[class_id].file_id)  # type: ignore[arg-type]
         local = c.local_of.get(class_id) if c is not None else None
         binds = c.bindings_of(local).get("self." + attr, ()) if c is not None and local is not None else ()
         declared = [b.annotation for b in binds if b.annotation and not b.value]
+        param = self._param_use(class_id, "self." + attr) if declared else ""
+        if param in args:  # _def: Def (Def extends ZodTypeDef): what the arguments give Def
+            return args[param], weaker(res, "annotated_type")
         if declared and primary_type(declared[-1]) in args and "[" not in declared[-1]:
             return args[primary_type(declared[-1])], weaker(res, "annotated_type")
         if not binds and base is not None:  # a field the base declares

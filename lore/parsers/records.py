@@ -52,6 +52,9 @@ INDEX_MEMBER = "[string]"
 TYPE_PARAM = "<tparam>"
 # ... and its binding of this name, the base class it extends with type arguments (``Base[Foo]``)
 TYPE_BASE = "<tbase>"
+# ... and its bindings of this name, a member (``value``: ``self.x`` or a method's name) typed by one of its
+# constrained parameters (``annotation``), whose annotation the parser replaced by the constraint
+TYPE_PARAM_USE = "<tparam-use>"
 # In a symbol's ``decorators``: its last parameter takes every later argument (JS / TS ``...rest``)
 REST_MARK = "<rest>"
 

@@ -182,3 +182,17 @@ def test_an_element_read_by_index_has_the_collections_element_type(tmp_path):
     assert got["r.add"] == {("src.a.Router.add", "annotated_type")}
     assert got["s.add"] == {(None, "unresolved")}  # a member named by a string is no element
     assert got["t.add"] == {("src.a.Router.add", "annotated_type")}  # through a local alias of the field
+
+
+def test_a_member_typed_by_a_constrained_parameter_takes_the_bases_argument(tmp_path):
+    src = ("export interface Def {\n  kind: string;\n}\nexport class Parser {\n  parse() {}\n}\n"
+           "export interface ArrDef extends Def {\n  type: Parser;\n}\n"
+           "export class Base<D extends Def = Def> {\n  _def!: D;\n  def(): D { return this._def; }\n}\n"
+           "export class Arr extends Base<ArrDef> {\n  run() {\n    const d = this._def;\n    d.type.parse();\n"
+           "    this.def().type.parse();\n  }\n}\n"
+           "export function use(b: Base) {\n  b._def.type.parse();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.Arr.run")
+    assert got["d.type.parse"] == {("src.a.Parser.parse", "annotated_type")}
+    assert got["this.def().type.parse"] == {("src.a.Parser.parse", "annotated_type")}
+    # a plain Base: D is its constraint (Def), which has no ``type``
+    assert ("src.a.Parser.parse", "annotated_type") not in edges(tmp_path, {}, "src.a.use")["b._def.type.parse"]

@@ -21,7 +21,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...parsers import _ts
-from ...parsers.records import CONTEXT_MARK, INDEX_MEMBER, TYPE_BASE, TYPE_PARAM, ParsedFile
+from ...parsers.records import (
+    CONTEXT_MARK,
+    INDEX_MEMBER,
+    TYPE_BASE,
+    TYPE_PARAM,
+    TYPE_PARAM_USE,
+    Binding,
+    ParsedFile,
+)
 from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
 from ._types import (
@@ -212,15 +220,27 @@ class TsExtractor(JsExtractor):
         return ""
 
     def _constrain(self) -> None:
-        """Annotations naming a constrained generic parameter name its constraint instead."""
+        """Annotations naming a constrained generic parameter name its constraint instead; a member of a
+        generic class typed by the class's own parameter keeps that name in a ``TYPE_PARAM_USE`` binding
+        (``_def: Def`` with ``Def extends ZodTypeDef``: what a ``ZodArray``'s base gives ``Def``)."""
+        uses: list[tuple[int, str, str]] = []
         for i, sym in enumerate(self.pf.symbols):
             if sym.params:
                 sym.params = [(p, self._constraint(i, a) or a if a else a) for p, a in sym.params]
             if sym.return_type:
-                sym.return_type = self._constraint(i, sym.return_type) or sym.return_type
+                bound = self._constraint(i, sym.return_type)
+                if bound and sym.parent is not None and sym.return_type in self.type_params.get(sym.parent, ()):
+                    uses.append((sym.parent, sym.name, sym.return_type))
+                sym.return_type = bound or sym.return_type
         for b in self.pf.bindings:
             if b.annotation:
-                b.annotation = self._constraint(b.owner, b.annotation) or b.annotation
+                bound = self._constraint(b.owner, b.annotation)
+                if bound and b.name.startswith("self.") and b.annotation in self.type_params.get(b.owner, ()):
+                    uses.append((b.owner, b.name, b.annotation))
+                b.annotation = bound or b.annotation
+        for owner, member, param in uses:
+            self.pf.bindings.append(Binding(owner, TYPE_PARAM_USE, self.pf.symbols[owner].start_line,
+                                            annotation=param, value=member))
 
     def on_field(self, node: _ts.Node, owner: int) -> int | None:
         okind = self.pf.symbols[owner].kind

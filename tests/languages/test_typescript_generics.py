@@ -196,3 +196,15 @@ def test_a_member_typed_by_a_constrained_parameter_takes_the_bases_argument(tmp_
     assert got["this.def().type.parse"] == {("src.a.Parser.parse", "annotated_type")}
     # a plain Base: D is its constraint (Def), which has no ``type``
     assert ("src.a.Parser.parse", "annotated_type") not in edges(tmp_path, {}, "src.a.use")["b._def.type.parse"]
+
+
+def test_instanceof_a_runtime_class_keeps_the_declared_subclass_and_a_guard_ends_with_its_block(tmp_path):
+    src = ("export class HttpError extends Error {\n  getResponse() { return 1; }\n}\n"
+           "export class Other {\n  close() { return 2; }\n}\n"
+           "export function handle(err: HttpError, xs: unknown[], o: unknown) {\n"
+           "  if (err instanceof Error) {\n    err.getResponse();\n  }\n"
+           "  for (const x of xs) {\n    if (!(o instanceof Other)) continue;\n    o.close();\n  }\n  o.close();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.handle")
+    assert got["err.getResponse"] == {("src.a.HttpError.getResponse", "annotated_type")}
+    # inside the loop's block the guard's type; after it unknown again (a marked name guess)
+    assert got["o.close"] == {("src.a.Other.close", "annotated_type"), ("src.a.Other.close", "unique_name")}

@@ -18,7 +18,8 @@ from typing import cast
 
 from ._world import Value
 
-TAGS = frozenset({"of", "ofm"})  # the tags of these values (a check callers make before calling plain)
+# the tags of these values and of generic instances (lore.index._generics): a check callers make before plain
+TAGS = frozenset({"of", "ofm", "gin", "gim"})
 
 # the last part of the container class's name (any module: builtins, typing, collections, collections.abc)
 SEQUENCES = frozenset({
@@ -117,4 +118,6 @@ def plain(v: Value) -> Value:
     if tag == "ofm":
         container, name, _result = cast("tuple[str, str, Value]", v[1])
         return "extattr", f"{container}.{name}"
+    if tag in ("gin", "gim"):  # a generic instance: the instance, its method
+        return ("inst" if tag == "gin" else "sym"), cast("tuple[int, object]", v[1])[0]
     return v

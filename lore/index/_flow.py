@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from ..languages import rules_for
 from ..parsers.records import Call
+from ._containers import plain
 from ._world import TYPE_KINDS, FileCtx, Value, WorldCore, local_parent, split_path, weaker
 
 FLOW_CAP = 16  # more distinct values than this flowing into one parameter: it says too little (unknown)
@@ -415,7 +416,7 @@ class FlowMixin(WorldCore):
         out: list[tuple[int, int]] = []
         bound: bool | None = None
         for v in elements(got[0]):
-            tag, payload = v
+            tag, payload = plain(v)  # a generic instance (lore.index._generics) is called as its class's
             if tag == "inst":
                 m = self.class_member(payload, "__call__")  # type: ignore[arg-type,call-overload]
                 if m is not None and m[0][0] == "sym" and self.syms[m[0][1]].file_id is not None:  # type: ignore[index]

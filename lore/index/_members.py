@@ -20,6 +20,10 @@ class MembersMixin(WorldCore):
         tag, payload = v
         if tag == "any":  # a union: the member of each value that has it
             return over_union(v, res, lambda e: self.member(e, attr, res, depth + 1))
+        if tag == "gin":  # a generic instance: a member typed by a type parameter is what that stands for
+            return self.generic_member(v, attr, res, depth)  # type: ignore[attr-defined]
+        if tag == "gim":
+            return self.member(plain(v), attr, res, depth + 1)
         if tag in ("of", "ofm"):  # a typed container: its members that give elements, else as the plain instance
             elem = container_member(v, attr) if tag == "of" else None
             return (elem, res) if elem is not None else self.member(plain(v), attr, res, depth + 1)
@@ -44,20 +48,10 @@ class MembersMixin(WorldCore):
                         return self.member(twin[0], attr, weaker(res, twin[1]), depth + 1)
                 return (got[0], weaker(res, got[1] if got[1] != "self_method" else res)) if got else None
             return None
+        if tag == "inst" and self.generic_base(payload) is not None:  # type: ignore[attr-defined]
+            return self.generic_member(("gin", (payload, ())), attr, res, depth)  # type: ignore[attr-defined]
         if tag == "inst":
-            if attr == "__class__" and self._rules_of(payload).follows_values:  # type: ignore[arg-type]
-                return ("sym", payload), res  # self.__class__(...): another instance of the same class
-            got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
-            if got is None and not attr.startswith("__"):
-                got = self._metaclass_member(payload, attr, False, depth)  # type: ignore[arg-type]
-                if got is not None:
-                    return got[0], weaker(res, got[1])
-            if got is None and self._rules_of(payload).follows_values and not attr.startswith("__"):  # type: ignore[arg-type]
-                got = self._getattr_value(payload, res, depth)  # type: ignore[arg-type]
-                return got
-            if got is None:
-                return None
-            return got[0], weaker(res, got[1]) if got[1] not in ("self_method",) else res
+            return self.inst_member(payload, attr, res, depth)  # type: ignore[arg-type]
         if tag in ("ext", "extinst", "extattr") and not self._strict:  # names of externals taken as written
             return ("ext", f"{payload}.{attr}"), weaker(res, "external")
         if tag == "ext" and not _is_class_name(str(payload)):  # a module path: os.path.join
@@ -75,6 +69,22 @@ class MembersMixin(WorldCore):
                 if got is not None:
                     return got[0], weaker(res, "import")
         return None
+
+    def inst_member(self, class_id: int, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
+        """``attr`` of an instance of ``class_id``, as its class declares it (no type arguments)."""
+        if attr == "__class__" and self._rules_of(class_id).follows_values:
+            return ("sym", class_id), res  # self.__class__(...): another instance of the same class
+        got = self.class_member(class_id, attr, depth=depth + 1)
+        if got is None and not attr.startswith("__"):
+            got = self._metaclass_member(class_id, attr, False, depth)
+            if got is not None:
+                return got[0], weaker(res, got[1])
+        if got is None and self._rules_of(class_id).follows_values and not attr.startswith("__"):
+            got = self._getattr_value(class_id, res, depth)
+            return got
+        if got is None:
+            return None
+        return got[0], weaker(res, got[1]) if got[1] not in ("self_method",) else res
 
     def _value_twin(self, sym_id: int, depth: int) -> tuple[Value, str] | None:
         """The value bound under the name of the interface or type alias ``sym_id`` in its scope, in a

@@ -16,6 +16,7 @@ from ._containers import plain
 from ._containers import shape as container_shape
 from ._containers import typed as typed_container
 from ._flow import FLOW_KINDS, elements, over_union, union, union_of
+from ._generics import GenericsMixin
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, weaker
 
 _CERTAIN = frozenset({"local_scope", "import", "module_global", "self_method"})
@@ -40,7 +41,7 @@ def instance_of(world: WorldCore, v: Value) -> Value:
 _CASTS = {("ext", "typing.cast"), ("ext", "typing_extensions.cast")}
 
 
-class ValuesMixin(WorldCore):
+class ValuesMixin(GenericsMixin, WorldCore):
     """Return values, call results, bindings and annotations as values."""
 
     def returns(self, func_id: int, depth: int = 0) -> tuple[Value, str] | None:
@@ -72,6 +73,7 @@ class ValuesMixin(WorldCore):
     def _signature_return(self, c: FileCtx, scope: int, declared: str) -> tuple[Value, str] | None:
         """What calling a value of type ``declared`` gives: what its call signature returns."""
         typed = self.type_value(c, scope, declared, 1)
+        typed = (plain(typed[0]), typed[1]) if typed is not None else None  # Handler<Ctx>: Handler's signature
         if typed is None or typed[0][0] not in ("inst", "sym"):
             return None
         sig = self.class_member(typed[0][1], "__call__", depth=1)  # type: ignore[arg-type, attr-defined]
@@ -145,6 +147,8 @@ class ValuesMixin(WorldCore):
         if names_class(annotation):
             return v, typed_by(res, "annotated_type")
         v = instance_of(self, v)
+        if v[0] == "inst" and (made := self.generic_instance(c, scope, v[1], annotation, depth)) is not None:  # type: ignore[arg-type]
+            return made, typed_by(res, "annotated_type")  # b: Box<Foo>: what b.get() gives is a Foo
         if v[0] == "extinst" and "[" in annotation and (c.rules.follows_values or c.rules.typed_containers):
             # list[Text] (Java: List<Text>): its elements too
             got = self._container(c, scope, v[1], type_args(annotation), depth)  # type: ignore[arg-type]
@@ -246,6 +250,7 @@ class ValuesMixin(WorldCore):
         else:
             got = self.resolve_path(c, scope, head, line, depth + 1)
             typed = self._declared_param(got[0], int(how[len("arg"):]), depth + 1) if got is not None else None
+        typed = (plain(typed[0]), typed[1]) if typed is not None else None
         if typed is None or typed[0][0] not in ("inst", "sym"):
             return None
         sig = self.class_member(typed[0][1], "__call__", depth=depth + 1)  # type: ignore[arg-type, attr-defined]
@@ -403,9 +408,9 @@ class ValuesMixin(WorldCore):
         tag, payload = v
         if tag == "any":
             return over_union(v, res, lambda e: self.call_result(e, res, depth + 1))
-        if tag == "ofm":  # a method of a typed container that gives its elements
-            return payload[2], res  # type: ignore[index]
-        if tag == "of":
+        if tag in ("ofm", "gim"):  # a method of a typed container (a generic instance) that gives its elements
+            return payload[-1], res  # type: ignore[index]
+        if tag in ("of", "gin"):
             return self.call_result(plain(v), res, depth + 1)
         if tag == "inst" and self._rules_of(payload).call_signatures_give:  # type: ignore[arg-type]
             sig = self.class_member(payload, "__call__", depth=depth + 1)  # type: ignore[arg-type, attr-defined]

@@ -47,6 +47,14 @@ RETURN_SPEC = "return"
 # A class's ``self.<INDEX_MEMBER>`` binding: the type of a member of any name it does not declare
 # (TypeScript's ``[key: string]: Route`` index signature)
 INDEX_MEMBER = "[string]"
+# A generic class's (interface's) bindings of this name list its type parameters in order: ``value`` the
+# parameter's name, ``annotation`` its default (TypeScript's ``class Box<T, U = Foo>``)
+TYPE_PARAM = "<tparam>"
+# ... and its binding of this name, the base class it extends with type arguments (``Base[Foo]``)
+TYPE_BASE = "<tbase>"
+# ... and its bindings of this name, a member (``value``: ``self.x`` or a method's name) typed by one of its
+# constrained parameters (``annotation``), whose annotation the parser replaced by the constraint
+TYPE_PARAM_USE = "<tparam-use>"
 # In a symbol's ``decorators``: its last parameter takes every later argument (JS / TS ``...rest``)
 REST_MARK = "<rest>"
 

@@ -6,6 +6,25 @@ from ...parsers import _ts
 
 FUNCTION_VALUES = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 EXPORTS = ("module.exports", "exports")
+# the names the runtime defines (ECMAScript, the web platform, Node): never a project definition unless bound
+JS_GLOBALS = frozenset({
+    "console", "JSON", "Math", "Object", "Array", "Promise", "String", "Number", "Boolean", "Symbol", "Date",
+    "RegExp", "Error", "TypeError", "Map", "Set", "WeakMap", "WeakSet", "Reflect", "Proxy", "parseInt",
+    "parseFloat", "isNaN", "isFinite", "setTimeout", "clearTimeout", "setInterval", "clearInterval",
+    "setImmediate", "queueMicrotask", "structuredClone", "fetch", "require", "process", "Buffer", "globalThis",
+    "window", "document", "encodeURIComponent", "decodeURIComponent", "BigInt", "Intl", "URL", "alert",
+    # the web platform (browsers, Node >= 18, Deno, Bun) and the rest of ECMAScript's globals
+    "Headers", "Request", "Response", "FormData", "Blob", "File", "URLSearchParams", "AbortController",
+    "AbortSignal", "TextEncoder", "TextDecoder", "ReadableStream", "WritableStream", "TransformStream",
+    "Event", "EventTarget", "CustomEvent", "WebSocket", "Worker", "MessageChannel", "BroadcastChannel",
+    "DOMException", "crypto", "performance", "navigator", "location", "history", "localStorage",
+    "sessionStorage", "atob", "btoa", "XMLHttpRequest", "requestAnimationFrame", "cancelAnimationFrame",
+    "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError", "WeakRef",
+    "FinalizationRegistry", "ArrayBuffer", "SharedArrayBuffer", "DataView", "Uint8Array", "Int8Array",
+    "Uint16Array", "Int16Array", "Uint32Array", "Int32Array", "Float32Array", "Float64Array",
+    "BigInt64Array", "BigUint64Array", "Uint8ClampedArray", "Function", "escape", "unescape",
+    "encodeURI", "decodeURI", "clearImmediate", "__dirname", "__filename",
+})
 
 
 def key(node: _ts.Node) -> tuple[int, int]:

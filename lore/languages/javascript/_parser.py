@@ -36,8 +36,10 @@ from ._commonjs import CommonJsMixin
 from ._esm import EsModuleMixin
 from ._jsdoc import jsdoc_types
 from ._literals import LiteralMixin
+from ._narrowing import NarrowingMixin
 from ._nodes import EXPORTS, FUNCTION_VALUES
 from ._nodes import key as _key
+from ._returns import ReturnsMixin
 
 JSX_QUERY = Path(__file__).with_name("jsx.scm")  # JSX elements, shared with TSX
 # a literal's value is an instance of the runtime's class, written as a construction of it
@@ -63,7 +65,8 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
 
 
-class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Extractor):
+class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, ReturnsMixin, NarrowingMixin,
+                  Extractor):
     language = "javascript"
     grammar = "javascript"
     query_files: tuple[Path, ...] = (Path(__file__).with_name("javascript.scm"), JSX_QUERY)
@@ -127,6 +130,10 @@ class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Extr
     def primary(self, node: _ts.Node | None) -> str:
         return first_type(self.types_in(node), self.wrapper_types)
 
+    def declared(self, node: _ts.Node | None) -> str:
+        """A declared type as the resolver reads it: :meth:`primary` (TypeScript adds type arguments)."""
+        return self.primary(node)
+
     # -- definitions ----------------------------------------------------------------------------
     def _doc_anchor(self, node: _ts.Node) -> _ts.Node:
         cur = node
@@ -180,8 +187,10 @@ class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Extr
             self._jsdoc_types(sym, span or node)
         ret = fn.child_by_field_name("return_type")
         if ret is not None:
-            sym.return_type = self.primary(ret)
+            sym.return_type = self.declared(ret)
             self.add_types(local, ret, "return")
+        elif body is not None:
+            self.expression_body(local, fn)
         if node.type == "method_definition" and any(c.type == "get" for c in node.children):
             sym.decorators.append(GETTER)
         if parent.kind == "class" and node.parent is not None:
@@ -234,13 +243,13 @@ class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Extr
                 if pat is not None and pname and any(c.type == "accessibility_modifier" or c.type == "readonly"
                                                      for c in p.children) and self.pf.symbols[owner].kind == "class":
                     # constructor(private repo: Repo): a field of the class
-                    ann = self.primary(tnode)
+                    ann = self.declared(tnode)
                     self.add_binding(owner, f"self.{pname}", p, annotation=ann)
                     self.add_types(owner, tnode, "field")
             else:
                 continue
             if pname:
-                sym.params.append((pname, self.primary(tnode)))
+                sym.params.append((pname, self.declared(tnode)))
                 self.note_elements(local, pname, tnode)
             self.add_types(local, tnode, "param")  # ({ repo }: Props): still a reference to Props
 
@@ -382,7 +391,7 @@ class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Extr
             return None
         name = self.text(name_node)
         if type_node is not None:
-            self.add_binding(owner, name, node, annotation=self.primary(type_node))
+            self.add_binding(owner, name, node, annotation=self.declared(type_node))
             self.add_types(owner, type_node, "annotation")
             self.note_elements(owner, name, type_node)
         elif value is not None and value.type == "object" and (self._has_functions(value)
@@ -510,7 +519,7 @@ class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Extr
         if value is not None and value.type in FUNCTION_VALUES:  # handle = () => {...}: a method of the class
             return self._function(value, owner, name, "method", value, span=node)
         if type_node is not None:
-            self.add_binding(owner, f"self.{name}", node, annotation=self.primary(type_node))
+            self.add_binding(owner, f"self.{name}", node, annotation=self.declared(type_node))
             self.add_types(owner, type_node, "field")
             self.note_elements(owner, f"self.{name}", type_node)
         elif value is not None:

@@ -22,30 +22,13 @@ import posixpath
 
 from ...parsers.records import Import
 from .._rules import CachedRules, ImportBinding, module_of_path, record_of, world_cache
+from ._nodes import JS_GLOBALS as _JS_GLOBALS
 from ._parser import GETTER
 
 _JS_EXTS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 
 
 # -- JavaScript / TypeScript ---------------------------------------------------------------------------
-_JS_GLOBALS = frozenset({
-    "console", "JSON", "Math", "Object", "Array", "Promise", "String", "Number", "Boolean", "Symbol", "Date",
-    "RegExp", "Error", "TypeError", "Map", "Set", "WeakMap", "WeakSet", "Reflect", "Proxy", "parseInt",
-    "parseFloat", "isNaN", "isFinite", "setTimeout", "clearTimeout", "setInterval", "clearInterval",
-    "setImmediate", "queueMicrotask", "structuredClone", "fetch", "require", "process", "Buffer", "globalThis",
-    "window", "document", "encodeURIComponent", "decodeURIComponent", "BigInt", "Intl", "URL", "alert",
-    # the web platform (browsers, Node >= 18, Deno, Bun) and the rest of ECMAScript's globals
-    "Headers", "Request", "Response", "FormData", "Blob", "File", "URLSearchParams", "AbortController",
-    "AbortSignal", "TextEncoder", "TextDecoder", "ReadableStream", "WritableStream", "TransformStream",
-    "Event", "EventTarget", "CustomEvent", "WebSocket", "Worker", "MessageChannel", "BroadcastChannel",
-    "DOMException", "crypto", "performance", "navigator", "location", "history", "localStorage",
-    "sessionStorage", "atob", "btoa", "XMLHttpRequest", "requestAnimationFrame", "cancelAnimationFrame",
-    "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError", "WeakRef",
-    "FinalizationRegistry", "ArrayBuffer", "SharedArrayBuffer", "DataView", "Uint8Array", "Int8Array",
-    "Uint16Array", "Int16Array", "Uint32Array", "Int32Array", "Float32Array", "Float64Array",
-    "BigInt64Array", "BigUint64Array", "Uint8ClampedArray", "Function", "escape", "unescape",
-    "encodeURI", "decodeURI", "clearImmediate", "__dirname", "__filename",
-})
 _BARREL_DEPTH = 4  # index files re-exporting index files: how far a guess may follow them
 _JS_METHODS = frozenset({
     "push", "pop", "shift", "unshift", "slice", "splice", "concat", "join", "map", "filter", "reduce", "forEach",

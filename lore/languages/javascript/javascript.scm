@@ -10,6 +10,8 @@
 (pair value: [(function_expression) (arrow_function) (generator_function) (identifier) (member_expression)]) @pair
 (for_in_statement) @loop
 (call_expression) @call
+(return_statement) @return
+(if_statement) @branch
 (new_expression) @new
 (import_statement) @import
 (export_statement) @export

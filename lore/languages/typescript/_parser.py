@@ -21,9 +21,31 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...parsers import _ts
-from ...parsers.records import CONTEXT_MARK, INDEX_MEMBER, ParsedFile
+from ...parsers.records import (
+    CONTEXT_MARK,
+    INDEX_MEMBER,
+    TYPE_BASE,
+    TYPE_PARAM,
+    TYPE_PARAM_USE,
+    Binding,
+    ParsedFile,
+)
 from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
+from ._types import (
+    CONTAINERS,
+    FUNCTION_TYPES,
+    NOTHING,
+    PREDEFINED,
+    builtin,
+    builtin_type,
+    function_type,
+    generic_node,
+    lookup_member,
+    shape,
+    strip,
+    with_elements,
+)
 
 GRAMMAR = "tree_sitter_typescript:language_typescript"
 TSX_GRAMMAR = "tree_sitter_typescript:language_tsx"
@@ -52,12 +74,6 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     return ex.run()
 
 
-FUNCTION_TYPES = frozenset({"function_type", "constructor_type"})
-# types whose values are the runtime's own: ``path: string`` is a String (``path.split()`` is String's)
-PREDEFINED = {"string": "String", "number": "Number", "boolean": "Boolean", "bigint": "BigInt", "symbol": "Symbol"}
-GENERIC_BUILTINS = {"Array": "Array", "ReadonlyArray": "Array", "Map": "Map", "ReadonlyMap": "Map", "Set": "Set",
-                    "ReadonlySet": "Set", "WeakMap": "WeakMap", "WeakSet": "WeakSet"}
-_NOTHING = "-"  # null / undefined in a union: no type of its own
 UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
@@ -74,12 +90,37 @@ class TsExtractor(JsExtractor):
     def primary(self, node: _ts.Node | None) -> str:
         """The declared type's name; a string, number, array, tuple, ``Map<K, V>``... is the runtime's
         class (``String``, ``Array``, ``Map``), never one of its type arguments."""
-        if _shape(node):  # opts: { ctx: Context }, cb: (c: Context) => void: neither is a Context
+        if shape(node):  # opts: { ctx: Context }, cb: (c: Context) => void: neither is a Context
             return ""
         runtime = builtin_type(node)
-        if runtime in _CONTAINERS:
-            return _with_elements(runtime, node) or runtime
+        if runtime in CONTAINERS:
+            return with_elements(runtime, node) or runtime
         return runtime or super().primary(node)
+
+    def declared(self, node: _ts.Node | None) -> str:
+        """:meth:`primary` with the type arguments of a generic type of the project's (``Box<Foo>`` ->
+        ``Box[Foo]``, ``Promise<Res<User>>`` -> ``Res[User]``): a member of ``Box`` typed ``T`` is then a
+        ``Foo`` (:mod:`lore.index._generics`). An argument that is no plain name is ``?``."""
+        member = lookup_member(node)
+        if member is not None:  # compile: QueryCompiler['compileQuery']: that member (a method, a field's type)
+            owner = self.declared(member[0])
+            return f"{owner}.{member[1]}" if owner and "[" not in owner and "." not in owner else ""
+        base = self.primary(node)
+        if not base or "[" in base:
+            return base
+        gen = generic_node(node, self.wrapper_types)
+        if gen is None or "".join(_ts.text(gen.child_by_field_name("name")).split()) != base:
+            return base
+        targs = gen.child_by_field_name("type_arguments")
+        args = [self._type_arg(a) for a in targs.named_children] if targs is not None else []
+        return f"{base}[{', '.join(args)}]" if args and any(a != "?" for a in args) else base
+
+    def _type_arg(self, node: _ts.Node) -> str:
+        if node.type == "predefined_type":
+            return PREDEFINED.get(_ts.text(node), "?")
+        if node.type in ("type_identifier", "nested_type_identifier", "generic_type", "array_type"):
+            return self.declared(node) or "?"
+        return "?"
 
     def asserted_runtime_of(self, type_node: _ts.Node) -> str:
         return builtin_type(type_node)
@@ -94,10 +135,10 @@ class TsExtractor(JsExtractor):
     def element_type(self, type_node: _ts.Node | None) -> str:
         """``routers: Router[]`` (also ``readonly``, ``Array<Router>``, ``Set<Router>``, ``| undefined``):
         ``Router`` (``for (const r of routers)`` gives Routers)."""
-        node = _strip(type_node)
+        node = strip(type_node)
         if node is not None and node.type == "union_type":
-            parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
-            node = _strip(parts[0]) if len(parts) == 1 else None
+            parts = [m for m in node.named_children if builtin(m) != NOTHING]
+            node = strip(parts[0]) if len(parts) == 1 else None
         elem = None
         if node is not None and node.type == "array_type" and node.named_child_count:
             elem = node.named_children[0]
@@ -105,12 +146,16 @@ class TsExtractor(JsExtractor):
                 _ts.text(node.child_by_field_name("name")) in ("Array", "ReadonlyArray", "Set", "ReadonlySet"):
             args = node.child_by_field_name("type_arguments")
             elem = args.named_children[0] if args is not None and args.named_child_count else None
+        elif node is not None and node.type == "generic_type" and _ts.text(node.child_by_field_name("name")) == "Record":
+            args = node.child_by_field_name("type_arguments")  # Record<string, Node>: what ``nodes[k]`` gives
+            elem = args.named_children[1] if args is not None and args.named_child_count == 2 else None
         return self.primary(elem) if elem is not None else ""
 
     def run(self) -> ParsedFile:
         self.constraints: dict[tuple[int, str], str] = {}  # (definition, generic parameter) -> its constraint
         self.declared_locals: set[tuple[int, str]] = set()  # (scope, name) of variables declared with one type
         self.untyped_decls: set[tuple[int, str, int]] = set()  # (scope, name, line) of ``let x = v`` declarations
+        self.overload_returns: dict[tuple[int, str], set[str]] = {}  # (scope, name) -> its signatures' returns
         pf = super().run()
         if self.constraints:
             self._constrain()
@@ -120,10 +165,10 @@ class TsExtractor(JsExtractor):
 
     def on_var(self, node: _ts.Node, owner: int) -> int | None:
         got = super().on_var(node, owner)
-        name, typ = node.child_by_field_name("name"), _strip(node.child_by_field_name("type"))
+        name, typ = node.child_by_field_name("name"), strip(node.child_by_field_name("type"))
         if typ is not None and typ.type == "union_type":
-            parts = [m for m in typ.named_children if _builtin(m) != _NOTHING]
-            typ = _strip(parts[0]) if len(parts) == 1 else None
+            parts = [m for m in typ.named_children if builtin(m) != NOTHING]
+            typ = strip(parts[0]) if len(parts) == 1 else None
         if got is None and name is not None and name.type == "identifier":
             if typ is not None:
                 self.declared_locals.add((owner, self.text(name)))
@@ -152,6 +197,7 @@ class TsExtractor(JsExtractor):
         super().declare_type_params(local, plist)
         if plist is None:
             return
+        generic = self.pf.symbols[local].kind in ("class", "interface", "type_alias")
         for tp in plist.named_children:
             if tp.type != "type_parameter":
                 continue
@@ -159,6 +205,10 @@ class TsExtractor(JsExtractor):
             bound = self.primary(tp.child_by_field_name("constraint"))
             if name and bound and bound != name:
                 self.constraints[(local, name)] = bound
+            if generic and name:  # class Box<T, U = Foo>: in order, with the default (see lore.index._generics)
+                default = tp.child_by_field_name("value")
+                self.add_binding(local, TYPE_PARAM, tp, value=name,
+                                 annotation=self.declared(default) if default is not None else "")
 
     def _constraint(self, owner: int | None, name: str) -> str:
         """What generic parameter ``name`` seen from ``owner`` stands for: its constraint, or ``''``."""
@@ -170,15 +220,27 @@ class TsExtractor(JsExtractor):
         return ""
 
     def _constrain(self) -> None:
-        """Annotations naming a constrained generic parameter name its constraint instead."""
+        """Annotations naming a constrained generic parameter name its constraint instead; a member of a
+        generic class typed by the class's own parameter keeps that name in a ``TYPE_PARAM_USE`` binding
+        (``_def: Def`` with ``Def extends ZodTypeDef``: what a ``ZodArray``'s base gives ``Def``)."""
+        uses: list[tuple[int, str, str]] = []
         for i, sym in enumerate(self.pf.symbols):
             if sym.params:
                 sym.params = [(p, self._constraint(i, a) or a if a else a) for p, a in sym.params]
             if sym.return_type:
-                sym.return_type = self._constraint(i, sym.return_type) or sym.return_type
+                bound = self._constraint(i, sym.return_type)
+                if bound and sym.parent is not None and sym.return_type in self.type_params.get(sym.parent, ()):
+                    uses.append((sym.parent, sym.name, sym.return_type))
+                sym.return_type = bound or sym.return_type
         for b in self.pf.bindings:
             if b.annotation:
-                b.annotation = self._constraint(b.owner, b.annotation) or b.annotation
+                bound = self._constraint(b.owner, b.annotation)
+                if bound and b.name.startswith("self.") and b.annotation in self.type_params.get(b.owner, ()):
+                    uses.append((b.owner, b.name, b.annotation))
+                b.annotation = bound or b.annotation
+        for owner, member, param in uses:
+            self.pf.bindings.append(Binding(owner, TYPE_PARAM_USE, self.pf.symbols[owner].start_line,
+                                            annotation=param, value=member))
 
     def on_field(self, node: _ts.Node, owner: int) -> int | None:
         okind = self.pf.symbols[owner].kind
@@ -188,14 +250,14 @@ class TsExtractor(JsExtractor):
         if node.type == "public_field_definition" and okind == "class":
             value = node.child_by_field_name("value")
             ann = node.child_by_field_name("type")
-            fn = _function_type(ann) if ann is not None and (value is None or value.type not in FUNCTION_VALUES) else None
+            fn = function_type(ann) if ann is not None and (value is None or value.type not in FUNCTION_VALUES) else None
             name = self.text(node.child_by_field_name("name")).lstrip("#")
             if fn is not None and name:  # #resolve: (value: Response) => void: a method the class declares
                 local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
                 self._params(fn, local, owner)
                 ret = fn.child_by_field_name("return_type")
                 if ret is not None:
-                    self.pf.symbols[local].return_type = self.primary(ret)
+                    self.pf.symbols[local].return_type = self.declared(ret)
                 return local
         if node.type != "property_signature" or okind not in ("interface", "type_alias"):
             return super().on_field(node, owner)
@@ -203,7 +265,7 @@ class TsExtractor(JsExtractor):
         ann = node.child_by_field_name("type")
         if not name or ann is None:
             return None
-        fn = _function_type(ann)
+        fn = function_type(ann)
         if fn is not None:  # parseJson?: (text: string) => unknown: a method the options declare
             local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
             sym = self.pf.symbols[local]
@@ -211,15 +273,15 @@ class TsExtractor(JsExtractor):
             self._params(fn, local, owner)
             ret = fn.child_by_field_name("return_type")
             if ret is not None:
-                sym.return_type = self.primary(ret)
+                sym.return_type = self.declared(ret)
             return local
-        self.add_binding(owner, f"self.{name}", node, annotation=self.primary(ann))
+        self.add_binding(owner, f"self.{name}", node, annotation=self.declared(ann))
         self.add_types(owner, ann, "field")
         return None
 
     def declared_return(self, type_node: _ts.Node) -> str:
         """``const mk: () => Foo = ...``: ``Foo``."""
-        fn = _function_type(type_node)
+        fn = function_type(type_node)
         ret = fn.child_by_field_name("return_type") if fn is not None else None
         return self.primary(ret) if ret is not None else ""
 
@@ -244,6 +306,9 @@ class TsExtractor(JsExtractor):
             cls = self._class_of(owner)  # m(): this (chaining): an instance of the class it is declared in
             if cls is not None:
                 sym.return_type = self.pf.symbols[cls].name
+        sigs = self.overload_returns.get((owner, name)) if ret is None else None
+        if sigs is not None and len(sigs) == 1 and not sym.return_type:  # test(o: Config): this; test(...a) {...}
+            sym.return_type = next(iter(sigs))
         return local
 
     def on_shape(self, node: _ts.Node, owner: int) -> int | None:
@@ -277,7 +342,7 @@ class TsExtractor(JsExtractor):
         self._params(fn, local, owner)
         ret = fn.child_by_field_name("return_type") or fn.child_by_field_name("type")
         if ret is not None:
-            self.pf.symbols[local].return_type = self.primary(ret)
+            self.pf.symbols[local].return_type = self.declared(ret)
         return local
 
     def _alias_bases(self, local: int, value: _ts.Node | None) -> None:
@@ -288,23 +353,53 @@ class TsExtractor(JsExtractor):
         if runtime:  # type AnyMap = Map<any, any>, type Names = string[]: the runtime's class
             self.add_relation(local, runtime, "extends", value)
             return
-        parts = [value]
+        parts, seen = [value], set()
         while parts:
             part = parts.pop(0)
             if part.type in ("intersection_type", "parenthesized_type", "union_type"):
                 # A & B has the members of both; a value of A | B one of theirs (what TypeScript lets a
                 # narrowed value, or a callback written for it, use)
                 parts.extend(part.named_children)
+            elif part.type == "conditional_type":  # A extends B ? C : D: C, when every branch names C
+                branches = self._branches(part)
+                if branches is not None and len({self.primary(n) for n in branches}) == 1:
+                    parts.append(branches[0])
             elif part.type == "generic_type" and self.text(part.child_by_field_name("name")) in PRIMITIVES:
                 continue  # ``Record<string, User>`` in an intersection: not a User (Required<B>, Omit<B, K> ... keep B's members)
             elif part.type in ("generic_type", "type_identifier", "nested_type_identifier"):
                 base = self.primary(part)
-                if base and not self.is_type_param(local, base):
+                if base and base not in seen and not self.is_type_param(local, base):
+                    seen.add(base)
                     self.add_relation(local, base, "extends", part)
+
+    def _branches(self, node: _ts.Node) -> list[_ts.Node] | None:
+        """The types a conditional type's branches give (``never`` aside, nested conditions read
+        through), or ``None`` when one of them is no plain named type."""
+        out: list[_ts.Node] = []
+        for f in ("consequence", "alternative"):
+            n = strip(node.child_by_field_name(f))
+            if n is None:
+                return None
+            if n.type == "conditional_type":
+                got = self._branches(n)
+                if got is None:
+                    return None
+                out += got
+            elif n.type in ("generic_type", "type_identifier", "nested_type_identifier") and self.primary(n):
+                out.append(n)
+            elif not (n.type == "predefined_type" and self.text(n) == "never"):
+                return None
+        return out or None
 
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
         if kind == "interface":
+            merged = self.named.get((owner, self.text(node.child_by_field_name("name"))))
+            if merged is not None and self.pf.symbols[merged].kind == "class":
+                return self._merge_interface(node, merged)
             return self._class(node, owner, "interface")
+        if node.type == "method_signature" and self.pf.symbols[owner].kind == "class" \
+                and (owner, self.text(node.child_by_field_name("name"))) in self.named:
+            return None  # a merged interface's declaration of a method the class defines: the class's stands
         if kind in ("type_alias", "enum", "namespace"):
             name = self.text(node.child_by_field_name("name"))
             if not name:
@@ -322,8 +417,64 @@ class TsExtractor(JsExtractor):
                     self._call_member(value, local, value)
             return local
         if node.type in ("function_signature", "method_signature") and self._overload(node):
+            ret = node.child_by_field_name("return_type")  # what the implementation returns, when it says nothing
+            self.overload_returns.setdefault((owner, self.text(node.child_by_field_name("name"))), set()).add(
+                self._returned(ret, owner) if ret is not None else "")
             return None
         return super().define(node, owner, kind)
+
+    def _returned(self, ret: _ts.Node, owner: int) -> str:
+        """A declared return type; ``this`` (chaining) is an instance of the class it is declared in."""
+        if any(c.type == "this_type" for c in ret.named_children):
+            cls = self._class_of(owner)
+            return self.pf.symbols[cls].name if cls is not None else ""
+        return self.declared(ret)
+
+    def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node) -> None:
+        """Also ``const s = make() as Schema`` (``<Schema>make()``): a ``Schema``, as TypeScript reads it
+        (a cast to ``any``, ``unknown``, ``const`` or a runtime type keeps what the value is)."""
+        v = value
+        while v.type in ("parenthesized_expression", "non_null_expression") and v.named_child_count:
+            v = v.named_children[0]
+        if v.type in ("as_expression", "type_assertion") and v.named_child_count == 2 and not name.startswith("self."):
+            typ = v.named_children[-1] if v.type == "as_expression" else v.named_children[0]
+            if typ.type == "type_arguments" and typ.named_child_count:
+                typ = typ.named_children[0]
+            ann = "" if typ.type == "predefined_type" or builtin_type(typ) else self.declared(typ)
+            if ann:
+                self.add_binding(owner, name, at, annotation=ann)
+                return
+        if v.type == "subscript_expression" and not name.startswith("self."):
+            index = v.child_by_field_name("index")
+            coll = self.dotted(v.child_by_field_name("object"))
+            elem = self._element_of(owner, coll) if coll and "(" not in coll and index is not None \
+                and index.type not in ("string", "template_string") else ""
+            if elem:  # const router = routers[i] with routers: Router[] (or a Record<string, Router>): a Router
+                self.add_binding(owner, name, at, annotation=elem)
+                return
+        if v.type in ("identifier", "member_expression") and not name.startswith("self."):
+            elem = self._element_of(owner, self.dotted(v))
+            if elem:  # const routers = this.#routers: the same collection, the same elements
+                self.elements[(owner, name)] = elem
+        targs = v.child_by_field_name("type_arguments") if v.type == "new_expression" else None
+        ctor = self.dotted(v.child_by_field_name("constructor")) if targs is not None else ""
+        if ctor and "<" not in ctor and "(" not in ctor and not name.startswith("self."):
+            args = [self._type_arg(a) for a in targs.named_children]  # type: ignore[union-attr]
+            if any(a != "?" for a in args):  # new Box<Foo>(): a Box whose T is a Foo
+                self.add_binding(owner, name, at, annotation=f"{ctor}[{', '.join(args)}]")
+                return
+        super()._bind_value(owner, name, at, value)
+
+    def _merge_interface(self, node: _ts.Node, cls: int) -> int:
+        """``interface Schema`` after ``class Schema`` in the same scope (declaration merging): one type,
+        the class; the interface's members and bases are the class's (a lookup of ``Schema`` must not
+        find a second type without the class's methods)."""
+        for child in node.named_children:
+            if child.type == "extends_type_clause":
+                for tn in child.named_children:
+                    for tname, tnode in self.types_in(tn)[:1]:
+                        self.add_relation(cls, tname, "implements", tnode)
+        return cls
 
     def _overload(self, node: _ts.Node) -> bool:
         """An overload signature followed by the implementation of the same name: the implementation stands for both."""
@@ -344,104 +495,19 @@ class TsExtractor(JsExtractor):
             sib = sib.next_named_sibling
         return False
 
+    def _heritage(self, node: _ts.Node, local: int) -> None:
+        """Also ``class Sub extends Base<Foo>``: a ``TYPE_BASE`` binding ``Base[Foo]`` of the class, so a
+        member of ``Base`` typed ``T`` is a ``Foo`` on a ``Sub`` (:mod:`lore.index._generics`)."""
+        super()._heritage(node, local)
+        for child in node.named_children:
+            targs = child.child_by_field_name("type_arguments") if child.type == "extends_clause" else None
+            base = self.dotted(child.child_by_field_name("value")) if targs is not None else ""
+            if base and "<" not in base and "(" not in base:
+                args = [self._type_arg(a) for a in targs.named_children]  # type: ignore[union-attr]
+                if any(a != "?" for a in args):
+                    self.add_binding(local, TYPE_BASE, child, annotation=f"{base}[{', '.join(args)}]")
+
     def _class_of(self, owner: int) -> int | None:
         if self.pf.symbols[owner].kind == "interface":
             return owner
         return super()._class_of(owner)
-
-
-def _function_type(ann: _ts.Node) -> _ts.Node | None:
-    """The function type a property's annotation gives it (``?: (x) => y``, ``T | ((x) => y)``), or ``None``."""
-    stack = list(ann.named_children) if ann.type == "type_annotation" else [ann]
-    while stack:
-        n = stack.pop(0)
-        if n.type in FUNCTION_TYPES:
-            return n
-        if n.type in ("union_type", "parenthesized_type"):
-            stack.extend(n.named_children)
-    return None
-
-
-_CONTAINERS = frozenset({"Array", "Set", "Map"})
-
-
-def _with_elements(runtime: str, node: _ts.Node | None) -> str:
-    """``Foo[]``, ``Array<Foo>``, ``Set<Foo>``, ``Map<string, Foo>`` (maybe ``| undefined``) as
-    ``Array[Foo]``, ``Set[Foo]``, ``Map[String, Foo]``: the runtime's container with the types of its
-    elements, so ``routes.get(k).handle()`` and ``handlers.find(f).run()`` bind the element's member
-    (:mod:`lore.index._containers`); ``''`` when an element type is not a plain name."""
-    node = _strip(node)
-    if node is not None and node.type == "union_type":
-        parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
-        node = _strip(parts[0]) if len(parts) == 1 else None
-    if node is None:
-        return ""
-    if node.type == "array_type" and node.named_child_count:
-        args = [node.named_children[0]]
-    elif node.type == "generic_type":
-        targs = node.child_by_field_name("type_arguments")
-        args = list(targs.named_children) if targs is not None else []
-    else:
-        return ""
-    names = []
-    for a in args:
-        if a.type == "predefined_type" and _ts.text(a) in PREDEFINED:
-            names.append(PREDEFINED[_ts.text(a)])
-        elif a.type in ("type_identifier", "nested_type_identifier"):
-            names.append("".join(_ts.text(a).split()))
-        else:
-            return ""
-    if len(names) != (2 if runtime == "Map" else 1):
-        return ""
-    return f"{runtime}[{', '.join(names)}]"
-
-
-def builtin_type(node: _ts.Node | None) -> str:
-    """The runtime class a type expression's values are (``''`` when it names a type of its own).
-
-    ``string | undefined`` -> ``String``; ``readonly Foo[]``, ``[A, B]``, ``Array<Foo>`` -> ``Array``;
-    ``'a' | 'b'`` -> ``String``; ``Map<string, User>`` -> ``Map``; ``Foo | string`` -> ``''`` (Foo decides).
-    """
-    got = _builtin(node)
-    return "" if got == _NOTHING else got
-
-
-def _shape(node: _ts.Node | None) -> bool:
-    """Whether a type expression is an object or function type written in place (maybe ``| undefined``)."""
-    node = _strip(node)
-    if node is not None and node.type == "union_type":
-        parts = [m for m in node.named_children if _builtin(m) != _NOTHING]
-        node = _strip(parts[0]) if len(parts) == 1 else None
-    return node is not None and node.type in ("object_type", "function_type", "constructor_type")
-
-
-def _strip(node: _ts.Node | None) -> _ts.Node | None:
-    """The type under ``: T``, ``(T)`` and ``readonly T``."""
-    while node is not None and node.type in ("type_annotation", "parenthesized_type", "readonly_type") \
-            and node.named_child_count:
-        node = node.named_children[-1]
-    return node
-
-
-def _builtin(node: _ts.Node | None) -> str:
-    node = _strip(node)
-    if node is None:
-        return ""
-    t = node.type
-    if t == "predefined_type":
-        word = _ts.text(node)
-        return _NOTHING if word in ("undefined", "null", "void") else PREDEFINED.get(word, "")
-    if t in ("array_type", "tuple_type"):
-        return "Array"
-    if t == "template_literal_type":
-        return "String"
-    if t == "literal_type":
-        kind = node.named_children[0].type if node.named_child_count else ""
-        return {"string": "String", "number": "Number", "true": "Boolean", "false": "Boolean",
-                "null": _NOTHING, "undefined": _NOTHING, "unary_expression": "Number"}.get(kind, "")
-    if t == "generic_type":
-        return GENERIC_BUILTINS.get(_ts.text(node.child_by_field_name("name")), "")
-    if t == "union_type":
-        found = {_builtin(m) for m in node.named_children} - {_NOTHING}
-        return found.pop() if len(found) == 1 and "" not in found else ""
-    return ""

@@ -20,6 +20,8 @@
 (arrow_function) @closure
 (function_expression) @closure
 (call_expression) @call
+(return_statement) @return
+(if_statement) @branch
 (new_expression) @new
 (import_statement) @import
 (export_statement) @export

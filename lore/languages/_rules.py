@@ -224,10 +224,13 @@ class CachedRules(LanguageRules):
 
 def world_cache(world, key: str, build):
     """A per-world cache (the world is rebuilt on every index run)."""
-    store = world.__dict__.setdefault("_lang_cache", {})
-    if key not in store:
-        store[key] = build()
-    return store[key]
+    try:  # the hot path: rules ask for their tables once per call site and more
+        return world.__dict__["_lang_cache"][key]
+    except KeyError:
+        store = world.__dict__.setdefault("_lang_cache", {})
+        if key not in store:
+            store[key] = build()
+        return store[key]
 
 
 def marked_symbols(world, language: str, mark: str, kinds: tuple[str, ...] | None = None) -> dict[str, list[int]]:

@@ -16,10 +16,12 @@ from .._rules import (
     inherited_member,
     marked_symbols,
     record_of,
+    world_cache,
 )
 from ._parser import RECEIVER
 
 _TYPES = ("class", "interface", "enum")
+_UNSEEN = object()
 _WEAK = frozenset({"external", "builtin", "unresolved", "same_file_name", "unique_name", "ambiguous_name"})
 
 
@@ -74,7 +76,17 @@ class KotlinRules(CachedRules):
         got = inherited_member(world, ctx, scope, name)
         if got is not None:
             return got
-        own = ctx.frow.module_id
+        cache = world_cache(world, "kotlin-package-member", dict)
+        key = (ctx.frow.module_id, name)
+        try:
+            return cache[key]
+        except KeyError:
+            got = cache[key] = self._package_member_of(world, ctx.frow.module_id, name)
+            return got
+
+    def _package_member_of(self, world, own: int, name: str):
+        """``name`` as a top-level declaration of the file's package in another file, or an outside type: it
+        depends only on the file and the name (symbols and files are fixed while calls resolve)."""
         for pkg in file_packages(world).get(own, ("",)):
             for mid, sid in package_members(world).get(pkg, {}).get(name, ()):
                 if mid != own:
@@ -95,7 +107,7 @@ class KotlinRules(CachedRules):
             return [_by_arity(world, t, len(call.args)) for t in targets]
         if call.kind != "call" or len(parts) < 2:
             return targets
-        exts = [e for e in _extensions(world).get(parts[-1], ()) if _visible(world, ctx, e)]
+        exts = _visible_extensions(world, ctx, parts[-1])
         if not exts:
             return targets
         names = _receiver_types(world, ctx, call, parts)
@@ -219,6 +231,19 @@ def _visible(world, ctx, sid: int) -> bool:
                for imp in ctx.pf.imports)
 
 
+def _visible_extensions(world, ctx, name: str) -> list[int]:
+    """The extension functions called ``name`` that file ``ctx`` sees, once per (file, name)."""
+    cands = _extensions(world).get(name, ())
+    if not cands:
+        return []
+    cache = world_cache(world, "kotlin-visible-extensions", dict)
+    key = (ctx.frow.id, name)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = [e for e in cands if _visible(world, ctx, e)]
+    return got
+
+
 def _extensions(world) -> dict[str, list[int]]:
     """Function name -> the extension functions of that name (``fun T.m()``) of the Kotlin files."""
     return marked_symbols(world, "kotlin", "extension")
@@ -248,11 +273,14 @@ def _by_arity(world, target, n: int):
     s = world.syms.get(tid) if tid is not None else None
     if s is None or s.kind not in ("function", "method") or s.parent_id is None:
         return target
-    same = world.children.get(s.parent_id, {}).get(s.name, ())
-    if len(same) < 2:
-        return target
-    fit = [k for k in same if _takes(world, k, n)]
-    return (fit[0], res, conf) if len(fit) == 1 else target
+    cache = world_cache(world, "kotlin-by-arity", dict)  # symbols are fixed while calls resolve
+    key = (tid, n)
+    one = cache.get(key, _UNSEEN)
+    if one is _UNSEEN:
+        same = world.children.get(s.parent_id, {}).get(s.name, ())
+        fit = [k for k in same if _takes(world, k, n)] if len(same) >= 2 else []
+        one = cache[key] = fit[0] if len(fit) == 1 else None
+    return (one, res, conf) if one is not None else target
 
 
 def _takes(world, sid: int, n: int) -> bool:

@@ -171,6 +171,8 @@ def _implicit_receiver(world, ctx, call, targets, library_members: frozenset[str
         s = world.syms.get(t[0]) if t[0] is not None else None
         if s is not None and s.parent_id == ctx.ids[call.caller] and t[1] == "local_scope":
             return None
+    if not _receiver_in_sight(world, ctx, call.caller):
+        return None
     got = world.resolve_path(ctx, call.caller, RECEIVER, call.line)
     if got is None:
         return None
@@ -184,6 +186,45 @@ def _implicit_receiver(world, ctx, call, targets, library_members: frozenset[str
         qname = f"{what}.{name}"
         return [(world.external(qname), "external", 1.0)]
     return None
+
+
+def _receiver_in_sight(world, ctx, scope: int) -> bool:
+    """Whether a lookup of the implicit receiver from ``scope`` can find one (most calls sit in no extension
+    function and no lambda with receiver): a receiver binding of a scope around the call, or one a class or a
+    file declares (rare: ``val x = buildString { }`` outside a function), which other files reach through
+    inheritance or star imports. ``False`` only when the lookup would find nothing."""
+    shared_by_class, file_level = world_cache(world, "kotlin-shared-receivers", lambda: _shared_receivers(world))
+    if shared_by_class:
+        return True
+    cache = world_cache(world, "kotlin-receiver-owners", dict)
+    owners = cache.get(ctx.frow.id)
+    if owners is None:
+        owners = cache[ctx.frow.id] = frozenset(b.owner for b in ctx.pf.bindings if b.name == RECEIVER)
+    i: int | None = scope
+    while i is not None:
+        if i in owners:
+            return True
+        i = ctx.pf.symbols[i].parent
+    return bool(file_level) and any(imp.name == "*" and imp.module in file_level for imp in ctx.pf.imports)
+
+
+def _shared_receivers(world) -> tuple[bool, frozenset[str]]:
+    """(whether a class of a Kotlin file binds a receiver in its own scope, the packages of the files that
+    bind one at their top level)."""
+    by_class, packages_of = False, set()
+    for f in sorted(world.files.values(), key=lambda f: f.id):
+        c = world.ctx(f.id) if f.language == "kotlin" else None
+        if c is None:
+            continue
+        for b in c.pf.bindings:
+            if b.name != RECEIVER:
+                continue
+            kind = c.pf.symbols[b.owner].kind
+            if kind == "module":
+                packages_of.update(file_packages(world).get(f.module_id, ("",)))
+            elif kind not in ("function", "method"):
+                by_class = True
+    return by_class, frozenset(packages_of)
 
 
 def _receiver_types(world, ctx, call, parts: list[str]) -> set[str]:

@@ -214,9 +214,11 @@ class CachedRules(LanguageRules):
     def module_value(self, world, ctx, module: str):
         cache = world_cache(world, "module-values", dict)
         key = (ctx.frow.id, module)
-        if key not in cache:
-            cache[key] = self._module_value(world, ctx, module)
-        return cache[key]
+        try:
+            return cache[key]
+        except KeyError:
+            got = cache[key] = self._module_value(world, ctx, module)
+            return got
 
     def _module_value(self, world, ctx, module: str):
         return world.module_value(module)

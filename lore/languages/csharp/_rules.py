@@ -397,7 +397,10 @@ def _arity_of(world, sid: int) -> tuple[int, int]:
 
 
 def _top_level_split(text: str) -> list[str]:
-    out: list[str] = []
+    if not any(ch in text for ch in "<([{>)]}"):  # no brackets (most parameter lists): every comma splits
+        out = text.split(",")
+        return out if out[-1].strip() else out[:-1]
+    out = []
     cur: list[str] = []
     depth = 0
     for ch in text:
@@ -602,7 +605,11 @@ def _by_types(world, ctx, call, ids: list[int], skip: int = 0) -> list[int]:
         return []
     # what the syntax shows first (lambdas, constructions, literals); paths, which need the resolver, only
     # when those leave several
-    shown = _score_types(world, ctx, call, ids, skip, typed_only=True)
+    cache = world_cache(world, "csharp-shown-scores", dict)  # what the syntax shows depends on no scope
+    key = (tuple(ids), skip, tuple(call.args))
+    shown = cache.get(key)
+    if shown is None:
+        shown = cache[key] = _score_types(world, ctx, call, ids, skip, typed_only=True)
     if len(shown) == 1 or not any(a and not a.startswith("#") for a in call.args):
         return shown
     return _score_types(world, ctx, call, shown or ids, skip, typed_only=False)

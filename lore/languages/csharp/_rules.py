@@ -193,10 +193,14 @@ class CSharpRules(CachedRules):
         """A name-only guess reaches only files of a namespace the caller sees: its own, the ones around
         it, and those of its ``using`` directives (a name-only guess never crosses into a file the caller
         cannot see)."""
-        seen = set(visible_namespaces(world, ctx.frow.module_id))
-        seen.update(qualify_using(world, ctx, imp.module) for imp in ctx.pf.imports)
-        seen.update(qualify_using(world, ctx, f"{imp.module}.{imp.name}") for imp in ctx.pf.imports
-                    if imp.name and imp.name != "*")
+        cache = world_cache(world, "csharp-guess-namespaces", dict)
+        seen = cache.get(ctx.frow.id)
+        if seen is None:  # the namespaces the file sees: once per file
+            seen = set(visible_namespaces(world, ctx.frow.module_id))
+            seen.update(qualify_using(world, ctx, imp.module) for imp in ctx.pf.imports)
+            seen.update(qualify_using(world, ctx, f"{imp.module}.{imp.name}") for imp in ctx.pf.imports
+                        if imp.name and imp.name != "*")
+            cache[ctx.frow.id] = seen
         mods = file_namespaces(world)
         out = []
         for s in cands:

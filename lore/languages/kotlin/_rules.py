@@ -211,7 +211,7 @@ def _receiver_in_sight(world, ctx, scope: int) -> bool:
 def _shared_receivers(world) -> tuple[bool, frozenset[str]]:
     """(whether a class of a Kotlin file binds a receiver in its own scope, the packages of the files that
     bind one at their top level)."""
-    by_class, packages_of = False, set()
+    by_class, packages_of = False, set[str]()
     for f in sorted(world.files.values(), key=lambda f: f.id):
         c = world.ctx(f.id) if f.language == "kotlin" else None
         if c is None:

@@ -127,8 +127,12 @@ class KotlinRules(CachedRules):
 
     def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
         """A name-only guess reaches the files of the caller's package and the packages it imports."""
-        seen = set(file_packages(world).get(ctx.frow.module_id, ("",)))
-        seen.update(imp.module for imp in ctx.pf.imports)
+        cache = world_cache(world, "kotlin-guess-packages", dict)
+        seen = cache.get(ctx.frow.id)
+        if seen is None:  # the packages the file sees: once per file
+            seen = set(file_packages(world).get(ctx.frow.module_id, ("",)))
+            seen.update(imp.module for imp in ctx.pf.imports)
+            cache[ctx.frow.id] = seen
         pk = file_packages(world)
         out = []
         for s in cands:
@@ -166,13 +170,13 @@ def _implicit_receiver(world, ctx, call, targets, library_members: frozenset[str
     parts = call.callee.split(".")
     if call.kind != "call" or not (len(parts) == 1 or (len(parts) == 2 and parts[0] == "this")):
         return None
+    if not _receiver_in_sight(world, ctx, call.caller):  # most calls: no receiver to prefer
+        return None
     name = parts[-1]
     for t in targets:  # a local function declared in the caller's body comes first
         s = world.syms.get(t[0]) if t[0] is not None else None
         if s is not None and s.parent_id == ctx.ids[call.caller] and t[1] == "local_scope":
             return None
-    if not _receiver_in_sight(world, ctx, call.caller):
-        return None
     got = world.resolve_path(ctx, call.caller, RECEIVER, call.line)
     if got is None:
         return None
@@ -192,7 +196,16 @@ def _receiver_in_sight(world, ctx, scope: int) -> bool:
     """Whether a lookup of the implicit receiver from ``scope`` can find one (most calls sit in no extension
     function and no lambda with receiver): a receiver binding of a scope around the call, or one a class or a
     file declares (rare: ``val x = buildString { }`` outside a function), which other files reach through
-    inheritance or star imports. ``False`` only when the lookup would find nothing."""
+    inheritance or star imports. ``False`` only when the lookup would find nothing. Once per (file, scope)."""
+    cache = world_cache(world, "kotlin-receiver-in-sight", dict)
+    key = (ctx.frow.id, scope)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = _receiver_reachable(world, ctx, scope)
+    return got
+
+
+def _receiver_reachable(world, ctx, scope: int) -> bool:
     shared_by_class, file_level = world_cache(world, "kotlin-shared-receivers", lambda: _shared_receivers(world))
     if shared_by_class:
         return True

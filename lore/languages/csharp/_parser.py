@@ -65,6 +65,9 @@ class CSharpExtractor(Extractor):
     def __init__(self, path: str, source: bytes, module: str) -> None:
         super().__init__(path, source, module)
         self._file_ns = ""  # a file-scoped namespace (``namespace N;``)
+        # type expression -> its type names (_types): a declaration's type is read for its annotation and
+        # again for its references
+        self._types_of: dict[tuple[int, int, int], list[tuple[str, _ts.Node, bool]]] = {}
 
     def file_doc(self, root: _ts.Node) -> str:
         for c in root.named_children:
@@ -96,9 +99,16 @@ class CSharpExtractor(Extractor):
     def _types(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node, bool]]:
         """Type names in a type expression, outermost first, each with whether it sits in a generic argument
         of a type that is not a wrapper (``Task<User>``: User is what the method gives)."""
-        out: list[tuple[str, _ts.Node, bool]] = []
         if node is None:
-            return out
+            return []
+        key = (node.id, node.start_byte, node.end_byte)
+        got = self._types_of.get(key)
+        if got is None:
+            got = self._types_of[key] = self._read_types(node)
+        return got
+
+    def _read_types(self, node: _ts.Node) -> list[tuple[str, _ts.Node, bool]]:
+        out: list[tuple[str, _ts.Node, bool]] = []
         stack: list[tuple[_ts.Node, bool]] = [(node, False)]
         while stack:
             n, generic = stack.pop()

@@ -176,6 +176,35 @@ def _language(name: str) -> str | None:
     return (_BY_EXTENSION.get(name[dot:].lower()) if dot > 0 else None) or _BY_FILE_NAME.get(name)
 
 
+# interpreters whose scripts lore reads without an extension (``bin/nvm-exec``, ``libexec/bats-core/bats``)
+_SHEBANG_LANGUAGES = {b"bash": "bash", b"sh": "bash"}
+
+
+def shebang_language(path: str) -> str | None:
+    """The language of an extensionless script by its first line (``#!/bin/bash``, ``#!/usr/bin/env sh``),
+    reading at most 128 bytes; ``None`` for any other file.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "run").write_bytes(b"#!/usr/bin/env bash\\necho hi\\n")
+    >>> shebang_language(str(d / "run")), shebang_language(str(d / "nothing-here"))
+    ('bash', None)
+    """
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(128)
+    except OSError:
+        return None
+    if not head.startswith(b"#!"):
+        return None
+    words = head[2:].split(b"\n", 1)[0].split()
+    if words and words[0].rsplit(b"/", 1)[-1] == b"env":  # #!/usr/bin/env [-S] bash
+        words = [w for w in words[1:] if not w.startswith(b"-")]
+    return _SHEBANG_LANGUAGES.get(words[0].rsplit(b"/", 1)[-1]) if words else None
+
+
 def is_test_path(path: str) -> bool:
     """Whether ``path`` looks like test code (test directories, ``test_*.py``, ``*_test.go``, ``*.spec.ts``...).
 
@@ -434,6 +463,8 @@ def walk(
                 result.skip("symlink loop" if exc.errno == errno.ELOOP else "unreadable", rel)
                 continue
             lang = _language(name)
+            if lang is None and "." not in name:  # an extensionless script: its first line names the language
+                lang = shebang_language(entry.path)
             if lang is None:
                 result.excluded[UNKNOWN_EXTENSION] += 1
                 continue

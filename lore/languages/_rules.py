@@ -214,26 +214,41 @@ class CachedRules(LanguageRules):
     def module_value(self, world, ctx, module: str):
         cache = world_cache(world, "module-values", dict)
         key = (ctx.frow.id, module)
-        if key not in cache:
-            cache[key] = self._module_value(world, ctx, module)
-        return cache[key]
+        try:
+            return cache[key]
+        except KeyError:
+            got = cache[key] = self._module_value(world, ctx, module)
+            return got
 
     def _module_value(self, world, ctx, module: str):
         return world.module_value(module)
 
 
-def world_cache(world, key: str, build):
+def _cached(world, key):
+    """What :func:`world_cache` holds under ``key``, or ``None`` before it is built."""
+    store = world.__dict__.get("_lang_cache")
+    return store.get(key) if store is not None else None
+
+
+def world_cache(world, key: str | tuple, build):
     """A per-world cache (the world is rebuilt on every index run)."""
-    store = world.__dict__.setdefault("_lang_cache", {})
-    if key not in store:
-        store[key] = build()
-    return store[key]
+    try:  # the hot path: rules ask for their tables once per call site and more
+        return world.__dict__["_lang_cache"][key]
+    except KeyError:
+        store = world.__dict__.setdefault("_lang_cache", {})
+        if key not in store:
+            store[key] = build()
+        return store[key]
 
 
 def marked_symbols(world, language: str, mark: str, kinds: tuple[str, ...] | None = None) -> dict[str, list[int]]:
     """Name -> ids of the symbols of ``language``'s files whose parser marked them with ``mark`` among their
     decorators (``"extension"``: C#'s ``static M(this T x)``, Kotlin's ``fun T.m()``), of ``kinds`` when
     given; cached per world, files in id order."""
+    key = ("marked", language, mark, kinds)
+    got = _cached(world, key)  # asked at call sites: no closure, no key formatting once built
+    if got is not None:
+        return got
 
     def build() -> dict[str, list[int]]:
         out: dict[str, list[int]] = defaultdict(list)
@@ -248,7 +263,7 @@ def marked_symbols(world, language: str, mark: str, kinds: tuple[str, ...] | Non
                     out[sym.name].append(c.ids[local])
         return dict(out)
 
-    return world_cache(world, f"{language}-{mark}-{kinds}", build)
+    return world_cache(world, key, build)
 
 
 def declared_spaces(world, language: str, kinds: tuple[str, ...] | None = None) -> tuple[dict, dict, dict]:
@@ -256,6 +271,10 @@ def declared_spaces(world, language: str, kinds: tuple[str, ...] | None = None) 
     ``namespace``), read from their symbols' qualified names, cached per world: (space -> module ids of
     the files declaring something in it; module id -> its spaces; space -> name -> [(module id, symbol
     id)] of what is declared there). ``kinds``: the kinds of top-level symbols that count (default all)."""
+    key = ("spaces", language, kinds)
+    got = _cached(world, key)
+    if got is not None:
+        return got
 
     def build():
         by_space: dict[str, list[int]] = defaultdict(list)
@@ -278,7 +297,7 @@ def declared_spaces(world, language: str, kinds: tuple[str, ...] | None = None) 
                     members[space][name].append((mid, k))
         return dict(by_space), {k: tuple(v) for k, v in by_mod.items()}, {k: dict(v) for k, v in members.items()}
 
-    return world_cache(world, f"{language}-spaces-{kinds}", build)
+    return world_cache(world, key, build)
 
 
 def is_gomod(path: str) -> bool:

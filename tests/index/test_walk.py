@@ -262,3 +262,28 @@ def test_folders_pruned_by_a_rule_are_counted_without_following_symlinks(tmp_pat
     r = walk(tmp_path)
     r.count_pruned()
     assert r.exclusions() == {'.gitignore:1 "gen/"': 2, '.gitignore:2 "outside/"': 1, UNKNOWN_EXTENSION: 1}
+
+
+# ---- extensionless scripts ---------------------------------------------------------------------------
+def test_extensionless_shell_scripts_are_read_as_bash_by_their_first_line(tmp_path):
+    write(tmp_path, {
+        "bin/deploy": "#!/bin/bash\nrun_it() { echo go; }\nrun_it\n",
+        "bin/env-tool": "#!/usr/bin/env bash\necho hi\n",
+        "bin/posix": "#! /bin/sh\necho hi\n",
+        "bin/split": "#!/usr/bin/env -S sh -e\necho hi\n",
+        "bin/pytool": "#!/usr/bin/env python3\nprint(1)\n",  # another interpreter: not Bash
+        "LICENSE": "MIT License\n",
+        "notes.txt": "#!/bin/bash\n",  # an extension lore does not read: never opened
+    })
+    result = walk(str(tmp_path))
+    assert {f.path: f.language for f in result.files} == {
+        "bin/deploy": "bash", "bin/env-tool": "bash", "bin/posix": "bash", "bin/split": "bash"}
+    assert result.excluded[UNKNOWN_EXTENSION] == 3
+    db = tmp_path / "i.db"
+    index_repo(str(tmp_path), db=str(db), clusters=False, history="off")
+    conn = sqlite3.connect(db)
+    try:
+        names = {n for (n,) in conn.execute("SELECT name FROM symbols WHERE kind = 'function'")}
+    finally:
+        conn.close()
+    assert "run_it" in names

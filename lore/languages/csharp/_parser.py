@@ -65,6 +65,9 @@ class CSharpExtractor(Extractor):
     def __init__(self, path: str, source: bytes, module: str) -> None:
         super().__init__(path, source, module)
         self._file_ns = ""  # a file-scoped namespace (``namespace N;``)
+        # type expression -> its type names (_types): a declaration's type is read for its annotation and
+        # again for its references
+        self._types_of: dict[tuple[int, int, int], list[tuple[str, _ts.Node, bool]]] = {}
 
     def file_doc(self, root: _ts.Node) -> str:
         for c in root.named_children:
@@ -96,9 +99,16 @@ class CSharpExtractor(Extractor):
     def _types(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node, bool]]:
         """Type names in a type expression, outermost first, each with whether it sits in a generic argument
         of a type that is not a wrapper (``Task<User>``: User is what the method gives)."""
-        out: list[tuple[str, _ts.Node, bool]] = []
         if node is None:
-            return out
+            return []
+        key = (node.id, node.start_byte, node.end_byte)
+        got = self._types_of.get(key)
+        if got is None:
+            got = self._types_of[key] = self._read_types(node)
+        return got
+
+    def _read_types(self, node: _ts.Node) -> list[tuple[str, _ts.Node, bool]]:
+        out: list[tuple[str, _ts.Node, bool]] = []
         stack: list[tuple[_ts.Node, bool]] = [(node, False)]
         while stack:
             n, generic = stack.pop()
@@ -220,8 +230,9 @@ class CSharpExtractor(Extractor):
         if not name:
             return None
         body = node.child_by_field_name("body")
-        decorators = self._attributes(node)
-        exported = self._is_public(node)
+        kids = node.named_children  # read once: attributes, modifiers, type parameters, bases, parameters
+        decorators = self._attributes(kids)
+        exported = self._is_public(kids)
         if kind in ("class", "struct", "interface", "enum", "delegate"):
             qualifier = None
             if self.pf.symbols[owner].kind == "module":
@@ -231,12 +242,12 @@ class CSharpExtractor(Extractor):
             local = self.add_symbol(node, owner, name, kind, body=body, decorators=decorators, exported=exported,
                                     qualifier=qualifier)
             self.declare_type_params(local, node.child_by_field_name("type_parameters")
-                                     or next((c for c in node.named_children if c.type == "type_parameter_list"), None))
-            bases = next((c for c in node.named_children if c.type == "base_list"), None)
+                                     or next((c for c in kids if c.type == "type_parameter_list"), None))
+            bases = next((c for c in kids if c.type == "base_list"), None)
             if bases is not None:
                 self._bases(local, kind, bases)
             params = node.child_by_field_name("parameters") or next(
-                (c for c in node.named_children if c.type == "parameter_list"), None)
+                (c for c in kids if c.type == "parameter_list"), None)
             if params is not None:  # a record's primary constructor: its parameters are properties
                 self._params(params, local, fields=kind != "type_alias")
             if kind == "type_alias":
@@ -247,7 +258,7 @@ class CSharpExtractor(Extractor):
         local = self.add_symbol(node, owner, name, kind, body=body, decorators=decorators, exported=exported,
                                 is_declaration=body is None)
         self.declare_type_params(local, node.child_by_field_name("type_parameters") or next(
-            (c for c in node.named_children if c.type == "type_parameter_list"), None))
+            (c for c in kids if c.type == "type_parameter_list"), None))
         params = node.child_by_field_name("parameters")
         if params is not None:
             self._params(params, local)
@@ -296,30 +307,39 @@ class CSharpExtractor(Extractor):
             sym.params.append((pname, ann))
             self.add_types(local, tnode, "param")
 
-    def _attributes(self, node: _ts.Node) -> list[str]:
+    def _attributes(self, kids: list[_ts.Node]) -> list[str]:
         out: list[str] = []
-        for c in node.named_children:
+        for c in kids:
             if c.type == "attribute_list":
                 out.extend(self._name_text(a.child_by_field_name("name")) for a in c.named_children
                            if a.type == "attribute")
         return out
 
-    def _is_public(self, node: _ts.Node) -> bool:
-        return any(c.type == "modifier" and self.text(c) == "public" for c in node.named_children)
+    def _is_public(self, kids: list[_ts.Node]) -> bool:
+        return any(c.type == "modifier" and self.text(c) == "public" for c in kids)
 
     # -- captures -------------------------------------------------------------------------------
     def on_call(self, node: _ts.Node, owner: int) -> None:
         fn = node.child_by_field_name("function")
-        if fn is not None and fn.type == "identifier" and self.text(fn) == "nameof":
-            return  # nameof(x) is a constant, no call
-        self.add_call(owner, self._callee(node), node)
+        if fn is None:
+            callee = ""
+        elif fn.type == "identifier":  # the common case, read once
+            callee = self.text(fn)
+            if callee == "nameof":
+                return  # nameof(x) is a constant, no call
+        elif fn.type == "generic_name":
+            callee = self._name_text(fn)
+        else:
+            callee = self.dotted(fn)
+        self.add_call(owner, callee, node)
         self._arity(node)
 
     def _arity(self, node: _ts.Node) -> None:
         """The call just added gets one (empty) argument entry per argument: overloads are told apart by
         their number (CSharpRules.choose_overload)."""
         calls = self.pf.calls
-        if calls and calls[-1].line == node.start_point[0] + 1 and calls[-1].col == node.start_point[1]:
+        at = node.start_point
+        if calls and calls[-1].line == at[0] + 1 and calls[-1].col == at[1]:
             args = node.child_by_field_name("arguments") or next(
                 (c for c in node.named_children if c.type == "argument_list"), None)
             if args is None:

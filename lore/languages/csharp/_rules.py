@@ -131,13 +131,29 @@ class CSharpRules(CachedRules):
         if got is not None:
             return got
         local: int | None = scope
+        parted = _partial_types(world)
         while local is not None:  # a nested type or member of an enclosing partial type's other parts
             sym = ctx.pf.symbols[local]
-            if sym.kind in _TYPES:
+            if sym.kind in _TYPES and ctx.ids[local] in parted:
                 got = self.detached_member(world, ctx.ids[local], name)
                 if got is not None:
                     return got
             local = sym.parent
+        return self._namespace_member(world, ctx, name)
+
+    def _namespace_member(self, world, ctx, name: str):
+        """``name`` as a type (or a namespace) of the namespaces the file sees, or an outside type: it depends
+        only on the file and the name (symbols and files are fixed while calls resolve), so it is worked
+        out once per pair."""
+        cache = world_cache(world, "csharp-namespace-member", dict)
+        key = (ctx.frow.id, name)
+        try:
+            return cache[key]
+        except KeyError:
+            got = cache[key] = self._namespace_member_of(world, ctx, name)
+            return got
+
+    def _namespace_member_of(self, world, ctx, name: str):
         spaces = namespaces(world)
         own = ctx.frow.module_id
         types = namespace_types(world)
@@ -157,6 +173,8 @@ class CSharpRules(CachedRules):
 
     def detached_member(self, world, type_id: int, name: str):
         """A member of a ``partial`` type declared in another file: the part of the same qualified name."""
+        if type_id not in _partial_types(world) and world.syms[type_id].file_id is not None:
+            return None  # one part only (most types): no other part has members
         t = world.syms[type_id]
         for other in world.by_qname.get(t.qualified_name, ()):
             if other == type_id or world.syms[other].kind not in _TYPES:
@@ -175,10 +193,14 @@ class CSharpRules(CachedRules):
         """A name-only guess reaches only files of a namespace the caller sees: its own, the ones around
         it, and those of its ``using`` directives (a name-only guess never crosses into a file the caller
         cannot see)."""
-        seen = set(visible_namespaces(world, ctx.frow.module_id))
-        seen.update(qualify_using(world, ctx, imp.module) for imp in ctx.pf.imports)
-        seen.update(qualify_using(world, ctx, f"{imp.module}.{imp.name}") for imp in ctx.pf.imports
-                    if imp.name and imp.name != "*")
+        cache = world_cache(world, "csharp-guess-namespaces", dict)
+        seen = cache.get(ctx.frow.id)
+        if seen is None:  # the namespaces the file sees: once per file
+            seen = set(visible_namespaces(world, ctx.frow.module_id))
+            seen.update(qualify_using(world, ctx, imp.module) for imp in ctx.pf.imports)
+            seen.update(qualify_using(world, ctx, f"{imp.module}.{imp.name}") for imp in ctx.pf.imports
+                        if imp.name and imp.name != "*")
+            cache[ctx.frow.id] = seen
         mods = file_namespaces(world)
         out = []
         for s in cands:
@@ -186,6 +208,21 @@ class CSharpRules(CachedRules):
             if f is not None and (f.module_id == ctx.frow.module_id or mods.get(f.module_id, set()) & seen):
                 out.append(s)
         return out
+
+
+def _partial_types(world) -> frozenset[int]:
+    """The ids of the types that share their qualified name with another type (the parts of a ``partial``
+    type, wherever declared): only they have members :meth:`CSharpRules.detached_member` can find."""
+
+    def build() -> frozenset[int]:
+        out: set[int] = set()
+        for ids in world.by_qname.values():
+            types = [k for k in ids if world.syms[k].kind in _TYPES]
+            if len(types) > 1:
+                out.update(types)
+        return frozenset(out)
+
+    return world_cache(world, "csharp-partial-types", build)
 
 
 def _file_spaces(world) -> tuple[dict[str, list[int]], dict[int, set[str]]]:
@@ -364,7 +401,10 @@ def _arity_of(world, sid: int) -> tuple[int, int]:
 
 
 def _top_level_split(text: str) -> list[str]:
-    out: list[str] = []
+    if not any(ch in text for ch in "<([{>)]}"):  # no brackets (most parameter lists): every comma splits
+        out = text.split(",")
+        return out if out[-1].strip() else out[:-1]
+    out = []
     cur: list[str] = []
     depth = 0
     for ch in text:
@@ -398,8 +438,7 @@ def _by_arity(world, ctx, call, target):
     if s is None or s.kind != "method" or s.parent_id is None:
         return target
     n = len(call.args)
-    same = list(world.children.get(s.parent_id, {}).get(s.name, ())) or [tid]
-    fit = [k for k in same if _arity_fits(world, k, n)]
+    fit = list(_fit_by_arity(world, tid, s.name, s.parent_id, n))
     if fit:
         if len(fit) > 1:
             fit = _by_types(world, ctx, call, fit) or fit
@@ -415,6 +454,18 @@ def _by_arity(world, ctx, call, target):
         elif v[0] in ("ext", "extinst"):  # TextWriter.WriteLineAsync(): the library's, not the override's
             return (world.external(f"{v[1]}.{s.name}"), "external", CONFIDENCE["external"])
     return target
+
+
+def _fit_by_arity(world, tid: int, name: str, parent_id: int, n: int) -> tuple[int, ...]:
+    """The methods of ``tid``'s name in its type (``tid`` alone when it has none) taking ``n`` arguments,
+    once per (method, number): the symbols do not change while calls resolve."""
+    cache = world_cache(world, "csharp-fit-by-arity", dict)
+    key = (tid, n)
+    got = cache.get(key)
+    if got is None:
+        same = list(world.children.get(parent_id, {}).get(name, ())) or [tid]
+        got = cache[key] = tuple(k for k in same if _arity_fits(world, k, n))
+    return got
 
 
 # -- overloads by argument types ---------------------------------------------------------------------
@@ -558,7 +609,11 @@ def _by_types(world, ctx, call, ids: list[int], skip: int = 0) -> list[int]:
         return []
     # what the syntax shows first (lambdas, constructions, literals); paths, which need the resolver, only
     # when those leave several
-    shown = _score_types(world, ctx, call, ids, skip, typed_only=True)
+    cache = world_cache(world, "csharp-shown-scores", dict)  # what the syntax shows depends on no scope
+    key = (tuple(ids), skip, tuple(call.args))
+    shown = cache.get(key)
+    if shown is None:
+        shown = cache[key] = _score_types(world, ctx, call, ids, skip, typed_only=True)
     if len(shown) == 1 or not any(a and not a.startswith("#") for a in call.args):
         return shown
     return _score_types(world, ctx, call, shown or ids, skip, typed_only=False)

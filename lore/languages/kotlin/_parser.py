@@ -121,7 +121,10 @@ class KotlinExtractor(Extractor):
         return ""
 
     def _callee(self, node: _ts.Node) -> str:
-        fn = node.named_children[0] if node.named_child_count else None
+        return self._callee_of(node.named_children[0] if node.named_child_count else None)
+
+    def _callee_of(self, fn: _ts.Node | None) -> str:
+        """The path of a call's function node (``f``, ``a.b.f``), ``''`` for any other expression."""
         if fn is None:
             return ""
         if fn.type == "identifier":
@@ -217,23 +220,26 @@ class KotlinExtractor(Extractor):
 
     # -- captures -------------------------------------------------------------------------------
     def on_call(self, node: _ts.Node, owner: int) -> None:
-        callee = self._callee(node)
+        kids = node.named_children  # read once: the function, the arguments, trailing lambdas
+        inner = kids[0] if kids else None
+        callee = self._callee_of(inner)
         if not callee:
-            inner = node.named_children[0] if node.named_child_count else None
             if inner is not None and inner.type == "call_expression" and self._callee(inner) == "with":
-                self._lambda_receiver(node, owner, "with", args_at=inner)  # with(x) { .. }: two call nodes
+                self._lambda_receiver(node, owner, "with", kids, args_at=inner)  # with(x) { .. }: two call nodes
             return
         self.add_call(owner, callee, node)
-        args = next((c for c in node.named_children if c.type == "value_arguments"), None)
+        args = next((c for c in kids if c.type == "value_arguments"), None)
         n = sum(1 for c in args.named_children if c.type == "value_argument") if args is not None else 0
-        n += sum(1 for c in node.named_children if c.type == "annotated_lambda")
+        n += sum(1 for c in kids if c.type == "annotated_lambda")
         self.pf.calls[-1].args = [""] * n
-        self._lambda_receiver(node, owner, callee)
+        self._lambda_receiver(node, owner, callee, kids)
 
-    def _lambda_receiver(self, node: _ts.Node, owner: int, callee: str, *, args_at: _ts.Node | None = None) -> None:
+    def _lambda_receiver(self, node: _ts.Node, owner: int, callee: str, kids: list[_ts.Node], *,
+                         args_at: _ts.Node | None = None) -> None:
         """``x.apply { .. }``, ``with(x) { .. }``, ``buildString { .. }``: on the lambda's lines the implicit
-        receiver is ``x`` (a binding that holds from the lambda's first line to its last only)."""
-        lam = next((c for c in node.named_children if c.type == "annotated_lambda"), None)
+        receiver is ``x`` (a binding that holds from the lambda's first line to its last only); ``kids``: the
+        named children of ``node``."""
+        lam = next((c for c in kids if c.type == "annotated_lambda"), None)
         name = callee.rsplit(".", 1)[-1]
         if lam is None or (name not in _WITH_RECEIVER and name not in _BUILDERS):
             return
@@ -248,7 +254,7 @@ class KotlinExtractor(Extractor):
             arg = next((c for c in args.named_children if c.type == "value_argument"), None) if args is not None else None
             base = arg.named_children[0] if arg is not None and arg.named_child_count else None
         elif name != "with" and "." in callee:
-            fn = node.named_children[0]
+            fn = kids[0]
             base = fn.named_children[0] if fn.type == "navigation_expression" and fn.named_child_count else None
         if base is None:
             return  # ``apply { .. }`` without receiver: the receiver already in scope

@@ -16,10 +16,12 @@ from .._rules import (
     inherited_member,
     marked_symbols,
     record_of,
+    world_cache,
 )
 from ._parser import RECEIVER
 
 _TYPES = ("class", "interface", "enum")
+_UNSEEN = object()
 _WEAK = frozenset({"external", "builtin", "unresolved", "same_file_name", "unique_name", "ambiguous_name"})
 
 
@@ -74,7 +76,17 @@ class KotlinRules(CachedRules):
         got = inherited_member(world, ctx, scope, name)
         if got is not None:
             return got
-        own = ctx.frow.module_id
+        cache = world_cache(world, "kotlin-package-member", dict)
+        key = (ctx.frow.module_id, name)
+        try:
+            return cache[key]
+        except KeyError:
+            got = cache[key] = self._package_member_of(world, ctx.frow.module_id, name)
+            return got
+
+    def _package_member_of(self, world, own: int, name: str):
+        """``name`` as a top-level declaration of the file's package in another file, or an outside type: it
+        depends only on the file and the name (symbols and files are fixed while calls resolve)."""
         for pkg in file_packages(world).get(own, ("",)):
             for mid, sid in package_members(world).get(pkg, {}).get(name, ()):
                 if mid != own:
@@ -95,7 +107,7 @@ class KotlinRules(CachedRules):
             return [_by_arity(world, t, len(call.args)) for t in targets]
         if call.kind != "call" or len(parts) < 2:
             return targets
-        exts = [e for e in _extensions(world).get(parts[-1], ()) if _visible(world, ctx, e)]
+        exts = _visible_extensions(world, ctx, parts[-1])
         if not exts:
             return targets
         names = _receiver_types(world, ctx, call, parts)
@@ -115,8 +127,12 @@ class KotlinRules(CachedRules):
 
     def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
         """A name-only guess reaches the files of the caller's package and the packages it imports."""
-        seen = set(file_packages(world).get(ctx.frow.module_id, ("",)))
-        seen.update(imp.module for imp in ctx.pf.imports)
+        cache = world_cache(world, "kotlin-guess-packages", dict)
+        seen = cache.get(ctx.frow.id)
+        if seen is None:  # the packages the file sees: once per file
+            seen = set(file_packages(world).get(ctx.frow.module_id, ("",)))
+            seen.update(imp.module for imp in ctx.pf.imports)
+            cache[ctx.frow.id] = seen
         pk = file_packages(world)
         out = []
         for s in cands:
@@ -154,6 +170,8 @@ def _implicit_receiver(world, ctx, call, targets, library_members: frozenset[str
     parts = call.callee.split(".")
     if call.kind != "call" or not (len(parts) == 1 or (len(parts) == 2 and parts[0] == "this")):
         return None
+    if not _receiver_in_sight(world, ctx, call.caller):  # most calls: no receiver to prefer
+        return None
     name = parts[-1]
     for t in targets:  # a local function declared in the caller's body comes first
         s = world.syms.get(t[0]) if t[0] is not None else None
@@ -172,6 +190,54 @@ def _implicit_receiver(world, ctx, call, targets, library_members: frozenset[str
         qname = f"{what}.{name}"
         return [(world.external(qname), "external", 1.0)]
     return None
+
+
+def _receiver_in_sight(world, ctx, scope: int) -> bool:
+    """Whether a lookup of the implicit receiver from ``scope`` can find one (most calls sit in no extension
+    function and no lambda with receiver): a receiver binding of a scope around the call, or one a class or a
+    file declares (rare: ``val x = buildString { }`` outside a function), which other files reach through
+    inheritance or star imports. ``False`` only when the lookup would find nothing. Once per (file, scope)."""
+    cache = world_cache(world, "kotlin-receiver-in-sight", dict)
+    key = (ctx.frow.id, scope)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = _receiver_reachable(world, ctx, scope)
+    return got
+
+
+def _receiver_reachable(world, ctx, scope: int) -> bool:
+    shared_by_class, file_level = world_cache(world, "kotlin-shared-receivers", lambda: _shared_receivers(world))
+    if shared_by_class:
+        return True
+    cache = world_cache(world, "kotlin-receiver-owners", dict)
+    owners = cache.get(ctx.frow.id)
+    if owners is None:
+        owners = cache[ctx.frow.id] = frozenset(b.owner for b in ctx.pf.bindings if b.name == RECEIVER)
+    i: int | None = scope
+    while i is not None:
+        if i in owners:
+            return True
+        i = ctx.pf.symbols[i].parent
+    return bool(file_level) and any(imp.name == "*" and imp.module in file_level for imp in ctx.pf.imports)
+
+
+def _shared_receivers(world) -> tuple[bool, frozenset[str]]:
+    """(whether a class of a Kotlin file binds a receiver in its own scope, the packages of the files that
+    bind one at their top level)."""
+    by_class, packages_of = False, set[str]()
+    for f in sorted(world.files.values(), key=lambda f: f.id):
+        c = world.ctx(f.id) if f.language == "kotlin" else None
+        if c is None:
+            continue
+        for b in c.pf.bindings:
+            if b.name != RECEIVER:
+                continue
+            kind = c.pf.symbols[b.owner].kind
+            if kind == "module":
+                packages_of.update(file_packages(world).get(f.module_id, ("",)))
+            elif kind not in ("function", "method"):
+                by_class = True
+    return by_class, frozenset(packages_of)
 
 
 def _receiver_types(world, ctx, call, parts: list[str]) -> set[str]:
@@ -219,6 +285,19 @@ def _visible(world, ctx, sid: int) -> bool:
                for imp in ctx.pf.imports)
 
 
+def _visible_extensions(world, ctx, name: str) -> list[int]:
+    """The extension functions called ``name`` that file ``ctx`` sees, once per (file, name)."""
+    cands = _extensions(world).get(name, ())
+    if not cands:
+        return []
+    cache = world_cache(world, "kotlin-visible-extensions", dict)
+    key = (ctx.frow.id, name)
+    got = cache.get(key)
+    if got is None:
+        got = cache[key] = [e for e in cands if _visible(world, ctx, e)]
+    return got
+
+
 def _extensions(world) -> dict[str, list[int]]:
     """Function name -> the extension functions of that name (``fun T.m()``) of the Kotlin files."""
     return marked_symbols(world, "kotlin", "extension")
@@ -248,11 +327,14 @@ def _by_arity(world, target, n: int):
     s = world.syms.get(tid) if tid is not None else None
     if s is None or s.kind not in ("function", "method") or s.parent_id is None:
         return target
-    same = world.children.get(s.parent_id, {}).get(s.name, ())
-    if len(same) < 2:
-        return target
-    fit = [k for k in same if _takes(world, k, n)]
-    return (fit[0], res, conf) if len(fit) == 1 else target
+    cache = world_cache(world, "kotlin-by-arity", dict)  # symbols are fixed while calls resolve
+    key = (tid, n)
+    one = cache.get(key, _UNSEEN)
+    if one is _UNSEEN:
+        same = world.children.get(s.parent_id, {}).get(s.name, ())
+        fit = [k for k in same if _takes(world, k, n)] if len(same) >= 2 else []
+        one = cache[key] = fit[0] if len(fit) == 1 else None
+    return (one, res, conf) if one is not None else target
 
 
 def _takes(world, sid: int, n: int) -> bool:

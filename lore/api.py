@@ -123,11 +123,13 @@ def index_repo(root: str | os.PathLike[str] = ".", *, embed: bool = False, embed
     ``embed_progress(phase, done, total)`` follows that step.
     """
     from .index.pipeline import run_index  # the indexer loads on first use
+    from .queries._precompute import ranker_step
     from .queries.indexing import INDEX_STEPS, embed_step
 
     steps = list(INDEX_STEPS)
     if clusters:  # computed once here, read back by every process after
         steps.append(_clusters.clusters_step)
+        steps.append(ranker_step)  # the fold and the hybrid features: the first related query costs what the tenth does
     if embed or embedder is not None:
         steps.append(embed_step(embedder, embed_progress))
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from lore.algorithms import _csr
 from lore.api import index_repo, lore_graph, open_index
 from lore.graphs import _features, _fold, _hybrid_cache
 from lore.store import _fold as store_fold
@@ -75,3 +76,15 @@ def test_related_answers_the_same_from_the_saved_state(indexed: Path, tmp_path: 
     with open_index(indexed) as idx:
         built = lore_graph(idx, kind="related", source_id="pkg.mod.parse")
     assert from_disk == built
+
+
+def test_saved_sparse_features_say_their_indices_are_sorted(indexed: Path) -> None:
+    """A reader trusts the flag recorded at save time (the checksums hold the arrays to it) instead of
+    checking every row again (0.7 s per process on the Linux kernel)."""
+    with open_index(indexed) as idx:
+        stamp = store_db.index_stamp(idx.conn)
+        feats = _hybrid_cache.load(indexed, graph_files.features_key(idx.conn, stamp), _features.SymbolFeatures)
+    assert feats is not None
+    assert feats.text_terms._sorted is True  # known from the save, not checked (None until asked)
+    assert feats.text_terms.has_sorted_indices == _csr._sorted_within(feats.text_terms.indices,
+                                                                      feats.text_terms.indptr, strict=False)

@@ -223,10 +223,13 @@ class SavedFold:
 
 def saved_fold(fold: Fold) -> SavedFold:
     """``fold`` as arrays (its ``canonical_id`` and ``also_at`` must be dicts: a freshly built fold)."""
-    copy_ids = np.array(sorted(fold.canonical_id), dtype=np.int64)
-    heads = np.array([fold.canonical_id.get(int(c)) for c in copy_ids], dtype=np.int64)
-    also_heads = np.array(sorted(fold.also_at), dtype=np.int64)
-    chunks = ["\0".join(fold.also_at.get(int(h)) or []).encode("utf-8") for h in also_heads]
+    canonical_id, also_at = fold.canonical_id, fold.also_at
+    if not isinstance(canonical_id, dict) or not isinstance(also_at, dict):
+        raise TypeError("this fold was mapped back from a saved one: it is saved already")
+    copy_ids = np.array(sorted(canonical_id), dtype=np.int64)
+    heads = np.array([canonical_id[int(c)] for c in copy_ids], dtype=np.int64)
+    also_heads = np.array(sorted(also_at), dtype=np.int64)
+    chunks = ["\0".join(also_at[int(h)]).encode("utf-8") for h in also_heads]
     bounds = np.zeros(len(chunks) + 1, dtype=np.int64)
     if chunks:
         np.cumsum([len(c) for c in chunks], out=bounds[1:])

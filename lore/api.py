@@ -116,18 +116,21 @@ def index_repo(root: str | os.PathLike[str] = ".", *, embed: bool = False, embed
     never points at symbols that are gone. A rebuild (``rebuild=True`` or a schema change) keeps the
     documents, their chunk ids and vectors. Code vectors (``lore index --embed``) are refreshed for
     the files that changed, or remade after a rebuild (:mod:`lore.search.upkeep`). The default clusters
-    of the new state are computed and stored (:func:`lore.queries.clusters.clusters_step`), so every
+    of the new state are computed and stored (:func:`lore.queries.clusters.clusters_step`), and the related
+    ranker's features and fold saved beside the index (:func:`lore.queries._precompute.ranker_step`), so every
     process after, a read-only MCP server included, reads them back (``clusters=False`` leaves that to the
     first query that may write; ``report.seconds["clusters"]`` says what it cost). With ``embed=True``
     (implied by ``embedder``) what changed is embedded too and summarised in ``report.code_vectors``;
     ``embed_progress(phase, done, total)`` follows that step.
     """
     from .index.pipeline import run_index  # the indexer loads on first use
+    from .queries._precompute import ranker_step
     from .queries.indexing import INDEX_STEPS, embed_step
 
     steps = list(INDEX_STEPS)
     if clusters:  # computed once here, read back by every process after
         steps.append(_clusters.clusters_step)
+        steps.append(ranker_step)  # the fold and the hybrid features: the first related query costs what the tenth does
     if embed or embedder is not None:
         steps.append(embed_step(embedder, embed_progress))
 

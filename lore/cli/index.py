@@ -45,7 +45,7 @@ def index_cmd(
     ray_address: Annotated[str | None, typer.Option("--ray-address", help="--executor ray: auto | ray://host:port | host:port (default: RAY_ADDRESS, else a local Ray).")] = None,
     edge_store: Annotated[str | None, typer.Option("--edge-store", help="parquet: also write the graph's edges as Parquet shards beside the index (the ray extra) | sqlite: stop; default: keep the index's.")] = None,
     history: Annotated[str, typer.Option("--history", help="The git history (the ranker's co-change signal) in a git checkout: background (default: mined by a detached process after the code index is written; `lore stats` shows its progress) | wait (mine before returning, with a progress bar) | off.")] = "background",
-    clusters: Annotated[bool, typer.Option("--clusters/--no-clusters", help="Compute and store the default clusters of the new state, so every reader (a read-only MCP server too) gets them at once (about 0.5 s CPU on Django); --no-clusters leaves them to the first query that may write.")] = True,
+    clusters: Annotated[bool, typer.Option("--clusters/--no-clusters", help="Compute and store the default clusters of the new state, and the related ranker's features and fold, so every reader (a read-only MCP server too) gets them at once (about 0.5 s CPU on Django); --no-clusters leaves them to the first query that may write.")] = True,
 ) -> None:
     """Index a repository (incremental: only changed files are re-parsed)."""
     t0 = time.perf_counter()

@@ -43,6 +43,7 @@ from ..algorithms import _signals as sig
 from ..algorithms._csr import Csr
 from ..store import _features as store_features
 from ..store import history as store_history
+from ..store.graph_files import features_key
 from . import _hybrid_cache
 from .build import CodeGraph
 
@@ -357,8 +358,7 @@ def load_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]], db_p
     run re-mined for a new HEAD at the same generation changes its summary, read here in one small row).
     With ``db_path`` (the index file) also on disk beside it (:mod:`lore.graphs._hybrid_cache`), written
     only when ``save``."""
-    run = store_history.run_summary(conn)
-    key = f"{g.stamp or id(g)}|{run[0] if run else ''}|{run[1] if run else ''}"
+    key = features_key(conn, g.stamp or str(id(g)))
     with _LOCK:
         got = _CACHE.get(key)
     if got is not None:

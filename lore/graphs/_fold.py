@@ -30,10 +30,13 @@ import bisect
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ..store import _fold as store_fold
+from ..store.graph_files import fold_key
+from . import _hybrid_cache
 from .build import CodeGraph
 
 DECLARATION_SUFFIXES = (".pyi", ".h", ".hh", ".hpp", ".hxx", ".d.ts")
@@ -85,8 +88,8 @@ class Fold:
 
     canon: np.ndarray
     copies: np.ndarray
-    also_at: dict[int, list[str]] = field(default_factory=dict)
-    canonical_id: dict[int, int] = field(default_factory=dict)  # copy symbol id -> canonical symbol id
+    also_at: dict[int, list[str]] | SortedLookup = field(default_factory=dict)
+    canonical_id: dict[int, int] | SortedLookup = field(default_factory=dict)  # copy symbol id -> canonical id
 
     def canonical_rows(self, rows: np.ndarray) -> np.ndarray:
         """Each row's canonical row, first occurrences kept in order (two copies of one seed make one seed)."""
@@ -175,18 +178,103 @@ def build_fold(g: CodeGraph, same_key: list[tuple], overloads: list[tuple[int, i
     return Fold(canon=canon, copies=copies_rows, also_at=also_at, canonical_id=canonical_id)
 
 
+class SortedLookup:
+    """A read-only ``{int: value}`` over sorted key arrays (what a saved fold maps back), with ``dict.get``'s
+    signature: a lookup is a binary search, so a process that maps a saved fold never builds the dict.
+
+    >>> m = SortedLookup(np.array([3, 8]), lambda i: ["a", "b"][i])
+    >>> m.get(8), m.get(5, -1), len(m)
+    ('b', -1, 2)
+    """
+
+    def __init__(self, keys: np.ndarray, value) -> None:
+        self._keys = keys
+        self._value = value
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if key is None or not len(self._keys):
+            return default
+        i = int(np.searchsorted(self._keys, key))
+        if i < len(self._keys) and int(self._keys[i]) == key:
+            return self._value(i)
+        return default
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+@dataclass
+class SavedFold:
+    """A :class:`Fold` as plain arrays, saved beside the index (``<index>.fold/``, :mod:`lore.graphs._hybrid_cache`).
+
+    ``copy_ids``/``head_ids``: each copy's id (ascending) and its canonical id; ``also_heads`` (ascending)
+    the canonical ids with copies, whose places are ``also_text[also_bounds[i]:also_bounds[i + 1]]``
+    (UTF-8, NUL between places: a path never holds a NUL).
+    """
+
+    canon: np.ndarray
+    copies: np.ndarray
+    copy_ids: np.ndarray
+    head_ids: np.ndarray
+    also_heads: np.ndarray
+    also_bounds: np.ndarray
+    also_text: np.ndarray
+
+
+def saved_fold(fold: Fold) -> SavedFold:
+    """``fold`` as arrays (its ``canonical_id`` and ``also_at`` must be dicts: a freshly built fold)."""
+    canonical_id, also_at = fold.canonical_id, fold.also_at
+    if not isinstance(canonical_id, dict) or not isinstance(also_at, dict):
+        raise TypeError("this fold was mapped back from a saved one: it is saved already")
+    copy_ids = np.array(sorted(canonical_id), dtype=np.int64)
+    heads = np.array([canonical_id[int(c)] for c in copy_ids], dtype=np.int64)
+    also_heads = np.array(sorted(also_at), dtype=np.int64)
+    chunks = ["\0".join(also_at[int(h)]).encode("utf-8") for h in also_heads]
+    bounds = np.zeros(len(chunks) + 1, dtype=np.int64)
+    if chunks:
+        np.cumsum([len(c) for c in chunks], out=bounds[1:])
+    text = np.frombuffer(b"".join(chunks), dtype=np.uint8)
+    return SavedFold(canon=np.asarray(fold.canon, dtype=np.int64), copies=np.asarray(fold.copies, dtype=np.int64),
+                     copy_ids=copy_ids, head_ids=heads, also_heads=also_heads, also_bounds=bounds, also_text=text)
+
+
+def from_saved(saved: SavedFold) -> Fold:
+    """The :class:`Fold` of ``saved`` (lookups by binary search over its arrays, places decoded when asked)."""
+    heads, bounds, text = saved.head_ids, saved.also_bounds, saved.also_text
+
+    def places(i: int) -> list[str]:
+        return bytes(text[int(bounds[i]):int(bounds[i + 1])]).decode("utf-8").split("\0")
+
+    return Fold(canon=saved.canon, copies=saved.copies, also_at=SortedLookup(saved.also_heads, places),
+                canonical_id=SortedLookup(saved.copy_ids, lambda i: int(heads[i])))
+
+
 _CACHE: dict[str, Fold] = {}
 _LOCK = threading.Lock()
 
 
-def fold_for(conn, g: CodeGraph) -> Fold:
-    """:func:`build_fold` of ``g`` from the store, cached in memory per index state (the graph's stamp)."""
+def fold_for(conn, g: CodeGraph, *, db_path=None, save: bool = True) -> Fold:
+    """:func:`build_fold` of ``g`` from the store, cached in memory per index state (the graph's stamp).
+
+    With ``db_path`` (the index file) it is also kept on disk beside it (``<index>.fold/``, keyed by the
+    stamp, written only when ``save``): ``lore index`` saves it (:mod:`lore.queries._precompute`), so a
+    new process maps it instead of reading every symbol that shares a name (seconds on the Linux kernel).
+    """
     key = g.stamp or f"graph-{id(g)}"
     with _LOCK:
         got = _CACHE.get(key)
     if got is not None and got.canon.size == g.n:
         return got
-    got = build_fold(g, store_fold.same_key_symbols(conn), store_fold.overload_decorators(conn))
+
+    def build() -> Fold:
+        return build_fold(g, store_fold.same_key_symbols(conn), store_fold.overload_decorators(conn))
+
+    if db_path is not None and g.stamp:
+        kept = _hybrid_cache.cached(conn, g.stamp, db_path, fold_key(g.stamp),
+                                    lambda: saved_fold(build()), cls=SavedFold, save=save, suffix=".fold")
+        got = from_saved(kept) if kept.canon.size == g.n else build()
+    else:
+        got = build()
     with _LOCK:
         if len(_CACHE) > 4:
             _CACHE.clear()

@@ -19,7 +19,6 @@ dtype, shape and checksum are recorded when it is written and checked before it 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -28,21 +27,28 @@ from typing import Any
 import numpy as np
 
 from ..algorithms._csr import Csr, is_sparse
-from ..store.graph_files import publish_state
+from ..store.graph_files import SAVED_FORMAT, has_saved_state, publish_state, saved_dir, saved_state_dir
 from ._saved_arrays import discard, open_array, verify, write_arrays
 
-FORMAT = 1
+FORMAT = SAVED_FORMAT
 _SPARSE = ("data", "indices", "indptr")
 
 
-def cache_dir(db_path: str | os.PathLike[str]) -> Path:
-    """The folder beside the index file that holds saved features (one subfolder per state)."""
-    p = Path(db_path)
-    return p.with_name(p.name + ".features")
+FEATURES = ".features"  # the hybrid ranker's features; the fold of copies (lore.graphs._fold) saves under ".fold"
+
+
+def cache_dir(db_path: str | os.PathLike[str], suffix: str = FEATURES) -> Path:
+    """The folder beside the index file that holds saved states of one kind (one subfolder per state)."""
+    return saved_dir(db_path, suffix)
 
 
 def _state_dir(cache: Path, key: str) -> Path:
-    return cache / hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+    return saved_state_dir(cache, key)
+
+
+def has_state(db_path: str | os.PathLike[str], key: str, *, suffix: str = FEATURES) -> bool:
+    """Whether a state for ``key`` is saved (its ``meta.json`` names that key; arrays not opened, not checked)."""
+    return has_saved_state(db_path, key, suffix)
 
 
 def _field_names(cls: type) -> list[str]:
@@ -58,8 +64,10 @@ def _encode(value: Any) -> tuple[dict, dict[str, np.ndarray]] | None:
             return None
         return {"type": "array"}, {"": value}
     if is_sparse(value) and value.format in ("csr", "csc"):
-        return ({"type": "sparse", "format": value.format, "shape": list(value.shape)},
-                {k: getattr(value, k) for k in _SPARSE})
+        # whether each row's indices ascend, checked once here (O(nnz)): the checksums make it hold for the
+        # arrays read back, so a reader need not check again (0.7 s per process on the Linux kernel)
+        return ({"type": "sparse", "format": value.format, "shape": list(value.shape),
+                 "sorted": bool(Csr.of(value).has_sorted_indices)}, {k: getattr(value, k) for k in _SPARSE})
     if isinstance(value, list | dict):
         try:
             same = json.loads(json.dumps(value)) == value  # int keys or tuples would come back changed
@@ -69,12 +77,12 @@ def _encode(value: Any) -> tuple[dict, dict[str, np.ndarray]] | None:
     return None
 
 
-def save_state(db_path: str | os.PathLike[str], key: str, feats: Any) -> Path | None:
+def save_state(db_path: str | os.PathLike[str], key: str, feats: Any, *, suffix: str = FEATURES) -> Path | None:
     """Save ``feats`` (a ``SymbolFeatures``) for the state ``key``; the folder written, or None if it could not be.
 
     Older states are removed. Never raises for I/O: a read-only directory means no cache.
     """
-    cache = cache_dir(db_path)
+    cache = cache_dir(db_path, suffix)
     final = _state_dir(cache, key)
     fields: dict[str, dict] = {}
     arrays: dict[str, np.ndarray] = {}
@@ -99,12 +107,12 @@ def save_state(db_path: str | os.PathLike[str], key: str, feats: Any) -> Path | 
     return final
 
 
-def load(db_path: str | os.PathLike[str], key: str, cls: type) -> Any | None:
+def load(db_path: str | os.PathLike[str], key: str, cls: type, *, suffix: str = FEATURES) -> Any | None:
     """The ``cls`` instance saved for the state ``key`` (arrays memory-mapped copy-on-write), else None.
 
     Sparse fields come back as :class:`~lore.algorithms._csr.Csr` arrays (no scipy import; the
     ranker only reads their arrays; ``.to_scipy()`` gives the scipy matrix)."""
-    folder = _state_dir(cache_dir(db_path), key)
+    folder = _state_dir(cache_dir(db_path, suffix), key)
     try:
         meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
         fields = meta.get("fields", {})
@@ -145,7 +153,9 @@ def _load_fields(folder: Path, fields: dict, manifest: dict, cls: type, mapped: 
             fmt, shape = desc["format"], tuple(desc["shape"])
             if fmt not in ("csr", "csc") or indptr.shape != (shape[0 if fmt == "csr" else 1] + 1,):
                 return None
-            values[name] = Csr(data, indices, indptr, shape, format=fmt)
+            got = desc.get("sorted")
+            values[name] = Csr(data, indices, indptr, shape, format=fmt,
+                               sorted_indices=got if isinstance(got, bool) else None)
         else:
             return None
     return cls(**values)
@@ -172,7 +182,7 @@ def saved(db_path: str | os.PathLike[str], cls: type) -> list[Any]:
 
 
 def cached(conn, stamp: str, db_path: str | os.PathLike[str] | None, key: str, build, *, cls: type,
-           save: bool = True) -> Any:
+           save: bool = True, suffix: str = FEATURES) -> Any:
     """The features of state ``key``: from disk beside ``db_path``, else ``build()`` (then saved when ``save``).
 
     Without ``db_path`` or ``stamp`` (a graph not read from an index) nothing touches the disk. A
@@ -181,7 +191,7 @@ def cached(conn, stamp: str, db_path: str | os.PathLike[str] | None, key: str, b
     """
     if db_path is None or not stamp:
         return build()
-    got = load(db_path, key, cls)
+    got = load(db_path, key, cls, suffix=suffix)
     if got is not None:
         return got
     feats = build()
@@ -189,5 +199,5 @@ def cached(conn, stamp: str, db_path: str | os.PathLike[str] | None, key: str, b
         from ..store import db as store_db
 
         if store_db.index_stamp(conn) == stamp:
-            save_state(db_path, key, feats)
+            save_state(db_path, key, feats, suffix=suffix)
     return feats

@@ -238,7 +238,8 @@ def cluster_members(index: OpenIndex, sid: int, limit: int, kinds: tuple[str, ..
 
     g = index.graph()
     summary, labels = cluster_run(index, engine=engine, ray_address=ray_address)
-    fold = fold_for(index.conn, g)  # one row per definition: stubs and @overload copies fold (lore.graphs._fold)
+    # one row per definition: stubs and @overload copies fold (lore.graphs._fold); saved beside the index
+    fold = fold_for(index.conn, g, db_path=index.db_path, save=not index.readonly)
     sid, *extra_seeds = fold.canonical_ids([sid, *(extra_seeds or [])])
     row = g.nodes.row(sid)
     label = int(labels[row])

@@ -79,7 +79,7 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
     g = index.graph()
     # one row per definition (lore.graphs._fold): a seed named by its stub or an @overload copy means
     # the implementation, and no list shows a definition twice
-    fold = fold_for(index.conn, g)
+    fold = fold_for(index.conn, g, db_path=index.db_path, save=not index.readonly)
     seeds = fold.canonical_ids(seeds)
     if algorithm == "cluster":
         return cluster_members(index, seeds[0], limit, kinds, include_tests, query, extra_seeds=seeds[1:],
@@ -200,7 +200,8 @@ def related_hybrid(index: OpenIndex, seeds: list[int], limit: int, kinds: tuple[
     query["weights"] = dict(weights) if weights else "default"  # the shipped set is long: echo overrides only
     query.update({"measure": params.measure, "alpha": params.alpha, "direction": params.direction})
     srows = g.nodes.rows(seeds)
-    mask = rel.excluded_mask(g, srows, include_tests=include_tests, kinds=kinds, fold=fold_for(index.conn, g))
+    fold = fold_for(index.conn, g, db_path=index.db_path, save=not index.readonly)
+    mask = rel.excluded_mask(g, srows, include_tests=include_tests, kinds=kinds, fold=fold)
     feats = load_features(index.conn, g, split=split_identifier, db_path=index.db_path, save=not index.readonly)
     scored = hy.score(g, feats, srows, mask, w, params=params, engine=engine, ray_address=ray_address)
     total = len(scored.rows)

@@ -8,9 +8,11 @@ a saved state forward to the next generation when a refresh provably left the gr
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
+import sqlite3
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -82,3 +84,44 @@ def carry_saved_graph(db_path: str | os.PathLike[str], old: str, new: str) -> bo
     """:func:`carry_saved` for the index at ``db_path``: its saved graph of state ``old`` serves ``new``."""
     cache = cache_path(Path(db_path))
     return cache.is_dir() and carry_saved(cache, old, new)
+
+
+# Saved states of derived arrays (lore.graphs._hybrid_cache: the hybrid ranker's features, the fold of a
+# definition's copies): named here, numpy-free, so that an up-to-date ``lore index`` can tell whether
+# they are saved without loading numpy.
+SAVED_FORMAT = 1  # a state folder: meta.json (format, key, class, fields, array manifest) + one .npy per array
+FOLD_FORMAT = 1  # what a saved fold holds (lore.graphs._fold.SavedFold)
+
+
+def saved_dir(db_path: str | os.PathLike[str], suffix: str) -> Path:
+    """The folder beside the index file that holds saved states of one kind (``.features``, ``.fold``)."""
+    p = Path(db_path)
+    return p.with_name(p.name + suffix)
+
+
+def saved_state_dir(cache: Path, key: str) -> Path:
+    """The folder of the state ``key`` under ``cache``."""
+    return cache / hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+
+
+def has_saved_state(db_path: str | os.PathLike[str], key: str, suffix: str) -> bool:
+    """Whether a state for ``key`` is saved (its ``meta.json`` names that key and format; arrays not opened)."""
+    try:
+        meta = json.loads((saved_state_dir(saved_dir(db_path, suffix), key) / "meta.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("key") == key and meta.get("format") == SAVED_FORMAT
+
+
+def fold_key(stamp: str) -> str:
+    """The key the fold of the index state ``stamp`` is saved under."""
+    return f"fold|{FOLD_FORMAT}|{stamp}"
+
+
+def features_key(conn: sqlite3.Connection, stamp: str) -> str:
+    """The key the hybrid features of the index state ``stamp`` are saved under, with the history run
+    stored now (a history mined later makes another key)."""
+    from .history import run_summary
+
+    run = run_summary(conn)
+    return f"{stamp}|{run[0] if run else ''}|{run[1] if run else ''}"

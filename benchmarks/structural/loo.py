@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         algorithms = ALGORITHMS if args.algorithms is None else tuple(a for a in args.algorithms.split(",") if a)
         report = run_loo(names, workdir=args.workdir, repos=repos, algorithms=algorithms)
+        report["command"] = "python benchmarks/structural/loo.py " + " ".join(sys.argv[1:] if argv is None else argv)
     table = markdown(report)
     print(table)
     print("targets (issue 36's bar, held out):", json.dumps(report["targets"]))
@@ -67,8 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         args.markdown.write_text(table + "\n")
     if args.write_defaults:
-        command = "python benchmarks/structural/loo.py " + " ".join(sys.argv[1:] if argv is None else argv)
-        DEFAULTS.write_text(defaults_module(report, command=command))
+        # the provenance names the run that produced the report (also when written --from-json)
+        DEFAULTS.write_text(defaults_module(report, command=report.get("command", "python benchmarks/structural/loo.py")))
         print(f"wrote {DEFAULTS}")
     return 0
 

@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         algorithms = ALGORITHMS if args.algorithms is None else tuple(a for a in args.algorithms.split(",") if a)
         report = run_loo(names, workdir=args.workdir, repos=repos, algorithms=algorithms)
+        report["command"] = "python benchmarks/structural/loo.py " + " ".join(sys.argv[1:] if argv is None else argv)
     table = markdown(report)
     print(table)
     print("targets (issue 36's bar, held out):", json.dumps(report["targets"]))
@@ -67,24 +68,36 @@ def main(argv: list[str] | None = None) -> int:
     if args.markdown:
         args.markdown.write_text(table + "\n")
     if args.write_defaults:
-        DEFAULTS.write_text(defaults_module(report))
+        # the provenance names the run that produced the report (also when written --from-json)
+        DEFAULTS.write_text(defaults_module(report, command=report.get("command", "python benchmarks/structural/loo.py")))
         print(f"wrote {DEFAULTS}")
     return 0
 
 
-def defaults_module(report: dict) -> str:
-    """The text of lore/graphs/_hybrid_weights.py: each algorithm's weights fit on all of its family's corpora."""
+def defaults_module(report: dict, *, command: str = "python benchmarks/structural/loo.py --write-defaults") -> str:
+    """The text of lore/graphs/_hybrid_weights.py: each algorithm's weights fit on all of its family's corpora.
+
+    An algorithm whose family has no corpus in the report (``--corpora requests,httpx,flask`` refits
+    ``changes`` alone) keeps its shipped weights and provenance: a fit on the other family's corpora is
+    what the held-out table falls back to, never what ships.
+    """
+    from lore.graphs import _hybrid_weights as shipped
+
     objective = {"hybrid": "mean of MRR@10 and Recall@10 on See-Also judgements",
                  "changes": "mean of MRR@10 and Recall@10 on co-change judgements (pairs changed together at least "
                             "once after each corpus's cut; history from the commits before it)"}
     parts = []
     for a, (w_name, p_name) in {"hybrid": ("DEFAULT_WEIGHTS", "PROVENANCE"),
                                 "changes": ("CHANGES_WEIGHTS", "CHANGES_PROVENANCE")}.items():
+        if not report["trained_on"][a]:
+            parts.append(f"{w_name} = {pprint.pformat(getattr(shipped, w_name), sort_dicts=False, width=100)}\n\n"
+                         f"{p_name} = {pprint.pformat(getattr(shipped, p_name), sort_dicts=False, width=100)}\n")
+            continue
         fit = report["all_corpora_fit"][a]
         prov = {"corpora": report["trained_on"][a], "objective": objective[a],
                 "method": "coordinate ascent, structure fixed at 1.0", "held_at_zero": report["hold_zero"][a],
                 "objective_value": fit["objective"], "queries": fit["queries"],
-                "command": "python benchmarks/structural/loo.py --write-defaults"}
+                "command": command}
         parts.append(f"{w_name} = {pprint.pformat(fit['weights'], sort_dicts=False, width=100)}\n\n"
                      f"{p_name} = {pprint.pformat(prov, sort_dicts=False, width=100)}\n")
     return ('"""The related rankers\' shipped default weights, written by ``benchmarks/structural/loo.py '

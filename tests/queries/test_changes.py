@@ -4,7 +4,7 @@ A tiny git repository in which ``parse_header`` changes together with ``dump_hea
 callee) and with ``zeta`` -- a function in another file that shares no call, type, word or place with it --
 in every commit, while ``format_header`` shares the callee and never changes with it. The default list
 must not let the history lift ``zeta`` (nor tell ``dump_header`` from ``format_header`` by it); the
-``changes`` list must put ``dump_header`` first, from the CLI, Python and MCP alike.
+``changes`` list must put ``dump_header`` above ``format_header`` (and in its top two), from the CLI, Python and MCP alike.
 """
 
 from __future__ import annotations
@@ -115,8 +115,13 @@ def test_changes_from_python_cli_and_mcp(coupled_repo):
     with open_index(db, readonly=True) as idx:
         assert mcp == expected_graph(idx, args)  # the same answer, the query type named `relation` over MCP
     assert py["query"]["algorithm"] == "changes"
-    top = py["results"][0]
-    assert top["name"] == "dump_header", _names(py)  # changed with it in 4 of 4 commits, and shares its callee
+    names = _names(py)
+    # dump_header and format_header share the seed's file and callee; only history tells them apart: dump_header
+    # changed with it in 4 of 4 commits. (The seed's direct callee, helper_one, may come first: refit on the
+    # line-map history, the weights rank a direct call above a co-changed sibling; docs/ranking.md.)
+    assert names.index("dump_header") < names.index("format_header"), names
+    assert names.index("dump_header") <= 1, names
+    top = py["results"][names.index("dump_header")]
     assert "changed together in 4 of 4 commits" in top["why"]["summary"]
     with open_index(db, readonly=True) as idx:
         like = lore_graph(idx, kind="related", source_id="headers.parse_header", limit=5)

@@ -20,7 +20,7 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 6  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
+INDEX_FORMAT = 7  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
 # 4: isinstance narrowings (Binding.until), branch bindings (Binding.branch_end); rebound parameters;
 #    elements of annotated containers
@@ -34,6 +34,9 @@ INDEX_FORMAT = 6  # 2: <yield> and tuple-element bindings; fixture_flow, unpacke
 #    C: preprocessor branches of a default build (Symbol.condition); C++: a header takes its project's language,
 #    overloads by declared argument types; Python: generic bases, values that follow a call's first argument,
 #    properties, with-as; TS/JS: runtime types, contextual typing, typed containers; Java: typed collections
+# 7: Swift, Scala, Lua and Bash full languages (.swift, .sh/.bash/.bats and shebang scripts are indexed; Scala
+#    and Lua leave the basic tier, which now serves Elixir, Dart and OCaml); Python: what a metaclass sets;
+#    TS: type arguments, inferred returns, instanceof; C++: container elements, casts, operator[]
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -78,8 +78,9 @@ class TagsExtractor(Extractor):
             local = self.add_symbol(node, stack[-1][1], name, kind, doc_node=node)
             if -neg_end > node.end_byte:  # the body after a tagged signature belongs to it
                 body = node.next_named_sibling
-                self.pf.symbols[local].end_line = body.end_point[0] + 1
-                self.pf.symbols[local].end_col = body.end_point[1]
+                if body is not None:
+                    self.pf.symbols[local].end_line = body.end_point[0] + 1
+                    self.pf.symbols[local].end_col = body.end_point[1]
             stack.append((-neg_end, local))
             spans.append((start, -neg_end, local))
         for node, name_node in sorted(refs, key=lambda r: r[0].start_byte):

@@ -80,3 +80,50 @@ int use(void) { return MAX(1, 2); }
                    ("use", "function", False)}
     assert [x.callee for x in pf.calls] == ["MAX"]
     assert next(s for s in pf.symbols if s.name == "MAX").params == [("a", ""), ("b", "")]
+
+
+# -- resolution against what the compiler would pick (indexed projects) -----------------------------------------
+
+
+def _calls(tmp_path, files: dict[str, str]) -> dict[tuple[str, str], set[tuple[str, int]]]:
+    """Index ``files``; (caller, callee name) -> {(callee's qualified name, its line)}, empty when unresolved."""
+    from lore.api import open_index
+    from lore.bench._data import symbol_table
+    from lore.index import index_repo
+
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    index_repo(tmp_path, workers=1)
+    with open_index(tmp_path / ".lore" / "index.db", readonly=True) as idx:
+        table = symbol_table(idx)
+        lines = dict(idx.conn.execute("select id, start_line from symbols"))
+        out: dict[tuple[str, str], set[tuple[str, int]]] = {}
+        for e in idx.edges("symbol_refs"):
+            got = out.setdefault((table[e["caller_id"]][2], e["callee_name"]), set())
+            if e["callee_id"] is not None:
+                got.add((table[e["callee_id"]][2], lines[e["callee_id"]]))
+        return out
+
+
+def test_a_name_defined_in_both_branches_of_an_undefined_flag_binds_the_else_branch(tmp_path):
+    # WORDS_BIGENDIAN is set by the build (CMake's TEST_BIG_ENDIAN); no file defines it, so the default build
+    # reads it as undefined: IEEE_8087 is defined, and word0 is the first pair's
+    src = ("#ifdef WORDS_BIGENDIAN\n#define IEEE_MC68k 1\n#else\n#define IEEE_8087 1\n#endif\n"
+           "#ifdef IEEE_8087\n#define word0(x) (x)[1]\n#else\n#define word0(x) (x)[0]\n#endif\n"
+           "#ifdef HAVE_CONFIGURED\nstatic int pick(void) { return 1; }\n#else\nstatic int pick(void) { return 2; }\n#endif\n"
+           "int use(int *d) { return word0(d) + pick(); }\n")
+    got = _calls(tmp_path, {"src/dtoa.c": src})
+    assert got[("src.dtoa.use", "word0")] == {("src.dtoa.word0", 7)}
+    assert got[("src.dtoa.use", "pick")] == {("src.dtoa.pick", 14)}
+
+
+def test_a_flag_the_project_defines_keeps_both_branches(tmp_path):
+    # must stay: a file that #defines the flag makes the branch the build's choice, not an assumption; another
+    # file's call keeps both definitions as alternatives
+    src = ("#include \"conf.h\"\n#ifdef USE_FAST\nint pick(void) { return 1; }\n#else\n"
+           "int pick(void) { return 2; }\n#endif\n")
+    got = _calls(tmp_path, {"src/conf.h": "#define USE_FAST 1\nint pick(void);\n", "src/a.c": src,
+                            "src/b.c": "#include \"conf.h\"\nint use(void) { return pick(); }\n"})
+    assert got[("src.b.use", "pick")] == {("src.a.pick", 3), ("src.a.pick", 5)}

@@ -92,6 +92,11 @@ class CRules(CachedRules):
             cache[sym_id] = _definitions(self, world, sym_id)
         return cache[sym_id]
 
+    def skipped_branch(self, world, condition: str) -> bool:
+        """``"0"``, or ``"?0 FLAG ..."`` (off when those project flags are undefined) when no C/C++ file of the
+        project ``#define``s any of them (see :func:`_not_built`)."""
+        return _skipped(world, condition)
+
     overloads = True
 
     def choose_overload(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
@@ -366,12 +371,19 @@ def _not_built(world, sid: int) -> bool:
         f = world.files.get(srow.file_id) if srow.file_id is not None else None
         _c, sym = record_of(world, sid)
         cond = sym.condition if sym is not None else ""
-        got = cond == "0" or (f is not None and _other_platform(f.path))
-        if not got and cond.startswith("?0 "):  # off when the flags it tests are undefined: are they, anywhere?
-            defined = _project_defines(world)
-            got = not any(name in defined for name in cond[3:].split())
-        cache[sid] = got
+        got = cache[sid] = (f is not None and _other_platform(f.path)) or _skipped(world, cond)
     return got
+
+
+def _skipped(world, cond: str) -> bool:
+    """Whether a branch state (:meth:`lore.languages.c._conditions.Branches.state`) is off in a default build:
+    ``"0"``, or ``"?0 FLAG ..."`` when no file of the project defines any of those flags."""
+    if cond == "0":
+        return True
+    if not cond.startswith("?0 "):
+        return False
+    defined = _project_defines(world)
+    return not any(name in defined for name in cond[3:].split())
 
 
 def _project_defines(world) -> frozenset[str]:

@@ -127,3 +127,24 @@ def test_a_flag_the_project_defines_keeps_both_branches(tmp_path):
     got = _calls(tmp_path, {"src/conf.h": "#define USE_FAST 1\nint pick(void);\n", "src/a.c": src,
                             "src/b.c": "#include \"conf.h\"\nint use(void) { return pick(); }\n"})
     assert got[("src.b.use", "pick")] == {("src.a.pick", 3), ("src.a.pick", 5)}
+
+
+def test_flags_defined_only_where_a_default_build_never_reads_them_are_undefined(tmp_path):
+    # USE_C89 is defined only under _WIN32 (off), and USE_CHECKS only in a header that no #include names (lua's
+    # ltests.h, included through -DLUA_USER_H): a default build defines neither, so each name is the #else one's
+    conf = ("#if defined(_WIN32)\n#define USE_WINDOWS\n#endif\n#if defined(USE_WINDOWS)\n#define USE_C89\n#endif\n"
+            "#if defined(USE_C89)\n#define l_float(n) (FLT_##n)\n#else\n#define l_float(n) (DBL_##n)\n#endif\n"
+            "#if defined USE_CHECKS\n#define check(c) assert(c)\n#else\n#define check(c) ((void)0)\n#endif\n")
+    got = _calls(tmp_path, {"conf.h": conf, "tests.h": "#define USE_CHECKS\n",
+                            "a.c": '#include "conf.h"\nint f(void) { check(1); return l_float(MAX); }\n'})
+    assert got[("a.f", "check")] == {("conf.check", 15)}
+    assert got[("a.f", "l_float")] == {("conf.l_float", 10)}
+
+
+def test_a_flag_defined_in_an_included_header_keeps_its_branch(tmp_path):
+    # must stay: the same header, included by a file of the project, makes USE_CHECKS a build's choice
+    conf = "#if defined USE_CHECKS\n#define check(c) assert(c)\n#else\n#define check(c) ((void)0)\n#endif\n"
+    got = _calls(tmp_path, {"conf.h": conf, "tests.h": "#define USE_CHECKS\n",
+                            "t.c": '#include "tests.h"\n',
+                            "a.c": '#include "conf.h"\nint f(void) { check(1); return 0; }\n'})
+    assert got[("a.f", "check")] == {("conf.check", 2), ("conf.check", 4)}

@@ -80,9 +80,36 @@ class CExtractor(Extractor):
             root = node
             while root.parent is not None:
                 root = root.parent
-            cplusplus = True if self.grammar == "cpp" else None if self.pf.path.endswith(".h") else False
-            self.branches = Branches(root, self.source, cplusplus=cplusplus)
+            self._branches_of(root)
+        assert self.branches is not None
         return self.branches.state(node.start_byte)
+
+    def _branches_of(self, root: _ts.Node) -> None:
+        cplusplus = True if self.grammar == "cpp" else None if self.pf.path.endswith(".h") else False
+        self.branches = Branches(root, self.source, cplusplus=cplusplus)
+
+    def file_doc(self, root: _ts.Node) -> str:
+        self.root = root  # finish() reads the branches the file's #defines sit in
+        return super().file_doc(root)
+
+    def _defines(self) -> list[str]:
+        """The macro names the file ``#define``s, each with the branch it sits in when that is off unless project
+        flags are defined (``"NAME ?0 FLAG ..."``, see :func:`lore.languages.c._rules._project_defines`); a
+        ``#define`` in a branch a default build skips (``#ifdef _WIN32``) is left out."""
+        out: dict[str, str] = {}
+        for m in _DEFINE.finditer(self.source):
+            name = m.group(1).decode()
+            if out.get(name) == name:
+                continue
+            if self.branches is None and getattr(self, "root", None) is not None:
+                self._branches_of(self.root)
+            state = self.branches.state(m.start(1)) if self.branches is not None else ""
+            if state == "0":
+                continue
+            entry = f"{name} {state}" if state.startswith("?0 ") else name
+            if name not in out or entry == name or len(entry) < len(out[name]):
+                out[name] = entry
+        return sorted(out.values())
 
     # -- names ----------------------------------------------------------------------------------
     def spell(self, node: _ts.Node) -> str:
@@ -259,7 +286,7 @@ class CExtractor(Extractor):
 
     def finish(self) -> None:
         if b"define" in self.source:
-            self.pf.defines = sorted({m.decode() for m in _DEFINE.findall(self.source)})
+            self.pf.defines = self._defines()
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:

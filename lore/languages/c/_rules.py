@@ -387,16 +387,31 @@ def _skipped(world, cond: str) -> bool:
 
 
 def _project_defines(world) -> frozenset[str]:
-    """Every macro name a C/C++ file of the repository ``#define``s (a flag no file defines is undefined in a
-    default build, which passes no ``-D``)."""
+    """Every macro name a C/C++ file of the repository ``#define``s where a default build reads it (a flag no file
+    defines is undefined in a default build, which passes no ``-D``): not in a branch the build skips (``#ifdef
+    _WIN32``), nor only in a branch that needs another flag nobody defines (``#ifdef LUA_USE_WINDOWS`` ``#define
+    LUA_USE_C89``), nor in a header no ``#include`` names (``ltests.h``, included through ``-DLUA_USER_H=...``)."""
 
     def build() -> frozenset[str]:
-        out: set[str] = set()
+        included: set[str] = set()
+        entries: list[str] = []
         for fid, f in world.files.items():
             if f.language in ("c", "cpp"):
                 c = world.ctx(fid)
                 if c is not None:
-                    out.update(c.pf.defines)
+                    included.update(posixpath.basename(i.module.strip('<>"')) for i in c.pf.imports)
+        for fid, f in world.files.items():
+            if f.language in ("c", "cpp") and (f.path.endswith(_C_SOURCE_EXTS) or posixpath.basename(f.path) in included):
+                c = world.ctx(fid)
+                if c is not None:
+                    entries.extend(c.pf.defines)
+        out = {e for e in entries if " " not in e}
+        pending = [(e.split(" ", 1)[0], e.split()[2:]) for e in entries if " " in e]
+        while pending:  # defined in a branch that holds when one of its flags is defined: once one is
+            more = [name for name, needs in pending if name not in out and any(n in out for n in needs)]
+            if not more:
+                break
+            out.update(more)
         return frozenset(out)
 
     return world_cache(world, "c-project-defines", build)

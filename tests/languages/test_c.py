@@ -148,3 +148,26 @@ def test_a_flag_defined_in_an_included_header_keeps_its_branch(tmp_path):
                             "t.c": '#include "tests.h"\n',
                             "a.c": '#include "conf.h"\nint f(void) { check(1); return 0; }\n'})
     assert got[("a.f", "check")] == {("conf.check", 2), ("conf.check", 4)}
+
+
+def test_a_default_the_header_defines_itself_decides_the_branches_below(tmp_path):
+    # brotli's memory.h: EXIT_ON_OOM is defined by the header itself unless CLEANUP_ON_OOM is; whether another file
+    # defines EXIT_ON_OOM does not matter (it is defined either way), so the #else below is off when no file defines
+    # CLEANUP_ON_OOM
+    mem = ("#if !defined(CLEANUP_ON_OOM) && !defined(EXIT_ON_OOM)\n#define EXIT_ON_OOM\n#endif\n"
+           "#if defined(EXIT_ON_OOM)\n#define IS_OOM(M) (!!0)\n#else\n#define IS_OOM(M) (!!(M)->is_oom)\n#endif\n")
+    got = _calls(tmp_path, {"memory.h": mem, "other.h": "#define EXIT_ON_OOM\n",
+                            "x.c": '#include "other.h"\n',
+                            "a.c": '#include "memory.h"\nint f(void *m) { return IS_OOM(m); }\n'})
+    assert got[("a.f", "IS_OOM")] == {("memory.IS_OOM", 5)}
+
+
+def test_other_compilers_are_not_the_default_build_and_feature_tests_exist(tmp_path):
+    port = ("#if defined(__SUNPRO_CC)\n#define SUNPRO_VERSION __SUNPRO_CC\n#endif\n"
+            "#if defined(SUNPRO_VERSION)\n#define SUNPRO_CHECK(m) (SUNPRO_VERSION >= (m))\n#else\n"
+            "#define SUNPRO_CHECK(m) (0)\n#endif\n"
+            "#if defined(__has_attribute)\n#define HAS_ATTR(a) __has_attribute(a)\n#else\n#define HAS_ATTR(a) (0)\n#endif\n")
+    got = _calls(tmp_path, {"port.h": port,
+                            "a.c": '#include "port.h"\nint f(void) { return SUNPRO_CHECK(5) + HAS_ATTR(x); }\n'})
+    assert got[("a.f", "SUNPRO_CHECK")] == {("port.SUNPRO_CHECK", 7)}
+    assert got[("a.f", "HAS_ATTR")] == {("port.HAS_ATTR", 10)}

@@ -29,6 +29,8 @@ PLATFORM_DEFINED: dict[str, int | None] = {
     "__ORDER_BIG_ENDIAN__": 4321, "__BYTE_ORDER__": 1234,
     # the kernel's default architecture (the include search path follows it too)
     "CONFIG_X86": 1, "CONFIG_X86_64": 1, "CONFIG_64BIT": 1,
+    # feature tests GCC (5 and later) and clang both define (their answers are not decided here)
+    "__has_attribute": None, "__has_builtin": None, "__has_include": None, "__has_cpp_attribute": None,
 }
 # what the default configuration does not define: other systems, compilers and architectures
 PLATFORM_UNDEFINED = frozenset({
@@ -42,6 +44,11 @@ PLATFORM_UNDEFINED = frozenset({
     "_M_AMD64", "__powerpc__", "__powerpc64__", "__ppc__", "__ppc64__", "__PPC__", "__mips__", "__mips",
     "__riscv", "__s390__", "__s390x__", "__sparc__", "__sparc", "__ia64__", "__alpha__", "__hppa__", "__m68k__",
     "__loongarch__", "__OBJC__", "NDEBUG", "CONFIG_X86_32",
+    # other compilers' identification macros (Sun/Oracle, PGI, TI, IAR, ARM, IBM XL, HP, CompCert, Intel, Cray...)
+    "__SUNPRO_CC", "__PGI", "__PGIC__", "__TI_COMPILER_VERSION__", "__IAR_SYSTEMS_ICC__", "__CC_ARM",
+    "__ARMCC_VERSION", "__xlC__", "__xlc__", "__IBMCPP__", "__HP_cc", "__HP_aCC", "__COMPCERT__", "__ICC", "__ICL",
+    "__ECC", "__DMC__", "_CRAYC", "__CRAYC", "__KEIL__", "__C51__", "__NVCOMPILER", "__LCC__", "__MWERKS__",
+    "__SDCC", "__ghs__", "__CODEGEARC__", "__POCC__", "__PATHCC__", "__open_xl__", "__ibmxl__", "__DCC__",
 })
 
 _TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|<<|>>|[-+*/%<>!~&|^()?:,])"
@@ -323,7 +330,9 @@ class Branches:
         name = self._text(node.child_by_field_name("name"))
         self.defines.add(name)
         if names and active is not False:  # assume pass: defined only if those flags are undefined
-            self.depends[name] = names
+            # a default (#if !defined(B) ... #define B): B is defined from here whether or not it was before,
+            # so whether B is defined elsewhere does not decide the branches that test it below
+            self.depends[name] = names - {name}
         if not name or active is False:
             return
         if active is None:

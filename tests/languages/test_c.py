@@ -171,3 +171,37 @@ def test_other_compilers_are_not_the_default_build_and_feature_tests_exist(tmp_p
                             "a.c": '#include "port.h"\nint f(void) { return SUNPRO_CHECK(5) + HAS_ATTR(x); }\n'})
     assert got[("a.f", "SUNPRO_CHECK")] == {("port.SUNPRO_CHECK", 7)}
     assert got[("a.f", "HAS_ATTR")] == {("port.HAS_ATTR", 10)}
+
+
+def test_a_macro_that_expands_to_static_keeps_a_definition_file_local(tmp_path):
+    # zstd: MEM_STATIC (and HINT_INLINE -> FORCE_INLINE -> static) make a legacy copy's MEM_read32 file-local, so
+    # another file's call binds only the header's definition
+    files = {
+        "common/compiler.h": "#define FORCE_INLINE static inline\n#define HINT_INLINE FORCE_INLINE\n"
+                             "#define MEM_STATIC static inline\n",
+        "common/mem.h": '#include "compiler.h"\nMEM_STATIC unsigned MEM_read32(const void *p) { return 0; }\n'
+                        "unsigned MEM_size(void);\n",
+        "legacy/v02.c": '#include "../common/compiler.h"\nMEM_STATIC unsigned MEM_read32(const void *p) { return 1; }\n'
+                        "HINT_INLINE unsigned MEM_size(void) { return 2; }\n",
+        "legacy/v03.c": "unsigned MEM_size(void) { return 3; }\n",
+        "a.c": '#include "common/mem.h"\nint f(void) { return MEM_read32(0) + MEM_size(); }\n',
+    }
+    got = _calls(tmp_path, files)
+    assert got[("a.f", "MEM_read32")] == {("common.mem.MEM_read32", 2)}
+    assert got[("a.f", "MEM_size")] == {("legacy.v03.MEM_size", 1)}
+
+
+def test_gcc_4_or_later_and_a_default_set_under_gnuc(tmp_path):
+    # zstd: GCC and clang are both __GNUC__ >= 4; MEM_FORCE_MEMORY_ACCESS defaults to 1 under __GNUC__ (unless the
+    # command line sets it), so its ==2 branch is off and its ==1 branch is the one
+    deps = ("#if defined(__GNUC__) && __GNUC__ >= 4\n#define Z_memcpy(d,s,l) __builtin_memcpy(d,s,l)\n#else\n"
+            "#define Z_memcpy(d,s,l) memcpy(d,s,l)\n#endif\n"
+            "#ifndef MEM_FORCE_MEMORY_ACCESS\n#  ifdef __GNUC__\n#    define MEM_FORCE_MEMORY_ACCESS 1\n#  endif\n#endif\n"
+            "#if defined(MEM_FORCE_MEMORY_ACCESS) && (MEM_FORCE_MEMORY_ACCESS==2)\n"
+            "static unsigned rd(const void *p) { return 2; }\n"
+            "#elif defined(MEM_FORCE_MEMORY_ACCESS) && (MEM_FORCE_MEMORY_ACCESS==1)\n"
+            "static unsigned rd(const void *p) { return 1; }\n#else\nstatic unsigned rd(const void *p) { return 0; }\n"
+            "#endif\n")
+    got = _calls(tmp_path, {"deps.h": deps, "a.c": '#include "deps.h"\nint f(void) { Z_memcpy(0, 0, 0); return rd(0); }\n'})
+    assert got[("a.f", "Z_memcpy")] == {("deps.Z_memcpy", 2)}
+    assert got[("a.f", "rd")] == {("deps.rd", 14)}

@@ -39,6 +39,8 @@ LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|templat
 
 
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+# an object-like macro whose value starts with a word: ``#define MEM_STATIC static inline``
+_DEFINE_WORD = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 
 _LITERALS = {"string_literal": "#s", "concatenated_string": "#s", "raw_string_literal": "#s", "true": "#b",
              "false": "#b", "char_literal": "#c", "null": "#n", "nullptr": "#n"}
@@ -109,7 +111,16 @@ class CExtractor(Extractor):
             entry = f"{name} {state}" if state.startswith("?0 ") else name
             if name not in out or entry == name or len(entry) < len(out[name]):
                 out[name] = entry
-        return sorted(out.values())
+        # storage-class macros (zstd's MEM_STATIC, HINT_INLINE -> FORCE_INLINE_TEMPLATE -> static ...): "=static NAME"
+        # for a value starting with ``static``, "=as NAME WORD" for one starting with an upper-case macro name
+        marks = set()
+        for m in _DEFINE_WORD.finditer(self.source):
+            name, word = m.group(1).decode(), m.group(2).decode()
+            if word == "static":
+                marks.add(f"=static {name}")
+            elif word.isupper() and word != name:
+                marks.add(f"=as {name} {word}")
+        return sorted(out.values()) + sorted(marks)
 
     # -- names ----------------------------------------------------------------------------------
     def spell(self, node: _ts.Node) -> str:

@@ -405,6 +405,7 @@ def _project_defines(world) -> frozenset[str]:
                 c = world.ctx(fid)
                 if c is not None:
                     entries.extend(c.pf.defines)
+        entries = [e for e in entries if not e.startswith("=")]  # storage-class marks: _static_macros
         out = {e for e in entries if " " not in e}
         pending = [(e.split(" ", 1)[0], e.split()[2:]) for e in entries if " " in e]
         while pending:  # defined in a branch that holds when one of its flags is defined: once one is
@@ -415,6 +416,40 @@ def _project_defines(world) -> frozenset[str]:
         return frozenset(out)
 
     return world_cache(world, "c-project-defines", build)
+
+
+def _static_macros(world) -> frozenset[str]:
+    """Macro names that expand to ``static`` (``#define MEM_STATIC static inline``, and macros whose value starts
+    with one of those: ``HINT_INLINE`` -> ``FORCE_INLINE_TEMPLATE`` -> ``static``), in any C/C++ file."""
+
+    def build() -> frozenset[str]:
+        out: set[str] = set()
+        alias: list[tuple[str, str]] = []
+        for fid, f in world.files.items():
+            if f.language in ("c", "cpp"):
+                c = world.ctx(fid)
+                for e in c.pf.defines if c is not None else ():
+                    if e.startswith("=static "):
+                        out.add(e[8:])
+                    elif e.startswith("=as "):
+                        name, word = e[4:].split(" ", 1)
+                        alias.append((name, word))
+        while True:
+            more = {name for name, word in alias if word in out and name not in out}
+            if not more:
+                return frozenset(out)
+            out |= more
+
+    return world_cache(world, "c-static-macros", build)
+
+
+def _exported(world, sym) -> bool:
+    """Whether a definition has external linkage: not ``static``, nor declared with a macro that expands to it
+    (``MEM_STATIC unsigned MEM_32bits(void)``)."""
+    if not sym.exported:
+        return False
+    first = sym.signature.split(None, 1)[0] if sym.signature else ""
+    return not (first.isupper() and first in _static_macros(world))
 
 
 def _is_declaration(world, sid: int) -> bool:
@@ -453,7 +488,7 @@ def _globals(world, name: str) -> tuple[list[int], list[int], list[int]]:
                 decls.append(sid)
         elif header:
             hdr.append(sid)
-        elif sym.exported:
+        elif _exported(world, sym):
             defs.append(sid)
     got = cache[name] = (sorted(defs), sorted(hdr), sorted(decls))
     return got
@@ -490,7 +525,7 @@ def _definitions(rules, world, sym_id: int) -> list[int] | None:
         if _relative_name(world, cand) != rel:
             continue
         cc, csym = record_of(world, cand)
-        if csym is None or csym.is_declaration or (not csym.exported and crow.file_id != srow.file_id):
+        if csym is None or csym.is_declaration or (crow.file_id != srow.file_id and not _exported(world, csym)):
             continue
         found.append((cand, cc))
     if len(found) > 1:  # the default build's: not in a skipped #if branch nor another platform's file

@@ -8,7 +8,13 @@ clangd reads a ``compile_commands.json``: the project's own when it has one, els
 ``.c``/``.cc``/``.cpp`` file with ``-I`` the include roots: the project root, every ``include``
 folder, the file's own folder; ``-std=gnu11`` / ``-std=c++17``). A Linux kernel tree (``Kbuild`` and
 ``arch/x86``) gets the kernel's own flags (``-nostdinc``, ``arch/x86/include``, ``include/uapi``,
-``-D__KERNEL__``, ``-include linux/kconfig.h`` over an empty ``generated/autoconf.h``). clangd's
+``-D__KERNEL__``, ``-include linux/kconfig.h`` and ``linux/compiler_types.h``) over a written
+``generated/autoconf.h`` (``x86_64_defconfig``'s options, :func:`kernel_config`) and the ``asm/`` wrappers of
+``asm-generic`` headers (:func:`kernel_generated`); the headers ``make`` generates from tables are missing, and
+the sites clangd then cannot answer are counted (``oracle_no_answer``). ``--kernel-subsystem DIR`` measures
+one folder of a kernel tree with the headers it is compiled against (a hard-linked copy of ``DIR``,
+``include/``, ``arch/x86/include/``), since clangd's index of the whole tree does not fit here; the kernel's
+clangd index is kept in the work folder between runs with the same commands. clangd's
 background index is on, and the questions wait until it is built (so a call answers with the definition
 in another translation unit, not the prototype in a header). A site counts when clangd resolves it inside
 the project (see ``benchmarks/langs/harness.py`` for recall and precision). Not run in CI: it takes minutes.
@@ -21,11 +27,13 @@ runs. A class without a declared constructor answers nothing there, and is then 
 The projects, chosen before the rules were written (issue 30):
 
 * tuned on: ``DaveGamble/cJSON`` (C), ``leethomason/tinyxml2`` (C++), the kernel's ``mm/`` with
-  ``include/`` and ``arch/x86/include/`` (C, for ``kfree``); for the C++ half of issue 30 also
-  ``google/snappy``, ``open-source-parsers/jsoncpp`` (CMake) and ``fmtlib/fmt`` (C++);
-* reported on (their misses were not read while tuning): ``redis/hiredis`` (C), the kernel's
-  ``kernel/`` with ``include/`` and ``arch/x86/include/`` (C), ``google/leveldb`` (C++, CMake),
-  ``jbeder/yaml-cpp`` (C++, CMake).
+  ``include/`` and ``arch/x86/include/`` (C, for ``kfree``), ``redis/hiredis`` and ``lua/lua`` (C); for the
+  C++ half of issue 30 also ``google/snappy``, ``open-source-parsers/jsoncpp`` (CMake) and ``fmtlib/fmt``
+  (C++); for the C rules of issue 30's third step also ``akheron/jansson``, ``libevent/libevent``,
+  ``google/brotli`` (CMake) and ``facebook/zstd``'s ``lib/`` (C);
+* reported on (their misses were not read while tuning): ``jqlang/jq``, ``madler/zlib``, ``lz4/lz4`` and
+  ``libuv/libuv`` (C), the kernel's ``kernel/`` with ``include/`` and ``arch/x86/include/`` (C,
+  ``--kernel-subsystem kernel``), ``google/leveldb`` (C++, CMake), ``jbeder/yaml-cpp`` (C++, CMake).
 """
 
 from __future__ import annotations

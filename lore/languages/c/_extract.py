@@ -96,7 +96,7 @@ class CExtractor(Extractor):
 
     def _defines(self) -> list[str]:
         """The macro names the file ``#define``s, each with the branch it sits in when that is off unless project
-        flags are defined (``"NAME ?0 FLAG ..."``, see :func:`lore.languages.c._rules._project_defines`); a
+        flags are defined (``"NAME ?0 FLAG ..."``, see :func:`lore.languages.c._build._project_defines`); a
         ``#define`` in a branch a default build skips (``#ifdef _WIN32``) is left out."""
         out: dict[str, str] = {}
         for m in _DEFINE.finditer(self.source):

@@ -69,15 +69,21 @@ class _ScopeTable(dict):
     position)``, so a use before the body's first binding of it, or on that binding's own line, reads
     the parameter. A parameter nothing rebinds has no entry: it is looked up directly."""
 
-    def __init__(self, by_scope: dict[int, list[tuple[str, int, str, object]]], symbols: list[Symbol]) -> None:
+    def __init__(self, by_scope: dict[int, list[tuple[str, int, str, object]]], symbols: list[Symbol],
+                 skipped: Callable[[str], bool] | None = None) -> None:
         super().__init__()
         self._by_scope = by_scope
         self._symbols = symbols
+        self._skipped = skipped
 
     def __missing__(self, scope: int) -> dict[str, list[tuple[int, str, object]]]:
         got: dict[str, list[tuple[int, str, object]]] = {}
         for name, line, what, payload in self._by_scope.pop(scope, ()):  # not needed once tabled
             got.setdefault(name, []).append((line, what, payload))
+        if self._skipped is not None:
+            for name, cands in got.items():
+                if len(cands) > 1:
+                    got[name] = self._built(cands)
         sym = self._symbols[scope]
         if got and sym.params and sym.kind in ("function", "method"):
             for idx, (pname, _ann) in enumerate(sym.params):
@@ -87,11 +93,23 @@ class _ScopeTable(dict):
         self[scope] = got
         return got
 
+    def _built(self, cands: list[tuple[int, str, object]]) -> list[tuple[int, str, object]]:
+        """C: a definition in a preprocessor branch a default build skips (``#ifdef _WIN32``; see
+        ``LanguageRules.skipped_branch``) does not bind its name where the scope defines it again in a
+        compiled branch (``#else``). Decided when the table is first read, once the whole index is loaded."""
+        assert self._skipped is not None
+        syms = self._symbols
+        skip = [c for c in cands if c[1] == "def" and syms[c[2]].condition and self._skipped(syms[c[2]].condition)]  # type: ignore[index,call-overload]
+        if not skip or not any(c[1] == "def" and c not in skip for c in cands):
+            return cands
+        return [c for c in cands if c not in skip]
+
 
 class FileCtx:
     """Scope tables of one parsed file, built once when the file is first needed."""
 
-    def __init__(self, frow: FileRow, pf: ParsedFile, ids: list[int], rules: LanguageRules) -> None:
+    def __init__(self, frow: FileRow, pf: ParsedFile, ids: list[int], rules: LanguageRules,
+                 skipped: Callable[[str], bool] | None = None) -> None:
         self.frow, self.pf, self.ids, self.rules = frow, pf, ids, rules
         self.local_of = {sid: i for i, sid in enumerate(ids)}
         n = len(pf.symbols)
@@ -100,12 +118,8 @@ class FileCtx:
         self._bindings: dict[int, dict[str, list[Binding]]] = {}
         self._lambdas: dict[tuple[int, int], int] | None = None
         by_scope: dict[int, list[tuple[str, int, str, object]]] = defaultdict(list)
-        # C: a definition in a preprocessor branch a default build skips (#ifdef _WIN32) does not bind its name
-        # where the file defines it again in a branch that is compiled (#else)
-        built = {(s.parent, s.name) for s in pf.symbols if s.condition != "0"} \
-            if any(s.condition == "0" for s in pf.symbols) else None
         for i, s in enumerate(pf.symbols):
-            if s.parent is not None and not (built is not None and s.condition == "0" and (s.parent, s.name) in built):
+            if s.parent is not None:
                 by_scope[s.parent].append((s.name, s.start_line, "def", i))
         for b in pf.bindings:
             by_scope[b.owner].append((b.name, b.line, "narrow" if b.until else "bind", b))
@@ -121,7 +135,8 @@ class FileCtx:
                 by_scope[imp.owner].append((ib.name, imp.line, "import", ib))
         # per scope: name -> [(line, what, payload)] of everything that binds the name there; the hot
         # lookups index it directly (``c.cands[scope]``), a scope's table built on its first read
-        self.cands = _ScopeTable(by_scope, pf.symbols)
+        has_branches = skipped is not None and any(s.condition for s in pf.symbols)  # C/C++ only
+        self.cands = _ScopeTable(by_scope, pf.symbols, skipped if has_branches else None)
 
     def candidates(self, scope: int) -> dict[str, list[tuple[int, str, object]]]:
         """Everything that binds a name in ``scope``: definitions, imports, assignments (built once per scope)."""
@@ -325,12 +340,14 @@ class WorldCore:
                 self._ctx[file_id] = None
             else:
                 pf, ids = loaded
-                self._ctx[file_id] = FileCtx(frow, pf, ids, rules_for(frow.language))
+                self._ctx[file_id] = FileCtx(frow, pf, ids, (r := rules_for(frow.language)),
+                                             lambda cond: r.skipped_branch(self, cond))
         return self._ctx[file_id]
 
     def preload(self, file_id: int, pf: ParsedFile, ids: list[int]) -> FileCtx:
         frow = self.files[file_id]
-        c = FileCtx(frow, pf, ids, rules_for(frow.language))
+        r = rules_for(frow.language)
+        c = FileCtx(frow, pf, ids, r, lambda cond: r.skipped_branch(self, cond))
         self._ctx[file_id] = c
         return c
 

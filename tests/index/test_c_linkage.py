@@ -127,7 +127,8 @@ def test_undecided_branches_stay_alternatives(tmp_path):
     files = {
         "config.h": "#define USE_JEMALLOC 1\n#define HAVE_ALT 1\n",
         "zmalloc.h": "void zfree(void *p);\n",
-        "zmalloc.c": '#include "zmalloc.h"\n#ifdef USE_JEMALLOC\nvoid zfree(void *p) { je_free(p); }\n'
+        "zmalloc.c": '#include "zmalloc.h"\n#ifdef HAVE_CONFIG_H\n#include "config.h"\n#endif\n'
+                     '#ifdef USE_JEMALLOC\nvoid zfree(void *p) { je_free(p); }\n'
                      "#else\nvoid zfree(void *p) { }\n#endif\n",
         "zmalloc_alt.c": '#include "zmalloc.h"\n#if HAVE_ALT\nvoid zfree(void *p) { }\n#endif\n',
         "main.c": '#include "zmalloc.h"\nint main(void) { zfree(0); return 0; }\n',
@@ -205,6 +206,7 @@ def test_flags_no_file_defines_are_undefined(tmp_path):
         "api.h": "#if defined(USE_APICHECK)\n#define api_check(e) assert(e)\n#else\n#define api_check(e) ((void)0)\n"
                  "#endif\n#ifdef HAVE_ALT\n#define alt(x) (x)\n#else\n#define alt(x) (0)\n#endif\n",
         "main.c": '#include "api.h"\nint main(void) { api_check(1); return alt(2); }\n',
+        "alt.c": '#ifdef HAVE_CONFIG_H\n#include "config.h"\n#endif\n',  # some builds include it
     }
     table, edges = _index_refs(tmp_path, files)
     got = sorted((e["callee_name"], table[e["callee_id"]][5]) for e in edges if e["callee_id"] is not None)

@@ -80,3 +80,128 @@ int use(void) { return MAX(1, 2); }
                    ("use", "function", False)}
     assert [x.callee for x in pf.calls] == ["MAX"]
     assert next(s for s in pf.symbols if s.name == "MAX").params == [("a", ""), ("b", "")]
+
+
+# -- resolution against what the compiler would pick (indexed projects) -----------------------------------------
+
+
+def _calls(tmp_path, files: dict[str, str]) -> dict[tuple[str, str], set[tuple[str, int]]]:
+    """Index ``files``; (caller, callee name) -> {(callee's qualified name, its line)}, empty when unresolved."""
+    from lore.api import open_index
+    from lore.bench._data import symbol_table
+    from lore.index import index_repo
+
+    for rel, text in files.items():
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    index_repo(tmp_path, workers=1)
+    with open_index(tmp_path / ".lore" / "index.db", readonly=True) as idx:
+        table = symbol_table(idx)
+        lines = dict(idx.conn.execute("select id, start_line from symbols"))
+        out: dict[tuple[str, str], set[tuple[str, int]]] = {}
+        for e in idx.edges("symbol_refs"):
+            got = out.setdefault((table[e["caller_id"]][2], e["callee_name"]), set())
+            if e["callee_id"] is not None:
+                got.add((table[e["callee_id"]][2], lines[e["callee_id"]]))
+        return out
+
+
+def test_a_name_defined_in_both_branches_of_an_undefined_flag_binds_the_else_branch(tmp_path):
+    # WORDS_BIGENDIAN is set by the build (CMake's TEST_BIG_ENDIAN); no file defines it, so the default build
+    # reads it as undefined: IEEE_8087 is defined, and word0 is the first pair's
+    src = ("#ifdef WORDS_BIGENDIAN\n#define IEEE_MC68k 1\n#else\n#define IEEE_8087 1\n#endif\n"
+           "#ifdef IEEE_8087\n#define word0(x) (x)[1]\n#else\n#define word0(x) (x)[0]\n#endif\n"
+           "#ifdef HAVE_CONFIGURED\nstatic int pick(void) { return 1; }\n#else\nstatic int pick(void) { return 2; }\n#endif\n"
+           "int use(int *d) { return word0(d) + pick(); }\n")
+    got = _calls(tmp_path, {"src/dtoa.c": src})
+    assert got[("src.dtoa.use", "word0")] == {("src.dtoa.word0", 7)}
+    assert got[("src.dtoa.use", "pick")] == {("src.dtoa.pick", 14)}
+
+
+def test_a_flag_the_project_defines_keeps_both_branches(tmp_path):
+    # must stay: a file that #defines the flag makes the branch the build's choice, not an assumption; another
+    # file's call keeps both definitions as alternatives
+    src = ("#include \"conf.h\"\n#ifdef USE_FAST\nint pick(void) { return 1; }\n#else\n"
+           "int pick(void) { return 2; }\n#endif\n")
+    got = _calls(tmp_path, {"src/conf.h": "#define USE_FAST 1\nint pick(void);\n", "src/a.c": src,
+                            "src/b.c": "#include \"conf.h\"\nint use(void) { return pick(); }\n"})
+    assert got[("src.b.use", "pick")] == {("src.a.pick", 3), ("src.a.pick", 5)}
+
+
+def test_flags_defined_only_where_a_default_build_never_reads_them_are_undefined(tmp_path):
+    # USE_C89 is defined only under _WIN32 (off), and USE_CHECKS only in a header that no #include names (lua's
+    # ltests.h, included through -DLUA_USER_H): a default build defines neither, so each name is the #else one's
+    conf = ("#if defined(_WIN32)\n#define USE_WINDOWS\n#endif\n#if defined(USE_WINDOWS)\n#define USE_C89\n#endif\n"
+            "#if defined(USE_C89)\n#define l_float(n) (FLT_##n)\n#else\n#define l_float(n) (DBL_##n)\n#endif\n"
+            "#if defined USE_CHECKS\n#define check(c) assert(c)\n#else\n#define check(c) ((void)0)\n#endif\n")
+    got = _calls(tmp_path, {"conf.h": conf, "tests.h": "#define USE_CHECKS\n",
+                            "a.c": '#include "conf.h"\nint f(void) { check(1); return l_float(MAX); }\n'})
+    assert got[("a.f", "check")] == {("conf.check", 15)}
+    assert got[("a.f", "l_float")] == {("conf.l_float", 10)}
+
+
+def test_a_flag_defined_in_an_included_header_keeps_its_branch(tmp_path):
+    # must stay: the same header, included by a file of the project, makes USE_CHECKS a build's choice
+    conf = "#if defined USE_CHECKS\n#define check(c) assert(c)\n#else\n#define check(c) ((void)0)\n#endif\n"
+    got = _calls(tmp_path, {"conf.h": conf, "tests.h": "#define USE_CHECKS\n",
+                            "t.c": '#include "tests.h"\n',
+                            "a.c": '#include "conf.h"\nint f(void) { check(1); return 0; }\n'})
+    assert got[("a.f", "check")] == {("conf.check", 2), ("conf.check", 4)}
+
+
+def test_a_default_the_header_defines_itself_decides_the_branches_below(tmp_path):
+    # brotli's memory.h: EXIT_ON_OOM is defined by the header itself unless CLEANUP_ON_OOM is; whether another file
+    # defines EXIT_ON_OOM does not matter (it is defined either way), so the #else below is off when no file defines
+    # CLEANUP_ON_OOM
+    mem = ("#if !defined(CLEANUP_ON_OOM) && !defined(EXIT_ON_OOM)\n#define EXIT_ON_OOM\n#endif\n"
+           "#if defined(EXIT_ON_OOM)\n#define IS_OOM(M) (!!0)\n#else\n#define IS_OOM(M) (!!(M)->is_oom)\n#endif\n")
+    got = _calls(tmp_path, {"memory.h": mem, "other.h": "#define EXIT_ON_OOM\n",
+                            "x.c": '#include "other.h"\n',
+                            "a.c": '#include "memory.h"\nint f(void *m) { return IS_OOM(m); }\n'})
+    assert got[("a.f", "IS_OOM")] == {("memory.IS_OOM", 5)}
+
+
+def test_other_compilers_are_not_the_default_build_and_feature_tests_exist(tmp_path):
+    port = ("#if defined(__SUNPRO_CC)\n#define SUNPRO_VERSION __SUNPRO_CC\n#endif\n"
+            "#if defined(SUNPRO_VERSION)\n#define SUNPRO_CHECK(m) (SUNPRO_VERSION >= (m))\n#else\n"
+            "#define SUNPRO_CHECK(m) (0)\n#endif\n"
+            "#if defined(__has_attribute)\n#define HAS_ATTR(a) __has_attribute(a)\n#else\n#define HAS_ATTR(a) (0)\n#endif\n")
+    got = _calls(tmp_path, {"port.h": port,
+                            "a.c": '#include "port.h"\nint f(void) { return SUNPRO_CHECK(5) + HAS_ATTR(x); }\n'})
+    assert got[("a.f", "SUNPRO_CHECK")] == {("port.SUNPRO_CHECK", 7)}
+    assert got[("a.f", "HAS_ATTR")] == {("port.HAS_ATTR", 10)}
+
+
+def test_a_macro_that_expands_to_static_keeps_a_definition_file_local(tmp_path):
+    # zstd: MEM_STATIC (and HINT_INLINE -> FORCE_INLINE -> static) make a legacy copy's MEM_read32 file-local, so
+    # another file's call binds only the header's definition
+    files = {
+        "common/compiler.h": "#define FORCE_INLINE static inline\n#define HINT_INLINE FORCE_INLINE\n"
+                             "#define MEM_STATIC static inline\n",
+        "common/mem.h": '#include "compiler.h"\nMEM_STATIC unsigned MEM_read32(const void *p) { return 0; }\n'
+                        "unsigned MEM_size(void);\n",
+        "legacy/v02.c": '#include "../common/compiler.h"\nMEM_STATIC unsigned MEM_read32(const void *p) { return 1; }\n'
+                        "HINT_INLINE unsigned MEM_size(void) { return 2; }\n",
+        "legacy/v03.c": "unsigned MEM_size(void) { return 3; }\n",
+        "a.c": '#include "common/mem.h"\nint f(void) { return MEM_read32(0) + MEM_size(); }\n',
+    }
+    got = _calls(tmp_path, files)
+    assert got[("a.f", "MEM_read32")] == {("common.mem.MEM_read32", 2)}
+    assert got[("a.f", "MEM_size")] == {("legacy.v03.MEM_size", 1)}
+
+
+def test_gcc_4_or_later_and_a_default_set_under_gnuc(tmp_path):
+    # zstd: GCC and clang are both __GNUC__ >= 4; MEM_FORCE_MEMORY_ACCESS defaults to 1 under __GNUC__ (unless the
+    # command line sets it), so its ==2 branch is off and its ==1 branch is the one
+    deps = ("#if defined(__GNUC__) && __GNUC__ >= 4\n#define Z_memcpy(d,s,l) __builtin_memcpy(d,s,l)\n#else\n"
+            "#define Z_memcpy(d,s,l) memcpy(d,s,l)\n#endif\n"
+            "#ifndef MEM_FORCE_MEMORY_ACCESS\n#  ifdef __GNUC__\n#    define MEM_FORCE_MEMORY_ACCESS 1\n#  endif\n#endif\n"
+            "#if defined(MEM_FORCE_MEMORY_ACCESS) && (MEM_FORCE_MEMORY_ACCESS==2)\n"
+            "static unsigned rd(const void *p) { return 2; }\n"
+            "#elif defined(MEM_FORCE_MEMORY_ACCESS) && (MEM_FORCE_MEMORY_ACCESS==1)\n"
+            "static unsigned rd(const void *p) { return 1; }\n#else\nstatic unsigned rd(const void *p) { return 0; }\n"
+            "#endif\n")
+    got = _calls(tmp_path, {"deps.h": deps, "a.c": '#include "deps.h"\nint f(void) { Z_memcpy(0, 0, 0); return rd(0); }\n'})
+    assert got[("a.f", "Z_memcpy")] == {("deps.Z_memcpy", 2)}
+    assert got[("a.f", "rd")] == {("deps.rd", 14)}

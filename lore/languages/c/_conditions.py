@@ -29,6 +29,8 @@ PLATFORM_DEFINED: dict[str, int | None] = {
     "__ORDER_BIG_ENDIAN__": 4321, "__BYTE_ORDER__": 1234,
     # the kernel's default architecture (the include search path follows it too)
     "CONFIG_X86": 1, "CONFIG_X86_64": 1, "CONFIG_64BIT": 1,
+    # feature tests GCC (5 and later) and clang both define (their answers are not decided here)
+    "__has_attribute": None, "__has_builtin": None, "__has_include": None, "__has_cpp_attribute": None,
 }
 # what the default configuration does not define: other systems, compilers and architectures
 PLATFORM_UNDEFINED = frozenset({
@@ -42,6 +44,11 @@ PLATFORM_UNDEFINED = frozenset({
     "_M_AMD64", "__powerpc__", "__powerpc64__", "__ppc__", "__ppc64__", "__PPC__", "__mips__", "__mips",
     "__riscv", "__s390__", "__s390x__", "__sparc__", "__sparc", "__ia64__", "__alpha__", "__hppa__", "__m68k__",
     "__loongarch__", "__OBJC__", "NDEBUG", "CONFIG_X86_32",
+    # other compilers' identification macros (Sun/Oracle, PGI, TI, IAR, ARM, IBM XL, HP, CompCert, Intel, Cray...)
+    "__SUNPRO_CC", "__PGI", "__PGIC__", "__TI_COMPILER_VERSION__", "__IAR_SYSTEMS_ICC__", "__CC_ARM",
+    "__ARMCC_VERSION", "__xlC__", "__xlc__", "__IBMCPP__", "__HP_cc", "__HP_aCC", "__COMPCERT__", "__ICC", "__ICL",
+    "__ECC", "__DMC__", "_CRAYC", "__CRAYC", "__KEIL__", "__C51__", "__NVCOMPILER", "__LCC__", "__MWERKS__",
+    "__SDCC", "__ghs__", "__CODEGEARC__", "__POCC__", "__PATHCC__", "__open_xl__", "__ibmxl__", "__DCC__",
 })
 
 _TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|<<|>>|[-+*/%<>!~&|^()?:,])"
@@ -209,13 +216,17 @@ def evaluate(text: str, macros: dict[str, object] | None = None, *, cplusplus: b
     (False, True, None)
     >>> evaluate("HAVE_X && defined(_MSC_VER)"), evaluate("USE_X || 1"), evaluate("USE_X >= 2", {"USE_X": 3})
     (False, True, True)
-    >>> evaluate("__GNUC__ >= 4"), evaluate("defined __GNUC__"), evaluate("__has_include(<x.h>) && 0")
-    (None, True, False)
+    >>> evaluate("__GNUC__ >= 5"), evaluate("__GNUC__ >= 4"), evaluate("__GNUC__ > 3"), evaluate("defined __GNUC__")
+    (None, True, True, True)
+    >>> evaluate("__has_include(<x.h>) && 0")
+    False
     >>> evaluate("FLOAT_TYPE == FLOAT_DOUBLE", {"FLOAT_TYPE": "FLOAT_DEFAULT", "FLOAT_DEFAULT": "FLOAT_DOUBLE",
     ...                                         "FLOAT_DOUBLE": 2})
     True
     """
     macros = macros or {}
+    if "__GNUC__" in text:  # its value is not decided (4 under clang, 12 under GCC), but both are at least 4
+        text = _GNUC_AT_LEAST.sub(lambda m: "1" if int(m.group(2)) + (m.group(1) == ">") <= 4 else m.group(0), text)
 
     def lookup(name: str) -> object:
         if name in macros:
@@ -236,6 +247,7 @@ def evaluate(text: str, macros: dict[str, object] | None = None, *, cplusplus: b
     return None if v is None else v != 0
 
 
+_GNUC_AT_LEAST = re.compile(r"\b__GNUC__\s*(>=|>)\s*(\d+)\b")
 _INT = re.compile(r"\(?\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?")
 _CHAINS = ("preproc_if", "preproc_ifdef")
 _LINKS = ("preproc_elif", "preproc_elifdef", "preproc_else")
@@ -260,7 +272,7 @@ class Branches:
     Examples
     --------
     >>> src = (b"#ifndef _WIN32\\nint a;\\n#else\\nint b;\\n#endif\\n#ifdef HAVE_X\\nint c;\\n#endif\\n"
-    ...        b"#if __GNUC__ > 3\\nint d;\\n#endif\\n")
+    ...        b"#if __GNUC__ > 5\\nint d;\\n#endif\\n")
     >>> br = Branches(_ts.parse("c", src).root_node, src, cplusplus=False)
     >>> [br.state(src.index(x)) for x in (b"int a", b"int b", b"int c", b"int d")]
     ['', '0', '?0 HAVE_X', '?']
@@ -296,9 +308,13 @@ class Branches:
         if self._assuming is None:
             self._assuming = Branches(self._root, self.source, cplusplus=self.cplusplus, assume=True)
         names: set[str] = set()
+        covered = False
         for a, b, used in self._assuming.assumed_off:
             if a <= byte < b:
                 names |= used
+                covered = True
+        if covered and not names:  # off whatever the flags: the assumptions it read were defaults the file sets
+            return "0"
         return "?0 " + " ".join(sorted(names)) if names else "?"
 
     def _text(self, node: _ts.Node | None) -> str:
@@ -323,7 +339,9 @@ class Branches:
         name = self._text(node.child_by_field_name("name"))
         self.defines.add(name)
         if names and active is not False:  # assume pass: defined only if those flags are undefined
-            self.depends[name] = names
+            # a default (#if !defined(B) ... #define B): B is defined from here whether or not it was before,
+            # so whether B is defined elsewhere does not decide the branches that test it below
+            self.depends[name] = names - {name}
         if not name or active is False:
             return
         if active is None:
@@ -374,7 +392,7 @@ class Branches:
             names = outer | used if used else outer
             if branch is False:
                 self.off.append((link.start_byte, end))
-                if names:
+                if self.assume:
                     self.assumed_off.append((link.start_byte, end, names))
             elif branch is None:
                 self.undecided.append((link.start_byte, end))

@@ -39,6 +39,8 @@ LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|templat
 
 
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+# an object-like macro whose value starts with a word: ``#define MEM_STATIC static inline``
+_DEFINE_WORD = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 
 _LITERALS = {"string_literal": "#s", "concatenated_string": "#s", "raw_string_literal": "#s", "true": "#b",
              "false": "#b", "char_literal": "#c", "null": "#n", "nullptr": "#n"}
@@ -80,9 +82,45 @@ class CExtractor(Extractor):
             root = node
             while root.parent is not None:
                 root = root.parent
-            cplusplus = True if self.grammar == "cpp" else None if self.pf.path.endswith(".h") else False
-            self.branches = Branches(root, self.source, cplusplus=cplusplus)
+            self._branches_of(root)
+        assert self.branches is not None
         return self.branches.state(node.start_byte)
+
+    def _branches_of(self, root: _ts.Node) -> None:
+        cplusplus = True if self.grammar == "cpp" else None if self.pf.path.endswith(".h") else False
+        self.branches = Branches(root, self.source, cplusplus=cplusplus)
+
+    def file_doc(self, root: _ts.Node) -> str:
+        self.root = root  # finish() reads the branches the file's #defines sit in
+        return super().file_doc(root)
+
+    def _defines(self) -> list[str]:
+        """The macro names the file ``#define``s, each with the branch it sits in when that is off unless project
+        flags are defined (``"NAME ?0 FLAG ..."``, see :func:`lore.languages.c._build._project_defines`); a
+        ``#define`` in a branch a default build skips (``#ifdef _WIN32``) is left out."""
+        out: dict[str, str] = {}
+        for m in _DEFINE.finditer(self.source):
+            name = m.group(1).decode()
+            if out.get(name) == name:
+                continue
+            if self.branches is None and getattr(self, "root", None) is not None:
+                self._branches_of(self.root)
+            state = self.branches.state(m.start(1)) if self.branches is not None else ""
+            if state == "0":
+                continue
+            entry = f"{name} {state}" if state.startswith("?0 ") else name
+            if name not in out or entry == name or len(entry) < len(out[name]):
+                out[name] = entry
+        # storage-class macros (zstd's MEM_STATIC, HINT_INLINE -> FORCE_INLINE_TEMPLATE -> static ...): "=static NAME"
+        # for a value starting with ``static``, "=as NAME WORD" for one starting with an upper-case macro name
+        marks = set()
+        for m in _DEFINE_WORD.finditer(self.source):
+            name, word = m.group(1).decode(), m.group(2).decode()
+            if word == "static":
+                marks.add(f"=static {name}")
+            elif word.isupper() and word != name:
+                marks.add(f"=as {name} {word}")
+        return sorted(out.values()) + sorted(marks)
 
     # -- names ----------------------------------------------------------------------------------
     def spell(self, node: _ts.Node) -> str:
@@ -259,7 +297,7 @@ class CExtractor(Extractor):
 
     def finish(self) -> None:
         if b"define" in self.source:
-            self.pf.defines = sorted({m.decode() for m in _DEFINE.findall(self.source)})
+            self.pf.defines = self._defines()
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:

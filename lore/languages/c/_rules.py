@@ -21,6 +21,7 @@ from .._rules import (
     twin_member,
     world_cache,
 )
+from ._build import _exported, _not_built, _skipped
 from ._includes import _C_SOURCE_EXTS, _c_sources, _include_suffix, _on_search_path, _shadowed
 from ._overloads import (
     _best_by_arguments,
@@ -91,6 +92,11 @@ class CRules(CachedRules):
         if sym_id not in cache:
             cache[sym_id] = _definitions(self, world, sym_id)
         return cache[sym_id]
+
+    def skipped_branch(self, world, condition: str) -> bool:
+        """``"0"``, or ``"?0 FLAG ..."`` (off when those project flags are undefined) when no C/C++ file of the
+        project ``#define``s any of them (see :func:`_not_built`)."""
+        return _skipped(world, condition)
 
     overloads = True
 
@@ -330,66 +336,6 @@ def _is_macro(world, sid: int) -> bool:
     return sym is not None and sym.signature.startswith("#")
 
 
-# folders (and file names) of another system's code: a default build (Linux, x86_64) compiles none of them
-_OTHER_PLATFORM_DIRS = frozenset({
-    "win", "win32", "win64", "windows", "mingw", "msvc", "cygwin", "darwin", "mac", "macos", "macosx", "osx",
-    "ios", "bsd", "freebsd", "netbsd", "openbsd", "dragonfly", "aix", "sunos", "solaris", "haiku", "qnx", "os390",
-    "zos", "hurd", "ibmi", "os400", "emscripten", "vms", "os2", "msdos", "amiga", "beos",
-})
-_OTHER_PLATFORM_FILES = frozenset({
-    "win32", "win64", "windows", "mingw", "msvc", "cygwin", "darwin", "macos", "macosx", "osx", "freebsd",
-    "netbsd", "openbsd", "dragonfly", "aix", "sunos", "solaris", "haiku", "qnx", "os390", "hurd", "ibmi",
-    "emscripten",
-})
-
-
-def _other_platform(path: str) -> bool:
-    """Whether a file is another system's or architecture's (``src/win/fs.c``, ``src/unix/darwin.c``,
-    ``arch/arm/mm/init.c``): ``arch/<name>/`` other than ``x86``, a folder or a file name part naming
-    another system."""
-    parts = path.lower().split("/")
-    if len(parts) > 2 and parts[0] == "arch" and parts[1] != "x86":
-        return True
-    if any(p in _OTHER_PLATFORM_DIRS for p in parts[:-1]):
-        return True
-    stem = posixpath.splitext(parts[-1])[0]
-    return any(t in _OTHER_PLATFORM_FILES for t in stem.replace("-", "_").split("_"))
-
-
-def _not_built(world, sid: int) -> bool:
-    """Whether a definition is outside what a default build compiles: in a preprocessor branch its file skips
-    (``#ifdef _WIN32``, see :mod:`lore.languages.c._conditions`) or in another platform's file."""
-    cache = world_cache(world, "c-not-built", dict)
-    got = cache.get(sid)
-    if got is None:
-        srow = world.syms[sid]
-        f = world.files.get(srow.file_id) if srow.file_id is not None else None
-        _c, sym = record_of(world, sid)
-        cond = sym.condition if sym is not None else ""
-        got = cond == "0" or (f is not None and _other_platform(f.path))
-        if not got and cond.startswith("?0 "):  # off when the flags it tests are undefined: are they, anywhere?
-            defined = _project_defines(world)
-            got = not any(name in defined for name in cond[3:].split())
-        cache[sid] = got
-    return got
-
-
-def _project_defines(world) -> frozenset[str]:
-    """Every macro name a C/C++ file of the repository ``#define``s (a flag no file defines is undefined in a
-    default build, which passes no ``-D``)."""
-
-    def build() -> frozenset[str]:
-        out: set[str] = set()
-        for fid, f in world.files.items():
-            if f.language in ("c", "cpp"):
-                c = world.ctx(fid)
-                if c is not None:
-                    out.update(c.pf.defines)
-        return frozenset(out)
-
-    return world_cache(world, "c-project-defines", build)
-
-
 def _is_declaration(world, sid: int) -> bool:
     _c, sym = record_of(world, sid)
     return sym is not None and sym.is_declaration
@@ -426,7 +372,7 @@ def _globals(world, name: str) -> tuple[list[int], list[int], list[int]]:
                 decls.append(sid)
         elif header:
             hdr.append(sid)
-        elif sym.exported:
+        elif _exported(world, sym):
             defs.append(sid)
     got = cache[name] = (sorted(defs), sorted(hdr), sorted(decls))
     return got
@@ -463,7 +409,7 @@ def _definitions(rules, world, sym_id: int) -> list[int] | None:
         if _relative_name(world, cand) != rel:
             continue
         cc, csym = record_of(world, cand)
-        if csym is None or csym.is_declaration or (not csym.exported and crow.file_id != srow.file_id):
+        if csym is None or csym.is_declaration or (crow.file_id != srow.file_id and not _exported(world, csym)):
             continue
         found.append((cand, cc))
     if len(found) > 1:  # the default build's: not in a skipped #if branch nor another platform's file

@@ -17,10 +17,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...parsers import _ts
-from ...parsers._common import Extractor
+from ...parsers._common import Extractor, type_names
 from ...parsers.records import Binding, ParsedFile
 
 TYPE_KINDS = ("class", "interface", "enum")
+_USER_TYPE = frozenset({"user_type"})  # a type name as written: its identifiers, then its type arguments
 _WRAPPERS = frozenset({"List", "MutableList", "Set", "MutableSet", "Collection", "Iterable", "Sequence", "Array",
                        "Flow", "StateFlow", "Deferred", "Lazy"})
 
@@ -74,18 +75,7 @@ class KotlinExtractor(Extractor):
         return ".".join(self.text(c) for c in node.named_children if c.type == "identifier")
 
     def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
-        out: list[tuple[str, _ts.Node]] = []
-        if node is None:
-            return out
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if n.type == "user_type":
-                name = self._user_type(n)
-                if name:
-                    out.append((name, n))
-            stack.extend(reversed(n.named_children))
-        return out
+        return type_names(node, _USER_TYPE, frozenset(), self._user_type)
 
     def direct_type(self, node: _ts.Node | None) -> str:
         while node is not None and node.type in ("nullable_type", "parenthesized_type"):

@@ -21,11 +21,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...parsers import _ts
-from ...parsers._common import Extractor
+from ...parsers._common import Extractor, type_names
 from ...parsers.records import ParsedFile
 
 TYPE_KINDS = ("class", "struct", "enum", "interface", "type_alias")
 # generic types whose element is not the value itself
+_USER_TYPE = frozenset({"user_type"})  # a type name as written: its identifiers, then its type arguments
 _WRAPPERS = frozenset({"Array", "Set", "Dictionary", "Optional", "Result", "Task", "AsyncStream", "Sequence",
                        "Collection"})
 _KINDS = {"class": "class", "actor": "class", "struct": "struct", "enum": "enum", "extension": "class"}
@@ -99,18 +100,7 @@ class SwiftExtractor(Extractor):
         return ".".join(self.text(c) for c in node.named_children if c.type == "type_identifier")
 
     def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
-        out: list[tuple[str, _ts.Node]] = []
-        if node is None:
-            return out
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if n.type == "user_type":
-                name = self._user_type(n)
-                if name:
-                    out.append((name, n))
-            stack.extend(reversed(n.named_children))
-        return out
+        return type_names(node, _USER_TYPE, frozenset(), self._user_type)
 
     def direct_type(self, node: _ts.Node | None) -> str:
         """The type a value of type ``node`` is: ``Foo``, ``Foo?``, ``(any Foo)?``, ``some Foo`` and the

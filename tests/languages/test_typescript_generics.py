@@ -98,6 +98,15 @@ def test_return_this_of_a_base_gives_the_subclass_it_was_called_on(tmp_path):
     assert ("src.a.App.listen", "constructor_type") not in got["app.copy().listen"]  # a new Base is no App
 
 
+def test_a_proxy_is_read_as_its_target(tmp_path):
+    # new Proxy<T>(target: T, handler): a T (the runtime's Proxy has no members of its own)
+    src = FOO + ("export function wrap(f: Foo) {\n  return new Proxy(f, {});\n}\n"
+                 "export function use(q: Qux) {\n  wrap(new Foo()).bar();\n  const p = new Proxy(q, {});\n  p.bar();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert {q for q, _r in got["wrap().bar"]} == {"src.a.Foo.bar"}
+    assert {q for q, _r in got["p.bar"]} == {"src.a.Qux.bar"}
+
+
 def test_returns_that_disagree_or_belong_to_a_closure_say_nothing(tmp_path):
     src = FOO + ("export function pick(k: boolean) {\n  if (k) { return new Foo(); }\n  return new Qux();\n}\n"
                  "export function outer() {\n  [1].map(() => { return new Qux(); });\n  return 1;\n}\n"

@@ -89,10 +89,11 @@ def test_return_this_of_a_base_gives_the_subclass_it_was_called_on(tmp_path):
     src = ("import { EventEmitter } from 'node:events';\n"
            "export class Base extends EventEmitter {\n  use(f: string) { return this; }\n"
            "  mount(): this { return this; }\n  copy() { return new Base(); }\n}\n"
-           "export class App extends Base {\n  listen() {}\n}\n"
+           "export class App extends Base {\n  listen() {}\n  min(n: number) {\n    return this.mount();\n  }\n}\n"
            "export function main(app: App) {\n  new App().use('a').listen();\n  app.mount().use('b').listen();\n"
-           "  app.copy().listen();\n}\n")
+           "  app.copy().listen();\n  app.min(1).listen();\n}\n")
     got = edges(tmp_path, {"src/a.ts": src}, "src.a.main")
+    assert {q for q, _r in got["app.min().listen"]} == {"src.a.App.listen"}  # min gives what this.mount() gives
     assert got["App().use().listen"] == {("src.a.App.listen", "constructor_type")}
     assert {q for q, _r in got["app.mount().use().listen"]} == {"src.a.App.listen"}
     assert ("src.a.App.listen", "constructor_type") not in got["app.copy().listen"]  # a new Base is no App

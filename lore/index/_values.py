@@ -223,7 +223,7 @@ class ValuesMixin(GenericsMixin, WorldCore):
                 if given is not None:
                     return given
             recv_path, dot, _m = b.value.rpartition(".")
-            if dot and got[0][0] == "sym" and c.rules.returns_receiver(self, got[0][1]):  # return this.use(f)
+            if dot and got[0][0] == "sym" and c.rules.returns_receiver(self, got[0][1]):  # type: ignore[arg-type]  # this.use(f)
                 recv = self.resolve_path(c, scope, recv_path, line, depth + 1)
                 if recv is not None and recv[0][0] in ("inst", "gin"):
                     return recv[0], typed_by(got[1], "constructor_type")

@@ -444,9 +444,14 @@ class LookupMixin(MembersMixin):
                 nxt = self._field_of(cur[0][1], attr, depth + 1)  # type: ignore[arg-type]
             if nxt is None and attr.endswith("]") and "[" in attr and c.rules.follows_values:  # self.xs[0]
                 nxt = self._item(self.member(cur[0], attr[:attr.index("[")], cur[1], depth + 1))
-            cur = nxt
-            for _ in range(calls):
-                cur = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
+            recv, cur = cur, nxt
+            for nth in range(calls):
+                made = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
+                if nth == 0 and cur is not None and cur[0][0] == "sym" and recv[0][0] in ("inst", "gin") \
+                        and c.rules.returns_receiver(self, cur[0][1]):  # type: ignore[arg-type]
+                    # sub.use() with use() giving its receiver: sub, not an instance of use's class
+                    made = recv[0], made[1] if made is not None else recv[1]
+                cur = made
         return cur
 
 

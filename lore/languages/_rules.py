@@ -198,6 +198,12 @@ class LanguageRules:
         """What ``super().name`` means in a method of class ``class_id``: ``(value, resolution)`` or ``None``."""
         return world.super_member(class_id, name)
 
+    def returns_receiver(self, world, method_id: int) -> bool:
+        """Whether method ``method_id`` gives back the object it was called on (TypeScript's ``return this``
+        and ``: this``): ``sub.use().listen()`` then goes on with ``sub``'s class, not the class that
+        declares ``use``. Default: no."""
+        return False
+
     def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
         """The definitions a name-only guess of the callee ``parts`` (``['x', 'm']`` for ``x.m()``) from file
         ``ctx`` may still bind, of ``cands`` (same name, same language family, no test code for non-test

@@ -83,6 +83,31 @@ def test_return_this_makes_a_fluent_chain(tmp_path):
     assert got["App().use().listen"] == {("src.a.App.listen", "constructor_type")}
 
 
+def test_return_this_of_a_base_gives_the_subclass_it_was_called_on(tmp_path):
+    # TypeScript's polymorphic ``this``: the chain goes on with App, not with the class declaring use()
+    # (whose external base would otherwise answer listen(): EventEmitter.listen, a call outside)
+    src = ("import { EventEmitter } from 'node:events';\n"
+           "export class Base extends EventEmitter {\n  use(f: string) { return this; }\n"
+           "  mount(): this { return this; }\n  copy() { return new Base(); }\n}\n"
+           "export class App extends Base {\n  listen() {}\n  min(n: number) {\n    return this.mount();\n  }\n}\n"
+           "export function main(app: App) {\n  new App().use('a').listen();\n  app.mount().use('b').listen();\n"
+           "  app.copy().listen();\n  app.min(1).listen();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.main")
+    assert {q for q, _r in got["app.min().listen"]} == {"src.a.App.listen"}  # min gives what this.mount() gives
+    assert got["App().use().listen"] == {("src.a.App.listen", "constructor_type")}
+    assert {q for q, _r in got["app.mount().use().listen"]} == {"src.a.App.listen"}
+    assert ("src.a.App.listen", "constructor_type") not in got["app.copy().listen"]  # a new Base is no App
+
+
+def test_a_proxy_is_read_as_its_target(tmp_path):
+    # new Proxy<T>(target: T, handler): a T (the runtime's Proxy has no members of its own)
+    src = FOO + ("export function wrap(f: Foo) {\n  return new Proxy(f, {});\n}\n"
+                 "export function use(q: Qux) {\n  wrap(new Foo()).bar();\n  const p = new Proxy(q, {});\n  p.bar();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.use")
+    assert {q for q, _r in got["wrap().bar"]} == {"src.a.Foo.bar"}
+    assert {q for q, _r in got["p.bar"]} == {"src.a.Qux.bar"}
+
+
 def test_returns_that_disagree_or_belong_to_a_closure_say_nothing(tmp_path):
     src = FOO + ("export function pick(k: boolean) {\n  if (k) { return new Foo(); }\n  return new Qux();\n}\n"
                  "export function outer() {\n  [1].map(() => { return new Qux(); });\n  return 1;\n}\n"

@@ -420,6 +420,11 @@ class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Retu
             t = value.type
         if t == "new_expression":
             callee = self.dotted(value.child_by_field_name("constructor"))
+            if callee == "Proxy":  # new Proxy(app, handler) is read as its target (TypeScript: a T), never a Proxy
+                args = value.child_by_field_name("arguments")
+                if args is not None and args.named_child_count:
+                    self._bind_value(owner, name, at, args.named_children[0])
+                return
             self.add_binding(owner, name, at, value=callee)
         elif t == "call_expression":
             callee = self.dotted(value.child_by_field_name("function"))

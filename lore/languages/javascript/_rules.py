@@ -24,6 +24,7 @@ from ...parsers.records import Import
 from .._rules import CachedRules, ImportBinding, module_of_path, record_of, world_cache
 from ._nodes import JS_GLOBALS as _JS_GLOBALS
 from ._parser import GETTER
+from ._returns import RETURN
 
 _JS_EXTS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 
@@ -89,6 +90,18 @@ class JavaScriptRules(CachedRules):
         if rec is None or GETTER not in rec.decorators:
             return None
         return world.call_result(("sym", sym_id), "self_method", depth + 1)
+
+    def returns_receiver(self, world, method_id: int) -> bool:
+        """A method declared ``: this`` or whose every ``return`` is ``return this`` (both ``<return>``
+        bindings aliasing ``this``):
+        TypeScript's polymorphic ``this``, so a base class's fluent method called on a subclass gives the
+        subclass (``new App().use(f).listen()`` is ``App.listen``, never a member of ``use``'s class or
+        of an external base such as ``EventEmitter``)."""
+        c, rec = record_of(world, method_id)
+        if rec is None or rec.kind != "method":
+            return False
+        rets = c.bindings_of(c.local_of[method_id]).get(RETURN, ())
+        return bool(rets) and all(b.alias_of == "this" and not b.value and not b.annotation for b in rets)
 
     def super_value(self, world, class_id: int, name: str):
         """``super(...)`` in a constructor: the base class's constructor, or the base class itself when it

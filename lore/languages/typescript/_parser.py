@@ -32,6 +32,7 @@ from ...parsers.records import (
 )
 from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
+from ..javascript._returns import RETURN
 from ._types import (
     CONTAINERS,
     FUNCTION_TYPES,
@@ -306,6 +307,7 @@ class TsExtractor(JsExtractor):
             cls = self._class_of(owner)  # m(): this (chaining): an instance of the class it is declared in
             if cls is not None:
                 sym.return_type = self.pf.symbols[cls].name
+                self.add_binding(local, RETURN, ret, alias_of="this")  # the receiver: a subclass's, called on one
         sigs = self.overload_returns.get((owner, name)) if ret is None else None
         if sigs is not None and len(sigs) == 1 and not sym.return_type:  # test(o: Config): this; test(...a) {...}
             sym.return_type = next(iter(sigs))

@@ -32,10 +32,19 @@ DECLARATOR_WRAPPERS = frozenset({"pointer_declarator", "reference_declarator", "
 TYPE_DEF_KINDS = ("struct", "class", "enum", "type_alias")
 
 
-LOOKS_CPP = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected):|"
+_CPP_LINE = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected):|"
                        rb"#\s*include\s*<(?:string|vector|map|memory|cstdint|cstddef|cstdio|cstdlib|cstring|iostream|"
                        rb"utility|functional|algorithm|type_traits|atomic|mutex|unordered_map|set|limits|cassert)>|"
-                       rb"using[ \t]+namespace[ \t]|(?:\w+[ \t*&]+)*\w+::~?\w+[ \t]*\()", re.MULTILINE)
+                       rb"using[ \t]+namespace[ \t])", re.MULTILINE)
+_CPP_QUALIFIED = re.compile(rb"^\s*(?:\w+[ \t*&]+)*\w+::~?\w+[ \t]*\(", re.MULTILINE)  # ``void X::f(``
+
+
+def looks_cpp(head: bytes) -> bool:
+    """Whether a header's text reads as C++ (a class, namespace, template, access label, standard C++ include,
+    ``using namespace`` or an out-of-line ``X::f(`` definition at a line's start). The last test backtracks
+    over every line, so it runs only on text that holds ``::`` at all: on the kernel's headers it was most
+    of this check's time."""
+    return _CPP_LINE.search(head) is not None or (b"::" in head and _CPP_QUALIFIED.search(head) is not None)
 
 
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)

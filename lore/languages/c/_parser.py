@@ -10,7 +10,7 @@ from ...parsers import _ts
 from ...parsers.records import ParsedFile
 from ..cpp._parser import CppExtractor
 from ..cpp._source import cpp_source
-from ._extract import LOOKS_CPP, CExtractor
+from ._extract import CExtractor, looks_cpp
 from ._macros import blank_macro_noise, c_statement_macros, flatten_conditionals
 
 __all__ = ["parse"]
@@ -29,7 +29,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     ['twice']
     """
     source = blank_macro_noise(source)
-    if path.endswith(".h") and LOOKS_CPP.search(source[:200_000]):
+    if path.endswith(".h") and looks_cpp(source[:200_000]):
         ex = CppExtractor(path, cpp_source(source), module)  # a C++ header named .h: the C grammar would misread it
         ex.language = ex.pf.language = "c"
         return ex.run()

@@ -12,6 +12,7 @@ from ..languages import ImportBinding
 from ..parsers.records import CONTEXT_MARK
 from ._flow import union, union_of
 from ._members import MembersMixin
+from ._stars import star_candidates
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, _first, split_path
 
 _WHOLE = 1 << 30  # the line of a lookup that reads a scope whole (every binding counts)
@@ -150,8 +151,12 @@ class LookupMixin(MembersMixin):
                 for idx, (pname, ann) in enumerate(sym.params):
                     if pname == name:
                         return self._param_value(c, scope, idx, pname, ann, depth)
-            for ib in reversed(c.stars[scope]):  # a later ``from x import *`` shadows an earlier one
-                got = self._import_value(c, ib, depth + 1, member=name)
+            stars = c.stars[scope]
+            if not stars:
+                return None
+            index = star_candidates(self, c, scope) if "." not in name and "[" not in name else None
+            for ib in (reversed(stars) if index is None else index.get(name, ())):  # a later ``from x
+                got = self._import_value(c, ib, depth + 1, member=name)  # import *`` shadows an earlier one
                 if got is not None:
                     return got
             return None

@@ -321,6 +321,24 @@ class WorldCore:
             memo[key] = result
         return result
 
+    def settled(self, memo: dict, key: Any, compute: Callable[[], Any]) -> Any:
+        """``memo[key]``, else ``compute()``, remembered only when it may be: values are solved (the edge
+        pass), no step still on the lookup stack was met as a cycle or the depth bound, and no lookup chose
+        a binding by its line. For a language's rules that ask the same question many times (no frame of
+        its own, so cycles are seen where they were before)."""
+        if key in memo:
+            return memo[key]
+        saved_low, saved_line = self._low, self._by_line
+        self._low, self._by_line = _NO_CYCLE, False
+        try:
+            result = compute()
+        finally:
+            low, by_line = self._low, self._by_line
+            self._low, self._by_line = min(saved_low, low), saved_line or by_line
+        if low == _NO_CYCLE and not by_line and self._flow_state == 2:
+            memo[key] = result
+        return result
+
     def is_test_file(self, file_id: int | None) -> bool:
         """Whether a file of the world is test code (by its path, as the walker says; once per file)."""
         got = self._test_files.get(file_id)

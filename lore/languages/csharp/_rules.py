@@ -127,6 +127,17 @@ class CSharpRules(CachedRules):
         return set()
 
     def package_member(self, world, ctx, scope: int, name: str):
+        # asked again for every use of a name no scope of the file binds. The answer depends on the scope
+        # only through its enclosing class and the types around it: once per (file, those, name)
+        syms = ctx.pf.symbols
+        inner: int | None = scope
+        while inner is not None and syms[inner].kind not in _TYPES:
+            inner = syms[inner].parent
+        key = (ctx.frow.id, ctx.enclosing_class(scope), inner, name)
+        return world.settled(world_cache(world, "csharp-package-member", dict), key,
+                             lambda: self._package_member(world, ctx, scope, name))
+
+    def _package_member(self, world, ctx, scope: int, name: str):
         got = inherited_member(world, ctx, scope, name, own=True)
         if got is not None:
             return got

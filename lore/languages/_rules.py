@@ -242,6 +242,17 @@ def _cached(world, key):
     return store.get(key) if store is not None else None
 
 
+def named_import(imp: Import) -> ImportBinding | None:
+    """What an import that names a package member binds, as Java, C#, Kotlin, Swift, Scala and PHP write
+    them: ``import a.b.*`` (``using a.b;``) every member of ``a.b``; ``import a.b.C`` (``as D``) the name
+    ``C`` (``D``); a record without a name binds nothing."""
+    if imp.name == "*":
+        return ImportBinding("", imp.module, None, star=True)
+    if not imp.name:
+        return None
+    return ImportBinding(imp.alias or imp.name, imp.module, imp.name)
+
+
 def world_cache(world, key: str | tuple, build):
     """A per-world cache (the world is rebuilt on every index run)."""
     try:  # the hot path: rules ask for their tables once per call site and more

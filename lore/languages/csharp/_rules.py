@@ -10,7 +10,15 @@ from collections import defaultdict
 
 from ...parsers.records import Import
 from ...store.schema import CONFIDENCE
-from .._rules import CachedRules, ImportBinding, inherited_member, marked_symbols, record_of, world_cache
+from .._rules import (
+    CachedRules,
+    ImportBinding,
+    inherited_member,
+    marked_symbols,
+    named_import,
+    record_of,
+    world_cache,
+)
 
 _TYPES = ("class", "struct", "interface", "enum", "type_alias")
 
@@ -56,11 +64,7 @@ class CSharpRules(CachedRules):
     builtin_prefix = "System"
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
-        if imp.name == "*":
-            return ImportBinding("", imp.module, None, star=True)
-        if not imp.name:
-            return None
-        return ImportBinding(imp.alias or imp.name, imp.module, imp.name)
+        return named_import(imp)
 
     def _module_value(self, world, ctx, module: str):
         spaces = namespaces(world)

@@ -8,7 +8,15 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ...parsers.records import Import
-from .._rules import CachedRules, ImportBinding, dir_modules, inherited_member, siblings_member, world_cache
+from .._rules import (
+    CachedRules,
+    ImportBinding,
+    dir_modules,
+    inherited_member,
+    named_import,
+    siblings_member,
+    world_cache,
+)
 from ._overloads import choose, getter_first
 
 _JDK_ROOTS = frozenset({"java", "javax", "jdk"})  # the first names of the JDK's packages
@@ -61,11 +69,7 @@ class JavaRules(CachedRules):
         return getter_first(world, ids)
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
-        if imp.name == "*":
-            return ImportBinding("", imp.module, None, star=True)
-        if not imp.name:
-            return None
-        return ImportBinding(imp.alias or imp.name, imp.module, imp.name)
+        return named_import(imp)
 
     def _module_value(self, world, ctx, module: str):
         dirs = _java_packages(world)

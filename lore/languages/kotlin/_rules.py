@@ -15,6 +15,7 @@ from .._rules import (
     declared_spaces,
     inherited_member,
     marked_symbols,
+    named_import,
     record_of,
     world_cache,
 )
@@ -54,11 +55,7 @@ class KotlinRules(CachedRules):
     builtin_prefix = "kotlin"
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
-        if imp.name == "*":
-            return ImportBinding("", imp.module, None, star=True)
-        if not imp.name:
-            return None
-        return ImportBinding(imp.alias or imp.name, imp.module, imp.name)
+        return named_import(imp)
 
     def _module_value(self, world, ctx, module: str):
         spaces = packages(world)

@@ -8,7 +8,7 @@ A name guess for ``$x->m()`` stays in the caller's vendor namespace (``Dotenv\\.
 from __future__ import annotations
 
 from ...parsers.records import Import
-from .._rules import CachedRules, ImportBinding, declared_spaces, inherited_member
+from .._rules import CachedRules, ImportBinding, declared_spaces, inherited_member, named_import
 
 _TYPES = ("class", "interface", "trait", "enum")
 
@@ -47,9 +47,7 @@ class PhpRules(CachedRules):
     builtin_prefix = "php"
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
-        if not imp.name:
-            return None
-        return ImportBinding(imp.alias or imp.name, imp.module, imp.name)
+        return named_import(imp)
 
     def _module_value(self, world, ctx, module: str):
         ids = namespaces(world).get(module)

@@ -12,7 +12,15 @@ from __future__ import annotations
 
 from ...parsers.records import Import
 from ...store.schema import CONFIDENCE
-from .._rules import CachedRules, ImportBinding, declared_spaces, inherited_member, record_of, world_cache
+from .._rules import (
+    CachedRules,
+    ImportBinding,
+    declared_spaces,
+    inherited_member,
+    named_import,
+    record_of,
+    world_cache,
+)
 from ._parser import OUTER_PACKAGE
 
 _TYPES = ("class", "trait", "enum")
@@ -60,11 +68,7 @@ class ScalaRules(CachedRules):
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         if imp.alias == OUTER_PACKAGE:
             return None  # package_member looks into the outer packages, through the index of what they declare
-        if imp.name == "*":
-            return ImportBinding("", imp.module, None, star=True)
-        if not imp.name:
-            return None
-        return ImportBinding(imp.alias or imp.name, imp.module, imp.name)
+        return named_import(imp)
 
     def _module_value(self, world, ctx, module: str):
         got = _path_value(world, module)

@@ -253,6 +253,37 @@ def named_import(imp: Import) -> ImportBinding | None:
     return ImportBinding(imp.alias or imp.name, imp.module, imp.name)
 
 
+def split_top_level(text: str, opens: str = "([{", closes: str = ")]}") -> list[str]:
+    """``text`` split at the commas outside brackets (``opens`` / ``closes``), a blank last piece dropped.
+
+    Examples
+    --------
+    >>> split_top_level("a: Int, f: (A, B) => C, ")
+    ['a: Int', ' f: (A, B) => C']
+    >>> split_top_level("Dictionary<K, V> d, int n", "<([{", ">)]}")
+    ['Dictionary<K, V> d', ' int n']
+    """
+    if not any(ch in text for ch in opens + closes):  # no brackets (most parameter lists): every comma splits
+        out = text.split(",")
+        return out if out[-1].strip() else out[:-1]
+    out = []
+    cur: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch in opens:
+            depth += 1
+        elif ch in closes:
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur))
+    return out
+
+
 def world_cache(world, key: str | tuple, build):
     """A per-world cache (the world is rebuilt on every index run)."""
     try:  # the hot path: rules ask for their tables once per call site and more

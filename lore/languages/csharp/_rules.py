@@ -17,6 +17,7 @@ from .._rules import (
     marked_symbols,
     named_import,
     record_of,
+    split_top_level,
     world_cache,
 )
 
@@ -409,32 +410,10 @@ def _arity_of(world, sid: int) -> tuple[int, int]:
     sig = sym.signature
     head = sig.find("(")
     inner = sig[head + 1: sig.rfind(")")] if head >= 0 else ""
-    pieces = _top_level_split(inner)
+    pieces = split_top_level(inner, "<([{", ">)]}")
     optional = sum(1 for p in pieces if "=" in p.replace("=>", ""))
     most = 1 << 20 if any(p.strip().startswith("params ") for p in pieces) else n
     return n - optional, most
-
-
-def _top_level_split(text: str) -> list[str]:
-    if not any(ch in text for ch in "<([{>)]}"):  # no brackets (most parameter lists): every comma splits
-        out = text.split(",")
-        return out if out[-1].strip() else out[:-1]
-    out = []
-    cur: list[str] = []
-    depth = 0
-    for ch in text:
-        if ch in "<([{":
-            depth += 1
-        elif ch in ">)]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur))
-    return out
 
 
 def _arity_fits(world, sid: int, n: int) -> bool:
@@ -526,7 +505,7 @@ def _split_params(sig: str, name: str) -> list[str]:
             depth -= 1
         inner.append(ch)
     out = []
-    for piece in _top_level_split("".join(inner)):
+    for piece in split_top_level("".join(inner), "<([{", ">)]}"):
         piece = piece.split("=", 1)[0].strip()
         while piece.startswith("["):  # [NotNull] T x
             piece = piece[piece.find("]") + 1:].strip()
@@ -541,7 +520,7 @@ def _split_params(sig: str, name: str) -> list[str]:
 
 def _generic_args(text: str) -> list[str]:
     lt = text.find("<")
-    return _top_level_split(text[lt + 1: text.rfind(">")]) if lt >= 0 and text.endswith(">") else []
+    return split_top_level(text[lt + 1: text.rfind(">")], "<([{", ">)]}") if lt >= 0 and text.endswith(">") else []
 
 
 def _base_name(text: str) -> str:

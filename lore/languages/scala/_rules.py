@@ -19,6 +19,7 @@ from .._rules import (
     inherited_member,
     named_import,
     record_of,
+    split_top_level,
     world_cache,
 )
 from ._parser import OUTER_PACKAGE
@@ -316,29 +317,12 @@ def _first_params(world, sid: int) -> str | None:
     return None
 
 
-def _split(inner: str) -> list[str]:
-    out, depth, cur = [], 0, ""
-    for ch in inner:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur)
-    return [p.strip() for p in out]
-
-
 def _params(world, sid: int) -> list[str] | None:
     """The parameters of the first list of ``sid`` as written, once per symbol."""
     cache = world_cache(world, "scala-param-list", dict)
     if sid not in cache:
         inner = _params_text(world, sid)
-        cache[sid] = None if inner is None else _split(inner)
+        cache[sid] = None if inner is None else [p.strip() for p in split_top_level(inner)]
     return cache[sid]
 
 

@@ -51,7 +51,7 @@ import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 
-from harness import Answer, LspClient, Site, cli, index_project, name_position, sample_sites, score  # noqa: E402
+from harness import Answer, LspClient, Site, ask_lsp, cli, index_project, sample_sites, score  # noqa: E402
 
 C_SOURCES = (".c",)
 CPP_SOURCES = (".cc", ".cpp", ".cxx", ".c++")
@@ -251,21 +251,8 @@ def paren_position(root: Path, site: Site, pos: tuple[int, int]) -> tuple[int, i
 
 def ask_clangd(client: LspClient, root: Path, sites: list[Site]) -> dict[Site, Answer]:
     """Each site's definition places: a call at its name, a construction at its parenthesis (see above)."""
-    answers: dict[Site, Answer] = {}
-    for site in sites:
-        pos = name_position(root, site)
-        if pos is None:
-            answers[site] = Answer(error="name not found in the source")
-            continue
-        try:
-            places: list[tuple[str, int]] = []
-            paren = paren_position(root, site, pos) if site.kind == "new" else None
-            if paren is not None:
-                places = client.definition(site.path, *paren)
-            answers[site] = Answer(places=places or client.definition(site.path, *pos))
-        except (RuntimeError, TimeoutError) as exc:
-            answers[site] = Answer(error=str(exc))
-    return answers
+    return ask_lsp(client, root, sites, first=lambda site, pos: paren_position(root, site, pos)
+                   if site.kind == "new" else None)
 
 
 def _own_flags(argv: list[str] | None) -> tuple[list[str], list[str]]:

@@ -332,8 +332,11 @@ class LspClient:
             self.proc.wait()
 
 
-def ask_lsp(client: LspClient, root: Path, sites: list[Site]) -> dict[Site, Answer]:
-    """Each site's definition places from a language server (failures kept as the answer's error)."""
+def ask_lsp(client: LspClient, root: Path, sites: list[Site], first=None) -> dict[Site, Answer]:
+    """Each site's definition places from a language server (failures kept as the answer's error).
+
+    ``first(site, name_position)``, when given, names another position to ask first (clangd answers a
+    construction's constructor at its parenthesis); the name's answer counts when that one is empty."""
     answers: dict[Site, Answer] = {}
     for site in sites:
         pos = name_position(root, site)
@@ -341,7 +344,9 @@ def ask_lsp(client: LspClient, root: Path, sites: list[Site]) -> dict[Site, Answ
             answers[site] = Answer(error="name not found in the source")
             continue
         try:
-            answers[site] = Answer(places=client.definition(site.path, *pos))
+            other = first(site, pos) if first is not None else None
+            places = client.definition(site.path, *other) if other is not None else []
+            answers[site] = Answer(places=places or client.definition(site.path, *pos))
         except (RuntimeError, TimeoutError) as exc:
             answers[site] = Answer(error=str(exc))
     return answers

@@ -284,6 +284,21 @@ def split_top_level(text: str, opens: str = "([{", closes: str = ")]}") -> list[
     return out
 
 
+def imported_files(world, ctx) -> set[int]:
+    """The ids of the files whose modules the imports of file ``ctx`` name (Lua's ``require``, Bash's
+    ``source``): a name guess may reach into them."""
+    out: set[int] = set()
+    for ib in ctx.import_bindings:
+        if ib is None:
+            continue
+        mod = ctx.rules.module_value(world, ctx, ib.module)
+        if mod is not None and mod[0] == "sym":
+            fid = world.module_file.get(mod[1])
+            if fid is not None:
+                out.add(fid)
+    return out
+
+
 def world_cache(world, key: str | tuple, build):
     """A per-world cache (the world is rebuilt on every index run)."""
     try:  # the hot path: rules ask for their tables once per call site and more

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ...parsers.records import Import
 from ...store.schema import CONFIDENCE, NAME_GUESSES
-from .._rules import CachedRules, ImportBinding, path_modules, world_cache
+from .._rules import CachedRules, ImportBinding, imported_files, path_modules, world_cache
 
 _HEURISTIC = NAME_GUESSES
 
@@ -97,22 +97,12 @@ def _sourced_files(world) -> set[int]:
 
     def build() -> set[int]:
         out: set[int] = set()
-        rules = None
         for f in sorted(world.files.values(), key=lambda f: f.id):
             if f.language != "bash":
                 continue
             c = world.ctx(f.id)
-            if c is None:
-                continue
-            rules = rules or c.rules
-            for ib in c.import_bindings:
-                if ib is None:
-                    continue
-                mod = rules.module_value(world, c, ib.module)
-                if mod is not None and mod[0] == "sym":
-                    fid = world.module_file.get(mod[1])
-                    if fid is not None:
-                        out.add(fid)
+            if c is not None:
+                out |= imported_files(world, c)
         return out
 
     return world_cache(world, "bash-sourced", build)

@@ -11,7 +11,7 @@ defines (Lua globals are shared by every file that runs): that guess stays ``nam
 from __future__ import annotations
 
 from ...parsers.records import Import
-from .._rules import CachedRules, ImportBinding, record_of, world_cache
+from .._rules import CachedRules, ImportBinding, imported_files, record_of, world_cache
 
 # the global functions and tables of Lua 5.1-5.4 and LuaJIT
 _GLOBAL_FUNCTIONS = frozenset({
@@ -110,15 +110,7 @@ class LuaRules(CachedRules):
         cache = world_cache(world, "lua-reach", dict)
         got = cache.get(ctx.frow.id)
         if got is None:
-            got = cache[ctx.frow.id] = {ctx.frow.id}
-            for ib in ctx.import_bindings:
-                if ib is None:
-                    continue
-                mod = self.module_value(world, ctx, ib.module)
-                if mod is not None and mod[0] == "sym":
-                    fid = world.module_file.get(mod[1])
-                    if fid is not None:
-                        got.add(fid)
+            got = cache[ctx.frow.id] = {ctx.frow.id} | imported_files(world, ctx)
         return got
 
 

@@ -56,6 +56,20 @@ _RESULTS = {
     "Number.toFixed": "String", "Number.toString": "String", "Date.toISOString": "String", "String.fromCharCode": "String",
 }
 
+# the members ECMAScript and the web platform give the runtime classes a project class extends most
+# (lib.es5.d.ts, lib.dom.d.ts); a class extending one of them gets no other member from it
+_ERROR = frozenset({"message", "name", "stack", "cause", "toString", "constructor"})
+_BUILTIN_MEMBERS = {
+    **{f"js.global.{e}": _ERROR for e in ("Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError",
+                                           "EvalError", "URIError")},
+    "js.global.AggregateError": _ERROR | {"errors"},
+    "js.global.Map": frozenset({"get", "set", "has", "delete", "clear", "forEach", "keys", "values", "entries",
+                                "size", "constructor", "toString"}),
+    "js.global.Promise": frozenset({"then", "catch", "finally", "constructor", "toString"}),
+    "js.global.EventTarget": frozenset({"addEventListener", "removeEventListener", "dispatchEvent", "constructor",
+                                        "toString"}),
+}
+
 
 class JavaScriptRules(CachedRules):
     language = "javascript"
@@ -66,6 +80,9 @@ class JavaScriptRules(CachedRules):
     builtin_method_names = _JS_METHODS
     builtin_prefix = "js.global"
     builtin_results = {f"js.global.{k}": f"js.global.{v}" for k, v in _RESULTS.items()}
+    builtin_members = _BUILTIN_MEMBERS
+    narrowing_holds_on_its_line = True
+    callable_instances = False
     uppercase_calls_construct = False  # only new X() constructs
     whole_module_exports = True
     family = ("javascript", "typescript", "tsx")

@@ -1,0 +1,33 @@
+"""TypeScript calls of project code that must not be bound outside the project (or to an invented
+builtin), and narrowings written on one line, one small program each.
+
+Rules: docs/languages/typescript.md ("Calls that stay inside the project").
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "index"))
+
+from test_ts_js_rules import edges  # noqa: E402
+
+
+def test_a_member_a_runtime_base_lacks_is_no_invented_builtin(tmp_path):
+    src = ("export class AppError extends Error {\n  code = 'x';\n"
+           "  describe() {\n    this.hint();\n    return this.toString();\n  }\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.AppError.describe")
+    assert got["this.hint"] == {(None, "unresolved")}  # Error has no ``hint``: never js.global.Error.hint
+    assert got["this.toString"] == {("js.global.Error.toString", "builtin")}  # what Error does have
+
+
+def test_instanceof_narrows_a_branch_written_on_the_conditions_line(tmp_path):
+    src = ("export class Shape {\n  area() { return 1; }\n}\n"
+           "export class Circle extends Shape {\n  radius() { return 2; }\n}\n"
+           "export class Wheel {\n  radius() { return 3; }\n}\n"
+           "export function f(s: Shape) {\n  if (s instanceof Circle) return s.radius();\n"
+           "  if (s instanceof Circle && s.radius()) { s.area(); }\n  return s.area();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.f")
+    assert got["s.radius"] == {("src.a.Circle.radius", "annotated_type")}  # both, never Wheel's
+    assert {q for q, _r in got["s.area"]} == {"src.a.Shape.area"}

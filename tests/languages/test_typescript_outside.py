@@ -31,3 +31,31 @@ def test_instanceof_narrows_a_branch_written_on_the_conditions_line(tmp_path):
     got = edges(tmp_path, {"src/a.ts": src}, "src.a.f")
     assert got["s.radius"] == {("src.a.Circle.radius", "annotated_type")}  # both, never Wheel's
     assert {q for q, _r in got["s.area"]} == {"src.a.Shape.area"}
+
+
+def test_a_package_the_tsconfig_maps_into_the_repository_is_its_files(tmp_path):
+    files = {"tsconfig.json": '{\n  // a monorepo importing its own packages by name\n  "compilerOptions": {\n'
+                              '    "paths": {\n      "@demo/core": ["./packages/core/src"],\n'
+                              '      "@demo/core/*": ["./packages/core/src/*"],\n    },\n  },\n}\n',
+             "packages/core/src/index.ts": "export { Router } from './router';\n",
+             "packages/core/src/router.ts": ("export class Router {\n  add(p: string) { return this; }\n}\n"
+                                             "export function route(p: string) { return new Router(); }\n"),
+             "apps/web/main.ts": ("import { Router } from '@demo/core';\nimport { route } from '@demo/core/router';\n"
+                                  "import { other } from '@other/pkg';\n"
+                                  "export function main() {\n  new Router().add('/');\n  route('/x');\n  other();\n}\n")}
+    got = edges(tmp_path, files, "apps.web.main.main")
+    assert {q for q, _r in got["Router().add"]} == {"packages.core.src.router.Router.add"}
+    assert got["route"] == {("packages.core.src.router.route", "import")}
+    assert got["other"] == {("@other/pkg.other", "external")}  # no pattern maps it: a package
+
+
+def test_paths_resolve_against_base_url_and_an_extended_config(tmp_path):
+    files = {"tsconfig.base.json": '{"compilerOptions": {"baseUrl": "./src", "paths": {"lib": ["./lib/main.ts"]}}}',
+             "app/tsconfig.json": '{"extends": "../tsconfig.base"}',
+             "src/lib/main.ts": "export function boot() { return 1; }\n",
+             "src/util.ts": "export function util() { return 2; }\n",
+             "app/run.ts": ("import { boot } from 'lib';\nimport { util } from 'util';\n"
+                            "export function run() {\n  boot();\n  util();\n}\n")}
+    got = edges(tmp_path, files, "app.run.run")
+    assert got["boot"] == {("src.lib.main.boot", "import")}
+    assert got["util"] == {("src.util.util", "import")}  # a bare name under baseUrl, before any package

@@ -59,3 +59,16 @@ def test_paths_resolve_against_base_url_and_an_extended_config(tmp_path):
     got = edges(tmp_path, files, "app.run.run")
     assert got["boot"] == {("src.lib.main.boot", "import")}
     assert got["util"] == {("src.util.util", "import")}  # a bare name under baseUrl, before any package
+
+
+def test_a_member_read_on_a_name_that_is_a_type_and_a_value_is_the_values(tmp_path):
+    files = {"src/typed.ts": ("export interface TypedResponse<T> {\n  json(): Promise<T>;\n}\n"
+                              "export interface TypedResponseCtor {\n  json<T>(data: T): TypedResponse<T>;\n}\n"),
+             "src/Response.ts": ("import { Response as Original } from '@whatwg-node/fetch';\n"
+                                 "import { TypedResponse, TypedResponseCtor } from './typed';\n"
+                                 "export const Response = Original as TypedResponseCtor;\n"
+                                 "export type Response<T = any> = TypedResponse<T>;\n"),
+             "src/use.ts": "import { Response } from './Response';\nexport function h() {\n  Response.json({});\n}\n"}
+    got = edges(tmp_path, files, "src.use.h")
+    # the const's cast type, never the alias's TypedResponse.json (a type has no members at run time)
+    assert {q for q, _r in got["Response.json"]} == {"src.typed.TypedResponseCtor.json"}

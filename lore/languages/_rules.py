@@ -55,8 +55,10 @@ class LanguageRules:
     # whether a narrowing (``instanceof`` in an ``if``) already holds on the line of its condition: a
     # branch written on that line (``if (e instanceof A) return e.m();``) or a later term of its ``&&``
     narrowing_holds_on_its_line = False
-    # whether calling an instance runs its class's ``__call__`` (Python); TypeScript's call signature
-    # (``interface H { (req: Request): Response }``) types what the call gives, it is no function to call
+    # whether calling an instance reached through a member (``opts.handler()``) runs its class's
+    # ``__call__`` (Python); in TypeScript what runs is what the property holds, its declaration the
+    # definition (a call signature, ``(req: Request): Response``, types the result): only a name holding
+    # the instance (``handler()``) is bound to the signature there
     callable_instances = True
     # whether one name in one scope may be a type and a value at once (TypeScript: ``interface X`` beside
     # ``const X = ...``): a member of the type that it does not declare is then the value's

@@ -72,3 +72,16 @@ def test_a_member_read_on_a_name_that_is_a_type_and_a_value_is_the_values(tmp_pa
     got = edges(tmp_path, files, "src.use.h")
     # the const's cast type, never the alias's TypedResponse.json (a type has no members at run time)
     assert {q for q, _r in got["Response.json"]} == {"src.typed.TypedResponseCtor.json"}
+
+
+def test_a_property_of_a_callable_type_is_no_call_of_its_signature(tmp_path):
+    files = {"src/types.ts": ("export class Route {\n  handle() { return 1; }\n}\n"
+                              "export interface RouteHandler {\n  (req: string): Route;\n}\n"
+                              "export interface Opts {\n  handler: RouteHandler;\n}\n"),
+             "src/run.ts": ("import type { Opts, RouteHandler } from './types';\n"
+                            "export function run(opts: Opts, h: RouteHandler) {\n"
+                            "  opts.handler('e').handle();\n  h('e');\n}\n")}
+    got = edges(tmp_path, files, "src.run.run")
+    assert got["opts.handler"] == {(None, "unresolved")}  # what the property holds runs, not the signature
+    assert {q for q, _r in got["opts.handler().handle"]} == {"src.types.Route.handle"}  # which types the result
+    assert got["h"] == {("src.types.RouteHandler.__call__", "annotated_type")}  # a name holding it: as before

@@ -50,8 +50,9 @@ def test_a_package_the_tsconfig_maps_into_the_repository_is_its_files(tmp_path):
 
 
 def test_paths_resolve_against_base_url_and_an_extended_config(tmp_path):
-    files = {"tsconfig.base.json": '{"compilerOptions": {"baseUrl": "./src", "paths": {"lib": ["./lib/main.ts"]}}}',
-             "app/tsconfig.json": '{"extends": "../tsconfig.base"}',
+    files = {"configs/base.json": '{"compilerOptions": {"baseUrl": "../src", "paths": {"lib": ["./lib/main.ts"]}}}',
+             "tsconfig.json": '{"extends": "./configs/base"}',
+             "app/tsconfig.json": '{"compilerOptions": {"paths": {"lib": ["./nowhere.ts"]}}}',  # one program: the root's
              "src/lib/main.ts": "export function boot() { return 1; }\n",
              "src/util.ts": "export function util() { return 2; }\n",
              "app/run.ts": ("import { boot } from 'lib';\nimport { util } from 'util';\n"

@@ -3,9 +3,11 @@
 ``compilerOptions.paths`` (``"worktop": ["./router.ts"]``, ``"@app/*": ["./packages/*/src"]``) sends a
 bare specifier into the repository, as TypeScript's module resolution does: a monorepo importing its
 own packages by name (``import { Router } from 'worktop'``, ``'@trpc/client'``) calls project code, never
-a package of that name. The config read is the one nearest the importing file (its folder, then each
-folder above it up to the repository's root), with its ``extends`` chain (relative files only: a base
-config of an installed package is not here). Targets resolve against ``baseUrl`` when one is set, else
+a package of that name. The config read is the repository's own, at its root, for every file (one
+program, as the TypeScript oracle of ``benchmarks/langs/ts_oracle.py`` builds it; a folder's own
+config is not read: an app of a monorepo whose tsconfig maps names the root's does not keeps them
+external), with its ``extends`` chain (relative files only: a base config of an installed package is
+not here). Targets resolve against ``baseUrl`` when one is set, else
 against the folder of the config that declares ``paths``. Config files are JSON with comments and
 trailing commas. A specifier no pattern matches, or whose targets name no indexed file, stays external.
 """
@@ -145,7 +147,7 @@ def config_of(root: Path, rel: str) -> tuple[str | None, PathMap] | None:
 
 
 def nearest_config(root: Path, folder: str, cache: dict) -> tuple[str | None, PathMap] | None:
-    """The config governing files of the repository-relative ``folder``: the nearest one at or above it."""
+    """The config at or nearest above the repository-relative ``folder`` (``""``: the root's), memoized in ``cache``."""
     if folder in cache:
         return cache[folder]
     got = None

@@ -2,7 +2,7 @@
 
 What an import names is the specifier as written; relative ones (``./util``) are joined to the
 importing file's directory and tried as a file (``.js``/``.ts``... already stripped from module
-names) and as a directory's ``index`` file. A bare specifier that the nearest tsconfig.json's ``paths``
+names) and as a directory's ``index`` file. A bare specifier that the root tsconfig.json's ``paths``
 or ``baseUrl`` maps onto an indexed file is that file (:mod:`._config`: a monorepo importing its own
 packages by name); other bare specifiers (``react``) are external.
 ``module.exports = X`` (and TypeScript ``export = X``) makes a module stand for one value.
@@ -216,7 +216,7 @@ class JavaScriptRules(CachedRules):
                 return None
             return _file_module(world, base)
         root = getattr(world, "root", None)
-        config = nearest_config(Path(root), posixpath.dirname(ctx.frow.path), world_cache(world, "tsconfigs", dict)) if root else None
+        config = nearest_config(Path(root), "", world_cache(world, "tsconfigs", dict)) if root else None
         if config is not None:  # tsconfig.json's paths and baseUrl: the project importing itself by name
             base_url, paths = config
             tries = paths.targets(module)

@@ -11,7 +11,10 @@ each answer onto lore's innermost definition at that place and counts:
 * **strict precision**: of the sites where lore binds inside the project and the oracle answers,
   the share where lore's bindings are exactly the oracle's definition;
 * **edge precision**: the share of lore's in-project edges at those sites that the oracle agrees with;
-* **unresolved**: the share of sampled sites lore left unbound (or bound outside the project).
+* **unresolved**: the share of sampled sites lore left unbound (or bound outside the project);
+* **outside_wrong**: of the sites the oracle resolves inside the project, the share lore bound outside
+  it (a builtin, a package): wrong edges the precisions above cannot see, since they count lore's
+  in-project bindings only; **precision_with_outside** counts them as wrong bindings beside the strict ones.
 
 Disagreements are printed grouped by lore's resolution with examples, so causes can be read off.
 Nothing here is tuned per project: choose report projects before changing rules, and tune on others.
@@ -49,6 +52,7 @@ class Site:
     target_names: tuple[str, ...]
     resolution: str
     kind: str = "call"  # lore's kind of the site: ``call``, or ``new`` (a construction)
+    outside: tuple[str, ...] = ()  # names of lore's bindings outside the project (``JSON.parse``)
 
 
 @dataclass
@@ -86,7 +90,8 @@ def sample_sites(db: Path, languages: tuple[str, ...], *, n: int = 400, seed: in
         bound = [r for r in rows if r.callee_id is not None and r.callee_path in inside]
         sites.append(Site(path=key[0], line=key[1], col=key[2], callee=key[3], caller=rows[0].caller,
                           targets=tuple(r.callee_id for r in bound), target_names=tuple(r.callee_qname or "" for r in bound),
-                          resolution=rows[0].resolution, kind=rows[0].kind))
+                          resolution=rows[0].resolution, kind=rows[0].kind,
+                          outside=tuple(r.callee_qname or "" for r in rows if r not in bound)))
     return sites
 
 
@@ -143,6 +148,7 @@ class Report:
     edges_agree: int = 0
     unresolved: int = 0
     oracle_errors: int = 0
+    outside_wrong: int = 0  # the oracle answers inside the project, lore bound the call outside it
     causes: Counter = field(default_factory=Counter)
     examples: dict = field(default_factory=lambda: defaultdict(list))
 
@@ -153,7 +159,8 @@ class Report:
         return {"project": self.project, "sites": self.sites, "oracle_inside": self.oracle_inside,
                 "recall": r(self.recall_hits, self.oracle_inside), "precision_strict": r(self.strict_hits, self.strict_total),
                 "precision_edges": r(self.edges_agree, self.edges_total), "unresolved": r(self.unresolved, self.sites),
-                "oracle_errors": self.oracle_errors}
+                "oracle_errors": self.oracle_errors, "outside_wrong": r(self.outside_wrong, self.oracle_inside),
+                "precision_with_outside": r(self.strict_hits, self.strict_total + self.outside_wrong)}
 
     def table(self, examples: int = 3) -> str:
         out = [json.dumps(self.row())]
@@ -195,6 +202,11 @@ def score(project: str, root: Path, db: Path, sites: list[Site], answers: dict[S
                 rep.oracle_inside += 1
                 if lore & truth:
                     rep.recall_hits += 1
+                elif not lore and site.resolution != "unresolved":
+                    rep.outside_wrong += 1
+                    cause = f"bound outside, oracle inside ({site.resolution})"
+                    rep.causes[cause] += 1
+                    rep.examples[cause].append(f"{where} -> lore {list(site.outside)[:2]} oracle {truth_names[:2]}")
                 else:
                     cause = f"missed ({site.resolution})" if not lore else f"wrong ({site.resolution})"
                     rep.causes[cause] += 1

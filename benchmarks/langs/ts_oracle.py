@@ -32,7 +32,12 @@ a destructured name, a variable holding a non-function value, the result of a ca
 place (``compose(a)(c)``, lore's callee ``compose()``) or an anonymous closure that a
 factory returns (``const isArray = tagTester('Array')``: TypeScript answers the ``function`` inside
 ``tagTester``) has no named definition to compare, so such sites count as unanswered. An overload
-signature is mapped to its implementation (lore keeps the implementation only). ``super(...)``
+signature is mapped to its implementation (lore keeps the implementation only), an interface's
+overloaded method signatures to the last one (the one lore binds). A declaration
+inside ``declare global { ... }`` or ``declare module 'pkg' { ... }`` merges a type onto the runtime or
+a package (``interface Request { params: ... }``): it is not what a call runs, so such an answer is
+outside the project (``--ambient-too`` also prints the measures that count it inside, as before
+this rule). ``super(...)``
 (lore's callee ``super().constructor``) is asked at the ``super`` keyword. Besides the harness's
 measures the script prints ``unbound``: the share of sites lore left without any edge (the
 harness's ``unresolved`` also counts calls bound outside the project, such as ``JSON.parse``).
@@ -77,8 +82,11 @@ def super_position(root: Path, site: Site) -> tuple[int, int] | None:
     return (site.line - 1, len(text[:at].encode("utf-16-le")) // 2) if at >= 0 else None
 
 
-def ask_typescript(ts_dir: Path, root: Path, sites: list[Site]) -> dict[Site, Answer]:
-    """Each site's definition places from the LanguageService, one node process per project."""
+def ask_typescript(ts_dir: Path, root: Path, sites: list[Site], *, ambient_inside: bool = False) -> dict[Site, Answer]:
+    """Each site's definition places from the LanguageService, one node process per project.
+
+    A place inside ``declare global { }`` or ``declare module 'pkg' { }`` (declaration merging onto the
+    runtime or a package) is outside the project, unless ``ambient_inside`` (the measure before it)."""
     answers: dict[Site, Answer] = {}
     asked: list[Site] = []
     lines = []
@@ -101,7 +109,8 @@ def ask_typescript(ts_dir: Path, root: Path, sites: list[Site]) -> dict[Site, An
         if "error" in reply:
             answers[site] = Answer(error=reply["error"])
         else:
-            answers[site] = Answer(places=[(p, int(n)) for p, n in reply["places"]])
+            answers[site] = Answer(places=[("outside", 0) if len(p) > 2 and not ambient_inside else (p[0], int(p[1]))
+                                           for p in reply["places"]])
     return answers
 
 
@@ -148,6 +157,8 @@ def main(argv: list[str] | None = None) -> list:
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--lang", choices=sorted(FAMILIES), default="typescript")
     pre.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "lore-bench" / "ts")
+    pre.add_argument("--ambient-too", dest="ambient_too", action="store_true",
+                     help="also score with ambient declarations (declare global / declare module) counted inside")
     known, rest = pre.parse_known_args(argv)
     args = cli(__doc__.splitlines()[0] + " (also: --lang typescript|javascript, --cache DIR)", rest)
     ts_dir = typescript_dir(known.cache)
@@ -161,6 +172,9 @@ def main(argv: list[str] | None = None) -> list:
         rep = score(f"{root.name} ({known.lang})", root, db, sites, answers)
         reports.append(rep)
         row = rep.row()
+        if known.ambient_too:  # the same lore answers scored as before: ambient declarations inside
+            old = score(rep.project, root, db, sites, ask_typescript(ts_dir, root, sites, ambient_inside=True)).row()
+            row["ambient_inside"] = {k: old[k] for k in ("oracle_inside", "recall", "precision_strict", "outside_wrong")}
         shares, unbound_examples = unresolved_shares(root, sites, answers)
         row.update(shares)
         rest = rep.table(args.examples).partition("\n")[2]

@@ -283,7 +283,7 @@ class FileResolver:
                     return self._declared(payload, res)  # type: ignore[arg-type]
                 if srow is not None and srow.kind == "external":
                     return [(payload, "external", 1.0)]  # type: ignore[list-item]
-            elif tag == "inst":
+            elif tag == "inst" and (c.rules.callable_instances or "." not in callee):
                 m = w.class_member(payload, "__call__")  # type: ignore[arg-type]
                 if m is not None and m[0][0] == "sym":
                     return [(m[0][1], res, CONFIDENCE[res])]  # type: ignore[list-item]

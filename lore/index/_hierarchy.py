@@ -120,6 +120,9 @@ class HierarchyMixin(WorldCore):
                     continue  # Protocol, ABC, Generic: they give a class no methods of its own to call
                 if assigned:  # ours, not the library's: never an external symbol the import does not prove
                     return None
+                known = self._rules_of(class_id).builtin_members.get(v[1])  # type: ignore[call-overload]
+                if known is not None and name not in known:
+                    return None  # the runtime class has no such member: a name it lacks is not invented there
                 return ("extattr", f"{v[1]}.{name}"), "external"
         if self._rules_of(class_id).index_signatures and name != INDEX_MEMBER:
             # no class of the MRO declares ``name``: an index signature (``[key: string]: Route``) types it

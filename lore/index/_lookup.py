@@ -133,7 +133,9 @@ class LookupMixin(MembersMixin):
             # narrowing (``if isinstance(x, A):``) only on the lines of its branch
             if line < _WHOLE:  # which binding counts depends on the line (see resolve_path's memo)
                 self._by_line = True
-            pool = ([cand for cand in candidates if cand[0] < line and (cand[1] != "narrow" or line <= cand[2].until)]  # type: ignore[union-attr]
+            own = c.rules.narrowing_holds_on_its_line  # ``if (e instanceof A) return e.m();``: one line
+            pool = ([cand for cand in candidates if (cand[0] < line or own and cand[0] == line and cand[1] == "narrow")
+                     and (cand[1] != "narrow" or line <= cand[2].until)]  # type: ignore[union-attr]
                     or [cand for cand in candidates if cand[0] <= line and (cand[1] != "narrow" or line <= cand[2].until)]  # type: ignore[union-attr]
                     or [cand for cand in candidates if cand[1] != "narrow"])
             if pool:

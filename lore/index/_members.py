@@ -38,14 +38,17 @@ class MembersMixin(WorldCore):
                 if got is None and srow.kind == "namespace":  # C++ / TS namespaces reopen in other files
                     got = self.namespace_member(payload, attr, depth + 1)  # type: ignore[arg-type]
                 return (got[0], weaker(res, "import")) if got is not None else None
+            if srow.kind in ("interface", "type_alias"):
+                # ``Response.json()`` beside ``type Response = TypedResponse`` and ``const Response =
+                # ... as TypedResponseCtor``: a member read on the name is the value's, a type has none
+                twin = self._value_twin(payload, depth + 1)  # type: ignore[arg-type]
+                got = self.member(twin[0], attr, weaker(res, twin[1]), depth + 1) if twin is not None else None
+                if got is not None:
+                    return got
             if srow.kind in TYPE_KINDS:
                 got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
                 if got is None and srow.kind == "class" and not attr.startswith("__"):
                     got = self._metaclass_member(payload, attr, True, depth)  # type: ignore[arg-type]
-                if got is None and srow.kind in ("interface", "type_alias"):
-                    twin = self._value_twin(payload, depth + 1)  # type: ignore[arg-type]
-                    if twin is not None:
-                        return self.member(twin[0], attr, weaker(res, twin[1]), depth + 1)
                 return (got[0], weaker(res, got[1] if got[1] != "self_method" else res)) if got else None
             return None
         if tag == "inst" and self.generic_base(payload) is not None:  # type: ignore[attr-defined]

@@ -491,6 +491,7 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     files = [FileRow(fid, path, lang, mod, msid, get_language(lang).is_package(path))
              for fid, path, lang, mod, msid in read.file_rows(conn)]
     world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
+    world.root = str(root_path)
     kept = load_flow(conn) if not report.full and ing.same_shape else None
     if kept is not None:  # no changed file changed what resolution reads: the last run's solution holds
         world.adopt_flow(*kept)

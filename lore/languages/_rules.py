@@ -49,6 +49,17 @@ class LanguageRules:
     # what the runtime's own functions and methods give back, when the language fixes it: external name
     # -> the external class its result is an instance of (JS ``'a,b'.split(',')`` is an Array)
     builtin_results: dict[str, str] = {}
+    # the members of runtime classes the language knows in full (JS ``Error``: message, name, stack...):
+    # a class extending one that lacks a name has no such member there, never an invented ``Error.hint``
+    builtin_members: dict[str, frozenset[str]] = {}
+    # whether a narrowing (``instanceof`` in an ``if``) already holds on the line of its condition: a
+    # branch written on that line (``if (e instanceof A) return e.m();``) or a later term of its ``&&``
+    narrowing_holds_on_its_line = False
+    # whether calling an instance reached through a member (``opts.handler()``) runs its class's
+    # ``__call__`` (Python); in TypeScript what runs is what the property holds, its declaration the
+    # definition (a call signature, ``(req: Request): Response``, types the result): only a name holding
+    # the instance (``handler()``) is bound to the signature there
+    callable_instances = True
     # whether one name in one scope may be a type and a value at once (TypeScript: ``interface X`` beside
     # ``const X = ...``): a member of the type that it does not declare is then the value's
     values_beside_types = False

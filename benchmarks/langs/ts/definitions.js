@@ -143,13 +143,29 @@ function callable(prog, d) {
   return true;
 }
 
-// An overload signature (a declaration without a body) stands for its implementation, as in lore.
+// A declaration inside `declare global { ... }` or `declare module "pkg" { ... }` types something outside the
+// project (the runtime's `Request`, a package's export) by declaration merging: it is not what a call runs.
+function ambient(prog, d) {
+  const sf = prog.getSourceFile(d.fileName);
+  let n = sf && nodeAt(sf, d.textSpan.start);
+  for (; n; n = n.parent) {
+    if (ts.isModuleDeclaration(n) && ((n.flags & ts.NodeFlags.GlobalAugmentation) || ts.isStringLiteral(n.name))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// An overload signature (a declaration without a body) stands for its implementation, as in lore; the
+// method signatures of an interface have none: the last one stands for them (lore binds the last).
 function implementation(prog, sf, pos) {
   const id = nodeAt(sf, pos);
   const decl = id && id.parent;
-  if (!decl || !(ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl)) || decl.body) return pos;
+  if (!decl || !(ts.isFunctionDeclaration(decl) || ts.isMethodDeclaration(decl) || ts.isMethodSignature(decl))
+      || decl.body) return pos;
   const sym = prog.getTypeChecker().getSymbolAtLocation(id);
-  const impl = sym && (sym.declarations || []).find((x) => x.body && x.getSourceFile() === sf);
+  const decls = ((sym && sym.declarations) || []).filter((x) => x.getSourceFile() === sf && x.kind === decl.kind);
+  const impl = decls.find((x) => x.body) || (ts.isMethodSignature(decl) ? decls[decls.length - 1] : null);
   return impl && impl.name ? impl.name.getStart(sf) : pos;
 }
 
@@ -184,6 +200,7 @@ function answer(ls, site) {
     const start = target ? implementation(prog, target, d.textSpan.start) : 0;
     const line = target ? target.getLineAndCharacterOfPosition(start).line + 1 : 0;
     const place = [rel.split(path.sep).join("/"), line];
+    if (ambient(prog, d)) place.push("ambient");
     if (!places.some((p) => p[0] === place[0] && p[1] === place[1])) places.push(place);
   }
   return { places };

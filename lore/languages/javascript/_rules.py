@@ -2,7 +2,9 @@
 
 What an import names is the specifier as written; relative ones (``./util``) are joined to the
 importing file's directory and tried as a file (``.js``/``.ts``... already stripped from module
-names) and as a directory's ``index`` file. Bare specifiers (``react``) are external.
+names) and as a directory's ``index`` file. A bare specifier that the root tsconfig.json's ``paths``
+or ``baseUrl`` maps onto an indexed file is that file (:mod:`._config`: a monorepo importing its own
+packages by name); other bare specifiers (``react``) are external.
 ``module.exports = X`` (and TypeScript ``export = X``) makes a module stand for one value.
 
 A name-only guess (``x.m()`` with ``x`` of unknown type) reaches only the caller's own file and the
@@ -19,9 +21,11 @@ same name. A getter read as a member (``c.req.header()``) gives what it returns.
 from __future__ import annotations
 
 import posixpath
+from pathlib import Path
 
 from ...parsers.records import Import
 from .._rules import CachedRules, ImportBinding, module_of_path, record_of, world_cache
+from ._config import nearest_config
 from ._nodes import JS_GLOBALS as _JS_GLOBALS
 from ._parser import GETTER
 from ._returns import RETURN
@@ -56,6 +60,20 @@ _RESULTS = {
     "Number.toFixed": "String", "Number.toString": "String", "Date.toISOString": "String", "String.fromCharCode": "String",
 }
 
+# the members ECMAScript and the web platform give the runtime classes a project class extends most
+# (lib.es5.d.ts, lib.dom.d.ts); a class extending one of them gets no other member from it
+_ERROR = frozenset({"message", "name", "stack", "cause", "toString", "constructor"})
+_BUILTIN_MEMBERS = {
+    **{f"js.global.{e}": _ERROR for e in ("Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError",
+                                           "EvalError", "URIError")},
+    "js.global.AggregateError": _ERROR | {"errors"},
+    "js.global.Map": frozenset({"get", "set", "has", "delete", "clear", "forEach", "keys", "values", "entries",
+                                "size", "constructor", "toString"}),
+    "js.global.Promise": frozenset({"then", "catch", "finally", "constructor", "toString"}),
+    "js.global.EventTarget": frozenset({"addEventListener", "removeEventListener", "dispatchEvent", "constructor",
+                                        "toString"}),
+}
+
 
 class JavaScriptRules(CachedRules):
     language = "javascript"
@@ -66,6 +84,9 @@ class JavaScriptRules(CachedRules):
     builtin_method_names = _JS_METHODS
     builtin_prefix = "js.global"
     builtin_results = {f"js.global.{k}": f"js.global.{v}" for k, v in _RESULTS.items()}
+    builtin_members = _BUILTIN_MEMBERS
+    narrowing_holds_on_its_line = True
+    callable_instances = False
     uppercase_calls_construct = False  # only new X() constructs
     whole_module_exports = True
     family = ("javascript", "typescript", "tsx")
@@ -193,19 +214,34 @@ class JavaScriptRules(CachedRules):
             base = posixpath.normpath(posixpath.join(posixpath.dirname(ctx.frow.path), module))
             if base.startswith(".."):
                 return None
-        elif "/" in module and not module.startswith("@"):
-            base = module  # baseUrl-style absolute specifier inside the repository (tried, never guessed)
-        else:
-            return None
-        for ext in _JS_EXTS:
-            if base.endswith(ext):
-                base = base[: -len(ext)]
-                break
-        if base == ".":
-            base = ""
-        index = f"{base}/index" if base else "index"
-        for cand in (base, f"{base}.d", index, f"{index}.d"):  # x.ts / x.js, x.d.ts, x/index.*, x/index.d.ts
-            got = module_of_path(world, cand)
-            if got is not None:
-                return got
+            return _file_module(world, base)
+        root = getattr(world, "root", None)
+        config = nearest_config(Path(root), "", world_cache(world, "tsconfigs", dict)) if root else None
+        if config is not None:  # tsconfig.json's paths and baseUrl: the project importing itself by name
+            base_url, paths = config
+            tries = paths.targets(module)
+            if base_url is not None:  # then the specifier under baseUrl, before any installed package
+                tries.append(f"{base_url}/{module}" if base_url else module)
+            for target in tries:
+                got = _file_module(world, target)
+                if got is not None:
+                    return got
+        if "/" in module and not module.startswith("@"):
+            return _file_module(world, module)  # baseUrl-style absolute specifier inside the repository (tried, never guessed)
         return None
+
+
+def _file_module(world, base: str):
+    """The module of a repository-relative path as an import names it: without its extension, or its folder's index."""
+    for ext in _JS_EXTS:
+        if base.endswith(ext):
+            base = base[: -len(ext)]
+            break
+    if base == ".":
+        base = ""
+    index = f"{base}/index" if base else "index"
+    for cand in (base, f"{base}.d", index, f"{index}.d"):  # x.ts / x.js, x.d.ts, x/index.*, x/index.d.ts
+        got = module_of_path(world, cand)
+        if got is not None:
+            return got
+    return None

@@ -367,18 +367,19 @@ def _assemble(n: int, kept: np.ndarray, old, old_vocab: list[str], fresh: list[i
 
 def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
                    inputs: Inputs | None = None, digest: str | None = None, reuse: FeatureRows | None = None,
-                   rows_out: list[FeatureRows] | None = None) -> SymbolFeatures:
+                   rows_out: list[FeatureRows] | None = None, prepared: _Prepared | None = None) -> SymbolFeatures:
     """Read the per-symbol columns (or take ``inputs``, :func:`read_inputs`, and their ``digest``,
     :func:`inputs_digest`, when the caller has them) and build every array of :class:`SymbolFeatures`
     for ``g``'s rows.
 
     With ``reuse`` (the :class:`FeatureRows` of an earlier build) the rows whose symbol and key are
     unchanged are copied instead of tokenized again; the result equals a build without it. The
-    :class:`FeatureRows` of this build is appended to ``rows_out`` when given (the caller saves it).
+    :class:`FeatureRows` of this build is appended to ``rows_out`` when given (the caller saves it), and
+    ``prepared`` is the layout of ``inputs`` on the rows when the caller has made it (:func:`_prepare`).
     """
     inputs = inputs if inputs is not None else read_inputs(conn)
     table, _decorated = inputs
-    prep = _prepare(inputs, g)
+    prep = prepared if prepared is not None else _prepare(inputs, g)
     n = g.n
     line = _lines(table, g)
     names, sigs, docs, dirs = prep.names, prep.sigs, prep.docs, prep.dirs
@@ -479,11 +480,12 @@ def load_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]], db_p
 
     def build() -> SymbolFeatures:
         inputs = read_inputs(conn)
-        digest = inputs_digest(inputs, g)
+        prep = _prepare(inputs, g)
+        digest = _digest(prep, g)
         prev = _previous(digest, db_path)
         if prev is None:
             return build_features(conn, g, split=split, inputs=inputs, digest=digest, reuse=_saved_rows(db_path),
-                                  rows_out=built)
+                                  rows_out=built, prepared=prep)
         co_change, changes, history = _history(conn, g)
         return dataclasses.replace(prev, stamp=g.stamp, line=_lines(inputs[0], g), co_change=co_change,
                                    changes=changes, history=history)

@@ -225,8 +225,15 @@ class FeatureRows:
     """
 
     version: str
+    identity: str  # the index's random identity: generations of another index say nothing
+    generation: int  # the generation it was built from: files written after it are read again
     ids: np.ndarray  # the graph's node ids, one per row (ascending)
+    files: np.ndarray  # the file id of each row (-1 without one)
     keys: np.ndarray  # uint64 per row
+    line: np.ndarray
+    private: np.ndarray
+    dir_code: np.ndarray  # index into dirs, -1 without a file
+    dirs: list[str]
     nparams: np.ndarray  # parameters parsed from the signature (the arity before the kind is applied)
     names: sp.csr_matrix  # presence of the name's words
     name_vocab: list[str]
@@ -244,39 +251,114 @@ def _rows_version(split: Callable[[str], list[str]]) -> str:
 
 @dataclass
 class _Prepared:
-    """The store's rows laid out on the graph's rows: what every feature is built from."""
+    """The store's rows laid out on the graph's rows: what every feature is built from.
+
+    ``names``, ``sigs``, ``docs`` and ``decos`` are filled for the rows in ``read`` only (every row
+    unless the last build's rows were reused by file: :func:`_prepare`); the arrays cover every row.
+    """
 
     names: list[str]
     sigs: list[str]
     docs: list[str]  # docstring summaries
-    dirs: list[str | None]
     decos: dict[int, list[str]]  # row -> decorator names, decorated rows only
     keys: np.ndarray
+    line: np.ndarray
+    private: np.ndarray
+    dir_code: np.ndarray  # per row: index into dirs, -1 without a file
+    dirs: list[str]  # the directories, sorted
+    read: np.ndarray  # the rows read from the store in this build
 
 
-def _prepare(inputs: Inputs, g: CodeGraph) -> _Prepared:
-    table, decorated = inputs
+def _reusable_rows(conn, g: CodeGraph, reuse: FeatureRows | None, version: str) -> tuple[np.ndarray, np.ndarray]:
+    """(graph rows whose store rows are unchanged since ``reuse`` was built, their rows in ``reuse``).
+
+    A row is unchanged when it is the same symbol id in the same file, the index is the same one (its
+    random identity) and no run since ``reuse``'s generation wrote that file (``files.generation``):
+    a file's symbols are only written when the file is. Symbols without a file are always read."""
+    none = np.zeros(0, dtype=np.int64)
+    identity, _, gen = (g.stamp or "").rpartition(":")
+    if (reuse is None or reuse.version != version or not identity or reuse.identity != identity
+            or not gen.isdigit() or int(gen) < reuse.generation or not len(reuse.ids) or not g.n):
+        return none, none
+    gens = store_features.file_generations(conn)
+    if not gens:
+        return none, none
+    fids = np.array([f for f, _ in gens], dtype=np.int64)
+    fgen = np.array([x for _, x in gens], dtype=np.int64)
+    ids = np.asarray(g.nodes.ids, dtype=np.int64)
+    old_ids = np.asarray(reuse.ids, dtype=np.int64)
+    at = np.minimum(np.searchsorted(old_ids, ids), len(old_ids) - 1)
+    file_of = np.asarray(g.file, dtype=np.int64)
+    fat = np.minimum(np.searchsorted(fids, file_of), len(fids) - 1)
+    same = ((old_ids[at] == ids) & (np.asarray(reuse.files)[at] == file_of) & (file_of >= 0)
+            & (fids[fat] == file_of) & (fgen[fat] <= reuse.generation))
+    rows = np.flatnonzero(same)
+    return rows, at[rows]
+
+
+def _prepare(conn, g: CodeGraph, *, inputs: Inputs | None = None, reuse: FeatureRows | None = None,
+             version: str = "") -> _Prepared:
+    """Lay the store's rows out on ``g``'s rows: every row read (``inputs``, else read here), or, with
+    ``reuse``, only the rows of files written since it was built (:func:`_reusable_rows`)."""
     n = g.n
+    kept, old = (_reusable_rows(conn, g, reuse, version) if inputs is None
+                 else (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
+    read_mask = np.ones(n, dtype=bool)
+    read_mask[kept] = False
+    read_rows = np.flatnonzero(read_mask)
+    ids = g.nodes.ids
+    if inputs is None:
+        if kept.size:
+            want = ids[read_rows].tolist()
+            inputs = (store_features.symbol_feature_rows_of(conn, want), store_features.decorated_symbols_of(conn, want))
+        else:
+            inputs = read_inputs(conn)
+    table, decorated = inputs
     names: list[str] = [""] * n
     sigs: list[str] = [""] * n
     docs: list[str] = [""] * n
-    dirs: list[str | None] = [None] * n
-    ids = g.nodes.ids
+    line = np.zeros(n, dtype=np.int64)
+    dir_of: dict[int, str] = {}
     if table and n:
         sids = np.fromiter((r[0] for r in table), dtype=np.int64, count=len(table))
         at = np.minimum(np.searchsorted(ids, sids), n - 1)
         ok = ids[at] == sids
         for i, r in zip(np.flatnonzero(ok).tolist(), at[ok].tolist(), strict=True):
-            _sid, _start, _end, name, signature, docstring, path = table[i]
+            _sid, start, _end, name, signature, docstring, path = table[i]
             names[r] = name or ""
             sigs[r] = signature or ""
             docs[r] = summary(docstring)
-            dirs[r] = path.rpartition("/")[0] if path else None
+            line[r] = start or 0
+            if path:
+                dir_of[r] = path.rpartition("/")[0]
     decos: dict[int, list[str]] = {}
     for sid, deco, _target in decorated:
         if g.nodes.has(sid):
             decos.setdefault(g.nodes.row(sid), []).append(deco)
-    return _Prepared(names, sigs, docs, dirs, decos, _row_keys(names, sigs, docs, dirs, decos, np.asarray(g.kind)))
+    kind = np.asarray(g.kind)
+    keys = np.zeros(n, dtype=np.uint64)
+    private = np.zeros(n, dtype=bool)
+    read_list = read_rows.tolist()
+    rnames = [names[r] for r in read_list]
+    keys[read_rows] = _row_keys(rnames, [sigs[r] for r in read_list], [docs[r] for r in read_list],
+                                [dir_of.get(r) for r in read_list], [decos.get(r, ()) for r in read_list],
+                                kind[read_rows])
+    private[read_rows] = [nm.startswith("_") and not nm.startswith("__") for nm in rnames]
+    old_dirs: list[str] = list(reuse.dirs) if reuse is not None and kept.size else []
+    old_codes = np.asarray(reuse.dir_code)[old] if reuse is not None and kept.size else np.zeros(0, dtype=np.int64)
+    dirs = sorted(set(dir_of.values()) | {old_dirs[c] for c in np.unique(old_codes[old_codes >= 0]).tolist()})
+    col = {d: i for i, d in enumerate(dirs)}
+    dir_code = np.full(n, -1, dtype=np.int64)
+    if dir_of:
+        dir_code[list(dir_of)] = [col[d] for d in dir_of.values()]
+    if kept.size:
+        assert reuse is not None
+        keys[kept] = np.asarray(reuse.keys)[old]
+        line[kept] = np.asarray(reuse.line)[old]
+        private[kept] = np.asarray(reuse.private)[old]
+        remap = np.array([col.get(d, -1) for d in old_dirs] + [-1], dtype=np.int64)  # -1 indexes the last
+        dir_code[kept] = remap[old_codes]
+    return _Prepared(names, sigs, docs, decos, keys, line, private, dir_code, dirs, read_rows)
 
 
 def _row_keys(names, sigs, docs, dirs, decos, kind: np.ndarray) -> np.ndarray:
@@ -285,8 +367,8 @@ def _row_keys(names, sigs, docs, dirs, decos, kind: np.ndarray) -> np.ndarray:
     blake = hashlib.blake2b
     kinds = kind.tolist()
     keys = np.empty(len(names), dtype=np.uint64)
-    for r, (nm, sg, dc, d) in enumerate(zip(names, sigs, docs, dirs, strict=True)):
-        text = f"{nm}\0{sg}\0{dc}\0{d}\0{kinds[r]}\0{chr(1).join(decos.get(r, ()))}"
+    for r, (nm, sg, dc, d, dec) in enumerate(zip(names, sigs, docs, dirs, decos, strict=True)):
+        text = f"{nm}\0{sg}\0{dc}\0{d}\0{kinds[r]}\0{chr(1).join(dec)}"
         keys[r] = int.from_bytes(blake(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
     return keys
 
@@ -305,21 +387,7 @@ def inputs_digest(inputs: Inputs, g: CodeGraph) -> str:
     """A digest of everything :func:`build_features` reads except lines and history: names, signatures,
     docstrings, paths, decorators (each row's key), and the graph's rows, kinds, parents and inherits
     relation. Equal digests give equal arrays but for ``line`` and the history fields."""
-    return _digest(_prepare(inputs, g), g)
-
-
-def _lines(table: list[tuple], g: CodeGraph) -> np.ndarray:
-    """Each row's definition line (0 where unknown), from the symbol rows."""
-    line = np.zeros(g.n, dtype=np.int64)
-    if not table or not g.n:
-        return line
-    sids = np.fromiter((r[0] for r in table), dtype=np.int64, count=len(table))
-    starts = np.fromiter((r[1] or 0 for r in table), dtype=np.int64, count=len(table))
-    ids = g.nodes.ids
-    at = np.minimum(np.searchsorted(ids, sids), len(ids) - 1)
-    ok = ids[at] == sids
-    line[at[ok]] = starts[ok]
-    return line
+    return _digest(_prepare(None, g, inputs=inputs), g)
 
 
 def _history(conn, g: CodeGraph) -> tuple[Csr | None, np.ndarray | None, dict | None]:
@@ -365,6 +433,35 @@ def _assemble(n: int, kept: np.ndarray, old, old_vocab: list[str], fresh: list[i
     return m, vocab
 
 
+def _directories(dir_code: np.ndarray, dirs: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(directory id per row, directories x depth path component ids): ids numbered in the order rows
+    first name them, components likewise over the directories in that order.
+
+    Examples
+    --------
+    >>> d, p = _directories(np.array([1, -1, 0, 1]), ["a", "a/b"])
+    >>> d.tolist(), p.tolist()
+    ([0, -1, 1, 0], [[0, 1], [0, -1]])
+    """
+    n = len(dir_code)
+    directory = np.full(n, -1, dtype=np.int64)
+    valid = np.flatnonzero(dir_code >= 0)
+    codes = dir_code[valid]
+    uniq, first = np.unique(codes, return_index=True)
+    order = np.argsort(first, kind="stable")  # the codes in the order rows first name them
+    rank = np.empty(len(uniq), dtype=np.int64)
+    rank[order] = np.arange(len(uniq))
+    directory[valid] = rank[np.searchsorted(uniq, codes)]
+    named = [dirs[c] for c in uniq[order].tolist()]
+    comp_ids: dict[str, int] = {}
+    depth = max((len(d.split("/")) if d else 0 for d in named), default=0)
+    dir_paths = np.full((len(named), max(depth, 1)), -1, dtype=np.int64)
+    for i, d in enumerate(named):
+        for k, part in enumerate(d.split("/") if d else []):
+            dir_paths[i, k] = comp_ids.setdefault(part, len(comp_ids))
+    return directory, dir_paths
+
+
 def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
                    inputs: Inputs | None = None, digest: str | None = None, reuse: FeatureRows | None = None,
                    rows_out: list[FeatureRows] | None = None, prepared: _Prepared | None = None) -> SymbolFeatures:
@@ -377,30 +474,16 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
     :class:`FeatureRows` of this build is appended to ``rows_out`` when given (the caller saves it), and
     ``prepared`` is the layout of ``inputs`` on the rows when the caller has made it (:func:`_prepare`).
     """
-    inputs = inputs if inputs is not None else read_inputs(conn)
-    table, _decorated = inputs
-    prep = prepared if prepared is not None else _prepare(inputs, g)
+    version = _rows_version(split)
+    prep = prepared if prepared is not None else _prepare(conn, g, inputs=inputs)
     n = g.n
-    line = _lines(table, g)
-    names, sigs, docs, dirs = prep.names, prep.sigs, prep.docs, prep.dirs
-    private = np.array([nm.startswith("_") and not nm.startswith("__") for nm in names], dtype=bool)
+    line, private = prep.line, prep.private
+    names, sigs, docs = prep.names, prep.sigs, prep.docs
     class_codes = [g.kind_code(k) for k in CLASS_KINDS]
     parent = np.asarray(g.parent)
     parent_is_class = (parent >= 0) & np.isin(np.asarray(g.kind)[np.maximum(parent, 0)], class_codes)
-    # directories and their path components
-    dir_ids: dict[str, int] = {}
-    directory = np.full(n, -1, dtype=np.int64)
-    for r, d in enumerate(dirs):
-        if d is not None:
-            directory[r] = dir_ids.setdefault(d, len(dir_ids))
-    comp_ids: dict[str, int] = {}
-    depth = max((len(d.split("/")) if d else 0 for d in dir_ids), default=0)
-    dir_paths = np.full((len(dir_ids), max(depth, 1)), -1, dtype=np.int64)
-    for d, i in dir_ids.items():
-        for k, part in enumerate(d.split("/") if d else []):
-            dir_paths[i, k] = comp_ids.setdefault(part, len(comp_ids))
+    directory, dir_paths = _directories(prep.dir_code, prep.dirs)
     # which rows keep the words of the last build: same symbol, same key
-    version = _rows_version(split)
     ids = np.asarray(g.nodes.ids, dtype=np.int64)
     kept = np.zeros((0, 2), dtype=np.int64)
     if reuse is not None and reuse.version == version and len(reuse.ids) and n:
@@ -444,7 +527,11 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
     param_lists = [p if is_fn[r] else [] for r, p in zip(fresh, param_rows, strict=True)]
     param_pres, param_vocab = _assemble(n, kept, *old("params", "param_vocab"), fresh, param_lists, presence=True)
     if rows_out is not None:
-        rows_out.append(FeatureRows(version=version, ids=ids, keys=prep.keys, nparams=nparams, names=name_pres,
+        identity, _, _gen = (g.stamp or "").rpartition(":")
+        rows_out.append(FeatureRows(version=version, identity=identity, generation=int(g.generation), ids=ids,
+                                    files=np.asarray(g.file, dtype=np.int64), keys=prep.keys, line=line,
+                                    private=private, dir_code=prep.dir_code, dirs=prep.dirs, nparams=nparams,
+                                    names=name_pres,
                                     name_vocab=name_vocab, text=tf, vocab=vocab, decorators=deco_pres,
                                     decorator_vocab=deco_vocab, params=param_pres, param_vocab=param_vocab))
     bases = g.presence("inherits")
@@ -479,16 +566,16 @@ def load_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]], db_p
     built: list[FeatureRows] = []
 
     def build() -> SymbolFeatures:
-        inputs = read_inputs(conn)
-        prep = _prepare(inputs, g)
+        reuse = _saved_rows(db_path)
+        prep = _prepare(conn, g, reuse=reuse, version=_rows_version(split))
         digest = _digest(prep, g)
-        prev = _previous(digest, db_path)
+        # carried forward only while this index has saved rows: a build saves them for the next refresh
+        prev = _previous(digest, db_path) if _same_index(reuse, g) else None
         if prev is None:
-            return build_features(conn, g, split=split, inputs=inputs, digest=digest, reuse=_saved_rows(db_path),
-                                  rows_out=built, prepared=prep)
+            return build_features(conn, g, split=split, digest=digest, reuse=reuse, rows_out=built, prepared=prep)
         co_change, changes, history = _history(conn, g)
-        return dataclasses.replace(prev, stamp=g.stamp, line=_lines(inputs[0], g), co_change=co_change,
-                                   changes=changes, history=history)
+        return dataclasses.replace(prev, stamp=g.stamp, line=prep.line, co_change=co_change, changes=changes,
+                                   history=history)
 
     feats = _hybrid_cache.cached(conn, g.stamp, db_path, key, build, cls=SymbolFeatures, save=save)
     if built and save and db_path is not None:
@@ -499,6 +586,10 @@ def load_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]], db_p
             _CACHE.clear()
         _CACHE[key] = feats
     return feats
+
+
+def _same_index(rows: FeatureRows | None, g: CodeGraph) -> bool:
+    return rows is not None and bool(g.stamp) and rows.identity == g.stamp.rpartition(":")[0]
 
 
 def _saved_rows(db_path) -> FeatureRows | None:

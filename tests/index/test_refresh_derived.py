@@ -19,6 +19,7 @@ from lore import index_repo, list_clusters, open_index
 from lore.api import lore_graph
 from lore.graphs import _features
 from lore.queries import clusters as clusters_q
+from lore.store import _features as store_features
 from lore.store import clusters as clusters_store
 from lore.text import tokens
 
@@ -102,10 +103,22 @@ def refreshed(tmp_path, monkeypatch):
         return real(name)
 
     monkeypatch.setattr(tokens, "split_identifier", counting)
+    read: list[int] = []
+    real_rows = store_features.symbol_feature_rows_of
+
+    def rows_of(conn, ids):
+        read.extend(ids)
+        return real_rows(conn, ids)
+
+    monkeypatch.setattr(store_features, "symbol_feature_rows", lambda conn: pytest.fail("every symbol read"))
+    monkeypatch.setattr(store_features, "symbol_feature_rows_of", rows_of)
     (root / "shop" / "orders.py").write_text(CHANGED)
     report = index_repo(root, workers=1)
-    monkeypatch.setattr(tokens, "split_identifier", real)
+    monkeypatch.undo()
     assert not report.full and report.changed == ["shop/orders.py"]
+    with open_index(root) as idx:  # only the changed file's symbols (and those of no file) were read again
+        files = dict(idx.conn.execute("SELECT s.id, COALESCE(f.path, '') FROM symbols s LEFT JOIN files f ON f.id = s.file_id"))
+    assert read and {files[i] for i in read} <= {"shop/orders.py", ""}
     fresh = tmp_path / "f"
     shutil.copytree(root, fresh, ignore=shutil.ignore_patterns(".lore"))
     index_repo(fresh, workers=1)

@@ -35,7 +35,7 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -514,7 +514,7 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
     nparams[fresh] = [len(p) for p in param_rows]
     arity = np.where(is_fn, nparams, -1)
 
-    def old(name: str, vocab_name: str) -> tuple:
+    def old(name: str, vocab_name: str) -> tuple[Any, list[str]]:
         return (getattr(reuse, name), getattr(reuse, vocab_name)) if reuse is not None else (None, [])
 
     name_pres, name_vocab = _assemble(n, kept, *old("names", "name_vocab"), fresh, name_rows, presence=True)

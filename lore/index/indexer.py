@@ -51,8 +51,8 @@ from ..languages import get as get_language
 from ..parsers.records import ParsedFile, decode
 from ..store import clusters as clusters_store
 from ..store import db as store_db
+from ..store import graph_delta, read, write
 from ..store import parquet as edge_parquet
-from ..store import read, write
 from ..store.schema import INDEX_FORMAT
 from ._cpu import process_tree_cpu
 from ._edge_store import sync_edge_store
@@ -534,6 +534,7 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
         write.delete_orphan_externals(conn)  # probes the target indexes
     previous = store_db.index_stamp(conn)
     report.generation = store_db.bump_generation(conn)
+    graph_delta.record(conn, report.generation, None if report.full or remap else resolve_ids)  # patch the graph
     if kept is not None and ing.same_shape:
         # every changed file reads the same to the resolver: the same symbols, the same edges (only
         # their lines moved), so the clusters of the last generation are those of this one

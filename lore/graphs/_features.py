@@ -35,7 +35,7 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -138,34 +138,6 @@ def parameters(signature: str | None) -> list[str]:
     return names
 
 
-def _presence(rows: list[list[str]], n: int) -> tuple[sp.csr_matrix, list[str]]:
-    import scipy.sparse as sp
-
-    vocab: dict[str, int] = {}
-    r_idx, c_idx = [], []
-    for i, words in enumerate(rows):
-        for w in set(words):
-            r_idx.append(i)
-            c_idx.append(vocab.setdefault(w, len(vocab)))
-    m = sp.csr_matrix((np.ones(len(r_idx)), (np.array(r_idx, dtype=np.int64), np.array(c_idx, dtype=np.int64))),
-                      shape=(n, max(len(vocab), 1)))
-    return m, list(vocab)
-
-
-def _counts(rows: list[list[str]], n: int, vocab: dict[str, int]) -> sp.csr_matrix:
-    import scipy.sparse as sp
-
-    r_idx, c_idx = [], []
-    for i, words in enumerate(rows):
-        for w in words:
-            r_idx.append(i)
-            c_idx.append(vocab.setdefault(w, len(vocab)))
-    m = sp.csr_matrix((np.ones(len(r_idx)), (np.array(r_idx, dtype=np.int64), np.array(c_idx, dtype=np.int64))),
-                      shape=(n, max(len(vocab), 1)))
-    m.sum_duplicates()
-    return m
-
-
 def _words(tokens) -> list[str]:
     """Tokens that are words: pure digits left out.
 
@@ -235,34 +207,187 @@ def read_inputs(conn) -> Inputs:
     return store_features.symbol_feature_rows(conn), store_features.decorated_symbols(conn)
 
 
-def inputs_digest(inputs: Inputs, g: CodeGraph) -> str:
-    """A digest of everything :func:`build_features` reads except lines and history: names, signatures,
-    docstrings, paths, decorators, and the graph's rows, kinds, parents and inherits relation. Equal
-    digests give equal arrays but for ``line`` and the history fields."""
+ROWS = ".featrows"  # the per-row words of the last build, beside the index (FeatureRows)
+ROWS_FORMAT = 1  # bump when the tokenizing of a row changes: saved rows of another format are never reused
+
+
+@dataclass
+class FeatureRows:
+    """Each row's words before any weighting across rows, and the key of what they came from.
+
+    Saved beside the index after a build (``<index>.featrows/``) so that the next build (after a
+    refresh) tokenizes only the rows whose inputs changed: a row whose symbol id and key
+    (:func:`_row_keys`: name, signature, docstring summary, directory, kind and decorators) are
+    unchanged has the same words, so its row of each matrix is copied. The weights that depend on every
+    row (idf, BM25 lengths, the dropped common columns) are recomputed over the whole matrix, which is
+    numpy. Columns are the words in sorted order, in a fresh build too, so a build that reuses rows
+    gives arrays equal to a fresh one.
+    """
+
+    version: str
+    identity: str  # the index's random identity: generations of another index say nothing
+    generation: int  # the generation it was built from: files written after it are read again
+    ids: np.ndarray  # the graph's node ids, one per row (ascending)
+    files: np.ndarray  # the file id of each row (-1 without one)
+    keys: np.ndarray  # uint64 per row
+    line: np.ndarray
+    private: np.ndarray
+    dir_code: np.ndarray  # index into dirs, -1 without a file
+    dirs: list[str]
+    nparams: np.ndarray  # parameters parsed from the signature (the arity before the kind is applied)
+    names: sp.csr_matrix  # presence of the name's words
+    name_vocab: list[str]
+    text: sp.csr_matrix  # counts of the words of name + signature + summary
+    vocab: list[str]
+    decorators: sp.csr_matrix
+    decorator_vocab: list[str]
+    params: sp.csr_matrix
+    param_vocab: list[str]
+
+
+def _rows_version(split: Callable[[str], list[str]]) -> str:
+    return f"{ROWS_FORMAT}:{getattr(split, '__module__', '')}.{getattr(split, '__qualname__', '')}"
+
+
+@dataclass
+class _Prepared:
+    """The store's rows laid out on the graph's rows: what every feature is built from.
+
+    ``names``, ``sigs``, ``docs`` and ``decos`` are filled for the rows in ``read`` only (every row
+    unless the last build's rows were reused by file: :func:`_prepare`); the arrays cover every row.
+    """
+
+    names: list[str]
+    sigs: list[str]
+    docs: list[str]  # docstring summaries
+    decos: dict[int, list[str]]  # row -> decorator names, decorated rows only
+    keys: np.ndarray
+    line: np.ndarray
+    private: np.ndarray
+    dir_code: np.ndarray  # per row: index into dirs, -1 without a file
+    dirs: list[str]  # the directories, sorted
+    read: np.ndarray  # the rows read from the store in this build
+
+
+def _reusable_rows(conn, g: CodeGraph, reuse: FeatureRows | None, version: str) -> tuple[np.ndarray, np.ndarray]:
+    """(graph rows whose store rows are unchanged since ``reuse`` was built, their rows in ``reuse``).
+
+    A row is unchanged when it is the same symbol id in the same file, the index is the same one (its
+    random identity) and no run since ``reuse``'s generation wrote that file (``files.generation``):
+    a file's symbols are only written when the file is. Symbols without a file are always read."""
+    none = np.zeros(0, dtype=np.int64)
+    identity, _, gen = (g.stamp or "").rpartition(":")
+    if (reuse is None or reuse.version != version or not identity or reuse.identity != identity
+            or not gen.isdigit() or int(gen) < reuse.generation or not len(reuse.ids) or not g.n):
+        return none, none
+    gens = store_features.file_generations(conn)
+    if not gens:
+        return none, none
+    fids = np.array([f for f, _ in gens], dtype=np.int64)
+    fgen = np.array([x for _, x in gens], dtype=np.int64)
+    ids = np.asarray(g.nodes.ids, dtype=np.int64)
+    old_ids = np.asarray(reuse.ids, dtype=np.int64)
+    at = np.minimum(np.searchsorted(old_ids, ids), len(old_ids) - 1)
+    file_of = np.asarray(g.file, dtype=np.int64)
+    fat = np.minimum(np.searchsorted(fids, file_of), len(fids) - 1)
+    same = ((old_ids[at] == ids) & (np.asarray(reuse.files)[at] == file_of) & (file_of >= 0)
+            & (fids[fat] == file_of) & (fgen[fat] <= reuse.generation))
+    rows = np.flatnonzero(same)
+    return rows, at[rows]
+
+
+def _prepare(conn, g: CodeGraph, *, inputs: Inputs | None = None, reuse: FeatureRows | None = None,
+             version: str = "") -> _Prepared:
+    """Lay the store's rows out on ``g``'s rows: every row read (``inputs``, else read here), or, with
+    ``reuse``, only the rows of files written since it was built (:func:`_reusable_rows`)."""
+    n = g.n
+    kept, old = (_reusable_rows(conn, g, reuse, version) if inputs is None
+                 else (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
+    read_mask = np.ones(n, dtype=bool)
+    read_mask[kept] = False
+    read_rows = np.flatnonzero(read_mask)
+    ids = g.nodes.ids
+    if inputs is None:
+        if kept.size:
+            want = ids[read_rows].tolist()
+            inputs = (store_features.symbol_feature_rows_of(conn, want), store_features.decorated_symbols_of(conn, want))
+        else:
+            inputs = read_inputs(conn)
     table, decorated = inputs
+    names: list[str] = [""] * n
+    sigs: list[str] = [""] * n
+    docs: list[str] = [""] * n
+    line = np.zeros(n, dtype=np.int64)
+    dir_of: dict[int, str] = {}
+    if table and n:
+        sids = np.fromiter((r[0] for r in table), dtype=np.int64, count=len(table))
+        at = np.minimum(np.searchsorted(ids, sids), n - 1)
+        ok = ids[at] == sids
+        for i, r in zip(np.flatnonzero(ok).tolist(), at[ok].tolist(), strict=True):
+            _sid, start, _end, name, signature, docstring, path = table[i]
+            names[r] = name or ""
+            sigs[r] = signature or ""
+            docs[r] = summary(docstring)
+            line[r] = start or 0
+            if path:
+                dir_of[r] = path.rpartition("/")[0]
+    decos: dict[int, list[str]] = {}
+    for sid, deco, _target in decorated:
+        if g.nodes.has(sid):
+            decos.setdefault(g.nodes.row(sid), []).append(deco)
+    kind = np.asarray(g.kind)
+    keys = np.zeros(n, dtype=np.uint64)
+    private = np.zeros(n, dtype=bool)
+    read_list = read_rows.tolist()
+    rnames = [names[r] for r in read_list]
+    keys[read_rows] = _row_keys(rnames, [sigs[r] for r in read_list], [docs[r] for r in read_list],
+                                [dir_of.get(r) for r in read_list], [decos.get(r, ()) for r in read_list],
+                                kind[read_rows])
+    private[read_rows] = [nm.startswith("_") and not nm.startswith("__") for nm in rnames]
+    old_dirs: list[str] = list(reuse.dirs) if reuse is not None and kept.size else []
+    old_codes = np.asarray(reuse.dir_code)[old] if reuse is not None and kept.size else np.zeros(0, dtype=np.int64)
+    dirs = sorted(set(dir_of.values()) | {old_dirs[c] for c in np.unique(old_codes[old_codes >= 0]).tolist()})
+    col = {d: i for i, d in enumerate(dirs)}
+    dir_code = np.full(n, -1, dtype=np.int64)
+    if dir_of:
+        dir_code[list(dir_of)] = [col[d] for d in dir_of.values()]
+    if kept.size:
+        assert reuse is not None
+        keys[kept] = np.asarray(reuse.keys)[old]
+        line[kept] = np.asarray(reuse.line)[old]
+        private[kept] = np.asarray(reuse.private)[old]
+        remap = np.array([col.get(d, -1) for d in old_dirs] + [-1], dtype=np.int64)  # -1 indexes the last
+        dir_code[kept] = remap[old_codes]
+    return _Prepared(names, sigs, docs, decos, keys, line, private, dir_code, dirs, read_rows)
+
+
+def _row_keys(names, sigs, docs, dirs, decos, kind: np.ndarray) -> np.ndarray:
+    """A 64-bit key per row of everything its words and arity are read from (blake2b: stable across
+    processes, unlike ``hash``)."""
+    blake = hashlib.blake2b
+    kinds = kind.tolist()
+    keys = np.empty(len(names), dtype=np.uint64)
+    for r, (nm, sg, dc, d, dec) in enumerate(zip(names, sigs, docs, dirs, decos, strict=True)):
+        text = f"{nm}\0{sg}\0{dc}\0{d}\0{kinds[r]}\0{chr(1).join(dec)}"
+        keys[r] = int.from_bytes(blake(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+    return keys
+
+
+def _digest(prep: _Prepared, g: CodeGraph) -> str:
     h = hashlib.sha256()
-    h.update(repr([(r[0], r[3], r[4], r[5], r[6]) for r in table]).encode("utf-8", "surrogatepass"))
-    h.update(repr(decorated).encode("utf-8", "surrogatepass"))
     inherits = g.presence_arrays("inherits")
-    for arr in (g.nodes.ids, g.kind, g.parent, inherits.data, inherits.indices, inherits.indptr):
+    for arr in (g.nodes.ids, prep.keys, g.kind, g.parent, inherits.data, inherits.indices, inherits.indptr):
         a = np.ascontiguousarray(arr)
         h.update(f"{a.dtype}{a.shape}".encode())
         h.update(a.tobytes())
     return h.hexdigest()[:32]
 
 
-def _lines(table: list[tuple], g: CodeGraph) -> np.ndarray:
-    """Each row's definition line (0 where unknown), from the symbol rows."""
-    line = np.zeros(g.n, dtype=np.int64)
-    if not table or not g.n:
-        return line
-    sids = np.fromiter((r[0] for r in table), dtype=np.int64, count=len(table))
-    starts = np.fromiter((r[1] or 0 for r in table), dtype=np.int64, count=len(table))
-    ids = g.nodes.ids
-    at = np.minimum(np.searchsorted(ids, sids), len(ids) - 1)
-    ok = ids[at] == sids
-    line[at[ok]] = starts[ok]
-    return line
+def inputs_digest(inputs: Inputs, g: CodeGraph) -> str:
+    """A digest of everything :func:`build_features` reads except lines and history: names, signatures,
+    docstrings, paths, decorators (each row's key), and the graph's rows, kinds, parents and inherits
+    relation. Equal digests give equal arrays but for ``line`` and the history fields."""
+    return _digest(_prepare(None, g, inputs=inputs), g)
 
 
 def _history(conn, g: CodeGraph) -> tuple[Csr | None, np.ndarray | None, dict | None]:
@@ -273,68 +398,142 @@ def _history(conn, g: CodeGraph) -> tuple[Csr | None, np.ndarray | None, dict | 
     return co_change, changes, run[0]
 
 
+def _assemble(n: int, kept: np.ndarray, old, old_vocab: list[str], fresh: list[int], lists: list[list[str]],
+              *, presence: bool) -> tuple[sp.csr_matrix, list[str]]:
+    """One rows x words matrix: rows ``kept`` copied from ``old`` (rows of the last build, in the same
+    order), rows ``fresh`` counted from their word ``lists``; columns are the words present, sorted."""
+    import scipy.sparse as sp
+
+    if old is not None and kept.size:
+        sub = old[kept[:, 1]] if not hasattr(old, "to_scipy") else old.to_scipy()[kept[:, 1]]
+        sub = sub.tocsr()
+    else:
+        sub = sp.csr_matrix((0, 1))
+    used = np.unique(sub.indices) if sub.nnz else np.zeros(0, dtype=np.int64)
+    words = {old_vocab[c] for c in used.tolist()}
+    for ws in lists:
+        words.update(ws)
+    vocab = sorted(words)
+    col = {w: i for i, w in enumerate(vocab)}
+    remap = np.full(max(len(old_vocab), 1), -1, dtype=np.int64)
+    for c in used.tolist():
+        remap[c] = col[old_vocab[c]]
+    r_new: list[int] = []
+    c_new: list[int] = []
+    for r, ws in zip(fresh, lists, strict=True):
+        for w in (set(ws) if presence else ws):
+            r_new.append(r)
+            c_new.append(col[w])
+    rows = np.concatenate([np.repeat(kept[:, 0] if kept.size else np.zeros(0, dtype=np.int64), np.diff(sub.indptr)),
+                           np.array(r_new, dtype=np.int64)])
+    cols = np.concatenate([remap[sub.indices], np.array(c_new, dtype=np.int64)])
+    data = np.concatenate([np.asarray(sub.data, dtype=np.float64), np.ones(len(r_new))])
+    m = sp.csr_matrix((data, (rows, cols)), shape=(n, max(len(vocab), 1)))
+    m.sum_duplicates()
+    return m, vocab
+
+
+def _directories(dir_code: np.ndarray, dirs: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """(directory id per row, directories x depth path component ids): ids numbered in the order rows
+    first name them, components likewise over the directories in that order.
+
+    Examples
+    --------
+    >>> d, p = _directories(np.array([1, -1, 0, 1]), ["a", "a/b"])
+    >>> d.tolist(), p.tolist()
+    ([0, -1, 1, 0], [[0, 1], [0, -1]])
+    """
+    n = len(dir_code)
+    directory = np.full(n, -1, dtype=np.int64)
+    valid = np.flatnonzero(dir_code >= 0)
+    codes = dir_code[valid]
+    uniq, first = np.unique(codes, return_index=True)
+    order = np.argsort(first, kind="stable")  # the codes in the order rows first name them
+    rank = np.empty(len(uniq), dtype=np.int64)
+    rank[order] = np.arange(len(uniq))
+    directory[valid] = rank[np.searchsorted(uniq, codes)]
+    named = [dirs[c] for c in uniq[order].tolist()]
+    comp_ids: dict[str, int] = {}
+    depth = max((len(d.split("/")) if d else 0 for d in named), default=0)
+    dir_paths = np.full((len(named), max(depth, 1)), -1, dtype=np.int64)
+    for i, d in enumerate(named):
+        for k, part in enumerate(d.split("/") if d else []):
+            dir_paths[i, k] = comp_ids.setdefault(part, len(comp_ids))
+    return directory, dir_paths
+
+
 def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
-                   inputs: Inputs | None = None, digest: str | None = None) -> SymbolFeatures:
+                   inputs: Inputs | None = None, digest: str | None = None, reuse: FeatureRows | None = None,
+                   rows_out: list[FeatureRows] | None = None, prepared: _Prepared | None = None) -> SymbolFeatures:
     """Read the per-symbol columns (or take ``inputs``, :func:`read_inputs`, and their ``digest``,
     :func:`inputs_digest`, when the caller has them) and build every array of :class:`SymbolFeatures`
-    for ``g``'s rows."""
-    inputs = inputs if inputs is not None else read_inputs(conn)
-    table, decorated = inputs
+    for ``g``'s rows.
+
+    With ``reuse`` (the :class:`FeatureRows` of an earlier build) the rows whose symbol and key are
+    unchanged are copied instead of tokenized again; the result equals a build without it. The
+    :class:`FeatureRows` of this build is appended to ``rows_out`` when given (the caller saves it), and
+    ``prepared`` is the layout of ``inputs`` on the rows when the caller has made it (:func:`_prepare`).
+    """
+    version = _rows_version(split)
+    prep = prepared if prepared is not None else _prepare(conn, g, inputs=inputs)
     n = g.n
-    line = _lines(table, g)
-    names: list[str] = [""] * n
-    sigs: list[str] = [""] * n
-    docs: list[str] = [""] * n
-    dirs: list[str | None] = [None] * n
-    for sid, _start, _end, name, signature, docstring, path in table:
-        if not g.nodes.has(sid):
-            continue
-        r = g.nodes.row(sid)
-        names[r] = name or ""
-        sigs[r] = signature or ""
-        docs[r] = summary(docstring)
-        dirs[r] = path.rpartition("/")[0] if path else None
-    private = np.array([nm.startswith("_") and not nm.startswith("__") for nm in names], dtype=bool)
+    line, private = prep.line, prep.private
+    names, sigs, docs = prep.names, prep.sigs, prep.docs
     class_codes = [g.kind_code(k) for k in CLASS_KINDS]
     parent = np.asarray(g.parent)
     parent_is_class = (parent >= 0) & np.isin(np.asarray(g.kind)[np.maximum(parent, 0)], class_codes)
-    # directories and their path components
-    dir_ids: dict[str, int] = {}
-    directory = np.full(n, -1, dtype=np.int64)
-    for r, d in enumerate(dirs):
-        if d is not None:
-            directory[r] = dir_ids.setdefault(d, len(dir_ids))
-    comp_ids: dict[str, int] = {}
-    depth = max((len(d.split("/")) if d else 0 for d in dir_ids), default=0)
-    dir_paths = np.full((len(dir_ids), max(depth, 1)), -1, dtype=np.int64)
-    for d, i in dir_ids.items():
-        for k, part in enumerate(d.split("/") if d else []):
-            dir_paths[i, k] = comp_ids.setdefault(part, len(comp_ids))
-    # words
-    name_rows = [_words(split(nm)) for nm in names]
-    name_pres, name_vocab = _presence(name_rows, n)
+    directory, dir_paths = _directories(prep.dir_code, prep.dirs)
+    # which rows keep the words of the last build: same symbol, same key
+    ids = np.asarray(g.nodes.ids, dtype=np.int64)
+    kept = np.zeros((0, 2), dtype=np.int64)
+    if reuse is not None and reuse.version == version and len(reuse.ids) and n:
+        old_ids = np.asarray(reuse.ids, dtype=np.int64)
+        at = np.minimum(np.searchsorted(old_ids, ids), len(old_ids) - 1)
+        same = (old_ids[at] == ids) & (np.asarray(reuse.keys)[at] == prep.keys)
+        kept = np.column_stack([np.flatnonzero(same), at[same]]).astype(np.int64)
+    else:
+        reuse = None
+    fresh_mask = np.ones(n, dtype=bool)
+    fresh_mask[kept[:, 0]] = False
+    fresh = np.flatnonzero(fresh_mask).tolist()
+    # words of the rows to tokenize
+    name_rows = [_words(split(names[r])) for r in fresh]
     text_rows = []
-    for r in range(n):
+    for k, r in enumerate(fresh):
         sig_words = [w for w in (t.lower() for t in _WORD.findall(sigs[r])) if w not in _SKIP_WORDS]
-        words = list(name_rows[r])
+        words = list(name_rows[k])
         for w in sig_words + _WORD.findall(docs[r]):
             words.extend(p for p in _words(split(w)) if p not in _SKIP_WORDS)
         text_rows.append(words)
-    vocab: dict[str, int] = {}
-    tf = _counts(text_rows, n, vocab)
+    param_rows = [parameters(sigs[r]) if sigs[r] else [] for r in fresh]
+    fn_codes = [g.kind_code("function"), g.kind_code("method")]
+    is_fn = np.isin(np.asarray(g.kind), fn_codes)
+    nparams = np.zeros(n, dtype=np.int64)
+    if reuse is not None and kept.size:
+        nparams[kept[:, 0]] = np.asarray(reuse.nparams)[kept[:, 1]]
+    nparams[fresh] = [len(p) for p in param_rows]
+    arity = np.where(is_fn, nparams, -1)
+
+    def old(name: str, vocab_name: str) -> tuple[Any, list[str]]:
+        return (getattr(reuse, name), getattr(reuse, vocab_name)) if reuse is not None else (None, [])
+
+    name_pres, name_vocab = _assemble(n, kept, *old("names", "name_vocab"), fresh, name_rows, presence=True)
+    tf, vocab = _assemble(n, kept, *old("text", "vocab"), fresh, text_rows, presence=False)
     text_terms = tf.copy()
     text_terms.data[:] = 1.0
     # role
-    deco_rows: list[list[str]] = [[] for _ in range(n)]
-    for sid, deco, _target in decorated:
-        if g.nodes.has(sid):
-            deco_rows[g.nodes.row(sid)].append(deco)
-    deco_pres, deco_vocab = _presence(deco_rows, n)
-    param_rows = [parameters(s) if s else [] for s in sigs]
-    fn_codes = [g.kind_code("function"), g.kind_code("method")]
-    is_fn = np.isin(np.asarray(g.kind), fn_codes)
-    arity = np.where(is_fn, np.array([len(p) for p in param_rows]), -1)
-    param_pres, param_vocab = _presence([p if is_fn[i] else [] for i, p in enumerate(param_rows)], n)
+    deco_lists = [prep.decos.get(r, []) for r in fresh]
+    deco_pres, deco_vocab = _assemble(n, kept, *old("decorators", "decorator_vocab"), fresh, deco_lists, presence=True)
+    param_lists = [p if is_fn[r] else [] for r, p in zip(fresh, param_rows, strict=True)]
+    param_pres, param_vocab = _assemble(n, kept, *old("params", "param_vocab"), fresh, param_lists, presence=True)
+    if rows_out is not None:
+        identity, _, _gen = (g.stamp or "").rpartition(":")
+        rows_out.append(FeatureRows(version=version, identity=identity, generation=int(g.generation), ids=ids,
+                                    files=np.asarray(g.file, dtype=np.int64), keys=prep.keys, line=line,
+                                    private=private, dir_code=prep.dir_code, dirs=prep.dirs, nparams=nparams,
+                                    names=name_pres,
+                                    name_vocab=name_vocab, text=tf, vocab=vocab, decorators=deco_pres,
+                                    decorator_vocab=deco_vocab, params=param_pres, param_vocab=param_vocab))
     bases = g.presence("inherits")
     co_change, changes, history = _history(conn, g)
     return SymbolFeatures(
@@ -342,9 +541,9 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
         dir_paths=dir_paths, arity=arity.astype(np.int64),
         name_tokens=sig.idf_normalize(name_pres), text_terms=text_terms.tocsr(), text_bm25=sig.bm25_weights(tf),
         decorators=sig.idf_normalize(deco_pres, max_df=0.2), params=sig.idf_normalize(param_pres),
-        bases=sig.idf_normalize(bases, max_df=0.2), vocab=list(vocab), name_vocab=name_vocab,
+        bases=sig.idf_normalize(bases, max_df=0.2), vocab=vocab, name_vocab=name_vocab,
         decorator_vocab=deco_vocab, param_vocab=param_vocab, co_change=co_change, changes=changes,
-        history=history, inputs=digest if digest is not None else inputs_digest(inputs, g),
+        history=history, inputs=digest if digest is not None else _digest(prep, g),
     )
 
 
@@ -364,22 +563,42 @@ def load_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]], db_p
     if got is not None:
         return got
 
+    built: list[FeatureRows] = []
+
     def build() -> SymbolFeatures:
-        inputs = read_inputs(conn)
-        digest = inputs_digest(inputs, g)
-        prev = _previous(digest, db_path)
+        reuse = _saved_rows(db_path)
+        prep = _prepare(conn, g, reuse=reuse, version=_rows_version(split))
+        digest = _digest(prep, g)
+        # carried forward only while this index has saved rows: a build saves them for the next refresh
+        prev = _previous(digest, db_path) if _same_index(reuse, g) else None
         if prev is None:
-            return build_features(conn, g, split=split, inputs=inputs, digest=digest)
+            return build_features(conn, g, split=split, digest=digest, reuse=reuse, rows_out=built, prepared=prep)
         co_change, changes, history = _history(conn, g)
-        return dataclasses.replace(prev, stamp=g.stamp, line=_lines(inputs[0], g), co_change=co_change,
-                                   changes=changes, history=history)
+        return dataclasses.replace(prev, stamp=g.stamp, line=prep.line, co_change=co_change, changes=changes,
+                                   history=history)
 
     feats = _hybrid_cache.cached(conn, g.stamp, db_path, key, build, cls=SymbolFeatures, save=save)
+    if built and save and db_path is not None:
+        # the words of every row, for the next build after a refresh (content-keyed per row: never stale)
+        _hybrid_cache.save_state(db_path, key, built[0], suffix=ROWS)
     with _LOCK:
         if len(_CACHE) > 4:
             _CACHE.clear()
         _CACHE[key] = feats
     return feats
+
+
+def _same_index(rows: FeatureRows | None, g: CodeGraph) -> bool:
+    return rows is not None and bool(g.stamp) and rows.identity == g.stamp.rpartition(":")[0]
+
+
+def _saved_rows(db_path) -> FeatureRows | None:
+    """The :class:`FeatureRows` saved beside the index by the last build (any state: each row says by its
+    id and key what it came from), or None."""
+    if db_path is None:
+        return None
+    got = _hybrid_cache.saved(db_path, FeatureRows, suffix=ROWS)
+    return got[-1] if got else None
 
 
 def _previous(digest: str, db_path) -> SymbolFeatures | None:

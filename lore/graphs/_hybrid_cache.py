@@ -161,12 +161,12 @@ def _load_fields(folder: Path, fields: dict, manifest: dict, cls: type, mapped: 
     return cls(**values)
 
 
-def saved(db_path: str | os.PathLike[str], cls: type) -> list[Any]:
+def saved(db_path: str | os.PathLike[str], cls: type, *, suffix: str = FEATURES) -> list[Any]:
     """Every readable ``cls`` state saved beside ``db_path`` whatever its key (usually one: saving drops
     the older ones), in folder-name order."""
     out: list[Any] = []
     try:
-        folders = sorted(p for p in cache_dir(db_path).iterdir() if p.is_dir() and not p.name.startswith("."))
+        folders = sorted(p for p in cache_dir(db_path, suffix).iterdir() if p.is_dir() and not p.name.startswith("."))
     except OSError:
         return out
     for folder in folders:
@@ -174,8 +174,8 @@ def saved(db_path: str | os.PathLike[str], cls: type) -> list[Any]:
             key = json.loads((folder / "meta.json").read_text(encoding="utf-8")).get("key")
         except (OSError, ValueError):
             continue
-        if isinstance(key, str) and _state_dir(cache_dir(db_path), key) == folder:
-            got = load(db_path, key, cls)
+        if isinstance(key, str) and _state_dir(cache_dir(db_path, suffix), key) == folder:
+            got = load(db_path, key, cls, suffix=suffix)
             if got is not None:
                 out.append(got)
     return out

@@ -51,10 +51,11 @@ from ..languages import get as get_language
 from ..parsers.records import ParsedFile, decode
 from ..store import clusters as clusters_store
 from ..store import db as store_db
+from ..store import graph_delta, read, write
 from ..store import parquet as edge_parquet
-from ..store import read, write
 from ..store.schema import INDEX_FORMAT
 from ._cpu import process_tree_cpu
+from ._edge_store import sync_edge_store
 from ._files import SCANNED_AT, files_to_parse
 from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
@@ -300,7 +301,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
                     store_db.set_meta(conn, "skipped", skipped_meta)
                     store_db.set_meta(conn, "skipped_files", skipped_files)
                     store_db.set_meta(conn, SCANNED_AT, str(scan_start))  # what was hashed again is not, next run
-            _sync_edge_store(conn, db_path, opts.edge_store)
+            sync_edge_store(conn, db_path, opts.edge_store)
             report.generation = store_db.generation(conn)
             _counts(conn, report)
             return
@@ -534,6 +535,7 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
         write.delete_orphan_externals(conn)  # probes the target indexes
     previous = store_db.index_stamp(conn)
     report.generation = store_db.bump_generation(conn)
+    graph_delta.record(conn, report.generation, None if report.full or remap else resolve_ids)  # patch the graph
     if kept is not None and ing.same_shape:
         # every changed file reads the same to the resolver: the same symbols, the same edges (only
         # their lines moved), so the clusters of the last generation are those of this one
@@ -551,17 +553,3 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     store_db.shrink_wal(conn)  # readers that never pause would let rebuilds grow the WAL without bound
     edge_parquet.prune(db_path, (stamp, previous) if kind == "parquet" else ())  # a reader may still be on `previous`
     report.seconds["index_commit"] = round(time.perf_counter() - t, 3)
-
-
-def _sync_edge_store(conn: sqlite3.Connection, db_path: Path, wanted: str | None) -> None:
-    """A run that changed no code: still honour ``edge_store`` (start or stop writing shards), and rewrite
-    the shards of the current generation when they are missing or damaged."""
-    kind = wanted or edge_parquet.recorded(conn)
-    stamp = store_db.index_stamp(conn)
-    if kind == "parquet" and not edge_parquet.is_valid(db_path, stamp):
-        edge_parquet.write_state(conn, db_path, stamp)  # under the lock: no writer changes these rows
-    if edge_parquet.recorded(conn) != kind:
-        with store_db.write_transaction(conn, db_path):
-            edge_parquet.set_recorded(conn, kind)
-    if kind == "sqlite":
-        edge_parquet.prune(db_path, ())

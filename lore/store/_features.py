@@ -6,6 +6,7 @@ graph's :class:`~lore.graphs.build.NodeIndex` (also sorted by id) without a look
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 
@@ -31,4 +32,31 @@ def decorated_symbols(conn: sqlite3.Connection) -> list[tuple[int, str, int | No
                        ORDER BY s.start_line, s.id LIMIT 1) AS sid
                FROM symbol_refs r WHERE r.kind = 'decorator') d
            WHERE d.sid IS NOT NULL ORDER BY d.sid, d.callee_name"""
+    ).fetchall()
+
+
+def file_generations(conn: sqlite3.Connection) -> list[tuple[int, int]]:
+    """(file id, generation that last wrote it) of every file: a file's symbols are unchanged since a
+    generation at or after its own."""
+    return conn.execute("SELECT id, generation FROM files ORDER BY id").fetchall()
+
+
+def symbol_feature_rows_of(conn: sqlite3.Connection, ids: list[int]) -> list[tuple[int, int, int, str, str, str, str]]:
+    """:func:`symbol_feature_rows` of the symbols ``ids`` only, by id."""
+    return conn.execute(
+        """SELECT s.id, s.start_line, s.end_line, s.name, s.signature, s.docstring, COALESCE(f.path, '')
+           FROM symbols s LEFT JOIN files f ON f.id = s.file_id
+           WHERE s.id IN (SELECT value FROM json_each(?)) ORDER BY s.id""", (json.dumps(ids),)
+    ).fetchall()
+
+
+def decorated_symbols_of(conn: sqlite3.Connection, ids: list[int]) -> list[tuple[int, str, int | None]]:
+    """:func:`decorated_symbols` whose decorated symbol is one of ``ids``."""
+    return conn.execute(
+        """SELECT d.sid, d.callee_name, d.callee_id FROM (
+               SELECT r.callee_name, r.callee_id,
+                      (SELECT s.id FROM symbols s WHERE s.parent_id = r.caller_id AND s.start_line >= r.line
+                       ORDER BY s.start_line, s.id LIMIT 1) AS sid
+               FROM symbol_refs r WHERE r.kind = 'decorator') d
+           WHERE d.sid IN (SELECT value FROM json_each(?)) ORDER BY d.sid, d.callee_name""", (json.dumps(ids),)
     ).fetchall()

@@ -22,10 +22,10 @@ from ...parsers import _ts
 from ...parsers._common import clip_signature
 from ...parsers.records import ParsedFile
 from ..c._extract import CExtractor
+from . import _aliases
 from ._elements import (
     CASTS,
     element_levels,
-    element_of,
     for_range,
     iterator_binding,
     spelling,
@@ -439,65 +439,10 @@ class CppExtractor(CExtractor):
             self.record_arity(node.child_by_field_name("arguments"))
 
     def on_using(self, node: _ts.Node, owner: int) -> None:
-        """``using namespace a::b;`` (star), ``using a::X;`` (member X); not ``using Base::Base;`` in a class."""
-        if self.pf.symbols[owner].kind in ("class", "struct"):
-            return
-        target = next((c for c in node.named_children if c.type in ("qualified_identifier", "identifier",
-                                                                     "namespace_identifier")), None)
-        path = self.spell(target) if target is not None else ""
-        if not path:
-            return
-        if any(c.type == "namespace" for c in node.children):
-            self.add_import(owner, f"namespace {path.replace('.', '::')}", node, "*")
-            return
-        scope, _, name = path.rpartition(".")
-        if scope:
-            self.add_import(owner, f"namespace {scope.replace('.', '::')}", node, name)
+        _aliases.on_using(self, node, owner)
 
     def on_namespace_alias(self, node: _ts.Node, owner: int) -> None:
-        """``namespace fs = std::filesystem;``: the name ``fs`` for that namespace."""
-        alias = self.text(node.child_by_field_name("name"))
-        target = next((c for c in node.named_children if c.type in ("nested_namespace_specifier",
-                                                                     "namespace_identifier")
-                       and c != node.child_by_field_name("name")), None)
-        if alias and target is not None:
-            self.add_import(owner, f"namespace {self.text(target).replace(' ', '')}", node, None, alias)
+        _aliases.on_namespace_alias(self, node, owner)
 
     def on_typedef(self, node: _ts.Node, owner: int) -> None:
-        """``typedef T Name;`` and ``using Name = T;``: a ``type_alias`` that extends ``T``, so a value declared
-        ``Name`` has ``T``'s members (an alias of a library type: the library's, never guessed by name)."""
-        if node.type != "alias_declaration":
-            before = len(self.pf.symbols)
-            super().on_typedef(node, owner)
-            target = self._written_type(node.child_by_field_name("type"))
-            held = self.direct_type(node.child_by_field_name("type"))  # typedef std::shared_ptr<node> shared_node;
-            written = node.child_by_field_name("type")
-            if written is not None and element_of(self, written) is not None:  # typedef std::vector<Foo*> Files;
-                for local in range(before, len(self.pf.symbols)):
-                    self.aliases[self.pf.symbols[local].name] = written
-            for local in range(before, len(self.pf.symbols)):
-                if target and self.pf.symbols[local].kind == "type_alias" and self.pf.symbols[local].name != target \
-                        and not self.is_type_param(local, target):
-                    if held and held != target and not self.is_type_param(local, held):
-                        self.add_relation(local, held, "extends", node)  # first: n->m() is the held type's m
-                    self.add_relation(local, target, "extends", node)
-            return
-        name = self.text(node.child_by_field_name("name"))  # using Name = Type;
-        if not name:
-            return
-        local = self.add_symbol(node, owner, name, "type_alias", doc_node=node)
-        if self.pf.symbols[owner].kind in ("module", "namespace"):
-            self.type_locals.setdefault(name, local)
-        self.template_params(node, local)
-        self.add_types(local, node.child_by_field_name("type"), "annotation")
-        tnode = node.child_by_field_name("type")
-        if tnode is not None and tnode.type == "type_descriptor":  # using X = const T<A>;: T
-            tnode = tnode.child_by_field_name("type")
-        if tnode is not None and element_of(self, tnode) is not None:  # using Files = std::vector<Foo*>: Foo elements
-            self.aliases[name] = tnode
-        target = self._written_type(tnode)  # a wrapper as written: CharReaderPtr(...) makes a unique_ptr
-        held = self.direct_type(tnode)  # and what it holds, first: p->read() is the CharReader's read
-        if held and held != target and held != name and not self.is_type_param(local, held):
-            self.add_relation(local, held, "extends", node)
-        if target and target != name and not self.is_type_param(local, target):
-            self.add_relation(local, target, "extends", node)
+        _aliases.on_typedef(self, node, owner)

@@ -456,3 +456,33 @@ void run(const Doc& doc) {
 """}, lines=True)
     got = calls[("t.run", 7)]
     assert "t.Check:4" in got and "t.Check:5" not in got  # the template fits as well as the enum overload, no better
+
+
+def test_if_branches_that_open_two_braces_read_one_branch(tmp_path):
+    """``#ifdef X`` / ``if (a) {`` / ``#else`` / ``if (b) {`` / ``#endif``: two braces opened for one closed lose the
+    rest of the file (its namespace, so ``Init`` would not join the header's ``g::Init``); one branch is read."""
+    calls = _calls(tmp_path, {"g.h": """namespace g {
+// Starts.
+void Init(const char* name);
+// Writes.
+void Flush();
+}
+""", "g.cc": """#include "g.h"
+namespace g {
+void Flush() {
+#ifdef HAVE_X
+  if (true) {
+#else
+  if (false) {
+#endif
+    Other();
+  }
+}
+void Init(const char* name) { Flush(); }
+}
+""", "main.cc": """#include "g.h"
+int main() { g::Init("x"); g::Flush(); Missing(); return 0; }
+"""}, lines=True)
+    assert calls[("main.main", 2)] == ["g.g.Init:12", "g.g.Flush:3"]
+    assert calls[("g.g.Init", 12)] == ["g.g.Flush:3"]
+    assert calls[("g.g.Flush", 9)] == []  # Other is declared nowhere: unbound

@@ -31,7 +31,7 @@ from ._elements import (
     spelling,
     subscript_bindings,
 )
-from ._source import cpp_source
+from ._source import cpp_source, one_branch
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -46,7 +46,10 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [c.callee for c in pf.calls], [(r.target, r.kind) for r in pf.relations]
     (['this.step'], [('B', 'extends')])
     """
-    return CppExtractor(path, cpp_source(source), module).run()
+    source = cpp_source(source)
+    pf = CppExtractor(path, source, module).run()
+    flat = one_branch(source) if pf.syntax_errors else None  # #if branches that open two braces for one close
+    return CppExtractor(path, flat, module).run() if flat is not None else pf
 
 
 MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})

@@ -486,3 +486,17 @@ int main() { g::Init("x"); g::Flush(); Missing(); return 0; }
     assert calls[("main.main", 2)] == ["g.g.Init:12", "g.g.Flush:3"]
     assert calls[("g.g.Init", 12)] == ["g.g.Flush:3"]
     assert calls[("g.g.Flush", 9)] == []  # Other is declared nowhere: unbound
+
+
+def test_a_macro_defined_inside_a_namespace_is_called_by_its_bare_name(tmp_path):
+    calls = _calls(tmp_path, {"log.h": """namespace base {
+namespace internal {
+int Compare(int a, int b);
+#define CHECK_EQ(a, b) base::internal::Compare(a, b)
+}
+}
+""", "main.cc": """#include "log.h"
+int main() { CHECK_EQ(1, 2); Compare(1, 2); return 0; }
+"""}, lines=True)
+    # the macro, not a member of base::internal; Compare is one (no using-directive here): unbound
+    assert calls[("main.main", 2)] == ["log.CHECK_EQ:4"]

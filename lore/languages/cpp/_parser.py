@@ -421,6 +421,11 @@ class CppExtractor(CExtractor):
                     self.local_binding(owner, self.text(name_node), name_node, tnode, None)
         super().on_decl(node, owner)
 
+    def on_macro(self, node: _ts.Node, owner: int) -> None:
+        """A ``#define`` inside a namespace or class is no member of it: the preprocessor knows no scopes, and
+        ``CHECK_EQ(a, b)`` is called by its bare name from files that never open the namespace."""
+        super().on_macro(node, 0)
+
     def on_field_init(self, node: _ts.Node, owner: int) -> None:
         """``Derived::Derived() : Base(1), s_(x)``: an initializer named like a type (upper case first, or qualified,
         or with template arguments) constructs that base; a member's (``s_``, ``m_pNode``) is left alone."""

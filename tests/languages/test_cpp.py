@@ -500,3 +500,39 @@ int main() { CHECK_EQ(1, 2); Compare(1, 2); return 0; }
 """}, lines=True)
     # the macro, not a member of base::internal; Compare is one (no using-directive here): unbound
     assert calls[("main.main", 2)] == ["log.CHECK_EQ:4"]
+
+
+def test_a_lower_case_class_defined_out_of_line_is_a_class(tmp_path):
+    """``node::node()`` and ``bool node::ok() const`` show ``node`` to be a class (a lower-case scope is otherwise
+    taken for a namespace): its out-of-line methods join the header's class, its constructor is ``<init>``."""
+    calls = _calls(tmp_path, {"node.h": """namespace lib {
+namespace detail {
+class node {
+ public:
+  node();
+  bool ok() const;
+  void set(const node& rhs);
+};
+}
+}
+""", "node.cpp": """#include "node.h"
+namespace lib {
+namespace detail {
+node::node() {}
+bool node::ok() const { return true; }
+void node::set(const node& rhs) { rhs.ok(); }
+}
+}
+""", "util.cpp": """namespace util {
+int helper(int a) { return a; }
+}
+void util::run() { helper(1); }
+""", "main.cpp": """#include "node.h"
+int main() { lib::detail::node n; n.set(n); return n.ok(); }
+lib::detail::node* make() { return new lib::detail::node(); }
+"""}, lines=True)
+    assert calls[("main.make", 3)] == ["node.lib.detail.node.<init>:4"]
+    assert calls[("node.lib.detail.node.set", 6)] == ["node.lib.detail.node.ok:5"]
+    assert sorted(calls[("main.main", 2)]) == ["node.lib.detail.node.ok:5", "node.lib.detail.node.set:6"]
+    # util::run: util stays a namespace (no constructor, no const method)
+    assert calls[("util.util.run", 4)] == ["util.util.helper:2"]

@@ -536,3 +536,38 @@ lib::detail::node* make() { return new lib::detail::node(); }
     assert sorted(calls[("main.main", 2)]) == ["node.lib.detail.node.ok:5", "node.lib.detail.node.set:6"]
     # util::run: util stays a namespace (no constructor, no const method)
     assert calls[("util.util.run", 4)] == ["util.util.helper:2"]
+
+
+def test_overloads_by_a_standard_string_made_or_taken_apart(tmp_path):
+    """``std::string(1, ch)``, ``std::to_string(n)``, ``s.substr(1)`` are strings, ``s.c_str()`` a ``const char*``: the
+    overload taking that type is called; an argument of unknown type keeps every candidate."""
+    calls = _calls(tmp_path, {"e.h": """#include <string>
+namespace y {
+class Emitter {
+ public:
+  Emitter& Write(const std::string& str);
+  Emitter& Write(bool b);
+  Emitter& Write(char ch);
+  void Put(const char* s);
+  void Put(int n);
+};
+}
+""", "e.cpp": """#include "e.h"
+namespace y {
+Emitter& Emitter::Write(const std::string& str) { return *this; }
+Emitter& Emitter::Write(bool b) { return Write(std::string(1, 'x')); }
+Emitter& Emitter::Write(char ch) { return Write(std::to_string(ch)); }
+void Emitter::Put(const char* s) {}
+void Emitter::Put(int n) {}
+void Run(Emitter& out, const std::string& s, Unknown u) {
+  out.Write(s.substr(1));
+  out.Put(s.c_str());
+  out.Write(u.get());
+}
+}
+"""}, lines=True)
+    assert calls[("e.y.Emitter.Write", 4)] == ["e.y.Emitter.Write:3"]
+    assert calls[("e.y.Emitter.Write", 5)] == ["e.y.Emitter.Write:3"]
+    assert calls[("e.y.Run", 9)] == ["e.y.Emitter.Write:3"]
+    assert calls[("e.y.Run", 10)] == ["e.y.Emitter.Put:6"]
+    assert sorted(calls[("e.y.Run", 11)]) == ["e.y.Emitter.Write:3", "e.y.Emitter.Write:4", "e.y.Emitter.Write:5"]

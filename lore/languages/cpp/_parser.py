@@ -59,6 +59,27 @@ _VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "arr
                               "parenthesized_declarator", "attributed_declarator"})
 
 
+# a standard string made or taken apart by a call: ``std::string(1, ch)``, ``std::to_string(n)``, ``s.substr(1)`` and
+# ``s.c_str()`` of a variable declared ``std::string`` (an overload taking ``const std::string&`` or ``const char*``)
+_STRING_MAKERS = frozenset({"std.string", "std.to_string", "string", "std.string_view"})
+_STRING_PARTS = {"substr": "=std::string", "c_str": "=const char*", "data": "=const char*"}
+
+
+def _std_string_call(ex, owner: int, fn: _ts.Node | None) -> str:
+    """``=std::string`` / ``=const char*`` for a call that makes a standard string or takes one apart, else ``""``."""
+    if fn is None:
+        return ""
+    if fn.type in ("qualified_identifier", "identifier"):
+        name = ex.dotted(fn)
+        return ("=std::string_view" if name == "std.string_view" else "=std::string") if name in _STRING_MAKERS else ""
+    recv = fn.child_by_field_name("argument") if fn.type == "field_expression" else None
+    if recv is None or recv.type != "identifier" or ex.text(fn.child_by_field_name("operator")) != ".":
+        return ""
+    declared = ex._var_type(owner, ex.text(recv)) or ""
+    plain = declared.replace("const ", "").replace("&", "").strip()
+    return _STRING_PARTS.get(ex.text(fn.child_by_field_name("field")), "") if plain in ("std::string", "string") else ""
+
+
 class CppExtractor(CExtractor):
     language = "cpp"
     grammar = "cpp"
@@ -185,6 +206,9 @@ class CppExtractor(CExtractor):
                 targs = fn.child_by_field_name("arguments")
                 first = next((a for a in targs.named_children), None) if targs is not None else None
                 return "=" + self.text(first) if first is not None else ""
+            made = _std_string_call(self, owner, fn)
+            if made:
+                return made
         if arg.type == "pointer_expression" and not stars and arg.named_child_count:  # *this, *p: the pointee's type
             arg = arg.named_children[-1]
         if arg.type in ("this", "field_expression", "call_expression", "subscript_expression"):

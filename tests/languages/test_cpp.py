@@ -527,6 +527,22 @@ void node::set(const node& rhs) { rhs.ok(); }
 int helper(int a) { return a; }
 }
 void util::run() { helper(1); }
+""", "memory.h": """namespace lib {
+class memory { public: void merge(); void grow(); };
+class holder { public: void merge(); private: memory* m_pMemory; };
+class pool { public: void take(pool& rhs); void drop(); };
+}
+""", "memory.cpp": """#include "memory.h"
+namespace lib {
+void memory::merge() { grow(); }
+void memory::grow() {}
+void pool::take(pool& rhs) { rhs.drop(); }
+void pool::drop() {}
+}
+""", "holder.cpp": """#include "memory.h"
+namespace lib {
+void holder::merge() { m_pMemory->merge(); }
+}
 """, "main.cpp": """#include "node.h"
 int main() { lib::detail::node n; n.set(n); return n.ok(); }
 lib::detail::node* make() { return new lib::detail::node(); }
@@ -534,7 +550,11 @@ lib::detail::node* make() { return new lib::detail::node(); }
     assert calls[("main.make", 3)] == ["node.lib.detail.node.<init>:4"]
     assert calls[("node.lib.detail.node.set", 6)] == ["node.lib.detail.node.ok:5"]
     assert sorted(calls[("main.main", 2)]) == ["node.lib.detail.node.ok:5", "node.lib.detail.node.set:6"]
-    # util::run: util stays a namespace (no constructor, no const method)
+    # memory:: in memory.cpp, pool:: of a method taking a pool: classes (their methods join the header's)
+    assert calls[("memory.lib.memory.merge", 3)] == ["memory.lib.memory.grow:4"]
+    assert calls[("memory.lib.pool.take", 5)] == ["memory.lib.pool.drop:6"]
+    assert calls[("holder.lib.holder.merge", 3)] == ["memory.lib.memory.merge:3"]  # a field of the class: m_pMemory
+    # util::run in util.cpp: util stays a namespace (the file opens namespace util)
     assert calls[("util.util.run", 4)] == ["util.util.helper:2"]
 
 

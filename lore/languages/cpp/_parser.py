@@ -54,7 +54,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 
 MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})
 # ``node::node(``, ``node::~node(``, ``node::ok(...) const``: a lower-case scope that only a class can be
-_LOWER_CLASS = re.compile(rb"\b([a-z_]\w*)::(?:~?\1[ \t]*\(|~?\w+[ \t]*\([^;{}()]*\)[ \t]*const\b)")
+_LOWER_CLASS = re.compile(rb"\b([a-z_]\w*)::(?:~?\1[ \t]*\(|~?\w+[ \t]*\([^;{}()]*(?:\)[ \t]*const\b|\b\1[ \t]*[&*]))")
 _VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
                               "parenthesized_declarator", "attributed_declarator"})
 
@@ -94,8 +94,10 @@ class CppExtractor(CExtractor):
         self.plain: set[str] = set()  # names this file declares with a type that is no such container
         self.aliases: dict[str, _ts.Node] = {}  # typedefs / using-aliases of this file naming a container type
         self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
-        # lower-case scopes this file shows to be classes (``node::node()``, ``bool node::ok() const``)
+        # lower-case scopes this file shows to be classes (``node::node()``, ``bool node::ok() const``, ``void
+        # memory::merge(const memory& rhs)``, and ``memory::`` in memory.cpp)
         self.lower_classes = {m.group(1) for m in _LOWER_CLASS.finditer(self.source)} if b"::" in self.source else set()
+        self.lower_classes.add(Path(self.path).stem.encode())
         return super().run()
 
     # -- argument types (overloads) -------------------------------------------------------------
@@ -363,7 +365,8 @@ class CppExtractor(CExtractor):
     def _scope_kind(self, name: str) -> str:
         """What an unknown scope of a qualified definition is: a namespace when the file opens a namespace of that
         name (``namespace YAML {``) or it is lower case, else a class; a lower-case scope is a class where the file
-        defines its constructor or destructor (``node::node()``) or a ``const`` method of it (``bool node::ok() const``)."""
+        defines its constructor or destructor (``node::node()``), a ``const`` method of it (``bool node::ok() const``)
+        or a method taking it (``void memory::merge(const memory& rhs)``), or where the file is named like it."""
         if (name[:1].isupper() or name.encode() in self.lower_classes) and not any(s.kind == "namespace" and s.name == name for s in self.pf.symbols):
             return "class"
         return "namespace"

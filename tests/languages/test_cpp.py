@@ -591,3 +591,29 @@ void Run(Emitter& out, const std::string& s, Unknown u) {
     assert calls[("e.y.Run", 9)] == ["e.y.Emitter.Write:3"]
     assert calls[("e.y.Run", 10)] == ["e.y.Emitter.Put:6"]
     assert sorted(calls[("e.y.Run", 11)]) == ["e.y.Emitter.Write:3", "e.y.Emitter.Write:4", "e.y.Emitter.Write:5"]
+
+
+def test_an_inline_namespace_lends_its_names_to_the_enclosing_one(tmp_path):
+    calls = _calls(tmp_path, {"util.h": """namespace g {
+inline namespace internal {
+bool Demangle(const char* name);
+const char* ShortName();
+}
+namespace hidden {
+int Secret();
+}
+}
+""", "util.cc": """#include "util.h"
+namespace g {
+inline namespace internal {
+bool Demangle(const char* name) { return ShortName() != nullptr; }
+const char* ShortName() { return "x"; }
+}
+}
+""", "main.cc": """#include "util.h"
+using namespace g;
+int main() { Demangle("a"); g::Demangle("b"); g::internal::ShortName(); internal::ShortName(); Secret(); return 0; }
+"""}, lines=True)
+    # g::internal::ShortName() is not followed (the inline name is an alias at file level only): unbound, as Secret
+    assert sorted(calls[("main.main", 3)]) == ["util.g.Demangle:4", "util.g.Demangle:4", "util.g.ShortName:5"]
+    assert calls[("util.g.Demangle", 4)] == ["util.g.ShortName:5"]

@@ -298,6 +298,10 @@ class CppExtractor(CExtractor):
             parts = [p for p in self.text(node.child_by_field_name("name")).replace("::", ".").split(".") if p]
             if not parts:
                 return None  # anonymous namespace: its names belong to the file
+            if len(parts) == 1 and self.pf.symbols[owner].kind == "namespace" and any(c.type == "inline" for c in node.children):
+                # inline namespace g::v { f(); }: f is g::f to every caller (the language's rule), and g::v::f too
+                self.add_import(0, f"namespace {self._path_of(owner)}", node, None, parts[0])
+                return None
             for part in parts[:-1]:  # namespace a::b { }: b inside a
                 owner = self._placeholder(node, owner, part, "namespace")
             local = self.add_symbol(node, owner, parts[-1], "namespace", body=node.child_by_field_name("body"))
@@ -307,6 +311,15 @@ class CppExtractor(CExtractor):
         if got is not None and kind in ("class", "struct") and self._is_static(node):
             self.pf.symbols[got].exported = False  # namespace { class Helper }: no other file's Helper is its twin
         return got
+
+    def _path_of(self, ns: int) -> str:
+        """The C++ path of a namespace symbol (``a::b``)."""
+        names = []
+        i: int | None = ns
+        while i is not None and self.pf.symbols[i].kind == "namespace":
+            names.append(self.pf.symbols[i].name)
+            i = self.pf.symbols[i].parent
+        return "::".join(reversed(names))
 
     def _placeholder(self, node: _ts.Node, owner: int, name: str, kind: str) -> int:
         """A declaration-only namespace or class named by a qualified definition (``void ns::A::m()``)."""

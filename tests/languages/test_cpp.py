@@ -617,3 +617,34 @@ int main() { Demangle("a"); g::Demangle("b"); g::internal::ShortName(); internal
     # g::internal::ShortName() is not followed (the inline name is an alias at file level only): unbound, as Secret
     assert sorted(calls[("main.main", 3)]) == ["util.g.Demangle:4", "util.g.Demangle:4", "util.g.ShortName:5"]
     assert calls[("util.g.Demangle", 4)] == ["util.g.ShortName:5"]
+
+
+def test_a_method_defined_in_both_branches_of_an_unset_flag_binds_the_default_build(tmp_path):
+    calls = _calls(tmp_path, {"pc.h": """namespace bm {
+class Counters {
+ public:
+  static bool Initialize();
+  bool Read();
+  void Reset();
+};
+}
+""", "pc.cc": """#include "pc.h"
+namespace bm {
+#if defined HAVE_LIBPFM
+bool Counters::Initialize() { return true; }
+void Counters::Reset() {}
+#else
+bool Counters::Initialize() { return false; }
+#endif
+#ifdef USE_FAST
+bool Counters::Read() { return true; }
+#endif
+#ifdef USE_SLOW
+bool Counters::Read() { return false; }
+#endif
+void Use(Counters& c) { Counters::Initialize(); c.Read(); c.Reset(); }
+}
+"""}, lines=True)
+    # Read: in two branches both off (no default build's one): both stay; Reset: only in a skipped branch, kept
+    assert sorted(calls[("pc.bm.Use", 15)]) == ["pc.bm.Counters.Initialize:7", "pc.bm.Counters.Read:10",
+                                                "pc.bm.Counters.Read:13", "pc.bm.Counters.Reset:5"]

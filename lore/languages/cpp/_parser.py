@@ -22,7 +22,9 @@ from ...parsers import _ts
 from ...parsers._common import clip_signature
 from ...parsers.records import ParsedFile
 from ..c._extract import CExtractor
-from . import _aliases
+from ._aliases import on_namespace_alias as _namespace_alias
+from ._aliases import on_typedef as _typedef
+from ._aliases import on_using as _using
 from ._elements import (
     CASTS,
     element_levels,
@@ -492,10 +494,10 @@ class CppExtractor(CExtractor):
             self.record_arity(node.child_by_field_name("arguments"))
 
     def on_using(self, node: _ts.Node, owner: int) -> None:
-        _aliases.on_using(self, node, owner)
+        _using(self, node, owner)
 
     def on_namespace_alias(self, node: _ts.Node, owner: int) -> None:
-        _aliases.on_namespace_alias(self, node, owner)
+        _namespace_alias(self, node, owner)
 
     def on_typedef(self, node: _ts.Node, owner: int) -> None:
-        _aliases.on_typedef(self, node, owner)
+        _typedef(self, node, owner)

@@ -5,7 +5,8 @@ as ``A::m``: children of ``A`` when ``A`` is declared in the same file, else of 
 placeholder ``A`` in the namespace the definition names, which the resolver pairs with the real
 class by its name inside the namespaces); namespaces are ``namespace`` symbols (``namespace a::b``
 nests two), so ``ns::f()`` resolves through them and through the other blocks of the same namespace
-in other files. ``using namespace ns;``, ``using ns::X;`` and ``namespace fs = a::b;`` are imports of
+in other files; an inline namespace's members are its enclosing namespace's, and macros (``#define``)
+belong to the file whatever scope they sit in. ``using namespace ns;``, ``using ns::X;`` and ``namespace fs = a::b;`` are imports of
 module ``namespace ns`` (star, member, alias). Base classes are ``extends`` relations. ``this->m()`` is
 ``this.m``; ``new T(...)`` and ``T x(...)`` are constructions of ``T`` (constructors are named ``<init>``
 as in Java: named like their class they would shadow it). Locals declared ``auto x = make()`` bind the

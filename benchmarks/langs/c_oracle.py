@@ -30,6 +30,7 @@ The projects, chosen before the rules were written (issue 30):
   ``include/`` and ``arch/x86/include/`` (C, for ``kfree``), ``redis/hiredis`` and ``lua/lua`` (C); for the
   C++ half of issue 30 also ``google/snappy``, ``open-source-parsers/jsoncpp`` (CMake) and ``fmtlib/fmt``
   (C++), then ``jarro2783/cxxopts``, ``google/re2`` and ``google/double-conversion`` (C++, its third step);
+  then ``google/glog``, ``gflags/gflags``, ``google/benchmark`` and ``google/crc32c`` (C++, CMake, its fourth step);
   for the C rules of issue 30's third step also ``akheron/jansson``, ``libevent/libevent``,
   ``google/brotli`` (CMake) and ``facebook/zstd``'s ``lib/`` (C);
 * reported on (their misses were not read while tuning): ``jqlang/jq``, ``madler/zlib``, ``lz4/lz4`` and

@@ -456,3 +456,195 @@ void run(const Doc& doc) {
 """}, lines=True)
     got = calls[("t.run", 7)]
     assert "t.Check:4" in got and "t.Check:5" not in got  # the template fits as well as the enum overload, no better
+
+
+def test_if_branches_that_open_two_braces_read_one_branch(tmp_path):
+    """``#ifdef X`` / ``if (a) {`` / ``#else`` / ``if (b) {`` / ``#endif``: two braces opened for one closed lose the
+    rest of the file (its namespace, so ``Init`` would not join the header's ``g::Init``); one branch is read."""
+    calls = _calls(tmp_path, {"g.h": """namespace g {
+// Starts.
+void Init(const char* name);
+// Writes.
+void Flush();
+}
+""", "g.cc": """#include "g.h"
+namespace g {
+void Flush() {
+#ifdef HAVE_X
+  if (true) {
+#else
+  if (false) {
+#endif
+    Other();
+  }
+}
+void Init(const char* name) { Flush(); }
+}
+""", "main.cc": """#include "g.h"
+int main() { g::Init("x"); g::Flush(); Missing(); return 0; }
+"""}, lines=True)
+    assert calls[("main.main", 2)] == ["g.g.Init:12", "g.g.Flush:3"]
+    assert calls[("g.g.Init", 12)] == ["g.g.Flush:3"]
+    assert calls[("g.g.Flush", 9)] == []  # Other is declared nowhere: unbound
+
+
+def test_a_macro_defined_inside_a_namespace_is_called_by_its_bare_name(tmp_path):
+    calls = _calls(tmp_path, {"log.h": """namespace base {
+namespace internal {
+int Compare(int a, int b);
+#define CHECK_EQ(a, b) base::internal::Compare(a, b)
+}
+}
+""", "main.cc": """#include "log.h"
+int main() { CHECK_EQ(1, 2); Compare(1, 2); return 0; }
+"""}, lines=True)
+    # the macro, not a member of base::internal; Compare is one (no using-directive here): unbound
+    assert calls[("main.main", 2)] == ["log.CHECK_EQ:4"]
+
+
+def test_a_lower_case_class_defined_out_of_line_is_a_class(tmp_path):
+    """``node::node()`` and ``bool node::ok() const`` show ``node`` to be a class (a lower-case scope is otherwise
+    taken for a namespace): its out-of-line methods join the header's class, its constructor is ``<init>``."""
+    calls = _calls(tmp_path, {"node.h": """namespace lib {
+namespace detail {
+class node {
+ public:
+  node();
+  bool ok() const;
+  void set(const node& rhs);
+};
+}
+}
+""", "node.cpp": """#include "node.h"
+namespace lib {
+namespace detail {
+node::node() {}
+bool node::ok() const { return true; }
+void node::set(const node& rhs) { rhs.ok(); }
+}
+}
+""", "util.cpp": """namespace util {
+int helper(int a) { return a; }
+}
+void util::run() { helper(1); }
+""", "memory.h": """namespace lib {
+class memory { public: void merge(); void grow(); };
+class holder { public: void merge(); private: memory* m_pMemory; };
+class pool { public: void take(pool& rhs); void drop(); };
+}
+""", "memory.cpp": """#include "memory.h"
+namespace lib {
+void memory::merge() { grow(); }
+void memory::grow() {}
+void pool::take(pool& rhs) { rhs.drop(); }
+void pool::drop() {}
+}
+""", "holder.cpp": """#include "memory.h"
+namespace lib {
+void holder::merge() { m_pMemory->merge(); }
+}
+""", "main.cpp": """#include "node.h"
+int main() { lib::detail::node n; n.set(n); return n.ok(); }
+lib::detail::node* make() { return new lib::detail::node(); }
+"""}, lines=True)
+    assert calls[("main.make", 3)] == ["node.lib.detail.node.<init>:4"]
+    assert calls[("node.lib.detail.node.set", 6)] == ["node.lib.detail.node.ok:5"]
+    assert sorted(calls[("main.main", 2)]) == ["node.lib.detail.node.ok:5", "node.lib.detail.node.set:6"]
+    # memory:: in memory.cpp, pool:: of a method taking a pool: classes (their methods join the header's)
+    assert calls[("memory.lib.memory.merge", 3)] == ["memory.lib.memory.grow:4"]
+    assert calls[("memory.lib.pool.take", 5)] == ["memory.lib.pool.drop:6"]
+    assert calls[("holder.lib.holder.merge", 3)] == ["memory.lib.memory.merge:3"]  # a field of the class: m_pMemory
+    # util::run in util.cpp: util stays a namespace (the file opens namespace util)
+    assert calls[("util.util.run", 4)] == ["util.util.helper:2"]
+
+
+def test_overloads_by_a_standard_string_made_or_taken_apart(tmp_path):
+    """``std::string(1, ch)``, ``std::to_string(n)``, ``s.substr(1)`` are strings, ``s.c_str()`` a ``const char*``: the
+    overload taking that type is called; an argument of unknown type keeps every candidate."""
+    calls = _calls(tmp_path, {"e.h": """#include <string>
+namespace y {
+class Emitter {
+ public:
+  Emitter& Write(const std::string& str);
+  Emitter& Write(bool b);
+  Emitter& Write(char ch);
+  void Put(const char* s);
+  void Put(int n);
+};
+}
+""", "e.cpp": """#include "e.h"
+namespace y {
+Emitter& Emitter::Write(const std::string& str) { return *this; }
+Emitter& Emitter::Write(bool b) { return Write(std::string(1, 'x')); }
+Emitter& Emitter::Write(char ch) { return Write(std::to_string(ch)); }
+void Emitter::Put(const char* s) {}
+void Emitter::Put(int n) {}
+void Run(Emitter& out, const std::string& s, Unknown u) {
+  out.Write(s.substr(1));
+  out.Put(s.c_str());
+  out.Write(u.get());
+}
+}
+"""}, lines=True)
+    assert calls[("e.y.Emitter.Write", 4)] == ["e.y.Emitter.Write:3"]
+    assert calls[("e.y.Emitter.Write", 5)] == ["e.y.Emitter.Write:3"]
+    assert calls[("e.y.Run", 9)] == ["e.y.Emitter.Write:3"]
+    assert calls[("e.y.Run", 10)] == ["e.y.Emitter.Put:6"]
+    assert sorted(calls[("e.y.Run", 11)]) == ["e.y.Emitter.Write:3", "e.y.Emitter.Write:4", "e.y.Emitter.Write:5"]
+
+
+def test_an_inline_namespace_lends_its_names_to_the_enclosing_one(tmp_path):
+    calls = _calls(tmp_path, {"util.h": """namespace g {
+inline namespace internal {
+bool Demangle(const char* name);
+const char* ShortName();
+}
+namespace hidden {
+int Secret();
+}
+}
+""", "util.cc": """#include "util.h"
+namespace g {
+inline namespace internal {
+bool Demangle(const char* name) { return ShortName() != nullptr; }
+const char* ShortName() { return "x"; }
+}
+}
+""", "main.cc": """#include "util.h"
+using namespace g;
+int main() { Demangle("a"); g::Demangle("b"); g::internal::ShortName(); internal::ShortName(); Secret(); return 0; }
+"""}, lines=True)
+    # g::internal::ShortName() is not followed (the inline name is an alias at file level only): unbound, as Secret
+    assert sorted(calls[("main.main", 3)]) == ["util.g.Demangle:4", "util.g.Demangle:4", "util.g.ShortName:5"]
+    assert calls[("util.g.Demangle", 4)] == ["util.g.ShortName:5"]
+
+
+def test_a_method_defined_in_both_branches_of_an_unset_flag_binds_the_default_build(tmp_path):
+    calls = _calls(tmp_path, {"pc.h": """namespace bm {
+class Counters {
+ public:
+  static bool Initialize();
+  bool Read();
+  void Reset();
+};
+}
+""", "pc.cc": """#include "pc.h"
+namespace bm {
+#if defined HAVE_LIBPFM
+bool Counters::Initialize() { return true; }
+void Counters::Reset() {}
+#else
+bool Counters::Initialize() { return false; }
+#endif
+#ifdef USE_FAST
+bool Counters::Read() { return true; }
+#endif
+#ifdef USE_SLOW
+bool Counters::Read() { return false; }
+#endif
+void Use(Counters& c) { Counters::Initialize(); c.Read(); c.Reset(); }
+}
+"""}, lines=True)
+    # Read: in two branches both off (no default build's one): both stay; Reset: only in a skipped branch, kept
+    assert sorted(calls[("pc.bm.Use", 15)]) == ["pc.bm.Counters.Initialize:7", "pc.bm.Counters.Read:10",
+                                                "pc.bm.Counters.Read:13", "pc.bm.Counters.Reset:5"]

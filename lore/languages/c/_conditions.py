@@ -251,7 +251,7 @@ _GNUC_AT_LEAST = re.compile(r"\b__GNUC__\s*(>=|>)\s*(\d+)\b")
 _INT = re.compile(r"\(?\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?")
 _CHAINS = ("preproc_if", "preproc_ifdef")
 _LINKS = ("preproc_elif", "preproc_elifdef", "preproc_else")
-_INTO = frozenset({"linkage_specification", "declaration_list"})
+_INTO = frozenset({"linkage_specification", "declaration_list", "namespace_definition"})  # C++: #if inside a namespace
 
 
 def _and(a: bool | None, b: bool | None) -> bool | None:

@@ -5,7 +5,8 @@ as ``A::m``: children of ``A`` when ``A`` is declared in the same file, else of 
 placeholder ``A`` in the namespace the definition names, which the resolver pairs with the real
 class by its name inside the namespaces); namespaces are ``namespace`` symbols (``namespace a::b``
 nests two), so ``ns::f()`` resolves through them and through the other blocks of the same namespace
-in other files. ``using namespace ns;``, ``using ns::X;`` and ``namespace fs = a::b;`` are imports of
+in other files; an inline namespace's members are its enclosing namespace's, and macros (``#define``)
+belong to the file whatever scope they sit in. ``using namespace ns;``, ``using ns::X;`` and ``namespace fs = a::b;`` are imports of
 module ``namespace ns`` (star, member, alias). Base classes are ``extends`` relations. ``this->m()`` is
 ``this.m``; ``new T(...)`` and ``T x(...)`` are constructions of ``T`` (constructors are named ``<init>``
 as in Java: named like their class they would shadow it). Locals declared ``auto x = make()`` bind the
@@ -22,16 +23,18 @@ from ...parsers import _ts
 from ...parsers._common import clip_signature
 from ...parsers.records import ParsedFile
 from ..c._extract import CExtractor
+from ._aliases import on_namespace_alias as _namespace_alias
+from ._aliases import on_typedef as _typedef
+from ._aliases import on_using as _using
 from ._elements import (
     CASTS,
     element_levels,
-    element_of,
     for_range,
     iterator_binding,
     spelling,
     subscript_bindings,
 )
-from ._source import cpp_source
+from ._source import cpp_source, one_branch
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -46,12 +49,38 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [c.callee for c in pf.calls], [(r.target, r.kind) for r in pf.relations]
     (['this.step'], [('B', 'extends')])
     """
-    return CppExtractor(path, cpp_source(source), module).run()
+    source = cpp_source(source)
+    pf = CppExtractor(path, source, module).run()
+    flat = one_branch(source) if pf.syntax_errors else None  # #if branches that open two braces for one close
+    return CppExtractor(path, flat, module).run() if flat is not None else pf
 
 
 MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})
+# ``node::node(``, ``node::~node(``, ``node::ok(...) const``: a lower-case scope that only a class can be
+_LOWER_CLASS = re.compile(rb"\b([a-z_]\w*)::(?:~?\1[ \t]*\(|~?\w+[ \t]*\([^;{}()]*(?:\)[ \t]*const\b|\b\1[ \t]*[&*]))")
 _VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
                               "parenthesized_declarator", "attributed_declarator"})
+
+
+# a standard string made or taken apart by a call: ``std::string(1, ch)``, ``std::to_string(n)``, ``s.substr(1)`` and
+# ``s.c_str()`` of a variable declared ``std::string`` (an overload taking ``const std::string&`` or ``const char*``)
+_STRING_MAKERS = frozenset({"std.string", "std.to_string", "string", "std.string_view"})
+_STRING_PARTS = {"substr": "=std::string", "c_str": "=const char*", "data": "=const char*"}
+
+
+def _std_string_call(ex, owner: int, fn: _ts.Node | None) -> str:
+    """``=std::string`` / ``=const char*`` for a call that makes a standard string or takes one apart, else ``""``."""
+    if fn is None:
+        return ""
+    if fn.type in ("qualified_identifier", "identifier"):
+        name = ex.dotted(fn)
+        return ("=std::string_view" if name == "std.string_view" else "=std::string") if name in _STRING_MAKERS else ""
+    recv = fn.child_by_field_name("argument") if fn.type == "field_expression" else None
+    if recv is None or recv.type != "identifier" or ex.text(fn.child_by_field_name("operator")) != ".":
+        return ""
+    declared = ex._var_type(owner, ex.text(recv)) or ""
+    plain = declared.replace("const ", "").replace("&", "").strip()
+    return _STRING_PARTS.get(ex.text(fn.child_by_field_name("field")), "") if plain in ("std::string", "string") else ""
 
 
 class CppExtractor(CExtractor):
@@ -68,6 +97,10 @@ class CppExtractor(CExtractor):
         self.plain: set[str] = set()  # names this file declares with a type that is no such container
         self.aliases: dict[str, _ts.Node] = {}  # typedefs / using-aliases of this file naming a container type
         self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
+        # lower-case scopes this file shows to be classes (``node::node()``, ``bool node::ok() const``, ``void
+        # memory::merge(const memory& rhs)``, and ``memory::`` in memory.cpp)
+        self.lower_classes = {m.group(1) for m in _LOWER_CLASS.finditer(self.source)} if b"::" in self.source else set()
+        self.lower_classes.add(Path(self.path).stem.encode())
         return super().run()
 
     # -- argument types (overloads) -------------------------------------------------------------
@@ -178,6 +211,9 @@ class CppExtractor(CExtractor):
                 targs = fn.child_by_field_name("arguments")
                 first = next((a for a in targs.named_children), None) if targs is not None else None
                 return "=" + self.text(first) if first is not None else ""
+            made = _std_string_call(self, owner, fn)
+            if made:
+                return made
         if arg.type == "pointer_expression" and not stars and arg.named_child_count:  # *this, *p: the pointee's type
             arg = arg.named_children[-1]
         if arg.type in ("this", "field_expression", "call_expression", "subscript_expression"):
@@ -265,6 +301,10 @@ class CppExtractor(CExtractor):
             parts = [p for p in self.text(node.child_by_field_name("name")).replace("::", ".").split(".") if p]
             if not parts:
                 return None  # anonymous namespace: its names belong to the file
+            if len(parts) == 1 and self.pf.symbols[owner].kind == "namespace" and any(c.type == "inline" for c in node.children):
+                # inline namespace g::v { f(); }: f is g::f to every caller (the language's rule), and g::v::f too
+                self.add_import(0, f"namespace {self._path_of(owner)}", node, None, parts[0])
+                return None
             for part in parts[:-1]:  # namespace a::b { }: b inside a
                 owner = self._placeholder(node, owner, part, "namespace")
             local = self.add_symbol(node, owner, parts[-1], "namespace", body=node.child_by_field_name("body"))
@@ -274,6 +314,15 @@ class CppExtractor(CExtractor):
         if got is not None and kind in ("class", "struct") and self._is_static(node):
             self.pf.symbols[got].exported = False  # namespace { class Helper }: no other file's Helper is its twin
         return got
+
+    def _path_of(self, ns: int) -> str:
+        """The C++ path of a namespace symbol (``a::b``)."""
+        names = []
+        i: int | None = ns
+        while i is not None and self.pf.symbols[i].kind == "namespace":
+            names.append(self.pf.symbols[i].name)
+            i = self.pf.symbols[i].parent
+        return "::".join(reversed(names))
 
     def _placeholder(self, node: _ts.Node, owner: int, name: str, kind: str) -> int:
         """A declaration-only namespace or class named by a qualified definition (``void ns::A::m()``)."""
@@ -331,8 +380,10 @@ class CppExtractor(CExtractor):
 
     def _scope_kind(self, name: str) -> str:
         """What an unknown scope of a qualified definition is: a namespace when the file opens a namespace of that
-        name (``namespace YAML {``) or it is lower case, else a class."""
-        if name[:1].isupper() and not any(s.kind == "namespace" and s.name == name for s in self.pf.symbols):
+        name (``namespace YAML {``) or it is lower case, else a class; a lower-case scope is a class where the file
+        defines its constructor or destructor (``node::node()``), a ``const`` method of it (``bool node::ok() const``)
+        or a method taking it (``void memory::merge(const memory& rhs)``), or where the file is named like it."""
+        if (name[:1].isupper() or name.encode() in self.lower_classes) and not any(s.kind == "namespace" and s.name == name for s in self.pf.symbols):
             return "class"
         return "namespace"
 
@@ -418,6 +469,11 @@ class CppExtractor(CExtractor):
                     self.local_binding(owner, self.text(name_node), name_node, tnode, None)
         super().on_decl(node, owner)
 
+    def on_macro(self, node: _ts.Node, owner: int) -> None:
+        """A ``#define`` inside a namespace or class is no member of it: the preprocessor knows no scopes, and
+        ``CHECK_EQ(a, b)`` is called by its bare name from files that never open the namespace."""
+        super().on_macro(node, 0)
+
     def on_field_init(self, node: _ts.Node, owner: int) -> None:
         """``Derived::Derived() : Base(1), s_(x)``: an initializer named like a type (upper case first, or qualified,
         or with template arguments) constructs that base; a member's (``s_``, ``m_pNode``) is left alone."""
@@ -439,65 +495,10 @@ class CppExtractor(CExtractor):
             self.record_arity(node.child_by_field_name("arguments"))
 
     def on_using(self, node: _ts.Node, owner: int) -> None:
-        """``using namespace a::b;`` (star), ``using a::X;`` (member X); not ``using Base::Base;`` in a class."""
-        if self.pf.symbols[owner].kind in ("class", "struct"):
-            return
-        target = next((c for c in node.named_children if c.type in ("qualified_identifier", "identifier",
-                                                                     "namespace_identifier")), None)
-        path = self.spell(target) if target is not None else ""
-        if not path:
-            return
-        if any(c.type == "namespace" for c in node.children):
-            self.add_import(owner, f"namespace {path.replace('.', '::')}", node, "*")
-            return
-        scope, _, name = path.rpartition(".")
-        if scope:
-            self.add_import(owner, f"namespace {scope.replace('.', '::')}", node, name)
+        _using(self, node, owner)
 
     def on_namespace_alias(self, node: _ts.Node, owner: int) -> None:
-        """``namespace fs = std::filesystem;``: the name ``fs`` for that namespace."""
-        alias = self.text(node.child_by_field_name("name"))
-        target = next((c for c in node.named_children if c.type in ("nested_namespace_specifier",
-                                                                     "namespace_identifier")
-                       and c != node.child_by_field_name("name")), None)
-        if alias and target is not None:
-            self.add_import(owner, f"namespace {self.text(target).replace(' ', '')}", node, None, alias)
+        _namespace_alias(self, node, owner)
 
     def on_typedef(self, node: _ts.Node, owner: int) -> None:
-        """``typedef T Name;`` and ``using Name = T;``: a ``type_alias`` that extends ``T``, so a value declared
-        ``Name`` has ``T``'s members (an alias of a library type: the library's, never guessed by name)."""
-        if node.type != "alias_declaration":
-            before = len(self.pf.symbols)
-            super().on_typedef(node, owner)
-            target = self._written_type(node.child_by_field_name("type"))
-            held = self.direct_type(node.child_by_field_name("type"))  # typedef std::shared_ptr<node> shared_node;
-            written = node.child_by_field_name("type")
-            if written is not None and element_of(self, written) is not None:  # typedef std::vector<Foo*> Files;
-                for local in range(before, len(self.pf.symbols)):
-                    self.aliases[self.pf.symbols[local].name] = written
-            for local in range(before, len(self.pf.symbols)):
-                if target and self.pf.symbols[local].kind == "type_alias" and self.pf.symbols[local].name != target \
-                        and not self.is_type_param(local, target):
-                    if held and held != target and not self.is_type_param(local, held):
-                        self.add_relation(local, held, "extends", node)  # first: n->m() is the held type's m
-                    self.add_relation(local, target, "extends", node)
-            return
-        name = self.text(node.child_by_field_name("name"))  # using Name = Type;
-        if not name:
-            return
-        local = self.add_symbol(node, owner, name, "type_alias", doc_node=node)
-        if self.pf.symbols[owner].kind in ("module", "namespace"):
-            self.type_locals.setdefault(name, local)
-        self.template_params(node, local)
-        self.add_types(local, node.child_by_field_name("type"), "annotation")
-        tnode = node.child_by_field_name("type")
-        if tnode is not None and tnode.type == "type_descriptor":  # using X = const T<A>;: T
-            tnode = tnode.child_by_field_name("type")
-        if tnode is not None and element_of(self, tnode) is not None:  # using Files = std::vector<Foo*>: Foo elements
-            self.aliases[name] = tnode
-        target = self._written_type(tnode)  # a wrapper as written: CharReaderPtr(...) makes a unique_ptr
-        held = self.direct_type(tnode)  # and what it holds, first: p->read() is the CharReader's read
-        if held and held != target and held != name and not self.is_type_param(local, held):
-            self.add_relation(local, held, "extends", node)
-        if target and target != name and not self.is_type_param(local, target):
-            self.add_relation(local, target, "extends", node)
+        _typedef(self, node, owner)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .._rules import record_of, twin_member
+from ..c._build import _not_built
 from ..c._overloads import _relative_name
 from ..c._rules import CRules, _c_classes
 
@@ -35,6 +36,18 @@ class CppRules(CRules):
             if kids:
                 return ("sym", kids[-1]), "self_method"
         return None
+
+    def choose_overload(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
+        """C's choice, then of methods that stay alike (``bool PerfCounters::Initialize()`` in ``#if defined
+        HAVE_LIBPFM`` and again in its ``#else``) the ones a default build compiles, when any is (as C binds a
+        name defined in both branches of a flag no file defines)."""
+        got = super().choose_overload(world, ctx, call, targets)
+        if len(got) < 2:
+            return got
+        built = [t for t in got if t[0] is None or not _not_built(world, t[0])]
+        if not built or len(built) == len(got):
+            return got
+        return [(tid, res, conf * len(got) / len(built)) for tid, res, conf in built]
 
     def detached_member(self, world, type_id: int, name: str):
         """Members of the class's twins (:func:`_twins`): methods, fields and bases declared or defined apart."""

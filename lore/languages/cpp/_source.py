@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from ..c._macros import blank_macro_noise
+from ...parsers import _ts
+from ..c._macros import blank_macro_noise, flatten_conditionals
 
 # An export or attribute macro between a declaration's type and its name (``String JSON_API f(...)``,
 # ``JSONCPP_NORETURN void f()``, ``class LEVELDB_EXPORT DB``): the grammar reads a second type and loses
@@ -153,3 +154,42 @@ def cpp_source(source: bytes) -> bytes:
         if blank:
             lines[i] = b" " * len(line.rstrip(b"\r")) + (b"\r" if line.endswith(b"\r") else b"")
     return b"\n".join(lines)
+
+
+def parse_loss(tree: _ts.Tree) -> tuple[int, int]:
+    """How much of the source a parse lost: the bytes under its ERROR nodes (one unbalanced brace can turn the whole
+    file into one ERROR, which a count of errors would score as a single one), then the number of ERROR and MISSING
+    nodes (a missing ``}`` is empty, but it nests every later function in the one before)."""
+    lost = count = 0
+    stack = [tree.root_node] if tree.root_node.has_error else []
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            lost += node.end_byte - node.start_byte
+            count += 1
+        elif node.has_error:
+            stack.extend(node.children)
+    return lost, count
+
+
+def one_branch(source: bytes) -> bytes | None:
+    r"""``source`` with the ``#if`` chains that break the parse read as a build would, one branch each
+    (:func:`~lore.languages.c._macros.flatten_conditionals`), when that parse loses less of the file; else ``None``.
+    Called only for a file whose parse has errors: ``#ifdef X`` / ``if (a) {`` / ``#else`` / ``if (b) {`` / ``#endif``
+    opens two braces for one close, and the grammar loses everything to the end of the file (every namespace and class
+    around it).
+
+    Examples
+    --------
+    >>> src = b"namespace g {\nvoid f() {\n#ifdef X\n  if (a) {\n#else\n  if (b) {\n#endif\n    h();\n  }\n}\nvoid k() {}\n}\n"
+    >>> one_branch(src).split(b"\n")[3:6]
+    [b'  if (a) {', b'     ', b'          ']
+    >>> one_branch(b"int f();\n") is None
+    True
+    """
+    if b"#" not in source:
+        return None
+    flat = flatten_conditionals(source)
+    if flat == source or parse_loss(_ts.parse("cpp", flat)) >= parse_loss(_ts.parse("cpp", source)):
+        return None
+    return flat

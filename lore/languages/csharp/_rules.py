@@ -87,17 +87,22 @@ class CSharpRules(CachedRules):
         parts = call.callee.split(".")
         if call.kind != "call" or len(parts) < 2 or parts[0] in ("this", "super()"):
             return [_by_arity(world, ctx, call, t) for t in targets] if call.kind in ("call", "new") else targets
-        if any(t[0] is not None and t[1] not in _WEAK for t in targets):
-            return [_by_arity(world, ctx, call, t) for t in targets]
+        for t in targets:
+            if t[0] is not None and t[1] not in _WEAK:
+                return [_by_arity(world, ctx, call, t) for t in targets]
         exts = visible_extensions(world, ctx, parts[-1])
         if not exts:
             return targets
         names = self._receiver_types(world, ctx, call, parts)
-        typed = [e for e in exts if names and _this_type(world, e).rsplit(".", 1)[-1] in names]
+        if names:
+            this = _this_types(world, exts)
+            typed = [e for e in exts if this[e].rsplit(".", 1)[-1] in names]
+        else:
+            typed = []
         if typed:
             chosen, res = typed, "annotated_type"
         elif names:  # the receiver's type is known: only an extension on any type (``this T x``) takes it
-            chosen, res = [e for e in exts if not _this_type(world, e)], "unique_name"
+            chosen, res = [e for e in exts if not this[e]], "unique_name"
             if not chosen:
                 return targets
         else:
@@ -140,8 +145,11 @@ class CSharpRules(CachedRules):
         while inner is not None and syms[inner].kind not in _TYPES:
             inner = syms[inner].parent
         key = (ctx.frow.id, ctx.enclosing_class(scope), inner, name)
-        return world.settled(world_cache(world, "csharp-package-member", dict), key,
-                             lambda: self._package_member(world, ctx, scope, name))
+        memo = world_cache(world, "csharp-package-member", dict)
+        got = memo.get(key, _MISSING)  # most questions are settled ones: no frame for World.settled
+        if got is not _MISSING:
+            return got
+        return world.settled(memo, key, lambda: self._package_member(world, ctx, scope, name))
 
     def _package_member(self, world, ctx, scope: int, name: str):
         got = inherited_member(world, ctx, scope, name, own=True)
@@ -239,7 +247,10 @@ def _partial_types(world) -> frozenset[int]:
                 out.update(types)
         return frozenset(out)
 
-    return world_cache(world, "csharp-partial-types", build)
+    try:  # asked on every member lookup of a C# type: no frame for world_cache once built
+        return world.__dict__["_lang_cache"]["csharp-partial-types"]
+    except KeyError:
+        return world_cache(world, "csharp-partial-types", build)
 
 
 def _file_spaces(world) -> tuple[dict[str, list[int]], dict[int, set[str]]]:
@@ -286,11 +297,17 @@ def namespace_types(world) -> dict[str, dict[str, list[tuple[int, int]]]]:
 
 
 def namespaces(world) -> dict[str, list[int]]:
-    return _file_spaces(world)[0]
+    try:
+        return world.__dict__["_lang_cache"]["csharp-namespaces"][0]
+    except KeyError:
+        return _file_spaces(world)[0]
 
 
 def file_namespaces(world) -> dict[int, set[str]]:
-    return _file_spaces(world)[1]
+    try:
+        return world.__dict__["_lang_cache"]["csharp-namespaces"][1]
+    except KeyError:
+        return _file_spaces(world)[1]
 
 
 def visible_namespaces(world, module_id: int) -> list[str]:
@@ -313,6 +330,7 @@ def _visible(world, module_id: int) -> list[str]:
     return out
 
 
+_MISSING = object()
 _WEAK = frozenset({"external", "builtin", "unresolved", "same_file_name", "unique_name", "ambiguous_name"})
 _GUESS = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
 
@@ -361,14 +379,12 @@ def _extensions(world) -> dict[str, list[int]]:
 
 def visible_extensions(world, ctx, name: str) -> list[int]:
     """The extension methods called ``name`` in the namespaces file ``ctx`` sees (its own, around it, used)."""
-    cands = _extensions(world).get(name)
-    if not cands:
-        return []
     cache = world_cache(world, "csharp-visible-extensions", dict)
     key = (ctx.frow.id, name)
     got = cache.get(key)
-    if got is None:
-        got = cache[key] = _visible_extensions(world, ctx, cands)
+    if got is None:  # asked at most call sites with a receiver: the extension table only on a miss
+        cands = _extensions(world).get(name)
+        got = cache[key] = _visible_extensions(world, ctx, cands) if cands else []
     return got
 
 
@@ -391,6 +407,16 @@ def _visible_extensions(world, ctx, cands: list[int]) -> list[int]:
 def _this_type(world, sid: int) -> str:
     _c, sym = record_of(world, sid)
     return sym.params[0][1] if sym is not None and sym.params else ""
+
+
+def _this_types(world, exts: list[int]) -> dict[int, str]:
+    """Extension method id -> the type its ``this`` parameter names, for (at least) ``exts``: one table per
+    world, filled as call sites ask (the symbols do not change while calls resolve)."""
+    table = world_cache(world, "csharp-this-types", dict)
+    for e in exts:
+        if e not in table:
+            table[e] = _this_type(world, e)
+    return table
 
 
 def _arity_range(world, sid: int) -> tuple[int, int]:

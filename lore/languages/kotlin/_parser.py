@@ -56,6 +56,7 @@ class KotlinExtractor(Extractor):
     query_files = (Path(__file__).with_name("kotlin.scm"),)
     comment_types = frozenset({"line_comment", "block_comment", "multiline_comment"})
     wrapper_names = _WRAPPERS
+    text = staticmethod(_ts.text)  # a node's text without Extractor.text's extra frame (the hottest call)
 
     def __init__(self, path: str, source: bytes, module: str) -> None:
         super().__init__(path, source, module)

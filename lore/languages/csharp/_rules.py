@@ -140,6 +140,10 @@ class CSharpRules(CachedRules):
     def package_member(self, world, ctx, scope: int, name: str):
         # asked again for every use of a name no scope of the file binds. The answer depends on the scope
         # only through its enclosing class and the types around it: once per (file, those, name)
+        by_scope = world_cache(world, "csharp-package-member-scope", dict)
+        got = by_scope.get((ctx.frow.id, scope, name), _MISSING)  # a settled answer, asked again from a scope
+        if got is not _MISSING:
+            return got
         syms = ctx.pf.symbols
         inner: int | None = scope
         while inner is not None and syms[inner].kind not in _TYPES:
@@ -147,9 +151,12 @@ class CSharpRules(CachedRules):
         key = (ctx.frow.id, ctx.enclosing_class(scope), inner, name)
         memo = world_cache(world, "csharp-package-member", dict)
         got = memo.get(key, _MISSING)  # most questions are settled ones: no frame for World.settled
-        if got is not _MISSING:
-            return got
-        return world.settled(memo, key, lambda: self._package_member(world, ctx, scope, name))
+        if got is _MISSING:
+            got = world.settled(memo, key, lambda: self._package_member(world, ctx, scope, name))
+            if key not in memo:
+                return got  # not settled (a cycle, a use line, a flow round): asked again next time
+        by_scope[(ctx.frow.id, scope, name)] = got
+        return got
 
     def _package_member(self, world, ctx, scope: int, name: str):
         got = inherited_member(world, ctx, scope, name, own=True)
@@ -200,6 +207,12 @@ class CSharpRules(CachedRules):
         """A member of a ``partial`` type declared in another file: the part of the same qualified name."""
         if type_id not in _partial_types(world) and world.syms[type_id].file_id is not None:
             return None  # one part only (most types): no other part has members
+        # a part of a partial type (Dapper's SqlMapper has 20): asked on every member lookup that misses in
+        # its own part, once per (type, name) when settled
+        return world.settled(world_cache(world, "csharp-detached", dict), (type_id, name),
+                             lambda: self._detached_member(world, type_id, name))
+
+    def _detached_member(self, world, type_id: int, name: str):
         t = world.syms[type_id]
         for other in world.by_qname.get(t.qualified_name, ()):
             if other == type_id or world.syms[other].kind not in _TYPES:

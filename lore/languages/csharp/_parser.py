@@ -115,6 +115,11 @@ class CSharpExtractor(Extractor):
         while stack:
             n, generic = stack.pop()
             t = n.type
+            if t == "identifier":  # the commonest type expression: a plain name, no type arguments
+                name = self.text(n)
+                if name and name not in PREDEFINED:
+                    out.append((name, n, generic))
+                continue
             if t in _NAME_NODES:
                 name = self._name_text(n)
                 if name and name not in PREDEFINED:

@@ -112,8 +112,9 @@ def _arg_names(world, ctx, call, arg: str) -> set[str] | None:
     return _type_names(world, got[0]) if got is not None else None
 
 
-def _fits(world, ctx, call, arg: str, ptype: str) -> bool | None:
-    """Whether argument ``arg`` can be passed as a parameter of type ``ptype`` (``None``: cannot tell)."""
+def _fits(world, ctx, call, arg: str, ptype: str, seen: dict[str, set[str] | None]) -> bool | None:
+    """Whether argument ``arg`` can be passed as a parameter of type ``ptype`` (``None``: cannot tell);
+    ``seen``: the type names of the call's arguments read so far (each overload asks about the same ones)."""
     if not ptype:
         return None
     base = _base_name(ptype)
@@ -133,16 +134,29 @@ def _fits(world, ctx, call, arg: str, ptype: str) -> bool | None:
         return None
     if arg == "#null":
         return base not in ("Int32", "Int64", "Boolean", "Double", "Single", "Char", "Byte", "Decimal")
-    names = _arg_names(world, ctx, call, arg)
+    if arg in seen:
+        names = seen[arg]
+    else:
+        names = seen[arg] = _arg_names(world, ctx, call, arg)
     if names is None:
         return None
     if base in names or base == "Object":
         return True
-    known = any(world.syms[k].kind in _TYPES for k in world.by_name.get(base, ())) or base in _KEYWORDS.values() \
-        or base in ("Func", "Action", "Expression", "Type")
+    known = _known_type(world, base)
     if not known:
         return None  # a type parameter (TProperty) or a type from outside: anything may fit
     return False if "?" not in names or base in _KEYWORDS.values() or base in ("Func", "Action", "Type") else None
+
+
+def _known_type(world, base: str) -> bool:
+    """Whether ``base`` names a type of the repository or one of System's lore knows (else it may be a type
+    parameter or an outside type): once per world and name."""
+    cache = world_cache(world, "csharp-known-types", dict)
+    got = cache.get(base)
+    if got is None:
+        got = cache[base] = any(world.syms[k].kind in _TYPES for k in world.by_name.get(base, ())) \
+            or base in _KEYWORDS.values() or base in ("Func", "Action", "Expression", "Type")
+    return got
 
 
 def by_types(world, ctx, call, ids: list[int], skip: int = 0) -> list[int]:
@@ -164,6 +178,7 @@ def by_types(world, ctx, call, ids: list[int], skip: int = 0) -> list[int]:
 
 def _score_types(world, ctx, call, ids: list[int], skip: int, typed_only: bool) -> list[int]:
     scored = []
+    seen: dict[str, set[str] | None] = {}
     for k in ids:
         ptypes = _param_types(world, k)[skip:]
         ok, good = True, 0
@@ -171,7 +186,7 @@ def _score_types(world, ctx, call, ids: list[int], skip: int, typed_only: bool) 
             if not arg or (typed_only and not arg.startswith("#")):
                 continue
             p = ptypes[i] if i < len(ptypes) else (ptypes[-1] if ptypes and ptypes[-1].endswith("[]") else "")
-            got = _fits(world, ctx, call, arg, p)
+            got = _fits(world, ctx, call, arg, p, seen)
             if got is False:
                 ok = False
                 break

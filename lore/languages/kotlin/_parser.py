@@ -146,9 +146,11 @@ class KotlinExtractor(Extractor):
         top = self.pf.symbols[owner].kind == "module"
         qualifier = (self._package or None) if top else None
         if kind in ("class", "object"):
-            head = self.text(node).lstrip()
+            # the declaration's text up to its name (never the whole body, decoded three times per class
+            # before): the first occurrence of the name is at the name node at the latest
+            head = self.source[node.start_byte:name_node.end_byte].decode("utf-8", "replace")  # type: ignore[union-attr]
             mods = next((c for c in node.named_children if c.type == "modifiers"), None)
-            if head.startswith("interface") or (mods is not None and "interface" in self.text(node)[:self.text(node).find(name)].split()):
+            if head.lstrip().startswith("interface") or (mods is not None and "interface" in head[:head.find(name)].split()):
                 kind = "interface"
             elif mods is not None and "enum" in self.text(mods).split():
                 kind = "enum"

@@ -221,11 +221,23 @@ class KotlinExtractor(Extractor):
                 self._lambda_receiver(node, owner, "with", kids, args_at=inner)  # with(x) { .. }: two call nodes
             return
         self.add_call(owner, callee, node)
-        args = next((c for c in kids if c.type == "value_arguments"), None)
-        n = sum(1 for c in args.named_children if c.type == "value_argument") if args is not None else 0
-        n += sum(1 for c in kids if c.type == "annotated_lambda")
+        args, n, lam = None, 0, None  # one pass over the children: the arguments, the trailing lambdas
+        for c in kids:
+            t = c.type
+            if t == "value_arguments":
+                if args is None:
+                    args = c
+            elif t == "annotated_lambda":
+                n += 1
+                if lam is None:
+                    lam = c
+        if args is not None:
+            for c in args.named_children:
+                if c.type == "value_argument":
+                    n += 1
         self.pf.calls[-1].args = [""] * n
-        self._lambda_receiver(node, owner, callee, kids)
+        if lam is not None:  # without a lambda no receiver changes
+            self._lambda_receiver(node, owner, callee, kids)
 
     def _lambda_receiver(self, node: _ts.Node, owner: int, callee: str, kids: list[_ts.Node], *,
                          args_at: _ts.Node | None = None) -> None:

@@ -13,8 +13,10 @@ Caches that depend on the whole set of files (directory -> modules) live on the 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cache
 
 from ..parsers.records import Import
 
@@ -274,25 +276,31 @@ def split_top_level(text: str, opens: str = "([{", closes: str = ")]}") -> list[
     >>> split_top_level("Dictionary<K, V> d, int n", "<([{", ">)]}")
     ['Dictionary<K, V> d', ' int n']
     """
-    if not any(ch in text for ch in opens + closes):  # no brackets (most parameter lists): every comma splits
+    brackets, marks = _splitters(opens, closes)
+    if brackets.search(text) is None:  # no brackets (most parameter lists): every comma splits
         out = text.split(",")
         return out if out[-1].strip() else out[:-1]
     out = []
-    cur: list[str] = []
-    depth = 0
-    for ch in text:
+    depth = start = 0
+    for m in marks.finditer(text):  # only the brackets and commas, not every character
+        ch = m.group()
         if ch in opens:
             depth += 1
         elif ch in closes:
             depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur))
+        elif depth == 0:
+            out.append(text[start:m.start()])
+            start = m.end()
+    if text[start:].strip():
+        out.append(text[start:])
     return out
+
+
+@cache
+def _splitters(opens: str, closes: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The patterns :func:`split_top_level` searches: any bracket; any bracket or comma."""
+    brackets = "".join(re.escape(ch) for ch in opens + closes)
+    return re.compile(f"[{brackets}]"), re.compile(f"[{brackets},]")
 
 
 def imported_files(world, ctx) -> set[int]:

@@ -20,6 +20,7 @@ from .._rules import (
     split_top_level,
     world_cache,
 )
+from ._overloads import by_types
 
 _TYPES = ("class", "struct", "interface", "enum", "type_alias")
 
@@ -86,17 +87,22 @@ class CSharpRules(CachedRules):
         parts = call.callee.split(".")
         if call.kind != "call" or len(parts) < 2 or parts[0] in ("this", "super()"):
             return [_by_arity(world, ctx, call, t) for t in targets] if call.kind in ("call", "new") else targets
-        if any(t[0] is not None and t[1] not in _WEAK for t in targets):
-            return [_by_arity(world, ctx, call, t) for t in targets]
+        for t in targets:
+            if t[0] is not None and t[1] not in _WEAK:
+                return [_by_arity(world, ctx, call, t) for t in targets]
         exts = visible_extensions(world, ctx, parts[-1])
         if not exts:
             return targets
         names = self._receiver_types(world, ctx, call, parts)
-        typed = [e for e in exts if names and _this_type(world, e).rsplit(".", 1)[-1] in names]
+        if names:
+            this = _this_types(world, exts)
+            typed = [e for e in exts if this[e].rsplit(".", 1)[-1] in names]
+        else:
+            typed = []
         if typed:
             chosen, res = typed, "annotated_type"
         elif names:  # the receiver's type is known: only an extension on any type (``this T x``) takes it
-            chosen, res = [e for e in exts if not _this_type(world, e)], "unique_name"
+            chosen, res = [e for e in exts if not this[e]], "unique_name"
             if not chosen:
                 return targets
         else:
@@ -105,7 +111,7 @@ class CSharpRules(CachedRules):
                 return targets
             chosen, res = exts, "unique_name"
         fit = [e for e in chosen if _arity_fits(world, e, len(call.args) + 1)] or chosen
-        fit = _by_types(world, ctx, call, fit, skip=1) or fit
+        fit = by_types(world, ctx, call, fit, skip=1) or fit
         if len({world.syms[e].parent_id for e in fit}) > 1 and res != "annotated_type":
             return targets  # same-named extensions of several classes: the receiver's type would tell
         k = len(fit)
@@ -134,13 +140,23 @@ class CSharpRules(CachedRules):
     def package_member(self, world, ctx, scope: int, name: str):
         # asked again for every use of a name no scope of the file binds. The answer depends on the scope
         # only through its enclosing class and the types around it: once per (file, those, name)
+        by_scope = world_cache(world, "csharp-package-member-scope", dict)
+        got = by_scope.get((ctx.frow.id, scope, name), _MISSING)  # a settled answer, asked again from a scope
+        if got is not _MISSING:
+            return got
         syms = ctx.pf.symbols
         inner: int | None = scope
         while inner is not None and syms[inner].kind not in _TYPES:
             inner = syms[inner].parent
         key = (ctx.frow.id, ctx.enclosing_class(scope), inner, name)
-        return world.settled(world_cache(world, "csharp-package-member", dict), key,
-                             lambda: self._package_member(world, ctx, scope, name))
+        memo = world_cache(world, "csharp-package-member", dict)
+        got = memo.get(key, _MISSING)  # most questions are settled ones: no frame for World.settled
+        if got is _MISSING:
+            got = world.settled(memo, key, lambda: self._package_member(world, ctx, scope, name))
+            if key not in memo:
+                return got  # not settled (a cycle, a use line, a flow round): asked again next time
+        by_scope[(ctx.frow.id, scope, name)] = got
+        return got
 
     def _package_member(self, world, ctx, scope: int, name: str):
         got = inherited_member(world, ctx, scope, name, own=True)
@@ -191,6 +207,12 @@ class CSharpRules(CachedRules):
         """A member of a ``partial`` type declared in another file: the part of the same qualified name."""
         if type_id not in _partial_types(world) and world.syms[type_id].file_id is not None:
             return None  # one part only (most types): no other part has members
+        # a part of a partial type (Dapper's SqlMapper has 20): asked on every member lookup that misses in
+        # its own part, once per (type, name) when settled
+        return world.settled(world_cache(world, "csharp-detached", dict), (type_id, name),
+                             lambda: self._detached_member(world, type_id, name))
+
+    def _detached_member(self, world, type_id: int, name: str):
         t = world.syms[type_id]
         for other in world.by_qname.get(t.qualified_name, ()):
             if other == type_id or world.syms[other].kind not in _TYPES:
@@ -238,7 +260,10 @@ def _partial_types(world) -> frozenset[int]:
                 out.update(types)
         return frozenset(out)
 
-    return world_cache(world, "csharp-partial-types", build)
+    try:  # asked on every member lookup of a C# type: no frame for world_cache once built
+        return world.__dict__["_lang_cache"]["csharp-partial-types"]
+    except KeyError:
+        return world_cache(world, "csharp-partial-types", build)
 
 
 def _file_spaces(world) -> tuple[dict[str, list[int]], dict[int, set[str]]]:
@@ -285,11 +310,17 @@ def namespace_types(world) -> dict[str, dict[str, list[tuple[int, int]]]]:
 
 
 def namespaces(world) -> dict[str, list[int]]:
-    return _file_spaces(world)[0]
+    try:
+        return world.__dict__["_lang_cache"]["csharp-namespaces"][0]
+    except KeyError:
+        return _file_spaces(world)[0]
 
 
 def file_namespaces(world) -> dict[int, set[str]]:
-    return _file_spaces(world)[1]
+    try:
+        return world.__dict__["_lang_cache"]["csharp-namespaces"][1]
+    except KeyError:
+        return _file_spaces(world)[1]
 
 
 def visible_namespaces(world, module_id: int) -> list[str]:
@@ -312,6 +343,7 @@ def _visible(world, module_id: int) -> list[str]:
     return out
 
 
+_MISSING = object()
 _WEAK = frozenset({"external", "builtin", "unresolved", "same_file_name", "unique_name", "ambiguous_name"})
 _GUESS = frozenset({"same_file_name", "unique_name", "ambiguous_name"})
 
@@ -360,14 +392,12 @@ def _extensions(world) -> dict[str, list[int]]:
 
 def visible_extensions(world, ctx, name: str) -> list[int]:
     """The extension methods called ``name`` in the namespaces file ``ctx`` sees (its own, around it, used)."""
-    cands = _extensions(world).get(name)
-    if not cands:
-        return []
     cache = world_cache(world, "csharp-visible-extensions", dict)
     key = (ctx.frow.id, name)
     got = cache.get(key)
-    if got is None:
-        got = cache[key] = _visible_extensions(world, ctx, cands)
+    if got is None:  # asked at most call sites with a receiver: the extension table only on a miss
+        cands = _extensions(world).get(name)
+        got = cache[key] = _visible_extensions(world, ctx, cands) if cands else []
     return got
 
 
@@ -390,6 +420,16 @@ def _visible_extensions(world, ctx, cands: list[int]) -> list[int]:
 def _this_type(world, sid: int) -> str:
     _c, sym = record_of(world, sid)
     return sym.params[0][1] if sym is not None and sym.params else ""
+
+
+def _this_types(world, exts: list[int]) -> dict[int, str]:
+    """Extension method id -> the type its ``this`` parameter names, for (at least) ``exts``: one table per
+    world, filled as call sites ask (the symbols do not change while calls resolve)."""
+    table = world_cache(world, "csharp-this-types", dict)
+    for e in exts:
+        if e not in table:
+            table[e] = _this_type(world, e)
+    return table
 
 
 def _arity_range(world, sid: int) -> tuple[int, int]:
@@ -435,7 +475,7 @@ def _by_arity(world, ctx, call, target):
     fit = list(_fit_by_arity(world, tid, s.name, s.parent_id, n))
     if fit:
         if len(fit) > 1:
-            fit = _by_types(world, ctx, call, fit) or fit
+            fit = by_types(world, ctx, call, fit) or fit
         return target if tid in fit and len(fit) > 1 else (fit[-1], res, conf)
     parent = world.syms.get(s.parent_id)
     if parent is None or parent.kind not in _TYPES:
@@ -460,176 +500,3 @@ def _fit_by_arity(world, tid: int, name: str, parent_id: int, n: int) -> tuple[i
         same = list(world.children.get(parent_id, {}).get(name, ())) or [tid]
         got = cache[key] = tuple(k for k in same if _arity_fits(world, k, n))
     return got
-
-
-# -- overloads by argument types ---------------------------------------------------------------------
-_KEYWORDS = {"object": "Object", "string": "String", "bool": "Boolean", "int": "Int32", "long": "Int64",
-             "double": "Double", "float": "Single", "decimal": "Decimal", "char": "Char", "byte": "Byte",
-             "short": "Int16", "uint": "UInt32", "ulong": "UInt64", "ushort": "UInt16", "sbyte": "SByte"}
-_MODIFIERS = frozenset({"this", "params", "ref", "out", "in", "scoped", "readonly"})
-
-
-def _param_types(world, sid: int) -> list[str]:
-    """The declared parameter types of method ``sid`` as written (``Func<T, bool>``), read off its signature."""
-    cache = world_cache(world, "csharp-param-types", dict)
-    got = cache.get(sid)
-    if got is None:
-        _c, sym = record_of(world, sid)
-        got = cache[sid] = _split_params(sym.signature, sym.name) if sym is not None else []
-    return got
-
-
-def _split_params(sig: str, name: str) -> list[str]:
-    at = sig.find(f" {name}(") if name != "<init>" else -1
-    if at < 0:
-        at = sig.find(f" {name}<") if name != "<init>" else -1
-    depth, start = 0, -1
-    for i in range(max(at, 0), len(sig)):
-        ch = sig[i]
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        elif ch == "(" and depth == 0:
-            start = i
-            break
-    if start < 0:
-        return []
-    inner, depth = [], 0
-    for ch in sig[start + 1:]:
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            if depth == 0:
-                break
-            depth -= 1
-        inner.append(ch)
-    out = []
-    for piece in split_top_level("".join(inner), "<([{", ">)]}"):
-        piece = piece.split("=", 1)[0].strip()
-        while piece.startswith("["):  # [NotNull] T x
-            piece = piece[piece.find("]") + 1:].strip()
-        words = piece.rsplit(" ", 1)
-        typ = words[0] if len(words) == 2 else ""
-        parts = typ.split(" ")
-        while parts and parts[0] in _MODIFIERS:
-            parts.pop(0)
-        out.append(" ".join(parts).strip())
-    return out
-
-
-def _generic_args(text: str) -> list[str]:
-    lt = text.find("<")
-    return split_top_level(text[lt + 1: text.rfind(">")], "<([{", ">)]}") if lt >= 0 and text.endswith(">") else []
-
-
-def _base_name(text: str) -> str:
-    text = text.strip().rstrip("?")
-    head = text.split("<", 1)[0].strip()
-    head = _KEYWORDS.get(head, head)
-    return head.rsplit(".", 1)[-1]
-
-
-def _type_names(world, value) -> set[str] | None:
-    """The names of a value's type and everything it derives from, or ``None`` when they are not all known."""
-    tag, what = value
-    if tag in ("extinst", "ext"):
-        return {str(what).rsplit(".", 1)[-1], "Object"}
-    if tag != "inst" or not isinstance(what, int):
-        return None
-    names = {"Object"}
-    complete = True
-    for v in world.mro(what):
-        if v[0] == "sym":
-            names.add(world.syms[v[1]].name)
-        else:
-            complete = False
-            names.add(str(v[1]).rsplit(".", 1)[-1])
-    return names if complete else names | {"?"}
-
-
-def _arg_names(world, ctx, call, arg: str) -> set[str] | None:
-    if arg.startswith("#T:"):
-        cache = world_cache(world, "csharp-shown-types", dict)
-        if arg not in cache:
-            name = arg[3:].rsplit(".", 1)[-1]
-            kinds = [k for k in world.by_name.get(name, ()) if world.syms[k].kind in _TYPES]
-            cache[arg] = _type_names(world, ("inst", kinds[0])) if len(kinds) == 1 else (
-                {name, "Object", "?"} if not kinds else None)
-        return cache[arg]
-    if not arg or arg.startswith("#"):
-        return None
-    got = world.resolve_path(ctx, call.caller, arg, call.line)
-    return _type_names(world, got[0]) if got is not None else None
-
-
-def _fits(world, ctx, call, arg: str, ptype: str) -> bool | None:
-    """Whether argument ``arg`` can be passed as a parameter of type ``ptype`` (``None``: cannot tell)."""
-    if not ptype:
-        return None
-    base = _base_name(ptype)
-    if arg.startswith("#lambda:"):
-        n = int(arg[8:])
-        if base == "Expression":
-            inner = _generic_args(ptype)
-            if not inner:
-                return None
-            ptype, base = inner[0], _base_name(inner[0])
-        if base == "Func":
-            return n == len(_generic_args(ptype)) - 1
-        if base == "Action":
-            return n == len(_generic_args(ptype))
-        if base in ("Object", "String", "Int32", "Boolean", "Type"):
-            return False
-        return None
-    if arg == "#null":
-        return base not in ("Int32", "Int64", "Boolean", "Double", "Single", "Char", "Byte", "Decimal")
-    names = _arg_names(world, ctx, call, arg)
-    if names is None:
-        return None
-    if base in names or base == "Object":
-        return True
-    known = any(world.syms[k].kind in _TYPES for k in world.by_name.get(base, ())) or base in _KEYWORDS.values() \
-        or base in ("Func", "Action", "Expression", "Type")
-    if not known:
-        return None  # a type parameter (TProperty) or a type from outside: anything may fit
-    return False if "?" not in names or base in _KEYWORDS.values() or base in ("Func", "Action", "Type") else None
-
-
-def _by_types(world, ctx, call, ids: list[int], skip: int = 0) -> list[int]:
-    """Of the overloads ``ids``, those no argument rules out (``skip``: leading parameters the call does not
-    pass, an extension method's ``this``); the ones more arguments confirm first. Empty when none is left."""
-    if not any(call.args):
-        return []
-    # what the syntax shows first (lambdas, constructions, literals); paths, which need the resolver, only
-    # when those leave several
-    cache = world_cache(world, "csharp-shown-scores", dict)  # what the syntax shows depends on no scope
-    key = (tuple(ids), skip, tuple(call.args))
-    shown = cache.get(key)
-    if shown is None:
-        shown = cache[key] = _score_types(world, ctx, call, ids, skip, typed_only=True)
-    if len(shown) == 1 or not any(a and not a.startswith("#") for a in call.args):
-        return shown
-    return _score_types(world, ctx, call, shown or ids, skip, typed_only=False)
-
-
-def _score_types(world, ctx, call, ids: list[int], skip: int, typed_only: bool) -> list[int]:
-    scored = []
-    for k in ids:
-        ptypes = _param_types(world, k)[skip:]
-        ok, good = True, 0
-        for i, arg in enumerate(call.args):
-            if not arg or (typed_only and not arg.startswith("#")):
-                continue
-            p = ptypes[i] if i < len(ptypes) else (ptypes[-1] if ptypes and ptypes[-1].endswith("[]") else "")
-            got = _fits(world, ctx, call, arg, p)
-            if got is False:
-                ok = False
-                break
-            good += got is True
-        if ok:
-            scored.append((good, k))
-    if not scored:
-        return []
-    best = max(g for g, _k in scored)
-    return [k for g, k in scored if g == best]

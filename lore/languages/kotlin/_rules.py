@@ -96,20 +96,24 @@ class KotlinRules(CachedRules):
 
     def choose_overload(self, world, ctx, call, targets):
         parts = call.callee.split(".")
-        targets = [_companion_invoke(world, ctx, call, t) for t in targets]
-        implicit = _implicit_receiver(world, ctx, call, targets, self.builtin_method_names)
+        private = _private_constructors(world)
+        if private and call.kind == "call":
+            targets = [_companion_invoke(world, ctx, call, t) if t[0] in private else t for t in targets]
+        implicit = _implicit_receiver(world, ctx, call, parts, targets, self.builtin_method_names)
         if implicit is not None:
             return implicit
-        if any(t[0] is not None and t[1] not in _WEAK for t in targets):
-            return [_by_arity(world, t, len(call.args)) for t in targets]
+        for t in targets:
+            if t[0] is not None and t[1] not in _WEAK:
+                return [_by_arity(world, t, len(call.args)) for t in targets]
         if call.kind != "call" or len(parts) < 2:
             return targets
         exts = _visible_extensions(world, ctx, parts[-1])
         if not exts:
             return targets
         names = _receiver_types(world, ctx, call, parts)
-        typed = [e for e in exts if names and _this_type(world, e).rsplit(".", 1)[-1] in names]
-        outside = [e for e in exts if not _repo_type(world, _this_type(world, e))]
+        this = _this_types(world, exts)
+        typed = [e for e in exts if names and this[e][0].rsplit(".", 1)[-1] in names]
+        outside = [e for e in exts if not this[e][1]]
         if typed:
             chosen, res = typed, "annotated_type"
         elif not names and len(exts) == 1:
@@ -158,13 +162,12 @@ def _companion_invoke(world, ctx, call, target):
     return (kids[0], target[1], target[2]) if kids else target
 
 
-def _implicit_receiver(world, ctx, call, targets, library_members: frozenset[str]):
+def _implicit_receiver(world, ctx, call, parts: list[str], targets, library_members: frozenset[str]):
     """``m()`` (or ``this.m()``) inside an extension function ``fun T.f()`` or a lambda with receiver
     (``x.apply { }``, ``with(x) { }``, ``buildString { }``): the receiver's member ``m``, which Kotlin
     prefers to the enclosing class's and to top-level functions; ``None`` when the receiver has none
     (then the usual lookup stands). A library receiver's member is the library's (``append`` of
-    ``buildString``), when ``m`` is one of the library member names lore knows."""
-    parts = call.callee.split(".")
+    ``buildString``), when ``m`` is one of the library member names lore knows; ``parts``: the callee's."""
     if call.kind != "call" or not (len(parts) == 1 or (len(parts) == 2 and parts[0] == "this")):
         return None
     if not _receiver_in_sight(world, ctx, call.caller):  # most calls: no receiver to prefer
@@ -270,6 +273,26 @@ def _this_type(world, sid: int) -> str:
     return sym.params[0][1] if sym is not None and sym.params and sym.params[0][0] == "this" else ""
 
 
+def _this_types(world, exts: list[int]) -> dict[int, tuple[str, bool]]:
+    """Extension function id -> (its receiver type, whether that is a repository type), for (at least)
+    ``exts``: one table per world, filled as call sites ask (the symbols do not change while calls resolve)."""
+    table = world_cache(world, "kotlin-this-types", dict)
+    for e in exts:
+        if e not in table:
+            this = _this_type(world, e)
+            table[e] = (this, _repo_type(world, this))
+    return table
+
+
+def _private_constructors(world) -> frozenset[int]:
+    """The ids of the classes whose constructor is private (:func:`_companion_invoke` applies to them only)."""
+    def build() -> frozenset[int]:
+        marked = marked_symbols(world, "kotlin", "private_constructor", ("class",))
+        return frozenset(k for ids in marked.values() for k in ids)
+
+    return world_cache(world, "kotlin-private-constructors", build)
+
+
 def _visible(world, ctx, sid: int) -> bool:
     s = world.syms[sid]
     f = world.files.get(s.file_id)
@@ -284,14 +307,11 @@ def _visible(world, ctx, sid: int) -> bool:
 
 def _visible_extensions(world, ctx, name: str) -> list[int]:
     """The extension functions called ``name`` that file ``ctx`` sees, once per (file, name)."""
-    cands = _extensions(world).get(name, ())
-    if not cands:
-        return []
     cache = world_cache(world, "kotlin-visible-extensions", dict)
     key = (ctx.frow.id, name)
     got = cache.get(key)
-    if got is None:
-        got = cache[key] = [e for e in cands if _visible(world, ctx, e)]
+    if got is None:  # asked at most call sites with a receiver: the extension table only on a miss
+        got = cache[key] = [e for e in _extensions(world).get(name, ()) if _visible(world, ctx, e)]
     return got
 
 

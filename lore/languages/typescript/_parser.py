@@ -34,6 +34,7 @@ from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
 from ..javascript._returns import RETURN
 from ._aliases import PRIMITIVES, AliasMixin
+from ._callbacks import CallbackMixin
 from ._types import (
     CONTAINERS,
     FUNCTION_TYPES,
@@ -78,7 +79,7 @@ UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
 
-class TsExtractor(AliasMixin, JsExtractor):
+class TsExtractor(AliasMixin, CallbackMixin, JsExtractor):
     language = "typescript"
     grammar = GRAMMAR
     query_files: tuple[Path, ...] = (TS_QUERY,)
@@ -161,7 +162,12 @@ class TsExtractor(AliasMixin, JsExtractor):
             self._constrain()
         self._declared_fields_win()
         self._declared_locals_win()
+        self.overloaded_callbacks()
         return pf
+
+    def _params(self, fn: _ts.Node, local: int, owner: int) -> None:
+        super()._params(fn, local, owner)
+        self.callback_params(fn, local, owner)
 
     def on_var(self, node: _ts.Node, owner: int) -> int | None:
         got = super().on_var(node, owner)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import cast
 
 from ..languages import BUILTIN_RESULTS
-from ..parsers.records import CONTEXT_MARK, REST_MARK, Binding
+from ..parsers.records import CALLBACK_MARK, CONTEXT_MARK, REST_MARK, Binding
 from ._annotations import names_class, primary_type, tuple_element, type_args
 from ._containers import member as container_member
 from ._containers import plain
@@ -254,7 +254,15 @@ class ValuesMixin(GenericsMixin, WorldCore):
             return each
         else:
             got = self.resolve_path(c, scope, head, line, depth + 1)
-            typed = self._declared_param(got[0], int(how[len("arg"):]), depth + 1) if got is not None else None
+            if got is None and how == "arg0" and j == 0 and head.endswith(".then"):
+                return self._promised(c, scope, head[:-len(".then")], line, depth)
+            found = self._param_ann(got[0], int(how[len("arg"):]), depth + 1) if got is not None else None
+            if found is not None and found[2].startswith(CALLBACK_MARK):  # run: (g: App) => App, written in place
+                parts = found[2][len(CALLBACK_MARK):].split(";")
+                ann = parts[j] if j < len(parts) else ""
+                each = self.type_value(found[0], found[1], ann, depth + 1) if ann else None
+                return (each[0], typed_by(each[1], "annotated_type")) if each is not None else None
+            typed = self.type_value(found[0], found[1], found[2], depth + 1) if found is not None and found[2] else None
         typed = (plain(typed[0]), typed[1]) if typed is not None else None
         if typed is None or typed[0][0] not in ("inst", "sym"):
             return None
@@ -281,9 +289,25 @@ class ValuesMixin(GenericsMixin, WorldCore):
         elem = item if container.endswith(".Map") else iterated
         return (elem, typed_by(got[1], "annotated_type")) if elem is not None else None
 
+    def _promised(self, c: FileCtx, scope: int, receiver: str, line: int, depth: int) -> tuple[Value, str] | None:
+        """``p.then((v) => ...)`` where ``p``'s type has no ``then`` of its own: ``p`` is a promise of
+        it (lore reads ``Promise<Foo>`` as a ``Foo``), so ``v`` is that value."""
+        got = self.resolve_path(c, scope, receiver, line, depth + 1)
+        if got is None or got[0][0] != "inst":
+            return None
+        if self.class_member(got[0][1], "then", depth=depth + 1) is not None:  # type: ignore[arg-type, attr-defined]
+            return None
+        return got[0], typed_by(got[1], "annotated_type")
+
     def _declared_param(self, fn: Value, i: int, depth: int) -> tuple[Value, str] | None:
         """The value the declared type of parameter ``i`` of function ``fn`` gives (a rest parameter
         takes every argument from its place on), or None."""
+        found = self._param_ann(fn, i, depth)
+        return self.type_value(found[0], found[1], found[2], depth + 1) if found is not None and found[2] else None
+
+    def _param_ann(self, fn: Value, i: int, depth: int) -> tuple[FileCtx, int, str] | None:
+        """The file, the symbol's local index and the declared annotation of parameter ``i`` of function
+        ``fn`` (a constructor's for a class), or None."""
         if fn[0] != "sym":
             return None
         srow = self.syms.get(fn[1])  # type: ignore[call-overload]
@@ -293,7 +317,7 @@ class ValuesMixin(GenericsMixin, WorldCore):
             fc = self.ctx(srow.file_id)
             names = fc.rules.constructor_names if fc is not None else ()
             ctor = next((got for n in names if (got := self.class_member(fn[1], n, depth=depth + 1))), None)  # type: ignore[attr-defined, arg-type]
-            return self._declared_param(ctor[0], i, depth + 1) if ctor is not None else None
+            return self._param_ann(ctor[0], i, depth + 1) if ctor is not None else None
         if srow.kind not in ("function", "method"):
             return None
         fc = self.ctx(srow.file_id)
@@ -308,8 +332,7 @@ class ValuesMixin(GenericsMixin, WorldCore):
             if REST_MARK not in sym.decorators:  # f(...handlers): every later argument is one of them
                 return None
             i = len(params) - 1
-        ann = params[i][1]
-        return self.type_value(fc, local, ann, depth + 1) if ann else None
+        return fc, local, params[i][1]
 
     def _arg_result(self, c: FileCtx, scope: int, callee: tuple[Value, str], arg: str, line: int,
                     depth: int) -> tuple[Value, str] | None:

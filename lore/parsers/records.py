@@ -259,3 +259,7 @@ def decode(data: bytes) -> ParsedFile:
     if len(parts) > 12:  # version 4 added the C macro names
         pf.defines = parts[12]
     return pf
+# A parameter's annotation starting with this: a function type written in place (TypeScript's ``run: (g:
+# App, n: number) => App``), the declared types of its parameters after it, ``;``-separated, ``''`` where
+# one is not a plain type (``=>App;``): what a callback passed there takes (contextual typing)
+CALLBACK_MARK = "=>"

@@ -33,6 +33,8 @@ from ...parsers.records import (
 from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
 from ..javascript._returns import RETURN
+from ._aliases import PRIMITIVES, AliasMixin
+from ._callbacks import CallbackMixin
 from ._types import (
     CONTAINERS,
     FUNCTION_TYPES,
@@ -52,8 +54,6 @@ GRAMMAR = "tree_sitter_typescript:language_typescript"
 TSX_GRAMMAR = "tree_sitter_typescript:language_tsx"
 TS_QUERY = Path(__file__).with_name("typescript.scm")
 TYPE_NAME_NODES = frozenset({"type_identifier", "nested_type_identifier"})
-PRIMITIVES = frozenset({"string", "number", "boolean", "any", "unknown", "void", "never", "object", "undefined",
-                        "null", "bigint", "symbol", "Array", "Record", "Map", "Set", "Function", "Object"})
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -79,7 +79,7 @@ UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
 
-class TsExtractor(JsExtractor):
+class TsExtractor(AliasMixin, CallbackMixin, JsExtractor):
     language = "typescript"
     grammar = GRAMMAR
     query_files: tuple[Path, ...] = (TS_QUERY,)
@@ -162,7 +162,12 @@ class TsExtractor(JsExtractor):
             self._constrain()
         self._declared_fields_win()
         self._declared_locals_win()
+        self.overloaded_callbacks()
         return pf
+
+    def _params(self, fn: _ts.Node, local: int, owner: int) -> None:
+        super()._params(fn, local, owner)
+        self.callback_params(fn, local, owner)
 
     def on_var(self, node: _ts.Node, owner: int) -> int | None:
         got = super().on_var(node, owner)
@@ -346,52 +351,6 @@ class TsExtractor(JsExtractor):
         if ret is not None:
             self.pf.symbols[local].return_type = self.declared(ret)
         return local
-
-    def _alias_bases(self, local: int, value: _ts.Node | None) -> None:
-        """``type A = B``, ``type A = Required<B> & {...}``: A has the members of B (its object part's are its own)."""
-        if value is None:
-            return
-        runtime = builtin_type(value)
-        if runtime:  # type AnyMap = Map<any, any>, type Names = string[]: the runtime's class
-            self.add_relation(local, runtime, "extends", value)
-            return
-        parts, seen = [value], set()
-        while parts:
-            part = parts.pop(0)
-            if part.type in ("intersection_type", "parenthesized_type", "union_type"):
-                # A & B has the members of both; a value of A | B one of theirs (what TypeScript lets a
-                # narrowed value, or a callback written for it, use)
-                parts.extend(part.named_children)
-            elif part.type == "conditional_type":  # A extends B ? C : D: C, when every branch names C
-                branches = self._branches(part)
-                if branches is not None and len({self.primary(n) for n in branches}) == 1:
-                    parts.append(branches[0])
-            elif part.type == "generic_type" and self.text(part.child_by_field_name("name")) in PRIMITIVES:
-                continue  # ``Record<string, User>`` in an intersection: not a User (Required<B>, Omit<B, K> ... keep B's members)
-            elif part.type in ("generic_type", "type_identifier", "nested_type_identifier"):
-                base = self.primary(part)
-                if base and base not in seen and not self.is_type_param(local, base):
-                    seen.add(base)
-                    self.add_relation(local, base, "extends", part)
-
-    def _branches(self, node: _ts.Node) -> list[_ts.Node] | None:
-        """The types a conditional type's branches give (``never`` aside, nested conditions read
-        through), or ``None`` when one of them is no plain named type."""
-        out: list[_ts.Node] = []
-        for f in ("consequence", "alternative"):
-            n = strip(node.child_by_field_name(f))
-            if n is None:
-                return None
-            if n.type == "conditional_type":
-                got = self._branches(n)
-                if got is None:
-                    return None
-                out += got
-            elif n.type in ("generic_type", "type_identifier", "nested_type_identifier") and self.primary(n):
-                out.append(n)
-            elif not (n.type == "predefined_type" and self.text(n) == "never"):
-                return None
-        return out or None
 
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
         if kind == "interface":

@@ -1,0 +1,68 @@
+"""A type alias's bases: ``type A = B``, ``type A = Required<B> & {...}``, ``type M = X | Y`` and
+conditional types whose branches agree give A the members of the named parts (an ``extends`` relation
+to each), so a value declared with the alias finds its members there."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...parsers import _ts
+from ._types import builtin_type, strip
+
+if TYPE_CHECKING:
+    from ..javascript._parser import JsExtractor as _Base
+else:
+    _Base = object
+
+PRIMITIVES = frozenset({"string", "number", "boolean", "any", "unknown", "void", "never", "object", "undefined",
+                        "null", "bigint", "symbol", "Array", "Record", "Map", "Set", "Function", "Object"})
+
+
+class AliasMixin(_Base):
+    """The alias bases of :class:`~lore.languages.typescript._parser.TsExtractor`."""
+
+    def _alias_bases(self, local: int, value: _ts.Node | None) -> None:
+        """``type A = B``, ``type A = Required<B> & {...}``: A has the members of B (its object part's are its own)."""
+        if value is None:
+            return
+        runtime = builtin_type(value)
+        if runtime:  # type AnyMap = Map<any, any>, type Names = string[]: the runtime's class
+            self.add_relation(local, runtime, "extends", value)
+            return
+        parts, seen = [value], set()
+        while parts:
+            part = parts.pop(0)
+            if part.type in ("intersection_type", "parenthesized_type", "union_type"):
+                # A & B has the members of both; a value of A | B one of theirs (what TypeScript lets a
+                # narrowed value, or a callback written for it, use)
+                parts.extend(part.named_children)
+            elif part.type == "conditional_type":  # A extends B ? C : D: C, when every branch names C
+                branches = self._branches(part)
+                if branches is not None and len({self.primary(n) for n in branches}) == 1:
+                    parts.append(branches[0])
+            elif part.type == "generic_type" and self.text(part.child_by_field_name("name")) in PRIMITIVES:
+                continue  # ``Record<string, User>`` in an intersection: not a User (Required<B>, Omit<B, K> ... keep B's members)
+            elif part.type in ("generic_type", "type_identifier", "nested_type_identifier"):
+                base = self.primary(part)
+                if base and base not in seen and not self.is_type_param(local, base):
+                    seen.add(base)
+                    self.add_relation(local, base, "extends", part)
+
+    def _branches(self, node: _ts.Node) -> list[_ts.Node] | None:
+        """The types a conditional type's branches give (``never`` aside, nested conditions read
+        through), or ``None`` when one of them is no plain named type."""
+        out: list[_ts.Node] = []
+        for f in ("consequence", "alternative"):
+            n = strip(node.child_by_field_name(f))
+            if n is None:
+                return None
+            if n.type == "conditional_type":
+                got = self._branches(n)
+                if got is None:
+                    return None
+                out += got
+            elif n.type in ("generic_type", "type_identifier", "nested_type_identifier") and self.primary(n):
+                out.append(n)
+            elif not (n.type == "predefined_type" and self.text(n) == "never"):
+                return None
+        return out or None

@@ -24,8 +24,10 @@ The variants (docs/ranking.md, "changes: four designs"):
 * ``walk``: a personalised walk (restart 0.3, four steps) over the co-change graph and the call graph, each
   row-normalised, mixed half and half; max-normalised over the candidates; for unseen candidates and for all;
 * ``cap``: at most ``m`` of the seed's known partners in the top 10 (the rest after every other
-  candidate), ``m`` in 0, 1, 2, 3, 5 chosen on the training corpora: the best all-pairs objective among the
+  candidate), ``m`` in 0-8 chosen on the training corpora: the best all-pairs objective among the
   ``m`` that lose no new-pair recall there;
+* ``slots``: history reorders only the seed's known partners, among the places the history-off list gives
+  partners (every other candidate keeps its history-off place, so no new pair loses one);
 * ``penalty``: the history weights re-ascended on the all-pairs objective minus 4 x each training corpus's
   new-pair shortfall against its history-off list.
 """
@@ -53,7 +55,7 @@ S = list(hy.SIGNALS)
 HIST = list(hy.HISTORY_SIGNALS)
 HOLD = ("history_reach", "history_file")  # as shipped (lore.bench.fit.HOLD_ZERO["changes"])
 YEAR = 365 * 86_400
-VARIANTS = ("base", "size", "recency", "propagate", "walk", "cap", "penalty")
+VARIANTS = ("base", "size", "recency", "propagate", "walk", "cap", "slots", "penalty")
 
 
 # ---------------------------------------------------------------- the blocks
@@ -292,10 +294,36 @@ def cap_score(m: int) -> Score:
     return score
 
 
+def slot_score(hist_cols: list[int]) -> Score:
+    """History reorders the seed's known partners (history_count > 0) among the places the same weights with
+    history off give partners; every other candidate keeps its history-off place."""
+    known_col = S.index("history_count")
+
+    def score(b: ltr.Blocks, w: np.ndarray) -> np.ndarray:
+        on = b.x @ w
+        off = _zero(b, hist_cols).x @ w
+        order = np.lexsort((b.rows, -off, b.query))
+        known = b.x[:, known_col] > 0
+        places = order[known[order]]  # candidates holding the partners' places, in history-off order
+        kidx = np.flatnonzero(known)
+        by_on = kidx[np.lexsort((b.rows[kidx], -on[kidx], b.query[kidx]))]  # the partners by the full score
+        final = order.copy()
+        final[known[order]] = by_on  # same query order on both sides: queries ascend in each
+        assert np.array_equal(b.query[places], b.query[by_on])
+        out = np.empty(len(final))
+        out[final] = -np.arange(len(final), dtype=float)
+        return out
+    return score
+
+
+def slots(w, ta, tn, names, hist_cols):
+    return w, slot_score(hist_cols), {}
+
+
 def capped(w, ta, tn, names, hist_cols):
     ball = ft.group_blocks(ta, None)
     best = None
-    for m in (0, 1, 2, 3, 5):
+    for m in (0, 1, 2, 3, 4, 5, 6, 7, 8):
         score = cap_score(m)
         objective = ltr.objective(ball, w, scores=score(ball, w))
         ok = all(_recall(b, score(b, w)).mean() >= _recall(_zero(b, hist_cols), _zero(b, hist_cols).x @ w).mean() for b in tn)
@@ -350,6 +378,8 @@ def run(data: dict, variants: tuple[str, ...]) -> list[dict]:
                            {k: walk_columns(data, k) for k in data}, ("walk_unseen", "walk_all"))
         elif v == "cap":
             res = evaluate(data, "cap: at most m known partners in the top 10", stage2=capped)
+        elif v == "slots":
+            res = evaluate(data, "slots: history reorders the known partners in their history-off places", stage2=slots)
         elif v == "penalty":
             res = evaluate(data, "penalty: history weights fit against new-pair loss", stage2=penalised)
         else:

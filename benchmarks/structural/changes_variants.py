@@ -24,12 +24,13 @@ The variants (docs/ranking.md, "changes: four designs"):
 * ``walk``: a personalised walk (restart 0.3, four steps) over the co-change graph and the call graph, each
   row-normalised, mixed half and half; max-normalised over the candidates; for unseen candidates and for all;
 * ``cap``: at most ``m`` of the seed's known partners in the top 10 (the rest after every other
-  candidate), ``m`` in 0-8 chosen on the training corpora: the best all-pairs objective among the
+  candidate), ``m`` in 0, 1, 2, 3, 5 chosen on the training corpora: the best all-pairs objective among the
   ``m`` that lose no new-pair recall there;
 * ``slots``: history reorders only the seed's known partners, among the places the history-off list gives
   partners (every other candidate keeps its history-off place, so no new pair loses one);
 * ``penalty``: the history weights re-ascended on the all-pairs objective minus 4 x each training corpus's
-  new-pair shortfall against its history-off list.
+  new-pair shortfall against its history-off list (``penalty:LAM`` for another factor);
+  ``propagate+penalty`` both.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ S = list(hy.SIGNALS)
 HIST = list(hy.HISTORY_SIGNALS)
 HOLD = ("history_reach", "history_file")  # as shipped (lore.bench.fit.HOLD_ZERO["changes"])
 YEAR = 365 * 86_400
-VARIANTS = ("base", "size", "recency", "propagate", "walk", "cap", "slots", "penalty")
+VARIANTS = ("base", "size", "recency", "propagate", "walk", "cap", "slots", "penalty", "propagate+penalty")
 
 
 # ---------------------------------------------------------------- the blocks
@@ -323,7 +324,7 @@ def slots(w, ta, tn, names, hist_cols):
 def capped(w, ta, tn, names, hist_cols):
     ball = ft.group_blocks(ta, None)
     best = None
-    for m in (0, 1, 2, 3, 4, 5, 6, 7, 8):
+    for m in (0, 1, 2, 3, 5):
         score = cap_score(m)
         objective = ltr.objective(ball, w, scores=score(ball, w))
         ok = all(_recall(b, score(b, w)).mean() >= _recall(_zero(b, hist_cols), _zero(b, hist_cols).x @ w).mean() for b in tn)
@@ -380,8 +381,14 @@ def run(data: dict, variants: tuple[str, ...]) -> list[dict]:
             res = evaluate(data, "cap: at most m known partners in the top 10", stage2=capped)
         elif v == "slots":
             res = evaluate(data, "slots: history reorders the known partners in their history-off places", stage2=slots)
-        elif v == "penalty":
-            res = evaluate(data, "penalty: history weights fit against new-pair loss", stage2=penalised)
+        elif v.startswith("penalty"):  # penalty or penalty:LAM
+            lam = float(v.split(":", 1)[1]) if ":" in v else 4.0
+            res = evaluate(data, f"penalty: history weights fit against new-pair loss (x {lam:g})",
+                           stage2=lambda *a, lam=lam: penalised(*a, lam=lam))
+        elif v == "propagate+penalty":
+            res = evaluate(data, "propagate, then the history weights fit against new-pair loss (x 4)",
+                           {k: propagate_columns(data, k) for k in data}, ("partner_calls", "neighbour_partners"),
+                           stage2=penalised)
         else:
             raise SystemExit(f"unknown variant {v!r}; known: {', '.join(VARIANTS)}")
         show(res)

@@ -30,7 +30,7 @@ The variants (docs/ranking.md, "changes: four designs"):
   partners (every other candidate keeps its history-off place, so no new pair loses one);
 * ``penalty``: the history weights re-ascended on the all-pairs objective minus 4 x each training corpus's
   new-pair shortfall against its history-off list (``penalty:LAM`` for another factor);
-  ``propagate+penalty`` both.
+  ``propagate+penalty`` and ``walk+penalty`` both.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ S = list(hy.SIGNALS)
 HIST = list(hy.HISTORY_SIGNALS)
 HOLD = ("history_reach", "history_file")  # as shipped (lore.bench.fit.HOLD_ZERO["changes"])
 YEAR = 365 * 86_400
-VARIANTS = ("base", "size", "recency", "propagate", "walk", "cap", "slots", "penalty", "propagate+penalty")
+VARIANTS = ("base", "size", "recency", "propagate", "walk", "cap", "slots", "penalty", "propagate+penalty", "walk+penalty")
 
 
 # ---------------------------------------------------------------- the blocks
@@ -385,6 +385,9 @@ def run(data: dict, variants: tuple[str, ...]) -> list[dict]:
             lam = float(v.split(":", 1)[1]) if ":" in v else 4.0
             res = evaluate(data, f"penalty: history weights fit against new-pair loss (x {lam:g})",
                            stage2=lambda *a, lam=lam: penalised(*a, lam=lam))
+        elif v == "walk+penalty":
+            res = evaluate(data, "walk, then the history weights fit against new-pair loss (x 4)",
+                           {k: walk_columns(data, k) for k in data}, ("walk_unseen", "walk_all"), stage2=penalised)
         elif v == "propagate+penalty":
             res = evaluate(data, "propagate, then the history weights fit against new-pair loss (x 4)",
                            {k: propagate_columns(data, k) for k in data}, ("partner_calls", "neighbour_partners"),

@@ -156,11 +156,26 @@ def _kernel_commands(root: Path, work: Path) -> list[dict]:
     return out
 
 
-def kernel_subsystem(kernel: Path, sub: str, work: Path) -> Path:
+def kernel_subsystem(kernel: Path, sub: str, work: Path, *, config_in_tree: bool = False) -> Path:
     """A tree of the kernel's ``sub`` folder (e.g. ``mm``, ``kernel``, ``lib``) with the headers it is compiled
     against (``include/``, ``arch/x86/include/``, ``Kbuild``), hard-linked into ``work`` so that lore and clangd
-    both read it as a project of its own (the whole kernel is too large for clangd's index here)."""
+    both read it as a project of its own (the whole kernel is too large for clangd's index here).
+
+    ``config_in_tree``: the copy also holds the configuration clangd reads (``include/generated/autoconf.h``,
+    :func:`kernel_config`), as a configured tree does after ``make defconfig``, so that lore reads the same
+    options; without it the copy is unconfigured (the file is removed if an earlier run wrote it)."""
     out = work / f"linux-{sub.strip('/').replace('/', '-')}"
+    _kernel_copy(kernel, sub, out)
+    config = out / "include" / "generated" / "autoconf.h"
+    if config_in_tree:
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(kernel_config(kernel))
+    elif config.exists():
+        config.unlink()
+    return out
+
+
+def _kernel_copy(kernel: Path, sub: str, out: Path) -> None:
     if not out.exists():
         for part in ("Kbuild", "include", "arch/x86/include", "arch/x86/configs", sub.strip("/")):
             src, dst = kernel / part, out / part
@@ -169,7 +184,6 @@ def kernel_subsystem(kernel: Path, sub: str, work: Path) -> Path:
                 subprocess.run(["cp", "-al", str(src), str(dst)], check=True)
             elif src.exists():
                 shutil.copy2(src, dst)
-    return out
 
 
 def _written_commands(root: Path) -> list[dict]:
@@ -255,15 +269,17 @@ def ask_clangd(client: LspClient, root: Path, sites: list[Site]) -> dict[Site, A
                    if site.kind == "new" else None)
 
 
-def _own_flags(argv: list[str] | None) -> tuple[list[str], list[str]]:
+def _own_flags(argv: list[str] | None) -> tuple[list[str], bool, list[str]]:
     """This script's flags beside the shared ones of ``harness.cli``: ``--kernel-subsystem DIR`` (repeatable)
-    measures a kernel tree's ``DIR`` with its headers (:func:`kernel_subsystem`) instead of the whole tree."""
+    measures a kernel tree's ``DIR`` with its headers (:func:`kernel_subsystem`) instead of the whole tree;
+    ``--config-in-tree`` puts the kernel configuration clangd reads into that copy, for lore to read too."""
     import argparse
 
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--kernel-subsystem", action="append", default=[])
+    parser.add_argument("--config-in-tree", action="store_true")
     own, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
-    return own.kernel_subsystem, rest
+    return own.kernel_subsystem, own.config_in_tree, rest
 
 
 def unanswered(answers: dict[Site, Answer]) -> int:
@@ -273,14 +289,15 @@ def unanswered(answers: dict[Site, Answer]) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     ensure_tools()
-    subsystems, rest = _own_flags(argv)
+    subsystems, config_in_tree, rest = _own_flags(argv)
     args = cli(__doc__.splitlines()[0], rest)
     work = (args.work or Path(tempfile.mkdtemp(prefix="lore-oracle-"))).resolve()
     work.mkdir(parents=True, exist_ok=True)
     roots = []
     for project in args.projects:
         if subsystems and is_kernel(project.resolve()):
-            roots += [kernel_subsystem(project.resolve(), sub, work) for sub in subsystems]
+            roots += [kernel_subsystem(project.resolve(), sub, work, config_in_tree=config_in_tree)
+                      for sub in subsystems]
         else:
             roots.append(project.resolve())
     for root in roots:

@@ -205,3 +205,71 @@ def test_gcc_4_or_later_and_a_default_set_under_gnuc(tmp_path):
     got = _calls(tmp_path, {"deps.h": deps, "a.c": '#include "deps.h"\nint f(void) { Z_memcpy(0, 0, 0); return rd(0); }\n'})
     assert got[("a.f", "Z_memcpy")] == {("deps.Z_memcpy", 2)}
     assert got[("a.f", "rd")] == {("deps.rd", 14)}
+
+
+def test_a_cast_to_a_header_typedef_binds_the_typedef(tmp_path):
+    # libpng, miniz: (png_byte)(v & 0xff) parses as a call of the typedef; clangd answers the typedef, as lore did
+    # when it sat in the same file; one out of the file's reach is no candidate
+    files = {"pngconf.h": "typedef unsigned char png_byte;\n", "other.h": "typedef int png_byte;\n",
+             "png.c": '#include "pngconf.h"\nint f(int v) { return (png_byte)(v & 0xff); }\n'}
+    assert _calls(tmp_path, files)[("png.f", "png_byte")] == {("pngconf.png_byte", 1)}
+
+
+def test_a_source_files_define_reaches_only_its_own_translation_unit(tmp_path):
+    # miniz: examples/example5.c defines MINIZ_NO_MALLOC before including the library; the library's own sources
+    # are built without it, so their MZ_FREE is the #else one
+    common = ("#ifdef MINIZ_NO_MALLOC\n#define MZ_FREE(x) (void)x, ((void)0)\n#else\n#define MZ_FREE(x) free(x)\n"
+              "#endif\n")
+    files = {"miniz_common.h": common, "miniz.c": '#include "miniz_common.h"\nvoid f(void *p) { MZ_FREE(p); }\n',
+             "examples/example5.c": '#define MINIZ_NO_MALLOC\n#include "../miniz_common.h"\n'
+                                    "void g(void *p) { MZ_FREE(p); }\n"}
+    got = _calls(tmp_path, files)
+    assert got[("miniz.f", "MZ_FREE")] == {("miniz_common.MZ_FREE", 4)}
+    assert ("miniz_common.MZ_FREE", 2) in got[("examples.example5.g", "MZ_FREE")]
+
+
+def test_a_default_after_a_debug_only_definition(tmp_path):
+    # libpng's pngdebug.h: png_debug is defined under #ifdef PNG_DEBUG, then by default under #ifndef png_debug;
+    # with PNG_DEBUG undefined (no file of the build defines it) the default is the one
+    dbg = ("#ifdef PNG_DEBUG\n#  if (PNG_DEBUG > 1)\n#    ifndef png_debug\n#      define png_debug(l,m) trace(m)\n"
+           "#    endif\n#  endif\n#endif\n#ifndef png_debug\n#  define png_debug(l, m) ((void)0)\n#endif\n")
+    files = {"pngdebug.h": dbg, "pngset.c": '#include "pngdebug.h"\nvoid f(void) { png_debug(1, "in f"); }\n'}
+    assert _calls(tmp_path, files)[("pngset.f", "png_debug")] == {("pngdebug.png_debug", 9)}
+
+
+def test_what_stdint_defines_is_defined(tmp_path):
+    # xz's sysdefs.h: #ifndef UINT64_C ... a fallback no Linux build compiles (<stdint.h> defines it); the call
+    # is libc's, so it stays unbound rather than bound to the fallback
+    sysdefs = ("#include <stdint.h>\n#ifndef UINT64_C\n#  define UINT64_C(n) n ## ULL\n#endif\n"
+               "#if SIZE_MAX == UINT32_MAX\n#  define WIDE(x) narrow(x)\n#else\n#  define WIDE(x) wide(x)\n#endif\n")
+    files = {"sysdefs.h": sysdefs, "coder.c": '#include "sysdefs.h"\nlong f(void) { return UINT64_C(1) + WIDE(2); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("coder.f", "UINT64_C")] == set()
+    assert got[("coder.f", "WIDE")] == {("sysdefs.WIDE", 8)}
+
+
+KCONFIG = {
+    "include/linux/kconfig.h": "#include <generated/autoconf.h>\n",
+    "include/linux/smp.h": "#ifdef CONFIG_SMP\nvoid kick(int cpu);\n#else\nstatic inline void kick(int cpu) { }\n#endif\n"
+                           "#if IS_ENABLED(CONFIG_NUMA)\n#define node_of(c) numa_node(c)\n#else\n"
+                           "#define node_of(c) 0\n#endif\n",
+    "kernel/smp.c": "#include <linux/smp.h>\n#ifdef CONFIG_SMP\nvoid kick(int cpu) { }\n#endif\n",
+    "kernel/sched.c": "#include <linux/smp.h>\nvoid tick(void) { kick(node_of(1)); }\n",
+}
+
+
+def test_a_configured_kernel_tree_decides_its_options(tmp_path):
+    # include/generated/autoconf.h (make defconfig) defines the options that are on: #ifdef CONFIG_SMP takes
+    # the SMP definition, IS_ENABLED(CONFIG_NUMA) of an option that is off takes the #else
+    files = {**KCONFIG, "include/generated/autoconf.h": "#define CONFIG_SMP 1\n#define CONFIG_X86_64 1\n"}
+    got = _calls(tmp_path, files)
+    assert got[("kernel.sched.tick", "kick")] == {("kernel.smp.kick", 3)}
+    assert got[("kernel.sched.tick", "node_of")] == {("include.linux.smp.node_of", 9)}
+
+
+def test_an_unconfigured_kernel_tree_keeps_both_branches(tmp_path):
+    # no autoconf.h: an option is neither on nor off (it is not "defined by no file"), both branches stay
+    got = _calls(tmp_path, KCONFIG)
+    assert got[("kernel.sched.tick", "node_of")] == {("include.linux.smp.node_of", 7),
+                                                     ("include.linux.smp.node_of", 9)}
+    assert ("include.linux.smp.kick", 4) in got[("kernel.sched.tick", "kick")]

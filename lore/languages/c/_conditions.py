@@ -31,6 +31,17 @@ PLATFORM_DEFINED: dict[str, int | None] = {
     "CONFIG_X86": 1, "CONFIG_X86_64": 1, "CONFIG_64BIT": 1,
     # feature tests GCC (5 and later) and clang both define (their answers are not decided here)
     "__has_attribute": None, "__has_builtin": None, "__has_include": None, "__has_cpp_attribute": None,
+    # what <stdint.h>, <inttypes.h>, <limits.h> and <stddef.h> define on Linux x86_64 (glibc): a portable header's
+    # fallback (#ifndef UINT64_C, #ifndef SIZE_MAX) is not compiled there
+    **{f"{s}INT{n}_C": None for s in ("", "U") for n in (8, 16, 32, 64, "MAX")},
+    **{f"INT{n}_MAX": 2 ** (n - 1) - 1 for n in (8, 16, 32, 64)}, **{f"UINT{n}_MAX": 2 ** n - 1 for n in (8, 16, 32, 64)},
+    **{f"INT{n}_MIN": -2 ** (n - 1) for n in (8, 16, 32, 64)}, **{f"PRI{c}{n}": None for c in "diouxX" for n in
+                                                                  (8, 16, 32, 64, "MAX", "PTR")},
+    "SIZE_MAX": 2 ** 64 - 1, "INTMAX_MAX": 2 ** 63 - 1, "UINTMAX_MAX": 2 ** 64 - 1, "INTPTR_MAX": 2 ** 63 - 1,
+    "UINTPTR_MAX": 2 ** 64 - 1, "PTRDIFF_MAX": 2 ** 63 - 1, "CHAR_BIT": 8, "SCHAR_MAX": 127, "UCHAR_MAX": 255,
+    "SHRT_MAX": 32767, "USHRT_MAX": 65535, "INT_MAX": 2 ** 31 - 1, "UINT_MAX": 2 ** 32 - 1, "LONG_MAX": 2 ** 63 - 1,
+    "ULONG_MAX": 2 ** 64 - 1, "LLONG_MAX": 2 ** 63 - 1, "ULLONG_MAX": 2 ** 64 - 1, "NULL": None, "offsetof": None,
+    "va_copy": None,
 }
 # what the default configuration does not define: other systems, compilers and architectures
 PLATFORM_UNDEFINED = frozenset({
@@ -60,6 +71,19 @@ _BINARY = {  # precedence climbing, C's order
 
 DEFINED = object()  # defined, value not known
 UNKNOWN = object()  # may or may not be defined here (defined in an undecided branch)
+
+
+class Maybe(frozenset):
+    """The values a macro may have here, ``None`` for undefined (``#if defined(__has_feature)`` ``#define X 0``
+    then ``#if !defined(X)`` ``#define X 0``: X reads 0 in a condition whichever branch ran)."""
+
+    def reading(self) -> int | None:
+        """What ``#if X`` reads (an undefined name reads 0), when every possibility agrees."""
+        got = {0 if v is None else v for v in self}
+        return got.pop() if len(got) == 1 else None
+
+    def defined(self) -> int | None:
+        return 1 if None not in self else 0 if len(self) == 1 else None
 
 
 class _Expr:
@@ -140,7 +164,15 @@ class _Expr:
             if paren and self.take() != ("op", ")"):
                 raise ValueError(")")
             got = self.lookup(name)
+            if isinstance(got, Maybe):
+                return got.defined()
             return None if got is UNKNOWN else 0 if got is None else 1
+        if kind == "id" and tok in _KCONFIG_TESTS and self.toks[self.i:self.i + 3:2] == [("op", "("), ("op", ")")] \
+                and self.toks[self.i + 1][0] == "id":  # the kernel's IS_ENABLED(CONFIG_X) (linux/kconfig.h)
+            name = self.toks[self.i + 1][1]
+            self.i += 3
+            text = " || ".join(f"defined({name}{suffix})" for suffix in _KCONFIG_TESTS[tok])
+            return _Expr(text, self.lookup, self.depth + 1).value()
         if kind == "id":
             if self.peek() == ("op", "("):  # a function-like macro (__has_include(x), IS_ENABLED(X)): not decided
                 depth = 0
@@ -154,10 +186,18 @@ class _Expr:
             got = self.lookup(tok)
             if got is None:  # not a macro: 0, as the preprocessor reads it
                 return 0
+            if isinstance(got, Maybe):
+                return got.reading()
             if isinstance(got, str) and self.depth < 8:  # #define LUA_FLOAT_TYPE LUA_FLOAT_DOUBLE: expanded
                 return _Expr(got, self.lookup, self.depth + 1).value()
             return got if isinstance(got, int) else None
         raise ValueError(tok)
+
+
+# linux/kconfig.h's tests of an option: built in (``CONFIG_X`` defined) or a module (``CONFIG_X_MODULE``);
+# code built into the kernel (``MODULE`` undefined) reaches only what is built in
+_KCONFIG_TESTS = {"IS_ENABLED": ("", "_MODULE"), "IS_BUILTIN": ("",), "IS_MODULE": ("_MODULE",),
+                  "IS_REACHABLE": ("",)}
 
 
 def _apply(op: str, a: int | None, b: int | None) -> int | None:
@@ -194,10 +234,14 @@ def assumable(name: str) -> bool:
 
     Examples
     --------
+    A kernel option (``CONFIG_SMP``) is assumable too: it is defined where the tree's configuration
+    (``include/generated/autoconf.h``) defines it, and undecided in a tree that has none
+    (:func:`lore.languages.c._build._skipped`).
+
     >>> [assumable(n) for n in ("HAVE_ALT", "LUA_USE_APICHECK", "EINTR", "O_CLOEXEC", "CONFIG_SMP", "lua_assert")]
-    [True, True, False, False, False, False]
+    [True, True, False, False, True, False]
     """
-    return name.isupper() and _SYSTEM_NAME.match(name) is None
+    return name.isupper() and (name.startswith("CONFIG_") or _SYSTEM_NAME.match(name) is None)
 
 
 def evaluate(text: str, macros: dict[str, object] | None = None, *, cplusplus: bool | None = False,
@@ -288,14 +332,73 @@ class Branches:
         self.off: list[tuple[int, int]] = []
         self.undecided: list[tuple[int, int]] = []
         self.assumed_off: list[tuple[int, int, frozenset[str]]] = []
+        self.exprs: list[tuple[int, int, str]] = []  # undecided branches: what decides them, as far as the file tells
+        self._outer: list[str] = []  # the conditions of the undecided branches being walked, outermost first
+        self.tested: set[str] = set()  # the names the file's conditions read
         if b"#" in source:
             self._walk(root.children, True, frozenset())
         self.off = _merged(self.off)
         self.undecided = _merged(self.undecided)
         self._off_starts = [a for a, _ in self.off]
         self._und_starts = [a for a, _ in self.undecided]
+        self.exprs.sort()
+        self._expr_starts = [a for a, _b, _t in self.exprs]
         self._root = root
         self._assuming: Branches | None = None
+
+    def expr(self, byte: int) -> str:
+        """The condition under which an undecided ``byte`` is compiled, with what the file decided above it written
+        in (``"defined(MINIZ_NO_MALLOC)"``, ``"CONFIG_SMP && !(defined(CONFIG_NUMA))"``): a project's headers or
+        configuration decide it later (:func:`lore.languages.c._build._skipped`); ``""`` when none is recorded."""
+        k = bisect.bisect_right(self._expr_starts, byte) - 1
+        while k >= 0:
+            a, b, text = self.exprs[k]
+            if a <= byte < b:
+                return text
+            k -= 1
+        return ""
+
+    def values(self) -> dict[str, int]:
+        """What ``#if NAME`` reads at the end of the file, for the macros every path through it agrees on and
+        that its own conditions test (a configuration's flags, not every constant of a header)."""
+        out: dict[str, int] = {}
+        for name, v in self.macros.items():
+            if name not in self.tested:
+                continue
+            got = v.reading() if isinstance(v, Maybe) else v if isinstance(v, int) else None
+            if got is not None:
+                out[name] = got
+        return out
+
+    def _frozen(self, text: str) -> str | None:
+        """``text`` with the names the file decided above written as their values; ``None`` when it does not
+        tokenize or is long."""
+        out: list[str] = []
+        toks = [m.group(0).strip() for m in _TOKEN.finditer(text.replace("\\\n", " "))]
+        i = 0
+        while i < len(toks):
+            t = toks[i]
+            if not t:
+                i += 1
+                continue
+            if t == "defined":
+                paren = i + 1 < len(toks) and toks[i + 1] == "("
+                j = i + 2 if paren else i + 1
+                name = toks[j] if j < len(toks) else ""
+                i = j + 2 if paren else j + 1
+                v = self.macros.get(name, UNKNOWN) if name in self.macros else UNKNOWN
+                d = v.defined() if isinstance(v, Maybe) else None if v is UNKNOWN else 0 if v is None else 1
+                out.append(f"defined({name})" if d is None else str(d))
+                continue
+            if t[:1].isalpha() or t[:1] == "_":
+                v = self.macros.get(t, UNKNOWN)
+                r = v.reading() if isinstance(v, Maybe) else v if isinstance(v, int) else 0 if v is None else None
+                out.append(t if r is None else str(r))
+            else:
+                out.append(t)
+            i += 1
+        got = " ".join(out)
+        return got if len(got) <= 400 else None
 
     def state(self, byte: int) -> str:
         """``"0"`` in an off branch, ``"?"`` in an undecided one, else ``""``. An undecided branch that is off
@@ -342,10 +445,12 @@ class Branches:
             # a default (#if !defined(B) ... #define B): B is defined from here whether or not it was before,
             # so whether B is defined elsewhere does not decide the branches that test it below
             self.depends[name] = names - {name}
+        if self.assume and active is False and names and name and name not in self.macros:
+            # defined only in a branch that is off when those flags are undefined (#ifdef PNG_DEBUG ... #define
+            # png_debug ...): undefined below under the same assumption (#ifndef png_debug: the default's branch)
+            self.macros[name] = None
+            self.depends[name] = names - {name}
         if not name or active is False:
-            return
-        if active is None:
-            self.macros[name] = UNKNOWN
             return
         value: object = DEFINED
         if node.type == "preproc_def":
@@ -357,6 +462,12 @@ class Branches:
                     digits.startswith("0") else int(digits)
             elif raw and len(raw) < 200:
                 value = raw  # an expression of other macros, expanded where a condition reads it
+        if active is None:  # undecided: the value it has here or had before (a name not seen yet: undefined)
+            prior = self.macros.get(name)
+            before = prior if isinstance(prior, Maybe) else Maybe({prior}) if prior is None or isinstance(prior, int) \
+                else None
+            self.macros[name] = Maybe(before | {value}) if before is not None and isinstance(value, int) else UNKNOWN
+            return
         self.macros[name] = value
 
     def _condition(self, link: _ts.Node, used: set[str]) -> bool | None:
@@ -368,12 +479,14 @@ class Branches:
             negate = head in ("#ifndef", "#elifndef")
             if negate and link.type == "preproc_ifdef" and name not in self.macros and _guards(link, name, self):
                 return True  # an include guard: the first time through, its body is read
+            self.tested.add(name)
             if self.assume and name in self.depends:
                 used |= self.depends[name]
             got = evaluate(f"defined({name})", self.macros, cplusplus=self.cplusplus,
                            assumed=used if self.assume else None) if name else None
             return _not(got) if negate else got
         text = self._text(link.child_by_field_name("condition"))
+        self.tested.update(re.findall(r"[A-Za-z_]\w*", text))
         if self.assume and self.depends:
             for word in re.findall(r"[A-Za-z_]\w*", text):
                 used |= self.depends.get(word, frozenset())
@@ -383,10 +496,22 @@ class Branches:
         taken: bool | None = False
         link: _ts.Node | None = node
         used: set[str] = set()  # assumed-undefined names this chain's conditions read so far (assume pass)
+        before: list[str | None] = []  # the undecided conditions of the chain's earlier links (not taken here)
         while link is not None:
+            text = None if self.assume else self._link_text(link)
             cond = self._condition(link, used)
             branch = _and(active, _and(_not(taken), cond))
             taken = _or(taken, cond)
+            pushed = False
+            if branch is None and not self.assume:
+                parts = [*self._outer, *(f"!({t})" if t else None for t in before)]
+                if cond is None:
+                    parts.append(text)
+                if None not in parts and parts:
+                    self._outer.append(" && ".join(f"({p})" for p in parts[len(self._outer):]) or "1")
+                    pushed = True
+            if cond is None:
+                before.append(text)
             alt = link.child_by_field_name("alternative")
             end = alt.start_byte if alt is not None else link.end_byte
             names = outer | used if used else outer
@@ -398,8 +523,22 @@ class Branches:
                 self.undecided.append((link.start_byte, end))
             body = [c for c in link.children if c.is_named and c.end_byte <= end and c.type not in _LINKS
                     and c != link.child_by_field_name("condition") and c != link.child_by_field_name("name")]
+            if pushed:
+                self.exprs.append((link.start_byte, end, " && ".join(self._outer)))
             self._walk(body, branch, names)
+            if pushed:
+                self._outer.pop()
             link = alt if alt is not None and alt.type in _LINKS else None
+
+    def _link_text(self, link: _ts.Node) -> str | None:
+        """A chain link's own condition as an expression, with what the file decided above it written in."""
+        if link.type == "preproc_else":
+            return "1"
+        if link.type in ("preproc_ifdef", "preproc_elifdef"):
+            name = self._text(link.child_by_field_name("name")).strip()
+            head = self._text(link.children[0]).strip() if link.children else ""
+            return self._frozen(f"{'!' if head in ('#ifndef', '#elifndef') else ''}defined({name})") if name else None
+        return self._frozen(self._text(link.child_by_field_name("condition")))
 
 
 def _guards(link: _ts.Node, name: str, br: Branches) -> bool:

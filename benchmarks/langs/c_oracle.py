@@ -47,11 +47,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import json  # noqa: E402
 import re  # noqa: E402
 import shutil  # noqa: E402
+import sqlite3  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections import Counter  # noqa: E402
 
-from harness import Answer, LspClient, Site, ask_lsp, cli, index_project, sample_sites, score  # noqa: E402
+from harness import (  # noqa: E402
+    Answer,
+    LspClient,
+    Site,
+    ask_lsp,
+    cli,
+    index_project,
+    innermost,
+    sample_sites,
+    score,
+)
+
+from lore.store import callsites  # noqa: E402
 
 C_SOURCES = (".c",)
 CPP_SOURCES = (".cc", ".cpp", ".cxx", ".c++")
@@ -269,17 +283,95 @@ def ask_clangd(client: LspClient, root: Path, sites: list[Site]) -> dict[Site, A
                    if site.kind == "new" else None)
 
 
-def _own_flags(argv: list[str] | None) -> tuple[list[str], bool, list[str]]:
+def _own_flags(argv: list[str] | None) -> tuple[list[str], bool, Path | None, bool, list[str]]:
     """This script's flags beside the shared ones of ``harness.cli``: ``--kernel-subsystem DIR`` (repeatable)
     measures a kernel tree's ``DIR`` with its headers (:func:`kernel_subsystem`) instead of the whole tree;
-    ``--config-in-tree`` puts the kernel configuration clangd reads into that copy, for lore to read too."""
+    ``--config-in-tree`` puts the kernel configuration clangd reads into that copy, for lore to read too;
+    ``--answers-from DIR`` reuses the clangd answers a run with ``--work DIR`` saved (:func:`_load_answers`);
+    ``--callable`` adds the columns of :func:`callable_answers` to each row."""
     import argparse
 
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--kernel-subsystem", action="append", default=[])
     parser.add_argument("--config-in-tree", action="store_true")
+    parser.add_argument("--answers-from", type=Path, default=None)
+    parser.add_argument("--callable", action="store_true")
     own, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
-    return own.kernel_subsystem, own.config_in_tree, rest
+    return own.kernel_subsystem, own.config_in_tree, own.answers_from, own.callable, rest
+
+
+def _line(root: Path, path: str, line: int, cache: dict[str, list[str]]) -> str:
+    if path not in cache:
+        try:
+            cache[path] = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            cache[path] = []
+    lines = cache[path]
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def callable_answers(root: Path, db: Path, sites: list[Site], answers: dict[Site, Answer]) -> tuple[dict, Counter]:
+    """clangd's answers read as definitions of what runs (the ``callable`` columns, beside the plain ones):
+
+    * an answer inside the project on a line where lore's innermost definition is not named like the callee is
+      a field, parameter or variable holding a function (``pZip->m_pFree(...)``, ``read_callback(...)``; the
+      harness would map it onto the struct or function around it): no definition runs there, so the site leaves
+      recall's count (``oracle_field``), and a lore binding there still counts against precision;
+    * an answer on a prototype of the callee (``XXH32_reset(...);`` in ``xxhash.h``: clangd answers a
+      declaration when its index lacks the definition) agrees with lore's binding to a definition of that name
+      in the same file, or a non-``static`` one elsewhere (``oracle_declaration``)."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        edges = callsites.call_site_edges(conn, ("c", "cpp"))
+        spans: dict[str, list] = {}
+        texts: dict[str, list[str]] = {}
+
+        def spans_of(path: str) -> list:
+            if path not in spans:
+                spans[path] = callsites.definition_spans(conn, path)
+            return spans[path]
+
+        targets: dict[tuple, list[tuple[str, int]]] = {}
+        for e in edges:
+            if e.callee_id is not None and e.callee_path:
+                sp = next((x for x in spans_of(e.callee_path) if x.id == e.callee_id), None)
+                if sp is not None:
+                    targets.setdefault((e.path, e.line, e.col, e.callee_name), []).append((e.callee_path, sp.start_line))
+        counts: Counter = Counter()
+        out: dict[Site, Answer] = {}
+        for site in sites:
+            ans = answers.get(site)
+            word = re.findall(r"[A-Za-z_]\w*", site.callee)
+            if ans is None or ans.error or not ans.places or not word:
+                if ans is not None:
+                    out[site] = ans
+                continue
+            name = word[-1]
+            lore = targets.get((site.path, site.line, site.col, site.callee), [])
+            places: list[tuple[str, int]] = []
+            kinds = set()
+            for path, line in ans.places:
+                if not (root / path).is_file():
+                    places.append((path, line))
+                    continue
+                sp = innermost(spans_of(path), line)
+                if sp is not None and sp.qualified_name.rsplit(".", 1)[-1] in (name, "<init>"):
+                    places.append((path, line))
+                    continue
+                text = _line(root, path, line, texts)
+                if re.search(rf"\b{re.escape(name)}\s*\(", text) and (sp is None or sp.kind in ("class", "struct")) \
+                        and lore and all(t[0] == path or not _line(root, *t, texts).lstrip().startswith("static")
+                                         for t in lore):
+                    kinds.add("oracle_declaration")
+                    places.extend(lore)
+                    continue
+                kinds.add("oracle_field")
+                places.append(("<not a definition>", 0))
+            counts.update(kinds if len(kinds) == 1 else ())
+            out[site] = Answer(places=places)
+        return out, counts
+    finally:
+        conn.close()
 
 
 def unanswered(answers: dict[Site, Answer]) -> int:
@@ -287,9 +379,27 @@ def unanswered(answers: dict[Site, Answer]) -> int:
     return sum(1 for a in answers.values() if not a.error and not a.places)
 
 
+def _site_key(site: Site) -> str:
+    return f"{site.path}:{site.line}:{site.col}:{site.kind}:{site.callee}"
+
+
+def _load_answers(folder: Path | None, root: Path) -> dict[str, Answer]:
+    """clangd's answers of an earlier run (``--answers-from DIR``: its ``<project>.answers.json``), so that a
+    rerun after a change to lore asks clangd only about the sites it has not answered (the project unchanged)."""
+    path = folder / f"{root.name}.answers.json" if folder is not None else None
+    if path is None or not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    return {k: Answer(places=[tuple(p) for p in v["places"]], error=v["error"]) for k, v in data.items()}
+
+
+def _save_answers(path: Path, root: Path, answers: dict[Site, Answer]) -> None:
+    path.write_text(json.dumps({_site_key(s): {"places": a.places, "error": a.error} for s, a in answers.items()}))
+
+
 def main(argv: list[str] | None = None) -> None:
     ensure_tools()
-    subsystems, config_in_tree, rest = _own_flags(argv)
+    subsystems, config_in_tree, answers_from, read_callable, rest = _own_flags(argv)
     args = cli(__doc__.splitlines()[0], rest)
     work = (args.work or Path(tempfile.mkdtemp(prefix="lore-oracle-"))).resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -303,17 +413,26 @@ def main(argv: list[str] | None = None) -> None:
     for root in roots:
         db = index_project(root, work / f"{root.name}.db")
         sites = sample_sites(db, ("c", "cpp"), n=args.sites, seed=args.seed)
-        ccdir = compile_commands(root, work)
-        client = LspClient(["clangd", f"--compile-commands-dir={ccdir}", "--background-index", "-j=2",
-                            "--log=error", "--pch-storage=memory"], root, language_id="cpp", timeout=300)
-        try:
-            if sites:
-                wait_for_index(client, ccdir, sites[0].path)
-            answers = ask_clangd(client, root, sites)
-        finally:
-            client.close()
+        cache = _load_answers(answers_from, root)
+        answers = {s: cache[_site_key(s)] for s in sites if _site_key(s) in cache}
+        todo = [s for s in sites if s not in answers]
+        if todo:
+            ccdir = compile_commands(root, work)
+            client = LspClient(["clangd", f"--compile-commands-dir={ccdir}", "--background-index", "-j=2",
+                                "--log=error", "--pch-storage=memory"], root, language_id="cpp", timeout=300)
+            try:
+                wait_for_index(client, ccdir, todo[0].path)
+                answers.update(ask_clangd(client, root, todo))
+            finally:
+                client.close()
+        _save_answers(work / f"{root.name}.answers.json", root, answers)
         rep = score(root.name, root, db, sites, answers)
         row = {**rep.row(), "oracle_no_answer": unanswered(answers)}
+        if read_callable:
+            fixed, counts = callable_answers(root, db, sites, answers)
+            alt = score(root.name, root, db, sites, fixed).row()
+            row.update({"recall_callable": alt["recall"], "precision_strict_callable": alt["precision_strict"],
+                        **{k: counts.get(k, 0) for k in ("oracle_field", "oracle_declaration")}})
         print(json.dumps(row) if args.json else "\n".join([json.dumps(row), *rep.table(args.examples).splitlines()[1:]]),
               flush=True)
 

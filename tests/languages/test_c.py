@@ -228,13 +228,13 @@ def test_a_source_files_define_reaches_only_its_own_translation_unit(tmp_path):
     assert ("miniz_common.MZ_FREE", 2) in got[("examples.example5.g", "MZ_FREE")]
 
 
-def test_a_default_after_a_debug_only_definition(tmp_path):
-    # libpng's pngdebug.h: png_debug is defined under #ifdef PNG_DEBUG, then by default under #ifndef png_debug;
-    # with PNG_DEBUG undefined (no file of the build defines it) the default is the one
-    dbg = ("#ifdef PNG_DEBUG\n#  if (PNG_DEBUG > 1)\n#    ifndef png_debug\n#      define png_debug(l,m) trace(m)\n"
-           "#    endif\n#  endif\n#endif\n#ifndef png_debug\n#  define png_debug(l, m) ((void)0)\n#endif\n")
-    files = {"pngdebug.h": dbg, "pngset.c": '#include "pngdebug.h"\nvoid f(void) { png_debug(1, "in f"); }\n'}
-    assert _calls(tmp_path, files)[("pngset.f", "png_debug")] == {("pngdebug.png_debug", 9)}
+def test_a_macro_defined_only_under_a_debug_flag(tmp_path):
+    # libpng's pngdebug.h: png_debug is defined under #ifdef PNG_DEBUG (no file of the build defines it), so a later
+    # #ifdef png_debug is off as well, and its #else is the one
+    dbg = ("#ifdef PNG_DEBUG\n#  if (PNG_DEBUG > 1)\n#    define png_debug(l,m) trace(m)\n#  endif\n#endif\n"
+           "#ifdef png_debug\n#  define png_trace(m) png_debug(1, m)\n#else\n#  define png_trace(m) ((void)0)\n#endif\n")
+    files = {"pngdebug.h": dbg, "pngset.c": '#include "pngdebug.h"\nvoid f(void) { png_trace("in f"); }\n'}
+    assert _calls(tmp_path, files)[("pngset.f", "png_trace")] == {("pngdebug.png_trace", 9)}
 
 
 def test_what_stdint_defines_is_defined(tmp_path):
@@ -273,3 +273,31 @@ def test_an_unconfigured_kernel_tree_keeps_both_branches(tmp_path):
     assert got[("kernel.sched.tick", "node_of")] == {("include.linux.smp.node_of", 7),
                                                      ("include.linux.smp.node_of", 9)}
     assert ("include.linux.smp.kick", 4) in got[("kernel.sched.tick", "kick")]
+
+
+def test_a_condition_another_header_decides(tmp_path):
+    # miniz: miniz.h sets MINIZ_USE_UNALIGNED_LOADS_AND_STORES (0 whichever of its branches runs, a default under
+    # #if !defined); miniz_common.h's #if of it then takes the #else
+    config = ("#if defined(__has_feature)\n#if __has_feature(undefined_behavior_sanitizer)\n"
+              "#define MINIZ_USE_UNALIGNED_LOADS_AND_STORES 0\n#endif\n#endif\n"
+              "#if !defined(MINIZ_USE_UNALIGNED_LOADS_AND_STORES)\n#define MINIZ_USE_UNALIGNED_LOADS_AND_STORES 0\n"
+              "#endif\n#define MINIZ_LITTLE_ENDIAN 1\n#if MINIZ_LITTLE_ENDIAN\n#endif\n")
+    common = ("#if MINIZ_USE_UNALIGNED_LOADS_AND_STORES && MINIZ_LITTLE_ENDIAN\n#define MZ_READ_LE16(p) *(p)\n#else\n"
+              "#define MZ_READ_LE16(p) ((p)[0] | (p)[1] << 8)\n#endif\n"
+              "#if MZ_FAST\n#define MZ_COPY(d, s) fast(d, s)\n#else\n#define MZ_COPY(d, s) slow(d, s)\n#endif\n")
+    files = {"miniz.h": config, "miniz_common.h": common,
+             "miniz_zip.c": '#include "miniz.h"\n#include "miniz_common.h"\n'
+                            "int f(const char *p) { MZ_COPY(p, p); return MZ_READ_LE16(p); }\n",
+             "fast.c": '#define MZ_FAST 1\n#include "miniz_common.h"\n'}
+    got = _calls(tmp_path, files)
+    assert got[("miniz_zip.f", "MZ_READ_LE16")] == {("miniz_common.MZ_READ_LE16", 4)}
+    assert got[("miniz_zip.f", "MZ_COPY")] == {("miniz_common.MZ_COPY", 9)}  # fast.c's MZ_FAST is fast.c's own
+
+
+def test_a_comment_inside_a_condition(tmp_path):
+    # xxhash's xsum_config.h: #if defined(__cplusplus) /* C++ */ || (... C99 */): C11 takes the first branch
+    config = ("#if defined(__cplusplus) /* C++ */ \\\n || (defined (__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)"
+              "  /* C99 */\n#  include <stdint.h>\n    typedef uint32_t XSUM_U32;\n# else\n"
+              "      typedef unsigned int     XSUM_U32;\n#endif\n")
+    files = {"xsum_config.h": config, "bench.c": '#include "xsum_config.h"\nint f(int v) { return (XSUM_U32)(v); }\n'}
+    assert _calls(tmp_path, files)[("bench.f", "XSUM_U32")] == {("xsum_config.XSUM_U32", 4)}

@@ -92,7 +92,7 @@ class _Expr:
     def __init__(self, text: str, lookup, depth: int = 0) -> None:
         self.depth = depth
         self.toks: list[tuple[str, str]] = []
-        for m in _TOKEN.finditer(text.replace("\\\n", " ")):
+        for m in _TOKEN.finditer(_uncommented(text)):
             num, ident, op, char, other = m.groups()
             if num is not None:
                 self.toks.append(("num", num))
@@ -198,6 +198,18 @@ class _Expr:
 # code built into the kernel (``MODULE`` undefined) reaches only what is built in
 _KCONFIG_TESTS = {"IS_ENABLED": ("", "_MODULE"), "IS_BUILTIN": ("",), "IS_MODULE": ("_MODULE",),
                   "IS_REACHABLE": ("",)}
+
+
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def _uncommented(text: str) -> str:
+    """A condition's text without its comments and line continuations (``#if defined(__cplusplus) /* C++ */``).
+
+    >>> _uncommented("defined(A) /* a */ || B // b")
+    'defined(A)   || B  '
+    """
+    return _COMMENT.sub(" ", text.replace("\\\n", " ")) if "/" in text or "\\" in text else text
 
 
 def _apply(op: str, a: int | None, b: int | None) -> int | None:
@@ -374,7 +386,7 @@ class Branches:
         """``text`` with the names the file decided above written as their values; ``None`` when it does not
         tokenize or is long."""
         out: list[str] = []
-        toks = [m.group(0).strip() for m in _TOKEN.finditer(text.replace("\\\n", " "))]
+        toks = [m.group(0).strip() for m in _TOKEN.finditer(_uncommented(text))]
         i = 0
         while i < len(toks):
             t = toks[i]

@@ -301,3 +301,15 @@ def test_a_comment_inside_a_condition(tmp_path):
               "      typedef unsigned int     XSUM_U32;\n#endif\n")
     files = {"xsum_config.h": config, "bench.c": '#include "xsum_config.h"\nint f(int v) { return (XSUM_U32)(v); }\n'}
     assert _calls(tmp_path, files)[("bench.f", "XSUM_U32")] == {("xsum_config.XSUM_U32", 4)}
+
+
+def test_a_condition_that_calls_a_function_like_macro_of_the_file(tmp_path):
+    # a version test written as a macro (brotli's BROTLI_GNUC_HAS_BUILTIN, lz4's and xxhash's version macros) is
+    # expanded as the preprocessor does; one the file does not define stays undecided
+    h = ("#define LIB_VERSION 10904\n#define LIB_AT_LEAST(v) (LIB_VERSION >= (v))\n"
+         "#if LIB_AT_LEAST(10900)\n#define lib_copy(d, s) new_copy(d, s)\n#else\n#define lib_copy(d, s) old_copy(d, s)\n"
+         "#endif\n#if OTHER_AT_LEAST(2)\n#define lib_move(d) new_move(d)\n#else\n#define lib_move(d) old_move(d)\n#endif\n")
+    files = {"lib.h": h, "a.c": '#include "lib.h"\nvoid f(char *d) { lib_copy(d, d); lib_move(d); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("a.f", "lib_copy")] == {("lib.lib_copy", 4)}
+    assert got[("a.f", "lib_move")] == {("lib.lib_move", 9), ("lib.lib_move", 11)}

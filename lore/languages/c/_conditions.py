@@ -73,6 +73,18 @@ DEFINED = object()  # defined, value not known
 UNKNOWN = object()  # may or may not be defined here (defined in an undecided branch)
 
 
+class FnMacro(tuple):
+    """A function-like macro a condition may call: (parameter names, body text)."""
+
+    def expand(self, args: list[str]) -> str | None:
+        params, body = self
+        if len(args) != len(params) and not (params == () and args == [""]):
+            return None
+        sub = dict(zip(params, args, strict=False))
+        return " ".join(f"({sub[m.group(0).strip()]})" if m.group(0).strip() in sub else m.group(0)
+                        for m in _TOKEN.finditer(body))
+
+
 class Maybe(frozenset):
     """The values a macro may have here, ``None`` for undefined (``#if defined(__has_feature)`` ``#define X 0``
     then ``#if !defined(X)`` ``#define X 0``: X reads 0 in a condition whichever branch ran)."""
@@ -174,15 +186,23 @@ class _Expr:
             text = " || ".join(f"defined({name}{suffix})" for suffix in _KCONFIG_TESTS[tok])
             return _Expr(text, self.lookup, self.depth + 1).value()
         if kind == "id":
-            if self.peek() == ("op", "("):  # a function-like macro (__has_include(x), IS_ENABLED(X)): not decided
+            if self.peek() == ("op", "("):  # a function-like macro: the file's own expanded, others not decided
                 depth = 0
+                args: list[list[str]] = [[]]
                 while True:
                     k, t = self.take()
                     if k == "end":
                         raise ValueError("(")
                     depth += (t == "(") - (t == ")") if k == "op" else 0
                     if depth == 0:
-                        return None
+                        break
+                    if depth == 1 and (k, t) == ("op", ","):
+                        args.append([])
+                    elif depth > 1 or t != "(":
+                        args[-1].append(t)
+                fn = self.lookup(tok)
+                text = fn.expand([" ".join(a) for a in args]) if isinstance(fn, FnMacro) and self.depth < 8 else None
+                return _Expr(text, self.lookup, self.depth + 1).value() if text else None
             got = self.lookup(tok)
             if got is None:  # not a macro: 0, as the preprocessor reads it
                 return 0
@@ -474,6 +494,12 @@ class Branches:
                     digits.startswith("0") else int(digits)
             elif raw and len(raw) < 200:
                 value = raw  # an expression of other macros, expanded where a condition reads it
+        else:  # #define GCC_AT_LEAST(maj, min) ...: expanded where a condition calls it
+            params = node.child_by_field_name("parameters")
+            body = self._text(node.child_by_field_name("value")).strip()
+            if params is not None and body and len(body) < 300:
+                value = FnMacro(((*(self._text(p) for p in params.named_children if p.type == "identifier"),),
+                                 _uncommented(body)))
         if active is None:  # undecided: the value it has here or had before (a name not seen yet: undefined)
             prior = self.macros.get(name)
             before = prior if isinstance(prior, Maybe) else Maybe({prior}) if prior is None or isinstance(prior, int) \

@@ -215,6 +215,14 @@ def test_a_cast_to_a_header_typedef_binds_the_typedef(tmp_path):
     assert _calls(tmp_path, files)[("png.f", "png_byte")] == {("pngconf.png_byte", 1)}
 
 
+def test_a_cast_to_one_of_several_typedefs_stays_unbound(tmp_path):
+    # zconf.h-style: the typedef differs by a flag nothing decides; a cast is no call with alternatives
+    conf = "#ifdef SMALL_MEDIUM\ntypedef unsigned char FAR Bytef;\n#else\ntypedef unsigned char Bytef;\n#endif\n"
+    files = {"zconf.h": conf, "config.h": "#define SMALL_MEDIUM 1\n",
+             "a.c": '#include "zconf.h"\n#include "config.h"\nint f(int v) { return (Bytef)(v); }\n'}
+    assert _calls(tmp_path, files)[("a.f", "Bytef")] == set()
+
+
 def test_a_source_files_define_reaches_only_its_own_translation_unit(tmp_path):
     # miniz: examples/example5.c defines MINIZ_NO_MALLOC before including the library; the library's own sources
     # are built without it, so their MZ_FREE is the #else one

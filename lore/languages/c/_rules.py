@@ -248,6 +248,8 @@ class CRules(CachedRules):
             cands = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen] or defs
             if not cands or len(cands) > MAX_ALTERNATIVES:
                 return None
+        if len(cands) > 1 and all(world.syms[c].kind == "type_alias" for c in cands):
+            return None  # a cast to one of several typedefs nothing decides between: no guess (a call has alternatives)
         res = "import" if hdr or decls else "global_linkage"
         if len(cands) == 1:
             return ("sym", cands[0]), res

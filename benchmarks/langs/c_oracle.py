@@ -313,16 +313,19 @@ def _line(root: Path, path: str, line: int, cache: dict[str, list[str]]) -> str:
 def callable_answers(root: Path, db: Path, sites: list[Site], answers: dict[Site, Answer]) -> tuple[dict, Counter]:
     """clangd's answers read as definitions of what runs (the ``callable`` columns, beside the plain ones):
 
-    * an answer inside the project on a line where lore's innermost definition is not named like the callee is
-      a field, parameter or variable holding a function (``pZip->m_pFree(...)``, ``read_callback(...)``; the
-      harness would map it onto the struct or function around it): no definition runs there, so the site leaves
-      recall's count (``oracle_field``), and a lore binding there still counts against precision;
+    * an answer inside the project on a line where lore's innermost definition is not named like the callee and
+      the callee's name is not followed by ``(`` is a field, parameter or variable holding a function
+      (``pZip->m_pFree(...)``, ``read_callback(...)``; the harness would map it onto the struct or function
+      around it) or an object-like macro (``#define log evdns_log_``, no symbol in lore): no definition runs
+      there, so the site leaves recall's count (``oracle_field``), and a lore binding there still counts against
+      precision;
     * an answer on a prototype of the callee (``XXH32_reset(...);`` in ``xxhash.h``: clangd answers a
       declaration when its index lacks the definition) agrees with lore's binding to a definition of that name
       in the same file, or a non-``static`` one elsewhere (``oracle_declaration``)."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         edges = callsites.call_site_edges(conn, ("c", "cpp"))
+        inside = callsites.indexed_paths(conn)
         spans: dict[str, list] = {}
         texts: dict[str, list[str]] = {}
 
@@ -351,7 +354,7 @@ def callable_answers(root: Path, db: Path, sites: list[Site], answers: dict[Site
             places: list[tuple[str, int]] = []
             kinds = set()
             for path, line in ans.places:
-                if not (root / path).is_file():
+                if path not in inside:  # outside the project: as it is
                     places.append((path, line))
                     continue
                 sp = innermost(spans_of(path), line)
@@ -359,11 +362,13 @@ def callable_answers(root: Path, db: Path, sites: list[Site], answers: dict[Site
                     places.append((path, line))
                     continue
                 text = _line(root, path, line, texts)
-                if re.search(rf"\b{re.escape(name)}\s*\(", text) and (sp is None or sp.kind in ("class", "struct")) \
-                        and lore and all(t[0] == path or not _line(root, *t, texts).lstrip().startswith("static")
-                                         for t in lore):
-                    kinds.add("oracle_declaration")
-                    places.extend(lore)
+                if re.search(rf"\b{re.escape(name)}\s*,?\s*\(", text):  # a function's line (PNG_FUNCTION(t, f,(...)))
+                    if (sp is None or sp.kind in ("class", "struct")) and lore and all(
+                            t[0] == path or not _line(root, *t, texts).lstrip().startswith("static") for t in lore):
+                        kinds.add("oracle_declaration")
+                        places.extend(lore)
+                    else:
+                        places.append((path, line))
                     continue
                 kinds.add("oracle_field")
                 places.append(("<not a definition>", 0))

@@ -536,8 +536,8 @@ class Branches:
         used: set[str] = set()  # assumed-undefined names this chain's conditions read so far (assume pass)
         before: list[str | None] = []  # the undecided conditions of the chain's earlier links (not taken here)
         while link is not None:
-            text = None if self.assume else self._link_text(link)
             cond = self._condition(link, used)
+            text = self._link_text(link) if cond is None and not self.assume else None
             branch = _and(active, _and(_not(taken), cond))
             taken = _or(taken, cond)
             pushed = False

@@ -319,8 +319,8 @@ def callable_answers(root: Path, db: Path, sites: list[Site], answers: dict[Site
       around it) or an object-like macro (``#define log evdns_log_``, no symbol in lore): no definition runs
       there, so the site leaves recall's count (``oracle_field``), and a lore binding there still counts against
       precision;
-    * an answer on a prototype of the callee (``XXH32_reset(...);`` in ``xxhash.h``: clangd answers a
-      declaration when its index lacks the definition) agrees with lore's binding to a definition of that name
+    * an answer on a prototype of the callee (``XXH32_reset(...);`` in ``xxhash.h``, a ``;`` before any ``{``:
+      clangd answers a declaration when its index lacks the definition) agrees with lore's binding to a definition of that name
       in the same file, or a non-``static`` one elsewhere (``oracle_declaration``)."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
@@ -363,7 +363,10 @@ def callable_answers(root: Path, db: Path, sites: list[Site], answers: dict[Site
                     continue
                 text = _line(root, path, line, texts)
                 if re.search(rf"\b{re.escape(name)}\s*,?\s*\(", text):  # a function's line (PNG_FUNCTION(t, f,(...)))
-                    if (sp is None or sp.kind in ("class", "struct")) and lore and all(
+                    after = " ".join(_line(root, path, k, texts) for k in range(line, line + 4))
+                    after = after[after.find(name):]
+                    prototype = ";" in after and ("{" not in after or after.index(";") < after.index("{"))
+                    if prototype and (sp is None or sp.kind in ("class", "struct")) and lore and all(
                             t[0] == path or not _line(root, *t, texts).lstrip().startswith("static") for t in lore):
                         kinds.add("oracle_declaration")
                         places.extend(lore)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import posixpath
 
 from .._rules import record_of, world_cache
-from ._conditions import DEFINED, evaluate
+from ._ifexpr import DEFINED, evaluate
 
 # folders (and file names) of another system's code: a default build (Linux, x86_64) compiles none of them
 _OTHER_PLATFORM_DIRS = frozenset({

@@ -6,6 +6,7 @@ build reads it), other platforms' files, and definitions made file-local by a ma
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 
 from .._rules import record_of, world_cache
 from ._ifexpr import DEFINED, evaluate
@@ -93,24 +94,32 @@ def _skipped(world, cond: str) -> bool:
     return got
 
 
-class _ProjectMacros:
+class _ProjectMacros(Mapping):
     """What the project's headers tell a condition of another file: the value ``#if NAME`` reads where every
     header that sets ``NAME`` agrees and no source file sets it for its own translation unit (miniz.h's
     ``MINIZ_USE_UNALIGNED_LOADS_AND_STORES`` read in miniz_common.h); in a configured kernel tree, the options
     ``include/generated/autoconf.h`` defines (any other ``CONFIG_`` option is off)."""
 
     def __init__(self, world) -> None:
-        self.values = _project_values(world)
+        self.known = _project_values(world)
         self.configured = _configured(world)
         self.options = _kernel_options(world) if self.configured else frozenset()
 
-    def __contains__(self, name: str) -> bool:
-        return name in self.values or (self.configured and name.startswith("CONFIG_"))
+    def __contains__(self, name: object) -> bool:
+        return name in self.known or (self.configured and isinstance(name, str) and name.startswith("CONFIG_"))
 
     def __getitem__(self, name: str) -> object:
-        if name in self.values:
-            return self.values[name]
-        return DEFINED if name in self.options else None
+        if name in self.known:
+            return self.known[name]
+        if self.configured and name.startswith("CONFIG_"):
+            return DEFINED if name in self.options else None
+        raise KeyError(name)
+
+    def __iter__(self):
+        return iter(self.known)
+
+    def __len__(self) -> int:
+        return len(self.known)
 
 
 def _project_values(world) -> dict[str, int]:

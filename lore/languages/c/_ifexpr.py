@@ -7,6 +7,7 @@ project's values.)"""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 # the default configuration's predefined macros (GCC on Linux x86_64); None: defined, value not decided
 # (``__GNUC__`` is 4 under clang and 12 under GCC)
@@ -191,8 +192,8 @@ class _Expr:
                     elif depth > 1 or t != "(":
                         args[-1].append(t)
                 fn = self.lookup(tok)
-                text = fn.expand([" ".join(a) for a in args]) if isinstance(fn, FnMacro) and self.depth < 8 else None
-                return _Expr(text, self.lookup, self.depth + 1).value() if text else None
+                body = fn.expand([" ".join(a) for a in args]) if isinstance(fn, FnMacro) and self.depth < 8 else None
+                return _Expr(body, self.lookup, self.depth + 1).value() if body else None
             got = self.lookup(tok)
             if got is None:  # not a macro: 0, as the preprocessor reads it
                 return 0
@@ -266,7 +267,7 @@ def assumable(name: str) -> bool:
     return name.isupper() and (name.startswith("CONFIG_") or _SYSTEM_NAME.match(name) is None)
 
 
-def evaluate(text: str, macros: dict[str, object] | None = None, *, cplusplus: bool | None = False,
+def evaluate(text: str, macros: Mapping[str, object] | None = None, *, cplusplus: bool | None = False,
              assumed: set[str] | None = None) -> bool | None:
     """Whether ``#if text`` holds in the default configuration: ``True``, ``False`` or ``None`` (not decided).
 
@@ -290,7 +291,7 @@ def evaluate(text: str, macros: dict[str, object] | None = None, *, cplusplus: b
     ...                                         "FLOAT_DOUBLE": 2})
     True
     """
-    macros = macros or {}
+    macros = {} if macros is None else macros
     if "__GNUC__" in text:  # its value is not decided (4 under clang, 12 under GCC), but both are at least 4
         text = _GNUC_AT_LEAST.sub(lambda m: "1" if int(m.group(2)) + (m.group(1) == ">") <= 4 else m.group(0), text)
 

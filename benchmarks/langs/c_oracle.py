@@ -19,6 +19,10 @@ background index is on, and the questions wait until it is built (so a call answ
 in another translation unit, not the prototype in a header). A site counts when clangd resolves it inside
 the project (see ``benchmarks/langs/harness.py`` for recall and precision). Not run in CI: it takes minutes.
 
+``--callable`` adds columns that read clangd's answers as what runs (:func:`callable_answers`),
+``--answers-from DIR`` reuses the answers a run with ``--work DIR`` saved, and ``--config-in-tree`` puts the
+kernel configuration clangd reads into a measured kernel subsystem's copy, for lore to read too.
+
 A construction (lore's ``new`` sites: ``new T(...)``, ``T x(...)``, ``T(...)``) is asked at its opening
 parenthesis, where clangd answers the constructor that runs (at the type's name it answers the class):
 as the TypeScript oracle keeps the constructor, since lore binds a construction to the constructor that
@@ -32,6 +36,8 @@ The projects, chosen before the rules were written (issue 30):
   (C++), then ``jarro2783/cxxopts``, ``google/re2`` and ``google/double-conversion`` (C++, its third step);
   for the C rules of issue 30's third step also ``akheron/jansson``, ``libevent/libevent``,
   ``google/brotli`` (CMake) and ``facebook/zstd``'s ``lib/`` (C);
+* for issue 30's fourth step also ``pnggroup/libpng``, ``richgel999/miniz``, ``tukaani-project/xz`` (CMake),
+  ``Cyan4973/xxHash`` (C) and the kernel's ``mm/``;
 * reported on (their misses were not read while tuning): ``jqlang/jq``, ``madler/zlib``, ``lz4/lz4`` and
   ``libuv/libuv`` (C), the kernel's ``kernel/`` with ``include/`` and ``arch/x86/include/`` (C,
   ``--kernel-subsystem kernel``), ``google/leveldb`` (C++, CMake), ``jbeder/yaml-cpp`` (C++, CMake).

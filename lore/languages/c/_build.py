@@ -90,7 +90,8 @@ def _skipped(world, cond: str) -> bool:
     cache = world_cache(world, "c-expr-off", dict)
     got = cache.get(expr)
     if got is None:
-        got = cache[expr] = evaluate(expr, _ProjectMacros(world), cplusplus=None) is False
+        macros = world_cache(world, "c-project-macros", lambda: _ProjectMacros(world))
+        got = cache[expr] = evaluate(expr, macros, cplusplus=None) is False
     return got
 
 
@@ -154,7 +155,7 @@ def _kernel_options(world) -> frozenset[str]:
         if f.path.endswith("include/generated/autoconf.h"):
             c = world.ctx(fid)
             out.update(e for e in (c.pf.defines if c is not None else ()) if not e.startswith("=") and " " not in e)
-    return frozenset(out)
+    return frozenset(out)  # read once per resolution: _ProjectMacros is cached per world
 
 
 def _included_names(world) -> frozenset[str]:

@@ -19,6 +19,10 @@ background index is on, and the questions wait until it is built (so a call answ
 in another translation unit, not the prototype in a header). A site counts when clangd resolves it inside
 the project (see ``benchmarks/langs/harness.py`` for recall and precision). Not run in CI: it takes minutes.
 
+``--callable`` adds columns that read clangd's answers as what runs (:func:`callable_answers`),
+``--answers-from DIR`` reuses the answers a run with ``--work DIR`` saved, and ``--config-in-tree`` puts the
+kernel configuration clangd reads into a measured kernel subsystem's copy, for lore to read too.
+
 A construction (lore's ``new`` sites: ``new T(...)``, ``T x(...)``, ``T(...)``) is asked at its opening
 parenthesis, where clangd answers the constructor that runs (at the type's name it answers the class):
 as the TypeScript oracle keeps the constructor, since lore binds a construction to the constructor that
@@ -33,6 +37,8 @@ The projects, chosen before the rules were written (issue 30):
   then ``google/glog``, ``gflags/gflags``, ``google/benchmark`` and ``google/crc32c`` (C++, CMake, its fourth step);
   for the C rules of issue 30's third step also ``akheron/jansson``, ``libevent/libevent``,
   ``google/brotli`` (CMake) and ``facebook/zstd``'s ``lib/`` (C);
+* for issue 30's fourth step also ``pnggroup/libpng``, ``richgel999/miniz``, ``tukaani-project/xz`` (CMake),
+  ``Cyan4973/xxHash`` (C) and the kernel's ``mm/``;
 * reported on (their misses were not read while tuning): ``jqlang/jq``, ``madler/zlib``, ``lz4/lz4`` and
   ``libuv/libuv`` (C), the kernel's ``kernel/`` with ``include/`` and ``arch/x86/include/`` (C,
   ``--kernel-subsystem kernel``), ``google/leveldb`` (C++, CMake), ``jbeder/yaml-cpp`` (C++, CMake).
@@ -48,11 +54,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import json  # noqa: E402
 import re  # noqa: E402
 import shutil  # noqa: E402
+import sqlite3  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections import Counter  # noqa: E402
 
-from harness import Answer, LspClient, Site, ask_lsp, cli, index_project, sample_sites, score  # noqa: E402
+from harness import (  # noqa: E402
+    Answer,
+    LspClient,
+    Site,
+    ask_lsp,
+    cli,
+    index_project,
+    innermost,
+    sample_sites,
+    score,
+)
+
+from lore.store import callsites  # noqa: E402
 
 C_SOURCES = (".c",)
 CPP_SOURCES = (".cc", ".cpp", ".cxx", ".c++")
@@ -157,11 +177,26 @@ def _kernel_commands(root: Path, work: Path) -> list[dict]:
     return out
 
 
-def kernel_subsystem(kernel: Path, sub: str, work: Path) -> Path:
+def kernel_subsystem(kernel: Path, sub: str, work: Path, *, config_in_tree: bool = False) -> Path:
     """A tree of the kernel's ``sub`` folder (e.g. ``mm``, ``kernel``, ``lib``) with the headers it is compiled
     against (``include/``, ``arch/x86/include/``, ``Kbuild``), hard-linked into ``work`` so that lore and clangd
-    both read it as a project of its own (the whole kernel is too large for clangd's index here)."""
+    both read it as a project of its own (the whole kernel is too large for clangd's index here).
+
+    ``config_in_tree``: the copy also holds the configuration clangd reads (``include/generated/autoconf.h``,
+    :func:`kernel_config`), as a configured tree does after ``make defconfig``, so that lore reads the same
+    options; without it the copy is unconfigured (the file is removed if an earlier run wrote it)."""
     out = work / f"linux-{sub.strip('/').replace('/', '-')}"
+    _kernel_copy(kernel, sub, out)
+    config = out / "include" / "generated" / "autoconf.h"
+    if config_in_tree:
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(kernel_config(kernel))
+    elif config.exists():
+        config.unlink()
+    return out
+
+
+def _kernel_copy(kernel: Path, sub: str, out: Path) -> None:
     if not out.exists():
         for part in ("Kbuild", "include", "arch/x86/include", "arch/x86/configs", sub.strip("/")):
             src, dst = kernel / part, out / part
@@ -170,7 +205,6 @@ def kernel_subsystem(kernel: Path, sub: str, work: Path) -> Path:
                 subprocess.run(["cp", "-al", str(src), str(dst)], check=True)
             elif src.exists():
                 shutil.copy2(src, dst)
-    return out
 
 
 def _written_commands(root: Path) -> list[dict]:
@@ -256,15 +290,103 @@ def ask_clangd(client: LspClient, root: Path, sites: list[Site]) -> dict[Site, A
                    if site.kind == "new" else None)
 
 
-def _own_flags(argv: list[str] | None) -> tuple[list[str], list[str]]:
+def _own_flags(argv: list[str] | None) -> tuple[list[str], bool, Path | None, bool, list[str]]:
     """This script's flags beside the shared ones of ``harness.cli``: ``--kernel-subsystem DIR`` (repeatable)
-    measures a kernel tree's ``DIR`` with its headers (:func:`kernel_subsystem`) instead of the whole tree."""
+    measures a kernel tree's ``DIR`` with its headers (:func:`kernel_subsystem`) instead of the whole tree;
+    ``--config-in-tree`` puts the kernel configuration clangd reads into that copy, for lore to read too;
+    ``--answers-from DIR`` reuses the clangd answers a run with ``--work DIR`` saved (:func:`_load_answers`);
+    ``--callable`` adds the columns of :func:`callable_answers` to each row."""
     import argparse
 
     parser = argparse.ArgumentParser(add_help=False)
     parser.add_argument("--kernel-subsystem", action="append", default=[])
+    parser.add_argument("--config-in-tree", action="store_true")
+    parser.add_argument("--answers-from", type=Path, default=None)
+    parser.add_argument("--callable", action="store_true")
     own, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
-    return own.kernel_subsystem, rest
+    return own.kernel_subsystem, own.config_in_tree, own.answers_from, own.callable, rest
+
+
+def _line(root: Path, path: str, line: int, cache: dict[str, list[str]]) -> str:
+    if path not in cache:
+        try:
+            cache[path] = (root / path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            cache[path] = []
+    lines = cache[path]
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def callable_answers(root: Path, db: Path, sites: list[Site], answers: dict[Site, Answer]) -> tuple[dict, Counter]:
+    """clangd's answers read as definitions of what runs (the ``callable`` columns, beside the plain ones):
+
+    * an answer inside the project on a line where lore's innermost definition is not named like the callee and
+      the callee's name is not followed by ``(`` is a field, parameter or variable holding a function
+      (``pZip->m_pFree(...)``, ``read_callback(...)``; the harness would map it onto the struct or function
+      around it) or an object-like macro (``#define log evdns_log_``, no symbol in lore): no definition runs
+      there, so the site leaves recall's count (``oracle_field``), and a lore binding there still counts against
+      precision;
+    * an answer on a prototype of the callee (``XXH32_reset(...);`` in ``xxhash.h``, a ``;`` before any ``{``:
+      clangd answers a declaration when its index lacks the definition) agrees with lore's binding to a definition of that name
+      in the same file, or a non-``static`` one elsewhere (``oracle_declaration``)."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        edges = callsites.call_site_edges(conn, ("c", "cpp"))
+        inside = callsites.indexed_paths(conn)
+        spans: dict[str, list] = {}
+        texts: dict[str, list[str]] = {}
+
+        def spans_of(path: str) -> list:
+            if path not in spans:
+                spans[path] = callsites.definition_spans(conn, path)
+            return spans[path]
+
+        targets: dict[tuple, list[tuple[str, int]]] = {}
+        for e in edges:
+            if e.callee_id is not None and e.callee_path:
+                sp = next((x for x in spans_of(e.callee_path) if x.id == e.callee_id), None)
+                if sp is not None:
+                    targets.setdefault((e.path, e.line, e.col, e.callee_name), []).append((e.callee_path, sp.start_line))
+        counts: Counter = Counter()
+        out: dict[Site, Answer] = {}
+        for site in sites:
+            ans = answers.get(site)
+            word = re.findall(r"[A-Za-z_]\w*", site.callee)
+            if ans is None or ans.error or not ans.places or not word:
+                if ans is not None:
+                    out[site] = ans
+                continue
+            name = word[-1]
+            lore = targets.get((site.path, site.line, site.col, site.callee), [])
+            places: list[tuple[str, int]] = []
+            kinds = set()
+            for path, line in ans.places:
+                if path not in inside:  # outside the project: as it is
+                    places.append((path, line))
+                    continue
+                sp = innermost(spans_of(path), line)
+                if sp is not None and sp.qualified_name.rsplit(".", 1)[-1] in (name, "<init>"):
+                    places.append((path, line))
+                    continue
+                text = _line(root, path, line, texts)
+                if re.search(rf"\b{re.escape(name)}\s*,?\s*\(", text):  # a function's line (PNG_FUNCTION(t, f,(...)))
+                    after = " ".join(_line(root, path, k, texts) for k in range(line, line + 4))
+                    after = after[after.find(name):]
+                    prototype = ";" in after and ("{" not in after or after.index(";") < after.index("{"))
+                    if prototype and (sp is None or sp.kind in ("class", "struct")) and lore and all(
+                            t[0] == path or not _line(root, *t, texts).lstrip().startswith("static") for t in lore):
+                        kinds.add("oracle_declaration")
+                        places.extend(lore)
+                    else:
+                        places.append((path, line))
+                    continue
+                kinds.add("oracle_field")
+                places.append(("<not a definition>", 0))
+            counts.update(kinds if len(kinds) == 1 else ())
+            out[site] = Answer(places=places)
+        return out, counts
+    finally:
+        conn.close()
 
 
 def unanswered(answers: dict[Site, Answer]) -> int:
@@ -272,32 +394,60 @@ def unanswered(answers: dict[Site, Answer]) -> int:
     return sum(1 for a in answers.values() if not a.error and not a.places)
 
 
+def _site_key(site: Site) -> str:
+    return f"{site.path}:{site.line}:{site.col}:{site.kind}:{site.callee}"
+
+
+def _load_answers(folder: Path | None, root: Path) -> dict[str, Answer]:
+    """clangd's answers of an earlier run (``--answers-from DIR``: its ``<project>.answers.json``), so that a
+    rerun after a change to lore asks clangd only about the sites it has not answered (the project unchanged)."""
+    path = folder / f"{root.name}.answers.json" if folder is not None else None
+    if path is None or not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    return {k: Answer(places=[tuple(p) for p in v["places"]], error=v["error"]) for k, v in data.items()}
+
+
+def _save_answers(path: Path, root: Path, answers: dict[Site, Answer]) -> None:
+    path.write_text(json.dumps({_site_key(s): {"places": a.places, "error": a.error} for s, a in answers.items()}))
+
+
 def main(argv: list[str] | None = None) -> None:
     ensure_tools()
-    subsystems, rest = _own_flags(argv)
+    subsystems, config_in_tree, answers_from, read_callable, rest = _own_flags(argv)
     args = cli(__doc__.splitlines()[0], rest)
     work = (args.work or Path(tempfile.mkdtemp(prefix="lore-oracle-"))).resolve()
     work.mkdir(parents=True, exist_ok=True)
     roots = []
     for project in args.projects:
         if subsystems and is_kernel(project.resolve()):
-            roots += [kernel_subsystem(project.resolve(), sub, work) for sub in subsystems]
+            roots += [kernel_subsystem(project.resolve(), sub, work, config_in_tree=config_in_tree)
+                      for sub in subsystems]
         else:
             roots.append(project.resolve())
     for root in roots:
         db = index_project(root, work / f"{root.name}.db")
         sites = sample_sites(db, ("c", "cpp"), n=args.sites, seed=args.seed)
-        ccdir = compile_commands(root, work)
-        client = LspClient(["clangd", f"--compile-commands-dir={ccdir}", "--background-index", "-j=2",
-                            "--log=error", "--pch-storage=memory"], root, language_id="cpp", timeout=300)
-        try:
-            if sites:
-                wait_for_index(client, ccdir, sites[0].path)
-            answers = ask_clangd(client, root, sites)
-        finally:
-            client.close()
+        cache = _load_answers(answers_from, root)
+        answers = {s: cache[_site_key(s)] for s in sites if _site_key(s) in cache}
+        todo = [s for s in sites if s not in answers]
+        if todo:
+            ccdir = compile_commands(root, work)
+            client = LspClient(["clangd", f"--compile-commands-dir={ccdir}", "--background-index", "-j=2",
+                                "--log=error", "--pch-storage=memory"], root, language_id="cpp", timeout=300)
+            try:
+                wait_for_index(client, ccdir, todo[0].path)
+                answers.update(ask_clangd(client, root, todo))
+            finally:
+                client.close()
+        _save_answers(work / f"{root.name}.answers.json", root, answers)
         rep = score(root.name, root, db, sites, answers)
         row = {**rep.row(), "oracle_no_answer": unanswered(answers)}
+        if read_callable:
+            fixed, counts = callable_answers(root, db, sites, answers)
+            alt = score(root.name, root, db, sites, fixed).row()
+            row.update({"recall_callable": alt["recall"], "precision_strict_callable": alt["precision_strict"],
+                        **{k: counts.get(k, 0) for k in ("oracle_field", "oracle_declaration")}})
         print(json.dumps(row) if args.json else "\n".join([json.dumps(row), *rep.table(args.examples).splitlines()[1:]]),
               flush=True)
 

@@ -205,3 +205,119 @@ def test_gcc_4_or_later_and_a_default_set_under_gnuc(tmp_path):
     got = _calls(tmp_path, {"deps.h": deps, "a.c": '#include "deps.h"\nint f(void) { Z_memcpy(0, 0, 0); return rd(0); }\n'})
     assert got[("a.f", "Z_memcpy")] == {("deps.Z_memcpy", 2)}
     assert got[("a.f", "rd")] == {("deps.rd", 14)}
+
+
+def test_a_cast_to_a_header_typedef_binds_the_typedef(tmp_path):
+    # libpng, miniz: (png_byte)(v & 0xff) parses as a call of the typedef; clangd answers the typedef, as lore did
+    # when it sat in the same file; one out of the file's reach is no candidate
+    files = {"pngconf.h": "typedef unsigned char png_byte;\n", "other.h": "typedef int png_byte;\n",
+             "png.c": '#include "pngconf.h"\nint f(int v) { return (png_byte)(v & 0xff); }\n'}
+    assert _calls(tmp_path, files)[("png.f", "png_byte")] == {("pngconf.png_byte", 1)}
+
+
+def test_a_cast_to_one_of_several_typedefs_stays_unbound(tmp_path):
+    # zconf.h-style: the typedef differs by a flag nothing decides; a cast is no call with alternatives
+    conf = "#ifdef SMALL_MEDIUM\ntypedef unsigned char FAR Bytef;\n#else\ntypedef unsigned char Bytef;\n#endif\n"
+    files = {"zconf.h": conf, "config.h": "#define SMALL_MEDIUM 1\n",
+             "a.c": '#include "zconf.h"\n#include "config.h"\nint f(int v) { return (Bytef)(v); }\n'}
+    assert _calls(tmp_path, files)[("a.f", "Bytef")] == set()
+
+
+def test_a_source_files_define_reaches_only_its_own_translation_unit(tmp_path):
+    # miniz: examples/example5.c defines MINIZ_NO_MALLOC before including the library; the library's own sources
+    # are built without it, so their MZ_FREE is the #else one
+    common = ("#ifdef MINIZ_NO_MALLOC\n#define MZ_FREE(x) (void)x, ((void)0)\n#else\n#define MZ_FREE(x) free(x)\n"
+              "#endif\n")
+    files = {"miniz_common.h": common, "miniz.c": '#include "miniz_common.h"\nvoid f(void *p) { MZ_FREE(p); }\n',
+             "examples/example5.c": '#define MINIZ_NO_MALLOC\n#include "../miniz_common.h"\n'
+                                    "void g(void *p) { MZ_FREE(p); }\n"}
+    got = _calls(tmp_path, files)
+    assert got[("miniz.f", "MZ_FREE")] == {("miniz_common.MZ_FREE", 4)}
+    assert ("miniz_common.MZ_FREE", 2) in got[("examples.example5.g", "MZ_FREE")]
+
+
+def test_a_macro_defined_only_under_a_debug_flag(tmp_path):
+    # libpng's pngdebug.h: png_debug is defined under #ifdef PNG_DEBUG (no file of the build defines it), so a later
+    # #ifdef png_debug is off as well, and its #else is the one
+    dbg = ("#ifdef PNG_DEBUG\n#  if (PNG_DEBUG > 1)\n#    define png_debug(l,m) trace(m)\n#  endif\n#endif\n"
+           "#ifdef png_debug\n#  define png_trace(m) png_debug(1, m)\n#else\n#  define png_trace(m) ((void)0)\n#endif\n")
+    files = {"pngdebug.h": dbg, "pngset.c": '#include "pngdebug.h"\nvoid f(void) { png_trace("in f"); }\n'}
+    assert _calls(tmp_path, files)[("pngset.f", "png_trace")] == {("pngdebug.png_trace", 9)}
+
+
+def test_what_stdint_defines_is_defined(tmp_path):
+    # xz's sysdefs.h: #ifndef UINT64_C ... a fallback no Linux build compiles (<stdint.h> defines it); the call
+    # is libc's, so it stays unbound rather than bound to the fallback
+    sysdefs = ("#include <stdint.h>\n#ifndef UINT64_C\n#  define UINT64_C(n) n ## ULL\n#endif\n"
+               "#if SIZE_MAX == UINT32_MAX\n#  define WIDE(x) narrow(x)\n#else\n#  define WIDE(x) wide(x)\n#endif\n")
+    files = {"sysdefs.h": sysdefs, "coder.c": '#include "sysdefs.h"\nlong f(void) { return UINT64_C(1) + WIDE(2); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("coder.f", "UINT64_C")] == set()
+    assert got[("coder.f", "WIDE")] == {("sysdefs.WIDE", 8)}
+
+
+KCONFIG = {
+    "include/linux/kconfig.h": "#include <generated/autoconf.h>\n",
+    "include/linux/smp.h": "#ifdef CONFIG_SMP\nvoid kick(int cpu);\n#else\nstatic inline void kick(int cpu) { }\n#endif\n"
+                           "#if IS_ENABLED(CONFIG_NUMA)\n#define node_of(c) numa_node(c)\n#else\n"
+                           "#define node_of(c) 0\n#endif\n",
+    "kernel/smp.c": "#include <linux/smp.h>\n#ifdef CONFIG_SMP\nvoid kick(int cpu) { }\n#endif\n",
+    "kernel/sched.c": "#include <linux/smp.h>\nvoid tick(void) { kick(node_of(1)); }\n",
+}
+
+
+def test_a_configured_kernel_tree_decides_its_options(tmp_path):
+    # include/generated/autoconf.h (make defconfig) defines the options that are on: #ifdef CONFIG_SMP takes
+    # the SMP definition, IS_ENABLED(CONFIG_NUMA) of an option that is off takes the #else
+    files = {**KCONFIG, "include/generated/autoconf.h": "#define CONFIG_SMP 1\n#define CONFIG_X86_64 1\n"}
+    got = _calls(tmp_path, files)
+    assert got[("kernel.sched.tick", "kick")] == {("kernel.smp.kick", 3)}
+    assert got[("kernel.sched.tick", "node_of")] == {("include.linux.smp.node_of", 9)}
+
+
+def test_an_unconfigured_kernel_tree_keeps_both_branches(tmp_path):
+    # no autoconf.h: an option is neither on nor off (it is not "defined by no file"), both branches stay
+    got = _calls(tmp_path, KCONFIG)
+    assert got[("kernel.sched.tick", "node_of")] == {("include.linux.smp.node_of", 7),
+                                                     ("include.linux.smp.node_of", 9)}
+    assert ("include.linux.smp.kick", 4) in got[("kernel.sched.tick", "kick")]
+
+
+def test_a_condition_another_header_decides(tmp_path):
+    # miniz: miniz.h sets MINIZ_USE_UNALIGNED_LOADS_AND_STORES (0 whichever of its branches runs, a default under
+    # #if !defined); miniz_common.h's #if of it then takes the #else
+    config = ("#if defined(__has_feature)\n#if __has_feature(undefined_behavior_sanitizer)\n"
+              "#define MINIZ_USE_UNALIGNED_LOADS_AND_STORES 0\n#endif\n#endif\n"
+              "#if !defined(MINIZ_USE_UNALIGNED_LOADS_AND_STORES)\n#define MINIZ_USE_UNALIGNED_LOADS_AND_STORES 0\n"
+              "#endif\n#define MINIZ_LITTLE_ENDIAN 1\n#if MINIZ_LITTLE_ENDIAN\n#endif\n")
+    common = ("#if MINIZ_USE_UNALIGNED_LOADS_AND_STORES && MINIZ_LITTLE_ENDIAN\n#define MZ_READ_LE16(p) *(p)\n#else\n"
+              "#define MZ_READ_LE16(p) ((p)[0] | (p)[1] << 8)\n#endif\n"
+              "#if MZ_FAST\n#define MZ_COPY(d, s) fast(d, s)\n#else\n#define MZ_COPY(d, s) slow(d, s)\n#endif\n")
+    files = {"miniz.h": config, "miniz_common.h": common,
+             "miniz_zip.c": '#include "miniz.h"\n#include "miniz_common.h"\n'
+                            "int f(const char *p) { MZ_COPY(p, p); return MZ_READ_LE16(p); }\n",
+             "fast.c": '#define MZ_FAST 1\n#include "miniz_common.h"\n'}
+    got = _calls(tmp_path, files)
+    assert got[("miniz_zip.f", "MZ_READ_LE16")] == {("miniz_common.MZ_READ_LE16", 4)}
+    assert got[("miniz_zip.f", "MZ_COPY")] == {("miniz_common.MZ_COPY", 9)}  # fast.c's MZ_FAST is fast.c's own
+
+
+def test_a_comment_inside_a_condition(tmp_path):
+    # xxhash's xsum_config.h: #if defined(__cplusplus) /* C++ */ || (... C99 */): C11 takes the first branch
+    config = ("#if defined(__cplusplus) /* C++ */ \\\n || (defined (__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)"
+              "  /* C99 */\n#  include <stdint.h>\n    typedef uint32_t XSUM_U32;\n# else\n"
+              "      typedef unsigned int     XSUM_U32;\n#endif\n")
+    files = {"xsum_config.h": config, "bench.c": '#include "xsum_config.h"\nint f(int v) { return (XSUM_U32)(v); }\n'}
+    assert _calls(tmp_path, files)[("bench.f", "XSUM_U32")] == {("xsum_config.XSUM_U32", 4)}
+
+
+def test_a_condition_that_calls_a_function_like_macro_of_the_file(tmp_path):
+    # a version test written as a macro (brotli's BROTLI_GNUC_HAS_BUILTIN, lz4's and xxhash's version macros) is
+    # expanded as the preprocessor does; one the file does not define stays undecided
+    h = ("#define LIB_VERSION 10904\n#define LIB_AT_LEAST(v) (LIB_VERSION >= (v))\n"
+         "#if LIB_AT_LEAST(10900)\n#define lib_copy(d, s) new_copy(d, s)\n#else\n#define lib_copy(d, s) old_copy(d, s)\n"
+         "#endif\n#if OTHER_AT_LEAST(2)\n#define lib_move(d) new_move(d)\n#else\n#define lib_move(d) old_move(d)\n#endif\n")
+    files = {"lib.h": h, "a.c": '#include "lib.h"\nvoid f(char *d) { lib_copy(d, d); lib_move(d); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("a.f", "lib_copy")] == {("lib.lib_copy", 4)}
+    assert got[("a.f", "lib_move")] == {("lib.lib_move", 9), ("lib.lib_move", 11)}

@@ -6,9 +6,10 @@ build reads it), other platforms' files, and definitions made file-local by a ma
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 
 from .._rules import record_of, world_cache
-from ._includes import _C_SOURCE_EXTS
+from ._ifexpr import DEFINED, evaluate
 
 # folders (and file names) of another system's code: a default build (Linux, x86_64) compiles none of them
 _OTHER_PLATFORM_DIRS = frozenset({
@@ -36,17 +37,39 @@ def _other_platform(path: str) -> bool:
     return any(t in _OTHER_PLATFORM_FILES for t in stem.replace("-", "_").split("_"))
 
 
-def _not_built(world, sid: int) -> bool:
+def _not_built(world, sid: int, ctx=None) -> bool:
     """Whether a definition is outside what a default build compiles: in a preprocessor branch its file skips
-    (``#ifdef _WIN32``, see :mod:`lore.languages.c._conditions`) or in another platform's file."""
+    (``#ifdef _WIN32``, see :mod:`lore.languages.c._conditions`) or in another platform's file. Seen from the
+    source file ``ctx`` (when given), a branch that needs a flag that file ``#define``s itself is compiled: a
+    source's ``#define`` reaches the headers of its own translation unit, no other file."""
     cache = world_cache(world, "c-not-built", dict)
     got = cache.get(sid)
     if got is None:
         srow = world.syms[sid]
         f = world.files.get(srow.file_id) if srow.file_id is not None else None
-        _c, sym = record_of(world, sid)
-        cond = sym.condition if sym is not None else ""
-        got = cache[sid] = (f is not None and _other_platform(f.path)) or _skipped(world, cond)
+        got = cache[sid] = (f is not None and _other_platform(f.path)) or _skipped(world, _condition(world, sid))
+    if got and ctx is not None:
+        cond = _condition(world, sid).partition("|")[0]
+        if cond.startswith("?0 ") and not set(cond[3:].split()).isdisjoint(_own_defines(world, ctx)):
+            f = world.files.get(world.syms[sid].file_id)
+            return f is None or _other_platform(f.path)
+    return got
+
+
+def _condition(world, sid: int) -> str:
+    _c, sym = record_of(world, sid)
+    return sym.condition if sym is not None else ""
+
+
+def _own_defines(world, ctx) -> frozenset[str]:
+    """The macro names a file ``#define``s where it reads them (see :func:`_project_defines`)."""
+    cache = world_cache(world, "c-own-defines", dict)
+    got = cache.get(ctx.frow.id)
+    if got is None:
+        project = _project_defines(world)
+        got = cache[ctx.frow.id] = frozenset(
+            e.split(" ", 1)[0] for e in ctx.pf.defines
+            if not e.startswith("=") and (" " not in e or any(n in project for n in e.split()[2:])))
     return got
 
 
@@ -55,28 +78,121 @@ def _skipped(world, cond: str) -> bool:
     ``"0"``, or ``"?0 FLAG ..."`` when no file of the project defines any of those flags."""
     if cond == "0":
         return True
-    if not cond.startswith("?0 "):
+    state, _, expr = cond.partition("|")
+    if state.startswith("?0 "):
+        names = state[3:].split()
+        # a kernel tree without its configuration: an option is not decided by no file defining it
+        if (_configured(world) or not any(n.startswith("CONFIG_") for n in names)) and \
+                not any(name in _project_defines(world) for name in names):
+            return True
+    if not expr:
         return False
-    defined = _project_defines(world)
-    return not any(name in defined for name in cond[3:].split())
+    cache = world_cache(world, "c-expr-off", dict)
+    got = cache.get(expr)
+    if got is None:
+        macros = world_cache(world, "c-project-macros", lambda: _ProjectMacros(world))
+        got = cache[expr] = evaluate(expr, macros, cplusplus=None) is False
+    return got
+
+
+class _ProjectMacros(Mapping):
+    """What the project's headers tell a condition of another file: the value ``#if NAME`` reads where every
+    header that sets ``NAME`` agrees and no source file sets it for its own translation unit (miniz.h's
+    ``MINIZ_USE_UNALIGNED_LOADS_AND_STORES`` read in miniz_common.h); in a configured kernel tree, the options
+    ``include/generated/autoconf.h`` defines (any other ``CONFIG_`` option is off)."""
+
+    def __init__(self, world) -> None:
+        self.known = _project_values(world)
+        self.configured = _configured(world)
+        self.options = _kernel_options(world) if self.configured else frozenset()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.known or (self.configured and isinstance(name, str) and name.startswith("CONFIG_"))
+
+    def __getitem__(self, name: str) -> object:
+        if name in self.known:
+            return self.known[name]
+        if self.configured and name.startswith("CONFIG_"):
+            return DEFINED if name in self.options else None
+        raise KeyError(name)
+
+    def __iter__(self):
+        return iter(self.known)
+
+    def __len__(self) -> int:
+        return len(self.known)
+
+
+def _project_values(world) -> dict[str, int]:
+    def build() -> dict[str, int]:
+        included = _included_names(world)
+        values: dict[str, set[int]] = {}
+        valued: dict[str, int] = {}
+        definers: dict[str, int] = {}
+        for fid, f in world.files.items():
+            c = world.ctx(fid) if f.language in ("c", "cpp") else None
+            if c is None:
+                continue
+            header = posixpath.basename(f.path) in included
+            for e in c.pf.defines:
+                if e.startswith("=val "):
+                    if header:
+                        _v, name, value = e.split(" ", 2)
+                        values.setdefault(name, set()).add(int(value))
+                        valued[name] = valued.get(name, 0) + 1
+                elif not e.startswith("="):
+                    name = e.split(" ", 1)[0]
+                    definers[name] = definers.get(name, 0) + 1
+        return {n: next(iter(vs)) for n, vs in values.items() if len(vs) == 1 and valued[n] == definers.get(n, 0)}
+
+    return world_cache(world, "c-project-values", build)
+
+
+def _kernel_options(world) -> frozenset[str]:
+    """The ``CONFIG_`` options a kernel tree's ``include/generated/autoconf.h`` defines."""
+    out: set[str] = set()
+    for fid, f in world.files.items():
+        if f.path.endswith("include/generated/autoconf.h"):
+            c = world.ctx(fid)
+            out.update(e for e in (c.pf.defines if c is not None else ()) if not e.startswith("=") and " " not in e)
+    return frozenset(out)  # read once per resolution: _ProjectMacros is cached per world
+
+
+def _included_names(world) -> frozenset[str]:
+    """The file names some ``#include`` of a C/C++ file names (``"x.h"``, ``<a/x.h>``: ``x.h``)."""
+
+    def build() -> frozenset[str]:
+        included: set[str] = set()
+        for fid, f in world.files.items():
+            if f.language in ("c", "cpp"):
+                c = world.ctx(fid)
+                if c is not None:
+                    included.update(posixpath.basename(i.module.strip('<>"')) for i in c.pf.imports)
+        return frozenset(included)
+
+    return world_cache(world, "c-included-names", build)
+
+
+def _configured(world) -> bool:
+    """Whether the tree holds a kernel configuration (``include/generated/autoconf.h``, written by ``make
+    defconfig``): its ``CONFIG_`` options are then the only ones defined."""
+    return world_cache(world, "c-kconfig", lambda: any(
+        f.path == "include/generated/autoconf.h" or f.path.endswith("/include/generated/autoconf.h")
+        for f in world.files.values()))
 
 
 def _project_defines(world) -> frozenset[str]:
     """Every macro name a C/C++ file of the repository ``#define``s where a default build reads it (a flag no file
     defines is undefined in a default build, which passes no ``-D``): not in a branch the build skips (``#ifdef
     _WIN32``), nor only in a branch that needs another flag nobody defines (``#ifdef LUA_USE_WINDOWS`` ``#define
-    LUA_USE_C89``), nor in a header no ``#include`` names (``ltests.h``, included through ``-DLUA_USER_H=...``)."""
+    LUA_USE_C89``), nor in a file no ``#include`` names (``ltests.h``, included through ``-DLUA_USER_H=...``; a
+    source file's ``#define PNG_DEBUG 0`` is its own translation unit's, see :func:`_not_built`)."""
 
     def build() -> frozenset[str]:
-        included: set[str] = set()
+        included = _included_names(world)
         entries: list[str] = []
         for fid, f in world.files.items():
-            if f.language in ("c", "cpp"):
-                c = world.ctx(fid)
-                if c is not None:
-                    included.update(posixpath.basename(i.module.strip('<>"')) for i in c.pf.imports)
-        for fid, f in world.files.items():
-            if f.language in ("c", "cpp") and (f.path.endswith(_C_SOURCE_EXTS) or posixpath.basename(f.path) in included):
+            if f.language in ("c", "cpp") and posixpath.basename(f.path) in included:
                 c = world.ctx(fid)
                 if c is not None:
                     entries.extend(c.pf.defines)

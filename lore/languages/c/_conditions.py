@@ -17,237 +17,10 @@ import bisect
 import re
 
 from ...parsers import _ts
+from ._ifexpr import _TOKEN, DEFINED, UNKNOWN, FnMacro, Maybe, _uncommented, evaluate
 
-# the default configuration's predefined macros (GCC on Linux x86_64); None: defined, value not decided
-# (``__GNUC__`` is 4 under clang and 12 under GCC)
-PLATFORM_DEFINED: dict[str, int | None] = {
-    "__linux__": 1, "__linux": 1, "linux": 1, "__gnu_linux__": 1, "__unix__": 1, "__unix": 1, "unix": 1,
-    "__ELF__": 1, "__x86_64__": 1, "__x86_64": 1, "__amd64__": 1, "__amd64": 1, "__LP64__": 1, "_LP64": 1,
-    "__GNUC__": None, "__GNUC_MINOR__": None, "__GNUC_PATCHLEVEL__": None, "__STDC__": 1, "__STDC_HOSTED__": 1,
-    "__STDC_VERSION__": 201112, "__CHAR_BIT__": 8, "__SIZEOF_POINTER__": 8, "__SIZEOF_LONG__": 8,
-    "__SIZEOF_INT__": 4, "__SIZEOF_LONG_LONG__": 8, "__SIZEOF_SHORT__": 2, "__ORDER_LITTLE_ENDIAN__": 1234,
-    "__ORDER_BIG_ENDIAN__": 4321, "__BYTE_ORDER__": 1234,
-    # the kernel's default architecture (the include search path follows it too)
-    "CONFIG_X86": 1, "CONFIG_X86_64": 1, "CONFIG_64BIT": 1,
-    # feature tests GCC (5 and later) and clang both define (their answers are not decided here)
-    "__has_attribute": None, "__has_builtin": None, "__has_include": None, "__has_cpp_attribute": None,
-}
-# what the default configuration does not define: other systems, compilers and architectures
-PLATFORM_UNDEFINED = frozenset({
-    "_WIN32", "_WIN64", "WIN32", "_WINDOWS", "__WIN32__", "__WINDOWS__", "_MSC_VER", "_MSC_FULL_VER",
-    "__MINGW32__", "__MINGW64__", "__CYGWIN__", "__MSYS__", "_WIN32_WCE", "__APPLE__", "__MACH__",
-    "__FreeBSD__", "__NetBSD__", "__OpenBSD__", "__DragonFly__", "__FreeBSD_kernel__", "__sun", "__sun__", "sun",
-    "__SVR4", "__svr4__", "__hpux", "_AIX", "__ANDROID__", "__EMSCRIPTEN__", "__wasm__", "__wasm32__",
-    "__HAIKU__", "__QNX__", "__QNXNTO__", "__OS2__", "__VMS", "__DJGPP__", "__MVS__", "__TOS_MVS__",
-    "__WATCOMC__", "__BORLANDC__", "__TURBOC__", "__INTEL_COMPILER", "__TINYC__", "__SUNPRO_C", "__IBMC__",
-    "__arm__", "__aarch64__", "_M_ARM", "_M_ARM64", "__i386__", "__i386", "i386", "_M_IX86", "_M_X64",
-    "_M_AMD64", "__powerpc__", "__powerpc64__", "__ppc__", "__ppc64__", "__PPC__", "__mips__", "__mips",
-    "__riscv", "__s390__", "__s390x__", "__sparc__", "__sparc", "__ia64__", "__alpha__", "__hppa__", "__m68k__",
-    "__loongarch__", "__OBJC__", "NDEBUG", "CONFIG_X86_32",
-    # other compilers' identification macros (Sun/Oracle, PGI, TI, IAR, ARM, IBM XL, HP, CompCert, Intel, Cray...)
-    "__SUNPRO_CC", "__PGI", "__PGIC__", "__TI_COMPILER_VERSION__", "__IAR_SYSTEMS_ICC__", "__CC_ARM",
-    "__ARMCC_VERSION", "__xlC__", "__xlc__", "__IBMCPP__", "__HP_cc", "__HP_aCC", "__COMPCERT__", "__ICC", "__ICL",
-    "__ECC", "__DMC__", "_CRAYC", "__CRAYC", "__KEIL__", "__C51__", "__NVCOMPILER", "__LCC__", "__MWERKS__",
-    "__SDCC", "__ghs__", "__CODEGEARC__", "__POCC__", "__PATHCC__", "__open_xl__", "__ibmxl__", "__DCC__",
-})
+__all__ = ["Branches", "evaluate"]
 
-_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|<<|>>|[-+*/%<>!~&|^()?:,])"
-                    r"|('(?:\\.|[^'])')|(\S))")
-_BINARY = {  # precedence climbing, C's order
-    "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
-    "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10,
-}
-
-DEFINED = object()  # defined, value not known
-UNKNOWN = object()  # may or may not be defined here (defined in an undecided branch)
-
-
-class _Expr:
-    """A ``#if`` expression evaluated three-valued (``None``: cannot be decided)."""
-
-    def __init__(self, text: str, lookup, depth: int = 0) -> None:
-        self.depth = depth
-        self.toks: list[tuple[str, str]] = []
-        for m in _TOKEN.finditer(text.replace("\\\n", " ")):
-            num, ident, op, char, other = m.groups()
-            if num is not None:
-                self.toks.append(("num", num))
-            elif ident is not None:
-                self.toks.append(("id", ident))
-            elif op is not None:
-                self.toks.append(("op", op))
-            elif char is not None:
-                self.toks.append(("num", str(ord(char[1])) if len(char) == 3 else "0"))
-            elif other is not None:
-                self.toks.append(("bad", other))
-        self.i = 0
-        self.lookup = lookup
-
-    def peek(self) -> tuple[str, str]:
-        return self.toks[self.i] if self.i < len(self.toks) else ("end", "")
-
-    def take(self) -> tuple[str, str]:
-        t = self.peek()
-        self.i += 1
-        return t
-
-    def value(self) -> int | None:
-        try:
-            v = self.binary(0)
-        except (IndexError, ValueError, ZeroDivisionError, RecursionError):
-            return None
-        return v if self.peek()[0] == "end" else None
-
-    def binary(self, min_prec: int) -> int | None:
-        left = self.unary()
-        while True:
-            kind, op = self.peek()
-            if kind == "op" and op == "?" and min_prec == 0:
-                self.take()
-                a = self.binary(0)
-                if self.take() != ("op", ":"):
-                    raise ValueError("?:")
-                b = self.binary(0)
-                left = (a if left else b) if left is not None else (a if a == b else None)
-                continue
-            prec = _BINARY.get(op) if kind == "op" else None
-            if prec is None or prec < min_prec:
-                return left
-            self.take()
-            right = self.binary(prec + 1)
-            left = _apply(op, left, right)
-
-    def unary(self) -> int | None:
-        kind, tok = self.take()
-        if kind == "num":
-            return int(tok, 16) if tok[:2].lower() == "0x" else int(tok, 8) if tok.startswith("0") and len(tok) > 1 \
-                else int(tok)
-        if kind == "op" and tok in "!~-+":
-            v = self.unary()
-            if v is None:
-                return None
-            return int(not v) if tok == "!" else ~v if tok == "~" else -v if tok == "-" else v
-        if kind == "op" and tok == "(":
-            v = self.binary(0)
-            if self.take() != ("op", ")"):
-                raise ValueError(")")
-            return v
-        if kind == "id" and tok == "defined":
-            paren = self.peek() == ("op", "(")
-            if paren:
-                self.take()
-            kind, name = self.take()
-            if paren and self.take() != ("op", ")"):
-                raise ValueError(")")
-            got = self.lookup(name)
-            return None if got is UNKNOWN else 0 if got is None else 1
-        if kind == "id":
-            if self.peek() == ("op", "("):  # a function-like macro (__has_include(x), IS_ENABLED(X)): not decided
-                depth = 0
-                while True:
-                    k, t = self.take()
-                    if k == "end":
-                        raise ValueError("(")
-                    depth += (t == "(") - (t == ")") if k == "op" else 0
-                    if depth == 0:
-                        return None
-            got = self.lookup(tok)
-            if got is None:  # not a macro: 0, as the preprocessor reads it
-                return 0
-            if isinstance(got, str) and self.depth < 8:  # #define LUA_FLOAT_TYPE LUA_FLOAT_DOUBLE: expanded
-                return _Expr(got, self.lookup, self.depth + 1).value()
-            return got if isinstance(got, int) else None
-        raise ValueError(tok)
-
-
-def _apply(op: str, a: int | None, b: int | None) -> int | None:
-    if op == "&&":
-        return 0 if a == 0 or b == 0 else None if a is None or b is None else 1
-    if op == "||":
-        return 1 if (a is not None and a != 0) or (b is not None and b != 0) else None if a is None or b is None else 0
-    if a is None or b is None:
-        return None
-    if op in ("/", "%") and b == 0:
-        return None
-    if op in ("<<", ">>") and not 0 <= b < 64:
-        return None
-    return {"|": lambda: a | b, "^": lambda: a ^ b, "&": lambda: a & b, "==": lambda: int(a == b),
-            "!=": lambda: int(a != b), "<": lambda: int(a < b), ">": lambda: int(a > b), "<=": lambda: int(a <= b),
-            ">=": lambda: int(a >= b), "<<": lambda: a << b, ">>": lambda: a >> b, "+": lambda: a + b,
-            "-": lambda: a - b, "*": lambda: a * b, "/": lambda: int(a / b), "%": lambda: a % b}[op]()
-
-
-# names the C library, POSIX, the compiler or the kernel's configuration define: never assumed undefined
-_SYSTEM_NAME = re.compile(
-    r"_|CONFIG_|E[A-Z0-9]+$|SIG|O_|S_I|AF_|PF_|SO_|SOL_|IP_|IPV6_|IPPROTO_|TCP_|UDP_|MSG_|SOCK_|CLOCK_|RTLD_|MAP_|"
-    r"PROT_|MADV_|POLL|EPOLL|F_|FD_|SEEK_|PTHREAD_|SCHED_|RLIMIT_|W[A-Z]+$|PATH_MAX|NAME_MAX|IOV_MAX|.*_(MAX|MIN|C|"
-    r"WIDTH|BIT|BITS|SOURCE)$|INFINITY|NAN|HUGE_VAL|FLT_|DBL_|LDBL_|CHAR_|U?INT|U?LONG|LLONG|S?SIZE_|PRI|SCN|"
-    r"BYTE_ORDER|LITTLE_ENDIAN|BIG_ENDIAN|PDP_ENDIAN|STDC|EOF|BUFSIZ|FILENAME_MAX|TMP_MAX|RAND_MAX|MB_|LC_|NULL|"
-    r"TRUE|FALSE|IN6?_|INADDR_|NI_|AI_|EAI_|IOC|TIOC|FIO|SIOC|ST_|UTIME_|AT_|GRND_|MFD_|EFD_|TFD_|IN_|SPLICE_|"
-    r"PR_|ARCH_|SYS_|NSIG|SA_|SS_|SEGV_|BUS_|ILL_|FPE_|CLD_|POSIX|HAVE___")
-
-
-def assumable(name: str) -> bool:
-    """Whether a name nobody defines may be read as undefined: an upper-case project flag (``HAVE_ALT``,
-    ``LUA_USE_APICHECK``), not what a system header or the build's configuration defines (``EINTR``,
-    ``O_CLOEXEC``, ``CONFIG_SMP``, ``_GNU_SOURCE``).
-
-    Examples
-    --------
-    >>> [assumable(n) for n in ("HAVE_ALT", "LUA_USE_APICHECK", "EINTR", "O_CLOEXEC", "CONFIG_SMP", "lua_assert")]
-    [True, True, False, False, False, False]
-    """
-    return name.isupper() and _SYSTEM_NAME.match(name) is None
-
-
-def evaluate(text: str, macros: dict[str, object] | None = None, *, cplusplus: bool | None = False,
-             assumed: set[str] | None = None) -> bool | None:
-    """Whether ``#if text`` holds in the default configuration: ``True``, ``False`` or ``None`` (not decided).
-
-    ``macros`` maps names the file defined (an int value, the text of its value, :data:`DEFINED`,
-    :data:`UNKNOWN`, or ``None`` for ``#undef``); other names follow the platform's facts, and a name neither knows is not decided.
-    ``cplusplus``: whether ``__cplusplus`` is defined (``None`` for a header either language includes).
-    ``assumed``: when given, a name nobody decides that :func:`assumable` allows is read as undefined and
-    added to it (the answer then holds if no file of the project defines those names).
-
-    Examples
-    --------
-    >>> evaluate("defined(_WIN32) || defined(__CYGWIN__)"), evaluate("!defined(_WIN32)"), evaluate("HAVE_X")
-    (False, True, None)
-    >>> evaluate("HAVE_X && defined(_MSC_VER)"), evaluate("USE_X || 1"), evaluate("USE_X >= 2", {"USE_X": 3})
-    (False, True, True)
-    >>> evaluate("__GNUC__ >= 5"), evaluate("__GNUC__ >= 4"), evaluate("__GNUC__ > 3"), evaluate("defined __GNUC__")
-    (None, True, True, True)
-    >>> evaluate("__has_include(<x.h>) && 0")
-    False
-    >>> evaluate("FLOAT_TYPE == FLOAT_DOUBLE", {"FLOAT_TYPE": "FLOAT_DEFAULT", "FLOAT_DEFAULT": "FLOAT_DOUBLE",
-    ...                                         "FLOAT_DOUBLE": 2})
-    True
-    """
-    macros = macros or {}
-    if "__GNUC__" in text:  # its value is not decided (4 under clang, 12 under GCC), but both are at least 4
-        text = _GNUC_AT_LEAST.sub(lambda m: "1" if int(m.group(2)) + (m.group(1) == ">") <= 4 else m.group(0), text)
-
-    def lookup(name: str) -> object:
-        if name in macros:
-            return macros[name]
-        if name == "__cplusplus":
-            return UNKNOWN if cplusplus is None else 201703 if cplusplus else None
-        if name in PLATFORM_DEFINED:
-            v = PLATFORM_DEFINED[name]
-            return DEFINED if v is None else v
-        if name in PLATFORM_UNDEFINED:
-            return None
-        if assumed is not None and assumable(name):
-            assumed.add(name)
-            return None
-        return UNKNOWN
-
-    v = _Expr(text, lookup).value()
-    return None if v is None else v != 0
-
-
-_GNUC_AT_LEAST = re.compile(r"\b__GNUC__\s*(>=|>)\s*(\d+)\b")
 _INT = re.compile(r"\(?\s*(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\s*\)?")
 _CHAINS = ("preproc_if", "preproc_ifdef")
 _LINKS = ("preproc_elif", "preproc_elifdef", "preproc_else")
@@ -288,14 +61,73 @@ class Branches:
         self.off: list[tuple[int, int]] = []
         self.undecided: list[tuple[int, int]] = []
         self.assumed_off: list[tuple[int, int, frozenset[str]]] = []
+        self.exprs: list[tuple[int, int, str]] = []  # undecided branches: what decides them, as far as the file tells
+        self._outer: list[str] = []  # the conditions of the undecided branches being walked, outermost first
+        self.tested: set[str] = set()  # the names the file's conditions read
         if b"#" in source:
             self._walk(root.children, True, frozenset())
         self.off = _merged(self.off)
         self.undecided = _merged(self.undecided)
         self._off_starts = [a for a, _ in self.off]
         self._und_starts = [a for a, _ in self.undecided]
+        self.exprs.sort()
+        self._expr_starts = [a for a, _b, _t in self.exprs]
         self._root = root
         self._assuming: Branches | None = None
+
+    def expr(self, byte: int) -> str:
+        """The condition under which an undecided ``byte`` is compiled, with what the file decided above it written
+        in (``"defined(MINIZ_NO_MALLOC)"``, ``"CONFIG_SMP && !(defined(CONFIG_NUMA))"``): a project's headers or
+        configuration decide it later (:func:`lore.languages.c._build._skipped`); ``""`` when none is recorded."""
+        k = bisect.bisect_right(self._expr_starts, byte) - 1
+        while k >= 0:
+            a, b, text = self.exprs[k]
+            if a <= byte < b:
+                return text
+            k -= 1
+        return ""
+
+    def values(self) -> dict[str, int]:
+        """What ``#if NAME`` reads at the end of the file, for the macros every path through it agrees on and
+        that its own conditions test (a configuration's flags, not every constant of a header)."""
+        out: dict[str, int] = {}
+        for name, v in self.macros.items():
+            if name not in self.tested:
+                continue
+            got = v.reading() if isinstance(v, Maybe) else v if isinstance(v, int) else None
+            if got is not None:
+                out[name] = got
+        return out
+
+    def _frozen(self, text: str) -> str | None:
+        """``text`` with the names the file decided above written as their values; ``None`` when it does not
+        tokenize or is long."""
+        out: list[str] = []
+        toks = [m.group(0).strip() for m in _TOKEN.finditer(_uncommented(text))]
+        i = 0
+        while i < len(toks):
+            t = toks[i]
+            if not t:
+                i += 1
+                continue
+            if t == "defined":
+                paren = i + 1 < len(toks) and toks[i + 1] == "("
+                j = i + 2 if paren else i + 1
+                name = toks[j] if j < len(toks) else ""
+                i = j + 2 if paren else j + 1
+                v = self.macros.get(name, UNKNOWN) if name in self.macros else UNKNOWN
+                d = v.defined() if isinstance(v, Maybe) else None if v is UNKNOWN else 0 if v is None else 1
+                out.append(f"defined({name})" if d is None else str(d))
+                continue
+            if t[:1].isalpha() or t[:1] == "_":
+                v = self.macros.get(t, UNKNOWN)
+                r = v.reading() if isinstance(v, Maybe) else v if isinstance(v, int) else 0 if v is None else None
+                out.append(t if r is None else str(r))
+            else:
+                out.append(t)
+            i += 1
+        got = " ".join(out)
+        return got if len(got) <= 400 else None
 
     def state(self, byte: int) -> str:
         """``"0"`` in an off branch, ``"?"`` in an undecided one, else ``""``. An undecided branch that is off
@@ -342,10 +174,12 @@ class Branches:
             # a default (#if !defined(B) ... #define B): B is defined from here whether or not it was before,
             # so whether B is defined elsewhere does not decide the branches that test it below
             self.depends[name] = names - {name}
+        if self.assume and active is False and names and name and name not in self.macros:
+            # defined only in a branch that is off when those flags are undefined (#ifdef PNG_DEBUG ... #define
+            # png_debug ...): undefined below under the same assumption (#ifndef png_debug: the default's branch)
+            self.macros[name] = None
+            self.depends[name] = names - {name}
         if not name or active is False:
-            return
-        if active is None:
-            self.macros[name] = UNKNOWN
             return
         value: object = DEFINED
         if node.type == "preproc_def":
@@ -357,6 +191,18 @@ class Branches:
                     digits.startswith("0") else int(digits)
             elif raw and len(raw) < 200:
                 value = raw  # an expression of other macros, expanded where a condition reads it
+        else:  # #define GCC_AT_LEAST(maj, min) ...: expanded where a condition calls it
+            params = node.child_by_field_name("parameters")
+            body = self._text(node.child_by_field_name("value")).strip()
+            if params is not None and body and len(body) < 300:
+                value = FnMacro(((*(self._text(p) for p in params.named_children if p.type == "identifier"),),
+                                 _uncommented(body)))
+        if active is None:  # undecided: the value it has here or had before (a name not seen yet: undefined)
+            prior = self.macros.get(name)
+            before = prior if isinstance(prior, Maybe) else Maybe({prior}) if prior is None or isinstance(prior, int) \
+                else None
+            self.macros[name] = Maybe(before | {value}) if before is not None and isinstance(value, int) else UNKNOWN
+            return
         self.macros[name] = value
 
     def _condition(self, link: _ts.Node, used: set[str]) -> bool | None:
@@ -368,12 +214,14 @@ class Branches:
             negate = head in ("#ifndef", "#elifndef")
             if negate and link.type == "preproc_ifdef" and name not in self.macros and _guards(link, name, self):
                 return True  # an include guard: the first time through, its body is read
+            self.tested.add(name)
             if self.assume and name in self.depends:
                 used |= self.depends[name]
             got = evaluate(f"defined({name})", self.macros, cplusplus=self.cplusplus,
                            assumed=used if self.assume else None) if name else None
             return _not(got) if negate else got
         text = self._text(link.child_by_field_name("condition"))
+        self.tested.update(re.findall(r"[A-Za-z_]\w*", text))
         if self.assume and self.depends:
             for word in re.findall(r"[A-Za-z_]\w*", text):
                 used |= self.depends.get(word, frozenset())
@@ -383,10 +231,22 @@ class Branches:
         taken: bool | None = False
         link: _ts.Node | None = node
         used: set[str] = set()  # assumed-undefined names this chain's conditions read so far (assume pass)
+        before: list[str | None] = []  # the undecided conditions of the chain's earlier links (not taken here)
         while link is not None:
             cond = self._condition(link, used)
+            text = self._link_text(link) if cond is None and not self.assume else None
             branch = _and(active, _and(_not(taken), cond))
             taken = _or(taken, cond)
+            pushed = False
+            if branch is None and not self.assume:
+                parts = [*self._outer, *(f"!({t})" if t else None for t in before)]
+                if cond is None:
+                    parts.append(text)
+                if None not in parts and parts:
+                    self._outer.append(" && ".join(f"({p})" for p in parts[len(self._outer):]) or "1")
+                    pushed = True
+            if cond is None:
+                before.append(text)
             alt = link.child_by_field_name("alternative")
             end = alt.start_byte if alt is not None else link.end_byte
             names = outer | used if used else outer
@@ -398,8 +258,22 @@ class Branches:
                 self.undecided.append((link.start_byte, end))
             body = [c for c in link.children if c.is_named and c.end_byte <= end and c.type not in _LINKS
                     and c != link.child_by_field_name("condition") and c != link.child_by_field_name("name")]
+            if pushed:
+                self.exprs.append((link.start_byte, end, " && ".join(self._outer)))
             self._walk(body, branch, names)
+            if pushed:
+                self._outer.pop()
             link = alt if alt is not None and alt.type in _LINKS else None
+
+    def _link_text(self, link: _ts.Node) -> str | None:
+        """A chain link's own condition as an expression, with what the file decided above it written in."""
+        if link.type == "preproc_else":
+            return "1"
+        if link.type in ("preproc_ifdef", "preproc_elifdef"):
+            name = self._text(link.child_by_field_name("name")).strip()
+            head = self._text(link.children[0]).strip() if link.children else ""
+            return self._frozen(f"{'!' if head in ('#ifndef', '#elifndef') else ''}defined({name})") if name else None
+        return self._frozen(self._text(link.child_by_field_name("condition")))
 
 
 def _guards(link: _ts.Node, name: str, br: Branches) -> bool:

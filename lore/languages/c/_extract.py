@@ -82,7 +82,12 @@ class CExtractor(Extractor):
     def add_symbol(self, node: _ts.Node, owner: int, name: str, kind: str, **kw) -> int:  # type: ignore[override]
         """A symbol, with the preprocessor branch it sits in (:mod:`._conditions`)."""
         local = super().add_symbol(node, owner, name, kind, **kw)
-        self.pf.symbols[local].condition = self.branch_state(node)
+        state = self.pf.symbols[local].condition = self.branch_state(node)
+        if state.startswith("?"):  # what decides the branch, for the project's headers to decide later
+            assert self.branches is not None
+            expr = self.branches.expr(node.start_byte)
+            if expr:
+                self.pf.symbols[local].condition = f"{state}|{expr}"
         return local
 
     def branch_state(self, node: _ts.Node) -> str:
@@ -129,6 +134,9 @@ class CExtractor(Extractor):
                 marks.add(f"=static {name}")
             elif word.isupper() and word != name:
                 marks.add(f"=as {name} {word}")
+        # what "#if NAME" reads at the end of the file, for the files that include it: "=val NAME 1"
+        if self.branches is not None:
+            marks.update(f"=val {k} {v}" for k, v in self.branches.values().items())
         return sorted(out.values()) + sorted(marks)
 
     # -- names ----------------------------------------------------------------------------------

@@ -350,7 +350,7 @@ def flatten_conditionals(source: bytes) -> bytes:
     r"""``source`` with the preprocessor chains that break a C parse resolved to one branch, as a build would:
     those inside braces (an ``#ifdef`` among a struct initializer's fields, an ``if`` whose ``else`` is in an
     ``#if 0``) and those whose branches open or close braces (two headers of one function). The branch kept is
-    the first one a default build decides true (:func:`lore.languages.c._conditions.evaluate`), else the first
+    the first one a default build decides true (:func:`lore.languages.c._ifexpr.evaluate`), else the first
     undecided one; the directives and the other branches become spaces (newlines kept, positions unchanged).
     Used only for a file whose parse has errors (:func:`lore.languages.c._parser.parse`).
 
@@ -363,7 +363,7 @@ def flatten_conditionals(source: bytes) -> bytes:
     >>> flatten_conditionals(src).split(b"\n")[4]
     b'\tif (b) {'
     """
-    from ._conditions import evaluate
+    from ._ifexpr import evaluate
 
     buf = bytearray(source)
     depth = 0

@@ -212,12 +212,12 @@ class CRules(CachedRules):
         defs, hdr, decls = _globals(world, name)
         if not (defs or hdr or decls):
             return None
-        if any(_not_built(world, s) for s in (*defs, *hdr)):  # #ifdef _WIN32, src/win/: the default build's, if any
-            built_defs = [d for d in defs if not _not_built(world, d)]
-            built_hdr = [h for h in hdr if not _not_built(world, h)]
+        if any(_not_built(world, s, ctx) for s in (*defs, *hdr)):  # #ifdef _WIN32, src/win/: the default build's
+            built_defs = [d for d in defs if not _not_built(world, d, ctx)]
+            built_hdr = [h for h in hdr if not _not_built(world, h, ctx)]
             if built_defs or built_hdr:
                 defs, hdr = built_defs, built_hdr
-                decls = [d for d in decls if not _not_built(world, d)] or decls
+                decls = [d for d in decls if not _not_built(world, d, ctx)] or decls
             else:  # a macro exists only where its branch is read: close(fd) is libc's, not win32_close's
                 hdr = [h for h in hdr if not _is_macro(world, h)]
                 if not (defs or hdr or decls):
@@ -248,6 +248,8 @@ class CRules(CachedRules):
             cands = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen] or defs
             if not cands or len(cands) > MAX_ALTERNATIVES:
                 return None
+        if len(cands) > 1 and all(world.syms[c].kind == "type_alias" for c in cands):
+            return None  # a cast to one of several typedefs nothing decides between: no guess (a call has alternatives)
         res = "import" if hdr or decls else "global_linkage"
         if len(cands) == 1:
             return ("sym", cands[0]), res
@@ -351,7 +353,7 @@ def _globals(world, name: str) -> tuple[list[int], list[int], list[int]]:
     defs: list[int] = []
     hdr: list[int] = []
     decls: list[int] = []
-    for sid in _named(world, name):
+    for sid in [*_named(world, name), *_type_aliases(world).get(name, ())]:
         srow = world.syms[sid]
         if srow.kind in ("module", "namespace", "method", "external"):
             continue
@@ -376,6 +378,21 @@ def _globals(world, name: str) -> tuple[list[int], list[int], list[int]]:
             defs.append(sid)
     got = cache[name] = (sorted(defs), sorted(hdr), sorted(decls))
     return got
+
+
+def _type_aliases(world) -> dict[str, list[int]]:
+    """Name -> the ``typedef`` names of the C/C++ files (``world.by_name`` holds what can be called, not aliases):
+    a cast written ``(png_byte)(v)`` reads as a call of the alias a header defines, as it does in the same file."""
+
+    def build() -> dict[str, list[int]]:
+        langs = {f.id for f in world.files.values() if f.language in ("c", "cpp")}
+        out: dict[str, list[int]] = defaultdict(list)
+        for sid, srow in world.syms.items():
+            if srow.kind == "type_alias" and srow.file_id in langs:
+                out[srow.name].append(sid)
+        return dict(out)
+
+    return world_cache(world, "c-type-aliases", build)
 
 
 def _c_classes(world) -> dict[str, list[int]]:

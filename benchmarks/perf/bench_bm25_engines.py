@@ -34,6 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from lore.store.search import fts_rows
+
 COLUMNS = ("name", "qualified_name", "signature", "docstring", "path")
 
 
@@ -41,7 +43,7 @@ def load_documents(db: Path, n_docs: int) -> list[list[str]]:
     """Token lists of ``n_docs`` short documents made of the index's symbols (copies tagged ``copyN``)."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
-        rows = conn.execute(f"SELECT {', '.join(COLUMNS)} FROM symbols_fts ORDER BY rowid").fetchall()
+        rows = [r[1:6] for r in fts_rows(conn)]  # the columns of COLUMNS (the search tables keep no text)
     finally:
         conn.close()
     base = [" ".join(r).split() for r in rows]

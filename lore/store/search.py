@@ -16,6 +16,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from . import _fts_text
 from .db import get_meta, set_meta
 
 if TYPE_CHECKING:  # numpy loads only where vectors are read or written: `lore index` stays light
@@ -279,24 +280,26 @@ def symbol_texts(
     With ``changed_since``, only the symbols of files written by a later index generation.
     """
     where, args = ("WHERE f.generation > ?", [changed_since]) if changed_since is not None else ("", [])
-    yield from conn.execute(
-        f"""SELECT s.id, s.name, s.qualified_name, s.kind, s.signature, s.docstring, f.path,
-                  COALESCE(t.body, '')
-           FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols_fts t ON t.rowid = s.id
+    body = _fts_text.COLUMNS["symbols_fts"].index("body")
+    for *row, data in conn.execute(
+        f"""SELECT s.id, s.name, s.qualified_name, s.kind, s.signature, s.docstring, f.path, t.data
+           FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols_fts_text t ON t.id = s.id
            {where} ORDER BY s.id""",
         args,
-    )
+    ):
+        yield (*row, _fts_text.unpack(data)[body] if data is not None else "")  # type: ignore[misc]
 
 
 def file_texts(conn: sqlite3.Connection, *, changed_since: int | None = None) -> Iterator[tuple[int, str, str, str]]:
     """Per file: (id, path, exports text, imports text) as stored in ``files_fts`` (only files
     written after generation ``changed_since`` when given)."""
     where, args = ("WHERE f.generation > ?", [changed_since]) if changed_since is not None else ("", [])
-    yield from conn.execute(
-        f"""SELECT f.id, f.path, COALESCE(t.exports, ''), COALESCE(t.imports, '')
-           FROM files f LEFT JOIN files_fts t ON t.rowid = f.id {where} ORDER BY f.id""",
+    for i, path, data in conn.execute(
+        f"""SELECT f.id, f.path, t.data FROM files f LEFT JOIN files_fts_text t ON t.id = f.id {where} ORDER BY f.id""",
         args,
-    )
+    ):
+        cols = _fts_text.unpack(data) if data is not None else ("", "", "", "")
+        yield i, path, cols[1], cols[2]
 
 
 def owner_ids(conn: sqlite3.Connection, owner_kind: str, *, changed_since: int | None = None) -> set[int]:
@@ -445,17 +448,25 @@ def load_vectors(conn: sqlite3.Connection, owner_kind: str, model: str) -> tuple
 def blank_docstrings(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
     """Remove the docstrings of ``ids`` from ``symbols`` and ``symbols_fts`` (benchmarks, on a copy)."""
     conn.executemany("UPDATE symbols SET docstring = '' WHERE id = ?", ((int(i),) for i in ids))
-    conn.executemany("UPDATE symbols_fts SET docstring = '' WHERE rowid = ?", ((int(i),) for i in ids))
+    _fts_set(conn, {int(i): "" for i in ids}, SYMBOL_FTS_COLUMNS.index("docstring"))
+
+
+def _fts_set(conn: sqlite3.Connection, values: dict[int, str], col: int) -> None:
+    """Set one column of the ``symbols_fts`` rows of ``values`` (its keys) to the values (a contentless row
+    is deleted and inserted again)."""
+    new = [(r[0], *r[1 : col + 1], values[r[0]], *r[col + 2 :]) for r in _fts_text.rows(conn, "symbols_fts", values)]
+    _fts_text.replace(conn, "symbols_fts", new)
 
 
 def fts_bodies(conn: sqlite3.Connection) -> dict[int, str]:
     """symbol id -> indexed body text (benchmarks)."""
-    return {int(i): b for i, b in conn.execute("SELECT rowid, body FROM symbols_fts")}
+    body = 1 + SYMBOL_FTS_COLUMNS.index("body")
+    return {r[0]: r[body] for r in _fts_text.rows(conn, "symbols_fts")}
 
 
 def set_fts_bodies(conn: sqlite3.Connection, rows: Iterable[tuple[int, str]]) -> None:
     """Replace indexed body texts: rows of (symbol id, body) (benchmarks, on a copy)."""
-    conn.executemany("UPDATE symbols_fts SET body = ? WHERE rowid = ?", ((b, int(i)) for i, b in rows))
+    _fts_set(conn, {int(i): b for i, b in rows}, SYMBOL_FTS_COLUMNS.index("body"))
 
 
 def documented_symbols(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, str, int]]:
@@ -471,14 +482,11 @@ def documented_symbols(conn: sqlite3.Connection) -> list[tuple[int, str, str, st
 def symbol_index_texts(conn: sqlite3.Connection, symbol_id: int) -> tuple[list[str], str]:
     """(the ``symbols_fts`` columns of a symbol, its stored docstring); benchmarks check that a
     removed docstring is gone from both."""
-    row = conn.execute(
-        """SELECT t.name, t.qualified_name, t.signature, t.docstring, t.path, t.body, t.rest, s.docstring
-           FROM symbols_fts t JOIN symbols s ON s.id = t.rowid WHERE t.rowid = ?""",
-        (int(symbol_id),),
-    ).fetchone()
-    if row is None:
+    got = list(_fts_text.rows(conn, "symbols_fts", [int(symbol_id)]))
+    row = conn.execute("SELECT docstring FROM symbols WHERE id = ?", (int(symbol_id),)).fetchone()
+    if not got or row is None:
         return [], ""
-    return [c or "" for c in row[:7]], row[7] or ""
+    return [c or "" for c in got[0][1:]], row[0] or ""
 
 
 def count_searchable(conn: sqlite3.Connection) -> int:
@@ -517,23 +525,18 @@ def replicate_index(conn: sqlite3.Connection, source: str, times: int) -> int:
                    FROM src.symbols WHERE file_id IS NOT NULL""",
                 (so, fo, so),
             )
-            conn.execute(
-                """INSERT INTO symbols_fts(rowid, name, qualified_name, signature, docstring, path, body, rest)
-                   SELECT rowid + ?, name, qualified_name, signature, docstring, 'copy ' || ? || ' ' || path, body, rest
-                   FROM src.symbols_fts""",
-                (so, k),
-            )
+            src = conn.execute("SELECT id, data FROM src.symbols_fts_text").fetchall()
+            _fts_text.insert(conn, "symbols_fts", [(i + so, *c[:4], f"copy {k} {c[4]}", *c[5:])
+                                                   for i, d in src for c in [_fts_text.unpack(d)]])
         conn.commit()
     finally:
         conn.execute("DETACH DATABASE src")
-    return int(conn.execute("SELECT count(*) FROM symbols_fts").fetchone()[0])
+    return int(conn.execute("SELECT count(*) FROM symbols_fts_text").fetchone()[0])
 
 
 def fts_rows(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, str, str, str]]:
     """Every ``symbols_fts`` row (speed benchmarks: the same corpus for an in-memory BM25)."""
-    return list(
-        conn.execute("SELECT rowid, name, qualified_name, signature, docstring, path, body FROM symbols_fts")
-    )
+    return [r[:7] for r in _fts_text.rows(conn, "symbols_fts")]
 
 
 def definition_spans(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, int, int]]:

@@ -1,12 +1,18 @@
 """Writing the code index: every INSERT / DELETE the indexer needs, batched with executemany.
 
 All functions run inside the caller's transaction (see :func:`lore.store.db.write_transaction`).
+
+The two search tables are contentless FTS5 tables (their text is not stored twice): each row's
+columns are kept once, compressed, in ``symbols_fts_text`` / ``files_fts_text``
+(:mod:`lore.store._fts_text`), which a delete reads back to remove the row's terms.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
+
+from . import _fts_text
 
 
 def _temp_ids(conn: sqlite3.Connection, name: str, ids: Iterable[int]) -> str:
@@ -34,8 +40,8 @@ def delete_files(conn: sqlite3.Connection, file_ids: Sequence[int]) -> list[int]
         return []
     delete_edges_of_files(conn, file_ids)
     sym_ids = [r[0] for r in conn.execute("SELECT id FROM temp._lore_syms")]
-    conn.executemany("DELETE FROM symbols_fts WHERE rowid = ?", ((i,) for i in sym_ids))
-    conn.executemany("DELETE FROM files_fts WHERE rowid = ?", ((i,) for i in file_ids))
+    _fts_text.delete(conn, "symbols_fts", sym_ids)
+    _fts_text.delete(conn, "files_fts", file_ids)
     conn.execute("DELETE FROM symbols WHERE id IN (SELECT id FROM temp._lore_syms)")
     conn.execute("DELETE FROM file_records WHERE file_id IN (SELECT id FROM temp._lore_files)")
     conn.execute("DELETE FROM files WHERE id IN (SELECT id FROM temp._lore_files)")
@@ -44,14 +50,14 @@ def delete_files(conn: sqlite3.Connection, file_ids: Sequence[int]) -> list[int]
 
 def delete_symbols_of_file(conn: sqlite3.Connection, file_id: int) -> list[int]:
     ids = [r[0] for r in conn.execute("SELECT id FROM symbols WHERE file_id = ?", (file_id,))]
-    conn.executemany("DELETE FROM symbols_fts WHERE rowid = ?", ((i,) for i in ids))
+    _fts_text.delete(conn, "symbols_fts", ids)
     conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
     return ids
 
 
 def delete_file_fts(conn: sqlite3.Connection, file_id: int) -> None:
     """Drop the file-search row of ``file_id`` (its new text is inserted with the new file row)."""
-    conn.execute("DELETE FROM files_fts WHERE rowid = ?", (file_id,))
+    _fts_text.delete(conn, "files_fts", [file_id])
 
 
 def upsert_file(conn: sqlite3.Connection, row: tuple, file_id: int | None) -> int:
@@ -160,12 +166,9 @@ def insert_edges(conn: sqlite3.Connection, refs: list[tuple], types: list[tuple]
 
 def insert_symbol_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
     """Rows of (symbol id, name, qualified_name, signature, docstring, path, body, rest), pre-tokenized."""
-    conn.executemany(
-        "INSERT INTO symbols_fts(rowid, name, qualified_name, signature, docstring, path, body, rest)"
-        " VALUES (?,?,?,?,?,?,?,?)",
-        rows,
-    )
+    _fts_text.insert(conn, "symbols_fts", rows)
 
 
 def insert_file_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
-    conn.executemany("INSERT INTO files_fts(rowid, path, exports, imports, content) VALUES (?,?,?,?,?)", rows)
+    """Rows of (file id, path, exports, imports, content), pre-tokenized."""
+    _fts_text.insert(conn, "files_fts", rows)

@@ -83,6 +83,10 @@ THIRD_HELD_OUT: tuple[Project, ...] = (
 )
 
 
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=0, help="sample seed (default 0)")
@@ -120,6 +124,11 @@ def main(argv: list[str] | None = None) -> int:
                       workers=args.workers, reuse_index=args.reuse_index)
     for line in format_report(report):
         print(line)
+    print("scored with Jedi's stops at a stub's re-exporting import as its answer (the counting before issue 34's "
+          "second round):")
+    for name, scores in [*report["projects"].items(), ("overall", report["overall"])]:
+        st = scores["stub_import_stops"]
+        print(f"    {name:<16} recall {_fmt(st['recall'])}  precision {_fmt(st['precision'])}")
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0

@@ -13,7 +13,10 @@ development dependency only, imported inside :func:`jedi_answers`. The method:
    ``goto(follow_imports=True)``; when that lands on a variable or parameter, ``infer`` (the value that
    is called). Jedi *binds* a site when every function / class it names lies in the project and they are
    one definition (the ``@overload`` stubs of one function count as that function; the implementation,
-   the last of them, is the answer). Jedi's project path puts the project's sources first, so an installed
+   the last of them, is the answer). When a package ships ``.pyi`` stubs, Jedi's goto maps the stub back
+   to the ``.py`` module and stops at its re-exporting ``from ._impl import f``; that import is followed
+   with Jedi's own goto, as goto already does for a package without stubs (the unfollowed answer is
+   scored beside it, ``stub_import_stops``). Jedi's project path puts the project's sources first, so an installed
    copy of the same package is not used. Answers are cached per (project, version, jedi version, seed).
 4. **Mapping** Jedi's definition to a lore symbol: the innermost function / method / class of that name in
    that file whose lines contain Jedi's line; else the symbol with Jedi's qualified name. A class also
@@ -53,6 +56,9 @@ from ._rule_share import (
 )
 from ._sdist import Sdist, cache_dir, fetch_sdist
 
+# Bumped when Jedi's answers are asked differently (the cached answers of an older method are not reused):
+# "stubs" follows a re-exporting import Jedi stops at after mapping a ``.pyi`` stub back to its source.
+ORACLE_VERSION = "stubs"
 CALLABLE = frozenset({"function", "class"})
 DEFINITIONS = frozenset({"function", "method", "class"})
 SITE_KINDS = frozenset({"call", "new", "decorator", "raise"})  # lore rows that can sit on an ast Call
@@ -252,6 +258,16 @@ def classify_names(found: list[dict]) -> tuple[str, dict | None]:
     return "bound", max(inside, key=lambda d: d["line"] or 0)
 
 
+def _through_import(name) -> list:
+    """``name``, or what Jedi's goto finds for it when it is the name of an import statement (Jedi stops at a
+    ``.py`` module's re-exporting import after mapping a ``.pyi`` stub back to its source)."""
+    tree_name = getattr(getattr(name, "_name", None), "tree_name", None)
+    definition = tree_name.get_definition() if tree_name is not None else None
+    if definition is None or definition.type not in ("import_from", "import_name"):
+        return [name]
+    return name.goto(follow_imports=True) or [name]
+
+
 def _ask(script, site: CallSite, root: Path) -> dict:
     try:
         names = script.goto(site.name_line, site.name_col, follow_imports=True)
@@ -260,11 +276,16 @@ def _ask(script, site: CallSite, root: Path) -> dict:
             inferred = script.infer(site.name_line, site.name_col)
             if inferred:
                 names, via = inferred, "infer"
-        found = [_describe(n, root) for n in names]
+        raw = [_describe(n, root) for n in names]
+        found = [_describe(f, root) for n in names for f in _through_import(n)]
     except Exception as exc:  # Jedi's own failures on odd code: recorded, the site counts as not bound
         return {"status": "error", "via": "", "target": None, "found": [], "error": f"{type(exc).__name__}: {exc}"[:200]}
     status, target = classify_names(found)
-    return {"status": status, "via": via, "target": target, "found": found[:4]}
+    answer = {"status": status, "via": via, "target": target, "found": found[:4]}
+    if raw != found:  # the answer before following a stub's re-exporting import, scored beside it
+        raw_status, raw_target = classify_names(raw)
+        answer["stub_import_stop"] = {"status": raw_status, "target": raw_target, "found": raw[:4]}
+    return answer
 
 
 def jedi_answers(project: Project, root: Path, sites: list[CallSite], *, cache_file: Path | None = None,
@@ -464,6 +485,12 @@ def _cause(j: Judgement, view: LoreView, target: dict) -> str:
 # -- the run ----------------------------------------------------------------------------------------
 
 
+def _short(t: Tally) -> dict:
+    """Recall and precision of a tally (the scores beside the main ones)."""
+    d = t.as_dict()
+    return {k: d[k] for k in ("jedi_bound", "lore_hits", "recall", "both_bind", "lore_correct", "precision")}
+
+
 def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_per_project: int = 1000,
              seed: int = 0, cache: Path | None = None, workers: int | None = None, reuse_index: bool = False,
              roots: dict[str, Path] | None = None, progress=None) -> dict:
@@ -495,7 +522,7 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
     cache = Path(cache) if cache else cache_dir()
     work = cache / "jedi"
     work.mkdir(parents=True, exist_ok=True)
-    overall = Tally()
+    overall, overall_stops = Tally(), Tally()
     out: dict[str, dict] = {}
     for p in projects:
         root = Path(roots[p.name]) if roots and p.name in roots else fetch_sdist(p.sdist, cache)
@@ -504,11 +531,16 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
             index_repo(root, db=db, workers=workers, rebuild=True)
         sample = sample_sites(call_sites_of(root), sites_per_project, seed=seed)
         answers = jedi_answers(p, root, sample, progress=progress,
-                               cache_file=work / f"answers-{p.name}-{p.sdist.version}-jedi{jedi.__version__}-seed{seed}.json")
+                               cache_file=work / f"answers-{p.name}-{p.sdist.version}-jedi{jedi.__version__}-seed{seed}"
+                                                         f"-{ORACLE_VERSION}.json")
         with open_index(db, readonly=True) as idx:
             view = LoreView.from_index(idx, root)
         tally = score([judge(s, answers[s.key], view) for s in sample])
+        stops = score([judge(s, {**answers[s.key], **answers[s.key].get("stub_import_stop", {})}, view)
+                       for s in sample])
         overall.add(tally)
-        out[p.name] = {"style": p.style, "sdist": p.sdist.requirement, **tally.as_dict()}
-    return {"projects": out, "overall": overall.as_dict(), "seed": seed, "sites_per_project": sites_per_project,
+        overall_stops.add(stops)
+        out[p.name] = {"style": p.style, "sdist": p.sdist.requirement, **tally.as_dict(),
+                       "stub_import_stops": _short(stops)}
+    return {"projects": out, "overall": {**overall.as_dict(), "stub_import_stops": _short(overall_stops)}, "seed": seed, "sites_per_project": sites_per_project,
             "jedi": jedi.__version__, "seconds": round(time.perf_counter() - t0, 1)}

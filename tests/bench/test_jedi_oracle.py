@@ -181,6 +181,27 @@ def test_missing_jedi_names_the_install(monkeypatch):
         jo.jedi_answers(jo.PROJECTS[0], Path("."), [])
 
 
+def test_a_stubs_reexporting_import_is_followed_to_the_definition(tmp_path):
+    """With a ``.pyi`` beside ``pkg/__init__.py``, Jedi's goto stops at ``from ._impl import f``; the
+    oracle follows that import (the definition lore binds), and keeps the stop for the old counting."""
+    jedi = pytest.importorskip("jedi")
+    root = tmp_path / "proj"
+    files = {"pkg/__init__.py": "from ._impl import f\n", "pkg/__init__.pyi": "def f() -> int: ...\n",
+             "pkg/_impl.py": "def f():\n    return 1\n", "use.py": "import pkg\n\npkg.f()\n"}
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    tiny = jo.Project("stubbed", "test", Sdist("stubbed", "0", "stubbed-0.tar.gz", "0" * 64))
+    site = next(s for s in jo.call_sites_of(root) if s.path == "use.py")
+    answer = jo.jedi_answers(tiny, root, [site])[site.key]
+    assert answer["status"] == "bound" and answer["target"]["path"] == "pkg/_impl.py", (jedi.__version__, answer)
+    assert answer["stub_import_stop"]["target"]["path"] == "pkg/__init__.py"
+    report = jo.run_jedi([tiny], sites_per_project=10, seed=0, cache=tmp_path / "cache", workers=1,
+                         roots={"stubbed": root})
+    assert report["projects"]["stubbed"]["precision"] == 1.0
+    assert report["projects"]["stubbed"]["stub_import_stops"]["precision"] == 0.0
+
+
 def test_jedi_and_lore_on_a_tiny_project(tmp_path):
     pytest.importorskip("jedi")
     root = tmp_path / "proj"
@@ -196,7 +217,7 @@ def test_jedi_and_lore_on_a_tiny_project(tmp_path):
     assert t["jedi_status"]["external"] == 2  # len, int
     assert t["recall"] == 1.0 and t["precision"] == 1.0
     assert t["strengths"]["builtin"] == 2
-    cached = list((tmp_path / "cache" / "jedi").glob("answers-tiny-0-jedi*-seed0.json"))
+    cached = list((tmp_path / "cache" / "jedi").glob("answers-tiny-0-jedi*-seed0-*.json"))
     assert len(cached) == 1
     again = jo.run_jedi([tiny], sites_per_project=100, seed=0, cache=tmp_path / "cache", workers=1,
                         roots={"tiny": root}, reuse_index=True)

@@ -15,8 +15,9 @@ development dependency only, imported inside :func:`jedi_answers`. The method:
    one definition (the ``@overload`` stubs of one function count as that function; the implementation,
    the last of them, is the answer). When a package ships ``.pyi`` stubs, Jedi's goto maps the stub back
    to the ``.py`` module and stops at its re-exporting ``from ._impl import f``; that import is followed
-   with Jedi's own goto, as goto already does for a package without stubs (the unfollowed answer is
-   scored beside it, ``stub_import_stops``). Jedi's project path puts the project's sources first, so an installed
+   with Jedi's own goto, as goto already does for a package without stubs, and an import it cannot
+   follow either is no definition (the site is not bound). The unfollowed answer is scored beside it
+   (``stub_import_stops``). Jedi's project path puts the project's sources first, so an installed
    copy of the same package is not used. Answers are cached per (project, version, jedi version, seed).
 4. **Mapping** Jedi's definition to a lore symbol: the innermost function / method / class of that name in
    that file whose lines contain Jedi's line; else the symbol with Jedi's qualified name. A class also
@@ -258,14 +259,21 @@ def classify_names(found: list[dict]) -> tuple[str, dict | None]:
     return "bound", max(inside, key=lambda d: d["line"] or 0)
 
 
-def _through_import(name) -> list:
-    """``name``, or what Jedi's goto finds for it when it is the name of an import statement (Jedi stops at a
-    ``.py`` module's re-exporting import after mapping a ``.pyi`` stub back to its source)."""
+def _is_import(name) -> bool:
+    """Whether Jedi's ``name`` is the name of an import statement rather than a definition."""
     tree_name = getattr(getattr(name, "_name", None), "tree_name", None)
     definition = tree_name.get_definition() if tree_name is not None else None
-    if definition is None or definition.type not in ("import_from", "import_name"):
-        return [name]
-    return name.goto(follow_imports=True) or [name]
+    return definition is not None and definition.type in ("import_from", "import_name")
+
+
+def _through_import(name, root: Path) -> list[dict]:
+    """``name`` described, or what Jedi's goto finds for it when it is the name of an import statement
+    (Jedi stops at a ``.py`` module's re-exporting import after mapping a ``.pyi`` stub back to its
+    source); an import Jedi cannot follow either is described as ``import``, not as a definition."""
+    if not _is_import(name):
+        return [_describe(name, root)]
+    return [dict(_describe(f, root), type="import") if _is_import(f) else _describe(f, root)
+            for f in name.goto(follow_imports=True) or [name]]
 
 
 def _ask(script, site: CallSite, root: Path) -> dict:
@@ -277,7 +285,7 @@ def _ask(script, site: CallSite, root: Path) -> dict:
             if inferred:
                 names, via = inferred, "infer"
         raw = [_describe(n, root) for n in names]
-        found = [_describe(f, root) for n in names for f in _through_import(n)]
+        found = [d for n in names for d in _through_import(n, root)]
     except Exception as exc:  # Jedi's own failures on odd code: recorded, the site counts as not bound
         return {"status": "error", "via": "", "target": None, "found": [], "error": f"{type(exc).__name__}: {exc}"[:200]}
     status, target = classify_names(found)

@@ -449,6 +449,8 @@ class LookupMixin(MembersMixin):
                 nxt = self._field_of(cur[0][1], attr, depth + 1)  # type: ignore[arg-type]
             if nxt is None and attr.endswith("]") and "[" in attr and c.rules.follows_values:  # self.xs[0]
                 nxt = self._item(self.member(cur[0], attr[:attr.index("[")], cur[1], depth + 1))
+                if nxt is None and attr.endswith("[*]"):  # self.d[k]: any slot of a literal stored in d
+                    nxt = self.any_slot_member(cur[0], attr[:-3], cur[1], depth + 1)
             recv, cur = cur, nxt
             for nth in range(calls):
                 made = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None

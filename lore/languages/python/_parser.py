@@ -456,9 +456,9 @@ class _Extractor:
             return
         self.containers.add((owner, name))
         for key, value in literal_slots(literal):
-            if not key or value is None:
+            if value is None:
                 continue
-            slot = f"{name}[{key}]"
+            slot = f"{name}[{key or '*'}]"  # a key we cannot read ({CLIENT: c}): any slot, as d[k] = c is
             vt = value.type
             if vt == "call":
                 callee = dotted(value.child_by_field_name("function"), self.src)

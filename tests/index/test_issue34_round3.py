@@ -1,0 +1,79 @@
+"""Python rules of issue 34's second session (tuned on sqlparse, toolz, boltons, h11), each with what
+must stay unbound.
+
+A dict literal read with a key we cannot read is any of its values: ``{CLIENT: Connection(CLIENT)}``
+(a key that is a name) and ``self.conn[role]`` of an attribute holding a literal.
+"""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+
+from .flow_helpers import RULE, Case, check, index_graph
+
+CASES: dict[str, Case] = {
+    "a_dict_literal_with_keys_we_cannot_read_is_any_of_its_values": Case(
+        {"m.py": dedent("""
+            CLIENT = object()
+            SERVER = object()
+            class Connection:
+                def receive_data(self, d):
+                    pass
+                def next_event(self):
+                    pass
+            class Other:
+                def next_event(self):
+                    pass
+                def close(self):
+                    pass
+            class Pair:
+                def __init__(self):
+                    self.conn = {CLIENT: Connection(CLIENT), SERVER: Connection(SERVER)}
+                    self.other = {CLIENT: SERVER, SERVER: CLIENT}
+                def go(self, role):
+                    self.conn[self.other[role]].receive_data(1)
+            def use(who):
+                p = Pair()
+                sc = p.conn[SERVER]
+                sc.next_event()
+                p.conn[who].receive_data(2)
+                p.conn[who].close()
+        """)},
+        expect={("m.Pair.go", "m.Connection.receive_data", RULE), ("m.use", "m.Connection.next_event", RULE),
+                ("m.use", "m.Connection.receive_data", RULE)},
+        forbid={("m.use", "m.Other.next_event"), ("m.use", "m.Other.close")},
+    ),
+    "an_attribute_holding_a_literal_read_with_any_key_is_any_slot": Case(
+        {"m.py": dedent("""
+            class A:
+                def run(self):
+                    pass
+            class B:
+                def run(self):
+                    pass
+            class C:
+                def run(self):
+                    pass
+            class Table:
+                def __init__(self):
+                    self.handlers = {"a": A(), "b": B()}
+                    self.names = ["x", "y"]
+                def go(self, key):
+                    self.handlers[key].run()
+                    self.names[key].upper()
+            def use(t: Table, key):
+                t.handlers[key].run()
+        """)},
+        expect={("m.Table.go", "m.A.run", RULE), ("m.Table.go", "m.B.run", RULE), ("m.use", "m.A.run", RULE),
+                ("m.use", "m.B.run", RULE)},
+        forbid={("m.Table.go", "m.C.run"), ("m.use", "m.C.run")},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_issue34_round3(tmp_path, name):
+    case = CASES[name]
+    check(index_graph(tmp_path, case.files), case)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...parsers import _ts
 from ...parsers.records import Binding, Call
 from ._expr import COMPREHENSIONS, dotted, each_path, first_arg, text
+from ._slots import slots
 
 # builtins whose result iterates the elements of their first argument (the resolver checks the name
 # really is the builtin: lore.index._values)
@@ -53,7 +54,7 @@ def for_loop(x, node: _ts.Node, owner: int) -> None:
             and target.type == "identifier":  # for h in [f, g]: h is any element
         line = iterable.start_point[0] + 1
         name = f"<lit:{line}:{iterable.start_point[1]}>"
-        x._slots(owner, name, iterable, line, None)
+        slots(x, owner, name, iterable, line, None)
         x.pf.bindings.append(Binding(owner, text(target, x.src), line, alias_of=f"{name}[*]"))
         return
     path = _iterable(x, owner, iterable) if iterable is not None else ""

@@ -2,7 +2,9 @@
 must stay unbound.
 
 A dict literal read with a key we cannot read is any of its values: ``{CLIENT: Connection(CLIENT)}``
-(a key that is a name) and ``self.conn[role]`` of an attribute holding a literal.
+(a key that is a name) and ``self.conn[role]`` of an attribute holding a literal. A container made as a
+literal here (``xs = []``, ``self.xs = []``) holds what ``append`` / ``add`` / ``insert`` put into it:
+its elements, read by index or by a loop, are those values.
 """
 
 from __future__ import annotations
@@ -69,6 +71,42 @@ CASES: dict[str, Case] = {
         expect={("m.Table.go", "m.A.run", RULE), ("m.Table.go", "m.B.run", RULE), ("m.use", "m.A.run", RULE),
                 ("m.use", "m.B.run", RULE)},
         forbid={("m.Table.go", "m.C.run"), ("m.use", "m.C.run")},
+    ),
+    "a_list_filled_by_append_holds_what_was_appended": Case(
+        {"m.py": dedent("""
+            class A:
+                def run(self):
+                    pass
+            class B:
+                def run(self):
+                    pass
+                def stop(self):
+                    pass
+            class Holder:
+                def __init__(self):
+                    self.items = []
+                    self.seen = set()
+                def add(self, a: A):
+                    self.items.append(a)
+                def go(self):
+                    for x in self.items:
+                        x.run()
+                    self.items[0].run()
+            def local(other):
+                xs = []
+                xs.append(A())
+                xs[0].run()
+                for x in xs:
+                    x.run()
+                zs = []
+                zs.insert(0, B())
+                zs[-1].stop()
+            def attr(h: Holder):
+                h.items[0].run()
+        """)},
+        expect={("m.Holder.go", "m.A.run", RULE), ("m.local", "m.A.run", RULE), ("m.attr", "m.A.run", RULE),
+                ("m.local", "m.B.stop", RULE)},
+        forbid={("m.Holder.go", "m.B.run"), ("m.local", "m.B.run"), ("m.attr", "m.B.run")},
     ),
 }
 

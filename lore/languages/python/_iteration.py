@@ -61,7 +61,7 @@ def for_loop(x, node: _ts.Node, owner: int) -> None:
     if iterable is None or not path or ("<" in path and not path.startswith("<lit:")):
         return
     line, col = iterable.start_point[0] + 1, iterable.start_point[1]
-    if (owner, path) in x.containers and target is not None and target.type == "identifier":
+    if _made_here(x, owner, path) and target is not None and target.type == "identifier":
         # a name bound to a literal container here: the loop variable is any of its elements
         x.pf.bindings.append(Binding(owner, text(target, x.src), line, alias_of=f"{path}[*]"))
         return
@@ -82,12 +82,19 @@ def comprehension_for(x, node: _ts.Node, owner: int) -> None:
     if not path or ("<" in path and not path.startswith("<lit:")):
         return
     line = comp.start_point[0] + 1
-    if (owner, path) in x.containers:  # a name bound to a literal container here: any element
+    if _made_here(x, owner, path):  # a name bound to a literal container here: any element
         x.pf.bindings.append(Binding(owner, text(target, x.src), line, alias_of=f"{path}[*]",
                                         until=comp.end_point[0] + 1))
         return
     x.pf.bindings.append(Binding(owner, text(target, x.src), line, value=f"{path}.__iter__().__next__",
                                     until=comp.end_point[0] + 1))
+
+def _made_here(x, owner: int, path: str) -> bool:
+    """Whether ``path`` names a literal container made in this scope, or ``self.xs`` made in this class."""
+    if (owner, path) in x.containers:
+        return True
+    return path.startswith("self.") and path.count(".") == 1 and (x.class_of.get(owner), path) in x.containers
+
 
 def _iterable(x, owner: int, node: _ts.Node) -> str:
     """The path a loop iterates: as written, or for ``sorted(xs)`` / ``reversed(xs)`` / a comprehension

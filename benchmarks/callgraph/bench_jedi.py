@@ -30,7 +30,8 @@ Jedi's answers are cached in ``<cache>/jedi/`` per (project, version, jedi versi
 re-indexes with lore (the index is rebuilt every run).
 
 Issue 34's second session chose eight more projects lore had never been measured on, before writing any
-rule: sqlparse, toolz, boltons and h11 to tune on (``--round3``: their misses are read), wsproto,
+rule: sqlparse, toolz, boltons and h11 to tune on (``--round3``: their misses are read; trio joined them
+once those four were near their ceiling), wsproto,
 python-dateutil, more-itertools and pyflakes as a fresh held-out check (``--round3-held-out``: run once
 at the end, summary only). The round-2 held-out five were spent by then (measured several times).
 """
@@ -66,6 +67,10 @@ THIRD_TUNING: tuple[Project, ...] = (
     Project("h11", "HTTP/1.1 state machine",
             Sdist("h11", "0.14.0", "h11-0.14.0.tar.gz",
                   "8f19fbbe99e72420ff35c00b27a34cb9937e902a8b810e2c88300c6f0a3b699d"), ("",)),
+    # added once the four above were near their ceiling: an async library of the held-out anyio's kind
+    Project("trio", "async I/O library",
+            Sdist("trio", "0.27.0", "trio-0.27.0.tar.gz",
+                  "1dcc95ab1726b2da054afea8fd761af74bad79bd52381b84eae408e983c76831"), ("src",)),
 )
 THIRD_HELD_OUT: tuple[Project, ...] = (
     Project("wsproto", "WebSocket state machine (held out, round 3)",

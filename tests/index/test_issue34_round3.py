@@ -108,6 +108,28 @@ CASES: dict[str, Case] = {
                 ("m.local", "m.B.stop", RULE)},
         forbid={("m.Holder.go", "m.B.run"), ("m.local", "m.B.run"), ("m.attr", "m.B.run")},
     ),
+    "a_loop_over_a_dict_reads_its_keys_not_its_values": Case(
+        {"m.py": dedent("""
+            class A:
+                def run(self):
+                    pass
+            class Table:
+                def __init__(self):
+                    self.handlers = {"a": A()}
+                    self.runners = [A()]
+                def go(self):
+                    for k in self.handlers:
+                        k.run()
+                    for r in self.runners:
+                        r.run()
+            def local():
+                d = {"a": A()}
+                for k in d:
+                    k.run()
+        """)},
+        expect={("m.Table.go", "m.A.run", RULE)},
+        forbid={("m.local", "m.A.run")},
+    ),
 }
 
 

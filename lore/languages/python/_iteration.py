@@ -90,10 +90,12 @@ def comprehension_for(x, node: _ts.Node, owner: int) -> None:
                                     until=comp.end_point[0] + 1))
 
 def _made_here(x, owner: int, path: str) -> bool:
-    """Whether ``path`` names a literal container made in this scope, or ``self.xs`` made in this class."""
+    """Whether ``path`` names a literal list / tuple / set made in this scope, or ``self.xs`` made in this
+    class (not a dict: a loop over a dict reads its keys, not the values of its slots)."""
     if (owner, path) in x.containers:
-        return True
-    return path.startswith("self.") and path.count(".") == 1 and (x.class_of.get(owner), path) in x.containers
+        return (owner, path) not in x.mappings
+    key = (x.class_of.get(owner), path)
+    return path.startswith("self.") and path.count(".") == 1 and key in x.containers and key not in x.mappings
 
 
 def _iterable(x, owner: int, node: _ts.Node) -> str:

@@ -86,6 +86,7 @@ class _Extractor:
         self.pf = ParsedFile(path=path, language=LANGUAGE, module=module)
         self.class_of: dict[int, int] = {}  # method local -> class local
         self.containers: set[tuple[int, str]] = set()  # (scope, name) bound to a literal container
+        self.mappings: set[tuple[int, str]] = set()  # those of them that are dicts (a loop reads keys)
         self.branches: list[tuple[int, int, int]] = []  # (scope, first line, last line) of if/try blocks
         self.metaclasses: set[int] = set()  # class locals deriving from ``type`` (see _metaclass)
         self.setters: set[tuple[int, str]] = set()

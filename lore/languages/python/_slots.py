@@ -21,6 +21,8 @@ def slots(x, owner: int, name: str, literal: _ts.Node, line: int, scope: int | N
     if depth > 3:
         return
     x.containers.add((owner, name))
+    if literal.type == "dictionary":
+        x.mappings.add((owner, name))
     for key, value in literal_slots(literal):
         if value is None:
             continue

@@ -4,7 +4,8 @@ must stay unbound.
 A dict literal read with a key we cannot read is any of its values: ``{CLIENT: Connection(CLIENT)}``
 (a key that is a name) and ``self.conn[role]`` of an attribute holding a literal. A container made as a
 literal here (``xs = []``, ``self.xs = []``) holds what ``append`` / ``add`` / ``insert`` put into it:
-its elements, read by index or by a loop, are those values.
+its elements, read by index or by a loop, are those values. ``await f()`` is what ``f`` gives (an
+``async def``'s annotation or returns); ``(a,) = f()`` of ``f -> list[A]`` binds ``a`` to an ``A``.
 """
 
 from __future__ import annotations
@@ -129,6 +130,57 @@ CASES: dict[str, Case] = {
         """)},
         expect={("m.Table.go", "m.A.run", RULE)},
         forbid={("m.local", "m.A.run")},
+    ),
+    "await_of_a_call_is_what_the_coroutine_gives": Case(
+        {"m.py": dedent("""
+            class A:
+                def run(self):
+                    pass
+            class B:
+                def run(self):
+                    pass
+            async def make() -> A:
+                return A()
+            async def make2():
+                return A()
+            async def forward():
+                return await make2()
+            async def use():
+                s = await make()
+                s.run()
+                t = await forward()
+                t.run()
+                (await make()).run()
+                for x in await listed():
+                    x.run()
+            async def listed() -> list[A]:
+                return []
+        """)},
+        expect={("m.use", "m.A.run", RULE)},
+        forbid={("m.use", "m.B.run")},
+    ),
+    "unpacking_a_returned_list_binds_its_elements_and_a_dict_its_keys": Case(
+        {"m.py": dedent("""
+            from typing import Dict, List
+            class Listener:
+                def aclose(self):
+                    pass
+            class Other:
+                def aclose(self):
+                    pass
+            async def open_listeners(port) -> List[Listener]:
+                return make()
+            def by_name() -> Dict[str, Listener]:
+                return make()
+            async def use():
+                (l1,) = await open_listeners(1)
+                await l1.aclose()
+            def keys():
+                k1, k2 = by_name()
+                k1.aclose()
+        """)},
+        expect={("m.use", "m.Listener.aclose", RULE)},
+        forbid={("m.use", "m.Other.aclose"), ("m.keys", "m.Listener.aclose"), ("m.keys", "m.Other.aclose")},
     ),
 }
 

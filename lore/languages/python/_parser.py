@@ -352,6 +352,8 @@ class _Extractor:
             got = pairs(left, right)
             for target, value in got:
                 self._bind(owner, target, value, type_node if target is left else None, line)
+            if right is not None and right.type == "await" and right.named_child_count == 1:
+                right = right.named_children[0]  # a, b = await f(): what f gives
             if not got and right is not None and right.type == "call":  # a, b = f(): what f returns, by position
                 self.pf.bindings += unpacked_call(owner, left, right, line, self.src)
             self._starred(owner, left, right, line)
@@ -428,6 +430,8 @@ class _Extractor:
     def _bind_value(self, bind_owner: int, name: str, right: _ts.Node, line: int, scope: int | None) -> None:
         """The binding of ``name = right`` for one value the right side may have (several bindings of
         one name on one line are alternatives: the resolver takes their union)."""
+        if right.type == "await" and right.named_child_count == 1:  # x = await f(): what f gives
+            right = right.named_children[0]
         rt = right.type
         if rt == "call":
             callee = dotted(right.child_by_field_name("function"), self.src)

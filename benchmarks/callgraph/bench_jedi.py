@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in format_report(report):
         print(line)
     print("as counted before issue 34's second round (Jedi's stop at a stub's re-exporting import taken as its "
-          "answer; a decorator's wrapper not accepted for the decorated def):")
+          "answer; a decorator's wrapper and the run-time twin of a TYPE_CHECKING def not accepted):")
     for name, scores in [*report["projects"].items(), ("overall", report["overall"])]:
         st = scores["old_counting"]
         print(f"    {name:<16} recall {_fmt(st['recall'])}  precision {_fmt(st['precision'])}")

@@ -25,7 +25,8 @@ development dependency only, imported inside :func:`jedi_answers`. The method:
    ``__init__`` definitions when it has ``@overload`` signatures), since a constructor call may be
    recorded against either. A decorated function also accepts a function defined inside one of its
    decorators (the wrapper it returns): Jedi's goto names the ``def`` as written, while the call runs
-   what the decorator returned.
+   what the decorator returned. A ``def`` under ``if TYPE_CHECKING:`` (a declaration for type checkers,
+   which Jedi prefers, as it prefers a stub) also accepts the run-time definition of the same name.
 5. **Lore's answer** at the same site: the ``symbol_refs`` rows at that line and column whose callee text
    ends with the called name (not with ``name()``: that row calls what the sampled call returned, as a
    decorator factory's result is called with the function it decorates).
@@ -63,6 +64,7 @@ from ._sdist import Sdist, cache_dir, fetch_sdist
 # "stubs" follows a re-exporting import Jedi stops at after mapping a ``.pyi`` stub back to its source.
 ORACLE_VERSION = "stubs"
 CALLABLE = frozenset({"function", "class"})
+_TYPE_CHECKING = -1  # the key, in a file's table of decorator names, of the lines of its TYPE_CHECKING defs
 DEFINITIONS = frozenset({"function", "method", "class"})
 SITE_KINDS = frozenset({"call", "new", "decorator", "raise"})  # lore rows that can sit on an ast Call
 
@@ -348,7 +350,7 @@ class LoreView:
         self.symbols = symbols
         self.bases = bases
         self.root = Path(root) if root is not None else None
-        self.accept_wrappers = True  # a decorated function accepts the wrappers its decorators define
+        self.later_conventions = True  # decorator wrappers and TYPE_CHECKING twins accepted (False: as before)
         self._lines: dict[str, list[str]] = {}
         self._decorators: dict[str, dict[int, frozenset[str]]] = {}
         self.by_pos: dict[tuple[str, int, int], list[LoreSite]] = {}
@@ -387,8 +389,8 @@ class LoreView:
         """``sid``, and for a class its own or first inherited ``__init__`` (lore's ``extends`` edges); for a
         decorated function, the functions defined inside its decorators (the wrappers they return)."""
         r = self.symbols.get(sid)
-        if r is not None and r.kind in ("function", "method") and self.accept_wrappers:
-            return frozenset({sid, *self._wrappers(r)})
+        if r is not None and r.kind in ("function", "method") and self.later_conventions:
+            return frozenset({sid, *self._wrappers(r), *self._runtime_twins(r)})
         if r is None or r.kind != "class":
             return frozenset({sid})
         seen, queue = set(), [sid]
@@ -425,6 +427,13 @@ class LoreView:
                 p = self.symbols.get(p.parent_id) if p.parent_id is not None else None
         return out
 
+    def _runtime_twins(self, r: Sym) -> list[int]:
+        """For a ``def`` under ``if TYPE_CHECKING:`` (a declaration for type checkers, as a stub is), the
+        definitions of the same name that the module makes at run time."""
+        if r.line is None or r.line not in self._decorator_names(r.path).get(_TYPE_CHECKING, frozenset()):
+            return []
+        return [d.id for d in self.defs_in_file.get(r.path, []) if d.qualified_name == r.qualified_name and d.id != r.id]
+
     def _decorator_names(self, path: str) -> dict[int, frozenset[str]]:
         """``def`` line -> the last names of its decorators (``@a.b(x)`` -> ``b``), for one file."""
         if path not in self._decorators:
@@ -433,7 +442,14 @@ class LoreView:
                 tree = ast.parse("\n".join(self._source_lines(path)))
             except (SyntaxError, ValueError):
                 tree = None
+            checking: set[int] = set()  # the lines of defs under ``if TYPE_CHECKING:``
             for node in ast.walk(tree) if tree is not None else ():
+                test = node.test if isinstance(node, ast.If) else None
+                if test is not None and (getattr(test, "id", None) == "TYPE_CHECKING"
+                                         or getattr(test, "attr", None) == "TYPE_CHECKING"):
+                    checking.update(line for b in node.body for d in ast.walk(b)
+                                    if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
+                                    for line in (d.lineno, *(x.lineno for x in d.decorator_list)))
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.decorator_list:
                     names = set()
                     for dec in node.decorator_list:
@@ -443,6 +459,7 @@ class LoreView:
                     first = min(d.lineno for d in node.decorator_list)
                     for line in range(first, node.lineno + 1):  # a symbol may start at its decorators
                         table[line] = frozenset(names)
+            table[_TYPE_CHECKING] = frozenset(checking)  # type: ignore[assignment]
             self._decorators[path] = table
         return self._decorators[path]
 
@@ -591,7 +608,7 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
         with open_index(db, readonly=True) as idx:
             view = LoreView.from_index(idx, root)
         tally = score([judge(s, answers[s.key], view) for s in sample])
-        view.accept_wrappers = False  # the counting before issue 34's second round, scored beside
+        view.later_conventions = False  # the counting before issue 34's second round, scored beside
         stops = score([judge(s, {**answers[s.key], **answers[s.key].get("stub_import_stop", {})}, view)
                        for s in sample])
         overall.add(tally)

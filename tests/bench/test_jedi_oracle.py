@@ -155,8 +155,24 @@ def test_a_decorated_function_accepts_the_wrapper_its_decorator_defines(tmp_path
     view = jo.LoreView(symbols, [], {}, tmp_path)
     assert view.accepted(3) == {3, 2}
     assert view.accepted(4) == {4}  # not decorated: the wrapper is someone else's
-    view.accept_wrappers = False  # the old counting
+    view.later_conventions = False  # the old counting
     assert view.accepted(3) == {3}
+
+
+def test_a_type_checking_declaration_accepts_the_runtime_definition(tmp_path):
+    """Jedi prefers ``if TYPE_CHECKING: def f(): ...``; the call runs the module's other ``f``."""
+    (tmp_path / "m.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    def f() -> None: ...\n"
+                                   "else:\n    def f():\n        pass\n\ndef g():\n    pass\n", encoding="utf-8")
+
+    def sym(sid, name, qn, line, end):
+        return Sym(sid, name, qn, "function", "m.py", line, end, "", "", 0, 1, None)
+
+    view = jo.LoreView({1: sym(1, "f", "m.f", 3, 3), 2: sym(2, "f", "m.f", 5, 6), 3: sym(3, "g", "m.g", 8, 9)},
+                       [], {}, tmp_path)
+    assert view.accepted(1) == {1, 2}
+    assert view.accepted(2) == {2}  # the run-time definition does not accept the declaration
+    view.later_conventions = False
+    assert view.accepted(1) == {1}
 
 
 def test_a_class_with_overloaded_init_accepts_every_init():

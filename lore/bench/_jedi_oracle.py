@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import LoreError
+from ._jedi_conventions import SourceFacts, runtime_twins, source_facts, through_import, wrappers
 from ._jedi_score import CallSite, Judgement, Tally, flat_metrics, format_report, score  # noqa: F401 (re-exported)
 from ._rule_share import (
     NAME_GUESSES,
@@ -64,7 +65,6 @@ from ._sdist import Sdist, cache_dir, fetch_sdist
 # "stubs" follows a re-exporting import Jedi stops at after mapping a ``.pyi`` stub back to its source.
 ORACLE_VERSION = "stubs"
 CALLABLE = frozenset({"function", "class"})
-_TYPE_CHECKING = -1  # the key, in a file's table of decorator names, of the lines of its TYPE_CHECKING defs
 DEFINITIONS = frozenset({"function", "method", "class"})
 SITE_KINDS = frozenset({"call", "new", "decorator", "raise"})  # lore rows that can sit on an ast Call
 
@@ -263,23 +263,6 @@ def classify_names(found: list[dict]) -> tuple[str, dict | None]:
     return "bound", max(inside, key=lambda d: d["line"] or 0)
 
 
-def _is_import(name) -> bool:
-    """Whether Jedi's ``name`` is the name of an import statement rather than a definition."""
-    tree_name = getattr(getattr(name, "_name", None), "tree_name", None)
-    definition = tree_name.get_definition() if tree_name is not None else None
-    return definition is not None and definition.type in ("import_from", "import_name")
-
-
-def _through_import(name, root: Path) -> list[dict]:
-    """``name`` described, or what Jedi's goto finds for it when it is the name of an import statement
-    (Jedi stops at a ``.py`` module's re-exporting import after mapping a ``.pyi`` stub back to its
-    source); an import Jedi cannot follow either is described as ``import``, not as a definition."""
-    if not _is_import(name):
-        return [_describe(name, root)]
-    return [dict(_describe(f, root), type="import") if _is_import(f) else _describe(f, root)
-            for f in name.goto(follow_imports=True) or [name]]
-
-
 def _ask(script, site: CallSite, root: Path) -> dict:
     try:
         names = script.goto(site.name_line, site.name_col, follow_imports=True)
@@ -289,7 +272,7 @@ def _ask(script, site: CallSite, root: Path) -> dict:
             if inferred:
                 names, via = inferred, "infer"
         raw = [_describe(n, root) for n in names]
-        found = [d for n in names for d in _through_import(n, root)]
+        found = [d for n in names for d in through_import(n, lambda m: _describe(m, root))]
     except Exception as exc:  # Jedi's own failures on odd code: recorded, the site counts as not bound
         return {"status": "error", "via": "", "target": None, "found": [], "error": f"{type(exc).__name__}: {exc}"[:200]}
     status, target = classify_names(found)
@@ -352,7 +335,7 @@ class LoreView:
         self.root = Path(root) if root is not None else None
         self.later_conventions = True  # decorator wrappers and TYPE_CHECKING twins accepted (False: as before)
         self._lines: dict[str, list[str]] = {}
-        self._decorators: dict[str, dict[int, frozenset[str]]] = {}
+        self._source_facts: dict[str, SourceFacts] = {}
         self.by_pos: dict[tuple[str, int, int], list[LoreSite]] = {}
         for s in sites:
             self.by_pos.setdefault((s.path, s.line, s.col), []).append(s)
@@ -390,7 +373,8 @@ class LoreView:
         decorated function, the functions defined inside its decorators (the wrappers they return)."""
         r = self.symbols.get(sid)
         if r is not None and r.kind in ("function", "method") and self.later_conventions:
-            return frozenset({sid, *self._wrappers(r), *self._runtime_twins(r)})
+            facts = self._facts(r.path)
+            return frozenset({sid, *wrappers(self.symbols, r, facts), *runtime_twins(self.defs_in_file, r, facts)})
         if r is None or r.kind != "class":
             return frozenset({sid})
         seen, queue = set(), [sid]
@@ -408,60 +392,10 @@ class LoreView:
             queue.extend(b for b in self.bases.get(c, []) if b in self.symbols and self.symbols[b].kind == "class")
         return frozenset({sid})
 
-    def _wrappers(self, r: Sym) -> list[int]:
-        """The functions defined inside a function named by one of ``r``'s decorators (by its last name)."""
-        if r.line is None:
-            return []
-        names = self._decorator_names(r.path).get(r.line)
-        if not names:
-            return []
-        out = []
-        for d in self.symbols.values():
-            if d.kind not in ("function", "method") or d.id == r.id:
-                continue
-            p = self.symbols.get(d.parent_id) if d.parent_id is not None else None
-            while p is not None and p.kind in ("function", "method", "class"):
-                if p.name in names:
-                    out.append(d.id)
-                    break
-                p = self.symbols.get(p.parent_id) if p.parent_id is not None else None
-        return out
-
-    def _runtime_twins(self, r: Sym) -> list[int]:
-        """For a ``def`` under ``if TYPE_CHECKING:`` (a declaration for type checkers, as a stub is), the
-        definitions of the same name that the module makes at run time."""
-        if r.line is None or r.line not in self._decorator_names(r.path).get(_TYPE_CHECKING, frozenset()):
-            return []
-        return [d.id for d in self.defs_in_file.get(r.path, []) if d.qualified_name == r.qualified_name and d.id != r.id]
-
-    def _decorator_names(self, path: str) -> dict[int, frozenset[str]]:
-        """``def`` line -> the last names of its decorators (``@a.b(x)`` -> ``b``), for one file."""
-        if path not in self._decorators:
-            table: dict[int, frozenset[str]] = {}
-            try:
-                tree = ast.parse("\n".join(self._source_lines(path)))
-            except (SyntaxError, ValueError):
-                tree = None
-            checking: set[int] = set()  # the lines of defs under ``if TYPE_CHECKING:``
-            for node in ast.walk(tree) if tree is not None else ():
-                test = node.test if isinstance(node, ast.If) else None
-                if test is not None and (getattr(test, "id", None) == "TYPE_CHECKING"
-                                         or getattr(test, "attr", None) == "TYPE_CHECKING"):
-                    checking.update(line for b in node.body for d in ast.walk(b)
-                                    if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))
-                                    for line in (d.lineno, *(x.lineno for x in d.decorator_list)))
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.decorator_list:
-                    names = set()
-                    for dec in node.decorator_list:
-                        f = dec.func if isinstance(dec, ast.Call) else dec
-                        if isinstance(f, (ast.Name, ast.Attribute)):
-                            names.add(f.id if isinstance(f, ast.Name) else f.attr)
-                    first = min(d.lineno for d in node.decorator_list)
-                    for line in range(first, node.lineno + 1):  # a symbol may start at its decorators
-                        table[line] = frozenset(names)
-            table[_TYPE_CHECKING] = frozenset(checking)  # type: ignore[assignment]
-            self._decorators[path] = table
-        return self._decorators[path]
+    def _facts(self, path: str) -> SourceFacts:
+        if path not in self._source_facts:
+            self._source_facts[path] = source_facts("\n".join(self._source_lines(path)))
+        return self._source_facts[path]
 
     def lore_answer(self, site: CallSite) -> tuple[list[tuple[int | None, str]], str, str]:
         """(rows, strongest resolution, strength) lore recorded at ``site``."""

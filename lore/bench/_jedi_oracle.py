@@ -13,13 +13,20 @@ development dependency only, imported inside :func:`jedi_answers`. The method:
    ``goto(follow_imports=True)``; when that lands on a variable or parameter, ``infer`` (the value that
    is called). Jedi *binds* a site when every function / class it names lies in the project and they are
    one definition (the ``@overload`` stubs of one function count as that function; the implementation,
-   the last of them, is the answer). Jedi's project path puts the project's sources first, so an installed
+   the last of them, is the answer). When a package ships ``.pyi`` stubs, Jedi's goto maps the stub back
+   to the ``.py`` module and stops at its re-exporting ``from ._impl import f``; that import is followed
+   with Jedi's own goto, as goto already does for a package without stubs, and an import it cannot
+   follow either is no definition (the site is not bound). The scores as counted before that (and before
+   the wrapper rule of 4.) are reported beside the main ones (``old_counting``). Jedi's project path puts the project's sources first, so an installed
    copy of the same package is not used. Answers are cached per (project, version, jedi version, seed).
 4. **Mapping** Jedi's definition to a lore symbol: the innermost function / method / class of that name in
    that file whose lines contain Jedi's line; else the symbol with Jedi's qualified name. A class also
    accepts its ``__init__`` (its own, or the first found up lore's ``extends`` edges; all of that class's
    ``__init__`` definitions when it has ``@overload`` signatures), since a constructor call may be
-   recorded against either.
+   recorded against either. A decorated function also accepts a function defined inside one of its
+   decorators (the wrapper it returns): Jedi's goto names the ``def`` as written, while the call runs
+   what the decorator returned. A ``def`` under ``if TYPE_CHECKING:`` (a declaration for type checkers,
+   which Jedi prefers, as it prefers a stub) also accepts the run-time definition of the same name.
 5. **Lore's answer** at the same site: the ``symbol_refs`` rows at that line and column whose callee text
    ends with the called name (not with ``name()``: that row calls what the sampled call returned, as a
    decorator factory's result is called with the function it decorates).
@@ -41,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import LoreError
+from ._jedi_conventions import SourceFacts, runtime_twins, source_facts, through_import, wrappers
 from ._jedi_score import CallSite, Judgement, Tally, flat_metrics, format_report, score  # noqa: F401 (re-exported)
 from ._rule_share import (
     NAME_GUESSES,
@@ -53,6 +61,9 @@ from ._rule_share import (
 )
 from ._sdist import Sdist, cache_dir, fetch_sdist
 
+# Bumped when Jedi's answers are asked differently (the cached answers of an older method are not reused):
+# "stubs" follows a re-exporting import Jedi stops at after mapping a ``.pyi`` stub back to its source.
+ORACLE_VERSION = "stubs"
 CALLABLE = frozenset({"function", "class"})
 DEFINITIONS = frozenset({"function", "method", "class"})
 SITE_KINDS = frozenset({"call", "new", "decorator", "raise"})  # lore rows that can sit on an ast Call
@@ -260,11 +271,16 @@ def _ask(script, site: CallSite, root: Path) -> dict:
             inferred = script.infer(site.name_line, site.name_col)
             if inferred:
                 names, via = inferred, "infer"
-        found = [_describe(n, root) for n in names]
+        raw = [_describe(n, root) for n in names]
+        found = [d for n in names for d in through_import(n, lambda m: _describe(m, root))]
     except Exception as exc:  # Jedi's own failures on odd code: recorded, the site counts as not bound
         return {"status": "error", "via": "", "target": None, "found": [], "error": f"{type(exc).__name__}: {exc}"[:200]}
     status, target = classify_names(found)
-    return {"status": status, "via": via, "target": target, "found": found[:4]}
+    answer = {"status": status, "via": via, "target": target, "found": found[:4]}
+    if raw != found:  # the answer before following a stub's re-exporting import, scored beside it
+        raw_status, raw_target = classify_names(raw)
+        answer["stub_import_stop"] = {"status": raw_status, "target": raw_target, "found": raw[:4]}
+    return answer
 
 
 def jedi_answers(project: Project, root: Path, sites: list[CallSite], *, cache_file: Path | None = None,
@@ -317,7 +333,9 @@ class LoreView:
         self.symbols = symbols
         self.bases = bases
         self.root = Path(root) if root is not None else None
+        self.later_conventions = True  # decorator wrappers and TYPE_CHECKING twins accepted (False: as before)
         self._lines: dict[str, list[str]] = {}
+        self._source_facts: dict[str, SourceFacts] = {}
         self.by_pos: dict[tuple[str, int, int], list[LoreSite]] = {}
         for s in sites:
             self.by_pos.setdefault((s.path, s.line, s.col), []).append(s)
@@ -351,8 +369,12 @@ class LoreView:
         return ids[0] if len(ids) == 1 else None
 
     def accepted(self, sid: int) -> frozenset[int]:
-        """``sid``, and for a class its own or first inherited ``__init__`` (lore's ``extends`` edges)."""
+        """``sid``, and for a class its own or first inherited ``__init__`` (lore's ``extends`` edges); for a
+        decorated function, the functions defined inside its decorators (the wrappers they return)."""
         r = self.symbols.get(sid)
+        if r is not None and r.kind in ("function", "method") and self.later_conventions:
+            facts = self._facts(r.path)
+            return frozenset({sid, *wrappers(self.symbols, r, facts), *runtime_twins(self.defs_in_file, r, facts)})
         if r is None or r.kind != "class":
             return frozenset({sid})
         seen, queue = set(), [sid]
@@ -369,6 +391,11 @@ class LoreView:
                 return frozenset({sid, *inits})
             queue.extend(b for b in self.bases.get(c, []) if b in self.symbols and self.symbols[b].kind == "class")
         return frozenset({sid})
+
+    def _facts(self, path: str) -> SourceFacts:
+        if path not in self._source_facts:
+            self._source_facts[path] = source_facts("\n".join(self._source_lines(path)))
+        return self._source_facts[path]
 
     def lore_answer(self, site: CallSite) -> tuple[list[tuple[int | None, str]], str, str]:
         """(rows, strongest resolution, strength) lore recorded at ``site``."""
@@ -464,6 +491,12 @@ def _cause(j: Judgement, view: LoreView, target: dict) -> str:
 # -- the run ----------------------------------------------------------------------------------------
 
 
+def _short(t: Tally) -> dict:
+    """Recall and precision of a tally (the scores beside the main ones)."""
+    d = t.as_dict()
+    return {k: d[k] for k in ("jedi_bound", "lore_hits", "recall", "both_bind", "lore_correct", "precision")}
+
+
 def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_per_project: int = 1000,
              seed: int = 0, cache: Path | None = None, workers: int | None = None, reuse_index: bool = False,
              roots: dict[str, Path] | None = None, progress=None) -> dict:
@@ -495,7 +528,7 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
     cache = Path(cache) if cache else cache_dir()
     work = cache / "jedi"
     work.mkdir(parents=True, exist_ok=True)
-    overall = Tally()
+    overall, overall_stops = Tally(), Tally()
     out: dict[str, dict] = {}
     for p in projects:
         root = Path(roots[p.name]) if roots and p.name in roots else fetch_sdist(p.sdist, cache)
@@ -504,11 +537,17 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
             index_repo(root, db=db, workers=workers, rebuild=True)
         sample = sample_sites(call_sites_of(root), sites_per_project, seed=seed)
         answers = jedi_answers(p, root, sample, progress=progress,
-                               cache_file=work / f"answers-{p.name}-{p.sdist.version}-jedi{jedi.__version__}-seed{seed}.json")
+                               cache_file=work / f"answers-{p.name}-{p.sdist.version}-jedi{jedi.__version__}-seed{seed}"
+                                                         f"-{ORACLE_VERSION}.json")
         with open_index(db, readonly=True) as idx:
             view = LoreView.from_index(idx, root)
         tally = score([judge(s, answers[s.key], view) for s in sample])
+        view.later_conventions = False  # the counting before issue 34's second round, scored beside
+        stops = score([judge(s, {**answers[s.key], **answers[s.key].get("stub_import_stop", {})}, view)
+                       for s in sample])
         overall.add(tally)
-        out[p.name] = {"style": p.style, "sdist": p.sdist.requirement, **tally.as_dict()}
-    return {"projects": out, "overall": overall.as_dict(), "seed": seed, "sites_per_project": sites_per_project,
+        overall_stops.add(stops)
+        out[p.name] = {"style": p.style, "sdist": p.sdist.requirement, **tally.as_dict(),
+                       "old_counting": _short(stops)}
+    return {"projects": out, "overall": {**overall.as_dict(), "old_counting": _short(overall_stops)}, "seed": seed, "sites_per_project": sites_per_project,
             "jedi": jedi.__version__, "seconds": round(time.perf_counter() - t0, 1)}

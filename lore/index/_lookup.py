@@ -439,6 +439,8 @@ class LookupMixin(MembersMixin):
                     cur = self._field_of(c.ids[cls], name, depth + 1) if cls is not None else None
                 if cur is None and name.endswith("]") and "[" in name and c.rules.follows_values:  # xs[0]
                     cur = self._item(self._head_value(c, scope, name[:name.index("[")], line, depth + 1))
+                    if cur is None and _any_key(name) and not name.endswith("[*]"):  # xs[0] of xs.append(v)
+                        cur = self._head_value(c, scope, name[:name.rindex("[")] + "[*]", line, depth + 1)
             for _ in range(calls):  # a part written as a call stands for what the call returns (f()() twice)
                 cur = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
         for i, part in enumerate(rest, 1):
@@ -451,6 +453,8 @@ class LookupMixin(MembersMixin):
                 nxt = self._field_of(cur[0][1], attr, depth + 1)  # type: ignore[arg-type]
             if nxt is None and attr.endswith("]") and "[" in attr and c.rules.follows_values:  # self.xs[0]
                 nxt = self._item(self.member(cur[0], attr[:attr.index("[")], cur[1], depth + 1))
+                if nxt is None and _any_key(attr):  # self.d[k], self.xs[0]: any slot d / xs was given
+                    nxt = self.any_slot_member(cur[0], attr[:attr.rindex("[")], cur[1], depth + 1)
             recv, cur = cur, nxt
             for nth in range(calls):
                 made = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
@@ -466,6 +470,15 @@ def _by_use_line(cands: list[tuple[int, str, object]] | tuple) -> bool:
     """Whether which of a name's candidates in one scope counts depends on the line of the use: several
     bindings, or a narrowing that holds in its branch only. The memos of top-level lookups skip these."""
     return len(cands) > 1 or (len(cands) == 1 and cands[0][1] == "narrow")
+
+
+def _any_key(part: str) -> bool:
+    """Whether a path part reads a container slot that any slot may fill: a key we cannot read
+    (``d[*]``) or an index (``xs[0]``: a list filled by ``append`` has no slot of that number)."""
+    if not part.endswith("]") or "[" not in part:
+        return False
+    key = part[part.rindex("[") + 1:-1]
+    return key == "*" or key.isdigit()
 
 
 def _calls(part: str) -> tuple[str, int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ._containers import member as container_member
 from ._containers import plain
-from ._flow import over_union
+from ._flow import over_union, union
 from ._world import TYPE_KINDS, Value, WorldCore, weaker
 
 
@@ -155,6 +155,30 @@ class MembersMixin(WorldCore):
                 if got is not None:
                     return got
         return None
+
+    def any_slot_member(self, v: Value, base: str, res: str, depth: int) -> tuple[Value, str] | None:
+        """``obj.d[k]`` with a key we cannot read, ``obj`` an instance or a class: every slot of ``d`` that its
+        class or a base fills (``self.d = {"a": A(), "b": B()}``), as ``d[k]`` of a local literal is."""
+        tag, payload = v
+        if tag not in ("inst", "sym") or not isinstance(payload, int) or depth > 8:
+            return None
+        srow = self.syms.get(payload)
+        if srow is None or srow.kind not in TYPE_KINDS:
+            return None
+        prefix, found = base + "[", []
+        for m in self.mro(payload, depth):
+            c = self.ctx(self.syms[m[1]].file_id) if m[0] == "sym" else None  # type: ignore[index]
+            local = c.local_of.get(m[1]) if c is not None else None  # type: ignore[call-overload]
+            if local is None:
+                continue
+            slots = {k.removeprefix("self.") for k in c.bindings_of(local)}  # type: ignore[union-attr]
+            for slot in sorted(k for k in slots if k.startswith(prefix) and k.endswith("]")
+                               and "[" not in k[len(prefix):]):
+                got = self.class_member(payload, slot, depth=depth + 1)  # type: ignore[attr-defined]
+                if got is not None and got[0][0] not in ("unknown", "opaque"):
+                    found.append(got[0])
+        u = union(found)
+        return (u, weaker(res, "container_flow")) if u is not None else None
 
     def _item(self, got: tuple[Value, str] | None) -> tuple[Value, str] | None:
         """``xs[k]`` of a typed container ``xs`` (an element, a mapping's value); ``Box[str]`` of a repository

@@ -106,7 +106,11 @@ class ValuesMixin(GenericsMixin, WorldCore):
         if srow is None or srow.kind not in ("function", "method"):
             return None
         got = self.returned_element(srow.id, k)
-        return _given_back_rule(self, got, res) if got is not None else None
+        if got is None:  # (a,) = f() of f -> list[A]: what iterating the typed container it returns gives
+            whole = self.call_result(v, res, depth + 1)
+            iterated = whole[0][1][1] if whole is not None and whole[0][0] == "of" else None  # type: ignore[index]
+            return (iterated, whole[1]) if iterated is not None else None  # type: ignore[index,return-value]
+        return _given_back_rule(self, got, res)
 
     def _returned_value(self, c: FileCtx, local: int, gives: str = "<return>") -> tuple[Value, str] | None:
         """What an unannotated function returns: the value of its ``return`` statements when they all

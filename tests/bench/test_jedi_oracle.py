@@ -142,6 +142,39 @@ def test_symbol_mapping_by_line_then_qualified_name():
     assert view.accepted(2) == {2}
 
 
+def test_a_decorated_function_accepts_the_wrapper_its_decorator_defines(tmp_path):
+    """Jedi's goto names the decorated ``def``; the call runs the wrapper the decorator returned."""
+    (tmp_path / "m.py").write_text("def memo(f):\n    def wrapper():\n        return f()\n    return wrapper\n"
+                                   "\n@memo\ndef g():\n    pass\n\ndef h():\n    pass\n", encoding="utf-8")
+
+    def sym(sid, name, qn, kind, line, end, parent=None):
+        return Sym(sid, name, qn, kind, "m.py", line, end, "", "", 0, 1, parent)
+
+    symbols = {1: sym(1, "memo", "m.memo", "function", 1, 4), 2: sym(2, "wrapper", "m.memo.wrapper", "function", 2, 3, 1),
+               3: sym(3, "g", "m.g", "function", 6, 8), 4: sym(4, "h", "m.h", "function", 10, 11)}
+    view = jo.LoreView(symbols, [], {}, tmp_path)
+    assert view.accepted(3) == {3, 2}
+    assert view.accepted(4) == {4}  # not decorated: the wrapper is someone else's
+    view.later_conventions = False  # the old counting
+    assert view.accepted(3) == {3}
+
+
+def test_a_type_checking_declaration_accepts_the_runtime_definition(tmp_path):
+    """Jedi prefers ``if TYPE_CHECKING: def f(): ...``; the call runs the module's other ``f``."""
+    (tmp_path / "m.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    def f() -> None: ...\n"
+                                   "else:\n    def f():\n        pass\n\ndef g():\n    pass\n", encoding="utf-8")
+
+    def sym(sid, name, qn, line, end):
+        return Sym(sid, name, qn, "function", "m.py", line, end, "", "", 0, 1, None)
+
+    view = jo.LoreView({1: sym(1, "f", "m.f", 3, 3), 2: sym(2, "f", "m.f", 5, 6), 3: sym(3, "g", "m.g", 8, 9)},
+                       [], {}, tmp_path)
+    assert view.accepted(1) == {1, 2}
+    assert view.accepted(2) == {2}  # the run-time definition does not accept the declaration
+    view.later_conventions = False
+    assert view.accepted(1) == {1}
+
+
 def test_a_class_with_overloaded_init_accepts_every_init():
     def sym(sid, name, qn, kind, line, end, parent=None):
         return Sym(sid, name, qn, kind, "m.py", line, end, "", "", 0, 1, parent)
@@ -181,6 +214,27 @@ def test_missing_jedi_names_the_install(monkeypatch):
         jo.jedi_answers(jo.PROJECTS[0], Path("."), [])
 
 
+def test_a_stubs_reexporting_import_is_followed_to_the_definition(tmp_path):
+    """With a ``.pyi`` beside ``pkg/__init__.py``, Jedi's goto stops at ``from ._impl import f``; the
+    oracle follows that import (the definition lore binds), and keeps the stop for the old counting."""
+    jedi = pytest.importorskip("jedi")
+    root = tmp_path / "proj"
+    files = {"pkg/__init__.py": "from ._impl import f\n", "pkg/__init__.pyi": "def f() -> int: ...\n",
+             "pkg/_impl.py": "def f():\n    return 1\n", "use.py": "import pkg\n\npkg.f()\n"}
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    tiny = jo.Project("stubbed", "test", Sdist("stubbed", "0", "stubbed-0.tar.gz", "0" * 64))
+    site = next(s for s in jo.call_sites_of(root) if s.path == "use.py")
+    answer = jo.jedi_answers(tiny, root, [site])[site.key]
+    assert answer["status"] == "bound" and answer["target"]["path"] == "pkg/_impl.py", (jedi.__version__, answer)
+    assert answer["stub_import_stop"]["target"]["path"] == "pkg/__init__.py"
+    report = jo.run_jedi([tiny], sites_per_project=10, seed=0, cache=tmp_path / "cache", workers=1,
+                         roots={"stubbed": root})
+    assert report["projects"]["stubbed"]["precision"] == 1.0
+    assert report["projects"]["stubbed"]["old_counting"]["precision"] == 0.0
+
+
 def test_jedi_and_lore_on_a_tiny_project(tmp_path):
     pytest.importorskip("jedi")
     root = tmp_path / "proj"
@@ -196,7 +250,7 @@ def test_jedi_and_lore_on_a_tiny_project(tmp_path):
     assert t["jedi_status"]["external"] == 2  # len, int
     assert t["recall"] == 1.0 and t["precision"] == 1.0
     assert t["strengths"]["builtin"] == 2
-    cached = list((tmp_path / "cache" / "jedi").glob("answers-tiny-0-jedi*-seed0.json"))
+    cached = list((tmp_path / "cache" / "jedi").glob("answers-tiny-0-jedi*-seed0-*.json"))
     assert len(cached) == 1
     again = jo.run_jedi([tiny], sites_per_project=100, seed=0, cache=tmp_path / "cache", workers=1,
                         roots={"tiny": root}, reuse_index=True)

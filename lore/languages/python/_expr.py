@@ -54,8 +54,8 @@ def dotted(node: _ts.Node | None, src: str | None = None) -> str:
         key = slot_key(sub) or ("*" if sub is not None and sub.type != "slice" else "")
         obj = dotted(node.child_by_field_name("value"), src) if key else ""
         return f"{obj}[{key}]" if obj and not obj.startswith("<") and "[*]" not in obj else ""
-    if t == "parenthesized_expression" and node.named_child_count == 1:
-        return dotted(node.named_child(0), src)
+    if t in ("parenthesized_expression", "await") and node.named_child_count == 1:
+        return dotted(node.named_child(0), src)  # await f(): what the coroutine f() gives, f's result
     if t in ("string", "concatenated_string"):
         return "<str>"
     return ""
@@ -380,8 +380,8 @@ def result_bindings(owner: int, expr: _ts.Node, line: int, src: str | None, name
     for alt in alts:
         if alt.type == "none" and len(alts) > 1:
             continue
-        while alt.type == "parenthesized_expression" and alt.named_child_count == 1:
-            alt = alt.named_child(0)
+        while alt.type in ("parenthesized_expression", "await") and alt.named_child_count == 1:
+            alt = alt.named_child(0)  # return await f(): what f gives
         out.append(_result_binding(owner, name, alt, line, src))
         if alt.type in ("expression_list", "tuple") and name == "<return>":
             items = [c for c in alt.named_children if c.type != "comment"]

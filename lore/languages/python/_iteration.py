@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...parsers import _ts
 from ...parsers.records import Binding, Call
 from ._expr import COMPREHENSIONS, dotted, each_path, first_arg, text
+from ._slots import slots
 
 # builtins whose result iterates the elements of their first argument (the resolver checks the name
 # really is the builtin: lore.index._values)
@@ -53,14 +54,14 @@ def for_loop(x, node: _ts.Node, owner: int) -> None:
             and target.type == "identifier":  # for h in [f, g]: h is any element
         line = iterable.start_point[0] + 1
         name = f"<lit:{line}:{iterable.start_point[1]}>"
-        x._slots(owner, name, iterable, line, None)
+        slots(x, owner, name, iterable, line, None)
         x.pf.bindings.append(Binding(owner, text(target, x.src), line, alias_of=f"{name}[*]"))
         return
     path = _iterable(x, owner, iterable) if iterable is not None else ""
     if iterable is None or not path or ("<" in path and not path.startswith("<lit:")):
         return
     line, col = iterable.start_point[0] + 1, iterable.start_point[1]
-    if (owner, path) in x.containers and target is not None and target.type == "identifier":
+    if _made_here(x, owner, path) and target is not None and target.type == "identifier":
         # a name bound to a literal container here: the loop variable is any of its elements
         x.pf.bindings.append(Binding(owner, text(target, x.src), line, alias_of=f"{path}[*]"))
         return
@@ -81,12 +82,21 @@ def comprehension_for(x, node: _ts.Node, owner: int) -> None:
     if not path or ("<" in path and not path.startswith("<lit:")):
         return
     line = comp.start_point[0] + 1
-    if (owner, path) in x.containers:  # a name bound to a literal container here: any element
+    if _made_here(x, owner, path):  # a name bound to a literal container here: any element
         x.pf.bindings.append(Binding(owner, text(target, x.src), line, alias_of=f"{path}[*]",
                                         until=comp.end_point[0] + 1))
         return
     x.pf.bindings.append(Binding(owner, text(target, x.src), line, value=f"{path}.__iter__().__next__",
                                     until=comp.end_point[0] + 1))
+
+def _made_here(x, owner: int, path: str) -> bool:
+    """Whether ``path`` names a literal list / tuple / set made in this scope, or ``self.xs`` made in this
+    class (not a dict: a loop over a dict reads its keys, not the values of its slots)."""
+    if (owner, path) in x.containers:
+        return (owner, path) not in x.mappings
+    key = (x.class_of.get(owner), path)
+    return path.startswith("self.") and path.count(".") == 1 and key in x.containers and key not in x.mappings
+
 
 def _iterable(x, owner: int, node: _ts.Node) -> str:
     """The path a loop iterates: as written, or for ``sorted(xs)`` / ``reversed(xs)`` / a comprehension

@@ -31,7 +31,6 @@ from ._expr import (
     dotted,
     each_path,
     first_arg,
-    literal_slots,
     mark_branches,
     narrowings,
     pairs,
@@ -43,6 +42,8 @@ from ._expr import (
 )
 from ._iteration import comprehension_for, for_loop, made_from, with_item
 from ._metaclass import METACLASS_ATTR, builds_classes, flush_sets, metaclass_of, on_call
+from ._slots import FILLS as _FILLS
+from ._slots import filled, slots
 
 LANGUAGE = "python"
 # annotations that qualify a name without typing it
@@ -85,6 +86,7 @@ class _Extractor:
         self.pf = ParsedFile(path=path, language=LANGUAGE, module=module)
         self.class_of: dict[int, int] = {}  # method local -> class local
         self.containers: set[tuple[int, str]] = set()  # (scope, name) bound to a literal container
+        self.mappings: set[tuple[int, str]] = set()  # those of them that are dicts (a loop reads keys)
         self.branches: list[tuple[int, int, int]] = []  # (scope, first line, last line) of if/try blocks
         self.metaclasses: set[int] = set()  # class locals deriving from ``type`` (see _metaclass)
         self.setters: set[tuple[int, str]] = set()
@@ -290,9 +292,8 @@ class _Extractor:
         self.pf.calls.append(Call(owner, callee, line, col, "call", call_args(args, self.src)))
         if owner in self.class_of and self.class_of[owner] in self.metaclasses:
             on_call(self, owner, callee, args, line)
-        if callee.endswith(".update") and callee.count(".") == 1:  # d.update({"a": f}) rebinds d['a']
-            if args is not None and args.named_child_count == 1 and args.named_children[0].type == "dictionary":
-                self._slots(owner, callee[: -len(".update")], args.named_children[0], line, None)
+        if callee.endswith(_FILLS):
+            filled(self, owner, callee, args, line)
         if callee in ("isinstance", "issubclass"):
             if args is not None and args.named_child_count >= 2:
                 target = args.named_children[1]
@@ -351,6 +352,8 @@ class _Extractor:
             got = pairs(left, right)
             for target, value in got:
                 self._bind(owner, target, value, type_node if target is left else None, line)
+            if right is not None and right.type == "await" and right.named_child_count == 1:
+                right = right.named_children[0]  # a, b = await f(): what f gives
             if not got and right is not None and right.type == "call":  # a, b = f(): what f returns, by position
                 self.pf.bindings += unpacked_call(owner, left, right, line, self.src)
             self._starred(owner, left, right, line)
@@ -427,6 +430,8 @@ class _Extractor:
     def _bind_value(self, bind_owner: int, name: str, right: _ts.Node, line: int, scope: int | None) -> None:
         """The binding of ``name = right`` for one value the right side may have (several bindings of
         one name on one line are alternatives: the resolver takes their union)."""
+        if right.type == "await" and right.named_child_count == 1:  # x = await f(): what f gives
+            right = right.named_children[0]
         rt = right.type
         if rt == "call":
             callee = dotted(right.child_by_field_name("function"), self.src)
@@ -445,31 +450,10 @@ class _Extractor:
             if each:
                 self.pf.bindings.append(Binding(bind_owner, name, line, value=COMPREHENSIONS[rt], scope=scope, arg=each))
         elif rt in ("dictionary", "list", "tuple", "set") and "[" not in name and name.count(".") <= 1:
-            self._slots(bind_owner, name, right, line, scope)
+            slots(self, bind_owner, name, right, line, scope)
             if "." not in name:  # the container itself: a builtin dict / list / tuple / set
                 kind = {"dictionary": "dict"}.get(rt, rt)
                 self.pf.bindings.append(Binding(bind_owner, name, line, annotation=kind, scope=scope))
-
-    def _slots(self, owner: int, name: str, literal: _ts.Node, line: int, scope: int | None, depth: int = 0) -> None:
-        """``d = {"a": f}`` / ``xs = [f, g]``: bind each literal slot (``d['a']``, ``xs[1]``) to its value."""
-        if depth > 3:
-            return
-        self.containers.add((owner, name))
-        for key, value in literal_slots(literal):
-            if not key or value is None:
-                continue
-            slot = f"{name}[{key}]"
-            vt = value.type
-            if vt == "call":
-                callee = dotted(value.child_by_field_name("function"), self.src)
-                if callee:
-                    self.pf.bindings.append(Binding(owner, slot, line, value=callee, scope=scope))
-            elif vt in ("identifier", "attribute", "lambda"):
-                src = value_path(value, self.src)
-                if src:
-                    self.pf.bindings.append(Binding(owner, slot, line, alias_of=src, scope=scope))
-            elif vt in ("dictionary", "list", "tuple"):
-                self._slots(owner, slot, value, line, scope, depth + 1)
 
     def _class_attr(self, owner: int, name: str, type_node: _ts.Node | None, right: _ts.Node | None, line: int) -> None:
         if type_node is not None:

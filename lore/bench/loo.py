@@ -22,7 +22,8 @@ the history signals at 0 (``... (history off)``: what the same code answers with
 history being the only thing a checkout adds to an index). Co-change corpora are judged on every pair
 changed together at least once after the cut (``min_count=1``), and again on the pairs among them that
 never changed together before it (``<name>:new``: the history signal cannot know them; it may only not
-get in the way).
+get in the way). The ``changes`` fit may not buy all-pair recall with them: its history weights are
+ascended again against each training corpus's new-pair shortfall (:data:`lore.bench.fit.NEW_PAIR_PENALTY`).
 
 Finally each family's weights are fit on all of its corpora: those are the shipped defaults
 (``lore/graphs/_hybrid_weights.py``, written with ``--write-defaults``).
@@ -179,8 +180,11 @@ def fit_family(corpora: dict[str, Corpus], algorithm: str, *, leave_out: str | N
     train = [c for n, c in corpora.items() if n != leave_out and c.kind == family]
     if not train:
         train = [c for n, c in corpora.items() if n != leave_out] or list(corpora.values())
-    # (changes is fit on every pair changed after the cut, not again on the new ones: see fit.HOLD_ZERO)
-    return ft.fit_weights([c.blocks for c in train], groups=[c.kind for c in train], hold_zero=HOLD[algorithm])
+    # changes is fit on every pair changed after the cut (see fit.HOLD_ZERO); the new pairs only bound what its
+    # history weights may cost them on the training corpora (fit.NEW_PAIR_PENALTY)
+    new = [c.new[1] for c in train if c.new is not None]
+    return ft.fit_weights([c.blocks for c in train], groups=[c.kind for c in train], hold_zero=HOLD[algorithm],
+                          new_pairs=new, new_pair_penalty=ft.NEW_PAIR_PENALTY[algorithm])
 
 
 def _ranker_rows(suite: st.Suite, blocks: ltr.Blocks, fits: dict[str, ft.Fit], algorithms: tuple[str, ...],
@@ -246,7 +250,8 @@ def run_loo(names: tuple[str, ...] | None = None, *, workdir: Path | None = None
             log(f"{n}: {c.label}, {len(c.suite.sources)} queries, indexed in {c.index_seconds} s"
                 + (f"; dropped {dropped} and {c.suite.info.get('dropped_queries', 0)} queries left with none" if dropped else ""))
         report: dict = {"suite": "leave-one-corpus-out", "corpora": {}, "seed": seed,
-                        "hold_zero": {a: list(h) for a, h in HOLD.items()}}
+                        "hold_zero": {a: list(h) for a, h in HOLD.items()},
+                        "new_pair_penalty": {a: ft.NEW_PAIR_PENALTY[a] for a in FAMILY}}
         for held, c in corpora.items():
             fits = {a: fit_family(corpora, a, leave_out=held) for a in FAMILY}
             rows = _ranker_rows(c.suite, c.blocks, fits, algorithms, seed=seed)

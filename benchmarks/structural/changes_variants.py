@@ -334,29 +334,11 @@ def capped(w, ta, tn, names, hist_cols):
 
 
 def penalised(w, ta, tn, names, hist_cols, *, lam: float = 4.0):
-    ball = ft.group_blocks(ta, None)
-    offs = [_zero(b, hist_cols) for b in tn]
-
-    def objective(v):
-        o = ltr.objective(ball, v)
-        for b, off in zip(tn, offs, strict=True):
-            o -= lam * max(0.0, float(_recall(off, off.x @ v).mean() - _recall(b, b.x @ v).mean()))
-        return o
-    best = objective(w)
-    free = [j for j in hist_cols if names[j] not in HOLD]
-    for _ in range(6):
-        improved = False
-        for j in free:
-            for v in ltr.GRID:
-                if v == w[j]:
-                    continue
-                t = w.copy()
-                t[j] = v
-                got = objective(t)
-                if got > best + 1e-12:
-                    best, w, improved = got, t, True
-        if not improved:
-            break
+    """4c: the history weights re-ascended against the training corpora's new-pair shortfall, by the
+    library's own procedure (what loo.py ships for ``changes``), over this variant's columns."""
+    free = tuple(j for j in hist_cols if names[j] not in HOLD)
+    w, _ = ft.ascend_against_new_pair_loss(ft.group_blocks(ta, None), tn, w, free=free, history=tuple(hist_cols),
+                                           penalty=lam)
     return w, None, {"lam": lam}
 
 

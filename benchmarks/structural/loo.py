@@ -96,6 +96,10 @@ def defaults_module(report: dict, *, command: str = "python benchmarks/structura
         fit = report["all_corpora_fit"][a]
         prov = {"corpora": report["trained_on"][a], "objective": objective[a],
                 "method": "coordinate ascent, structure fixed at 1.0", "held_at_zero": report["hold_zero"][a],
+                **({"new_pair_penalty": f"history weights re-ascended on the objective minus {penalty:g} x each "
+                                        "corpus's Recall@10 shortfall on its pairs new after the cut against its "
+                                        "history-off list"}
+                   if (penalty := report.get("new_pair_penalty", {}).get(a)) else {}),
                 "objective_value": fit["objective"], "queries": fit["queries"],
                 "command": command}
         parts.append(f"{w_name} = {pprint.pformat(fit['weights'], sort_dicts=False, width=100)}\n\n"

@@ -22,7 +22,8 @@ the history signals at 0 (``... (history off)``: what the same code answers with
 history being the only thing a checkout adds to an index). Co-change corpora are judged on every pair
 changed together at least once after the cut (``min_count=1``), and again on the pairs among them that
 never changed together before it (``<name>:new``: the history signal cannot know them; it may only not
-get in the way).
+get in the way). The ``changes`` fit may not buy all-pair recall with them: its history weights are
+ascended again against each training corpus's new-pair shortfall (:data:`lore.bench.fit.NEW_PAIR_PENALTY`).
 
 Finally each family's weights are fit on all of its corpora: those are the shipped defaults
 (``lore/graphs/_hybrid_weights.py``, written with ``--write-defaults``).
@@ -51,6 +52,7 @@ BASELINES = ("same_file", "same_dir_random", "random")
 FAMILY = {"hybrid": "seealso", "changes": "cochange"}
 HISTORY = hy.HISTORY_SIGNALS
 HOLD = ft.HOLD_ZERO  # hybrid holds every history signal; measured in docs/ranking.md
+PLAIN = "changes (no new-pair penalty)"
 
 
 @dataclass
@@ -169,22 +171,27 @@ def _summary(per: dict[str, np.ndarray], base: dict[str, np.ndarray] | None, *, 
     return out
 
 
-def fit_family(corpora: dict[str, Corpus], algorithm: str, *, leave_out: str | None = None) -> ft.Fit:
+def fit_family(corpora: dict[str, Corpus], algorithm: str, *, leave_out: str | None = None,
+               penalty: bool = True) -> ft.Fit:
     """``algorithm``'s weights (``hybrid`` or ``changes``) fit on its own family's corpora but ``leave_out``.
 
     A family with no corpus left (a subset run) falls back to every corpus of the other family, and says
     so in the fit's ``queries`` only: the table is then not leave-one-corpus-out for that algorithm.
+    ``penalty=False`` fits without the new-pair penalty (the table's comparison row).
     """
     family = FAMILY[algorithm]
     train = [c for n, c in corpora.items() if n != leave_out and c.kind == family]
     if not train:
         train = [c for n, c in corpora.items() if n != leave_out] or list(corpora.values())
-    # (changes is fit on every pair changed after the cut, not again on the new ones: see fit.HOLD_ZERO)
-    return ft.fit_weights([c.blocks for c in train], groups=[c.kind for c in train], hold_zero=HOLD[algorithm])
+    # changes is fit on every pair changed after the cut (see fit.HOLD_ZERO); the new pairs only bound what its
+    # history weights may cost them on the training corpora (fit.NEW_PAIR_PENALTY)
+    new = [c.new[1] for c in train if c.new is not None]
+    return ft.fit_weights([c.blocks for c in train], groups=[c.kind for c in train], hold_zero=HOLD[algorithm],
+                          new_pairs=new, new_pair_penalty=ft.NEW_PAIR_PENALTY[algorithm] if penalty else 0.0)
 
 
 def _ranker_rows(suite: st.Suite, blocks: ltr.Blocks, fits: dict[str, ft.Fit], algorithms: tuple[str, ...],
-                 *, seed: int) -> dict[str, dict]:
+                 *, seed: int, plain: ft.Fit | None = None) -> dict[str, dict]:
     feats = ft.features(suite)
     base_rankers = ft.baseline_rankers(suite, feats, seed=seed)
     same_file = ft.per_query(suite, base_rankers["same_file"])
@@ -193,6 +200,11 @@ def _ranker_rows(suite: st.Suite, blocks: ltr.Blocks, fits: dict[str, ft.Fit], a
     for a, fit in fits.items():
         rows[a] = _summary(ft.block_metrics(blocks, fit.weights), same_file, seed=seed)
         rows[f"{a} (history off)"] = _summary(ft.block_metrics(off, fit.weights), same_file, seed=seed)
+    if plain is not None:  # what the new-pair penalty changes, in the same run: changes fit without it
+        mine, theirs = ft.block_metrics(blocks, fits["changes"].weights), ft.block_metrics(blocks, plain.weights)
+        rows[PLAIN] = _summary(theirs, same_file, seed=seed)
+        d, lo, hi = ft.paired_bootstrap(mine["recall@10"], theirs["recall@10"], seed=seed)
+        rows["changes"]["recall@10 vs no penalty"] = [round(d, 4), round(lo, 4), round(hi, 4)]
     for a in algorithms:
         ranker = st.cluster_ranker(suite) if a == "cluster" else st.lore_ranker(suite, st.params_for(a))
         rows[a.split(":")[0]] = _summary(ft.per_query(suite, ranker), same_file, seed=seed)
@@ -246,10 +258,13 @@ def run_loo(names: tuple[str, ...] | None = None, *, workdir: Path | None = None
             log(f"{n}: {c.label}, {len(c.suite.sources)} queries, indexed in {c.index_seconds} s"
                 + (f"; dropped {dropped} and {c.suite.info.get('dropped_queries', 0)} queries left with none" if dropped else ""))
         report: dict = {"suite": "leave-one-corpus-out", "corpora": {}, "seed": seed,
-                        "hold_zero": {a: list(h) for a, h in HOLD.items()}}
+                        "hold_zero": {a: list(h) for a, h in HOLD.items()},
+                        "new_pair_penalty": {a: ft.NEW_PAIR_PENALTY[a] for a in FAMILY}}
         for held, c in corpora.items():
             fits = {a: fit_family(corpora, a, leave_out=held) for a in FAMILY}
-            rows = _ranker_rows(c.suite, c.blocks, fits, algorithms, seed=seed)
+            plain = (fit_family(corpora, "changes", leave_out=held, penalty=False)
+                     if c.kind == "cochange" and ft.NEW_PAIR_PENALTY["changes"] > 0 else None)
+            rows = _ranker_rows(c.suite, c.blocks, fits, algorithms, seed=seed, plain=plain)
             history = c.suite.info.get("history")
             report["corpora"][held] = {"kind": c.kind, "label": c.label, "queries": len(c.suite.sources),
                                        "pairs": c.suite.info.get("pairs"),
@@ -264,7 +279,7 @@ def run_loo(names: tuple[str, ...] | None = None, *, workdir: Path | None = None
                 sub, blocks = c.new
                 report["corpora"][f"{held}:new"] = {"kind": "cochange-new", "label": sub.info["corpus"],
                                                     "queries": len(sub.sources), "with_history": True,
-                                                    "methods": _ranker_rows(sub, blocks, fits, (), seed=seed)}
+                                                    "methods": _ranker_rows(sub, blocks, fits, (), seed=seed, plain=plain)}
             for key in (held, f"{held}:new"):
                 r = report["corpora"].get(key)
                 if r is None:
@@ -272,7 +287,7 @@ def run_loo(names: tuple[str, ...] | None = None, *, workdir: Path | None = None
                 m = r["methods"]
                 log(f"{key}: " + "; ".join(f"{a} {m[a]['recall@10']} / {m[a]['mrr@10']}" for a in
                                            ("hybrid", "hybrid (history off)", "changes", "changes (history off)",
-                                            "baseline: same_file")))
+                                            PLAIN, "baseline: same_file") if a in m))
         report["all_corpora_fit"] = {a: fit_family(corpora, a).as_dict() for a in FAMILY}
         report["trained_on"] = {a: sorted(n for n, c in corpora.items() if c.kind == FAMILY[a]) for a in FAMILY}
         report["targets"] = targets(report)

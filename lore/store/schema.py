@@ -22,7 +22,7 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 7  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
+INDEX_FORMAT = 8  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
 # 4: isinstance narrowings (Binding.until), branch bindings (Binding.branch_end); rebound parameters;
 #    elements of annotated containers
@@ -39,6 +39,9 @@ INDEX_FORMAT = 7  # 2: <yield> and tuple-element bindings; fixture_flow, unpacke
 # 7: Swift, Scala, Lua and Bash full languages (.swift, .sh/.bash/.bats and shebang scripts are indexed; Scala
 #    and Lua leave the basic tier, which now serves Elixir, Dart and OCaml); Python: what a metaclass sets;
 #    TS: type arguments, inferred returns, instanceof; C++: container elements, casts, operator[]
+# 8: C: a source file's #define stays in its file, conditions other headers decide, a configured kernel's options;
+#    C++: one branch of a broken #if, inline namespaces, lower-case classes; TS: root tsconfig paths, callback
+#    parameters typed by the callee, no invented builtin members; Python: containers filled by append, await
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -86,3 +86,20 @@ def test_a_property_of_a_callable_type_is_no_call_of_its_signature(tmp_path):
     assert got["opts.handler"] == {(None, "unresolved")}  # what the property holds runs, not the signature
     assert {q for q, _r in got["opts.handler().handle"]} == {"src.types.Route.handle"}  # which types the result
     assert got["h"] == {("src.types.RouteHandler.__call__", "annotated_type")}  # a name holding it: as before
+
+
+def test_a_tsconfig_that_is_a_symlink_or_huge_is_not_read(tmp_path):
+    import os
+
+    from lore.languages.javascript._config import config_of
+
+    outside = tmp_path / "outside.json"
+    outside.write_text('{"compilerOptions": {"baseUrl": "."}}')
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    os.symlink(outside, repo / "tsconfig.json")
+    assert config_of(repo, "tsconfig.json") is None  # would read a file outside the repository
+    (repo / "jsconfig.json").write_text('{"compilerOptions": {"baseUrl": "."}}' + " " * (1 << 20))
+    assert config_of(repo, "jsconfig.json") is None
+    (repo / "small.json").write_text('{"compilerOptions": {"baseUrl": "."}}')
+    assert config_of(repo, "small.json") is not None

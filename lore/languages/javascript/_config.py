@@ -122,8 +122,15 @@ def _options(root: Path, rel: str, depth: int = 0) -> tuple[str | None, dict | N
     return base_url, paths, (base_url if base_url is not None else paths_dir)
 
 
+_MAX_CONFIG_BYTES = 1 << 20
+
+
 def _read(path: Path) -> str:
+    """The config's text; empty for a symlink, a file that is not regular or one over 1 MiB (a hostile
+    checkout's ``tsconfig.json`` must not make the indexer read outside the repository or without bound)."""
     try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > _MAX_CONFIG_BYTES:
+            return ""
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""

@@ -56,7 +56,6 @@ import re  # noqa: E402
 import shutil  # noqa: E402
 import sqlite3  # noqa: E402
 import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections import Counter  # noqa: E402
 
@@ -70,6 +69,7 @@ from harness import (  # noqa: E402
     innermost,
     sample_sites,
     score,
+    work_folder,
 )
 
 from lore.store import callsites  # noqa: E402
@@ -416,7 +416,7 @@ def main(argv: list[str] | None = None) -> None:
     ensure_tools()
     subsystems, config_in_tree, answers_from, read_callable, rest = _own_flags(argv)
     args = cli(__doc__.splitlines()[0], rest)
-    work = (args.work or Path(tempfile.mkdtemp(prefix="lore-oracle-"))).resolve()
+    work = work_folder(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
     roots = []
     for project in args.projects:

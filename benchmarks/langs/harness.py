@@ -22,12 +22,15 @@ Nothing here is tuned per project: choose report projects before changing rules,
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import random
 import re
+import shutil
 import sqlite3
 import subprocess
+import tempfile
 import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -61,6 +64,16 @@ class Answer:
 
     places: list[tuple[str, int]] = field(default_factory=list)
     error: str = ""
+
+
+def work_folder(given: Path | None, prefix: str = "lore-oracle-") -> Path:
+    """``given`` (``--work``, kept), or a new temporary folder removed when the process exits: a run
+    without ``--work`` must not leave its indexes behind (they filled the machine's shared disk)."""
+    if given is not None:
+        return given
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, path, True)
+    return path
 
 
 def index_project(root: Path, db: Path, *, rebuild: bool = False) -> Path:
@@ -386,11 +399,10 @@ def run_lsp(description: str, languages: tuple[str, ...], language_id: str, serv
     oracle needs in another shape, e.g. a Go module whose requirements cannot be downloaded here);
     paths stay relative to the project, so answers map onto lore's index of ``root`` as they are.
     """
-    import tempfile
     import time
 
     args = cli(description, argv)
-    work = args.work or Path(tempfile.mkdtemp(prefix="lore-oracle-"))
+    work = work_folder(args.work)
     reports = []
     for project in args.projects:
         root = project.resolve()

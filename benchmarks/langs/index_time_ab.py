@@ -22,7 +22,8 @@ from pathlib import Path
 
 _RUN = ("import sys, tempfile, pathlib, resource\n"
         "from lore.index.pipeline import run_index\n"
-        "db = pathlib.Path(tempfile.mkdtemp()) / 'i.db'\n"
+        "tmp = tempfile.TemporaryDirectory(prefix='lore-ab-')\n"
+        "db = pathlib.Path(tmp.name) / 'i.db'\n"
         "run_index(pathlib.Path(sys.argv[1]), steps=(), db=db, rebuild=True, history='off', workers=1)\n"
         "r, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)\n"
         "print(r.ru_utime + r.ru_stime + c.ru_utime + c.ru_stime)\n")

@@ -29,12 +29,11 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Answer, Site, cli, index_project, name_position, sample_sites, score  # noqa: E402
+from harness import Answer, Site, cli, index_project, name_position, sample_sites, score, work_folder  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "java"
 EXPORTS = ["--add-exports", "jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED"]
@@ -117,7 +116,7 @@ def ask_javac(oracle: Path, root: Path, db: Path, sites: list[Site], work: Path)
 
 def main(argv: list[str] | None = None) -> list:
     args = cli(__doc__.splitlines()[0], argv)
-    work = args.work or Path(tempfile.mkdtemp(prefix="lore-java-oracle-"))
+    work = work_folder(args.work, "lore-java-oracle-")
     work.mkdir(parents=True, exist_ok=True)
     oracle = build_oracle(work)
     reports = []

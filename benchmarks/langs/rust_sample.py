@@ -64,10 +64,9 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 
 import sample  # noqa: E402
-from harness import index_project, name_position, sample_sites  # noqa: E402
+from harness import index_project, name_position, sample_sites, work_folder  # noqa: E402
 
 SAMPLE = Path(__file__).with_name("rust_sample.jsonl")
 SAMPLES = sorted(Path(__file__).parent.glob("rust_sample*.jsonl"))
@@ -169,7 +168,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--examples", type=int, default=4, help="examples printed per cause")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    work = args.work or Path(tempfile.mkdtemp(prefix="lore-rust-"))
+    work = work_folder(args.work, "lore-rust-")
     if args.rustc:  # tuning on other crates: every site against rustc's answer as it stands, unchecked
         rows = draw(args.crates, n=1 << 30, seed=args.seed, work=work)
         for row in rows:

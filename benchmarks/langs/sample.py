@@ -32,11 +32,10 @@ import json  # noqa: E402
 import random  # noqa: E402
 import sqlite3  # noqa: E402
 import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections import Counter, defaultdict  # noqa: E402
 
-from harness import Site, index_project, innermost, sample_sites  # noqa: E402
+from harness import Site, index_project, innermost, sample_sites, work_folder  # noqa: E402
 
 from lore.store import callsites  # noqa: E402
 
@@ -196,7 +195,7 @@ def main(argv: list[str] | None = None) -> None:
             raise SystemExit(f"expected NAME=PATH, got {item!r}")
         projects[name] = Path(path)
     sample = args.sample or HERE / f"{args.language}_sample.jsonl"
-    work = args.work or Path(tempfile.mkdtemp(prefix=f"lore-{args.language}-"))
+    work = work_folder(args.work, f"lore-{args.language}-")
     if args.draw:
         seen = {(r["project"], r["path"], r["line"], r["callee"].rsplit(".", 1)[-1])
                 for f in args.exclude for r in map(json.loads, f.read_text(encoding="utf-8").splitlines()) if r}

@@ -48,13 +48,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import tempfile
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import Answer, Site, cli, index_project, name_position, sample_sites, score  # noqa: E402
+from harness import Answer, Site, cli, index_project, name_position, sample_sites, score, work_folder  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parent / "ts" / "definitions.js"
 FAMILIES = {"typescript": ("typescript", "tsx"), "javascript": ("javascript",)}
@@ -162,7 +161,7 @@ def main(argv: list[str] | None = None) -> list:
     known, rest = pre.parse_known_args(argv)
     args = cli(__doc__.splitlines()[0] + " (also: --lang typescript|javascript, --cache DIR)", rest)
     ts_dir = typescript_dir(known.cache)
-    work = args.work or Path(tempfile.mkdtemp(prefix="lore-oracle-"))
+    work = work_folder(args.work)
     reports = []
     for project in args.projects:
         root = project.resolve()

@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...parsers import _ts
-from ...parsers._common import Extractor
+from ...parsers._common import Extractor, type_names
 from ...parsers.records import ParsedFile
 
 TYPE_KINDS = ("class", "trait", "enum")
@@ -32,6 +32,7 @@ _TYPE_NODES = ("type_identifier", "generic_type", "stable_type_identifier", "com
                "projected_type", "singleton_type", "annotated_type", "repeated_parameter_type",
                "lazy_parameter_type", "function_type", "tuple_type")
 # Scala's value types (Java's primitives) and its top and bottom types: no type a reference could lead to
+_TYPE_NAMES = frozenset({"type_identifier", "stable_type_identifier"})
 _VALUE_TYPES = frozenset({"Int", "Long", "Short", "Byte", "Char", "Boolean", "Double", "Float", "Unit", "Any",
                           "AnyRef", "AnyVal", "Nothing", "Null"})
 # the implicit root of every class: naming it adds no member (and would hide a trait's behind a library's)
@@ -110,23 +111,12 @@ class ScalaExtractor(Extractor):
             return self.text(node).replace(" ", "")
         return ""
 
+    def _spell(self, node: _ts.Node) -> str:
+        """A type name as written: ``Foo``, or ``a.b.Foo`` without the spaces a stable path may hold."""
+        return self.text(node).replace(" ", "") if node.type == "stable_type_identifier" else self.text(node)
+
     def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
-        out: list[tuple[str, _ts.Node]] = []
-        if node is None:
-            return out
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if n.type == "type_identifier":
-                word = self.text(n)
-                if word not in _VALUE_TYPES:
-                    out.append((word, n))
-                continue
-            if n.type == "stable_type_identifier":
-                out.append((self.text(n).replace(" ", ""), n))
-                continue
-            stack.extend(reversed(n.named_children))
-        return out
+        return type_names(node, _TYPE_NAMES, _VALUE_TYPES, self._spell)
 
     def direct_type(self, node: _ts.Node | None) -> str:
         name = self.type_name(node)

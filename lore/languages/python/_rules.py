@@ -7,6 +7,7 @@ import sys
 
 from ...parsers.records import Import
 from .._rules import ImportBinding, LanguageRules
+from ._delegates import gives_receiver
 
 
 def _builtin_method_names() -> frozenset[str]:
@@ -57,6 +58,11 @@ class PythonRules(LanguageRules):
             return None
         got = world.call_result(("sym", sym_id), "self_method", depth + 1)
         return got if got is not None and got[0][0] not in ("unknown", "opaque") else None
+
+    def returns_receiver(self, world, method_id: int) -> bool:
+        """A method whose every ``return`` gives back ``self``, a copy of it or ``self.__class__(...)``
+        (see :mod:`lore.languages.python._delegates`): called on a subclass's instance, it gives that class."""
+        return gives_receiver(world, method_id)
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         base = imp.module

@@ -1,0 +1,124 @@
+"""Methods that give back an object of their receiver's own class, and so chain on the subclass.
+
+Python runs ``qs.filter(...).exclude(...)`` on whatever class ``qs`` is: when ``filter`` is declared on
+a base class but gives back ``self``, a copy of ``self`` or a new instance of ``self``'s class, the
+result is an instance of the *receiver's* class, not of the class that declares ``filter``. A method
+gives back its receiver's class when every ``return`` of it gives back one of:
+
+- ``self`` (its first parameter), never rebound;
+- ``copy.copy(self)`` / ``copy.deepcopy(self)`` (the standard library's, found by import);
+- ``self.__class__(...)``: a new instance of the receiver's own class;
+- ``self.m(...)`` where ``m``, looked up on the method's own class, itself gives back its receiver's
+  class (``return self._chain()``, ``_chain`` returning ``self._clone()``, ``_clone`` returning
+  ``self.__class__(...)``: Django's ``QuerySet``, SQLAlchemy's and peewee's generative queries);
+- a local name every assignment of which is one of the above, or ``x.m(...)`` of such a local ``x``
+  (``clone = self._chain(); clone = clone.annotate(...); return clone``).
+
+Anything else (a return of another value, a parameter other than ``self``, a local assigned from
+something unknown, a ``@staticmethod`` / ``@classmethod``, a call of ``type(...)`` with three arguments
+whose class body is not known) keeps the method's own return value. The resolver asks through
+:meth:`lore.languages._rules.LanguageRules.returns_receiver`, and only for a call on an instance.
+"""
+
+from __future__ import annotations
+
+from ...parsers.records import Binding
+
+RETURN = "<return>"
+_COPIES = frozenset({"copy.copy", "copy.deepcopy"})
+_NOT_ON_INSTANCE = ("staticmethod", "classmethod")
+_MEMO_ATTR = "_py_gives_receiver"
+
+
+def gives_receiver(world, method_id: int) -> bool:
+    """Whether every ``return`` of method ``method_id`` gives back an object of its receiver's class.
+
+    Memoized per world; a method met again while its own answer is being worked out (recursion
+    through ``self.m()``) counts as not giving its receiver back, so a cycle never proves anything.
+    """
+    memo = world.__dict__.get(_MEMO_ATTR)
+    if memo is None:
+        memo = world.__dict__[_MEMO_ATTR] = {}
+    got = memo.get(method_id)
+    if got is not None:
+        return got
+    memo[method_id] = False  # in progress: a cycle proves nothing
+    memo[method_id] = got = _gives_receiver(world, method_id, memo)
+    return got
+
+
+def _gives_receiver(world, method_id: int, memo: dict) -> bool:
+    srow = world.syms.get(method_id)
+    if srow is None or srow.kind != "method" or srow.parent_id is None:
+        return False
+    c = world.ctx(srow.file_id)
+    local = c.local_of.get(method_id) if c is not None else None
+    if local is None:
+        return False
+    sym = c.pf.symbols[local]
+    if not sym.params or any(d.rsplit(".", 1)[-1] in _NOT_ON_INSTANCE for d in sym.decorators):
+        return False
+    receiver = sym.params[0][0]
+    binds = c.bindings_of(local)
+    rets = binds.get(RETURN, ())
+    if not rets or receiver in binds:  # no return, or ``self`` rebound: nothing to prove
+        return False
+    check = _Check(world, c, local, srow.parent_id, receiver, binds)
+    return all(check.gives(b, set()) for b in rets)
+
+
+class _Check:
+    """The return expressions of one method, judged against its receiver ``receiver``."""
+
+    def __init__(self, world, c, local: int, owner: int, receiver: str, binds: dict[str, list[Binding]]) -> None:
+        self.world, self.c, self.local, self.owner = world, c, local, owner
+        self.receiver, self.binds = receiver, binds
+
+    def gives(self, b: Binding, seen: set[str]) -> bool:
+        """Whether binding ``b`` (a ``return`` or an assignment of a local) holds the receiver's class."""
+        if b.annotation:
+            return False
+        if b.alias_of and not b.value:
+            return b.alias_of == self.receiver or self._local(b.alias_of, seen)
+        if not b.value:
+            return False
+        head, dot, attr = b.value.rpartition(".")
+        if b.arg == self.receiver and self._is_copy(b):
+            return True
+        if head == self.receiver and attr == "__class__":  # self.__class__(...)
+            return True
+        if not dot or "(" in head or "[" in head:
+            return False
+        if head != self.receiver and not self._local(head, seen):  # x.m() of a local holding the receiver
+            return False
+        m = self.world.class_member(self.owner, attr)
+        return m is not None and m[0][0] == "sym" and gives_receiver(self.world, m[0][1])
+
+    def _local(self, name: str, seen: set[str]) -> bool:
+        """A plain local name every assignment of which holds the receiver's class."""
+        if name in seen:  # ``clone = clone.annotate()``: read after another assignment proved it
+            return True
+        if "." in name or name == RETURN:
+            return False
+        assigned = self.binds.get(name)
+        if not assigned or self._is_param(name):
+            return False
+        if all(_reads(a, name) for a in assigned):  # no assignment where its value starts
+            return False
+        seen = seen | {name}
+        return all(self.gives(a, seen) for a in assigned)
+
+    def _is_param(self, name: str) -> bool:
+        return any(p == name for p, _a in self.c.pf.symbols[self.local].params)
+
+    def _is_copy(self, b: Binding) -> bool:
+        """``copy.copy`` / ``copy.deepcopy`` of the standard library, however it was imported."""
+        if b.value.rsplit(".", 1)[-1] not in ("copy", "deepcopy"):
+            return False
+        got = self.world.resolve_path(self.c, self.local, b.value, b.line, 0)
+        return got is not None and got[0][0] == "ext" and got[0][1] in _COPIES
+
+
+def _reads(b: Binding, name: str) -> bool:
+    """Whether assignment ``b`` reads ``name`` itself (``x = x.m()``)."""
+    return (b.alias_of or b.value).split(".", 1)[0] == name

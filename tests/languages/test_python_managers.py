@@ -1,0 +1,128 @@
+"""Python: a method that gives back its receiver's class chains on the subclass it was called on.
+
+``qs.filter(...)`` declared on a base, returning ``self``, ``copy.copy(self)``, ``self.__class__(...)`` or
+another such method's result (``self._chain()``), gives an instance of ``qs``'s own class: the next call
+in the chain binds to the subclass's method. Must stay on the declaring class (or unbound): a method
+that returns another object, a parameter, a local assigned from something unknown, a classmethod, a
+``copy`` that is not the standard library's, and a ``type()`` call whose class body nobody wrote down.
+"""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+
+from tests.index.flow_helpers import RULE, Case, check, index_graph
+
+_QUERY = dedent("""
+    import copy
+
+    class Query:
+        def _clone(self):
+            c = self.__class__()
+            return c
+        def _chain(self):
+            obj = self._clone()
+            return obj
+        def filter(self, **kw):
+            clone = self._chain()
+            clone = clone.annotate()
+            return clone
+        def annotate(self):
+            return self._chain()
+        def using(self, db):
+            other = copy.copy(self)
+            return other
+        def sticky(self):
+            return self
+        def count(self):
+            return 0
+        def fresh(self):
+            return Query()
+        def first(self, other):
+            return other
+
+    class BookQuery(Query):
+        def in_print(self):
+            return self.filter(printed=True)
+        def count(self):
+            return 1
+""")
+
+CASES: dict[str, Case] = {
+    "a_method_giving_back_a_copy_of_self_chains_on_the_subclass": Case(
+        {"m.py": _QUERY + dedent("""
+            def use(q: BookQuery):
+                q.filter(a=1).in_print()
+                q.using("x").in_print()
+                q.sticky().in_print()
+                q.annotate().in_print()
+                q.filter(a=1).using("y").count()
+        """)},
+        expect={("m.use", "m.BookQuery.in_print", RULE), ("m.use", "m.BookQuery.count", RULE)},
+        forbid={("m.use", "m.Query.count")},
+    ),
+    "a_chain_assigned_to_a_local_keeps_the_subclass": Case(
+        {"m.py": _QUERY + dedent("""
+            def use():
+                qs = BookQuery().filter(a=1)
+                qs.in_print()
+                more = qs.using("x").sticky()
+                more.count()
+        """)},
+        expect={("m.use", "m.BookQuery.in_print", RULE), ("m.use", "m.BookQuery.count", RULE)},
+        forbid={("m.use", "m.Query.count")},
+    ),
+    "other_returns_keep_the_declared_class": Case(
+        {"m.py": _QUERY + dedent("""
+            def use(q: BookQuery):
+                q.fresh().count()
+                q.first(q).count()
+        """)},
+        expect={("m.use", "m.Query.count", RULE)},
+        forbid={("m.use", "m.BookQuery.count")},
+    ),
+    "what_no_rule_proves_stays_on_the_declaring_class": Case(
+        {"m.py": dedent("""
+            import copy
+
+            def copy_of(x):
+                return x
+
+            class Base:
+                def maybe(self, flag):
+                    out = self.__class__()
+                    if flag:
+                        out = make()
+                    return out
+                def via_own_copy(self):
+                    return copy_of(self)
+                @classmethod
+                def build(cls):
+                    return cls
+                def made(self, name):
+                    return type(name, (Base,), {})()
+                def count(self):
+                    return 0
+
+            def make():
+                return Base()
+
+            class Sub(Base):
+                def count(self):
+                    return 1
+
+            def use(s: Sub):
+                s.maybe(True).count()
+                s.made("X").count()
+                s.via_own_copy().count()
+        """)},
+        forbid={("m.use", "m.Sub.count")},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_python_receiver_class(tmp_path, name):
+    check(index_graph(tmp_path, CASES[name].files), CASES[name])

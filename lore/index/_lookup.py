@@ -459,7 +459,7 @@ class LookupMixin(MembersMixin):
             for nth in range(calls):
                 made = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
                 if nth == 0 and cur is not None and cur[0][0] == "sym" and recv[0][0] in ("inst", "gin") \
-                        and c.rules.returns_receiver(self, cur[0][1]):  # type: ignore[arg-type]
+                        and c.rules.returns_receiver(self, cur[0][1], recv[0]):  # type: ignore[arg-type]
                     # sub.use() with use() giving its receiver: sub, not an instance of use's class
                     made = recv[0], made[1] if made is not None else recv[1]
                 cur = made

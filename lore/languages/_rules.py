@@ -211,10 +211,11 @@ class LanguageRules:
         """What ``super().name`` means in a method of class ``class_id``: ``(value, resolution)`` or ``None``."""
         return world.super_member(class_id, name)
 
-    def returns_receiver(self, world, method_id: int) -> bool:
+    def returns_receiver(self, world, method_id: int, receiver=None) -> bool:
         """Whether method ``method_id`` gives back the object it was called on (TypeScript's ``return this``
         and ``: this``): ``sub.use().listen()`` then goes on with ``sub``'s class, not the class that
-        declares ``use``. Default: no."""
+        declares ``use``. Asked first without the receiver, then with the receiver's value once it is
+        known (a language may say no for some receivers). Default: no."""
         return False
 
     def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:

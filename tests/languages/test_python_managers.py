@@ -126,3 +126,40 @@ CASES: dict[str, Case] = {
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_python_receiver_class(tmp_path, name):
     check(index_graph(tmp_path, CASES[name].files), CASES[name])
+
+
+_MANAGER = dedent("""
+    class QuerySet:
+        def _chain(self):
+            return self.__class__()
+        def filter(self, **kw):
+            return self._chain()
+        def all(self):
+            return self._chain()
+        def delete(self):
+            pass
+
+    class BaseManager:
+        def db_manager(self, using):
+            return copy.copy(self)
+        def all(self):
+            return QuerySet()
+        @classmethod
+        def from_queryset(cls, queryset_class):
+            return type("M", (cls,), {})
+
+    class Manager(BaseManager.from_queryset(QuerySet)):
+        def mine(self):
+            pass
+""")
+
+CASES["a_method_copied_from_the_delegate_gives_the_delegates_class"] = Case(
+    {"m.py": "import copy\n" + _MANAGER + dedent("""
+        def use(m: Manager):
+            m.filter(a=1).all().delete()
+            m.db_manager("x").mine()
+    """)},
+    expect={("m.use", "m.QuerySet.all", RULE), ("m.use", "m.QuerySet.delete", RULE),
+            ("m.use", "m.Manager.mine", RULE)},
+    forbid={("m.use", "m.BaseManager.all")},
+)

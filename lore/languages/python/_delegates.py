@@ -25,6 +25,9 @@ from __future__ import annotations
 from ...parsers.records import Binding
 
 RETURN = "<return>"
+# a class built from a call that copies another class's methods onto it (``Base.from_queryset(QS)``): the
+# class attribute the parser binds to the copied class; each copy calls the method on an instance of it
+DELEGATE_ATTR = "__delegate__"
 _COPIES = frozenset({"copy.copy", "copy.deepcopy"})
 _NOT_ON_INSTANCE = ("staticmethod", "classmethod")
 _MEMO_ATTR = "_py_gives_receiver"
@@ -45,6 +48,20 @@ def gives_receiver(world, method_id: int) -> bool:
     memo[method_id] = False  # in progress: a cycle proves nothing
     memo[method_id] = got = _gives_receiver(world, method_id, memo)
     return got
+
+
+def delegated(world, method_id: int, receiver) -> bool:
+    """Whether ``receiver`` (an instance) only has method ``method_id`` as a copy made from the class it
+    delegates to (its ``__delegate__``): the copy runs the method on an instance of that class
+    (``getattr(self.get_queryset(), name)(*args, **kwargs)``), so what it gives is that class's, not the
+    receiver's."""
+    if receiver[0] != "inst":
+        return False
+    to = world.class_member(receiver[1], DELEGATE_ATTR)
+    if to is None or to[0][0] != "sym":
+        return False
+    owner = world.syms[method_id].parent_id
+    return ("sym", owner) in world.mro(to[0][1])
 
 
 def _gives_receiver(world, method_id: int, memo: dict) -> bool:

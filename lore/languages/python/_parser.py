@@ -22,6 +22,7 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers._common import clip_signature, query_source
 from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
+from ._delegates import DELEGATE_ATTR
 from ._expr import (
     COMPREHENSIONS,
     alternatives,
@@ -206,6 +207,8 @@ class _Extractor:
                         if made:  # Manager(BaseManager.from_queryset(QuerySet)): both classes' methods
                             for base in made:
                                 self.pf.relations.append(Relation(local, base, "extends", arg.start_point[0] + 1))
+                            # the copied methods run on an instance of the copied class (_delegates.py)
+                            self.pf.bindings.append(Binding(local, f"self.{DELEGATE_ATTR}", row + 1, alias_of=made[-1]))
                             continue
                     base = dotted(arg, self.src)
                     if base and "<" not in base:

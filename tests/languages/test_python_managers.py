@@ -123,11 +123,6 @@ CASES: dict[str, Case] = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_python_receiver_class(tmp_path, name):
-    check(index_graph(tmp_path, CASES[name].files), CASES[name])
-
-
 _MANAGER = dedent("""
     class QuerySet:
         def _chain(self):
@@ -163,3 +158,78 @@ CASES["a_method_copied_from_the_delegate_gives_the_delegates_class"] = Case(
             ("m.use", "m.Manager.mine", RULE)},
     forbid={("m.use", "m.BaseManager.all")},
 )
+
+
+_NODE = dedent("""
+    class Node:
+        def clone(self):
+            obj = self.__class__.__new__(self.__class__)
+            return obj
+
+        @staticmethod
+        def copy(method):
+            def inner(self, *args, **kwargs):
+                clone = self.clone()
+                method(clone, *args, **kwargs)
+                return clone
+            return inner
+
+        def size(self):
+            return 0
+
+    class Expression(Node):
+        def copy_expr(self):
+            c = super().clone()
+            return c
+
+    class Select(Expression):
+        @Node.copy
+        def where(self, *conditions):
+            self.conditions = conditions
+
+        def size(self):
+            return 1
+
+    class Other:
+        def run(self):
+            pass
+
+    def not_a_method(self):
+        return self
+""")
+
+CASES["a_decorators_wrapper_and_super_calls_keep_the_receivers_class"] = Case(
+    {"m.py": _NODE + dedent("""
+        def use(s: Select):
+            s.where(1).size()
+            s.copy_expr().size()
+    """)},
+    expect={("m.use", "m.Select.size", RULE)},
+    forbid={("m.use", "m.Node.size")},
+)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_python_receiver_class(tmp_path, name):
+    check(index_graph(tmp_path, CASES[name].files), CASES[name])
+
+
+def test_a_class_built_by_type_with_unknown_attributes_stays_unbound(tmp_path):
+    """``type(name, (base,), attrs)`` whose attrs nobody wrote down: no rule says which methods the class
+    has, so a call on it is left to the name guesses (never a rule's edge)."""
+    g = index_graph(tmp_path, {"m.py": dedent("""
+        class QuerySet:
+            def filter(self, **kw):
+                return self
+
+        def make_class(base, attrs):
+            return type("Made", (object,), attrs)
+
+        class Dyn(make_class(QuerySet, {})):
+            pass
+
+        def use(attrs):
+            Dyn().filter(a=1)
+            type("X", (object,), attrs)().filter(a=2)
+    """)})
+    assert g.resolutions("m.use", "m.QuerySet.filter") <= {"same_file_name", "unique_name", "ambiguous_name"}

@@ -33,20 +33,39 @@ _NOT_ON_INSTANCE = ("staticmethod", "classmethod")
 _MEMO_ATTR = "_py_gives_receiver"
 
 
-def gives_receiver(world, method_id: int) -> bool:
+def gives_receiver(world, method_id: int, receiver=None) -> bool:
     """Whether every ``return`` of method ``method_id`` gives back an object of its receiver's class.
 
-    Memoized per world; a method met again while its own answer is being worked out (recursion
-    through ``self.m()``) counts as not giving its receiver back, so a cycle never proves anything.
+    A method's ``self.m()`` is looked up on the class that declares it. A decorator's wrapper (a function
+    nested in the decorator whose first parameter is ``self``: ``def inner(self, *a): clone =
+    self.clone(); ...; return clone``) runs as the method of whatever class it decorates: its
+    ``self.m()`` is looked up on the receiver's class, so it is judged only once the receiver is known
+    (asked without one, it may). Memoized per world and class; a method met again while its own answer
+    is being worked out (recursion through ``self.m()``) counts as not giving its receiver back, so a
+    cycle never proves anything.
     """
+    srow = world.syms.get(method_id)
+    if srow is None or srow.parent_id is None:
+        return False
+    if srow.kind == "method":
+        owner = srow.parent_id
+    elif srow.kind == "function" and world.syms[srow.parent_id].kind in ("function", "method"):
+        if receiver is None:
+            return _wrapper_shape(world, method_id)
+        if receiver[0] not in ("inst", "gin"):
+            return False
+        owner = receiver[1] if receiver[0] == "inst" else receiver[1][0]
+    else:
+        return False
     memo = world.__dict__.get(_MEMO_ATTR)
     if memo is None:
         memo = world.__dict__[_MEMO_ATTR] = {}
-    got = memo.get(method_id)
+    key = (method_id, owner)
+    got = memo.get(key)
     if got is not None:
         return got
-    memo[method_id] = False  # in progress: a cycle proves nothing
-    memo[method_id] = got = _gives_receiver(world, method_id, memo)
+    memo[key] = False  # in progress: a cycle proves nothing
+    memo[key] = got = _gives_receiver(world, method_id, owner)
     return got
 
 
@@ -64,15 +83,26 @@ def delegated(world, method_id: int, receiver) -> bool:
     return ("sym", owner) in world.mro(to[0][1])
 
 
-def _gives_receiver(world, method_id: int, memo: dict) -> bool:
-    srow = world.syms.get(method_id)
-    if srow is None or srow.kind != "method" or srow.parent_id is None:
-        return False
+def _record(world, func_id: int):
+    srow = world.syms[func_id]
     c = world.ctx(srow.file_id)
-    local = c.local_of.get(method_id) if c is not None else None
-    if local is None:
+    local = c.local_of.get(func_id) if c is not None else None
+    return (c, local, c.pf.symbols[local]) if local is not None else (None, None, None)
+
+
+def _wrapper_shape(world, func_id: int) -> bool:
+    """A nested function that may stand for a method: its first parameter is ``self`` and it returns."""
+    c, local, sym = _record(world, func_id)
+    return sym is not None and bool(sym.params) and sym.params[0][0] == "self" \
+        and bool(c.bindings_of(local).get(RETURN))
+
+
+def _gives_receiver(world, method_id: int, owner: int) -> bool:
+    c, local, sym = _record(world, method_id)
+    if sym is None:
         return False
-    sym = c.pf.symbols[local]
+    if world.syms[method_id].kind == "function" and not _wrapper_shape(world, method_id):
+        return False
     if not sym.params or any(d.rsplit(".", 1)[-1] in _NOT_ON_INSTANCE for d in sym.decorators):
         return False
     receiver = sym.params[0][0]
@@ -80,7 +110,7 @@ def _gives_receiver(world, method_id: int, memo: dict) -> bool:
     rets = binds.get(RETURN, ())
     if not rets or receiver in binds:  # no return, or ``self`` rebound: nothing to prove
         return False
-    check = _Check(world, c, local, srow.parent_id, receiver, binds)
+    check = _Check(world, c, local, owner, receiver, binds)
     return all(check.gives(b, set()) for b in rets)
 
 
@@ -104,12 +134,17 @@ class _Check:
             return True
         if head == self.receiver and attr == "__class__":  # self.__class__(...)
             return True
+        if b.value == f"{self.receiver}.__class__.__new__" and b.arg == f"{self.receiver}.__class__":
+            return True  # self.__class__.__new__(self.__class__): an instance of it, not initialised
+        if head == "super()" or head.startswith("super(") and head.endswith(f", {self.receiver})"):
+            m = self.world.class_member(self.owner, attr, skip_self=True)  # the next class's, same receiver
+            return m is not None and m[0][0] == "sym" and gives_receiver(self.world, m[0][1], ("inst", self.owner))
         if not dot or "(" in head or "[" in head:
             return False
         if head != self.receiver and not self._local(head, seen):  # x.m() of a local holding the receiver
             return False
         m = self.world.class_member(self.owner, attr)
-        return m is not None and m[0][0] == "sym" and gives_receiver(self.world, m[0][1])
+        return m is not None and m[0][0] == "sym" and gives_receiver(self.world, m[0][1], ("inst", self.owner))
 
     def _local(self, name: str, seen: set[str]) -> bool:
         """A plain local name every assignment of which holds the receiver's class."""

@@ -63,7 +63,7 @@ class PythonRules(LanguageRules):
         """A method whose every ``return`` gives back ``self``, a copy of it or ``self.__class__(...)``
         (see :mod:`lore.languages.python._delegates`): called on a subclass's instance, it gives that class;
         never when the receiver's class only copied the method from the class it delegates to."""
-        return gives_receiver(world, method_id) and (receiver is None or not delegated(world, method_id, receiver))
+        return gives_receiver(world, method_id, receiver) and (receiver is None or not delegated(world, method_id, receiver))
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         base = imp.module

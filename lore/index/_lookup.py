@@ -459,9 +459,9 @@ class LookupMixin(MembersMixin):
             for nth in range(calls):
                 made = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
                 if nth == 0 and cur is not None and cur[0][0] == "sym" and recv[0][0] in ("inst", "gin") \
-                        and c.rules.returns_receiver(self, cur[0][1], recv[0]):  # type: ignore[arg-type]
+                        and (kept := c.rules.receiver_value(self, cur[0][1], recv[0])) is not None:  # type: ignore[arg-type]
                     # sub.use() with use() giving its receiver: sub, not an instance of use's class
-                    made = recv[0], made[1] if made is not None else recv[1]
+                    made = kept, made[1] if made is not None else recv[1]
                 cur = made
         return cur
 

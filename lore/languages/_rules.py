@@ -211,12 +211,17 @@ class LanguageRules:
         """What ``super().name`` means in a method of class ``class_id``: ``(value, resolution)`` or ``None``."""
         return world.super_member(class_id, name)
 
-    def returns_receiver(self, world, method_id: int, receiver=None) -> bool:
-        """Whether method ``method_id`` gives back the object it was called on (TypeScript's ``return this``
-        and ``: this``): ``sub.use().listen()`` then goes on with ``sub``'s class, not the class that
-        declares ``use``. Asked first without the receiver, then with the receiver's value once it is
-        known (a language may say no for some receivers). Default: no."""
+    def returns_receiver(self, world, method_id: int) -> bool:
+        """Whether method ``method_id`` may give back the object it was called on (TypeScript's ``return
+        this`` and ``: this``): ``sub.use().listen()`` then goes on with ``sub``'s class, not the class that
+        declares ``use``. The receiver's value decides in :meth:`receiver_value`. Default: no."""
         return False
+
+    def receiver_value(self, world, method_id: int, receiver):
+        """What calling method ``method_id`` on ``receiver`` (an instance value) gives when that depends on
+        the receiver, not on the method's declared class; ``None``: what the method itself returns.
+        Default: the receiver itself when :meth:`returns_receiver` says so."""
+        return receiver if self.returns_receiver(world, method_id) else None
 
     def guess_candidates(self, world, ctx, cands: list[int], parts: list[str]) -> list[int]:
         """The definitions a name-only guess of the callee ``parts`` (``['x', 'm']`` for ``x.m()``) from file

@@ -233,3 +233,25 @@ def test_a_class_built_by_type_with_unknown_attributes_stays_unbound(tmp_path):
             type("X", (object,), attrs)().filter(a=2)
     """)})
     assert g.resolutions("m.use", "m.QuerySet.filter") <= {"same_file_name", "unique_name", "ambiguous_name"}
+
+
+def test_a_copied_method_giving_its_receiver_back_gives_the_delegates_subclass(tmp_path):
+    """``class BookManager(BaseManager.from_queryset(BookQuerySet))``: ``objects.filter()`` runs
+    ``BookQuerySet``'s inherited ``filter`` on a ``BookQuerySet``, so the chain goes on there."""
+    g = index_graph(tmp_path, {"m.py": "import copy\n" + _MANAGER + dedent("""
+        class BookQuerySet(QuerySet):
+            def published(self):
+                return self.filter(p=True)
+            def delete(self):
+                pass
+
+        class BookManager(BaseManager.from_queryset(BookQuerySet)):
+            pass
+
+        def use(m: BookManager):
+            m.filter(a=1).published()
+            m.filter(a=2).delete()
+    """)})
+    check(g, Case({}, expect={("m.use", "m.BookQuerySet.published", RULE),
+                              ("m.use", "m.BookQuerySet.delete", RULE)},
+                  forbid={("m.use", "m.QuerySet.delete")}))

@@ -112,7 +112,7 @@ class JavaScriptRules(CachedRules):
             return None
         return world.call_result(("sym", sym_id), "self_method", depth + 1)
 
-    def returns_receiver(self, world, method_id: int, receiver=None) -> bool:
+    def returns_receiver(self, world, method_id: int) -> bool:
         """A method declared ``: this`` or whose every ``return`` is ``return this`` (both ``<return>``
         bindings aliasing ``this``):
         TypeScript's polymorphic ``this``, so a base class's fluent method called on a subclass gives the

@@ -69,18 +69,34 @@ def gives_receiver(world, method_id: int, receiver=None) -> bool:
     return got
 
 
-def delegated(world, method_id: int, receiver) -> bool:
-    """Whether ``receiver`` (an instance) only has method ``method_id`` as a copy made from the class it
-    delegates to (its ``__delegate__``): the copy runs the method on an instance of that class
-    (``getattr(self.get_queryset(), name)(*args, **kwargs)``), so what it gives is that class's, not the
-    receiver's."""
+def receiver_value(world, method_id: int, receiver):
+    """What calling method ``method_id`` on ``receiver`` (an instance value) gives, when the receiver
+    decides it: the receiver when the method gives its receiver back (judged on the receiver's class for a
+    decorator's wrapper); ``None`` for what the method itself returns.
+
+    A method the receiver's class only has as a copy taken from the class it delegates to (its
+    ``__delegate__``: ``Manager(BaseManager.from_queryset(BookQuerySet))`` copies each public method of
+    ``BookQuerySet`` as ``getattr(self.get_queryset(), name)(*args, **kwargs)``) runs on an instance of
+    that class: it gives that instance when the method gives its receiver back (``objects.filter()`` is a
+    ``BookQuerySet``), else what the method returns (never the manager).
+    """
+    if not gives_receiver(world, method_id):  # memoized; for a decorator's wrapper, only its shape
+        return None
+    to = _delegate_of(world, method_id, receiver)
+    if to is not None:
+        return ("inst", to) if gives_receiver(world, method_id, ("inst", to)) else None
+    return receiver if gives_receiver(world, method_id, receiver) else None
+
+
+def _delegate_of(world, method_id: int, receiver) -> int | None:
+    """The class ``receiver`` delegates method ``method_id`` to, if it only has the method as such a copy."""
     if receiver[0] != "inst":
-        return False
+        return None
     to = world.class_member(receiver[1], DELEGATE_ATTR)
     if to is None or to[0][0] != "sym":
-        return False
+        return None
     owner = world.syms[method_id].parent_id
-    return ("sym", owner) in world.mro(to[0][1])
+    return to[0][1] if ("sym", owner) in world.mro(to[0][1]) else None
 
 
 def _record(world, func_id: int):

@@ -7,7 +7,7 @@ import sys
 
 from ...parsers.records import Import
 from .._rules import ImportBinding, LanguageRules
-from ._delegates import delegated, gives_receiver
+from ._delegates import gives_receiver, receiver_value
 
 
 def _builtin_method_names() -> frozenset[str]:
@@ -59,11 +59,15 @@ class PythonRules(LanguageRules):
         got = world.call_result(("sym", sym_id), "self_method", depth + 1)
         return got if got is not None and got[0][0] not in ("unknown", "opaque") else None
 
-    def returns_receiver(self, world, method_id: int, receiver=None) -> bool:
+    def returns_receiver(self, world, method_id: int) -> bool:
         """A method whose every ``return`` gives back ``self``, a copy of it or ``self.__class__(...)``
-        (see :mod:`lore.languages.python._delegates`): called on a subclass's instance, it gives that class;
-        never when the receiver's class only copied the method from the class it delegates to."""
-        return gives_receiver(world, method_id, receiver) and (receiver is None or not delegated(world, method_id, receiver))
+        (see :mod:`lore.languages.python._delegates`); a decorator's wrapper may (its receiver decides)."""
+        return gives_receiver(world, method_id)
+
+    def receiver_value(self, world, method_id: int, receiver):
+        """Called on a subclass's instance, such a method gives that class; a method a class only copied
+        from the class it delegates to runs on an instance of that class (see ``_delegates.receiver_value``)."""
+        return receiver_value(world, method_id, receiver)
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         base = imp.module

@@ -229,8 +229,9 @@ class ValuesMixin(GenericsMixin, WorldCore):
             recv_path, dot, _m = b.value.rpartition(".")
             if dot and got[0][0] == "sym" and c.rules.returns_receiver(self, got[0][1]):  # type: ignore[arg-type]  # this.use(f)
                 recv = self.resolve_path(c, scope, recv_path, line, depth + 1)
-                kept = c.rules.receiver_value(self, got[0][1], recv[0]) \
-                    if recv is not None and recv[0][0] in ("inst", "gin") else None  # type: ignore[arg-type]
+                kept = None
+                if recv is not None and recv[0][0] in ("inst", "gin"):
+                    kept = c.rules.receiver_value(self, got[0][1], recv[0])  # type: ignore[arg-type]
                 if kept is not None:
                     return kept, typed_by(got[1], "constructor_type")
             return self.call_result(got[0], got[1], depth + 1)

@@ -209,6 +209,27 @@ CASES["a_decorators_wrapper_and_super_calls_keep_the_receivers_class"] = Case(
 )
 
 
+CASES["a_method_annotated_to_return_self_chains_on_the_subclass"] = Case(
+    {"m.py": dedent("""
+        from typing import Self
+
+        class Query:
+            def where(self, *c) -> Self:
+                ...
+            def count(self):
+                return 0
+
+        class Sub(Query):
+            def count(self):
+                return 1
+
+        def use(s: Sub):
+            s.where(1).count()
+    """)},
+    expect={("m.use", "m.Sub.count", RULE)},
+    forbid={("m.use", "m.Query.count")},
+)
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_python_receiver_class(tmp_path, name):
     check(index_graph(tmp_path, CASES[name].files), CASES[name])

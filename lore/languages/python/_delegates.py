@@ -5,7 +5,7 @@ a base class but gives back ``self``, a copy of ``self`` or a new instance of ``
 result is an instance of the *receiver's* class, not of the class that declares ``filter``. A method
 gives back its receiver's class when every ``return`` of it gives back one of:
 
-- ``self`` (its first parameter), never rebound;
+- ``self`` (its first parameter), never rebound; or the method is annotated ``-> Self`` (``typing.Self``);
 - ``copy.copy(self)`` / ``copy.deepcopy(self)`` (the standard library's, found by import);
 - ``self.__class__(...)``: a new instance of the receiver's own class;
 - ``self.m(...)`` where ``m``, looked up on the method's own class, itself gives back its receiver's
@@ -29,6 +29,7 @@ RETURN = "<return>"
 # class attribute the parser binds to the copied class; each copy calls the method on an instance of it
 DELEGATE_ATTR = "__delegate__"
 _COPIES = frozenset({"copy.copy", "copy.deepcopy"})
+_SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})
 _NOT_ON_INSTANCE = ("staticmethod", "classmethod")
 _MEMO_ATTR = "_py_gives_receiver"
 
@@ -121,6 +122,8 @@ def _gives_receiver(world, method_id: int, owner: int) -> bool:
         return False
     if not sym.params or any(d.rsplit(".", 1)[-1] in _NOT_ON_INSTANCE for d in sym.decorators):
         return False
+    if sym.return_type and _is_self_type(world, c, local, sym.return_type):
+        return True  # ``def filter(self) -> Self``: PEP 673's spelling of the same promise
     receiver = sym.params[0][0]
     binds = c.bindings_of(local)
     rets = binds.get(RETURN, ())
@@ -185,6 +188,15 @@ class _Check:
             return False
         got = self.world.resolve_path(self.c, self.local, b.value, b.line, 0)
         return got is not None and got[0][0] == "ext" and got[0][1] in _COPIES
+
+
+def _is_self_type(world, c, local: int, annotation: str) -> bool:
+    """Whether a return annotation is ``typing.Self`` (or typing_extensions'), however it was imported."""
+    name = annotation.strip("'\"")
+    if name.rsplit(".", 1)[-1] != "Self":
+        return False
+    got = world.resolve_path(c, local, name, c.pf.symbols[local].start_line, 0)
+    return got is not None and got[0][0] == "ext" and got[0][1] in _SELF_TYPES
 
 
 def _reads(b: Binding, name: str) -> bool:

@@ -23,6 +23,7 @@ whose class body is not known) keeps the method's own return value. The resolver
 from __future__ import annotations
 
 from ...parsers.records import Binding
+from .._rules import world_cache
 
 RETURN = "<return>"
 # a class built from a call that copies another class's methods onto it (``Base.from_queryset(QS)``): the
@@ -31,7 +32,6 @@ DELEGATE_ATTR = "__delegate__"
 _COPIES = frozenset({"copy.copy", "copy.deepcopy"})
 _SELF_TYPES = frozenset({"typing.Self", "typing_extensions.Self"})
 _NOT_ON_INSTANCE = ("staticmethod", "classmethod")
-_MEMO_ATTR = "_py_gives_receiver"
 
 
 def gives_receiver(world, method_id: int, receiver=None) -> bool:
@@ -58,16 +58,19 @@ def gives_receiver(world, method_id: int, receiver=None) -> bool:
         owner = receiver[1] if receiver[0] == "inst" else receiver[1][0]
     else:
         return False
-    memo = world.__dict__.get(_MEMO_ATTR)
-    if memo is None:
-        memo = world.__dict__[_MEMO_ATTR] = {}
+    memo = world_cache(world, "python-gives-receiver", dict)
     key = (method_id, owner)
     got = memo.get(key)
     if got is not None:
         return got
-    memo[key] = False  # in progress: a cycle proves nothing
-    memo[key] = got = _gives_receiver(world, method_id, owner)
-    return got
+    busy = world_cache(world, "python-gives-receiver-busy", set)
+    if key in busy:  # met again while its own answer is being worked out: a cycle proves nothing
+        return False
+    busy.add(key)
+    try:  # remembered only once values are solved and no lookup on the way met a cycle of the engine's
+        return world.settled(memo, key, lambda: _gives_receiver(world, method_id, owner))
+    finally:
+        busy.discard(key)
 
 
 def receiver_value(world, method_id: int, receiver):

@@ -30,11 +30,12 @@ from ...parsers.records import (
     Binding,
     ParsedFile,
 )
-from ..javascript._nodes import FUNCTION_VALUES
+from ..javascript._nodes import FUNCTION_VALUES, JS_GLOBALS
 from ..javascript._parser import JSX_QUERY, JsExtractor
 from ..javascript._returns import RETURN
 from ._aliases import PRIMITIVES, AliasMixin
 from ._callbacks import CallbackMixin
+from ._casts import CastMixin
 from ._types import (
     CONTAINERS,
     FUNCTION_TYPES,
@@ -45,6 +46,7 @@ from ._types import (
     function_type,
     generic_node,
     lookup_member,
+    own_part,
     shape,
     strip,
     with_elements,
@@ -79,7 +81,7 @@ UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
 
-class TsExtractor(AliasMixin, CallbackMixin, JsExtractor):
+class TsExtractor(CastMixin, AliasMixin, CallbackMixin, JsExtractor):
     language = "typescript"
     grammar = GRAMMAR
     query_files: tuple[Path, ...] = (TS_QUERY,)
@@ -96,7 +98,8 @@ class TsExtractor(AliasMixin, CallbackMixin, JsExtractor):
         runtime = builtin_type(node)
         if runtime in CONTAINERS:
             return with_elements(runtime, node) or runtime
-        return runtime or super().primary(node)
+        own = own_part(node, JS_GLOBALS)  # Request & Extra: Extra's members are the ones a project declares
+        return runtime or super().primary(own if own is not None else node)
 
     def declared(self, node: _ts.Node | None) -> str:
         """:meth:`primary` with the type arguments of a generic type of the project's (``Box<Foo>`` ->

@@ -141,3 +141,29 @@ def builtin(node: _ts.Node | None) -> str:
         found = {builtin(m) for m in node.named_children} - {NOTHING}
         return found.pop() if len(found) == 1 and "" not in found else ""
     return ""
+
+
+def own_part(node: _ts.Node | None, runtime_names: frozenset[str]) -> _ts.Node | None:
+    """The part of an intersection a value's members are looked up in when its first named part is the
+    runtime's (``Request & Extra`` -> ``Extra``): a member only the project's part declares
+    (``x.hello()``) is that part's, never one invented on ``Request``; ``None`` when the first named part is
+    the project's own, or every named part is the runtime's (``Request & { upgrade(): void }``)."""
+    node = strip(node)
+    if node is None or node.type != "intersection_type":
+        return None
+    parts, named = [node], []
+    while parts:
+        part = strip(parts.pop(0))
+        if part is None:
+            continue
+        if part.type == "intersection_type":
+            parts[:0] = part.named_children
+        elif part.type in ("type_identifier", "nested_type_identifier", "generic_type"):
+            named.append(part)
+    def name(n: _ts.Node) -> str:
+        return _ts.text(n.child_by_field_name("name") if n.type == "generic_type" else n)
+    if not named or name(named[0]) not in runtime_names:
+        return None
+    own = [n for n in named if name(n) not in runtime_names and name(n) not in GENERIC_BUILTINS
+           and name(n) not in ("Record", "Partial", "Readonly", "Omit", "Pick")]
+    return own[0] if own else None

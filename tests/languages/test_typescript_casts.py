@@ -1,0 +1,50 @@
+"""TypeScript receivers whose type is written at the call: a type assertion (``(x as Foo).m()``) and an
+intersection whose first part is the runtime's (``Request & Extra``), one small program each.
+
+Rules: docs/languages/typescript.md ("Calls that stay inside the project").
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "index"))
+
+from test_ts_js_rules import edges  # noqa: E402
+
+EXTRA = "export interface Extra {\n  hello(): void\n}\nexport class Store {\n  hello() { return 1; }\n}\n"
+
+
+def test_a_cast_receiver_is_the_asserted_type(tmp_path):
+    src = EXTRA + ("export function f(stream: ReadableStream, store: Store, anyv: Store) {\n"
+                   "  (stream as unknown as Extra).hello();\n"
+                   "  (<Extra><unknown>stream).hello();\n"
+                   "  (store as any).hello();\n"
+                   "  (anyv as unknown).hello();\n"
+                   "}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.f")
+    calls = {k: v for k, v in got.items() if k.endswith(".hello")}
+    asserted = [v for k, v in calls.items() if k.startswith("as:")]
+    assert asserted == [{("src.a.Extra.hello", "annotated_type")}] * 2  # never js.global.ReadableStream.hello
+    assert {q for q, _r in calls["store.hello"]} == {"src.a.Store.hello"}  # ``any`` says nothing: the value's own type
+
+
+def test_a_cast_to_a_type_written_in_place_binds_no_member_of_the_values_type(tmp_path):
+    src = ("export function f(stream: ReadableStream) {\n"
+           "  (stream as unknown as { abort?: () => void }).abort?.();\n"
+           "  (stream as ReadableStream).cancel();\n"
+           "}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.f")
+    assert not any(q and "abort" in q for v in got.values() for q, _r in v)  # no ReadableStream.abort
+    assert {q for k, v in got.items() if k.endswith(".cancel") for q, _r in v} == {"js.global.ReadableStream.cancel"}
+
+
+def test_an_intersection_with_a_runtime_type_finds_the_projects_part(tmp_path):
+    src = EXTRA + ("export function f(x: Request & Extra, y: Extra & Request, z: Request & { up(): void }) {\n"
+                   "  x.hello();\n  y.hello();\n  x.json();\n  z.headers.get('a');\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.f")
+    assert got["x.hello"] == {("src.a.Extra.hello", "annotated_type")}  # never js.global.Request.hello
+    assert got["y.hello"] == {("src.a.Extra.hello", "annotated_type")}
+    assert not any(q and q.startswith("js.global.Request.json") for q, _r in got["x.json"])  # unknown on Extra: unbound
+    assert got["z.headers.get"] == {("js.global.Request.headers.get", "builtin")}  # only the runtime's part is named

@@ -48,3 +48,22 @@ def test_an_intersection_with_a_runtime_type_finds_the_projects_part(tmp_path):
     assert got["y.hello"] == {("src.a.Extra.hello", "annotated_type")}
     assert not any(q and q.startswith("js.global.Request.json") for q, _r in got["x.json"])  # unknown on Extra: unbound
     assert got["z.headers.get"] == {("js.global.Request.headers.get", "builtin")}  # only the runtime's part is named
+
+
+def test_an_intersection_whose_first_part_is_a_packages_finds_the_projects_part(tmp_path):
+    files = {"src/types.ts": ("import { Type, type Builder } from 'typebox';\n"
+                              "export const Extra = {\n  Numeric: (p?: unknown) => Type.Number(p),\n}\n"
+                              "export interface Mine {\n  mine(): void\n}\n"
+                              "const t = Object.assign({}, Type) as unknown as Omit<Builder, 'S'> & typeof Extra;\n"
+                              "export const u: Builder & Mine = Type as any;\n"
+                              "export { t };\n"),
+             "src/use.ts": ("import { t, u } from './types';\nimport type { Other } from 'other';\n"
+                            "import type { Mine } from './types';\n"
+                            "export function f(o: Other & Mine, m: Mine & Other) {\n"
+                            "  t.Numeric();\n  t.Object();\n  u.mine();\n  o.mine();\n  m.mine();\n}\n")}
+    got = edges(tmp_path, files, "src.use.f")
+    assert got["t.Numeric"] == {("src.types.Extra.Numeric", "import")}  # never typebox's Builder.Numeric
+    assert not any(q and "Builder" in q for q, _r in got["t.Object"])  # the project's part lacks it: no invention
+    assert {q for q, _r in got["u.mine"]} == {"src.types.Mine.mine"}
+    assert got["o.mine"] == {("src.types.Mine.mine", "annotated_type")}  # not other's Other.mine
+    assert got["m.mine"] == {("src.types.Mine.mine", "annotated_type")}  # the project's part first, as before

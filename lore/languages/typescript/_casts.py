@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...parsers import _ts
+from ..javascript._nodes import JS_GLOBALS
 from ._types import builtin_type, shape, strip
 
 if TYPE_CHECKING:
@@ -57,3 +58,17 @@ class CastMixin(_Base):
         name = f"{CAST_MARK}{row + 1}:{col}"
         self.add_binding(owner, name, node, annotation=ann)
         return name
+
+    _external_seen: tuple[int, frozenset[str]] = (-1, frozenset())
+
+    def external_name(self, name: str) -> bool:
+        """Whether a type or value name is the runtime's (``Request``) or a package's (imported from a bare
+        specifier, ``import { Builder } from 'pkg'``) rather than the project's."""
+        head = name.split(".", 1)[0]
+        if head in JS_GLOBALS:
+            return True
+        imports = self.pf.imports
+        if self._external_seen[0] != len(imports):  # imports are read as the walk meets them
+            self._external_seen = (len(imports), frozenset(
+                (i.alias or i.name or "") for i in imports if not i.module.startswith((".", "/"))))
+        return head in self._external_seen[1]

@@ -30,7 +30,7 @@ from ...parsers.records import (
     Binding,
     ParsedFile,
 )
-from ..javascript._nodes import FUNCTION_VALUES, JS_GLOBALS
+from ..javascript._nodes import FUNCTION_VALUES
 from ..javascript._parser import JSX_QUERY, JsExtractor
 from ..javascript._returns import RETURN
 from ._aliases import PRIMITIVES, AliasMixin
@@ -98,8 +98,9 @@ class TsExtractor(CastMixin, AliasMixin, CallbackMixin, JsExtractor):
         runtime = builtin_type(node)
         if runtime in CONTAINERS:
             return with_elements(runtime, node) or runtime
-        own = own_part(node, JS_GLOBALS)  # Request & Extra: Extra's members are the ones a project declares
-        return runtime or super().primary(own if own is not None else node)
+        if runtime:
+            return runtime
+        return own_part(node, self.external_name) or super().primary(node)  # Request & Extra: Extra
 
     def declared(self, node: _ts.Node | None) -> str:
         """:meth:`primary` with the type arguments of a generic type of the project's (``Box<Foo>`` ->

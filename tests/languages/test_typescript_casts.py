@@ -67,3 +67,19 @@ def test_an_intersection_whose_first_part_is_a_packages_finds_the_projects_part(
     assert {q for q, _r in got["u.mine"]} == {"src.types.Mine.mine"}
     assert got["o.mine"] == {("src.types.Mine.mine", "annotated_type")}  # not other's Other.mine
     assert got["m.mine"] == {("src.types.Mine.mine", "annotated_type")}  # the project's part first, as before
+
+
+def test_a_parameters_object_type_written_in_place_types_its_members(tmp_path):
+    src = ("export interface Client {\n  query(q: string): void\n}\n"
+           "export class Other {\n  query(q: string) { return 1; }\n}\n"
+           "export function pg(opts: {\n  client: Client\n  log(m: string): void\n}) {\n"
+           "  opts.client.query('x');\n  opts.log('y');\n}\n"
+           "export function oneLine(opts: { client: Client }) {\n  opts.client.query('z');\n}\n"
+           "export function run() {\n  pg({ client: new Other(), log() {} });\n  oneLine({ client: new Other() });\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.pg")
+    assert got["opts.client.query"] == {("src.a.Client.query", "annotated_type")}  # never Other.query
+    assert got["opts.log"] == {("src.a.pg.opts$.log", "annotated_type")}  # the member the type declares
+    one = edges(tmp_path, {"src/a.ts": src}, "src.a.oneLine")
+    assert not any(q for q, _r in one["opts.client.query"])  # on the function's first line: not made, unbound
+    calls = edges(tmp_path, {"src/a.ts": src}, "src.a.run")
+    assert calls["pg"] == {("src.a.pg", "module_global")}  # the function's line still stands for the function

@@ -36,6 +36,7 @@ from ..javascript._returns import RETURN
 from ._aliases import PRIMITIVES, AliasMixin
 from ._callbacks import CallbackMixin
 from ._casts import CastMixin
+from ._shapes import ShapeMixin
 from ._types import (
     CONTAINERS,
     FUNCTION_TYPES,
@@ -81,7 +82,7 @@ UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
 
-class TsExtractor(CastMixin, AliasMixin, CallbackMixin, JsExtractor):
+class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor):
     language = "typescript"
     grammar = GRAMMAR
     query_files: tuple[Path, ...] = (TS_QUERY,)
@@ -172,6 +173,7 @@ class TsExtractor(CastMixin, AliasMixin, CallbackMixin, JsExtractor):
     def _params(self, fn: _ts.Node, local: int, owner: int) -> None:
         super()._params(fn, local, owner)
         self.callback_params(fn, local, owner)
+        self.shape_params(fn, local)
 
     def on_var(self, node: _ts.Node, owner: int) -> int | None:
         got = super().on_var(node, owner)
@@ -321,22 +323,6 @@ class TsExtractor(CastMixin, AliasMixin, CallbackMixin, JsExtractor):
         if sigs is not None and len(sigs) == 1 and not sym.return_type:  # test(o: Config): this; test(...a) {...}
             sym.return_type = next(iter(sigs))
         return local
-
-    def on_shape(self, node: _ts.Node, owner: int) -> int | None:
-        """``handler: { mapResponse(r): unknown }`` in an interface (or a class field): an interface named
-        after what it types, holding its members, so ``adapter.handler.mapResponse()`` binds the member
-        declared there."""
-        holder = node.parent.parent if node.parent is not None else None
-        if holder is None or not node.named_child_count:
-            return None
-        if holder.type in ("required_parameter", "optional_parameter"):
-            pat = holder.child_by_field_name("pattern")
-            name = self.text(pat) if pat is not None and pat.type == "identifier" else ""
-        else:
-            name = self.text(holder.child_by_field_name("name")).lstrip("#").strip("'\"")
-        if not name or not name.replace("$", "_").isidentifier():
-            return None
-        return self.add_symbol(node, owner, name, "interface", body=node, doc_node=holder, is_declaration=True)
 
     def on_callsig(self, node: _ts.Node, owner: int) -> int | None:
         """``(event: Event): Response`` in an interface: calling a value of that type calls ``__call__``."""

@@ -43,10 +43,10 @@ class CastMixin(_Base):
         owner = self._cast_owner
         if owner is None or node is None or node.type not in CASTS or node.named_child_count != 2:
             return super().dotted(node)
-        typ = node.named_children[-1] if node.type == "as_expression" else node.named_children[0]
-        if typ.type == "type_arguments" and typ.named_child_count:
-            typ = typ.named_children[0]
-        typ = strip(typ)
+        written = node.named_children[-1] if node.type == "as_expression" else node.named_children[0]
+        if written.type == "type_arguments" and written.named_child_count:
+            written = written.named_children[0]
+        typ = strip(written)
         if typ is None or builtin_type(typ) or self.text(typ) in _SAYS_NOTHING:
             return super().dotted(node)
         if shape(typ):

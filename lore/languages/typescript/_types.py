@@ -149,7 +149,7 @@ _MEMBER_KEEPING = frozenset({"Omit", "Pick", "Partial", "Required", "Readonly", 
 _NO_MEMBERS = frozenset({"Record", *GENERIC_BUILTINS})
 
 
-def part_name(node: _ts.Node) -> str:
+def part_name(node: _ts.Node | None) -> str:
     """The name an intersection's part gives its members from: ``Foo``, ``a.Foo``, ``Foo<T>`` -> ``Foo``;
     ``Omit<Foo, 'k'>`` (``Pick``, ``Partial``...) -> ``Foo``; ``typeof foo`` -> ``foo``; else ``''``."""
     node = strip(node)

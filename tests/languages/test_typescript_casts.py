@@ -94,3 +94,14 @@ def test_a_destructured_parameters_object_type_types_the_names_it_takes(tmp_path
     assert got["client.query"] == {("src.a.Client.query", "annotated_type")}  # not also Other's (a name guess)
     assert got["o.query"] == {("src.a.Other.query", "annotated_type")}
     assert not any(q for q, _r in got["client.missing"])  # Client declares none: nothing invented
+
+
+def test_a_getter_of_a_class_with_a_generic_base_is_the_classs_own(tmp_path):
+    src = ("import { Callable } from '@ark/util';\n"
+           "export abstract class BaseNode<d = unknown> extends Callable<() => void> {\n  toJson() { return ''; }\n}\n"
+           "export abstract class BaseRoot<d = unknown> extends BaseNode<d> {\n  recurse() { return ''; }\n}\n"
+           "export class AliasNode extends BaseRoot<string> {\n  get resolution(): BaseRoot {\n"
+           "    return this as any;\n  }\n  inner() {\n    this.resolution.recurse();\n    this.missing.recurse();\n  }\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.AliasNode.inner")
+    assert got["this.resolution.recurse"] == {("src.a.BaseRoot.recurse", "constructor_type")}  # not Callable's
+    assert not any(q and q.startswith("src.") for q, _r in got["this.missing.recurse"])  # nothing invented inside

@@ -105,3 +105,17 @@ def test_a_getter_of_a_class_with_a_generic_base_is_the_classs_own(tmp_path):
     got = edges(tmp_path, {"src/a.ts": src}, "src.a.AliasNode.inner")
     assert got["this.resolution.recurse"] == {("src.a.BaseRoot.recurse", "constructor_type")}  # not Callable's
     assert not any(q and q.startswith("src.") for q, _r in got["this.missing.recurse"])  # nothing invented inside
+
+
+def test_a_function_merged_with_a_namespace_is_called_and_read_as_both(tmp_path):
+    files = {"src/driver.ts": ("export class Db {\n  select() { return 1; }\n}\n"
+                               "export function drizzle(): Db & { $client: number } {\n  return new Db() as any;\n}\n"
+                               "export namespace drizzle {\n  export function mock() { return 1; }\n}\n"),
+             "src/use.ts": ("import { drizzle } from './driver';\nexport const db = drizzle();\n"
+                            "export function f() {\n  db.select();\n  drizzle.mock();\n  drizzle.missing();\n}\n")}
+    got = edges(tmp_path, files, "src.use.f")
+    assert got["db.select"] == {("src.driver.Db.select", "constructor_type")}  # the function's declared return
+    assert got["drizzle.mock"] == {("src.driver.drizzle.mock", "import")}  # the namespace's member
+    assert not any(q for q, _r in got["drizzle.missing"])
+    top = edges(tmp_path, files, "src.use")
+    assert top["drizzle"] == {("src.driver.drizzle", "import")}  # an import, never a name guess

@@ -113,6 +113,6 @@ class GenericsMixin(WorldCore):
             return args[param], weaker(res, "annotated_type")
         if declared and primary_type(declared[-1]) in args and "[" not in declared[-1]:
             return args[primary_type(declared[-1])], weaker(res, "annotated_type")
-        if not binds and base is not None:  # a field the base declares
-            return self.generic_member(base, attr, res, depth + 1)
-        return got
+        if not binds and base is not None and attr not in self.children.get(class_id, {}):
+            return self.generic_member(base, attr, res, depth + 1)  # a field the base declares
+        return got  # the class's own (a getter's value: never a base's member of that name)

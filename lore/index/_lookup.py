@@ -67,7 +67,8 @@ class LookupMixin(MembersMixin):
     def _module_member(self, mod_id: int, name: str, depth: int) -> tuple[Value, str] | None:
         kids = self.children.get(mod_id, {}).get(name)
         if kids:
-            return self.decorated_value(kids[-1]) or (("sym", kids[-1]), "import")
+            kid = self._merged_function(kids)
+            return self.decorated_value(kid) or (("sym", kid), "import")
         file_id = self.module_file.get(mod_id)
         if file_id is None and self.syms[mod_id].kind == "namespace":  # its imports and bindings (C++, Rust, TS)
             file_id = self.syms[mod_id].file_id
@@ -83,6 +84,18 @@ class LookupMixin(MembersMixin):
         if v is not None:
             return v, "import"
         return None
+
+    def _merged_function(self, kids: list[int]) -> int:
+        """Which of a module's definitions of one name an import names: the last, except that a function
+        merged with a namespace of its name (TypeScript: ``function drizzle`` and ``namespace drizzle``)
+        is the function: calling it runs the function, and its members are the namespace's
+        (:meth:`~lore.index._members.MembersMixin.member`)."""
+        last = kids[-1]
+        if len(kids) > 1 and self.syms[last].kind == "namespace" and self._rules_of(last).values_beside_types:
+            funcs = [k for k in kids if self.syms[k].kind == "function"]
+            if funcs:
+                return funcs[-1]
+        return last
 
     def namespace_member(self, ns_id: int, name: str, depth: int) -> tuple[Value, str] | None:
         """``name`` in another block of the same namespace path (``namespace geo {`` in several files)."""

@@ -45,6 +45,13 @@ class MembersMixin(WorldCore):
                 got = self.member(twin[0], attr, weaker(res, twin[1]), depth + 1) if twin is not None else None
                 if got is not None:
                     return got
+            if srow.kind == "function" and srow.parent_id is not None and self._rules_of(payload).values_beside_types:
+                # ``drizzle.mock`` with ``namespace drizzle`` beside ``function drizzle``: the namespace's member
+                for ns in self.children.get(srow.parent_id, {}).get(srow.name, ()):
+                    if self.syms[ns].kind == "namespace":
+                        got = self.module_member(ns, attr, depth + 1)  # type: ignore[attr-defined]
+                        return (got[0], weaker(res, "import")) if got is not None else None
+                return None
             if srow.kind in TYPE_KINDS:
                 got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
                 if got is None and srow.kind == "class" and not attr.startswith("__"):

@@ -221,7 +221,8 @@ class WorldCore:
             for k in range(1, len(parts)):
                 self.namespaces.add(".".join(parts[:k]))
         self._load_records = load_records
-        self.root: str | None = None  # the repository's folder, for config files a language reads (tsconfig.json)
+        self.root: str | None = None  # the repository's folder (a worker elsewhere may lack it: never read it)
+        self.project_data: dict = {}  # what languages read from the repository beside its sources, as data
         self._ctx: dict[int, FileCtx | None] = {}
         self.new_externals: list[tuple[int, str, str]] = []
         self.next_id = next_id

@@ -493,6 +493,8 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
              for fid, path, lang, mod, msid in read.file_rows(conn)]
     world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
     world.root = str(root_path)
+    for lang in sorted({f.language for f in files}):  # config files read here, once: the world carries them
+        get_language(lang).rules.read_project(root_path, world.project_data)
     kept = load_flow(conn) if not report.full and ing.same_shape else None
     if kept is not None:  # no changed file changed what resolution reads: the last run's solution holds
         world.adopt_flow(*kept)

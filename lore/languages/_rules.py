@@ -86,6 +86,12 @@ class LanguageRules:
     # (``map(f, xs)`` calls ``f`` from the caller's point of view)
     callback_args: dict[str, tuple[int | str, ...]] = {}
 
+    def read_project(self, root, data: dict) -> None:
+        """Put into ``data`` what resolution reads from the repository's own files beside its sources
+        (TypeScript: the root tsconfig.json's ``paths``): called once by the indexer where it builds the
+        world, which carries ``data`` as ``world.project_data``, so resolution never touches the file
+        system (a Ray worker on another machine has no such folder). Languages without any: nothing."""
+
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         """The binding an import record creates in the importing file (``module`` is that file's module)."""
         raise NotImplementedError

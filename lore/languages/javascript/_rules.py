@@ -30,6 +30,7 @@ from ._nodes import JS_GLOBALS as _JS_GLOBALS
 from ._parser import GETTER
 from ._returns import RETURN
 
+_TSCONFIG = "javascript.tsconfig"  # world.project_data's key: (baseUrl, PathMap) of the root config, or None
 _JS_EXTS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 
 
@@ -201,6 +202,12 @@ class JavaScriptRules(CachedRules):
             return None
         return world.member(value, want, "import", depth + 1)
 
+    def read_project(self, root, data: dict) -> None:
+        """The root tsconfig.json's (or jsconfig.json's) ``baseUrl`` and ``paths``, read once for JavaScript,
+        TypeScript and TSX alike (:mod:`._config`)."""
+        if _TSCONFIG not in data:
+            data[_TSCONFIG] = nearest_config(Path(root), "", {})
+
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         relative = imp.module.startswith(".")
         if imp.name == "*":
@@ -215,8 +222,7 @@ class JavaScriptRules(CachedRules):
             if base.startswith(".."):
                 return None
             return _file_module(world, base)
-        root = getattr(world, "root", None)
-        config = nearest_config(Path(root), "", world_cache(world, "tsconfigs", dict)) if root else None
+        config = getattr(world, "project_data", {}).get(_TSCONFIG)  # read by read_project, carried as data
         if config is not None:  # tsconfig.json's paths and baseUrl: the project importing itself by name
             base_url, paths = config
             tries = paths.targets(module)

@@ -35,6 +35,8 @@ from ..javascript._parser import JSX_QUERY, JsExtractor
 from ..javascript._returns import RETURN
 from ._aliases import PRIMITIVES, AliasMixin
 from ._callbacks import CallbackMixin
+from ._casts import CastMixin
+from ._shapes import ShapeMixin
 from ._types import (
     CONTAINERS,
     FUNCTION_TYPES,
@@ -45,6 +47,7 @@ from ._types import (
     function_type,
     generic_node,
     lookup_member,
+    own_part,
     shape,
     strip,
     with_elements,
@@ -79,7 +82,7 @@ UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
 
-class TsExtractor(AliasMixin, CallbackMixin, JsExtractor):
+class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor):
     language = "typescript"
     grammar = GRAMMAR
     query_files: tuple[Path, ...] = (TS_QUERY,)
@@ -96,7 +99,9 @@ class TsExtractor(AliasMixin, CallbackMixin, JsExtractor):
         runtime = builtin_type(node)
         if runtime in CONTAINERS:
             return with_elements(runtime, node) or runtime
-        return runtime or super().primary(node)
+        if runtime:
+            return runtime
+        return own_part(node, self.external_name) or super().primary(node)  # Request & Extra: Extra
 
     def declared(self, node: _ts.Node | None) -> str:
         """:meth:`primary` with the type arguments of a generic type of the project's (``Box<Foo>`` ->
@@ -168,6 +173,7 @@ class TsExtractor(AliasMixin, CallbackMixin, JsExtractor):
     def _params(self, fn: _ts.Node, local: int, owner: int) -> None:
         super()._params(fn, local, owner)
         self.callback_params(fn, local, owner)
+        self.shape_params(fn, local)
 
     def on_var(self, node: _ts.Node, owner: int) -> int | None:
         got = super().on_var(node, owner)
@@ -317,22 +323,6 @@ class TsExtractor(AliasMixin, CallbackMixin, JsExtractor):
         if sigs is not None and len(sigs) == 1 and not sym.return_type:  # test(o: Config): this; test(...a) {...}
             sym.return_type = next(iter(sigs))
         return local
-
-    def on_shape(self, node: _ts.Node, owner: int) -> int | None:
-        """``handler: { mapResponse(r): unknown }`` in an interface (or a class field): an interface named
-        after what it types, holding its members, so ``adapter.handler.mapResponse()`` binds the member
-        declared there."""
-        holder = node.parent.parent if node.parent is not None else None
-        if holder is None or not node.named_child_count:
-            return None
-        if holder.type in ("required_parameter", "optional_parameter"):
-            pat = holder.child_by_field_name("pattern")
-            name = self.text(pat) if pat is not None and pat.type == "identifier" else ""
-        else:
-            name = self.text(holder.child_by_field_name("name")).lstrip("#").strip("'\"")
-        if not name or not name.replace("$", "_").isidentifier():
-            return None
-        return self.add_symbol(node, owner, name, "interface", body=node, doc_node=holder, is_declaration=True)
 
     def on_callsig(self, node: _ts.Node, owner: int) -> int | None:
         """``(event: Event): Response`` in an interface: calling a value of that type calls ``__call__``."""

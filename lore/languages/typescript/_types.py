@@ -4,6 +4,8 @@ an indexed access type's member, a function type written for a property."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...parsers import _ts
 
 FUNCTION_TYPES = frozenset({"function_type", "constructor_type"})
@@ -141,3 +143,51 @@ def builtin(node: _ts.Node | None) -> str:
         found = {builtin(m) for m in node.named_children} - {NOTHING}
         return found.pop() if len(found) == 1 and "" not in found else ""
     return ""
+
+
+_MEMBER_KEEPING = frozenset({"Omit", "Pick", "Partial", "Required", "Readonly", "NonNullable"})
+_NO_MEMBERS = frozenset({"Record", *GENERIC_BUILTINS})
+
+
+def part_name(node: _ts.Node | None) -> str:
+    """The name an intersection's part gives its members from: ``Foo``, ``a.Foo``, ``Foo<T>`` -> ``Foo``;
+    ``Omit<Foo, 'k'>`` (``Pick``, ``Partial``...) -> ``Foo``; ``typeof foo`` -> ``foo``; else ``''``."""
+    node = strip(node)
+    while node is not None and node.type == "generic_type":
+        name = "".join(_ts.text(node.child_by_field_name("name")).split())
+        targs = node.child_by_field_name("type_arguments")
+        if name not in _MEMBER_KEEPING:
+            return "" if name in _NO_MEMBERS else name
+        node = strip(targs.named_children[0]) if targs is not None and targs.named_child_count else None
+    if node is None:
+        return ""
+    if node.type in ("type_identifier", "nested_type_identifier"):
+        return "".join(_ts.text(node).split())
+    if node.type == "type_query" and node.named_child_count == 1 and \
+            node.named_children[0].type in ("identifier", "member_expression"):
+        return "".join(_ts.text(node.named_children[0]).split())
+    return ""
+
+
+def own_part(node: _ts.Node | None, external: Callable[[str], bool]) -> str:
+    """The part of an intersection a value's members are looked up in when its first named part is the
+    runtime's or a package's (``external``): the first of the project's parts (``Request & Extra`` ->
+    ``Extra``; ``Omit<Builder, 'S'> & typeof Extra`` with ``Builder`` imported from a package -> ``Extra``),
+    so a member only the project declares is that part's, never one invented on the external type; ``''``
+    when the first named part is the project's own, or no named part is (``Request & { up(): void }``)."""
+    node = strip(node)
+    if node is None or node.type != "intersection_type":
+        return ""
+    parts, names = [node], []
+    while parts:
+        part = strip(parts.pop(0))
+        if part is None:
+            continue
+        if part.type == "intersection_type":
+            parts[:0] = part.named_children
+        elif part.type in ("type_identifier", "nested_type_identifier", "generic_type", "type_query"):
+            names.append(part_name(part))
+    named = [n for n in names if n]
+    if not named or not external(named[0]):
+        return ""
+    return next((n for n in named if not external(n)), "")

@@ -34,3 +34,6 @@
 ; parameter: it would start on its function's line and stand for the function at that line)
 (property_signature type: (type_annotation (object_type) @shape))
 (public_field_definition type: (type_annotation (object_type) @shape))
+; and a parameter's, when its members start below the function's first line (lore.languages.typescript._shapes)
+(required_parameter type: (type_annotation (object_type) @shape))
+(optional_parameter type: (type_annotation (object_type) @shape))

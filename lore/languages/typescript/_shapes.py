@@ -1,0 +1,81 @@
+"""Object types written in place: ``handler: { mapResponse(r): unknown }`` in an interface or a class field,
+and ``opts: { client: Client; log(m: string): void }`` for a parameter, are interfaces of their own holding
+their members, so ``adapter.handler.mapResponse()`` and ``opts.client.query()`` bind what is declared there.
+
+A property's or a field's is named after it. A parameter's is named after the parameter with
+:data:`SHAPE_MARK` appended (``opts$``: the parameter itself holds the name ``opts`` in the function's
+scope), and the parameter is declared with it; a destructured parameter's (``({ app, path }: { app: App;
+path: string })``) after its position (``arg0$``), each name it takes being that member. Its lines start at its first member: the function's own
+first line must keep meaning the function (what stands at a line is its innermost definition), so a
+shape whose first member is written on that line is not made at all, and the parameter stays untyped
+as before.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...parsers import _ts
+
+if TYPE_CHECKING:
+    from ..javascript._parser import JsExtractor as _Base
+else:
+    _Base = object
+
+SHAPE_MARK = "$"
+PARAMS = ("required_parameter", "optional_parameter")
+
+
+class ShapeMixin(_Base):
+    """Object types written in place, for :class:`~lore.languages.typescript._parser.TsExtractor`."""
+
+    def on_shape(self, node: _ts.Node, owner: int) -> int | None:
+        holder = node.parent.parent if node.parent is not None else None
+        if holder is None or not node.named_child_count:
+            return None
+        if holder.type in PARAMS:
+            plist = holder.parent.named_children if holder.parent is not None else []
+            name = self._shape_param(holder, owner, [p for p in plist if p.type in PARAMS].index(holder))
+            if not name:
+                return None
+            local = self.add_symbol(node, owner, name, "interface", body=node, doc_node=holder, is_declaration=True)
+            first = node.named_children[0]
+            sym = self.pf.symbols[local]
+            sym.start_line, sym.start_col = first.start_point[0] + 1, first.start_point[1]
+            return local
+        name = self.text(holder.child_by_field_name("name")).lstrip("#").strip("'\"")
+        if not name or not name.replace("$", "_").isidentifier():
+            return None
+        return self.add_symbol(node, owner, name, "interface", body=node, doc_node=holder, is_declaration=True)
+
+    def _shape_param(self, param: _ts.Node, fn_local: int, index: int) -> str:
+        """The name of the interface a parameter's object type becomes (``opts$``; a destructured one's,
+        ``{ app }: {...}``, after its position, ``arg0$``), or ``''`` when it is not made (a first member on
+        the function's first line)."""
+        pat = param.child_by_field_name("pattern")
+        typ = param.child_by_field_name("type")
+        shape = typ.named_children[0] if typ is not None and typ.named_child_count else None
+        if pat is None or pat.type not in ("identifier", "object_pattern") or shape is None \
+                or shape.type != "object_type" or not shape.named_child_count:
+            return ""
+        fn = self.pf.symbols[fn_local]
+        if fn.kind not in ("function", "method") or shape.named_children[0].start_point[0] + 1 <= fn.start_line:
+            return ""  # an overload signature's (no symbol of its own), or one the function's first line holds
+        return (self.text(pat) if pat.type == "identifier" else f"arg{index}") + SHAPE_MARK
+
+    def shape_params(self, fn: _ts.Node, local: int) -> None:
+        """Declare each parameter whose object type becomes an interface (:meth:`on_shape`) with it."""
+        params = fn.child_by_field_name("parameters")
+        if params is None:
+            return
+        named = {}
+        for i, p in enumerate(p for p in params.named_children if p.type in PARAMS):
+            name = self._shape_param(p, local, i)
+            pat = p.child_by_field_name("pattern")
+            if name and pat is not None and pat.type == "object_pattern":
+                self._destructure(local, pat, name)  # ({ app }: { app: App }): app is the interface's app
+            elif name:
+                named[name[: -len(SHAPE_MARK)]] = name
+        if named:
+            sym = self.pf.symbols[local]
+            sym.params = [(p, named.get(p, a) if not a else a) for p, a in sym.params]

@@ -160,6 +160,22 @@ def alternatives(node: _ts.Node) -> list[_ts.Node]:
     return out if len(out) <= MAX_ALTERNATIVES else []
 
 
+ANNOTATED = ("Annotated[", "typing.Annotated[", "t.Annotated[", "typing_extensions.Annotated[")
+
+
+def unannotated(annotation: _ts.Node, src: str | None) -> str:
+    """The text of ``T`` in an annotation ``Annotated[T, ...]`` (PEP 593: the metadata is for other tools,
+    and may hold any text: ``Doc("# Example")``); ``''`` when there is none."""
+    inner = annotation.named_child(0) if annotation.type == "type" and annotation.named_child_count else annotation
+    first = None
+    if inner.type == "generic_type":
+        params = next((c for c in inner.named_children if c.type == "type_parameter"), None)
+        first = params.named_child(0) if params is not None and params.named_child_count else None
+    elif inner.type == "subscript":
+        first = inner.child_by_field_name("subscript")
+    return text(first, src) if first is not None else ""
+
+
 def cast_type(call: _ts.Node) -> str:
     """The type text of ``cast(T, value)`` (its first positional argument), ``''`` if there is none.
 

@@ -1,0 +1,114 @@
+"""Python rules of issue 34's third session (tuned on httpcore, uvicorn, tenacity, asgiref, httpx and
+fastapi), each with what must stay unbound.
+
+An import in a ``try:`` body whose handler defines a fallback of the same name (``try: from .http2 import
+HTTP2Connection`` / ``except ImportError: class HTTP2Connection: ...``): the name is what the import
+binds; the fallback binds it only when the try body failed. A parameter annotated ``Annotated[T, ...]``
+is a ``T`` (PEP 593), whatever text its metadata holds (fastapi's ``Doc("# Example ...")``: a ``#`` in
+an annotation was read as TypeScript's contextual-typing mark and stopped the index).
+"""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+
+from .flow_helpers import RULE, Case, check, index_graph
+
+CASES: dict[str, Case] = {
+    "an_import_in_a_try_body_wins_over_its_except_importerror_fallback": Case(
+        {"pkg/__init__.py": "from ._sync import Conn, Plain, Local, Extra\n",
+         "pkg/_sync/__init__.py": dedent("""
+            try:
+                from .h2 import Conn
+            except ImportError:
+                class Conn:
+                    def __init__(self, *a):
+                        raise RuntimeError("install h2")
+            try:
+                from .h2 import helper
+            except (ModuleNotFoundError, ImportError):
+                def helper():
+                    pass
+            try:
+                from .h2 import Plain
+            except Exception:  # any handler runs only when the try body failed
+                class Plain:
+                    def run(self):
+                        pass
+                class Extra:  # not imported above: the handler's own definition
+                    def run(self):
+                        pass
+            class Local:
+                def run(self):
+                    pass
+            def here():
+                helper()
+                Conn().request()
+        """),
+         "pkg/_sync/h2.py": dedent("""
+            class Conn:
+                def __enter__(self) -> "Conn":
+                    return self
+                def __exit__(self, *a):
+                    pass
+                def request(self):
+                    pass
+            class Plain:
+                def run(self):
+                    pass
+            def helper():
+                pass
+        """),
+         "t.py": dedent("""
+            import pkg
+            def test():
+                with pkg.Conn() as conn:
+                    conn.request()
+                c = pkg.Conn()
+                c.request()
+                pkg.Plain().run()
+                pkg.Local().run()
+                pkg.Extra().run()
+        """)},
+        expect={("t.test", "pkg._sync.h2.Conn.request", RULE), ("t.test", "pkg._sync.h2.Conn.__enter__", RULE),
+                ("pkg._sync.here", "pkg._sync.h2.helper", RULE), ("pkg._sync.here", "pkg._sync.h2.Conn.request", RULE),
+                ("t.test", "pkg._sync.h2.Plain.run", RULE), ("t.test", "pkg._sync.Local.run", RULE),
+                ("t.test", "pkg._sync.Extra.run", RULE)},
+        forbid={("t.test", "pkg._sync.Conn.__init__"), ("t.test", "pkg._sync.Conn"),
+                ("pkg._sync.here", "pkg._sync.helper"), ("pkg._sync.here", "pkg._sync.Conn.__init__"),
+                ("t.test", "pkg._sync.Plain.run")},
+    ),
+    "an_annotated_parameter_is_its_first_argument_whatever_its_metadata_holds": Case(
+        {"m.py": dedent('''
+            from typing import Annotated, Literal
+            import typing
+            class Doc:
+                def __init__(self, text):
+                    self.text = text
+            class Router:
+                def route(self):
+                    pass
+            class Other:
+                def route(self):
+                    pass
+            def include(router: Annotated[Router, Doc("""
+                # Example
+                `app.include(router)`
+            """)], mode: Literal["#", "a#b#param0"] = "#"):
+                router.route()
+                mode.upper()
+            def plain(router: typing.Annotated[Router, 1]):
+                router.route()
+        ''')},
+        expect={("m.include", "m.Router.route", RULE), ("m.plain", "m.Router.route", RULE)},
+        forbid={("m.include", "m.Other.route"), ("m.plain", "m.Other.route")},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_issue34_round4(tmp_path, name):
+    case = CASES[name]
+    check(index_graph(tmp_path, case.files), case)

@@ -27,6 +27,9 @@ development dependency only, imported inside :func:`jedi_answers`. The method:
    decorators (the wrapper it returns): Jedi's goto names the ``def`` as written, while the call runs
    what the decorator returned. A ``def`` under ``if TYPE_CHECKING:`` (a declaration for type checkers,
    which Jedi prefers, as it prefers a stub) also accepts the run-time definition of the same name.
+   A ``.pyi`` stub's definition that no run-time file defines under its qualified name (Jedi's goto
+   then answers the stub) accepts the one run-time definition of the same class and member name in its
+   package (:mod:`lore.bench._jedi_conventions`; scored beside as ``before_third_round``).
 5. **Lore's answer** at the same site: the ``symbol_refs`` rows at that line and column whose callee text
    ends with the called name (not with ``name()``: that row calls what the sampled call returned, as a
    decorator factory's result is called with the function it decorates).
@@ -47,7 +50,15 @@ import time
 from pathlib import Path
 
 from ..errors import LoreError
-from ._jedi_conventions import SourceFacts, runtime_twins, source_facts, through_import, wrappers
+from ._jedi_conventions import (
+    SourceFacts,
+    runtime_by_tail,
+    runtime_twins,
+    source_facts,
+    stub_twins,
+    through_import,
+    wrappers,
+)
 from ._jedi_projects import HELD_OUT, PROJECTS, SECOND_HELD_OUT, SECOND_TUNING, Project  # noqa: F401 (re-exported)
 from ._jedi_score import CallSite, Judgement, Tally, flat_metrics, format_report, score  # noqa: F401 (re-exported)
 from ._rule_share import (
@@ -264,6 +275,8 @@ class LoreView:
         self.bases = bases
         self.root = Path(root) if root is not None else None
         self.later_conventions = True  # decorator wrappers and TYPE_CHECKING twins accepted (False: as before)
+        self.third_conventions = True  # a stub-only declaration's run-time twin accepted (issue 34's third round)
+        self._by_tail: dict | None = None
         self._lines: dict[str, list[str]] = {}
         self._source_facts: dict[str, SourceFacts] = {}
         self.by_pos: dict[tuple[str, int, int], list[LoreSite]] = {}
@@ -302,6 +315,12 @@ class LoreView:
         """``sid``, and for a class its own or first inherited ``__init__`` (lore's ``extends`` edges); for a
         decorated function, the functions defined inside its decorators (the wrappers they return)."""
         r = self.symbols.get(sid)
+        if r is not None and self.later_conventions and self.third_conventions and r.path.endswith(".pyi"):
+            if self._by_tail is None:
+                self._by_tail = runtime_by_tail(self.symbols)
+            twins = stub_twins(self.symbols, self._by_tail, r)
+            if twins:
+                return frozenset({sid}).union(*(self.accepted(t) for t in twins))
         if r is not None and r.kind in ("function", "method") and self.later_conventions:
             facts = self._facts(r.path)
             return frozenset({sid, *wrappers(self.symbols, r, facts), *runtime_twins(self.defs_in_file, r, facts)})
@@ -458,7 +477,7 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
     cache = Path(cache) if cache else cache_dir()
     work = cache / "jedi"
     work.mkdir(parents=True, exist_ok=True)
-    overall, overall_stops = Tally(), Tally()
+    overall, overall_stops, overall_before = Tally(), Tally(), Tally()
     out: dict[str, dict] = {}
     for p in projects:
         root = Path(roots[p.name]) if roots and p.name in roots else fetch_sdist(p.sdist, cache)
@@ -472,12 +491,17 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
         with open_index(db, readonly=True) as idx:
             view = LoreView.from_index(idx, root)
         tally = score([judge(s, answers[s.key], view) for s in sample])
+        view.third_conventions = False  # the counting before issue 34's third round, scored beside
+        before = score([judge(s, answers[s.key], view) for s in sample])
         view.later_conventions = False  # the counting before issue 34's second round, scored beside
         stops = score([judge(s, {**answers[s.key], **answers[s.key].get("stub_import_stop", {})}, view)
                        for s in sample])
         overall.add(tally)
         overall_stops.add(stops)
         out[p.name] = {"style": p.style, "sdist": p.sdist.requirement, **tally.as_dict(),
-                       "old_counting": _short(stops)}
-    return {"projects": out, "overall": {**overall.as_dict(), "old_counting": _short(overall_stops)}, "seed": seed, "sites_per_project": sites_per_project,
+                       "old_counting": _short(stops), "before_third_round": _short(before)}
+        overall_before.add(before)
+    return {"projects": out, "overall": {**overall.as_dict(), "old_counting": _short(overall_stops),
+                                          "before_third_round": _short(overall_before)},
+            "seed": seed, "sites_per_project": sites_per_project,
             "jedi": jedi.__version__, "seconds": round(time.perf_counter() - t0, 1)}

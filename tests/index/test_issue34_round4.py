@@ -5,7 +5,8 @@ An import in a ``try:`` body whose handler defines a fallback of the same name (
 HTTP2Connection`` / ``except ImportError: class HTTP2Connection: ...``): the name is what the import
 binds; the fallback binds it only when the try body failed. A parameter annotated ``Annotated[T, ...]``
 is a ``T`` (PEP 593), whatever text its metadata holds (fastapi's ``Doc("# Example ...")``: a ``#`` in
-an annotation was read as TypeScript's contextual-typing mark and stopped the index).
+an annotation was read as TypeScript's contextual-typing mark and stopped the index). ``next(it).m()``
+calls ``m`` of an element of ``it``, as ``x = next(it); x.m()`` already did.
 """
 
 from __future__ import annotations
@@ -104,6 +105,25 @@ CASES: dict[str, Case] = {
         ''')},
         expect={("m.include", "m.Router.route", RULE), ("m.plain", "m.Router.route", RULE)},
         forbid={("m.include", "m.Other.route"), ("m.plain", "m.Other.route")},
+    ),
+    "next_of_an_iterator_in_a_chain_is_its_element": Case(
+        {"m.py": dedent("""
+            from typing import Iterator
+            class A:
+                def run(self):
+                    pass
+            class B:
+                def run(self):
+                    pass
+            def gen() -> Iterator[A]:
+                yield A()
+            def use(xs: list[A]):
+                h = gen()
+                next(h).run()
+                next(iter(xs)).run()
+        """)},
+        expect={("m.use", "m.A.run", RULE)},
+        forbid={("m.use", "m.B.run")},
     ),
 }
 

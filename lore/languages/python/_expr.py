@@ -48,6 +48,10 @@ def dotted(node: _ts.Node | None, src: str | None = None) -> str:
         return f"{obj or '<expr>'}.{attr}"
     if t == "call":
         inner = dotted(node.child_by_field_name("function"), src)
+        if inner == "next":  # next(it) is it.__next__(): the iterator's next element
+            it = first_arg(node, src)
+            if it and "<" not in it:
+                return f"{it}.__next__()"
         return f"{inner}()" if inner else "<expr>()"
     if t == "subscript":  # a container slot: d["a"] -> d['a'], xs[0] -> xs[0]; any other key: d[*]
         sub = node.child_by_field_name("subscript")

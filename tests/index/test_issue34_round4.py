@@ -6,7 +6,9 @@ HTTP2Connection`` / ``except ImportError: class HTTP2Connection: ...``): the nam
 binds; the fallback binds it only when the try body failed. A parameter annotated ``Annotated[T, ...]``
 is a ``T`` (PEP 593), whatever text its metadata holds (fastapi's ``Doc("# Example ...")``: a ``#`` in
 an annotation was read as TypeScript's contextual-typing mark and stopped the index). ``next(it).m()``
-calls ``m`` of an element of ``it``, as ``x = next(it); x.m()`` already did.
+calls ``m`` of an element of ``it``, as ``x = next(it); x.m()`` already did. ``ContextVar[T]``, ``Future[T]``
+and ``Task[T]`` hold a ``T`` (``get()``, ``result()``). ``for k, v in d.items()``, ``for i, x in
+enumerate(xs)`` and ``for a, b in zip(xs, ys)`` bind each name to what it iterates.
 """
 
 from __future__ import annotations
@@ -124,6 +126,69 @@ CASES: dict[str, Case] = {
         """)},
         expect={("m.use", "m.A.run", RULE)},
         forbid={("m.use", "m.B.run")},
+    ),
+    "a_context_variable_or_future_holds_the_value_its_type_argument_names": Case(
+        {"m.py": dedent("""
+            import asyncio
+            from contextvars import ContextVar
+            class AppContext:
+                def copy(self):
+                    pass
+                async def pop(self, exc):
+                    pass
+            class Other:
+                def copy(self):
+                    pass
+                async def pop(self, exc):
+                    pass
+            _cv_app: ContextVar[AppContext] = ContextVar("app")
+            _cv_plain: ContextVar = ContextVar("plain")
+            def current():
+                _cv_app.get().copy()
+                ctx = _cv_app.get(None)
+                ctx.copy()
+                _cv_plain.get().copy()
+            async def done(fut: "asyncio.Future[AppContext]", q: "asyncio.Queue[AppContext]"):
+                await fut.result().pop(None)
+                q.get_nowait().copy()
+        """)},
+        expect={("m.current", "m.AppContext.copy", RULE), ("m.done", "m.AppContext.pop", RULE),
+                ("m.done", "m.AppContext.copy", RULE)},
+        forbid={("m.current", "m.Other.copy"), ("m.done", "m.Other.pop"), ("m.done", "m.Other.copy")},
+    ),
+    "a_loop_over_items_enumerate_or_zip_binds_each_name_to_what_it_iterates": Case(
+        {"m.py": dedent("""
+            from typing import Dict, List
+            class Field:
+                def get_default(self):
+                    pass
+            class Key:
+                def strip_key(self):
+                    pass
+            class Other:
+                def get_default(self):
+                    pass
+                def strip_key(self):
+                    pass
+            def fields(d: Dict[Key, Field], xs: List[Field], ks: List[Key]):
+                for k, v in d.items():
+                    k.strip_key()
+                    v.get_default()
+                for i, x in enumerate(xs):
+                    x.get_default()
+                for a, b in zip(ks, xs):
+                    a.strip_key()
+                    b.get_default()
+                return [f.get_default() for _, f in d.items()]
+            def literal():
+                table = {"a": Field()}
+                for name, field in table.items():
+                    field.get_default()
+        """)},
+        expect={("m.fields", "m.Field.get_default", RULE), ("m.fields", "m.Key.strip_key", RULE),
+                ("m.literal", "m.Field.get_default", RULE)},
+        forbid={("m.fields", "m.Other.get_default"), ("m.fields", "m.Other.strip_key"),
+                ("m.literal", "m.Other.get_default")},
     ),
 }
 

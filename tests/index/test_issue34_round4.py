@@ -8,7 +8,10 @@ is a ``T`` (PEP 593), whatever text its metadata holds (fastapi's ``Doc("# Examp
 an annotation was read as TypeScript's contextual-typing mark and stopped the index). ``next(it).m()``
 calls ``m`` of an element of ``it``, as ``x = next(it); x.m()`` already did. ``ContextVar[T]``, ``Future[T]``
 and ``Task[T]`` hold a ``T`` (``get()``, ``result()``). ``for k, v in d.items()``, ``for i, x in
-enumerate(xs)`` and ``for a, b in zip(xs, ys)`` bind each name to what it iterates.
+enumerate(xs)`` and ``for a, b in zip(xs, ys)`` bind each name to what it iterates. A generic class
+(``Generic[T]``, ``Protocol[T]``, or the type variables of its subscripted bases) read through an
+annotation with arguments (``Stream[TaskGroup]``) or a base given them (``class S(Stream[TaskGroup])``):
+a member typed ``T`` is a ``TaskGroup``.
 """
 
 from __future__ import annotations
@@ -189,6 +192,44 @@ CASES: dict[str, Case] = {
                 ("m.literal", "m.Field.get_default", RULE)},
         forbid={("m.fields", "m.Other.get_default"), ("m.fields", "m.Other.strip_key"),
                 ("m.literal", "m.Other.get_default")},
+    ),
+    "a_generic_class_member_typed_by_its_parameter_is_what_the_argument_names": Case(
+        {"types.py": dedent("""
+            from typing import TypeVar
+            T_co = TypeVar("T_co", covariant=True)
+        """),
+         "m.py": dedent("""
+            from typing import Generic, Protocol, TypeVar
+            from .types import T_co
+            Item = TypeVar("Item")
+            class TaskGroup:
+                def start_soon(self):
+                    pass
+            class Other:
+                def start_soon(self):
+                    pass
+            class Stream(Generic[T_co]):
+                async def receive(self) -> T_co:
+                    ...
+            class Buffered(Stream[Item]):
+                def peek(self) -> Item:
+                    ...
+            class TaskStream(Stream[TaskGroup]):
+                pass
+            class Reader(Protocol[Item]):
+                def read(self) -> "Item":
+                    ...
+            async def streams(s: Stream[TaskGroup], ts: TaskStream, r: Reader[TaskGroup], b: Buffered[TaskGroup],
+                              plain: Stream):
+                (await s.receive()).start_soon()
+                item = await ts.receive()
+                item.start_soon()
+                r.read().start_soon()
+                b.peek().start_soon()
+                (await plain.receive()).start_soon()
+        """)},
+        expect={("m.streams", "m.TaskGroup.start_soon", RULE)},
+        forbid={("m.streams", "m.Other.start_soon")},
     ),
 }
 

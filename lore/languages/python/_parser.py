@@ -47,6 +47,7 @@ from ._iteration import comprehension_for, for_loop, made_from, with_item
 from ._metaclass import METACLASS_ATTR, builds_classes, flush_sets, metaclass_of, on_call
 from ._slots import FILLS as _FILLS
 from ._slots import filled, slots
+from ._typeparams import class_type_params
 
 LANGUAGE = "python"
 # annotations that qualify a name without typing it
@@ -95,6 +96,7 @@ class _Extractor:
         self.setters: set[tuple[int, str]] = set()
         self.pending_sets: list[tuple] = []
         self.fallbacks: set[int] = set()  # start bytes of an import's fallback definitions (_handlers)
+        self.typevars: frozenset[str] | None = None  # names bound by TypeVar(...) here (_typeparams)
 
     # -- records -------------------------------------------------------------------------------
     def run(self) -> ParsedFile:
@@ -202,6 +204,7 @@ class _Extractor:
             if builds_classes(supers, self.src):
                 self.metaclasses.add(local)
             if supers is not None:
+                class_type_params(self, local, supers, row + 1)
                 for arg in supers.named_children:
                     if arg.type == "keyword_argument":
                         continue

@@ -26,8 +26,8 @@ _DECLARERS = frozenset({"Generic", "typing.Generic", "t.Generic", "Protocol", "t
 _MAKERS = frozenset({"TypeVar", "typing.TypeVar", "t.TypeVar", "ParamSpec", "typing.ParamSpec",
                      "TypeVarTuple", "typing.TypeVarTuple", "typing_extensions.TypeVar",
                      "typing_extensions.ParamSpec", "typing_extensions.TypeVarTuple"})
-# how an imported type variable is spelled: T, _T, T_co, KT, VT_co, T_Item, _T_contra
-_SPELLED = re.compile(r"_?(?:[A-Z]{1,2}|T_\w+)(?:_co|_contra)?\Z")
+# how an imported type variable is spelled: T, _T, T_co, KT, VT_co, T1, T_Item, _T_contra (not IO, OS)
+_SPELLED = re.compile(r"_?(?:[A-Z]|[A-Z]T|T\d|T_\w+)(?:_co|_contra)?\Z")
 
 
 def class_type_params(x, local: int, supers: _ts.Node, line: int) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from ...parsers import _ts
 from ...parsers.records import TypeRef
-from ._expr import dotted
+from ._expr import dotted, text
 
 _DEFINITIONS = frozenset({"function_definition", "class_definition", "decorated_definition"})
 
@@ -63,5 +63,5 @@ def _mark_fallbacks(x: Any, clause: _ts.Node, owner: int) -> None:
                 continue
             definition = stmt.child_by_field_name("definition") if stmt.type == "decorated_definition" else stmt
             name = definition.child_by_field_name("name") if definition is not None else None
-            if name is not None and name.text.decode("utf-8", "replace") in imported:
+            if name is not None and text(name, x.src) in imported:
                 x.fallbacks.add(stmt.start_byte)

@@ -138,6 +138,8 @@ def test_symbol_mapping_by_line_then_qualified_name():
     assert view.symbol_for({"path": "m.py", "line": 3, "name": "run", "full_name": ""}) == 2
     assert view.symbol_for({"path": "elsewhere.py", "line": 1, "name": "g", "full_name": "pkg.g"}) == 6
     assert view.symbol_for({"path": "m.py", "line": 40, "name": "nope", "full_name": "x.nope"}) is None
+    # a definition Jedi gives no line for (a name it cannot place in the source): by qualified name only
+    assert view.symbol_for({"path": "m.py", "line": None, "name": "Leaf", "full_name": "m.Leaf"}) == 5
     assert view.accepted(5) == {5, 4}  # a class without __init__ accepts the inherited one
     assert view.accepted(2) == {2}
 

@@ -302,8 +302,8 @@ class LoreView:
     def symbol_for(self, target: dict) -> int | None:
         """The lore symbol of a Jedi definition (``path``, ``line``, ``name``, ``full_name``)."""
         best = None
-        line = target.get("line")
-        for r in self.defs_in_file.get(target.get("path") or "", []) if line is not None else ():  # no line: by name
+        line: int = target.get("line") or 0  # none given: by qualified name only
+        for r in self.defs_in_file.get(target.get("path") or "", []) if line else ():
             if r.name == target["name"] and r.line is not None and r.line <= line <= (r.end_line or r.line):
                 if best is None or (r.line, -r.id) > (best.line, -best.id):
                     best = r

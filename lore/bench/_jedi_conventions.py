@@ -13,6 +13,12 @@ the counting before them beside the main one (``old_counting``):
 * **TYPE_CHECKING declarations.** Jedi prefers ``if TYPE_CHECKING: def f(): ...`` (a declaration for
   type checkers, as a stub is); the run-time definition of the same name in that module counts as its
   answer (:func:`runtime_twins`).
+* **Stub-only declarations** (issue 34's third round). Jedi's goto maps a ``.pyi`` stub's definition to
+  the run-time module of the same name, and answers the stub when that module defines no such name
+  (loguru's ``__init__.pyi`` declares ``class Logger`` while ``__init__.py`` imports ``Logger as
+  _Logger`` from ``._logger``): the one run-time definition of the same class and member name in the
+  stub's package counts as its answer (:func:`stub_twins`). The counting before this round is scored
+  beside it as well.
 """
 
 from __future__ import annotations
@@ -106,3 +112,29 @@ def runtime_twins(defs_in_file: dict, r, facts: SourceFacts) -> list[int]:
     if r.line is None or r.line not in facts.checking:
         return []
     return [d.id for d in defs_in_file.get(r.path, []) if d.qualified_name == r.qualified_name and d.id != r.id]
+
+
+def _tail(symbols: dict, r) -> tuple[str, str, str]:
+    """(top-level package, enclosing class name or '', name) of a definition."""
+    p = symbols.get(r.parent_id) if r.parent_id is not None else None
+    return r.qualified_name.split(".", 1)[0], p.name if p is not None and p.kind == "class" else "", r.name
+
+
+def runtime_by_tail(symbols: dict) -> dict[tuple[str, str, str], list[int]]:
+    """The definitions outside ``.pyi`` stubs, by :func:`_tail` (built once per view)."""
+    out: dict[tuple[str, str, str], list[int]] = {}
+    for r in symbols.values():
+        if r.kind in ("function", "method", "class") and not r.path.endswith(".pyi"):
+            out.setdefault(_tail(symbols, r), []).append(r.id)
+    return out
+
+
+def stub_twins(symbols: dict, by_tail: dict, r) -> list[int]:
+    """For a definition in a ``.pyi`` stub that no run-time file defines under its qualified name, the one
+    run-time definition of the same class and member name in its package (none when several are)."""
+    if not r.path.endswith(".pyi"):
+        return []
+    twins = by_tail.get(_tail(symbols, r), [])
+    if any(symbols[t].qualified_name == r.qualified_name for t in twins):
+        return []  # a run-time definition of that name exists: Jedi's goto maps the stub to it
+    return twins if len(twins) == 1 else []

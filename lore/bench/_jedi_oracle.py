@@ -27,6 +27,9 @@ development dependency only, imported inside :func:`jedi_answers`. The method:
    decorators (the wrapper it returns): Jedi's goto names the ``def`` as written, while the call runs
    what the decorator returned. A ``def`` under ``if TYPE_CHECKING:`` (a declaration for type checkers,
    which Jedi prefers, as it prefers a stub) also accepts the run-time definition of the same name.
+   A ``.pyi`` stub's definition that no run-time file defines under its qualified name (Jedi's goto
+   then answers the stub) accepts the one run-time definition of the same class and member name in its
+   package (:mod:`lore.bench._jedi_conventions`; scored beside as ``before_third_round``).
 5. **Lore's answer** at the same site: the ``symbol_refs`` rows at that line and column whose callee text
    ends with the called name (not with ``name()``: that row calls what the sampled call returned, as a
    decorator factory's result is called with the function it decorates).
@@ -44,11 +47,19 @@ import ast
 import json
 import random
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import LoreError
-from ._jedi_conventions import SourceFacts, runtime_twins, source_facts, through_import, wrappers
+from ._jedi_conventions import (
+    SourceFacts,
+    runtime_by_tail,
+    runtime_twins,
+    source_facts,
+    stub_twins,
+    through_import,
+    wrappers,
+)
+from ._jedi_projects import HELD_OUT, PROJECTS, SECOND_HELD_OUT, SECOND_TUNING, Project  # noqa: F401 (re-exported)
 from ._jedi_score import CallSite, Judgement, Tally, flat_metrics, format_report, score  # noqa: F401 (re-exported)
 from ._rule_share import (
     NAME_GUESSES,
@@ -59,7 +70,7 @@ from ._rule_share import (
     strength_of,
     symbol_rows,
 )
-from ._sdist import Sdist, cache_dir, fetch_sdist
+from ._sdist import cache_dir, fetch_sdist
 
 # Bumped when Jedi's answers are asked differently (the cached answers of an older method are not reused):
 # "stubs" follows a re-exporting import Jedi stops at after mapping a ``.pyi`` stub back to its source.
@@ -74,76 +85,6 @@ class JediMissingError(LoreError):
 
     def __init__(self) -> None:
         super().__init__("the Jedi agreement benchmark needs jedi: pip install jedi (or pip install -e .[dev])")
-
-
-@dataclass(frozen=True)
-class Project:
-    """A project to judge: a pinned sdist, its style, and where its importable sources are."""
-
-    name: str
-    style: str
-    sdist: Sdist
-    source_dirs: tuple[str, ...] = ("",)  # relative to the sdist root: "src" for a src layout
-
-
-PROJECTS: tuple[Project, ...] = (
-    Project("flask", "web framework",
-            Sdist("flask", "3.1.0", "flask-3.1.0.tar.gz",
-                  "5f873c5184c897c8d9d1b05df1e3d01b14910ce69607a117bd3277098a5836ac"), ("src",)),
-    Project("click", "CLI library",
-            Sdist("click", "8.1.8", "click-8.1.8.tar.gz",
-                  "ed53c9d8990d83c2a27deae68e4ee337473f6330c040a31d4225c9574d16096a"), ("src",)),
-    Project("networkx", "scientific library",
-            Sdist("networkx", "3.6.1", "networkx-3.6.1.tar.gz",
-                  "26b7c357accc0c8cde558ad486283728b65b6a95d85ee1cd66bafab4c8168509"), ("",)),
-)
-# Never read while the resolver was tuned (the three above were: their misses were read and fixed), so
-# agreement on these is the held-out figure. An HTTP client of the classic style and a terminal
-# rendering library built on many small classes and protocols.
-HELD_OUT: tuple[Project, ...] = (
-    Project("requests", "HTTP client (held out)",
-            Sdist("requests", "2.32.3", "requests-2.32.3.tar.gz",
-                  "55365417734eb18255590a9ff9eb97e9e1da868d4ccd6402399eaf68af20a760"), ("src",)),
-    Project("rich", "terminal rendering library (held out)",
-            Sdist("rich", "13.9.4", "rich-13.9.4.tar.gz",
-                  "439594978a49a09530cff7ebc4b5c7103ef57baf48d5ea3184f21d9a2befa098"), ("",)),
-)
-# Issue 34's round: the five whose misses issue 34 read (now tuning projects), and five chosen before any
-# of its rules was written and never read while tuning (the held-out figure of that round).
-SECOND_TUNING: tuple[Project, ...] = (
-    Project("attrs", "class-building library",
-            Sdist("attrs", "24.2.0", "attrs-24.2.0.tar.gz",
-                  "5cfb1b9148b5b086569baec03f20d7b6bf3bcacc9a42bebf87ffaaca362f6346"), ("src",)),
-    Project("werkzeug", "WSGI toolkit",
-            Sdist("werkzeug", "3.1.3", "werkzeug-3.1.3.tar.gz",
-                  "60723ce945c19328679790e3282cc758aa4a6040e4bb330f53d30fa546d44746"), ("src",)),
-    Project("jinja2", "template engine",
-            Sdist("jinja2", "3.1.4", "jinja2-3.1.4.tar.gz",
-                  "4a3aee7acbbe7303aede8e9648d13b8bf88a429282aa6122a993f0ac800cb369"), ("src",)),
-    Project("marshmallow", "serialization library",
-            Sdist("marshmallow", "3.23.1", "marshmallow-3.23.1.tar.gz",
-                  "3a8dfda6edd8dcdbf216c0ede1d1e78d230a6dc9c5a088f58c4083b974a0d468"), ("src",)),
-    Project("pluggy", "plugin system",
-            Sdist("pluggy", "1.5.0", "pluggy-1.5.0.tar.gz",
-                  "2cffa88e94fdc978c4c574f15f9e59b7f4201d439195c3715ca9e2486f1d0cf1"), ("src",)),
-)
-SECOND_HELD_OUT: tuple[Project, ...] = (
-    Project("starlette", "ASGI framework (held out, round 2)",
-            Sdist("starlette", "0.41.3", "starlette-0.41.3.tar.gz",
-                  "0e4ab3d16522a255be6b28260b938eae2482f98ce5cc934cb08dce8dc3ba5835"), ("",)),
-    Project("structlog", "structured logging (held out, round 2)",
-            Sdist("structlog", "24.4.0", "structlog-24.4.0.tar.gz",
-                  "b27bfecede327a6d2da5fbc96bd859f114ecc398a6389d664f62085ee7ae6fc4"), ("src",)),
-    Project("tomlkit", "TOML document model (held out, round 2)",
-            Sdist("tomlkit", "0.13.2", "tomlkit-0.13.2.tar.gz",
-                  "fff5fe59a87295b278abd31bec92c15d9bc4a06885ab12bcea52c71119392e79"), ("",)),
-    Project("cattrs", "typed (un)structuring (held out, round 2)",
-            Sdist("cattrs", "24.1.2", "cattrs-24.1.2.tar.gz",
-                  "8028cfe1ff5382df59dd36474a86e02d817b06eaf8af84555441bac915d2ef85"), ("src",)),
-    Project("anyio", "async compatibility layer (held out, round 2)",
-            Sdist("anyio", "4.6.2", "anyio-4.6.2.tar.gz",
-                  "f72a7bb3dd0752b3bd8b17a844a019d7fbf6ae218c588f4f9ba1b2f600b12347"), ("src",)),
-)
 
 
 def _char_col(line_text: str, byte_col: int) -> int:
@@ -334,6 +275,8 @@ class LoreView:
         self.bases = bases
         self.root = Path(root) if root is not None else None
         self.later_conventions = True  # decorator wrappers and TYPE_CHECKING twins accepted (False: as before)
+        self.third_conventions = True  # a stub-only declaration's run-time twin accepted (issue 34's third round)
+        self._by_tail: dict | None = None
         self._lines: dict[str, list[str]] = {}
         self._source_facts: dict[str, SourceFacts] = {}
         self.by_pos: dict[tuple[str, int, int], list[LoreSite]] = {}
@@ -359,8 +302,9 @@ class LoreView:
     def symbol_for(self, target: dict) -> int | None:
         """The lore symbol of a Jedi definition (``path``, ``line``, ``name``, ``full_name``)."""
         best = None
-        for r in self.defs_in_file.get(target.get("path") or "", []):
-            if r.name == target["name"] and r.line is not None and r.line <= target["line"] <= (r.end_line or r.line):
+        line: int = target.get("line") or 0  # none given: by qualified name only
+        for r in self.defs_in_file.get(target.get("path") or "", []) if line else ():
+            if r.name == target["name"] and r.line is not None and r.line <= line <= (r.end_line or r.line):
                 if best is None or (r.line, -r.id) > (best.line, -best.id):
                     best = r
         if best is not None:
@@ -372,6 +316,12 @@ class LoreView:
         """``sid``, and for a class its own or first inherited ``__init__`` (lore's ``extends`` edges); for a
         decorated function, the functions defined inside its decorators (the wrappers they return)."""
         r = self.symbols.get(sid)
+        if r is not None and self.later_conventions and self.third_conventions and r.path.endswith(".pyi"):
+            if self._by_tail is None:
+                self._by_tail = runtime_by_tail(self.symbols)
+            twins = stub_twins(self.symbols, self._by_tail, r)
+            if twins:
+                return frozenset({sid}).union(*(self.accepted(t) for t in twins))
         if r is not None and r.kind in ("function", "method") and self.later_conventions:
             facts = self._facts(r.path)
             return frozenset({sid, *wrappers(self.symbols, r, facts), *runtime_twins(self.defs_in_file, r, facts)})
@@ -528,7 +478,7 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
     cache = Path(cache) if cache else cache_dir()
     work = cache / "jedi"
     work.mkdir(parents=True, exist_ok=True)
-    overall, overall_stops = Tally(), Tally()
+    overall, overall_stops, overall_before = Tally(), Tally(), Tally()
     out: dict[str, dict] = {}
     for p in projects:
         root = Path(roots[p.name]) if roots and p.name in roots else fetch_sdist(p.sdist, cache)
@@ -542,12 +492,17 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
         with open_index(db, readonly=True) as idx:
             view = LoreView.from_index(idx, root)
         tally = score([judge(s, answers[s.key], view) for s in sample])
+        view.third_conventions = False  # the counting before issue 34's third round, scored beside
+        before = score([judge(s, answers[s.key], view) for s in sample])
         view.later_conventions = False  # the counting before issue 34's second round, scored beside
         stops = score([judge(s, {**answers[s.key], **answers[s.key].get("stub_import_stop", {})}, view)
                        for s in sample])
         overall.add(tally)
         overall_stops.add(stops)
         out[p.name] = {"style": p.style, "sdist": p.sdist.requirement, **tally.as_dict(),
-                       "old_counting": _short(stops)}
-    return {"projects": out, "overall": {**overall.as_dict(), "old_counting": _short(overall_stops)}, "seed": seed, "sites_per_project": sites_per_project,
+                       "old_counting": _short(stops), "before_third_round": _short(before)}
+        overall_before.add(before)
+    return {"projects": out, "overall": {**overall.as_dict(), "old_counting": _short(overall_stops),
+                                          "before_third_round": _short(overall_before)},
+            "seed": seed, "sites_per_project": sites_per_project,
             "jedi": jedi.__version__, "seconds": round(time.perf_counter() - t0, 1)}

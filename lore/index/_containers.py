@@ -38,6 +38,8 @@ MANAGERS = frozenset({"AbstractContextManager", "AbstractAsyncContextManager", "
 # what a ``with`` statement may enter: a manager, or the generator a ``@contextmanager`` function
 # returns (``-> Iterator[Conn]``): entering gives the one element it yields
 _ENTERED = MANAGERS | frozenset({"Iterator", "Generator", "AsyncIterator", "AsyncGenerator"})
+# holders of one value of the standard library: what ``get()`` / ``result()`` give (``ContextVar[AppContext]``)
+HOLDERS = frozenset({"ContextVar", "Future", "Task"})
 MAPPINGS = frozenset({
     "dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict", "ChainMap",
     "Map", "HashMap", "LinkedHashMap", "TreeMap", "SortedMap", "NavigableMap", "ConcurrentMap", "ConcurrentHashMap",
@@ -48,6 +50,7 @@ _ITEM = frozenset({  # give one element (Java: get, peek, poll, getFirst ...; an
     "__getitem__", "pop", "popleft", "get", "setdefault", "getOrDefault", "peek", "poll", "pollFirst", "pollLast",
     "peekFirst", "peekLast", "getFirst", "getLast", "removeFirst", "removeLast", "first", "last", "element",
     "find", "findLast", "at", "shift",  # ECMAScript's Array
+    "get_nowait", "result",  # Python's asyncio.Queue; a Future's or Task's result (see HOLDERS)
 })
 
 
@@ -63,7 +66,7 @@ def shape(container: str, args: list[str]) -> tuple[str, str] | None:
     (('Token', 'Token'), None)
     """
     last = container.rsplit(".", 1)[-1]
-    if last in MANAGERS and args:
+    if (last in MANAGERS or last in HOLDERS) and args:
         return args[0], args[0]
     if last in SEQUENCES and args:
         if last in ("tuple", "Tuple") and (len(args) != 2 or args[1] != "..."):

@@ -66,10 +66,10 @@ class LookupMixin(MembersMixin):
 
     def _module_member(self, mod_id: int, name: str, depth: int) -> tuple[Value, str] | None:
         kids = self.children.get(mod_id, {}).get(name)
-        if kids:
+        file_id = self.module_file.get(mod_id)
+        if kids and not self._skipped_def(file_id, kids[-1]):
             kid = self._merged_function(kids)
             return self.decorated_value(kid) or (("sym", kid), "import")
-        file_id = self.module_file.get(mod_id)
         if file_id is None and self.syms[mod_id].kind == "namespace":  # its imports and bindings (C++, Rust, TS)
             file_id = self.syms[mod_id].file_id
         c = self.ctx(file_id)
@@ -96,6 +96,17 @@ class LookupMixin(MembersMixin):
             if funcs:
                 return funcs[-1]
         return last
+
+    def _skipped_def(self, file_id: int | None, sym_id: int) -> bool:
+        """Whether definition ``sym_id`` of a module may not bind its name there: one in a branch a default
+        build skips (C), or the fallback of an import (Python); the module's scope table then decides."""
+        c = self.ctx(file_id)
+        skipped = c.cands.skipped if c is not None else None
+        if skipped is None:  # no definition of the file sits in such a branch
+            return False
+        local = c.local_of.get(sym_id)  # type: ignore[union-attr]
+        cond = c.pf.symbols[local].condition if local is not None else ""  # type: ignore[union-attr]
+        return bool(cond) and skipped(cond)
 
     def namespace_member(self, ns_id: int, name: str, depth: int) -> tuple[Value, str] | None:
         """``name`` in another block of the same namespace path (``namespace geo {`` in several files)."""

@@ -253,7 +253,10 @@ class ValuesMixin(GenericsMixin, WorldCore):
                           lambda: self._contextual_value(c, scope, spec, line, 0))
 
     def _contextual_value(self, c: FileCtx, scope: int, spec: str, line: int, depth: int) -> tuple[Value, str] | None:
-        head, how, param = spec.rsplit(CONTEXT_MARK, 2)
+        parts = spec.rsplit(CONTEXT_MARK, 2)
+        if len(parts) != 3 or not parts[2][len("param"):].isdigit():  # a '#' of other text: Literal["#"]
+            return None
+        head, how, param = parts
         j = int(param[len("param"):])
         if how == "call":
             typed = self.type_value(c, scope, head, depth + 1)

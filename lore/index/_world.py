@@ -76,6 +76,11 @@ class _ScopeTable(dict):
         self._symbols = symbols
         self._skipped = skipped
 
+    @property
+    def skipped(self) -> Callable[[str], bool] | None:
+        """Whether a definition's condition is skipped; ``None`` when no definition of the file has one."""
+        return self._skipped
+
     def __missing__(self, scope: int) -> dict[str, list[tuple[int, str, object]]]:
         got: dict[str, list[tuple[int, str, object]]] = {}
         for name, line, what, payload in self._by_scope.pop(scope, ()):  # not needed once tabled
@@ -96,11 +101,13 @@ class _ScopeTable(dict):
     def _built(self, cands: list[tuple[int, str, object]]) -> list[tuple[int, str, object]]:
         """C: a definition in a preprocessor branch a default build skips (``#ifdef _WIN32``; see
         ``LanguageRules.skipped_branch``) does not bind its name where the scope defines it again in a
-        compiled branch (``#else``). Decided when the table is first read, once the whole index is loaded."""
+        compiled branch (``#else``), or imports it (Python: the fallback of an import that failed).
+        Decided when the table is first read, once the whole index is loaded."""
         assert self._skipped is not None
         syms = self._symbols
         skip = [c for c in cands if c[1] == "def" and syms[c[2]].condition and self._skipped(syms[c[2]].condition)]  # type: ignore[index,call-overload]
-        if not skip or not any(c[1] == "def" and c not in skip for c in cands):
+        # an import binds it too: Python's ``try: from .h2 import C`` / ``except ImportError: class C``
+        if not skip or not any(c[1] in ("def", "import") and c not in skip for c in cands):
             return cands
         return [c for c in cands if c not in skip]
 
@@ -135,7 +142,7 @@ class FileCtx:
                 by_scope[imp.owner].append((ib.name, imp.line, "import", ib))
         # per scope: name -> [(line, what, payload)] of everything that binds the name there; the hot
         # lookups index it directly (``c.cands[scope]``), a scope's table built on its first read
-        has_branches = skipped is not None and any(s.condition for s in pf.symbols)  # C/C++ only
+        has_branches = skipped is not None and any(s.condition for s in pf.symbols)  # C/C++, Python fallbacks
         self.cands = _ScopeTable(by_scope, pf.symbols, skipped if has_branches else None)
 
     def candidates(self, scope: int) -> dict[str, list[tuple[int, str, object]]]:

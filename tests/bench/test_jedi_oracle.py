@@ -138,6 +138,8 @@ def test_symbol_mapping_by_line_then_qualified_name():
     assert view.symbol_for({"path": "m.py", "line": 3, "name": "run", "full_name": ""}) == 2
     assert view.symbol_for({"path": "elsewhere.py", "line": 1, "name": "g", "full_name": "pkg.g"}) == 6
     assert view.symbol_for({"path": "m.py", "line": 40, "name": "nope", "full_name": "x.nope"}) is None
+    # a definition Jedi gives no line for (a name it cannot place in the source): by qualified name only
+    assert view.symbol_for({"path": "m.py", "line": None, "name": "Leaf", "full_name": "m.Leaf"}) == 5
     assert view.accepted(5) == {5, 4}  # a class without __init__ accepts the inherited one
     assert view.accepted(2) == {2}
 
@@ -173,6 +175,34 @@ def test_a_type_checking_declaration_accepts_the_runtime_definition(tmp_path):
     assert view.accepted(2) == {2}  # the run-time definition does not accept the declaration
     view.later_conventions = False
     assert view.accepted(1) == {1}
+
+
+def test_a_stub_only_declaration_accepts_its_one_runtime_twin():
+    """loguru's ``__init__.pyi`` declares ``class Logger``; the run-time class is ``_logger.Logger`` (imported
+    as ``_Logger``): Jedi's goto finds no run-time ``loguru.Logger`` and answers the stub."""
+    def sym(sid, name, qn, kind, path, parent=None):
+        return Sym(sid, name, qn, kind, path, sid, sid, "", "", 0, 1, parent)
+
+    symbols = {1: sym(1, "Logger", "loguru.Logger", "class", "loguru/__init__.pyi"),
+               2: sym(2, "remove", "loguru.Logger.remove", "method", "loguru/__init__.pyi", 1),
+               3: sym(3, "Logger", "loguru._logger.Logger", "class", "loguru/_logger.py"),
+               4: sym(4, "remove", "loguru._logger.Logger.remove", "method", "loguru/_logger.py", 3),
+               5: sym(5, "add", "loguru.Logger.add", "method", "loguru/__init__.pyi", 1),
+               6: sym(6, "Handler", "loguru._a.Handler", "class", "loguru/_a.py"),
+               7: sym(7, "add", "loguru._a.Handler.add", "method", "loguru/_a.py", 6),
+               8: sym(8, "Core", "loguru.Core", "class", "loguru/__init__.pyi"),
+               9: sym(9, "remove", "loguru.Core.remove", "method", "loguru/__init__.pyi", 8),
+               10: sym(10, "Core", "loguru.Core", "class", "loguru/__init__.py"),
+               11: sym(11, "remove", "loguru.Core.remove", "method", "loguru/__init__.py", 10),
+               12: sym(12, "Core", "loguru._b.Core", "class", "loguru/_b.py"),
+               13: sym(13, "remove", "loguru._b.Core.remove", "method", "loguru/_b.py", 12)}
+    view = jo.LoreView(symbols, [], {})
+    assert view.accepted(2) == {2, 4}
+    assert view.accepted(5) == {5}  # Logger has no run-time add: another class's add is not it
+    assert view.accepted(9) == {9}  # a run-time loguru.Core exists: Jedi maps the stub there itself
+    assert view.accepted(4) == {4}  # the run-time definition does not accept the stub
+    view.third_conventions = False  # the counting before issue 34's third round
+    assert view.accepted(2) == {2}
 
 
 def test_a_class_with_overloaded_init_accepts_every_init():

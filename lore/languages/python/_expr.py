@@ -48,6 +48,10 @@ def dotted(node: _ts.Node | None, src: str | None = None) -> str:
         return f"{obj or '<expr>'}.{attr}"
     if t == "call":
         inner = dotted(node.child_by_field_name("function"), src)
+        if inner == "next":  # next(it) is it.__next__(): the iterator's next element
+            it = first_arg(node, src)
+            if it and "<" not in it:
+                return f"{it}.__next__()"
         return f"{inner}()" if inner else "<expr>()"
     if t == "subscript":  # a container slot: d["a"] -> d['a'], xs[0] -> xs[0]; any other key: d[*]
         sub = node.child_by_field_name("subscript")
@@ -158,6 +162,22 @@ def alternatives(node: _ts.Node) -> list[_ts.Node]:
         else:
             out.append(n)
     return out if len(out) <= MAX_ALTERNATIVES else []
+
+
+ANNOTATED = ("Annotated[", "typing.Annotated[", "t.Annotated[", "typing_extensions.Annotated[")
+
+
+def unannotated(annotation: _ts.Node, src: str | None) -> str:
+    """The text of ``T`` in an annotation ``Annotated[T, ...]`` (PEP 593: the metadata is for other tools,
+    and may hold any text: ``Doc("# Example")``); ``''`` when there is none."""
+    inner = annotation.named_child(0) if annotation.type == "type" and annotation.named_child_count else annotation
+    first = None
+    if inner.type == "generic_type":
+        params = next((c for c in inner.named_children if c.type == "type_parameter"), None)
+        first = params.named_child(0) if params is not None and params.named_child_count else None
+    elif inner.type == "subscript":
+        first = inner.child_by_field_name("subscript")
+    return text(first, src) if first is not None else ""
 
 
 def cast_type(call: _ts.Node) -> str:

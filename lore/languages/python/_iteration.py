@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...parsers import _ts
 from ...parsers.records import Binding, Call
-from ._expr import COMPREHENSIONS, dotted, each_path, first_arg, text
+from ._expr import COMPREHENSIONS, dotted, each_path, first_arg, text, value_path
 from ._slots import slots
 
 # builtins whose result iterates the elements of their first argument (the resolver checks the name
@@ -57,6 +57,8 @@ def for_loop(x, node: _ts.Node, owner: int) -> None:
         slots(x, owner, name, iterable, line, None)
         x.pf.bindings.append(Binding(owner, text(target, x.src), line, alias_of=f"{name}[*]"))
         return
+    if iterable is not None and target is not None and target.type in _TUPLES:
+        unpacked(x, owner, target, iterable, iterable.start_point[0] + 1, 0)
     path = _iterable(x, owner, iterable) if iterable is not None else ""
     if iterable is None or not path or ("<" in path and not path.startswith("<lit:")):
         return
@@ -76,6 +78,9 @@ def comprehension_for(x, node: _ts.Node, owner: int) -> None:
     target = node.child_by_field_name("left")
     iterable = node.child_by_field_name("right")
     comp = node.parent
+    if target is not None and iterable is not None and comp is not None and target.type in _TUPLES:
+        unpacked(x, owner, target, iterable, comp.start_point[0] + 1, comp.end_point[0] + 1)
+        return
     if target is None or iterable is None or comp is None or target.type != "identifier":
         return
     path = _iterable(x, owner, iterable)
@@ -88,6 +93,43 @@ def comprehension_for(x, node: _ts.Node, owner: int) -> None:
         return
     x.pf.bindings.append(Binding(owner, text(target, x.src), line, value=f"{path}.__iter__().__next__",
                                     until=comp.end_point[0] + 1))
+
+_TUPLES = frozenset({"pattern_list", "tuple_pattern"})
+
+
+def unpacked(x, owner: int, target: _ts.Node, iterable: _ts.Node, line: int, until: int) -> None:
+    """``for k, v in d.items()`` (a key and a value of ``d``), ``for i, x in enumerate(xs)`` (an element of
+    ``xs``), ``for a, b in zip(xs, ys)`` (an element of each): each name bound to what it iterates, on the
+    comprehension's lines only (``until``) or from the loop on."""
+    names = target.named_children
+    if iterable.type != "call" or any(n.type != "identifier" for n in names):
+        return
+    fn = iterable.child_by_field_name("function")
+    args = iterable.child_by_field_name("arguments")
+    if fn is None or args is None or args.type != "argument_list":
+        return
+    given = [a for a in args.named_children if a.type != "comment"]
+    paths = [value_path(a, x.src) if a.type in ("identifier", "attribute", "subscript") else "" for a in given]
+    pairs: list[tuple[_ts.Node, str, str]] = []  # (name, container path, method giving its elements)
+    if fn.type == "attribute" and not given and len(names) == 2 \
+            and text(fn.child_by_field_name("attribute"), x.src) == "items":
+        mapping = dotted(fn.child_by_field_name("object"), x.src)
+        pairs = [(names[0], mapping, "keys"), (names[1], mapping, "values")]
+    elif fn.type == "identifier" and len(given) == 1 and len(names) == 2 and text(fn, x.src) == "enumerate":
+        pairs = [(names[1], paths[0], "")]
+    elif fn.type == "identifier" and len(given) == len(names) and text(fn, x.src) == "zip":
+        pairs = [(n, path, "") for n, path in zip(names, paths, strict=True)]
+    for name, path, method in pairs:
+        if not path or "<" in path or "(" in path:
+            continue
+        if (owner, path) in x.containers:  # a literal made here: any of its slots (a dict's keys are not)
+            if method != "keys":
+                x.pf.bindings.append(Binding(owner, text(name, x.src), line, alias_of=f"{path}[*]", until=until))
+            continue
+        each = f"{path}.{method}()" if method else path
+        x.pf.bindings.append(Binding(owner, text(name, x.src), line, value=f"{each}.__iter__().__next__",
+                                     until=until))
+
 
 def _made_here(x, owner: int, path: str) -> bool:
     """Whether ``path`` names a literal list / tuple / set made in this scope, or ``self.xs`` made in this

@@ -24,6 +24,7 @@ from ...parsers._common import clip_signature, query_source
 from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
 from ._delegates import DELEGATE_ATTR
 from ._expr import (
+    ANNOTATED,
     COMPREHENSIONS,
     alternatives,
     call_args,
@@ -38,13 +39,16 @@ from ._expr import (
     result_bindings,
     text,
     type_names,
+    unannotated,
     unpacked_call,
     value_path,
 )
+from ._handlers import except_clause
 from ._iteration import comprehension_for, for_loop, made_from, with_item
 from ._metaclass import METACLASS_ATTR, builds_classes, flush_sets, metaclass_of, on_call
 from ._slots import FILLS as _FILLS
 from ._slots import filled, slots
+from ._typeparams import class_type_params
 
 LANGUAGE = "python"
 # annotations that qualify a name without typing it
@@ -92,6 +96,8 @@ class _Extractor:
         self.metaclasses: set[int] = set()  # class locals deriving from ``type`` (see _metaclass)
         self.setters: set[tuple[int, str]] = set()
         self.pending_sets: list[tuple] = []
+        self.fallbacks: set[int] = set()  # start bytes of an import's fallback definitions (_handlers)
+        self.typevars: frozenset[str] | None = None  # names bound by TypeVar(...) here (_typeparams)
 
     # -- records -------------------------------------------------------------------------------
     def run(self) -> ParsedFile:
@@ -188,6 +194,8 @@ class _Extractor:
         # positional: the constructor of a record is a hot path (40,000 definitions on Django)
         sym = Symbol(name, f"{sym_parent.qualified_name}.{name}", kind, owner, row + 1, end_row + 1, col, end_col,
                      signature, docstring(body), [], "", decorators, exported)
+        if self.fallbacks and (decorated or node).start_byte in self.fallbacks:
+            sym.condition = "0"  # bound only when the import it stands in for fails
         symbols.append(sym)
         if kind == "class":
             supers = node.child_by_field_name("superclasses")
@@ -197,6 +205,7 @@ class _Extractor:
             if builds_classes(supers, self.src):
                 self.metaclasses.add(local)
             if supers is not None:
+                class_type_params(self, local, supers, row + 1)
                 for arg in supers.named_children:
                     if arg.type == "keyword_argument":
                         continue
@@ -272,6 +281,8 @@ class _Extractor:
                 else:
                     continue
                 annotation = text(ptype, self.src) if ptype is not None else ""
+                if annotation.startswith(ANNOTATED):
+                    annotation = unannotated(ptype, self.src)  # type: ignore[arg-type]
                 sym.params.append((pname, annotation))
                 for tname, tnode, _primary in type_names(ptype):
                     self.pf.type_refs.append(
@@ -512,13 +523,5 @@ class _Extractor:
             self.pf.calls.append(Call(owner, path, expr.start_point[0] + 1, expr.start_point[1], "raise"))
 
     def _except(self, node: _ts.Node, owner: int) -> None:
-        value = node.child_by_field_name("value")
-        if value is None:
-            return
-        expr = value.named_child(0) if value.type == "as_pattern" and value.named_child_count else value
-        nodes = expr.named_children if expr.type == "tuple" else [expr]
-        for t in nodes:
-            name = dotted(t, self.src)
-            if name and "<" not in name and "(" not in name:
-                self.pf.type_refs.append(TypeRef(owner, name, "isinstance", t.start_point[0] + 1, t.start_point[1]))
+        except_clause(self, node, owner)
 

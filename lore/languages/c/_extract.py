@@ -148,6 +148,15 @@ class CExtractor(Extractor):
     def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
         return type_names(node, self.type_name_nodes, frozenset(), self.spell)
 
+    def add_types(self, owner: int, node: _ts.Node | None, kind: str) -> None:
+        if self.grammar != "c":
+            super().add_types(owner, node, kind)
+            return
+        # C's grammar has no generic argument lists: every name keeps the position's kind, without the walks
+        # that look for one (Extractor.add_types)
+        for name, n in self.types_in(node):
+            self.add_type(owner, name, kind, n)
+
     def direct_type(self, node: _ts.Node | None) -> str:
         if node is None:
             return ""
@@ -410,7 +419,14 @@ class CExtractor(Extractor):
         values (``Call.args`` is free there); count and kinds pick among overloads
         (:meth:`lore.languages.c._rules.CRules.choose_overload`)."""
         if arguments is not None and self.pf.calls:
-            self.pf.calls[-1].args = [_literal_kind(a) for a in arguments.named_children if a.type != "comment"]
+            kinds = []
+            for a in arguments.named_children:
+                t = a.type
+                if t == "number_literal":
+                    kinds.append(_literal_kind(a))
+                elif t != "comment":
+                    kinds.append(_LITERALS.get(t, ""))  # what _literal_kind says of any other node, without the call
+            self.pf.calls[-1].args = kinds
 
     def on_macro(self, node: _ts.Node, owner: int) -> None:
         """``#define MAX(a, b) ...``: a function whose calls resolve like any other."""

@@ -40,7 +40,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
         if flat != source:
             flat_tree = _ts.parse("c", flat)
             if _ts.count_errors(flat_tree) < pf.syntax_errors:
-                ex = CExtractor(path, flat, module)
-                ex.tree = flat_tree  # parsed once: the error count above and the extraction read the same tree
-                pf = ex.run()
+                retry = CExtractor(path, flat, module)
+                retry.tree = flat_tree  # parsed once: the error count above and the extraction read the same tree
+                pf = retry.run()
     return pf

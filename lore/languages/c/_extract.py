@@ -146,6 +146,13 @@ class CExtractor(Extractor):
         return self.text(node).replace("::", ".").replace(" ", "")
 
     def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
+        if node is not None and self.grammar == "c":  # C's commonest types, answered as type_names would
+            t = node.type
+            if t == "primitive_type":  # no name under it
+                return []
+            if t == "type_identifier":  # itself, and no argument list under it in C
+                name = self.spell(node)
+                return [(name, node)] if name else []
         return type_names(node, self.type_name_nodes, frozenset(), self.spell)
 
     def add_types(self, owner: int, node: _ts.Node | None, kind: str) -> None:

@@ -131,6 +131,9 @@ def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str,
     for s in symbols:
         if s.parent is not None and s.kind != "module" and symbols[s.parent].kind != "module":
             nested.setdefault(s.parent, []).append((s.start_line, s.end_line))
+    # symbols on the same lines with the same nested ranges have the same texts: a minified file's functions all
+    # sit on one line of up to 64 KB each (Django's vendored xregexp.min.js: 45 MB of rest text, 3 MB of it distinct)
+    texts: dict[tuple, tuple[str, str]] = {}
     for k, s in enumerate(symbols):
         syms.append((s.name, s.qualified_name, s.kind, s.parent, s.start_line, s.end_line, s.start_col, s.end_col,
                      s.signature, s.docstring, s.return_type, int(s.exported)))
@@ -139,11 +142,21 @@ def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str,
         if s.kind == "module":
             body = rest = ""  # a file's text is searched in files_fts.content; the module row keeps path and docstring
         else:
-            chunk = b"\n".join(lines[max(0, s.start_line - 1) : s.end_line])[: MAX_BODY_CHARS * 2]
-            body = body_text(chunk.decode("utf-8", "replace")[:MAX_BODY_CHARS])
-            own = b"\n".join(_own_lines(lines, s.start_line, s.end_line, nested.get(k, ())))
-            rest = body_text(own[: MAX_REST_CHARS * 2].decode("utf-8", "replace")[MAX_BODY_CHARS:MAX_REST_CHARS]) \
-                if len(own) > MAX_BODY_CHARS and s.kind in REST_KINDS else ""
+            has_rest = s.kind in REST_KINDS
+            # _own_lines removes only the nested ranges that start below the first line
+            inner = tuple(sorted(r for r in nested.get(k, ()) if r[0] > s.start_line)) if has_rest else ()
+            key = (s.start_line, s.end_line, has_rest, inner)
+            got = texts.get(key)
+            if got is None:
+                chunk = _joined_head(lines, max(0, s.start_line - 1), s.end_line, MAX_BODY_CHARS * 2)
+                body = body_text(chunk.decode("utf-8", "replace")[:MAX_BODY_CHARS])
+                rest = ""
+                if has_rest:
+                    own = b"\n".join(_own_lines(lines, s.start_line, s.end_line, inner))
+                    if len(own) > MAX_BODY_CHARS:
+                        rest = body_text(own[: MAX_REST_CHARS * 2].decode("utf-8", "replace")[MAX_BODY_CHARS:MAX_REST_CHARS])
+                got = texts[key] = (body, rest)
+            body, rest = got
         if s.parent is not None and parent is not None and s.qualified_name == f"{parent.qualified_name}.{s.name}":
             qname_text = " ".join(t for t in (fts[s.parent][1], name_text) if t)  # tokens go word by word
         else:
@@ -156,6 +169,23 @@ def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str,
                     body_text(data[: MAX_FILE_TEXT_CHARS * 2].decode("utf-8", "replace")[:MAX_FILE_TEXT_CHARS])),
                    encode(pf), ref_names(pf), len(lines), pf.syntax_errors,
                    interface_items(pf) if want_items else None, record=pf if keep_record else None)
+
+
+def _joined_head(lines: list[bytes], a: int, b: int, limit: int) -> bytes:
+    """``b"\\n".join(lines[a:b])[:limit]`` without joining the lines past ``limit`` (a long class's body).
+
+    Examples
+    --------
+    >>> lines = [b"ab", b"", b"cdef", b"g"]
+    >>> all(_joined_head(lines, a, b, n) == b"\\n".join(lines[a:b])[:n] for a in range(5) for b in range(5) for n in range(12))
+    True
+    """
+    size = -1
+    for i in range(a, min(b, len(lines))):
+        size += len(lines[i]) + 1
+        if size >= limit:
+            return b"\n".join(lines[a : i + 1])[:limit]
+    return b"\n".join(lines[a:b])[:limit]
 
 
 def _own_lines(lines: list[bytes], start: int, end: int, inner: Iterable[tuple[int, int]]) -> list[bytes]:

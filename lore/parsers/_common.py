@@ -98,6 +98,9 @@ class Extractor:
     primitive_types: frozenset[str] = frozenset()
     # re-raise handler errors instead of skipping the node (benchmarks and tests look for parser bugs)
     strict = False
+    # the tree of ``source`` when the caller has parsed it already (C's second try at a file: its error count
+    # decided that try), so :meth:`run` does not parse the same bytes again
+    tree: _ts.Tree | None = None
 
     # generic types whose argument is the type that matters (``Promise<User>`` returns a User): their
     # arguments keep the reference kind of the position; arguments of other generics are ``generic``
@@ -116,7 +119,7 @@ class Extractor:
             Symbol(self.module.rsplit(".", 1)[-1], self.module, "module", None, 1, n_lines)
         )
         try:
-            tree = _ts.parse(self.grammar or self.language, self.source)
+            tree = self.tree if self.tree is not None else _ts.parse(self.grammar or self.language, self.source)
         except Exception:  # never raise on input the grammar cannot take (a budget is no Exception: it passes)
             if self.strict:
                 raise

@@ -16,11 +16,11 @@ Preprocessor conditionals are parsed as written; macros are not expanded.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers._common import Extractor, type_names
+from ...parsers._lines import LinePattern
 from ...parsers.records import ParsedFile
 from ._conditions import Branches
 
@@ -32,11 +32,13 @@ DECLARATOR_WRAPPERS = frozenset({"pointer_declarator", "reference_declarator", "
 TYPE_DEF_KINDS = ("struct", "class", "enum", "type_alias")
 
 
-_CPP_LINE = re.compile(rb"^\s*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected):|"
-                       rb"#\s*include\s*<(?:string|vector|map|memory|cstdint|cstddef|cstdio|cstdlib|cstring|iostream|"
-                       rb"utility|functional|algorithm|type_traits|atomic|mutex|unordered_map|set|limits|cassert)>|"
-                       rb"using[ \t]+namespace[ \t])", re.MULTILINE)
-_CPP_QUALIFIED = re.compile(rb"^\s*(?:\w+[ \t*&]+)*\w+::~?\w+[ \t]*\(", re.MULTILINE)  # ``void X::f(``
+# ``^\s*X`` (MULTILINE) matches somewhere exactly when X follows blanks on its own line: that form is searched
+# from newline to newline (lore.parsers._lines), not tried at every byte
+_CPP_LINE = LinePattern(rb"[ \t\r\f\v]*(?:class\s+\w+[^;]*\{|namespace\s+\w*\s*\{|template\s*<|(?:public|private|protected):|"
+                        rb"#\s*include\s*<(?:string|vector|map|memory|cstdint|cstddef|cstdio|cstdlib|cstring|iostream|"
+                        rb"utility|functional|algorithm|type_traits|atomic|mutex|unordered_map|set|limits|cassert)>|"
+                        rb"using[ \t]+namespace[ \t])")
+_CPP_QUALIFIED = LinePattern(rb"[ \t\r\f\v]*(?:\w+[ \t*&]+)*\w+::~?\w+[ \t]*\(")  # ``void X::f(``
 
 
 def looks_cpp(head: bytes) -> bool:
@@ -47,9 +49,9 @@ def looks_cpp(head: bytes) -> bool:
     return _CPP_LINE.search(head) is not None or (b"::" in head and _CPP_QUALIFIED.search(head) is not None)
 
 
-_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)", re.MULTILINE)
+_DEFINE = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+(\w+)")
 # an object-like macro whose value starts with a word: ``#define MEM_STATIC static inline``
-_DEFINE_WORD = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+_DEFINE_WORD = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([A-Za-z_]\w*)")
 
 _LITERALS = {"string_literal": "#s", "concatenated_string": "#s", "raw_string_literal": "#s", "true": "#b",
              "false": "#b", "char_literal": "#c", "null": "#n", "nullptr": "#n"}
@@ -144,7 +146,23 @@ class CExtractor(Extractor):
         return self.text(node).replace("::", ".").replace(" ", "")
 
     def types_in(self, node: _ts.Node | None) -> list[tuple[str, _ts.Node]]:
+        if node is not None and self.grammar == "c":  # C's commonest types, answered as type_names would
+            t = node.type
+            if t == "primitive_type":  # no name under it
+                return []
+            if t == "type_identifier":  # itself, and no argument list under it in C
+                name = self.spell(node)
+                return [(name, node)] if name else []
         return type_names(node, self.type_name_nodes, frozenset(), self.spell)
+
+    def add_types(self, owner: int, node: _ts.Node | None, kind: str) -> None:
+        if self.grammar != "c":
+            super().add_types(owner, node, kind)
+            return
+        # C's grammar has no generic argument lists: every name keeps the position's kind, without the walks
+        # that look for one (Extractor.add_types)
+        for name, n in self.types_in(node):
+            self.add_type(owner, name, kind, n)
 
     def direct_type(self, node: _ts.Node | None) -> str:
         if node is None:
@@ -408,7 +426,14 @@ class CExtractor(Extractor):
         values (``Call.args`` is free there); count and kinds pick among overloads
         (:meth:`lore.languages.c._rules.CRules.choose_overload`)."""
         if arguments is not None and self.pf.calls:
-            self.pf.calls[-1].args = [_literal_kind(a) for a in arguments.named_children if a.type != "comment"]
+            kinds = []
+            for a in arguments.named_children:
+                t = a.type
+                if t == "number_literal":
+                    kinds.append(_literal_kind(a))
+                elif t != "comment":
+                    kinds.append(_LITERALS.get(t, ""))  # what _literal_kind says of any other node, without the call
+            self.pf.calls[-1].args = kinds
 
     def on_macro(self, node: _ts.Node, owner: int) -> None:
         """``#define MAX(a, b) ...``: a function whose calls resolve like any other."""

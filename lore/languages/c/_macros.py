@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from ...parsers._lines import LinePattern
+
 # ``#ifdef __cplusplus`` / ``extern "C" {`` / ``#endif`` ... ``#ifdef __cplusplus`` / ``}`` / ``#endif``: a C header
 # readable from C++. The grammar sees the brace of one block without the other, and the whole header
 # would be one error node; both are blanked (same length: every position stays).
@@ -39,9 +41,9 @@ def blank_extern_c(source: bytes) -> bytes:
 # A line that is only an upper-case name is a macro used as a statement or as the fields of a struct
 # (``UV_REQ_FIELDS`` in ``struct uv_req_s { UV_REQ_FIELDS };``): without a semicolon the grammar loses
 # the rest of the file. Such lines are blanked, unless they continue a ``#define``.
-_BARE_MACRO = re.compile(rb"^[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*\r?$", re.MULTILINE)
+_BARE_MACRO = LinePattern(rb"[ \t]*[A-Z_][A-Z0-9_]{2,}[ \t]*\r?$")
 # ``#   // a comment`` alone on a directive line: the grammar wants a directive name
-_EMPTY_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*//[^\n]*", re.MULTILINE)
+_EMPTY_DIRECTIVE = LinePattern(rb"[ \t]*#[ \t]*//[^\n]*")
 
 
 def blank_macro_noise(source: bytes) -> bytes:
@@ -84,7 +86,10 @@ _ATTRIBUTE_CALL = re.compile(
     rb"uint|type|array|ulong)")  # libbpf's map fields: __uint(type, BPF_MAP_TYPE_ARRAY);
 # one scan finds the candidates (a word starting with ``__``, or one of the plain attribute words); the two
 # patterns above decide, and an attribute call takes its parenthesized arguments with it
-_ATTRIBUTE_SCAN = re.compile(rb"(?<![\w.>])(?:__\w+|notrace|asmlinkage|noinline_for_stack|noinline|noinstr)\b(\((?:[^()\n]|\([^()\n]*\))*\))?")
+# (the test of the character before a word comes after the word's first letter: a pattern that starts with a
+# letter is searched in C from candidate to candidate, one that starts with a look-behind is tried at every byte)
+_ATTRIBUTE_SCAN = re.compile(rb"(?:_(?<![\w.>]_)_\w+|n(?<![\w.>]n)otrace|a(?<![\w.>]a)smlinkage|n(?<![\w.>]n)oinline_for_stack|"
+                             rb"n(?<![\w.>]n)oinline|n(?<![\w.>]n)oinstr)\b(\((?:[^()\n]|\([^()\n]*\))*\))?")
 
 
 def _blank_attribute(m: re.Match) -> bytes:
@@ -97,46 +102,47 @@ def _blank_attribute(m: re.Match) -> bytes:
 
 # ``EXPORT_SYMBOL(kfree);``, ``MODULE_LICENSE("GPL");``, ``module_init(f);`` at the top level: statements the
 # grammar cannot read outside a function
-_TOP_STATEMENTS = re.compile(
-    rb"^(?:EXPORT_SYMBOL\w*|EXPORT_TRACEPOINT_SYMBOL\w*|MODULE_\w+|module_init|module_exit|module_param\w*|"
+_TOP_STATEMENTS = LinePattern(
+    rb"(?:EXPORT_SYMBOL\w*|EXPORT_TRACEPOINT_SYMBOL\w*|MODULE_\w+|module_init|module_exit|module_param\w*|"
     rb"(?:core|postcore|arch|subsys|fs|device|late|early|pure|rootfs)_initcall\w*|__setup|early_param|"
-    rb"BUILD_BUG_ON\w*|static_assert|ALLOW_ERROR_INJECTION|NOKPROBE_SYMBOL)\([^;\n]*\)[ \t]*;",
-    re.MULTILINE)
+    rb"BUILD_BUG_ON\w*|static_assert|ALLOW_ERROR_INJECTION|NOKPROBE_SYMBOL)\([^;\n]*\)[ \t]*;")
 # ``CJSON_PUBLIC(cJSON *) cJSON_Parse(...)``: a macro that wraps the return type of a declaration
-_RETURN_MACRO = re.compile(rb"^([ \t]*(?:static[ \t]+|extern[ \t]+)?)([A-Z][A-Z0-9_]*\()([^()\n]*)(\))"
-                           rb"(?=[ \t*]+\w+[ \t]*\()", re.MULTILINE)
+_RETURN_MACRO = LinePattern(rb"([ \t]*(?:static[ \t]+|extern[ \t]+)?)([A-Z][A-Z0-9_]*\()([^()\n]*)(\))"
+                            rb"(?=[ \t*]+\w+[ \t]*\()")
 # ``class TINYXML2_LIB XMLNode``: an export macro between ``class`` and the name
-_CLASS_MACRO = re.compile(rb"\bclass[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]\w*\s*[:{])")
+# (``\bclass`` tested after the word: a pattern that starts with a literal is searched in C, ``\b`` first is not)
+_CLASS_MACRO = re.compile(rb"class(?<!\wclass)[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]\w*\s*[:{])")
 # ``SYSCALL_DEFINE3(open, ...) {``: a definition macro that names its function first
-_DEFINE_MACRO = re.compile(rb"^([A-Z][A-Z0-9_]*DEFINE[A-Z0-9_]*)\([ \t]*(\w+)[ \t]*(,|\))", re.MULTILINE)
+_DEFINE_MACRO = LinePattern(rb"([A-Z][A-Z0-9_]*DEFINE[A-Z0-9_]*)\([ \t]*(\w+)[ \t]*(,|\))")
 # ``static DEFINE_SPINLOCK(lock);``, ``DECLARE_BITMAP(bits, 64);``: a variable declared by a macro
-_DECLARE_MACRO = re.compile(rb"^[ \t]*(?:static[ \t]+)?(?:_*[A-Z][A-Z0-9_]*_)?(?:DECLARE|DEFINE|LIST_HEAD)[A-Z0-9_]*\(",
-                            re.MULTILINE)
+_DECLARE_MACRO = LinePattern(rb"[ \t]*(?:static[ \t]+)?(?:_*[A-Z][A-Z0-9_]*_)?(?:DECLARE|DEFINE|LIST_HEAD)[A-Z0-9_]*\(")
 # ``static DEVICE_ATTR(name, 0644, show, store);``, ``static SIMPLE_DEV_PM_OPS(pm, s, r);``: any upper-case
 # macro at the start of a top-level line (or after ``static``), ended by ``;``, declares something
-_TOP_MACRO = re.compile(rb"^(?:static[ \t]+(?:const[ \t]+)?)?[A-Z][A-Z0-9_]*\(", re.MULTILINE)
+_TOP_MACRO = LinePattern(rb"(?:static[ \t]+(?:const[ \t]+)?)?[A-Z][A-Z0-9_]*\(")
 # ``\tSET_RUNTIME_PM_OPS(suspend, resume)`` alone on its lines, without ``;`` or ``,``: an initializer's or a
 # statement's macro the grammar cannot end
-_LINE_MACRO = re.compile(rb"^[ \t]+[A-Z][A-Z0-9_]*\(", re.MULTILINE)
+_LINE_MACRO = LinePattern(rb"[ \t]+[A-Z][A-Z0-9_]*\(")
 # ``case 'a' ... 'z':``: a GNU case range, read as its first value
-_CASE_RANGE = re.compile(rb"(\bcase\b[^:\n]*?)([ \t]\.\.\.[^:\n]*)(?=:)")
+_CASE_RANGE = re.compile(rb"(case(?<!\wcase)\b[^:\n]*?)([ \t]\.\.\.[^:\n]*)(?=:)")
 # ``printk(KERN_INFO "x")``, ``": " DRIVER_DESC "\n"``: an upper-case macro that is a string, next to a literal
-_STRING_MACRO = re.compile(rb'(?<=[(,"\s])[A-Z][A-Z0-9_]{2,}(?=[ \t]*")')
+_STRING_MACRO = re.compile(rb'[A-Z](?<=[(,"\s][A-Z])[A-Z0-9_]{2,}(?=[ \t]*")')  # the look-behind after the first letter
 # ``list_for_each_entry(pos, head, member) {``: a loop macro, read as a call statement before its block
-_LOOP_MACRO = re.compile(rb"^[ \t]+\w*(?:for_each|foreach)\w*\(", re.MULTILINE)
+_LOOP_MACRO = LinePattern(rb"[ \t]+\w*(?:for_each|foreach)\w*\(")
 # ``skb_queue_walk_safe(q, skb, tmp) {``: any other call followed by a block on its line is a loop macro too
-_BLOCK_MACRO = re.compile(rb"^[ \t]+(?!(?:if|while|for|switch|return|sizeof|do|else)\b)[a-z_]\w*\((?=[^\n]*\)[ \t]+\{[ \t]*\r?$)",
-                          re.MULTILINE)
+_BLOCK_MACRO = LinePattern(rb"[ \t]+(?!(?:if|while|for|switch|return|sizeof|do|else)\b)[a-z_]\w*\((?=[^\n]*\)[ \t]+\{[ \t]*\r?$)")
 # ``module_platform_driver(drv)`` / ``core_param(x, y, int, 0644);`` at column 0: a macro used as a top-level
 # statement (no C declaration starts with a call)
-_TOP_CALL = re.compile(rb"^(?:[a-z_]\w*|[A-Z][A-Z0-9_]*(?=\(\s*\"))\(", re.MULTILINE)  # SEC("tc"): upper case too
+_TOP_CALL = LinePattern(rb"(?:[a-z_]\w*|[A-Z][A-Z0-9_]*(?=\(\s*\"))\(")  # SEC("tc"): upper case too
 # ``min_t(unsigned int, a, b)``: a type of several words as a macro argument, read as one name
 _WORDS_TYPE_ARGUMENT = re.compile(rb"(?<=[(,])([ \t]*)(unsigned|signed|long)[ \t]+(?=(?:long|int|short|char)[ \t]*[,)])")
+# what every match of the pattern above holds, without the look-behind that makes ``re`` try it at every byte
+_WORDS_TYPE_HINT = re.compile(rb"(?:unsigned|signed|long)[ \t]+(?:long|int|short|char)[ \t]*[,)]")
 # ``#define dprintk(fmt, args...)``: GNU's named variadic parameter, read as a plain one
-_NAMED_VARIADIC = re.compile(rb"^([ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*?\w)(\.\.\.)(?=[ \t]*\))", re.MULTILINE)
+_NAMED_VARIADIC = LinePattern(rb"([ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*?\w)(\.\.\.)(?=[ \t]*\))")
 # ``char _license[] SEC("license") = ...``, ``void *ctx[] CRYPTO_MINALIGN_ATTR;``: an attribute macro after a
 # declarator
 _AFTER_DECLARATOR = re.compile(rb"(?<=\])([ \t]+[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?)(?=[ \t]*[;=])")
+_AFTER_DECLARATOR_HINT = re.compile(rb"\][ \t]+[A-Z][A-Z0-9_]{2,}")  # in every match of the pattern above
 # ``container_of(p, struct page, lru)``: a type as a macro argument
 _TYPE_ARGUMENT = re.compile(rb"([(,]\s*)(struct|union)([ \t]+\w+[ \t]*)(?=[,)])")
 
@@ -180,10 +186,10 @@ def _macro_forms(source: bytes) -> bytes:
         source = _statement_macros(source, _LOOP_MACRO, _loop_statement)
     if b"..." in source:
         source = _NAMED_VARIADIC.sub(lambda m: m.group(1) + b"   ", source)
-    if b"unsigned" in source or b"signed" in source or b"long" in source:
+    if _WORDS_TYPE_HINT.search(source):
         source = _WORDS_TYPE_ARGUMENT.sub(lambda m: m.group(1) + m.group(2) + b"_" * (len(m.group(0)) - len(m.group(1))
                                                                                        - len(m.group(2))), source)
-    if b"]" in source:
+    if _AFTER_DECLARATOR_HINT.search(source):
         source = _AFTER_DECLARATOR.sub(lambda m: b" " * len(m.group(1)), source)
     if b"struct" in source or b"union" in source:
         source = _TYPE_ARGUMENT.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3), source)
@@ -227,7 +233,7 @@ def _close_paren(source: bytes, i: int) -> int:
     return -1
 
 
-def _statement_macros(source: bytes, pattern: re.Pattern, edit) -> bytes:
+def _statement_macros(source: bytes, pattern: re.Pattern | LinePattern, edit) -> bytes:
     buf = bytearray(source)
     for m in pattern.finditer(source):
         end = _close_paren(source, m.end() - 1)

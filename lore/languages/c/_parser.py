@@ -37,6 +37,10 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     pf = CExtractor(path, source, module).run()
     if pf.syntax_errors and b"#" in source:  # a build reads one branch of each #if: the parse may need that too
         flat = flatten_conditionals(source)
-        if flat != source and _ts.count_errors(_ts.parse("c", flat)) < pf.syntax_errors:
-            pf = CExtractor(path, flat, module).run()
+        if flat != source:
+            flat_tree = _ts.parse("c", flat)
+            if _ts.count_errors(flat_tree) < pf.syntax_errors:
+                retry = CExtractor(path, flat, module)
+                retry.tree = flat_tree  # parsed once: the error count above and the extraction read the same tree
+                pf = retry.run()
     return pf

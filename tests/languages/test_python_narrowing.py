@@ -76,6 +76,45 @@ BRANCHES: dict[str, Case] = {
         expect={("m.f", "m.A.run", RULE), ("m.f", "m.A.go", RULE), ("m.f", "m.B.go", RULE)},
         forbid={("m.f", "m.B.run")},
     ),
+    "in_a_loop_a_branch_s_value_comes_round_to_its_sibling": Case(
+        {"m.py": CLASSES + dedent("""
+            def f(xs):
+                prev = None
+                for x in xs:
+                    if prev is None:
+                        prev = A()
+                    else:
+                        prev.run()
+        """)},
+        expect={("m.f", "m.A.run", RULE)},
+    ),
+    "unless_the_loop_assigns_the_name_before_the_statement": Case(
+        {"m.py": CLASSES + dedent("""
+            def f(xs, p):
+                for x in xs:
+                    try:
+                        y = A()
+                        if p:
+                            y = B()
+                        else:
+                            y.run()
+                    except ValueError:
+                        continue
+        """)},
+        expect={("m.f", "m.A.run", RULE)},
+        forbid={("m.f", "m.B.run")},
+    ),
+    "after_the_statement_a_known_branch_stands_for_an_unknown_sibling": Case(
+        {"m.py": CLASSES + dedent("""
+            def f(x, p):
+                if x is None:
+                    x = A()
+                elif p:
+                    x = x.using(p)
+                x.run()
+        """)},
+        expect={("m.f", "m.A.run", RULE)},
+    ),
     "an_except_clause_still_sees_what_the_try_may_have_assigned": Case(
         {"m.py": CLASSES + dedent("""
             def f(p):

@@ -134,7 +134,7 @@ class LookupMixin(MembersMixin):
             # narrowing (``if isinstance(x, A):``) only on the lines of its branch
             if line < _WHOLE:  # which binding counts depends on the line (see resolve_path's memo)
                 self._by_line = True
-                if any(cand[1] == "bind" and cand[2].shut for cand in candidates):  # type: ignore[union-attr]
+                if any(cand[1] == "bind" and cand[2].shut for cand in candidates):  # type: ignore[attr-defined]
                     candidates = _reaching(candidates, line)
             own = c.rules.narrowing_holds_on_its_line  # ``if (e instanceof A) return e.m();``: one line
             pool = ([cand for cand in candidates if (cand[0] < line or own and cand[0] == line and cand[1] == "narrow")
@@ -481,7 +481,7 @@ def _by_use_line(cands: list[tuple[int, str, object]] | tuple) -> bool:
     bindings, a narrowing that holds in its branch only, or an assignment its sibling branches do not
     see. The memos of top-level lookups skip these."""
     return len(cands) > 1 or (len(cands) == 1 and (cands[0][1] == "narrow"
-                                                   or cands[0][1] == "bind" and bool(cands[0][2].shut)))  # type: ignore[attr-defined]
+                                                   or cands[0][1] == "bind" and bool(cands[0][2].shut)))  # type: ignore[union-attr]
 
 
 def _narrowed_only(cands: list[tuple[int, str, object]]) -> bool:

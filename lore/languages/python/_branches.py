@@ -71,11 +71,11 @@ def mark_siblings(bindings: list[Binding], ifs: list[tuple[int, tuple[int, int, 
         binds.sort(key=lambda b: b.line)
     lines = {scope: [b.line for b in binds] for scope, binds in by_scope.items()}
     for scope, (first, last, loop, ends) in ifs:
-        binds = by_scope.get(scope)
-        if not binds:
+        scoped = by_scope.get(scope)
+        if not scoped:
             continue
         at = lines[scope]
-        for b in binds[bisect_left(at, first):bisect_right(at, last)]:
+        for b in scoped[bisect_left(at, first):bisect_right(at, last)]:
             k = bisect_left(ends, b.line)  # the clause the binding is in
             if k < len(ends) - 1:
                 b.shut += (ends[k] + 1, last, loop, first)

@@ -12,7 +12,7 @@ from ..languages import ImportBinding
 from ..parsers.records import CONTEXT_MARK
 from ._flow import union, union_of
 from ._members import MembersMixin
-from ._siblings import reaches, shuts
+from ._siblings import narrowed_only, reaching, shuts
 from ._stars import star_candidates
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, _first, split_path
 
@@ -135,7 +135,7 @@ class LookupMixin(MembersMixin):
             if line < _WHOLE:  # which binding counts depends on the line (see resolve_path's memo)
                 self._by_line = True
                 if any(cand[1] == "bind" and cand[2].shut for cand in candidates):  # type: ignore[attr-defined]
-                    candidates = _reaching(candidates, line)
+                    candidates = reaching(candidates, line)
             own = c.rules.narrowing_holds_on_its_line  # ``if (e instanceof A) return e.m();``: one line
             pool = ([cand for cand in candidates if (cand[0] < line or own and cand[0] == line and cand[1] == "narrow")
                      and (cand[1] != "narrow" or line <= cand[2].until)]  # type: ignore[union-attr]
@@ -437,7 +437,7 @@ class LookupMixin(MembersMixin):
                 if pair in c.cands[scope]:
                     stored = self._lookup_in_scope(c, scope, pair, line, depth + 1)
                     if stored is not None and (stored[0][0] == "unknown" or stored[0][0] not in ("inst", "any")
-                                               and _narrowed_only(c.cands[scope][pair])):
+                                               and narrowed_only(c.cands[scope][pair])):
                         stored = None  # ``isinstance(self.x, str)``: a class the project lacks tells nothing new
             if stored is not None:
                 cur, rest = stored, parts[2:]
@@ -482,18 +482,6 @@ def _by_use_line(cands: list[tuple[int, str, object]] | tuple) -> bool:
     see. The memos of top-level lookups skip these."""
     return len(cands) > 1 or (len(cands) == 1 and (cands[0][1] == "narrow"
                                                    or cands[0][1] == "bind" and bool(cands[0][2].shut)))  # type: ignore[union-attr]
-
-
-def _narrowed_only(cands: list[tuple[int, str, object]]) -> bool:
-    """Whether every candidate of an ``obj.attr`` path in a scope is an ``isinstance`` narrowing."""
-    return all(cand[1] == "narrow" for cand in cands)
-
-
-def _reaching(cands: list[tuple[int, str, object]], line: int) -> list[tuple[int, str, object]]:
-    """The candidates a use on ``line`` may see: without the assignments of an ``if`` statement's other
-    branches when the use is in a later branch (``Binding.shut``; :func:`._siblings.reaches`)."""
-    return [cand for cand in cands
-            if cand[1] != "bind" or not cand[2].shut or reaches(cand[2].shut, line, cands)]  # type: ignore[attr-defined]
 
 
 def _any_key(part: str) -> bool:

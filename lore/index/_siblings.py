@@ -39,3 +39,15 @@ def shuts(shut: tuple[int, ...], line: int) -> bool:
     (True, False, False)
     """
     return any(shut[i] <= line <= shut[i + 1] for i in range(0, len(shut), 4))
+
+
+def narrowed_only(cands: list[tuple[int, str, object]]) -> bool:
+    """Whether every candidate of an ``obj.attr`` path in a scope is an ``isinstance`` narrowing."""
+    return all(cand[1] == "narrow" for cand in cands)
+
+
+def reaching(cands: list[tuple[int, str, object]], line: int) -> list[tuple[int, str, object]]:
+    """The candidates a use on ``line`` may see: without the assignments of an ``if`` statement's other
+    branches when the use is in a later branch (``Binding.shut``; :func:`reaches`)."""
+    return [cand for cand in cands
+            if cand[1] != "bind" or not cand[2].shut or reaches(cand[2].shut, line, cands)]  # type: ignore[attr-defined]

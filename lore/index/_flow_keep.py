@@ -74,7 +74,7 @@ def shape(pf: ParsedFile) -> str:
         items.append((r.line, 0, 4, i, ("r", r.source, named(r.target), r.kind)))
     for i, b in enumerate(pf.bindings):
         items.append((b.line, 0, 5, i, ("b", b.owner, b.name, named(b.annotation), named(b.value),
-                                         named(b.alias_of), b.scope, b.until, b.branch_end)))
+                                         named(b.alias_of), b.scope, b.until, b.branch_end, b.shut)))
     items.sort(key=lambda it: it[:4])
     out: list = [pf.language, pf.module, pf.all_names]
     last = None

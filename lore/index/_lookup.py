@@ -12,6 +12,7 @@ from ..languages import ImportBinding
 from ..parsers.records import CONTEXT_MARK
 from ._flow import union, union_of
 from ._members import MembersMixin
+from ._siblings import narrowed_only, reaching, shuts
 from ._stars import star_candidates
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, _first, split_path
 
@@ -157,6 +158,8 @@ class LookupMixin(MembersMixin):
             # narrowing (``if isinstance(x, A):``) only on the lines of its branch
             if line < _WHOLE:  # which binding counts depends on the line (see resolve_path's memo)
                 self._by_line = True
+                if any(cand[1] == "bind" and cand[2].shut for cand in candidates):  # type: ignore[attr-defined]
+                    candidates = reaching(candidates, line)
             own = c.rules.narrowing_holds_on_its_line  # ``if (e instanceof A) return e.m();``: one line
             pool = ([cand for cand in candidates if (cand[0] < line or own and cand[0] == line and cand[1] == "narrow")
                      and (cand[1] != "narrow" or line <= cand[2].until)]  # type: ignore[union-attr]
@@ -213,12 +216,18 @@ class LookupMixin(MembersMixin):
         """A use after the branch a binding was made in (``x = A()``, then ``if c: x = B()``, then
         ``x.run()``): that binding may not have happened, so the name holds it or what it held before,
         back to the latest binding the use is sure of: the union of their values. When one of them is
-        unknown the union would claim more than is known: then the latest binding alone, as before."""
+        unknown the union would claim more than is known: then the latest binding alone, as before; the
+        branches of one ``if`` statement are equally latest (``if a: x = A() elif b: x = x.f()``: A)."""
         found: list[tuple[Value, str]] = []
         for cand in sorted(pool, key=_first, reverse=True):  # latest first (sorted is stable: ties keep order)
             got = self._candidate_value(c, scope, cand, depth)
             if got is None or got[0][0] in ("unknown", "opaque"):
-                return found[0] if found else got
+                if not found:
+                    found = [v for d in pool if d[1] == "bind" and shuts(d[2].shut, cand[0])  # type: ignore[attr-defined]
+                             and (v := self._candidate_value(c, scope, d, depth)) is not None
+                             and v[0][0] not in ("unknown", "opaque")]
+                    return union_of(found) if found else got
+                return found[0]
             found.append(got)
             if not (cand[1] == "bind" and 0 < cand[2].branch_end < line):  # type: ignore[attr-defined]
                 break
@@ -451,8 +460,9 @@ class LookupMixin(MembersMixin):
                 pair = f"{name}.{attr}"  # obj.attr assigned in this scope: what was stored there
                 if pair in c.cands[scope]:
                     stored = self._lookup_in_scope(c, scope, pair, line, depth + 1)
-                    if stored is not None and stored[0][0] == "unknown":
-                        stored = None
+                    if stored is not None and (stored[0][0] == "unknown" or stored[0][0] not in ("inst", "any")
+                                               and narrowed_only(c.cands[scope][pair])):
+                        stored = None  # ``isinstance(self.x, str)``: a class the project lacks tells nothing new
             if stored is not None:
                 cur, rest = stored, parts[2:]
             else:
@@ -492,8 +502,10 @@ class LookupMixin(MembersMixin):
 
 def _by_use_line(cands: list[tuple[int, str, object]] | tuple) -> bool:
     """Whether which of a name's candidates in one scope counts depends on the line of the use: several
-    bindings, or a narrowing that holds in its branch only. The memos of top-level lookups skip these."""
-    return len(cands) > 1 or (len(cands) == 1 and cands[0][1] == "narrow")
+    bindings, a narrowing that holds in its branch only, or an assignment its sibling branches do not
+    see. The memos of top-level lookups skip these."""
+    return len(cands) > 1 or (len(cands) == 1 and (cands[0][1] == "narrow"
+                                                   or cands[0][1] == "bind" and bool(cands[0][2].shut)))  # type: ignore[union-attr]
 
 
 def _any_key(part: str) -> bool:

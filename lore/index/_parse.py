@@ -220,7 +220,7 @@ def interface_items(pf: ParsedFile) -> set[tuple]:
     for b in pf.bindings:
         if b.owner in visible:
             items.add((b.name.split(".")[-1], "bind", syms[b.owner].qualified_name, b.name, b.annotation, b.value, b.alias_of,
-                       b.until, b.branch_end))
+                       b.until, b.branch_end, b.shut))
     for owner, read in returned_bindings(pf).items():
         s = syms[owner]
         items.add((s.name, "ret", s.qualified_name, read))

@@ -181,6 +181,9 @@ class Binding:
     # with ``value``: the path of the call's first positional argument (``copy.copy(a)``: ``a``), or
     # ``<enter>``: the name is what entering the call's result gives (``with open_db() as db``)
     arg: str = ""
+    # made in a branch of an ``if`` statement with later branches: the lines it cannot reach, per such
+    # statement (first line of the later branches, last line, the loop around it or 0, first line)
+    shut: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)

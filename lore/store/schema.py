@@ -22,7 +22,7 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 9  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
+INDEX_FORMAT = 10  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
 # 4: isinstance narrowings (Binding.until), branch bindings (Binding.branch_end); rebound parameters;
 #    elements of annotated containers
@@ -44,6 +44,8 @@ INDEX_FORMAT = 9  # 2: <yield> and tuple-element bindings; fixture_flow, unpacke
 #    parameters typed by the callee, no invented builtin members; Python: containers filled by append, await
 # 9: Python: a method giving back self / a copy of self / self.__class__(...) / -> Self gives its receiver's class;
 #    a class built from another class's copied methods records it as its __delegate__ (a new binding)
+# 10: Python: an assignment in one branch of an if statement is not read in its other branches (Binding.shut);
+#    isinstance(self.attr, C) narrows the path in its branch; a known branch stands for an unknown sibling after it
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -11,6 +11,7 @@ import re
 
 from ...parsers import _ts
 from ...parsers.records import Binding
+from ._branches import narrowed_paths
 
 MAX_DOCSTRING = 4000
 _SIMPLE_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")
@@ -455,6 +456,9 @@ def isinstance_tests(node: _ts.Node | None, src: str | None, negated: bool = Fal
     [('x', ['A']), ('y', ['B', 'm.C'])]
     >>> isinstance_tests(cond, code.decode())  # ``or``: nothing is certain
     []
+    >>> code = b"isinstance(self.rhs, Query) and isinstance(a.b.c, A)"  # a name or a ``name.attr`` path
+    >>> isinstance_tests(_ts.parse("python", code).root_node.named_children[0].named_children[0], code.decode())
+    [('self.rhs', ['Query'])]
     >>> code = b"not isinstance(node, ast.Name)"
     >>> isinstance_tests(_ts.parse("python", code).root_node.named_children[0].named_children[0], code.decode(), True)
     [('node', ['ast.Name'])]
@@ -476,13 +480,19 @@ def isinstance_tests(node: _ts.Node | None, src: str | None, negated: bool = Fal
         return []
     arglist = node.child_by_field_name("arguments")
     args = [a for a in arglist.named_children if a.type != "comment"] if arglist is not None else []
-    if len(args) != 2 or args[0].type != "identifier":
+    if len(args) != 2 or not (args[0].type == "identifier" or args[0].type == "attribute" and _two_names(args[0])):
         return []
     kinds = args[1].named_children if args[1].type == "tuple" else [args[1]]
     classes = [dotted(k, src) for k in kinds if k.type != "comment"]
     if not classes or any(not c or "<" in c or "(" in c or "[" in c for c in classes):
         return []
     return [(text(args[0], src), classes)]
+
+
+def _two_names(node: _ts.Node) -> bool:
+    """``a.b``: an attribute of a plain name."""
+    obj, attr = node.child_by_field_name("object"), node.child_by_field_name("attribute")
+    return obj is not None and attr is not None and obj.type == "identifier" and attr.type == "identifier"
 
 
 _EXITS = frozenset({"raise_statement", "return_statement", "continue_statement", "break_statement"})
@@ -492,6 +502,8 @@ def narrowings(owner: int, node: _ts.Node, src: str | None) -> list[Binding]:
     """What an ``if`` / ``elif`` / ``assert`` of ``isinstance`` tells: ``x`` is an ``A`` in the branch of
     ``if isinstance(x, A):`` (a binding ``until`` its last line), after ``assert isinstance(x, A)``, and
     after ``if not isinstance(x, A): raise ...`` (a branch that leaves: the rest of the scope).
+    An attribute path (``self.rhs``) is narrowed in the branch only, up to the branch's first
+    assignment of it (:func:`._branches.narrowed_paths`).
 
     Examples
     --------
@@ -503,7 +515,7 @@ def narrowings(owner: int, node: _ts.Node, src: str | None) -> list[Binding]:
     """
     def typed(cond: _ts.Node | None, line: int, until: int = 0, negated: bool = False) -> list[Binding]:
         return [Binding(owner, name, line, annotation=c, until=until)
-                for name, classes in isinstance_tests(cond, src, negated) for c in classes]
+                for name, classes in isinstance_tests(cond, src, negated) if "." not in name for c in classes]
 
     if node.type == "assert_statement":
         cond = node.named_children[0] if node.named_child_count else None
@@ -515,7 +527,8 @@ def narrowings(owner: int, node: _ts.Node, src: str | None) -> list[Binding]:
     if cond is None or body is None:
         return []
     end = body.end_point[0] + 1
-    out = typed(cond, cond.start_point[0] + 1, until=end)
+    out = typed(cond, cond.start_point[0] + 1, until=end) + narrowed_paths(
+        owner, isinstance_tests(cond, src), cond.start_point[0] + 1, body, src)
     last = body.named_children[-1] if body.named_child_count else None
     if node.type == "if_statement" and node.child_by_field_name("alternative") is None and last is not None \
             and last.type in _EXITS:

@@ -22,6 +22,7 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers._common import clip_signature, query_source
 from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
+from ._branches import if_clauses, mark_siblings
 from ._delegates import DELEGATE_ATTR
 from ._expr import (
     ANNOTATED,
@@ -93,6 +94,7 @@ class _Extractor:
         self.containers: set[tuple[int, str]] = set()  # (scope, name) bound to a literal container
         self.mappings: set[tuple[int, str]] = set()  # those of them that are dicts (a loop reads keys)
         self.branches: list[tuple[int, int, int]] = []  # (scope, first line, last line) of if/try blocks
+        self.ifs: list = []  # (scope, if_clauses) of if statements with an elif / else
         self.metaclasses: set[int] = set()  # class locals deriving from ``type`` (see _metaclass)
         self.setters: set[tuple[int, str]] = set()
         self.pending_sets: list[tuple] = []
@@ -150,6 +152,7 @@ class _Extractor:
                 owner = local
         flush_sets(self)
         mark_branches(self.pf.bindings, self.branches)
+        mark_siblings(self.pf.bindings, self.ifs)
         return self.pf
 
     def _function(self, node: _ts.Node, owner: int) -> int:
@@ -501,6 +504,8 @@ class _Extractor:
 
     def _narrow(self, node: _ts.Node, owner: int) -> None:
         self.pf.bindings += narrowings(owner, node, self.src)
+        if node.type == "if_statement" and (clauses := if_clauses(node)) is not None:
+            self.ifs.append((owner, clauses))
 
     def _return(self, node: _ts.Node, owner: int) -> None:
         """``return x`` / ``yield x`` in a function: ``<return>`` / ``<yield>`` bindings the resolver reads

@@ -3,7 +3,8 @@
     python benchmarks/langs/c_oracle.py PATH/TO/PROJECT [...] [--sites 400] [--seed 0] [--work DIR]
     python benchmarks/langs/c_oracle.py PATH/TO/LINUX --kernel-subsystem kernel [--json]
 
-clangd reads a ``compile_commands.json``: the project's own when it has one, else CMake's
+clangd reads a ``compile_commands.json``: the project's own when it has one (at its root or in ``build/``, where
+lore reads it too), else CMake's
 (``cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON`` into the work folder), else one written here (every
 ``.c``/``.cc``/``.cpp`` file with ``-I`` the include roots: the project root, every ``include``
 folder, the file's own folder; ``-std=gnu11`` / ``-std=c++17``). A Linux kernel tree (``Kbuild`` and
@@ -221,8 +222,9 @@ def _written_commands(root: Path) -> list[dict]:
 
 def compile_commands(root: Path, work: Path) -> Path:
     """The folder holding the ``compile_commands.json`` clangd reads for ``root``."""
-    if (root / "compile_commands.json").exists():
-        return root
+    for own in (root, root / "build"):  # the project's own database (lore reads the same one)
+        if (own / "compile_commands.json").is_file():
+            return own
     folder = work / f"{root.name}-cc"
     if is_kernel(root):
         commands = _kernel_commands(root, work)

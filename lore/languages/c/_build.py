@@ -9,7 +9,11 @@ import posixpath
 from collections.abc import Mapping
 
 from .._rules import record_of, world_cache
-from ._ifexpr import DEFINED, evaluate
+from ._compdb import Flags, compdb, flags_for
+from ._ifexpr import DEFINED, UNKNOWN, evaluate
+from ._includes import _C_SOURCE_EXTS
+
+_NO_FLAGS = Flags()
 
 # folders (and file names) of another system's code: a default build (Linux, x86_64) compiles none of them
 _OTHER_PLATFORM_DIRS = frozenset({
@@ -47,13 +51,82 @@ def _not_built(world, sid: int, ctx=None) -> bool:
     if got is None:
         srow = world.syms[sid]
         f = world.files.get(srow.file_id) if srow.file_id is not None else None
-        got = cache[sid] = (f is not None and _other_platform(f.path)) or _skipped(world, _condition(world, sid))
+        unit = _built_by_database(world, f, sid) if f is not None else None
+        got = cache[sid] = unit if unit is not None else \
+            (f is not None and _other_platform(f.path)) or _skipped(world, _condition(world, sid))
+    if ctx is not None and compdb(world) is not None:  # a header's definition, in the caller's unit
+        f = world.files.get(world.syms[sid].file_id)
+        if f is not None and not f.path.endswith(_C_SOURCE_EXTS) and flags_for(world, ctx.frow.path) is not None:
+            return _other_platform(f.path) or _unit_skipped(world, _condition(world, sid), ctx.frow.path,
+                                                            _own_defines(world, ctx))
     if got and ctx is not None:
         cond = _condition(world, sid).partition("|")[0]
         if cond.startswith("?0 ") and not set(cond[3:].split()).isdisjoint(_own_defines(world, ctx)):
             f = world.files.get(world.syms[sid].file_id)
             return f is None or _other_platform(f.path)
     return got
+
+
+def _built_by_database(world, f, sid: int) -> bool | None:
+    """Whether a source file's definition is off in the build the compilation database describes: the file is
+    compiled nowhere, or its branch is off under the file's own flags; ``None`` without a database or for a
+    header (a header is read with its includer's flags)."""
+    if not f.path.endswith(_C_SOURCE_EXTS) or compdb(world) is None:
+        return None
+    if flags_for(world, f.path) is None:
+        return True
+    return _unit_skipped(world, _condition(world, sid), f.path, frozenset())
+
+
+def _unit_skipped(world, cond: str, unit: str, own: frozenset[str]) -> bool:
+    """:func:`_skipped` in the translation unit of the source file ``unit``, whose compile command (see
+    :mod:`._compdb`) says which flags are defined and with what value (``own``: the names the source
+    ``#define``s itself): a flag neither the command, the unit's source nor a header of the project defines is
+    undefined."""
+    if cond in ("", "0"):
+        return cond == "0"
+    state, _, expr = cond.partition("|")
+    if not state.startswith("?"):
+        return False
+    cache = world_cache(world, "c-unit-skipped", dict)
+    key = (unit, cond, own)
+    got = cache.get(key)
+    if got is None:
+        flags = flags_for(world, unit)
+        defines = flags.defines if flags is not None else {}
+        project = _project_defines(world)
+        names = state[3:].split() if state.startswith("?0 ") else []
+        got = bool(names) and not any(defines.get(n) is not None or n in own or n in project for n in names)
+        if not got and expr:
+            assumed: set[str] = set()
+            macros = _UnitMacros(world_cache(world, "c-project-macros", lambda: _ProjectMacros(world)), defines, own)
+            got = evaluate(expr, macros, cplusplus=None, assumed=assumed) is False and assumed.isdisjoint(project)
+        cache[key] = got
+    return got
+
+
+class _UnitMacros(Mapping):
+    """:class:`_ProjectMacros` under one compile command's ``-D``/``-U`` (and the unit source's own
+    ``#define``s, values not known)."""
+
+    def __init__(self, base: Mapping, defines: dict[str, object], own: frozenset[str]) -> None:
+        self.base, self.defines, self.own = base, defines, own
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.defines or name in self.own or name in self.base
+
+    def __getitem__(self, name: str) -> object:
+        if name in self.defines:
+            return self.defines[name]
+        if name in self.own:
+            return UNKNOWN
+        return self.base[name]
+
+    def __iter__(self):
+        return iter({*self.defines, *self.own, *self.base})
+
+    def __len__(self) -> int:
+        return len({*self.defines, *self.own, *self.base})
 
 
 def _condition(world, sid: int) -> str:
@@ -83,7 +156,7 @@ def _skipped(world, cond: str) -> bool:
         names = state[3:].split()
         # a kernel tree without its configuration: an option is not decided by no file defining it
         if (_configured(world) or not any(n.startswith("CONFIG_") for n in names)) and \
-                not any(name in _project_defines(world) for name in names):
+                not any(name in _project_defines(world) or name in _unit_defines(world) for name in names):
             return True
     if not expr:
         return False
@@ -121,6 +194,20 @@ class _ProjectMacros(Mapping):
 
     def __len__(self) -> int:
         return len(self.known)
+
+
+def _unit_defines(world) -> frozenset[str]:
+    """The names some compile command of the project's database ``-D``s (or a header the build generated into
+    its ``-I`` folders defines): defined somewhere, so not off where no unit is known."""
+
+    def build() -> frozenset[str]:
+        db = compdb(world)
+        if db is None:
+            return frozenset()
+        return frozenset(n for p in db.files for n, v in (flags_for(world, p) or _NO_FLAGS).defines.items()
+                         if v is not None)
+
+    return world_cache(world, "c-unit-defines", build)
 
 
 def _project_values(world) -> dict[str, int]:

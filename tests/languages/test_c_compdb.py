@@ -1,0 +1,109 @@
+"""C resolution under the project's ``compile_commands.json`` (:mod:`lore.languages.c._compdb`)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+
+import pytest
+
+from tests.languages.test_c import _calls
+
+CONF = ("#ifdef USE_FAST\nstatic inline int pick(void) { return 1; }\n#else\n"
+        "static inline int pick(void) { return 2; }\n#endif\n")
+
+
+def _db(tmp_path, entries: dict[str, str], where: str = "build") -> None:
+    """Write a compilation database in ``where`` with one ``cc <flags> -c <file>`` command per entry."""
+    folder = tmp_path / where
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(folder), "file": str(tmp_path / f), "command": f"cc {flags} -c {tmp_path / f}"}
+        for f, flags in entries.items()]))
+
+
+def test_a_flag_the_command_defines_turns_its_branch_on_in_that_unit_only(tmp_path):
+    # USE_FAST is passed with -D to a.c only: a.c's call is the #ifdef one, b.c's the #else one (no file of the
+    # project defines it, so without the database both are the #else one)
+    _db(tmp_path, {"a.c": "-DUSE_FAST", "b.c": ""})
+    got = _calls(tmp_path, {"conf.h": CONF, "a.c": '#include "conf.h"\nint fa(void) { return pick(); }\n',
+                            "b.c": '#include "conf.h"\nint fb(void) { return pick(); }\n'})
+    assert got[("a.fa", "pick")] == {("conf.pick", 2)}
+    assert got[("b.fb", "pick")] == {("conf.pick", 4)}
+
+
+def test_without_a_database_the_default_build_is_kept(tmp_path):
+    # must stay: no database, no -D: the #else branch, as before
+    got = _calls(tmp_path, {"conf.h": CONF, "a.c": '#include "conf.h"\nint fa(void) { return pick(); }\n'})
+    assert got[("a.fa", "pick")] == {("conf.pick", 4)}
+
+
+def test_a_header_the_build_generated_gives_its_defines_to_the_units_that_find_it(tmp_path):
+    # config.h is written by the build into build/ (ignored by git, not indexed); -Ibuild finds it
+    (tmp_path / ".gitignore").write_text("build/\n")
+    _db(tmp_path, {"src/a.c": f"-DHAVE_CONFIG_H -I{tmp_path / 'build'}"})
+    (tmp_path / "build" / "config.h").write_text("#ifndef CONFIG_H\n#define CONFIG_H\n#define USE_FAST 1\n"
+                                                 "/* #undef USE_SLOW */\n#endif\n")
+    got = _calls(tmp_path, {"src/conf.h": CONF,
+                            "src/a.c": '#ifdef HAVE_CONFIG_H\n#include "config.h"\n#endif\n#include "conf.h"\n'
+                                       'int fa(void) { return pick(); }\n'})
+    assert got[("src.a.fa", "pick")] == {("src.conf.pick", 2)}
+
+
+def test_a_source_file_the_build_does_not_compile_is_not_an_alternative(tmp_path):
+    # two files define the exported pick(); the database compiles one: a call binds to that one alone
+    _db(tmp_path, {"pick_unix.c": "", "main.c": ""})
+    got = _calls(tmp_path, {"pick.h": "int pick(void);\n", "pick_unix.c": "int pick(void) { return 1; }\n",
+                            "pick_alt.c": "int pick(void) { return 2; }\n",
+                            "main.c": '#include "pick.h"\nint main(void) { return pick(); }\n'})
+    assert got[("main.main", "pick")] == {("pick_unix.pick", 1)}
+
+
+def test_without_a_database_both_definitions_stay_alternatives(tmp_path):
+    # must stay: without the database nothing tells which file is built
+    got = _calls(tmp_path, {"pick.h": "int pick(void);\n", "pick_unix.c": "int pick(void) { return 1; }\n",
+                            "pick_alt.c": "int pick(void) { return 2; }\n",
+                            "main.c": '#include "pick.h"\nint main(void) { return pick(); }\n'})
+    assert got[("main.main", "pick")] == {("pick_unix.pick", 1), ("pick_alt.pick", 1)}
+
+
+def test_include_folders_of_the_command_are_searched_first(tmp_path):
+    # two api.h under different folders: -Ilib/v2 decides which one <api.h> is
+    _db(tmp_path, {"main.c": f"-I{tmp_path / 'lib' / 'v2'}"}, where="")
+    files = {"lib/v1/api.h": "static inline int api(void) { return 1; }\n",
+             "lib/v2/api.h": "\n\nstatic inline int api(void) { return 2; }\n",
+             "main.c": "#include <api.h>\nint main(void) { return api(); }\n"}
+    got = _calls(tmp_path, files)
+    assert got[("main.main", "api")] == {("lib.v2.api.api", 3)}
+
+
+@pytest.mark.parametrize("text", ["[{", '{"not": "a list"}', "\xff"])
+def test_a_malformed_database_is_one_warning_and_the_index_goes_on(tmp_path, caplog, text):
+    (tmp_path / "compile_commands.json").write_text(text, encoding="latin-1")
+    with caplog.at_level(logging.WARNING, logger="lore"):
+        got = _calls(tmp_path, {"conf.h": CONF, "a.c": '#include "conf.h"\nint fa(void) { return pick(); }\n'})
+    assert got[("a.fa", "pick")] == {("conf.pick", 4)}
+    assert [r.getMessage().split(" is ")[0] for r in caplog.records] == ["lore: compile_commands.json"]
+
+
+def test_a_database_behind_a_symlink_out_of_the_repository_is_not_read(tmp_path):
+    outside = tmp_path / "outside"
+    repo = tmp_path / "repo"
+    outside.mkdir()
+    repo.mkdir()
+    (outside / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(repo), "file": str(repo / "a.c"), "command": f"cc -DUSE_FAST -c {repo / 'a.c'}"}]))
+    os.symlink(outside / "compile_commands.json", repo / "compile_commands.json")
+    got = _calls(repo, {"conf.h": CONF, "a.c": '#include "conf.h"\nint fa(void) { return pick(); }\n'})
+    assert got[("a.fa", "pick")] == {("conf.pick", 4)}
+
+
+def test_a_database_written_for_another_checkout_is_left_out(tmp_path):
+    # every path names another folder: the database describes no file here, so nothing is "not compiled"
+    (tmp_path / "compile_commands.json").write_text(json.dumps([
+        {"directory": "/elsewhere", "file": "/elsewhere/pick_unix.c", "command": "cc -c /elsewhere/pick_unix.c"}]))
+    got = _calls(tmp_path, {"pick.h": "int pick(void);\n", "pick_unix.c": "int pick(void) { return 1; }\n",
+                            "pick_alt.c": "int pick(void) { return 2; }\n",
+                            "main.c": '#include "pick.h"\nint main(void) { return pick(); }\n'})
+    assert got[("main.main", "pick")] == {("pick_unix.pick", 1), ("pick_alt.pick", 1)}

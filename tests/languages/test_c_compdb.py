@@ -107,3 +107,15 @@ def test_a_database_written_for_another_checkout_is_left_out(tmp_path):
                             "pick_alt.c": "int pick(void) { return 2; }\n",
                             "main.c": '#include "pick.h"\nint main(void) { return pick(); }\n'})
     assert got[("main.main", "pick")] == {("pick_unix.pick", 1), ("pick_alt.pick", 1)}
+
+
+def test_a_header_define_made_under_a_flag_of_the_command_counts_in_that_unit(tmp_path):
+    # xz's mythread.h: THREADS_ENABLED is defined when -DUSE_POSIX is given; the #elif chain below then picks the
+    # POSIX definition, not the Windows one
+    hdr = ("#if defined(USE_POSIX) || defined(USE_WIN)\n#define THREADS_ENABLED 1\n#endif\n"
+           "#if !defined(THREADS_ENABLED)\nstatic inline int once(void) { return 0; }\n"
+           "#elif defined(USE_POSIX)\nstatic inline int lock(void) { return 1; }\n"
+           "#elif defined(USE_WIN)\nstatic inline int lock(void) { return 2; }\n#endif\n")
+    _db(tmp_path, {"a.c": "-DUSE_POSIX"})
+    got = _calls(tmp_path, {"thr.h": hdr, "a.c": '#include "thr.h"\nint fa(void) { return lock(); }\n'})
+    assert got[("a.fa", "lock")] == {("thr.lock", 7)}

@@ -94,15 +94,53 @@ def _unit_skipped(world, cond: str, unit: str, own: frozenset[str]) -> bool:
     if got is None:
         flags = flags_for(world, unit)
         defines = flags.defines if flags is not None else {}
-        project = _project_defines(world)
+        project = _unit_project_defines(world, frozenset(n for n, v in defines.items() if v is not None) | own)
         names = state[3:].split() if state.startswith("?0 ") else []
         got = bool(names) and not any(defines.get(n) is not None or n in own or n in project for n in names)
         if not got and expr:
-            assumed: set[str] = set()
             macros = _UnitMacros(world_cache(world, "c-project-macros", lambda: _ProjectMacros(world)), defines, own)
-            got = evaluate(expr, macros, cplusplus=None, assumed=assumed) is False and assumed.isdisjoint(project)
+            known = evaluate(expr, macros, cplusplus=None)  # decided by what is known, whatever the rest
+            if known is None:  # else by reading the flags nobody defines as undefined
+                assumed: set[str] = set()
+                got = evaluate(expr, macros, cplusplus=None, assumed=assumed) is False and assumed.isdisjoint(project)
+            else:
+                got = known is False
         cache[key] = got
     return got
+
+
+def _unit_project_defines(world, given: frozenset[str]) -> frozenset[str]:
+    """:func:`_project_defines` in a unit whose command (and source) defines ``given``: a header's ``#define`` in a
+    branch that needs one of those flags is made there too (xz's ``MYTHREAD_ENABLED`` under ``-DMYTHREAD_POSIX``)."""
+    cache = world_cache(world, "c-unit-project-defines", dict)
+    got = cache.get(given)
+    if got is None:
+        out = set(_project_defines(world)) | given
+        pending = _conditional_defines(world)
+        while pending:
+            more = [name for name, needs in pending if name not in out and any(n in out for n in needs)]
+            if not more:
+                break
+            out.update(more)
+        got = cache[given] = frozenset(out)
+    return got
+
+
+def _conditional_defines(world) -> list[tuple[str, list[str]]]:
+    """The ``#define``s of included headers made in a branch that needs one of some flags: (name, those flags)."""
+
+    def build() -> list[tuple[str, list[str]]]:
+        included = _included_names(world)
+        out: list[tuple[str, list[str]]] = []
+        for fid, f in world.files.items():
+            if f.language in ("c", "cpp") and posixpath.basename(f.path) in included:
+                c = world.ctx(fid)
+                for e in c.pf.defines if c is not None else ():
+                    if " " in e and not e.startswith("="):
+                        out.append((e.split(" ", 1)[0], e.split()[2:]))
+        return out
+
+    return world_cache(world, "c-conditional-defines", build)
 
 
 class _UnitMacros(Mapping):

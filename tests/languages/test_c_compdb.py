@@ -119,3 +119,21 @@ def test_a_header_define_made_under_a_flag_of_the_command_counts_in_that_unit(tm
     _db(tmp_path, {"a.c": "-DUSE_POSIX"})
     got = _calls(tmp_path, {"thr.h": hdr, "a.c": '#include "thr.h"\nint fa(void) { return lock(); }\n'})
     assert got[("a.fa", "lock")] == {("thr.lock", 7)}
+
+
+def test_the_compile_commands_setting_names_a_database_elsewhere(tmp_path):
+    _db(tmp_path, {"a.c": "-DUSE_FAST"}, where="out/debug")
+    (tmp_path / ".lore").mkdir()
+    (tmp_path / ".lore" / "config.toml").write_text('compile_commands = "out/debug/compile_commands.json"\n')
+    got = _calls(tmp_path, {"conf.h": CONF, "a.c": '#include "conf.h"\nint fa(void) { return pick(); }\n'})
+    assert got[("a.fa", "pick")] == {("conf.pick", 2)}
+
+
+def test_a_compile_commands_setting_that_is_not_a_path_is_refused(tmp_path):
+    from lore.errors import InvalidArgumentError
+    from lore.index.config import load_settings
+
+    (tmp_path / ".lore").mkdir()
+    (tmp_path / ".lore" / "config.toml").write_text("compile_commands = 3\n")
+    with pytest.raises(InvalidArgumentError, match="compile_commands must be the path"):
+        load_settings(tmp_path)

@@ -1,7 +1,9 @@
 """The flags a build passes each C/C++ file: the project's ``compile_commands.json``.
 
 CMake (``-DCMAKE_EXPORT_COMPILE_COMMANDS=ON``), Bear and Meson write one database of the commands that
-compile each translation unit. When the repository holds one (at its root or in ``build/``), each entry's
+compile each translation unit. When the repository holds one (at its root or in ``build/``, or where the setting
+``compile_commands`` says: ``compile_commands = "out/compile_commands.json"`` in ``.lore/config.toml`` or
+``[tool.lore]``), each entry's
 ``-D``/``-U`` (what ``#if`` reads in that unit), ``-I``/``-iquote``/``-isystem`` (where ``#include`` looks,
 first first) and ``-include``/``-imacros`` (headers read before the file) are what resolution reads for that
 file, instead of guessing a default build: a source file listed nowhere is not compiled, and a header the
@@ -24,6 +26,7 @@ import posixpath
 import re
 import shlex
 import stat
+import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -179,9 +182,10 @@ def load(root: str) -> CompDb | None:
     True
     """
     root_real = os.path.realpath(root)
-    for rel in LOCATIONS:
+    configured = configured_path(root)
+    for rel in (configured,) if configured else LOCATIONS:
         path = os.path.join(root, rel)
-        if not os.path.lexists(path):
+        if not os.path.lexists(path) and not configured:
             continue
         data = _read_regular(path, root_real, MAX_BYTES)
         try:
@@ -199,6 +203,34 @@ def load(root: str) -> CompDb | None:
             if got is not None and got[0] not in files:  # the first command of a file compiled twice
                 files[got[0]] = got[1]
         return CompDb(rel, files)
+    return None
+
+
+def configured_path(root: str) -> str | None:
+    """The ``compile_commands`` setting of the repository (``.lore/config.toml``, else ``[tool.lore]`` in
+    ``pyproject.toml``: :mod:`lore.index.config` checks both), or ``None``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "pyproject.toml").write_text('[tool.lore]\\ncompile_commands = "out/compile_commands.json"\\n')
+    >>> configured_path(str(d))
+    'out/compile_commands.json'
+    """
+    for rel, keys in ((".lore/config.toml", ()), ("pyproject.toml", ("tool", "lore"))):
+        data = _read_regular(os.path.join(root, rel), os.path.realpath(root), MAX_HEADER_BYTES)
+        try:
+            table = tomllib.loads(data.decode("utf-8")) if data is not None else None
+        except (ValueError, UnicodeDecodeError):
+            table = None
+        for k in keys:
+            table = table.get(k) if isinstance(table, dict) else None
+        if isinstance(table, dict) and not keys and isinstance(table.get("lore"), dict):
+            table = table["lore"]
+        v = table.get("compile_commands") if isinstance(table, dict) else None
+        if isinstance(v, str) and v:
+            return v
     return None
 
 

@@ -137,3 +137,38 @@ def test_a_compile_commands_setting_that_is_not_a_path_is_refused(tmp_path):
     (tmp_path / ".lore" / "config.toml").write_text("compile_commands = 3\n")
     with pytest.raises(InvalidArgumentError, match="compile_commands must be the path"):
         load_settings(tmp_path)
+
+
+BRANCHY = ("#define HAS_ATTR(x) __has_attribute(x)\n"
+           "#if defined(__ARM_ARCH) && (__ARM_ARCH == 7)\n#define TARGET_ARMV7\n#endif\n"
+           "#if defined(TARGET_ARMV7) && HAS_ATTR(aligned)\n#define FAST_LOAD\n#endif\n"
+           "#if !defined(FAST_LOAD)\nstatic inline int load(void) { return 1; }\n"
+           "#else\nstatic inline int load(void) { return 2; }\n#endif\n")
+
+
+def test_a_macro_defined_under_a_condition_reads_as_that_condition_in_the_unit(tmp_path):
+    # brotli's huffman.h: FAST_LOAD is defined where ARMv7 and an attribute test hold; an x86_64 unit defines no
+    # ARM macro (GCC and clang define __ARM_ARCH only there), so !defined(FAST_LOAD) holds whatever HAS_ATTR says
+    _db(tmp_path, {"a.c": ""})
+    got = _calls(tmp_path, {"huff.h": BRANCHY, "a.c": '#include "huff.h"\nint fa(void) { return load(); }\n'})
+    assert got[("a.fa", "load")] == {("huff.load", 9)}
+
+
+def test_a_macro_defined_under_a_condition_the_unit_turns_on_keeps_its_branch(tmp_path):
+    # must stay: the unit's -DTARGET_ARMV7 opens FAST_LOAD's branch as far as the file tells (HAS_ATTR is not
+    # decided here): both definitions stay
+    _db(tmp_path, {"a.c": "-DTARGET_ARMV7"})
+    got = _calls(tmp_path, {"huff.h": BRANCHY, "a.c": '#include "huff.h"\nint fa(void) { return load(); }\n'})
+    assert got[("a.fa", "load")] == {("huff.load", 9), ("huff.load", 11)}
+
+
+def test_a_condition_on_a_macro_the_file_defines_only_conditionally_is_written_as_those_conditions():
+    from lore.languages.c import _parser as c
+
+    pf = c.parse("huff.h", BRANCHY.encode(), "huff")
+    conds = [s.condition for s in pf.symbols if s.name == "load"]
+    assert conds[0] == "?|(! (((defined(TARGET_ARMV7) && HAS_ATTR ( aligned )))))"
+    # a default the file gives itself (#ifndef X / #define X) reads itself: left as the name
+    pf = c.parse("g.h", b"#ifndef G\n#ifdef NLS\n#define G 1\n#else\n#define G 0\n#endif\n#endif\n"
+                        b"#if G\nint f(void);\n#endif\n", "g")
+    assert [s.condition for s in pf.symbols if s.name == "f"] == ["?0 NLS|(G)"]

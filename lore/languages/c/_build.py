@@ -102,7 +102,12 @@ def _unit_skipped(world, cond: str, unit: str, own: frozenset[str]) -> bool:
             known = evaluate(expr, macros, cplusplus=None)  # decided by what is known, whatever the rest
             if known is None:  # else by reading the flags nobody defines as undefined
                 assumed: set[str] = set()
-                got = evaluate(expr, macros, cplusplus=None, assumed=assumed) is False and assumed.isdisjoint(project)
+                got = evaluate(expr, macros, cplusplus=None, assumed=assumed) is False
+                blocked = assumed & project
+                if got and blocked:  # read again with the names some header defines left open: (A || B) && F(x)
+                    again: set[str] = set()
+                    open_ = _UnitMacros(macros.base, {**dict.fromkeys(blocked, UNKNOWN), **defines}, own)
+                    got = evaluate(expr, open_, cplusplus=None, assumed=again) is False and again.isdisjoint(project)
             else:
                 got = known is False
         cache[key] = got

@@ -168,7 +168,18 @@ def test_a_condition_on_a_macro_the_file_defines_only_conditionally_is_written_a
     pf = c.parse("huff.h", BRANCHY.encode(), "huff")
     conds = [s.condition for s in pf.symbols if s.name == "load"]
     assert conds[0] == "?|(! (((defined(TARGET_ARMV7) && HAS_ATTR ( aligned )))))"
-    # a default the file gives itself (#ifndef X / #define X) reads itself: left as the name
-    pf = c.parse("g.h", b"#ifndef G\n#ifdef NLS\n#define G 1\n#else\n#define G 0\n#endif\n#endif\n"
-                        b"#if G\nint f(void);\n#endif\n", "g")
+    # a value defined under a condition that reads it otherwise (#if G > 1 ... #define G 2) stays the name
+    pf = c.parse("g.h", b"#ifdef NLS\n#if G > 1\n#define G 2\n#endif\n#endif\n#if G\nint f(void);\n#endif\n", "g")
     assert [s.condition for s in pf.symbols if s.name == "f"] == ["?0 NLS|(G)"]
+
+
+def test_a_default_a_header_gives_a_macro_reads_as_that_default_in_the_unit(tmp_path):
+    # xz's tuklib_gettext.h: #ifndef G, G is 1 with -DNLS and 0 without; #if G picks the gettext `_` in a unit
+    # compiled with -DNLS, the plain one elsewhere
+    hdr = ("#ifndef G\n#ifdef NLS\n#define G 1\n#else\n#define G 0\n#endif\n#endif\n"
+           "#if G\nstatic inline int tr(void) { return 1; }\n#else\nstatic inline int tr(void) { return 2; }\n#endif\n")
+    _db(tmp_path, {"a.c": "-DNLS", "b.c": ""})
+    got = _calls(tmp_path, {"g.h": hdr, "a.c": '#include "g.h"\nint fa(void) { return tr(); }\n',
+                            "b.c": '#include "g.h"\nint fb(void) { return tr(); }\n'})
+    assert got[("a.fa", "tr")] == {("g.tr", 9)}
+    assert got[("b.fb", "tr")] == {("g.tr", 11)}

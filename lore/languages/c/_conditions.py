@@ -219,8 +219,9 @@ class Branches:
         known = self.cond_defs.get(name, ())
         if known is None:
             return
-        cond = " && ".join(self._outer)
-        if self._blind or not cond or re.search(rf"\b{re.escape(name)}\b", cond) or \
+        # a default (#ifndef G ... #define G 1 #else #define G 0): read as the value the file gives G
+        cond = " && ".join(c for c in self._outer if c != f"(! defined({name}))") or "1"
+        if self._blind or re.search(rf"\b{re.escape(name)}\b", cond) or \
                 (not known and self.macros.get(name) is not None):  # defined before: its old value is not known
             self.cond_defs[name] = None
             return

@@ -183,3 +183,24 @@ def test_a_default_a_header_gives_a_macro_reads_as_that_default_in_the_unit(tmp_
                             "b.c": '#include "g.h"\nint fb(void) { return tr(); }\n'})
     assert got[("a.fa", "tr")] == {("g.tr", 9)}
     assert got[("b.fb", "tr")] == {("g.tr", 11)}
+
+
+KCONF = ("#ifdef CONFIG_FAST\nstatic inline int pick(void) { return 1; }\n#else\n"
+         "static inline int pick(void) { return 2; }\n#endif\n")
+
+
+def test_a_header_the_command_reads_first_configures_the_unit(tmp_path):
+    # the kernel's -include include/generated/autoconf.h (git-ignored, not indexed): its options are the unit's
+    (tmp_path / ".gitignore").write_text("gen/\n")
+    (tmp_path / "gen").mkdir()
+    (tmp_path / "gen" / "autoconf.h").write_text("#define CONFIG_FAST 1\n#define CONFIG_SMP 1\n")
+    _db(tmp_path, {"a.c": f"-include {tmp_path / 'gen' / 'autoconf.h'}"})
+    got = _calls(tmp_path, {"k.h": KCONF, "a.c": '#include "k.h"\nint fa(void) { return pick(); }\n'})
+    assert got[("a.fa", "pick")] == {("k.pick", 2)}
+
+
+def test_a_kernel_option_stays_open_in_a_unit_without_a_configuration(tmp_path):
+    # must stay: no autoconf.h anywhere, so CONFIG_FAST is not decided by no file defining it: both stay
+    _db(tmp_path, {"a.c": "-DOTHER"})
+    got = _calls(tmp_path, {"k.h": KCONF, "a.c": '#include "k.h"\nint fa(void) { return pick(); }\n'})
+    assert got[("a.fa", "pick")] == {("k.pick", 2), ("k.pick", 4)}

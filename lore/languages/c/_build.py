@@ -95,19 +95,26 @@ def _unit_skipped(world, cond: str, unit: str, own: frozenset[str]) -> bool:
         flags = flags_for(world, unit)
         defines = flags.defines if flags is not None else {}
         project = _unit_project_defines(world, frozenset(n for n, v in defines.items() if v is not None) | own)
+        # a kernel option is decided by a configuration (the tree's autoconf.h, or one the command reads first);
+        # without one it is open, as if some file defined it
+        configured = _configured(world) or any(n.startswith("CONFIG_") for n in defines)
+
+        def unsure(names) -> bool:
+            return any(n in project or (not configured and n.startswith("CONFIG_")) for n in names)
+
         names = state[3:].split() if state.startswith("?0 ") else []
-        got = bool(names) and not any(defines.get(n) is not None or n in own or n in project for n in names)
+        got = bool(names) and not any(defines.get(n) is not None or n in own for n in names) and not unsure(names)
         if not got and expr:
             macros = _UnitMacros(world_cache(world, "c-project-macros", lambda: _ProjectMacros(world)), defines, own)
             known = evaluate(expr, macros, cplusplus=None)  # decided by what is known, whatever the rest
             if known is None:  # else by reading the flags nobody defines as undefined
                 assumed: set[str] = set()
                 got = evaluate(expr, macros, cplusplus=None, assumed=assumed) is False
-                blocked = assumed & project
+                blocked = {n for n in assumed if unsure((n,))}
                 if got and blocked:  # read again with the names some header defines left open: (A || B) && F(x)
                     again: set[str] = set()
                     open_ = _UnitMacros(macros.base, {**dict.fromkeys(blocked, UNKNOWN), **defines}, own)
-                    got = evaluate(expr, open_, cplusplus=None, assumed=again) is False and again.isdisjoint(project)
+                    got = evaluate(expr, open_, cplusplus=None, assumed=again) is False and not unsure(again)
             else:
                 got = known is False
         cache[key] = got

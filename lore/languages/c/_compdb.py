@@ -8,7 +8,8 @@ compile each translation unit. When the repository holds one (at its root or in 
 first first) and ``-include``/``-imacros`` (headers read before the file) are what resolution reads for that
 file, instead of guessing a default build: a source file listed nowhere is not compiled, and a header the
 build generates into an include folder (``config.h``, ``event2/event-config.h``, left out of the index by
-``.gitignore``) gives its ``#define``s to the units whose ``-I`` finds it. A header is read with the flags of
+``.gitignore``) gives its ``#define``s to the units whose ``-I`` finds it, and so does a header a command reads
+first (``-include include/generated/autoconf.h``). A header is read with the flags of
 the source file that asks (the unit it is compiled in), else with what every unit agrees on.
 
 Only the repository's own files are read: a regular file (a symlink only when it stays inside the
@@ -322,6 +323,16 @@ def _generated(world, folder: str) -> dict[str, object]:
     return got
 
 
+def _forced(world, rel: str) -> dict[str, object]:
+    """The unconditional ``#define``s of a header a command reads first (``-include``/``-imacros``)."""
+    cache = world_cache(world, "c-compdb-forced", dict)
+    got = cache.get(rel)
+    if got is None:
+        data = _read_regular(os.path.join(world.root, rel), os.path.realpath(world.root), MAX_HEADER_BYTES)
+        got = cache[rel] = header_defines(data) if data is not None else {}
+    return got
+
+
 def _included_specs(world) -> frozenset[str]:
     """What the ``#include``s of the project's C/C++ files name (``config.h``, ``event2/event-config.h``)."""
 
@@ -355,6 +366,8 @@ def flags_for(world, path: str) -> Flags | None:
         for folder in own.includes:  # the first folder that has a header is the one read
             for name, v in _generated(world, folder).items():
                 generated.setdefault(name, v)
+        for rel in own.forced:  # -include: read before the file (the kernel's autoconf.h)
+            generated.update(_forced(world, rel))
         defines.update(generated)  # a header's #define comes after the command line's -D / -U
         got = Flags(defines, own.includes, own.forced)
     cache[path] = got

@@ -306,7 +306,7 @@ def header_defines(data: bytes) -> dict[str, object]:
 def _generated(world, folder: str) -> dict[str, object]:
     """The defines of the headers a build generated into the repository folder ``folder`` (an ``-I`` folder):
     the files an ``#include`` of the project names there that are on disk but not indexed."""
-    cache = world_cache(world, "c-compdb-generated", dict)
+    cache: dict[str, dict[str, object]] = world_cache(world, "c-compdb-generated", dict)
     got = cache.get(folder)
     if got is None:
         got = cache[folder] = {}

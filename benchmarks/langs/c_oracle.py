@@ -40,6 +40,10 @@ The projects, chosen before the rules were written (issue 30):
   ``google/brotli`` (CMake) and ``facebook/zstd``'s ``lib/`` (C);
 * for issue 30's fourth step also ``pnggroup/libpng``, ``richgel999/miniz``, ``tukaani-project/xz`` (CMake),
   ``Cyan4973/xxHash`` (C) and the kernel's ``mm/``;
+* for issue 30's fifth step (a project's ``compile_commands.json``): CMake builds into ``build/``
+  (``cmake -S . -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON``) of libpng, xz, brotli, jansson, libevent and
+  miniz (tuned); the report projects below as they are and, for zlib, lz4 (``-S build/cmake``) and libuv, also
+  built that way;
 * reported on (their misses were not read while tuning): ``jqlang/jq``, ``madler/zlib``, ``lz4/lz4`` and
   ``libuv/libuv`` (C), the kernel's ``kernel/`` with ``include/`` and ``arch/x86/include/`` (C,
   ``--kernel-subsystem kernel``), ``google/leveldb`` (C++, CMake), ``jbeder/yaml-cpp`` (C++, CMake).

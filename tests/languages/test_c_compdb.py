@@ -204,3 +204,12 @@ def test_a_kernel_option_stays_open_in_a_unit_without_a_configuration(tmp_path):
     _db(tmp_path, {"a.c": "-DOTHER"})
     got = _calls(tmp_path, {"k.h": KCONF, "a.c": '#include "k.h"\nint fa(void) { return pick(); }\n'})
     assert got[("a.fa", "pick")] == {("k.pick", 2), ("k.pick", 4)}
+
+
+def test_a_c_unit_reads_a_header_without_cplusplus(tmp_path):
+    # libpng's pngpriv.h: png_voidcast is static_cast under __cplusplus; a .c unit is C
+    hdr = ("#ifdef __cplusplus\n#define voidcast(t, v) static_cast<t>(v)\n#else\n#define voidcast(t, v) (v)\n"
+           "#endif\n")
+    _db(tmp_path, {"a.c": ""})
+    got = _calls(tmp_path, {"priv.h": hdr, "a.c": '#include "priv.h"\nint fa(void *p) { return *voidcast(int *, p); }\n'})
+    assert got[("a.fa", "voidcast")] == {("priv.voidcast", 4)}

@@ -104,17 +104,18 @@ def _unit_skipped(world, cond: str, unit: str, own: frozenset[str]) -> bool:
 
         names = state[3:].split() if state.startswith("?0 ") else []
         got = bool(names) and not any(defines.get(n) is not None or n in own for n in names) and not unsure(names)
+        cplusplus = not unit.endswith(".c")  # the unit's language decides __cplusplus in the headers it reads
         if not got and expr:
             macros = _UnitMacros(world_cache(world, "c-project-macros", lambda: _ProjectMacros(world)), defines, own)
-            known = evaluate(expr, macros, cplusplus=None)  # decided by what is known, whatever the rest
+            known = evaluate(expr, macros, cplusplus=cplusplus)  # decided by what is known, whatever the rest
             if known is None:  # else by reading the flags nobody defines as undefined
                 assumed: set[str] = set()
-                got = evaluate(expr, macros, cplusplus=None, assumed=assumed) is False
+                got = evaluate(expr, macros, cplusplus=cplusplus, assumed=assumed) is False
                 blocked = {n for n in assumed if unsure((n,))}
                 if got and blocked:  # read again with the names some header defines left open: (A || B) && F(x)
                     again: set[str] = set()
                     open_ = _UnitMacros(macros.base, {**dict.fromkeys(blocked, UNKNOWN), **defines}, own)
-                    got = evaluate(expr, open_, cplusplus=None, assumed=again) is False and not unsure(again)
+                    got = evaluate(expr, open_, cplusplus=cplusplus, assumed=again) is False and not unsure(again)
             else:
                 got = known is False
         cache[key] = got

@@ -213,3 +213,37 @@ def test_a_c_unit_reads_a_header_without_cplusplus(tmp_path):
     _db(tmp_path, {"a.c": ""})
     got = _calls(tmp_path, {"priv.h": hdr, "a.c": '#include "priv.h"\nint fa(void *p) { return *voidcast(int *, p); }\n'})
     assert got[("a.fa", "voidcast")] == {("priv.voidcast", 4)}
+
+
+def test_without_a_database_a_source_file_is_a_unit_without_flags(tmp_path):
+    # the default build (no -D): the same reading of brotli's huffman.h as a unit of a database with no flags;
+    # HAS_ATTR comes from another header, as brotli's BROTLI_GNUC_HAS_ATTRIBUTE from platform.h
+    hdr = '#include "plat.h"\n' + BRANCHY.split("\n", 1)[1]
+    got = _calls(tmp_path, {"plat.h": "#define HAS_ATTR(x) __has_attribute(x)\n", "huff.h": hdr,
+                            "a.c": '#include "huff.h"\nint fa(void) { return load(); }\n'})
+    assert got[("a.fa", "load")] == {("huff.load", 9)}
+
+
+def test_without_a_database_a_flag_a_header_defines_keeps_both_branches(tmp_path):
+    # must stay: a project header defines TARGET_ARMV7 (no platform test around it): both definitions stay
+    hdr = BRANCHY.replace("#if defined(__ARM_ARCH) && (__ARM_ARCH == 7)\n#define TARGET_ARMV7\n#endif\n",
+                          "#define TARGET_ARMV7\n\n\n")
+    got = _calls(tmp_path, {"huff.h": hdr, "a.c": '#include "huff.h"\nint fa(void) { return load(); }\n'})
+    assert got[("a.fa", "load")] == {("huff.load", 9), ("huff.load", 11)}
+
+
+PRINTK = ("#if defined(CONFIG_DYN)\n#define pr(x) dyn(x)\n#elif defined(DEBUG)\n#define pr(x) one(x)\n#else\n"
+          "#define pr(x) two(x)\n#endif\n")
+
+
+def test_a_kernel_unit_without_debug_drops_the_debug_branch_and_keeps_the_open_options(tmp_path):
+    # the kernel's printk.h without a configuration: CONFIG_DYN is open, DEBUG is defined by no file b.c reads
+    got = _calls(tmp_path, {"p.h": PRINTK, "b.c": '#include "p.h"\nvoid fb(void) { pr(1); }\n'})
+    assert got[("b.fb", "pr")] == {("p.pr", 2), ("p.pr", 6)}
+
+
+def test_a_unit_defining_debug_under_an_open_option_keeps_the_debug_branch(tmp_path):
+    # must stay: cma.c defines DEBUG under CONFIG_CMA_DEBUG, open without a configuration: all three stay
+    got = _calls(tmp_path, {"p.h": PRINTK,
+                            "a.c": '#ifdef CONFIG_A_DEBUG\n#define DEBUG\n#endif\n#include "p.h"\nvoid fa(void) { pr(1); }\n'})
+    assert got[("a.fa", "pr")] == {("p.pr", 2), ("p.pr", 4), ("p.pr", 6)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 
-from .._rules import record_of, world_cache
+from .._rules import path_modules, record_of, world_cache
 from ._compdb import Flags, compdb, flags_for
 from ._ifexpr import DEFINED, UNKNOWN, evaluate
 from ._includes import _C_SOURCE_EXTS
@@ -54,9 +54,10 @@ def _not_built(world, sid: int, ctx=None) -> bool:
         unit = _built_by_database(world, f, sid) if f is not None else None
         got = cache[sid] = unit if unit is not None else \
             (f is not None and _other_platform(f.path)) or _skipped(world, _condition(world, sid))
-    if ctx is not None and compdb(world) is not None:  # a header's definition, in the caller's unit
+    if ctx is not None and ctx.frow.path.endswith(_C_SOURCE_EXTS):  # a header's definition, in the caller's unit
         f = world.files.get(world.syms[sid].file_id)
-        if f is not None and not f.path.endswith(_C_SOURCE_EXTS) and flags_for(world, ctx.frow.path) is not None:
+        if f is not None and not f.path.endswith(_C_SOURCE_EXTS) and \
+                (compdb(world) is None or flags_for(world, ctx.frow.path) is not None):  # no database: no -D
             return _other_platform(f.path) or _unit_skipped(world, _condition(world, sid), ctx.frow.path,
                                                             _own_defines(world, ctx))
     if got and ctx is not None:
@@ -88,23 +89,27 @@ def _unit_skipped(world, cond: str, unit: str, own: frozenset[str]) -> bool:
     state, _, expr = cond.partition("|")
     if not state.startswith("?"):
         return False
+    flags = flags_for(world, unit)
+    cplusplus = not unit.endswith(".c")  # the unit's language decides __cplusplus in the headers it reads
+    # units without a command of their own share answers (a default build: the kernel's thousands of sources)
+    key = (unit if flags is not None else cplusplus, cond, own, _defined_under_options(world, unit))
     cache = world_cache(world, "c-unit-skipped", dict)
-    key = (unit, cond, own)
     got = cache.get(key)
     if got is None:
-        flags = flags_for(world, unit)
         defines = flags.defines if flags is not None else {}
         project = _unit_project_defines(world, frozenset(n for n, v in defines.items() if v is not None) | own)
         # a kernel option is decided by a configuration (the tree's autoconf.h, or one the command reads first);
         # without one it is open, as if some file defined it
         configured = _configured(world) or any(n.startswith("CONFIG_") for n in defines)
 
+        if not configured:  # the unit's own #define under an open option (cma.c's DEBUG under CONFIG_CMA_DEBUG)
+            project = project | key[3]
+
         def unsure(names) -> bool:
             return any(n in project or (not configured and n.startswith("CONFIG_")) for n in names)
 
         names = state[3:].split() if state.startswith("?0 ") else []
         got = bool(names) and not any(defines.get(n) is not None or n in own for n in names) and not unsure(names)
-        cplusplus = not unit.endswith(".c")  # the unit's language decides __cplusplus in the headers it reads
         if not got and expr:
             macros = _UnitMacros(world_cache(world, "c-project-macros", lambda: _ProjectMacros(world)), defines, own)
             known = evaluate(expr, macros, cplusplus=cplusplus)  # decided by what is known, whatever the rest
@@ -119,6 +124,20 @@ def _unit_skipped(world, cond: str, unit: str, own: frozenset[str]) -> bool:
             else:
                 got = known is False
         cache[key] = got
+    return got
+
+
+def _defined_under_options(world, unit: str) -> frozenset[str]:
+    """The names the source file ``unit`` ``#define``s in a branch that needs a kernel option."""
+    cache = world_cache(world, "c-under-options", dict)
+    got = cache.get(unit)
+    if got is None:
+        mid = path_modules(world).get(unit)
+        fid = world.module_file.get(mid) if mid is not None else None
+        c = world.ctx(fid) if fid is not None else None
+        got = cache[unit] = frozenset(
+            e.split(" ", 1)[0] for e in (c.pf.defines if c is not None else ())
+            if " " in e and not e.startswith("=") and any(n.startswith("CONFIG_") for n in e.split()[2:]))
     return got
 
 

@@ -56,8 +56,9 @@ def _not_built(world, sid: int, ctx=None) -> bool:
             (f is not None and _other_platform(f.path)) or _skipped(world, _condition(world, sid))
     if ctx is not None and ctx.frow.path.endswith(_C_SOURCE_EXTS):  # a header's definition, in the caller's unit
         f = world.files.get(world.syms[sid].file_id)
-        if f is not None and not f.path.endswith(_C_SOURCE_EXTS) and \
-                (compdb(world) is None or flags_for(world, ctx.frow.path) is not None):  # no database: no -D
+        if f is not None and not f.path.endswith(_C_SOURCE_EXTS) and (
+                flags_for(world, ctx.frow.path) is not None if compdb(world) is not None
+                else ctx.frow.path.endswith(".c")):  # no database: a C source is a unit without -D (C++ as before)
             return _other_platform(f.path) or _unit_skipped(world, _condition(world, sid), ctx.frow.path,
                                                             _own_defines(world, ctx))
     if got and ctx is not None:

@@ -6,6 +6,7 @@ build reads it), other platforms' files, and definitions made file-local by a ma
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Mapping
 
 from .._rules import path_modules, record_of, world_cache
@@ -92,19 +93,21 @@ def _unit_skipped(world, cond: str, unit: str, own: frozenset[str]) -> bool:
         return False
     flags = flags_for(world, unit)
     cplusplus = not unit.endswith(".c")  # the unit's language decides __cplusplus in the headers it reads
-    # units without a command of their own share answers (a default build: the kernel's thousands of sources)
-    key = (unit if flags is not None else cplusplus, cond, own, _defined_under_options(world, unit))
+    defines = flags.defines if flags is not None else {}
+    given = _enabling(world, frozenset(n for n, v in defines.items() if v is not None) | own)
+    # units without a command of their own share answers (a default build: the kernel's thousands of sources):
+    # of what the unit's source defines, only the names the condition reads count
+    words = _words(world, cond)
+    key = (unit if flags is not None else cplusplus, cond, own & words, _defined_under_options(world, unit) & words,
+           given)
     cache = world_cache(world, "c-unit-skipped", dict)
     got = cache.get(key)
     if got is None:
-        defines = flags.defines if flags is not None else {}
-        project = _unit_project_defines(world, frozenset(n for n, v in defines.items() if v is not None) | own)
+        project = _unit_project_defines(world, given) | own | key[3]
         # a kernel option is decided by a configuration (the tree's autoconf.h, or one the command reads first);
         # without one it is open, as if some file defined it
         configured = _configured(world) or any(n.startswith("CONFIG_") for n in defines)
 
-        if not configured:  # the unit's own #define under an open option (cma.c's DEBUG under CONFIG_CMA_DEBUG)
-            project = project | key[3]
 
         def unsure(names) -> bool:
             return any(n in project or (not configured and n.startswith("CONFIG_")) for n in names)
@@ -126,6 +129,22 @@ def _unit_skipped(world, cond: str, unit: str, own: frozenset[str]) -> bool:
                 got = known is False
         cache[key] = got
     return got
+
+
+def _words(world, cond: str) -> frozenset[str]:
+    """The names a branch state reads."""
+    cache = world_cache(world, "c-cond-words", dict)
+    got = cache.get(cond)
+    if got is None:
+        got = cache[cond] = frozenset(re.findall(r"[A-Za-z_]\w*", cond))
+    return got
+
+
+def _enabling(world, given: frozenset[str]) -> frozenset[str]:
+    """The names of ``given`` some header's conditional ``#define`` needs (the rest enable nothing)."""
+    needs = world_cache(world, "c-conditional-needs",
+                        lambda: frozenset(n for _name, ns in _conditional_defines(world) for n in ns))
+    return given & needs
 
 
 def _defined_under_options(world, unit: str) -> frozenset[str]:

@@ -3,7 +3,8 @@
     python benchmarks/langs/c_oracle.py PATH/TO/PROJECT [...] [--sites 400] [--seed 0] [--work DIR]
     python benchmarks/langs/c_oracle.py PATH/TO/LINUX --kernel-subsystem kernel [--json]
 
-clangd reads a ``compile_commands.json``: the project's own when it has one, else CMake's
+clangd reads a ``compile_commands.json``: the project's own when it has one (at its root or in ``build/``, where
+lore reads it too), else CMake's
 (``cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON`` into the work folder), else one written here (every
 ``.c``/``.cc``/``.cpp`` file with ``-I`` the include roots: the project root, every ``include``
 folder, the file's own folder; ``-std=gnu11`` / ``-std=c++17``). A Linux kernel tree (``Kbuild`` and
@@ -39,6 +40,10 @@ The projects, chosen before the rules were written (issue 30):
   ``google/brotli`` (CMake) and ``facebook/zstd``'s ``lib/`` (C);
 * for issue 30's fourth step also ``pnggroup/libpng``, ``richgel999/miniz``, ``tukaani-project/xz`` (CMake),
   ``Cyan4973/xxHash`` (C) and the kernel's ``mm/``;
+* for issue 30's fifth step (a project's ``compile_commands.json``): CMake builds into ``build/``
+  (``cmake -S . -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON``) of libpng, xz, brotli, jansson, libevent and
+  miniz (tuned); the report projects below as they are and, for zlib, lz4 (``-S build/cmake``) and libuv, also
+  built that way;
 * reported on (their misses were not read while tuning): ``jqlang/jq``, ``madler/zlib``, ``lz4/lz4`` and
   ``libuv/libuv`` (C), the kernel's ``kernel/`` with ``include/`` and ``arch/x86/include/`` (C,
   ``--kernel-subsystem kernel``), ``google/leveldb`` (C++, CMake), ``jbeder/yaml-cpp`` (C++, CMake).
@@ -221,8 +226,9 @@ def _written_commands(root: Path) -> list[dict]:
 
 def compile_commands(root: Path, work: Path) -> Path:
     """The folder holding the ``compile_commands.json`` clangd reads for ``root``."""
-    if (root / "compile_commands.json").exists():
-        return root
+    for own in (root, root / "build"):  # the project's own database (lore reads the same one)
+        if (own / "compile_commands.json").is_file():
+            return own
     folder = work / f"{root.name}-cc"
     if is_kernel(root):
         commands = _kernel_commands(root, work)

@@ -33,7 +33,7 @@ from ._skips import RULES
 from .walk import DEFAULT_MAX_FILE_SIZE, walk
 
 DEFAULT_EXCLUDES = ("*.min.js", "*.min.mjs", "*.min.cjs", "*-min.js", "*.bundle.js")
-KEYS = ("exclude", "gitignore", "include", "max_file_size", "workers")
+KEYS = ("compile_commands", "exclude", "gitignore", "include", "max_file_size", "workers")  # compile_commands: C's
 SCALARS = ("gitignore", "max_file_size", "workers")
 DEFAULT = "default"
 CLI = "command line"
@@ -94,6 +94,9 @@ def _check(table: dict[str, Any], source: str) -> dict[str, Any]:
             if not isinstance(ex, list) or not all(isinstance(p, str) for p in ex):
                 raise InvalidArgumentError(f"{source}: {key} must be a list of gitignore-style patterns")
             table = {**table, key: ex}
+    v = table.get("compile_commands")  # read by lore.languages.c._compdb
+    if v is not None and not isinstance(v, str):
+        raise InvalidArgumentError(f"{source}: compile_commands must be the path of a compile_commands.json, got {v!r}")
     v = table.get("gitignore")
     if v is not None and not isinstance(v, bool):
         raise InvalidArgumentError(f"{source}: gitignore must be true or false, got {v!r}")

@@ -6,10 +6,15 @@ build reads it), other platforms' files, and definitions made file-local by a ma
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Mapping
 
-from .._rules import record_of, world_cache
-from ._ifexpr import DEFINED, evaluate
+from .._rules import path_modules, record_of, world_cache
+from ._compdb import Flags, compdb, flags_for
+from ._ifexpr import DEFINED, UNKNOWN, evaluate
+from ._includes import _C_SOURCE_EXTS
+
+_NO_FLAGS = Flags()
 
 # folders (and file names) of another system's code: a default build (Linux, x86_64) compiles none of them
 _OTHER_PLATFORM_DIRS = frozenset({
@@ -47,13 +52,171 @@ def _not_built(world, sid: int, ctx=None) -> bool:
     if got is None:
         srow = world.syms[sid]
         f = world.files.get(srow.file_id) if srow.file_id is not None else None
-        got = cache[sid] = (f is not None and _other_platform(f.path)) or _skipped(world, _condition(world, sid))
+        unit = _built_by_database(world, f, sid) if f is not None else None
+        got = cache[sid] = unit if unit is not None else \
+            (f is not None and _other_platform(f.path)) or _skipped(world, _condition(world, sid))
+    if ctx is not None and ctx.frow.path.endswith(_C_SOURCE_EXTS):  # a header's definition, in the caller's unit
+        f = world.files.get(world.syms[sid].file_id)
+        if f is not None and not f.path.endswith(_C_SOURCE_EXTS) and (
+                flags_for(world, ctx.frow.path) is not None if compdb(world) is not None
+                else ctx.frow.path.endswith(".c")):  # no database: a C source is a unit without -D (C++ as before)
+            return _other_platform(f.path) or _unit_skipped(world, _condition(world, sid), ctx.frow.path,
+                                                            _own_defines(world, ctx))
     if got and ctx is not None:
         cond = _condition(world, sid).partition("|")[0]
         if cond.startswith("?0 ") and not set(cond[3:].split()).isdisjoint(_own_defines(world, ctx)):
             f = world.files.get(world.syms[sid].file_id)
             return f is None or _other_platform(f.path)
     return got
+
+
+def _built_by_database(world, f, sid: int) -> bool | None:
+    """Whether a source file's definition is off in the build the compilation database describes: the file is
+    compiled nowhere, or its branch is off under the file's own flags; ``None`` without a database or for a
+    header (a header is read with its includer's flags)."""
+    if not f.path.endswith(_C_SOURCE_EXTS) or compdb(world) is None:
+        return None
+    if flags_for(world, f.path) is None:
+        return True
+    return _unit_skipped(world, _condition(world, sid), f.path, frozenset())
+
+
+def _unit_skipped(world, cond: str, unit: str, own: frozenset[str]) -> bool:
+    """:func:`_skipped` in the translation unit of the source file ``unit``, whose compile command (see
+    :mod:`._compdb`) says which flags are defined and with what value (``own``: the names the source
+    ``#define``s itself): a flag neither the command, the unit's source nor a header of the project defines is
+    undefined."""
+    if cond in ("", "0"):
+        return cond == "0"
+    state, _, expr = cond.partition("|")
+    if not state.startswith("?"):
+        return False
+    flags = flags_for(world, unit)
+    cplusplus = not unit.endswith(".c")  # the unit's language decides __cplusplus in the headers it reads
+    defines = flags.defines if flags is not None else {}
+    given = _enabling(world, frozenset(n for n, v in defines.items() if v is not None) | own)
+    # units without a command of their own share answers (a default build: the kernel's thousands of sources):
+    # of what the unit's source defines, only the names the condition reads count
+    words = _words(world, cond)
+    key = (unit if flags is not None else cplusplus, cond, own & words, _defined_under_options(world, unit) & words,
+           given)
+    cache = world_cache(world, "c-unit-skipped", dict)
+    got = cache.get(key)
+    if got is None:
+        project = _unit_project_defines(world, given) | own | key[3]
+        # a kernel option is decided by a configuration (the tree's autoconf.h, or one the command reads first);
+        # without one it is open, as if some file defined it
+        configured = _configured(world) or any(n.startswith("CONFIG_") for n in defines)
+
+
+        def unsure(names) -> bool:
+            return any(n in project or (not configured and n.startswith("CONFIG_")) for n in names)
+
+        names = state[3:].split() if state.startswith("?0 ") else []
+        got = bool(names) and not any(defines.get(n) is not None or n in own for n in names) and not unsure(names)
+        if not got and expr:
+            macros = _UnitMacros(world_cache(world, "c-project-macros", lambda: _ProjectMacros(world)), defines, own)
+            known = evaluate(expr, macros, cplusplus=cplusplus)  # decided by what is known, whatever the rest
+            if known is None:  # else by reading the flags nobody defines as undefined
+                assumed: set[str] = set()
+                got = evaluate(expr, macros, cplusplus=cplusplus, assumed=assumed) is False
+                blocked = {n for n in assumed if unsure((n,))}
+                if got and blocked:  # read again with the names some header defines left open: (A || B) && F(x)
+                    again: set[str] = set()
+                    open_ = _UnitMacros(macros.base, {**dict.fromkeys(blocked, UNKNOWN), **defines}, own)
+                    got = evaluate(expr, open_, cplusplus=cplusplus, assumed=again) is False and not unsure(again)
+            else:
+                got = known is False
+        cache[key] = got
+    return got
+
+
+def _words(world, cond: str) -> frozenset[str]:
+    """The names a branch state reads."""
+    cache = world_cache(world, "c-cond-words", dict)
+    got = cache.get(cond)
+    if got is None:
+        got = cache[cond] = frozenset(re.findall(r"[A-Za-z_]\w*", cond))
+    return got
+
+
+def _enabling(world, given: frozenset[str]) -> frozenset[str]:
+    """The names of ``given`` some header's conditional ``#define`` needs (the rest enable nothing)."""
+    needs = world_cache(world, "c-conditional-needs",
+                        lambda: frozenset(n for _name, ns in _conditional_defines(world) for n in ns))
+    return given & needs
+
+
+def _defined_under_options(world, unit: str) -> frozenset[str]:
+    """The names the source file ``unit`` ``#define``s in a branch that needs a kernel option."""
+    cache = world_cache(world, "c-under-options", dict)
+    got = cache.get(unit)
+    if got is None:
+        mid = path_modules(world).get(unit)
+        fid = world.module_file.get(mid) if mid is not None else None
+        c = world.ctx(fid) if fid is not None else None
+        got = cache[unit] = frozenset(
+            e.split(" ", 1)[0] for e in (c.pf.defines if c is not None else ())
+            if " " in e and not e.startswith("=") and any(n.startswith("CONFIG_") for n in e.split()[2:]))
+    return got
+
+
+def _unit_project_defines(world, given: frozenset[str]) -> frozenset[str]:
+    """:func:`_project_defines` in a unit whose command (and source) defines ``given``: a header's ``#define`` in a
+    branch that needs one of those flags is made there too (xz's ``MYTHREAD_ENABLED`` under ``-DMYTHREAD_POSIX``)."""
+    cache = world_cache(world, "c-unit-project-defines", dict)
+    got = cache.get(given)
+    if got is None:
+        out = set(_project_defines(world)) | given
+        pending = _conditional_defines(world)
+        while pending:
+            more = [name for name, needs in pending if name not in out and any(n in out for n in needs)]
+            if not more:
+                break
+            out.update(more)
+        got = cache[given] = frozenset(out)
+    return got
+
+
+def _conditional_defines(world) -> list[tuple[str, list[str]]]:
+    """The ``#define``s of included headers made in a branch that needs one of some flags: (name, those flags)."""
+
+    def build() -> list[tuple[str, list[str]]]:
+        included = _included_names(world)
+        out: list[tuple[str, list[str]]] = []
+        for fid, f in world.files.items():
+            if f.language in ("c", "cpp") and posixpath.basename(f.path) in included:
+                c = world.ctx(fid)
+                for e in c.pf.defines if c is not None else ():
+                    if " " in e and not e.startswith("="):
+                        out.append((e.split(" ", 1)[0], e.split()[2:]))
+        return out
+
+    return world_cache(world, "c-conditional-defines", build)
+
+
+class _UnitMacros(Mapping):
+    """:class:`_ProjectMacros` under one compile command's ``-D``/``-U`` (and the unit source's own
+    ``#define``s, values not known)."""
+
+    def __init__(self, base: Mapping, defines: dict[str, object], own: frozenset[str]) -> None:
+        self.base, self.defines, self.own = base, defines, own
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.defines or name in self.own or name in self.base
+
+    def __getitem__(self, name: str) -> object:
+        if name in self.defines:
+            return self.defines[name]
+        if name in self.own:
+            return UNKNOWN
+        return self.base[name]
+
+    def __iter__(self):
+        return iter({*self.defines, *self.own, *self.base})
+
+    def __len__(self) -> int:
+        return len({*self.defines, *self.own, *self.base})
 
 
 def _condition(world, sid: int) -> str:
@@ -83,7 +246,7 @@ def _skipped(world, cond: str) -> bool:
         names = state[3:].split()
         # a kernel tree without its configuration: an option is not decided by no file defining it
         if (_configured(world) or not any(n.startswith("CONFIG_") for n in names)) and \
-                not any(name in _project_defines(world) for name in names):
+                not any(name in _project_defines(world) or name in _unit_defines(world) for name in names):
             return True
     if not expr:
         return False
@@ -121,6 +284,20 @@ class _ProjectMacros(Mapping):
 
     def __len__(self) -> int:
         return len(self.known)
+
+
+def _unit_defines(world) -> frozenset[str]:
+    """The names some compile command of the project's database ``-D``s (or a header the build generated into
+    its ``-I`` folders defines): defined somewhere, so not off where no unit is known."""
+
+    def build() -> frozenset[str]:
+        db = compdb(world)
+        if db is None:
+            return frozenset()
+        return frozenset(n for p in db.files for n, v in (flags_for(world, p) or _NO_FLAGS).defines.items()
+                         if v is not None)
+
+    return world_cache(world, "c-unit-defines", build)
 
 
 def _project_values(world) -> dict[str, int]:

@@ -63,6 +63,10 @@ class Branches:
         self.assumed_off: list[tuple[int, int, frozenset[str]]] = []
         self.exprs: list[tuple[int, int, str]] = []  # undecided branches: what decides them, as far as the file tells
         self._outer: list[str] = []  # the conditions of the undecided branches being walked, outermost first
+        self._blind = 0  # undecided branches being walked whose condition is not written in _outer
+        # a macro the file defines only in undecided branches, first undefined: (the condition, the value) of each
+        # definition (None once that is not known: #undef, a branch not written, a condition that reads itself)
+        self.cond_defs: dict[str, list[tuple[str, object]] | None] = {}
         self.tested: set[str] = set()  # the names the file's conditions read
         if b"#" in source:
             self._walk(root.children, True, frozenset())
@@ -117,12 +121,12 @@ class Branches:
                 i = j + 2 if paren else j + 1
                 v = self.macros.get(name, UNKNOWN) if name in self.macros else UNKNOWN
                 d = v.defined() if isinstance(v, Maybe) else None if v is UNKNOWN else 0 if v is None else 1
-                out.append(f"defined({name})" if d is None else str(d))
+                out.append((self._written(name, True) or f"defined({name})") if d is None else str(d))
                 continue
             if t[:1].isalpha() or t[:1] == "_":
                 v = self.macros.get(t, UNKNOWN)
                 r = v.reading() if isinstance(v, Maybe) else v if isinstance(v, int) else 0 if v is None else None
-                out.append(t if r is None else str(r))
+                out.append((self._written(t, False) or t) if r is None else str(r))
             else:
                 out.append(t)
             i += 1
@@ -162,6 +166,7 @@ class Branches:
                     name = self._text(child.child_by_field_name("argument")).strip()
                     if name and active is not False:
                         self.macros[name] = None if active else UNKNOWN
+                        self.cond_defs.pop(name, None) if active else self.cond_defs.__setitem__(name, None)
             elif t in _CHAINS:
                 self._chain(child, active, names)
             elif t in _INTO:
@@ -197,6 +202,10 @@ class Branches:
             if params is not None and body and len(body) < 300:
                 value = FnMacro(((*(self._text(p) for p in params.named_children if p.type == "identifier"),),
                                  _uncommented(body)))
+        if active is None and not self.assume:
+            self._conditional_value(name, value)
+        elif active:
+            self.cond_defs.pop(name, None)
         if active is None:  # undecided: the value it has here or had before (a name not seen yet: undefined)
             prior = self.macros.get(name)
             before = prior if isinstance(prior, Maybe) else Maybe({prior}) if prior is None or isinstance(prior, int) \
@@ -204,6 +213,35 @@ class Branches:
             self.macros[name] = Maybe(before | {value}) if before is not None and isinstance(value, int) else UNKNOWN
             return
         self.macros[name] = value
+
+    def _conditional_value(self, name: str, value: object) -> None:
+        """Note that ``name`` is defined as ``value`` where the conditions being walked hold (see ``cond_defs``)."""
+        known = self.cond_defs.get(name, ())
+        if known is None:
+            return
+        # a default (#ifndef G ... #define G 1 #else #define G 0): read as the value the file gives G
+        cond = " && ".join(c for c in self._outer if c != f"(! defined({name}))") or "1"
+        if self._blind or re.search(rf"\b{re.escape(name)}\b", cond) or \
+                (not known and self.macros.get(name) is not None):  # defined before: its old value is not known
+            self.cond_defs[name] = None
+            return
+        self.cond_defs[name] = [*known, (cond, value)]
+
+    def _written(self, name: str, defined: bool) -> str | None:
+        """What ``defined(name)`` (or ``name``) reads, written as the conditions of the branches that define it
+        (``cond_defs``): ``((c1) || (c2))``, ``((c1) ? 1 : ((c2) ? 0 : 0))``; ``None`` when not known or long."""
+        defs = self.cond_defs.get(name)
+        if not defs:
+            return None
+        if defined:
+            got = "(" + " || ".join(f"({c})" for c, _v in defs) + ")"
+        else:
+            if not all(isinstance(v, int) and not isinstance(v, bool) for _c, v in defs):
+                return None
+            got = "0"
+            for c, v in reversed(defs):
+                got = f"(({c}) ? {v} : {got})"
+        return got if len(got) <= 240 else None
 
     def _condition(self, link: _ts.Node, used: set[str]) -> bool | None:
         head = self._text(link.children[0]).strip() if link.children else ""
@@ -260,7 +298,10 @@ class Branches:
                     and c != link.child_by_field_name("condition") and c != link.child_by_field_name("name")]
             if pushed:
                 self.exprs.append((link.start_byte, end, " && ".join(self._outer)))
+            blind = branch is None and not pushed
+            self._blind += blind
             self._walk(body, branch, names)
+            self._blind -= blind
             if pushed:
                 self._outer.pop()
             link = alt if alt is not None and alt.type in _LINKS else None

@@ -46,6 +46,8 @@ PLATFORM_UNDEFINED = frozenset({
     "_M_AMD64", "__powerpc__", "__powerpc64__", "__ppc__", "__ppc64__", "__PPC__", "__mips__", "__mips",
     "__riscv", "__s390__", "__s390x__", "__sparc__", "__sparc", "__ia64__", "__alpha__", "__hppa__", "__m68k__",
     "__loongarch__", "__OBJC__", "NDEBUG", "CONFIG_X86_32",
+    "__ARM_ARCH", "M_ARM", "__ARM_32BIT_STATE", "__ARM_64BIT_STATE", "__ARM64_ARCH_8__", "__thumb__", "__thumb2__",
+    "__ARM_NEON", "__ARM_NEON__", "_M_ARM64EC",  # ARM's, as GCC and clang define them there
     # other compilers' identification macros (Sun/Oracle, PGI, TI, IAR, ARM, IBM XL, HP, CompCert, Intel, Cray...)
     "__SUNPRO_CC", "__PGI", "__PGIC__", "__TI_COMPILER_VERSION__", "__IAR_SYSTEMS_ICC__", "__CC_ARM",
     "__ARMCC_VERSION", "__xlC__", "__xlc__", "__IBMCPP__", "__HP_cc", "__HP_aCC", "__COMPCERT__", "__ICC", "__ICL",

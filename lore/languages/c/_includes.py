@@ -8,6 +8,7 @@ import posixpath
 from collections import defaultdict
 
 from .._rules import path_modules, world_cache
+from ._compdb import compdb, flags_for
 
 _C_SOURCE_EXTS = (".c", ".cc", ".cpp", ".cxx", ".c++")
 
@@ -73,13 +74,28 @@ def _roots_for(world, includer: str | None) -> list[str]:
     return got
 
 
+def _unit_roots(world, includer: str) -> list[str]:
+    """:func:`_roots_for` behind the ``-I`` folders the compilation database gives ``includer`` (a header: those
+    of every unit, the most used first), in the command's order (see :mod:`._compdb`)."""
+    db = compdb(world)
+    if db is None:
+        return _roots_for(world, includer)
+    cache = world_cache(world, "c-unit-roots", dict)
+    got = cache.get(includer)
+    if got is None:
+        flags = flags_for(world, includer)
+        first = flags.includes if flags is not None else world_cache(world, "c-compdb-common", db.common).includes
+        got = cache[includer] = [*first, *(r for r in _roots_for(world, includer) if r not in first)]
+    return got
+
+
 def _on_search_path(world, spec: str, includer: str | None = None) -> str | None:
     """The file ``#include <spec>`` names under the first include root that has it, searched from ``includer``."""
     spec = posixpath.normpath(spec)
     if spec.startswith("../"):
         return None
     paths = path_modules(world)
-    for root in _roots_for(world, includer):
+    for root in _unit_roots(world, includer) if includer else _roots_for(world, includer):
         p = f"{root}/{spec}" if root else spec
         if p in paths:
             return p

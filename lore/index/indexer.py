@@ -35,11 +35,9 @@ import time
 from array import array
 from collections import Counter
 from contextlib import closing
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from types import ModuleType
 
-from .._ray import connect as ray_connect
 from .._ray import ray_module
 from ..errors import (
     IndexBusyError,
@@ -61,6 +59,7 @@ from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
 from ._flow_keep import shape as flow_shape
 from ._lock import WriterLock
+from ._options import Options as _Options
 from ._parse import Parsed, Progress, interface_items, parse_iter, parse_iter_ray
 from ._report import IndexReport
 from .resolve import Edges, FileRow, SymRow, World
@@ -175,23 +174,6 @@ def index_repo(
     report.seconds["total"] = round(time.perf_counter() - t0, 3)
     report.seconds["cpu"] = round(process_tree_cpu() - c0, 3)
     return report
-
-
-@dataclass(frozen=True)
-class _Options:
-    """What changes where the work runs and what is written beside the store."""
-
-    executor: str = "local"
-    ray_address: str | None = None
-    edge_store: str | None = None  # None: keep the index's own
-
-    @property
-    def on_ray(self) -> bool:
-        return self.executor == "ray"
-
-    def ray(self) -> ModuleType:
-        """The connected :mod:`ray` module (connected on first use: an up-to-date index never starts Ray)."""
-        return ray_connect(self.ray_address, feature="--executor ray")
 
 
 def _index_locked(root_path: Path, db_path: Path, report: IndexReport, walked: WalkResult, max_file_size: int,

@@ -52,6 +52,8 @@ from ..store import db as store_db
 from ..store import graph_delta, read, write
 from ..store import parquet as edge_parquet
 from ..store.schema import INDEX_FORMAT
+from ._carried import finish as finish_carried
+from ._carried import start as start_carried
 from ._cpu import process_tree_cpu
 from ._edge_store import sync_edge_store
 from ._files import SCANNED_AT, files_to_parse
@@ -330,6 +332,7 @@ class _Ingest:
         self.next_sid = self.next_fid = 0
         self.fresh: dict[int, tuple[ParsedFile | bytes, list[int]]] = {}  # file id -> (records, symbol ids)
         self.old_items: set[tuple] = set()
+        self.gone: list[ParsedFile] | None = []  # old records of re-parsed and removed files (None: one was unreadable)
         self.new_items: set[tuple] = set()
         self.same_shape = True  # every changed file reads the same to the resolver (lore.index._flow_keep)
         self.added_modules: set[str] = set()
@@ -379,12 +382,14 @@ class _Ingest:
             if got is not None:
                 old_pf = decode(got[0])
                 self.old_items |= interface_items(old_pf)
+                self._gone(old_pf)
                 if self.same_shape:
                     new_pf = res.record if res.record is not None else decode(res.blob)
                     record = new_pf  # decoded once: kept for resolution below
                     self.same_shape = flow_shape(old_pf) == flow_shape(new_pf)
             else:
                 self.same_shape = False
+                self.gone = None
             occ: Counter = Counter()
             for sid, qn, kind in read.symbol_keys_of_file(conn, fid):
                 key = (qn, kind, occ[(qn, kind)])
@@ -438,10 +443,18 @@ class _Ingest:
             self.same_shape = False
         for fid in ids:
             got = read.record_blob(self.conn, fid)
-            if got is not None:
-                self.old_items |= interface_items(decode(got[0]))
+            if got is None:
+                self.gone = None
+                continue
+            old_pf = decode(got[0])
+            self.old_items |= interface_items(old_pf)
+            self._gone(old_pf)
         self.removed_modules.update(read.modules_of_files(self.conn, ids))
         write.delete_files(self.conn, ids)
+
+    def _gone(self, old_pf: ParsedFile) -> None:
+        if self.gone is not None:
+            self.gone.append(old_pf)
 
     def flush(self) -> None:
         if not self._pending:
@@ -475,7 +488,8 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
              for fid, path, lang, mod, msid in read.file_rows(conn)]
     world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
     world.root = str(root_path)
-    kept = load_flow(conn) if not report.full and ing.same_shape else None
+    again = start_carried(conn, world, ing.gone, ing.fresh, report.full)  # whole-project tallies, carried over
+    kept = load_flow(conn) if not report.full and ing.same_shape and not again else None
     if kept is not None:  # no changed file changed what resolution reads: the last run's solution holds
         world.adopt_flow(*kept)
     report.flow = "kept" if kept is not None else "solved"
@@ -484,7 +498,7 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
         old_digests = json.loads(store_db.get_meta(conn, "flow_digests") or "{}")
         flowed = {fid for fid in set(digests) | {int(k) for k in old_digests}
                   if digests.get(fid) != old_digests.get(str(fid)) and fid in world.files}
-        resolve_set |= flowed  # a caller elsewhere now passes other values into their parameters
+        resolve_set |= flowed | again  # a caller elsewhere now passes other values into their parameters
         touched_names.update(s.name for s in symbols if s.file_id in flowed)  # and so their returns
         if touched_names:
             for fid, names in read.ref_names(conn):
@@ -528,6 +542,7 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     store_db.set_meta(conn, "index_format", str(INDEX_FORMAT))
     kind = opts.edge_store or edge_parquet.recorded(conn)
     stamp = store_db.index_stamp(conn)
+    finish_carried(conn, world, stamp)
     if kind == "parquet":  # the shards of this generation exist before the commit that publishes it
         edge_parquet.write_state(conn, db_path, stamp)
     edge_parquet.set_recorded(conn, kind)

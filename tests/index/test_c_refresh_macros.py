@@ -19,6 +19,12 @@ from lore.store import db as store_db
 
 CONFIG = "#ifndef CONFIG_H\n#define CONFIG_H\n#define USE_FAST\n#endif\n"
 IMPL = """#include "config.h"
+#include "mode.h"
+#if MODE == 1
+static int pick(void) { return 1; }
+#else
+static int pick(void) { return 2; }
+#endif
 #ifdef USE_FAST
 static int compute(int x) { return x * 2; }
 #else
@@ -30,9 +36,10 @@ static void trace(int x) { (void)x; }
 static void trace(int x) { }
 #endif
 """
-MAIN = '#include "impl.h"\nint run(int x)\n{\n\ttrace(x);\n\treturn compute(x);\n}\n'
+MAIN = '#include "impl.h"\nint run(int x)\n{\n\ttrace(x);\n\treturn compute(x) + pick();\n}\n'
 OTHER = '#include "extra.h"\n#define OTHER_LOCAL 1\nint other(void)\n{\n\treturn 0;\n}\n'
 EXTRA = "#define EXTRA_ON\n#ifdef EXTRA_ON\n#define USE_TRACE_TOO\n#endif\n"
+MODE = "#define MODE 1\n"
 
 
 def _write(root, files):
@@ -85,7 +92,7 @@ def _tally_saved(db) -> MacroTally | None:
 def test_refresh_edges_equal_a_fresh_index_through_define_changes(tmp_path):
     tree = tmp_path / "tree"
     tree.mkdir()
-    _write(tree, {"config.h": CONFIG, "impl.h": IMPL, "main.c": MAIN, "other.c": OTHER, "extra.h": EXTRA})
+    _write(tree, {"config.h": CONFIG, "impl.h": IMPL, "main.c": MAIN, "other.c": OTHER, "extra.h": EXTRA, "mode.h": MODE})
     db = tmp_path / "index.db"
     index_repo(tree, db=db)
     assert _edges(db) == _edges(_fresh(tree, tmp_path, "0"))
@@ -94,6 +101,8 @@ def test_refresh_edges_equal_a_fresh_index_through_define_changes(tmp_path):
         {"main.c": MAIN.replace("int run", "#define USE_FAST\nint run")},  # a source's own define: its unit only
         {"config.h": CONFIG},  # and back
         {"extra.h": EXTRA.replace("#define EXTRA_ON\n", "")},  # a conditional define loses its flag
+        {"other.c": OTHER + "#define MODE 2\n"},  # a header's value no longer the only one: #if MODE undecided
+        {"other.c": OTHER},
     ]
     for k, files in enumerate(steps, 1):
         _write(tree, files)
@@ -106,15 +115,16 @@ def test_refresh_edges_equal_a_fresh_index_through_define_changes(tmp_path):
     # the binding the flags decide did move: compute() is the #else one only once USE_FAST is gone
     _write(tree, {"config.h": CONFIG.replace("USE_FAST", "USE_TRACE"), "main.c": MAIN})
     index_repo(tree, db=db)
+    other = IMPL.splitlines().index("static int compute(int x) { return x + 1; }") + 1  # the #else one
     calls = [e for e in _edges(db) if e.startswith("('main.run@2', 'impl.compute")]
-    assert calls and all("impl.compute@5" in e for e in calls), calls
+    assert calls and all(f"impl.compute@{other}'" in e for e in calls), calls
     assert _edges(db) == _edges(_fresh(tree, tmp_path, "last"))
 
 
 def test_saved_tally_equals_one_counted_from_every_file(tmp_path):
     tree = tmp_path / "tree"
     tree.mkdir()
-    _write(tree, {"config.h": CONFIG, "impl.h": IMPL, "main.c": MAIN, "other.c": OTHER, "extra.h": EXTRA})
+    _write(tree, {"config.h": CONFIG, "impl.h": IMPL, "main.c": MAIN, "other.c": OTHER, "extra.h": EXTRA, "mode.h": MODE})
     db = tmp_path / "index.db"
     index_repo(tree, db=db)
     for files in ({"config.h": CONFIG.replace("USE_FAST", "USE_TRACE")}, {"extra.h": EXTRA + "#define MORE 3\n"},
@@ -135,7 +145,7 @@ def test_saved_tally_equals_one_counted_from_every_file(tmp_path):
 def test_a_one_file_refresh_reads_no_record_it_does_not_resolve_with(tmp_path, monkeypatch):
     tree = tmp_path / "tree"
     tree.mkdir()
-    _write(tree, {"config.h": CONFIG, "impl.h": IMPL, "main.c": MAIN, "other.c": OTHER, "extra.h": EXTRA})
+    _write(tree, {"config.h": CONFIG, "impl.h": IMPL, "main.c": MAIN, "other.c": OTHER, "extra.h": EXTRA, "mode.h": MODE})
     db = tmp_path / "index.db"
     index_repo(tree, db=db)
     loaded: list[int] = []

@@ -163,13 +163,16 @@ class MacroTally:
             got = self._derived["kconfig"] = frozenset(self.kconfig)
         return got  # type: ignore[return-value]
 
-    def answers(self, names: set[str]) -> tuple:
+    def answers(self, names: set[str], marks: frozenset[str] = frozenset({"=val", "=static", "=as", "kconfig"})) -> tuple:
         """What the rules can read of this tally for the macro ``names`` (and of everything a change to one
-        file can move for all names: the included file names, the conditional defines, the values, the
-        ``static`` macros, the kernel options): equal before and after a refresh, no resolution changes."""
+        file can move for all names: the included file names, the conditional defines, the values, and of
+        ``marks`` (the kinds of entries the changed files hold): the ``static`` macros, the kernel options):
+        equal before and after a refresh, no resolution changes."""
         defines = self.project_defines()
         return (self.included(), frozenset(defines._conditional()), frozenset(n for n in names if n in defines),
-                self.project_values(), self.static_macros(), self.kernel_options())
+                self.project_values(),  # few names (``#define NAME <int>`` in headers), but any definer counts
+                self.static_macros() if marks & {"=static", "=as"} else None,
+                self.kernel_options() if "kconfig" in marks else None)
 
     # -- saved form ----------------------------------------------------------------------------------
     def _small(self) -> bytes:
@@ -376,8 +379,8 @@ def carried(conn, stamp: str, gone: list[ParsedFile] | None,
     if packed is None or not t.plain.unpack(packed):
         return None, True
     t.plain.overlay, t.plain.token, t.saved_token = overlay, token, token
-    names = _names(gone, new)
-    before = t.answers(names)
+    names, marks = _names(gone, new), _marks(gone, new)
+    before = t.answers(names, marks)
     try:
         for pf in gone:
             t.add(pf, -1)
@@ -385,14 +388,14 @@ def carried(conn, stamp: str, gone: list[ParsedFile] | None,
         return None, True
     for pf in new:
         t.add(pf, 1)
-    return t, t.answers(names) != before
+    return t, t.answers(names, marks) != before
 
 
 def moved(t: MacroTally, gone: list[ParsedFile], new: list[ParsedFile]) -> bool:
     """Whether ``t``, counted from every file of this run, answers otherwise than it did before ``gone`` were
     replaced by ``new`` (``t`` is left as it was)."""
-    names = _names(gone, new)
-    after = t.answers(names)
+    names, marks = _names(gone, new), _marks(gone, new)
+    after = t.answers(names, marks)
     try:
         for pf in new:
             t.add(pf, -1)
@@ -400,12 +403,22 @@ def moved(t: MacroTally, gone: list[ParsedFile], new: list[ParsedFile]) -> bool:
         return True
     for pf in gone:
         t.add(pf, 1)
-    before = t.answers(names)
+    before = t.answers(names, marks)
     for pf in gone:
         t.add(pf, -1)
     for pf in new:
         t.add(pf, 1)
     return after != before
+
+
+def _marks(gone: list[ParsedFile], new: list[ParsedFile]) -> frozenset[str]:
+    """The kinds of entries the changed files hold that only some answers read (``=val``, ``=static``,
+    ``=as``; ``kconfig``: a kernel's ``autoconf.h``)."""
+    out = {e.partition(" ")[0] for pf in (*gone, *new) if pf.language in ("c", "cpp") for e in pf.defines
+           if e.startswith("=")}
+    if any(pf.path.endswith(_KCONFIG) for pf in (*gone, *new)):
+        out.add("kconfig")
+    return frozenset(out)
 
 
 def _names(gone: list[ParsedFile], new: list[ParsedFile]) -> set[str]:

@@ -165,3 +165,26 @@ def test_a_one_file_refresh_reads_no_record_it_does_not_resolve_with(tmp_path, m
     read = {paths[f] for f in loaded}
     assert "main.c" in read and "impl.h" in read  # the changed file, and the header its calls resolve into
     assert not read & {"other.c", "extra.h"}, read  # a file nothing of main.c reaches: never decoded
+
+
+def test_a_tally_packed_again_answers_as_before(tmp_path, monkeypatch):
+    """Past ``REPACK_AT`` changed names the names are packed again under a new token; the state saved then
+    still equals a count from every file (and the older packed names are never read for it)."""
+    from lore.languages.c import _macro_tally
+
+    monkeypatch.setattr(_macro_tally, "REPACK_AT", 0)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    _write(tree, {"config.h": CONFIG, "impl.h": IMPL, "main.c": MAIN, "other.c": OTHER, "extra.h": EXTRA, "mode.h": MODE})
+    db = tmp_path / "index.db"
+    index_repo(tree, db=db)
+    tokens = set()
+    for k in range(3):
+        _write(tree, {"extra.h": EXTRA + "".join(f"#define NEW_{k}_{i}\n" for i in range(k + 2))})
+        index_repo(tree, db=db)
+        saved, counted = _tally_saved(db), _tally_counted(db)
+        assert saved is not None and not saved.plain.overlay  # packed again at every save
+        tokens.add(saved.plain.token)
+        assert sorted(saved.plain.names()) == sorted(counted.plain.names())
+        assert set(saved.project_defines()) == set(counted.project_defines())
+    assert len(tokens) == 3

@@ -501,8 +501,11 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
         resolve_set |= flowed | again  # a caller elsewhere now passes other values into their parameters
         touched_names.update(s.name for s in symbols if s.file_id in flowed)  # and so their returns
         if touched_names:
+            few = len(touched_names) <= 16  # a substring test first: splitting every file's names costs more
             for fid, names in read.ref_names(conn):
-                if fid not in resolve_set and not touched_names.isdisjoint(names.split()):
+                if fid in resolve_set or (few and not any(n in names for n in touched_names)):
+                    continue
+                if not touched_names.isdisjoint(names.split()):
                     resolve_set.add(fid)
         resolve_ids = sorted(resolve_set)
         write.delete_edges_of_files(conn, resolve_ids)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from ...parsers.records import ParsedFile
 from ...store import derived_state
 
-STATE_KEY = "c-macro-tally/1"  # the version names the encoding and what a file contributes
+STATE_KEY = "c-macro-tally/2"  # the version names the encoding and what a file contributes
 _PLAIN_KEY = STATE_KEY + "/names"  # the packed names, saved under their own token
 REPACK_AT = 20_000  # names changed since the names were packed: pack again (else a tenth of them)
 _KCONFIG = "include/generated/autoconf.h"
@@ -207,8 +207,8 @@ class _Plain:
 
     def __init__(self) -> None:
         self.text = ""  # the packed names, sorted, each followed by "\n"
-        self.starts = array("q")  # where each packed name starts in ``text``
-        self.code = array("q")  # per packed name: its one file name's index (one file), else -1 - index in ``multi``
+        self.starts = array("i")  # where each packed name starts in ``text``
+        self.code = array("i")  # per packed name: its one file name's index (one file), else -1 - index in ``multi``
         self.base_names: list[str] = []
         self.multi: list[dict[str, int]] = []
         self.overlay: dict[str, dict[str, int]] = {}  # name -> {file name: change since packed}
@@ -277,7 +277,7 @@ class _Plain:
                 full.pop(name, None)
         index: dict[str, int] = {}
         text: list[str] = []
-        starts, code = array("q"), array("q")  # type: ignore[assignment]
+        starts, code = array("i"), array("i")  # type: ignore[assignment]
         multi: list[dict[str, int]] = []
         at = 0
         for name in sorted(full):
@@ -296,14 +296,16 @@ class _Plain:
         self.base_names = list(index)
         self.token = uuid.uuid4().hex
 
-    def packed_bytes(self) -> bytes:
+    def packed_bytes(self) -> bytes:  # 32-bit offsets and codes: 4 bytes a name fewer than 64-bit ones
         return marshal.dumps((self.text, self.starts.tobytes(), self.code.tobytes(), self.base_names, self.multi))
 
     def unpack(self, data: bytes) -> bool:
+        if array("i").itemsize != 4:  # saved as 32-bit ints: a platform with another C int reads none back
+            return False
         try:
             text, starts, code, self.base_names, self.multi = marshal.loads(data)
             self.text = text
-            self.starts, self.code = array("q"), array("q")
+            self.starts, self.code = array("i"), array("i")
             self.starts.frombytes(starts)
             self.code.frombytes(code)
         except (ValueError, EOFError, TypeError):

@@ -202,30 +202,29 @@ def _patched(conn, g: CodeGraph, db_path) -> Fold | None:
     if prev is None:
         return None
     touched = set(graph_delta.symbols_of_files(conn, files))
-    copy_ids, head_ids = prev.copy_ids.tolist(), prev.head_ids.tolist()
-    members: dict[int, list[int]] = defaultdict(list)  # the last fold's groups: head -> its copies
-    for c, h in zip(copy_ids, head_ids, strict=True):
-        members[h].append(c)
-    dirty: set[int] = set()  # members of the last groups that may have moved
-    redo: set[int] = set()  # the heads of those groups
-    for h, cs in members.items():
-        group = [h, *cs]
-        if any(m in touched or not g.nodes.has(m) for m in group):
-            dirty.update(m for m in group if g.nodes.has(m))
-            redo.add(h)
+    copies_old, heads_old = np.asarray(prev.copy_ids, dtype=np.int64), np.asarray(prev.head_ids, dtype=np.int64)
+    # a group of the last fold may have moved when a member is gone or in a file the refresh rewrote
+    touched_arr = np.fromiter(touched, dtype=np.int64, count=len(touched))
+    bad = np.zeros(len(copies_old), dtype=bool)
+    for ids in (copies_old, heads_old):
+        bad |= ~g.nodes.known(g.nodes.rows(ids), ids) | np.isin(ids, touched_arr)
+    redo_arr = np.unique(heads_old[bad])  # the heads of those groups
+    in_redo = np.isin(heads_old, redo_arr)
+    group_ids = np.concatenate([redo_arr, copies_old[in_redo]])
+    dirty = {int(m) for m in group_ids[g.nodes.known(g.nodes.rows(group_ids), group_ids)]}
     keys = store_fold.keys_of(conn, sorted(touched | dirty))
     rows = store_fold.same_key_symbols_of(conn, keys)
     scopes = sorted({r[1] for r in rows if r[1] is not None})
     canonical_id, also_at = fold_groups([r for r in rows if g.nodes.has(r[0])],
                                         store_fold.overload_decorators_in(conn, scopes))
-    regrouped = touched | dirty | {r[0] for r in rows}
-    places = from_saved(prev).also_at
-    for c, h in zip(copy_ids, head_ids, strict=True):
-        if h not in redo and h not in regrouped and c not in regrouped:
-            canonical_id[c] = h
-    for h in members:
-        if h not in redo and h not in regrouped:
-            also_at[h] = places.get(h, [])
+    regrouped = np.fromiter(touched | dirty | {r[0] for r in rows}, dtype=np.int64)
+    keep = ~in_redo & ~np.isin(copies_old, regrouped) & ~np.isin(heads_old, regrouped)
+    canonical_id.update(zip(copies_old[keep].tolist(), heads_old[keep].tolist(), strict=True))
+    also_heads = np.asarray(prev.also_heads, dtype=np.int64)
+    kept_heads = np.flatnonzero(~np.isin(also_heads, redo_arr) & ~np.isin(also_heads, regrouped))
+    text, bounds = bytes(np.asarray(prev.also_text)), np.asarray(prev.also_bounds).tolist()
+    for i in kept_heads.tolist():
+        also_at[int(also_heads[i])] = text[bounds[i]:bounds[i + 1]].decode("utf-8").split("\0")
     canon = np.arange(g.n, dtype=np.int64)
     if canonical_id:
         copies = np.fromiter(canonical_id, dtype=np.int64, count=len(canonical_id))
@@ -233,7 +232,7 @@ def _patched(conn, g: CodeGraph, db_path) -> Fold | None:
         canon[g.nodes.rows(copies)] = g.nodes.rows(heads)
     copies_rows = np.flatnonzero(canon != np.arange(g.n))
     return Fold(canon=canon, copies=copies_rows, also_at=dict(sorted(also_at.items())),
-                canonical_id=dict(sorted(canonical_id.items())), )
+                canonical_id=dict(sorted(canonical_id.items())))
 
 
 class SortedLookup:

@@ -493,13 +493,18 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     if kept is not None:  # no changed file changed what resolution reads: the last run's solution holds
         world.adopt_flow(*kept)
     report.flow = "kept" if kept is not None else "solved"
-    digests = world.flow_digests()  # values that travel: solved over every file before any edge
+    # values that travel: solved over every file before any edge; a kept solution digests as the run that
+    # stored it did (the same solution over the same symbols), so the stored digests stand
+    digests = world.flow_digests() if kept is None else None
     if not report.full:
-        old_digests = json.loads(store_db.get_meta(conn, "flow_digests") or "{}")
-        flowed = {fid for fid in set(digests) | {int(k) for k in old_digests}
-                  if digests.get(fid) != old_digests.get(str(fid)) and fid in world.files}
+        flowed: set[int] = set()
+        if digests is not None:
+            old_digests = json.loads(store_db.get_meta(conn, "flow_digests") or "{}")
+            flowed = {fid for fid in set(digests) | {int(k) for k in old_digests}
+                      if digests.get(fid) != old_digests.get(str(fid)) and fid in world.files}
         resolve_set |= flowed | again  # a caller elsewhere now passes other values into their parameters
-        touched_names.update(s.name for s in symbols if s.file_id in flowed)  # and so their returns
+        if flowed:
+            touched_names.update(s.name for s in symbols if s.file_id in flowed)  # and so their returns
         if touched_names:
             few = len(touched_names) <= 16  # a substring test first: splitting every file's names costs more
             for fid, names in read.ref_names(conn):
@@ -509,7 +514,8 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
                     resolve_set.add(fid)
         resolve_ids = sorted(resolve_set)
         write.delete_edges_of_files(conn, resolve_ids)
-    store_db.set_meta(conn, "flow_digests", json.dumps({str(k): v for k, v in sorted(digests.items())}))
+    if digests is not None:
+        store_db.set_meta(conn, "flow_digests", json.dumps({str(k): v for k, v in sorted(digests.items())}))
     if kept is None:
         save_flow(conn, world.flow_solution(), world.subclass_index())
     report.reresolved_files = len(resolve_ids)

@@ -26,8 +26,8 @@ from ..c._extract import CExtractor
 from ._aliases import on_namespace_alias as _namespace_alias
 from ._aliases import on_typedef as _typedef
 from ._aliases import on_using as _using
+from ._arguments import arg_type as _arg_type
 from ._elements import (
-    CASTS,
     element_levels,
     for_range,
     iterator_binding,
@@ -60,27 +60,6 @@ MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_s
 _LOWER_CLASS = re.compile(rb"\b([a-z_]\w*)::(?:~?\1[ \t]*\(|~?\w+[ \t]*\([^;{}()]*(?:\)[ \t]*const\b|\b\1[ \t]*[&*]))")
 _VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
                               "parenthesized_declarator", "attributed_declarator"})
-
-
-# a standard string made or taken apart by a call: ``std::string(1, ch)``, ``std::to_string(n)``, ``s.substr(1)`` and
-# ``s.c_str()`` of a variable declared ``std::string`` (an overload taking ``const std::string&`` or ``const char*``)
-_STRING_MAKERS = frozenset({"std.string", "std.to_string", "string", "std.string_view"})
-_STRING_PARTS = {"substr": "=std::string", "c_str": "=const char*", "data": "=const char*"}
-
-
-def _std_string_call(ex, owner: int, fn: _ts.Node | None) -> str:
-    """``=std::string`` / ``=const char*`` for a call that makes a standard string or takes one apart, else ``""``."""
-    if fn is None:
-        return ""
-    if fn.type in ("qualified_identifier", "identifier"):
-        name = ex.dotted(fn)
-        return ("=std::string_view" if name == "std.string_view" else "=std::string") if name in _STRING_MAKERS else ""
-    recv = fn.child_by_field_name("argument") if fn.type == "field_expression" else None
-    if recv is None or recv.type != "identifier" or ex.text(fn.child_by_field_name("operator")) != ".":
-        return ""
-    declared = ex._var_type(owner, ex.text(recv)) or ""
-    plain = declared.replace("const ", "").replace("&", "").strip()
-    return _STRING_PARTS.get(ex.text(fn.child_by_field_name("field")), "") if plain in ("std::string", "string") else ""
 
 
 class CppExtractor(CExtractor):
@@ -200,31 +179,8 @@ class CppExtractor(CExtractor):
         return sig
 
     def arg_type(self, owner: int, arg: _ts.Node) -> str:
-        """What :meth:`record_arity` records for an argument that is no literal: ``=T`` (a variable declared ``T``
-        in a scope of this file), ``@x`` (a name the resolver types), ``""`` (anything else)."""
-        stars = 0
-        if arg.type == "pointer_expression" and self.text(arg)[:1] == "&":  # &x: a pointer to x's type
-            stars, arg = 1, arg.named_children[-1] if arg.named_child_count else arg
-        if arg.type == "call_expression":  # static_cast<int>(x): an int
-            fn = arg.child_by_field_name("function")
-            if fn is not None and fn.type == "template_function" and self.text(fn.child_by_field_name("name")) in CASTS:
-                targs = fn.child_by_field_name("arguments")
-                first = next((a for a in targs.named_children), None) if targs is not None else None
-                return "=" + self.text(first) if first is not None else ""
-            made = _std_string_call(self, owner, fn)
-            if made:
-                return made
-        if arg.type == "pointer_expression" and not stars and arg.named_child_count:  # *this, *p: the pointee's type
-            arg = arg.named_children[-1]
-        if arg.type in ("this", "field_expression", "call_expression", "subscript_expression"):
-            path = self.dotted(arg)  # this->name_, node.value(), (*this): the resolver types them
-            return "@" + path if path and "<" not in path and not stars else ""
-        if arg.type not in ("identifier", "type_identifier"):  # type_identifier: T x(name) read as a declaration
-            return ""
-        got = self._var_type(owner, self.text(arg))
-        if got is not None:
-            return "=" + got + "*" * stars
-        return "" if stars else "@" + self.text(arg)
+        """What :meth:`record_arity` records for an argument that is no literal (:func:`~lore.languages.cpp._arguments.arg_type`)."""
+        return _arg_type(self, owner, arg)
 
     def record_arity(self, arguments: _ts.Node | None) -> None:
         super().record_arity(arguments)

@@ -1,0 +1,60 @@
+"""The types of C++ call arguments that are no literals, for choosing among overloads.
+
+What the extractor records per argument (``Call.args``): ``=T`` for a variable declared ``T`` in a scope of the
+file (``*`` per pointer level, ``const`` kept), ``=std::string`` / ``=const char*`` for a call that makes a
+standard string or takes one apart, the target type of a cast, ``@x`` for a name or member path the resolver types
+(:func:`lore.languages.c._overloads.typed_args`), ``""`` for anything else.
+"""
+
+from __future__ import annotations
+
+from ...parsers import _ts
+from ._elements import CASTS
+
+# a standard string made or taken apart by a call: ``std::string(1, ch)``, ``std::to_string(n)``, ``s.substr(1)`` and
+# ``s.c_str()`` of a variable declared ``std::string`` (an overload taking ``const std::string&`` or ``const char*``)
+_STRING_MAKERS = frozenset({"std.string", "std.to_string", "string", "std.string_view"})
+_STRING_PARTS = {"substr": "=std::string", "c_str": "=const char*", "data": "=const char*"}
+
+
+def _std_string_call(ex, owner: int, fn: _ts.Node | None) -> str:
+    """``=std::string`` / ``=const char*`` for a call that makes a standard string or takes one apart, else ``""``."""
+    if fn is None:
+        return ""
+    if fn.type in ("qualified_identifier", "identifier"):
+        name = ex.dotted(fn)
+        return ("=std::string_view" if name == "std.string_view" else "=std::string") if name in _STRING_MAKERS else ""
+    recv = fn.child_by_field_name("argument") if fn.type == "field_expression" else None
+    if recv is None or recv.type != "identifier" or ex.text(fn.child_by_field_name("operator")) != ".":
+        return ""
+    declared = ex._var_type(owner, ex.text(recv)) or ""
+    plain = declared.replace("const ", "").replace("&", "").strip()
+    return _STRING_PARTS.get(ex.text(fn.child_by_field_name("field")), "") if plain in ("std::string", "string") else ""
+
+
+def arg_type(ex, owner: int, arg: _ts.Node) -> str:
+    """What :meth:`~lore.languages.cpp._parser.CppExtractor.record_arity` records for an argument that is no literal: ``=T`` (a variable declared ``T``
+    in a scope of this file), ``@x`` (a name the resolver types), ``""`` (anything else)."""
+    stars = 0
+    if arg.type == "pointer_expression" and ex.text(arg)[:1] == "&":  # &x: a pointer to x's type
+        stars, arg = 1, arg.named_children[-1] if arg.named_child_count else arg
+    if arg.type == "call_expression":  # static_cast<int>(x): an int
+        fn = arg.child_by_field_name("function")
+        if fn is not None and fn.type == "template_function" and ex.text(fn.child_by_field_name("name")) in CASTS:
+            targs = fn.child_by_field_name("arguments")
+            first = next((a for a in targs.named_children), None) if targs is not None else None
+            return "=" + ex.text(first) if first is not None else ""
+        made = _std_string_call(ex, owner, fn)
+        if made:
+            return made
+    if arg.type == "pointer_expression" and not stars and arg.named_child_count:  # *this, *p: the pointee's type
+        arg = arg.named_children[-1]
+    if arg.type in ("this", "field_expression", "call_expression", "subscript_expression"):
+        path = ex.dotted(arg)  # this->name_, node.value(), (*this): the resolver types them
+        return "@" + path if path and "<" not in path and not stars else ""
+    if arg.type not in ("identifier", "type_identifier"):  # type_identifier: T x(name) read as a declaration
+        return ""
+    got = ex._var_type(owner, ex.text(arg))
+    if got is not None:
+        return "=" + got + "*" * stars
+    return "" if stars else "@" + ex.text(arg)

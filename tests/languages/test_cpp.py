@@ -648,3 +648,50 @@ void Use(Counters& c) { Counters::Initialize(); c.Read(); c.Reset(); }
     # Read: in two branches both off (no default build's one): both stay; Reset: only in a skipped branch, kept
     assert sorted(calls[("pc.bm.Use", 15)]) == ["pc.bm.Counters.Initialize:7", "pc.bm.Counters.Read:10",
                                                 "pc.bm.Counters.Read:13", "pc.bm.Counters.Reset:5"]
+
+
+def test_a_lambda_held_in_a_local_variable_is_a_local_function(tmp_path):
+    """``auto is_space = [](char c) {...}; is_space(c)``: the call binds to the lambda (a local function named like its
+    variable, where clangd goes: the variable's declaration), whose body's calls are its own; a ``std::function``
+    parameter called with ``()`` and a lambda written in place stay unbound / part of the function around them."""
+    calls = _calls(tmp_path, {"w.cpp": """#include <string>
+#include <functional>
+namespace t {
+struct Node { int run(); };
+int Node::run() { return 1; }
+int helper(int x) { return x; }
+int wrap(const std::string& s, std::function<int(int)> cb, Node n) {
+  auto is_space = [](char c) -> bool {
+    return c == ' ' || helper(1);
+  };
+  const auto add = [&](Node& m) { return m.run(); };
+  int k = 0;
+  for (char c : s) {
+    if (is_space(c)) k += add(n);
+  }
+  auto plain = helper(2);
+  std::for_each(s.begin(), s.end(), [](char c) { helper(c); });
+  return cb(k) + plain;
+}
+}
+"""})
+    assert sorted(calls[("w.t.wrap", 14)]) == ["w.t.wrap.add", "w.t.wrap.is_space"]
+    assert calls[("w.t.wrap.is_space", 9)] == ["w.t.helper"]
+    assert calls[("w.t.wrap.add", 11)] == ["w.t.Node.run"]
+    assert calls[("w.t.wrap", 17)] == ["w.t.helper"]  # a lambda written in place: the function's own call
+    assert calls.get(("w.t.wrap", 18), []) == []  # cb(k): a std::function parameter, no symbol
+
+
+def test_a_construction_of_a_local_is_placed_where_its_type_is_named():
+    """``T x(args)`` (and ``T x(name)``, which the grammar reads as a declaration) is a construction located at ``T``,
+    as ``new T(args)`` is at its ``new``: a site's column names what is constructed, not the ``(`` after the variable."""
+    src = b"""void run(int n) {
+  MutexLock lock(&mu_, n);
+  const Options opts(n);
+  Slice key(name);
+  Builder b{n};
+}
+"""
+    pf = cpp.parse("r.cc", src, "r")
+    got = [(c.callee, c.line, c.col) for c in pf.calls if c.kind == "new"]
+    assert got == [("MutexLock", 2, 2), ("Options", 3, 8), ("Slice", 4, 2)]

@@ -34,6 +34,7 @@ from ._elements import (
     spelling,
     subscript_bindings,
 )
+from ._lambdas import local_lambda
 from ._source import cpp_source, one_branch
 
 
@@ -397,14 +398,18 @@ class CppExtractor(CExtractor):
                 return
         if value is not None and value.type == "argument_list" and tnode is not None:  # T x(args): a construction
             t = self._written_type(tnode)
-            if t:
-                self.add_call(owner, t, value, "new")
+            if t:  # where the type is named, as new T(args) is (file.cpp:LINE:COL points at T, not at its "(")
+                self.add_call(owner, t, tnode, "new")
                 self.record_arity(value)
         super().local_binding(owner, name, at, tnode, value)
 
-    def on_decl(self, node: _ts.Node, owner: int) -> None:
+    def on_decl(self, node: _ts.Node, owner: int) -> int | None:
         """A declaration; in a function body ``T x(name);`` with only names inside the parentheses (which the grammar
-        reads as a function declaration, as the language's most vexing parse would) is a construction of ``T``."""
+        reads as a function declaration, as the language's most vexing parse would) is a construction of ``T``, and
+        ``auto name = [...](...) {...};`` a local function (:func:`~lore.languages.cpp._lambdas.local_lambda`)."""
+        lam = local_lambda(self, node, owner)
+        if lam is not None:
+            return lam
         if self.pf.symbols[owner].kind in ("function", "method"):
             tnode = node.child_by_field_name("type")
             for d in node.children_by_field_name("declarator"):
@@ -420,10 +425,11 @@ class CppExtractor(CExtractor):
                     continue
                 t = self._written_type(tnode)
                 if t:
-                    self.add_call(owner, t, params, "new")
+                    self.add_call(owner, t, tnode, "new")
                     self.pf.calls[-1].args = [self.arg_type(owner, n) for n in names]
                     self.local_binding(owner, self.text(name_node), name_node, tnode, None)
         super().on_decl(node, owner)
+        return None
 
     def on_macro(self, node: _ts.Node, owner: int) -> None:
         """A ``#define`` inside a namespace or class is no member of it: the preprocessor knows no scopes, and

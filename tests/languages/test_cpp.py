@@ -695,3 +695,37 @@ def test_a_construction_of_a_local_is_placed_where_its_type_is_named():
     pf = cpp.parse("r.cc", src, "r")
     got = [(c.callee, c.line, c.col) for c in pf.calls if c.kind == "new"]
     assert got == [("MutexLock", 2, 2), ("Options", 3, 8), ("Slice", 4, 2)]
+
+
+def test_a_call_that_constructs_a_temporary_is_a_construction(tmp_path):
+    """``Value("foo")`` and ``ns::Slice(p)`` bind to constructors: such a call is a construction (kind ``new``, as
+    ``new T(args)`` and ``T x(args)`` are); a function call, and a call of a type lore cannot resolve, stays a call."""
+    from lore.api import open_index
+    from lore.index import index_repo
+
+    (tmp_path / "v.h").write_text("""namespace ns {
+class Value { public: Value(const char* s); Value(int n); int size() const; };
+class Slice { public: Slice(const char* p); };
+int Make(int n);
+}
+""")
+    (tmp_path / "v.cpp").write_text("""#include "v.h"
+namespace ns {
+Value::Value(const char* s) {}
+Value::Value(int n) {}
+int Value::size() const { return 0; }
+Slice::Slice(const char* p) {}
+int Make(int n) { return n; }
+int Run() {
+  int a = Value("foo").size();
+  Slice s = ns::Slice("x");
+  Unknown u = Unknown(1);
+  return a + Make(2);
+}
+}
+""")
+    index_repo(tmp_path, workers=1)
+    with open_index(tmp_path / ".lore" / "index.db", readonly=True) as idx:
+        kinds = {(e["callee_name"], e["line"]): e["kind"] for e in idx.edges("symbol_refs")}
+    assert kinds[("Value", 9)] == "new" and kinds[("ns.Slice", 10)] == "new"
+    assert kinds[("Value().size", 9)] == "call" and kinds[("Make", 12)] == "call" and kinds[("Unknown", 11)] == "call"

@@ -38,10 +38,13 @@ class CppRules(CRules):
         return None
 
     def choose_overload(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
-        """C's choice, then of methods that stay alike (``bool PerfCounters::Initialize()`` in ``#if defined
+        """C's choice (a call bound to constructors only is a construction: its kind becomes ``new``), then of
+        methods that stay alike (``bool PerfCounters::Initialize()`` in ``#if defined
         HAVE_LIBPFM`` and again in its ``#else``) the ones a default build compiles, when any is (as C binds a
         name defined in both branches of a flag no file defines)."""
         got = super().choose_overload(world, ctx, call, targets)
+        if call.kind == "call" and got and all(getattr(world.syms.get(t[0]), "name", "") == "<init>" for t in got):
+            call.kind = "new"  # Value("foo"), ns::Slice(p, n): a temporary constructed, as T x(args) and new T(args) are
         if len(got) < 2:
             return got
         built = [t for t in got if t[0] is None or not _not_built(world, t[0])]

@@ -729,3 +729,35 @@ int Run() {
         kinds = {(e["callee_name"], e["line"]): e["kind"] for e in idx.edges("symbol_refs")}
     assert kinds[("Value", 9)] == "new" and kinds[("ns.Slice", 10)] == "new"
     assert kinds[("Value().size", 9)] == "call" and kinds[("Make", 12)] == "call" and kinds[("Unknown", 11)] == "call"
+
+
+def test_an_iterator_over_a_container_field_declared_in_the_header(tmp_path):
+    """``auto it = blocks_.begin(); (*it)->size()`` with ``blocks_`` a ``std::vector<Block*>`` field declared in the
+    header: an element, as ``for (auto* b : blocks_)`` is; an iterator of a local of a plain type stays unbound."""
+    calls = _calls(tmp_path, {"a.h": """#include <vector>
+namespace db {
+class Block { public: int size() const; };
+class Reader { public: int begin() const; };
+class Table {
+ public:
+  void Scan();
+ private:
+  std::vector<Block*> blocks_;
+};
+}
+""", "a.cc": """#include "a.h"
+namespace db {
+int Block::size() const { return 0; }
+void Table::Scan() {
+  for (auto it = blocks_.begin(); it != blocks_.end(); ++it) (*it)->size();
+  auto first = blocks_.begin();
+  first->size();
+  Reader r;
+  auto x = r.begin();
+  x->size();
+}
+}
+"""})
+    assert calls[("a.db.Table.Scan", 5)] == ["a.db.Block.size"]
+    assert calls[("a.db.Table.Scan", 7)] == ["a.db.Block.size"]
+    assert calls.get(("a.db.Table.Scan", 10), []) == []

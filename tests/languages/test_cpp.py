@@ -761,3 +761,29 @@ void Table::Scan() {
     assert calls[("a.db.Table.Scan", 5)] == ["a.db.Block.size"]
     assert calls[("a.db.Table.Scan", 7)] == ["a.db.Block.size"]
     assert calls.get(("a.db.Table.Scan", 10), []) == []
+
+
+def test_the_parameters_of_a_lambda_written_in_place_are_typed_on_its_lines(tmp_path):
+    """``for_each(v, [&](View sv) { sv.begin(); })``: ``sv`` is a ``View`` inside the lambda, on one line or several,
+    even where the function has another ``sv``; after the lambda the function's own ``sv`` is what it was."""
+    calls = _calls(tmp_path, {"v.cpp": """namespace f {
+struct View { int begin() const; };
+struct Other { int begin() const; };
+int View::begin() const { return 0; }
+int Other::begin() const { return 1; }
+template <typename F> void each(F fn);
+void Run() {
+  Other sv;
+  each([&](View sv) { sv.begin(); });
+  each([&](int n, const View& sv) {
+    return sv.begin() + n;
+  });
+  sv.begin();
+  each([](auto x) { x.begin(); });
+}
+}
+"""})
+    assert calls[("v.f.Run", 9)] == ["v.f.each", "v.f.View.begin"]
+    assert calls[("v.f.Run", 11)] == ["v.f.View.begin"]
+    assert calls[("v.f.Run", 13)] == ["v.f.Other.begin"]
+    assert calls[("v.f.Run", 14)] == ["v.f.each"]  # auto: not written

@@ -34,7 +34,7 @@ from ._elements import (
     spelling,
     subscript_bindings,
 )
-from ._lambdas import local_lambda
+from ._lambdas import lambda_parameters, local_lambda
 from ._source import cpp_source, one_branch
 
 
@@ -76,6 +76,7 @@ class CppExtractor(CExtractor):
         self.containers: set[str] = set()  # names this file declares as containers of a known element type
         self.plain: set[str] = set()  # names this file declares with a type that is no such container
         self.aliases: dict[str, _ts.Node] = {}  # typedefs / using-aliases of this file naming a container type
+        self.named_lambdas: set[int] = set()  # start bytes of the lambdas held in local variables (own symbols)
         self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
         # lower-case scopes this file shows to be classes (``node::node()``, ``bool node::ok() const``, ``void
         # memory::merge(const memory& rhs)``, and ``memory::`` in memory.cpp)
@@ -455,6 +456,9 @@ class CppExtractor(CExtractor):
         if t:
             self.add_call(owner, t, node, "new")
             self.record_arity(node.child_by_field_name("arguments"))
+
+    def on_lambda(self, node: _ts.Node, owner: int) -> None:
+        lambda_parameters(self, node, owner)
 
     def on_using(self, node: _ts.Node, owner: int) -> None:
         _using(self, node, owner)

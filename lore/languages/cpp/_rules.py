@@ -25,6 +25,9 @@ class CppRules(CRules):
     language = "cpp"
     builtin_prefix = "cpp.std"
     builtin_method_names = STD_MEMBERS
+    # the parameters of a lambda written in place are narrowings of its lines (cpp._lambdas), also of its first
+    # line: [&](Node* n) { n->run(); } on one line
+    narrowing_holds_on_its_line = True
 
     def constructor(self, world, class_id: int, name: str):
         """C's rule (constructors are not inherited; a class without one constructs itself) over :func:`_twins`."""

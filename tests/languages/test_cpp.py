@@ -787,3 +787,28 @@ void Run() {
     assert calls[("v.f.Run", 11)] == ["v.f.View.begin"]
     assert calls[("v.f.Run", 13)] == ["v.f.Other.begin"]
     assert calls[("v.f.Run", 14)] == ["v.f.each"]  # auto: not written
+
+
+def test_overloads_by_the_number_type_a_cast_or_a_conversion_names(tmp_path):
+    """``SetAttribute(int(-100))``, ``(double)n``, ``unsigned(x)``: the overload taking that number type is called; a
+    plain variable of unknown type keeps every candidate."""
+    calls = _calls(tmp_path, {"e.cpp": """namespace x {
+class Element {
+ public:
+  void Set(int v) {}
+  void Set(unsigned v) {}
+  void Set(double v) {}
+  void Set(const char* v) {}
+};
+void Run(Element* e, float f, Unknown u) {
+  e->Set(int(-100));
+  e->Set((double)f);
+  e->Set(unsigned(u));
+  e->Set(u);
+}
+}
+"""}, lines=True)
+    assert calls[("e.x.Run", 10)] == ["e.x.Element.Set:4"]
+    assert calls[("e.x.Run", 11)] == ["e.x.Element.Set:6"]
+    assert calls[("e.x.Run", 12)] == ["e.x.Element.Set:5"]
+    assert len(calls[("e.x.Run", 13)]) == 4

@@ -2,7 +2,8 @@
 
 What the extractor records per argument (``Call.args``): ``=T`` for a variable declared ``T`` in a scope of the
 file (``*`` per pointer level, ``const`` kept), ``=std::string`` / ``=const char*`` for a call that makes a
-standard string or takes one apart, the target type of a cast, ``@x`` for a name or member path the resolver types
+standard string or takes one apart, the type a cast or a conversion names (``static_cast<int>(x)``,
+``(unsigned)x``, ``int(-1)``), ``size_t`` for a ``sizeof``, ``@x`` for a name or member path the resolver types
 (:func:`lore.languages.c._overloads.typed_args`), ``""`` for anything else.
 """
 
@@ -15,6 +16,10 @@ from ._elements import CASTS
 # ``s.c_str()`` of a variable declared ``std::string`` (an overload taking ``const std::string&`` or ``const char*``)
 _STRING_MAKERS = frozenset({"std.string", "std.to_string", "string", "std.string_view"})
 _STRING_PARTS = {"substr": "=std::string", "c_str": "=const char*", "data": "=const char*"}
+
+
+# the type words the grammar reads as a function's name when written as a conversion: unsigned(x), long(n)
+_NUMBER_WORDS = frozenset({"unsigned", "signed", "long", "short"})
 
 
 def _std_string_call(ex, owner: int, fn: _ts.Node | None) -> str:
@@ -38,8 +43,15 @@ def arg_type(ex, owner: int, arg: _ts.Node) -> str:
     stars = 0
     if arg.type == "pointer_expression" and ex.text(arg)[:1] == "&":  # &x: a pointer to x's type
         stars, arg = 1, arg.named_children[-1] if arg.named_child_count else arg
+    if arg.type == "cast_expression":  # (unsigned)x: the type it names
+        t = arg.child_by_field_name("type")
+        return "=" + ex.text(t) if t is not None and not stars else ""
+    if arg.type == "sizeof_expression":
+        return "=size_t"
     if arg.type == "call_expression":  # static_cast<int>(x): an int
         fn = arg.child_by_field_name("function")
+        if fn is not None and (fn.type == "primitive_type" or fn.type == "identifier" and ex.text(fn) in _NUMBER_WORDS):
+            return "=" + ex.text(fn)  # int(-100), size_t(n), unsigned(x): a conversion to that number type
         if fn is not None and fn.type == "template_function" and ex.text(fn.child_by_field_name("name")) in CASTS:
             targs = fn.child_by_field_name("arguments")
             first = next((a for a in targs.named_children), None) if targs is not None else None

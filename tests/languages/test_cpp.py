@@ -812,3 +812,37 @@ void Run(Element* e, float f, Unknown u) {
     assert calls[("e.x.Run", 11)] == ["e.x.Element.Set:6"]
     assert calls[("e.x.Run", 12)] == ["e.x.Element.Set:5"]
     assert len(calls[("e.x.Run", 13)]) == 4
+
+
+def test_a_lower_case_template_class_defined_out_of_line_in_another_file(tmp_path):
+    """``template <typename M> void color_sink<M>::log(int)`` in ``color_sink-inl.h``: ``color_sink`` is a class (a
+    scope with template arguments is no namespace), so a call in it binds the definition beside it, not only the
+    declaration in the class body; ``ns::f()`` of a lower-case namespace without template arguments stays one."""
+    calls = _calls(tmp_path, {"color_sink.h": """#pragma once
+namespace sp {
+template <typename Mutex>
+class color_sink {
+ public:
+  void log(int msg);
+ private:
+  void print_range_(int formatted, int start);
+};
+}
+#include "color_sink-inl.h"
+""", "color_sink-inl.h": """#pragma once
+#include "color_sink.h"
+namespace sp {
+template <typename Mutex>
+inline void color_sink<Mutex>::log(int msg) {
+  print_range_(msg, 0);
+  details::helper(msg);
+}
+template <typename Mutex>
+inline void color_sink<Mutex>::print_range_(int formatted, int start) {}
+}
+""", "details.cc": """namespace sp {
+void details::helper(int x) {}
+}
+"""}, lines=True)
+    assert calls[("color_sink-inl.sp.color_sink.log", 6)] == ["color_sink-inl.sp.color_sink.print_range_:10"]
+    assert calls[("color_sink-inl.sp.color_sink.log", 7)] == ["details.sp.details.helper:2"]

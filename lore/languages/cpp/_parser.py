@@ -59,6 +59,8 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})
 # ``node::node(``, ``node::~node(``, ``node::ok(...) const``: a lower-case scope that only a class can be
 _LOWER_CLASS = re.compile(rb"\b([a-z_]\w*)::(?:~?\1[ \t]*\(|~?\w+[ \t]*\([^;{}()]*(?:\)[ \t]*const\b|\b\1[ \t]*[&*]))")
+# ``sink<Mutex>::log(``: a scope with template arguments before a member's name is a class (no namespace takes any)
+_TEMPLATE_SCOPE = re.compile(rb"\b([a-z_]\w*)[ \t]*<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>[ \t]*::[ \t]*~?\w+[ \t]*\(")
 _VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
                               "parenthesized_declarator", "attributed_declarator"})
 
@@ -79,8 +81,10 @@ class CppExtractor(CExtractor):
         self.named_lambdas: set[int] = set()  # start bytes of the lambdas held in local variables (own symbols)
         self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
         # lower-case scopes this file shows to be classes (``node::node()``, ``bool node::ok() const``, ``void
-        # memory::merge(const memory& rhs)``, and ``memory::`` in memory.cpp)
+        # memory::merge(const memory& rhs)``, ``void sink<Mutex>::log(``, and ``memory::`` in memory.cpp)
         self.lower_classes = {m.group(1) for m in _LOWER_CLASS.finditer(self.source)} if b"::" in self.source else set()
+        if b">::" in self.source or b"> ::" in self.source:
+            self.lower_classes.update(m.group(1) for m in _TEMPLATE_SCOPE.finditer(self.source))
         self.lower_classes.add(Path(self.path).stem.encode())
         return super().run()
 
@@ -172,13 +176,25 @@ class CppExtractor(CExtractor):
         return None
 
     def signature(self, node: _ts.Node, body: _ts.Node | None) -> str:
-        """A template's signature starts with its ``template <class T>`` (overloads tell template parameters apart)."""
+        """A template's signature starts with its ``template <class T>`` (overloads tell template parameters apart),
+        but not a member of a class template defined out of line (``template <class M> void sink<M>::log(int)``: the
+        parameters are the class's, and the member is no function template beside its declaration)."""
         sig = super().signature(node, body)
         p = node.parent
         params = p.child_by_field_name("parameters") if p is not None and p.type == "template_declaration" else None
-        if params is not None and node.type != "template_declaration":
+        if params is not None and node.type != "template_declaration" and not self._class_template_member(node, p):
             sig = clip_signature(f"template {' '.join(self.text(params).split())} {sig}")
         return sig
+
+    def _class_template_member(self, node: _ts.Node, template: _ts.Node) -> bool:
+        """Whether ``node`` defines a member of a class template out of line (``sink<M>::log``) under its one
+        ``template <...>`` (a member template, ``template <class M> template <class T>``, has two)."""
+        if template.parent is not None and template.parent.type == "template_declaration":
+            return False
+        fdecl = self.function_declarator(node.child_by_field_name("declarator"))
+        name = fdecl.child_by_field_name("declarator") if fdecl is not None else None
+        scope = name.child_by_field_name("scope") if name is not None and name.type == "qualified_identifier" else None
+        return scope is not None and scope.type == "template_type"
 
     def arg_type(self, owner: int, arg: _ts.Node) -> str:
         """What :meth:`record_arity` records for an argument that is no literal (:func:`~lore.languages.cpp._arguments.arg_type`)."""
@@ -340,7 +356,8 @@ class CppExtractor(CExtractor):
         """What an unknown scope of a qualified definition is: a namespace when the file opens a namespace of that
         name (``namespace YAML {``) or it is lower case, else a class; a lower-case scope is a class where the file
         defines its constructor or destructor (``node::node()``), a ``const`` method of it (``bool node::ok() const``)
-        or a method taking it (``void memory::merge(const memory& rhs)``), or where the file is named like it."""
+        or a method taking it (``void memory::merge(const memory& rhs)``), names it with template arguments
+        (``void sink<Mutex>::log(``), or where the file is named like it."""
         if (name[:1].isupper() or name.encode() in self.lower_classes) and not any(s.kind == "namespace" and s.name == name for s in self.pf.symbols):
             return "class"
         return "namespace"

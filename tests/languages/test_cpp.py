@@ -846,3 +846,36 @@ void details::helper(int x) {}
 """}, lines=True)
     assert calls[("color_sink-inl.sp.color_sink.log", 6)] == ["color_sink-inl.sp.color_sink.print_range_:10"]
     assert calls[("color_sink-inl.sp.color_sink.log", 7)] == ["details.sp.details.helper:2"]
+
+
+def test_a_using_declaration_names_a_namespace_relative_to_the_ones_around_it(tmp_path):
+    """``using details::os::to_str;`` inside ``namespace sp { namespace sinks {``: ``sp::details::os::to_str`` (the
+    language looks the namespace up from the enclosing ones), not an unknown top-level ``details``; a top-level
+    namespace the repository defines is still the one a path names, and ``std`` stays the standard library's."""
+    calls = _calls(tmp_path, {"os.h": """namespace sp { namespace details { namespace os {
+int to_str(int x);
+int exists(int x);
+} } }
+namespace util { int top(int x); }
+""", "os.cc": """#include "os.h"
+namespace sp { namespace details { namespace os {
+int to_str(int x) { return x; }
+int exists(int x) { return x; }
+} } }
+namespace util { int top(int x) { return x; } }
+""", "sink.cc": """#include "os.h"
+#include <string>
+namespace sp {
+namespace sinks {
+using namespace details::os;
+using util::top;
+using std::to_string;
+int Rotate(int n) {
+  using details::os::to_str;
+  return to_str(n) + exists(n) + top(n) + (int)to_string(n).size();
+}
+}
+}
+"""}, lines=True)
+    assert sorted(calls[("sink.sp.sinks.Rotate", 10)]) == ["os.sp.details.os.exists:4", "os.sp.details.os.to_str:3",
+                                                           "os.util.top:6"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .._rules import record_of, twin_member
 from ..c._build import _not_built
 from ..c._overloads import _relative_name
-from ..c._rules import CRules, _c_classes
+from ..c._rules import CRules, _c_classes, _namespace_value
 
 # members of the standard library's strings, containers and smart pointers: ``x.size()`` on a receiver whose
 # type lore does not know is far more often ``std::string::size`` than the repository's one ``size``, so
@@ -55,6 +55,20 @@ class CppRules(CRules):
             return got
         return [(tid, res, conf * len(got) / len(built)) for tid, res, conf in built]
 
+    def _module_value(self, world, ctx, module: str):
+        """C's, but a namespace a using-declaration or -directive names relative to the namespaces around it
+        (``using details::os::to_str;`` inside ``namespace sp { namespace sinks {``: ``sp::details::os``) is looked up
+        inside the namespaces the file opens, innermost first, when the repository defines no such top-level one."""
+        got = super()._module_value(world, ctx, module)
+        if got is None or got[0] != "ext" or not module.startswith("namespace:") or module.startswith("namespace:std."):
+            return got
+        path = module[len("namespace:"):]
+        for prefix in _open_namespaces(world, ctx):
+            v = _namespace_value(world, f"{prefix}.{path}")
+            if v is not None and v[0] != "ext":
+                return v
+        return got
+
     def detached_member(self, world, type_id: int, name: str):
         """Members of the class's twins (:func:`_twins`): methods, fields and bases declared or defined apart."""
         return twin_member(world, _twins(world, type_id), name)
@@ -76,3 +90,9 @@ def _twins(world, class_id: int) -> list[int]:
     local = _file_local(world, class_id)
     return [t for t in _c_classes(world).get(_relative_name(world, class_id), ())[:16]
             if t != class_id and (world.syms[t].file_id == srow.file_id or not (local or _file_local(world, t)))]
+
+
+def _open_namespaces(world, ctx) -> list[str]:
+    """The paths of the namespaces a file opens (``sp.sinks``, ``sp``), the deepest first."""
+    paths = {".".join(world._ns_path(ctx.ids[i])) for i, sym in enumerate(ctx.pf.symbols) if sym.kind == "namespace"}
+    return sorted(paths, key=lambda p: (-p.count("."), p))

@@ -879,3 +879,28 @@ int Rotate(int n) {
 """}, lines=True)
     assert sorted(calls[("sink.sp.sinks.Rotate", 10)]) == ["os.sp.details.os.exists:4", "os.sp.details.os.to_str:3",
                                                            "os.util.top:6"]
+
+
+def test_a_specifier_macro_before_a_qualified_return_type_keeps_the_function(tmp_path):
+    """``SP_CONSTEXPR_FUNC sp::view_t to_view(const buf_t& b)``: a macro the build defines (``constexpr``, ``inline``)
+    in front of a return type; the function is defined and a call binds to it."""
+    calls = _calls(tmp_path, {"c.h": """#pragma once
+#define SP_CONSTEXPR_FUNC inline
+namespace sp {
+struct view_t { int size() const; };
+struct buf_t { int n; };
+namespace details {
+SP_CONSTEXPR_FUNC sp::view_t to_view(const buf_t &buf) {
+  return sp::view_t{};
+}
+}
+}
+""", "c.cc": """#include "c.h"
+namespace sp {
+int view_t::size() const { return 0; }
+int Use(const buf_t& b) {
+  return details::to_view(b).size();
+}
+}
+"""}, lines=True)
+    assert sorted(calls[("c.sp.Use", 5)]) == ["c.sp.details.to_view:7", "c.sp.view_t.size:3"]

@@ -34,6 +34,13 @@ _CLASS_MACRO = re.compile(rb"\b(?:class|struct)[ \t]+(" + _MACRO_NAME + rb")(?=[
 _TRAILING_MACRO = re.compile(rb"\)\s*(?:const\s*)?(?:override\s*)?(?:noexcept\s*)?(" + _MACRO_NAME
                              + rb"_" + rb"[A-Z0-9_]*(?:[ \t]*\([^()\n]*\))?)(?=[ \t]*(?:[{;]|\r?$))", re.MULTILINE)
 _FIELD_MACRO = re.compile(rb"\b([A-Za-z_]\w*)[ \t]+(" + _MACRO_NAME + rb"_[A-Z0-9_]*[ \t]*\([^()\n]*\))(?=[ \t]*;)")
+# a macro alone before a function's return type at the start of its line (``SPDLOG_CONSTEXPR_FUNC spdlog::string_view_t
+# to_string_view(`` , ``LIB_ATTR static int f(``): an attribute or specifier a build defines; the grammar would read two
+# types and lose the declaration. Upper case with an ``_``, no ``(`` after it, then a type (qualified, templated,
+# pointer or reference) and a name with its ``(`` on the same line.
+_DECL_PREFIX_MACRO = re.compile(rb"^[ \t]*(" + _MACRO_NAME + rb"_[A-Z0-9_]*)[ \t]+(?=(?:(?:const|static|inline|constexpr|virtual|"
+                                rb"explicit|unsigned|signed|long)[ \t]+)*[A-Za-z_][\w:]*(?:<[^;{}()\n]*>)?[ \t*&]+"
+                                rb"(?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*[ \t]*\()", re.MULTILINE)
 _NOT_DECLARED = frozenset({b"return", b"throw", b"case", b"else", b"new", b"delete", b"goto", b"co_return", b"co_yield",
                            b"co_await", b"sizeof", b"do"})
 _STATEMENT_HEADS = frozenset({b"if", b"while", b"for", b"switch", b"catch", b"return", b"sizeof", b"decltype",
@@ -96,8 +103,11 @@ def annotation_macros(source: bytes) -> bytes:
     b'class          Mutex {\n void Lock()                           { }\n int n_                ;'
     >>> annotation_macros(b"if (x) FOO_BAR(y);\nreturn MAKE_IT(y);\nstruct FOO bar;")
     b'if (x) FOO_BAR(y);\nreturn MAKE_IT(y);\nstruct FOO bar;'
+    >>> annotation_macros(b"SP_CONSTEXPR_FUNC sp::view_t to_view(const buf_t &b)\nMY_FLAG x = 1;\nLOG_EVERY_N(INFO, 3) << f(x);")
+    b'                  sp::view_t to_view(const buf_t &b)\nMY_FLAG x = 1;\nLOG_EVERY_N(INFO, 3) << f(x);'
     """
     source = _CLASS_MACRO.sub(lambda m: m.group(0) if _on_directive(m.string, m.start()) else _blank_group(m, 1), source)
+    source = _DECL_PREFIX_MACRO.sub(lambda m: _blank_group(m, 1), source)
     source = _TRAILING_MACRO.sub(_trailing, source)
     return _FIELD_MACRO.sub(lambda m: m.group(0) if m.group(1) in _NOT_DECLARED or _on_directive(m.string, m.start())
                             else _blank_group(m, 2), source)

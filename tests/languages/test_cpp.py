@@ -904,3 +904,40 @@ int Use(const buf_t& b) {
 }
 """}, lines=True)
     assert sorted(calls[("c.sp.Use", 5)]) == ["c.sp.details.to_view:7", "c.sp.view_t.size:3"]
+
+
+def test_braced_default_arguments_and_explicit_instantiations_keep_the_class(tmp_path):
+    """``Part(const std::string& name, const std::string& type = {})`` and ``template class sink<int>;``, which the
+    grammar does not take: no syntax error is counted for them, the class keeps its members, and calls to them bind."""
+    header = """#include <string>
+#include <vector>
+namespace cp {
+struct Opts { int level; };
+class Part {
+ public:
+  Part(const std::string& name, const std::string& type = {}, std::vector<int> v = {1, 2}) : name_{name} {}
+  void Add(const Opts& o = {});
+  int Size() const;
+ private:
+  std::string name_;
+};
+template <typename M> class sink { public: void flush(); };
+template <typename M> void sink<M>::flush() {}
+template class sink<int>;
+}
+"""
+    assert cpp.parse("p.h", header.encode(), "p").syntax_errors == 0
+    calls = _calls(tmp_path, {"p.h": header, "p.cc": """#include "p.h"
+namespace cp {
+void Part::Add(const Opts& o) {}
+int Part::Size() const { return 0; }
+int Use(Part& p, sink<int>& s) {
+  p.Add();
+  s.flush();
+  return p.Size();
+}
+}
+"""}, lines=True)
+    assert calls[("p.cp.Use", 6)] == ["p.cp.Part.Add:3"]
+    assert calls[("p.cp.Use", 7)] == ["p.cp.sink.flush:14"]
+    assert calls[("p.cp.Use", 8)] == ["p.cp.Part.Size:4"]

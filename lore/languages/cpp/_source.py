@@ -34,13 +34,21 @@ _CLASS_MACRO = re.compile(rb"\b(?:class|struct)[ \t]+(" + _MACRO_NAME + rb")(?=[
 _TRAILING_MACRO = re.compile(rb"\)\s*(?:const\s*)?(?:override\s*)?(?:noexcept\s*)?(" + _MACRO_NAME
                              + rb"_" + rb"[A-Z0-9_]*(?:[ \t]*\([^()\n]*\))?)(?=[ \t]*(?:[{;]|\r?$))", re.MULTILINE)
 _FIELD_MACRO = re.compile(rb"\b([A-Za-z_]\w*)[ \t]+(" + _MACRO_NAME + rb"_[A-Z0-9_]*[ \t]*\([^()\n]*\))(?=[ \t]*;)")
-# a macro alone before a function's return type at the start of its line (``SPDLOG_CONSTEXPR_FUNC spdlog::string_view_t
-# to_string_view(`` , ``LIB_ATTR static int f(``): an attribute or specifier a build defines; the grammar would read two
-# types and lose the declaration. Upper case with an ``_``, no ``(`` after it, then a type (qualified, templated,
-# pointer or reference) and a name with its ``(`` on the same line.
+# a macro alone before a function's return type or a variable's type at the start of its line (``SPDLOG_CONSTEXPR_FUNC
+# spdlog::string_view_t to_string_view(``, ``PUGIXML_INLINE_VAR const unsigned int parse_pi = 1;``): an attribute or
+# specifier a build defines; the grammar would read two types and lose the declaration. Upper case with an ``_``, no
+# ``(`` after it, then a type (qualified, templated, pointer or reference) and a name with its ``(``, ``=``, ``;``,
+# ``{`` or ``[`` on the same line.
 _DECL_PREFIX_MACRO = re.compile(rb"^[ \t]*(" + _MACRO_NAME + rb"_[A-Z0-9_]*)[ \t]+(?=(?:(?:const|static|inline|constexpr|virtual|"
                                 rb"explicit|unsigned|signed|long)[ \t]+)*[A-Za-z_][\w:]*(?:<[^;{}()\n]*>)?[ \t*&]+"
-                                rb"(?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*[ \t]*\()", re.MULTILINE)
+                                rb"(?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*[ \t]*[(=;{\[])", re.MULTILINE)
+# a braced default argument (``const Options& o = {}``, ``std::vector<int> v = {1, 2}``), which the grammar does not
+# take: read as ``0`` (what is passed by default is no call)
+_BRACED_DEFAULT = re.compile(rb"(?<=[^=!<>+\-*/%&|^]=)([ \t]*)\{[^{}()\n;]*\}(?=[ \t]*[,)])")
+# an explicit instantiation (``template class SPDLOG_API sink<mutex>;``, ``extern template struct X<int>;``), which the
+# grammar does not take either; it declares nothing new
+_INSTANTIATION = re.compile(rb"^[ \t]*(?:extern[ \t]+)?template[ \t]+(?:class|struct)[ \t]+[^;{}<\n]*<[^;{}\n]*>[ \t]*;",
+                            re.MULTILINE)
 _NOT_DECLARED = frozenset({b"return", b"throw", b"case", b"else", b"new", b"delete", b"goto", b"co_return", b"co_yield",
                            b"co_await", b"sizeof", b"do"})
 _STATEMENT_HEADS = frozenset({b"if", b"while", b"for", b"switch", b"catch", b"return", b"sizeof", b"decltype",
@@ -115,8 +123,8 @@ def annotation_macros(source: bytes) -> bytes:
 
 def cpp_source(source: bytes) -> bytes:
     r"""``source`` cleaned for the C++ grammar, every position unchanged: :func:`blank_macro_noise`, export
-    macros, pragma-like macro lines, SFINAE pointers in template parameters, and conditional directives that split
-    a construct.
+    macros, pragma-like macro lines, braced default arguments, explicit instantiations, SFINAE pointers in template
+    parameters, and conditional directives that split a construct.
 
     Examples
     --------
@@ -124,6 +132,8 @@ def cpp_source(source: bytes) -> bytes:
     b'template <class T, typename std::enable_if<B<T>::value>::type  = nullptr> void f();'
     >>> cpp_source(b"#define A(c) \\\n  ((c) /* why */ \\\n  ? 1 : 0)\n")
     b'#define A(c) \\\n  ((c)           \\\n  ? 1 : 0)\n'
+    >>> cpp_source(b"void f(const std::string& t = {}, Opts o = {1, 2});\ntemplate class SP_API sink<mu>;\nint x = {};")
+    b'void f(const std::string& t = 0 , Opts o = 0     );\n                               \nint x = {};'
     >>> cpp_source(b'LIB_IGNORE_WARNING("-Weffc++")\nint f();\n')
     b'                              \nint f();\n'
     >>> cpp_source(b"String JSON_API f(int);\nA::A()\n    : a_(1),\n#ifdef X\n      b_(2),\n#endif\n      c_(3) {}\n")
@@ -135,6 +145,10 @@ def cpp_source(source: bytes) -> bytes:
         source = annotation_macros(source)
         source = _PRAGMA_MACRO.sub(lambda m: b" " * len(m.group(0).rstrip(b"\r")) + b"\r" * m.group(0).endswith(b"\r"),
                                    source)
+    if b"{" in source:
+        source = _BRACED_DEFAULT.sub(lambda m: m.group(1) + b"0" + b" " * (len(m.group(0)) - len(m.group(1)) - 1), source)
+    if b"template" in source:
+        source = _INSTANTIATION.sub(lambda m: b" " * len(m.group(0)), source)
     if b"nullptr" in source or b"NULL" in source:
         source = _SFINAE_POINTER.sub(lambda m: m.group(1) + b" ", source)
     if b"#" not in source:

@@ -941,3 +941,30 @@ int Use(Part& p, sink<int>& s) {
     assert calls[("p.cp.Use", 6)] == ["p.cp.Part.Add:3"]
     assert calls[("p.cp.Use", 7)] == ["p.cp.sink.flush:14"]
     assert calls[("p.cp.Use", 8)] == ["p.cp.Part.Size:4"]
+
+
+def test_a_macro_the_file_defines_as_a_specifier_is_read_as_one(tmp_path):
+    """``#define IMPL_FN inline`` (or as nothing, or as another such macro) then ``IMPL_FN node::node(int v)`` and
+    ``static IMPL_UNALIGNED int hash(...)``: the constructor is a constructor and the functions parse; a macro with a
+    value (``#define LIMIT 4``) is left alone."""
+    src = """#ifdef SMALL
+#define IMPL_FN inline
+#else
+#define IMPL_FN
+#endif
+#define IMPL_UNALIGNED __attribute__((no_sanitize("x")))
+#define LIMIT 4
+namespace pg {
+class node { public: node(int v); bool empty() const; int v_; };
+IMPL_FN node::node(int v): v_(v) {}
+IMPL_FN bool node::empty() const { return v_ == LIMIT; }
+static IMPL_UNALIGNED unsigned int hash(const void* key) { return 0; }
+bool Check() { return node(hash(0)).empty(); }
+}
+"""
+    pf = cpp.parse("n.cpp", src.encode(), "n")
+    assert pf.syntax_errors == 0
+    got = {s.qualified_name for s in pf.symbols}
+    assert {"n.pg.node.<init>", "n.pg.node.empty", "n.pg.hash", "n.pg.Check"} <= got
+    calls = _calls(tmp_path, {"n.cpp": src}, lines=True)
+    assert sorted(calls[("n.pg.Check", 13)]) == ["n.pg.hash:12", "n.pg.node.<init>:10", "n.pg.node.empty:11"]

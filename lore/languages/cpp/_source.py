@@ -49,6 +49,15 @@ _BRACED_DEFAULT = re.compile(rb"(?<=[^=!<>+\-*/%&|^]=)([ \t]*)\{[^{}()\n;]*\}(?=
 # grammar does not take either; it declares nothing new
 _INSTANTIATION = re.compile(rb"^[ \t]*(?:extern[ \t]+)?template[ \t]+(?:class|struct)[ \t]+[^;{}<\n]*<[^;{}\n]*>[ \t]*;",
                             re.MULTILINE)
+# an object-like macro this file defines as nothing or as specifiers and attributes only (``#define PUGI_IMPL_FN inline``,
+# ``#define LIB_FUNCTION LIB_API``, ``#define NOEXCEPT_IF noexcept``, ``#define UNALIGNED __attribute__((aligned(1)))``):
+# wherever the file writes it as a bare word it stands for what the grammar can do without, so it is blanked (every
+# ``#define`` of the name must be such; one with a value, ``#define N 4``, keeps the name)
+_OBJECT_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*((?:[^\n\\]|\\\r?\n)*)", re.MULTILINE)
+_SPECIFIER_WORDS = frozenset({b"inline", b"static", b"constexpr", b"noexcept", b"extern", b"explicit", b"virtual",
+                              b"__forceinline", b"__inline", b"__inline__", b"consteval", b"constinit", b"throw", b"const"})
+_ATTRIBUTE_FORM = re.compile(rb"__attribute__[ \t]*\(\(.*\)\)|__declspec[ \t]*\([^()]*(?:\([^()]*\))?[^()]*\)|"
+                             rb"\[\[[^\[\]]*\]\]|throw[ \t]*\([ \t]*\)|noexcept[ \t]*\([^()]*\)|/\*.*?\*/|//.*", re.S)
 _NOT_DECLARED = frozenset({b"return", b"throw", b"case", b"else", b"new", b"delete", b"goto", b"co_return", b"co_yield",
                            b"co_await", b"sizeof", b"do"})
 _STATEMENT_HEADS = frozenset({b"if", b"while", b"for", b"switch", b"catch", b"return", b"sizeof", b"decltype",
@@ -66,6 +75,30 @@ def _blank_outside_directives(m: re.Match) -> bytes:
     if text[start:m.start()].lstrip().startswith(b"#"):
         return m.group(0)
     return b" " * len(m.group(0))
+
+
+def specifier_macros(source: bytes) -> frozenset[bytes]:
+    r"""The object-like macros ``source`` defines as nothing, specifiers or attributes only (see ``_OBJECT_DEFINE``).
+
+    Examples
+    --------
+    >>> sorted(specifier_macros(b"#define FN inline\n#define API\n#define F2 API static\n#define N 4\n#define G(x) x\n"))
+    [b'API', b'F2', b'FN']
+    >>> sorted(specifier_macros(b"#ifdef X\n#define FN inline\n#else\n#define FN 1\n#endif\n"))
+    []
+    """
+    values: dict[bytes, list[bytes]] = {}
+    for m in _OBJECT_DEFINE.finditer(source):
+        values.setdefault(m.group(1), []).append(_ATTRIBUTE_FORM.sub(b" ", m.group(2).replace(b"\\\n", b" ")))
+    good: set[bytes] = set()
+    changed = True
+    while changed:  # a macro defined as another such macro (#define LIB_FUNCTION LIB_API) is one too
+        changed = False
+        for name, vals in values.items():
+            if name not in good and all(set(v.split()) <= _SPECIFIER_WORDS | good for v in vals):
+                good.add(name)
+                changed = True
+    return frozenset(good)
 
 
 def _blank_group(m: re.Match, group: int) -> bytes:
@@ -140,6 +173,11 @@ def cpp_source(source: bytes) -> bytes:
     b'String          f(int);\nA::A()\n    : a_(1),\n        \n      b_(2),\n      \n      c_(3) {}\n'
     """
     source = blank_macro_noise(source)
+    if b"#" in source and b"define" in source:
+        names = specifier_macros(source)
+        if names:
+            word = re.compile(rb"(?<![\w#])(?:" + b"|".join(re.escape(n) for n in sorted(names)) + rb")(?![\w(])")
+            source = word.sub(_blank_outside_directives, source)
     if b"_" in source:
         source = _EXPORT_MACRO.sub(_blank_outside_directives, source)
         source = annotation_macros(source)

@@ -968,3 +968,23 @@ bool Check() { return node(hash(0)).empty(); }
     assert {"n.pg.node.<init>", "n.pg.node.empty", "n.pg.hash", "n.pg.Check"} <= got
     calls = _calls(tmp_path, {"n.cpp": src}, lines=True)
     assert sorted(calls[("n.pg.Check", 13)]) == ["n.pg.hash:12", "n.pg.node.<init>:10", "n.pg.node.empty:11"]
+
+
+def test_a_macro_the_file_defines_as_namespace_openers_opens_them(tmp_path):
+    """``#define NS_BEGIN namespace pg { namespace impl {`` ... ``NS_BEGIN`` / ``NS_END`` on their own lines: what is
+    between is inside ``pg::impl``, so ``impl::strequal(...)`` from ``pg`` binds to it."""
+    calls = _calls(tmp_path, {"p.cpp": """#ifdef HEADER_ONLY
+#	define NS_BEGIN namespace pg { namespace impl {
+#	define NS_END } }
+#else
+#	define NS_BEGIN namespace pg { namespace impl { namespace {
+#	define NS_END } } }
+#endif
+NS_BEGIN
+bool strequal(const char* a, const char* b) { return a == b; }
+NS_END
+namespace pg {
+bool Same(const char* a) { return impl::strequal(a, "x"); }
+}
+"""}, lines=True)
+    assert calls[("p.pg.Same", 12)] == ["p.pg.impl.strequal:9"]

@@ -58,6 +58,11 @@ _SPECIFIER_WORDS = frozenset({b"inline", b"static", b"constexpr", b"noexcept", b
                               b"__forceinline", b"__inline", b"__inline__", b"consteval", b"constinit", b"throw", b"const"})
 _ATTRIBUTE_FORM = re.compile(rb"__attribute__[ \t]*\(\(.*\)\)|__declspec[ \t]*\([^()]*(?:\([^()]*\))?[^()]*\)|"
                              rb"\[\[[^\[\]]*\]\]|throw[ \t]*\([ \t]*\)|noexcept[ \t]*\([^()]*\)|/\*.*?\*/|//.*", re.S)
+# a macro the file defines as namespace openers or closers (``#define PUGI_IMPL_NS_BEGIN namespace pugi { namespace impl {``,
+# ``#define PUGI_IMPL_NS_END } }``): where it stands alone on a line, its first definition is written out, so what
+# follows is inside those namespaces (the line gets longer or shorter; the lines stay)
+_NS_OPEN = re.compile(rb"^(?:(?:inline[ \t]+)?namespace(?:[ \t]+[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)?[ \t]*\{[ \t]*)+$")
+_NS_CLOSE = re.compile(rb"^(?:\}[ \t]*)+$")
 _NOT_DECLARED = frozenset({b"return", b"throw", b"case", b"else", b"new", b"delete", b"goto", b"co_return", b"co_yield",
                            b"co_await", b"sizeof", b"do"})
 _STATEMENT_HEADS = frozenset({b"if", b"while", b"for", b"switch", b"catch", b"return", b"sizeof", b"decltype",
@@ -99,6 +104,28 @@ def specifier_macros(source: bytes) -> frozenset[bytes]:
                 good.add(name)
                 changed = True
     return frozenset(good)
+
+
+def namespace_macros(source: bytes) -> bytes:
+    r"""``source`` with the macros it defines as namespace openers or closers written out where they stand alone on a
+    line (see ``_NS_OPEN``); every line stays where it was.
+
+    Examples
+    --------
+    >>> src = b"#define NS_BEGIN namespace pg { namespace impl {\n#define NS_END } }\nNS_BEGIN\nint f();\nNS_END\n"
+    >>> namespace_macros(src).split(b"\n")[2:5]
+    [b'namespace pg { namespace impl {', b'int f();', b'} }']
+    """
+    found: dict[bytes, bytes] = {}
+    for m in _OBJECT_DEFINE.finditer(source):
+        value = m.group(2).split(b"//", 1)[0].strip()
+        if m.group(1) not in found and (_NS_OPEN.match(value) or _NS_CLOSE.match(value)):
+            found[m.group(1)] = value
+    if not found:
+        return source
+    alone = re.compile(rb"^([ \t]*)(" + b"|".join(re.escape(n) for n in sorted(found)) + rb")([ \t]*(?://[^\n]*)?)$",
+                       re.MULTILINE)
+    return alone.sub(lambda m: m.group(1) + found[m.group(2)] + m.group(3), source)
 
 
 def _blank_group(m: re.Match, group: int) -> bytes:
@@ -172,6 +199,8 @@ def cpp_source(source: bytes) -> bytes:
     >>> cpp_source(b"String JSON_API f(int);\nA::A()\n    : a_(1),\n#ifdef X\n      b_(2),\n#endif\n      c_(3) {}\n")
     b'String          f(int);\nA::A()\n    : a_(1),\n        \n      b_(2),\n      \n      c_(3) {}\n'
     """
+    if b"#" in source and b"define" in source and b"namespace" in source:  # before C's blanks the macro lines
+        source = namespace_macros(source)
     source = blank_macro_noise(source)
     if b"#" in source and b"define" in source:
         names = specifier_macros(source)

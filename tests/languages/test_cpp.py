@@ -988,3 +988,32 @@ bool Same(const char* a) { return impl::strequal(a, "x"); }
 }
 """}, lines=True)
     assert calls[("p.pg.Same", 12)] == ["p.pg.impl.strequal:9"]
+
+
+def test_an_inl_header_named_like_a_lower_case_class_defines_its_methods(tmp_path):
+    """``thread_pool-inl.h`` defining ``void thread_pool::reset()``: ``thread_pool`` is the class its name says (as
+    ``thread_pool.cpp`` would be), so ``q_`` is its field and a type nested in the class (``q_type``, ``Rep``) types
+    it."""
+    calls = _calls(tmp_path, {"q.h": """namespace sp {
+template <typename T> class queue { public: void reset_counter(); int size() const; };
+}
+""", "thread_pool.h": """#include "q.h"
+namespace sp {
+class thread_pool {
+ public:
+  void reset();
+  struct Rep { int size() const; };
+ private:
+  using q_type = queue<int>;
+  q_type q_;
+  Rep* rep_;
+};
+}
+#include "thread_pool-inl.h"
+""", "thread_pool-inl.h": """#include "thread_pool.h"
+namespace sp {
+inline void thread_pool::reset() { q_.reset_counter(); rep_->size(); }
+}
+"""}, lines=True)
+    assert sorted(calls[("thread_pool-inl.sp.thread_pool.reset", 3)]) == ["q.sp.queue.reset_counter:2",
+                                                                          "thread_pool.sp.thread_pool.Rep.size:6"]

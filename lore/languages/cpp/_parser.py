@@ -61,6 +61,7 @@ MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_s
 _LOWER_CLASS = re.compile(rb"\b([a-z_]\w*)::(?:~?\1[ \t]*\(|~?\w+[ \t]*\([^;{}()]*(?:\)[ \t]*const\b|\b\1[ \t]*[&*]))")
 # ``sink<Mutex>::log(``: a scope with template arguments before a member's name is a class (no namespace takes any)
 _TEMPLATE_SCOPE = re.compile(rb"\b([a-z_]\w*)[ \t]*<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>[ \t]*::[ \t]*~?\w+[ \t]*\(")
+_INL_SUFFIX = re.compile(r"[-_.](?:inl|impl|inline)$")
 _VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
                               "parenthesized_declarator", "attributed_declarator"})
 
@@ -81,11 +82,13 @@ class CppExtractor(CExtractor):
         self.named_lambdas: set[int] = set()  # start bytes of the lambdas held in local variables (own symbols)
         self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
         # lower-case scopes this file shows to be classes (``node::node()``, ``bool node::ok() const``, ``void
-        # memory::merge(const memory& rhs)``, ``void sink<Mutex>::log(``, and ``memory::`` in memory.cpp)
+        # memory::merge(const memory& rhs)``, ``void sink<Mutex>::log(``, and ``memory::`` in memory.cpp or memory-inl.h)
         self.lower_classes = {m.group(1) for m in _LOWER_CLASS.finditer(self.source)} if b"::" in self.source else set()
         if b">::" in self.source or b"> ::" in self.source:
             self.lower_classes.update(m.group(1) for m in _TEMPLATE_SCOPE.finditer(self.source))
-        self.lower_classes.add(Path(self.path).stem.encode())
+        stem = Path(self.path).stem
+        self.lower_classes.add(stem.encode())
+        self.lower_classes.add(_INL_SUFFIX.sub("", stem).encode())  # thread_pool-inl.h defines thread_pool's methods
         return super().run()
 
     # -- argument types (overloads) -------------------------------------------------------------
@@ -357,7 +360,7 @@ class CppExtractor(CExtractor):
         name (``namespace YAML {``) or it is lower case, else a class; a lower-case scope is a class where the file
         defines its constructor or destructor (``node::node()``), a ``const`` method of it (``bool node::ok() const``)
         or a method taking it (``void memory::merge(const memory& rhs)``), names it with template arguments
-        (``void sink<Mutex>::log(``), or where the file is named like it."""
+        (``void sink<Mutex>::log(``), or where the file is named like it (``memory.cpp``, ``memory-inl.h``)."""
         if (name[:1].isupper() or name.encode() in self.lower_classes) and not any(s.kind == "namespace" and s.name == name for s in self.pf.symbols):
             return "class"
         return "namespace"

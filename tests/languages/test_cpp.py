@@ -1017,3 +1017,28 @@ inline void thread_pool::reset() { q_.reset_counter(); rep_->size(); }
 """}, lines=True)
     assert sorted(calls[("thread_pool-inl.sp.thread_pool.reset", 3)]) == ["q.sp.queue.reset_counter:2",
                                                                           "thread_pool.sp.thread_pool.Rep.size:6"]
+
+
+def test_an_assignment_to_a_call_is_no_local_pure_virtual_function(tmp_path):
+    """``RawBigit(i) = 0;`` in a method body, which the grammar reads as a pure virtual function: the call of the
+    class's ``RawBigit`` (no local function of that name swallowing the method's later calls); a pure virtual
+    method in a class body stays a method."""
+    calls = _calls(tmp_path, {"b.cc": """namespace d {
+class Bignum {
+ public:
+  int& RawBigit(int index);
+  void Clear();
+  virtual void Align(int n) = 0;
+};
+int& Bignum::RawBigit(int index) { static int x; return x; }
+void Bignum::Clear() {
+  for (int i = 0; i < 3; ++i) {
+    RawBigit(i) = 0;
+  }
+  int my = RawBigit(2);
+}
+}
+"""}, lines=True)
+    assert calls[("b.d.Bignum.Clear", 11)] == ["b.d.Bignum.RawBigit:8"]
+    assert calls[("b.d.Bignum.Clear", 13)] == ["b.d.Bignum.RawBigit:8"]
+    assert "b.d.Bignum.Align" in {s.qualified_name for s in cpp.parse("b.cc", b"namespace d { class Bignum { virtual void Align(int n) = 0; }; }", "b").symbols}

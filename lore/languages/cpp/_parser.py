@@ -274,6 +274,10 @@ class CppExtractor(CExtractor):
         return first.child_by_field_name("type") if first is not None else None
 
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        if kind == "function" and self.pf.symbols[owner].kind in ("function", "method") \
+                and any(c.type == "pure_virtual_clause" for c in node.children):
+            self._assigned_call(node, owner)  # RawBigit(i) = 0; in a body: an assignment to what a call returns
+            return None
         if kind == "namespace":
             parts = [p for p in self.text(node.child_by_field_name("name")).replace("::", ".").split(".") if p]
             if not parts:
@@ -291,6 +295,18 @@ class CppExtractor(CExtractor):
         if got is not None and kind in ("class", "struct") and self._is_static(node):
             self.pf.symbols[got].exported = False  # namespace { class Helper }: no other file's Helper is its twin
         return got
+
+    def _assigned_call(self, node: _ts.Node, owner: int) -> None:
+        """``f(i) = 0;`` inside a function body, which the grammar reads as a pure virtual function: the call ``f(i)``
+        (a reference it returns is assigned), its arguments the names the grammar took for parameter types."""
+        fdecl = self.function_declarator(node.child_by_field_name("declarator"))
+        name = fdecl.child_by_field_name("declarator") if fdecl is not None else None
+        callee = self.dotted(name) if name is not None and name.type in ("identifier", "qualified_identifier") else ""
+        if callee:
+            self.add_call(owner, callee, name)
+            params = fdecl.child_by_field_name("parameters")
+            self.pf.calls[-1].args = [self.arg_type(owner, t) if (t := p.child_by_field_name("type")) is not None else ""
+                                      for p in (params.named_children if params is not None else ())]
 
     def _path_of(self, ns: int) -> str:
         """The C++ path of a namespace symbol (``a::b``)."""

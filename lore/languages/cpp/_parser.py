@@ -27,6 +27,7 @@ from ._aliases import on_namespace_alias as _namespace_alias
 from ._aliases import on_typedef as _typedef
 from ._aliases import on_using as _using
 from ._arguments import arg_type as _arg_type
+from ._constructions import assigned_call, base_initializer, vexing_constructions
 from ._elements import (
     element_levels,
     for_range,
@@ -276,7 +277,7 @@ class CppExtractor(CExtractor):
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
         if kind == "function" and self.pf.symbols[owner].kind in ("function", "method") \
                 and any(c.type == "pure_virtual_clause" for c in node.children):
-            self._assigned_call(node, owner)  # RawBigit(i) = 0; in a body: an assignment to what a call returns
+            assigned_call(self, node, owner)  # RawBigit(i) = 0; in a body: an assignment to what a call returns
             return None
         if kind == "namespace":
             parts = [p for p in self.text(node.child_by_field_name("name")).replace("::", ".").split(".") if p]
@@ -295,18 +296,6 @@ class CppExtractor(CExtractor):
         if got is not None and kind in ("class", "struct") and self._is_static(node):
             self.pf.symbols[got].exported = False  # namespace { class Helper }: no other file's Helper is its twin
         return got
-
-    def _assigned_call(self, node: _ts.Node, owner: int) -> None:
-        """``f(i) = 0;`` inside a function body, which the grammar reads as a pure virtual function: the call ``f(i)``
-        (a reference it returns is assigned), its arguments the names the grammar took for parameter types."""
-        fdecl = self.function_declarator(node.child_by_field_name("declarator"))
-        name = fdecl.child_by_field_name("declarator") if fdecl is not None else None
-        callee = self.dotted(name) if name is not None and name.type in ("identifier", "qualified_identifier") else ""
-        if callee:
-            self.add_call(owner, callee, name)
-            params = fdecl.child_by_field_name("parameters")
-            self.pf.calls[-1].args = [self.arg_type(owner, t) if (t := p.child_by_field_name("type")) is not None else ""
-                                      for p in (params.named_children if params is not None else ())]
 
     def _path_of(self, ns: int) -> str:
         """The C++ path of a namespace symbol (``a::b``)."""
@@ -448,23 +437,7 @@ class CppExtractor(CExtractor):
         if lam is not None:
             return lam
         if self.pf.symbols[owner].kind in ("function", "method"):
-            tnode = node.child_by_field_name("type")
-            for d in node.children_by_field_name("declarator"):
-                params = d.child_by_field_name("parameters") if d.type == "function_declarator" else None
-                if params is None:
-                    continue
-                names = [n for p in params.named_children if (n := p.child_by_field_name("type")) is not None]
-                name_node = self.declarator_name(d.child_by_field_name("declarator"))
-                if not names or len(names) != params.named_child_count or name_node is None \
-                        or name_node.type != "identifier" or tnode is None or any(
-                        p.type != "parameter_declaration" or p.child_by_field_name("declarator") is not None
-                        for p in params.named_children) or any(n.type != "type_identifier" for n in names):
-                    continue
-                t = self._written_type(tnode)
-                if t:
-                    self.add_call(owner, t, tnode, "new")
-                    self.pf.calls[-1].args = [self.arg_type(owner, n) for n in names]
-                    self.local_binding(owner, self.text(name_node), name_node, tnode, None)
+            vexing_constructions(self, node, owner)
         super().on_decl(node, owner)
         return None
 
@@ -474,18 +447,7 @@ class CppExtractor(CExtractor):
         super().on_macro(node, 0)
 
     def on_field_init(self, node: _ts.Node, owner: int) -> None:
-        """``Derived::Derived() : Base(1), s_(x)``: an initializer named like a type (upper case first, or qualified,
-        or with template arguments) constructs that base; a member's (``s_``, ``m_pNode``) is left alone."""
-        name = node.named_children[0] if node.named_child_count else None
-        args = next((c for c in node.named_children if c.type == "argument_list"), None)
-        if name is None or args is None or self.pf.symbols[owner].kind not in ("function", "method"):
-            return
-        if name.type == "field_identifier" and (not self.text(name)[:1].isupper() or self.text(name).endswith("_")):
-            return
-        base = self.dotted(name) if name.type != "field_identifier" else self.text(name)
-        if base and not base.startswith("std."):
-            self.add_call(owner, base, node, "new")  # at the name, where the oracle looks for it
-            self.record_arity(args)
+        base_initializer(self, node, owner)
 
     def on_new(self, node: _ts.Node, owner: int) -> None:
         t = self.dotted(node.child_by_field_name("type"))

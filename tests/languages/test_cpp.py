@@ -419,7 +419,7 @@ int use(shared_node n, Reader* raw) {
 }
 """}, lines=True)
     assert calls[("src.use.Y.use", 4)] == ["include.y.node.Y.node.mark:3"]
-    assert calls[("src.use.Y.use", 5)] == ["include.y.ptr.Y.ReaderPtr:6"]  # the unique_ptr, not Reader(int)
+    assert calls[("src.use.Y.use", 5)] == []  # the library's unique_ptr (outside), neither Reader(int) nor the alias
     assert calls[("src.use.Y.use", 6)] == []  # the smart pointer's own member
     assert calls[("src.use.Y.use", 7)] == ["include.y.node.Y.Reader.read:5"]
 
@@ -1042,3 +1042,27 @@ void Bignum::Clear() {
     assert calls[("b.d.Bignum.Clear", 11)] == ["b.d.Bignum.RawBigit:8"]
     assert calls[("b.d.Bignum.Clear", 13)] == ["b.d.Bignum.RawBigit:8"]
     assert "b.d.Bignum.Align" in {s.qualified_name for s in cpp.parse("b.cc", b"namespace d { class Bignum { virtual void Align(int n) = 0; }; }", "b").symbols}
+
+
+def test_a_call_of_a_type_alias_constructs_what_it_names(tmp_path):
+    """``SelfType(p)`` with ``using SelfType = Iter;`` constructs an ``Iter`` (its constructor, by the arguments);
+    ``String(s)`` with ``typedef std::string String;`` the library's string (outside the repository); ``UInt(x)``
+    with ``typedef unsigned int UInt;`` is a conversion and stays bound to the alias."""
+    calls = _calls(tmp_path, {"v.hpp": """#include <string>
+namespace js {
+typedef unsigned int UInt;
+typedef std::string String;
+class Iter {
+ public:
+  Iter(int p);
+  Iter(const char* s);
+  using SelfType = Iter;
+  SelfType Next(int p) { return SelfType(p); }
+};
+inline Iter::Iter(int p) {}
+inline Iter::Iter(const char* s) {}
+inline UInt Count(const char* s) { return UInt(String(s).size()); }
+}
+"""}, lines=True)
+    assert calls[("v.js.Iter.Next", 10)] == ["v.js.Iter.<init>:12"]
+    assert calls[("v.js.Count", 14)] == ["v.js.UInt:3"]

@@ -41,10 +41,13 @@ class CppRules(CRules):
         return None
 
     def choose_overload(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
-        """C's choice (a call bound to constructors only is a construction: its kind becomes ``new``), then of
+        """C's choice (a call of a type alias constructs what it names, :func:`_through_alias`; a call bound to
+        constructors only is a construction: its kind becomes ``new``), then of
         methods that stay alike (``bool PerfCounters::Initialize()`` in ``#if defined
         HAVE_LIBPFM`` and again in its ``#else``) the ones a default build compiles, when any is (as C binds a
         name defined in both branches of a flag no file defines)."""
+        if call.kind in ("call", "new") and any(getattr(world.syms.get(t[0]), "kind", "") == "type_alias" for t in targets):
+            targets = [c for t in targets for c in _through_alias(self, world, t)]
         got = super().choose_overload(world, ctx, call, targets)
         if call.kind == "call" and got and all(getattr(world.syms.get(t[0]), "name", "") == "<init>" for t in got):
             call.kind = "new"  # Value("foo"), ns::Slice(p, n): a temporary constructed, as T x(args) and new T(args) are
@@ -96,3 +99,22 @@ def _open_namespaces(world, ctx) -> list[str]:
     """The paths of the namespaces a file opens (``sp.sinks``, ``sp``), the deepest first."""
     paths = {".".join(world._ns_path(ctx.ids[i])) for i, sym in enumerate(ctx.pf.symbols) if sym.kind == "namespace"}
     return sorted(paths, key=lambda p: (-p.count("."), p))
+
+
+def _through_alias(rules, world, target: tuple) -> list[tuple]:
+    """``Json::String(s)``, ``SelfType(p)``: a call of an alias of a class constructs that class, so it binds the
+    class's constructors (an alias of a library class: that class, outside the repository) rather than the alias;
+    an alias of a number type (``UInt(x)``, a conversion) or of what lore cannot follow stays bound to the alias."""
+    srow = world.syms.get(target[0])
+    if srow is None or srow.kind != "type_alias":
+        return [target]
+    bases = world.bases(target[0])
+    if not bases:
+        return [target]
+    v = bases[-1]  # the type as written (an alias of a smart pointer extends what it holds first)
+    if v[0] in ("ext", "extinst"):
+        return [(world.external(str(v[1])), "external", 1.0)]
+    if v[0] == "sym" and getattr(world.syms.get(v[1]), "kind", "") in ("class", "struct"):
+        made = rules.constructor(world, v[1], "<init>")
+        return [(made[0][1], target[1], target[2])] if made is not None and made[0][0] == "sym" else [(v[1], target[1], target[2])]
+    return [target]

@@ -1066,3 +1066,45 @@ inline UInt Count(const char* s) { return UInt(String(s).size()); }
 """}, lines=True)
     assert calls[("v.js.Iter.Next", 10)] == ["v.js.Iter.<init>:12"]
     assert calls[("v.js.Count", 14)] == ["v.js.UInt:3"]
+
+
+def test_const_overloads_on_members_of_this_and_on_const_results(tmp_path):
+    """In a ``const`` method ``root_.Size()`` calls ``Size() const`` (a member object of a ``const`` ``*this``), and
+    ``Root()->Size()`` with ``Root`` returning ``const Node*`` the ``const`` one too, through chains
+    (``m.Root()->Child()->Size()``); in a non-``const`` method, and through a pointer member, the plain one."""
+    calls = _calls(tmp_path, {"n.h": """namespace y {
+class Node {
+ public:
+  Node* Child();
+  const Node* Child() const;
+  int Size();
+  int Size() const;
+};
+class Doc {
+ public:
+  int Count() const;
+  int Total();
+  int Far() const;
+  const Node* Root() const;
+ private:
+  Node root_;
+  Node* ptr_;
+};
+}
+""", "n.cc": """#include "n.h"
+namespace y {
+Node* Node::Child() { return this; }
+const Node* Node::Child() const { return this; }
+int Node::Size() { return 0; }
+int Node::Size() const { return 1; }
+int Doc::Count() const { return root_.Size(); }
+int Doc::Total() { return root_.Size(); }
+int Doc::Far() const { Node local; return ptr_->Size() + local.Size(); }
+const Node* Doc::Root() const { return &root_; }
+int Use(Doc& m) { return m.Root()->Child()->Size(); }
+}
+"""}, lines=True)
+    assert calls[("n.y.Doc.Count", 7)] == ["n.y.Node.Size:6"]
+    assert calls[("n.y.Doc.Total", 8)] == ["n.y.Node.Size:5"]
+    assert calls[("n.y.Doc.Far", 9)] == ["n.y.Node.Size:5", "n.y.Node.Size:5"]
+    assert sorted(calls[("n.y.Use", 11)]) == ["n.y.Doc.Root:10", "n.y.Node.Child:4", "n.y.Node.Size:6"]

@@ -70,3 +70,21 @@ def arg_type(ex, owner: int, arg: _ts.Node) -> str:
     if got is not None:
         return "=" + got + "*" * stars
     return "" if stars else "@" + ex.text(arg)
+
+
+def const_member_receiver(ex, fn: _ts.Node, owner: int) -> bool:
+    """Whether ``root_.size()`` (``fn``: the call's ``field_expression``) calls a member of a member object inside a
+    ``const`` method: the receiver is a bare name with ``.`` that no scope of the function declares (a field of
+    ``*this``, declared in the class's header), so it is ``const`` there. ``ptr_->size()`` (a pointer member: what it
+    points to is not ``const``) and names the function or the file declare are not."""
+    if ex.text(fn.child_by_field_name("operator")) != ".":
+        return False
+    i: int | None = owner
+    syms = ex.pf.symbols
+    while i is not None and syms[i].kind == "function":  # a lambda held in a local: the method around it
+        i = syms[i].parent
+    if i is None or syms[i].kind != "method" or not syms[i].signature.replace(" ", "").endswith(")const"):
+        return False
+    name = ex.text(fn.child_by_field_name("argument"))
+    scopes = {owner, i}
+    return not any(b.name == name and b.owner in scopes for b in ex.pf.bindings)

@@ -27,6 +27,7 @@ from ._aliases import on_namespace_alias as _namespace_alias
 from ._aliases import on_typedef as _typedef
 from ._aliases import on_using as _using
 from ._arguments import arg_type as _arg_type
+from ._arguments import const_member_receiver
 from ._constructions import assigned_call, base_initializer, vexing_constructions
 from ._elements import (
     element_levels,
@@ -123,14 +124,15 @@ class CppExtractor(CExtractor):
                 self.add_binding(owner, f"self.{name}{suffix}", at, annotation=ann)
 
     def on_call(self, node: _ts.Node, owner: int) -> None:
-        """A call; ``x.m()`` on a variable declared ``const T`` / ``const T*`` / ``const T&`` gets the call attribute
+        """A call; ``x.m()`` on a variable declared ``const T`` / ``const T*`` / ``const T&``, or on a member of ``*this``
+        in a ``const`` method (:func:`~lore.languages.cpp._arguments.const_member_receiver`), gets the call attribute
         ``~const`` after its arguments (its ``m() const`` overload is the one called)."""
         super().on_call(node, owner)
         fn = node.child_by_field_name("function")
         recv = fn.child_by_field_name("argument") if fn is not None and fn.type == "field_expression" else None
         if recv is not None and recv.type == "identifier" and self.pf.calls:
             t = self._var_type(owner, self.text(recv))
-            if t is not None and t.startswith("const "):
+            if t is not None and t.startswith("const ") or t is None and const_member_receiver(self, fn, owner):
                 self.pf.calls[-1].args.append("~const")
 
     def dotted(self, node: _ts.Node | None) -> str:

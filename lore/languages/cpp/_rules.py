@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from .._rules import record_of, twin_member
 from ..c._build import _not_built
-from ..c._overloads import _relative_name
+from ..c._overloads import _is_const, _overloads, _relative_name, _signature_const
 from ..c._rules import CRules, _c_classes, _namespace_value
 
 # members of the standard library's strings, containers and smart pointers: ``x.size()`` on a receiver whose
@@ -41,13 +43,18 @@ class CppRules(CRules):
         return None
 
     def choose_overload(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
-        """C's choice (a call of a type alias constructs what it names, :func:`_through_alias`; a call bound to
+        """C's choice (a call of a type alias constructs what it names, :func:`_through_alias`; a call on what a
+        call returns as ``const``, :func:`_const_result`, calls the ``const`` overload; a call bound to
         constructors only is a construction: its kind becomes ``new``), then of
         methods that stay alike (``bool PerfCounters::Initialize()`` in ``#if defined
         HAVE_LIBPFM`` and again in its ``#else``) the ones a default build compiles, when any is (as C binds a
         name defined in both branches of a flag no file defines)."""
         if call.kind in ("call", "new") and any(getattr(world.syms.get(t[0]), "kind", "") == "type_alias" for t in targets):
             targets = [c for t in targets for c in _through_alias(self, world, t)]
+        recv = call.callee.rpartition(".")[0]
+        if recv.endswith("()") and "~const" not in call.args and len(targets) == 1 and targets[0][0] is not None \
+                and _overloads(world, targets[0][0]) and _const_result(world, ctx, call, recv, 0):
+            call.args = [*call.args, "~const"]  # Root()->Size() with Root returning const Node*: Size() const
         got = super().choose_overload(world, ctx, call, targets)
         if call.kind == "call" and got and all(getattr(world.syms.get(t[0]), "name", "") == "<init>" for t in got):
             call.kind = "new"  # Value("foo"), ns::Slice(p, n): a temporary constructed, as T x(args) and new T(args) are
@@ -118,3 +125,34 @@ def _through_alias(rules, world, target: tuple) -> list[tuple]:
         made = rules.constructor(world, v[1], "<init>")
         return [(made[0][1], target[1], target[2])] if made is not None and made[0][0] == "sym" else [(v[1], target[1], target[2])]
     return [target]
+
+
+_SPECIFIERS = re.compile(r"^(?:template\s*<.*?>\s*)?(?:(?:static|virtual|inline|constexpr|explicit|friend)\s+)*")
+
+
+def _returns_const(world, sid: int) -> bool:
+    """Whether a function returns a pointer or reference to ``const`` (``const Node* Child() const``)."""
+    _c, sym = record_of(world, sid)
+    sig = sym.signature if sym is not None else ""
+    at = sig.find(world.syms[sid].name + "(")
+    ret = _SPECIFIERS.sub("", sig[:at]) if at > 0 else ""
+    return bool(re.search(r"\bconst\b", ret)) and ("*" in ret or "&" in ret)
+
+
+def _const_result(world, ctx, call, path: str, depth: int) -> bool:
+    """Whether the call ``path`` (``m.Root()``, ``m.Root().Child()``) returns a ``const`` pointer or reference: every
+    overload of it that its receiver's constness selects does (the receiver is itself such a call, or ``this`` in a
+    ``const`` method, or of unknown constness)."""
+    if depth > 3:
+        return False
+    got = world.resolve_path(ctx, call.caller, path[:-2], call.line)
+    if got is None or got[0][0] != "sym" or getattr(world.syms.get(got[0][1]), "kind", "") not in ("function", "method"):
+        return False
+    family = _overloads(world, got[0][1]) or [got[0][1]]
+    inner = path[:-2].rpartition(".")[0]
+    if inner.endswith("()"):
+        const_recv = _const_result(world, ctx, call, inner, depth + 1)
+    else:
+        const_recv = not inner and _signature_const(ctx.pf.symbols[call.caller].signature)
+    chosen = [s for s in family if _is_const(world, s) == const_recv] or family
+    return all(_returns_const(world, s) for s in chosen)

@@ -72,12 +72,12 @@ def arg_type(ex, owner: int, arg: _ts.Node) -> str:
     return "" if stars else "@" + ex.text(arg)
 
 
-def const_member_receiver(ex, fn: _ts.Node, owner: int) -> bool:
+def const_member_receiver(ex, fn: _ts.Node | None, owner: int) -> bool:
     """Whether ``root_.size()`` (``fn``: the call's ``field_expression``) calls a member of a member object inside a
     ``const`` method: the receiver is a bare name with ``.`` that no scope of the function declares (a field of
     ``*this``, declared in the class's header), so it is ``const`` there. ``ptr_->size()`` (a pointer member: what it
     points to is not ``const``) and names the function or the file declare are not."""
-    if ex.text(fn.child_by_field_name("operator")) != ".":
+    if fn is None or ex.text(fn.child_by_field_name("operator")) != ".":
         return False
     i: int | None = owner
     syms = ex.pf.symbols

@@ -192,10 +192,10 @@ class CppExtractor(CExtractor):
             sig = clip_signature(f"template {' '.join(self.text(params).split())} {sig}")
         return sig
 
-    def _class_template_member(self, node: _ts.Node, template: _ts.Node) -> bool:
+    def _class_template_member(self, node: _ts.Node, template: _ts.Node | None) -> bool:
         """Whether ``node`` defines a member of a class template out of line (``sink<M>::log``) under its one
         ``template <...>`` (a member template, ``template <class M> template <class T>``, has two)."""
-        if template.parent is not None and template.parent.type == "template_declaration":
+        if template is None or template.parent is not None and template.parent.type == "template_declaration":
             return False
         fdecl = self.function_declarator(node.child_by_field_name("declarator"))
         name = fdecl.child_by_field_name("declarator") if fdecl is not None else None
@@ -431,7 +431,7 @@ class CppExtractor(CExtractor):
                 self.record_arity(value)
         super().local_binding(owner, name, at, tnode, value)
 
-    def on_decl(self, node: _ts.Node, owner: int) -> int | None:
+    def on_decl(self, node: _ts.Node, owner: int) -> int | None:  # type: ignore[override]  # a local lambda opens
         """A declaration; in a function body ``T x(name);`` with only names inside the parentheses (which the grammar
         reads as a function declaration, as the language's most vexing parse would) is a construction of ``T``, and
         ``auto name = [...](...) {...};`` a local function (:func:`~lore.languages.cpp._lambdas.local_lambda`)."""

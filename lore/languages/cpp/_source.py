@@ -205,8 +205,8 @@ def cpp_source(source: bytes) -> bytes:
     if b"#" in source and b"define" in source:
         names = specifier_macros(source)
         if names:
-            word = re.compile(rb"(?<![\w#])(?:" + b"|".join(re.escape(n) for n in sorted(names)) + rb")(?![\w(])")
-            source = word.sub(_blank_outside_directives, source)
+            bare = re.compile(rb"(?<![\w#])(?:" + b"|".join(re.escape(n) for n in sorted(names)) + rb")(?![\w(])")
+            source = bare.sub(_blank_outside_directives, source)
     if b"_" in source:
         source = _EXPORT_MACRO.sub(_blank_outside_directives, source)
         source = annotation_macros(source)

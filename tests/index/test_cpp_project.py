@@ -98,10 +98,10 @@ def test_members_through_smart_pointers_aliases_and_nested_out_of_line_classes(t
                         "}\n",
     })
     # impl_ is a std::unique_ptr<Impl>: -> calls Impl::parse; engine_ is an Engine, a typedef of Impl; b an IntBox,
-    # an alias of Box<int> (open is declared on line 8); ImplPtr p(...) constructs what the alias names, a
-    # std::unique_ptr (outside the repository, where clangd goes from its parenthesis), never an Impl (line 10)
+    # an alias of Box<int> (open is declared on line 8); ImplPtr p(...) makes the alias (line 4: a std::unique_ptr,
+    # an alias of a template's specialization, which clangd answers), never an Impl (whose constructor is line 10)
     assert sorted(calls[("kv.reader.kv.Reader.read", 4)]) == [
-        ("", 0), ("kv/reader.cc", 7), ("kv/reader.cc", 9), ("kv/reader.h", 8)]
+        ("kv/reader.cc", 7), ("kv/reader.cc", 9), ("kv/reader.h", 4), ("kv/reader.h", 8)]
     # Reader::Cursor::Cursor defined before: Reader is the class (not a namespace), so step() is its member
     assert calls[("kv.reader.kv.Reader.size", 5)] == [("kv/reader.cc", 6)]
 

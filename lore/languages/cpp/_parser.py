@@ -52,7 +52,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [c.callee for c in pf.calls], [(r.target, r.kind) for r in pf.relations]
     (['this.step'], [('B', 'extends')])
     """
-    source = cpp_source(source)
+    source = cpp_source(source, header=not path.endswith((".cc", ".cpp", ".cxx", ".c++")))
     pf = CppExtractor(path, source, module).run()
     flat = one_branch(source) if pf.syntax_errors else None  # #if branches that open two braces for one close
     return CppExtractor(path, flat, module).run() if flat is not None else pf

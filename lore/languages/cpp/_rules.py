@@ -111,10 +111,15 @@ def _open_namespaces(world, ctx) -> list[str]:
 def _through_alias(rules, world, target: tuple) -> list[tuple]:
     """``Json::String(s)``, ``SelfType(p)``: a call of an alias of a class constructs that class, so it binds the
     class's constructors (an alias of a library class: that class, outside the repository) rather than the alias;
-    an alias of a number type (``UInt(x)``, a conversion) or of what lore cannot follow stays bound to the alias."""
+    an alias of a number type (``UInt(x)``, a conversion), of a template's specialization (``string_view(s)`` with
+    ``using string_view = basic_string_view<char>``, where clangd answers the alias) or of what lore cannot follow
+    stays bound to the alias."""
     srow = world.syms.get(target[0])
     if srow is None or srow.kind != "type_alias":
         return [target]
+    _c, sym = record_of(world, target[0])
+    if sym is None or "<" in sym.signature.partition("=")[2 if "=" in sym.signature else 0]:
+        return [target]  # an alias of a template's specialization (using view = basic_view<char>): clangd answers it
     bases = world.bases(target[0])
     if not bases:
         return [target]

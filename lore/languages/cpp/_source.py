@@ -181,10 +181,12 @@ def annotation_macros(source: bytes) -> bytes:
                             else _blank_group(m, 2), source)
 
 
-def cpp_source(source: bytes) -> bytes:
+def cpp_source(source: bytes, header: bool = True) -> bytes:
     r"""``source`` cleaned for the C++ grammar, every position unchanged: :func:`blank_macro_noise`, export
     macros, pragma-like macro lines, braced default arguments, explicit instantiations, SFINAE pointers in template
-    parameters, and conditional directives that split a construct.
+    parameters, and conditional directives that split a construct; in a source file (``header=False``) also its own
+    namespace macros (:func:`namespace_macros`: a header's are used by other files too, which do not define them,
+    and would put its names in namespaces those files' names are not in).
 
     Examples
     --------
@@ -199,8 +201,8 @@ def cpp_source(source: bytes) -> bytes:
     >>> cpp_source(b"String JSON_API f(int);\nA::A()\n    : a_(1),\n#ifdef X\n      b_(2),\n#endif\n      c_(3) {}\n")
     b'String          f(int);\nA::A()\n    : a_(1),\n        \n      b_(2),\n      \n      c_(3) {}\n'
     """
-    if b"#" in source and b"define" in source and b"namespace" in source:  # before C's blanks the macro lines
-        source = namespace_macros(source)
+    if header is False and b"#" in source and b"define" in source and b"namespace" in source:
+        source = namespace_macros(source)  # before C's blanks the macro lines; a source's own macros only
     source = blank_macro_noise(source)
     if b"#" in source and b"define" in source:
         names = specifier_macros(source)

@@ -98,8 +98,8 @@ def test_members_through_smart_pointers_aliases_and_nested_out_of_line_classes(t
                         "}\n",
     })
     # impl_ is a std::unique_ptr<Impl>: -> calls Impl::parse; engine_ is an Engine, a typedef of Impl; b an IntBox,
-    # an alias of Box<int> (open is declared on line 8); ImplPtr p(...) makes the alias (line 4: a std::unique_ptr),
-    # never an Impl (whose constructor is line 10)
+    # an alias of Box<int> (open is declared on line 8); ImplPtr p(...) makes the alias (line 4: a std::unique_ptr,
+    # an alias of a template's specialization, which clangd answers), never an Impl (whose constructor is line 10)
     assert sorted(calls[("kv.reader.kv.Reader.read", 4)]) == [
         ("kv/reader.cc", 7), ("kv/reader.cc", 9), ("kv/reader.h", 4), ("kv/reader.h", 8)]
     # Reader::Cursor::Cursor defined before: Reader is the class (not a namespace), so step() is its member
@@ -116,12 +116,12 @@ def test_constructors_are_not_inherited(tmp_path):
                     "int use() {\n"
                     "  Base a(1);\n"       # 4: its own constructor
                     "  Plain b(2);\n"      # 5: Plain declares none: the class
-                    "  Alias c(3);\n"      # 6: through a typedef: the alias, as clangd answers
+                    "  Alias c(3);\n"      # 6: through a typedef: Base's, as clangd answers at its parenthesis
                     "  return 0;\n}\n",
     })
     assert calls[("shape.use", 4)] == [("shape.cc", 2)]
     assert calls[("shape.use", 5)] == [("shape.h", 9)]
-    assert calls[("shape.use", 6)] == [("shape.h", 11)]
+    assert calls[("shape.use", 6)] == [("shape.cc", 2)]
 
 
 def test_a_refresh_reparses_a_header_whose_project_became_cpp(tmp_path):

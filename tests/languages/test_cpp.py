@@ -648,3 +648,463 @@ void Use(Counters& c) { Counters::Initialize(); c.Read(); c.Reset(); }
     # Read: in two branches both off (no default build's one): both stay; Reset: only in a skipped branch, kept
     assert sorted(calls[("pc.bm.Use", 15)]) == ["pc.bm.Counters.Initialize:7", "pc.bm.Counters.Read:10",
                                                 "pc.bm.Counters.Read:13", "pc.bm.Counters.Reset:5"]
+
+
+def test_a_lambda_held_in_a_local_variable_is_a_local_function(tmp_path):
+    """``auto is_space = [](char c) {...}; is_space(c)``: the call binds to the lambda (a local function named like its
+    variable, where clangd goes: the variable's declaration), whose body's calls are its own; a ``std::function``
+    parameter called with ``()`` and a lambda written in place stay unbound / part of the function around them."""
+    calls = _calls(tmp_path, {"w.cpp": """#include <string>
+#include <functional>
+namespace t {
+struct Node { int run(); };
+int Node::run() { return 1; }
+int helper(int x) { return x; }
+int wrap(const std::string& s, std::function<int(int)> cb, Node n) {
+  auto is_space = [](char c) -> bool {
+    return c == ' ' || helper(1);
+  };
+  const auto add = [&](Node& m) { return m.run(); };
+  int k = 0;
+  for (char c : s) {
+    if (is_space(c)) k += add(n);
+  }
+  auto plain = helper(2);
+  std::for_each(s.begin(), s.end(), [](char c) { helper(c); });
+  return cb(k) + plain;
+}
+}
+"""})
+    assert sorted(calls[("w.t.wrap", 14)]) == ["w.t.wrap.add", "w.t.wrap.is_space"]
+    assert calls[("w.t.wrap.is_space", 9)] == ["w.t.helper"]
+    assert calls[("w.t.wrap.add", 11)] == ["w.t.Node.run"]
+    assert calls[("w.t.wrap", 17)] == ["w.t.helper"]  # a lambda written in place: the function's own call
+    assert calls.get(("w.t.wrap", 18), []) == []  # cb(k): a std::function parameter, no symbol
+
+
+def test_a_construction_of_a_local_is_placed_where_its_type_is_named():
+    """``T x(args)`` (and ``T x(name)``, which the grammar reads as a declaration) is a construction located at ``T``,
+    as ``new T(args)`` is at its ``new``: a site's column names what is constructed, not the ``(`` after the variable."""
+    src = b"""void run(int n) {
+  MutexLock lock(&mu_, n);
+  const Options opts(n);
+  Slice key(name);
+  Builder b{n};
+}
+"""
+    pf = cpp.parse("r.cc", src, "r")
+    got = [(c.callee, c.line, c.col) for c in pf.calls if c.kind == "new"]
+    assert got == [("MutexLock", 2, 2), ("Options", 3, 8), ("Slice", 4, 2)]
+
+
+def test_a_call_that_constructs_a_temporary_is_a_construction(tmp_path):
+    """``Value("foo")`` and ``ns::Slice(p)`` bind to constructors: such a call is a construction (kind ``new``, as
+    ``new T(args)`` and ``T x(args)`` are); a function call, and a call of a type lore cannot resolve, stays a call."""
+    from lore.api import open_index
+    from lore.index import index_repo
+
+    (tmp_path / "v.h").write_text("""namespace ns {
+class Value { public: Value(const char* s); Value(int n); int size() const; };
+class Slice { public: Slice(const char* p); };
+int Make(int n);
+}
+""")
+    (tmp_path / "v.cpp").write_text("""#include "v.h"
+namespace ns {
+Value::Value(const char* s) {}
+Value::Value(int n) {}
+int Value::size() const { return 0; }
+Slice::Slice(const char* p) {}
+int Make(int n) { return n; }
+int Run() {
+  int a = Value("foo").size();
+  Slice s = ns::Slice("x");
+  Unknown u = Unknown(1);
+  return a + Make(2);
+}
+}
+""")
+    index_repo(tmp_path, workers=1)
+    with open_index(tmp_path / ".lore" / "index.db", readonly=True) as idx:
+        kinds = {(e["callee_name"], e["line"]): e["kind"] for e in idx.edges("symbol_refs")}
+    assert kinds[("Value", 9)] == "new" and kinds[("ns.Slice", 10)] == "new"
+    assert kinds[("Value().size", 9)] == "call" and kinds[("Make", 12)] == "call" and kinds[("Unknown", 11)] == "call"
+
+
+def test_an_iterator_over_a_container_field_declared_in_the_header(tmp_path):
+    """``auto it = blocks_.begin(); (*it)->size()`` with ``blocks_`` a ``std::vector<Block*>`` field declared in the
+    header: an element, as ``for (auto* b : blocks_)`` is; an iterator of a local of a plain type stays unbound."""
+    calls = _calls(tmp_path, {"a.h": """#include <vector>
+namespace db {
+class Block { public: int size() const; };
+class Reader { public: int begin() const; };
+class Table {
+ public:
+  void Scan();
+ private:
+  std::vector<Block*> blocks_;
+};
+}
+""", "a.cc": """#include "a.h"
+namespace db {
+int Block::size() const { return 0; }
+void Table::Scan() {
+  for (auto it = blocks_.begin(); it != blocks_.end(); ++it) (*it)->size();
+  auto first = blocks_.begin();
+  first->size();
+  Reader r;
+  auto x = r.begin();
+  x->size();
+}
+}
+"""})
+    assert calls[("a.db.Table.Scan", 5)] == ["a.db.Block.size"]
+    assert calls[("a.db.Table.Scan", 7)] == ["a.db.Block.size"]
+    assert calls.get(("a.db.Table.Scan", 10), []) == []
+
+
+def test_the_parameters_of_a_lambda_written_in_place_are_typed_on_its_lines(tmp_path):
+    """``for_each(v, [&](View sv) { sv.begin(); })``: ``sv`` is a ``View`` inside the lambda, on one line or several,
+    even where the function has another ``sv``; after the lambda the function's own ``sv`` is what it was."""
+    calls = _calls(tmp_path, {"v.cpp": """namespace f {
+struct View { int begin() const; };
+struct Other { int begin() const; };
+int View::begin() const { return 0; }
+int Other::begin() const { return 1; }
+template <typename F> void each(F fn);
+void Run() {
+  Other sv;
+  each([&](View sv) { sv.begin(); });
+  each([&](int n, const View& sv) {
+    return sv.begin() + n;
+  });
+  sv.begin();
+  each([](auto x) { x.begin(); });
+}
+}
+"""})
+    assert calls[("v.f.Run", 9)] == ["v.f.each", "v.f.View.begin"]
+    assert calls[("v.f.Run", 11)] == ["v.f.View.begin"]
+    assert calls[("v.f.Run", 13)] == ["v.f.Other.begin"]
+    assert calls[("v.f.Run", 14)] == ["v.f.each"]  # auto: not written
+
+
+def test_overloads_by_the_number_type_a_cast_or_a_conversion_names(tmp_path):
+    """``SetAttribute(int(-100))``, ``(double)n``, ``unsigned(x)``: the overload taking that number type is called; a
+    plain variable of unknown type keeps every candidate."""
+    calls = _calls(tmp_path, {"e.cpp": """namespace x {
+class Element {
+ public:
+  void Set(int v) {}
+  void Set(unsigned v) {}
+  void Set(double v) {}
+  void Set(const char* v) {}
+};
+void Run(Element* e, float f, Unknown u) {
+  e->Set(int(-100));
+  e->Set((double)f);
+  e->Set(unsigned(u));
+  e->Set(u);
+}
+}
+"""}, lines=True)
+    assert calls[("e.x.Run", 10)] == ["e.x.Element.Set:4"]
+    assert calls[("e.x.Run", 11)] == ["e.x.Element.Set:6"]
+    assert calls[("e.x.Run", 12)] == ["e.x.Element.Set:5"]
+    assert len(calls[("e.x.Run", 13)]) == 4
+
+
+def test_a_lower_case_template_class_defined_out_of_line_in_another_file(tmp_path):
+    """``template <typename M> void color_sink<M>::log(int)`` in ``color_sink-inl.h``: ``color_sink`` is a class (a
+    scope with template arguments is no namespace), so a call in it binds the definition beside it, not only the
+    declaration in the class body; ``ns::f()`` of a lower-case namespace without template arguments stays one."""
+    calls = _calls(tmp_path, {"color_sink.h": """#pragma once
+namespace sp {
+template <typename Mutex>
+class color_sink {
+ public:
+  void log(int msg);
+ private:
+  void print_range_(int formatted, int start);
+};
+}
+#include "color_sink-inl.h"
+""", "color_sink-inl.h": """#pragma once
+#include "color_sink.h"
+namespace sp {
+template <typename Mutex>
+inline void color_sink<Mutex>::log(int msg) {
+  print_range_(msg, 0);
+  details::helper(msg);
+}
+template <typename Mutex>
+inline void color_sink<Mutex>::print_range_(int formatted, int start) {}
+}
+""", "details.cc": """namespace sp {
+void details::helper(int x) {}
+}
+"""}, lines=True)
+    assert calls[("color_sink-inl.sp.color_sink.log", 6)] == ["color_sink-inl.sp.color_sink.print_range_:10"]
+    assert calls[("color_sink-inl.sp.color_sink.log", 7)] == ["details.sp.details.helper:2"]
+
+
+def test_a_using_declaration_names_a_namespace_relative_to_the_ones_around_it(tmp_path):
+    """``using details::os::to_str;`` inside ``namespace sp { namespace sinks {``: ``sp::details::os::to_str`` (the
+    language looks the namespace up from the enclosing ones), not an unknown top-level ``details``; a top-level
+    namespace the repository defines is still the one a path names, and ``std`` stays the standard library's."""
+    calls = _calls(tmp_path, {"os.h": """namespace sp { namespace details { namespace os {
+int to_str(int x);
+int exists(int x);
+} } }
+namespace util { int top(int x); }
+""", "os.cc": """#include "os.h"
+namespace sp { namespace details { namespace os {
+int to_str(int x) { return x; }
+int exists(int x) { return x; }
+} } }
+namespace util { int top(int x) { return x; } }
+""", "sink.cc": """#include "os.h"
+#include <string>
+namespace sp {
+namespace sinks {
+using namespace details::os;
+using util::top;
+using std::to_string;
+int Rotate(int n) {
+  using details::os::to_str;
+  return to_str(n) + exists(n) + top(n) + (int)to_string(n).size();
+}
+}
+}
+"""}, lines=True)
+    assert sorted(calls[("sink.sp.sinks.Rotate", 10)]) == ["os.sp.details.os.exists:4", "os.sp.details.os.to_str:3",
+                                                           "os.util.top:6"]
+
+
+def test_a_specifier_macro_before_a_qualified_return_type_keeps_the_function(tmp_path):
+    """``SP_CONSTEXPR_FUNC sp::view_t to_view(const buf_t& b)``: a macro the build defines (``constexpr``, ``inline``)
+    in front of a return type; the function is defined and a call binds to it."""
+    calls = _calls(tmp_path, {"c.h": """#pragma once
+#define SP_CONSTEXPR_FUNC inline
+namespace sp {
+struct view_t { int size() const; };
+struct buf_t { int n; };
+namespace details {
+SP_CONSTEXPR_FUNC sp::view_t to_view(const buf_t &buf) {
+  return sp::view_t{};
+}
+}
+}
+""", "c.cc": """#include "c.h"
+namespace sp {
+int view_t::size() const { return 0; }
+int Use(const buf_t& b) {
+  return details::to_view(b).size();
+}
+}
+"""}, lines=True)
+    assert sorted(calls[("c.sp.Use", 5)]) == ["c.sp.details.to_view:7", "c.sp.view_t.size:3"]
+
+
+def test_braced_default_arguments_and_explicit_instantiations_keep_the_class(tmp_path):
+    """``Part(const std::string& name, const std::string& type = {})`` and ``template class sink<int>;``, which the
+    grammar does not take: no syntax error is counted for them, the class keeps its members, and calls to them bind."""
+    header = """#include <string>
+#include <vector>
+namespace cp {
+struct Opts { int level; };
+class Part {
+ public:
+  Part(const std::string& name, const std::string& type = {}, std::vector<int> v = {1, 2}) : name_{name} {}
+  void Add(const Opts& o = {});
+  int Size() const;
+ private:
+  std::string name_;
+};
+template <typename M> class sink { public: void flush(); };
+template <typename M> void sink<M>::flush() {}
+template class sink<int>;
+}
+"""
+    assert cpp.parse("p.h", header.encode(), "p").syntax_errors == 0
+    calls = _calls(tmp_path, {"p.h": header, "p.cc": """#include "p.h"
+namespace cp {
+void Part::Add(const Opts& o) {}
+int Part::Size() const { return 0; }
+int Use(Part& p, sink<int>& s) {
+  p.Add();
+  s.flush();
+  return p.Size();
+}
+}
+"""}, lines=True)
+    assert calls[("p.cp.Use", 6)] == ["p.cp.Part.Add:3"]
+    assert calls[("p.cp.Use", 7)] == ["p.cp.sink.flush:14"]
+    assert calls[("p.cp.Use", 8)] == ["p.cp.Part.Size:4"]
+
+
+def test_a_macro_the_file_defines_as_a_specifier_is_read_as_one(tmp_path):
+    """``#define IMPL_FN inline`` (or as nothing, or as another such macro) then ``IMPL_FN node::node(int v)`` and
+    ``static IMPL_UNALIGNED int hash(...)``: the constructor is a constructor and the functions parse; a macro with a
+    value (``#define LIMIT 4``) is left alone."""
+    src = """#ifdef SMALL
+#define IMPL_FN inline
+#else
+#define IMPL_FN
+#endif
+#define IMPL_UNALIGNED __attribute__((no_sanitize("x")))
+#define LIMIT 4
+namespace pg {
+class node { public: node(int v); bool empty() const; int v_; };
+IMPL_FN node::node(int v): v_(v) {}
+IMPL_FN bool node::empty() const { return v_ == LIMIT; }
+static IMPL_UNALIGNED unsigned int hash(const void* key) { return 0; }
+bool Check() { return node(hash(0)).empty(); }
+}
+"""
+    pf = cpp.parse("n.cpp", src.encode(), "n")
+    assert pf.syntax_errors == 0
+    got = {s.qualified_name for s in pf.symbols}
+    assert {"n.pg.node.<init>", "n.pg.node.empty", "n.pg.hash", "n.pg.Check"} <= got
+    calls = _calls(tmp_path, {"n.cpp": src}, lines=True)
+    assert sorted(calls[("n.pg.Check", 13)]) == ["n.pg.hash:12", "n.pg.node.<init>:10", "n.pg.node.empty:11"]
+
+
+def test_a_macro_the_file_defines_as_namespace_openers_opens_them(tmp_path):
+    """``#define NS_BEGIN namespace pg { namespace impl {`` ... ``NS_BEGIN`` / ``NS_END`` on their own lines: what is
+    between is inside ``pg::impl``, so ``impl::strequal(...)`` from ``pg`` binds to it."""
+    calls = _calls(tmp_path, {"p.cpp": """#ifdef HEADER_ONLY
+#	define NS_BEGIN namespace pg { namespace impl {
+#	define NS_END } }
+#else
+#	define NS_BEGIN namespace pg { namespace impl { namespace {
+#	define NS_END } } }
+#endif
+NS_BEGIN
+bool strequal(const char* a, const char* b) { return a == b; }
+NS_END
+namespace pg {
+bool Same(const char* a) { return impl::strequal(a, "x"); }
+}
+"""}, lines=True)
+    assert calls[("p.pg.Same", 12)] == ["p.pg.impl.strequal:9"]
+
+
+def test_an_inl_header_named_like_a_lower_case_class_defines_its_methods(tmp_path):
+    """``thread_pool-inl.h`` defining ``void thread_pool::reset()``: ``thread_pool`` is the class its name says (as
+    ``thread_pool.cpp`` would be), so ``q_`` is its field and a type nested in the class (``q_type``, ``Rep``) types
+    it."""
+    calls = _calls(tmp_path, {"q.h": """namespace sp {
+template <typename T> class queue { public: void reset_counter(); int size() const; };
+}
+""", "thread_pool.h": """#include "q.h"
+namespace sp {
+class thread_pool {
+ public:
+  void reset();
+  struct Rep { int size() const; };
+ private:
+  using q_type = queue<int>;
+  q_type q_;
+  Rep* rep_;
+};
+}
+#include "thread_pool-inl.h"
+""", "thread_pool-inl.h": """#include "thread_pool.h"
+namespace sp {
+inline void thread_pool::reset() { q_.reset_counter(); rep_->size(); }
+}
+"""}, lines=True)
+    assert sorted(calls[("thread_pool-inl.sp.thread_pool.reset", 3)]) == ["q.sp.queue.reset_counter:2",
+                                                                          "thread_pool.sp.thread_pool.Rep.size:6"]
+
+
+def test_an_assignment_to_a_call_is_no_local_pure_virtual_function(tmp_path):
+    """``RawBigit(i) = 0;`` in a method body, which the grammar reads as a pure virtual function: the call of the
+    class's ``RawBigit`` (no local function of that name swallowing the method's later calls); a pure virtual
+    method in a class body stays a method."""
+    calls = _calls(tmp_path, {"b.cc": """namespace d {
+class Bignum {
+ public:
+  int& RawBigit(int index);
+  void Clear();
+  virtual void Align(int n) = 0;
+};
+int& Bignum::RawBigit(int index) { static int x; return x; }
+void Bignum::Clear() {
+  for (int i = 0; i < 3; ++i) {
+    RawBigit(i) = 0;
+  }
+  int my = RawBigit(2);
+}
+}
+"""}, lines=True)
+    assert calls[("b.d.Bignum.Clear", 11)] == ["b.d.Bignum.RawBigit:8"]
+    assert calls[("b.d.Bignum.Clear", 13)] == ["b.d.Bignum.RawBigit:8"]
+    assert "b.d.Bignum.Align" in {s.qualified_name for s in cpp.parse("b.cc", b"namespace d { class Bignum { virtual void Align(int n) = 0; }; }", "b").symbols}
+
+
+def test_a_call_of_a_type_alias_constructs_what_it_names(tmp_path):
+    """``SelfType(p)`` with ``using SelfType = Iter;`` constructs an ``Iter`` (its constructor, by the arguments);
+    ``String(s)`` with ``typedef std::string String;`` the library's string (outside the repository); ``UInt(x)``
+    with ``typedef unsigned int UInt;`` is a conversion and stays bound to the alias."""
+    calls = _calls(tmp_path, {"v.hpp": """#include <string>
+namespace js {
+typedef unsigned int UInt;
+typedef std::string String;
+class Iter {
+ public:
+  Iter(int p);
+  Iter(const char* s);
+  using SelfType = Iter;
+  SelfType Next(int p) { return SelfType(p); }
+};
+inline Iter::Iter(int p) {}
+inline Iter::Iter(const char* s) {}
+inline UInt Count(const char* s) { return UInt(String(s).size()); }
+}
+"""}, lines=True)
+    assert calls[("v.js.Iter.Next", 10)] == ["v.js.Iter.<init>:12"]
+    assert calls[("v.js.Count", 14)] == ["v.js.UInt:3"]
+
+
+def test_const_overloads_on_members_of_this_and_on_const_results(tmp_path):
+    """In a ``const`` method ``root_.Size()`` calls ``Size() const`` (a member object of a ``const`` ``*this``), and
+    ``Root()->Size()`` with ``Root`` returning ``const Node*`` the ``const`` one too, through chains
+    (``m.Root()->Child()->Size()``); in a non-``const`` method, and through a pointer member, the plain one."""
+    calls = _calls(tmp_path, {"n.h": """namespace y {
+class Node {
+ public:
+  Node* Child();
+  const Node* Child() const;
+  int Size();
+  int Size() const;
+};
+class Doc {
+ public:
+  int Count() const;
+  int Total();
+  int Far() const;
+  const Node* Root() const;
+ private:
+  Node root_;
+  Node* ptr_;
+};
+}
+""", "n.cc": """#include "n.h"
+namespace y {
+Node* Node::Child() { return this; }
+const Node* Node::Child() const { return this; }
+int Node::Size() { return 0; }
+int Node::Size() const { return 1; }
+int Doc::Count() const { return root_.Size(); }
+int Doc::Total() { return root_.Size(); }
+int Doc::Far() const { Node local; return ptr_->Size() + local.Size(); }
+const Node* Doc::Root() const { return &root_; }
+int Use(Doc& m) { return m.Root()->Child()->Size(); }
+}
+"""}, lines=True)
+    assert calls[("n.y.Doc.Count", 7)] == ["n.y.Node.Size:6"]
+    assert calls[("n.y.Doc.Total", 8)] == ["n.y.Node.Size:5"]
+    assert calls[("n.y.Doc.Far", 9)] == ["n.y.Node.Size:5", "n.y.Node.Size:5"]
+    assert sorted(calls[("n.y.Use", 11)]) == ["n.y.Doc.Root:10", "n.y.Node.Child:4", "n.y.Node.Size:6"]

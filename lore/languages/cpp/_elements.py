@@ -150,7 +150,9 @@ def for_range(ex, node: _ts.Node, owner: int) -> None:
 
 def iterator_binding(ex, owner: int, name: str, at: _ts.Node, value: _ts.Node | None) -> bool:
     """``auto it = m.find(k)``: ``it->second`` (spelled ``it[]``) is ``m``'s mapped value; ``it`` itself an element
-    when ``m`` is a container this file declares (then ``True``: nothing else binds ``it``)."""
+    (``it->run()``, ``(*it)->run()``) when ``m`` is a container this file declares, or a name it does not declare at
+    all (a field its header declares, whose ``m[]`` binding says what an element is, or nothing); then ``True``:
+    nothing else binds ``it``."""
     fn = value.child_by_field_name("function") if value is not None and value.type == "call_expression" else None
     if fn is None or fn.type != "field_expression" or ex.text(fn.child_by_field_name("field")) not in ITERATOR_METHODS:
         return False
@@ -159,7 +161,8 @@ def iterator_binding(ex, owner: int, name: str, at: _ts.Node, value: _ts.Node | 
         return False
     ex.add_binding(owner, name + "[]", at, alias_of=recv + "[]")
     ex.pairs.add(name)
-    if recv.rsplit(".", 1)[-1] in ex.containers:
+    last = recv.rsplit(".", 1)[-1]
+    if last in ex.containers or last not in ex.plain:  # a container's field declared in a header: as v.front() is
         ex.add_binding(owner, name, at, alias_of=recv + "[]")
         return True
     return False

@@ -26,14 +26,17 @@ from ..c._extract import CExtractor
 from ._aliases import on_namespace_alias as _namespace_alias
 from ._aliases import on_typedef as _typedef
 from ._aliases import on_using as _using
+from ._arguments import arg_type as _arg_type
+from ._arguments import const_member_receiver
+from ._constructions import assigned_call, base_initializer, vexing_constructions
 from ._elements import (
-    CASTS,
     element_levels,
     for_range,
     iterator_binding,
     spelling,
     subscript_bindings,
 )
+from ._lambdas import lambda_parameters, local_lambda
 from ._source import cpp_source, one_branch
 
 
@@ -49,7 +52,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [c.callee for c in pf.calls], [(r.target, r.kind) for r in pf.relations]
     (['this.step'], [('B', 'extends')])
     """
-    source = cpp_source(source)
+    source = cpp_source(source, header=not path.endswith((".cc", ".cpp", ".cxx", ".c++")))
     pf = CppExtractor(path, source, module).run()
     flat = one_branch(source) if pf.syntax_errors else None  # #if branches that open two braces for one close
     return CppExtractor(path, flat, module).run() if flat is not None else pf
@@ -58,29 +61,11 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})
 # ``node::node(``, ``node::~node(``, ``node::ok(...) const``: a lower-case scope that only a class can be
 _LOWER_CLASS = re.compile(rb"\b([a-z_]\w*)::(?:~?\1[ \t]*\(|~?\w+[ \t]*\([^;{}()]*(?:\)[ \t]*const\b|\b\1[ \t]*[&*]))")
+# ``sink<Mutex>::log(``: a scope with template arguments before a member's name is a class (no namespace takes any)
+_TEMPLATE_SCOPE = re.compile(rb"\b([a-z_]\w*)[ \t]*<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>[ \t]*::[ \t]*~?\w+[ \t]*\(")
+_INL_SUFFIX = re.compile(r"[-_.](?:inl|impl|inline)$")
 _VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
                               "parenthesized_declarator", "attributed_declarator"})
-
-
-# a standard string made or taken apart by a call: ``std::string(1, ch)``, ``std::to_string(n)``, ``s.substr(1)`` and
-# ``s.c_str()`` of a variable declared ``std::string`` (an overload taking ``const std::string&`` or ``const char*``)
-_STRING_MAKERS = frozenset({"std.string", "std.to_string", "string", "std.string_view"})
-_STRING_PARTS = {"substr": "=std::string", "c_str": "=const char*", "data": "=const char*"}
-
-
-def _std_string_call(ex, owner: int, fn: _ts.Node | None) -> str:
-    """``=std::string`` / ``=const char*`` for a call that makes a standard string or takes one apart, else ``""``."""
-    if fn is None:
-        return ""
-    if fn.type in ("qualified_identifier", "identifier"):
-        name = ex.dotted(fn)
-        return ("=std::string_view" if name == "std.string_view" else "=std::string") if name in _STRING_MAKERS else ""
-    recv = fn.child_by_field_name("argument") if fn.type == "field_expression" else None
-    if recv is None or recv.type != "identifier" or ex.text(fn.child_by_field_name("operator")) != ".":
-        return ""
-    declared = ex._var_type(owner, ex.text(recv)) or ""
-    plain = declared.replace("const ", "").replace("&", "").strip()
-    return _STRING_PARTS.get(ex.text(fn.child_by_field_name("field")), "") if plain in ("std::string", "string") else ""
 
 
 class CppExtractor(CExtractor):
@@ -96,11 +81,16 @@ class CppExtractor(CExtractor):
         self.containers: set[str] = set()  # names this file declares as containers of a known element type
         self.plain: set[str] = set()  # names this file declares with a type that is no such container
         self.aliases: dict[str, _ts.Node] = {}  # typedefs / using-aliases of this file naming a container type
+        self.named_lambdas: set[int] = set()  # start bytes of the lambdas held in local variables (own symbols)
         self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
         # lower-case scopes this file shows to be classes (``node::node()``, ``bool node::ok() const``, ``void
-        # memory::merge(const memory& rhs)``, and ``memory::`` in memory.cpp)
+        # memory::merge(const memory& rhs)``, ``void sink<Mutex>::log(``, and ``memory::`` in memory.cpp or memory-inl.h)
         self.lower_classes = {m.group(1) for m in _LOWER_CLASS.finditer(self.source)} if b"::" in self.source else set()
-        self.lower_classes.add(Path(self.path).stem.encode())
+        if b">::" in self.source or b"> ::" in self.source:
+            self.lower_classes.update(m.group(1) for m in _TEMPLATE_SCOPE.finditer(self.source))
+        stem = Path(self.path).stem
+        self.lower_classes.add(stem.encode())
+        self.lower_classes.add(_INL_SUFFIX.sub("", stem).encode())  # thread_pool-inl.h defines thread_pool's methods
         return super().run()
 
     # -- argument types (overloads) -------------------------------------------------------------
@@ -134,14 +124,15 @@ class CppExtractor(CExtractor):
                 self.add_binding(owner, f"self.{name}{suffix}", at, annotation=ann)
 
     def on_call(self, node: _ts.Node, owner: int) -> None:
-        """A call; ``x.m()`` on a variable declared ``const T`` / ``const T*`` / ``const T&`` gets the call attribute
+        """A call; ``x.m()`` on a variable declared ``const T`` / ``const T*`` / ``const T&``, or on a member of ``*this``
+        in a ``const`` method (:func:`~lore.languages.cpp._arguments.const_member_receiver`), gets the call attribute
         ``~const`` after its arguments (its ``m() const`` overload is the one called)."""
         super().on_call(node, owner)
         fn = node.child_by_field_name("function")
         recv = fn.child_by_field_name("argument") if fn is not None and fn.type == "field_expression" else None
         if recv is not None and recv.type == "identifier" and self.pf.calls:
             t = self._var_type(owner, self.text(recv))
-            if t is not None and t.startswith("const "):
+            if t is not None and t.startswith("const ") or t is None and const_member_receiver(self, fn, owner):
                 self.pf.calls[-1].args.append("~const")
 
     def dotted(self, node: _ts.Node | None) -> str:
@@ -191,40 +182,29 @@ class CppExtractor(CExtractor):
         return None
 
     def signature(self, node: _ts.Node, body: _ts.Node | None) -> str:
-        """A template's signature starts with its ``template <class T>`` (overloads tell template parameters apart)."""
+        """A template's signature starts with its ``template <class T>`` (overloads tell template parameters apart),
+        but not a member of a class template defined out of line (``template <class M> void sink<M>::log(int)``: the
+        parameters are the class's, and the member is no function template beside its declaration)."""
         sig = super().signature(node, body)
         p = node.parent
         params = p.child_by_field_name("parameters") if p is not None and p.type == "template_declaration" else None
-        if params is not None and node.type != "template_declaration":
+        if params is not None and node.type != "template_declaration" and not self._class_template_member(node, p):
             sig = clip_signature(f"template {' '.join(self.text(params).split())} {sig}")
         return sig
 
+    def _class_template_member(self, node: _ts.Node, template: _ts.Node | None) -> bool:
+        """Whether ``node`` defines a member of a class template out of line (``sink<M>::log``) under its one
+        ``template <...>`` (a member template, ``template <class M> template <class T>``, has two)."""
+        if template is None or template.parent is not None and template.parent.type == "template_declaration":
+            return False
+        fdecl = self.function_declarator(node.child_by_field_name("declarator"))
+        name = fdecl.child_by_field_name("declarator") if fdecl is not None else None
+        scope = name.child_by_field_name("scope") if name is not None and name.type == "qualified_identifier" else None
+        return scope is not None and scope.type == "template_type"
+
     def arg_type(self, owner: int, arg: _ts.Node) -> str:
-        """What :meth:`record_arity` records for an argument that is no literal: ``=T`` (a variable declared ``T``
-        in a scope of this file), ``@x`` (a name the resolver types), ``""`` (anything else)."""
-        stars = 0
-        if arg.type == "pointer_expression" and self.text(arg)[:1] == "&":  # &x: a pointer to x's type
-            stars, arg = 1, arg.named_children[-1] if arg.named_child_count else arg
-        if arg.type == "call_expression":  # static_cast<int>(x): an int
-            fn = arg.child_by_field_name("function")
-            if fn is not None and fn.type == "template_function" and self.text(fn.child_by_field_name("name")) in CASTS:
-                targs = fn.child_by_field_name("arguments")
-                first = next((a for a in targs.named_children), None) if targs is not None else None
-                return "=" + self.text(first) if first is not None else ""
-            made = _std_string_call(self, owner, fn)
-            if made:
-                return made
-        if arg.type == "pointer_expression" and not stars and arg.named_child_count:  # *this, *p: the pointee's type
-            arg = arg.named_children[-1]
-        if arg.type in ("this", "field_expression", "call_expression", "subscript_expression"):
-            path = self.dotted(arg)  # this->name_, node.value(), (*this): the resolver types them
-            return "@" + path if path and "<" not in path and not stars else ""
-        if arg.type not in ("identifier", "type_identifier"):  # type_identifier: T x(name) read as a declaration
-            return ""
-        got = self._var_type(owner, self.text(arg))
-        if got is not None:
-            return "=" + got + "*" * stars
-        return "" if stars else "@" + self.text(arg)
+        """What :meth:`record_arity` records for an argument that is no literal (:func:`~lore.languages.cpp._arguments.arg_type`)."""
+        return _arg_type(self, owner, arg)
 
     def record_arity(self, arguments: _ts.Node | None) -> None:
         super().record_arity(arguments)
@@ -297,6 +277,10 @@ class CppExtractor(CExtractor):
         return first.child_by_field_name("type") if first is not None else None
 
     def define(self, node: _ts.Node, owner: int, kind: str) -> int | None:
+        if kind == "function" and self.pf.symbols[owner].kind in ("function", "method") \
+                and any(c.type == "pure_virtual_clause" for c in node.children):
+            assigned_call(self, node, owner)  # RawBigit(i) = 0; in a body: an assignment to what a call returns
+            return None
         if kind == "namespace":
             parts = [p for p in self.text(node.child_by_field_name("name")).replace("::", ".").split(".") if p]
             if not parts:
@@ -382,7 +366,8 @@ class CppExtractor(CExtractor):
         """What an unknown scope of a qualified definition is: a namespace when the file opens a namespace of that
         name (``namespace YAML {``) or it is lower case, else a class; a lower-case scope is a class where the file
         defines its constructor or destructor (``node::node()``), a ``const`` method of it (``bool node::ok() const``)
-        or a method taking it (``void memory::merge(const memory& rhs)``), or where the file is named like it."""
+        or a method taking it (``void memory::merge(const memory& rhs)``), names it with template arguments
+        (``void sink<Mutex>::log(``), or where the file is named like it (``memory.cpp``, ``memory-inl.h``)."""
         if (name[:1].isupper() or name.encode() in self.lower_classes) and not any(s.kind == "namespace" and s.name == name for s in self.pf.symbols):
             return "class"
         return "namespace"
@@ -441,33 +426,22 @@ class CppExtractor(CExtractor):
                 return
         if value is not None and value.type == "argument_list" and tnode is not None:  # T x(args): a construction
             t = self._written_type(tnode)
-            if t:
-                self.add_call(owner, t, value, "new")
+            if t:  # where the type is named, as new T(args) is (file.cpp:LINE:COL points at T, not at its "(")
+                self.add_call(owner, t, tnode, "new")
                 self.record_arity(value)
         super().local_binding(owner, name, at, tnode, value)
 
-    def on_decl(self, node: _ts.Node, owner: int) -> None:
+    def on_decl(self, node: _ts.Node, owner: int) -> int | None:  # type: ignore[override]  # a local lambda opens
         """A declaration; in a function body ``T x(name);`` with only names inside the parentheses (which the grammar
-        reads as a function declaration, as the language's most vexing parse would) is a construction of ``T``."""
+        reads as a function declaration, as the language's most vexing parse would) is a construction of ``T``, and
+        ``auto name = [...](...) {...};`` a local function (:func:`~lore.languages.cpp._lambdas.local_lambda`)."""
+        lam = local_lambda(self, node, owner)
+        if lam is not None:
+            return lam
         if self.pf.symbols[owner].kind in ("function", "method"):
-            tnode = node.child_by_field_name("type")
-            for d in node.children_by_field_name("declarator"):
-                params = d.child_by_field_name("parameters") if d.type == "function_declarator" else None
-                if params is None:
-                    continue
-                names = [n for p in params.named_children if (n := p.child_by_field_name("type")) is not None]
-                name_node = self.declarator_name(d.child_by_field_name("declarator"))
-                if not names or len(names) != params.named_child_count or name_node is None \
-                        or name_node.type != "identifier" or tnode is None or any(
-                        p.type != "parameter_declaration" or p.child_by_field_name("declarator") is not None
-                        for p in params.named_children) or any(n.type != "type_identifier" for n in names):
-                    continue
-                t = self._written_type(tnode)
-                if t:
-                    self.add_call(owner, t, params, "new")
-                    self.pf.calls[-1].args = [self.arg_type(owner, n) for n in names]
-                    self.local_binding(owner, self.text(name_node), name_node, tnode, None)
+            vexing_constructions(self, node, owner)
         super().on_decl(node, owner)
+        return None
 
     def on_macro(self, node: _ts.Node, owner: int) -> None:
         """A ``#define`` inside a namespace or class is no member of it: the preprocessor knows no scopes, and
@@ -475,24 +449,16 @@ class CppExtractor(CExtractor):
         super().on_macro(node, 0)
 
     def on_field_init(self, node: _ts.Node, owner: int) -> None:
-        """``Derived::Derived() : Base(1), s_(x)``: an initializer named like a type (upper case first, or qualified,
-        or with template arguments) constructs that base; a member's (``s_``, ``m_pNode``) is left alone."""
-        name = node.named_children[0] if node.named_child_count else None
-        args = next((c for c in node.named_children if c.type == "argument_list"), None)
-        if name is None or args is None or self.pf.symbols[owner].kind not in ("function", "method"):
-            return
-        if name.type == "field_identifier" and (not self.text(name)[:1].isupper() or self.text(name).endswith("_")):
-            return
-        base = self.dotted(name) if name.type != "field_identifier" else self.text(name)
-        if base and not base.startswith("std."):
-            self.add_call(owner, base, node, "new")  # at the name, where the oracle looks for it
-            self.record_arity(args)
+        base_initializer(self, node, owner)
 
     def on_new(self, node: _ts.Node, owner: int) -> None:
         t = self.dotted(node.child_by_field_name("type"))
         if t:
             self.add_call(owner, t, node, "new")
             self.record_arity(node.child_by_field_name("arguments"))
+
+    def on_lambda(self, node: _ts.Node, owner: int) -> None:
+        lambda_parameters(self, node, owner)
 
     def on_using(self, node: _ts.Node, owner: int) -> None:
         _using(self, node, owner)

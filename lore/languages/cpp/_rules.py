@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from .._rules import record_of, twin_member
 from ..c._build import _not_built
-from ..c._overloads import _relative_name
-from ..c._rules import CRules, _c_classes
+from ..c._overloads import _is_const, _overloads, _relative_name, _signature_const
+from ..c._rules import CRules, _c_classes, _namespace_value
 
 # members of the standard library's strings, containers and smart pointers: ``x.size()`` on a receiver whose
 # type lore does not know is far more often ``std::string::size`` than the repository's one ``size``, so
@@ -25,6 +27,9 @@ class CppRules(CRules):
     language = "cpp"
     builtin_prefix = "cpp.std"
     builtin_method_names = STD_MEMBERS
+    # the parameters of a lambda written in place are narrowings of its lines (cpp._lambdas), also of its first
+    # line: [&](Node* n) { n->run(); } on one line
+    narrowing_holds_on_its_line = True
 
     def constructor(self, world, class_id: int, name: str):
         """C's rule (constructors are not inherited; a class without one constructs itself) over :func:`_twins`."""
@@ -38,16 +43,41 @@ class CppRules(CRules):
         return None
 
     def choose_overload(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
-        """C's choice, then of methods that stay alike (``bool PerfCounters::Initialize()`` in ``#if defined
+        """C's choice (a call of a type alias constructs what it names, :func:`_through_alias`; a call on what a
+        call returns as ``const``, :func:`_const_result`, calls the ``const`` overload; a call bound to
+        constructors only is a construction: its kind becomes ``new``), then of
+        methods that stay alike (``bool PerfCounters::Initialize()`` in ``#if defined
         HAVE_LIBPFM`` and again in its ``#else``) the ones a default build compiles, when any is (as C binds a
         name defined in both branches of a flag no file defines)."""
+        if call.kind in ("call", "new") and any(getattr(world.syms.get(t[0]), "kind", "") == "type_alias" for t in targets):
+            targets = [c for t in targets for c in _through_alias(self, world, t)]
+        recv = call.callee.rpartition(".")[0]
+        if recv.endswith("()") and "~const" not in call.args and len(targets) == 1 and targets[0][0] is not None \
+                and _overloads(world, targets[0][0]) and _const_result(world, ctx, call, recv, 0):
+            call.args = [*call.args, "~const"]  # Root()->Size() with Root returning const Node*: Size() const
         got = super().choose_overload(world, ctx, call, targets)
+        if call.kind == "call" and got and all(getattr(world.syms.get(t[0]), "name", "") == "<init>" for t in got):
+            call.kind = "new"  # Value("foo"), ns::Slice(p, n): a temporary constructed, as T x(args) and new T(args) are
         if len(got) < 2:
             return got
         built = [t for t in got if t[0] is None or not _not_built(world, t[0])]
         if not built or len(built) == len(got):
             return got
         return [(tid, res, conf * len(got) / len(built)) for tid, res, conf in built]
+
+    def _module_value(self, world, ctx, module: str):
+        """C's, but a namespace a using-declaration or -directive names relative to the namespaces around it
+        (``using details::os::to_str;`` inside ``namespace sp { namespace sinks {``: ``sp::details::os``) is looked up
+        inside the namespaces the file opens, innermost first, when the repository defines no such top-level one."""
+        got = super()._module_value(world, ctx, module)
+        if got is None or got[0] != "ext" or not module.startswith("namespace:") or module.startswith("namespace:std."):
+            return got
+        path = module[len("namespace:"):]
+        for prefix in _open_namespaces(world, ctx):
+            v = _namespace_value(world, f"{prefix}.{path}")
+            if v is not None and v[0] != "ext":
+                return v
+        return got
 
     def detached_member(self, world, type_id: int, name: str):
         """Members of the class's twins (:func:`_twins`): methods, fields and bases declared or defined apart."""
@@ -70,3 +100,64 @@ def _twins(world, class_id: int) -> list[int]:
     local = _file_local(world, class_id)
     return [t for t in _c_classes(world).get(_relative_name(world, class_id), ())[:16]
             if t != class_id and (world.syms[t].file_id == srow.file_id or not (local or _file_local(world, t)))]
+
+
+def _open_namespaces(world, ctx) -> list[str]:
+    """The paths of the namespaces a file opens (``sp.sinks``, ``sp``), the deepest first."""
+    paths = {".".join(world._ns_path(ctx.ids[i])) for i, sym in enumerate(ctx.pf.symbols) if sym.kind == "namespace"}
+    return sorted(paths, key=lambda p: (-p.count("."), p))
+
+
+def _through_alias(rules, world, target: tuple) -> list[tuple]:
+    """``Json::String(s)``, ``SelfType(p)``: a call of an alias of a class constructs that class, so it binds the
+    class's constructors (an alias of a library class: that class, outside the repository) rather than the alias;
+    an alias of a number type (``UInt(x)``, a conversion), of a template's specialization (``string_view(s)`` with
+    ``using string_view = basic_string_view<char>``, where clangd answers the alias) or of what lore cannot follow
+    stays bound to the alias."""
+    srow = world.syms.get(target[0])
+    if srow is None or srow.kind != "type_alias":
+        return [target]
+    _c, sym = record_of(world, target[0])
+    if sym is None or "<" in sym.signature.partition("=")[2 if "=" in sym.signature else 0]:
+        return [target]  # an alias of a template's specialization (using view = basic_view<char>): clangd answers it
+    bases = world.bases(target[0])
+    if not bases:
+        return [target]
+    v = bases[-1]  # the type as written (an alias of a smart pointer extends what it holds first)
+    if v[0] in ("ext", "extinst"):
+        return [(world.external(str(v[1])), "external", 1.0)]
+    if v[0] == "sym" and getattr(world.syms.get(v[1]), "kind", "") in ("class", "struct"):
+        made = rules.constructor(world, v[1], "<init>")
+        return [(made[0][1], target[1], target[2])] if made is not None and made[0][0] == "sym" else [(v[1], target[1], target[2])]
+    return [target]
+
+
+_SPECIFIERS = re.compile(r"^(?:template\s*<.*?>\s*)?(?:(?:static|virtual|inline|constexpr|explicit|friend)\s+)*")
+
+
+def _returns_const(world, sid: int) -> bool:
+    """Whether a function returns a pointer or reference to ``const`` (``const Node* Child() const``)."""
+    _c, sym = record_of(world, sid)
+    sig = sym.signature if sym is not None else ""
+    at = sig.find(world.syms[sid].name + "(")
+    ret = _SPECIFIERS.sub("", sig[:at]) if at > 0 else ""
+    return bool(re.search(r"\bconst\b", ret)) and ("*" in ret or "&" in ret)
+
+
+def _const_result(world, ctx, call, path: str, depth: int) -> bool:
+    """Whether the call ``path`` (``m.Root()``, ``m.Root().Child()``) returns a ``const`` pointer or reference: every
+    overload of it that its receiver's constness selects does (the receiver is itself such a call, or ``this`` in a
+    ``const`` method, or of unknown constness)."""
+    if depth > 3:
+        return False
+    got = world.resolve_path(ctx, call.caller, path[:-2], call.line)
+    if got is None or got[0][0] != "sym" or getattr(world.syms.get(got[0][1]), "kind", "") not in ("function", "method"):
+        return False
+    family = _overloads(world, got[0][1]) or [got[0][1]]
+    inner = path[:-2].rpartition(".")[0]
+    if inner.endswith("()"):
+        const_recv = _const_result(world, ctx, call, inner, depth + 1)
+    else:
+        const_recv = not inner and _signature_const(ctx.pf.symbols[call.caller].signature)
+    chosen = [s for s in family if _is_const(world, s) == const_recv] or family
+    return all(_returns_const(world, s) for s in chosen)

@@ -34,6 +34,35 @@ _CLASS_MACRO = re.compile(rb"\b(?:class|struct)[ \t]+(" + _MACRO_NAME + rb")(?=[
 _TRAILING_MACRO = re.compile(rb"\)\s*(?:const\s*)?(?:override\s*)?(?:noexcept\s*)?(" + _MACRO_NAME
                              + rb"_" + rb"[A-Z0-9_]*(?:[ \t]*\([^()\n]*\))?)(?=[ \t]*(?:[{;]|\r?$))", re.MULTILINE)
 _FIELD_MACRO = re.compile(rb"\b([A-Za-z_]\w*)[ \t]+(" + _MACRO_NAME + rb"_[A-Z0-9_]*[ \t]*\([^()\n]*\))(?=[ \t]*;)")
+# a macro alone before a function's return type or a variable's type at the start of its line (``SPDLOG_CONSTEXPR_FUNC
+# spdlog::string_view_t to_string_view(``, ``PUGIXML_INLINE_VAR const unsigned int parse_pi = 1;``): an attribute or
+# specifier a build defines; the grammar would read two types and lose the declaration. Upper case with an ``_``, no
+# ``(`` after it, then a type (qualified, templated, pointer or reference) and a name with its ``(``, ``=``, ``;``,
+# ``{`` or ``[`` on the same line.
+_DECL_PREFIX_MACRO = re.compile(rb"^[ \t]*(" + _MACRO_NAME + rb"_[A-Z0-9_]*)[ \t]+(?=(?:(?:const|static|inline|constexpr|virtual|"
+                                rb"explicit|unsigned|signed|long)[ \t]+)*[A-Za-z_][\w:]*(?:<[^;{}()\n]*>)?[ \t*&]+"
+                                rb"(?:[A-Za-z_]\w*::)*~?[A-Za-z_]\w*[ \t]*[(=;{\[])", re.MULTILINE)
+# a braced default argument (``const Options& o = {}``, ``std::vector<int> v = {1, 2}``), which the grammar does not
+# take: read as ``0`` (what is passed by default is no call)
+_BRACED_DEFAULT = re.compile(rb"(?<=[^=!<>+\-*/%&|^]=)([ \t]*)\{[^{}()\n;]*\}(?=[ \t]*[,)])")
+# an explicit instantiation (``template class SPDLOG_API sink<mutex>;``, ``extern template struct X<int>;``), which the
+# grammar does not take either; it declares nothing new
+_INSTANTIATION = re.compile(rb"^[ \t]*(?:extern[ \t]+)?template[ \t]+(?:class|struct)[ \t]+[^;{}<\n]*<[^;{}\n]*>[ \t]*;",
+                            re.MULTILINE)
+# an object-like macro this file defines as nothing or as specifiers and attributes only (``#define PUGI_IMPL_FN inline``,
+# ``#define LIB_FUNCTION LIB_API``, ``#define NOEXCEPT_IF noexcept``, ``#define UNALIGNED __attribute__((aligned(1)))``):
+# wherever the file writes it as a bare word it stands for what the grammar can do without, so it is blanked (every
+# ``#define`` of the name must be such; one with a value, ``#define N 4``, keeps the name)
+_OBJECT_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(?![\w(])[ \t]*((?:[^\n\\]|\\\r?\n)*)", re.MULTILINE)
+_SPECIFIER_WORDS = frozenset({b"inline", b"static", b"constexpr", b"noexcept", b"extern", b"explicit", b"virtual",
+                              b"__forceinline", b"__inline", b"__inline__", b"consteval", b"constinit", b"throw", b"const"})
+_ATTRIBUTE_FORM = re.compile(rb"__attribute__[ \t]*\(\(.*\)\)|__declspec[ \t]*\([^()]*(?:\([^()]*\))?[^()]*\)|"
+                             rb"\[\[[^\[\]]*\]\]|throw[ \t]*\([ \t]*\)|noexcept[ \t]*\([^()]*\)|/\*.*?\*/|//.*", re.S)
+# a macro the file defines as namespace openers or closers (``#define PUGI_IMPL_NS_BEGIN namespace pugi { namespace impl {``,
+# ``#define PUGI_IMPL_NS_END } }``): where it stands alone on a line, its first definition is written out, so what
+# follows is inside those namespaces (the line gets longer or shorter; the lines stay)
+_NS_OPEN = re.compile(rb"^(?:(?:inline[ \t]+)?namespace(?:[ \t]+[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)?[ \t]*\{[ \t]*)+$")
+_NS_CLOSE = re.compile(rb"^(?:\}[ \t]*)+$")
 _NOT_DECLARED = frozenset({b"return", b"throw", b"case", b"else", b"new", b"delete", b"goto", b"co_return", b"co_yield",
                            b"co_await", b"sizeof", b"do"})
 _STATEMENT_HEADS = frozenset({b"if", b"while", b"for", b"switch", b"catch", b"return", b"sizeof", b"decltype",
@@ -51,6 +80,52 @@ def _blank_outside_directives(m: re.Match) -> bytes:
     if text[start:m.start()].lstrip().startswith(b"#"):
         return m.group(0)
     return b" " * len(m.group(0))
+
+
+def specifier_macros(source: bytes) -> frozenset[bytes]:
+    r"""The object-like macros ``source`` defines as nothing, specifiers or attributes only (see ``_OBJECT_DEFINE``).
+
+    Examples
+    --------
+    >>> sorted(specifier_macros(b"#define FN inline\n#define API\n#define F2 API static\n#define N 4\n#define G(x) x\n"))
+    [b'API', b'F2', b'FN']
+    >>> sorted(specifier_macros(b"#ifdef X\n#define FN inline\n#else\n#define FN 1\n#endif\n"))
+    []
+    """
+    values: dict[bytes, list[bytes]] = {}
+    for m in _OBJECT_DEFINE.finditer(source):
+        values.setdefault(m.group(1), []).append(_ATTRIBUTE_FORM.sub(b" ", m.group(2).replace(b"\\\n", b" ")))
+    good: set[bytes] = set()
+    changed = True
+    while changed:  # a macro defined as another such macro (#define LIB_FUNCTION LIB_API) is one too
+        changed = False
+        for name, vals in values.items():
+            if name not in good and all(set(v.split()) <= _SPECIFIER_WORDS | good for v in vals):
+                good.add(name)
+                changed = True
+    return frozenset(good)
+
+
+def namespace_macros(source: bytes) -> bytes:
+    r"""``source`` with the macros it defines as namespace openers or closers written out where they stand alone on a
+    line (see ``_NS_OPEN``); every line stays where it was.
+
+    Examples
+    --------
+    >>> src = b"#define NS_BEGIN namespace pg { namespace impl {\n#define NS_END } }\nNS_BEGIN\nint f();\nNS_END\n"
+    >>> namespace_macros(src).split(b"\n")[2:5]
+    [b'namespace pg { namespace impl {', b'int f();', b'} }']
+    """
+    found: dict[bytes, bytes] = {}
+    for m in _OBJECT_DEFINE.finditer(source):
+        value = m.group(2).split(b"//", 1)[0].strip()
+        if m.group(1) not in found and (_NS_OPEN.match(value) or _NS_CLOSE.match(value)):
+            found[m.group(1)] = value
+    if not found:
+        return source
+    alone = re.compile(rb"^([ \t]*)(" + b"|".join(re.escape(n) for n in sorted(found)) + rb")([ \t]*(?://[^\n]*)?)$",
+                       re.MULTILINE)
+    return alone.sub(lambda m: m.group(1) + found[m.group(2)] + m.group(3), source)
 
 
 def _blank_group(m: re.Match, group: int) -> bytes:
@@ -96,17 +171,22 @@ def annotation_macros(source: bytes) -> bytes:
     b'class          Mutex {\n void Lock()                           { }\n int n_                ;'
     >>> annotation_macros(b"if (x) FOO_BAR(y);\nreturn MAKE_IT(y);\nstruct FOO bar;")
     b'if (x) FOO_BAR(y);\nreturn MAKE_IT(y);\nstruct FOO bar;'
+    >>> annotation_macros(b"SP_CONSTEXPR_FUNC sp::view_t to_view(const buf_t &b)\nMY_FLAG x = 1;\nLOG_EVERY_N(INFO, 3) << f(x);")
+    b'                  sp::view_t to_view(const buf_t &b)\nMY_FLAG x = 1;\nLOG_EVERY_N(INFO, 3) << f(x);'
     """
     source = _CLASS_MACRO.sub(lambda m: m.group(0) if _on_directive(m.string, m.start()) else _blank_group(m, 1), source)
+    source = _DECL_PREFIX_MACRO.sub(lambda m: _blank_group(m, 1), source)
     source = _TRAILING_MACRO.sub(_trailing, source)
     return _FIELD_MACRO.sub(lambda m: m.group(0) if m.group(1) in _NOT_DECLARED or _on_directive(m.string, m.start())
                             else _blank_group(m, 2), source)
 
 
-def cpp_source(source: bytes) -> bytes:
+def cpp_source(source: bytes, header: bool = True) -> bytes:
     r"""``source`` cleaned for the C++ grammar, every position unchanged: :func:`blank_macro_noise`, export
-    macros, pragma-like macro lines, SFINAE pointers in template parameters, and conditional directives that split
-    a construct.
+    macros, pragma-like macro lines, braced default arguments, explicit instantiations, SFINAE pointers in template
+    parameters, and conditional directives that split a construct; in a source file (``header=False``) also its own
+    namespace macros (:func:`namespace_macros`: a header's are used by other files too, which do not define them,
+    and would put its names in namespaces those files' names are not in).
 
     Examples
     --------
@@ -114,17 +194,30 @@ def cpp_source(source: bytes) -> bytes:
     b'template <class T, typename std::enable_if<B<T>::value>::type  = nullptr> void f();'
     >>> cpp_source(b"#define A(c) \\\n  ((c) /* why */ \\\n  ? 1 : 0)\n")
     b'#define A(c) \\\n  ((c)           \\\n  ? 1 : 0)\n'
+    >>> cpp_source(b"void f(const std::string& t = {}, Opts o = {1, 2});\ntemplate class SP_API sink<mu>;\nint x = {};")
+    b'void f(const std::string& t = 0 , Opts o = 0     );\n                               \nint x = {};'
     >>> cpp_source(b'LIB_IGNORE_WARNING("-Weffc++")\nint f();\n')
     b'                              \nint f();\n'
     >>> cpp_source(b"String JSON_API f(int);\nA::A()\n    : a_(1),\n#ifdef X\n      b_(2),\n#endif\n      c_(3) {}\n")
     b'String          f(int);\nA::A()\n    : a_(1),\n        \n      b_(2),\n      \n      c_(3) {}\n'
     """
+    if header is False and b"#" in source and b"define" in source and b"namespace" in source:
+        source = namespace_macros(source)  # before C's blanks the macro lines; a source's own macros only
     source = blank_macro_noise(source)
+    if b"#" in source and b"define" in source:
+        names = specifier_macros(source)
+        if names:
+            bare = re.compile(rb"(?<![\w#])(?:" + b"|".join(re.escape(n) for n in sorted(names)) + rb")(?![\w(])")
+            source = bare.sub(_blank_outside_directives, source)
     if b"_" in source:
         source = _EXPORT_MACRO.sub(_blank_outside_directives, source)
         source = annotation_macros(source)
         source = _PRAGMA_MACRO.sub(lambda m: b" " * len(m.group(0).rstrip(b"\r")) + b"\r" * m.group(0).endswith(b"\r"),
                                    source)
+    if b"{" in source:
+        source = _BRACED_DEFAULT.sub(lambda m: m.group(1) + b"0" + b" " * (len(m.group(0)) - len(m.group(1)) - 1), source)
+    if b"template" in source:
+        source = _INSTANTIATION.sub(lambda m: b" " * len(m.group(0)), source)
     if b"nullptr" in source or b"NULL" in source:
         source = _SFINAE_POINTER.sub(lambda m: m.group(1) + b" ", source)
     if b"#" not in source:

@@ -17,3 +17,4 @@
 (namespace_alias_definition) @namespace_alias
 (for_range_loop) @for_range
 (field_initializer) @field_init
+(lambda_expression) @lambda

@@ -62,6 +62,7 @@ from ._flow_keep import save as save_flow
 from ._flow_keep import shape as flow_shape
 from ._lock import WriterLock
 from ._parse import Parsed, Progress, interface_items, parse_iter, parse_iter_ray
+from ._project import inputs_changed, read_languages
 from ._report import IndexReport
 from .resolve import Edges, FileRow, SymRow, World
 from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel, resolve_ray
@@ -293,7 +294,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
         skipped_meta = json.dumps(report.skipped, sort_keys=True)  # `lore stats` shows the last run's skips
         # and `lore_status` names them (a few per reason)
         skipped_files = json.dumps({k: sorted(v)[:SKIPPED_PATHS_KEPT] for k, v in sorted(skipped_paths.items())})
-        if not ing.begun and not removed and not reset:
+        if not ing.begun and not removed and not reset and not inputs_changed(conn, root_path):
             if touched or rehashed or store_db.get_meta(conn, "skipped", "{}") != skipped_meta \
                     or store_db.get_meta(conn, "skipped_files", "{}") != skipped_files:
                 with store_db.write_transaction(conn, db_path):
@@ -493,9 +494,9 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
              for fid, path, lang, mod, msid in read.file_rows(conn)]
     world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
     world.root = str(root_path)
-    for lang in sorted({f.language for f in files}):  # config files read here, once: the world carries them
-        get_language(lang).rules.read_project(root_path, world.project_data)
-    kept = load_flow(conn) if not report.full and ing.same_shape else None
+    # config files read here, once: the world carries them; a language whose configuration changed is resolved again
+    reconfigured = read_languages(conn, root_path, world, sorted({f.language for f in files}))
+    kept = load_flow(conn) if not report.full and ing.same_shape and not reconfigured else None
     if kept is not None:  # no changed file changed what resolution reads: the last run's solution holds
         world.adopt_flow(*kept)
     report.flow = "kept" if kept is not None else "solved"
@@ -505,6 +506,7 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
         flowed = {fid for fid in set(digests) | {int(k) for k in old_digests}
                   if digests.get(fid) != old_digests.get(str(fid)) and fid in world.files}
         resolve_set |= flowed  # a caller elsewhere now passes other values into their parameters
+        resolve_set |= {fid for fid, f in world.files.items() if f.language in reconfigured}
         touched_names.update(s.name for s in symbols if s.file_id in flowed)  # and so their returns
         if touched_names:
             for fid, names in read.ref_names(conn):

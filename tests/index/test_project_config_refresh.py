@@ -5,7 +5,6 @@ generates, ``tsconfig.json``'s ``paths``) answers as a fresh index of the same t
 from __future__ import annotations
 
 import json
-import shutil
 
 from lore.api import open_index
 from lore.index import index_repo
@@ -29,10 +28,10 @@ def _db(root, entries: dict[str, str]) -> None:
         for f, flags in entries.items()]))
 
 
-def edges(root) -> dict[str, list[tuple]]:
-    """Every edge of the index of ``root``, ids turned into paths and qualified names with their line (two
+def edges(db) -> dict[str, list[tuple]]:
+    """Every edge of the index ``db``, ids turned into paths and qualified names with their line (two
     definitions of one name in the branches of an ``#if`` differ by their line only)."""
-    with open_index(root / ".lore" / "index.db", readonly=True) as idx:
+    with open_index(db, readonly=True) as idx:
         names = {i: f"{q}@{line}" for i, q, line in idx.conn.execute("select id, qualified_name, start_line from symbols")}
         paths = dict(idx.conn.execute("select id, path from files"))
         out = {}
@@ -51,10 +50,8 @@ def _refreshed_and_fresh(tmp_path, change) -> tuple[dict, dict]:
     change(root)
     report = index_repo(root, workers=1)  # a refresh: no --rebuild
     assert not report.full
-    fresh = tmp_path / "f"
-    shutil.copytree(root, fresh, ignore=shutil.ignore_patterns(".lore"))
-    index_repo(fresh, workers=1)
-    return edges(root), edges(fresh)
+    index_repo(root, db=tmp_path / "fresh.db", workers=1)  # the same tree (the database names its paths)
+    return edges(root / ".lore" / "index.db"), edges(tmp_path / "fresh.db")
 
 
 def _c_tree(tmp_path):
@@ -72,19 +69,31 @@ def test_a_changed_define_in_compile_commands_reresolves_without_rebuild(tmp_pat
     _db(_c_tree(tmp_path), {"a.c": "-DUSE_FAST", "b.c": "-DUSE_FAST"})
     got, want = _refreshed_and_fresh(tmp_path, lambda root: _db(root, {"a.c": "", "b.c": ""}))
     assert got == want
-    assert len(_picks(got)) == 1  # both calls now bind the #else pick (the old code kept the #ifdef one)
+    assert _picks(got) == {"conf.pick@4"}  # both calls now bind the #else pick (the old code kept the #ifdef one)
 
 
-def test_a_changed_generated_header_reresolves_without_rebuild(tmp_path):
+def _generated_tree(tmp_path):
     root = _c_tree(tmp_path)
     (root / ".gitignore").write_text("build/\n")
     _db(root, {"a.c": f"-I{root / 'build'}", "b.c": f"-I{root / 'build'}"})
     for rel in ("a.c", "b.c"):
         (root / rel).write_text((root / rel).read_text().replace('#include "conf.h"', '#include "config.h"\n'
                                                                  '#include "conf.h"'))
-    (root / "build" / "config.h").write_text("#define USE_FAST 1\n")
+    return root
+
+
+def test_a_changed_generated_header_reresolves_without_rebuild(tmp_path):
+    (_generated_tree(tmp_path) / "build" / "config.h").write_text("#define USE_FAST 1\n")
     got, want = _refreshed_and_fresh(tmp_path, lambda r: (r / "build" / "config.h").write_text("#define USE_SLOW 1\n"))
     assert got == want
+    assert _picks(got) == {"conf.pick@4"}
+
+
+def test_a_generated_header_the_build_writes_later_reresolves_without_rebuild(tmp_path):
+    _generated_tree(tmp_path)  # config.h is not there yet: the #else pick
+    got, want = _refreshed_and_fresh(tmp_path, lambda r: (r / "build" / "config.h").write_text("#define USE_FAST 1\n"))
+    assert got == want
+    assert _picks(got) == {"conf.pick@2"}
 
 
 TS = {

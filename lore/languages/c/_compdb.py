@@ -291,9 +291,9 @@ def read_project(root: str, data: dict, world) -> None:
                 rel = posixpath.normpath(f"{folder}/{spec}" if folder else spec)
                 if rel.startswith("../") or rel in paths:
                     continue
+                inputs.add(rel)  # looked for: one the build writes later changes the units that find it
                 header = _read_regular(os.path.join(root, rel), root_real, MAX_HEADER_BYTES)
                 if header is not None:
-                    inputs.add(rel)
                     got.update(header_defines(header))
         for rel in flags.forced:
             if rel not in forced:

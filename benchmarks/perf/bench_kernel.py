@@ -12,7 +12,8 @@ One run prints, each beside its bar:
 * one changed ``.c`` re-indexed: the tree is indexed as a hard-linked copy (``cp -al``: no data
   copied, the source never written), one file of the copy is replaced by a changed one, and the index
   is refreshed with ``lore index``'s steps (wall and CPU of the whole run, and the CPU of the indexer,
-  the clusters step and the ranker step each).
+  the clusters step and the ranker step each); ``--refreshes N`` does that N times in a row (the first
+  refresh of an index an older lore wrote also counts what later ones carry over, such as the C macro tally).
 
 Usage (the kernel takes 15-25 min of wall time on a shared 2-core machine; ``--reuse`` skips the fresh
 index when the work folder already holds one, and ``--no-raw`` the anchor)::
@@ -171,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", action="append", help="symbols for related (default: kernel symbols)")
     ap.add_argument("--unknown", default="kmaloc", help="a misspelt name")
     ap.add_argument("--changed", default="mm/slab_common.c", help="the .c to change (relative to --tree)")
+    ap.add_argument("--refreshes", type=int, default=1, help="one-file refreshes in a row (the first after an index "
+                    "an older lore wrote also counts what later ones carry over)")
     args = ap.parse_args(argv)
     seeds = args.seed or SEEDS
     work = args.work.resolve()
@@ -220,15 +223,16 @@ def main(argv: list[str] | None = None) -> int:
     line("unknown name (new process)", f"{unknown['wall']:.2f} s wall, {unknown['cpu']:.2f} CPU s", "<= 0.3 s",
          unknown["wall"] <= 0.3)
     target = copy / args.changed
-    if target.exists():
+    for i in range(args.refreshes if target.exists() else 0):
         # a new function that calls nothing: the change other files cannot see (a new call of ``kfree``
         # would re-resolve every caller of it, by design: the values passed into it changed)
-        text = target.read_bytes() + b"\nstatic int lore_bench_probe(int a)\n{\n\treturn a + 1;\n}\n"
+        text = target.read_bytes() + f"\nstatic int lore_bench_probe{i or ''}(int a)\n{{\n\treturn a + 1;\n}}\n".encode()
         target.unlink()  # a hard link to the source tree: replace, never write through
         target.write_bytes(text)
         # what `lore index` runs (the same steps), in one process that times each step's CPU (workers included)
         inc = timed([sys.executable, "-c", REFRESH, str(copy), str(db)])
-        line(f"one changed .c ({args.changed}) re-indexed", f"{inc['wall']:.1f} s wall, {inc['cpu']:.1f} CPU s, "
+        nth = f" (refresh {i + 1} of {args.refreshes})" if args.refreshes > 1 else ""
+        line(f"one changed .c ({args.changed}) re-indexed{nth}", f"{inc['wall']:.1f} s wall, {inc['cpu']:.1f} CPU s, "
              f"{inc['rss_mb']:.0f} MB", "<= 5 s", inc["wall"] <= 5)
         try:
             got = json.loads(inc["out"].strip().splitlines()[-1])

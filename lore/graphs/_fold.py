@@ -178,6 +178,63 @@ def build_fold(g: CodeGraph, same_key: list[tuple], overloads: list[tuple[int, i
     return Fold(canon=canon, copies=copies_rows, also_at=also_at, canonical_id=canonical_id)
 
 
+PATCH_FILES = 2_000  # a refresh that rewrote the edges of more files than this builds the fold whole
+
+
+def _patched(conn, g: CodeGraph, db_path) -> Fold | None:
+    """The fold of ``g`` from the last generation's saved fold, the copies regrouped only for the keys a
+    refresh can have moved: the keys of the symbols of the files whose edges it rewrote
+    (:mod:`lore.store.graph_delta`, a superset of the files it re-parsed), and the keys of the last fold's
+    groups that lost a member (a symbol gone, or in one of those files). Every other group keeps its
+    members, their places and its canonical copy, as a build from every symbol would. ``None`` when there
+    is nothing to start from (then the fold is built whole)."""
+    from ..store import graph_delta
+
+    ident, _, gen = g.stamp.rpartition(":")
+    try:
+        generation = int(gen)
+    except ValueError:
+        return None
+    files = graph_delta.load(conn, generation)
+    if files is None or len(files) > PATCH_FILES:
+        return None
+    prev = _hybrid_cache.load(db_path, fold_key(f"{ident}:{generation - 1}"), SavedFold, suffix=".fold")
+    if prev is None:
+        return None
+    touched = set(graph_delta.symbols_of_files(conn, files))
+    copies_old, heads_old = np.asarray(prev.copy_ids, dtype=np.int64), np.asarray(prev.head_ids, dtype=np.int64)
+    # a group of the last fold may have moved when a member is gone or in a file the refresh rewrote
+    touched_arr = np.fromiter(touched, dtype=np.int64, count=len(touched))
+    bad = np.zeros(len(copies_old), dtype=bool)
+    for ids in (copies_old, heads_old):
+        bad |= ~g.nodes.known(g.nodes.rows(ids), ids) | np.isin(ids, touched_arr)
+    redo_arr = np.unique(heads_old[bad])  # the heads of those groups
+    in_redo = np.isin(heads_old, redo_arr)
+    group_ids = np.concatenate([redo_arr, copies_old[in_redo]])
+    dirty = {int(m) for m in group_ids[g.nodes.known(g.nodes.rows(group_ids), group_ids)]}
+    keys = store_fold.keys_of(conn, sorted(touched | dirty))
+    rows = store_fold.same_key_symbols_of(conn, keys)
+    scopes = sorted({r[1] for r in rows if r[1] is not None})
+    canonical_id, also_at = fold_groups([r for r in rows if g.nodes.has(r[0])],
+                                        store_fold.overload_decorators_in(conn, scopes))
+    regrouped = np.fromiter(touched | dirty | {r[0] for r in rows}, dtype=np.int64)
+    keep = ~in_redo & ~np.isin(copies_old, regrouped) & ~np.isin(heads_old, regrouped)
+    canonical_id.update(zip(copies_old[keep].tolist(), heads_old[keep].tolist(), strict=True))
+    also_heads = np.asarray(prev.also_heads, dtype=np.int64)
+    kept_heads = np.flatnonzero(~np.isin(also_heads, redo_arr) & ~np.isin(also_heads, regrouped))
+    text, bounds = bytes(np.asarray(prev.also_text)), np.asarray(prev.also_bounds).tolist()
+    for i in kept_heads.tolist():
+        also_at[int(also_heads[i])] = text[bounds[i]:bounds[i + 1]].decode("utf-8").split("\0")
+    canon = np.arange(g.n, dtype=np.int64)
+    if canonical_id:
+        copies = np.fromiter(canonical_id, dtype=np.int64, count=len(canonical_id))
+        heads = np.fromiter(canonical_id.values(), dtype=np.int64, count=len(canonical_id))
+        canon[g.nodes.rows(copies)] = g.nodes.rows(heads)
+    copies_rows = np.flatnonzero(canon != np.arange(g.n))
+    return Fold(canon=canon, copies=copies_rows, also_at=dict(sorted(also_at.items())),
+                canonical_id=dict(sorted(canonical_id.items())))
+
+
 class SortedLookup:
     """A read-only ``{int: value}`` over sorted key arrays (what a saved fold maps back), with ``dict.get``'s
     signature: a lookup is a binary search, so a process that maps a saved fold never builds the dict.
@@ -267,6 +324,9 @@ def fold_for(conn, g: CodeGraph, *, db_path=None, save: bool = True) -> Fold:
         return got
 
     def build() -> Fold:
+        patched = _patched(conn, g, db_path) if db_path is not None and g.stamp else None
+        if patched is not None:
+            return patched
         return build_fold(g, store_fold.same_key_symbols(conn), store_fold.overload_decorators(conn))
 
     if db_path is not None and g.stamp:

@@ -51,9 +51,10 @@ def _stamp(root: Path, rel: str) -> list | None:
     return [st.st_size, st.st_mtime_ns]
 
 
-def read_languages(conn: sqlite3.Connection, root: Path, world, languages: list[str]) -> set[str]:
+def read_languages(conn: sqlite3.Connection, root: Path, world, languages: list[str], full: bool) -> set[int]:
     """Fill ``world.project_data`` for ``languages``, record the digests and inputs with the index, and
-    answer the languages whose project data differs from the last run's (all with data on a first run)."""
+    answer the files to resolve again on a refresh (not ``full``): those of each language whose project data
+    differs from the last run's (an index made before digests were kept: each language with data)."""
     data = _Touched(world.project_data)
     digests: dict[str, str] = {}
     for lang in languages:
@@ -67,7 +68,8 @@ def read_languages(conn: sqlite3.Connection, root: Path, world, languages: list[
     world.project_data = dict(data)
     old = store_project.project_digests(conn)
     store_project.set_project_state(conn, digests, {rel: _stamp(root, rel) for rel in inputs})
-    return {lang for lang in languages if digests.get(lang) != old.get(lang)}
+    changed = {lang for lang in languages if digests.get(lang) != old.get(lang)}
+    return {fid for fid, f in world.files.items() if f.language in changed} if changed and not full else set()
 
 
 def inputs_changed(conn: sqlite3.Connection, root: Path) -> bool:

@@ -35,11 +35,9 @@ import time
 from array import array
 from collections import Counter
 from contextlib import closing
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from types import ModuleType
 
-from .._ray import connect as ray_connect
 from .._ray import ray_module
 from ..errors import (
     IndexBusyError,
@@ -54,6 +52,8 @@ from ..store import db as store_db
 from ..store import graph_delta, read, write
 from ..store import parquet as edge_parquet
 from ..store.schema import INDEX_FORMAT
+from ._carried import finish as finish_carried
+from ._carried import start as start_carried
 from ._cpu import process_tree_cpu
 from ._edge_store import sync_edge_store
 from ._files import SCANNED_AT, files_to_parse
@@ -61,6 +61,7 @@ from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
 from ._flow_keep import shape as flow_shape
 from ._lock import WriterLock
+from ._options import Options as _Options
 from ._parse import Parsed, Progress, interface_items, parse_iter, parse_iter_ray
 from ._project import inputs_changed, read_languages
 from ._report import IndexReport
@@ -176,23 +177,6 @@ def index_repo(
     report.seconds["total"] = round(time.perf_counter() - t0, 3)
     report.seconds["cpu"] = round(process_tree_cpu() - c0, 3)
     return report
-
-
-@dataclass(frozen=True)
-class _Options:
-    """What changes where the work runs and what is written beside the store."""
-
-    executor: str = "local"
-    ray_address: str | None = None
-    edge_store: str | None = None  # None: keep the index's own
-
-    @property
-    def on_ray(self) -> bool:
-        return self.executor == "ray"
-
-    def ray(self) -> ModuleType:
-        """The connected :mod:`ray` module (connected on first use: an up-to-date index never starts Ray)."""
-        return ray_connect(self.ray_address, feature="--executor ray")
 
 
 def _index_locked(root_path: Path, db_path: Path, report: IndexReport, walked: WalkResult, max_file_size: int,
@@ -349,6 +333,7 @@ class _Ingest:
         self.next_sid = self.next_fid = 0
         self.fresh: dict[int, tuple[ParsedFile | bytes, list[int]]] = {}  # file id -> (records, symbol ids)
         self.old_items: set[tuple] = set()
+        self.gone: list[ParsedFile] | None = []  # old records of re-parsed and removed files (None: one was unreadable)
         self.new_items: set[tuple] = set()
         self.same_shape = True  # every changed file reads the same to the resolver (lore.index._flow_keep)
         self.added_modules: set[str] = set()
@@ -398,12 +383,14 @@ class _Ingest:
             if got is not None:
                 old_pf = decode(got[0])
                 self.old_items |= interface_items(old_pf)
+                self._gone(old_pf)
                 if self.same_shape:
                     new_pf = res.record if res.record is not None else decode(res.blob)
                     record = new_pf  # decoded once: kept for resolution below
                     self.same_shape = flow_shape(old_pf) == flow_shape(new_pf)
             else:
                 self.same_shape = False
+                self.gone = None
             occ: Counter = Counter()
             for sid, qn, kind in read.symbol_keys_of_file(conn, fid):
                 key = (qn, kind, occ[(qn, kind)])
@@ -457,10 +444,18 @@ class _Ingest:
             self.same_shape = False
         for fid in ids:
             got = read.record_blob(self.conn, fid)
-            if got is not None:
-                self.old_items |= interface_items(decode(got[0]))
+            if got is None:
+                self.gone = None
+                continue
+            old_pf = decode(got[0])
+            self.old_items |= interface_items(old_pf)
+            self._gone(old_pf)
         self.removed_modules.update(read.modules_of_files(self.conn, ids))
         write.delete_files(self.conn, ids)
+
+    def _gone(self, old_pf: ParsedFile) -> None:
+        if self.gone is not None:
+            self.gone.append(old_pf)
 
     def flush(self) -> None:
         if not self._pending:
@@ -494,27 +489,36 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
              for fid, path, lang, mod, msid in read.file_rows(conn)]
     world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
     world.root = str(root_path)
-    # config files read here, once: the world carries them; a language whose configuration changed is resolved again
-    reconfigured = read_languages(conn, root_path, world, sorted({f.language for f in files}))
-    kept = load_flow(conn) if not report.full and ing.same_shape and not reconfigured else None
+    # config files read once (the world carries them); the files of a language whose configuration changed
+    again = read_languages(conn, root_path, world, sorted({f.language for f in files}), report.full)
+    again |= start_carried(conn, world, ing.gone, ing.fresh, report.full)  # whole-project tallies, carried over
+    kept = load_flow(conn) if not report.full and ing.same_shape and not again else None
     if kept is not None:  # no changed file changed what resolution reads: the last run's solution holds
         world.adopt_flow(*kept)
     report.flow = "kept" if kept is not None else "solved"
-    digests = world.flow_digests()  # values that travel: solved over every file before any edge
+    # values that travel: solved over every file before any edge; a kept solution digests as the run that
+    # stored it did (the same solution over the same symbols), so the stored digests stand
+    digests = world.flow_digests() if kept is None else None
     if not report.full:
-        old_digests = json.loads(store_db.get_meta(conn, "flow_digests") or "{}")
-        flowed = {fid for fid in set(digests) | {int(k) for k in old_digests}
-                  if digests.get(fid) != old_digests.get(str(fid)) and fid in world.files}
-        resolve_set |= flowed  # a caller elsewhere now passes other values into their parameters
-        resolve_set |= {fid for fid, f in world.files.items() if f.language in reconfigured}
-        touched_names.update(s.name for s in symbols if s.file_id in flowed)  # and so their returns
+        flowed: set[int] = set()
+        if digests is not None:
+            old_digests = json.loads(store_db.get_meta(conn, "flow_digests") or "{}")
+            flowed = {fid for fid in set(digests) | {int(k) for k in old_digests}
+                      if digests.get(fid) != old_digests.get(str(fid)) and fid in world.files}
+        resolve_set |= flowed | again  # a caller elsewhere now passes other values into their parameters
+        if flowed:
+            touched_names.update(s.name for s in symbols if s.file_id in flowed)  # and so their returns
         if touched_names:
+            few = len(touched_names) <= 16  # a substring test first: splitting every file's names costs more
             for fid, names in read.ref_names(conn):
-                if fid not in resolve_set and not touched_names.isdisjoint(names.split()):
+                if fid in resolve_set or (few and not any(n in names for n in touched_names)):
+                    continue
+                if not touched_names.isdisjoint(names.split()):
                     resolve_set.add(fid)
         resolve_ids = sorted(resolve_set)
         write.delete_edges_of_files(conn, resolve_ids)
-    store_db.set_meta(conn, "flow_digests", json.dumps({str(k): v for k, v in sorted(digests.items())}))
+    if digests is not None:
+        store_db.set_meta(conn, "flow_digests", json.dumps({str(k): v for k, v in sorted(digests.items())}))
     if kept is None:
         save_flow(conn, world.flow_solution(), world.subclass_index())
     report.reresolved_files = len(resolve_ids)
@@ -550,6 +554,7 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     store_db.set_meta(conn, "index_format", str(INDEX_FORMAT))
     kind = opts.edge_store or edge_parquet.recorded(conn)
     stamp = store_db.index_stamp(conn)
+    finish_carried(conn, world, stamp)
     if kind == "parquet":  # the shards of this generation exist before the commit that publishes it
         edge_parquet.write_state(conn, db_path, stamp)
     edge_parquet.set_recorded(conn, kind)

@@ -10,6 +10,7 @@ lines that mark overloads; the choice of the copy that stands for all is made ab
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 # the key of a symbol: its qualified name, but a declaration file's module "x.d" (x.d.ts) read as "x"
@@ -53,3 +54,37 @@ def external_ids_under(conn: sqlite3.Connection, prefixes: tuple[str, ...]) -> l
         args += [len(p) + 1, p + "."]
     return [r[0] for r in conn.execute(
         f"SELECT id FROM symbols WHERE file_id IS NULL AND ({where}) ORDER BY id", args)]
+
+
+def keys_of(conn: sqlite3.Connection, ids: list[int]) -> set[str]:
+    """The keys (:data:`_KEYED`) of the symbols ``ids`` (a fold patched for a few changed files)."""
+    return {r[0] for r in conn.execute(
+        f"SELECT key FROM ({_KEYED} WHERE s.id IN (SELECT value FROM json_each(?)))", (json.dumps(sorted(ids)),))}
+
+
+def same_key_symbols_of(conn: sqlite3.Connection, keys: set[str]) -> list[tuple[int, int | None, str, int, int, str, str]]:
+    """:func:`same_key_symbols` restricted to ``keys``: read through the qualified-name index (a key is a
+    qualified name, or a ``.d.ts`` module's ``x.d.rest`` read as ``x.rest``), never the whole table."""
+    names: set[str] = set()
+    for key in keys:
+        names.add(key)
+        parts = key.split(".")
+        names.update(".".join(parts[:k] + ["d"] + parts[k:]) for k in range(1, len(parts)))
+    rows = conn.execute(
+        f"""SELECT id, parent_id, kind, start_line, end_line, path, key FROM ({_KEYED}
+            WHERE s.qualified_name IN (SELECT value FROM json_each(?)))
+            WHERE key IN (SELECT value FROM json_each(?)) ORDER BY key, id""",
+        (json.dumps(sorted(names)), json.dumps(sorted(keys)))).fetchall()
+    count: dict[str, int] = {}
+    for r in rows:
+        count[r[6]] = count.get(r[6], 0) + 1
+    return [r for r in rows if count[r[6]] > 1]
+
+
+def overload_decorators_in(conn: sqlite3.Connection, scopes: list[int]) -> list[tuple[int, int]]:
+    """:func:`overload_decorators` of the enclosing scopes ``scopes`` only (read through the caller index)."""
+    return conn.execute(
+        """SELECT caller_id, line FROM symbol_refs
+           WHERE caller_id IN (SELECT value FROM json_each(?)) AND kind = 'decorator'
+             AND (callee_name = 'overload' OR callee_name LIKE '%.overload')
+           ORDER BY caller_id, line""", (json.dumps(sorted(scopes)),)).fetchall()

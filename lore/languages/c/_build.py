@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 
 from .._rules import path_modules, record_of, world_cache
 from ._compdb import Flags, compdb, flags_for
 from ._ifexpr import DEFINED, UNKNOWN, evaluate
 from ._includes import _C_SOURCE_EXTS
+from ._macro_tally import MacroTally
 
 _NO_FLAGS = Flags()
 
@@ -178,21 +179,10 @@ def _unit_project_defines(world, given: frozenset[str]) -> frozenset[str]:
     return got
 
 
-def _conditional_defines(world) -> list[tuple[str, list[str]]]:
-    """The ``#define``s of included headers made in a branch that needs one of some flags: (name, those flags)."""
-
-    def build() -> list[tuple[str, list[str]]]:
-        included = _included_names(world)
-        out: list[tuple[str, list[str]]] = []
-        for fid, f in world.files.items():
-            if f.language in ("c", "cpp") and posixpath.basename(f.path) in included:
-                c = world.ctx(fid)
-                for e in c.pf.defines if c is not None else ():
-                    if " " in e and not e.startswith("="):
-                        out.append((e.split(" ", 1)[0], e.split()[2:]))
-        return out
-
-    return world_cache(world, "c-conditional-defines", build)
+def _conditional_defines(world) -> list[tuple[str, tuple[str, ...]]]:
+    """The ``#define``\\ s of included headers made in a branch that needs one of some flags: (name, those flags),
+    read from the project's tally (:mod:`._macro_tally`), which a refresh carries over: no file's context is built."""
+    return world_cache(world, "c-conditional-defines", lambda: sorted(_tally(world).conditional()))
 
 
 class _UnitMacros(Mapping):
@@ -301,53 +291,17 @@ def _unit_defines(world) -> frozenset[str]:
 
 
 def _project_values(world) -> dict[str, int]:
-    def build() -> dict[str, int]:
-        included = _included_names(world)
-        values: dict[str, set[int]] = {}
-        valued: dict[str, int] = {}
-        definers: dict[str, int] = {}
-        for fid, f in world.files.items():
-            c = world.ctx(fid) if f.language in ("c", "cpp") else None
-            if c is None:
-                continue
-            header = posixpath.basename(f.path) in included
-            for e in c.pf.defines:
-                if e.startswith("=val "):
-                    if header:
-                        _v, name, value = e.split(" ", 2)
-                        values.setdefault(name, set()).add(int(value))
-                        valued[name] = valued.get(name, 0) + 1
-                elif not e.startswith("="):
-                    name = e.split(" ", 1)[0]
-                    definers[name] = definers.get(name, 0) + 1
-        return {n: next(iter(vs)) for n, vs in values.items() if len(vs) == 1 and valued[n] == definers.get(n, 0)}
-
-    return world_cache(world, "c-project-values", build)
+    return _tally(world).project_values()
 
 
 def _kernel_options(world) -> frozenset[str]:
     """The ``CONFIG_`` options a kernel tree's ``include/generated/autoconf.h`` defines."""
-    out: set[str] = set()
-    for fid, f in world.files.items():
-        if f.path.endswith("include/generated/autoconf.h"):
-            c = world.ctx(fid)
-            out.update(e for e in (c.pf.defines if c is not None else ()) if not e.startswith("=") and " " not in e)
-    return frozenset(out)  # read once per resolution: _ProjectMacros is cached per world
+    return _tally(world).kernel_options()
 
 
 def _included_names(world) -> frozenset[str]:
     """The file names some ``#include`` of a C/C++ file names (``"x.h"``, ``<a/x.h>``: ``x.h``)."""
-
-    def build() -> frozenset[str]:
-        included: set[str] = set()
-        for fid, f in world.files.items():
-            if f.language in ("c", "cpp"):
-                c = world.ctx(fid)
-                if c is not None:
-                    included.update(posixpath.basename(i.module.strip('<>"')) for i in c.pf.imports)
-        return frozenset(included)
-
-    return world_cache(world, "c-included-names", build)
+    return _tally(world).included()
 
 
 def _configured(world) -> bool:
@@ -358,57 +312,44 @@ def _configured(world) -> bool:
         for f in world.files.values()))
 
 
-def _project_defines(world) -> frozenset[str]:
+def _project_defines(world) -> Container[str]:
     """Every macro name a C/C++ file of the repository ``#define``s where a default build reads it (a flag no file
     defines is undefined in a default build, which passes no ``-D``): not in a branch the build skips (``#ifdef
     _WIN32``), nor only in a branch that needs another flag nobody defines (``#ifdef LUA_USE_WINDOWS`` ``#define
     LUA_USE_C89``), nor in a file no ``#include`` names (``ltests.h``, included through ``-DLUA_USER_H=...``; a
-    source file's ``#define PNG_DEBUG 0`` is its own translation unit's, see :func:`_not_built`)."""
-
-    def build() -> frozenset[str]:
-        included = _included_names(world)
-        entries: list[str] = []
-        for fid, f in world.files.items():
-            if f.language in ("c", "cpp") and posixpath.basename(f.path) in included:
-                c = world.ctx(fid)
-                if c is not None:
-                    entries.extend(c.pf.defines)
-        entries = [e for e in entries if not e.startswith("=")]  # storage-class marks: _static_macros
-        out = {e for e in entries if " " not in e}
-        pending = [(e.split(" ", 1)[0], e.split()[2:]) for e in entries if " " in e]
-        while pending:  # defined in a branch that holds when one of its flags is defined: once one is
-            more = [name for name, needs in pending if name not in out and any(n in out for n in needs)]
-            if not more:
-                break
-            out.update(more)
-        return frozenset(out)
-
-    return world_cache(world, "c-project-defines", build)
+    source file's ``#define PNG_DEBUG 0`` is its own translation unit's, see :func:`_not_built`). Read name by
+    name from the project's tally (:mod:`._macro_tally`), which a refresh carries over from the last run."""
+    return _tally(world).project_defines()
 
 
 def _static_macros(world) -> frozenset[str]:
     """Macro names that expand to ``static`` (``#define MEM_STATIC static inline``, and macros whose value starts
     with one of those: ``HINT_INLINE`` -> ``FORCE_INLINE_TEMPLATE`` -> ``static``), in any C/C++ file."""
+    return _tally(world).static_macros()
 
-    def build() -> frozenset[str]:
-        out: set[str] = set()
-        alias: list[tuple[str, str]] = []
-        for fid, f in world.files.items():
-            if f.language in ("c", "cpp"):
-                c = world.ctx(fid)
-                for e in c.pf.defines if c is not None else ():
-                    if e.startswith("=static "):
-                        out.add(e[8:])
-                    elif e.startswith("=as "):
-                        name, word = e[4:].split(" ", 1)
-                        alias.append((name, word))
-        while True:
-            more = {name for name, word in alias if word in out and name not in out}
-            if not more:
-                return frozenset(out)
-            out |= more
 
-    return world_cache(world, "c-static-macros", build)
+def _tally(world) -> MacroTally:
+    """What every C/C++ file's ``#define``\\ s and ``#include``\\ s add up to: the one the indexer carried over
+    from the last run (:func:`adopt_tally`), else counted from every file's records (once per world)."""
+
+    def build() -> MacroTally:
+        return MacroTally.of(c.pf for fid, f in sorted(world.files.items()) if f.language in ("c", "cpp")
+                             and (c := world.ctx(fid)) is not None)
+
+    return world_cache(world, _TALLY, build)
+
+
+def adopt_tally(world, tally: MacroTally) -> None:
+    """Make ``tally`` the world's (the indexer's, carried over from the last run): ask before any rule runs."""
+    world_cache(world, _TALLY, lambda: tally)
+
+
+def tally_of(world) -> MacroTally:
+    """The world's tally (built now from every file if no rule needed it and none was adopted)."""
+    return _tally(world)
+
+
+_TALLY = "c-macro-tally"
 
 
 def _exported(world, sym) -> bool:

@@ -1,0 +1,59 @@
+"""Whole-project tallies a refresh carries over from the last run instead of reading every file again.
+
+The C/C++ rules ask what all files' ``#define``\\ s and ``#include``\\ s add up to
+(:mod:`lore.languages.c._macro_tally`). A fresh index counts them from every file's records; each later run
+starts from the tally saved with the last state, takes away the old records of the files it re-parsed or
+removed and adds their new ones (:func:`start`), and saves the result with the state it commits
+(:func:`finish`, in the same transaction). Without a tally saved for the current state (an index written
+by an older lore, an old record that could not be read) the rules count every file, as before.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ..languages.c import _build as c_build
+from ..languages.c import _macro_tally
+from ..parsers.records import ParsedFile, decode
+from ..store import db as store_db
+from ..store import derived_state
+from .resolve import World
+
+_C_FAMILY = ("c", "cpp")
+
+
+def start(conn: sqlite3.Connection, world: World, gone: list[ParsedFile] | None,
+          fresh: dict[int, tuple[ParsedFile | bytes, list[int]]], full: bool) -> set[int]:
+    """Before any rule runs: give ``world`` the last state's tally with ``gone`` (the old records of the
+    re-parsed and removed files; ``None``: not all known) taken away and the records of ``fresh`` added.
+
+    Returns the files to resolve again because what the rules read of the tally changed (a header's
+    ``#define`` a condition elsewhere reads): every C/C++ file then, since which definitions a flag hides
+    is not known without reading them all. Empty on a full build, and when the answers stayed the same."""
+    if full or not _has_c(world):
+        return set()
+    new = []
+    for fid, (record, _ids) in fresh.items():
+        f = world.files.get(fid)
+        if f is not None and f.language in _C_FAMILY:
+            new.append(decode(record) if isinstance(record, bytes) else record)
+    tally, changed = _macro_tally.carried(conn, store_db.index_stamp(conn), gone, new)
+    if tally is not None:
+        c_build.adopt_tally(world, tally)
+    elif gone is not None:  # no tally saved for this state: counted from every file, then compared
+        changed = _macro_tally.moved(c_build.tally_of(world), [pf for pf in gone if pf.language in _C_FAMILY], new)
+    if not changed:
+        return set()
+    return {fid for fid, f in world.files.items() if f.language in _C_FAMILY}
+
+
+def finish(conn: sqlite3.Connection, world: World, stamp: str) -> None:
+    """Save the world's tally as the state ``stamp``'s (counted now from every file if no rule needed it)."""
+    if not _has_c(world):
+        derived_state.drop(conn, _macro_tally.STATE_KEY)
+        return
+    _macro_tally.save(conn, stamp, c_build.tally_of(world))
+
+
+def _has_c(world: World) -> bool:
+    return any(f.language in _C_FAMILY for f in world.files.values())

@@ -63,6 +63,7 @@ from ._flow_keep import shape as flow_shape
 from ._lock import WriterLock
 from ._options import Options as _Options
 from ._parse import Parsed, Progress, interface_items, parse_iter, parse_iter_ray
+from ._project import inputs_changed, read_languages
 from ._report import IndexReport
 from .resolve import Edges, FileRow, SymRow, World
 from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel, resolve_ray
@@ -277,7 +278,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
         skipped_meta = json.dumps(report.skipped, sort_keys=True)  # `lore stats` shows the last run's skips
         # and `lore_status` names them (a few per reason)
         skipped_files = json.dumps({k: sorted(v)[:SKIPPED_PATHS_KEPT] for k, v in sorted(skipped_paths.items())})
-        if not ing.begun and not removed and not reset:
+        if not ing.begun and not removed and not reset and not inputs_changed(conn, root_path):
             if touched or rehashed or store_db.get_meta(conn, "skipped", "{}") != skipped_meta \
                     or store_db.get_meta(conn, "skipped_files", "{}") != skipped_files:
                 with store_db.write_transaction(conn, db_path):
@@ -488,9 +489,9 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
              for fid, path, lang, mod, msid in read.file_rows(conn)]
     world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
     world.root = str(root_path)
-    for lang in sorted({f.language for f in files}):  # config files read here, once: the world carries them
-        get_language(lang).rules.read_project(root_path, world.project_data)
-    again = start_carried(conn, world, ing.gone, ing.fresh, report.full)  # whole-project tallies, carried over
+    # config files read once (the world carries them); the files of a language whose configuration changed
+    again = read_languages(conn, root_path, world, sorted({f.language for f in files}), report.full)
+    again |= start_carried(conn, world, ing.gone, ing.fresh, report.full)  # whole-project tallies, carried over
     kept = load_flow(conn) if not report.full and ing.same_shape and not again else None
     if kept is not None:  # no changed file changed what resolution reads: the last run's solution holds
         world.adopt_flow(*kept)

@@ -86,11 +86,14 @@ class LanguageRules:
     # (``map(f, xs)`` calls ``f`` from the caller's point of view)
     callback_args: dict[str, tuple[int | str, ...]] = {}
 
-    def read_project(self, root, data: dict) -> None:
+    def read_project(self, root, data: dict, world=None) -> None:
         """Put into ``data`` what resolution reads from the repository's own files beside its sources
-        (TypeScript: the root tsconfig.json's ``paths``): called once by the indexer where it builds the
-        world, which carries ``data`` as ``world.project_data``, so resolution never touches the file
-        system (a Ray worker on another machine has no such folder). Languages without any: nothing."""
+        (TypeScript: the root tsconfig.json's ``paths``; C: ``compile_commands.json``): called once by the
+        indexer where it builds the world (``world``, its files and records), which carries ``data`` as
+        ``world.project_data``, so resolution never touches the file system (a Ray worker on another
+        machine has no such folder), and the index re-resolves a language's files when its part changed.
+        Add the repository-relative paths read (or looked for) to the set ``data["inputs"]``: a run
+        that parses nothing checks those. Languages without any: nothing."""
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         """The binding an import record creates in the importing file (``module`` is that file's module)."""

@@ -31,10 +31,10 @@ import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .._rules import path_modules, world_cache
+from .._rules import world_cache
 from ._ifexpr import DEFINED
 
-__all__ = ["CompDb", "Flags", "compdb", "flags_for", "load", "read_flags"]
+__all__ = ["CompDb", "Flags", "compdb", "flags_for", "load", "read_flags", "read_project"]
 
 LOCATIONS = ("compile_commands.json", "build/compile_commands.json")
 MAX_BYTES = 64 * 1024 * 1024  # a large tree's database is tens of MB
@@ -256,18 +256,61 @@ def _entry(e: object, root_real: str) -> tuple[str, Flags] | None:
     return rel, read_flags(args, directory, root_real)
 
 
-def compdb(world) -> CompDb | None:
-    """The database of the world's repository (read once per resolution), or ``None``."""
-    def build() -> CompDb | None:
-        root = getattr(world, "root", None)
-        db = load(root) if root else None
-        if db is not None and db.files and not any(p in path_modules(world) for p in db.files):
-            _log.warning("lore: %s names no file of the repository (written for another checkout?); C/C++ files "
-                         "are read without it", db.path)
-            return None
-        return db if db is not None and db.files else None
+PROJECT_KEY = "c.compdb"  # world.project_data's key: what :func:`read_project` read, or None
 
-    return world_cache(world, "c-compdb", build)
+
+def read_project(root: str, data: dict, world) -> None:
+    """Read the database and the headers it makes the units read (generated ``-I`` headers, ``-include``)
+    once, into ``data`` (``world.project_data``): resolution reads them from there, never from the file
+    system, so a world resolved on another machine (Ray) gives the same edges, and the index can tell when
+    they changed (:mod:`lore.index._project`). ``data["inputs"]`` gets the files this read looked at."""
+    if PROJECT_KEY in data:
+        return
+    data[PROJECT_KEY] = None
+    inputs = data.setdefault("inputs", set())
+    configured = configured_path(root)
+    inputs.update((".lore/config.toml", "pyproject.toml") + ((configured,) if configured else LOCATIONS))
+    db = load(root)
+    if db is None or not db.files:
+        return
+    paths = {f.path for f in world.files.values()}
+    if not any(p in paths for p in db.files):
+        _log.warning("lore: %s names no file of the repository (written for another checkout?); C/C++ files "
+                     "are read without it", db.path)
+        return
+    root_real = os.path.realpath(root)
+    specs = sorted(_specs_read(world))
+    generated: dict[str, dict[str, object]] = {}
+    forced: dict[str, dict[str, object]] = {}
+    for flags in db.files.values():
+        for folder in flags.includes:
+            if folder in generated:
+                continue
+            got = generated[folder] = {}
+            for spec in specs:
+                rel = posixpath.normpath(f"{folder}/{spec}" if folder else spec)
+                if rel.startswith("../") or rel in paths:
+                    continue
+                inputs.add(rel)  # looked for: one the build writes later changes the units that find it
+                header = _read_regular(os.path.join(root, rel), root_real, MAX_HEADER_BYTES)
+                if header is not None:
+                    got.update(header_defines(header))
+        for rel in flags.forced:
+            if rel not in forced:
+                inputs.add(rel)
+                header = _read_regular(os.path.join(root, rel), root_real, MAX_HEADER_BYTES)
+                forced[rel] = header_defines(header) if header is not None else {}
+    data[PROJECT_KEY] = {"db": db, "generated": generated, "forced": forced}
+
+
+def _project(world) -> dict | None:
+    return getattr(world, "project_data", {}).get(PROJECT_KEY)
+
+
+def compdb(world) -> CompDb | None:
+    """The database of the world's repository, as :func:`read_project` read it, or ``None``."""
+    got = _project(world)
+    return got["db"] if got is not None else None
 
 
 def header_defines(data: bytes) -> dict[str, object]:
@@ -306,47 +349,27 @@ def header_defines(data: bytes) -> dict[str, object]:
 def _generated(world, folder: str) -> dict[str, object]:
     """The defines of the headers a build generated into the repository folder ``folder`` (an ``-I`` folder):
     the files an ``#include`` of the project names there that are on disk but not indexed."""
-    cache: dict[str, dict[str, object]] = world_cache(world, "c-compdb-generated", dict)
-    got = cache.get(folder)
-    if got is None:
-        got = cache[folder] = {}
-        root = world.root
-        root_real = os.path.realpath(root)
-        paths = path_modules(world)
-        for spec in sorted(_included_specs(world)):
-            rel = posixpath.normpath(f"{folder}/{spec}" if folder else spec)
-            if rel.startswith("../") or rel in paths:
-                continue
-            data = _read_regular(os.path.join(root, rel), root_real, MAX_HEADER_BYTES)
-            if data is not None:
-                got.update(header_defines(data))
-    return got
+    got = _project(world)
+    return got["generated"].get(folder, {}) if got is not None else {}
 
 
 def _forced(world, rel: str) -> dict[str, object]:
     """The unconditional ``#define``s of a header a command reads first (``-include``/``-imacros``)."""
-    cache = world_cache(world, "c-compdb-forced", dict)
-    got = cache.get(rel)
-    if got is None:
-        data = _read_regular(os.path.join(world.root, rel), os.path.realpath(world.root), MAX_HEADER_BYTES)
-        got = cache[rel] = header_defines(data) if data is not None else {}
-    return got
+    got = _project(world)
+    return got["forced"].get(rel, {}) if got is not None else {}
 
 
-def _included_specs(world) -> frozenset[str]:
-    """What the ``#include``s of the project's C/C++ files name (``config.h``, ``event2/event-config.h``)."""
-
-    def build() -> frozenset[str]:
-        out: set[str] = set()
-        for fid, f in world.files.items():
-            if f.language in ("c", "cpp"):
-                c = world.ctx(fid)
-                for i in c.pf.imports if c is not None else ():
-                    if not i.module.startswith("namespace "):
-                        out.add(i.module.strip('<>"'))
-        return frozenset(out)
-
-    return world_cache(world, "c-included-specs", build)
+def _specs_read(world) -> set[str]:
+    """What the ``#include``s of the project's C/C++ files name, read from their records without keeping
+    a file context (the indexer's world stays as small as before)."""
+    out: set[str] = set()
+    for fid, f in sorted(world.files.items()):
+        if f.language in ("c", "cpp"):
+            loaded = world._load_records(fid)
+            for i in loaded[0].imports if loaded is not None else ():
+                if not i.module.startswith("namespace "):
+                    out.add(i.module.strip('<>"'))
+    return out
 
 
 def flags_for(world, path: str) -> Flags | None:

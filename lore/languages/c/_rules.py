@@ -22,6 +22,7 @@ from .._rules import (
     world_cache,
 )
 from ._build import _exported, _not_built, _skipped
+from ._compdb import read_project as _read_compdb
 from ._includes import _C_SOURCE_EXTS, _c_sources, _include_suffix, _on_search_path, _shadowed
 from ._overloads import (
     _best_by_arguments,
@@ -79,6 +80,11 @@ class CRules(CachedRules):
     languages = ("c", "cpp")
     family = ("c", "cpp")
     implicit_receivers = {"this": "inst"}
+
+    def read_project(self, root, data: dict, world=None) -> None:
+        """``compile_commands.json`` and the headers it makes units read, once (:mod:`._compdb`)."""
+        if world is not None:
+            _read_compdb(str(root), data, world)
     class_scopes_visible_to_methods = True
     constructor_names = ("<init>",)  # as Java: named like the class, a constructor would shadow it
     detached_methods = True

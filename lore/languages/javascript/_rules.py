@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ...parsers.records import Import
 from .._rules import CachedRules, ImportBinding, module_of_path, record_of, world_cache
-from ._config import nearest_config
+from ._config import CONFIG_NAMES, nearest_config
 from ._nodes import JS_GLOBALS as _JS_GLOBALS
 from ._parser import GETTER
 from ._returns import RETURN
@@ -202,10 +202,11 @@ class JavaScriptRules(CachedRules):
             return None
         return world.member(value, want, "import", depth + 1)
 
-    def read_project(self, root, data: dict) -> None:
+    def read_project(self, root, data: dict, world=None) -> None:
         """The root tsconfig.json's (or jsconfig.json's) ``baseUrl`` and ``paths``, read once for JavaScript,
         TypeScript and TSX alike (:mod:`._config`)."""
         if _TSCONFIG not in data:
+            data.setdefault("inputs", set()).update(CONFIG_NAMES)
             data[_TSCONFIG] = nearest_config(Path(root), "", {})
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:

@@ -14,9 +14,9 @@ run from it (:func:`carried`); without a saved tally of the current state it is 
 
 from __future__ import annotations
 
+import hashlib
 import marshal
 import posixpath
-import uuid
 from array import array
 from collections.abc import Iterable, Iterator
 
@@ -272,7 +272,7 @@ class _Plain:
                 yield name
 
     def compact(self) -> None:
-        """Pack the overlay into the sorted part (a new ``token``)."""
+        """Pack the overlay into the sorted part (a new ``token``, the digest of the packed bytes)."""
         full: dict[str, dict[str, int]] = {}
         code, base_names, multi0 = self.code, self.base_names, self.multi
         for i, name in enumerate(self.text.split("\n")[:-1] if self.text else ()):
@@ -305,7 +305,8 @@ class _Plain:
         self.text = "\n".join(text) + "\n" if text else ""
         self.starts, self.code, self.multi, self.overlay = starts, code, multi, {}
         self.base_names = list(index)
-        self.token = uuid.uuid4().hex
+        # named by its content: the same files give the same index, byte for byte, on any executor
+        self.token = hashlib.blake2b(self.packed_bytes(), digest_size=16).hexdigest()
 
     def packed_bytes(self) -> bytes:  # 32-bit offsets and codes: 4 bytes a name fewer than 64-bit ones
         return marshal.dumps((self.text, self.starts.tobytes(), self.code.tobytes(), self.base_names, self.multi))

@@ -32,7 +32,6 @@ import json
 import os
 import sqlite3
 import time
-from array import array
 from collections import Counter
 from contextlib import closing
 from dataclasses import dataclass, replace
@@ -42,13 +41,11 @@ from types import ModuleType
 from .._ray import connect as ray_connect
 from .._ray import ray_module
 from ..errors import (
-    IndexBusyError,
     IndexWriteError,
     InvalidArgumentError,
     UnknownAlgorithmError,
 )
 from ..languages import get as get_language
-from ..parsers.records import ParsedFile, decode
 from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import graph_delta, read, write
@@ -59,16 +56,15 @@ from ._edge_store import sync_edge_store
 from ._files import SCANNED_AT, files_to_parse
 from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
-from ._flow_keep import shape as flow_shape
+from ._ingest import Ingest
 from ._lock import WriterLock
-from ._parse import Parsed, Progress, interface_items, parse_iter, parse_iter_ray
+from ._parse import Progress, parse_iter, parse_iter_ray
 from ._report import IndexReport
 from .resolve import Edges, FileRow, SymRow, World
 from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel, resolve_ray
-from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, WalkResult, escape_name, is_test_path, walk
+from .walk import DEFAULT_MAX_FILE_SIZE, WalkResult, escape_name, walk
 
 SKIPPED_PATHS_KEPT = 20  # skipped paths the index names per reason (the report counts them all)
-FLUSH_EVERY = 256  # files per batch of inserts while the workers parse
 EXECUTORS = ("local", "ray")  # local: process pools on this machine; ray: tasks and actors on a Ray cluster
 EDGE_STORES = edge_parquet.EDGE_STORES
 
@@ -257,7 +253,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     want_items = not report.full
     jobs = [(f.path, f.abspath, f.language, namers[f.language](f.path), want_items, max_file_size)
             for f in todo]
-    ing = _Ingest(conn, db_path, report, existing, reset)
+    ing = Ingest(conn, db_path, report, existing, reset)
     # (Ray actors unpickle their world: compressed blobs travel smaller than decoded records)
     ing.decode_now = (not opts.on_ray and len(jobs) >= 2 * MIN_FILES_PER_WORKER
                       and (workers or os.cpu_count() or 1) > 1)
@@ -336,146 +332,7 @@ def _counts(conn: sqlite3.Connection, report: IndexReport) -> None:
     report.edges = {tb: read.table_count(conn, tb) for tb in ("symbol_refs", "type_refs", "file_imports", "symbol_relationships")}
 
 
-class _Ingest:
-    """Writes parsed files into the store, batched, inside the indexer's one transaction (begun lazily,
-    so a run that finds nothing to change writes nothing)."""
-
-    def __init__(self, conn: sqlite3.Connection, db_path: Path, report: IndexReport, existing: dict,
-                 reset: bool) -> None:
-        self.conn, self.db_path, self.report, self.existing, self.reset = conn, db_path, report, existing, reset
-        self.begun = False
-        self.decode_now = False
-        self.next_sid = self.next_fid = 0
-        self.fresh: dict[int, tuple[ParsedFile | bytes, list[int]]] = {}  # file id -> (records, symbol ids)
-        self.old_items: set[tuple] = set()
-        self.new_items: set[tuple] = set()
-        self.same_shape = True  # every changed file reads the same to the resolver (lore.index._flow_keep)
-        self.added_modules: set[str] = set()
-        self.removed_modules: set[str] = set()
-        self.changed_ids: list[int] = []
-        self._files: list[tuple] = []
-        self._syms: list[tuple] = []
-        self._fts: list[tuple] = []
-        self._file_fts: list[tuple] = []
-        self._records: list[tuple] = []
-        self._pending = 0
-
-    def begin(self) -> None:
-        if self.begun:
-            return
-        conn = self.conn
-        if self.reset:
-            store_db.set_foreign_keys(conn, False)  # DROP TABLE would otherwise delete row by row
-        try:
-            store_db.begin_immediate(conn)
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise IndexBusyError(str(self.db_path)) from exc
-            raise
-        self.begun = True
-        if self.reset:
-            store_db.reset_schema(conn)
-        if self.report.full:
-            store_db.drop_core_indexes(conn)  # bulk load first, index after
-        self.next_sid = read.max_symbol_id(conn) + 1
-        self.next_fid = read.max_file_id(conn) + 1
-        self.generation = store_db.generation(conn) + 1
-
-    def add(self, f: SourceFile, res: Parsed) -> None:
-        self.begin()
-        conn = self.conn
-        old = self.existing.get(f.path)
-        is_test = int(is_test_path(f.path))
-        row = (f.path, f.language, res.module, res.hash, f.size, f.mtime_ns, res.lines, res.syntax_errors, is_test,
-               self.generation)
-        reuse: dict[tuple[str, str, int], int] = {}
-        record: ParsedFile | bytes | None = res.record
-        if old is not None:
-            fid = old[0]
-            self.flush()  # the file's old rows go before its new ones are inserted
-            got = read.record_blob(conn, fid)
-            if got is not None:
-                old_pf = decode(got[0])
-                self.old_items |= interface_items(old_pf)
-                if self.same_shape:
-                    new_pf = res.record if res.record is not None else decode(res.blob)
-                    record = new_pf  # decoded once: kept for resolution below
-                    self.same_shape = flow_shape(old_pf) == flow_shape(new_pf)
-            else:
-                self.same_shape = False
-            occ: Counter = Counter()
-            for sid, qn, kind in read.symbol_keys_of_file(conn, fid):
-                key = (qn, kind, occ[(qn, kind)])
-                occ[(qn, kind)] += 1
-                reuse[key] = sid
-            # the edges that start in its old symbols go with them (a symbol that is not reused would
-            # otherwise leave rows whose caller no longer exists); the file is re-resolved anyway
-            write.delete_edges_of_files(conn, [fid])
-            write.delete_symbols_of_file(conn, fid)
-            write.delete_file_fts(conn, fid)
-            write.upsert_file(conn, row, fid)
-            self.changed_ids.append(fid)
-        else:
-            fid = self.next_fid
-            self.next_fid += 1
-            self._files.append((fid, *row))
-            self.added_modules.add(res.module)
-            self.same_shape = False
-        ids: list[int] = []
-        occ2: Counter = Counter()
-        for t in res.syms:
-            key = (t[1], t[2], occ2[(t[1], t[2])])
-            occ2[(t[1], t[2])] += 1
-            sid = reuse.get(key)
-            if sid is None:
-                sid = self.next_sid
-                self.next_sid += 1
-            ids.append(sid)
-        syms, fts = self._syms, self._fts
-        for i, t in enumerate(res.syms):
-            parent = ids[t[3]] if t[3] is not None else None
-            syms.append((ids[i], fid, t[0], t[1], t[2], parent, *t[4:], is_test))
-            fts.append((ids[i], *res.fts[i]))
-        self._file_fts.append((fid, *res.file_fts))
-        self._records.append((fid, res.blob, array("q", ids).tobytes(), res.ref_names))
-        # records of fresh files: decoded here, while the workers parse, when forked resolver workers will
-        # inherit them (each would otherwise decode most files again); decoded on first use otherwise
-        if record is None:
-            record = decode(res.blob) if self.decode_now else res.blob
-        self.fresh[fid] = (record, ids)
-        if res.items is not None:
-            self.new_items |= res.items
-        self._pending += 1
-        if self._pending >= FLUSH_EVERY:
-            self.flush()
-
-    def remove(self, paths: list[str]) -> None:
-        """Delete the rows of files that are gone (or became unreadable / binary)."""
-        ids = [self.existing[p][0] for p in paths]
-        if ids:
-            self.same_shape = False
-        for fid in ids:
-            got = read.record_blob(self.conn, fid)
-            if got is not None:
-                self.old_items |= interface_items(decode(got[0]))
-        self.removed_modules.update(read.modules_of_files(self.conn, ids))
-        write.delete_files(self.conn, ids)
-
-    def flush(self) -> None:
-        if not self._pending:
-            return
-        conn = self.conn
-        write.insert_files(conn, self._files)
-        write.insert_symbols(conn, self._syms)
-        write.insert_symbol_fts(conn, self._fts)
-        write.insert_file_fts(conn, self._file_fts)
-        write.put_records(conn, self._records)
-        for batch in (self._files, self._syms, self._fts, self._file_fts, self._records):
-            batch.clear()
-        self._pending = 0
-
-
-def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path, db_path: Path,
+def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, db_path: Path,
                         report: IndexReport, workers: int | None, progress: Progress | None, opts: _Options) -> None:
     t = time.perf_counter()
     if report.full:

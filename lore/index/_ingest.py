@@ -35,7 +35,9 @@ class Ingest:
         self.begun = False
         self.decode_now = False
         self.next_sid = self.next_fid = 0
-        self.fresh: dict[int, tuple[ParsedFile | bytes, list[int]]] = {}  # file id -> (records, symbol ids)
+        # file id -> (records, symbol ids): decoded, or compressed with the ids as an int64 array
+        self.fresh: dict[int, tuple[ParsedFile | bytes, list[int] | array]] = {}
+        self._held = 0  # bytes of the compressed ones
         self.old_items: set[tuple] = set()
         self.new_items: set[tuple] = set()
         self.same_shape = True  # every changed file reads the same to the resolver (lore.index._flow_keep)
@@ -131,12 +133,20 @@ class Ingest:
         # inherit them (each would otherwise decode most files again); decoded on first use otherwise
         if record is None:
             record = decode(res.blob) if self.decode_now else res.blob
-        self.fresh[fid] = (record, ids)
+        if isinstance(record, bytes):  # compressed: what the budget leaves no room for decoded (lore.index._memory)
+            self._held += len(record) + 8 * len(ids)
+            self.fresh[fid] = (record, array("q", ids))
+        else:
+            self.fresh[fid] = (record, ids)
         if res.items is not None:
             self.new_items |= res.items
         self._pending += 1
         if self._pending >= FLUSH_EVERY:
             self.flush()
+
+    def held_bytes(self) -> int:
+        """Bytes of the compressed records held for resolution (decoded ones are counted with the contexts)."""
+        return self._held
 
     def remove(self, paths: list[str]) -> None:
         """Delete the rows of files that are gone (or became unreadable / binary)."""

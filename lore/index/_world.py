@@ -9,7 +9,7 @@ external symbols made on the way) and the guard that keeps memoized steps order-
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ MAX_AMBIGUOUS = 4  # more candidates than this: unresolved (the name says too li
 MAX_DEPTH = 12  # nested lookups between two memoized steps (module member, MRO, class member, ...)
 MAX_NEST = 48  # memoized steps in progress at once (each restarts the depth count)
 _NO_CYCLE = 1 << 30
+_ABSENT = object()  # not a context, not None: a file whose context is not built (WorldCore.ctx)
 CALLABLE_KINDS = frozenset({"function", "method", "class", "struct", "interface", "trait", "enum"})
 TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type_alias"})
 
@@ -111,6 +112,9 @@ class FileCtx:
     def __init__(self, frow: FileRow, pf: ParsedFile, ids: list[int], rules: LanguageRules,
                  skipped: Callable[[str], bool] | None = None) -> None:
         self.frow, self.pf, self.ids, self.rules = frow, pf, ids, rules
+        # what the context weighs, in record items (World.bound_contexts counts them)
+        self.items = (len(pf.symbols) + len(pf.calls) + len(pf.type_refs) + len(pf.imports) + len(pf.bindings)
+                      + len(pf.relations) + 1)
         self.local_of = {sid: i for i, sid in enumerate(ids)}
         n = len(pf.symbols)
         self.stars: list[list[ImportBinding]] = [[] for _ in range(n)]
@@ -222,7 +226,12 @@ class WorldCore:
                 self.namespaces.add(".".join(parts[:k]))
         self._load_records = load_records
         self.root: str | None = None  # the repository's folder, for config files a language reads (tsconfig.json)
-        self._ctx: dict[int, FileCtx | None] = {}
+        self._ctx: dict[int, FileCtx | None] = {}  # an OrderedDict once bounded (least recently read first)
+        self._ctx_cap: int | None = None  # record items the contexts may hold (bound_contexts)
+        self._ctx_items = 0
+        # call sites and type mentions of every file whose context was ever built, evicted or not: how
+        # the resolver cuts its chunks (resolve_pool._chunks), the same whatever the bound evicted
+        self.work_seen: dict[int, int] = {}
         self.new_externals: list[tuple[int, str, str]] = []
         self.next_id = next_id
         self._mro: dict[int, list[Value]] = {}
@@ -350,25 +359,78 @@ class WorldCore:
 
     # -- lazy per-file context -----------------------------------------------------------------
     def ctx(self, file_id: int | None) -> FileCtx | None:
+        """The scope tables of a file (``None``: not in the index, or no records), built on first read.
+
+        With a bound (:meth:`bound_contexts`) the least recently read contexts are dropped once their
+        records hold more items than the bound, and built again from the records when read again:
+        everything a context holds is derived from its file's records alone, and the memoized steps of
+        the world are keyed by ids, never by a context, so a rebuilt context answers as the first did."""
+        got = self._ctx.get(file_id, _ABSENT)  # type: ignore[arg-type]
+        if got is not _ABSENT:
+            if self._ctx_cap is not None:
+                self._ctx.move_to_end(file_id)  # type: ignore[attr-defined]
+            return got  # type: ignore[return-value]
         if file_id is None:
             return None
-        if file_id not in self._ctx:
-            frow = self.files.get(file_id)
-            loaded = self._load_records(file_id) if frow is not None else None
-            if loaded is None or frow is None:
-                self._ctx[file_id] = None
-            else:
-                pf, ids = loaded
-                self._ctx[file_id] = FileCtx(frow, pf, ids, (r := rules_for(frow.language)),
-                                             lambda cond: r.skipped_branch(self, cond))
-        return self._ctx[file_id]
+        frow = self.files.get(file_id)
+        loaded = self._load_records(file_id) if frow is not None else None
+        if loaded is None or frow is None:
+            self._ctx[file_id] = None
+            return None
+        pf, ids = loaded
+        r = rules_for(frow.language)
+        c = FileCtx(frow, pf, ids, r, lambda cond: r.skipped_branch(self, cond))
+        self._ctx[file_id] = c
+        self.work_seen[file_id] = len(pf.calls) + len(pf.type_refs)
+        if self._ctx_cap is not None:
+            self._ctx_items += c.items
+            if self._ctx_items > self._ctx_cap:
+                self._evict_contexts()
+        return c
 
     def preload(self, file_id: int, pf: ParsedFile, ids: list[int]) -> FileCtx:
         frow = self.files[file_id]
         r = rules_for(frow.language)
         c = FileCtx(frow, pf, ids, r, lambda cond: r.skipped_branch(self, cond))
+        old = self._ctx.get(file_id)
         self._ctx[file_id] = c
+        self.work_seen[file_id] = len(pf.calls) + len(pf.type_refs)
+        if self._ctx_cap is not None:
+            self._ctx_items += c.items - (old.items if old is not None else 0)
+            self._ctx.move_to_end(file_id)  # type: ignore[attr-defined]
         return c
+
+    def bound_contexts(self, items: int | None) -> None:
+        """Keep file contexts whose records hold at most ``items`` record items (symbols, calls, type
+        mentions, imports, bindings) at once, least recently read dropped first; ``None``: keep all."""
+        if items is None:
+            self._ctx, self._ctx_cap, self._ctx_items = dict(self._ctx), None, 0
+            return
+        self._ctx = OrderedDict(self._ctx)
+        self._ctx_cap = items
+        self._ctx_items = sum(c.items for c in self._ctx.values() if c is not None)
+        if self._ctx_items > items:
+            self._evict_contexts()
+
+    @property
+    def contexts_bounded(self) -> bool:
+        """Whether :meth:`bound_contexts` set a bound."""
+        return self._ctx_cap is not None
+
+    def drop_contexts(self) -> None:
+        """Forget every file context (built again from the records when read)."""
+        self._ctx.clear()
+        self._ctx_items = 0
+        self._paths = (None, {}, {}, {})
+
+    def _evict_contexts(self) -> None:
+        ctxs = self._ctx
+        cap = self._ctx_cap
+        assert cap is not None
+        while self._ctx_items > cap and len(ctxs) > 1:
+            _fid, old = ctxs.popitem(last=False)  # type: ignore[call-arg]
+            if old is not None:
+                self._ctx_items -= old.items
 
     def _rules_of(self, sym_id: int) -> LanguageRules:
         srow = self.syms.get(sym_id)

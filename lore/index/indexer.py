@@ -36,6 +36,7 @@ from collections import Counter
 from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
+from sys import intern
 from types import ModuleType
 
 from .._ray import connect as ray_connect
@@ -58,6 +59,8 @@ from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
 from ._ingest import Ingest
 from ._lock import WriterLock
+from ._memory import budget as memory_budget
+from ._memory import ctx_capacity, decode_fits, give_back
 from ._parse import Progress, parse_iter, parse_iter_ray
 from ._report import IndexReport
 from .resolve import Edges, FileRow, SymRow, World
@@ -84,6 +87,7 @@ def index_repo(
     include: tuple[str, ...] | list[str] = (),
     gitignore: bool = True,
     exclude_sources: tuple[str, ...] | list[str] | None = None,
+    memory: str | int | None = None,
 ) -> IndexReport:
     """Index (or refresh the index of) the repository at ``root``.
 
@@ -111,6 +115,10 @@ def index_repo(
         ``sqlite`` stops doing so; default: what the index already does (``sqlite`` for a new one).
     include, gitignore, exclude_sources : see :func:`lore.index.walk.walk`. A walk that finds no file
         leaves the index as it was; ``report.nothing_indexed`` says why, ``report.excluded`` counts by rule.
+    memory : str or int, optional
+        What the indexer may hold at once, in bytes or as ``3G`` / ``512M`` (default: half of this
+        machine's memory, or of the container's cgroup limit); respected by batching, the index written
+        is the same whatever it is (:mod:`lore.index._memory`).
 
     An index of another schema version is rebuilt; a file at ``db`` that is not a lore index raises
     :class:`~lore.errors.NotAnIndexError` and is left untouched.
@@ -140,6 +148,7 @@ def index_repo(
         raise UnknownAlgorithmError(str(edge_store), EDGE_STORES, what="edge store")
     if edge_store == "parquet":
         edge_parquet.pyarrow_modules("--edge-store parquet")  # a missing extra fails before any work
+    limit = memory_budget(memory)  # a bad size fails before any work
     db_path = Path(db) if db is not None else store_db.default_db_path(root_path)
     report = IndexReport(root=str(root_path), db=str(db_path), generation=0, full=False)
     report.rebuilt_reason = store_db.set_aside_damaged(db_path) if rebuild else ""  # --rebuild replaces a damaged one
@@ -159,7 +168,7 @@ def index_repo(
                     report.generation = store_db.generation(conn)
             return report
         _index_locked(root_path, db_path, report, walked, max_file_size, workers, rebuild, progress,
-                      _Options(executor, ray_address, edge_store))
+                      _Options(executor, ray_address, edge_store, limit))
     except sqlite3.OperationalError as exc:  # disk full, read-only file system, I/O error: nothing committed
         if not store_db.is_storage_failure(exc):
             raise
@@ -180,6 +189,7 @@ class _Options:
     executor: str = "local"
     ray_address: str | None = None
     edge_store: str | None = None  # None: keep the index's own
+    memory: int | None = None  # bytes the run may hold at once (lore.index._memory); None: unbounded
 
     @property
     def on_ray(self) -> bool:
@@ -256,7 +266,8 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     ing = Ingest(conn, db_path, report, existing, reset)
     # (Ray actors unpickle their world: compressed blobs travel smaller than decoded records)
     ing.decode_now = (not opts.on_ray and len(jobs) >= 2 * MIN_FILES_PER_WORKER
-                      and (workers or os.cpu_count() or 1) > 1)
+                      and (workers or os.cpu_count() or 1) > 1
+                      and decode_fits(sum(f.size for f in todo), opts.memory))  # else kept compressed
     touched: list[tuple[int, int, int]] = []
     changed: list[str] = []
     added: list[str] = []
@@ -345,11 +356,14 @@ def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, 
         for mod in ing.added_modules | ing.removed_modules:
             touched_names.update(mod.split("."))
         resolve_set = set(ing.fresh)
-    symbols = [SymRow(*r) for r in read.symbol_rows_for_world(conn)]
+    # names and kinds repeat (a prototype and its definition, a million "function"s): one string each
+    symbols = [SymRow(sid, fid, intern(name), qname, intern(kind), parent)
+               for sid, fid, name, qname, kind, parent in read.symbol_rows_for_world(conn)]
     files = [FileRow(fid, path, lang, mod, msid, get_language(lang).is_package(path))
              for fid, path, lang, mod, msid in read.file_rows(conn)]
     world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
     world.root = str(root_path)
+    world.bound_contexts(ctx_capacity(opts.memory, len(symbols), len(files), ing.held_bytes()))
     kept = load_flow(conn) if not report.full and ing.same_shape else None
     if kept is not None:  # no changed file changed what resolution reads: the last run's solution holds
         world.adopt_flow(*kept)
@@ -385,6 +399,9 @@ def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, 
     write.insert_externals(conn, world.new_externals)
     if remap:
         write.remap_targets(conn, remap, lowest)
+    del world, symbols, files  # the world is rebuilt by every run: give its memory back before the indexes are built
+    ing.fresh.clear()
+    give_back()
     report.seconds["resolve"] = round(time.perf_counter() - t, 3)
     t = time.perf_counter()
     store_db.ensure_indexes(conn)  # after the bulk load of a full build; a no-op on a refresh

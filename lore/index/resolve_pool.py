@@ -30,6 +30,7 @@ from types import ModuleType
 
 from ..parsers.records import ParsedFile, decode
 from ..store import read
+from ._memory import give_back
 from ._workers import die_with_parent
 from .resolve import Edges, World, resolve_files
 
@@ -42,14 +43,17 @@ ID_STRIDE = 1 << 36  # provisional external ids of worker k start at base + (k +
 class RecordLoader:
     """Records of a file: freshly parsed ones from memory (decoded on first use), the others from the store."""
 
-    def __init__(self, fresh: dict[int, tuple[ParsedFile | bytes, list[int]]], conn: sqlite3.Connection | None) -> None:
+    def __init__(self, fresh: dict[int, tuple[ParsedFile | bytes, list[int] | array]],
+                 conn: sqlite3.Connection | None) -> None:
         self.fresh, self.conn = fresh, conn
 
     def __call__(self, file_id: int) -> tuple[ParsedFile, list[int]] | None:
         got = self.fresh.get(file_id)
         if got is not None:
             pf, ids = got
-            return (decode(pf) if isinstance(pf, bytes) else pf), ids
+            if isinstance(pf, bytes):
+                return decode(pf), (ids.tolist() if isinstance(ids, array) else ids)
+            return pf, ids  # type: ignore[return-value]
         if self.conn is None:
             return None
         row = read.record_blob(self.conn, file_id)
@@ -88,11 +92,8 @@ def _chunks(file_ids: list[int], n_chunks: int, world: World) -> list[list[int]]
     """At most ``n_chunks`` contiguous runs of files (a package stays together: a chunk then needs fewer
     other files' scope tables and class hierarchies, which every chunk builds for itself) of about as
     much work each: call sites and type mentions, as the records loaded so far count them."""
-    loaded = world._ctx
-    weights = []
-    for fid in file_ids:
-        c = loaded.get(fid)
-        weights.append(1 + (len(c.pf.calls) + len(c.pf.type_refs) if c is not None else 0))
+    seen = world.work_seen  # every context built so far, whether the world's bound has dropped it since
+    weights = [1 + seen.get(fid, 0) for fid in file_ids]
     step = sum(weights) / n_chunks
     chunks: list[list[int]] = [[]]
     acc = 0
@@ -132,6 +133,9 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
         return [], 0
     base = world.next_id
     chunks = _chunks(file_ids, CHUNKS_PER_WORKER * workers, world)
+    if world.contexts_bounded:  # under a memory budget: every process builds the contexts its chunk reads,
+        world.drop_contexts()  # so none inherits (and counts in its RSS) those this one built before the fork
+        give_back()
     _STATE.update(world=world, base=base)
     created: list[list[tuple[int, str, str]]] = []
     done = 0

@@ -84,8 +84,8 @@ def test_contexts_are_dropped_least_recently_read_first(tmp_path):
         (root / f"{name}.py").parent.mkdir(parents=True, exist_ok=True)
         (root / f"{name}.py").write_text(f"def {name}():\n    pass\n")
     index_repo(root, db=tmp_path / "i.db", memory="256M")
-    from lore.index.resolve_pool import RecordLoader
     from lore.index.resolve import FileRow, SymRow
+    from lore.index.resolve_pool import RecordLoader
     from lore.store import read
 
     conn = sqlite3.connect(tmp_path / "i.db")

@@ -122,3 +122,25 @@ def test_cli_takes_a_budget_and_refuses_a_bad_one(tmp_path):
     bad = runner.invoke(app, ["index", str(tmp_path), "--memory", "lots", "--history", "off"])
     assert bad.exit_code == 2
     assert "3G" in bad.output
+
+
+def test_the_budget_is_a_setting(tmp_path, monkeypatch):
+    from lore.index import indexer
+    from lore.index.config import load_settings
+
+    (tmp_path / ".lore").mkdir()
+    (tmp_path / ".lore" / "config.toml").write_text('memory = "2G"\n')
+    (tmp_path / "m.py").write_text("def f():\n    pass\n")
+    s = load_settings(tmp_path)
+    assert (s.memory, s.sources["memory"]) == ("2G", ".lore/config.toml")
+    assert load_settings(tmp_path, memory="1G").memory == "1G"  # the command line wins
+    seen: list[int | None] = []
+    budget = indexer.memory_budget
+    monkeypatch.setattr(indexer, "memory_budget", lambda m: seen.append(budget(m)) or budget(m))
+    from lore.index.pipeline import run_index
+
+    run_index(tmp_path, history="off")
+    assert seen == [2 << 30]
+    (tmp_path / ".lore" / "config.toml").write_text('memory = "a lot"\n')
+    with pytest.raises(InvalidArgumentError, match="config.toml"):
+        load_settings(tmp_path)

@@ -92,15 +92,28 @@ def decode_fits(source_bytes: int, limit: int | None) -> bool:
     return limit is None or source_bytes * DECODED_PER_SOURCE_BYTE <= limit / 2
 
 
+def resident_bytes() -> int | None:
+    """This process's resident memory now (Linux ``/proc/self/statm``; ``None`` elsewhere)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
 def ctx_capacity(limit: int | None, symbols: int, files: int, held: int) -> int | None:
     """How many record items the resolver's file contexts may hold at once, per resolving process
-    (``None``: no bound): what the budget leaves once the world's tables (per symbol), the languages'
-    per-file tables and memos (per file) and the records held (``held`` bytes) are counted, and never
-    less than :data:`MIN_CTX_SHARE` of the budget."""
+    (``None``: no bound): what the budget leaves beside what this process holds now (the world's
+    tables built, the records held: read from ``/proc`` where it can be, else estimated per symbol
+    and from ``held`` bytes of records) and what resolving adds per file (the languages' per-file tables,
+    memos), and never less than :data:`MIN_CTX_SHARE` of the budget. A forked resolver starts from
+    this process's pages, so the same room holds for it."""
     if limit is None:
         return None
-    fixed = BASE_BYTES + symbols * WORLD_BYTES_PER_SYMBOL + files * BYTES_PER_FILE + held
-    room = max(limit * MIN_CTX_SHARE, limit - fixed)
+    now = resident_bytes()
+    if now is None:
+        now = BASE_BYTES + symbols * WORLD_BYTES_PER_SYMBOL + held
+    room = max(limit * MIN_CTX_SHARE, limit - now - files * BYTES_PER_FILE)
     return max(1, int(room / CTX_BYTES_PER_ITEM))
 
 

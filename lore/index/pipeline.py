@@ -19,6 +19,7 @@ from ..errors import IndexInterrupted
 from ..store import db as store_db
 from ..store import docs_keep
 from . import history_job
+from ._memory import give_back
 from .config import load_settings, walk_options
 from .indexer import IndexReport, index_repo
 
@@ -85,6 +86,7 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
         finally:
             docs_keep.discard(kept)
         if not report.nothing_indexed:  # nothing was written: the upkeep steps have nothing new to follow
+            give_back()  # what the resolver freed goes back to the system before the steps build their own
             for finish in after:
                 finish(report)
     except KeyboardInterrupt as exc:

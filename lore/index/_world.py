@@ -229,6 +229,7 @@ class WorldCore:
         self._ctx: dict[int, FileCtx | None] = {}  # an OrderedDict once bounded (least recently read first)
         self._ctx_cap: int | None = None  # record items the contexts may hold (bound_contexts)
         self._ctx_items = 0
+        self._lru = False  # whether the bound was reached: contexts are then kept least recently read first
         # call sites and type mentions of every file whose context was ever built, evicted or not: how
         # the resolver cuts its chunks (resolve_pool._chunks), the same whatever the bound evicted
         self.work_seen: dict[int, int] = {}
@@ -362,12 +363,13 @@ class WorldCore:
         """The scope tables of a file (``None``: not in the index, or no records), built on first read.
 
         With a bound (:meth:`bound_contexts`) the least recently read contexts are dropped once their
-        records hold more items than the bound, and built again from the records when read again:
+        records hold more items than the bound (reads are ordered only from then on: a repository that
+        fits costs nothing more), and built again from the records when read again:
         everything a context holds is derived from its file's records alone, and the memoized steps of
         the world are keyed by ids, never by a context, so a rebuilt context answers as the first did."""
         got = self._ctx.get(file_id, _ABSENT)  # type: ignore[arg-type]
         if got is not _ABSENT:
-            if self._ctx_cap is not None:
+            if self._lru:
                 self._ctx.move_to_end(file_id)  # type: ignore[attr-defined]
             return got  # type: ignore[return-value]
         if file_id is None:
@@ -397,25 +399,25 @@ class WorldCore:
         self.work_seen[file_id] = len(pf.calls) + len(pf.type_refs)
         if self._ctx_cap is not None:
             self._ctx_items += c.items - (old.items if old is not None else 0)
-            self._ctx.move_to_end(file_id)  # type: ignore[attr-defined]
+            if self._lru:
+                self._ctx.move_to_end(file_id)  # type: ignore[attr-defined]
         return c
 
     def bound_contexts(self, items: int | None) -> None:
         """Keep file contexts whose records hold at most ``items`` record items (symbols, calls, type
         mentions, imports, bindings) at once, least recently read dropped first; ``None``: keep all."""
         if items is None:
-            self._ctx, self._ctx_cap, self._ctx_items = dict(self._ctx), None, 0
+            self._ctx, self._ctx_cap, self._ctx_items, self._lru = dict(self._ctx), None, 0, False
             return
-        self._ctx = OrderedDict(self._ctx)
         self._ctx_cap = items
         self._ctx_items = sum(c.items for c in self._ctx.values() if c is not None)
         if self._ctx_items > items:
             self._evict_contexts()
 
     @property
-    def contexts_bounded(self) -> bool:
-        """Whether :meth:`bound_contexts` set a bound."""
-        return self._ctx_cap is not None
+    def contexts_evicted(self) -> bool:
+        """Whether the bound of :meth:`bound_contexts` was reached (contexts are dropped and read again)."""
+        return self._lru
 
     def drop_contexts(self) -> None:
         """Forget every file context (built again from the records when read)."""
@@ -424,6 +426,9 @@ class WorldCore:
         self._paths = (None, {}, {}, {})
 
     def _evict_contexts(self) -> None:
+        if not self._lru:  # the first time over the bound: from now on the order of reads is kept
+            self._ctx = OrderedDict(self._ctx)
+            self._lru = True
         ctxs = self._ctx
         cap = self._ctx_cap
         assert cap is not None

@@ -133,7 +133,7 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
         return [], 0
     base = world.next_id
     chunks = _chunks(file_ids, CHUNKS_PER_WORKER * workers, world)
-    if world.contexts_bounded:  # under a memory budget: every process builds the contexts its chunk reads,
+    if world.contexts_evicted:  # over the memory budget: every process builds the contexts its chunk reads,
         world.drop_contexts()  # so none inherits (and counts in its RSS) those this one built before the fork
         give_back()
     _STATE.update(world=world, base=base)

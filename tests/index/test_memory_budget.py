@@ -95,12 +95,13 @@ def test_contexts_are_dropped_least_recently_read_first(tmp_path):
     ids = sorted(world.files)
     per_file = world.ctx(ids[0]).items
     world.bound_contexts(2 * per_file)
-    for fid in ids[:2]:
+    for fid in ids[:3]:  # the third goes over the bound: the first built goes (reads are ordered from now on)
         world.ctx(fid)
-    world.ctx(ids[0])  # read again: now the most recent
-    world.ctx(ids[2])  # over the bound: the least recently read (ids[1]) goes
-    assert list(world._ctx) == [ids[0], ids[2]]
-    assert world.work_seen.keys() >= set(ids[:3])  # the chunks are cut by every context ever built
+    assert list(world._ctx) == [ids[1], ids[2]] and world.contexts_evicted
+    world.ctx(ids[1])  # read again: now the most recent
+    world.ctx(ids[3])  # over the bound: the least recently read (ids[2]) goes
+    assert list(world._ctx) == [ids[1], ids[3]]
+    assert world.work_seen.keys() == set(ids)  # the chunks are cut by every context ever built
     conn.close()
 
 

@@ -190,7 +190,10 @@ class WorldCore:
     ) -> None:
         self.syms: dict[int, SymRow] = {s.id: s for s in symbols}
         self.files: dict[int, FileRow] = {f.id: f for f in files}
-        self.by_qname: dict[str, list[int]] = defaultdict(list)
+        # a qualified name has one symbol but for overloads and redefinitions: a tuple of one is half a
+        # list of one (the kernel has 1.1M of them); read only once built
+        self.by_qname: dict[str, tuple[int, ...]] = {}
+        by_qname = self.by_qname
         self.children: dict[int, dict[str, list[int]]] = defaultdict(_names_to_ids)
         self.by_name: dict[str, list[int]] = defaultdict(list)
         self.externals: dict[str, int] = {}
@@ -204,7 +207,8 @@ class WorldCore:
             if s.file_id is None:
                 self.externals[s.qualified_name] = s.id
                 continue
-            self.by_qname[s.qualified_name].append(s.id)
+            same = by_qname.get(s.qualified_name)
+            by_qname[s.qualified_name] = (s.id,) if same is None else (*same, s.id)
             if s.parent_id is not None:
                 self.children[s.parent_id][s.name].append(s.id)
             if s.kind in CALLABLE_KINDS and s.file_id not in stubs:

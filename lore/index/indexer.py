@@ -356,9 +356,12 @@ def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, 
         for mod in ing.added_modules | ing.removed_modules:
             touched_names.update(mod.split("."))
         resolve_set = set(ing.fresh)
-    # names and kinds repeat (a prototype and its definition, a million "function"s): one string each
-    symbols = [SymRow(sid, fid, intern(name), qname, intern(kind), parent)
+    # names and kinds repeat (a prototype and its definition, a million "function"s): one string each,
+    # and one int object per file id (SQLite makes one per row)
+    fids: dict[int, int] = {}
+    symbols = [SymRow(sid, fid if fid is None else fids.setdefault(fid, fid), intern(name), qname, intern(kind), parent)
                for sid, fid, name, qname, kind, parent in read.symbol_rows_for_world(conn)]
+    del fids
     files = [FileRow(fid, path, lang, mod, msid, get_language(lang).is_package(path))
              for fid, path, lang, mod, msid in read.file_rows(conn)]
     world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)

@@ -429,6 +429,13 @@ class WorldCore:
         self._ctx_items = 0
         self._paths = (None, {}, {}, {})
 
+    def release(self) -> None:
+        """Let go of everything the world holds. A context's closure (its ``skipped`` test) refers back to
+        the world, a cycle that only the garbage collector would free, and the indexer runs with the
+        collector off: without this the world of a full index lived on through the upkeep steps."""
+        self._ctx.clear()
+        self.__dict__.clear()
+
     def _evict_contexts(self) -> None:
         if not self._lru:  # the first time over the bound: from now on the order of reads is kept
             self._ctx = OrderedDict(self._ctx)

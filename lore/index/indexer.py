@@ -402,7 +402,8 @@ def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, 
     write.insert_externals(conn, world.new_externals)
     if remap:
         write.remap_targets(conn, remap, lowest)
-    del world, symbols, files  # the world is rebuilt by every run: give its memory back before the indexes are built
+    world.release()  # the world is rebuilt by every run: give its memory back before the indexes are built
+    del world, symbols, files
     ing.fresh.clear()
     give_back()
     report.seconds["resolve"] = round(time.perf_counter() - t, 3)

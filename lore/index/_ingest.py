@@ -117,11 +117,11 @@ class Ingest:
         for t in res.syms:
             key = (t[1], t[2], occ2[(t[1], t[2])])
             occ2[(t[1], t[2])] += 1
-            sid = reuse.get(key)
-            if sid is None:
-                sid = self.next_sid
+            kept = reuse.get(key)
+            if kept is None:
+                kept = self.next_sid
                 self.next_sid += 1
-            ids.append(sid)
+            ids.append(kept)
         syms, fts = self._syms, self._fts
         for i, t in enumerate(res.syms):
             parent = ids[t[3]] if t[3] is not None else None

@@ -9,7 +9,7 @@ external symbols made on the way) and the guard that keeps memoized steps order-
 
 from __future__ import annotations
 
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..languages import ImportBinding, LanguageRules, rules_for
 from ..parsers.records import Binding, Call, ParsedFile, Symbol
 from ..store.schema import RESOLUTIONS
+from ._contexts import Segments
 from .walk import is_test_path
 
 RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
@@ -230,10 +231,10 @@ class WorldCore:
                 self.namespaces.add(".".join(parts[:k]))
         self._load_records = load_records
         self.root: str | None = None  # the repository's folder, for config files a language reads (tsconfig.json)
-        self._ctx: dict[int, FileCtx | None] = {}  # an OrderedDict once bounded (least recently read first)
+        self._ctx: dict[int, FileCtx | None] = {}
         self._ctx_cap: int | None = None  # record items the contexts may hold (bound_contexts)
-        self._ctx_items = 0
-        self._lru = False  # whether the bound was reached: contexts are then kept least recently read first
+        self._ctx_items = 0  # until the bound is first reached; then the segments count them
+        self._segments: Segments | None = None  # once the bound is reached: which contexts go first
         # call sites and type mentions of every file whose context was ever built, evicted or not: how
         # the resolver cuts its chunks (resolve_pool._chunks), the same whatever the bound evicted
         self.work_seen: dict[int, int] = {}
@@ -366,15 +367,16 @@ class WorldCore:
     def ctx(self, file_id: int | None) -> FileCtx | None:
         """The scope tables of a file (``None``: not in the index, or no records), built on first read.
 
-        With a bound (:meth:`bound_contexts`) the least recently read contexts are dropped once their
-        records hold more items than the bound (reads are ordered only from then on: a repository that
-        fits costs nothing more), and built again from the records when read again:
+        With a bound (:meth:`bound_contexts`) contexts are dropped once their records hold more items
+        than the bound, those read only once since they were built first, then the least recently read
+        (:mod:`lore.index._contexts`; reads are ordered only from then on: a repository that fits costs
+        nothing more), and built again from the records when read again:
         everything a context holds is derived from its file's records alone, and the memoized steps of
         the world are keyed by ids, never by a context, so a rebuilt context answers as the first did."""
         got = self._ctx.get(file_id, _ABSENT)  # type: ignore[arg-type]
         if got is not _ABSENT:
-            if self._lru:
-                self._ctx.move_to_end(file_id)  # type: ignore[attr-defined]
+            if self._segments is not None:
+                self._segments.touch(file_id)  # type: ignore[arg-type]
             return got  # type: ignore[return-value]
         if file_id is None:
             return None
@@ -389,44 +391,54 @@ class WorldCore:
         self._ctx[file_id] = c
         self.work_seen[file_id] = len(pf.calls) + len(pf.type_refs)
         if self._ctx_cap is not None:
-            self._ctx_items += c.items
-            if self._ctx_items > self._ctx_cap:
-                self._evict_contexts()
+            self._count_context(file_id, c)
         return c
 
     def preload(self, file_id: int, pf: ParsedFile, ids: list[int]) -> FileCtx:
         frow = self.files[file_id]
         r = rules_for(frow.language)
         c = FileCtx(frow, pf, ids, r, lambda cond: r.skipped_branch(self, cond))
-        old = self._ctx.get(file_id)
+        if file_id in self._ctx and self._ctx_cap is not None:  # the one it replaces is forgotten first
+            self.drop_contexts()
         self._ctx[file_id] = c
         self.work_seen[file_id] = len(pf.calls) + len(pf.type_refs)
         if self._ctx_cap is not None:
-            self._ctx_items += c.items - (old.items if old is not None else 0)
-            if self._lru:
-                self._ctx.move_to_end(file_id)  # type: ignore[attr-defined]
+            self._count_context(file_id, c)
         return c
+
+    def _count_context(self, file_id: int, c: FileCtx) -> None:
+        if self._segments is not None:
+            self._segments.add(file_id, c.items)
+        else:
+            self._ctx_items += c.items
+            if self._ctx_items <= self._ctx_cap:  # type: ignore[operator]
+                return
+            # the first time over the bound: from now on reads are ordered (lore.index._contexts)
+            self._segments = Segments(self._ctx_cap,  # type: ignore[arg-type]
+                                      ((fid, k.items) for fid, k in self._ctx.items() if k is not None))
+        self._evict_contexts()
 
     def bound_contexts(self, items: int | None) -> None:
         """Keep file contexts whose records hold at most ``items`` record items (symbols, calls, type
-        mentions, imports, bindings) at once, least recently read dropped first; ``None``: keep all."""
-        if items is None:
-            self._ctx, self._ctx_cap, self._ctx_items, self._lru = dict(self._ctx), None, 0, False
-            return
-        self._ctx_cap = items
+        mentions, imports, bindings) at once (:mod:`lore.index._contexts` says which go first); ``None``:
+        keep all."""
+        self._ctx_cap, self._segments = items, None
         self._ctx_items = sum(c.items for c in self._ctx.values() if c is not None)
-        if self._ctx_items > items:
+        if items is not None and self._ctx_items > items:
+            self._segments = Segments(items, ((fid, c.items) for fid, c in self._ctx.items() if c is not None))
             self._evict_contexts()
 
     @property
     def contexts_evicted(self) -> bool:
         """Whether the bound of :meth:`bound_contexts` was reached (contexts are dropped and read again)."""
-        return self._lru
+        return self._segments is not None
 
     def drop_contexts(self) -> None:
         """Forget every file context (built again from the records when read)."""
         self._ctx.clear()
         self._ctx_items = 0
+        if self._segments is not None:
+            self._segments = Segments(self._segments.cap, ())
         self._paths = (None, {}, {}, {})
 
     def release(self) -> None:
@@ -437,16 +449,13 @@ class WorldCore:
         self.__dict__.clear()
 
     def _evict_contexts(self) -> None:
-        if not self._lru:  # the first time over the bound: from now on the order of reads is kept
-            self._ctx = OrderedDict(self._ctx)
-            self._lru = True
-        ctxs = self._ctx
-        cap = self._ctx_cap
-        assert cap is not None
-        while self._ctx_items > cap and len(ctxs) > 1:
-            _fid, old = ctxs.popitem(last=False)  # type: ignore[call-arg]
-            if old is not None:
-                self._ctx_items -= old.items
+        segments = self._segments
+        assert segments is not None
+        while segments.over():
+            fid = segments.victim()
+            if fid is None:
+                break
+            del self._ctx[fid]
 
     def _rules_of(self, sym_id: int) -> LanguageRules:
         srow = self.syms.get(sym_id)

@@ -145,3 +145,21 @@ def test_the_budget_is_a_setting(tmp_path, monkeypatch):
     (tmp_path / ".lore" / "config.toml").write_text('memory = "a lot"\n')
     with pytest.raises(InvalidArgumentError, match="config.toml"):
         load_settings(tmp_path)
+
+
+def test_a_pass_over_every_file_leaves_the_contexts_read_again():
+    """A pass that reads every file once (the C rules' project-wide tables) goes through probation; the
+    contexts read again (the headers every source file reads) stay."""
+    from lore.index._contexts import Segments
+
+    s = Segments(10, [])
+    for header in (1, 2):
+        s.add(header, 2)
+        s.touch(header)  # read again: protected
+    dropped = []
+    for fid in range(100, 200):  # the pass
+        s.add(fid, 2)
+        while s.over():
+            dropped.append(s.victim())
+    assert 1 not in dropped and 2 not in dropped
+    assert dropped == list(range(100, 197))

@@ -30,7 +30,7 @@ def config_cmd(
     out.print(f"settings for {data['root']}", markup=False)
     out.print("read from: " + (", ".join(data["files"]) or "no settings files (defaults only)"), markup=False)
     s = data["settings"]
-    for key in ("gitignore", "max_file_size", "workers"):
+    for key in ("gitignore", "max_file_size", "memory", "workers"):
         value = s[key]["value"]
         shown = "auto" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
         out.print(f"{key:<14} {shown:<12} ({s[key]['source']})", markup=False)

@@ -36,6 +36,7 @@ def index_cmd(
     max_file_size: Annotated[int | None, typer.Option(help="Skip files larger than this many bytes (default: the repository's settings, else 2000000; see `lore config`).")] = None,
     workers: Annotated[int | None, typer.Option(help="Parser processes (default: CPU count).")] = None,
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Drop the index and build it from scratch.")] = False,
+    memory: Annotated[str | None, typer.Option("--memory", help="What the indexer may hold at once, e.g. 3G or 512M (default: half of this machine's memory, or of the container's limit); a smaller budget costs CPU, never answers.")] = None,
     embed: Annotated[bool, typer.Option("--embed", help="Also embed symbols and files for vector / hybrid search (kept fresh by later runs).")] = False,
     embedder: Annotated[str | None, typer.Option("--embedder", help="hashing (default: no model, fast) | minilm (the embed extra; about 60 symbols per CPU second). Implies --embed.")] = None,
     as_json: JsonOpt = False,
@@ -51,7 +52,8 @@ def index_cmd(
     t0 = time.perf_counter()
     scale: dict[str, Any] = {"executor": executor, "ray_address": ray_address, "edge_store": edge_store,
                              "clusters": clusters, "history": history, "include": tuple(include or ()),
-                             **({} if gitignore is None else {"gitignore": gitignore})}
+                             **({} if gitignore is None else {"gitignore": gitignore}),
+                             **({} if memory is None else {"memory": memory})}
     if watch:
         from ._watch import watch_index
 

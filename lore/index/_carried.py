@@ -47,12 +47,18 @@ def start(conn: sqlite3.Connection, world: World, gone: list[ParsedFile] | None,
     return {fid for fid, f in world.files.items() if f.language in _C_FAMILY}
 
 
-def finish(conn: sqlite3.Connection, world: World, stamp: str) -> None:
-    """Save the world's tally as the state ``stamp``'s (counted now from every file if no rule needed it)."""
-    if not _has_c(world):
+def held(world: World) -> _macro_tally.MacroTally | None:
+    """The world's tally, to save with the state the run commits (counted now from every file if no rule
+    needed it); ``None`` when the index has no C/C++ file. Taken before the world is released."""
+    return c_build.tally_of(world) if _has_c(world) else None
+
+
+def finish(conn: sqlite3.Connection, tally: _macro_tally.MacroTally | None, stamp: str) -> None:
+    """Save ``tally`` (:func:`held`) as the state ``stamp``'s, or forget the saved one when there is none."""
+    if tally is None:
         derived_state.drop(conn, _macro_tally.STATE_KEY)
         return
-    _macro_tally.save(conn, stamp, c_build.tally_of(world))
+    _macro_tally.save(conn, stamp, tally)
 
 
 def _has_c(world: World) -> bool:

@@ -1,5 +1,5 @@
 """Where an index run's work runs and what it writes beside the store (:func:`lore.index.indexer.index_repo`'s
-``executor``, ``ray_address`` and ``edge_store``)."""
+``executor``, ``ray_address``, ``edge_store`` and ``memory``)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ class Options:
     executor: str = "local"
     ray_address: str | None = None
     edge_store: str | None = None  # None: keep the index's own
+    memory: int | None = None  # bytes the run may hold at once (lore.index._memory); None: unbounded
 
     @property
     def on_ray(self) -> bool:

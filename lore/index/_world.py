@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..languages import ImportBinding, LanguageRules, rules_for
 from ..parsers.records import Binding, Call, ParsedFile, Symbol
 from ..store.schema import RESOLUTIONS
+from ._contexts import Segments
 from .walk import is_test_path
 
 RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
@@ -24,6 +25,7 @@ MAX_AMBIGUOUS = 4  # more candidates than this: unresolved (the name says too li
 MAX_DEPTH = 12  # nested lookups between two memoized steps (module member, MRO, class member, ...)
 MAX_NEST = 48  # memoized steps in progress at once (each restarts the depth count)
 _NO_CYCLE = 1 << 30
+_ABSENT = object()  # not a context, not None: a file whose context is not built (WorldCore.ctx)
 CALLABLE_KINDS = frozenset({"function", "method", "class", "struct", "interface", "trait", "enum"})
 TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type_alias"})
 
@@ -118,6 +120,9 @@ class FileCtx:
     def __init__(self, frow: FileRow, pf: ParsedFile, ids: list[int], rules: LanguageRules,
                  skipped: Callable[[str], bool] | None = None) -> None:
         self.frow, self.pf, self.ids, self.rules = frow, pf, ids, rules
+        # what the context weighs, in record items (World.bound_contexts counts them)
+        self.items = (len(pf.symbols) + len(pf.calls) + len(pf.type_refs) + len(pf.imports) + len(pf.bindings)
+                      + len(pf.relations) + 1)
         self.local_of = {sid: i for i, sid in enumerate(ids)}
         n = len(pf.symbols)
         self.stars: list[list[ImportBinding]] = [[] for _ in range(n)]
@@ -193,7 +198,10 @@ class WorldCore:
     ) -> None:
         self.syms: dict[int, SymRow] = {s.id: s for s in symbols}
         self.files: dict[int, FileRow] = {f.id: f for f in files}
-        self.by_qname: dict[str, list[int]] = defaultdict(list)
+        # a qualified name has one symbol but for overloads and redefinitions: a tuple of one is half a
+        # list of one (the kernel has 1.1M of them); read only once built
+        self.by_qname: dict[str, tuple[int, ...]] = {}
+        by_qname = self.by_qname
         self.children: dict[int, dict[str, list[int]]] = defaultdict(_names_to_ids)
         self.by_name: dict[str, list[int]] = defaultdict(list)
         self.externals: dict[str, int] = {}
@@ -207,7 +215,8 @@ class WorldCore:
             if s.file_id is None:
                 self.externals[s.qualified_name] = s.id
                 continue
-            self.by_qname[s.qualified_name].append(s.id)
+            same = by_qname.get(s.qualified_name)
+            by_qname[s.qualified_name] = (s.id,) if same is None else (*same, s.id)
             if s.parent_id is not None:
                 self.children[s.parent_id][s.name].append(s.id)
             if s.kind in CALLABLE_KINDS and s.file_id not in stubs:
@@ -231,6 +240,12 @@ class WorldCore:
         self.root: str | None = None  # the repository's folder (a worker elsewhere may lack it: never read it)
         self.project_data: dict = {}  # what languages read from the repository beside its sources, as data
         self._ctx: dict[int, FileCtx | None] = {}
+        self._ctx_cap: int | None = None  # record items the contexts may hold (bound_contexts)
+        self._ctx_items = 0  # until the bound is first reached; then the segments count them
+        self._segments: Segments | None = None  # once the bound is reached: which contexts go first
+        # call sites and type mentions of every file whose context was ever built, evicted or not: how
+        # the resolver cuts its chunks (resolve_pool._chunks), the same whatever the bound evicted
+        self.work_seen: dict[int, int] = {}
         self.new_externals: list[tuple[int, str, str]] = []
         self.next_id = next_id
         self._mro: dict[int, list[Value]] = {}
@@ -358,25 +373,97 @@ class WorldCore:
 
     # -- lazy per-file context -----------------------------------------------------------------
     def ctx(self, file_id: int | None) -> FileCtx | None:
+        """The scope tables of a file (``None``: not in the index, or no records), built on first read.
+
+        With a bound (:meth:`bound_contexts`) contexts are dropped once their records hold more items
+        than the bound, those read only once since they were built first, then the least recently read
+        (:mod:`lore.index._contexts`; reads are ordered only from then on: a repository that fits costs
+        nothing more), and built again from the records when read again:
+        everything a context holds is derived from its file's records alone, and the memoized steps of
+        the world are keyed by ids, never by a context, so a rebuilt context answers as the first did."""
+        got = self._ctx.get(file_id, _ABSENT)  # type: ignore[arg-type]
+        if got is not _ABSENT:
+            if self._segments is not None:
+                self._segments.touch(file_id)  # type: ignore[arg-type]
+            return got  # type: ignore[return-value]
         if file_id is None:
             return None
-        if file_id not in self._ctx:
-            frow = self.files.get(file_id)
-            loaded = self._load_records(file_id) if frow is not None else None
-            if loaded is None or frow is None:
-                self._ctx[file_id] = None
-            else:
-                pf, ids = loaded
-                self._ctx[file_id] = FileCtx(frow, pf, ids, (r := rules_for(frow.language)),
-                                             lambda cond: r.skipped_branch(self, cond))
-        return self._ctx[file_id]
+        frow = self.files.get(file_id)
+        loaded = self._load_records(file_id) if frow is not None else None
+        if loaded is None or frow is None:
+            self._ctx[file_id] = None
+            return None
+        pf, ids = loaded
+        r = rules_for(frow.language)
+        c = FileCtx(frow, pf, ids, r, lambda cond: r.skipped_branch(self, cond))
+        self._ctx[file_id] = c
+        self.work_seen[file_id] = len(pf.calls) + len(pf.type_refs)
+        if self._ctx_cap is not None:
+            self._count_context(file_id, c)
+        return c
 
     def preload(self, file_id: int, pf: ParsedFile, ids: list[int]) -> FileCtx:
         frow = self.files[file_id]
         r = rules_for(frow.language)
         c = FileCtx(frow, pf, ids, r, lambda cond: r.skipped_branch(self, cond))
+        if file_id in self._ctx and self._ctx_cap is not None:  # the one it replaces is forgotten first
+            self.drop_contexts()
         self._ctx[file_id] = c
+        self.work_seen[file_id] = len(pf.calls) + len(pf.type_refs)
+        if self._ctx_cap is not None:
+            self._count_context(file_id, c)
         return c
+
+    def _count_context(self, file_id: int, c: FileCtx) -> None:
+        if self._segments is not None:
+            self._segments.add(file_id, c.items)
+        else:
+            self._ctx_items += c.items
+            if self._ctx_items <= self._ctx_cap:  # type: ignore[operator]
+                return
+            # the first time over the bound: from now on reads are ordered (lore.index._contexts)
+            self._segments = Segments(self._ctx_cap,  # type: ignore[arg-type]
+                                      ((fid, k.items) for fid, k in self._ctx.items() if k is not None))
+        self._evict_contexts()
+
+    def bound_contexts(self, items: int | None) -> None:
+        """Keep file contexts whose records hold at most ``items`` record items (symbols, calls, type
+        mentions, imports, bindings) at once (:mod:`lore.index._contexts` says which go first); ``None``:
+        keep all."""
+        self._ctx_cap, self._segments = items, None
+        self._ctx_items = sum(c.items for c in self._ctx.values() if c is not None)
+        if items is not None and self._ctx_items > items:
+            self._segments = Segments(items, ((fid, c.items) for fid, c in self._ctx.items() if c is not None))
+            self._evict_contexts()
+
+    @property
+    def contexts_evicted(self) -> bool:
+        """Whether the bound of :meth:`bound_contexts` was reached (contexts are dropped and read again)."""
+        return self._segments is not None
+
+    def drop_contexts(self) -> None:
+        """Forget every file context (built again from the records when read)."""
+        self._ctx.clear()
+        self._ctx_items = 0
+        if self._segments is not None:
+            self._segments = Segments(self._segments.cap, ())
+        self._paths = (None, {}, {}, {})
+
+    def release(self) -> None:
+        """Let go of everything the world holds. A context's closure (its ``skipped`` test) refers back to
+        the world, a cycle that only the garbage collector would free, and the indexer runs with the
+        collector off: without this the world of a full index lived on through the upkeep steps."""
+        self._ctx.clear()
+        self.__dict__.clear()
+
+    def _evict_contexts(self) -> None:
+        segments = self._segments
+        assert segments is not None
+        while segments.over():
+            fid = segments.victim()
+            if fid is None:
+                break
+            del self._ctx[fid]
 
     def _rules_of(self, sym_id: int) -> LanguageRules:
         srow = self.syms.get(sym_id)

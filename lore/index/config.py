@@ -9,7 +9,7 @@ of a repository are read from, lowest precedence first:
 4. ``.loreignore`` at the root (gitignore syntax, one pattern per line; ``!pattern`` re-includes);
 5. the command line (``--exclude``, ``--include``, ``--no-gitignore``, ``--max-file-size``, ``--workers``).
 
-Scalar settings (``gitignore``, ``max_file_size``, ``workers``) take the value of the last source
+Scalar settings (``gitignore``, ``max_file_size``, ``memory``, ``workers``) take the value of the last source
 that sets them; ``exclude`` patterns add up in that order, so a later ``!vendor/keep.min.js``
 re-includes a file an earlier pattern skipped. ``include`` patterns add up too, and win over
 everything that leaves a file out: ``.gitignore`` files, exclude patterns and the built-in skips of
@@ -29,12 +29,13 @@ from typing import Any
 
 from .._files import read_text_bounded
 from ..errors import InvalidArgumentError
+from ._memory import parse_memory
 from ._skips import RULES
 from .walk import DEFAULT_MAX_FILE_SIZE, walk
 
 DEFAULT_EXCLUDES = ("*.min.js", "*.min.mjs", "*.min.cjs", "*-min.js", "*.bundle.js")
-KEYS = ("compile_commands", "exclude", "gitignore", "include", "max_file_size", "workers")  # compile_commands: C's
-SCALARS = ("gitignore", "max_file_size", "workers")
+KEYS = ("compile_commands", "exclude", "gitignore", "include", "max_file_size", "memory", "workers")  # compile_commands: C's
+SCALARS = ("gitignore", "max_file_size", "memory", "workers")
 DEFAULT = "default"
 CLI = "command line"
 
@@ -56,6 +57,7 @@ class Settings:
     gitignore: bool = True
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     workers: int | None = None
+    memory: str | int | None = None  # the indexer's memory budget (lore.index._memory), e.g. "3G"
     sources: dict[str, str] = field(default_factory=lambda: dict.fromkeys(SCALARS, DEFAULT))
     files: list[str] = field(default_factory=list)  # the settings files that exist, in precedence order
 
@@ -70,6 +72,7 @@ class Settings:
                 "gitignore": {"value": self.gitignore, "source": self.sources["gitignore"]},
                 "max_file_size": {"value": self.max_file_size, "source": self.sources["max_file_size"]},
                 "workers": {"value": self.workers, "source": self.sources["workers"]},
+                "memory": {"value": self.memory, "source": self.sources["memory"]},
             },
         }
 
@@ -100,6 +103,11 @@ def _check(table: dict[str, Any], source: str) -> dict[str, Any]:
     v = table.get("gitignore")
     if v is not None and not isinstance(v, bool):
         raise InvalidArgumentError(f"{source}: gitignore must be true or false, got {v!r}")
+    if table.get("memory") is not None:
+        try:
+            parse_memory(table["memory"])
+        except InvalidArgumentError as exc:
+            raise InvalidArgumentError(f"{source}: {exc}") from None
     for key in ("max_file_size", "workers"):
         v = table.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
@@ -120,6 +128,7 @@ def load_settings(
     workers: int | None = None,
     include: tuple[str, ...] | list[str] = (),
     gitignore: bool | None = None,
+    memory: str | int | None = None,
 ) -> Settings:
     """The effective settings of the repository at ``root``, the command line's on top.
 
@@ -127,7 +136,7 @@ def load_settings(
     ----------
     root : path
         Repository root (where ``pyproject.toml``, ``.lore/`` and ``.loreignore`` are looked for).
-    exclude, max_file_size, workers, include, gitignore
+    exclude, max_file_size, workers, include, gitignore, memory
         Command-line values; ``None`` (or no patterns) leaves the files' values in place.
 
     Raises
@@ -188,7 +197,7 @@ def load_settings(
         apply({"exclude": _ignore_lines(ignore)}, ".loreignore")
         s.files.append(str(ignore))
     apply(_check({"exclude": list(exclude), "include": list(include), "gitignore": gitignore,
-                  "max_file_size": max_file_size, "workers": workers}, CLI), CLI)
+                  "max_file_size": max_file_size, "workers": workers, "memory": memory}, CLI), CLI)
     return s
 
 

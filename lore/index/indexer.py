@@ -32,45 +32,45 @@ import json
 import os
 import sqlite3
 import time
-from array import array
 from collections import Counter
 from contextlib import closing
 from dataclasses import replace
 from pathlib import Path
+from sys import intern
 
 from .._ray import ray_module
 from ..errors import (
-    IndexBusyError,
     IndexWriteError,
     InvalidArgumentError,
     UnknownAlgorithmError,
 )
 from ..languages import get as get_language
-from ..parsers.records import ParsedFile, decode
 from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import graph_delta, read, write
 from ..store import parquet as edge_parquet
 from ..store.schema import INDEX_FORMAT
 from ._carried import finish as finish_carried
+from ._carried import held as held_tally
 from ._carried import start as start_carried
 from ._cpu import process_tree_cpu
 from ._edge_store import sync_edge_store
 from ._files import SCANNED_AT, files_to_parse
 from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
-from ._flow_keep import shape as flow_shape
+from ._ingest import Ingest
 from ._lock import WriterLock
+from ._memory import budget as memory_budget
+from ._memory import ctx_capacity, decode_fits, give_back
 from ._options import Options as _Options
-from ._parse import Parsed, Progress, interface_items, parse_iter, parse_iter_ray
+from ._parse import Progress, parse_iter, parse_iter_ray
 from ._project import inputs_changed, read_languages
 from ._report import IndexReport
 from .resolve import Edges, FileRow, SymRow, World
 from .resolve_pool import MIN_FILES_PER_WORKER, RecordLoader, resolve_parallel, resolve_ray
-from .walk import DEFAULT_MAX_FILE_SIZE, SourceFile, WalkResult, escape_name, is_test_path, walk
+from .walk import DEFAULT_MAX_FILE_SIZE, WalkResult, escape_name, walk
 
 SKIPPED_PATHS_KEPT = 20  # skipped paths the index names per reason (the report counts them all)
-FLUSH_EVERY = 256  # files per batch of inserts while the workers parse
 EXECUTORS = ("local", "ray")  # local: process pools on this machine; ray: tasks and actors on a Ray cluster
 EDGE_STORES = edge_parquet.EDGE_STORES
 
@@ -90,6 +90,7 @@ def index_repo(
     include: tuple[str, ...] | list[str] = (),
     gitignore: bool = True,
     exclude_sources: tuple[str, ...] | list[str] | None = None,
+    memory: str | int | None = None,
 ) -> IndexReport:
     """Index (or refresh the index of) the repository at ``root``.
 
@@ -117,6 +118,10 @@ def index_repo(
         ``sqlite`` stops doing so; default: what the index already does (``sqlite`` for a new one).
     include, gitignore, exclude_sources : see :func:`lore.index.walk.walk`. A walk that finds no file
         leaves the index as it was; ``report.nothing_indexed`` says why, ``report.excluded`` counts by rule.
+    memory : str or int, optional
+        What the indexer may hold at once, in bytes or as ``3G`` / ``512M`` (default: half of this
+        machine's memory, or of the container's cgroup limit); respected by batching, the index written
+        is the same whatever it is (:mod:`lore.index._memory`).
 
     An index of another schema version is rebuilt; a file at ``db`` that is not a lore index raises
     :class:`~lore.errors.NotAnIndexError` and is left untouched.
@@ -146,6 +151,7 @@ def index_repo(
         raise UnknownAlgorithmError(str(edge_store), EDGE_STORES, what="edge store")
     if edge_store == "parquet":
         edge_parquet.pyarrow_modules("--edge-store parquet")  # a missing extra fails before any work
+    limit = memory_budget(memory)  # a bad size fails before any work
     db_path = Path(db) if db is not None else store_db.default_db_path(root_path)
     report = IndexReport(root=str(root_path), db=str(db_path), generation=0, full=False)
     report.rebuilt_reason = store_db.set_aside_damaged(db_path) if rebuild else ""  # --rebuild replaces a damaged one
@@ -165,7 +171,7 @@ def index_repo(
                     report.generation = store_db.generation(conn)
             return report
         _index_locked(root_path, db_path, report, walked, max_file_size, workers, rebuild, progress,
-                      _Options(executor, ray_address, edge_store))
+                      _Options(executor, ray_address, edge_store, limit))
     except sqlite3.OperationalError as exc:  # disk full, read-only file system, I/O error: nothing committed
         if not store_db.is_storage_failure(exc):
             raise
@@ -242,10 +248,11 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     want_items = not report.full
     jobs = [(f.path, f.abspath, f.language, namers[f.language](f.path), want_items, max_file_size)
             for f in todo]
-    ing = _Ingest(conn, db_path, report, existing, reset)
+    ing = Ingest(conn, db_path, report, existing, reset)
     # (Ray actors unpickle their world: compressed blobs travel smaller than decoded records)
     ing.decode_now = (not opts.on_ray and len(jobs) >= 2 * MIN_FILES_PER_WORKER
-                      and (workers or os.cpu_count() or 1) > 1)
+                      and (workers or os.cpu_count() or 1) > 1
+                      and decode_fits(sum(f.size for f in todo), opts.memory))  # else kept compressed
     touched: list[tuple[int, int, int]] = []
     changed: list[str] = []
     added: list[str] = []
@@ -321,157 +328,7 @@ def _counts(conn: sqlite3.Connection, report: IndexReport) -> None:
     report.edges = {tb: read.table_count(conn, tb) for tb in ("symbol_refs", "type_refs", "file_imports", "symbol_relationships")}
 
 
-class _Ingest:
-    """Writes parsed files into the store, batched, inside the indexer's one transaction (begun lazily,
-    so a run that finds nothing to change writes nothing)."""
-
-    def __init__(self, conn: sqlite3.Connection, db_path: Path, report: IndexReport, existing: dict,
-                 reset: bool) -> None:
-        self.conn, self.db_path, self.report, self.existing, self.reset = conn, db_path, report, existing, reset
-        self.begun = False
-        self.decode_now = False
-        self.next_sid = self.next_fid = 0
-        self.fresh: dict[int, tuple[ParsedFile | bytes, list[int]]] = {}  # file id -> (records, symbol ids)
-        self.old_items: set[tuple] = set()
-        self.gone: list[ParsedFile] | None = []  # old records of re-parsed and removed files (None: one was unreadable)
-        self.new_items: set[tuple] = set()
-        self.same_shape = True  # every changed file reads the same to the resolver (lore.index._flow_keep)
-        self.added_modules: set[str] = set()
-        self.removed_modules: set[str] = set()
-        self.changed_ids: list[int] = []
-        self._files: list[tuple] = []
-        self._syms: list[tuple] = []
-        self._fts: list[tuple] = []
-        self._file_fts: list[tuple] = []
-        self._records: list[tuple] = []
-        self._pending = 0
-
-    def begin(self) -> None:
-        if self.begun:
-            return
-        conn = self.conn
-        if self.reset:
-            store_db.set_foreign_keys(conn, False)  # DROP TABLE would otherwise delete row by row
-        try:
-            store_db.begin_immediate(conn)
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise IndexBusyError(str(self.db_path)) from exc
-            raise
-        self.begun = True
-        if self.reset:
-            store_db.reset_schema(conn)
-        if self.report.full:
-            store_db.drop_core_indexes(conn)  # bulk load first, index after
-        self.next_sid = read.max_symbol_id(conn) + 1
-        self.next_fid = read.max_file_id(conn) + 1
-        self.generation = store_db.generation(conn) + 1
-
-    def add(self, f: SourceFile, res: Parsed) -> None:
-        self.begin()
-        conn = self.conn
-        old = self.existing.get(f.path)
-        is_test = int(is_test_path(f.path))
-        row = (f.path, f.language, res.module, res.hash, f.size, f.mtime_ns, res.lines, res.syntax_errors, is_test,
-               self.generation)
-        reuse: dict[tuple[str, str, int], int] = {}
-        record: ParsedFile | bytes | None = res.record
-        if old is not None:
-            fid = old[0]
-            self.flush()  # the file's old rows go before its new ones are inserted
-            got = read.record_blob(conn, fid)
-            if got is not None:
-                old_pf = decode(got[0])
-                self.old_items |= interface_items(old_pf)
-                self._gone(old_pf)
-                if self.same_shape:
-                    new_pf = res.record if res.record is not None else decode(res.blob)
-                    record = new_pf  # decoded once: kept for resolution below
-                    self.same_shape = flow_shape(old_pf) == flow_shape(new_pf)
-            else:
-                self.same_shape = False
-                self.gone = None
-            occ: Counter = Counter()
-            for sid, qn, kind in read.symbol_keys_of_file(conn, fid):
-                key = (qn, kind, occ[(qn, kind)])
-                occ[(qn, kind)] += 1
-                reuse[key] = sid
-            # the edges that start in its old symbols go with them (a symbol that is not reused would
-            # otherwise leave rows whose caller no longer exists); the file is re-resolved anyway
-            write.delete_edges_of_files(conn, [fid])
-            write.delete_symbols_of_file(conn, fid)
-            write.delete_file_fts(conn, fid)
-            write.upsert_file(conn, row, fid)
-            self.changed_ids.append(fid)
-        else:
-            fid = self.next_fid
-            self.next_fid += 1
-            self._files.append((fid, *row))
-            self.added_modules.add(res.module)
-            self.same_shape = False
-        ids: list[int] = []
-        occ2: Counter = Counter()
-        for t in res.syms:
-            key = (t[1], t[2], occ2[(t[1], t[2])])
-            occ2[(t[1], t[2])] += 1
-            sid = reuse.get(key)
-            if sid is None:
-                sid = self.next_sid
-                self.next_sid += 1
-            ids.append(sid)
-        syms, fts = self._syms, self._fts
-        for i, t in enumerate(res.syms):
-            parent = ids[t[3]] if t[3] is not None else None
-            syms.append((ids[i], fid, t[0], t[1], t[2], parent, *t[4:], is_test))
-            fts.append((ids[i], *res.fts[i]))
-        self._file_fts.append((fid, *res.file_fts))
-        self._records.append((fid, res.blob, array("q", ids).tobytes(), res.ref_names))
-        # records of fresh files: decoded here, while the workers parse, when forked resolver workers will
-        # inherit them (each would otherwise decode most files again); decoded on first use otherwise
-        if record is None:
-            record = decode(res.blob) if self.decode_now else res.blob
-        self.fresh[fid] = (record, ids)
-        if res.items is not None:
-            self.new_items |= res.items
-        self._pending += 1
-        if self._pending >= FLUSH_EVERY:
-            self.flush()
-
-    def remove(self, paths: list[str]) -> None:
-        """Delete the rows of files that are gone (or became unreadable / binary)."""
-        ids = [self.existing[p][0] for p in paths]
-        if ids:
-            self.same_shape = False
-        for fid in ids:
-            got = read.record_blob(self.conn, fid)
-            if got is None:
-                self.gone = None
-                continue
-            old_pf = decode(got[0])
-            self.old_items |= interface_items(old_pf)
-            self._gone(old_pf)
-        self.removed_modules.update(read.modules_of_files(self.conn, ids))
-        write.delete_files(self.conn, ids)
-
-    def _gone(self, old_pf: ParsedFile) -> None:
-        if self.gone is not None:
-            self.gone.append(old_pf)
-
-    def flush(self) -> None:
-        if not self._pending:
-            return
-        conn = self.conn
-        write.insert_files(conn, self._files)
-        write.insert_symbols(conn, self._syms)
-        write.insert_symbol_fts(conn, self._fts)
-        write.insert_file_fts(conn, self._file_fts)
-        write.put_records(conn, self._records)
-        for batch in (self._files, self._syms, self._fts, self._file_fts, self._records):
-            batch.clear()
-        self._pending = 0
-
-
-def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path, db_path: Path,
+def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, db_path: Path,
                         report: IndexReport, workers: int | None, progress: Progress | None, opts: _Options) -> None:
     t = time.perf_counter()
     if report.full:
@@ -484,11 +341,17 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
         for mod in ing.added_modules | ing.removed_modules:
             touched_names.update(mod.split("."))
         resolve_set = set(ing.fresh)
-    symbols = [SymRow(*r) for r in read.symbol_rows_for_world(conn)]
+    # names and kinds repeat (a prototype and its definition, a million "function"s): one string each,
+    # and one int object per file id (SQLite makes one per row)
+    fids: dict[int, int] = {}
+    symbols = [SymRow(sid, fid if fid is None else fids.setdefault(fid, fid), intern(name), qname, intern(kind), parent)
+               for sid, fid, name, qname, kind, parent in read.symbol_rows_for_world(conn)]
+    del fids
     files = [FileRow(fid, path, lang, mod, msid, get_language(lang).is_package(path))
              for fid, path, lang, mod, msid in read.file_rows(conn)]
     world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
     world.root = str(root_path)
+    world.bound_contexts(ctx_capacity(opts.memory, len(symbols), len(files), ing.held_bytes()))
     # config files read once (the world carries them); the files of a language whose configuration changed
     again = read_languages(conn, root_path, world, sorted({f.language for f in files}), report.full)
     again |= start_carried(conn, world, ing.gone, ing.fresh, report.full)  # whole-project tallies, carried over
@@ -536,6 +399,11 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     write.insert_externals(conn, world.new_externals)
     if remap:
         write.remap_targets(conn, remap, lowest)
+    tally = held_tally(world)  # saved with the state below
+    world.release()  # the world is rebuilt by every run: give its memory back before the indexes are built
+    del world, symbols, files
+    ing.fresh.clear()
+    give_back()
     report.seconds["resolve"] = round(time.perf_counter() - t, 3)
     t = time.perf_counter()
     store_db.ensure_indexes(conn)  # after the bulk load of a full build; a no-op on a refresh
@@ -554,7 +422,7 @@ def _resolve_and_finish(ing: _Ingest, conn: sqlite3.Connection, root_path: Path,
     store_db.set_meta(conn, "index_format", str(INDEX_FORMAT))
     kind = opts.edge_store or edge_parquet.recorded(conn)
     stamp = store_db.index_stamp(conn)
-    finish_carried(conn, world, stamp)
+    finish_carried(conn, tally, stamp)
     if kind == "parquet":  # the shards of this generation exist before the commit that publishes it
         edge_parquet.write_state(conn, db_path, stamp)
     edge_parquet.set_recorded(conn, kind)

@@ -19,6 +19,7 @@ from ..errors import IndexInterrupted
 from ..store import db as store_db
 from ..store import docs_keep
 from . import history_job
+from ._memory import give_back
 from .config import load_settings, walk_options
 from .indexer import IndexReport, index_repo
 
@@ -37,7 +38,8 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
         the same order with the report once the code index (and any kept documents) is written.
     **options
         Those of :func:`lore.index.index_repo` (``db``, ``exclude``, ``include``, ``gitignore``,
-        ``max_file_size``, ``workers``, ``rebuild``, ``progress``, ``executor``, ``ray_address``, ``edge_store``),
+        ``max_file_size``, ``workers``, ``memory``, ``rebuild``, ``progress``, ``executor``, ``ray_address``,
+        ``edge_store``),
         and ``history``:
         ``wait`` (the default: the git history is mined before this returns, ``progress("history",
         done, total)`` follows it), ``background`` (a detached miner, :mod:`lore.index.history_job`)
@@ -66,8 +68,9 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
     # the repository's own settings (pyproject.toml [tool.lore], .lore/config.toml, .loreignore) under the caller's
     settings = load_settings(Path(root).resolve(), exclude=tuple(options.pop("exclude", ()) or ()),
                              max_file_size=options.pop("max_file_size", None), workers=options.pop("workers", None),
-                             include=tuple(options.pop("include", ()) or ()), gitignore=options.pop("gitignore", None))
-    options.update(walk_options(settings), workers=settings.workers)
+                             include=tuple(options.pop("include", ()) or ()), gitignore=options.pop("gitignore", None),
+                             memory=options.pop("memory", None))
+    options.update(walk_options(settings), workers=settings.workers, memory=settings.memory)
     damaged = store_db.set_aside_damaged(db) if options.get("rebuild") else ""  # --rebuild replaces a damaged index
     # a file that is not a lore index is refused before anything touches it (a newer lore's unless --rebuild)
     store_db.check_index_target(db, rebuild=bool(options.get("rebuild")))
@@ -83,6 +86,7 @@ def run_index(root: str | os.PathLike[str] = ".", *, steps: Sequence[Step] = (),
         finally:
             docs_keep.discard(kept)
         if not report.nothing_indexed:  # nothing was written: the upkeep steps have nothing new to follow
+            give_back()  # what the resolver freed goes back to the system before the steps build their own
             for finish in after:
                 finish(report)
     except KeyboardInterrupt as exc:

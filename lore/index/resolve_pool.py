@@ -1,8 +1,9 @@
 """Resolving many files in forked worker processes.
 
 The :class:`~lore.index.resolve.World` is built once in the indexer and inherited by ``fork``
-(copy-on-write, nothing pickled); each worker process resolves one chunk of the files and returns plain
-edge rows, which the indexer inserts as they arrive. External symbols a chunk creates get provisional
+(copy-on-write, nothing pickled); each worker process resolves one chunk of the files and writes its
+plain edge rows, batch by batch, to a file beside the index, which the indexer reads back batch by batch
+and inserts in chunk order (never a whole chunk's rows in memory at once). External symbols a chunk creates get provisional
 ids from that chunk's own range (no two chunks can hand out the same id); the indexer maps them to
 one id per qualified name afterwards, in chunk order, in SQL (:func:`lore.store.write.remap_targets`). Workers read
 records of unchanged files through their own read-only connection (the last committed snapshot
@@ -18,10 +19,13 @@ run with as many workers.
 from __future__ import annotations
 
 import gc
+import marshal
 import multiprocessing
 import os
 import pickle
+import shutil
 import sqlite3
+import tempfile
 from array import array
 from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection, wait
@@ -30,6 +34,7 @@ from types import ModuleType
 
 from ..parsers.records import ParsedFile, decode
 from ..store import read
+from ._memory import give_back
 from ._workers import die_with_parent
 from .resolve import Edges, World, resolve_files
 
@@ -42,14 +47,17 @@ ID_STRIDE = 1 << 36  # provisional external ids of worker k start at base + (k +
 class RecordLoader:
     """Records of a file: freshly parsed ones from memory (decoded on first use), the others from the store."""
 
-    def __init__(self, fresh: dict[int, tuple[ParsedFile | bytes, list[int]]], conn: sqlite3.Connection | None) -> None:
+    def __init__(self, fresh: dict[int, tuple[ParsedFile | bytes, list[int] | array]],
+                 conn: sqlite3.Connection | None) -> None:
         self.fresh, self.conn = fresh, conn
 
     def __call__(self, file_id: int) -> tuple[ParsedFile, list[int]] | None:
         got = self.fresh.get(file_id)
         if got is not None:
             pf, ids = got
-            return (decode(pf) if isinstance(pf, bytes) else pf), ids
+            if isinstance(pf, bytes):
+                return decode(pf), (ids.tolist() if isinstance(ids, array) else ids)
+            return pf, ids  # type: ignore[return-value]
         if self.conn is None:
             return None
         row = read.record_blob(self.conn, file_id)
@@ -75,24 +83,42 @@ def _init(db_path: str) -> None:
             loader.conn = None
 
 
-def _work(task: tuple[int, list[int]]) -> tuple[Edges, list[tuple[int, str, str]]]:
+def _work(task: tuple[int, list[int]], spill: str) -> tuple[str, list[tuple[int, str, str]]]:
+    """Resolve chunk ``k`` in a forked process, its rows written to the file ``spill`` batch by batch
+    (``marshal``, :data:`SINK_EVERY` files each) instead of sent through the pipe at the end in one piece:
+    the indexer is resolving chunk 0 meanwhile, and a chunk's rows in one message would be held whole
+    in both processes (a sixth of the kernel's edges: several hundred MB of tuples, twice)."""
     k, file_ids = task
     world: World = _STATE["world"]
     world.next_id = _STATE["base"] + (k + 1) * ID_STRIDE  # chunk k's own range of provisional ids
     world.new_externals = []
-    edges = resolve_files(world, file_ids)
-    return edges, world.new_externals
+    with open(spill, "wb") as fh:
+        for i in range(0, len(file_ids), SINK_EVERY):
+            edges = resolve_files(world, file_ids[i : i + SINK_EVERY])
+            marshal.dump((edges.refs, edges.types, edges.imports, edges.rels), fh)
+    return spill, world.new_externals
+
+
+def _drain(spill: str, sink: Callable[[Edges], None]) -> None:
+    """Hand the rows :func:`_work` wrote to ``spill`` to ``sink``, batch by batch, and remove the file."""
+    try:
+        with open(spill, "rb") as fh:
+            while True:
+                try:
+                    refs, types, imports, rels = marshal.load(fh)
+                except EOFError:
+                    break
+                sink(Edges(refs, types, imports, rels))
+    finally:
+        os.unlink(spill)
 
 
 def _chunks(file_ids: list[int], n_chunks: int, world: World) -> list[list[int]]:
     """At most ``n_chunks`` contiguous runs of files (a package stays together: a chunk then needs fewer
     other files' scope tables and class hierarchies, which every chunk builds for itself) of about as
     much work each: call sites and type mentions, as the records loaded so far count them."""
-    loaded = world._ctx
-    weights = []
-    for fid in file_ids:
-        c = loaded.get(fid)
-        weights.append(1 + (len(c.pf.calls) + len(c.pf.type_refs) if c is not None else 0))
+    seen = world.work_seen  # every context built so far, whether the world's bound has dropped it since
+    weights = [1 + seen.get(fid, 0) for fid in file_ids]
     step = sum(weights) / n_chunks
     chunks: list[list[int]] = [[]]
     acc = 0
@@ -132,15 +158,22 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
         return [], 0
     base = world.next_id
     chunks = _chunks(file_ids, CHUNKS_PER_WORKER * workers, world)
+    if world.contexts_evicted:  # over the memory budget: every process builds the contexts its chunk reads,
+        world.drop_contexts()  # so none inherits (and counts in its RSS) those this one built before the fork
+        give_back()
     _STATE.update(world=world, base=base)
     created: list[list[tuple[int, str, str]]] = []
     done = 0
     gc.freeze()  # the inherited world is never collected in the workers: no GC pass touches (and copies) its pages
+    spills = tempfile.mkdtemp(prefix=".lore-resolve-", dir=os.path.dirname(os.path.abspath(db_path)))
     try:
         # the world is left untouched until every chunk is forked: processes forked later inherit it as it was
         here = (lambda chunk: _work_here(chunk, sink)) if len(chunks) <= workers else None
-        for k, (edges, externals) in enumerate(_forked(chunks, workers, db_path, here=here)):
-            sink(edges)
+        for k, (edges, externals) in enumerate(_forked(chunks, workers, db_path, spills, here=here)):
+            if isinstance(edges, str):
+                _drain(edges, sink)
+            else:
+                sink(edges)
             created.append(externals)
             done += len(chunks[k])
             if progress:
@@ -148,6 +181,7 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
     finally:
         gc.unfreeze()
         _STATE.clear()
+        shutil.rmtree(spills, ignore_errors=True)
     return _final_ids(world, created), base + ID_STRIDE
 
 
@@ -169,35 +203,37 @@ def _work_here(chunk: list[int], sink: Callable[[Edges], None]) -> tuple[Edges, 
         world.next_id, world.new_externals = next_id, new
 
 
-def _child(out: Connection, db_path: str, k: int, chunk: list[int], parent: int) -> None:
+def _child(out: Connection, db_path: str, k: int, chunk: list[int], parent: int, spill: str) -> None:
     die_with_parent(parent)  # a killed indexer leaves no resolver behind
     try:
         _init(db_path)
-        result: tuple[str, object] = ("ok", _work((k, chunk)))
+        result: tuple[str, object] = ("ok", _work((k, chunk), spill))
     except BaseException as exc:  # reported to the parent, which raises it
         result = ("error", exc)
     out.send(result)
     out.close()
 
 
-def _forked(chunks: list[list[int]], workers: int, db_path: str, *,
+def _forked(chunks: list[list[int]], workers: int, db_path: str, spills: str, *,
             here: Callable[[list[int]], tuple[Edges, list[tuple[int, str, str]]]] | None = None,
-            ) -> Iterator[tuple[Edges, list[tuple[int, str, str]]]]:
-    """Results of :func:`_work` per chunk, in chunk order, each chunk in a process forked for it alone
+            ) -> Iterator[tuple[Edges | str, list[tuple[int, str, str]]]]:
+    """Results of :func:`_work` per chunk (the file in ``spills`` that holds its rows, and its externals),
+    in chunk order, each chunk in a process forked for it alone
     (at most ``workers`` at a time). With ``here``, chunk 0 is resolved by ``here(chunks[0])`` in this
     process instead, once the processes of all the others are started (there must be at most ``workers``
     chunks: a process forked later would inherit what chunk 0 memoized). A process that dies without
     answering raises :class:`RuntimeError`."""
     ctx = multiprocessing.get_context("fork")
     running: dict[int, tuple[BaseProcess, Connection]] = {}
-    results: dict[int, tuple[Edges, list[tuple[int, str, str]]]] = {}
+    results: dict[int, tuple[Edges | str, list[tuple[int, str, str]]]] = {}
     started = 1 if here is not None else 0
     emitted = 0
     try:
         while emitted < len(chunks):
             while started < len(chunks) and len(running) < workers:
                 receive, send = ctx.Pipe(duplex=False)
-                child = ctx.Process(target=_child, args=(send, db_path, started, chunks[started], os.getpid()),
+                spill = os.path.join(spills, f"chunk-{started}")
+                child = ctx.Process(target=_child, args=(send, db_path, started, chunks[started], os.getpid(), spill),
                                     daemon=True)
                 child.start()
                 send.close()

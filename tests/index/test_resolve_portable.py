@@ -54,10 +54,10 @@ def test_a_resolver_process_that_dies_fails_the_run(tmp_path, monkeypatch):
     monkeypatch.setattr(resolve_pool, "MIN_FILES_PER_WORKER", 1)
     real = resolve_pool._work
 
-    def die_on_chunk_1(task):
+    def die_on_chunk_1(task, spill):
         if task[0] == 1:
             os._exit(3)
-        return real(task)
+        return real(task, spill)
 
     monkeypatch.setattr(resolve_pool, "_work", die_on_chunk_1)
     with pytest.raises(RuntimeError, match=r"exit code 3\) on chunk 1"):

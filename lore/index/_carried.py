@@ -11,6 +11,7 @@ by an older lore, an old record that could not be read) the rules count every fi
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
 
 from ..languages.c import _build as c_build
 from ..languages.c import _macro_tally
@@ -23,7 +24,7 @@ _C_FAMILY = ("c", "cpp")
 
 
 def start(conn: sqlite3.Connection, world: World, gone: list[ParsedFile] | None,
-          fresh: dict[int, tuple[ParsedFile | bytes, list[int]]], full: bool) -> set[int]:
+          fresh: Mapping[int, tuple[ParsedFile | bytes, object]], full: bool) -> set[int]:
     """Before any rule runs: give ``world`` the last state's tally with ``gone`` (the old records of the
     re-parsed and removed files; ``None``: not all known) taken away and the records of ``fresh`` added.
 

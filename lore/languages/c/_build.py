@@ -162,20 +162,38 @@ def _defined_under_options(world, unit: str) -> frozenset[str]:
     return got
 
 
-def _unit_project_defines(world, given: frozenset[str]) -> frozenset[str]:
+class _Defined:
+    """Names defined for one unit: the project's (a container read name by name, never copied: the kernel's
+    has over a million names) and the few ``extra`` ones the unit's flags add."""
+
+    __slots__ = ("base", "extra")
+
+    def __init__(self, base: Container[str], extra: frozenset[str]) -> None:
+        self.base, self.extra = base, extra
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.extra or name in self.base
+
+    def __or__(self, more: frozenset[str]) -> _Defined:
+        return _Defined(self.base, self.extra | more)
+
+
+def _unit_project_defines(world, given: frozenset[str]) -> _Defined:
     """:func:`_project_defines` in a unit whose command (and source) defines ``given``: a header's ``#define`` in a
     branch that needs one of those flags is made there too (xz's ``MYTHREAD_ENABLED`` under ``-DMYTHREAD_POSIX``)."""
     cache = world_cache(world, "c-unit-project-defines", dict)
     got = cache.get(given)
     if got is None:
-        out = set(_project_defines(world)) | given
+        base = _project_defines(world)
+        out = set(given)  # what the unit adds to the project's names (the least fixed point over the pending)
         pending = _conditional_defines(world)
         while pending:
-            more = [name for name, needs in pending if name not in out and any(n in out for n in needs)]
+            more = [name for name, needs in pending
+                    if name not in out and name not in base and any(n in out or n in base for n in needs)]
             if not more:
                 break
             out.update(more)
-        got = cache[given] = frozenset(out)
+        got = cache[given] = _Defined(base, frozenset(out))
     return got
 
 

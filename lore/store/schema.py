@@ -46,6 +46,9 @@ INDEX_FORMAT = 10  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #    a class built from another class's copied methods records it as its __delegate__ (a new binding)
 # 10: Python: an assignment in one branch of an if statement is not read in its other branches (Binding.shut);
 #    isinstance(self.attr, C) narrows the path in its branch; a known branch stands for an unknown sibling after it
+#    (both this session's): also C reads compile_commands.json; C++ lambdas in variables, constructions, iterators,
+#    out-of-line template members; TS casts, intersections, in-place parameter shapes; Python import fallbacks,
+#    ContextVar/Future/Task, unpacking loops, Generic[T] parameters
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

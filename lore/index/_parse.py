@@ -384,7 +384,21 @@ def parse_iter(jobs: list[Job], workers: int | None,
             if progress and (i % 16 == 0 or i + 1 == total):
                 progress("parse", i + 1, total)
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
+        _stop(pool)
         raise
     else:
         pool.shutdown()
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now (Ctrl-C, an error): cancel what is queued and end its workers. ``shutdown`` alone
+    sends a worker nothing when the interrupt came while the pool was still starting (its manager thread
+    not yet running): the worker then waits for work forever, and the interpreter, joining its children
+    at exit, waits for it -- ``lore index`` hung after Ctrl-C."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # no public way before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)

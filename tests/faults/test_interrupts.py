@@ -81,3 +81,18 @@ def test_ctrl_c_says_whether_the_generation_was_committed(tmp_path: Path, tally)
         assert ok, (after_commit, before, now, err)
     tally("Ctrl-C during lore index (message vs generation)", tried=tried, survived=survived, lost=tried - survived)
     assert tried
+
+
+def test_a_stopped_parse_pool_leaves_no_worker_waiting() -> None:
+    """Ctrl-C while the parse pool starts: its idle workers must end, else the interpreter's exit, which
+    joins its children, waits for them forever (``lore index`` hung after Ctrl-C, 1 run in 12 under load)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from lore.index._parse import _stop
+
+    pool = ProcessPoolExecutor(max_workers=2)
+    assert pool.submit(abs, -1).result(timeout=60) == 1  # the workers are up and now wait for work
+    procs = list(pool._processes.values())
+    assert procs and all(p.is_alive() for p in procs)
+    _stop(pool)
+    assert not any(p.is_alive() for p in procs)

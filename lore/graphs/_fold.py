@@ -169,13 +169,18 @@ def fold_groups(same_key: list[tuple], overloads: list[tuple[int, int]]) -> tupl
 def build_fold(g: CodeGraph, same_key: list[tuple], overloads: list[tuple[int, int]]) -> Fold:
     """The :class:`Fold` of ``g``'s rows (:func:`fold_groups`; symbols that are not rows of ``g`` left out)."""
     canonical_id, also_at = fold_groups([r for r in same_key if g.nodes.has(r[0])], overloads)
+    canon, copies_rows = _canon(g, canonical_id)
+    return Fold(canon=canon, copies=copies_rows, also_at=also_at, canonical_id=canonical_id)
+
+
+def _canon(g: CodeGraph, canonical_id: dict[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's canonical row (its own when it is no copy) and the rows that are copies."""
     canon = np.arange(g.n, dtype=np.int64)
     if canonical_id:
         copies = np.fromiter(canonical_id, dtype=np.int64, count=len(canonical_id))
         heads = np.fromiter(canonical_id.values(), dtype=np.int64, count=len(canonical_id))
         canon[g.nodes.rows(copies)] = g.nodes.rows(heads)
-    copies_rows = np.flatnonzero(canon != np.arange(g.n))
-    return Fold(canon=canon, copies=copies_rows, also_at=also_at, canonical_id=canonical_id)
+    return canon, np.flatnonzero(canon != np.arange(g.n))
 
 
 PATCH_FILES = 2_000  # a refresh that rewrote the edges of more files than this builds the fold whole
@@ -225,12 +230,7 @@ def _patched(conn, g: CodeGraph, db_path) -> Fold | None:
     text, bounds = bytes(np.asarray(prev.also_text)), np.asarray(prev.also_bounds).tolist()
     for i in kept_heads.tolist():
         also_at[int(also_heads[i])] = text[bounds[i]:bounds[i + 1]].decode("utf-8").split("\0")
-    canon = np.arange(g.n, dtype=np.int64)
-    if canonical_id:
-        copies = np.fromiter(canonical_id, dtype=np.int64, count=len(canonical_id))
-        heads = np.fromiter(canonical_id.values(), dtype=np.int64, count=len(canonical_id))
-        canon[g.nodes.rows(copies)] = g.nodes.rows(heads)
-    copies_rows = np.flatnonzero(canon != np.arange(g.n))
+    canon, copies_rows = _canon(g, canonical_id)
     return Fold(canon=canon, copies=copies_rows, also_at=dict(sorted(also_at.items())),
                 canonical_id=dict(sorted(canonical_id.items())))
 

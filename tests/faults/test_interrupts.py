@@ -55,7 +55,12 @@ def _interrupt(root: Path, db: Path, *, after_commit: bool, before: int | None) 
             break  # its parse workers are up: parsing
         time.sleep(0.005)
     proc.send_signal(signal.SIGINT)
-    _out, err = proc.communicate(timeout=60)
+    try:
+        _out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # a hang: end it (its workers die with it) rather than leave it running
+        proc.kill()
+        proc.communicate()
+        raise AssertionError("lore index did not exit within 60 s of Ctrl-C") from None
     return proc.returncode, err.strip(), committed_generation(db)
 
 

@@ -281,6 +281,27 @@ def named_import(imp: Import) -> ImportBinding | None:
     return ImportBinding(imp.alias or imp.name, imp.module, imp.name)
 
 
+def enclosed(text: str, start: int) -> str:
+    """The text after the bracket at ``text[start]`` up to its matching close (any of ``)>]}``), or to the
+    end: a signature's parameter list, whatever brackets its types nest.
+
+    Examples
+    --------
+    >>> enclosed("f(Map<K, V> m, int (*cb)(int)) const", 1)
+    'Map<K, V> m, int (*cb)(int)'
+    """
+    depth = 0
+    for i in range(start + 1, len(text)):
+        ch = text[i]
+        if ch in "(<[{":
+            depth += 1
+        elif ch in ")>]}":
+            if depth == 0:
+                return text[start + 1:i]
+            depth -= 1
+    return text[start + 1:]
+
+
 def split_top_level(text: str, opens: str = "([{", closes: str = ")]}") -> list[str]:
     """``text`` split at the commas outside brackets (``opens`` / ``closes``), a blank last piece dropped.
 

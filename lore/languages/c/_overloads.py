@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .._rules import record_of, world_cache
+from .._rules import enclosed, record_of, split_top_level, world_cache
 
 
 def _overloads(world, sid: int) -> list[int] | None:
@@ -93,20 +93,7 @@ def _param_texts(world, sid: int) -> list[str]:
     start = sig.find("(")
     if start < 0:
         return []
-    parts, depth, cur = [], 0, ""
-    for ch in sig[start + 1:]:
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            if depth == 0:
-                break
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    parts.append(cur)
+    parts = split_top_level(enclosed(sig, start), "<([{", ">)]}")
     return [p.split("=")[0].strip() for p in parts if p.strip() and p.strip() != "void"]
 
 

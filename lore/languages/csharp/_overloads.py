@@ -9,7 +9,7 @@ is unknown, or a parameter of a type parameter or an outside type, rules nothing
 
 from __future__ import annotations
 
-from .._rules import record_of, split_top_level, world_cache
+from .._rules import enclosed, record_of, split_top_level, world_cache
 
 _TYPES = ("class", "struct", "interface", "enum", "type_alias")  # the kinds of a C# type (as in _rules)
 _KEYWORDS = {"object": "Object", "string": "String", "bool": "Boolean", "int": "Int32", "long": "Int64",
@@ -44,17 +44,8 @@ def _split_params(sig: str, name: str) -> list[str]:
             break
     if start < 0:
         return []
-    inner, depth = [], 0
-    for ch in sig[start + 1:]:
-        if ch in "(<[{":
-            depth += 1
-        elif ch in ")>]}":
-            if depth == 0:
-                break
-            depth -= 1
-        inner.append(ch)
     out = []
-    for piece in split_top_level("".join(inner), "<([{", ">)]}"):
+    for piece in split_top_level(enclosed(sig, start), "<([{", ">)]}"):
         piece = piece.split("=", 1)[0].strip()
         while piece.startswith("["):  # [NotNull] T x
             piece = piece[piece.find("]") + 1:].strip()

@@ -34,6 +34,14 @@ def config_cmd(
         value = s[key]["value"]
         shown = "auto" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
         out.print(f"{key:<14} {shown:<12} ({s[key]['source']})", markup=False)
+    cc = s["compile_commands"]
+    if cc["value"] is not None:
+        out.print(f"{'compile_commands':<17} {cc['value']} ({cc['source']})", markup=False)
+    else:
+        found = cc.get("found")
+        out.print(f"{'compile_commands':<17} auto: " + (f"{found} (found)" if found else "none found (C/C++ read "
+                  "without build flags; looked for compile_commands.json, build/compile_commands.json)")
+                  + " (default)", markup=False)
     for key in ("exclude", "include"):
         out.print(key + ("" if s[key] else ": none"), markup=False)
         for e in s[key]:

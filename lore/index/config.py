@@ -9,7 +9,7 @@ of a repository are read from, lowest precedence first:
 4. ``.loreignore`` at the root (gitignore syntax, one pattern per line; ``!pattern`` re-includes);
 5. the command line (``--exclude``, ``--include``, ``--no-gitignore``, ``--max-file-size``, ``--workers``).
 
-Scalar settings (``gitignore``, ``max_file_size``, ``memory``, ``workers``) take the value of the last source
+Scalar settings (``compile_commands``, ``gitignore``, ``max_file_size``, ``memory``, ``workers``) take the value of the last source
 that sets them; ``exclude`` patterns add up in that order, so a later ``!vendor/keep.min.js``
 re-includes a file an earlier pattern skipped. ``include`` patterns add up too, and win over
 everything that leaves a file out: ``.gitignore`` files, exclude patterns and the built-in skips of
@@ -29,13 +29,14 @@ from typing import Any
 
 from .._files import read_text_bounded
 from ..errors import InvalidArgumentError
+from ..languages.c._compdb import LOCATIONS as COMPDB_LOCATIONS
 from ._memory import parse_memory
 from ._skips import RULES
 from .walk import DEFAULT_MAX_FILE_SIZE, walk
 
 DEFAULT_EXCLUDES = ("*.min.js", "*.min.mjs", "*.min.cjs", "*-min.js", "*.bundle.js")
 KEYS = ("compile_commands", "exclude", "gitignore", "include", "max_file_size", "memory", "workers")  # compile_commands: C's
-SCALARS = ("gitignore", "max_file_size", "memory", "workers")
+SCALARS = ("compile_commands", "gitignore", "max_file_size", "memory", "workers")
 DEFAULT = "default"
 CLI = "command line"
 
@@ -58,6 +59,7 @@ class Settings:
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     workers: int | None = None
     memory: str | int | None = None  # the indexer's memory budget (lore.index._memory), e.g. "3G"
+    compile_commands: str | None = None  # C/C++'s compilation database; None: the first of _compdb.LOCATIONS
     sources: dict[str, str] = field(default_factory=lambda: dict.fromkeys(SCALARS, DEFAULT))
     files: list[str] = field(default_factory=list)  # the settings files that exist, in precedence order
 
@@ -73,6 +75,7 @@ class Settings:
                 "max_file_size": {"value": self.max_file_size, "source": self.sources["max_file_size"]},
                 "workers": {"value": self.workers, "source": self.sources["workers"]},
                 "memory": {"value": self.memory, "source": self.sources["memory"]},
+                "compile_commands": {"value": self.compile_commands, "source": self.sources["compile_commands"]},
             },
         }
 
@@ -239,6 +242,9 @@ def describe_settings(root: str | os.PathLike[str], **cli: Any) -> dict[str, Any
     settings = load_settings(root, **cli)
     walked = walk(root, **walk_options(settings))
     out = settings.to_dict()
+    if settings.compile_commands is None:  # what C/C++ files would be read with (lore.languages.c._compdb)
+        found = next((rel for rel in COMPDB_LOCATIONS if os.path.isfile(os.path.join(root, rel))), None)
+        out["settings"]["compile_commands"]["found"] = found
     out["builtin_skips"] = [{"folders": f, "reason": r, "rule": how} for f, r, how in RULES]
     out["ignore_files"] = list(walked.ignore_files)
     out["walk"] = {"files": len(walked.files),

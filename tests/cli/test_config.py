@@ -200,3 +200,20 @@ def test_the_command_line_gitignore_flag_wins_over_the_settings_in_both_directio
     assert "gitignore      true         (command line)" in runner.invoke(app, ["config", str(root), "--gitignore"]).output
     assert runner.invoke(app, ["index", str(root), "--gitignore"]).exit_code == 2  # the .gitignore read again
     assert runner.invoke(app, ["index", str(root)]).exit_code == 0  # the settings' gitignore = false
+
+
+def test_lore_config_shows_the_compilation_database_set_found_or_missing(tmp_path):
+    root = _repo(tmp_path)
+    text = runner.invoke(app, ["config", str(root)]).output
+    assert "compile_commands  auto: none found" in text
+    (root / "build").mkdir()
+    (root / "build" / "compile_commands.json").write_text("[]")
+    data = json.loads(runner.invoke(app, ["config", str(root), "--json"]).output)
+    assert data["settings"]["compile_commands"] == {"value": None, "source": "default",
+                                                    "found": "build/compile_commands.json"}
+    (root / "pyproject.toml").write_text('[tool.lore]\ncompile_commands = "out/cc.json"\n')
+    (root / ".lore").mkdir(exist_ok=True)
+    (root / ".lore" / "config.toml").write_text('compile_commands = "out2/cc.json"\n')
+    text = runner.invoke(app, ["config", str(root)]).output
+    assert "compile_commands  out2/cc.json (.lore/config.toml)" in text  # the same precedence _compdb reads
+    assert load_settings(root).compile_commands == "out2/cc.json"

@@ -260,8 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"targets beyond Jedi's one definition (issue 34's fourth round): {u.get('asked', 0)} sites asked again "
           f"with Jedi's parameter search unbounded, {u.get('confirmed', 0)} confirmed in full, "
           f"{u.get('abandoned', 0)} abandoned (> {SECONDS} s); recall never uses them")
-    print("as counted strictly (strict unions: a target beyond Jedi's one definition is wrong even when Jedi's "
-          "unbounded search names it):")
+    print("as counted before issue 34's fourth round (strict unions: a target beyond Jedi's one definition is "
+          "wrong even when Jedi's unbounded search names it; a .pyi declaration does not accept the run-time "
+          "definition of its own qualified name):")
     for name, scores in [*report["projects"].items(), ("overall", report["overall"])]:
         st = scores["strict_unions"]
         print(f"    {name:<16} recall {_fmt(st['recall'])}  precision {_fmt(st['precision'])}")

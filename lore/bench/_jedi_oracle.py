@@ -37,7 +37,8 @@ development dependency only, imported inside :func:`jedi_answers`. The method:
 6. **Unions** (issue 34's fourth round): where lore binds a target Jedi's answer does not accept, Jedi
    is asked again with its dynamic parameter search unbounded (:mod:`lore.bench._jedi_unions`); a
    target it then names too is right for precision (``also_true``), never for recall. The strict
-   counting is scored beside (``strict_unions``).
+   counting is scored beside (``strict_unions``, which also leaves out the fourth round's stub rule:
+   a ``.pyi`` declaration accepts the one run-time definition of its own qualified name).
 
 Scores (:func:`lore.bench._jedi_score.score`): *recall* over the sites Jedi binds (lore has an edge from the site to Jedi's
 definition), *precision* over the sites both bind in the project (every in-project target of lore is
@@ -52,7 +53,6 @@ import ast
 import json
 import random
 import time
-from dataclasses import replace
 from pathlib import Path
 
 from ..errors import LoreError
@@ -283,6 +283,7 @@ class LoreView:
         self.root = Path(root) if root is not None else None
         self.later_conventions = True  # decorator wrappers and TYPE_CHECKING twins accepted (False: as before)
         self.third_conventions = True  # a stub-only declaration's run-time twin accepted (issue 34's third round)
+        self.fourth_conventions = True  # a stub declaration's same-named run-time definition accepted (fourth)
         self._by_tail: dict | None = None
         self._lines: dict[str, list[str]] = {}
         self._source_facts: dict[str, SourceFacts] = {}
@@ -326,7 +327,7 @@ class LoreView:
         if r is not None and self.later_conventions and self.third_conventions and r.path.endswith(".pyi"):
             if self._by_tail is None:
                 self._by_tail = runtime_by_tail(self.symbols)
-            twins = stub_twins(self.symbols, self._by_tail, r)
+            twins = stub_twins(self.symbols, self._by_tail, r, same_name=self.fourth_conventions)
             if twins:
                 return frozenset({sid}).union(*(self.accepted(t) for t in twins))
         if r is not None and r.kind in ("function", "method") and self.later_conventions:
@@ -520,7 +521,8 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
         unions = _judge_unions(p, root, judged, view, work / f"unbounded-{p.name}-{p.sdist.version}-jedi"
                                f"{jedi.__version__}-seed{seed}-{ORACLE_VERSION}-{UNBOUNDED_VERSION}.json")
         tally = score(judged)
-        strict = score([replace(j, also_true=frozenset()) for j in judged])
+        view.fourth_conventions = False  # the counting before issue 34's fourth round, scored beside
+        strict = score([judge(s, answers[s.key], view) for s in sample])
         view.third_conventions = False  # the counting before issue 34's third round, scored beside
         before = score([judge(s, answers[s.key], view) for s in sample])
         view.later_conventions = False  # the counting before issue 34's second round, scored beside

@@ -1,0 +1,43 @@
+"""Narrowing by elimination: where an ``isinstance`` test failed, the name holds no instance of its classes.
+
+A parser records ``x`` as not an ``A`` with a binding whose annotation is ``!A`` (``!A,B`` for several
+classes), holding from ``line`` to ``until`` (Python's ``lore.languages.python._expr.eliminations``:
+the ``else`` of ``if isinstance(x, A)``, the branch of ``if not isinstance(x, A)``). The value is what
+the name held just before that line, without the instances of those classes and of their subclasses.
+A class the resolver cannot name takes nothing away. When nothing would be left, nothing is taken
+away either: by what the resolver knows the branch never runs (``x = A()`` then ``if isinstance(x, A):
+... else: x.m()``), or what reaches the name came from somewhere it did not see; the values excluded
+tell nothing about those, and a guess by name would be no better.
+"""
+
+from __future__ import annotations
+
+from ..parsers.records import Binding
+from ._flow import elements, union
+from ._world import FileCtx, Value
+
+
+def eliminated(world, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None:
+    """What ``b.name`` holds on the lines of the elimination ``b`` (annotation ``!A,B``)."""
+    got = world.resolve_path(c, scope, b.name, b.line, depth + 1)  # the line's own binding is not read there
+    if got is None:
+        return None
+    gone: list[Value] = []
+    for name in b.annotation[1:].split(","):
+        t = world.type_value(c, scope, name, depth + 1)
+        if t is None or t[0][0] not in ("inst", "extinst"):
+            return got  # a class we cannot name: nothing is certain to be gone
+        gone.append(t[0])
+    kept = [v for v in elements(got[0]) if not any(_is_a(world, v, g) for g in gone)]
+    u = union(kept) if kept and len(kept) < len(elements(got[0])) else None
+    return (u, got[1]) if u is not None else got
+
+
+def _is_a(world, v: Value, cls: Value) -> bool:
+    """Whether the value ``v`` is an instance of the class whose instance value is ``cls`` (or of a
+    subclass of it)."""
+    if v == cls:
+        return True
+    if v[0] != "inst" or cls[0] != "inst":
+        return False
+    return cls[1] != v[1] and ("sym", cls[1]) in world.mro(v[1])  # type: ignore[arg-type]

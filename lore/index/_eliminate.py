@@ -19,7 +19,7 @@ from ._world import FileCtx, Value
 
 def eliminated(world, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None:
     """What ``b.name`` holds on the lines of the elimination ``b`` (annotation ``!A,B``)."""
-    got = world.resolve_path(c, scope, b.name, b.line, depth + 1)  # the line's own binding is not read there
+    got = _before(world, c, scope, b, max(depth - 1, 0))
     if got is None:
         return None
     gone: list[Value] = []
@@ -31,6 +31,21 @@ def eliminated(world, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[V
     kept = [v for v in elements(got[0]) if not any(_is_a(world, v, g) for g in gone)]
     u = union(kept) if kept and len(kept) < len(elements(got[0])) else None
     return (u, got[1]) if u is not None else got
+
+
+def _before(world, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None:
+    """What the name held just before ``b``: not a step of its own, but the lookup that picked ``b`` (at
+    its depth) made again on ``b``'s line, which reads the bindings of earlier lines only; with none
+    there, the parameter of that name, else the name as an enclosing scope binds it."""
+    earlier = [d for d in c.cands[scope].get(b.name, ())
+               if d[0] < b.line and (d[1] != "narrow" or b.line <= d[2].until)]  # type: ignore[attr-defined]
+    if earlier:
+        return world._lookup_in_scope(c, scope, b.name, b.line, depth)
+    sym = c.pf.symbols[scope]
+    for idx, (pname, ann) in enumerate(sym.params if sym.kind in ("function", "method") else ()):
+        if pname == b.name:
+            return world._param_value(c, scope, idx, pname, ann, depth)
+    return world.resolve_path(c, sym.parent, b.name, b.line, depth + 1) if sym.parent is not None else None
 
 
 def _is_a(world, v: Value, cls: Value) -> bool:

@@ -533,50 +533,10 @@ def narrowings(owner: int, node: _ts.Node, src: str | None) -> list[Binding]:
     if node.type == "if_statement" and node.child_by_field_name("alternative") is None and last is not None \
             and last.type in _EXITS:
         out += typed(cond, end, negated=True)
+    from ._eliminations import eliminations  # a module of its own; it reads isinstance tests from here
+
     return out + eliminations(owner, node, cond, src)
 
-
-def eliminations(owner: int, node: _ts.Node, cond: _ts.Node, src: str | None) -> list[Binding]:
-    """Narrowing by elimination: where ``isinstance(x, A)`` (the whole condition) is false, ``x`` is not
-    an ``A``: in the later branches of ``if isinstance(x, A): ... else: x.m()`` (an ``elif``'s too), and
-    in the branch of ``if not isinstance(x, A):``. A binding whose annotation is ``!A`` (``!A,B`` for a
-    tuple of classes), from the first such line ``until`` the last; the resolver takes ``A`` (and its
-    subclasses) out of what ``x`` held before. A plain name only; an ``and`` / ``or`` says nothing.
-
-    >>> from lore.parsers import _ts
-    >>> code = b"if isinstance(x, (A, B)):\\n    pass\\nelse:\\n    x.f()\\nif not isinstance(y, C):\\n    y.g()\\n"
-    >>> root = _ts.parse("python", code).root_node
-    >>> [(b.name, b.annotation, b.line, b.until) for n in root.named_children for b in narrowings(0, n, code.decode())
-    ...  if b.annotation.startswith("!")]
-    [('x', '!A,B', 3, 4), ('y', '!C', 5, 6)]
-    """
-    while cond is not None and cond.type == "parenthesized_expression" and cond.named_child_count == 1:
-        cond = cond.named_children[0]
-    negated = cond is not None and cond.type == "not_operator"
-    test = cond.child_by_field_name("argument") if negated else cond
-    if test is None or test.type != "call":
-        return []
-    tests = isinstance_tests(test, src)
-    if len(tests) != 1 or "." in tests[0][0]:
-        return []
-    name, classes = tests[0]
-    if negated:  # the branch of ``if not isinstance(x, A):``
-        body = node.child_by_field_name("consequence")
-        first, last = (cond.start_point[0] + 1, body.end_point[0] + 1) if body is not None else (0, 0)
-    else:  # the branches after this one: an ``if``'s alternatives, an ``elif``'s later siblings
-        later = (node.children_by_field_name("alternative") if node.type == "if_statement" else
-                 [n for n in _later_siblings(node) if n.type in ("elif_clause", "else_clause")])
-        first, last = (later[0].start_point[0] + 1, later[-1].end_point[0] + 1) if later else (0, 0)
-    return [Binding(owner, name, first, annotation="!" + ",".join(classes), until=last)] if first else []
-
-
-def _later_siblings(node: _ts.Node) -> list[_ts.Node]:
-    out = []
-    nxt = node.next_named_sibling
-    while nxt is not None:
-        out.append(nxt)
-        nxt = nxt.next_named_sibling
-    return out
 
 
 def mark_branches(bindings: list[Binding], branches: list[tuple[int, int, int]]) -> None:

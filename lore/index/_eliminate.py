@@ -8,18 +8,25 @@ A class the resolver cannot name takes nothing away. When nothing would be left,
 away either: by what the resolver knows the branch never runs (``x = A()`` then ``if isinstance(x, A):
 ... else: x.m()``), or what reaches the name came from somewhere it did not see; the values excluded
 tell nothing about those, and a guess by name would be no better.
+
+The positive test ``isinstance(x, type)`` (a narrowing to the metaclass ``type``) keeps the classes
+``x`` held: calling ``x`` then constructs one of them, not ``type``.
 """
 
 from __future__ import annotations
 
 from ..parsers.records import Binding
 from ._flow import elements, union
-from ._world import FileCtx, Value
+from ._world import TYPE_KINDS, FileCtx, Value
 
 
 def eliminated(world, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None:
     """What ``b.name`` holds on the lines of the elimination ``b`` (annotation ``!A,B``)."""
     got = _before(world, c, scope, b, max(depth - 1, 0))
+    if b.annotation == "type":  # ``isinstance(x, type)``: x is one of the classes it held, not ``type``
+        classes = [v for v in elements(got[0]) if v[0] == "sym" and world.syms[v[1]].kind in TYPE_KINDS] if got else []
+        u = union(classes)
+        return (u, got[1]) if u is not None and got is not None else world.type_value(c, scope, "type", depth + 1)
     if got is None:
         return None
     gone: list[Value] = []

@@ -214,7 +214,7 @@ class ValuesMixin(GenericsMixin, WorldCore):
             if got is not None and got[0] in _CASTS:
                 return self.type_value(c, scope, b.annotation, depth + 1)
             return self.call_result(got[0], got[1], depth + 1) if got is not None else None
-        if b.annotation[:1] == "!":  # not an ``A``: the ``else`` of ``isinstance(x, A)``
+        if b.annotation[:1] == "!" or b.until and b.annotation == "type":  # not an ``A``; one of x's classes
             return eliminated(self, c, scope, b, depth)
         if b.annotation:
             return self.type_value(c, scope, b.annotation, depth + 1)

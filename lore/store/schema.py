@@ -49,7 +49,8 @@ INDEX_FORMAT = 11  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #    (both this session's): also C reads compile_commands.json; C++ lambdas in variables, constructions, iterators,
 #    out-of-line template members; TS casts, intersections, in-place parameter shapes; Python import fallbacks,
 #    ContextVar/Future/Task, unpacking loops, Generic[T] parameters
-# 11: Python: narrowing by elimination (the else of isinstance(x, A), the branch of not isinstance: no A; "!A")
+# 11: Python: narrowing by elimination (the else of isinstance(x, A), the branch of not isinstance: no A; "!A");
+#     a parameter annotated `type` and isinstance(x, type) hold the classes their values give, not `type`
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

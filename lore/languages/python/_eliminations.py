@@ -5,12 +5,15 @@ of its classes. The parser records it as a binding whose annotation is ``!A`` (`
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...parsers import _ts
 from ...parsers.records import Binding
-from ._expr import isinstance_tests, narrowings  # noqa: F401 (narrowings: the doctest)
+
+Tests = Callable[[_ts.Node, "str | None"], list[tuple[str, list[str]]]]  # ``_expr.isinstance_tests``
 
 
-def eliminations(owner: int, node: _ts.Node, cond: _ts.Node, src: str | None) -> list[Binding]:
+def eliminations(owner: int, node: _ts.Node, cond: _ts.Node, src: str | None, tests_of: Tests) -> list[Binding]:
     """Narrowing by elimination: where ``isinstance(x, A)`` (the whole condition) is false, ``x`` is not
     an ``A``: in the ``else`` of ``if isinstance(x, A): ... elif isinstance(x, B): ... else: x.m()`` (no
     ``A`` nor ``B``), and in the branch of ``if not isinstance(x, A):``. A binding whose annotation is
@@ -20,6 +23,7 @@ def eliminations(owner: int, node: _ts.Node, cond: _ts.Node, src: str | None) ->
     it, and one binding per line and name keeps the two apart.)
 
     >>> from lore.parsers import _ts
+    >>> from lore.languages.python._expr import narrowings
     >>> code = b"if isinstance(x, (A, B)):\\n    pass\\nelif isinstance(x, C):\\n    pass\\nelse:\\n    x.f()\\nif not isinstance(y, C):\\n    y.g()\\n"
     >>> root = _ts.parse("python", code).root_node
     >>> [(b.name, b.annotation, b.line, b.until) for n in root.named_children for b in narrowings(0, n, code.decode())
@@ -32,10 +36,10 @@ def eliminations(owner: int, node: _ts.Node, cond: _ts.Node, src: str | None) ->
     body = alternatives[-1].child_by_field_name("body") if alternatives and alternatives[-1].type == "else_clause" else None
     if body is not None:  # an ``elif``'s own test is read with its ``if`` statement
         for c in [cond, *(a.child_by_field_name("condition") for a in alternatives[:-1])]:
-            for name, classes in _single_test(c, src, negated=False):
+            for name, classes in _single_test(c, src, tests_of, negated=False):
                 out.setdefault(name, []).extend(classes)
         first, until = alternatives[-1].start_point[0] + 1, body.end_point[0] + 1  # from the ``else:`` line
-    negated = _single_test(cond, src, negated=True)
+    negated = _single_test(cond, src, tests_of, negated=True)
     own = node.child_by_field_name("consequence")
     found = [Binding(owner, name, first, annotation="!" + ",".join(classes), until=until)
              for name, classes in out.items()] if first else []
@@ -45,7 +49,8 @@ def eliminations(owner: int, node: _ts.Node, cond: _ts.Node, src: str | None) ->
     return found
 
 
-def _single_test(cond: _ts.Node | None, src: str | None, *, negated: bool) -> list[tuple[str, list[str]]]:
+def _single_test(cond: _ts.Node | None, src: str | None, tests_of: Tests, *,
+                 negated: bool) -> list[tuple[str, list[str]]]:
     """``[(x, classes)]`` when the whole condition is ``isinstance(x, ...)`` (``negated``: ``not
     isinstance(x, ...)``) of a plain name; else ``[]``."""
     while cond is not None and cond.type == "parenthesized_expression" and cond.named_child_count == 1:
@@ -55,5 +60,5 @@ def _single_test(cond: _ts.Node | None, src: str | None, *, negated: bool) -> li
     test = cond.child_by_field_name("argument") if negated else cond
     if test is None or test.type != "call":
         return []
-    tests = isinstance_tests(test, src)
+    tests = tests_of(test, src)
     return tests if len(tests) == 1 and "." not in tests[0][0] else []

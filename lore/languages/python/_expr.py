@@ -12,6 +12,7 @@ import re
 from ...parsers import _ts
 from ...parsers.records import Binding
 from ._branches import narrowed_paths
+from ._eliminations import eliminations
 
 MAX_DOCSTRING = 4000
 _SIMPLE_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")
@@ -533,9 +534,7 @@ def narrowings(owner: int, node: _ts.Node, src: str | None) -> list[Binding]:
     if node.type == "if_statement" and node.child_by_field_name("alternative") is None and last is not None \
             and last.type in _EXITS:
         out += typed(cond, end, negated=True)
-    from ._eliminations import eliminations  # a module of its own; it reads isinstance tests from here
-
-    return out + eliminations(owner, node, cond, src)
+    return out + eliminations(owner, node, cond, src, isinstance_tests)
 
 
 

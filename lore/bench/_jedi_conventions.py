@@ -19,6 +19,9 @@ the counting before them beside the main one (``old_counting``):
   _Logger`` from ``._logger``): the one run-time definition of the same class and member name in the
   stub's package counts as its answer (:func:`stub_twins`). The counting before this round is scored
   beside it as well.
+* **Stub declarations of a run-time name** (issue 34's fourth round). When Jedi answers a ``.pyi``
+  declaration whose qualified name one run-time file does define, that definition counts as its answer:
+  the stub is never run (:func:`stub_twins`, ``same_name``).
 """
 
 from __future__ import annotations
@@ -129,12 +132,18 @@ def runtime_by_tail(symbols: dict) -> dict[tuple[str, str, str], list[int]]:
     return out
 
 
-def stub_twins(symbols: dict, by_tail: dict, r) -> list[int]:
+def stub_twins(symbols: dict, by_tail: dict, r, *, same_name: bool = True) -> list[int]:
     """For a definition in a ``.pyi`` stub that no run-time file defines under its qualified name, the one
-    run-time definition of the same class and member name in its package (none when several are)."""
+    run-time definition of the same class and member name in its package (none when several are).
+
+    ``same_name`` (issue 34's fourth round): when one run-time file does define that qualified name, that
+    one definition. Jedi's goto usually maps the stub to it itself; where it answers the stub anyway
+    (asyncstdlib's ``builtins.pyi`` beside ``builtins.py``, whose ``@overload`` stubs Jedi keeps), the
+    call still runs the ``.py`` definition."""
     if not r.path.endswith(".pyi"):
         return []
     twins = by_tail.get(_tail(symbols, r), [])
-    if any(symbols[t].qualified_name == r.qualified_name for t in twins):
-        return []  # a run-time definition of that name exists: Jedi's goto maps the stub to it
+    same = [t for t in twins if symbols[t].qualified_name == r.qualified_name]
+    if same:  # a run-time definition of that name exists
+        return same if same_name and len(same) == 1 else []
     return twins if len(twins) == 1 else []

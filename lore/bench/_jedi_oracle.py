@@ -34,6 +34,12 @@ development dependency only, imported inside :func:`jedi_answers`. The method:
    ends with the called name (not with ``name()``: that row calls what the sampled call returned, as a
    decorator factory's result is called with the function it decorates).
 
+6. **Unions** (issue 34's fourth round): where lore binds a target Jedi's answer does not accept, Jedi
+   is asked again with its dynamic parameter search unbounded (:mod:`lore.bench._jedi_unions`); a
+   target it then names too is right for precision (``also_true``), never for recall. The strict
+   counting is scored beside (``strict_unions``, which also leaves out the fourth round's stub rule:
+   a ``.pyi`` declaration accepts the one run-time definition of its own qualified name).
+
 Scores (:func:`lore.bench._jedi_score.score`): *recall* over the sites Jedi binds (lore has an edge from the site to Jedi's
 definition), *precision* over the sites both bind in the project (every in-project target of lore is
 Jedi's definition: an ambiguous guess among k names is wrong even when one of them is right), and the
@@ -61,6 +67,7 @@ from ._jedi_conventions import (
 )
 from ._jedi_projects import HELD_OUT, PROJECTS, SECOND_HELD_OUT, SECOND_TUNING, Project  # noqa: F401 (re-exported)
 from ._jedi_score import CallSite, Judgement, Tally, flat_metrics, format_report, score  # noqa: F401 (re-exported)
+from ._jedi_unions import UNBOUNDED_VERSION, confirmed, unbounded_answers
 from ._rule_share import (
     NAME_GUESSES,
     STRENGTHS,
@@ -204,7 +211,7 @@ def classify_names(found: list[dict]) -> tuple[str, dict | None]:
     return "bound", max(inside, key=lambda d: d["line"] or 0)
 
 
-def _ask(script, site: CallSite, root: Path) -> dict:
+def _ask(script, site: CallSite, root: Path, keep: int = 4) -> dict:
     try:
         names = script.goto(site.name_line, site.name_col, follow_imports=True)
         via = "goto"
@@ -217,7 +224,7 @@ def _ask(script, site: CallSite, root: Path) -> dict:
     except Exception as exc:  # Jedi's own failures on odd code: recorded, the site counts as not bound
         return {"status": "error", "via": "", "target": None, "found": [], "error": f"{type(exc).__name__}: {exc}"[:200]}
     status, target = classify_names(found)
-    answer = {"status": status, "via": via, "target": target, "found": found[:4]}
+    answer = {"status": status, "via": via, "target": target, "found": found[:keep]}
     if raw != found:  # the answer before following a stub's re-exporting import, scored beside it
         raw_status, raw_target = classify_names(raw)
         answer["stub_import_stop"] = {"status": raw_status, "target": raw_target, "found": raw[:4]}
@@ -276,6 +283,7 @@ class LoreView:
         self.root = Path(root) if root is not None else None
         self.later_conventions = True  # decorator wrappers and TYPE_CHECKING twins accepted (False: as before)
         self.third_conventions = True  # a stub-only declaration's run-time twin accepted (issue 34's third round)
+        self.fourth_conventions = True  # a stub declaration's same-named run-time definition accepted (fourth)
         self._by_tail: dict | None = None
         self._lines: dict[str, list[str]] = {}
         self._source_facts: dict[str, SourceFacts] = {}
@@ -319,7 +327,7 @@ class LoreView:
         if r is not None and self.later_conventions and self.third_conventions and r.path.endswith(".pyi"):
             if self._by_tail is None:
                 self._by_tail = runtime_by_tail(self.symbols)
-            twins = stub_twins(self.symbols, self._by_tail, r)
+            twins = stub_twins(self.symbols, self._by_tail, r, same_name=self.fourth_conventions)
             if twins:
                 return frozenset({sid}).union(*(self.accepted(t) for t in twins))
         if r is not None and r.kind in ("function", "method") and self.later_conventions:
@@ -441,6 +449,23 @@ def _cause(j: Judgement, view: LoreView, target: dict) -> str:
 # -- the run ----------------------------------------------------------------------------------------
 
 
+def _judge_unions(project: Project, root: Path, judged: list[Judgement], view: LoreView, cache_file: Path) -> dict:
+    """Ask Jedi, its parameter search unbounded, at every site where lore binds a target Jedi's answer
+    does not accept (:mod:`lore.bench._jedi_unions`), and record the targets it confirms in ``also_true``."""
+    asked = [j for j in judged if j.jedi_status == "bound" and j.lore_targets and not set(j.lore_targets) <= j.accept]
+    if not asked:
+        return {"asked": 0, "confirmed": 0, "abandoned": 0}
+    answers = unbounded_answers(project, root, [j.site for j in asked], _ask, cache_file=cache_file)
+    n_ok = 0
+    for j in asked:
+        extra = confirmed(answers[j.site.key]["found"], view.symbol_for, view.accepted)
+        j.also_true = frozenset(t for t in j.lore_targets if t in extra and t not in j.accept)
+        n_ok += set(j.lore_targets) <= j.accept | j.also_true
+    return {"asked": len(asked), "confirmed": n_ok,
+            "abandoned": sum(answers[j.site.key]["status"] == "abandoned" for j in asked)}
+
+
+
 def _short(t: Tally) -> dict:
     """Recall and precision of a tally (the scores beside the main ones)."""
     d = t.as_dict()
@@ -478,7 +503,8 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
     cache = Path(cache) if cache else cache_dir()
     work = cache / "jedi"
     work.mkdir(parents=True, exist_ok=True)
-    overall, overall_stops, overall_before = Tally(), Tally(), Tally()
+    overall, overall_stops, overall_before, overall_strict = Tally(), Tally(), Tally(), Tally()
+    overall_unions: dict[str, int] = {}
     out: dict[str, dict] = {}
     for p in projects:
         root = Path(roots[p.name]) if roots and p.name in roots else fetch_sdist(p.sdist, cache)
@@ -491,7 +517,12 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
                                                          f"-{ORACLE_VERSION}.json")
         with open_index(db, readonly=True) as idx:
             view = LoreView.from_index(idx, root)
-        tally = score([judge(s, answers[s.key], view) for s in sample])
+        judged = [judge(s, answers[s.key], view) for s in sample]
+        unions = _judge_unions(p, root, judged, view, work / f"unbounded-{p.name}-{p.sdist.version}-jedi"
+                               f"{jedi.__version__}-seed{seed}-{ORACLE_VERSION}-{UNBOUNDED_VERSION}.json")
+        tally = score(judged)
+        view.fourth_conventions = False  # the counting before issue 34's fourth round, scored beside
+        strict = score([judge(s, answers[s.key], view) for s in sample])
         view.third_conventions = False  # the counting before issue 34's third round, scored beside
         before = score([judge(s, answers[s.key], view) for s in sample])
         view.later_conventions = False  # the counting before issue 34's second round, scored beside
@@ -500,9 +531,14 @@ def run_jedi(projects: tuple[Project, ...] | list[Project] = PROJECTS, *, sites_
         overall.add(tally)
         overall_stops.add(stops)
         out[p.name] = {"style": p.style, "sdist": p.sdist.requirement, **tally.as_dict(),
-                       "old_counting": _short(stops), "before_third_round": _short(before)}
+                       "old_counting": _short(stops), "before_third_round": _short(before),
+                       "strict_unions": _short(strict), "unions": unions}
         overall_before.add(before)
+        overall_strict.add(strict)
+        for k, v in unions.items():
+            overall_unions[k] = overall_unions.get(k, 0) + v
     return {"projects": out, "overall": {**overall.as_dict(), "old_counting": _short(overall_stops),
-                                          "before_third_round": _short(overall_before)},
+                                          "before_third_round": _short(overall_before),
+                                          "strict_unions": _short(overall_strict), "unions": overall_unions},
             "seed": seed, "sites_per_project": sites_per_project,
             "jedi": jedi.__version__, "seconds": round(time.perf_counter() - t0, 1)}

@@ -266,7 +266,12 @@ class LookupMixin(MembersMixin):
         if ann and CONTEXT_MARK in ann:  # const h: Handler = (c) => ...: typed by Handler's call signature
             return self.contextual_value(c, scope, ann, _WHOLE, depth + 1)  # type: ignore[attr-defined]
         if ann:
-            return self.type_value(c, scope, ann, depth + 1)
+            got = self.type_value(c, scope, ann, depth + 1)
+            if got is not None and got[0] == ("extinst", f"{c.rules.builtin_prefix}.type") and c.rules.follows_values:
+                v = union(self.param_values(c.ids[scope], idx))  # ``cls: type`` says only "some class":
+                if v is not None:  # which one is what the callers pass
+                    return v, "argument_flow"
+            return got
         if c.rules.test_fixtures:  # a test's or fixture's parameter: what pytest passes (lore.index._fixtures)
             got = self.fixture_value(c, scope, pname)  # type: ignore[attr-defined]
             if got is not None:

@@ -15,6 +15,7 @@ from ._containers import member as container_member
 from ._containers import plain
 from ._containers import shape as container_shape
 from ._containers import typed as typed_container
+from ._eliminate import eliminated
 from ._flow import FLOW_KINDS, elements, over_union, union, union_of
 from ._generics import GenericsMixin
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, weaker
@@ -213,6 +214,8 @@ class ValuesMixin(GenericsMixin, WorldCore):
             if got is not None and got[0] in _CASTS:
                 return self.type_value(c, scope, b.annotation, depth + 1)
             return self.call_result(got[0], got[1], depth + 1) if got is not None else None
+        if b.annotation[:1] == "!" or b.until and b.annotation == "type":  # not an ``A``; one of x's classes
+            return eliminated(self, c, scope, b, depth)
         if b.annotation:
             return self.type_value(c, scope, b.annotation, depth + 1)
         if b.value:

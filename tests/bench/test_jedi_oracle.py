@@ -199,8 +199,12 @@ def test_a_stub_only_declaration_accepts_its_one_runtime_twin():
     view = jo.LoreView(symbols, [], {})
     assert view.accepted(2) == {2, 4}
     assert view.accepted(5) == {5}  # Logger has no run-time add: another class's add is not it
-    assert view.accepted(9) == {9}  # a run-time loguru.Core exists: Jedi maps the stub there itself
+    # a run-time loguru.Core exists: the stub declares it, and the call runs it (Jedi usually maps the
+    # stub there itself); the same class and member name elsewhere in the package is not it
+    assert view.accepted(9) == {9, 11}
     assert view.accepted(4) == {4}  # the run-time definition does not accept the stub
+    view.fourth_conventions = False  # the counting before issue 34's fourth round
+    assert view.accepted(9) == {9} and view.accepted(2) == {2, 4}
     view.third_conventions = False  # the counting before issue 34's third round
     assert view.accepted(2) == {2}
 
@@ -327,3 +331,44 @@ def test_a_decorator_factory_site_is_the_factory_call_not_the_call_of_its_result
     site = jo.CallSite("m.py", 7, 1, "factory", 7, 1, "factory('x')")
     rows, resolution, _strength = view.lore_answer(site)
     assert rows == [(1, "module_global")] and resolution == "module_global"
+
+
+def test_a_target_counts_for_precision_only_when_confirmed_and_never_for_recall():
+    def j(also):
+        out = _j("bound", target=1, accept={1}, lore={1, 2, 3}, resolution="parameter_flow", strength="rule")
+        out.also_true = frozenset(also)
+        return out
+
+    assert jo.score([j({2, 3})]).as_dict()["precision"] == 1.0
+    assert jo.score([j({2})]).as_dict()["precision"] == 0.0  # 3: not named by Jedi's unbounded search
+    miss = _j("bound", target=1, accept={1}, lore={2}, resolution="parameter_flow", strength="rule")
+    miss.also_true = frozenset({2})
+    t = jo.score([miss]).as_dict()
+    assert (t["recall"], t["precision"]) == (0.0, 1.0)  # right at run time, but Jedi's own target is missing
+
+
+UNION = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": ("class A:\n    def run(self):\n        return 1\n\n\n"
+                 "def use(x):\n    return x.run()\n\n\ndef first():\n    return use(A())\n"),
+    "pkg/b.py": ("from pkg.a import use\n\n\nclass B:\n    def run(self):\n        return 2\n\n\n"
+                 "def second():\n    return use(B())\n"),
+}
+
+
+def test_a_union_jedi_cuts_short_is_judged_by_its_unbounded_search(tmp_path):
+    """``use(x)`` gets an ``A`` in its own module and a ``B`` from another: Jedi's search stops at the
+    first module with a call and names ``A.run`` only; unbounded, it names both, so lore's union is right
+    at run time. The strict counting is kept beside it."""
+    pytest.importorskip("jedi")
+    root = tmp_path / "proj"
+    for rel, text in UNION.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    union = jo.Project("union", "test", Sdist("union", "0", "union-0.tar.gz", "0" * 64))
+    report = jo.run_jedi([union], sites_per_project=100, seed=0, cache=tmp_path / "cache", workers=1,
+                         roots={"union": root})
+    t = report["projects"]["union"]
+    assert t["unions"] == {"asked": 1, "confirmed": 1, "abandoned": 0}
+    assert t["precision"] == 1.0 and t["strict_unions"]["precision"] < 1.0
+    assert t["recall"] == t["strict_unions"]["recall"] == 1.0

@@ -250,3 +250,131 @@ def test_attribute_narrowing_binds_nothing_else(tmp_path, name):
     files, caller, callee = UNBOUND[name]
     g = index_graph(tmp_path, files)
     assert not g.has(caller, callee, RULE), g.triples
+
+
+# 3. Narrowing by elimination: where ``isinstance(x, A)`` failed, ``x`` holds no ``A`` (nor a subclass of
+# ``A``): the ``else`` / ``elif`` of the test, the branch of ``if not isinstance(x, A):``. Django's
+# ``mutable_list.__delitem__``: ``if isinstance(index, int): ... else: index.indices(n)`` is
+# ``slice.indices``, never ``int.indices``.
+KINDS = CLASSES + dedent("""
+    class C(A):
+        pass
+""")
+CALLERS = dedent("""
+    f(A())
+    f(B())
+    f(C())
+""")
+
+ELIMINATION: dict[str, Case] = {
+    "the_else_of_an_isinstance_test": Case(
+        {"m.py": KINDS + dedent("""
+            def f(v):
+                if isinstance(v, A):
+                    v.run()
+                else:
+                    v.go()
+        """) + CALLERS},
+        expect={("m.f", "m.A.run", RULE), ("m.f", "m.B.go", RULE)},
+        forbid={("m.f", "m.A.go")},  # C is an A: gone too
+    ),
+    "an_elif_chain_removes_every_earlier_class": Case(
+        {"m.py": KINDS + dedent("""
+            class D:
+                def go(self): pass
+            def f(v):
+                if isinstance(v, A):
+                    pass
+                elif isinstance(v, B):
+                    v.run()
+                else:
+                    v.go()
+        """) + CALLERS + "f(D())\n"},
+        expect={("m.f", "m.B.run", RULE), ("m.f", "m.D.go", RULE)},
+        forbid={("m.f", "m.A.run"), ("m.f", "m.A.go"), ("m.f", "m.B.go")},
+    ),
+    "the_branch_of_not_isinstance": Case(
+        {"m.py": KINDS + dedent("""
+            def f(v):
+                if not isinstance(v, (A, C)):
+                    v.stop()
+        """) + CALLERS},
+        expect={("m.f", "m.B.stop", RULE)},
+        forbid={("m.f", "m.A.stop")},
+    ),
+    "a_builtin_class_after_a_guard": Case(
+        {"m.py": dedent("""
+            def g(i):
+                if not isinstance(i, (int, slice)):
+                    raise TypeError
+                if isinstance(i, int):
+                    return i
+                else:
+                    return i.indices(3)
+            g(1)
+            g(slice(1, 2))
+        """)},
+        expect={("m.g", "builtins.slice.indices", "builtin")},
+        forbid={("m.g", "builtins.int.indices")},
+    ),
+}
+
+# sites elimination must leave as they were: (files, caller, callee that stays bound)
+KEPT: dict[str, tuple[dict[str, str], str, str]] = {
+    "after_the_statement": (
+        {"m.py": KINDS + dedent("""
+            def f(v):
+                if isinstance(v, A):
+                    pass
+                else:
+                    pass
+                v.go()
+        """) + CALLERS}, "m.f", "m.A.go"),
+    "a_condition_with_and": (
+        {"m.py": KINDS + dedent("""
+            def f(v, p):
+                if isinstance(v, A) and p:
+                    pass
+                else:
+                    v.go()
+        """) + CALLERS}, "m.f", "m.A.go"),
+    "a_class_the_project_does_not_define": (
+        {"m.py": KINDS + dedent("""
+            from lib import Thing
+            def f(v):
+                if isinstance(v, Thing):
+                    pass
+                else:
+                    v.go()
+        """) + CALLERS}, "m.f", "m.A.go"),
+    "the_else_assigns_the_name_again": (
+        {"m.py": KINDS + dedent("""
+            def f(v):
+                if isinstance(v, A):
+                    pass
+                else:
+                    v = A()
+                    v.go()
+        """) + CALLERS}, "m.f", "m.A.go"),
+    "a_base_class_value_may_be_another_subclass": (
+        {"m.py": KINDS + dedent("""
+            def f(v):
+                if isinstance(v, C):
+                    pass
+                else:
+                    v.go()
+            f(A())
+        """)}, "m.f", "m.A.go"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ELIMINATION))
+def test_elimination(tmp_path, name):
+    check(index_graph(tmp_path, ELIMINATION[name].files), ELIMINATION[name])
+
+
+@pytest.mark.parametrize("name", sorted(KEPT))
+def test_elimination_keeps_what_it_cannot_rule_out(tmp_path, name):
+    files, caller, callee = KEPT[name]
+    g = index_graph(tmp_path, files)
+    assert g.has(caller, callee, RULE), g.triples

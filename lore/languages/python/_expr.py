@@ -12,6 +12,7 @@ import re
 from ...parsers import _ts
 from ...parsers.records import Binding
 from ._branches import narrowed_paths
+from ._eliminations import eliminations
 
 MAX_DOCSTRING = 4000
 _SIMPLE_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\Z")
@@ -511,7 +512,7 @@ def narrowings(owner: int, node: _ts.Node, src: str | None) -> list[Binding]:
     >>> code = b"if isinstance(x, A):\\n    x.f()\\nif not isinstance(y, B):\\n    raise TypeError\\ny.g()\\n"
     >>> root = _ts.parse("python", code).root_node
     >>> [(b.name, b.annotation, b.line, b.until) for n in root.named_children for b in narrowings(0, n, code.decode())]
-    [('x', 'A', 1, 2), ('y', 'B', 4, 0)]
+    [('x', 'A', 1, 2), ('y', 'B', 4, 0), ('y', '!B', 3, 4)]
     """
     def typed(cond: _ts.Node | None, line: int, until: int = 0, negated: bool = False) -> list[Binding]:
         return [Binding(owner, name, line, annotation=c, until=until)
@@ -533,7 +534,8 @@ def narrowings(owner: int, node: _ts.Node, src: str | None) -> list[Binding]:
     if node.type == "if_statement" and node.child_by_field_name("alternative") is None and last is not None \
             and last.type in _EXITS:
         out += typed(cond, end, negated=True)
-    return out
+    return out + eliminations(owner, node, cond, src, isinstance_tests)
+
 
 
 def mark_branches(bindings: list[Binding], branches: list[tuple[int, int, int]]) -> None:

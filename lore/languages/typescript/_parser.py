@@ -37,6 +37,7 @@ from ._aliases import PRIMITIVES, AliasMixin
 from ._callbacks import CallbackMixin
 from ._casts import CastMixin
 from ._shapes import ShapeMixin
+from ._this import cast_of_this, names_this, returns_only_this
 from ._types import (
     CONTAINERS,
     FUNCTION_TYPES,
@@ -319,6 +320,11 @@ class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor)
             if cls is not None:
                 sym.return_type = self.pf.symbols[cls].name
                 self.add_binding(local, RETURN, ret, alias_of="this")  # the receiver: a subclass's, called on one
+        elif ret is not None and names_this(ret) and returns_only_this(fn.child_by_field_name("body")):
+            cls = self._class_of(owner)  # default(v): HasDefault<this> { return this as ... }: the receiver
+            if cls is not None:
+                sym.return_type = self.pf.symbols[cls].name
+                self.add_binding(local, RETURN, ret, alias_of="this")
         sigs = self.overload_returns.get((owner, name)) if ret is None else None
         if sigs is not None and len(sigs) == 1 and not sym.return_type:  # test(o: Config): this; test(...a) {...}
             sym.return_type = next(iter(sigs))
@@ -380,6 +386,13 @@ class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor)
             cls = self._class_of(owner)
             return self.pf.symbols[cls].name if cls is not None else ""
         return self.declared(ret)
+
+    def bind_return(self, owner: int, at: _ts.Node, expr: _ts.Node) -> None:
+        """Also ``return this as HasDefault<this>``: the receiver itself (see :mod:`._this`)."""
+        if cast_of_this(expr):
+            self.add_binding(owner, RETURN, at, alias_of="this")
+            return
+        super().bind_return(owner, at, expr)
 
     def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node) -> None:
         """Also ``const s = make() as Schema`` (``<Schema>make()``): a ``Schema``, as TypeScript reads it

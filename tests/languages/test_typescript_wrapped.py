@@ -1,0 +1,61 @@
+"""TypeScript types that keep their argument: a method returning ``this`` under a type that wraps it
+(``HasDefault<this>``, where ``type HasDefault<T> = T & {...}``), one small program each, with what must
+stay unbound beside it.
+
+Rules: docs/languages/typescript.md (rows "methods returning a wrapped ``this``" ...).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "index"))
+
+from test_ts_js_rules import edges  # noqa: E402
+
+BUILDER = ("export type NotNull<T> = T & { __brand: 1 };\nexport type HasDefault<T> = T & { _: { d: true } };\n"
+           "export type IsPK<T> = T & { _: { pk: true } };\n"
+           "export class Opt<T> {\n  constructor(public inner: T) {}\n  unwrap() { return this.inner; }\n}\n"
+           "export abstract class Column<C> {\n"
+           "  primaryKey(): C extends true ? IsPK<HasDefault<NotNull<this>>> : IsPK<NotNull<this>> {\n"
+           "    return this as C extends true ? IsPK<HasDefault<NotNull<this>>> : IsPK<NotNull<this>>;\n  }\n"
+           "  default(v: number): HasDefault<this> {\n    return this as HasDefault<this>;\n  }\n"
+           "  optional(): Opt<this> {\n    return new Opt(this);\n  }\n}\n")
+COMMON = ("import { Column, type HasDefault, type NotNull } from './column';\n"
+          "export class AutoColumn<C> extends Column<C> {\n"
+          "  autoincrement(): NotNull<HasDefault<this>> {\n    this.auto = true;\n"
+          "    return this as NotNull<HasDefault<this>>;\n  }\n}\n"
+          "export class Double<C> extends AutoColumn<C> {\n  precision() { return 2; }\n}\n"
+          "export type DoubleInitial<N> = Double<{ name: N }>;\n"
+          "export function double(): DoubleInitial<''>;\nexport function double(n?: string) {\n  return new Double(n);\n}\n")
+
+
+def test_a_method_returning_this_under_a_wrapping_type_keeps_the_receiver(tmp_path):
+    use = ("import { double, Double } from './common';\n"
+           "export function table(d: Double<1>) {\n"
+           "  double().primaryKey().autoincrement().default(0).precision();\n"
+           "  d.autoincrement().default(1);\n"
+           "  d.optional().unwrap();\n"
+           "  d.optional().precision();\n}\n")
+    got = edges(tmp_path, {"src/column.ts": BUILDER, "src/common.ts": COMMON, "src/use.ts": use}, "src.use.table")
+    assert {q for q, _r in got["double().primaryKey().autoincrement"]} == {"src.common.AutoColumn.autoincrement"}
+    assert {q for q, _r in got["double().primaryKey().autoincrement().default"]} == {"src.column.Column.default"}
+    # the chain keeps the subclass the call started from
+    assert {q for q, _r in got["double().primaryKey().autoincrement().default().precision"]} == \
+        {"src.common.Double.precision"}
+    assert {q for q, _r in got["d.autoincrement().default"]} == {"src.column.Column.default"}
+    # Opt<this> built anew is an Opt, not the receiver: its own member binds, the receiver's does not
+    assert {q for q, _r in got["d.optional().unwrap"]} == {"src.column.Opt.unwrap"}
+    assert got["d.optional().precision"] == {(None, "unresolved")}
+
+
+def test_a_cast_of_this_to_another_type_is_that_type(tmp_path):
+    src = ("export class Other {\n  other() { return 1; }\n}\n"
+           "export class Mine {\n  mine() { return 1; }\n"
+           "  to(): Other {\n    return this as unknown as Other;\n  }\n"
+           "  wrapped(): Array<this> {\n    return [this];\n  }\n}\n"
+           "export function f(m: Mine) {\n  m.to().other();\n  m.to().mine();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.f")
+    assert {q for q, _r in got["m.to().other"]} == {"src.a.Other.other"}
+    assert got["m.to().mine"] == {(None, "unresolved")}

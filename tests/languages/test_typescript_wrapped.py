@@ -59,3 +59,19 @@ def test_a_cast_of_this_to_another_type_is_that_type(tmp_path):
     got = edges(tmp_path, {"src/a.ts": src}, "src.a.f")
     assert {q for q, _r in got["m.to().other"]} == {"src.a.Other.other"}
     assert got["m.to().mine"] == {(None, "unresolved")}
+
+
+def test_a_destructured_parameter_typed_on_the_functions_line_takes_its_properties_types(tmp_path):
+    src = ("export class Client {\n  query(q: string) { return 1; }\n}\n"
+           "export class Other {\n  query(q: string) { return 2; }\n}\n"
+           "export function f({ client, other: o, name }: { client: Client; other: Other; name: string }) {\n"
+           "  client.query('');\n  o.query('');\n  name.trim();\n}\n"
+           "export const g = ({ client, run }: { client?: Client; run: (c: Client) => void } = {}) => {\n"
+           "  client!.query('');\n  run.query('');\n};\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.f")
+    assert got["client.query"] == {("src.a.Client.query", "annotated_type")}  # was a guess among both query
+    assert got["o.query"] == {("src.a.Other.query", "annotated_type")}
+    assert got["name.trim"] == {("js.global.String.trim", "builtin")}
+    got = edges(tmp_path, {}, "src.a.g")
+    assert {q for q, _r in got["client.query"]} == {"src.a.Client.query"}
+    assert not any(r == "annotated_type" for _q, r in got["run.query"])  # a function type types no member

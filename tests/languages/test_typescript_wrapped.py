@@ -75,3 +75,26 @@ def test_a_destructured_parameter_typed_on_the_functions_line_takes_its_properti
     got = edges(tmp_path, {}, "src.a.g")
     assert {q for q, _r in got["client.query"]} == {"src.a.Client.query"}
     assert not any(r == "annotated_type" for _q, r in got["run.query"])  # a function type types no member
+
+
+def test_a_function_returning_a_cast_or_a_generic_construction_gives_that_type(tmp_path):
+    files = {"src/router.ts": ("export class Ev {}\nexport class Router<Rev extends Ev = Ev> {\n"
+                               "  get(p: string): this { return this; }\n  put(p: string) { return 1; }\n}\n"),
+             "src/app.ts": ("import { Router, Ev } from './router.ts';\n"
+                            "export class App<RS = object, Rev extends Ev = Ev> extends Router<Rev> {\n"
+                            "  listen() { return 1; }\n}\n"
+                            "export function app<RS = object, Rev extends Ev = Ev>(o = {}) {\n"
+                            "  return new App<RS, Rev>(o);\n}\n"
+                            "export interface Plain {\n  listen(): number\n}\n"
+                            "export class Other {\n  listen() { return 1; }\n  other() { return 2; }\n}\n"
+                            "export function mk(x: any) {\n  return x as Plain;\n}\n"
+                            "export function keep(x: Other) {\n  return x as unknown as Plain;\n}\n"),
+             "examples/ex.ts": ("import { app, mk, keep } from '../src/app.ts';\nexport function f() {\n"
+                                "  const b = app();\n  b.get('/');\n  b.put('/');\n  b.listen();\n"
+                                "  mk(1).listen();\n  keep(new Other()).listen();\n  keep(new Other()).other();\n}\n")}
+    got = edges(tmp_path, files, "examples.ex.f")
+    assert {q for q, _r in got["b.get"]} == {"src.router.Router.get"}  # was unbound: return new App<RS, Rev>()
+    assert {q for q, _r in got["b.listen"]} == {"src.app.App.listen"}
+    assert {q for q, _r in got["mk().listen"]} == {"src.app.Plain.listen"}  # was a guess among both listen
+    assert {q for q, _r in got["keep().listen"]} == {"src.app.Plain.listen"}  # the cast, not the parameter
+    assert not any(r in ("annotated_type", "constructor_type") for _q, r in got["keep().other"])  # at most a guess

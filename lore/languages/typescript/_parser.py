@@ -79,6 +79,8 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     return ex.run()
 
 
+# a ``<return>`` binding's ``alias_of`` when its annotation gives the value (no name is read through it)
+TYPED_RETURN = "<typed>"
 UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
@@ -169,6 +171,11 @@ class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor)
         self._declared_fields_win()
         self._declared_locals_win()
         self.overloaded_callbacks()
+        for b in pf.bindings:
+            if b.name == RETURN and b.annotation and not b.value and not b.alias_of:
+                # return x as Router, return new Box<Foo>(): the resolver reads a ``<return>`` that names
+                # a value or an alias; the annotation decides (see ValuesMixin.binding_value)
+                b.alias_of = TYPED_RETURN
         return pf
 
     def _params(self, fn: _ts.Node, local: int, owner: int) -> None:

@@ -95,14 +95,14 @@ class ShapeMixin(_Base):
         for m in shape.named_children:
             ann = m.child_by_field_name("type") if m.type == "property_signature" else None
             key = self.text(m.child_by_field_name("name")).strip("'\"") if ann is not None else ""
-            if key and function_type(ann) is None:
+            if key and ann is not None and function_type(ann) is None:
                 types[key] = self.declared(ann)
         for p in pattern.named_children:
             if p.type == "shorthand_property_identifier_pattern":
                 key = local = self.text(p)
-            elif p.type == "pair_pattern" and p.child_by_field_name("value") is not None \
-                    and p.child_by_field_name("value").type == "identifier":
-                key, local = self.text(p.child_by_field_name("key")).strip("'\""), self.text(p.child_by_field_name("value"))
+            elif p.type == "pair_pattern" and (val := p.child_by_field_name("value")) is not None \
+                    and val.type == "identifier":
+                key, local = self.text(p.child_by_field_name("key")).strip("'\""), self.text(val)
             else:
                 continue
             if types.get(key):

@@ -98,3 +98,16 @@ def test_a_function_returning_a_cast_or_a_generic_construction_gives_that_type(t
     assert {q for q, _r in got["mk().listen"]} == {"src.app.Plain.listen"}  # was a guess among both listen
     assert {q for q, _r in got["keep().listen"]} == {"src.app.Plain.listen"}  # the cast, not the parameter
     assert not any(r in ("annotated_type", "constructor_type") for _q, r in got["keep().other"])  # at most a guess
+
+
+def test_a_conditional_expression_gives_either_branchs_value(tmp_path):
+    src = ("export class Client {\n  query(q: string) { return 1; }\n  only() { return 1; }\n}\n"
+           "export class Other {\n  query(q: string) { return 2; }\n}\n"
+           "export class Third {\n  query(q: string) { return 3; }\n}\n"
+           "export function f(c: boolean, h: Client) {\n  const z = c ? new Client() : h;\n  z.query('');\n"
+           "  const w = c ? new Client() : new Other();\n  w.query('');\n"
+           "  let u;\n  u = c ? new Client() : undefined;\n  u!.only();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.f")
+    assert got["z.query"] == {("src.a.Client.query", "constructor_type")}  # was a guess among the three
+    assert {q for q, _r in got["w.query"]} == {"src.a.Client.query", "src.a.Other.query"}  # never Third's
+    assert {q for q, _r in got["u.only"]} == {"src.a.Client.only"}

@@ -133,3 +133,8 @@ class DeclarationMixin(_Base):
             src = self.dotted(value)
             if src and "<" not in src:
                 self.add_binding(owner, name, at, alias_of=src)
+        elif t == "ternary_expression":  # c ? new A() : b: either value, read as one binding per branch
+            for field in ("consequence", "alternative"):
+                branch = value.child_by_field_name(field)
+                if branch is not None:
+                    self._bind_value(owner, name, at, branch)

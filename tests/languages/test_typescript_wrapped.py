@@ -111,3 +111,18 @@ def test_a_conditional_expression_gives_either_branchs_value(tmp_path):
     assert got["z.query"] == {("src.a.Client.query", "constructor_type")}  # was a guess among the three
     assert {q for q, _r in got["w.query"]} == {"src.a.Client.query", "src.a.Other.query"}  # never Third's
     assert {q for q, _r in got["u.only"]} == {"src.a.Client.only"}
+
+
+def test_an_alias_finds_a_member_on_its_projects_part_before_the_runtimes(tmp_path):
+    files = {"src/t.ts": ("import type { Other } from 'pkg';\n"
+                          "export interface TypedBody<T> {\n  json(): Promise<T>;\n  text(): Promise<string>;\n}\n"
+                          "export type TypedRequest<T = any> = Omit<Request, 'json' | 'headers'> & TypedBody<T> & {\n"
+                          "  parsedUrl: URL;\n};\n"
+                          "export type Mixed = Other & TypedBody<string>;\n"),
+             "src/use.ts": ("import type { TypedRequest, Mixed } from './t';\n"
+                            "export function h(request: TypedRequest, m: Mixed) {\n"
+                            "  request.json();\n  request.clone();\n  m.json();\n}\n")}
+    got = edges(tmp_path, files, "src.use.h")
+    assert got["request.json"] == {("src.t.TypedBody.json", "annotated_type")}  # was js.global.Request.json
+    assert got["m.json"] == {("src.t.TypedBody.json", "annotated_type")}  # not pkg's Other.json
+    assert got["request.clone"] == {("js.global.Request.clone", "builtin")}  # only the runtime's part has it

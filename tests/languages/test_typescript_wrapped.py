@@ -126,3 +126,16 @@ def test_an_alias_finds_a_member_on_its_projects_part_before_the_runtimes(tmp_pa
     assert got["request.json"] == {("src.t.TypedBody.json", "annotated_type")}  # was js.global.Request.json
     assert got["m.json"] == {("src.t.TypedBody.json", "annotated_type")}  # not pkg's Other.json
     assert got["request.clone"] == {("js.global.Request.clone", "builtin")}  # only the runtime's part has it
+
+
+def test_a_parameter_declared_with_one_type_keeps_it_when_reassigned(tmp_path):
+    src = ("export type TObject = { [k: string]: any };\n"
+           "export class Foo {\n  go() { return 1; }\n}\nexport class Bar {\n  go() { return 2; }\n}\n"
+           "export function f(last: TObject, b: Foo, u: Foo | Bar) {\n"
+           "  last = Array.isArray(last) ? last : [last];\n  last.forEach(1);\n"
+           "  b = make();\n  b.go();\n  u = new Bar();\n  u.go();\n}\n"
+           "function make(): any {\n  return new Bar();\n}\n")
+    got = edges(tmp_path, {"src/a.ts": src}, "src.a.f")
+    assert got["last.forEach"] == {(None, "unresolved")}  # a TObject, never js.global.Array.forEach
+    assert got["b.go"] == {("src.a.Foo.go", "annotated_type")}
+    assert got["u.go"] == {("src.a.Bar.go", "constructor_type")}  # a union is narrowed by the assignment

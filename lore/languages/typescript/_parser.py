@@ -180,6 +180,14 @@ class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor)
 
     def _params(self, fn: _ts.Node, local: int, owner: int) -> None:
         super()._params(fn, local, owner)
+        params = fn.child_by_field_name("parameters")
+        for p in params.named_children if params is not None else ():
+            pat, typ = p.child_by_field_name("pattern"), strip(p.child_by_field_name("type"))
+            if typ is not None and typ.type == "union_type":  # a union is narrowed by assignment
+                parts = [m for m in typ.named_children if builtin(m) != NOTHING]
+                typ = strip(parts[0]) if len(parts) == 1 else None
+            if pat is not None and pat.type == "identifier" and typ is not None:
+                self.declared_locals.add((local, self.text(pat)))  # last: TObject, then last = [last]: a TObject
         self.callback_params(fn, local, owner)
         self.shape_params(fn, local)
 
@@ -198,7 +206,8 @@ class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor)
 
     def _declared_locals_win(self) -> None:
         """``let fn: Middleware | undefined`` then ``fn = next``: the variable keeps its declared type
-        (TypeScript narrows by assignment only a union of types), so the later assignments are dropped."""
+        (TypeScript narrows by assignment only a union of types), so the later assignments are dropped;
+        a parameter declared with one type too (``last: TObject`` then ``last = [last]``)."""
         declared = self.declared_locals
         if declared:
             self.pf.bindings = [b for b in self.pf.bindings

@@ -120,3 +120,10 @@ def test_module_exports_of_functions_requires_and_jsx():
 def test_new_expression_receivers():
     pf = javascript.parse("a.js", b"function f() { new Builder().size(2).build(); }", "a")
     assert sorted(c.callee for c in pf.calls) == ["Builder", "Builder().size", "Builder().size().build"]
+
+
+def test_a_conditional_expression_binds_each_branch():
+    pf = javascript.parse("a.js", b"function f(c, h) {\n  const z = c ? new Client() : h;\n  let w;\n"
+                                  b"  w = c ? make() : (h);\n}\n", "a")
+    got = {(b.name, b.value, b.alias_of) for b in pf.bindings if b.name in ("z", "w")}
+    assert got == {("z", "Client", ""), ("z", "", "h"), ("w", "make", "")}  # a parenthesized branch: not read

@@ -21,7 +21,7 @@ its parameters and result plain declared types, as TypeScript reads them in Java
 Literals are instances of the runtime's classes (``'a,b'.split()`` is written ``String().split``).
 The handlers of one concept each live in a mixin: :mod:`._esm` (ES modules), :mod:`._commonjs`,
 :mod:`._literals` (object literals that name things), :mod:`._closures` (closure parameters and
-contextual typing, loops, destructuring).
+contextual typing, loops, destructuring), :mod:`._declarations` (what a variable declaration binds).
 """
 
 from __future__ import annotations
@@ -30,9 +30,10 @@ from pathlib import Path
 
 from ...parsers import _ts
 from ...parsers._common import Extractor, first_type, type_names
-from ...parsers.records import CONTEXT_MARK, REST_MARK, RETURN_SPEC, ParsedFile
+from ...parsers.records import REST_MARK, ParsedFile
 from ._closures import ClosureMixin
 from ._commonjs import CommonJsMixin
+from ._declarations import LITERAL_CLASSES, DeclarationMixin
 from ._esm import EsModuleMixin
 from ._jsdoc import jsdoc_types
 from ._literals import LiteralMixin
@@ -42,9 +43,6 @@ from ._nodes import key as _key
 from ._returns import ReturnsMixin
 
 JSX_QUERY = Path(__file__).with_name("jsx.scm")  # JSX elements, shared with TSX
-# a literal's value is an instance of the runtime's class, written as a construction of it
-LITERAL_CLASSES = {"string": "String()", "template_string": "String()", "regex": "RegExp()", "array": "Array()",
-                   "number": "Number()"}
 DECL_WRAPPERS = frozenset({"export_statement", "lexical_declaration", "variable_declaration"})
 
 
@@ -65,7 +63,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
 
 
-class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, ReturnsMixin, NarrowingMixin,
+class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, ReturnsMixin, NarrowingMixin,
                   Extractor):
     language = "javascript"
     grammar = "javascript"
@@ -351,91 +349,6 @@ class JsExtractor(ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, Retu
         """What a function type written for a variable (``const mk: () => Foo``) returns; JavaScript
         declares none."""
         return ""
-
-    def on_var(self, node: _ts.Node, owner: int) -> int | None:
-        name_node = node.child_by_field_name("name")
-        value = node.child_by_field_name("value")
-        type_node = node.child_by_field_name("type")
-        if name_node is None:
-            return None
-        if value is not None and value.type in FUNCTION_VALUES and name_node.type == "identifier":
-            local = self._function(value, owner, self.text(name_node), "function", value, span=node)
-            declared = self.primary(type_node) if type_node is not None else ""
-            if declared:  # const h: Handler = (c) => ...: c is what Handler's call signature says
-                sym = self.pf.symbols[local]
-                sym.params = [(pn, a or f"{declared}{CONTEXT_MARK}call{CONTEXT_MARK}param{j}")
-                              for j, (pn, a) in enumerate(sym.params)]
-                if not sym.return_type:  # ... and it gives what that call signature returns
-                    sym.return_type = f"{declared}{CONTEXT_MARK}call{CONTEXT_MARK}{RETURN_SPEC}"
-            elif type_node is not None and not self.pf.symbols[local].return_type:
-                self.pf.symbols[local].return_type = self.declared_return(type_node)
-            return local
-        spec = self._require_spec(value)
-        if spec:
-            self._require(name_node, spec, owner, node)
-            return None
-        if value is not None and value.type == "member_expression" and name_node.type == "identifier":
-            spec = self._require_spec(value.child_by_field_name("object"))
-            if spec:  # const Store = require('./lib').Store
-                prop = self.text(value.child_by_field_name("property"))
-                self.add_import(owner, spec, node, prop, self.text(name_node) if self.text(name_node) != prop else None)
-                return None
-        if name_node.type == "object_pattern" and value is not None:
-            # const { a, b: c } = obj / = this / = f(): what the members of that value are
-            declared = self.primary(type_node) if type_node is not None else ""
-            src = declared or self.dotted(value)
-            if src and "<" not in src:
-                self._destructure(owner, name_node, src)
-            return None
-        if name_node.type != "identifier":
-            return None
-        name = self.text(name_node)
-        if type_node is not None:
-            self.add_binding(owner, name, node, annotation=self.declared(type_node))
-            self.add_types(owner, type_node, "annotation")
-            self.note_elements(owner, name, type_node)
-        elif value is not None and value.type == "object" and (self._has_functions(value)
-                                                                or self._is_name_table(value, owner)):
-            # const api = { get() {...}, put: () => ... }: a namespace of functions; also
-            # export const Jwt = { sign, verify }: a table of the module's functions and imports
-            local = self.add_symbol(node, owner, name, "namespace", body=value, doc_node=self._doc_anchor(node),
-                                    exported=self._exported(node, owner))
-            self.named.setdefault((owner, name), local)
-            self.literals[_key(value)] = local
-            for c in value.named_children:
-                if c.type == "shorthand_property_identifier":  # { sign }: the name of the enclosing scope
-                    self.add_binding(local, self.text(c), c, alias_of=self.text(c))
-                    self.pf.bindings[-1].scope = owner
-                elif c.type == "spread_element" and (spec := self._spread_module(c, owner)):
-                    self.add_import(local, spec, c, "*")  # { ..._schemas }: every name of the module
-            return local
-        elif value is not None:
-            self._bind_value(owner, name, node, value)
-        return None
-
-    def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node) -> None:
-        t = value.type
-        if t == "await_expression" and value.named_child_count:
-            value = value.named_children[0]
-            t = value.type
-        if t == "new_expression":
-            callee = self.dotted(value.child_by_field_name("constructor"))
-            if callee == "Proxy":  # new Proxy(app, handler) is read as its target (TypeScript: a T), never a Proxy
-                args = value.child_by_field_name("arguments")
-                if args is not None and args.named_child_count:
-                    self._bind_value(owner, name, at, args.named_children[0])
-                return
-            self.add_binding(owner, name, at, value=callee)
-        elif t == "call_expression":
-            callee = self.dotted(value.child_by_field_name("function"))
-            if callee and not callee.startswith("<"):
-                self.add_binding(owner, name, at, value=callee)
-        elif t in LITERAL_CLASSES:  # const parts = [], s = 'x': an Array, a String
-            self.add_binding(owner, name, at, value=LITERAL_CLASSES[t][:-2])
-        elif t in ("identifier", "member_expression", "this"):
-            src = self.dotted(value)
-            if src and "<" not in src:
-                self.add_binding(owner, name, at, alias_of=src)
 
     def _function_of(self, owner: int) -> int | None:
         """The function or method ``owner`` is, or is nested in (the one whose ``this`` a use sees)."""

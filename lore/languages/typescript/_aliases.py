@@ -29,7 +29,7 @@ class AliasMixin(_Base):
         if runtime:  # type AnyMap = Map<any, any>, type Names = string[]: the runtime's class
             self.add_relation(local, runtime, "extends", value)
             return
-        parts, seen = [value], set()
+        parts, seen, bases = [value], set(), []
         while parts:
             part = parts.pop(0)
             if part.type in ("intersection_type", "parenthesized_type", "union_type"):
@@ -46,7 +46,14 @@ class AliasMixin(_Base):
                 base = self.primary(part)
                 if base and base not in seen and not self.is_type_param(local, base):
                     seen.add(base)
-                    self.add_relation(local, base, "extends", part)
+                    bases.append((base, part))
+        # the project's parts first: ``Omit<Request, 'json'> & TypedBody`` finds ``json`` on TypedBody, never
+        # on the runtime's Request the alias left it out of (an external part's members come after)
+        for base, part in sorted(bases, key=lambda bp: self.external_name(bp[0])):
+            self.add_relation(local, base, "extends", part)
+
+    if TYPE_CHECKING:
+        def external_name(self, name: str) -> bool: ...
 
     def _branches(self, node: _ts.Node) -> list[_ts.Node] | None:
         """The types a conditional type's branches give (``never`` aside, nested conditions read

@@ -37,6 +37,7 @@ from ._aliases import PRIMITIVES, AliasMixin
 from ._callbacks import CallbackMixin
 from ._casts import CastMixin
 from ._shapes import ShapeMixin
+from ._this import cast_of_this, names_this, returns_only_this
 from ._types import (
     CONTAINERS,
     FUNCTION_TYPES,
@@ -78,6 +79,8 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     return ex.run()
 
 
+# a ``<return>`` binding's ``alias_of`` when its annotation gives the value (no name is read through it)
+TYPED_RETURN = "<typed>"
 UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
@@ -168,10 +171,23 @@ class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor)
         self._declared_fields_win()
         self._declared_locals_win()
         self.overloaded_callbacks()
+        for b in pf.bindings:
+            if b.name == RETURN and b.annotation and not b.value and not b.alias_of:
+                # return x as Router, return new Box<Foo>(): the resolver reads a ``<return>`` that names
+                # a value or an alias; the annotation decides (see ValuesMixin.binding_value)
+                b.alias_of = TYPED_RETURN
         return pf
 
     def _params(self, fn: _ts.Node, local: int, owner: int) -> None:
         super()._params(fn, local, owner)
+        params = fn.child_by_field_name("parameters")
+        for p in params.named_children if params is not None else ():
+            pat, typ = p.child_by_field_name("pattern"), strip(p.child_by_field_name("type"))
+            if typ is not None and typ.type == "union_type":  # a union is narrowed by assignment
+                parts = [m for m in typ.named_children if builtin(m) != NOTHING]
+                typ = strip(parts[0]) if len(parts) == 1 else None
+            if pat is not None and pat.type == "identifier" and typ is not None:
+                self.declared_locals.add((local, self.text(pat)))  # last: TObject, then last = [last]: a TObject
         self.callback_params(fn, local, owner)
         self.shape_params(fn, local)
 
@@ -190,7 +206,8 @@ class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor)
 
     def _declared_locals_win(self) -> None:
         """``let fn: Middleware | undefined`` then ``fn = next``: the variable keeps its declared type
-        (TypeScript narrows by assignment only a union of types), so the later assignments are dropped."""
+        (TypeScript narrows by assignment only a union of types), so the later assignments are dropped;
+        a parameter declared with one type too (``last: TObject`` then ``last = [last]``)."""
         declared = self.declared_locals
         if declared:
             self.pf.bindings = [b for b in self.pf.bindings
@@ -319,6 +336,11 @@ class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor)
             if cls is not None:
                 sym.return_type = self.pf.symbols[cls].name
                 self.add_binding(local, RETURN, ret, alias_of="this")  # the receiver: a subclass's, called on one
+        elif ret is not None and names_this(ret) and returns_only_this(fn.child_by_field_name("body")):
+            cls = self._class_of(owner)  # default(v): HasDefault<this> { return this as ... }: the receiver
+            if cls is not None:
+                sym.return_type = self.pf.symbols[cls].name
+                self.add_binding(local, RETURN, ret, alias_of="this")
         sigs = self.overload_returns.get((owner, name)) if ret is None else None
         if sigs is not None and len(sigs) == 1 and not sym.return_type:  # test(o: Config): this; test(...a) {...}
             sym.return_type = next(iter(sigs))
@@ -380,6 +402,13 @@ class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor)
             cls = self._class_of(owner)
             return self.pf.symbols[cls].name if cls is not None else ""
         return self.declared(ret)
+
+    def bind_return(self, owner: int, at: _ts.Node, expr: _ts.Node) -> None:
+        """Also ``return this as HasDefault<this>``: the receiver itself (see :mod:`._this`)."""
+        if cast_of_this(expr):
+            self.add_binding(owner, RETURN, at, alias_of="this")
+            return
+        super().bind_return(owner, at, expr)
 
     def _bind_value(self, owner: int, name: str, at: _ts.Node, value: _ts.Node) -> None:
         """Also ``const s = make() as Schema`` (``<Schema>make()``): a ``Schema``, as TypeScript reads it

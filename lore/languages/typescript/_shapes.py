@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...parsers import _ts
+from ._types import function_type
 
 if TYPE_CHECKING:
     from ..javascript._parser import JsExtractor as _Base
@@ -72,6 +73,8 @@ class ShapeMixin(_Base):
         for i, p in enumerate(p for p in params.named_children if p.type in PARAMS):
             name = self._shape_param(p, local, i)
             pat = p.child_by_field_name("pattern")
+            if not name and pat is not None and pat.type == "object_pattern":
+                self._one_line_shape(local, p, pat)
             if name and pat is not None and pat.type == "object_pattern":
                 self._destructure(local, pat, name)  # ({ app }: { app: App }): app is the interface's app
             elif name:
@@ -79,3 +82,28 @@ class ShapeMixin(_Base):
         if named:
             sym = self.pf.symbols[local]
             sym.params = [(p, named.get(p, a) if not a else a) for p, a in sym.params]
+
+    def _one_line_shape(self, fn_local: int, param: _ts.Node, pattern: _ts.Node) -> None:
+        """``({ app, path: p }: { app: App; path: string })`` written on the function's first line (no
+        interface is made for it, see the module's docstring): each name it takes is declared with its
+        property's type (``app`` is an ``App``); a method or a property of a function type declares nothing."""
+        typ = param.child_by_field_name("type")
+        shape = typ.named_children[0] if typ is not None and typ.named_child_count else None
+        if shape is None or shape.type != "object_type":
+            return
+        types: dict[str, str] = {}
+        for m in shape.named_children:
+            ann = m.child_by_field_name("type") if m.type == "property_signature" else None
+            key = self.text(m.child_by_field_name("name")).strip("'\"") if ann is not None else ""
+            if key and ann is not None and function_type(ann) is None:
+                types[key] = self.declared(ann)
+        for p in pattern.named_children:
+            if p.type == "shorthand_property_identifier_pattern":
+                key = local = self.text(p)
+            elif p.type == "pair_pattern" and (val := p.child_by_field_name("value")) is not None \
+                    and val.type == "identifier":
+                key, local = self.text(p.child_by_field_name("key")).strip("'\""), self.text(val)
+            else:
+                continue
+            if types.get(key):
+                self.add_binding(fn_local, local, p, annotation=types[key])

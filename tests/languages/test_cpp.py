@@ -1108,3 +1108,86 @@ int Use(Doc& m) { return m.Root()->Child()->Size(); }
     assert calls[("n.y.Doc.Total", 8)] == ["n.y.Node.Size:5"]
     assert calls[("n.y.Doc.Far", 9)] == ["n.y.Node.Size:5", "n.y.Node.Size:5"]
     assert sorted(calls[("n.y.Use", 11)]) == ["n.y.Doc.Root:10", "n.y.Node.Child:4", "n.y.Node.Size:6"]
+
+
+def test_a_local_of_a_nested_block_holds_on_its_lines_only(tmp_path):
+    """A local declared in a nested block is seen from its declaration to the block's end: a call of ``esc`` written
+    above ``{ std::string esc = ...; }`` calls the function ``esc`` (it was read as the string's call), and after
+    the block the outer ``o`` is an ``Out`` again; an inner local of unknown type stays unbound inside its block."""
+    calls = _calls(tmp_path, {"a.h": """#include <string>
+namespace j {
+class Out { public: void put(); };
+class Buf { public: void put(); };
+std::string esc(char c);
+class P { public: void parse(); int fail(const std::string& s); };
+}
+""", "a.cc": """#include "a.h"
+namespace j {
+void Out::put() {}
+void Buf::put() {}
+std::string esc(char c) { return std::string(1, c); }
+void P::parse() {
+  char ch = 'x';
+  fail(esc(ch));
+  if (ch == 'u') {
+    std::string esc = "x";
+  }
+  Out o;
+  {
+    Buf o;
+    o.put();
+  }
+  o.put();
+  for (int i = 0; i < 2; i++) {
+    auto o = external(i);
+    o.put();
+  }
+}
+}
+"""})
+    assert calls[("a.j.P.parse", 8)] == ["a.j.P.fail", "a.j.esc"]
+    assert calls[("a.j.P.parse", 15)] == ["a.j.Buf.put"]
+    assert calls[("a.j.P.parse", 17)] == ["a.j.Out.put"]
+    assert calls.get(("a.j.P.parse", 20), []) == []
+
+
+def test_overloads_by_value_category(tmp_path):
+    """``Value(const T&)`` beside ``Value(T&&)``: ``std::move(v)`` and a cast are rvalues (the ``&&`` one), a variable
+    or a member is an lvalue (the ``const&`` one); a call's result is not told apart (both stay), and a function
+    template's forwarding reference is left alone."""
+    calls = _calls(tmp_path, {"a.h": """#include <string>
+#include <utility>
+namespace j {
+class Box {
+ public:
+  void put(const std::string& s);
+  void put(std::string&& s);
+  std::string name() const;
+  void fill();
+  template <class U> void take(U&& u);
+  template <class U> void take(const U& u);
+ private:
+  std::string held_;
+};
+}
+""", "a.cc": """#include "a.h"
+namespace j {
+void Box::put(const std::string& s) {}
+void Box::put(std::string&& s) {}
+void Box::fill() {
+  std::string v = "x";
+  put(std::move(v));
+  put(v);
+  put(this->held_);
+  put(static_cast<std::string>(v));
+  put(name());
+  take(v);
+}
+}
+"""}, lines=True)
+    assert calls[("a.j.Box.fill", 7)] == ["a.j.Box.put:4"]
+    assert calls[("a.j.Box.fill", 8)] == ["a.j.Box.put:3"]
+    assert calls[("a.j.Box.fill", 9)] == ["a.j.Box.put:3"]
+    assert calls[("a.j.Box.fill", 10)] == ["a.j.Box.put:4"]
+    assert sorted(c for c in calls[("a.j.Box.fill", 11)] if "put" in c) == ["a.j.Box.put:3", "a.j.Box.put:4"]
+    assert len(calls[("a.j.Box.fill", 12)]) == 2

@@ -27,6 +27,8 @@ from ._aliases import on_namespace_alias as _namespace_alias
 from ._aliases import on_typedef as _typedef
 from ._aliases import on_using as _using
 from ._arguments import arg_type as _arg_type
+from ._blocks import block_end
+from ._categories import is_rvalue
 from ._arguments import const_member_receiver
 from ._constructions import assigned_call, base_initializer, vexing_constructions
 from ._elements import (
@@ -123,6 +125,14 @@ class CppExtractor(CExtractor):
             if field:
                 self.add_binding(owner, f"self.{name}{suffix}", at, annotation=ann)
 
+    def add_binding(self, owner: int, name: str, node: _ts.Node, *, annotation: str = "", value: str = "",
+                    alias_of: str = "") -> None:
+        """A local of a nested block holds on its block's lines only (:func:`~lore.languages.cpp._blocks.block_end`)."""
+        n = len(self.pf.bindings)
+        super().add_binding(owner, name, node, annotation=annotation, value=value, alias_of=alias_of)
+        if len(self.pf.bindings) > n and self.pf.symbols[owner].kind in ("function", "method"):
+            self.pf.bindings[-1].until = block_end(node)
+
     def on_call(self, node: _ts.Node, owner: int) -> None:
         """A call; ``x.m()`` on a variable declared ``const T`` / ``const T*`` / ``const T&``, or on a member of ``*this``
         in a ``const`` method (:func:`~lore.languages.cpp._arguments.const_member_receiver`), gets the call attribute
@@ -215,6 +225,8 @@ class CppExtractor(CExtractor):
         for i, a in enumerate(args[:len(call.args)]):
             if not call.args[i]:
                 call.args[i] = self.arg_type(call.caller, a)
+        call.args.extend([f"~rv{i}" for i, a in enumerate(args[:len(call.args)])
+                          if call.args[i][:1] != "#" and is_rvalue(self, a, call.args[i])])
 
     def _function(self, node: _ts.Node, owner: int, declarator: _ts.Node | None, body: _ts.Node | None,
                   is_declaration: bool = False) -> int | None:

@@ -1191,3 +1191,47 @@ void Box::fill() {
     assert calls[("a.j.Box.fill", 10)] == ["a.j.Box.put:4"]
     assert sorted(c for c in calls[("a.j.Box.fill", 11)] if "put" in c) == ["a.j.Box.put:3", "a.j.Box.put:4"]
     assert len(calls[("a.j.Box.fill", 12)]) == 2
+
+
+def test_smart_pointer_get_trailing_return_types_and_parameters_of_a_held_lambda(tmp_path):
+    """``shape_.get()->area()`` with ``std::unique_ptr<Shape> shape_`` declared in the header calls ``Shape::area``;
+    ``auto center() const -> Point`` returns a ``Point``; the typed parameter of a lambda held in a variable types
+    the calls in its body. A local of a plain class with its own ``get()`` goes through that ``get``'s return type,
+    and ``get()`` of a name of unknown type stays unbound."""
+    calls = _calls(tmp_path, {"a.h": """#include <memory>
+namespace zx {
+class Point { public: int x() const; };
+class Other { public: int x() const; int area() const; Point center() const; };
+class Shape {
+ public:
+  int area() const;
+  auto center() const -> Point;
+};
+class Holder { public: Other* get(); };
+class Reader {
+ public:
+  void run(int n);
+ private:
+  std::unique_ptr<Shape> shape_;
+};
+}
+""", "a.cc": """#include "a.h"
+namespace zx {
+int Point::x() const { return 0; }
+int Shape::area() const { return 1; }
+void Reader::run(int n) {
+  shape_.get()->area();
+  Shape s;
+  s.center().x();
+  auto lam = [this](const Point& pp) { return pp.x(); };
+  Holder h;
+  h.get()->area();
+  unknown().get()->area();
+}
+}
+"""})
+    assert calls[("a.zx.Reader.run", 6)] == ["a.zx.Shape.area"]
+    assert sorted(calls[("a.zx.Reader.run", 8)]) == ["a.zx.Point.x", "a.zx.Shape.center"]
+    assert calls[("a.zx.Reader.run.lam", 9)] == ["a.zx.Point.x"]
+    assert sorted(calls[("a.zx.Reader.run", 11)]) == ["a.zx.Holder.get", "a.zx.Other.area"]
+    assert calls.get(("a.zx.Reader.run", 12), []) == []

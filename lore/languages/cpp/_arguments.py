@@ -10,7 +10,6 @@ standard string or takes one apart, the type a cast or a conversion names (``sta
 from __future__ import annotations
 
 from ...parsers import _ts
-from ._categories import moved
 from ._elements import CASTS
 
 # a standard string made or taken apart by a call: ``std::string(1, ch)``, ``std::to_string(n)``, ``s.substr(1)`` and
@@ -42,7 +41,6 @@ def arg_type(ex, owner: int, arg: _ts.Node) -> str:
     """What :meth:`~lore.languages.cpp._parser.CppExtractor.record_arity` records for an argument that is no literal: ``=T`` (a variable declared ``T``
     in a scope of this file), ``@x`` (a name the resolver types), ``""`` (anything else)."""
     stars = 0
-    arg = moved(ex, arg) or arg  # std::move(x): x's type (an rvalue, see lore.languages.cpp._categories)
     if arg.type == "pointer_expression" and ex.text(arg)[:1] == "&":  # &x: a pointer to x's type
         stars, arg = 1, arg.named_children[-1] if arg.named_child_count else arg
     if arg.type == "cast_expression":  # (unsigned)x: the type it names

@@ -83,7 +83,7 @@ def by_category(world, call, got: list[tuple]) -> list[tuple]:
         want = "lvalue"
     else:
         return got
-    keep = [t for t, k in zip(got, kinds) if k and k[0] == want]
+    keep = [t for t, k in zip(got, kinds, strict=True) if k and k[0] == want]
     if not keep or len(keep) == len(got):
         return got
     return [(tid, res, conf * len(got) / len(keep)) for tid, res, conf in keep]

@@ -61,6 +61,10 @@ def element_levels(ex, tnode: _ts.Node | None, arrays: int) -> list[tuple[str, s
     array declarators: ``Foo arr[4]`` gives ``[("[]", "Foo")]``; ``std::vector<Meta*> m[3]`` gives
     ``[("[]", "std.vector"), ("[][]", "Meta")]``."""
     out: list[tuple[str, str]] = []
+    held = ex._held(tnode) if not arrays else None
+    if held is not None:  # std::unique_ptr<Shape> p: p.get() is spelled p[], a Shape (see spelling)
+        ann = ex.direct_type(held)
+        return [("[]", ann)] if ann else []
     suffix = ""
     for _ in range(arrays):
         suffix += "[]"
@@ -85,7 +89,8 @@ def spelling(ex, node: _ts.Node) -> str | None:
     ``v[i]`` and ``v.front()`` are ``v[]`` (``front`` of a name the file declares with a plain type stays a call:
     a field declared in a header is not known in the source, and taken as a container); ``f()[i]`` is ``f()`` (an
     element of the array a call returns, ``Regexp**``: a Regexp; a library container stays unresolved through
-    it); ``kv.second`` of a map element or iterator is ``kv[]``; ``static_cast<Foo*>(p)`` is ``Foo()`` (a value of
+    it); ``p.get()`` is ``p[]`` (what a smart pointer holds, declared with it: :func:`element_levels`; of a name the
+    file declares with a plain type it stays a call); ``kv.second`` of a map element or iterator is ``kv[]``; ``static_cast<Foo*>(p)`` is ``Foo()`` (a value of
     the type it names)."""
     t = node.type
     if t == "subscript_expression":
@@ -110,8 +115,9 @@ def spelling(ex, node: _ts.Node) -> str | None:
         typ = ex.direct_type(first.child_by_field_name("type")) if first is not None else ""
         return f"{typ}()" if typ else ""
     args = node.child_by_field_name("arguments")
-    if fn.type == "field_expression" and ex.text(fn.child_by_field_name("field")) in ELEMENT_METHODS \
-            and (args is None or args.named_child_count <= 1):
+    field = ex.text(fn.child_by_field_name("field")) if fn.type == "field_expression" else ""
+    if field in ELEMENT_METHODS and (args is None or args.named_child_count <= 1) or field == "get" \
+            and args is not None and args.named_child_count == 0 and ex.text(fn.child_by_field_name("operator")) == ".":
         inner = ex.dotted(fn.child_by_field_name("argument"))
         last = inner.rsplit(".", 1)[-1].removesuffix("[]")
         if inner and not inner.startswith("<") and (last in ex.containers or last not in ex.plain):

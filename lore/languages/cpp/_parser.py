@@ -27,9 +27,9 @@ from ._aliases import on_namespace_alias as _namespace_alias
 from ._aliases import on_typedef as _typedef
 from ._aliases import on_using as _using
 from ._arguments import arg_type as _arg_type
+from ._arguments import const_member_receiver
 from ._blocks import block_end
 from ._categories import is_rvalue
-from ._arguments import const_member_receiver
 from ._constructions import assigned_call, base_initializer, vexing_constructions
 from ._elements import (
     element_levels,
@@ -238,6 +238,10 @@ class CppExtractor(CExtractor):
                 syms[i].end_line = max(syms[i].end_line, syms[local].end_line)
                 i = syms[i].parent
         fdecl = self.function_declarator(declarator)
+        trailing = next((c for c in fdecl.children if c.type == "trailing_return_type"), None) \
+            if local is not None and fdecl is not None else None
+        if trailing is not None and trailing.named_child_count:  # auto center() const -> Point: a Point
+            self.pf.symbols[local].return_type = self.direct_type(trailing.named_children[0].child_by_field_name("type"))
         params = fdecl.child_by_field_name("parameters") if fdecl is not None and body is not None else None
         for p in params.named_children if local is not None and params is not None else ():
             if local is not None and p.type in ("parameter_declaration", "optional_parameter_declaration"):

@@ -1235,3 +1235,42 @@ void Reader::run(int n) {
     assert calls[("a.zx.Reader.run.lam", 9)] == ["a.zx.Point.x"]
     assert sorted(calls[("a.zx.Reader.run", 11)]) == ["a.zx.Holder.get", "a.zx.Other.area"]
     assert calls.get(("a.zx.Reader.run", 12), []) == []
+
+
+def test_the_elements_of_a_container_a_function_returns(tmp_path):
+    """``for (const auto& p : points())`` with ``const std::vector<Point>& points() const`` declared in the header
+    binds ``p`` to a ``Point``, also through a container alias of the header (``Points more() const``), a map's
+    mapped value (``for (auto& [k, v] : named())``) and ``points().front()``; a function returning a plain class
+    (``Other one() const``) gives no elements, and a loop over it stays unbound."""
+    calls = _calls(tmp_path, {"a.h": """#include <map>
+#include <string>
+#include <vector>
+namespace zx {
+class Point { public: int x() const; };
+class Other { public: int x() const; };
+using Points = std::vector<Point>;
+class Reader {
+ public:
+  const std::vector<Point>& points() const;
+  Points more() const;
+  std::map<std::string, Point> named() const;
+  Other one() const;
+  void run();
+};
+}
+""", "a.cc": """#include "a.h"
+namespace zx {
+int Point::x() const { return 0; }
+int Other::x() const { return 0; }
+void Reader::run() {
+  for (const auto& p : points()) p.x();
+  for (auto& p : more()) p.x();
+  for (auto& [k, v] : named()) v.x();
+  points().front().x();
+  for (auto& o : one()) o.x();
+}
+}
+"""})
+    for line in (6, 7, 8, 9):
+        assert "a.zx.Point.x" in calls[("a.zx.Reader.run", line)], line
+    assert "a.zx.Other.x" not in calls[("a.zx.Reader.run", 10)] and "a.zx.Point.x" not in calls[("a.zx.Reader.run", 10)]

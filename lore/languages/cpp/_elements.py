@@ -83,6 +83,25 @@ def element_levels(ex, tnode: _ts.Node | None, arrays: int) -> list[tuple[str, s
     return out
 
 
+def returned_elements(ex, local: int, tnode: _ts.Node | None, at: _ts.Node) -> None:
+    """A function returning a container of a known element type (``const std::vector<Point>& points() const``):
+    bindings ``points()[]`` (``self.points()[]`` in a class) whose annotation is the element, one ``[]`` per level,
+    so ``for (auto& p : points())``, ``points().front()`` and ``r.points()`` in a loop type their elements as a
+    field's ``items[]`` does; also through a container alias of the same file (``Points more() const``)."""
+    sym = ex.pf.symbols[local]
+    if tnode is not None and tnode.type == "type_identifier":  # Points more() with using Points = std::vector<Point>
+        tnode = ex.aliases.get(ex.text(tnode))
+    if tnode is None or sym.parent is None or tnode.type not in ("template_type", "qualified_identifier"):
+        return
+    levels = element_levels(ex, tnode, 0)
+    if not levels or ex._held(tnode) is not None:  # a smart pointer's holding is what direct_type already gives
+        return
+    owner = sym.parent
+    prefix = "self." if ex.pf.symbols[owner].kind in ("class", "struct") else ""
+    for suffix, ann in levels:
+        ex.add_binding(owner, f"{prefix}{sym.name}(){suffix}", at, annotation=ann)
+
+
 def spelling(ex, node: _ts.Node) -> str | None:
     """How the extractor ``ex`` spells ``node`` when it is an element or a cast; ``None`` for C's spelling.
 

@@ -35,6 +35,7 @@ from ._elements import (
     element_levels,
     for_range,
     iterator_binding,
+    returned_elements,
     spelling,
     subscript_bindings,
 )
@@ -240,8 +241,12 @@ class CppExtractor(CExtractor):
         fdecl = self.function_declarator(declarator)
         trailing = next((c for c in fdecl.children if c.type == "trailing_return_type"), None) \
             if local is not None and fdecl is not None else None
+        ret = node.child_by_field_name("type")
         if trailing is not None and trailing.named_child_count:  # auto center() const -> Point: a Point
-            self.pf.symbols[local].return_type = self.direct_type(trailing.named_children[0].child_by_field_name("type"))
+            ret = trailing.named_children[0].child_by_field_name("type")
+            self.pf.symbols[local].return_type = self.direct_type(ret)
+        if local is not None:
+            returned_elements(self, local, ret, node)
         params = fdecl.child_by_field_name("parameters") if fdecl is not None and body is not None else None
         for p in params.named_children if local is not None and params is not None else ():
             if local is not None and p.type in ("parameter_declaration", "optional_parameter_declaration"):

@@ -1274,3 +1274,37 @@ void Reader::run() {
     for line in (6, 7, 8, 9):
         assert "a.zx.Point.x" in calls[("a.zx.Reader.run", line)], line
     assert "a.zx.Other.x" not in calls[("a.zx.Reader.run", 10)] and "a.zx.Point.x" not in calls[("a.zx.Reader.run", 10)]
+
+
+def test_a_variable_declared_as_a_container_iterator(tmp_path):
+    """``vector<Edge*>::iterator e`` is an iterator over ``Edge*``: ``(*e)->Ready()`` calls ``Edge::Ready``, and a map's
+    ``map<string, Node*>::iterator i`` gives its mapped value through ``i->second``; an iterator of a class that is no
+    container (``Registry::iterator r``) stays unbound."""
+    calls = _calls(tmp_path, {"a.h": """#include <map>
+#include <string>
+#include <vector>
+struct Node { void Dirty(); };
+struct Other { void Dirty(); bool Ready() const; };
+struct Edge { bool Ready() const; };
+struct Registry { struct iterator { Other* operator->(); }; };
+struct State {
+  std::map<std::string, Node*> paths_;
+  std::vector<Edge*> edges_;
+  void Walk(Registry& reg);
+};
+""", "a.cc": """#include "a.h"
+void Node::Dirty() {}
+void Other::Dirty() {}
+bool Edge::Ready() const { return true; }
+void State::Walk(Registry& reg) {
+  for (std::vector<Edge*>::iterator e = edges_.begin(); e != edges_.end(); ++e)
+    (*e)->Ready();
+  for (std::map<std::string, Node*>::const_iterator i = paths_.begin(); i != paths_.end(); ++i)
+    i->second->Dirty();
+  Registry::iterator r = reg.begin();
+  r->Dirty();
+}
+"""})
+    assert calls[("a.State.Walk", 7)] == ["a.Edge.Ready"]
+    assert calls[("a.State.Walk", 9)] == ["a.Node.Dirty"]
+    assert calls.get(("a.State.Walk", 11), []) == []

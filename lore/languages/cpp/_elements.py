@@ -102,6 +102,29 @@ def returned_elements(ex, local: int, tnode: _ts.Node | None, at: _ts.Node) -> N
         ex.add_binding(owner, f"{prefix}{sym.name}(){suffix}", at, annotation=ann)
 
 
+_ITERATORS = frozenset({"iterator", "const_iterator", "reverse_iterator", "const_reverse_iterator"})
+
+
+def declared_iterator(ex, tnode: _ts.Node | None) -> str:
+    """The element annotation of a variable declared as a container's iterator (``vector<Edge*>::iterator e``,
+    ``std::map<string, Node*>::const_iterator i``, ``FlagMap::iterator p`` of a container alias of the file):
+    ``(*e)->Ready()`` calls ``Edge::Ready``, ``i->second`` (spelled ``i[]``) is a ``Node``; ``""`` otherwise."""
+    t = tnode
+    while t is not None and t.type == "qualified_identifier":
+        name = t.child_by_field_name("name")
+        if name is not None and name.type == "qualified_identifier":
+            t = name
+            continue
+        if name is None or ex.text(name) not in _ITERATORS:
+            return ""
+        scope = t.child_by_field_name("scope")
+        if scope is not None and scope.type in ("type_identifier", "namespace_identifier"):
+            scope = ex.aliases.get(ex.text(scope))
+        levels = element_levels(ex, scope, 0) if scope is not None and ex._held(scope) is None else []
+        return levels[0][1] if levels else ""
+    return ""
+
+
 def spelling(ex, node: _ts.Node) -> str | None:
     """How the extractor ``ex`` spells ``node`` when it is an element or a cast; ``None`` for C's spelling.
 

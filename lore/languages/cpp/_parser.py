@@ -32,6 +32,7 @@ from ._blocks import block_end
 from ._categories import is_rvalue
 from ._constructions import assigned_call, base_initializer, vexing_constructions
 from ._elements import (
+    declared_iterator,
     element_levels,
     for_range,
     iterator_binding,
@@ -419,6 +420,12 @@ class CppExtractor(CExtractor):
 
     def local_binding(self, owner: int, name: str, at: _ts.Node, tnode: _ts.Node | None, value: _ts.Node | None) -> None:
         self.declare_var(owner, name, tnode, at)
+        elem = declared_iterator(self, tnode)
+        if elem:  # vector<Edge*>::iterator e: (*e)->Ready() is an Edge's; a map's it->second (it[]) its mapped value
+            self.add_binding(owner, name, at, annotation=elem)
+            self.add_binding(owner, name + "[]", at, annotation=elem)
+            self.pairs.add(name)
+            return
         if (tnode is None or tnode.type == "placeholder_type_specifier") and iterator_binding(self, owner, name, at, value):
             return
         if value is not None and value.type in ("identifier", "field_expression", "pointer_expression",

@@ -1308,3 +1308,43 @@ void State::Walk(Registry& reg) {
     assert calls[("a.State.Walk", 7)] == ["a.Edge.Ready"]
     assert calls[("a.State.Walk", 9)] == ["a.Node.Dirty"]
     assert calls.get(("a.State.Walk", 11), []) == []
+
+
+def test_pairs_and_structured_bindings(tmp_path):
+    """``std::pair<Point, Other> pr``: ``pr.first`` is a ``Point``, ``pr.second`` an ``Other``; ``auto [a, b] = two()``
+    with ``two()`` declared in the header to return such a pair binds ``a`` and ``b`` alike. The fields of a struct
+    bound that way (``auto [c, d] = box()``) are not followed: the calls on them stay unbound."""
+    calls = _calls(tmp_path, {"a.h": """#include <utility>
+namespace zx {
+class Point { public: int x() const; };
+class Other { public: int x() const; };
+struct Box { Point p; Other o; };
+class Reader {
+ public:
+  std::pair<Point, Other> two() const;
+  Box box() const;
+  void run();
+};
+}
+""", "a.cc": """#include "a.h"
+namespace zx {
+int Point::x() const { return 0; }
+int Other::x() const { return 0; }
+void Reader::run() {
+  std::pair<Point, Other> pr;
+  pr.first.x();
+  pr.second.x();
+  auto [a, b] = two();
+  a.x();
+  b.x();
+  auto [c, d] = box();
+  c.x();
+  d.x();
+}
+}
+"""})
+    assert calls[("a.zx.Reader.run", 7)] == ["a.zx.Point.x"]
+    assert calls[("a.zx.Reader.run", 8)] == ["a.zx.Other.x"]
+    assert calls[("a.zx.Reader.run", 10)] == ["a.zx.Point.x"]
+    assert calls[("a.zx.Reader.run", 11)] == ["a.zx.Other.x"]
+    assert calls.get(("a.zx.Reader.run", 13), []) == [] and calls.get(("a.zx.Reader.run", 14), []) == []

@@ -56,6 +56,15 @@ def element_of(ex, tnode: _ts.Node | None) -> _ts.Node | None:
     return None
 
 
+def pair_levels(ex, tnode: _ts.Node | None) -> list[tuple[str, str]]:
+    """``std::pair<A, B>``: ``[("[first]", A), ("[]", B)]`` (``p.first`` is spelled ``p[first]``, ``p.second``
+    ``p[]`` as a map element's is); ``[]`` for any other type."""
+    name, args = _args(ex, tnode)
+    if name != "pair" or len(args) != 2:
+        return []
+    return [(suffix, ann) for suffix, t in (("[first]", args[0]), ("[]", args[1])) if (ann := ex.direct_type(t))]
+
+
 def element_levels(ex, tnode: _ts.Node | None, arrays: int) -> list[tuple[str, str]]:
     """``(suffix, annotation)`` per subscript level of a variable of type ``tnode`` declared with ``arrays``
     array declarators: ``Foo arr[4]`` gives ``[("[]", "Foo")]``; ``std::vector<Meta*> m[3]`` gives
@@ -93,7 +102,7 @@ def returned_elements(ex, local: int, tnode: _ts.Node | None, at: _ts.Node) -> N
         tnode = ex.aliases.get(ex.text(tnode))
     if tnode is None or sym.parent is None or tnode.type not in ("template_type", "qualified_identifier"):
         return
-    levels = element_levels(ex, tnode, 0)
+    levels = pair_levels(ex, tnode) or element_levels(ex, tnode, 0)
     if not levels or ex._held(tnode) is not None:  # a smart pointer's holding is what direct_type already gives
         return
     owner = sym.parent
@@ -142,9 +151,9 @@ def spelling(ex, node: _ts.Node) -> str | None:
         return f"{inner}[]" if inner and not inner.startswith("<") else ""
     if t == "field_expression" and ex.pairs:
         arg = node.child_by_field_name("argument")
-        if arg is not None and arg.type == "identifier" and ex.text(node.child_by_field_name("field")) == "second" \
-                and ex.text(arg) in ex.pairs:
-            return ex.text(arg) + "[]"
+        field = ex.text(node.child_by_field_name("field"))
+        if arg is not None and arg.type == "identifier" and field in ("first", "second") and ex.text(arg) in ex.pairs:
+            return ex.text(arg) + ("[]" if field == "second" else "[first]")
         return None
     if t != "call_expression":
         return None
@@ -231,3 +240,26 @@ def subscript_bindings(ex) -> None:
             continue
         made.add((c.caller, head))
         ex.pf.bindings.append(Binding(c.caller, head + "[]", c.line, value=head + ".operator[]"))
+
+
+def structured_binding(ex, node: _ts.Node, owner: int) -> None:
+    """``auto [a, b] = two();``: ``a`` is what ``two()[first]`` names and ``b`` what ``two()[]`` names (a pair's first
+    and second, see :func:`pair_levels`; of a map element or iterator, ``b`` is the mapped value); a struct's fields
+    are not followed (``two()[first]`` then names nothing, and the calls on ``a`` stay unbound)."""
+    if ex.pf.symbols[owner].kind not in ("function", "method"):
+        return
+    for d in node.children_by_field_name("declarator"):
+        if d.type != "init_declarator":
+            continue
+        target = d.child_by_field_name("declarator")
+        while target is not None and target.type == "reference_declarator" and target.named_child_count:
+            target = target.named_children[-1]
+        value = d.child_by_field_name("value")
+        if target is None or target.type != "structured_binding_declarator" or value is None:
+            continue
+        names = [c for c in target.named_children if c.type == "identifier"]
+        src = ex.dotted(value)
+        if len(names) != 2 or not src or src.startswith("<"):
+            continue
+        ex.add_binding(owner, ex.text(names[0]), names[0], alias_of=src + "[first]")
+        ex.add_binding(owner, ex.text(names[1]), names[1], alias_of=src + "[]")

@@ -36,8 +36,10 @@ from ._elements import (
     element_levels,
     for_range,
     iterator_binding,
+    pair_levels,
     returned_elements,
     spelling,
+    structured_binding,
     subscript_bindings,
 )
 from ._lambdas import lambda_parameters, local_lambda
@@ -118,7 +120,10 @@ class CppExtractor(CExtractor):
         field = self.pf.symbols[owner].kind in ("class", "struct")
         # v[i], v.front(): the element (see _elements); p[i] of a pointer Foo* p: a Foo, as of an array Foo p[4]
         alias = self.aliases.get(self.text(tnode)) if tnode.type == "type_identifier" else None
-        levels = element_levels(self, alias if alias is not None else tnode, arrays or min(stars, 1))
+        levels = pair_levels(self, tnode) if not (arrays or stars) else []
+        if levels:  # std::pair<A, B> p: p.first (p[first]) an A, p.second (p[]) a B
+            self.pairs.add(name)
+        levels = levels or element_levels(self, alias if alias is not None else tnode, arrays or min(stars, 1))
         if not levels:
             self.plain.add(name)
         for suffix, ann in levels:
@@ -468,6 +473,7 @@ class CppExtractor(CExtractor):
             return lam
         if self.pf.symbols[owner].kind in ("function", "method"):
             vexing_constructions(self, node, owner)
+            structured_binding(self, node, owner)
         super().on_decl(node, owner)
         return None
 

@@ -248,7 +248,7 @@ class CppExtractor(CExtractor):
         trailing = next((c for c in fdecl.children if c.type == "trailing_return_type"), None) \
             if local is not None and fdecl is not None else None
         ret = node.child_by_field_name("type")
-        if trailing is not None and trailing.named_child_count:  # auto center() const -> Point: a Point
+        if local is not None and trailing is not None and trailing.named_child_count:  # auto f() -> Point: a Point
             ret = trailing.named_children[0].child_by_field_name("type")
             self.pf.symbols[local].return_type = self.direct_type(ret)
         if local is not None:

@@ -1108,3 +1108,243 @@ int Use(Doc& m) { return m.Root()->Child()->Size(); }
     assert calls[("n.y.Doc.Total", 8)] == ["n.y.Node.Size:5"]
     assert calls[("n.y.Doc.Far", 9)] == ["n.y.Node.Size:5", "n.y.Node.Size:5"]
     assert sorted(calls[("n.y.Use", 11)]) == ["n.y.Doc.Root:10", "n.y.Node.Child:4", "n.y.Node.Size:6"]
+
+
+def test_a_local_of_a_nested_block_holds_on_its_lines_only(tmp_path):
+    """A local declared in a nested block is seen from its declaration to the block's end: a call of ``esc`` written
+    above ``{ std::string esc = ...; }`` calls the function ``esc`` (it was read as the string's call), and after
+    the block the outer ``o`` is an ``Out`` again; an inner local of unknown type stays unbound inside its block."""
+    calls = _calls(tmp_path, {"a.h": """#include <string>
+namespace j {
+class Out { public: void put(); };
+class Buf { public: void put(); };
+std::string esc(char c);
+class P { public: void parse(); int fail(const std::string& s); };
+}
+""", "a.cc": """#include "a.h"
+namespace j {
+void Out::put() {}
+void Buf::put() {}
+std::string esc(char c) { return std::string(1, c); }
+void P::parse() {
+  char ch = 'x';
+  fail(esc(ch));
+  if (ch == 'u') {
+    std::string esc = "x";
+  }
+  Out o;
+  {
+    Buf o;
+    o.put();
+  }
+  o.put();
+  for (int i = 0; i < 2; i++) {
+    auto o = external(i);
+    o.put();
+  }
+}
+}
+"""})
+    assert calls[("a.j.P.parse", 8)] == ["a.j.P.fail", "a.j.esc"]
+    assert calls[("a.j.P.parse", 15)] == ["a.j.Buf.put"]
+    assert calls[("a.j.P.parse", 17)] == ["a.j.Out.put"]
+    assert calls.get(("a.j.P.parse", 20), []) == []
+
+
+def test_overloads_by_value_category(tmp_path):
+    """``Value(const T&)`` beside ``Value(T&&)``: ``std::move(v)`` and a cast are rvalues (the ``&&`` one), a variable
+    or a member is an lvalue (the ``const&`` one); a call's result is not told apart (both stay), and a function
+    template's forwarding reference is left alone."""
+    calls = _calls(tmp_path, {"a.h": """#include <string>
+#include <utility>
+namespace j {
+class Box {
+ public:
+  void put(const std::string& s);
+  void put(std::string&& s);
+  std::string name() const;
+  void fill();
+  template <class U> void take(U&& u);
+  template <class U> void take(const U& u);
+ private:
+  std::string held_;
+};
+}
+""", "a.cc": """#include "a.h"
+namespace j {
+void Box::put(const std::string& s) {}
+void Box::put(std::string&& s) {}
+void Box::fill() {
+  std::string v = "x";
+  put(std::move(v));
+  put(v);
+  put(this->held_);
+  put(static_cast<std::string>(v));
+  put(name());
+  take(v);
+}
+}
+"""}, lines=True)
+    assert calls[("a.j.Box.fill", 7)] == ["a.j.Box.put:4"]
+    assert calls[("a.j.Box.fill", 8)] == ["a.j.Box.put:3"]
+    assert calls[("a.j.Box.fill", 9)] == ["a.j.Box.put:3"]
+    assert calls[("a.j.Box.fill", 10)] == ["a.j.Box.put:4"]
+    assert sorted(c for c in calls[("a.j.Box.fill", 11)] if "put" in c) == ["a.j.Box.put:3", "a.j.Box.put:4"]
+    assert len(calls[("a.j.Box.fill", 12)]) == 2
+
+
+def test_smart_pointer_get_trailing_return_types_and_parameters_of_a_held_lambda(tmp_path):
+    """``shape_.get()->area()`` with ``std::unique_ptr<Shape> shape_`` declared in the header calls ``Shape::area``;
+    ``auto center() const -> Point`` returns a ``Point``; the typed parameter of a lambda held in a variable types
+    the calls in its body. A local of a plain class with its own ``get()`` goes through that ``get``'s return type,
+    and ``get()`` of a name of unknown type stays unbound."""
+    calls = _calls(tmp_path, {"a.h": """#include <memory>
+namespace zx {
+class Point { public: int x() const; };
+class Other { public: int x() const; int area() const; Point center() const; };
+class Shape {
+ public:
+  int area() const;
+  auto center() const -> Point;
+};
+class Holder { public: Other* get(); };
+class Reader {
+ public:
+  void run(int n);
+ private:
+  std::unique_ptr<Shape> shape_;
+};
+}
+""", "a.cc": """#include "a.h"
+namespace zx {
+int Point::x() const { return 0; }
+int Shape::area() const { return 1; }
+void Reader::run(int n) {
+  shape_.get()->area();
+  Shape s;
+  s.center().x();
+  auto lam = [this](const Point& pp) { return pp.x(); };
+  Holder h;
+  h.get()->area();
+  unknown().get()->area();
+}
+}
+"""})
+    assert calls[("a.zx.Reader.run", 6)] == ["a.zx.Shape.area"]
+    assert sorted(calls[("a.zx.Reader.run", 8)]) == ["a.zx.Point.x", "a.zx.Shape.center"]
+    assert calls[("a.zx.Reader.run.lam", 9)] == ["a.zx.Point.x"]
+    assert sorted(calls[("a.zx.Reader.run", 11)]) == ["a.zx.Holder.get", "a.zx.Other.area"]
+    assert calls.get(("a.zx.Reader.run", 12), []) == []
+
+
+def test_the_elements_of_a_container_a_function_returns(tmp_path):
+    """``for (const auto& p : points())`` with ``const std::vector<Point>& points() const`` declared in the header
+    binds ``p`` to a ``Point``, also through a container alias of the header (``Points more() const``), a map's
+    mapped value (``for (auto& [k, v] : named())``) and ``points().front()``; a function returning a plain class
+    (``Other one() const``) gives no elements, and a loop over it stays unbound."""
+    calls = _calls(tmp_path, {"a.h": """#include <map>
+#include <string>
+#include <vector>
+namespace zx {
+class Point { public: int x() const; };
+class Other { public: int x() const; };
+using Points = std::vector<Point>;
+class Reader {
+ public:
+  const std::vector<Point>& points() const;
+  Points more() const;
+  std::map<std::string, Point> named() const;
+  Other one() const;
+  void run();
+};
+}
+""", "a.cc": """#include "a.h"
+namespace zx {
+int Point::x() const { return 0; }
+int Other::x() const { return 0; }
+void Reader::run() {
+  for (const auto& p : points()) p.x();
+  for (auto& p : more()) p.x();
+  for (auto& [k, v] : named()) v.x();
+  points().front().x();
+  for (auto& o : one()) o.x();
+}
+}
+"""})
+    for line in (6, 7, 8, 9):
+        assert "a.zx.Point.x" in calls[("a.zx.Reader.run", line)], line
+    assert "a.zx.Other.x" not in calls[("a.zx.Reader.run", 10)] and "a.zx.Point.x" not in calls[("a.zx.Reader.run", 10)]
+
+
+def test_a_variable_declared_as_a_container_iterator(tmp_path):
+    """``vector<Edge*>::iterator e`` is an iterator over ``Edge*``: ``(*e)->Ready()`` calls ``Edge::Ready``, and a map's
+    ``map<string, Node*>::iterator i`` gives its mapped value through ``i->second``; an iterator of a class that is no
+    container (``Registry::iterator r``) stays unbound."""
+    calls = _calls(tmp_path, {"a.h": """#include <map>
+#include <string>
+#include <vector>
+struct Node { void Dirty(); };
+struct Other { void Dirty(); bool Ready() const; };
+struct Edge { bool Ready() const; };
+struct Registry { struct iterator { Other* operator->(); }; };
+struct State {
+  std::map<std::string, Node*> paths_;
+  std::vector<Edge*> edges_;
+  void Walk(Registry& reg);
+};
+""", "a.cc": """#include "a.h"
+void Node::Dirty() {}
+void Other::Dirty() {}
+bool Edge::Ready() const { return true; }
+void State::Walk(Registry& reg) {
+  for (std::vector<Edge*>::iterator e = edges_.begin(); e != edges_.end(); ++e)
+    (*e)->Ready();
+  for (std::map<std::string, Node*>::const_iterator i = paths_.begin(); i != paths_.end(); ++i)
+    i->second->Dirty();
+  Registry::iterator r = reg.begin();
+  r->Dirty();
+}
+"""})
+    assert calls[("a.State.Walk", 7)] == ["a.Edge.Ready"]
+    assert calls[("a.State.Walk", 9)] == ["a.Node.Dirty"]
+    assert calls.get(("a.State.Walk", 11), []) == []
+
+
+def test_pairs_and_structured_bindings(tmp_path):
+    """``std::pair<Point, Other> pr``: ``pr.first`` is a ``Point``, ``pr.second`` an ``Other``; ``auto [a, b] = two()``
+    with ``two()`` declared in the header to return such a pair binds ``a`` and ``b`` alike. The fields of a struct
+    bound that way (``auto [c, d] = box()``) are not followed: the calls on them stay unbound."""
+    calls = _calls(tmp_path, {"a.h": """#include <utility>
+namespace zx {
+class Point { public: int x() const; };
+class Other { public: int x() const; };
+struct Box { Point p; Other o; };
+class Reader {
+ public:
+  std::pair<Point, Other> two() const;
+  Box box() const;
+  void run();
+};
+}
+""", "a.cc": """#include "a.h"
+namespace zx {
+int Point::x() const { return 0; }
+int Other::x() const { return 0; }
+void Reader::run() {
+  std::pair<Point, Other> pr;
+  pr.first.x();
+  pr.second.x();
+  auto [a, b] = two();
+  a.x();
+  b.x();
+  auto [c, d] = box();
+  c.x();
+  d.x();
+}
+}
+"""})
+    assert calls[("a.zx.Reader.run", 7)] == ["a.zx.Point.x"]
+    assert calls[("a.zx.Reader.run", 8)] == ["a.zx.Other.x"]
+    assert calls[("a.zx.Reader.run", 10)] == ["a.zx.Point.x"]
+    assert calls[("a.zx.Reader.run", 11)] == ["a.zx.Other.x"]
+    assert calls.get(("a.zx.Reader.run", 13), []) == [] and calls.get(("a.zx.Reader.run", 14), []) == []

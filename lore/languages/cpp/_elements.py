@@ -56,11 +56,24 @@ def element_of(ex, tnode: _ts.Node | None) -> _ts.Node | None:
     return None
 
 
+def pair_levels(ex, tnode: _ts.Node | None) -> list[tuple[str, str]]:
+    """``std::pair<A, B>``: ``[("[first]", A), ("[]", B)]`` (``p.first`` is spelled ``p[first]``, ``p.second``
+    ``p[]`` as a map element's is); ``[]`` for any other type."""
+    name, args = _args(ex, tnode)
+    if name != "pair" or len(args) != 2:
+        return []
+    return [(suffix, ann) for suffix, t in (("[first]", args[0]), ("[]", args[1])) if (ann := ex.direct_type(t))]
+
+
 def element_levels(ex, tnode: _ts.Node | None, arrays: int) -> list[tuple[str, str]]:
     """``(suffix, annotation)`` per subscript level of a variable of type ``tnode`` declared with ``arrays``
     array declarators: ``Foo arr[4]`` gives ``[("[]", "Foo")]``; ``std::vector<Meta*> m[3]`` gives
     ``[("[]", "std.vector"), ("[][]", "Meta")]``."""
     out: list[tuple[str, str]] = []
+    held = ex._held(tnode) if not arrays else None
+    if held is not None:  # std::unique_ptr<Shape> p: p.get() is spelled p[], a Shape (see spelling)
+        ann = ex.direct_type(held)
+        return [("[]", ann)] if ann else []
     suffix = ""
     for _ in range(arrays):
         suffix += "[]"
@@ -79,13 +92,56 @@ def element_levels(ex, tnode: _ts.Node | None, arrays: int) -> list[tuple[str, s
     return out
 
 
+def returned_elements(ex, local: int, tnode: _ts.Node | None, at: _ts.Node) -> None:
+    """A function returning a container of a known element type (``const std::vector<Point>& points() const``):
+    bindings ``points()[]`` (``self.points()[]`` in a class) whose annotation is the element, one ``[]`` per level,
+    so ``for (auto& p : points())``, ``points().front()`` and ``r.points()`` in a loop type their elements as a
+    field's ``items[]`` does; also through a container alias of the same file (``Points more() const``)."""
+    sym = ex.pf.symbols[local]
+    if tnode is not None and tnode.type == "type_identifier":  # Points more() with using Points = std::vector<Point>
+        tnode = ex.aliases.get(ex.text(tnode))
+    if tnode is None or sym.parent is None or tnode.type not in ("template_type", "qualified_identifier"):
+        return
+    levels = pair_levels(ex, tnode) or element_levels(ex, tnode, 0)
+    if not levels or ex._held(tnode) is not None:  # a smart pointer's holding is what direct_type already gives
+        return
+    owner = sym.parent
+    prefix = "self." if ex.pf.symbols[owner].kind in ("class", "struct") else ""
+    for suffix, ann in levels:
+        ex.add_binding(owner, f"{prefix}{sym.name}(){suffix}", at, annotation=ann)
+
+
+_ITERATORS = frozenset({"iterator", "const_iterator", "reverse_iterator", "const_reverse_iterator"})
+
+
+def declared_iterator(ex, tnode: _ts.Node | None) -> str:
+    """The element annotation of a variable declared as a container's iterator (``vector<Edge*>::iterator e``,
+    ``std::map<string, Node*>::const_iterator i``, ``FlagMap::iterator p`` of a container alias of the file):
+    ``(*e)->Ready()`` calls ``Edge::Ready``, ``i->second`` (spelled ``i[]``) is a ``Node``; ``""`` otherwise."""
+    t = tnode
+    while t is not None and t.type == "qualified_identifier":
+        name = t.child_by_field_name("name")
+        if name is not None and name.type == "qualified_identifier":
+            t = name
+            continue
+        if name is None or ex.text(name) not in _ITERATORS:
+            return ""
+        scope = t.child_by_field_name("scope")
+        if scope is not None and scope.type in ("type_identifier", "namespace_identifier"):
+            scope = ex.aliases.get(ex.text(scope))
+        levels = element_levels(ex, scope, 0) if scope is not None and ex._held(scope) is None else []
+        return levels[0][1] if levels else ""
+    return ""
+
+
 def spelling(ex, node: _ts.Node) -> str | None:
     """How the extractor ``ex`` spells ``node`` when it is an element or a cast; ``None`` for C's spelling.
 
     ``v[i]`` and ``v.front()`` are ``v[]`` (``front`` of a name the file declares with a plain type stays a call:
     a field declared in a header is not known in the source, and taken as a container); ``f()[i]`` is ``f()`` (an
     element of the array a call returns, ``Regexp**``: a Regexp; a library container stays unresolved through
-    it); ``kv.second`` of a map element or iterator is ``kv[]``; ``static_cast<Foo*>(p)`` is ``Foo()`` (a value of
+    it); ``p.get()`` is ``p[]`` (what a smart pointer holds, declared with it: :func:`element_levels`; of a name the
+    file declares with a plain type it stays a call); ``kv.second`` of a map element or iterator is ``kv[]``; ``static_cast<Foo*>(p)`` is ``Foo()`` (a value of
     the type it names)."""
     t = node.type
     if t == "subscript_expression":
@@ -95,9 +151,9 @@ def spelling(ex, node: _ts.Node) -> str | None:
         return f"{inner}[]" if inner and not inner.startswith("<") else ""
     if t == "field_expression" and ex.pairs:
         arg = node.child_by_field_name("argument")
-        if arg is not None and arg.type == "identifier" and ex.text(node.child_by_field_name("field")) == "second" \
-                and ex.text(arg) in ex.pairs:
-            return ex.text(arg) + "[]"
+        field = ex.text(node.child_by_field_name("field"))
+        if arg is not None and arg.type == "identifier" and field in ("first", "second") and ex.text(arg) in ex.pairs:
+            return ex.text(arg) + ("[]" if field == "second" else "[first]")
         return None
     if t != "call_expression":
         return None
@@ -110,8 +166,9 @@ def spelling(ex, node: _ts.Node) -> str | None:
         typ = ex.direct_type(first.child_by_field_name("type")) if first is not None else ""
         return f"{typ}()" if typ else ""
     args = node.child_by_field_name("arguments")
-    if fn.type == "field_expression" and ex.text(fn.child_by_field_name("field")) in ELEMENT_METHODS \
-            and (args is None or args.named_child_count <= 1):
+    field = ex.text(fn.child_by_field_name("field")) if fn.type == "field_expression" else ""
+    if field in ELEMENT_METHODS and (args is None or args.named_child_count <= 1) or field == "get" \
+            and args is not None and args.named_child_count == 0 and ex.text(fn.child_by_field_name("operator")) == ".":
         inner = ex.dotted(fn.child_by_field_name("argument"))
         last = inner.rsplit(".", 1)[-1].removesuffix("[]")
         if inner and not inner.startswith("<") and (last in ex.containers or last not in ex.plain):
@@ -183,3 +240,26 @@ def subscript_bindings(ex) -> None:
             continue
         made.add((c.caller, head))
         ex.pf.bindings.append(Binding(c.caller, head + "[]", c.line, value=head + ".operator[]"))
+
+
+def structured_binding(ex, node: _ts.Node, owner: int) -> None:
+    """``auto [a, b] = two();``: ``a`` is what ``two()[first]`` names and ``b`` what ``two()[]`` names (a pair's first
+    and second, see :func:`pair_levels`; of a map element or iterator, ``b`` is the mapped value); a struct's fields
+    are not followed (``two()[first]`` then names nothing, and the calls on ``a`` stay unbound)."""
+    if ex.pf.symbols[owner].kind not in ("function", "method"):
+        return
+    for d in node.children_by_field_name("declarator"):
+        if d.type != "init_declarator":
+            continue
+        target = d.child_by_field_name("declarator")
+        while target is not None and target.type == "reference_declarator" and target.named_child_count:
+            target = target.named_children[-1]
+        value = d.child_by_field_name("value")
+        if target is None or target.type != "structured_binding_declarator" or value is None:
+            continue
+        names = [c for c in target.named_children if c.type == "identifier"]
+        src = ex.dotted(value)
+        if len(names) != 2 or not src or src.startswith("<"):
+            continue
+        ex.add_binding(owner, ex.text(names[0]), names[0], alias_of=src + "[first]")
+        ex.add_binding(owner, ex.text(names[1]), names[1], alias_of=src + "[]")

@@ -37,8 +37,10 @@ def local_lambda(ex, node: _ts.Node, owner: int) -> int | None:
     for p in params.named_children if params is not None else ():
         if p.type in ("parameter_declaration", "optional_parameter_declaration"):
             pn = ex.declarator_name(p.child_by_field_name("declarator"))
+            tnode = p.child_by_field_name("type")
+            ex.pf.symbols[local].params.append((ex.text(pn) if pn is not None else "_", ex.direct_type(tnode)))
             if pn is not None and pn.type == "identifier":
-                ex.declare_var(local, ex.text(pn), p.child_by_field_name("type"), pn)
+                ex.declare_var(local, ex.text(pn), tnode, pn)
     return local
 
 

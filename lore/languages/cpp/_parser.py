@@ -28,12 +28,18 @@ from ._aliases import on_typedef as _typedef
 from ._aliases import on_using as _using
 from ._arguments import arg_type as _arg_type
 from ._arguments import const_member_receiver
+from ._blocks import block_end
+from ._categories import is_rvalue
 from ._constructions import assigned_call, base_initializer, vexing_constructions
 from ._elements import (
+    declared_iterator,
     element_levels,
     for_range,
     iterator_binding,
+    pair_levels,
+    returned_elements,
     spelling,
+    structured_binding,
     subscript_bindings,
 )
 from ._lambdas import lambda_parameters, local_lambda
@@ -114,7 +120,10 @@ class CppExtractor(CExtractor):
         field = self.pf.symbols[owner].kind in ("class", "struct")
         # v[i], v.front(): the element (see _elements); p[i] of a pointer Foo* p: a Foo, as of an array Foo p[4]
         alias = self.aliases.get(self.text(tnode)) if tnode.type == "type_identifier" else None
-        levels = element_levels(self, alias if alias is not None else tnode, arrays or min(stars, 1))
+        levels = pair_levels(self, tnode) if not (arrays or stars) else []
+        if levels:  # std::pair<A, B> p: p.first (p[first]) an A, p.second (p[]) a B
+            self.pairs.add(name)
+        levels = levels or element_levels(self, alias if alias is not None else tnode, arrays or min(stars, 1))
         if not levels:
             self.plain.add(name)
         for suffix, ann in levels:
@@ -122,6 +131,14 @@ class CppExtractor(CExtractor):
             self.add_binding(owner, name + suffix, at, annotation=ann)
             if field:
                 self.add_binding(owner, f"self.{name}{suffix}", at, annotation=ann)
+
+    def add_binding(self, owner: int, name: str, node: _ts.Node, *, annotation: str = "", value: str = "",
+                    alias_of: str = "") -> None:
+        """A local of a nested block holds on its block's lines only (:func:`~lore.languages.cpp._blocks.block_end`)."""
+        n = len(self.pf.bindings)
+        super().add_binding(owner, name, node, annotation=annotation, value=value, alias_of=alias_of)
+        if len(self.pf.bindings) > n and self.pf.symbols[owner].kind in ("function", "method"):
+            self.pf.bindings[-1].until = block_end(node)
 
     def on_call(self, node: _ts.Node, owner: int) -> None:
         """A call; ``x.m()`` on a variable declared ``const T`` / ``const T*`` / ``const T&``, or on a member of ``*this``
@@ -215,6 +232,8 @@ class CppExtractor(CExtractor):
         for i, a in enumerate(args[:len(call.args)]):
             if not call.args[i]:
                 call.args[i] = self.arg_type(call.caller, a)
+        call.args.extend([f"~rv{i}" for i, a in enumerate(args[:len(call.args)])
+                          if call.args[i][:1] != "#" and is_rvalue(self, a, call.args[i])])
 
     def _function(self, node: _ts.Node, owner: int, declarator: _ts.Node | None, body: _ts.Node | None,
                   is_declaration: bool = False) -> int | None:
@@ -226,6 +245,14 @@ class CppExtractor(CExtractor):
                 syms[i].end_line = max(syms[i].end_line, syms[local].end_line)
                 i = syms[i].parent
         fdecl = self.function_declarator(declarator)
+        trailing = next((c for c in fdecl.children if c.type == "trailing_return_type"), None) \
+            if local is not None and fdecl is not None else None
+        ret = node.child_by_field_name("type")
+        if local is not None and trailing is not None and trailing.named_child_count:  # auto f() -> Point: a Point
+            ret = trailing.named_children[0].child_by_field_name("type")
+            self.pf.symbols[local].return_type = self.direct_type(ret)
+        if local is not None:
+            returned_elements(self, local, ret, node)
         params = fdecl.child_by_field_name("parameters") if fdecl is not None and body is not None else None
         for p in params.named_children if local is not None and params is not None else ():
             if local is not None and p.type in ("parameter_declaration", "optional_parameter_declaration"):
@@ -398,6 +425,12 @@ class CppExtractor(CExtractor):
 
     def local_binding(self, owner: int, name: str, at: _ts.Node, tnode: _ts.Node | None, value: _ts.Node | None) -> None:
         self.declare_var(owner, name, tnode, at)
+        elem = declared_iterator(self, tnode)
+        if elem:  # vector<Edge*>::iterator e: (*e)->Ready() is an Edge's; a map's it->second (it[]) its mapped value
+            self.add_binding(owner, name, at, annotation=elem)
+            self.add_binding(owner, name + "[]", at, annotation=elem)
+            self.pairs.add(name)
+            return
         if (tnode is None or tnode.type == "placeholder_type_specifier") and iterator_binding(self, owner, name, at, value):
             return
         if value is not None and value.type in ("identifier", "field_expression", "pointer_expression",
@@ -440,6 +473,7 @@ class CppExtractor(CExtractor):
             return lam
         if self.pf.symbols[owner].kind in ("function", "method"):
             vexing_constructions(self, node, owner)
+            structured_binding(self, node, owner)
         super().on_decl(node, owner)
         return None
 

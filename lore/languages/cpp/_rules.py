@@ -8,6 +8,7 @@ from .._rules import record_of, twin_member
 from ..c._build import _not_built
 from ..c._overloads import _is_const, _overloads, _relative_name, _signature_const
 from ..c._rules import CRules, _c_classes, _namespace_value
+from ._categories import by_category
 
 # members of the standard library's strings, containers and smart pointers: ``x.size()`` on a receiver whose
 # type lore does not know is far more often ``std::string::size`` than the repository's one ``size``, so
@@ -55,7 +56,13 @@ class CppRules(CRules):
         if recv.endswith("()") and "~const" not in call.args and len(targets) == 1 and targets[0][0] is not None \
                 and _overloads(world, targets[0][0]) and _const_result(world, ctx, call, recv, 0):
             call.args = [*call.args, "~const"]  # Root()->Size() with Root returning const Node*: Size() const
+        marks = [a for a in call.args if a.startswith("~rv")]  # value categories: read by by_category alone
+        if marks:
+            call.args = [a for a in call.args if not a.startswith("~rv")]
         got = super().choose_overload(world, ctx, call, targets)
+        if marks:
+            call.args = [*call.args, *marks]
+        got = by_category(world, call, got)
         if call.kind == "call" and got and all(getattr(world.syms.get(t[0]), "name", "") == "<init>" for t in got):
             call.kind = "new"  # Value("foo"), ns::Slice(p, n): a temporary constructed, as T x(args) and new T(args) are
         if len(got) < 2:

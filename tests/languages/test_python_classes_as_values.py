@@ -78,6 +78,17 @@ CASES: dict[str, Case] = {
         expect={("m.pick", "m.B.run", RULE)},
         forbid={("m.pick", "m.A.run")},
     ),
+    "the_branch_of_not_isinstance_type_keeps_the_instances": Case(
+        {"m.py": CLASSES + dedent("""
+            def pick(x):
+                if not isinstance(x, type):
+                    x.run()
+            pick(A)
+            pick(B())
+        """)},
+        expect={("m.pick", "m.B.run", RULE)},
+        forbid={("m.pick", "m.A.run")},
+    ),
 }
 
 # must stay: nothing known of the callers, or no class among the values: ``type`` as before

@@ -10,7 +10,10 @@ away either: by what the resolver knows the branch never runs (``x = A()`` then 
 tell nothing about those, and a guess by name would be no better.
 
 The positive test ``isinstance(x, type)`` (a narrowing to the metaclass ``type``) keeps the classes
-``x`` held: calling ``x`` then constructs one of them, not ``type``.
+``x`` held: calling ``x`` then constructs one of them, not ``type``. Its ``else`` holds no class: the
+classes go, and when nothing else was known the name is unknown there, not those classes again (Django's
+``widget() if isinstance(widget, type) else copy.deepcopy(widget)`` would otherwise hold every widget
+class twice, as a class and as its instance, and the attribute it fills says too little).
 """
 
 from __future__ import annotations
@@ -30,14 +33,23 @@ def eliminated(world, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[V
     if got is None:
         return None
     gone: list[Value] = []
+    metaclass = ("extinst", f"{c.rules.builtin_prefix}.type")
     for name in b.annotation[1:].split(","):
         t = world.type_value(c, scope, name, depth + 1)
         if t is None or t[0][0] not in ("inst", "extinst"):
             return got  # a class we cannot name: nothing is certain to be gone
         gone.append(t[0])
-    kept = [v for v in elements(got[0]) if not any(_is_a(world, v, g) for g in gone)]
+    kept = [v for v in elements(got[0]) if not any(_is_a(world, v, g) for g in gone)
+            and not (metaclass in gone and _is_class(world, v))]
+    if not kept and metaclass in gone:
+        return None  # every value it held is a class, and this branch holds no class: what it holds is unseen
     u = union(kept) if kept and len(kept) < len(elements(got[0])) else None
     return (u, got[1]) if u is not None else got
+
+
+def _is_class(world, v: Value) -> bool:
+    """Whether ``v`` is a class of the repository (an instance of the metaclass ``type``)."""
+    return v[0] == "sym" and world.syms[v[1]].kind in TYPE_KINDS
 
 
 def _before(world, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None:

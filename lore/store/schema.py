@@ -22,7 +22,7 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 11  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
+INDEX_FORMAT = 12  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
 # 4: isinstance narrowings (Binding.until), branch bindings (Binding.branch_end); rebound parameters;
 #    elements of annotated containers
@@ -51,6 +51,7 @@ INDEX_FORMAT = 11  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #    ContextVar/Future/Task, unpacking loops, Generic[T] parameters
 # 11: Python: narrowing by elimination (the else of isinstance(x, A), the branch of not isinstance: no A; "!A");
 #     a parameter annotated `type` and isinstance(x, type) hold the classes their values give, not `type`
+# 12: Python: the else of isinstance(x, type) holds no class (unknown when only classes were known)
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -1,0 +1,147 @@
+"""A refresh's graph: the last generation's saved graph patched where the refresh changed it, in numpy.
+
+A one-file refresh of the Linux kernel (1.1M symbols) rewrote few edges, yet building its graph read
+every symbol row into Python again (5 passes over 1.1M tuples) and summed every edge into CSR matrices
+again. Here nothing is read whole: the symbols come from the rows of the files this generation wrote
+(``files.generation``) and the externals (a few thousand), the other nodes from the saved graph; the
+edges come from the rows that start in the re-resolved files or end at a new symbol
+(:func:`lore.store.graph_delta.edges_from`), the others from the saved matrices, whose kept entries
+stay in order (rows and columns move by one monotone map), so each matrix and its transpose are a
+merge of two sorted runs: linear passes in numpy, no sort of the whole.
+
+The result equals :func:`lore.graphs.build.build_graph`'s array for array (the transposes, walks and
+closed neighbourhoods derived from it too: ``tests/graphs/test_graph_patch.py``). None, and the caller
+builds whole, when a check fails: the node count or the largest id differs from the store's.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import numpy as np
+
+from ..algorithms._csr import Csr
+from ..store import graph_delta
+from ..store import parquet as edge_parquet
+
+
+def _rows_of(indptr: np.ndarray, n: int) -> np.ndarray:
+    ptr = np.asarray(indptr, dtype=np.int64)
+    return np.repeat(np.arange(n, dtype=np.int64), np.diff(ptr))
+
+
+def _index_dtype(nnz: int, n: int) -> type:
+    """scipy's choice for a CSR built from scratch: 32-bit indices while they fit."""
+    return np.int32 if max(nnz, n) < 2**31 - 1 else np.int64
+
+
+def merge_sorted(kept: tuple[np.ndarray, np.ndarray, np.ndarray], fresh: tuple[np.ndarray, np.ndarray, np.ndarray],
+                 n: int) -> Csr:
+    """The canonical n x n CSR of two runs of ``(rows, cols, data)``, each sorted by (row, col), that
+    share no (row, col).
+
+    Examples
+    --------
+    >>> k = (np.array([0, 2]), np.array([1, 0]), np.array([1.0, 2.0]))
+    >>> f = (np.array([0, 1]), np.array([0, 2]), np.array([5.0, 6.0]))
+    >>> m = merge_sorted(k, f, 3)
+    >>> m.indptr.tolist(), m.indices.tolist(), m.data.tolist()
+    ([0, 2, 3, 4], [0, 1, 2, 0], [5.0, 1.0, 6.0, 2.0])
+    """
+    k_rows, k_cols, k_data = kept
+    f_rows, f_cols, f_data = fresh
+    if len(f_rows):
+        # where each fresh entry goes among the kept ones: both runs ordered by the key row * n + col
+        pos = np.searchsorted(k_rows * np.int64(n) + k_cols, f_rows * np.int64(n) + f_cols)
+        cols = np.insert(k_cols, pos, f_cols)
+        data = np.insert(k_data, pos, f_data)
+    else:
+        cols, data = k_cols, k_data
+    counts = np.bincount(k_rows, minlength=n)
+    if len(f_rows):
+        counts += np.bincount(f_rows, minlength=n)
+    dt = _index_dtype(len(cols), n)
+    indptr = np.zeros(n + 1, dtype=dt)
+    np.cumsum(counts, out=indptr[1:])
+    return Csr(np.asarray(data, dtype=np.float64), np.asarray(cols, dtype=dt), indptr, (n, n), canonical=True)
+
+
+def _patched_nodes(conn: sqlite3.Connection, old: Any, generation: int) -> tuple[Any, ...] | None:
+    """(node index, kind, is_test, file, parent, row of each old row or -1) of the new state, from the
+    old graph's arrays and the store's rows of the files this generation wrote and of the externals."""
+    from .build import _KIND_CODE, NodeIndex
+
+    old_ids = np.asarray(old.nodes.ids)
+    old_file = np.asarray(old.file)
+    written = np.asarray(graph_delta.files_of_generation(conn, generation), dtype=np.int64)
+    live = np.asarray(graph_delta.file_ids(conn), dtype=np.int64)
+    # old rows that are not kept as they were: of a file written again or gone, or an external (read again)
+    again = (old_file < 0) | np.isin(old_file, written) | ~np.isin(old_file, live)
+    fresh = graph_delta.node_rows(conn, written.tolist())
+    f_ids = np.fromiter((r[0] for r in fresh), dtype=np.int64, count=len(fresh))
+    keep = ~again
+    k_ids = old_ids[keep]
+    pos = np.searchsorted(k_ids, f_ids)
+    ids = np.insert(k_ids, pos, f_ids)
+    count, top = graph_delta.node_count(conn)
+    if len(ids) != count or (count and int(ids[-1]) != top) or (len(ids) > 1 and not (np.diff(ids) > 0).all()):
+        return None  # the store holds other symbols than the patch assumed: build whole
+    nodes = NodeIndex(ids)
+    rowmap = nodes.rows(old_ids)
+    rowmap[~nodes.known(rowmap, old_ids)] = -1
+    kind = np.insert(np.asarray(old.kind)[keep],
+                     pos, np.fromiter((_KIND_CODE.get(r[4], -1) for r in fresh), dtype=np.int8, count=len(fresh)))
+    is_test = np.insert(np.asarray(old.is_test)[keep], pos,
+                        np.fromiter((r[3] for r in fresh), dtype=np.int8, count=len(fresh)).astype(bool))
+    file_ = np.insert(old_file[keep], pos, np.fromiter((r[1] for r in fresh), dtype=np.int64, count=len(fresh)))
+    old_parent = np.asarray(old.parent)[keep]
+    k_parent = np.where(old_parent >= 0, rowmap[np.maximum(old_parent, 0)], -1)
+    f_pid = np.fromiter((r[2] for r in fresh), dtype=np.int64, count=len(fresh))
+    f_parent = np.full(len(fresh), -1, dtype=np.int64)
+    has = f_pid >= 0
+    f_parent[has] = nodes.rows(f_pid[has])
+    parent = np.insert(k_parent, pos, f_parent).astype(np.int64)
+    return nodes, kind, is_test, file_, parent, rowmap
+
+
+def patch(conn: sqlite3.Connection, old: Any, stamp: str, files: list[int]) -> Any | None:
+    """The :class:`~lore.graphs.build.CodeGraph` of ``stamp``: ``old`` (the saved graph of the generation
+    before) patched with the edges that start in ``files`` (re-resolved) or end at a new symbol; None
+    when the store does not hold what a patch assumes (the caller builds whole)."""
+    from ..store import db as store_db
+    from .build import RELATIONS, CodeGraph, _csr
+
+    gen = int(stamp.rsplit(":", 1)[1])
+    got = _patched_nodes(conn, old, gen)
+    if got is None:
+        return None
+    nodes, kind, is_test, file_, parent, rowmap = got
+    n, n_old = len(nodes), old.n
+    sources = graph_delta.symbols_of_files(conn, files)
+    new_ids = np.setdiff1d(nodes.ids, np.asarray(old.nodes.ids), assume_unique=True)
+    fresh = graph_delta.edges_from(conn, sources, new_ids.tolist(), edge_parquet.INHERIT_KINDS)
+    if store_db.index_stamp(conn) != stamp:  # a writer committed meanwhile: never a mixed state
+        return None
+    # an old row whose edges were written again (its file re-resolved), or whose symbol is gone
+    dropped = np.isin(np.asarray(old.file), np.asarray(files, dtype=np.int64)) | (rowmap < 0)
+    matrices: dict[str, Csr] = {}
+    transposes: dict[str, Csr] = {}
+    for name in RELATIONS:
+        # the fresh edges summed as the whole build sums them (scipy, the same rows in the same order)
+        f = _csr(edge_parquet.rows_to_arrays(fresh[name]), nodes, n)
+        f_rows, f_cols, f_data = _rows_of(f.indptr, n), np.asarray(f.indices, dtype=np.int64), np.asarray(f.data)
+        for transpose in (False, True):
+            m = old.arrays(name, transpose=transpose)
+            rows = _rows_of(m.indptr, n_old)
+            cols = np.asarray(m.indices, dtype=np.int64)
+            src = cols if transpose else rows  # the edge's source row (a transpose's column)
+            keep = ~dropped[src] & (rowmap[rows] >= 0) & (rowmap[cols] >= 0)
+            kept = (rowmap[rows[keep]], rowmap[cols[keep]], np.asarray(m.data)[keep])
+            if transpose:
+                order = np.lexsort((f_rows, f_cols))
+                run = (f_cols[order], f_rows[order], f_data[order])
+            else:
+                run = (f_rows, f_cols, f_data)
+            (transposes if transpose else matrices)[name] = merge_sorted(kept, run, n)
+    return CodeGraph(gen, nodes, kind, is_test, file_, parent, matrices, transposes, stamp=stamp)

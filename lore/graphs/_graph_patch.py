@@ -127,10 +127,17 @@ def patch(conn: sqlite3.Connection, old: Any, stamp: str, files: list[int]) -> A
     dropped = np.isin(np.asarray(old.file), np.asarray(files, dtype=np.int64)) | (rowmap < 0)
     matrices: dict[str, Csr] = {}
     transposes: dict[str, Csr] = {}
+    # rows of the new state whose row of some relation or transpose differs: new symbols, the symbols of
+    # the re-resolved files, and both ends of every edge dropped or read again (what the derived matrices,
+    # the walk and the closed neighbourhoods, must compute again; their other rows are kept)
+    touched = np.ones(n, dtype=bool)
+    touched[rowmap[rowmap >= 0]] = False
+    touched[np.isin(file_, np.asarray(files, dtype=np.int64))] = True
     for name in RELATIONS:
         # the fresh edges summed as the whole build sums them (scipy, the same rows in the same order)
         f = _csr(edge_parquet.rows_to_arrays(fresh[name]), nodes, n)
         f_rows, f_cols, f_data = _rows_of(f.indptr, n), np.asarray(f.indices, dtype=np.int64), np.asarray(f.data)
+        touched[f_rows] = touched[f_cols] = True
         for transpose in (False, True):
             m = old.arrays(name, transpose=transpose)
             rows = _rows_of(m.indptr, n_old)
@@ -142,6 +149,62 @@ def patch(conn: sqlite3.Connection, old: Any, stamp: str, files: list[int]) -> A
                 order = np.lexsort((f_rows, f_cols))
                 run = (f_cols[order], f_rows[order], f_data[order])
             else:
+                ends = np.concatenate([rowmap[rows[~keep]], rowmap[cols[~keep]]])
+                touched[ends[ends >= 0]] = True
                 run = (f_rows, f_cols, f_data)
             (transposes if transpose else matrices)[name] = merge_sorted(kept, run, n)
-    return CodeGraph(gen, nodes, kind, is_test, file_, parent, matrices, transposes, stamp=stamp)
+    g = CodeGraph(gen, nodes, kind, is_test, file_, parent, matrices, transposes, stamp=stamp)
+    _patch_derived(g, old, rowmap, touched)
+    return g
+
+
+def _rows_only(m: Csr, rows: np.ndarray) -> Csr:
+    """``m`` (canonical CSR) with the rows not in the mask ``rows`` emptied."""
+    n = m.shape[0]
+    keep = rows[_rows_of(m.indptr, n)]
+    counts = np.diff(np.asarray(m.indptr, dtype=np.int64))
+    counts[~rows] = 0
+    indptr = np.zeros(n + 1, dtype=np.asarray(m.indptr).dtype)
+    np.cumsum(counts, out=indptr[1:])
+    return Csr(np.asarray(m.data)[keep], np.asarray(m.indices)[keep], indptr, m.shape, canonical=True)
+
+
+def _kept_rows(m: Csr, rowmap: np.ndarray, touched: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The entries of an old derived matrix in rows not ``touched``, moved to the new rows and columns (an
+    entry in the row or column of a symbol that is gone is dropped)."""
+    rows = rowmap[_rows_of(m.indptr, m.shape[0])]
+    cols = rowmap[np.asarray(m.indices, dtype=np.int64)]
+    keep = (rows >= 0) & (cols >= 0)
+    keep[keep] = ~touched[rows[keep]]
+    return rows[keep], cols[keep], np.asarray(m.data)[keep]
+
+
+def _entries(m: Csr) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return _rows_of(m.indptr, m.shape[0]), np.asarray(m.indices, dtype=np.int64), np.asarray(m.data)
+
+
+def _patch_derived(g: Any, old: Any, rowmap: np.ndarray, touched: np.ndarray) -> None:
+    """Give ``g`` the default walk and the closed neighbourhoods saved with ``old``, patched: their rows not
+    ``touched`` kept, the others computed again from ``g``'s relations (by the numpy kernels that give the
+    bits :func:`~lore.graphs.build.save_graph` computes for the whole; only those rows' entries are read)."""
+    from ..algorithms import _csr as csr_arrays
+    from ._walk import DEFAULT_PPR_WEIGHTS, walk_name
+
+    n = g.n
+    for key, m in old._presence.items():
+        name, _, rest = key.partition(".")
+        base = g.arrays(name, transpose=rest.startswith("T."))
+        again = csr_arrays.closed_presence(_rows_only(base, touched))
+        if again is None:
+            continue
+        g._presence[key] = merge_sorted(_kept_rows(m, rowmap, touched), _entries(_rows_only(again, touched)), n)
+    default = walk_name(DEFAULT_PPR_WEIGHTS, "both")
+    m = old.walks.get(default)
+    if m is None:
+        return
+    rels = [(rel, w) for rel, w in DEFAULT_PPR_WEIGHTS.items() if w > 0 and rel in g.matrices]
+    groups = [[(csr_arrays.capped(_rows_only(g.arrays(rel, transpose=t), touched)), w) for rel, w in rels]
+              for t in (False, True)]
+    again = csr_arrays.weighted_sum(groups)
+    if again is not None:
+        g.walks[default] = merge_sorted(_kept_rows(m, rowmap, touched), _entries(again), n)

@@ -59,6 +59,13 @@ def dump(v):
     return json.dumps(v)
 '''
 
+F = '''import pkg.a
+
+
+def use(v):
+    return pkg.a.g(v)
+'''
+
 
 def _tree(root):
     (root / "pkg").mkdir(parents=True)
@@ -67,6 +74,7 @@ def _tree(root):
     (root / "pkg" / "b.py").write_text(B)
     (root / "pkg" / "c.py").write_text(C)
     (root / "pkg" / "d.py").write_text(D)
+    (root / "pkg" / "f.py").write_text(F)
 
 
 def _equal(got, want) -> None:
@@ -96,12 +104,25 @@ def _saved_equal(db, g, tmp) -> None:
         assert got["arrays"][name] == want["arrays"][name], name  # the checksums too
 
 
+def _check(root, tmp, generation, monkeypatch) -> None:
+    """The saved graph of ``generation`` is the patched one, and equals the whole build's."""
+    with monkeypatch.context() as m, open_index(root) as idx:
+        m.setattr(build, "_MEMORY", {})
+        got = idx.graph()  # the saved (patched) graph of this generation
+        assert got.stamp.endswith(f":{generation}")
+        _equal(got, build_graph(idx.conn))
+    _saved_equal(root / ".lore" / "index.db", got, tmp)
+
+
 @pytest.mark.parametrize("edit", [
     ("pkg/a.py", A.replace("def g(x):\n    return x\n", "def h(x):\n    return f(x)\n")),  # g removed, h new
     ("pkg/a.py", A.replace("def f(x):", "def f(x, y=0):")),  # a signature: b.py is re-resolved
     ("pkg/c.py", C + "\n\ndef thrice(v):\n    return twice(alone(v))\n"),  # a file nobody imports
     ("pkg/d.py", D.replace("json.dumps(v)", "repr(v)")),  # an external no edge points at any more
     ("pkg/d.py", D + "\n\ndef walk(p):\n    return os.walk(os.sep.join([p]))\n"),  # new externals
+    ("pkg/b.py", B.replace("return f(2) + g(3)", "return f(2)")),  # a call dropped: g's rows lose Job.run
+    ("pkg/b.py", B.replace("return Job().run()", "return Job().run() + g(4)")),  # a call added to a kept symbol
+    ("pkg/f.py", F.replace("pkg.a.g(v)", "v")),  # a call dropped, its callee reached through its module
     ("pkg/c.py", None),  # a file removed
     ("pkg/e.py", "from pkg.c import twice\n\n\ndef e(v):\n    return twice(v)\n"),  # a file added
 ])
@@ -109,25 +130,24 @@ def test_the_patched_graph_equals_the_built_one(tmp_path, monkeypatch, edit):
     root = tmp_path / "r"
     _tree(root)
     index_repo(root, workers=1)
-    monkeypatch.setattr(build, "_MEMORY", {})  # a new process
-    monkeypatch.setattr(build, "build_graph", lambda *a, **k: pytest.fail("built whole"))
-    if edit[1] is None:
-        (root / edit[0]).unlink()
-    else:
-        (root / edit[0]).write_text(edit[1])
-    report = index_repo(root, workers=1)
+    with monkeypatch.context() as m:
+        m.setattr(build, "_MEMORY", {})  # a new process
+        m.setattr(build, "build_graph", lambda *a, **k: pytest.fail("built whole"))
+        if edit[1] is None:
+            (root / edit[0]).unlink()
+        else:
+            (root / edit[0]).write_text(edit[1])
+        report = index_repo(root, workers=1)
     assert not report.full
-    (root / "pkg" / "c.py").write_text(C.replace("v * 2", "v * 3") + "\n\ndef four(v):\n    return twice(twice(v))\n")
-    (root / "pkg" / "a.py").write_text(A.replace("return x\n", "return len(x)\n"))
-    again = index_repo(root, workers=1)  # patched from a patched graph
-    monkeypatch.undo()
+    _check(root, tmp_path / "whole1", report.generation, monkeypatch)
+    with monkeypatch.context() as m:
+        m.setattr(build, "_MEMORY", {})
+        m.setattr(build, "build_graph", lambda *a, **k: pytest.fail("built whole"))
+        (root / "pkg" / "c.py").write_text(C.replace("v * 2", "v * 3") + "\n\ndef four(v):\n    return twice(twice(v))\n")
+        (root / "pkg" / "a.py").write_text(A.replace("return x\n", "return len(x)\n"))
+        again = index_repo(root, workers=1)  # patched from a patched graph
     assert again.generation == report.generation + 1
-    with open_index(root) as idx:
-        monkeypatch.setattr(build, "_MEMORY", {})
-        got = idx.graph()  # the saved (patched) graph of this generation
-        assert got.stamp.endswith(f":{again.generation}")
-        _equal(got, build_graph(idx.conn))
-    _saved_equal(root / ".lore" / "index.db", got, tmp_path / "whole")
+    _check(root, tmp_path / "whole2", again.generation, monkeypatch)
 
 
 def test_a_rebuild_records_no_delta_and_builds_whole(tmp_path, monkeypatch):

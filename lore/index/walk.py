@@ -528,6 +528,8 @@ def needs_escape(name: str) -> bool:
     >>> needs_escape("café.py"), needs_escape("lit\\x41.py"), needs_escape("a\nb.py")
     (False, True, True)
     """
+    if name.isascii():  # the usual name: two C-level scans instead of a Python loop over its characters
+        return "\\" in name or not name.isprintable()  # (ASCII's unprintable: below 0x20, and 0x7F)
     return not _is_utf8(name) or any(ch == "\\" or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name)
 
 

@@ -17,6 +17,7 @@ builds whole, when a check fails: the node count or the largest id differs from 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -67,11 +68,10 @@ def merge_sorted(kept: tuple[np.ndarray, np.ndarray, np.ndarray], fresh: tuple[n
     return Csr(np.asarray(data, dtype=np.float64), np.asarray(cols, dtype=dt), indptr, (n, n), canonical=True)
 
 
-def _patched_nodes(conn: sqlite3.Connection, old: Any, generation: int) -> tuple[Any, ...] | None:
+def _patched_nodes(conn: sqlite3.Connection, old: Any, generation: int, kind_code: dict[str, int],
+                   node_index: Callable[[np.ndarray], Any]) -> tuple[Any, ...] | None:
     """(node index, kind, is_test, file, parent, row of each old row or -1) of the new state, from the
     old graph's arrays and the store's rows of the files this generation wrote and of the externals."""
-    from .build import _KIND_CODE, NodeIndex
-
     old_ids = np.asarray(old.nodes.ids)
     old_file = np.asarray(old.file)
     written = np.asarray(graph_delta.files_of_generation(conn, generation), dtype=np.int64)
@@ -87,11 +87,11 @@ def _patched_nodes(conn: sqlite3.Connection, old: Any, generation: int) -> tuple
     count, top = graph_delta.node_count(conn)
     if len(ids) != count or (count and int(ids[-1]) != top) or (len(ids) > 1 and not (np.diff(ids) > 0).all()):
         return None  # the store holds other symbols than the patch assumed: build whole
-    nodes = NodeIndex(ids)
+    nodes = node_index(ids)
     rowmap = nodes.rows(old_ids)
     rowmap[~nodes.known(rowmap, old_ids)] = -1
     kind = np.insert(np.asarray(old.kind)[keep],
-                     pos, np.fromiter((_KIND_CODE.get(r[4], -1) for r in fresh), dtype=np.int8, count=len(fresh)))
+                     pos, np.fromiter((kind_code.get(r[4], -1) for r in fresh), dtype=np.int8, count=len(fresh)))
     is_test = np.insert(np.asarray(old.is_test)[keep], pos,
                         np.fromiter((r[3] for r in fresh), dtype=np.int8, count=len(fresh)).astype(bool))
     file_ = np.insert(old_file[keep], pos, np.fromiter((r[1] for r in fresh), dtype=np.int64, count=len(fresh)))
@@ -105,15 +105,21 @@ def _patched_nodes(conn: sqlite3.Connection, old: Any, generation: int) -> tuple
     return nodes, kind, is_test, file_, parent, rowmap
 
 
-def patch(conn: sqlite3.Connection, old: Any, stamp: str, files: list[int]) -> Any | None:
+def patch(conn: sqlite3.Connection, old: Any, stamp: str, files: list[int], *, relations: tuple[str, ...],
+          kind_code: dict[str, int], node_index: Callable[[np.ndarray], Any],
+          summed: Callable[[Any, Any, int], Any], make_graph: Callable[..., Any]) -> Any | None:
     """The :class:`~lore.graphs.build.CodeGraph` of ``stamp``: ``old`` (the saved graph of the generation
     before) patched with the edges that start in ``files`` (re-resolved) or end at a new symbol; None
-    when the store does not hold what a patch assumes (the caller builds whole)."""
+    when the store does not hold what a patch assumes (the caller builds whole).
+
+    :mod:`lore.graphs.build` (which imports this module) hands in its ``relations``, its ``kind_code``,
+    its node index class, its summation of edge rows into a scipy CSR (``summed(edges, nodes, n)``: the
+    fresh edges summed as the whole build sums them) and ``make_graph`` (``CodeGraph``'s constructor).
+    """
     from ..store import db as store_db
-    from .build import RELATIONS, CodeGraph, _csr
 
     gen = int(stamp.rsplit(":", 1)[1])
-    got = _patched_nodes(conn, old, gen)
+    got = _patched_nodes(conn, old, gen, kind_code, node_index)
     if got is None:
         return None
     nodes, kind, is_test, file_, parent, rowmap = got
@@ -133,9 +139,9 @@ def patch(conn: sqlite3.Connection, old: Any, stamp: str, files: list[int]) -> A
     touched = np.ones(n, dtype=bool)
     touched[rowmap[rowmap >= 0]] = False
     touched[np.isin(file_, np.asarray(files, dtype=np.int64))] = True
-    for name in RELATIONS:
+    for name in relations:
         # the fresh edges summed as the whole build sums them (scipy, the same rows in the same order)
-        f = _csr(edge_parquet.rows_to_arrays(fresh[name]), nodes, n)
+        f = summed(edge_parquet.rows_to_arrays(fresh[name]), nodes, n)
         f_rows, f_cols, f_data = _rows_of(f.indptr, n), np.asarray(f.indices, dtype=np.int64), np.asarray(f.data)
         touched[f_rows] = touched[f_cols] = True
         for transpose in (False, True):
@@ -153,7 +159,7 @@ def patch(conn: sqlite3.Connection, old: Any, stamp: str, files: list[int]) -> A
                 touched[ends[ends >= 0]] = True
                 run = (f_rows, f_cols, f_data)
             (transposes if transpose else matrices)[name] = merge_sorted(kept, run, n)
-    g = CodeGraph(gen, nodes, kind, is_test, file_, parent, matrices, transposes, stamp=stamp)
+    g = make_graph(gen, nodes, kind, is_test, file_, parent, matrices, transposes, stamp=stamp)
     _patch_derived(g, old, rowmap, touched)
     return g
 

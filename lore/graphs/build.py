@@ -35,6 +35,7 @@ from ..store import parquet as edge_parquet
 from ..store.graph_files import CACHE_FORMAT, publish_state
 from ..store.graph_files import cache_path as _cache_path
 from ..store.graph_files import state_dir as _state_dir
+from ._graph_patch import patch as _patch_graph
 from ._saved_arrays import discard, open_array, verify, write_arrays
 from ._walk import DEFAULT_PPR_WEIGHTS, walk_arrays, walk_name
 
@@ -422,6 +423,5 @@ def patched_graph(conn: sqlite3.Connection, cache: Path, stamp: str) -> CodeGrap
     old = load_saved(cache, f"{identity}:{gen - 1}")
     if old is None:
         return None
-    from ._graph_patch import patch
-
-    return patch(conn, old, stamp, files)
+    return _patch_graph(conn, old, stamp, files, relations=RELATIONS, kind_code=_KIND_CODE, node_index=NodeIndex,
+                        summed=_csr, make_graph=CodeGraph)

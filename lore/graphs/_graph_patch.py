@@ -63,7 +63,7 @@ def merge_sorted(kept: tuple[np.ndarray, np.ndarray, np.ndarray], fresh: tuple[n
     if len(f_rows):
         counts += np.bincount(f_rows, minlength=n)
     dt = _index_dtype(len(cols), n)
-    indptr = np.zeros(n + 1, dtype=dt)
+    indptr: np.ndarray = np.zeros(n + 1, dtype=dt)
     np.cumsum(counts, out=indptr[1:])
     return Csr(np.asarray(data, dtype=np.float64), np.asarray(cols, dtype=dt), indptr, (n, n), canonical=True)
 

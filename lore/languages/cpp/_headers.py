@@ -51,9 +51,9 @@ def cpp_headers(paths: Iterable[str]) -> set[str]:
         stems.setdefault((d, stem), kind)
         own.setdefault(d, Counter())[kind] += 1
     counts: dict[str, Counter] = {}
-    for d, n in own.items():  # every folder above a source counts it (its subtree's sources): once per folder
+    for d, here in own.items():  # every folder above a source counts it (its subtree's sources): once per folder
         while True:
-            counts.setdefault(d, Counter()).update(n)
+            counts.setdefault(d, Counter()).update(here)
             if not d:
                 break
             d = posixpath.dirname(d)

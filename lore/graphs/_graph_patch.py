@@ -165,14 +165,50 @@ def patch(conn: sqlite3.Connection, old: Any, stamp: str, files: list[int], *, r
 
 
 def _rows_only(m: Csr, rows: np.ndarray) -> Csr:
-    """``m`` (canonical CSR) with the rows not in the mask ``rows`` emptied."""
+    """``m`` (canonical CSR) with the rows not in the mask ``rows`` emptied (reads those rows' entries only)."""
     n = m.shape[0]
-    keep = rows[_rows_of(m.indptr, n)]
-    counts = np.diff(np.asarray(m.indptr, dtype=np.int64))
-    counts[~rows] = 0
+    ptr = np.asarray(m.indptr, dtype=np.int64)
+    which = np.flatnonzero(rows)
+    lengths = ptr[which + 1] - ptr[which]
+    # the positions of the kept rows' entries: each row's start, then consecutive
+    starts = np.repeat(ptr[which] - (np.cumsum(lengths) - lengths), lengths)
+    take = starts + np.arange(int(lengths.sum()), dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    counts[which] = lengths
     indptr = np.zeros(n + 1, dtype=np.asarray(m.indptr).dtype)
     np.cumsum(counts, out=indptr[1:])
-    return Csr(np.asarray(m.data)[keep], np.asarray(m.indices)[keep], indptr, m.shape, canonical=True)
+    return Csr(np.asarray(m.data)[take], np.asarray(m.indices)[take], indptr, m.shape, canonical=True)
+
+
+def _splice(old_m: Csr, n: int, touched: np.ndarray, again: Csr) -> Csr:
+    """``old_m``'s rows that are not ``touched``, in place, and ``again``'s (which holds entries in touched rows
+    only) in the others: when every old row is the same row of the new state (no symbol gone, the new
+    ones after the old: a new function), the kept rows are copied as runs, with no per-entry work."""
+    n_old = old_m.shape[0]
+    optr = np.asarray(old_m.indptr, dtype=np.int64)
+    aptr = np.asarray(again.indptr, dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    counts[:n_old] = np.diff(optr)
+    counts[touched] = np.diff(aptr)[touched]
+    dt = _index_dtype(int(counts.sum()), n)
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=indptr[1:])
+    data = np.empty(int(indptr[-1]), dtype=np.float64)
+    indices = np.empty(int(indptr[-1]), dtype=dt)
+    o_data, o_idx = np.asarray(old_m.data), np.asarray(old_m.indices)
+    prev = 0
+    for t in [*np.flatnonzero(touched).tolist(), n]:  # the runs of kept rows between touched ones
+        hi = min(t, n_old)
+        if hi > prev:
+            a, b, at = int(optr[prev]), int(optr[hi]), int(indptr[prev])
+            data[at:at + b - a] = o_data[a:b]
+            indices[at:at + b - a] = o_idx[a:b]
+        prev = t + 1
+    rows = _rows_of(aptr, n)
+    pos = indptr[rows] + np.arange(len(rows), dtype=np.int64) - aptr[rows]
+    data[pos] = np.asarray(again.data)
+    indices[pos] = np.asarray(again.indices)
+    return Csr(data, indices, indptr.astype(dt), (n, n), canonical=True)
 
 
 def _kept_rows(m: Csr, rowmap: np.ndarray, touched: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -197,13 +233,21 @@ def _patch_derived(g: Any, old: Any, rowmap: np.ndarray, touched: np.ndarray) ->
     from ._walk import DEFAULT_PPR_WEIGHTS, walk_name
 
     n = g.n
+    # every old row is the same row now (nothing removed, new symbols after the old): runs are copied
+    same_rows = n >= len(rowmap) and bool((rowmap == np.arange(len(rowmap))).all())
+
+    def patched(m: Csr, again: Csr) -> Csr:
+        if same_rows:
+            return _splice(m, n, touched, again)
+        return merge_sorted(_kept_rows(m, rowmap, touched), _entries(_rows_only(again, touched)), n)
+
     for key, m in old._presence.items():
         name, _, rest = key.partition(".")
         base = g.arrays(name, transpose=rest.startswith("T."))
         again = csr_arrays.closed_presence(_rows_only(base, touched))
         if again is None:
             continue
-        g._presence[key] = merge_sorted(_kept_rows(m, rowmap, touched), _entries(_rows_only(again, touched)), n)
+        g._presence[key] = patched(m, _rows_only(again, touched))
     default = walk_name(DEFAULT_PPR_WEIGHTS, "both")
     m = old.walks.get(default)
     if m is None:
@@ -213,4 +257,4 @@ def _patch_derived(g: Any, old: Any, rowmap: np.ndarray, touched: np.ndarray) ->
               for t in (False, True)]
     again = csr_arrays.weighted_sum(groups)
     if again is not None:
-        g.walks[default] = merge_sorted(_kept_rows(m, rowmap, touched), _entries(again), n)
+        g.walks[default] = patched(m, again)

@@ -194,7 +194,7 @@ def _splice(old_m: Csr, n: int, touched: np.ndarray, again: Csr) -> Csr:
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(counts, out=indptr[1:])
     data = np.empty(int(indptr[-1]), dtype=np.float64)
-    indices = np.empty(int(indptr[-1]), dtype=dt)
+    indices: np.ndarray = np.empty(int(indptr[-1]), dtype=dt)
     o_data, o_idx = np.asarray(old_m.data), np.asarray(old_m.indices)
     prev = 0
     for t in [*np.flatnonzero(touched).tolist(), n]:  # the runs of kept rows between touched ones

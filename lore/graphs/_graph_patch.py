@@ -139,11 +139,35 @@ def patch(conn: sqlite3.Connection, old: Any, stamp: str, files: list[int], *, r
     touched = np.ones(n, dtype=bool)
     touched[rowmap[rowmap >= 0]] = False
     touched[np.isin(file_, np.asarray(files, dtype=np.int64))] = True
+    # every old row is the same row now (nothing removed, new symbols after the old): rows can be spliced
+    same_rows = n >= n_old and bool((rowmap == np.arange(n_old)).all())
+    replaced = np.zeros(n, dtype=bool)  # (same rows) the rows whose edges were written again, and new rows
+    if same_rows:
+        replaced[:n_old] = dropped
+        replaced[n_old:] = True
     for name in relations:
         # the fresh edges summed as the whole build sums them (scipy, the same rows in the same order)
         f = summed(edge_parquet.rows_to_arrays(fresh[name]), nodes, n)
         f_rows, f_cols, f_data = _rows_of(f.indptr, n), np.asarray(f.indices, dtype=np.int64), np.asarray(f.data)
         touched[f_rows] = touched[f_cols] = True
+        if same_rows and replaced[f_rows].all():  # each row of the relation is kept whole or replaced whole
+            m = old.arrays(name)
+            gone = _rows_only(m, dropped)  # the old edges of the replaced rows
+            g_rows, g_cols = _rows_of(gone.indptr, n_old), np.asarray(gone.indices, dtype=np.int64)
+            touched[g_rows] = touched[g_cols] = True
+            matrices[name] = _splice(m, n, replaced, Csr.of(f))
+            # the transpose: the rows of the old edges' targets lose those edges, the fresh ones' gain theirs
+            rows_t = np.zeros(n, dtype=bool)
+            rows_t[g_cols] = rows_t[f_cols] = True
+            mt = old.arrays(name, transpose=True)
+            part = _rows_only(mt, rows_t[:n_old])
+            p_rows, p_cols = _rows_of(part.indptr, n_old), np.asarray(part.indices, dtype=np.int64)
+            stay = ~dropped[p_cols]
+            order = np.lexsort((f_rows, f_cols))
+            again = merge_sorted((p_rows[stay], p_cols[stay], np.asarray(part.data)[stay]),
+                                 (f_cols[order], f_rows[order], f_data[order]), n)
+            transposes[name] = _splice(mt, n, rows_t, again)
+            continue
         for transpose in (False, True):
             m = old.arrays(name, transpose=transpose)
             rows = _rows_of(m.indptr, n_old)

@@ -35,6 +35,7 @@ from ..store import parquet as edge_parquet
 from ..store.graph_files import CACHE_FORMAT, publish_state
 from ..store.graph_files import cache_path as _cache_path
 from ..store.graph_files import state_dir as _state_dir
+from ._graph_patch import patch as _patch_graph
 from ._saved_arrays import discard, open_array, verify, write_arrays
 from ._walk import DEFAULT_PPR_WEIGHTS, walk_arrays, walk_name
 
@@ -404,7 +405,8 @@ def patched_graph(conn: sqlite3.Connection, cache: Path, stamp: str) -> CodeGrap
     indexer records them with the generation: :mod:`lore.store.graph_delta`), so the graph of the new
     generation is the saved graph of the last one without the edges that start in those files, plus the
     store's edges that start at their symbols now or end at a symbol new in this generation (an edge of
-    the last graph never ends there). The nodes are read again whole (one narrow table). The result
+    the last graph never ends there). The nodes are patched too: only the symbols of the files this
+    generation wrote, and the externals, are read (:mod:`lore.graphs._graph_patch`). The result
     equals :func:`build_graph`'s, array for array: the kept pairs carry the weights the last build
     summed from the same rows, the read ones are summed in the same row order
     (``tests/graphs/test_graph_patch.py``). None (build the graph whole) after a run of another kind (a
@@ -421,23 +423,5 @@ def patched_graph(conn: sqlite3.Connection, cache: Path, stamp: str) -> CodeGrap
     old = load_saved(cache, f"{identity}:{gen - 1}")
     if old is None:
         return None
-    nodes, kind, is_test, file_, parent = node_arrays(conn)
-    sources = graph_delta.symbols_of_files(conn, files)
-    new_ids = np.setdiff1d(nodes.ids, np.asarray(old.nodes.ids), assume_unique=True)
-    fresh = graph_delta.edges_from(conn, sources, new_ids.tolist(), edge_parquet.INHERIT_KINDS)
-    if store_db.index_stamp(conn) != stamp:  # a writer committed meanwhile: never a mixed state
-        return None
-    old_ids = np.asarray(old.nodes.ids)
-    changed = np.asarray(files, dtype=np.int64)
-    starts_in_changed = np.isin(np.asarray(old.file), changed)
-    matrices = {}
-    for name in RELATIONS:
-        m = old.arrays(name)
-        rows = np.repeat(np.arange(old.n), np.diff(np.asarray(m.indptr)))
-        keep = ~starts_in_changed[rows]
-        f_src, f_dst, f_w = edge_parquet.rows_to_arrays(fresh[name])
-        edges = (np.concatenate([old_ids[rows[keep]], f_src]),
-                 np.concatenate([old_ids[np.asarray(m.indices)[keep]], f_dst]),
-                 np.concatenate([np.asarray(m.data, dtype=np.float64)[keep], f_w]))
-        matrices[name] = _csr(edges, nodes, len(nodes))
-    return CodeGraph(gen, nodes, kind, is_test, file_, parent, matrices, stamp=stamp)
+    return _patch_graph(conn, old, stamp, files, relations=RELATIONS, kind_code=_KIND_CODE, node_index=NodeIndex,
+                        summed=_csr, make_graph=CodeGraph)

@@ -58,6 +58,7 @@ from ._edge_store import sync_edge_store
 from ._files import SCANNED_AT, files_to_parse
 from ._flow_keep import load as load_flow
 from ._flow_keep import save as save_flow
+from ._gc_pause import paused_gc
 from ._ingest import Ingest
 from ._lock import WriterLock
 from ._memory import budget as memory_budget
@@ -344,12 +345,13 @@ def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, 
     # names and kinds repeat (a prototype and its definition, a million "function"s): one string each,
     # and one int object per file id (SQLite makes one per row)
     fids: dict[int, int] = {}
-    symbols = [SymRow(sid, fid if fid is None else fids.setdefault(fid, fid), intern(name), qname, intern(kind), parent)
-               for sid, fid, name, qname, kind, parent in read.symbol_rows_for_world(conn)]
-    del fids
-    files = [FileRow(fid, path, lang, mod, msid, get_language(lang).is_package(path))
-             for fid, path, lang, mod, msid in read.file_rows(conn)]
-    world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
+    with paused_gc():  # millions of small objects, none garbage yet: the collector's scans were half the cost
+        symbols = [SymRow(sid, fid if fid is None else fids.setdefault(fid, fid), intern(name), qname, intern(kind),
+                          parent) for sid, fid, name, qname, kind, parent in read.symbol_rows_for_world(conn)]
+        del fids
+        files = [FileRow(fid, path, lang, mod, msid, get_language(lang).is_package(path))
+                 for fid, path, lang, mod, msid in read.file_rows(conn)]
+        world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
     world.root = str(root_path)
     world.bound_contexts(ctx_capacity(opts.memory, len(symbols), len(files), ing.held_bytes()))
     # config files read once (the world carries them); the files of a language whose configuration changed

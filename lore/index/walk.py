@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -364,12 +365,13 @@ def walk(
     exclude_lines = [p for p in exclude if p]
     sources = [src for p, src in zip(exclude, sources, strict=False) if p]
     excludes = pathspec.GitIgnoreSpec.from_lines(exclude_lines) if exclude_lines else None
+    none_of = _any_pattern(excludes)  # one C-level match that rules out every pattern (the usual answer)
     includes = _Include(include)
 
     def ignored(rel: str, is_dir: bool, ignores: tuple[_Ignore, ...]) -> str | None:
         """The rule that ignores ``rel``: an exclude pattern first, else the last .gitignore line deciding."""
         probe = rel + "/" if is_dir else rel
-        if excludes is not None:
+        if excludes is not None and (none_of is None or none_of.match(probe)):
             res = excludes.check_file(probe)
             if res.include and res.index is not None:
                 pat, src = exclude_lines[res.index], sources[res.index] if res.index < len(sources) else ""
@@ -499,6 +501,40 @@ def walk(
     return result
 
 
+def _any_pattern(spec: pathspec.PathSpec | None) -> re.Pattern[str] | None:
+    """One regular expression that matches where any pattern of ``spec`` matches, when every pattern
+    excludes (no ``!`` pattern): a path it does not match is decided by none of them, so pathspec's loop
+    over the patterns in Python (every file of the walk, against the five default patterns) is skipped.
+    None when a pattern re-includes or has no regular expression (then pathspec decides every path).
+
+    Examples
+    --------
+    >>> spec = pathspec.GitIgnoreSpec.from_lines(["*.min.js", "build/"])
+    >>> rx = _any_pattern(spec)
+    >>> bool(rx.match("a/x.min.js")), bool(rx.match("build/")), bool(rx.match("a/x.js"))
+    (True, True, False)
+    >>> _any_pattern(pathspec.GitIgnoreSpec.from_lines(["*.js", "!keep.js"])) is None
+    True
+    """
+    if spec is None:
+        return None
+    parts = []
+    for pat in spec.patterns:
+        rx = getattr(pat, "regex", None)
+        if pat.include is None:  # a blank or comment line: decides nothing
+            continue
+        if not pat.include or rx is None or "(?P=" in rx.pattern:
+            return None
+        parts.append("(?:" + _GROUP_NAME.sub("(?:", rx.pattern) + ")")  # the patterns share group names
+    try:
+        return re.compile("|".join(parts)) if parts else None
+    except re.error:
+        return None
+
+
+_GROUP_NAME = re.compile(r"\(\?P<[^>]+>")
+
+
 def _claim(files: list[SourceFile], languages: set[str] | None) -> None:
     """The languages that read files of another's extension by their project (C++: the ``.h`` headers of a
     C++ project) take them over, ``Language.claims`` deciding from the paths alone."""
@@ -528,6 +564,8 @@ def needs_escape(name: str) -> bool:
     >>> needs_escape("café.py"), needs_escape("lit\\x41.py"), needs_escape("a\nb.py")
     (False, True, True)
     """
+    if name.isascii():  # the usual name: two C-level scans instead of a Python loop over its characters
+        return "\\" in name or not name.isprintable()  # (ASCII's unprintable: below 0x20, and 0x7F)
     return not _is_utf8(name) or any(ch == "\\" or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name)
 
 

@@ -72,3 +72,30 @@ def edges_from(conn: sqlite3.Connection, sources: list[int], targets: list[int],
                  AND (s.id IN (SELECT value FROM json_each(?)) OR i.target_id IN (SELECT value FROM json_each(?)))
                ORDER BY i.rowid, s.id""", (src, dst)).fetchall(),
     }
+
+
+def files_of_generation(conn: sqlite3.Connection, generation: int) -> list[int]:
+    """Ids of the files whose rows ``generation`` wrote (added or parsed again)."""
+    return [r[0] for r in conn.execute("SELECT id FROM files WHERE generation = ? ORDER BY id", (generation,))]
+
+
+def file_ids(conn: sqlite3.Connection) -> list[int]:
+    """Ids of every file of the index."""
+    return [r[0] for r in conn.execute("SELECT id FROM files ORDER BY id")]
+
+
+def node_rows(conn: sqlite3.Connection, files: list[int]) -> list[tuple[int, int, int, int, str]]:
+    """(id, file id, parent id or -1, is_test, kind) of the symbols of ``files`` and of every external
+    (file id -1), by id: the rows of :func:`lore.store.read.node_table` a refresh may have changed."""
+    return conn.execute(
+        """SELECT id, COALESCE(file_id, -1), COALESCE(parent_id, -1), is_test, kind FROM symbols
+           WHERE file_id IN (SELECT value FROM json_each(?))
+           UNION ALL
+           SELECT id, -1, COALESCE(parent_id, -1), is_test, kind FROM symbols WHERE file_id IS NULL
+           ORDER BY 1""", (json.dumps(files),)).fetchall()
+
+
+def node_count(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(the number of symbols, the largest id or 0)."""
+    count, top = conn.execute("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM symbols").fetchone()
+    return int(count), int(top)

@@ -191,3 +191,61 @@ def test_a_large_refresh_leaves_the_clusters_to_the_first_query(tmp_path, monkey
     want, _, _ = partition(fresh)
     assert stored  # the first query stored the run of this generation
     assert got == want and got
+
+
+def _graph_by_name(path) -> dict[str, set]:
+    """Every matrix saved with the graph of the index at ``path`` (the relations, their transposes, the
+    default walk, the closed neighbourhoods) as a set of (source, target, value) named by path and
+    qualified name: ids differ between a refreshed index and a fresh one, names do not."""
+    from lore.graphs import _walk, build
+
+    build._MEMORY.clear()  # a new process: the graph as saved beside the index
+    _walk._WALK_CACHE.clear()
+    with open_index(path) as idx:
+        rows = dict((sid, key) for sid, *key in idx.conn.execute(
+            "SELECT s.id, COALESCE(f.path, ''), s.qualified_name, s.kind, COALESCE(s.start_line, 0)"
+            " FROM symbols s LEFT JOIN files f ON f.id = s.file_id"))
+        g = idx.graph()
+        names = [tuple(rows[int(i)]) for i in g.nodes.ids]
+        mats = {f"{rel}{'.T' if t else ''}": g.arrays(rel, transpose=t) for rel in build.RELATIONS for t in (0, 1)}
+        mats.update({k: g.presence_arrays(k.split(".")[0], transpose=".T." in k, closed=True)
+                     for k in ("calls.closed", "calls.T.closed", "types.closed", "types.T.closed")})
+        mats["walk"] = _walk.walk_arrays(g, _walk.DEFAULT_PPR_WEIGHTS, "both")
+        out = {}
+        for key, m in mats.items():
+            ptr = np.asarray(m.indptr)
+            out[key] = {(names[r], names[int(c)], float(v)) for r in range(g.n)
+                        for c, v in zip(np.asarray(m.indices)[ptr[r]:ptr[r + 1]], np.asarray(m.data)[ptr[r]:ptr[r + 1]],
+                                        strict=True)}
+        answers = {}
+        for q in sorted({r[1] for r in rows.values()}):
+            for kind in ("callers", "related"):
+                try:
+                    res = lore_graph(idx, kind=kind, source_id=q)["results"]
+                except Exception as exc:  # noqa: BLE001 - an ambiguous name: the same error both sides
+                    answers[(kind, q)] = type(exc).__name__
+                    continue
+                answers[(kind, q)] = [(r["qualified_name"], round(r.get("score", 0.0), 9)) for r in res]
+    return {**out, "answers": answers}
+
+
+@pytest.mark.parametrize("edit", [
+    SHOP.replace("return Item(name, 1.0)", "return None"),  # a call into another file dropped
+    SHOP.replace("from shop.models import Item", "from shop.models import Item\nfrom shop.util import slugify")
+    .replace('"""Make an item."""', '"""Make an item."""\n    name = slugify(name)'),  # one added
+    SHOP + "\n\ndef probe(a):\n    return a + 1\n",  # a new function that calls nothing (bench_kernel's change)
+], ids=["call-dropped", "call-added", "function-added"])
+def test_the_refreshed_graph_and_answers_equal_a_fresh_index_by_name(tmp_path, edit):
+    root = tmp_path / "r"
+    _tree(root)
+    index_repo(root, workers=1)
+    (root / "shop" / "orders.py").write_text(edit)
+    assert index_repo(root, workers=1).changed == ["shop/orders.py"]
+    fresh = tmp_path / "f"
+    shutil.copytree(root, fresh, ignore=shutil.ignore_patterns(".lore"))
+    index_repo(fresh, workers=1)
+    got, want = _graph_by_name(root), _graph_by_name(fresh)
+    assert got.keys() == want.keys()
+    for key in want:
+        assert got[key] == want[key], key
+    assert want["calls"] and want["walk"]

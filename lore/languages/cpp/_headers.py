@@ -35,21 +35,25 @@ def cpp_headers(paths: Iterable[str]) -> set[str]:
     """
     headers: list[str] = []
     stems: dict[tuple[str, str], str] = {}
-    counts: dict[str, Counter] = {}
+    own: dict[str, Counter] = {}  # folder -> its own sources by kind
     for p in paths:
-        base = posixpath.basename(p)
-        stem, ext = posixpath.splitext(base)
-        ext = ext.lower()
+        d, _, base = p.rpartition("/")
+        stem, dot, ext = base.rpartition(".")
+        if not dot or not stem.lstrip("."):  # no extension (as splitext: ".h", "..c" have none)
+            continue
+        ext = "." + ext.lower()
         if ext == ".h":
             headers.append(p)
             continue
         kind = "cpp" if ext in CPP_SOURCES else "c" if ext in C_SOURCES else None
         if kind is None:
             continue
-        d = posixpath.dirname(p)
         stems.setdefault((d, stem), kind)
-        while True:  # every folder above the source counts it (its subtree's sources)
-            counts.setdefault(d, Counter())[kind] += 1
+        own.setdefault(d, Counter())[kind] += 1
+    counts: dict[str, Counter] = {}
+    for d, here in own.items():  # every folder above a source counts it (its subtree's sources): once per folder
+        while True:
+            counts.setdefault(d, Counter()).update(here)
             if not d:
                 break
             d = posixpath.dirname(d)

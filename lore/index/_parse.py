@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from itertools import accumulate
 from types import ModuleType
 
 from ..languages import parse_source
@@ -33,6 +34,7 @@ REST_KINDS = frozenset({"function", "method"})
 MAX_FILE_TEXT_CHARS = 1_048_576  # a file's searched content (files_fts.content)
 PARALLEL_THRESHOLD = 24  # fewer changed files than this are parsed in-process (pool start-up costs ~50 ms)
 CHUNK_SIZE = 16  # files per task sent to a parse worker
+_PLUS_ONE = (1).__add__  # a line's length with its newline (map over a list of lengths, in C)
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 Job = tuple[str, str, str, str, bool, int]  # path, abspath, language, module, want interface items, max size
@@ -121,6 +123,8 @@ def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str,
                  keep_record: bool = False) -> Parsed:
     pf = parse_source(rel, data, language, module)
     lines = data.split(b"\n")
+    n_lines = len(lines)
+    starts = list(accumulate(map(_PLUS_ONE, map(len, lines)), initial=0))  # where each line starts in data
     path_text = cached_index_text(rel)
     syms: list[tuple] = []
     fts: list[tuple[str, str, str, str, str, str, str]] = []
@@ -148,10 +152,12 @@ def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str,
             key = (s.start_line, s.end_line, has_rest, inner)
             got = texts.get(key)
             if got is None:
-                chunk = _joined_head(lines, max(0, s.start_line - 1), s.end_line, MAX_BODY_CHARS * 2)
-                body = body_text(chunk.decode("utf-8", "replace")[:MAX_BODY_CHARS])
+                # the lines' bytes are one slice of the file: lines[a:b] joined by newlines end where line b starts
+                a, b = max(0, s.start_line - 1), min(s.end_line, n_lines)
+                first, end = (starts[a], starts[b] - 1) if a < b else (0, 0)
+                body = body_text(data[first : min(end, first + MAX_BODY_CHARS * 2)].decode("utf-8", "replace")[:MAX_BODY_CHARS])
                 rest = ""
-                if has_rest:
+                if has_rest and end - first > MAX_BODY_CHARS:  # the own lines are at most all of them
                     own = b"\n".join(_own_lines(lines, s.start_line, s.end_line, inner))
                     if len(own) > MAX_BODY_CHARS:
                         rest = body_text(own[: MAX_REST_CHARS * 2].decode("utf-8", "replace")[MAX_BODY_CHARS:MAX_REST_CHARS])
@@ -169,23 +175,6 @@ def _parsed_rows(rel: str, data: bytes, digest: str, language: str, module: str,
                     body_text(data[: MAX_FILE_TEXT_CHARS * 2].decode("utf-8", "replace")[:MAX_FILE_TEXT_CHARS])),
                    encode(pf), ref_names(pf), len(lines), pf.syntax_errors,
                    interface_items(pf) if want_items else None, record=pf if keep_record else None)
-
-
-def _joined_head(lines: list[bytes], a: int, b: int, limit: int) -> bytes:
-    """``b"\\n".join(lines[a:b])[:limit]`` without joining the lines past ``limit`` (a long class's body).
-
-    Examples
-    --------
-    >>> lines = [b"ab", b"", b"cdef", b"g"]
-    >>> all(_joined_head(lines, a, b, n) == b"\\n".join(lines[a:b])[:n] for a in range(5) for b in range(5) for n in range(12))
-    True
-    """
-    size = -1
-    for i in range(a, min(b, len(lines))):
-        size += len(lines[i]) + 1
-        if size >= limit:
-            return b"\n".join(lines[a : i + 1])[:limit]
-    return b"\n".join(lines[a:b])[:limit]
 
 
 def _own_lines(lines: list[bytes], start: int, end: int, inner: Iterable[tuple[int, int]]) -> list[bytes]:

@@ -221,7 +221,9 @@ class Branches:
             return
         # a default (#ifndef G ... #define G 1 #else #define G 0): read as the value the file gives G
         cond = " && ".join(c for c in self._outer if c != f"(! defined({name}))") or "1"
-        if self._blind or re.search(rf"\b{re.escape(name)}\b", cond) or \
+        # (the substring test first: the pattern is new for every macro name, and compiling it was 4% of a C
+        # parse worker's CPU on kmm; a name that is not in ``cond`` cannot match it)
+        if self._blind or name in cond and re.search(rf"\b{re.escape(name)}\b", cond) or \
                 (not known and self.macros.get(name) is not None):  # defined before: its old value is not known
             self.cond_defs[name] = None
             return

@@ -321,3 +321,57 @@ def test_a_condition_that_calls_a_function_like_macro_of_the_file(tmp_path):
     got = _calls(tmp_path, files)
     assert got[("a.f", "lib_copy")] == {("lib.lib_copy", 4)}
     assert got[("a.f", "lib_move")] == {("lib.lib_move", 9), ("lib.lib_move", 11)}
+
+
+def test_an_indented_ifndef_is_read_as_ifndef(tmp_path):
+    # zlib's gzguts.h: `#  ifndef NO_STRERROR` (spaces after `#`) was read as `#ifdef`, so the default build took
+    # the `#else` branch; a header's conditional default nested the same way (`#  ifndef X` / `#    define Y`)
+    hdr = ("#ifdef UNDER_CE\n#  define zerr() 0\n#else\n#  ifndef NO_STRERROR\n#    define zerr() strerror(errno)\n"
+           "#  else\n#    define zerr() \"stdio error\"\n#  endif\n#endif\n")
+    got = _calls(tmp_path, {"gz.h": hdr, "a.c": '#include "gz.h"\nconst char *fa(void) { return zerr(); }\n'})
+    assert got[("a.fa", "zerr")] == {("gz.zerr", 5)}
+
+
+def test_an_indented_ifndef_of_a_flag_the_project_defines_keeps_both_branches(tmp_path):
+    # must stay: NO_STRERROR is defined by a header of the project, so the branch is not decided either way
+    hdr = "#  ifndef NO_STRERROR\n#    define zerr() 1\n#  else\n#    define zerr() 2\n#  endif\n"
+    got = _calls(tmp_path, {"gz.h": hdr, "opts.h": "#define NO_STRERROR\n",
+                            "a.c": '#include "opts.h"\n#include "gz.h"\nint fa(void) { return zerr(); }\n'})
+    assert got[("a.fa", "zerr")] == {("gz.zerr", 2), ("gz.zerr", 4)}
+
+
+def _project_bound(got: set[tuple[str, int]], prefix: str = "c.stdlib") -> set[tuple[str, int]]:
+    return {t for t in got if not t[0].startswith(prefix)}
+
+
+def test_a_c_library_function_is_the_librarys_where_its_standard_header_is_read(tmp_path):
+    # zlib's gzguts.h restates `free` for old compilers; lz4's tests/freestanding.c defines its own memcpy for
+    # a build without the C library; libuv's src/win/snprintf.c is Windows'. A file that reads <stdlib.h> /
+    # <string.h> / <stdio.h> (itself or through its headers) calls the library's, as the compiler does.
+    files = {"compat.h": "#include <stdlib.h>\nextern void free(void *p);\n",
+             "a.c": '#include "compat.h"\nvoid fa(void *p) { free(p); }\n',
+             "tests/freestanding.c": "void *memcpy(void *d, const void *s, unsigned long n) { return d; }\n",
+             "b.c": "#include <string.h>\nvoid fb(char *d) { memcpy(d, d, 1); }\n",
+             "src/win/snprintf.c": "int snprintf(char *b, unsigned long n, const char *f, ...) { return 0; }\n",
+             "c.c": "#include <stdio.h>\nint fc(char *b) { return snprintf(b, 1, \"x\"); }\n"}
+    got = _calls(tmp_path, files)
+    assert _project_bound(got[("a.fa", "free")]) == set()
+    assert _project_bound(got[("b.fb", "memcpy")]) == set()
+    assert _project_bound(got[("c.fc", "snprintf")]) == set()
+
+
+def test_a_c_library_name_the_project_provides_stays_the_projects(tmp_path):
+    # must stay: the kernel compiles without the C library (its <linux/string.h> declares memcpy, lib/string.c
+    # defines it); a macro in reach is what the preprocessor calls; a file that reads no standard header binds
+    # the project's exported definition as before
+    files = {"include/linux/string.h": "extern void *memcpy(void *d, const void *s, unsigned long n);\n",
+             "lib/string.c": '#include <linux/string.h>\nvoid *memcpy(void *d, const void *s, unsigned long n) { return d; }\n',
+             "mm/a.c": "#include <linux/string.h>\nvoid fa(char *d) { memcpy(d, d, 1); }\n",
+             "dbg.h": "#include <stdlib.h>\n#define free(p) dbg_free(p)\n",
+             "b.c": '#include "dbg.h"\nvoid fb(void *p) { free(p); }\n',
+             "mymem.c": "void *memset(void *d, int c, unsigned long n) { return d; }\n",
+             "c.c": "void fc(char *d) { memset(d, 0, 1); }\n"}
+    got = _calls(tmp_path, files)
+    assert got[("mm.a.fa", "memcpy")] == {("lib.string.memcpy", 2)}
+    assert got[("b.fb", "free")] == {("dbg.free", 2)}
+    assert got[("c.fc", "memset")] == {("mymem.memset", 1)}

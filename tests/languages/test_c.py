@@ -375,3 +375,24 @@ def test_a_c_library_name_the_project_provides_stays_the_projects(tmp_path):
     assert got[("mm.a.fa", "memcpy")] == {("lib.string.memcpy", 2)}
     assert got[("b.fb", "free")] == {("dbg.free", 2)}
     assert got[("c.fc", "memset")] == {("mymem.memset", 1)}
+
+
+def test_a_definition_written_through_a_macro_is_a_function(tmp_path):
+    # libpng's PNG_FUNCTION(type, name, (params), attributes) { ... }: the argument before the parenthesized
+    # parameters names the function (PNGAPI, a calling-convention macro beside it, is not the name)
+    files = {"pngconf.h": "#define PNG_FUNCTION(type, name, args, attributes) attributes type name args\n",
+             "png.h": '#include "pngconf.h"\nvoid png_error(int p, const char *m);\n',
+             "pngerror.c": '#include "png.h"\nPNG_FUNCTION(void,PNGAPI\npng_error,(int p, const char *m),\n'
+                           '   PNG_NORETURN)\n{\n   png_warn(p);\n}\n',
+             "a.c": '#include "png.h"\nvoid fa(void) { png_error(0, "x"); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("a.fa", "png_error")] == {("pngerror.png_error", 2)}
+    assert ("pngerror.png_error", "png_warn") in got  # the body's calls belong to it
+
+
+def test_a_macro_call_without_a_body_or_parameters_is_no_definition():
+    # must stay: a declaration macro ended by `;`, and a macro followed by a body but with no parenthesized
+    # parameter argument (nothing names a function), are not definitions
+    src = b"FOO(int, name, (int a));\nBAR(x, y)\n{\n  f();\n}\n"
+    pf = c.parse("m.c", src, "m")
+    assert [s.name for s in pf.symbols if s.kind == "function"] == []

@@ -114,6 +114,9 @@ _RETURN_MACRO = LinePattern(rb"([ \t]*(?:static[ \t]+|extern[ \t]+)?)([A-Z][A-Z0
 _CLASS_MACRO = re.compile(rb"class(?<!\wclass)[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]\w*\s*[:{])")
 # ``SYSCALL_DEFINE3(open, ...) {``: a definition macro that names its function first
 _DEFINE_MACRO = LinePattern(rb"([A-Z][A-Z0-9_]*DEFINE[A-Z0-9_]*)\([ \t]*(\w+)[ \t]*(,|\))")
+# ``PNG_FUNCTION(void, PNGAPI png_error, (png_const_structrp p, const char *m), PNG_NORETURN) {``: a definition
+# written through a macro that takes the return type, the name and the parenthesized parameters as arguments
+_FUNCTION_MACRO = LinePattern(rb"[A-Z][A-Z0-9_]*\(")
 # ``static DEFINE_SPINLOCK(lock);``, ``DECLARE_BITMAP(bits, 64);``: a variable declared by a macro
 _DECLARE_MACRO = LinePattern(rb"[ \t]*(?:static[ \t]+)?(?:_*[A-Z][A-Z0-9_]*_)?(?:DECLARE|DEFINE|LIST_HEAD)[A-Z0-9_]*\(")
 # ``static DEVICE_ATTR(name, 0644, show, store);``, ``static SIMPLE_DEV_PM_OPS(pm, s, r);``: any upper-case
@@ -174,6 +177,8 @@ def _macro_forms(source: bytes) -> bytes:
         source = _CLASS_MACRO.sub(lambda m: _spaces(m, 1), source)
     if b"DEFINE" in source:
         source = _DEFINE_MACRO.sub(_define_as_function, source)
+    if b"(" in source:
+        source = _statement_macros(source, _FUNCTION_MACRO, _macro_as_function)
     if b"DECLARE" in source or b"DEFINE" in source or b"LIST_HEAD" in source:
         source = _statement_macros(source, _DECLARE_MACRO, _blank_declaration)
     source = _statement_macros(source, _TOP_MACRO, _blank_declaration)
@@ -328,6 +333,55 @@ def _loop_statement(buf: bytearray, start: int, end: int) -> None:
             k += 1
         opened = buf.index(b"(", k)
         buf[k:opened] = b"if" + b" " * (opened - k - 2)
+
+
+def _top_args(buf: bytearray, open_: int, close: int) -> list[tuple[int, int]]:
+    """The (start, end) spans of the top-level arguments between the parentheses at ``open_`` and ``close``."""
+    out, depth, a = [], 0, open_ + 1
+    for j in range(open_ + 1, close):
+        ch = buf[j]
+        if ch in b"([{":
+            depth += 1
+        elif ch in b")]}":
+            depth -= 1
+        elif ch == 44 and depth == 0:  # ,
+            out.append((a, j))
+            a = j + 1
+    out.append((a, close))
+    return out
+
+
+def _macro_as_function(buf: bytearray, start: int, end: int) -> None:
+    """``MACRO(type, NAME_ATTR name, (params), attrs)`` at column 0 followed by a body -> ``type name (params)``:
+    the argument before the first parenthesized one names the function, the arguments before it are its type;
+    the macro's name, the commas, upper-case words beside the name (``PNGAPI``) and the arguments after the
+    parameters become spaces (newlines kept). Left alone without a body or without such arguments."""
+    k = end + 1
+    while k < len(buf) and buf[k] in b" \t\r\n":
+        k += 1
+    if k >= len(buf) or buf[k] != 123:  # {
+        return
+    open_ = buf.index(b"(", start)
+    args = _top_args(buf, open_, end)
+    for i in range(1, len(args) - 1):
+        params = bytes(buf[args[i + 1][0]:args[i + 1][1]]).strip()
+        words = re.findall(rb"[A-Za-z_]\w*|\S", bytes(buf[args[i][0]:args[i][1]]))
+        if params.startswith(b"(") and params.endswith(b")") and words and re.fullmatch(rb"[A-Za-z_]\w*", words[-1]) \
+                and all(w.isupper() or w == b"*" for w in words[:-1]) and not words[-1].isupper():
+            break
+    else:
+        return
+    name_end = args[i][1]
+    while buf[name_end - 1] in b" \t\r\n":
+        name_end -= 1
+    name_start = name_end
+    while name_start > args[i][0] and (chr(buf[name_start - 1]).isalnum() or buf[name_start - 1] == 95):
+        name_start -= 1
+    keep = [(args[j][0], args[j][1]) for j in range(i)] + [(name_start, name_end), args[i + 1]]
+    kept = bytearray(buf)
+    _blank(buf, start, end + 1)
+    for a, b in keep:
+        buf[a:b] = kept[a:b]
 
 
 def _define_as_function(m: re.Match) -> bytes:

@@ -396,3 +396,59 @@ def test_a_macro_call_without_a_body_or_parameters_is_no_definition():
     src = b"FOO(int, name, (int a));\nBAR(x, y)\n{\n  f();\n}\n"
     pf = c.parse("m.c", src, "m")
     assert [s.name for s in pf.symbols if s.kind == "function"] == []
+
+
+def test_a_condition_gcc_and_clang_agree_on_is_decided(tmp_path):
+    # lz4.h's LZ4_DEPRECATED: `defined(__clang__) || GCC >= 4.5` holds for both compilers that build the default
+    # configuration (clang says GCC 4.2, GCC 12 says no clang): the attribute branch, not the fallbacks
+    hdr = ("#ifdef DISABLE_WARNINGS\n#  define DEP(m)\n#else\n"
+           "#  if defined (__cplusplus) && (__cplusplus >= 201402)\n#    define DEP(m) [[deprecated(m)]]\n"
+           "#  elif defined(_MSC_VER)\n#    define DEP(m) __declspec(deprecated(m))\n"
+           "#  elif defined(__clang__) || (defined(__GNUC__) && (__GNUC__ * 10 + __GNUC_MINOR__ >= 45))\n"
+           "#    define DEP(m) __attribute__((deprecated(m)))\n"
+           "#  elif defined(__GNUC__) && (__GNUC__ * 10 + __GNUC_MINOR__ >= 31)\n"
+           "#    define DEP(m) __attribute__((deprecated))\n#  else\n#    define DEP(m)\n#  endif\n#endif\n"
+           'DEP("old") int old_api(void);\n')
+    got = _calls(tmp_path, {"lz.h": hdr, "lzhc.h": '#include "lz.h"\nDEP("x") int old_hc(void);\n',
+                            "a.c": '#include "lzhc.h"\nint fa(void) { return 0; }\n'})
+    assert got[("lz", "DEP")] == {("lz.DEP", 9)}
+    assert got[("lzhc", "DEP")] == {("lz.DEP", 9)}
+
+
+def test_a_condition_only_one_compiler_meets_stays_open(tmp_path):
+    # must stay: clang alone (or GCC 5 and up alone) is not decided: both branches are kept
+    hdr = "#if defined(__clang__)\n#  define PICK() 1\n#else\n#  define PICK() 2\n#endif\n"
+    got = _calls(tmp_path, {"p.h": hdr, "a.c": '#include "p.h"\nint fa(void) { return PICK(); }\n'})
+    assert got[("a.fa", "PICK")] == {("p.PICK", 2), ("p.PICK", 4)}
+
+
+def test_linux_errno_values_and_x86_64_instruction_sets_decide_branches(tmp_path):
+    # libuv's `#if EDOM > 0` (errno constants are positive on Linux); lz4's access mode chosen under ARMv6/v7
+    # macros, which x86_64 never defines (only __ARM_ARCH was known), and AVX2 (off without -mavx2)
+    src = ("#include <errno.h>\n#if EDOM > 0\n#define ERR(x) (-(x))\n#else\n#define ERR(x) (x)\n#endif\n"
+           "#if defined(__GNUC__) && (defined(__ARM_ARCH_6__) || defined(__ARM_ARCH_7__))\n#  define ACCESS 2\n"
+           "#elif defined(__GNUC__)\n#  define ACCESS 1\n#endif\n"
+           "#if ACCESS == 2\nstatic int rd(void) { return 2; }\n#elif ACCESS == 1\nstatic int rd(void) { return 1; }\n"
+           "#else\nstatic int rd(void) { return 0; }\n#endif\n"
+           "#if defined(__AVX2__)\nstatic int sum(void) { return 2; }\n#else\nstatic int sum(void) { return 1; }\n#endif\n"
+           "int f(void) { return ERR(rd()) + sum(); }\n")
+    got = _calls(tmp_path, {"a.c": src})
+    assert got[("a.f", "ERR")] == {("a.ERR", 3)}
+    assert got[("a.f", "rd")] == {("a.rd", 15)}
+    assert got[("a.f", "sum")] == {("a.sum", 22)}
+
+
+def test_a_macro_a_header_restates_after_including_the_other_is_the_later_one(tmp_path):
+    # libuv: uv-common.h includes uv.h (whose uv/errno.h defines UV__ERR), then defines UV__ERR again: the
+    # preprocessor uses the later definition
+    files = {"uv/errno.h": "#define UV__ERR(x) (-(x))\n", "uv.h": '#include "uv/errno.h"\n',
+             "common.h": '#include "uv.h"\n#define UV__ERR(x) (-(x))\n',
+             "a.c": '#include "common.h"\nint fa(int e) { return UV__ERR(e); }\n'}
+    assert _calls(tmp_path, files)[("a.fa", "UV__ERR")] == {("common.UV__ERR", 2)}
+
+
+def test_a_macro_two_unrelated_headers_define_keeps_both(tmp_path):
+    # must stay: neither header includes the other; which comes last depends on the includer's order
+    files = {"x.h": "#define M(v) (v)\n", "y.h": "#define M(v) (v)\n",
+             "a.c": '#include "x.h"\n#include "y.h"\nint fa(int e) { return M(e); }\n'}
+    assert _calls(tmp_path, files)[("a.fa", "M")] == {("x.M", 1), ("y.M", 1)}

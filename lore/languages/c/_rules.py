@@ -254,7 +254,7 @@ class CRules(CachedRules):
                 hdr = visible
             elif defs or len(hdr) > 1:  # another program's header, another configuration's: not this file's
                 hdr = []
-        macros = [h for h in hdr if _is_macro(world, h)]
+        macros = self._latest_macros(world, [h for h in hdr if _is_macro(world, h)])
         cands = macros or hdr + defs  # a function-like macro in sight is what the preprocessor calls
         if not cands:
             return (("sym", decls[0]), "import") if decls else None
@@ -273,6 +273,21 @@ class CRules(CachedRules):
     def _libc_declares(self, world, ctx, name: str) -> bool:
         """Whether a standard header the file reads (itself or through its headers) declares ``name``."""
         return libc_named(name) and libc_declares(world, self, ctx, self.include_closure(world, ctx), name)
+
+    def _latest_macros(self, world, macros: list[int]) -> list[int]:
+        """Of a macro defined in several headers, the definitions of the headers that include the others: a header
+        includes first and defines after, so its definition replaces theirs (libuv's ``uv-common.h`` restates
+        ``UV__ERR`` after including ``uv.h``, whose ``uv/errno.h`` defines it)."""
+        files = {world.syms[m].file_id for m in macros}
+        if len(files) < 2:
+            return macros
+        reach = {}
+        for fid in files:
+            c = world.ctx(fid)
+            reach[fid] = self.include_set(world, c) if c is not None else frozenset()
+        later = [m for m in macros if not any(world.files[world.syms[m].file_id].module_id in reach[f]
+                                              for f in files if f != world.syms[m].file_id)]
+        return later or macros
 
     def include_set(self, world, ctx) -> frozenset[int]:
         """The module ids of :meth:`include_closure`, as a set."""

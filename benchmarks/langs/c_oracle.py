@@ -22,8 +22,8 @@ the project (see ``benchmarks/langs/harness.py`` for recall and precision). Not 
 
 Every row also prints ``recall_decl`` and ``precision_strict_decl``: the same sample with clangd's answers on a
 prototype read as the definitions lore bound for it (:func:`declaration_answers`; issue 30 asks for the
-definition, clangd answers the prototype when its index lacks it), and ``oracle_prototype``, how many sites were
-read that way; the plain columns are unchanged.
+definition, clangd answers the prototype when its index lacks it; a macro renaming the function is read as that function),
+and ``oracle_prototype``, how many sites were read that way; the plain columns are unchanged.
 
 ``--callable`` adds columns that read clangd's answers as what runs (:func:`callable_answers`),
 ``--answers-from DIR`` reuses the answers a run with ``--work DIR`` saved, and ``--config-in-tree`` puts the
@@ -410,6 +410,13 @@ def _prototype_at(root: Path, path: str, line: int, name: str, texts: dict[str, 
     return ";" in after and ("{" not in after or after.index(";") < after.index("{"))
 
 
+def _renaming_macro_at(root: Path, path: str, line: int, name: str, texts: dict[str, list[str]]) -> bool:
+    """Whether ``path:line`` is ``#define name <text naming name>``: a namespace-like macro that renames a function
+    at its calls and at its definition alike (xz's ``#define tuklib_wraps TUKLIB_SYMBOL(tuklib_wraps)``)."""
+    m = re.match(rf"\s*#\s*define\s+{re.escape(name)}\s+(.*)", _line(root, path, line, texts))
+    return m is not None and re.search(rf"\b{re.escape(name)}\b", m.group(1)) is not None
+
+
 def declaration_answers(root: Path, db: Path, sites: list[Site], answers: dict[Site, Answer]) -> tuple[dict, int]:
     """clangd's answers with a prototype read as the definitions lore bound for it (the ``decl`` columns).
 
@@ -417,7 +424,9 @@ def declaration_answers(root: Path, db: Path, sites: list[Site], answers: dict[S
     clangd answers the prototype when its index lacks the definition (a file no command compiles: minizip in
     zlib's CMake build, lz4's fuzzers). Where clangd's place is a prototype of the callee (a ``;`` after the name
     before any ``{``) and every lore binding is a definition of that name (in the prototype's file, or not
-    ``static``: what the linker could join), the answer is taken as lore's bindings. Returns the answers and how
+    ``static``: what the linker could join), the answer is taken as lore's bindings; so is an answer on a macro that
+    renames the callee at its calls and its definition alike (:func:`_renaming_macro_at`: clangd answers the
+    macro, the function so renamed is what runs). Returns the answers and how
     many sites were read that way. Everything else is as clangd answered."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
@@ -437,7 +446,8 @@ def declaration_answers(root: Path, db: Path, sites: list[Site], answers: dict[S
         lore = [rows[t] for t in site.targets if t in rows]
         if not lore or any(r[2] != name for r in lore):
             continue
-        protos = [(p, ln) for p, ln in ans.places if not p.startswith("/") and _prototype_at(root, p, ln, name, texts)]
+        protos = [(p, ln) for p, ln in ans.places if not p.startswith("/") and (
+            _prototype_at(root, p, ln, name, texts) or _renaming_macro_at(root, p, ln, name, texts))]
         if not protos or len(protos) != len(ans.places):
             continue
         if any(_prototype_at(root, r[0], r[1], name, texts) for r in lore):

@@ -353,11 +353,14 @@ def test_a_c_library_function_is_the_librarys_where_its_standard_header_is_read(
              "tests/freestanding.c": "void *memcpy(void *d, const void *s, unsigned long n) { return d; }\n",
              "b.c": "#include <string.h>\nvoid fb(char *d) { memcpy(d, d, 1); }\n",
              "src/win/snprintf.c": "int snprintf(char *b, unsigned long n, const char *f, ...) { return 0; }\n",
-             "c.c": "#include <stdio.h>\nint fc(char *b) { return snprintf(b, 1, \"x\"); }\n"}
+             "c.c": "#include <stdio.h>\nint fc(char *b) { return snprintf(b, 1, \"x\"); }\n",
+             "cpp/zstream.h": "template <class T> inline int read(T& zs, T* x, int n) { return 0; }\n",
+             "d.c": "#include <unistd.h>\nint fd(int f, char *b) { return read(f, b, 1); }\n"}
     got = _calls(tmp_path, files)
     assert _project_bound(got[("a.fa", "free")]) == set()
     assert _project_bound(got[("b.fb", "memcpy")]) == set()
     assert _project_bound(got[("c.fc", "snprintf")]) == set()
+    assert _project_bound(got[("d.fd", "read")]) == set()  # a header out of reach: another program's
 
 
 def test_a_c_library_name_the_project_provides_stays_the_projects(tmp_path):

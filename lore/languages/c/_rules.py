@@ -219,9 +219,10 @@ class CRules(CachedRules):
         defs, hdr, decls = _globals(world, name)
         if not (defs or hdr or decls):
             return None
-        if (defs or decls) and self._libc_declares(world, ctx, name):
+        if self._libc_declares(world, ctx, name):
             # the C library's function: a project prototype restates it, another file's definition is another
-            # program's (a freestanding copy) or platform's; a macro or inline definition in reach still counts
+            # program's (a freestanding copy) or platform's, a header out of reach another program's (zlib's
+            # C++ zstream.h `read`); a macro or inline definition in reach still counts
             seen = self.include_set(world, ctx)
             defs, decls = [], []
             hdr = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen and not _not_built(world, h, ctx)]

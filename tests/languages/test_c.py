@@ -457,3 +457,24 @@ def test_a_macro_two_unrelated_headers_define_keeps_both(tmp_path):
     files = {"x.h": "#define M(v) (v)\n", "y.h": "#define M(v) (v)\n",
              "a.c": '#include "x.h"\n#include "y.h"\nint fa(int e) { return M(e); }\n'}
     assert _calls(tmp_path, files)[("a.fa", "M")] == {("x.M", 1), ("y.M", 1)}
+
+
+def test_definitions_after_upper_case_macro_lines_and_attribute_only_chains_are_read():
+    # libevent's evutil.c: IMPL_CTYPE_FN(ISALPHA) lines (each expands to a definition) before `char
+    # EVUTIL_TOLOWER_(char c) {`; event.c's `int` / `#if GCC 11` / `__attribute__((noinline))` / `#endif` /
+    # `event_assign(...)`: both definitions were lost in error nodes
+    src = (b"#define IMPL(name) int is_##name(char c) { return c; }\nIMPL(ALPHA)\nIMPL(DIGIT)\n\n"
+           b"char to_lower(char c)\n{\n\treturn c;\n}\n\nint\n#if defined(__GNUC__) && (__GNUC__ == 11 || __GNUC__ == 12)\n"
+           b"__attribute__((noinline))\n#endif\nevent_assign(int ev, int base)\n{\n\treturn to_lower(ev);\n}\n")
+    pf = c.parse("evutil.c", src, "evutil")
+    assert [s.name for s in pf.symbols if s.kind == "function" and not s.signature.startswith("#")] == \
+        ["to_lower", "event_assign"]
+    assert pf.syntax_errors == 0
+
+
+def test_an_upper_case_definition_and_a_chain_before_no_name_stay():
+    # must stay: an upper-case function defined at column 0 (`FOO(int x)` then its body) is a function, and an
+    # attribute-only chain followed by no declarator is left to the grammar
+    src = b"int\nFOO(int x)\n{\n\treturn x;\n}\n#if defined(__GNUC__)\n__attribute__((unused))\n#endif\nstatic int y;\n"
+    pf = c.parse("m.c", src, "m")
+    assert [s.name for s in pf.symbols if s.kind == "function"] == ["FOO"]

@@ -135,7 +135,8 @@ _LOOP_MACRO = LinePattern(rb"[ \t]+\w*(?:for_each|foreach)\w*\(")
 _BLOCK_MACRO = LinePattern(rb"[ \t]+(?!(?:if|while|for|switch|return|sizeof|do|else)\b)[a-z_]\w*\((?=[^\n]*\)[ \t]+\{[ \t]*\r?$)")
 # ``module_platform_driver(drv)`` / ``core_param(x, y, int, 0644);`` at column 0: a macro used as a top-level
 # statement (no C declaration starts with a call)
-_TOP_CALL = LinePattern(rb"(?:[a-z_]\w*|[A-Z][A-Z0-9_]*(?=\(\s*\"))\(")  # SEC("tc"): upper case too
+# (upper case too: SEC("tc"), libevent's IMPL_CTYPE_FN(ISALPHA) lines that each expand to a definition)
+_TOP_CALL = LinePattern(rb"[A-Za-z_]\w*\(")
 # ``min_t(unsigned int, a, b)``: a type of several words as a macro argument, read as one name
 _WORDS_TYPE_ARGUMENT = re.compile(rb"(?<=[(,])([ \t]*)(unsigned|signed|long)[ \t]+(?=(?:long|int|short|char)[ \t]*[,)])")
 # what every match of the pattern above holds, without the look-behind that makes ``re`` try it at every byte
@@ -148,6 +149,14 @@ _AFTER_DECLARATOR = re.compile(rb"(?<=\])([ \t]+[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\
 _AFTER_DECLARATOR_HINT = re.compile(rb"\][ \t]+[A-Z][A-Z0-9_]{2,}")  # in every match of the pattern above
 # ``container_of(p, struct page, lru)``: a type as a macro argument
 _TYPE_ARGUMENT = re.compile(rb"([(,]\s*)(struct|union)([ \t]+\w+[ \t]*)(?=[,)])")
+
+
+# ``int\n#if defined(__GNUC__) && __GNUC__ == 11\n__attribute__((noinline))\n#endif\nevent_assign(...)``: a chain whose
+# branches hold only attributes, between a declaration's type and its name; the grammar cannot read a directive
+# there, and an attribute names nothing: the whole chain becomes spaces
+_ATTRIBUTE_CHAIN = re.compile(
+    rb"^[ \t]*#[ \t]*if[^\n]*\n(?:[ \t]*(?:__attribute__[ \t]*\(\((?:[^()\n]|\([^()\n]*\))*\)\)|__declspec\([^()\n]*\)|"
+    rb"[A-Z][A-Z0-9_]{2,})[ \t]*\n|[ \t]*#[ \t]*(?:else|elif[^\n]*)\n)+[ \t]*#[ \t]*endif[^\n]*$", re.MULTILINE)
 
 
 def _spaces(m: re.Match, group: int = 0) -> bytes:
@@ -169,6 +178,8 @@ def _macro_forms(source: bytes) -> bytes:
     >>> _macro_forms(b"SYSCALL_DEFINE1(close, unsigned int, fd)\n{\n\treturn 0;\n}\n")[:26]
     b'long            close( uns'
     """
+    if b"__attribute__" in source or b"__declspec" in source:
+        source = _ATTRIBUTE_CHAIN.sub(_blank_chain, source)
     if b"__" in source or b"notrace" in source or b"asmlinkage" in source or b"noin" in source:
         source = _ATTRIBUTE_SCAN.sub(_blank_attribute, source)
     source = _TOP_STATEMENTS.sub(lambda m: b" " * len(m.group(0)), source)
@@ -199,6 +210,15 @@ def _macro_forms(source: bytes) -> bytes:
     if b"struct" in source or b"union" in source:
         source = _TYPE_ARGUMENT.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3), source)
     return source
+
+
+def _blank_chain(m: re.Match) -> bytes:
+    """An attribute-only ``#if`` chain as spaces, its newlines kept, unless it is a whole line's ``#define``'s
+    continuation or stands where no declaration continues after it (the next line must name something)."""
+    rest = m.string[m.end():m.end() + 200].lstrip(b"\r\n")
+    if not re.match(rb"[ \t]*\**[ \t]*[A-Za-z_]\w*[ \t]*\(", rest):
+        return m.group(0)
+    return bytes(b if b in (10, 13) else 32 for b in m.group(0))
 
 
 def c_statement_macros(source: bytes) -> bytes:

@@ -478,3 +478,14 @@ def test_an_upper_case_definition_and_a_chain_before_no_name_stay():
     src = b"int\nFOO(int x)\n{\n\treturn x;\n}\n#if defined(__GNUC__)\n__attribute__((unused))\n#endif\nstatic int y;\n"
     pf = c.parse("m.c", src, "m")
     assert [s.name for s in pf.symbols if s.kind == "function"] == ["FOO"]
+
+
+def test_the_reading_of_a_file_that_finds_more_definitions_wins_over_fewer_error_nodes():
+    # zlib's inflate.c: an `if (` opened only under `#ifdef GUNZIP` broke the first reading into fewer error
+    # nodes than reading one branch of each #if, but lost the 700-line inflate() (and every call in it)
+    src = (b"int ZEXPORT inflate(z_streamp strm, int flush) {\n#ifdef GUNZIP\n    if (\n#endif\n"
+           b"        ((BITS(8) << 8) + (hold >> 8)) % 31) {\n        strm->msg = \"incorrect header check\";\n    }\n"
+           b"    return 0;\n}\n\nint ZEXPORT inflateEnd(z_streamp strm) {\n    return inflate(strm, 0);\n}\n")
+    pf = c.parse("inflate.c", src, "inflate")
+    assert [s.name for s in pf.symbols if s.kind == "function"] == ["inflate", "inflateEnd"]
+    assert [(x.callee, pf.symbols[x.caller].name) for x in pf.calls] == [("BITS", "inflate"), ("inflate", "inflateEnd")]

@@ -478,6 +478,11 @@ def test_an_upper_case_definition_and_a_chain_before_no_name_stay():
     src = b"int\nFOO(int x)\n{\n\treturn x;\n}\n#if defined(__GNUC__)\n__attribute__((unused))\n#endif\nstatic int y;\n"
     pf = c.parse("m.c", src, "m")
     assert [s.name for s in pf.symbols if s.kind == "function"] == ["FOO"]
+    # an upper-case macro alone on its line that is the return type of the definition below stays
+    src = (b"#include <x.h>\n\nYAML_DECLARE(int)\nyaml_parser_initialize(yaml_parser_t *parser)\n{\n\treturn 0;\n}\n\n"
+           b"YAML_DECLARE(void)\nyaml_parser_delete(yaml_parser_t *parser)\n{\n\tyaml_parser_initialize(parser);\n}\n")
+    pf = c.parse("api.c", src, "api")
+    assert [s.name for s in pf.symbols if s.kind == "function"] == ["yaml_parser_initialize", "yaml_parser_delete"]
 
 
 def test_the_reading_of_a_file_that_finds_more_definitions_wins_over_fewer_error_nodes():

@@ -295,9 +295,17 @@ def _blank_top_call(buf: bytearray, start: int, end: int) -> None:
         nxt = buf[k + 1:buf.find(b"\n", k + 1) if buf.find(b"\n", k + 1) >= 0 else len(buf)]
         if nxt.lstrip().startswith(b"{") or (nxt[:1] in (b" ", b"\t") and nxt.strip()):
             return
+        # an upper-case macro without `;` is a return type (`YAML_DECLARE(int)` / `yaml_parser_initialize(...)`)
+        # unless a blank line, a directive or another such macro line follows (IMPL_CTYPE_FN(ISALPHA) lines)
+        if chr(buf[start]).isupper() and nxt.strip() and not nxt.lstrip().startswith(b"#") \
+                and not _UPPER_CALL_LINE.match(bytes(nxt)):
+            return
     if not _after_statement(buf, start):  # struct page *\nalloc_page(gfp_t gfp);: a declaration's second line
         return
     _blank(buf, start, k)
+
+
+_UPPER_CALL_LINE = re.compile(rb"[A-Z][A-Z0-9_]*\([^\n]*\)[ \t]*\r?$")
 
 
 def _after_statement(buf: bytearray, start: int) -> bool:

@@ -339,8 +339,9 @@ def evaluate(text: str, macros: Mapping[str, object] | None = None, *, cplusplus
     return None if v is None else v != 0
 
 
-_COMPILERS = ({"__clang__": None, "__GNUC__": 12, "__GNUC_MINOR__": 2, "__GNUC_PATCHLEVEL__": 0},
-              {"__clang__": 1, "__GNUC__": 4, "__GNUC_MINOR__": 2, "__GNUC_PATCHLEVEL__": 1})
+_COMPILERS: tuple[dict[str, object], ...] = (
+    {"__clang__": None, "__GNUC__": 12, "__GNUC_MINOR__": 2, "__GNUC_PATCHLEVEL__": 0},
+    {"__clang__": 1, "__GNUC__": 4, "__GNUC_MINOR__": 2, "__GNUC_PATCHLEVEL__": 1})
 
 
 class _Layered(Mapping):

@@ -20,6 +20,11 @@ background index is on, and the questions wait until it is built (so a call answ
 in another translation unit, not the prototype in a header). A site counts when clangd resolves it inside
 the project (see ``benchmarks/langs/harness.py`` for recall and precision). Not run in CI: it takes minutes.
 
+Every row also prints ``recall_decl`` and ``precision_strict_decl``: the same sample with clangd's answers on a
+prototype read as the definitions lore bound for it (:func:`declaration_answers`; issue 30 asks for the
+definition, clangd answers the prototype when its index lacks it; a macro renaming the function is read as that function),
+and ``oracle_prototype``, how many sites were read that way; the plain columns are unchanged.
+
 ``--callable`` adds columns that read clangd's answers as what runs (:func:`callable_answers`),
 ``--answers-from DIR`` reuses the answers a run with ``--work DIR`` saved, and ``--config-in-tree`` puts the
 kernel configuration clangd reads into a measured kernel subsystem's copy, for lore to read too.
@@ -395,6 +400,66 @@ def callable_answers(root: Path, db: Path, sites: list[Site], answers: dict[Site
         conn.close()
 
 
+def _prototype_at(root: Path, path: str, line: int, name: str, texts: dict[str, list[str]]) -> bool:
+    """Whether ``path:line`` declares ``name`` without a body: a ``;`` after the name before any ``{``."""
+    after = " ".join(_line(root, path, k, texts) for k in range(line, line + 4))
+    at = after.find(name)
+    if at < 0 or not re.match(rf"{re.escape(name)}\s*,?\s*\(", after[at:]):
+        return False
+    after = after[at:]
+    return ";" in after and ("{" not in after or after.index(";") < after.index("{"))
+
+
+def _renaming_macro_at(root: Path, path: str, line: int, name: str, texts: dict[str, list[str]]) -> bool:
+    """Whether ``path:line`` is ``#define name <text naming name>``: a namespace-like macro that renames a function
+    at its calls and at its definition alike (xz's ``#define tuklib_wraps TUKLIB_SYMBOL(tuklib_wraps)``)."""
+    m = re.match(rf"\s*#\s*define\s+{re.escape(name)}\s+(.*)", _line(root, path, line, texts))
+    return m is not None and re.search(rf"\b{re.escape(name)}\b", m.group(1)) is not None
+
+
+def declaration_answers(root: Path, db: Path, sites: list[Site], answers: dict[Site, Answer]) -> tuple[dict, int]:
+    """clangd's answers with a prototype read as the definitions lore bound for it (the ``decl`` columns).
+
+    Issue 30 asks a call to bind to the project's definition of a global name, not to a header's prototype;
+    clangd answers the prototype when its index lacks the definition (a file no command compiles: minizip in
+    zlib's CMake build, lz4's fuzzers). Where clangd's place is a prototype of the callee (a ``;`` after the name
+    before any ``{``) and every lore binding is a definition of that name (in the prototype's file, or not
+    ``static``: what the linker could join), the answer is taken as lore's bindings; so is an answer on a macro that
+    renames the callee at its calls and its definition alike (:func:`_renaming_macro_at`: clangd answers the
+    macro, the function so renamed is what runs). Returns the answers and how
+    many sites were read that way. Everything else is as clangd answered."""
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        rows = {r[0]: r[1:] for r in conn.execute(
+            "SELECT s.id, f.path, s.start_line, s.name FROM symbols s JOIN files f ON f.id = s.file_id")}
+    finally:
+        conn.close()
+    texts: dict[str, list[str]] = {}
+    out: dict[Site, Answer] = dict(answers)
+    changed = 0
+    for site in sites:
+        ans = answers.get(site)
+        word = re.findall(r"[A-Za-z_]\w*", site.callee)
+        if ans is None or ans.error or not ans.places or not word or not site.targets:
+            continue
+        name = word[-1]
+        lore = [rows[t] for t in site.targets if t in rows]
+        if not lore or any(r[2] != name for r in lore):
+            continue
+        protos = [(p, ln) for p, ln in ans.places if not p.startswith("/") and (
+            _prototype_at(root, p, ln, name, texts) or _renaming_macro_at(root, p, ln, name, texts))]
+        if not protos or len(protos) != len(ans.places):
+            continue
+        if any(_prototype_at(root, r[0], r[1], name, texts) for r in lore):
+            continue  # lore bound a prototype itself: nothing to read differently
+        if not all(r[0] in {p for p, _ in protos} or not _line(root, r[0], r[1], texts).lstrip().startswith("static")
+                   for r in lore):
+            continue
+        out[site] = Answer(places=[(r[0], r[1]) for r in lore])
+        changed += 1
+    return out, changed
+
+
 def unanswered(answers: dict[Site, Answer]) -> int:
     """Sites clangd answered with no place at all (in the kernel: mostly a generated header it lacks)."""
     return sum(1 for a in answers.values() if not a.error and not a.places)
@@ -449,6 +514,12 @@ def main(argv: list[str] | None = None) -> None:
         _save_answers(work / f"{root.name}.answers.json", root, answers)
         rep = score(root.name, root, db, sites, answers)
         row = {**rep.row(), "oracle_no_answer": unanswered(answers)}
+        # the same sample with clangd's prototype answers read as the definitions lore bound (issue 30 wants the
+        # definition; clangd answers a prototype when its index lacks it), beside the plain columns
+        decl, n_decl = declaration_answers(root, db, sites, answers)
+        alt_decl = score(root.name, root, db, sites, decl).row()
+        row.update({"recall_decl": alt_decl["recall"], "precision_strict_decl": alt_decl["precision_strict"],
+                    "oracle_prototype": n_decl})
         if read_callable:
             fixed, counts = callable_answers(root, db, sites, answers)
             alt = score(root.name, root, db, sites, fixed).row()

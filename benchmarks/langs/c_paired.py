@@ -8,7 +8,8 @@ about different samples and their rows move by several points with no change of 
 asked about is scored for both indexes (the sites both have: lore's edges inside the project against clangd's answer
 inside it), with the measures of :func:`harness.score` (recall over the sites clangd answers inside the project,
 strict precision over the sites lore binds inside it). ``--diff`` lists the sites whose score changed (not for
-held-out projects, whose misses are not read).
+held-out projects, whose misses are not read). ``--lines`` tells two definitions of one name in one file apart (the
+branches of an ``#if``: by default a qualified name stands for both).
 """
 
 from __future__ import annotations
@@ -28,10 +29,14 @@ from harness import innermost  # noqa: E402
 from lore.store import callsites  # noqa: E402
 
 
-def scored_sites(work: Path, name: str, answers: dict) -> dict:
-    """(path, line, last callee word) -> (lore's targets inside, clangd's answer inside) for the answered sites."""
+def scored_sites(work: Path, name: str, answers: dict, *, lines: bool = False) -> dict:
+    """(path, line, last callee word) -> (lore's targets inside, clangd's answer inside) for the answered sites.
+
+    ``lines``: a target is its qualified name and first line, so two definitions of one name in one file (the
+    branches of an ``#if``) are told apart; by default the qualified name alone."""
     conn = sqlite3.connect(f"file:{work / (name + '.db')}?mode=ro", uri=True)
     try:
+        starts = dict(conn.execute("SELECT id, start_line FROM symbols")) if lines else {}
         inside = callsites.indexed_paths(conn)
         grouped = defaultdict(list)
         for e in callsites.call_site_edges(conn, ("c", "cpp")):
@@ -50,8 +55,9 @@ def scored_sites(work: Path, name: str, answers: dict) -> dict:
                         spans[p] = callsites.definition_spans(conn, p)
                     sp = innermost(spans[p], ln)
                     if sp is not None:
-                        truth.add(sp.qualified_name)
-            lore = {r.callee_qname for r in rows if r.callee_id is not None and r.callee_path in inside}
+                        truth.add((sp.qualified_name, sp.start_line) if lines else sp.qualified_name)
+            lore = {(r.callee_qname, starts.get(r.callee_id)) if lines else r.callee_qname
+                    for r in rows if r.callee_id is not None and r.callee_path in inside}
             out[(path, line, callee.rsplit(".", 1)[-1])] = (lore, truth)
         return out
     finally:
@@ -72,13 +78,16 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("new", type=Path)
     parser.add_argument("project")
     parser.add_argument("--diff", action="store_true")
+    parser.add_argument("--lines", action="store_true",
+                        help="tell definitions apart by qualified name and first line (an #if's branches in one file)")
     args = parser.parse_args(argv)
     answers: dict = {}
     for work in (args.old, args.new):
         f = work / f"{args.project}.answers.json"
         if f.exists():
             answers.update(json.loads(f.read_text()))
-    old, new = scored_sites(args.old, args.project, answers), scored_sites(args.new, args.project, answers)
+    old = scored_sites(args.old, args.project, answers, lines=args.lines)
+    new = scored_sites(args.new, args.project, answers, lines=args.lines)
     keys = set(old) & set(new)
     row = {"project": args.project, "paired_sites": len(keys), "old": measures(old, keys), "new": measures(new, keys)}
     print(json.dumps(row))

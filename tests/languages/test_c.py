@@ -321,3 +321,176 @@ def test_a_condition_that_calls_a_function_like_macro_of_the_file(tmp_path):
     got = _calls(tmp_path, files)
     assert got[("a.f", "lib_copy")] == {("lib.lib_copy", 4)}
     assert got[("a.f", "lib_move")] == {("lib.lib_move", 9), ("lib.lib_move", 11)}
+
+
+def test_an_indented_ifndef_is_read_as_ifndef(tmp_path):
+    # zlib's gzguts.h: `#  ifndef NO_STRERROR` (spaces after `#`) was read as `#ifdef`, so the default build took
+    # the `#else` branch; a header's conditional default nested the same way (`#  ifndef X` / `#    define Y`)
+    hdr = ("#ifdef UNDER_CE\n#  define zerr() 0\n#else\n#  ifndef NO_STRERROR\n#    define zerr() strerror(errno)\n"
+           "#  else\n#    define zerr() \"stdio error\"\n#  endif\n#endif\n")
+    got = _calls(tmp_path, {"gz.h": hdr, "a.c": '#include "gz.h"\nconst char *fa(void) { return zerr(); }\n'})
+    assert got[("a.fa", "zerr")] == {("gz.zerr", 5)}
+
+
+def test_an_indented_ifndef_of_a_flag_the_project_defines_keeps_both_branches(tmp_path):
+    # must stay: NO_STRERROR is defined by a header of the project, so the branch is not decided either way
+    hdr = "#  ifndef NO_STRERROR\n#    define zerr() 1\n#  else\n#    define zerr() 2\n#  endif\n"
+    got = _calls(tmp_path, {"gz.h": hdr, "opts.h": "#define NO_STRERROR\n",
+                            "a.c": '#include "opts.h"\n#include "gz.h"\nint fa(void) { return zerr(); }\n'})
+    assert got[("a.fa", "zerr")] == {("gz.zerr", 2), ("gz.zerr", 4)}
+
+
+def _project_bound(got: set[tuple[str, int]], prefix: str = "c.stdlib") -> set[tuple[str, int]]:
+    return {t for t in got if not t[0].startswith(prefix)}
+
+
+def test_a_c_library_function_is_the_librarys_where_its_standard_header_is_read(tmp_path):
+    # zlib's gzguts.h restates `free` for old compilers; lz4's tests/freestanding.c defines its own memcpy for
+    # a build without the C library; libuv's src/win/snprintf.c is Windows'. A file that reads <stdlib.h> /
+    # <string.h> / <stdio.h> (itself or through its headers) calls the library's, as the compiler does.
+    files = {"compat.h": "#include <stdlib.h>\nextern void free(void *p);\n",
+             "a.c": '#include "compat.h"\nvoid fa(void *p) { free(p); }\n',
+             "tests/freestanding.c": "void *memcpy(void *d, const void *s, unsigned long n) { return d; }\n",
+             "b.c": "#include <string.h>\nvoid fb(char *d) { memcpy(d, d, 1); }\n",
+             "src/win/snprintf.c": "int snprintf(char *b, unsigned long n, const char *f, ...) { return 0; }\n",
+             "c.c": "#include <stdio.h>\nint fc(char *b) { return snprintf(b, 1, \"x\"); }\n",
+             "cpp/zstream.h": "template <class T> inline int read(T& zs, T* x, int n) { return 0; }\n",
+             "d.c": "#include <unistd.h>\nint fd(int f, char *b) { return read(f, b, 1); }\n"}
+    got = _calls(tmp_path, files)
+    assert _project_bound(got[("a.fa", "free")]) == set()
+    assert _project_bound(got[("b.fb", "memcpy")]) == set()
+    assert _project_bound(got[("c.fc", "snprintf")]) == set()
+    assert _project_bound(got[("d.fd", "read")]) == set()  # a header out of reach: another program's
+
+
+def test_a_c_library_name_the_project_provides_stays_the_projects(tmp_path):
+    # must stay: the kernel compiles without the C library (its <linux/string.h> declares memcpy, lib/string.c
+    # defines it); a macro in reach is what the preprocessor calls; a file that reads no standard header binds
+    # the project's exported definition as before
+    files = {"include/linux/string.h": "extern void *memcpy(void *d, const void *s, unsigned long n);\n",
+             "lib/string.c": '#include <linux/string.h>\nvoid *memcpy(void *d, const void *s, unsigned long n) { return d; }\n',
+             "mm/a.c": "#include <linux/string.h>\nvoid fa(char *d) { memcpy(d, d, 1); }\n",
+             "dbg.h": "#include <stdlib.h>\n#define free(p) dbg_free(p)\n",
+             "b.c": '#include "dbg.h"\nvoid fb(void *p) { free(p); }\n',
+             "mymem.c": "void *memset(void *d, int c, unsigned long n) { return d; }\n",
+             "c.c": "void fc(char *d) { memset(d, 0, 1); }\n"}
+    got = _calls(tmp_path, files)
+    assert got[("mm.a.fa", "memcpy")] == {("lib.string.memcpy", 2)}
+    assert got[("b.fb", "free")] == {("dbg.free", 2)}
+    assert got[("c.fc", "memset")] == {("mymem.memset", 1)}
+
+
+def test_a_definition_written_through_a_macro_is_a_function(tmp_path):
+    # libpng's PNG_FUNCTION(type, name, (params), attributes) { ... }: the argument before the parenthesized
+    # parameters names the function (PNGAPI, a calling-convention macro beside it, is not the name)
+    files = {"pngconf.h": "#define PNG_FUNCTION(type, name, args, attributes) attributes type name args\n",
+             "png.h": '#include "pngconf.h"\nvoid png_error(int p, const char *m);\n',
+             "pngerror.c": '#include "png.h"\nPNG_FUNCTION(void,PNGAPI\npng_error,(int p, const char *m),\n'
+                           '   PNG_NORETURN)\n{\n   png_warn(p);\n}\n',
+             "a.c": '#include "png.h"\nvoid fa(void) { png_error(0, "x"); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("a.fa", "png_error")] == {("pngerror.png_error", 2)}
+    assert ("pngerror.png_error", "png_warn") in got  # the body's calls belong to it
+
+
+def test_a_macro_call_without_a_body_or_parameters_is_no_definition():
+    # must stay: a declaration macro ended by `;`, and a macro followed by a body but with no parenthesized
+    # parameter argument (nothing names a function), are not definitions
+    src = b"FOO(int, name, (int a));\nBAR(x, y)\n{\n  f();\n}\n"
+    pf = c.parse("m.c", src, "m")
+    assert [s.name for s in pf.symbols if s.kind == "function"] == []
+
+
+def test_a_condition_gcc_and_clang_agree_on_is_decided(tmp_path):
+    # lz4.h's LZ4_DEPRECATED: `defined(__clang__) || GCC >= 4.5` holds for both compilers that build the default
+    # configuration (clang says GCC 4.2, GCC 12 says no clang): the attribute branch, not the fallbacks
+    hdr = ("#ifdef DISABLE_WARNINGS\n#  define DEP(m)\n#else\n"
+           "#  if defined (__cplusplus) && (__cplusplus >= 201402)\n#    define DEP(m) [[deprecated(m)]]\n"
+           "#  elif defined(_MSC_VER)\n#    define DEP(m) __declspec(deprecated(m))\n"
+           "#  elif defined(__clang__) || (defined(__GNUC__) && (__GNUC__ * 10 + __GNUC_MINOR__ >= 45))\n"
+           "#    define DEP(m) __attribute__((deprecated(m)))\n"
+           "#  elif defined(__GNUC__) && (__GNUC__ * 10 + __GNUC_MINOR__ >= 31)\n"
+           "#    define DEP(m) __attribute__((deprecated))\n#  else\n#    define DEP(m)\n#  endif\n#endif\n"
+           'DEP("old") int old_api(void);\n')
+    got = _calls(tmp_path, {"lz.h": hdr, "lzhc.h": '#include "lz.h"\nDEP("x") int old_hc(void);\n',
+                            "a.c": '#include "lzhc.h"\nint fa(void) { return 0; }\n'})
+    assert got[("lz", "DEP")] == {("lz.DEP", 9)}
+    # another header's call keeps the C++14 branch too (a header may be read as C++), not the GCC 3 one nor the
+    # fallback (main kept all four)
+    assert got[("lzhc", "DEP")] == {("lz.DEP", 5), ("lz.DEP", 9)}
+
+
+def test_a_condition_only_one_compiler_meets_stays_open(tmp_path):
+    # must stay: clang alone (or GCC 5 and up alone) is not decided: both branches are kept
+    hdr = "#if defined(__clang__)\n#  define PICK() 1\n#else\n#  define PICK() 2\n#endif\n"
+    got = _calls(tmp_path, {"p.h": hdr, "a.c": '#include "p.h"\nint fa(void) { return PICK(); }\n'})
+    assert got[("a.fa", "PICK")] == {("p.PICK", 2), ("p.PICK", 4)}
+
+
+def test_linux_errno_values_and_x86_64_instruction_sets_decide_branches(tmp_path):
+    # libuv's `#if EDOM > 0` (errno constants are positive on Linux); lz4's access mode chosen under ARMv6/v7
+    # macros, which x86_64 never defines (only __ARM_ARCH was known), and AVX2 (off without -mavx2)
+    src = ("#include <errno.h>\n#if EDOM > 0\n#define ERR(x) (-(x))\n#else\n#define ERR(x) (x)\n#endif\n"
+           "#if defined(__GNUC__) && (defined(__ARM_ARCH_6__) || defined(__ARM_ARCH_7__))\n#  define ACCESS 2\n"
+           "#elif defined(__GNUC__)\n#  define ACCESS 1\n#endif\n"
+           "#if ACCESS == 2\nstatic int rd(void) { return 2; }\n#elif ACCESS == 1\nstatic int rd(void) { return 1; }\n"
+           "#else\nstatic int rd(void) { return 0; }\n#endif\n"
+           "#if defined(__AVX2__)\nstatic int sum(void) { return 2; }\n#else\nstatic int sum(void) { return 1; }\n#endif\n"
+           "int f(void) { return ERR(rd()) + sum(); }\n")
+    got = _calls(tmp_path, {"a.c": src})
+    assert got[("a.f", "ERR")] == {("a.ERR", 3)}
+    assert got[("a.f", "rd")] == {("a.rd", 15)}
+    assert got[("a.f", "sum")] == {("a.sum", 22)}
+
+
+def test_a_macro_a_header_restates_after_including_the_other_is_the_later_one(tmp_path):
+    # libuv: uv-common.h includes uv.h (whose uv/errno.h defines UV__ERR), then defines UV__ERR again: the
+    # preprocessor uses the later definition
+    files = {"uv/errno.h": "#define UV__ERR(x) (-(x))\n", "uv.h": '#include "uv/errno.h"\n',
+             "common.h": '#include "uv.h"\n#define UV__ERR(x) (-(x))\n',
+             "a.c": '#include "common.h"\nint fa(int e) { return UV__ERR(e); }\n'}
+    assert _calls(tmp_path, files)[("a.fa", "UV__ERR")] == {("common.UV__ERR", 2)}
+
+
+def test_a_macro_two_unrelated_headers_define_keeps_both(tmp_path):
+    # must stay: neither header includes the other; which comes last depends on the includer's order
+    files = {"x.h": "#define M(v) (v)\n", "y.h": "#define M(v) (v)\n",
+             "a.c": '#include "x.h"\n#include "y.h"\nint fa(int e) { return M(e); }\n'}
+    assert _calls(tmp_path, files)[("a.fa", "M")] == {("x.M", 1), ("y.M", 1)}
+
+
+def test_definitions_after_upper_case_macro_lines_and_attribute_only_chains_are_read():
+    # libevent's evutil.c: IMPL_CTYPE_FN(ISALPHA) lines (each expands to a definition) before `char
+    # EVUTIL_TOLOWER_(char c) {`; event.c's `int` / `#if GCC 11` / `__attribute__((noinline))` / `#endif` /
+    # `event_assign(...)`: both definitions were lost in error nodes
+    src = (b"#define IMPL(name) int is_##name(char c) { return c; }\nIMPL(ALPHA)\nIMPL(DIGIT)\n\n"
+           b"char to_lower(char c)\n{\n\treturn c;\n}\n\nint\n#if defined(__GNUC__) && (__GNUC__ == 11 || __GNUC__ == 12)\n"
+           b"__attribute__((noinline))\n#endif\nevent_assign(int ev, int base)\n{\n\treturn to_lower(ev);\n}\n")
+    pf = c.parse("evutil.c", src, "evutil")
+    assert [s.name for s in pf.symbols if s.kind == "function" and not s.signature.startswith("#")] == \
+        ["to_lower", "event_assign"]
+    assert pf.syntax_errors == 0
+
+
+def test_an_upper_case_definition_and_a_chain_before_no_name_stay():
+    # must stay: an upper-case function defined at column 0 (`FOO(int x)` then its body) is a function, and an
+    # attribute-only chain followed by no declarator is left to the grammar
+    src = b"int\nFOO(int x)\n{\n\treturn x;\n}\n#if defined(__GNUC__)\n__attribute__((unused))\n#endif\nstatic int y;\n"
+    pf = c.parse("m.c", src, "m")
+    assert [s.name for s in pf.symbols if s.kind == "function"] == ["FOO"]
+    # an upper-case macro alone on its line that is the return type of the definition below stays
+    src = (b"#include <x.h>\n\nYAML_DECLARE(int)\nyaml_parser_initialize(yaml_parser_t *parser)\n{\n\treturn 0;\n}\n\n"
+           b"YAML_DECLARE(void)\nyaml_parser_delete(yaml_parser_t *parser)\n{\n\tyaml_parser_initialize(parser);\n}\n")
+    pf = c.parse("api.c", src, "api")
+    assert [s.name for s in pf.symbols if s.kind == "function"] == ["yaml_parser_initialize", "yaml_parser_delete"]
+
+
+def test_the_reading_of_a_file_that_finds_more_definitions_wins_over_fewer_error_nodes():
+    # zlib's inflate.c: an `if (` opened only under `#ifdef GUNZIP` broke the first reading into fewer error
+    # nodes than reading one branch of each #if, but lost the 700-line inflate() (and every call in it)
+    src = (b"int ZEXPORT inflate(z_streamp strm, int flush) {\n#ifdef GUNZIP\n    if (\n#endif\n"
+           b"        ((BITS(8) << 8) + (hold >> 8)) % 31) {\n        strm->msg = \"incorrect header check\";\n    }\n"
+           b"    return 0;\n}\n\nint ZEXPORT inflateEnd(z_streamp strm) {\n    return inflate(strm, 0);\n}\n")
+    pf = c.parse("inflate.c", src, "inflate")
+    assert [s.name for s in pf.symbols if s.kind == "function"] == ["inflate", "inflateEnd"]
+    assert [(x.callee, pf.symbols[x.caller].name) for x in pf.calls] == [("BITS", "inflate"), ("inflate", "inflateEnd")]

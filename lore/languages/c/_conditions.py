@@ -245,13 +245,18 @@ class Branches:
                 got = f"(({c}) ? {v} : {got})"
         return got if len(got) <= 240 else None
 
+    def _negated(self, link: _ts.Node) -> bool:
+        """Whether an ``#ifdef``-type link is ``#ifndef`` / ``#elifndef``, however spaced (``#  ifndef X``: the
+        directive's words may be indented after ``#``, as zlib's nested ones are)."""
+        head = self._text(link.children[0]) if link.children else ""
+        return "".join(head.split()) in ("#ifndef", "#elifndef")
+
     def _condition(self, link: _ts.Node, used: set[str]) -> bool | None:
-        head = self._text(link.children[0]).strip() if link.children else ""
         if link.type == "preproc_else":
             return True
         if link.type in ("preproc_ifdef", "preproc_elifdef"):
             name = self._text(link.child_by_field_name("name")).strip()
-            negate = head in ("#ifndef", "#elifndef")
+            negate = self._negated(link)
             if negate and link.type == "preproc_ifdef" and name not in self.macros and _guards(link, name, self):
                 return True  # an include guard: the first time through, its body is read
             self.tested.add(name)
@@ -314,8 +319,7 @@ class Branches:
             return "1"
         if link.type in ("preproc_ifdef", "preproc_elifdef"):
             name = self._text(link.child_by_field_name("name")).strip()
-            head = self._text(link.children[0]).strip() if link.children else ""
-            return self._frozen(f"{'!' if head in ('#ifndef', '#elifndef') else ''}defined({name})") if name else None
+            return self._frozen(f"{'!' if self._negated(link) else ''}defined({name})") if name else None
         return self._frozen(self._text(link.child_by_field_name("condition")))
 
 

@@ -33,7 +33,17 @@ PLATFORM_DEFINED: dict[str, int | None] = {
     "SHRT_MAX": 32767, "USHRT_MAX": 65535, "INT_MAX": 2 ** 31 - 1, "UINT_MAX": 2 ** 32 - 1, "LONG_MAX": 2 ** 63 - 1,
     "ULONG_MAX": 2 ** 64 - 1, "LLONG_MAX": 2 ** 63 - 1, "ULLONG_MAX": 2 ** 64 - 1, "NULL": None, "offsetof": None,
     "va_copy": None,
+    # <errno.h> on Linux: positive constants (libuv's `#if EDOM > 0` picks the negated error codes)
+    **{e: v for v, e in enumerate("EPERM ENOENT ESRCH EINTR EIO ENXIO E2BIG ENOEXEC EBADF ECHILD EAGAIN ENOMEM EACCES "
+                                  "EFAULT ENOTBLK EBUSY EEXIST EXDEV ENODEV ENOTDIR EISDIR EINVAL ENFILE EMFILE ENOTTY "
+                                  "ETXTBSY EFBIG ENOSPC ESPIPE EROFS EMLINK EPIPE EDOM ERANGE".split(), 1)},
+    # x86_64's baseline instruction sets (what GCC and clang define without -m flags)
+    "__SSE__": 1, "__SSE2__": 1, "__MMX__": 1, "__SSE_MATH__": 1, "__SSE2_MATH__": 1,
 }
+# what a default x86_64 build does not enable (-mavx2 and the like) and other architectures' sub-models
+_PLATFORM_UNDEFINED_PATTERN = re.compile(
+    r"__(?:AVX\w*|SSE3|SSSE3|SSE4_1|SSE4_2|SSE4A|BMI2?|FMA|F16C|POPCNT|LZCNT|PCLMUL|AES|SHA|ARM_ARCH_\w+|ARM_FEATURE_\w+|"
+    r"ARM_NEON\w*|aarch64\w*|mips\w*|powerpc\w*|PPC\w*|riscv\w*|s390\w*|sparc\w*|ia64\w*)__?")
 # what the default configuration does not define: other systems, compilers and architectures
 PLATFORM_UNDEFINED = frozenset({
     "_WIN32", "_WIN64", "WIN32", "_WINDOWS", "__WIN32__", "__WINDOWS__", "_MSC_VER", "_MSC_FULL_VER",
@@ -294,6 +304,19 @@ def evaluate(text: str, macros: Mapping[str, object] | None = None, *, cplusplus
     True
     """
     macros = {} if macros is None else macros
+    if ("__clang__" in text or "__GNUC_MINOR__" in text) and "__clang__" not in macros and "__GNUC__" not in macros:
+        # GCC (12) and clang (which says GCC 4.2) both build the default configuration: decided where they agree
+        # (`defined(__clang__) || __GNUC__ * 10 + __GNUC_MINOR__ >= 45` holds under both)
+        seen: list[set[str]] = []
+        answers = []
+        for compiler in _COMPILERS:
+            more: set[str] | None = set() if assumed is not None else None
+            answers.append(evaluate(text, _Layered(compiler, macros), cplusplus=cplusplus, assumed=more))
+            seen.append(more or set())
+        if answers[0] is not None and answers[0] == answers[1]:
+            if assumed is not None:
+                assumed.update(*seen)
+            return answers[0]
     if "__GNUC__" in text:  # its value is not decided (4 under clang, 12 under GCC), but both are at least 4
         text = _GNUC_AT_LEAST.sub(lambda m: "1" if int(m.group(2)) + (m.group(1) == ">") <= 4 else m.group(0), text)
 
@@ -305,7 +328,7 @@ def evaluate(text: str, macros: Mapping[str, object] | None = None, *, cplusplus
         if name in PLATFORM_DEFINED:
             v = PLATFORM_DEFINED[name]
             return DEFINED if v is None else v
-        if name in PLATFORM_UNDEFINED:
+        if name in PLATFORM_UNDEFINED or (name.startswith("__") and _PLATFORM_UNDEFINED_PATTERN.fullmatch(name)):
             return None
         if assumed is not None and assumable(name):
             assumed.add(name)
@@ -314,6 +337,30 @@ def evaluate(text: str, macros: Mapping[str, object] | None = None, *, cplusplus
 
     v = _Expr(text, lookup).value()
     return None if v is None else v != 0
+
+
+_COMPILERS: tuple[dict[str, object], ...] = (
+    {"__clang__": None, "__GNUC__": 12, "__GNUC_MINOR__": 2, "__GNUC_PATCHLEVEL__": 0},
+    {"__clang__": 1, "__GNUC__": 4, "__GNUC_MINOR__": 2, "__GNUC_PATCHLEVEL__": 1})
+
+
+class _Layered(Mapping):
+    """One compiler's identification macros over the file's macros."""
+
+    def __init__(self, top: dict[str, object], base: Mapping[str, object]) -> None:
+        self.top, self.base = top, base
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.top or name in self.base
+
+    def __getitem__(self, name: str) -> object:
+        return self.top[name] if name in self.top else self.base[name]
+
+    def __iter__(self):
+        return iter({*self.top, *self.base})
+
+    def __len__(self) -> int:
+        return len({*self.top, *self.base})
 
 
 _GNUC_AT_LEAST = re.compile(r"\b__GNUC__\s*(>=|>)\s*(\d+)\b")

@@ -114,6 +114,9 @@ _RETURN_MACRO = LinePattern(rb"([ \t]*(?:static[ \t]+|extern[ \t]+)?)([A-Z][A-Z0
 _CLASS_MACRO = re.compile(rb"class(?<!\wclass)[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]\w*\s*[:{])")
 # ``SYSCALL_DEFINE3(open, ...) {``: a definition macro that names its function first
 _DEFINE_MACRO = LinePattern(rb"([A-Z][A-Z0-9_]*DEFINE[A-Z0-9_]*)\([ \t]*(\w+)[ \t]*(,|\))")
+# ``PNG_FUNCTION(void, PNGAPI png_error, (png_const_structrp p, const char *m), PNG_NORETURN) {``: a definition
+# written through a macro that takes the return type, the name and the parenthesized parameters as arguments
+_FUNCTION_MACRO = LinePattern(rb"[A-Z][A-Z0-9_]*\(")
 # ``static DEFINE_SPINLOCK(lock);``, ``DECLARE_BITMAP(bits, 64);``: a variable declared by a macro
 _DECLARE_MACRO = LinePattern(rb"[ \t]*(?:static[ \t]+)?(?:_*[A-Z][A-Z0-9_]*_)?(?:DECLARE|DEFINE|LIST_HEAD)[A-Z0-9_]*\(")
 # ``static DEVICE_ATTR(name, 0644, show, store);``, ``static SIMPLE_DEV_PM_OPS(pm, s, r);``: any upper-case
@@ -132,7 +135,8 @@ _LOOP_MACRO = LinePattern(rb"[ \t]+\w*(?:for_each|foreach)\w*\(")
 _BLOCK_MACRO = LinePattern(rb"[ \t]+(?!(?:if|while|for|switch|return|sizeof|do|else)\b)[a-z_]\w*\((?=[^\n]*\)[ \t]+\{[ \t]*\r?$)")
 # ``module_platform_driver(drv)`` / ``core_param(x, y, int, 0644);`` at column 0: a macro used as a top-level
 # statement (no C declaration starts with a call)
-_TOP_CALL = LinePattern(rb"(?:[a-z_]\w*|[A-Z][A-Z0-9_]*(?=\(\s*\"))\(")  # SEC("tc"): upper case too
+# (upper case too: SEC("tc"), libevent's IMPL_CTYPE_FN(ISALPHA) lines that each expand to a definition)
+_TOP_CALL = LinePattern(rb"[A-Za-z_]\w*\(")
 # ``min_t(unsigned int, a, b)``: a type of several words as a macro argument, read as one name
 _WORDS_TYPE_ARGUMENT = re.compile(rb"(?<=[(,])([ \t]*)(unsigned|signed|long)[ \t]+(?=(?:long|int|short|char)[ \t]*[,)])")
 # what every match of the pattern above holds, without the look-behind that makes ``re`` try it at every byte
@@ -145,6 +149,14 @@ _AFTER_DECLARATOR = re.compile(rb"(?<=\])([ \t]+[A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\
 _AFTER_DECLARATOR_HINT = re.compile(rb"\][ \t]+[A-Z][A-Z0-9_]{2,}")  # in every match of the pattern above
 # ``container_of(p, struct page, lru)``: a type as a macro argument
 _TYPE_ARGUMENT = re.compile(rb"([(,]\s*)(struct|union)([ \t]+\w+[ \t]*)(?=[,)])")
+
+
+# ``int\n#if defined(__GNUC__) && __GNUC__ == 11\n__attribute__((noinline))\n#endif\nevent_assign(...)``: a chain whose
+# branches hold only attributes, between a declaration's type and its name; the grammar cannot read a directive
+# there, and an attribute names nothing: the whole chain becomes spaces
+_ATTRIBUTE_CHAIN = re.compile(
+    rb"^[ \t]*#[ \t]*if[^\n]*\n(?:[ \t]*(?:__attribute__[ \t]*\(\((?:[^()\n]|\([^()\n]*\))*\)\)|__declspec\([^()\n]*\)|"
+    rb"[A-Z][A-Z0-9_]{2,})[ \t]*\n|[ \t]*#[ \t]*(?:else|elif[^\n]*)\n)+[ \t]*#[ \t]*endif[^\n]*$", re.MULTILINE)
 
 
 def _spaces(m: re.Match, group: int = 0) -> bytes:
@@ -166,6 +178,8 @@ def _macro_forms(source: bytes) -> bytes:
     >>> _macro_forms(b"SYSCALL_DEFINE1(close, unsigned int, fd)\n{\n\treturn 0;\n}\n")[:26]
     b'long            close( uns'
     """
+    if b"__attribute__" in source or b"__declspec" in source:
+        source = _ATTRIBUTE_CHAIN.sub(_blank_chain, source)
     if b"__" in source or b"notrace" in source or b"asmlinkage" in source or b"noin" in source:
         source = _ATTRIBUTE_SCAN.sub(_blank_attribute, source)
     source = _TOP_STATEMENTS.sub(lambda m: b" " * len(m.group(0)), source)
@@ -174,6 +188,8 @@ def _macro_forms(source: bytes) -> bytes:
         source = _CLASS_MACRO.sub(lambda m: _spaces(m, 1), source)
     if b"DEFINE" in source:
         source = _DEFINE_MACRO.sub(_define_as_function, source)
+    if b"(" in source:
+        source = _statement_macros(source, _FUNCTION_MACRO, _macro_as_function)
     if b"DECLARE" in source or b"DEFINE" in source or b"LIST_HEAD" in source:
         source = _statement_macros(source, _DECLARE_MACRO, _blank_declaration)
     source = _statement_macros(source, _TOP_MACRO, _blank_declaration)
@@ -194,6 +210,15 @@ def _macro_forms(source: bytes) -> bytes:
     if b"struct" in source or b"union" in source:
         source = _TYPE_ARGUMENT.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3), source)
     return source
+
+
+def _blank_chain(m: re.Match) -> bytes:
+    """An attribute-only ``#if`` chain as spaces, its newlines kept, unless it is a whole line's ``#define``'s
+    continuation or stands where no declaration continues after it (the next line must name something)."""
+    rest = m.string[m.end():m.end() + 200].lstrip(b"\r\n")
+    if not re.match(rb"[ \t]*\**[ \t]*[A-Za-z_]\w*[ \t]*\(", rest):
+        return m.group(0)
+    return bytes(b if b in (10, 13) else 32 for b in m.group(0))
 
 
 def c_statement_macros(source: bytes) -> bytes:
@@ -270,9 +295,17 @@ def _blank_top_call(buf: bytearray, start: int, end: int) -> None:
         nxt = buf[k + 1:buf.find(b"\n", k + 1) if buf.find(b"\n", k + 1) >= 0 else len(buf)]
         if nxt.lstrip().startswith(b"{") or (nxt[:1] in (b" ", b"\t") and nxt.strip()):
             return
+        # an upper-case macro without `;` is a return type (`YAML_DECLARE(int)` / `yaml_parser_initialize(...)`)
+        # unless a blank line, a directive or another such macro line follows (IMPL_CTYPE_FN(ISALPHA) lines)
+        if chr(buf[start]).isupper() and nxt.strip() and not nxt.lstrip().startswith(b"#") \
+                and not _UPPER_CALL_LINE.match(bytes(nxt)):
+            return
     if not _after_statement(buf, start):  # struct page *\nalloc_page(gfp_t gfp);: a declaration's second line
         return
     _blank(buf, start, k)
+
+
+_UPPER_CALL_LINE = re.compile(rb"[A-Z][A-Z0-9_]*\([^\n]*\)[ \t]*\r?$")
 
 
 def _after_statement(buf: bytearray, start: int) -> bool:
@@ -328,6 +361,55 @@ def _loop_statement(buf: bytearray, start: int, end: int) -> None:
             k += 1
         opened = buf.index(b"(", k)
         buf[k:opened] = b"if" + b" " * (opened - k - 2)
+
+
+def _top_args(buf: bytearray, open_: int, close: int) -> list[tuple[int, int]]:
+    """The (start, end) spans of the top-level arguments between the parentheses at ``open_`` and ``close``."""
+    out, depth, a = [], 0, open_ + 1
+    for j in range(open_ + 1, close):
+        ch = buf[j]
+        if ch in b"([{":
+            depth += 1
+        elif ch in b")]}":
+            depth -= 1
+        elif ch == 44 and depth == 0:  # ,
+            out.append((a, j))
+            a = j + 1
+    out.append((a, close))
+    return out
+
+
+def _macro_as_function(buf: bytearray, start: int, end: int) -> None:
+    """``MACRO(type, NAME_ATTR name, (params), attrs)`` at column 0 followed by a body -> ``type name (params)``:
+    the argument before the first parenthesized one names the function, the arguments before it are its type;
+    the macro's name, the commas, upper-case words beside the name (``PNGAPI``) and the arguments after the
+    parameters become spaces (newlines kept). Left alone without a body or without such arguments."""
+    k = end + 1
+    while k < len(buf) and buf[k] in b" \t\r\n":
+        k += 1
+    if k >= len(buf) or buf[k] != 123:  # {
+        return
+    open_ = buf.index(b"(", start)
+    args = _top_args(buf, open_, end)
+    for i in range(1, len(args) - 1):
+        params = bytes(buf[args[i + 1][0]:args[i + 1][1]]).strip()
+        words = re.findall(rb"[A-Za-z_]\w*|\S", bytes(buf[args[i][0]:args[i][1]]))
+        if params.startswith(b"(") and params.endswith(b")") and words and re.fullmatch(rb"[A-Za-z_]\w*", words[-1]) \
+                and all(w.isupper() or w == b"*" for w in words[:-1]) and not words[-1].isupper():
+            break
+    else:
+        return
+    name_end = args[i][1]
+    while buf[name_end - 1] in b" \t\r\n":
+        name_end -= 1
+    name_start = name_end
+    while name_start > args[i][0] and (chr(buf[name_start - 1]).isalnum() or buf[name_start - 1] == 95):
+        name_start -= 1
+    keep = [(args[j][0], args[j][1]) for j in range(i)] + [(name_start, name_end), args[i + 1]]
+    kept = bytearray(buf)
+    _blank(buf, start, end + 1)
+    for a, b in keep:
+        buf[a:b] = kept[a:b]
 
 
 def _define_as_function(m: re.Match) -> bytes:

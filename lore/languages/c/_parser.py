@@ -34,13 +34,34 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
         ex.language = ex.pf.language = "c"
         return ex.run()
     source = c_statement_macros(source)
-    pf = CExtractor(path, source, module).run()
+    first = CExtractor(path, source, module)
+    try:
+        first.tree = _ts.parse("c", source)
+    except Exception:  # the extractor reports what the grammar cannot take (one syntax error), as before
+        return first.run()
+    pf = first.run()
     if pf.syntax_errors and b"#" in source:  # a build reads one branch of each #if: the parse may need that too
         flat = flatten_conditionals(source)
         if flat != source:
             flat_tree = _ts.parse("c", flat)
-            if _ts.count_errors(flat_tree) < pf.syntax_errors:
+            errors = _ts.count_errors(flat_tree)
+            # a reading without errors first; else the one that finds more definitions (zlib's inflate.c keeps its
+            # 700-line inflate() only with one branch of each #if inside it, at more error nodes), then fewer errors
+            mine, theirs = _definitions(first.tree.root_node), _definitions(flat_tree.root_node)
+            if errors == 0 or (theirs, -errors) > (mine, -pf.syntax_errors):
                 retry = CExtractor(path, flat, module)
                 retry.tree = flat_tree  # parsed once: the error count above and the extraction read the same tree
                 pf = retry.run()
     return pf
+
+
+def _definitions(node: _ts.Node, depth: int = 0) -> int:
+    """Function definitions at the top of a tree, in its preprocessor blocks and error nodes included."""
+    n = 0
+    for child in node.children:
+        if child.type == "function_definition":
+            n += 1
+        elif depth < 8 and (child.type.startswith("preproc_") or child.type in ("ERROR", "linkage_specification",
+                                                                                 "declaration_list")):
+            n += _definitions(child, depth + 1)
+    return n

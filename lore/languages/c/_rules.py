@@ -24,6 +24,7 @@ from .._rules import (
 from ._build import _exported, _not_built, _skipped
 from ._compdb import read_project as _read_compdb
 from ._includes import _C_SOURCE_EXTS, _c_sources, _include_suffix, _on_search_path, _shadowed
+from ._libc import libc_declares, libc_named
 from ._overloads import (
     _best_by_arguments,
     _is_const,
@@ -218,6 +219,15 @@ class CRules(CachedRules):
         defs, hdr, decls = _globals(world, name)
         if not (defs or hdr or decls):
             return None
+        if self._libc_declares(world, ctx, name):
+            # the C library's function: a project prototype restates it, another file's definition is another
+            # program's (a freestanding copy) or platform's, a header out of reach another program's (zlib's
+            # C++ zstream.h `read`); a macro or inline definition in reach still counts
+            seen = self.include_set(world, ctx)
+            defs, decls = [], []
+            hdr = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen and not _not_built(world, h, ctx)]
+            if not hdr:
+                return None
         if any(_not_built(world, s, ctx) for s in (*defs, *hdr)):  # #ifdef _WIN32, src/win/: the default build's
             built_defs = [d for d in defs if not _not_built(world, d, ctx)]
             built_hdr = [h for h in hdr if not _not_built(world, h, ctx)]
@@ -245,7 +255,7 @@ class CRules(CachedRules):
                 hdr = visible
             elif defs or len(hdr) > 1:  # another program's header, another configuration's: not this file's
                 hdr = []
-        macros = [h for h in hdr if _is_macro(world, h)]
+        macros = self._latest_macros(world, [h for h in hdr if _is_macro(world, h)])
         cands = macros or hdr + defs  # a function-like macro in sight is what the preprocessor calls
         if not cands:
             return (("sym", decls[0]), "import") if decls else None
@@ -260,6 +270,25 @@ class CRules(CachedRules):
         if len(cands) == 1:
             return ("sym", cands[0]), res
         return ("any", tuple(sorted((("sym", c) for c in cands), key=repr))), res
+
+    def _libc_declares(self, world, ctx, name: str) -> bool:
+        """Whether a standard header the file reads (itself or through its headers) declares ``name``."""
+        return libc_named(name) and libc_declares(world, self, ctx, self.include_closure(world, ctx), name)
+
+    def _latest_macros(self, world, macros: list[int]) -> list[int]:
+        """Of a macro defined in several headers, the definitions of the headers that include the others: a header
+        includes first and defines after, so its definition replaces theirs (libuv's ``uv-common.h`` restates
+        ``UV__ERR`` after including ``uv.h``, whose ``uv/errno.h`` defines it)."""
+        files = {world.syms[m].file_id for m in macros}
+        if len(files) < 2:
+            return macros
+        reach = {}
+        for fid in files:
+            c = world.ctx(fid)
+            reach[fid] = self.include_set(world, c) if c is not None else frozenset()
+        later = [m for m in macros if not any(world.files[world.syms[m].file_id].module_id in reach[f]
+                                              for f in files if f != world.syms[m].file_id)]
+        return later or macros
 
     def include_set(self, world, ctx) -> frozenset[int]:
         """The module ids of :meth:`include_closure`, as a set."""

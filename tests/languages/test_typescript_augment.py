@@ -46,3 +46,32 @@ def test_an_intersection_without_a_single_object_part_is_not_made_an_interface(t
     got = edges(tmp_path, {"src/lib.ts": LIB, "src/use.ts": use}, "src.use.f")
     assert got["r.json"] == {("js.global.Request.json", "builtin")}
     assert got["s.get"] == {("src.lib.Store.get", "annotated_type")}
+
+
+GLOBAL = ("export class User {\n  name() { return 'n'; }\n}\n"
+          "declare global {\n  interface Request {\n    user(): User;\n  }\n}\n"
+          "export function inLib(req: Request) {\n  req.user();\n  req.json();\n}\n")
+
+
+def test_a_member_a_declare_global_block_adds_to_a_runtime_type_binds_there(tmp_path):
+    use = ("export function f(req: Request) {\n  req.user().name();\n  req.json();\n}\n"
+           "export function k() {\n  const r = new Request('u');\n  r.clone();\n}\n")
+    other = "class Request {\n  own() { return 1; }\n}\nexport function g(req: Request) {\n  req.own();\n  req.user();\n}\n"
+    got = edges(tmp_path, {"src/lib.ts": GLOBAL, "src/use.ts": use, "src/other.ts": other,
+                           "src/plain.js": "export function h() {\n  new Request('x');\n}\n"}, "src.use.f")
+    assert got["req.user"] == {("src.lib.Request.user", "annotated_type")}
+    assert {q for q, _r in got["req.user().name"]} == {"src.lib.User.name"}
+    # the runtime's own members stay the runtime's
+    assert got["req.json"] == {("js.global.Request.json", "builtin")}
+    # a construction is the runtime's constructor, never the interface
+    got = edges(tmp_path, {}, "src.use.k")
+    assert got["Request"] == {("js.global.Request", "builtin")}
+    assert got["r.clone"] == {("js.global.Request.clone", "builtin")}
+    # a file's own Request wins; JavaScript reads no augmentation
+    got = edges(tmp_path, {}, "src.other.g")
+    assert got["req.own"] == {("src.other.Request.own", "annotated_type")}
+    assert got["req.user"] == {(None, "unresolved")}
+    assert edges(tmp_path, {}, "src.plain.h")["Request"] == {("js.global.Request", "builtin")}
+    # in the declaring file, the runtime's members are still found through the augmentation
+    got = edges(tmp_path, {}, "src.lib.inLib")
+    assert got["req.json"] == {("js.global.Request.json", "builtin")}

@@ -39,6 +39,9 @@ def intersected_shape(node: _ts.Node) -> _ts.Node | None:
 class ShapeMixin(_Base):
     """Object types written in place, for :class:`~lore.languages.typescript._parser.TsExtractor`."""
 
+    if TYPE_CHECKING:
+        def _alias_bases(self, local: int, value: _ts.Node | None) -> None: ...
+
     def on_shape(self, node: _ts.Node, owner: int) -> int | None:
         both = node.parent if node.parent is not None and node.parent.type == "intersection_type" else None
         holder = (both or node).parent

@@ -50,8 +50,13 @@ INDEX_FORMAT = 12  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #    out-of-line template members; TS casts, intersections, in-place parameter shapes; Python import fallbacks,
 #    ContextVar/Future/Task, unpacking loops, Generic[T] parameters
 # 11: Python: narrowing by elimination (the else of isinstance(x, A), the branch of not isinstance: no A; "!A");
-#     a parameter annotated `type` and isinstance(x, type) hold the classes their values give, not `type`
+#     a parameter annotated `type` and isinstance(x, type) hold the classes their values give, not `type`;
+#     TS: the object part of a parameter's intersection is an interface (`req: Request & { store: S }`), and a
+#     `declare global { interface Request {...} }` adds its members to the runtime's Request
 # 12: Python: the else of isinstance(x, type) holds no class (unknown when only classes were known)
+#     (both this session's): also C: standard-library names, PNG_FUNCTION, decided compiler conditions, later
+#     macro redefinitions; C++: block scopes, value-category overloads, smart-pointer get(), pairs, iterators;
+#     TS: methods returning wrapped `this`, one-line destructured shapes, typed returns, ternaries
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

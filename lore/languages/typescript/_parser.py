@@ -30,10 +30,11 @@ from ...parsers.records import (
     Binding,
     ParsedFile,
 )
-from ..javascript._nodes import FUNCTION_VALUES
+from ..javascript._nodes import FUNCTION_VALUES, JS_GLOBALS
 from ..javascript._parser import JSX_QUERY, JsExtractor
 from ..javascript._returns import RETURN
 from ._aliases import PRIMITIVES, AliasMixin
+from ._augment import AugmentMixin
 from ._callbacks import CallbackMixin
 from ._casts import CastMixin
 from ._shapes import ShapeMixin
@@ -85,7 +86,7 @@ UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
 
-class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor):
+class TsExtractor(AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor):
     language = "typescript"
     grammar = GRAMMAR
     query_files: tuple[Path, ...] = (TS_QUERY,)
@@ -369,7 +370,10 @@ class TsExtractor(ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor)
             merged = self.named.get((owner, self.text(node.child_by_field_name("name"))))
             if merged is not None and self.pf.symbols[merged].kind == "class":
                 return self._merge_interface(node, merged)
-            return self._class(node, owner, "interface")
+            local = self._class(node, owner, "interface")
+            if local is not None:
+                self.augment(node, local, JS_GLOBALS)  # declare global { interface Request {...} }
+            return local
         if node.type == "method_signature" and self.pf.symbols[owner].kind == "class" \
                 and (owner, self.text(node.child_by_field_name("name"))) in self.named:
             return None  # a merged interface's declaration of a method the class defines: the class's stands

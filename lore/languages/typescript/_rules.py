@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from ..javascript._rules import JavaScriptRules
+from ._augment import augmentation
 
 
 class TypeScriptRules(JavaScriptRules):
     language = "typescript"
+
+    def package_member(self, world, ctx, scope: int, name: str):
+        """A runtime name the project augments (``declare global { interface Request {...} }``): that interface."""
+        return augmentation(world, ctx, scope, self, name)
 
 
 class TsxRules(TypeScriptRules):

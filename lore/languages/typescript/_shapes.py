@@ -27,11 +27,25 @@ SHAPE_MARK = "$"
 PARAMS = ("required_parameter", "optional_parameter")
 
 
+def intersected_shape(node: _ts.Node) -> _ts.Node | None:
+    """The one object part of a parameter's intersection whose other parts are named types
+    (``Request & { store: Store }``, ``Ctx & { user: User }``), else ``None``."""
+    parts = node.named_children
+    shapes = [p for p in parts if p.type == "object_type"]
+    named = [p for p in parts if p.type in ("type_identifier", "nested_type_identifier", "generic_type")]
+    return shapes[0] if len(shapes) == 1 and len(named) == len(parts) - 1 else None
+
+
 class ShapeMixin(_Base):
     """Object types written in place, for :class:`~lore.languages.typescript._parser.TsExtractor`."""
 
+    if TYPE_CHECKING:
+        def _alias_bases(self, local: int, value: _ts.Node | None) -> None: ...
+
     def on_shape(self, node: _ts.Node, owner: int) -> int | None:
-        holder = node.parent.parent if node.parent is not None else None
+        both = node.parent if node.parent is not None and node.parent.type == "intersection_type" else None
+        holder = (both or node).parent
+        holder = holder.parent if holder is not None else None
         if holder is None or not node.named_child_count:
             return None
         if holder.type in PARAMS:
@@ -43,7 +57,11 @@ class ShapeMixin(_Base):
             first = node.named_children[0]
             sym = self.pf.symbols[local]
             sym.start_line, sym.start_col = first.start_point[0] + 1, first.start_point[1]
+            if both is not None:  # Request & { store: Store }: the named parts' members after its own
+                self._alias_bases(local, both)
             return local
+        if both is not None:
+            return None
         name = self.text(holder.child_by_field_name("name")).lstrip("#").strip("'\"")
         if not name or not name.replace("$", "_").isidentifier():
             return None
@@ -56,6 +74,8 @@ class ShapeMixin(_Base):
         pat = param.child_by_field_name("pattern")
         typ = param.child_by_field_name("type")
         shape = typ.named_children[0] if typ is not None and typ.named_child_count else None
+        if shape is not None and shape.type == "intersection_type":
+            shape = intersected_shape(shape)
         if pat is None or pat.type not in ("identifier", "object_pattern") or shape is None \
                 or shape.type != "object_type" or not shape.named_child_count:
             return ""
@@ -81,7 +101,8 @@ class ShapeMixin(_Base):
                 named[name[: -len(SHAPE_MARK)]] = name
         if named:
             sym = self.pf.symbols[local]
-            sym.params = [(p, named.get(p, a) if not a else a) for p, a in sym.params]
+            # an intersection's parameter had its named part (``Request``): the interface holds that part's members too
+            sym.params = [(p, named.get(p, a)) for p, a in sym.params]
 
     def _one_line_shape(self, fn_local: int, param: _ts.Node, pattern: _ts.Node) -> None:
         """``({ app, path: p }: { app: App; path: string })`` written on the function's first line (no

@@ -37,3 +37,6 @@
 ; and a parameter's, when its members start below the function's first line (lore.languages.typescript._shapes)
 (required_parameter type: (type_annotation (object_type) @shape))
 (optional_parameter type: (type_annotation (object_type) @shape))
+; the object part of a parameter's intersection (``req: Request & { store: Store }``): its members, the named parts' after
+(required_parameter type: (type_annotation (intersection_type (object_type) @shape)))
+(optional_parameter type: (type_annotation (intersection_type (object_type) @shape)))

@@ -1,0 +1,79 @@
+"""Interfaces a project adds to the runtime's: ``declare global { interface Request { user(): User } }``
+gives every ``Request`` of the program the member ``user`` (TypeScript merges the declarations).
+
+The parser marks such an interface with :data:`GLOBAL` and gives it the runtime's class as its base, spelled
+:data:`RUNTIME_MARK` + name (its own name would find itself); the rules read a type named ``Request`` that no
+scope of the file binds as the project's augmentation when there is one, so ``req.user()`` binds the member
+the project declares, ``req.json()`` still the runtime's. A construction (``new Request(u)``) and a member
+read on the name (``Request.json``) are the runtime's value's, never the interface's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...parsers import _ts
+from .._rules import record_of, world_cache
+
+if TYPE_CHECKING:
+    from ..javascript._parser import JsExtractor as _Base
+else:
+    _Base = object
+
+GLOBAL = "<global>"  # the decorator mark of an interface declared in ``declare global { }``
+RUNTIME_MARK = "globalThis$"  # a base spelled so is the runtime's class of that name
+
+
+def in_declare_global(node: _ts.Node) -> bool:
+    """Whether a declaration stands directly in a ``declare global { ... }`` block."""
+    block = node.parent
+    if block is not None and block.type == "export_statement":
+        block = block.parent
+    amb = block.parent if block is not None and block.type == "statement_block" else None
+    return amb is not None and amb.type == "ambient_declaration" and \
+        any(c.type == "global" or _ts.text(c) == "global" for c in amb.children if not c.is_named)
+
+
+class AugmentMixin(_Base):
+    """Marks the runtime interfaces a ``declare global`` block augments (see the module's docstring)."""
+
+    def augment(self, node: _ts.Node, local: int, runtime_names) -> None:
+        name = self.pf.symbols[local].name
+        if name in runtime_names and in_declare_global(node):
+            self.pf.symbols[local].decorators.append(GLOBAL)
+            self.add_relation(local, RUNTIME_MARK + name, "extends", node)
+
+
+def augmentation(world, ctx, scope: int, rules, name: str):
+    """``(value, resolution)`` for the type ``name`` seen from ``scope`` of file ``ctx``, which binds no such name: the
+    project's ``declare global`` interface of that name (the lowest id when there are several), or ``None``
+    (the runtime's, as before) also when that scope uses the name as a value: the lookup does not say whether
+    it reads a type or a value, and ``new Request(u)`` must stay the runtime's constructor."""
+    if name.startswith(RUNTIME_MARK):
+        return ("ext", f"{rules.builtin_prefix}.{name[len(RUNTIME_MARK):]}"), "builtin"
+    if name not in rules.builtin_functions:
+        return None
+    found = world_cache(world, ("ts-augmented", name), lambda: _augmenting(world, name))
+    if found is None or name in _values(world, ctx).get(scope, ()):
+        return None
+    return ("sym", found), "import"
+
+
+def _augmenting(world, name: str) -> int | None:
+    for sid in sorted(world.by_name.get(name, ())):
+        if world.syms[sid].kind == "interface":
+            _c, rec = record_of(world, sid)
+            if rec is not None and GLOBAL in rec.decorators:
+                return sid
+    return None
+
+
+def _values(world, ctx) -> dict[int, set[str]]:
+    """Per scope of file ``ctx``: the names it calls, constructs or reads a member of (``new Request()``,
+    ``Request.json()``)."""
+    def build() -> dict[int, set[str]]:
+        out: dict[int, set[str]] = {}
+        for call in ctx.pf.calls:
+            out.setdefault(call.caller, set()).add(call.callee.split(".", 1)[0])
+        return out
+    return world_cache(world, ("ts-values", ctx.frow.id), build)

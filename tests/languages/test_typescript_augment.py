@@ -1,0 +1,77 @@
+"""TypeScript types a project adds to the runtime's or a package's: the object part of a parameter's
+intersection (``req: Request & { store: Store }``), one small program each, with what must stay
+outside or unbound beside it.
+
+Rules: docs/languages/typescript.md (round 9).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "index"))
+
+from test_ts_js_rules import edges  # noqa: E402
+
+LIB = ("export class Store {\n  get(k: string) { return k; }\n}\n"
+       "export class Client {\n  query(q: string) { return q; }\n}\n")
+
+
+def test_the_object_part_of_a_parameters_intersection_holds_its_members(tmp_path):
+    use = ("import { Store, Client } from './lib';\n"
+           "export function f(\n  r: Request & {\n    store: Store;\n    up(): Client;\n  },\n"
+           "  c: Client & {\n    extra: Store;\n  },\n) {\n"
+           "  r.store.get('a');\n  r.up().query('q');\n  r.json();\n  c.query('q');\n  c.extra.get('b');\n}\n"
+           "export function g<T>(\n  x: T & {\n    store: Store;\n  },\n) {\n  x.store.get('d');\n  x.other();\n}\n")
+    got = edges(tmp_path, {"src/lib.ts": LIB, "src/use.ts": use}, "src.use.f")
+    # the members the project's part declares bind there, never invented on the runtime's Request
+    assert got["r.store.get"] == {("src.lib.Store.get", "annotated_type")}
+    assert {q for q, _r in got["r.up"]} == {"src.use.f.r$.up"}
+    assert {q for q, _r in got["r.up().query"]} == {"src.lib.Client.query"}
+    # the runtime's own members stay the runtime's; a project class's part keeps its members
+    assert got["r.json"] == {("js.global.Request.json", "builtin")}
+    assert got["c.query"] == {("src.lib.Client.query", "annotated_type")}
+    assert {q for q, _r in got["c.extra.get"]} == {"src.lib.Store.get"}
+    got = edges(tmp_path, {}, "src.use.g")
+    assert {q for q, _r in got["x.store.get"]} == {"src.lib.Store.get"}
+    # a type parameter's part gives no members: a member nobody declares stays unbound
+    assert got["x.other"] == {(None, "unresolved")}
+
+
+def test_an_intersection_without_a_single_object_part_is_not_made_an_interface(tmp_path):
+    use = ("import { Store } from './lib';\n"
+           "export function f(\n  r: Request & {\n    store: Store;\n  } & {\n    more: Store;\n  },\n"
+           "  s: Request & Store,\n) {\n  r.json();\n  s.get('a');\n}\n")
+    got = edges(tmp_path, {"src/lib.ts": LIB, "src/use.ts": use}, "src.use.f")
+    assert got["r.json"] == {("js.global.Request.json", "builtin")}
+    assert got["s.get"] == {("src.lib.Store.get", "annotated_type")}
+
+
+GLOBAL = ("export class User {\n  name() { return 'n'; }\n}\n"
+          "declare global {\n  interface Request {\n    user(): User;\n  }\n}\n"
+          "export function inLib(req: Request) {\n  req.user();\n  req.json();\n}\n")
+
+
+def test_a_member_a_declare_global_block_adds_to_a_runtime_type_binds_there(tmp_path):
+    use = ("export function f(req: Request) {\n  req.user().name();\n  req.json();\n}\n"
+           "export function k() {\n  const r = new Request('u');\n  r.clone();\n}\n")
+    other = "class Request {\n  own() { return 1; }\n}\nexport function g(req: Request) {\n  req.own();\n  req.user();\n}\n"
+    got = edges(tmp_path, {"src/lib.ts": GLOBAL, "src/use.ts": use, "src/other.ts": other,
+                           "src/plain.js": "export function h() {\n  new Request('x');\n}\n"}, "src.use.f")
+    assert got["req.user"] == {("src.lib.Request.user", "annotated_type")}
+    assert {q for q, _r in got["req.user().name"]} == {"src.lib.User.name"}
+    # the runtime's own members stay the runtime's
+    assert got["req.json"] == {("js.global.Request.json", "builtin")}
+    # a construction is the runtime's constructor, never the interface
+    got = edges(tmp_path, {}, "src.use.k")
+    assert got["Request"] == {("js.global.Request", "builtin")}
+    assert got["r.clone"] == {("js.global.Request.clone", "builtin")}
+    # a file's own Request wins; JavaScript reads no augmentation
+    got = edges(tmp_path, {}, "src.other.g")
+    assert got["req.own"] == {("src.other.Request.own", "annotated_type")}
+    assert got["req.user"] == {(None, "unresolved")}
+    assert edges(tmp_path, {}, "src.plain.h")["Request"] == {("js.global.Request", "builtin")}
+    # in the declaring file, the runtime's members are still found through the augmentation
+    got = edges(tmp_path, {}, "src.lib.inLib")
+    assert got["req.json"] == {("js.global.Request.json", "builtin")}

@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from ._record_cols import unpack_ids, unpack_names
 from .schema import STRENGTHS, strength
 
 
@@ -175,11 +176,13 @@ def names_of_files(conn: sqlite3.Connection, file_ids: list[int]) -> set[str]:
 def record_blob(conn: sqlite3.Connection, file_id: int) -> tuple[bytes, bytes] | None:
     """(compressed pickled ParsedFile, int64 symbol ids) of one file."""
     row = conn.execute("SELECT data, local_ids FROM file_records WHERE file_id = ?", (file_id,)).fetchone()
-    return (row[0], row[1]) if row else None
+    return (row[0], unpack_ids(row[1])) if row else None
 
 
 def ref_names(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
-    yield from conn.execute("SELECT file_id, ref_names FROM file_records")
+    """(file id, every name its edges mention, space-separated) of every file."""
+    for fid, data in conn.execute("SELECT file_id, ref_names FROM file_records"):
+        yield fid, unpack_names(data)
 
 
 def symbol_by_id(conn: sqlite3.Connection, sid: int) -> tuple | None:

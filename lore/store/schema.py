@@ -13,11 +13,13 @@ heuristics, and ``1/k`` for each of ``k`` ambiguous candidates.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 6  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
+SCHEMA_VERSION = 7  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
 # 4: history_runs (co-change counts mined from git, lore.store.history); 5: files_fts.content (a file's whole text) and
 # symbols_fts.rest (a body past its first 2,000 characters, nested definitions left out; issue 37: search reads everything)
 # 6: symbols_fts and files_fts contentless, their text stored once, compressed, in <table>_text (issue 33: the index
 # held every body and every file's source twice)
+# 7: symbols_fts_text holds one compressed row per file (all its symbols' search text), file_records keeps its symbol
+# ids as runs and its names compressed (issue 33: the kernel's index on disk)
 DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
@@ -151,8 +153,8 @@ CREATE TABLE IF NOT EXISTS files (
 CREATE TABLE IF NOT EXISTS file_records (
     file_id   INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
     data      BLOB NOT NULL,
-    local_ids BLOB NOT NULL DEFAULT x'',  -- int64 symbol id of each record symbol, in record order
-    ref_names TEXT NOT NULL DEFAULT ''  -- every name the file's edges mention (finds dependents on refresh)
+    local_ids BLOB NOT NULL DEFAULT x'',  -- the symbol id of each record symbol, in record order, as int64 (start, count) runs
+    ref_names BLOB NOT NULL DEFAULT x''  -- zlib of every name the file's edges mention (finds dependents on refresh)
 );
 
 CREATE TABLE IF NOT EXISTS symbols (
@@ -239,15 +241,15 @@ CREATE TABLE IF NOT EXISTS history_runs (
 
 -- BM25 over symbols; rowid = symbols.id; text is pre-tokenized (camelCase / snake_case split); body: the first
 -- 2,000 characters of the source, rest: the rest of the row's own text (nested definitions are their own rows).
--- Both search tables are contentless: the text of a row is kept once, compressed, in <table>_text
--- (lore.store._fts_text), read back to delete the row and by the few readers of the text
+-- Both search tables are contentless: the text of a row is kept once, compressed, in <table>_text, one row per
+-- file (lore.store._fts_text), read back to delete the rows and by the few readers of the text
 CREATE VIRTUAL TABLE IF NOT EXISTS symbols_fts USING fts5(
     name, qualified_name, signature, docstring, path, body, rest,
     content = '', tokenize = "unicode61 remove_diacritics 2"
 );
 CREATE TABLE IF NOT EXISTS symbols_fts_text (
-    id   INTEGER PRIMARY KEY,              -- symbols.id
-    data BLOB NOT NULL                     -- zlib(marshal(the row's columns))
+    file_id INTEGER PRIMARY KEY,           -- files.id
+    data    BLOB NOT NULL                  -- zlib(marshal([(symbols.id, *the row's columns), ...])), by symbol id
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
     path, exports, imports, content,

@@ -112,7 +112,7 @@ def test_symbol_text_is_one_row_per_file_and_records_are_compact(tmp_path):
             data, ids = read.record_blob(conn, fid)
             pf = decode(data)
             syms = conn.execute("SELECT id, qualified_name FROM symbols WHERE file_id = ?", (fid,)).fetchall()
-            assert sorted(zip(array("q", ids).tolist(), (s.qualified_name for s in pf.symbols))) == sorted(syms)
+            assert sorted(zip(array("q", ids).tolist(), (s.qualified_name for s in pf.symbols), strict=True)) == sorted(syms)
             assert dict(read.ref_names(conn))[fid] == ref_names(pf)
             stored = [r[0] for r in _fts_text.file_rows(conn, "symbols_fts", [fid])]
             assert stored == sorted(i for i, _ in syms)

@@ -475,13 +475,21 @@ def module_symbols_by_file(conn: sqlite3.Connection) -> dict[int, int]:
 
 
 EDGE_TABLES = ("symbol_refs", "type_refs", "file_imports", "symbol_relationships")
+# the columns of each edge table as the API shows them (kind and resolution read as text, not their stored codes)
+EDGE_COLUMNS = {
+    "symbol_refs": "caller_id, callee_id, callee_name, line, col, kind, resolution, confidence",
+    "type_refs": "symbol_id, type_id, type_name, kind, context, line, resolution, confidence",
+    "file_imports": "file_id, symbol_id, module, name, alias, level, line, target_file_id, target_id, resolution, "
+                    "confidence",
+    "symbol_relationships": "source_id, target_id, target_name, kind, line, resolution, confidence",
+}
 
 
 def edge_rows(conn: sqlite3.Connection, table: str) -> list[dict]:
     """Every row of one edge table (one of :data:`EDGE_TABLES`) as a dict by column name, in rowid order."""
     if table not in EDGE_TABLES:
         raise ValueError(f"not an edge table: {table!r}")
-    cur = conn.execute(f"SELECT * FROM {table} ORDER BY rowid")  # the name was checked against a fixed list
+    cur = conn.execute(f"SELECT {EDGE_COLUMNS[table]} FROM {table} ORDER BY rowid")  # a fixed list of names
     cols = [d[0] for d in cur.description]
     return [dict(zip(cols, r, strict=True)) for r in cur]
 

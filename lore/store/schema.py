@@ -19,7 +19,9 @@ SCHEMA_VERSION = 7  # 2: cluster members as one blob per run; 3: call arguments 
 # 6: symbols_fts and files_fts contentless, their text stored once, compressed, in <table>_text (issue 33: the index
 # held every body and every file's source twice)
 # 7: symbols_fts_text holds one compressed row per file (all its symbols' search text), file_records keeps its symbol
-# ids as runs and its names compressed; the index symbols_name is dropped (issue 33: the kernel's index on disk)
+# ids as runs and its names compressed; the index symbols_name is dropped; the edge tables store their kind and
+# resolution as small integer codes, read back as text through virtual generated columns (issue 33: the kernel's
+# index on disk)
 DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
@@ -128,6 +130,35 @@ def strength(resolution: str) -> str:
     return "rule"
 
 
+# Edge kinds and resolutions are stored as small integer codes (an index in these tuples; 1 byte instead of a
+# word of text in each of the kernel's 7M edge rows) in the columns kind_code / res_code, and read as text
+# through the virtual generated columns kind / resolution (no storage; every query reads them as before).
+# A value not in its tuple is stored as its own text and read back unchanged, so a new kind needs no bump.
+# Append only: the position is what an index holds.
+REF_KINDS: tuple[str, ...] = ("call", "new", "decorator", "raise", "implicit")
+TYPE_KINDS: tuple[str, ...] = ("param", "return", "annotation", "field", "instantiation", "isinstance", "generic")
+REL_KINDS: tuple[str, ...] = ("contains", "extends", "implements", "overrides", "embeds")
+
+
+def _as_text(column: str, values: tuple[str, ...]) -> str:
+    """The SQL expression that reads a code column as its text (a text value stays as it is).
+
+    Examples
+    --------
+    >>> _as_text("k", ("a", "b"))
+    "CASE k WHEN 0 THEN 'a' WHEN 1 THEN 'b' ELSE k END"
+    """
+    return f"CASE {column} " + " ".join(f"WHEN {i} THEN '{v}'" for i, v in enumerate(values)) + f" ELSE {column} END"
+
+
+def _codes(values: tuple[str, ...]) -> dict[str, int]:
+    return {v: i for i, v in enumerate(values)}
+
+
+REF_KIND_CODES, TYPE_KIND_CODES, REL_KIND_CODES, RESOLUTION_CODES = map(_codes, (REF_KINDS, TYPE_KINDS, REL_KINDS,
+                                                                                   RESOLUTIONS))
+
+
 CORE_DDL = """
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
@@ -181,20 +212,24 @@ CREATE TABLE IF NOT EXISTS symbol_refs (
     callee_name TEXT NOT NULL,         -- raw callee text as written
     line        INTEGER NOT NULL,
     col         INTEGER NOT NULL DEFAULT 0,
-    kind        TEXT NOT NULL DEFAULT 'call',   -- call | new | decorator | raise | implicit
-    resolution  TEXT NOT NULL,
-    confidence  REAL NOT NULL
+    kind        TEXT GENERATED ALWAYS AS (@REF_KIND@) VIRTUAL,  -- call | new | decorator | raise | implicit
+    resolution  TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
+    confidence  REAL NOT NULL,
+    kind_code   NOT NULL,              -- REF_KINDS index (or the text)
+    res_code    NOT NULL               -- RESOLUTIONS index (or the text)
 );
 
 CREATE TABLE IF NOT EXISTS type_refs (
     symbol_id  INTEGER NOT NULL,
     type_id    INTEGER,                -- NULL when unresolved
     type_name  TEXT NOT NULL,
-    kind       TEXT NOT NULL,          -- param | return | annotation | field | instantiation | isinstance | generic
+    kind       TEXT GENERATED ALWAYS AS (@TYPE_KIND@) VIRTUAL,  -- param | return | annotation | field | ...
     context    TEXT NOT NULL DEFAULT '',  -- parameter or attribute name
     line       INTEGER NOT NULL,
-    resolution TEXT NOT NULL,
-    confidence REAL NOT NULL
+    resolution TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
+    confidence REAL NOT NULL,
+    kind_code  NOT NULL,               -- TYPE_KINDS index (or the text)
+    res_code   NOT NULL                -- RESOLUTIONS index (or the text)
 );
 
 CREATE TABLE IF NOT EXISTS file_imports (
@@ -207,18 +242,21 @@ CREATE TABLE IF NOT EXISTS file_imports (
     line           INTEGER NOT NULL,
     target_file_id INTEGER,            -- resolved file, NULL for external / unresolved
     target_id      INTEGER,            -- resolved symbol (module or imported member)
-    resolution     TEXT NOT NULL,
-    confidence     REAL NOT NULL
+    resolution     TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
+    confidence     REAL NOT NULL,
+    res_code       NOT NULL            -- RESOLUTIONS index (or the text)
 );
 
 CREATE TABLE IF NOT EXISTS symbol_relationships (
     source_id   INTEGER NOT NULL,
     target_id   INTEGER,
     target_name TEXT NOT NULL,
-    kind        TEXT NOT NULL,         -- contains | extends | implements | overrides | embeds
+    kind        TEXT GENERATED ALWAYS AS (@REL_KIND@) VIRTUAL,  -- contains | extends | implements | overrides | embeds
     line        INTEGER NOT NULL DEFAULT 0,
-    resolution  TEXT NOT NULL,
-    confidence  REAL NOT NULL
+    resolution  TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
+    confidence  REAL NOT NULL,
+    kind_code   NOT NULL,              -- REL_KINDS index (or the text)
+    res_code    NOT NULL               -- RESOLUTIONS index (or the text)
 );
 
 -- label-propagation assignments, stamped with the generation they were computed from
@@ -270,6 +308,11 @@ CREATE TABLE IF NOT EXISTS code_vectors (
     PRIMARY KEY (owner_kind, owner_id, model)
 ) WITHOUT ROWID;
 """
+
+CORE_DDL = (CORE_DDL.replace("@RES@", _as_text("res_code", RESOLUTIONS))
+            .replace("@REF_KIND@", _as_text("kind_code", REF_KINDS))
+            .replace("@TYPE_KIND@", _as_text("kind_code", TYPE_KINDS))
+            .replace("@REL_KIND@", _as_text("kind_code", REL_KINDS)))
 
 # indexes are created after the bulk load of a full build (much faster than maintaining them row by row).
 # Naming a symbol (lore.queries._naming, ._names) reads symbols_qname and symbols_name_lower (a suffix such as

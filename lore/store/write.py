@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from . import _fts_text
 from ._record_cols import pack_ids, pack_names
+from .schema import REF_KIND_CODES, REL_KIND_CODES, RESOLUTION_CODES, TYPE_KIND_CODES
 
 
 def _temp_ids(conn: sqlite3.Connection, name: str, ids: Iterable[int]) -> str:
@@ -144,25 +145,28 @@ def put_records(conn: sqlite3.Connection, rows: Iterable[tuple[int, bytes, bytes
 
 
 def insert_edges(conn: sqlite3.Connection, refs: list[tuple], types: list[tuple], imports: list[tuple], rels: list[tuple]) -> None:
+    """Rows of the four edge tables, their kind and resolution as text: stored as codes
+    (:data:`lore.store.schema.RESOLUTION_CODES` ...; a value without a code as its text)."""
+    res, kref, ktype, krel = RESOLUTION_CODES.get, REF_KIND_CODES.get, TYPE_KIND_CODES.get, REL_KIND_CODES.get
     conn.executemany(
-        "INSERT INTO symbol_refs(caller_id, callee_id, callee_name, line, col, kind, resolution, confidence)"
+        "INSERT INTO symbol_refs(caller_id, callee_id, callee_name, line, col, kind_code, res_code, confidence)"
         " VALUES (?,?,?,?,?,?,?,?)",
-        refs,
+        ((a, b, c, d, e, kref(k, k), res(r, r), w) for a, b, c, d, e, k, r, w in refs),
     )
     conn.executemany(
-        "INSERT INTO type_refs(symbol_id, type_id, type_name, kind, context, line, resolution, confidence)"
+        "INSERT INTO type_refs(symbol_id, type_id, type_name, kind_code, context, line, res_code, confidence)"
         " VALUES (?,?,?,?,?,?,?,?)",
-        types,
+        ((a, b, c, ktype(k, k), e, d, res(r, r), w) for a, b, c, k, e, d, r, w in types),
     )
     conn.executemany(
         "INSERT INTO file_imports(file_id, symbol_id, module, name, alias, level, line, target_file_id, target_id,"
-        " resolution, confidence) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-        imports,
+        " res_code, confidence) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        ((*row[:9], res(row[9], row[9]), row[10]) for row in imports),
     )
     conn.executemany(
-        "INSERT INTO symbol_relationships(source_id, target_id, target_name, kind, line, resolution, confidence)"
+        "INSERT INTO symbol_relationships(source_id, target_id, target_name, kind_code, line, res_code, confidence)"
         " VALUES (?,?,?,?,?,?,?)",
-        rels,
+        ((a, b, c, krel(k, k), d, res(r, r), w) for a, b, c, k, d, r, w in rels),
     )
 
 

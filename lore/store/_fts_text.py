@@ -76,7 +76,7 @@ def _check(table: str) -> tuple[str, ...]:
     return COLUMNS[table]
 
 
-def _fts_insert(conn: sqlite3.Connection, table: str, rows: list[Sequence], *, delete: bool = False) -> None:
+def _fts_insert(conn: sqlite3.Connection, table: str, rows: Sequence[Sequence], *, delete: bool = False) -> None:
     cols = _check(table)
     marks = ",".join("?" * (len(cols) + 1))
     if delete:

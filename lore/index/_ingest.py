@@ -125,11 +125,11 @@ class Ingest:
                 kept = self.next_sid
                 self.next_sid += 1
             ids.append(kept)
-        syms, fts = self._syms, self._fts
+        syms = self._syms
         for i, t in enumerate(res.syms):
             parent = ids[t[3]] if t[3] is not None else None
             syms.append((ids[i], fid, t[0], t[1], t[2], parent, *t[4:], is_test))
-            fts.append((ids[i], *res.fts[i]))
+        self._fts.append((fid, [(ids[i], *cols) for i, cols in enumerate(res.fts)]))  # stored per file
         self._file_fts.append((fid, *res.file_fts))
         self._records.append((fid, res.blob, array("q", ids).tobytes(), res.ref_names))
         # records of fresh files: decoded here, while the workers parse, when forked resolver workers will

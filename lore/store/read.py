@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from ._record_cols import unpack_ids, unpack_names
 from .schema import STRENGTHS, strength
 
 
@@ -175,11 +176,13 @@ def names_of_files(conn: sqlite3.Connection, file_ids: list[int]) -> set[str]:
 def record_blob(conn: sqlite3.Connection, file_id: int) -> tuple[bytes, bytes] | None:
     """(compressed pickled ParsedFile, int64 symbol ids) of one file."""
     row = conn.execute("SELECT data, local_ids FROM file_records WHERE file_id = ?", (file_id,)).fetchone()
-    return (row[0], row[1]) if row else None
+    return (row[0], unpack_ids(row[1])) if row else None
 
 
 def ref_names(conn: sqlite3.Connection) -> Iterator[tuple[int, str]]:
-    yield from conn.execute("SELECT file_id, ref_names FROM file_records")
+    """(file id, every name its edges mention, space-separated) of every file."""
+    for fid, data in conn.execute("SELECT file_id, ref_names FROM file_records"):
+        yield fid, unpack_names(data)
 
 
 def symbol_by_id(conn: sqlite3.Connection, sid: int) -> tuple | None:
@@ -472,13 +475,21 @@ def module_symbols_by_file(conn: sqlite3.Connection) -> dict[int, int]:
 
 
 EDGE_TABLES = ("symbol_refs", "type_refs", "file_imports", "symbol_relationships")
+# the columns of each edge table as the API shows them (kind and resolution read as text, not their stored codes)
+EDGE_COLUMNS = {
+    "symbol_refs": "caller_id, callee_id, callee_name, line, col, kind, resolution, confidence",
+    "type_refs": "symbol_id, type_id, type_name, kind, context, line, resolution, confidence",
+    "file_imports": "file_id, symbol_id, module, name, alias, level, line, target_file_id, target_id, resolution, "
+                    "confidence",
+    "symbol_relationships": "source_id, target_id, target_name, kind, line, resolution, confidence",
+}
 
 
 def edge_rows(conn: sqlite3.Connection, table: str) -> list[dict]:
     """Every row of one edge table (one of :data:`EDGE_TABLES`) as a dict by column name, in rowid order."""
     if table not in EDGE_TABLES:
         raise ValueError(f"not an edge table: {table!r}")
-    cur = conn.execute(f"SELECT * FROM {table} ORDER BY rowid")  # the name was checked against a fixed list
+    cur = conn.execute(f"SELECT {EDGE_COLUMNS[table]} FROM {table} ORDER BY rowid")  # a fixed list of names
     cols = [d[0] for d in cur.description]
     return [dict(zip(cols, r, strict=True)) for r in cur]
 

@@ -13,11 +13,15 @@ heuristics, and ``1/k`` for each of ``k`` ambiguous candidates.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 6  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
+SCHEMA_VERSION = 7  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
 # 4: history_runs (co-change counts mined from git, lore.store.history); 5: files_fts.content (a file's whole text) and
 # symbols_fts.rest (a body past its first 2,000 characters, nested definitions left out; issue 37: search reads everything)
 # 6: symbols_fts and files_fts contentless, their text stored once, compressed, in <table>_text (issue 33: the index
 # held every body and every file's source twice)
+# 7: symbols_fts_text holds one compressed row per file (all its symbols' search text), file_records keeps its symbol
+# ids as runs and its names compressed; the index symbols_name is dropped; the edge tables store their kind and
+# resolution as small integer codes, read back as text through virtual generated columns (issue 33: the kernel's
+# index on disk)
 DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
@@ -134,6 +138,35 @@ def strength(resolution: str) -> str:
     return "rule"
 
 
+# Edge kinds and resolutions are stored as small integer codes (an index in these tuples; 1 byte instead of a
+# word of text in each of the kernel's 7M edge rows) in the columns kind_code / res_code, and read as text
+# through the virtual generated columns kind / resolution (no storage; every query reads them as before).
+# A value not in its tuple is stored as its own text and read back unchanged, so a new kind needs no bump.
+# Append only: the position is what an index holds.
+REF_KINDS: tuple[str, ...] = ("call", "new", "decorator", "raise", "implicit")
+TYPE_KINDS: tuple[str, ...] = ("param", "return", "annotation", "field", "instantiation", "isinstance", "generic")
+REL_KINDS: tuple[str, ...] = ("contains", "extends", "implements", "overrides", "embeds")
+
+
+def _as_text(column: str, values: tuple[str, ...]) -> str:
+    """The SQL expression that reads a code column as its text (a text value stays as it is).
+
+    Examples
+    --------
+    >>> _as_text("k", ("a", "b"))
+    "CASE k WHEN 0 THEN 'a' WHEN 1 THEN 'b' ELSE k END"
+    """
+    return f"CASE {column} " + " ".join(f"WHEN {i} THEN '{v}'" for i, v in enumerate(values)) + f" ELSE {column} END"
+
+
+def _codes(values: tuple[str, ...]) -> dict[str, int]:
+    return {v: i for i, v in enumerate(values)}
+
+
+REF_KIND_CODES, TYPE_KIND_CODES, REL_KIND_CODES, RESOLUTION_CODES = map(_codes, (REF_KINDS, TYPE_KINDS, REL_KINDS,
+                                                                                   RESOLUTIONS))
+
+
 CORE_DDL = """
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
@@ -159,8 +192,8 @@ CREATE TABLE IF NOT EXISTS files (
 CREATE TABLE IF NOT EXISTS file_records (
     file_id   INTEGER PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
     data      BLOB NOT NULL,
-    local_ids BLOB NOT NULL DEFAULT x'',  -- int64 symbol id of each record symbol, in record order
-    ref_names TEXT NOT NULL DEFAULT ''  -- every name the file's edges mention (finds dependents on refresh)
+    local_ids BLOB NOT NULL DEFAULT x'',  -- the symbol id of each record symbol, in record order, as int64 (start, count) runs
+    ref_names BLOB NOT NULL DEFAULT x''  -- zlib of every name the file's edges mention (finds dependents on refresh)
 );
 
 CREATE TABLE IF NOT EXISTS symbols (
@@ -187,20 +220,24 @@ CREATE TABLE IF NOT EXISTS symbol_refs (
     callee_name TEXT NOT NULL,         -- raw callee text as written
     line        INTEGER NOT NULL,
     col         INTEGER NOT NULL DEFAULT 0,
-    kind        TEXT NOT NULL DEFAULT 'call',   -- call | new | decorator | raise | implicit
-    resolution  TEXT NOT NULL,
-    confidence  REAL NOT NULL
+    kind        TEXT GENERATED ALWAYS AS (@REF_KIND@) VIRTUAL,  -- call | new | decorator | raise | implicit
+    resolution  TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
+    confidence  REAL NOT NULL,
+    kind_code   NOT NULL,              -- REF_KINDS index (or the text)
+    res_code    NOT NULL               -- RESOLUTIONS index (or the text)
 );
 
 CREATE TABLE IF NOT EXISTS type_refs (
     symbol_id  INTEGER NOT NULL,
     type_id    INTEGER,                -- NULL when unresolved
     type_name  TEXT NOT NULL,
-    kind       TEXT NOT NULL,          -- param | return | annotation | field | instantiation | isinstance | generic
+    kind       TEXT GENERATED ALWAYS AS (@TYPE_KIND@) VIRTUAL,  -- param | return | annotation | field | ...
     context    TEXT NOT NULL DEFAULT '',  -- parameter or attribute name
     line       INTEGER NOT NULL,
-    resolution TEXT NOT NULL,
-    confidence REAL NOT NULL
+    resolution TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
+    confidence REAL NOT NULL,
+    kind_code  NOT NULL,               -- TYPE_KINDS index (or the text)
+    res_code   NOT NULL                -- RESOLUTIONS index (or the text)
 );
 
 CREATE TABLE IF NOT EXISTS file_imports (
@@ -213,18 +250,21 @@ CREATE TABLE IF NOT EXISTS file_imports (
     line           INTEGER NOT NULL,
     target_file_id INTEGER,            -- resolved file, NULL for external / unresolved
     target_id      INTEGER,            -- resolved symbol (module or imported member)
-    resolution     TEXT NOT NULL,
-    confidence     REAL NOT NULL
+    resolution     TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
+    confidence     REAL NOT NULL,
+    res_code       NOT NULL            -- RESOLUTIONS index (or the text)
 );
 
 CREATE TABLE IF NOT EXISTS symbol_relationships (
     source_id   INTEGER NOT NULL,
     target_id   INTEGER,
     target_name TEXT NOT NULL,
-    kind        TEXT NOT NULL,         -- contains | extends | implements | overrides | embeds
+    kind        TEXT GENERATED ALWAYS AS (@REL_KIND@) VIRTUAL,  -- contains | extends | implements | overrides | embeds
     line        INTEGER NOT NULL DEFAULT 0,
-    resolution  TEXT NOT NULL,
-    confidence  REAL NOT NULL
+    resolution  TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
+    confidence  REAL NOT NULL,
+    kind_code   NOT NULL,              -- REL_KINDS index (or the text)
+    res_code    NOT NULL               -- RESOLUTIONS index (or the text)
 );
 
 -- label-propagation assignments, stamped with the generation they were computed from
@@ -247,15 +287,15 @@ CREATE TABLE IF NOT EXISTS history_runs (
 
 -- BM25 over symbols; rowid = symbols.id; text is pre-tokenized (camelCase / snake_case split); body: the first
 -- 2,000 characters of the source, rest: the rest of the row's own text (nested definitions are their own rows).
--- Both search tables are contentless: the text of a row is kept once, compressed, in <table>_text
--- (lore.store._fts_text), read back to delete the row and by the few readers of the text
+-- Both search tables are contentless: the text of a row is kept once, compressed, in <table>_text, one row per
+-- file (lore.store._fts_text), read back to delete the rows and by the few readers of the text
 CREATE VIRTUAL TABLE IF NOT EXISTS symbols_fts USING fts5(
     name, qualified_name, signature, docstring, path, body, rest,
     content = '', tokenize = "unicode61 remove_diacritics 2"
 );
 CREATE TABLE IF NOT EXISTS symbols_fts_text (
-    id   INTEGER PRIMARY KEY,              -- symbols.id
-    data BLOB NOT NULL                     -- zlib(marshal(the row's columns))
+    file_id INTEGER PRIMARY KEY,           -- files.id
+    data    BLOB NOT NULL                  -- zlib(marshal([(symbols.id, *the row's columns), ...])), by symbol id
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
     path, exports, imports, content,
@@ -277,10 +317,16 @@ CREATE TABLE IF NOT EXISTS code_vectors (
 ) WITHOUT ROWID;
 """
 
+CORE_DDL = (CORE_DDL.replace("@RES@", _as_text("res_code", RESOLUTIONS))
+            .replace("@REF_KIND@", _as_text("kind_code", REF_KINDS))
+            .replace("@TYPE_KIND@", _as_text("kind_code", TYPE_KINDS))
+            .replace("@REL_KIND@", _as_text("kind_code", REL_KINDS)))
+
 # indexes are created after the bulk load of a full build (much faster than maintaining them row by row).
-# Naming a symbol (lore.queries._naming, ._names) reads symbols_qname and symbols_name, which holds the
-# qualified name beside the short name so that a suffix (`Session.request`) is matched inside the index
-# (an index written before keeps symbols_name on the name alone: the same answers, through the rows); the nearest names
+# Naming a symbol (lore.queries._naming, ._names) reads symbols_qname and symbols_name_lower (a suffix such as
+# `Session.request` through the rows of the symbols named `request`: symbols_name (name, qualified_name), which
+# answered it from the index alone, was dropped in schema 7, 13 of the kernel subsystem's 376 MB, for 0.1 -> 0.2 ms
+# on its most common name); the nearest names
 # to a typo come from symbols_name_lower (a prefix range) and symbols_name_tail (the last three
 # characters); re-exports are read by the importing file's module (files_module), Go packages from the
 # Go files' paths (files_language); the count of unresolved call sites beside `callers` scans refs_unresolved,
@@ -289,7 +335,6 @@ CREATE TABLE IF NOT EXISTS code_vectors (
 # NOT EXISTS) on an older index, and until then the same queries answer by scanning.
 CORE_INDEXES = """
 CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qualified_name);
-CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name, qualified_name);
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE INDEX IF NOT EXISTS symbols_parent ON symbols(parent_id);
 CREATE INDEX IF NOT EXISTS symbols_name_lower ON symbols(lower(name), length(name));

@@ -280,14 +280,19 @@ def symbol_texts(
     With ``changed_since``, only the symbols of files written by a later index generation.
     """
     where, args = ("WHERE f.generation > ?", [changed_since]) if changed_since is not None else ("", [])
-    body = _fts_text.COLUMNS["symbols_fts"].index("body")
-    for *row, data in conn.execute(
-        f"""SELECT s.id, s.name, s.qualified_name, s.kind, s.signature, s.docstring, f.path, t.data
-           FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols_fts_text t ON t.id = s.id
-           {where} ORDER BY s.id""",
+    body = 1 + _fts_text.COLUMNS["symbols_fts"].index("body")
+    bodies: dict[int, dict[int, str]] = {}  # file id -> symbol id -> body, for the last files read
+    for *row, fid in conn.execute(
+        f"""SELECT s.id, s.name, s.qualified_name, s.kind, s.signature, s.docstring, f.path, s.file_id
+           FROM symbols s JOIN files f ON f.id = s.file_id {where} ORDER BY s.id""",
         args,
     ):
-        yield (*row, _fts_text.unpack(data)[body] if data is not None else "")  # type: ignore[misc]
+        got = bodies.get(fid)
+        if got is None:  # a file's symbols are numbered together: its stored rows are read about once
+            if len(bodies) >= 64:
+                bodies.clear()
+            got = bodies[fid] = {r[0]: r[body] for r in _fts_text.file_rows(conn, "symbols_fts", [fid])}
+        yield (*row, got.get(row[0], ""))  # type: ignore[misc]
 
 
 def file_texts(conn: sqlite3.Connection, *, changed_since: int | None = None) -> Iterator[tuple[int, str, str, str]]:
@@ -454,14 +459,14 @@ def blank_docstrings(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
 def _fts_set(conn: sqlite3.Connection, values: dict[int, str], col: int) -> None:
     """Set one column of the ``symbols_fts`` rows of ``values`` (its keys) to the values (a contentless row
     is deleted and inserted again)."""
-    new = [(r[0], *r[1 : col + 1], values[r[0]], *r[col + 2 :]) for r in _fts_text.rows(conn, "symbols_fts", values)]
-    _fts_text.replace(conn, "symbols_fts", new)
+    new = [(r[0], *r[1 : col + 1], values[r[0]], *r[col + 2 :]) for r in _fts_text.symbol_rows(conn, values)]
+    _fts_text.replace_symbols(conn, new)
 
 
 def fts_bodies(conn: sqlite3.Connection) -> dict[int, str]:
     """symbol id -> indexed body text (benchmarks)."""
     body = 1 + SYMBOL_FTS_COLUMNS.index("body")
-    return {r[0]: r[body] for r in _fts_text.rows(conn, "symbols_fts")}
+    return {r[0]: r[body] for r in _fts_text.file_rows(conn, "symbols_fts")}
 
 
 def set_fts_bodies(conn: sqlite3.Connection, rows: Iterable[tuple[int, str]]) -> None:
@@ -482,7 +487,7 @@ def documented_symbols(conn: sqlite3.Connection) -> list[tuple[int, str, str, st
 def symbol_index_texts(conn: sqlite3.Connection, symbol_id: int) -> tuple[list[str], str]:
     """(the ``symbols_fts`` columns of a symbol, its stored docstring); benchmarks check that a
     removed docstring is gone from both."""
-    got = list(_fts_text.rows(conn, "symbols_fts", [int(symbol_id)]))
+    got = list(_fts_text.symbol_rows(conn, [int(symbol_id)]))
     row = conn.execute("SELECT docstring FROM symbols WHERE id = ?", (int(symbol_id),)).fetchone()
     if not got or row is None:
         return [], ""
@@ -525,18 +530,18 @@ def replicate_index(conn: sqlite3.Connection, source: str, times: int) -> int:
                    FROM src.symbols WHERE file_id IS NOT NULL""",
                 (so, fo, so),
             )
-            src = conn.execute("SELECT id, data FROM src.symbols_fts_text").fetchall()
-            _fts_text.insert(conn, "symbols_fts", [(i + so, *c[:4], f"copy {k} {c[4]}", *c[5:])
-                                                   for i, d in src for c in [_fts_text.unpack(d)]])
+            src = conn.execute("SELECT file_id, data FROM src.symbols_fts_text").fetchall()
+            _fts_text.insert_symbols(conn, [(f + fo, [(r[0] + so, *r[1:5], f"copy {k} {r[5]}", *r[6:])
+                                                      for r in _fts_text.unpack_rows(d)]) for f, d in src])
         conn.commit()
     finally:
         conn.execute("DETACH DATABASE src")
-    return int(conn.execute("SELECT count(*) FROM symbols_fts_text").fetchone()[0])
+    return int(conn.execute("SELECT count(*) FROM symbols_fts_docsize").fetchone()[0])
 
 
 def fts_rows(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, str, str, str]]:
     """Every ``symbols_fts`` row (speed benchmarks: the same corpus for an in-memory BM25)."""
-    return [r[:7] for r in _fts_text.rows(conn, "symbols_fts")]
+    return sorted(r[:7] for r in _fts_text.file_rows(conn, "symbols_fts"))
 
 
 def definition_spans(conn: sqlite3.Connection) -> list[tuple[int, str, str, str, int, int]]:

@@ -3,8 +3,8 @@
 All functions run inside the caller's transaction (see :func:`lore.store.db.write_transaction`).
 
 The two search tables are contentless FTS5 tables (their text is not stored twice): each row's
-columns are kept once, compressed, in ``symbols_fts_text`` / ``files_fts_text``
-(:mod:`lore.store._fts_text`), which a delete reads back to remove the row's terms.
+columns are kept once, compressed, one row per file, in ``symbols_fts_text`` / ``files_fts_text``
+(:mod:`lore.store._fts_text`), which a delete reads back to remove the rows' terms.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 
 from . import _fts_text
+from ._record_cols import pack_ids, pack_names
+from .schema import REF_KIND_CODES, REL_KIND_CODES, RESOLUTION_CODES, TYPE_KIND_CODES
 
 
 def _temp_ids(conn: sqlite3.Connection, name: str, ids: Iterable[int]) -> str:
@@ -40,8 +42,8 @@ def delete_files(conn: sqlite3.Connection, file_ids: Sequence[int]) -> list[int]
         return []
     delete_edges_of_files(conn, file_ids)
     sym_ids = [r[0] for r in conn.execute("SELECT id FROM temp._lore_syms")]
-    _fts_text.delete(conn, "symbols_fts", sym_ids)
-    _fts_text.delete(conn, "files_fts", file_ids)
+    _fts_text.delete_files(conn, "symbols_fts", file_ids)
+    _fts_text.delete_files(conn, "files_fts", file_ids)
     conn.execute("DELETE FROM symbols WHERE id IN (SELECT id FROM temp._lore_syms)")
     conn.execute("DELETE FROM file_records WHERE file_id IN (SELECT id FROM temp._lore_files)")
     conn.execute("DELETE FROM files WHERE id IN (SELECT id FROM temp._lore_files)")
@@ -50,14 +52,14 @@ def delete_files(conn: sqlite3.Connection, file_ids: Sequence[int]) -> list[int]
 
 def delete_symbols_of_file(conn: sqlite3.Connection, file_id: int) -> list[int]:
     ids = [r[0] for r in conn.execute("SELECT id FROM symbols WHERE file_id = ?", (file_id,))]
-    _fts_text.delete(conn, "symbols_fts", ids)
+    _fts_text.delete_files(conn, "symbols_fts", [file_id])
     conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
     return ids
 
 
 def delete_file_fts(conn: sqlite3.Connection, file_id: int) -> None:
     """Drop the file-search row of ``file_id`` (its new text is inserted with the new file row)."""
-    _fts_text.delete(conn, "files_fts", [file_id])
+    _fts_text.delete_files(conn, "files_fts", [file_id])
 
 
 def upsert_file(conn: sqlite3.Connection, row: tuple, file_id: int | None) -> int:
@@ -138,37 +140,42 @@ def remap_targets(conn: sqlite3.Connection, mapping: Iterable[tuple[int, int]], 
 
 def put_records(conn: sqlite3.Connection, rows: Iterable[tuple[int, bytes, bytes, str]]) -> None:
     """Rows of (file id, compressed pickled ParsedFile, int64 symbol ids, referenced names)."""
-    conn.executemany("INSERT OR REPLACE INTO file_records(file_id, data, local_ids, ref_names) VALUES (?,?,?,?)", rows)
+    conn.executemany("INSERT OR REPLACE INTO file_records(file_id, data, local_ids, ref_names) VALUES (?,?,?,?)",
+                     ((f, data, pack_ids(ids), pack_names(names)) for f, data, ids, names in rows))
 
 
 def insert_edges(conn: sqlite3.Connection, refs: list[tuple], types: list[tuple], imports: list[tuple], rels: list[tuple]) -> None:
+    """Rows of the four edge tables, their kind and resolution as text: stored as codes
+    (:data:`lore.store.schema.RESOLUTION_CODES` ...; a value without a code as its text)."""
+    res, kref, ktype, krel = RESOLUTION_CODES.get, REF_KIND_CODES.get, TYPE_KIND_CODES.get, REL_KIND_CODES.get
     conn.executemany(
-        "INSERT INTO symbol_refs(caller_id, callee_id, callee_name, line, col, kind, resolution, confidence)"
+        "INSERT INTO symbol_refs(caller_id, callee_id, callee_name, line, col, kind_code, res_code, confidence)"
         " VALUES (?,?,?,?,?,?,?,?)",
-        refs,
+        ((a, b, c, d, e, kref(k, k), res(r, r), w) for a, b, c, d, e, k, r, w in refs),
     )
     conn.executemany(
-        "INSERT INTO type_refs(symbol_id, type_id, type_name, kind, context, line, resolution, confidence)"
+        "INSERT INTO type_refs(symbol_id, type_id, type_name, kind_code, context, line, res_code, confidence)"
         " VALUES (?,?,?,?,?,?,?,?)",
-        types,
+        ((a, b, c, ktype(k, k), e, d, res(r, r), w) for a, b, c, k, e, d, r, w in types),
     )
     conn.executemany(
         "INSERT INTO file_imports(file_id, symbol_id, module, name, alias, level, line, target_file_id, target_id,"
-        " resolution, confidence) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-        imports,
+        " res_code, confidence) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        ((*row[:9], res(row[9], row[9]), row[10]) for row in imports),
     )
     conn.executemany(
-        "INSERT INTO symbol_relationships(source_id, target_id, target_name, kind, line, resolution, confidence)"
+        "INSERT INTO symbol_relationships(source_id, target_id, target_name, kind_code, line, res_code, confidence)"
         " VALUES (?,?,?,?,?,?,?)",
-        rels,
+        ((a, b, c, krel(k, k), d, res(r, r), w) for a, b, c, k, d, r, w in rels),
     )
 
 
-def insert_symbol_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
-    """Rows of (symbol id, name, qualified_name, signature, docstring, path, body, rest), pre-tokenized."""
-    _fts_text.insert(conn, "symbols_fts", rows)
+def insert_symbol_fts(conn: sqlite3.Connection, groups: Iterable[tuple[int, Sequence[tuple]]]) -> None:
+    """Groups of (file id, rows of (symbol id, name, qualified_name, signature, docstring, path, body, rest)),
+    pre-tokenized: every symbol row of each file at once (their text is stored per file)."""
+    _fts_text.insert_symbols(conn, groups)
 
 
 def insert_file_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
     """Rows of (file id, path, exports, imports, content), pre-tokenized."""
-    _fts_text.insert(conn, "files_fts", rows)
+    _fts_text.insert_files(conn, rows)

@@ -75,14 +75,77 @@ def test_stored_text_round_trips_and_the_old_schema_is_rebuilt(tmp_path):
     db = tmp_path / "i.db"
     index_repo(root, db=db, workers=1)
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")  # the schema that stored text twice
+    conn.execute("UPDATE meta SET value = '6' WHERE key = 'schema_version'")  # one stored text row per symbol
     conn.commit()
     conn.close()
     again = index_repo(root, db=db, workers=1)
     assert again.full
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (str(SCHEMA_VERSION),)
-    rows = list(_fts_text.rows(conn, "symbols_fts"))
+    rows = list(_fts_text.file_rows(conn, "symbols_fts"))
     ids = [i for (i,) in conn.execute("SELECT id FROM symbols WHERE file_id IS NOT NULL ORDER BY id")]
     assert [r[0] for r in rows] == ids and all(len(r) == 8 for r in rows)
+    conn.close()
+
+
+def test_symbol_text_is_one_row_per_file_and_records_are_compact(tmp_path):
+    """Schema 7: a file's symbol rows are stored together, its record's symbol ids as runs and its names
+    compressed; every reader gets back what was written, also after a refresh renumbers some symbols."""
+    from array import array
+
+    from lore.index._parse import ref_names
+    from lore.parsers.records import decode
+    from lore.store import read
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "a.py").write_text("def one():\n    '''First zebra.'''\n    return two()\n\n\ndef two():\n    return 2\n")
+    (root / "b.py").write_text("from a import one\n\n\nclass K:\n    def m(self):\n        return one()\n")
+    index_repo(root, workers=1)
+    db = root / ".lore" / "index.db"
+
+    def check() -> None:
+        conn = sqlite3.connect(db)
+        files = [f for (f,) in conn.execute("SELECT id FROM files ORDER BY id")]
+        assert [f for (f,) in conn.execute("SELECT file_id FROM symbols_fts_text ORDER BY file_id")] == files
+        for fid in files:
+            data, ids = read.record_blob(conn, fid)
+            pf = decode(data)
+            syms = conn.execute("SELECT id, qualified_name FROM symbols WHERE file_id = ?", (fid,)).fetchall()
+            assert sorted(zip(array("q", ids).tolist(), (s.qualified_name for s in pf.symbols), strict=True)) == sorted(syms)
+            assert dict(read.ref_names(conn))[fid] == ref_names(pf)
+            stored = [r[0] for r in _fts_text.file_rows(conn, "symbols_fts", [fid])]
+            assert stored == sorted(i for i, _ in syms)
+        conn.close()
+
+    check()
+    conn = sqlite3.connect(db)
+    runs = [len(b) for (b,) in conn.execute("SELECT local_ids FROM file_records")]
+    assert runs == [16, 16]  # a fresh index numbers each file's symbols in one run
+    conn.close()
+    # a refresh keeps one() and two()'s ids and numbers the new three() after the last id: two runs
+    _write(root / "a.py", "def one():\n    return two()\n\n\ndef three():\n    return 3\n\n\ndef two():\n    return 2\n")
+    index_repo(root, workers=1)
+    check()
+    assert "a.one" not in _hits(root, "zebra")
+
+
+def test_replacing_a_symbols_text_keeps_the_other_rows_of_its_file(tmp_path):
+    """The benchmarks' helpers rewrite single rows of a file's stored text (a contentless row is deleted and
+    inserted again): the other rows of the file stay searchable and the replaced text is gone."""
+    from lore.store import search
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "a.py").write_text("def one():\n    '''Walrus docs.'''\n    return 1\n\n\ndef two():\n    '''Narwhal docs.'''\n")
+    index_repo(root, workers=1)
+    conn = sqlite3.connect(root / ".lore" / "index.db")
+    (sid,) = conn.execute("SELECT id FROM symbols WHERE qualified_name = 'a.one'").fetchone()
+    search.blank_docstrings(conn, [sid])
+    conn.commit()
+    assert search.symbol_index_texts(conn, sid)[0][3] == ""
+    hits = {r for (r,) in conn.execute("SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH 'docstring : walrus'")}
+    assert hits == set()  # (the body, the source lines, still holds the word)
+    assert conn.execute("SELECT count(*) FROM symbols_fts WHERE symbols_fts MATCH 'docstring : narwhal'").fetchone()[0] == 1
+    assert len(list(_fts_text.file_rows(conn, "symbols_fts"))) == 3  # the module row and both functions
     conn.close()

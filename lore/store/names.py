@@ -58,12 +58,10 @@ def name_rows_by_qname(conn: sqlite3.Connection, qname: str) -> list[NameRow]:
 
 def ids_ending_with(conn: sqlite3.Connection, name: str, dotted: str) -> list[int]:
     """The ids of the symbols of short name ``name`` whose qualified name ends with ``.dotted``, by id
-    (externals included); through the index ``symbols_name_lower``, then the rows (``+name``: with a plain
-    ``name = ?`` beside it SQLite 3.40 no longer matches the expression index and scans the table)."""
+    (externals included); read from the index ``symbols_name`` (name, qualified_name) alone."""
     end = "." + dotted
     return [r[0] for r in conn.execute(
-        "SELECT id FROM symbols WHERE lower(name) = lower(?1) AND +name = ?1 AND substr(qualified_name, -?2) = ?3"
-        " ORDER BY id", (name, len(end), end))]
+        "SELECT id FROM symbols WHERE name = ? AND substr(qualified_name, -?) = ? ORDER BY id", (name, len(end), end))]
 
 
 def name_rows_by_ids(conn: sqlite3.Connection, ids: Iterable[int]) -> list[NameRow]:

@@ -19,9 +19,8 @@ SCHEMA_VERSION = 7  # 2: cluster members as one blob per run; 3: call arguments 
 # 6: symbols_fts and files_fts contentless, their text stored once, compressed, in <table>_text (issue 33: the index
 # held every body and every file's source twice)
 # 7: symbols_fts_text holds one compressed row per file (all its symbols' search text), file_records keeps its symbol
-# ids as runs and its names compressed; the index symbols_name is dropped; the edge tables store their kind and
-# resolution as small integer codes, read back as text through virtual generated columns (issue 33: the kernel's
-# index on disk)
+# ids as runs and its names compressed; the edge tables store their kind and resolution as small integer codes, read
+# back as text through virtual generated columns (issue 33: the kernel's index on disk)
 DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
@@ -323,10 +322,9 @@ CORE_DDL = (CORE_DDL.replace("@RES@", _as_text("res_code", RESOLUTIONS))
             .replace("@REL_KIND@", _as_text("kind_code", REL_KINDS)))
 
 # indexes are created after the bulk load of a full build (much faster than maintaining them row by row).
-# Naming a symbol (lore.queries._naming, ._names) reads symbols_qname and symbols_name_lower (a suffix such as
-# `Session.request` through the rows of the symbols named `request`: symbols_name (name, qualified_name), which
-# answered it from the index alone, was dropped in schema 7, 13 of the kernel subsystem's 376 MB, for 0.1 -> 0.2 ms
-# on its most common name); the nearest names
+# Naming a symbol (lore.queries._naming, ._names) reads symbols_qname and symbols_name, which holds the
+# qualified name beside the short name so that a suffix (`Session.request`) is matched inside the index
+# (an index written before keeps symbols_name on the name alone: the same answers, through the rows); the nearest names
 # to a typo come from symbols_name_lower (a prefix range) and symbols_name_tail (the last three
 # characters); re-exports are read by the importing file's module (files_module), Go packages from the
 # Go files' paths (files_language); the count of unresolved call sites beside `callers` scans refs_unresolved,
@@ -335,6 +333,7 @@ CORE_DDL = (CORE_DDL.replace("@RES@", _as_text("res_code", RESOLUTIONS))
 # NOT EXISTS) on an older index, and until then the same queries answer by scanning.
 CORE_INDEXES = """
 CREATE INDEX IF NOT EXISTS symbols_qname ON symbols(qualified_name);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name, qualified_name);
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE INDEX IF NOT EXISTS symbols_parent ON symbols(parent_id);
 CREATE INDEX IF NOT EXISTS symbols_name_lower ON symbols(lower(name), length(name));

@@ -1,0 +1,91 @@
+"""Calls that go outside the project: never bound to a project symbol of the same name.
+
+- ``::close(fd)``: the global namespace's ``close`` (the C library's), never a member of the class around the call,
+  which an unqualified ``close()`` there would be. The extractor marks such a call with the attribute ``~global``
+  (:func:`global_mark`); :func:`outside_targets` drops the members it was bound to.
+- ``Members(n)`` with ``typedef std::vector<String> Members`` and ``Ptr(p)`` with ``using Ptr =
+  std::unique_ptr<T>``: an alias of a standard template constructs the library's type (:func:`std_alias`), where
+  an alias of the project's own template stays bound to the alias (clangd answers it).
+- ``p.reset()``, ``p.release()``, ``p.swap(q)`` of a ``std::unique_ptr<Node> p`` (a ``shared_ptr``, ``weak_ptr``,
+  ``optional``): the smart pointer's own member, never ``Node::reset`` (which ``p->reset()`` calls). The extractor
+  binds ``p[~]`` to the wrapper (:func:`wrapper_binding`) and marks a ``.`` call of such a name ``~dot``
+  (:func:`mark_call`); :func:`outside_targets` asks what ``p[~]`` is.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...parsers import _ts
+from .._rules import record_of
+
+_STD_TARGET = re.compile(r"^\s*(?:const\s+)?(?:::)?std::")
+
+
+# the members of std::unique_ptr / shared_ptr / weak_ptr / optional / reference_wrapper that are their own
+WRAPPER_MEMBERS = frozenset({"reset", "release", "swap", "use_count", "unique", "owner_before", "lock", "expired",
+                             "get_deleter", "has_value", "value", "value_or", "emplace"})
+
+
+def mark_call(ex, fn: _ts.Node | None) -> None:
+    """Mark the extractor's last call ``~global`` when its function is spelled ``::name``, ``~dot`` when it is
+    ``x.reset()`` (a ``.`` call of a name in :data:`WRAPPER_MEMBERS`)."""
+    if fn is None or not ex.pf.calls:
+        return
+    if fn.type == "qualified_identifier" and fn.child_by_field_name("scope") is None:
+        name = fn.child_by_field_name("name")
+        if name is not None and name.type == "identifier":
+            ex.pf.calls[-1].args.append("~global")
+    elif fn.type == "field_expression" and ex.text(fn.child_by_field_name("operator")) == "." \
+            and ex.text(fn.child_by_field_name("field")) in WRAPPER_MEMBERS:
+        ex.pf.calls[-1].args.append("~dot")
+
+
+def wrapper_binding(ex, owner: int, name: str, tnode: _ts.Node | None, at: _ts.Node, field: bool) -> None:
+    """``std::unique_ptr<Node> p``: bind ``p[~]`` to ``std.unique_ptr`` (the wrapper itself, which ``p`` is not:
+    its annotation is what it holds)."""
+    t = tnode
+    while t is not None and t.type == "qualified_identifier":
+        t = t.child_by_field_name("name")
+    if t is None or t.type != "template_type":
+        return
+    wrapper = ex.text(t.child_by_field_name("name"))
+    if wrapper not in ex.wrapper_names:
+        return
+    ex.add_binding(owner, f"{name}[~]", at, annotation=f"std.{wrapper}")
+    if field:
+        ex.add_binding(owner, f"self.{name}[~]", at, annotation=f"std.{wrapper}")
+
+
+def _is_member(world, sid: int | None) -> bool:
+    srow = world.syms.get(sid) if sid is not None else None
+    return srow is not None and srow.kind == "method"
+
+
+def outside_targets(world, ctx, call, targets: list[tuple]) -> list[tuple]:
+    """The targets of a ``~global`` call without the class members it was bound to (all of them: the library's
+    function of that name, outside the project); of a ``~dot`` call on a smart pointer, its own member."""
+    if "~dot" in call.args and any(_is_member(world, t[0]) for t in targets):
+        recv, _dot, member = call.callee.rpartition(".")
+        got = world.resolve_path(ctx, call.caller, f"{recv}[~]", call.line) if recv else None
+        v = got[0] if got is not None else None
+        if v is not None and v[0] in ("ext", "extinst") and str(v[1]).startswith("std."):
+            return [(world.external(f"{v[1]}.{member}"), "builtin", 1.0)]
+    if "~global" not in call.args or not any(_is_member(world, t[0]) for t in targets):
+        return targets
+    kept = [t for t in targets if not _is_member(world, t[0])]
+    return kept or [(world.external(call.callee), "external", 1.0)]
+
+
+def std_alias(world, sid: int) -> str:
+    """``std.vector`` when the alias ``sid`` names a template of the standard library (``typedef std::vector<String>
+    Members``, ``using Ptr = std::unique_ptr<T>``), else ``""``."""
+    _c, sym = record_of(world, sid)
+    if sym is None:
+        return ""
+    sig = sym.signature
+    target = sig.partition("=")[2] if "=" in sig else sig.removeprefix("typedef")
+    if not _STD_TARGET.match(target) or "<" not in target:
+        return ""
+    name = _STD_TARGET.sub("", target).split("<", 1)[0].strip()
+    return f"std.{name.replace('::', '.')}" if name.replace("::", "").replace("_", "").isalnum() else ""

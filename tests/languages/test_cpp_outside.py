@@ -1,0 +1,93 @@
+"""C++ calls that go outside the project (the C library, the standard library) are never bound to a project
+symbol of the same name: a wrong edge is worse than a missing one."""
+
+from __future__ import annotations
+
+from .test_cpp import _calls
+
+
+def test_a_global_scope_call_is_no_member_of_the_class_around_it(tmp_path):
+    """``::close(fd_)`` inside a class with its own ``close()`` calls the global ``close`` (the C library's here):
+    never the member; a plain ``close()`` there still is the member, and ``::helper()`` a project function."""
+    calls = _calls(tmp_path, {"fd.h": """#include <unistd.h>
+int helper();
+class FileDescriptor {
+ public:
+  int close() { return unsafe_close(); }
+  int again() { return close(); }
+ private:
+  int unsafe_close() { return ::close(fd_) + ::helper(); }
+  int fd_;
+};
+""", "fd.cc": """#include "fd.h"
+int helper() { return 0; }
+"""})
+    assert calls[("fd.FileDescriptor.unsafe_close", 8)] == ["fd.helper"]
+    assert calls[("fd.FileDescriptor.again", 6)] == ["fd.FileDescriptor.close"]
+    assert calls[("fd.FileDescriptor.close", 5)] == ["fd.FileDescriptor.unsafe_close"]
+
+
+def test_a_call_of_an_alias_of_a_standard_template_constructs_the_library_type(tmp_path):
+    """``Members(n)`` with ``typedef std::vector<String> Members;`` and ``Ptr(p)`` with
+    ``using Ptr = std::unique_ptr<Reader>;`` construct the library's types (clangd answers their constructors),
+    not the alias; an alias of the project's own template (``using view = basic_view<char>``, where clangd answers
+    the alias) stays bound to it."""
+    calls = _calls(tmp_path, {"v.h": """#include <memory>
+#include <string>
+#include <vector>
+namespace js {
+using String = std::basic_string<char, std::char_traits<char>>;
+template <class C> class basic_view { public: basic_view(const C* p); };
+using view = basic_view<char>;
+class Reader { public: int read(); };
+class Value {
+ public:
+  typedef std::vector<String> Members;
+  Members names() const;
+};
+}
+""", "v.cc": """#include "v.h"
+namespace js {
+using Ptr = std::unique_ptr<Reader>;
+Value::Members Value::names() const {
+  Members out(3);
+  String s = String("x");
+  Ptr r = Ptr(new Reader());
+  view w = view("y");
+  return Members(2);
+}
+}
+"""})
+    assert calls.get(("v.js.Value.names", 6), []) == []
+    assert calls[("v.js.Value.names", 7)] == ["v.js.Reader"]  # new Reader(): the project's class; Ptr(...) not
+    assert calls[("v.js.Value.names", 8)] == ["v.js.view"]
+    assert calls.get(("v.js.Value.names", 9), []) == []
+
+
+def test_a_smart_pointers_own_members_are_not_the_held_types(tmp_path):
+    """``owned_.reset()`` on a ``std::unique_ptr<Node>`` field declared in the header (``sp.reset()`` on a
+    ``shared_ptr`` parameter, ``this->owned_.reset()``) calls the smart pointer's ``reset``, outside the project;
+    ``owned_->reset()`` and ``owned_.get()->reset()`` still call ``Node::reset``, and ``n.reset()`` on a plain
+    ``Node`` too."""
+    calls = _calls(tmp_path, {"s.h": """#include <memory>
+struct Node { void reset(); };
+struct State {
+  std::unique_ptr<Node> owned_;
+  void Clear(std::shared_ptr<Node> sp, Node n);
+};
+""", "s.cc": """#include "s.h"
+void Node::reset() {}
+void State::Clear(std::shared_ptr<Node> sp, Node n) {
+  owned_.reset();
+  owned_->reset();
+  this->owned_.reset();
+  sp.reset();
+  sp->reset();
+  n.reset();
+  owned_.get()->reset();
+}
+"""})
+    for line in (4, 6, 7):
+        assert calls.get(("s.State.Clear", line), []) == [], line
+    for line in (5, 8, 9, 10):
+        assert calls[("s.State.Clear", line)] == ["s.Node.reset"], line

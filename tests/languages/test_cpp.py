@@ -419,7 +419,7 @@ int use(shared_node n, Reader* raw) {
 }
 """}, lines=True)
     assert calls[("src.use.Y.use", 4)] == ["include.y.node.Y.node.mark:3"]
-    assert calls[("src.use.Y.use", 5)] == []  # the library's unique_ptr (clangd: its constructor), not Reader(int)
+    assert calls[("src.use.Y.use", 5)] == ["include.y.ptr.Y.ReaderPtr:6"]  # the unique_ptr, not Reader(int)
     assert calls[("src.use.Y.use", 6)] == []  # the smart pointer's own member
     assert calls[("src.use.Y.use", 7)] == ["include.y.node.Y.Reader.read:5"]
 

@@ -27,11 +27,11 @@ int helper() { return 0; }
     assert calls[("fd.FileDescriptor.close", 5)] == ["fd.FileDescriptor.unsafe_close"]
 
 
-def test_a_call_of_an_alias_of_a_standard_template_constructs_the_library_type(tmp_path):
-    """``Members(n)`` with ``typedef std::vector<String> Members;`` and ``Ptr(p)`` with
-    ``using Ptr = std::unique_ptr<Reader>;`` construct the library's types (clangd answers their constructors),
-    not the alias; an alias of the project's own template (``using view = basic_view<char>``, where clangd answers
-    the alias) stays bound to it."""
+def test_a_variable_declared_with_an_alias_of_a_standard_template_is_the_librarys(tmp_path):
+    """``Members out(3)`` with ``typedef std::vector<String> Members`` and ``Ptr r(raw)`` with
+    ``using Ptr = std::unique_ptr<Reader>;`` are constructed by the library's constructors (clangd answers them),
+    not by the alias; a temporary ``String("x")`` or ``Members(2)`` stays bound to the alias (clangd answers the
+    alias there), and so does a variable of an alias of the project's own template (``view w("y")``)."""
     calls = _calls(tmp_path, {"v.h": """#include <memory>
 #include <string>
 #include <vector>
@@ -43,25 +43,27 @@ class Reader { public: int read(); };
 class Value {
  public:
   typedef std::vector<String> Members;
-  Members names() const;
+  Members names(Reader* raw) const;
 };
 }
 """, "v.cc": """#include "v.h"
 namespace js {
 using Ptr = std::unique_ptr<Reader>;
-Value::Members Value::names() const {
+Value::Members Value::names(Reader* raw) const {
   Members out(3);
-  String s = String("x");
-  Ptr r = Ptr(new Reader());
-  view w = view("y");
+  String s("x");
+  Ptr r(raw);
+  view w("y");
+  String t = String("x");
   return Members(2);
 }
 }
 """})
-    assert calls.get(("v.js.Value.names", 6), []) == []
-    assert calls[("v.js.Value.names", 7)] == ["v.js.Reader"]  # new Reader(): the project's class; Ptr(...) not
+    for line in (5, 6, 7):
+        assert calls.get(("v.js.Value.names", line), []) == [], line
     assert calls[("v.js.Value.names", 8)] == ["v.js.view"]
-    assert calls.get(("v.js.Value.names", 9), []) == []
+    assert calls[("v.js.Value.names", 9)] == ["v.js.String"]
+    assert calls[("v.js.Value.names", 10)] == ["v.js.Value.Members"]
 
 
 def test_a_smart_pointers_own_members_are_not_the_held_types(tmp_path):

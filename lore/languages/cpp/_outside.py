@@ -2,10 +2,11 @@
 
 - ``::close(fd)``: the global namespace's ``close`` (the C library's), never a member of the class around the call,
   which an unqualified ``close()`` there would be. The extractor marks such a call with the attribute ``~global``
-  (:func:`global_mark`); :func:`outside_targets` drops the members it was bound to.
-- ``Members(n)`` with ``typedef std::vector<String> Members`` and ``Ptr(p)`` with ``using Ptr =
-  std::unique_ptr<T>``: an alias of a standard template constructs the library's type (:func:`std_alias`), where
-  an alias of the project's own template stays bound to the alias (clangd answers it).
+  (:func:`mark_call`); :func:`outside_targets` drops the members it was bound to.
+- ``Members out(n)`` with ``typedef std::vector<String> Members`` and ``Ptr p(raw)`` with ``using Ptr =
+  std::unique_ptr<T>``: a variable declared with an alias of a standard template is constructed by the library's
+  constructor (:func:`std_alias`; clangd answers it). A temporary ``Members(n)`` stays bound to the alias, as
+  clangd answers the alias there.
 - ``p.reset()``, ``p.release()``, ``p.swap(q)`` of a ``std::unique_ptr<Node> p`` (a ``shared_ptr``, ``weak_ptr``,
   ``optional``): the smart pointer's own member, never ``Node::reset`` (which ``p->reset()`` calls). The extractor
   binds ``p[~]`` to the wrapper (:func:`wrapper_binding`) and marks a ``.`` call of such a name ``~dot``

@@ -93,3 +93,34 @@ void State::Clear(std::shared_ptr<Node> sp, Node n) {
         assert calls.get(("s.State.Clear", line), []) == [], line
     for line in (5, 8, 9, 10):
         assert calls[("s.State.Clear", line)] == ["s.Node.reset"], line
+
+
+def test_a_standard_function_name_the_file_sees_no_project_declaration_of_is_the_librarys(tmp_path):
+    """``min(1, 2)``, ``sort(v.begin(), v.end())`` and ``swap(x, y)`` in a file that includes ``<algorithm>`` and
+    declares no project ``min`` are the library's, not ``util.cc``'s (which only C's global linkage reached);
+    ``helper(3)``, another name ``util.cc`` defines, stays bound, and so does ``min`` in a file that includes the
+    project's header declaring it, or in a file that includes no C++ library header."""
+    calls = _calls(tmp_path, {"util.h": "int min(int a, int b);\n", "util.cc": """int min(int a, int b) { return a; }
+void sort(int* a, int n) {}
+void swap(int& a, int& b) {}
+int helper(int x) { return x; }
+""", "use.cc": """#include <algorithm>
+#include <vector>
+using namespace std;
+int run(vector<int>& v) {
+  int a = min(1, 2);
+  sort(v.begin(), v.end());
+  int x = 1, y = 2;
+  swap(x, y);
+  return a + helper(3);
+}
+""", "mine.cc": """#include <algorithm>
+#include "util.h"
+int mine() { return min(1, 2); }
+""", "plain.cc": """int plain() { return min(1, 2); }
+"""})
+    for line in (5, 6, 8):
+        assert calls.get(("use.run", line), []) == [], line
+    assert calls[("use.run", 9)] == ["util.helper"]
+    assert calls[("mine.mine", 3)] == ["util.min"]
+    assert calls[("plain.plain", 1)] == ["util.min"]

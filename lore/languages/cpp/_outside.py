@@ -11,6 +11,8 @@
   ``optional``): the smart pointer's own member, never ``Node::reset`` (which ``p->reset()`` calls). The extractor
   binds ``p[~]`` to the wrapper (:func:`wrapper_binding`) and marks a ``.`` call of such a name ``~dot``
   (:func:`mark_call`); :func:`outside_targets` asks what ``p[~]`` is.
+- ``min(a, b)``, ``sort(v.begin(), v.end())`` in a file that includes the C++ library and sees no declaration of
+  the project's ``min`` (C's global linkage alone bound it there): the library's (:func:`std_function`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import re
 
 from ...parsers import _ts
 from .._rules import record_of
+from ..c._rules import _globals
 
 _STD_TARGET = re.compile(r"^\s*(?:const\s+)?(?:::)?std::")
 
@@ -90,3 +93,43 @@ def std_alias(world, sid: int) -> str:
         return ""
     name = _STD_TARGET.sub("", target).split("<", 1)[0].strip()
     return f"std.{name.replace('::', '.')}" if name.replace("::", "").replace("_", "").isalnum() else ""
+
+
+# free functions of the standard library a C++ file calls unqualified (after ``using namespace std;``, or found by
+# argument-dependent lookup on a std type: ``sort(v.begin(), v.end())``)
+STD_FUNCTIONS = frozenset({
+    "min", "max", "minmax", "clamp", "swap", "exchange", "move", "forward", "sort", "stable_sort", "partial_sort",
+    "nth_element", "find", "find_if", "find_if_not", "search", "count", "count_if", "copy", "copy_if", "copy_n",
+    "fill", "fill_n", "remove", "remove_if", "replace", "replace_if", "reverse", "rotate", "unique", "transform",
+    "accumulate", "iota", "for_each", "all_of", "any_of", "none_of", "equal", "mismatch", "lower_bound",
+    "upper_bound", "equal_range", "binary_search", "min_element", "max_element", "distance", "advance", "next",
+    "prev", "begin", "end", "make_pair", "make_tuple", "tie", "get", "to_string", "stoi", "stol", "stoul", "stoll",
+    "stoull", "stod", "stof", "getline", "abs", "back_inserter", "inserter", "make_unique", "make_shared",
+    "merge", "includes", "set_union", "set_intersection", "set_difference", "lexicographical_compare",
+    "is_sorted", "shuffle", "generate", "adjacent_find", "partition", "stable_partition",
+})
+
+
+def _sees_std(ctx) -> bool:
+    """Whether a file includes a header of the C++ library (``<algorithm>``, not ``<stdio.h>``) or says
+    ``using namespace std;``."""
+    return any(i.module == "namespace std" or i.module.startswith("<") and not i.module.endswith(".h>")
+               for i in ctx.pf.imports)
+
+
+def std_function(rules, world, ctx, call, targets: list[tuple]) -> list[tuple] | None:
+    """``min(a, b)``, ``sort(v.begin(), v.end())`` in a file that includes the C++ library and sees no declaration
+    of the project's ``min`` (C's linkage bound it, to a definition in another source or through a header the file
+    does not include): the library's ``std::min``, the one the file sees. ``None`` when the call is no such one."""
+    if "." in call.callee or call.callee not in STD_FUNCTIONS or not targets \
+            or any(t[1] not in ("global_linkage", "import") or t[0] not in world.syms for t in targets) \
+            or not _sees_std(ctx):
+        return None
+    own = world.syms[ctx.ids[0]].file_id
+    if any(world.syms[t[0]].file_id == own for t in targets):
+        return None
+    defs, hdr, decls = _globals(world, call.callee)
+    seen = rules.include_set(world, ctx)
+    if any(world.files[world.syms[d].file_id].module_id in seen for d in (*hdr, *decls)):
+        return None
+    return [(world.external(f"std.{call.callee}"), "builtin", 1.0)]

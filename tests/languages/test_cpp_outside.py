@@ -99,7 +99,8 @@ def test_a_standard_function_name_the_file_sees_no_project_declaration_of_is_the
     """``min(1, 2)``, ``sort(v.begin(), v.end())`` and ``swap(x, y)`` in a file that includes ``<algorithm>`` and
     declares no project ``min`` are the library's, not ``util.cc``'s (which only C's global linkage reached);
     ``helper(3)``, another name ``util.cc`` defines, stays bound, and so does ``min`` in a file that includes the
-    project's header declaring it, or in a file that includes no C++ library header."""
+    project's header declaring it, or in a file that includes no C++ library header; ``max`` after
+    ``using ns::max;`` is the project's ``ns::max``."""
     calls = _calls(tmp_path, {"util.h": "int min(int a, int b);\n", "util.cc": """int min(int a, int b) { return a; }
 void sort(int* a, int n) {}
 void swap(int& a, int& b) {}
@@ -118,9 +119,15 @@ int run(vector<int>& v) {
 #include "util.h"
 int mine() { return min(1, 2); }
 """, "plain.cc": """int plain() { return min(1, 2); }
+""", "ns.h": """namespace ns { template <class T> T max(T a, T b) { return a; } }
+""", "named.cc": """#include <algorithm>
+#include "ns.h"
+using ns::max;
+int named() { return max(1, 2); }
 """})
     for line in (5, 6, 8):
         assert calls.get(("use.run", line), []) == [], line
     assert calls[("use.run", 9)] == ["util.helper"]
     assert calls[("mine.mine", 3)] == ["util.min"]
     assert calls[("plain.plain", 1)] == ["util.min"]
+    assert calls[("named.named", 4)] == ["ns.ns.max"]  # a using-declaration names the project's

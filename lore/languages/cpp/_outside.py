@@ -129,6 +129,8 @@ def std_function(rules, world, ctx, call, targets: list[tuple]) -> list[tuple] |
     if any(world.syms[t[0]].file_id == own for t in targets):
         return None
     defs, hdr, decls = _globals(world, call.callee)
+    if not {t[0] for t in targets} <= {*defs, *hdr, *decls}:  # using ns::max; max(a, b): a namespace's, named
+        return None
     seen = rules.include_set(world, ctx)
     if any(world.files[world.syms[d].file_id].module_id in seen for d in (*hdr, *decls)):
         return None

@@ -131,3 +131,35 @@ int named() { return max(1, 2); }
     assert calls[("mine.mine", 3)] == ["util.min"]
     assert calls[("plain.plain", 1)] == ["util.min"]
     assert calls[("named.named", 4)] == ["ns.ns.max"]  # a using-declaration names the project's
+
+
+def test_a_standard_type_named_after_using_namespace_std_is_the_librarys(tmp_path):
+    """After ``using namespace std;``, ``string p; p.replace(...)`` and ``set<Edge*> s; s.count(e)`` are the
+    library's members, not a guess at the project's one ``replace`` / ``count``; ``d.front()->replace(1)`` on a
+    ``deque<Node*>`` still is ``Node::replace``, and a file declaring its own ``string`` class keeps it."""
+    calls = _calls(tmp_path / "g", {"g.h": """#include <string>
+struct Node { void replace(int a); int count() const; };
+""", "g.cc": """#include "g.h"
+#include <deque>
+#include <set>
+using namespace std;
+void run(Node* n) {
+  string p;
+  p.replace(0, 1, "x");
+  set<Node*> s;
+  s.count(n);
+  deque<Node*> d;
+  d.front()->replace(1);
+}
+"""})
+    assert calls.get(("g.run", 7), []) == []
+    assert calls.get(("g.run", 9), []) == []
+    assert calls[("g.run", 11)] == ["g.Node.replace"]
+    own = _calls(tmp_path / "own", {"own.cc": """using namespace std;
+class string { public: void replace(int a) {} };
+void own() {
+  string p;
+  p.replace(1);
+}
+"""})
+    assert own[("own.own", 5)] == ["own.string.replace"]

@@ -135,3 +135,26 @@ def std_function(rules, world, ctx, call, targets: list[tuple]) -> list[tuple] |
     if any(world.files[world.syms[d].file_id].module_id in seen for d in (*hdr, *decls)):
         return None
     return [(world.external(f"std.{call.callee}"), "builtin", 1.0)]
+
+
+# class templates and classes of the standard library a file names unqualified after ``using namespace std;``
+STD_TYPES = frozenset({
+    "string", "wstring", "u16string", "u32string", "string_view", "vector", "map", "multimap", "set", "multiset",
+    "unordered_map", "unordered_set", "unordered_multimap", "unordered_multiset", "deque", "list", "forward_list",
+    "array", "bitset", "stack", "queue", "priority_queue", "pair", "tuple", "stringstream", "istringstream",
+    "ostringstream", "ifstream", "ofstream", "fstream", "ostream", "istream", "thread", "mutex", "atomic",
+})
+
+
+def std_type(ex, name: str) -> str:
+    """``std.string`` for ``string`` in a file that says ``using namespace std;`` (or ``using std::string;``) and
+    declares no type of that name itself: ``string p; p.replace(...)`` is ``std::string::replace``, never a guess
+    at the project's one ``replace``. Any other name as it is."""
+    if name not in STD_TYPES:
+        return name
+    uses = ex.__dict__.get("_uses_std")
+    if uses is None:
+        uses = ex._uses_std = b"using namespace std" in ex.source or b"using std::" in ex.source
+    if not uses or name in ex.type_locals:
+        return name
+    return f"std.{name}"

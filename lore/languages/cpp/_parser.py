@@ -43,7 +43,7 @@ from ._elements import (
     subscript_bindings,
 )
 from ._lambdas import lambda_parameters, local_lambda
-from ._outside import mark_call, wrapper_binding
+from ._outside import mark_call, std_type, wrapper_binding
 from ._source import cpp_source, one_branch
 
 
@@ -293,7 +293,7 @@ class CppExtractor(CExtractor):
         """The type as written, wrappers included (what ``T x(args)`` constructs)."""
         if node is not None and node.type == "qualified_identifier":
             return self.dotted(node)
-        return super().direct_type(node)
+        return std_type(self, super().direct_type(node))
 
     def _held(self, node: _ts.Node | None) -> _ts.Node | None:
         """The first template argument of a wrapper type (``std::shared_ptr<const T>``: ``T``), else ``None``."""

@@ -163,3 +163,27 @@ void own() {
 }
 """})
     assert own[("own.own", 5)] == ["own.string.replace"]
+
+
+def test_a_std_call_bound_only_to_the_projects_std_overload_of_a_skipped_branch_is_the_librarys(tmp_path):
+    """``std::begin(text)`` with the project's ``namespace std { begin(const Icu&) }`` under ``#ifdef USE_ICU``
+    (a flag no file defines) is the library's ``std::begin``; ``std::size(u)`` bound to the project's
+    ``namespace std { size(const Icu&) }`` outside any branch stays bound."""
+    calls = _calls(tmp_path, {"opts.hpp": """#include <iterator>
+#include <string>
+struct Icu { int n; };
+#ifdef USE_ICU
+namespace std {
+inline int begin(const Icu& s) { return 0; }
+}
+#endif
+namespace std {
+inline int size(const Icu& s) { return s.n; }
+}
+inline int first(const std::string& text, const Icu& u) {
+  auto b = std::begin(text);
+  return std::size(u);
+}
+"""})
+    assert calls.get(("opts.first", 13), []) == []
+    assert calls[("opts.first", 14)] == ["opts.std.size"]

@@ -13,6 +13,9 @@
   (:func:`mark_call`); :func:`outside_targets` asks what ``p[~]`` is.
 - ``min(a, b)``, ``sort(v.begin(), v.end())`` in a file that includes the C++ library and sees no declaration of
   the project's ``min`` (C's global linkage alone bound it there): the library's (:func:`std_function`).
+- ``string p; p.replace(...)`` after ``using namespace std;``: ``string`` is ``std.string`` (:func:`std_type`).
+- ``std::begin(s)`` bound only to the project's ``namespace std { begin(...) }`` of a skipped ``#ifdef`` branch:
+  the library's (:func:`std_skipped`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import re
 
 from ...parsers import _ts
 from .._rules import record_of
+from ..c._build import _not_built
 from ..c._rules import _globals
 
 _STD_TARGET = re.compile(r"^\s*(?:const\s+)?(?:::)?std::")
@@ -158,3 +162,13 @@ def std_type(ex, name: str) -> str:
     if not uses or name in ex.type_locals:
         return name
     return f"std.{name}"
+
+
+def std_skipped(world, ctx, call, targets: list[tuple]) -> list[tuple] | None:
+    """``std::begin(text)`` bound only to the project's own ``namespace std { begin(const icu::UnicodeString&) }``
+    written in a branch the default build skips (``#ifdef CXXOPTS_USE_UNICODE``): the library's ``std::begin``
+    (``None`` when the call is no such one)."""
+    if not call.callee.startswith("std.") or not targets \
+            or not all(t[0] in world.syms and _not_built(world, t[0], ctx) for t in targets):
+        return None
+    return [(world.external(call.callee), "builtin", 1.0)]

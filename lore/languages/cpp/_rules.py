@@ -9,7 +9,7 @@ from ..c._build import _not_built
 from ..c._overloads import _is_const, _overloads, _relative_name, _signature_const
 from ..c._rules import CRules, _c_classes, _namespace_value
 from ._categories import by_category
-from ._outside import outside_targets, std_alias, std_function
+from ._outside import outside_targets, std_alias, std_function, std_skipped
 
 # members of the standard library's strings, containers and smart pointers: ``x.size()`` on a receiver whose
 # type lore does not know is far more often ``std::string::size`` than the repository's one ``size``, so
@@ -51,7 +51,7 @@ class CppRules(CRules):
         methods that stay alike (``bool PerfCounters::Initialize()`` in ``#if defined
         HAVE_LIBPFM`` and again in its ``#else``) the ones a default build compiles, when any is (as C binds a
         name defined in both branches of a flag no file defines)."""
-        std = std_function(self, world, ctx, call, targets)
+        std = std_function(self, world, ctx, call, targets) or std_skipped(world, ctx, call, targets)
         if std is not None:
             return std
         targets = outside_targets(world, ctx, call, targets)

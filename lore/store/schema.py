@@ -50,7 +50,8 @@ INDEX_FORMAT = 11  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #    out-of-line template members; TS casts, intersections, in-place parameter shapes; Python import fallbacks,
 #    ContextVar/Future/Task, unpacking loops, Generic[T] parameters
 # 11: Python: narrowing by elimination (the else of isinstance(x, A), the branch of not isinstance: no A; "!A");
-#     a parameter annotated `type` and isinstance(x, type) hold the classes their values give, not `type`
+#     a parameter annotated `type` and isinstance(x, type) hold the classes their values give, not `type`;
+#     C++: calls that go outside the project (::f, p.reset() of a smart pointer, std names and aliases) unbound
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

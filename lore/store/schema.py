@@ -59,7 +59,8 @@ INDEX_FORMAT = 12  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 # 12: Python: the else of isinstance(x, type) holds no class (unknown when only classes were known)
 #     (both this session's): also C: standard-library names, PNG_FUNCTION, decided compiler conditions, later
 #     macro redefinitions; C++: block scopes, value-category overloads, smart-pointer get(), pairs, iterators;
-#     TS: methods returning wrapped `this`, one-line destructured shapes, typed returns, ternaries
+#     TS: methods returning wrapped `this`, one-line destructured shapes, typed returns, ternaries;
+#     C++: calls that go outside the project (::f, p.reset() of a smart pointer, std names and aliases) bound there
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

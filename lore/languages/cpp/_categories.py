@@ -59,7 +59,7 @@ def _split(param: str) -> tuple[str, str] | None:
 def by_category(world, call, got: list[tuple]) -> list[tuple]:
     """Of overloads ``got`` that differ only in taking one parameter as ``const T&`` or as ``T&&``, those the
     argument's value category calls; ``got`` as it is when that is not told (see the module's docstring)."""
-    if len(got) < 2 or any(t[0] is None for t in got):
+    if len(got) < 2 or any(t[0] is None or t[0] not in world.syms for t in got):  # outside the project: none
         return got
     sigs = []
     for t in got:

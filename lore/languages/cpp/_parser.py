@@ -43,6 +43,7 @@ from ._elements import (
     subscript_bindings,
 )
 from ._lambdas import lambda_parameters, local_lambda
+from ._outside import mark_call, std_type, wrapper_binding
 from ._source import cpp_source, one_branch
 
 
@@ -126,6 +127,7 @@ class CppExtractor(CExtractor):
         levels = levels or element_levels(self, alias if alias is not None else tnode, arrays or min(stars, 1))
         if not levels:
             self.plain.add(name)
+        wrapper_binding(self, owner, name, tnode, at, field)
         for suffix, ann in levels:
             self.containers.add(name)
             self.add_binding(owner, name + suffix, at, annotation=ann)
@@ -151,6 +153,7 @@ class CppExtractor(CExtractor):
             t = self._var_type(owner, self.text(recv))
             if t is not None and t.startswith("const ") or t is None and const_member_receiver(self, fn, owner):
                 self.pf.calls[-1].args.append("~const")
+        mark_call(self, fn)
 
     def dotted(self, node: _ts.Node | None) -> str:
         """C's spelling, elements and casts as :func:`lore.languages.cpp._elements.spelling` spells them."""
@@ -290,7 +293,7 @@ class CppExtractor(CExtractor):
         """The type as written, wrappers included (what ``T x(args)`` constructs)."""
         if node is not None and node.type == "qualified_identifier":
             return self.dotted(node)
-        return super().direct_type(node)
+        return std_type(self, super().direct_type(node))
 
     def _held(self, node: _ts.Node | None) -> _ts.Node | None:
         """The first template argument of a wrapper type (``std::shared_ptr<const T>``: ``T``), else ``None``."""

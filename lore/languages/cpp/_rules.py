@@ -9,6 +9,7 @@ from ..c._build import _not_built
 from ..c._overloads import _is_const, _overloads, _relative_name, _signature_const
 from ..c._rules import CRules, _c_classes, _namespace_value
 from ._categories import by_category
+from ._outside import outside_targets, std_alias, std_function, std_skipped
 
 # members of the standard library's strings, containers and smart pointers: ``x.size()`` on a receiver whose
 # type lore does not know is far more often ``std::string::size`` than the repository's one ``size``, so
@@ -50,8 +51,14 @@ class CppRules(CRules):
         methods that stay alike (``bool PerfCounters::Initialize()`` in ``#if defined
         HAVE_LIBPFM`` and again in its ``#else``) the ones a default build compiles, when any is (as C binds a
         name defined in both branches of a flag no file defines)."""
+        std = std_function(self, world, ctx, call, targets) or std_skipped(world, ctx, call, targets)
+        if std is not None:
+            return std
+        targets = outside_targets(world, ctx, call, targets)
         if call.kind in ("call", "new") and any(getattr(world.syms.get(t[0]), "kind", "") == "type_alias" for t in targets):
-            targets = [c for t in targets for c in _through_alias(self, world, t)]
+            targets = [c for t in targets for c in _through_alias(self, world, t, call.kind == "new")]
+        if targets and all(t[0] is not None and t[0] not in world.syms for t in targets):
+            return targets  # outside the project (a library's member, its type through an alias): no overloads
         recv = call.callee.rpartition(".")[0]
         if recv.endswith("()") and "~const" not in call.args and len(targets) == 1 and targets[0][0] is not None \
                 and _overloads(world, targets[0][0]) and _const_result(world, ctx, call, recv, 0):
@@ -115,15 +122,20 @@ def _open_namespaces(world, ctx) -> list[str]:
     return sorted(paths, key=lambda p: (-p.count("."), p))
 
 
-def _through_alias(rules, world, target: tuple) -> list[tuple]:
+def _through_alias(rules, world, target: tuple, declared: bool = False) -> list[tuple]:
     """``Json::String(s)``, ``SelfType(p)``: a call of an alias of a class constructs that class, so it binds the
     class's constructors (an alias of a library class: that class, outside the repository) rather than the alias;
     an alias of a number type (``UInt(x)``, a conversion), of a template's specialization (``string_view(s)`` with
     ``using string_view = basic_string_view<char>``, where clangd answers the alias) or of what lore cannot follow
-    stays bound to the alias."""
+    stays bound to the alias. A variable declared with an alias of a standard template (``Members out(3)`` with
+    ``typedef std::vector<String> Members``: ``declared``) is constructed by the library's constructor, where clangd
+    answers it (a temporary ``Members(3)`` it answers at the alias)."""
     srow = world.syms.get(target[0])
     if srow is None or srow.kind != "type_alias":
         return [target]
+    std = std_alias(world, target[0]) if declared else ""
+    if std:  # typedef std::vector<String> Members: Members(n) constructs the library's vector
+        return [(world.external(std), "external", 1.0)]
     _c, sym = record_of(world, target[0])
     if sym is None or "<" in sym.signature.partition("=")[2 if "=" in sym.signature else 0]:
         return [target]  # an alias of a template's specialization (using view = basic_view<char>): clangd answers it

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,20 +44,12 @@ from ..store import _features as store_features
 from ..store import history as store_history
 from ..store.graph_files import features_key
 from . import _hybrid_cache
+from ._feature_words import CLASS_KINDS, SKIP_WORDS, WORD, parameters, row_keys, summary
+from ._feature_words import words as _words
 from .build import CodeGraph
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
-
-_PARAMS = re.compile(r"\((.*)\)", re.DOTALL)
-_PARAM_NAME = re.compile(r"^\s*\*{0,2}\s*([A-Za-z_][A-Za-z0-9_]*)")
-_WORD = re.compile(r"[A-Za-z0-9]+")
-_SKIP_PARAMS = frozenset({"self", "cls", "this"})
-_SKIP_WORDS = frozenset({"def", "class", "async", "self", "cls", "fn", "func", "pub", "static", "public", "private",
-                         "return", "returns", "none", "int", "str", "void"})
-CLASS_KINDS = ("class", "interface", "struct", "trait", "enum")
-SUMMARY_CHARS = 400
-
 
 @dataclass
 class SymbolFeatures:
@@ -85,68 +76,6 @@ class SymbolFeatures:
     changes: np.ndarray | None = None  # per row: commits that changed it
     history: dict | None = None  # the run's summary (commits read / used, until, head), None without one
     inputs: str = ""  # digest of what the arrays besides line and history were built from (inputs_digest)
-
-
-def summary(docstring: str | None) -> str:
-    """The first paragraph of a docstring, at most ``SUMMARY_CHARS`` characters.
-
-    Examples
-    --------
-    >>> summary("Add two numbers.\\n\\nSee Also\\n--------\\nsub")
-    'Add two numbers.'
-    """
-    if not docstring:
-        return ""
-    return docstring.strip().split("\n\n", 1)[0][:SUMMARY_CHARS]
-
-
-def parameters(signature: str | None) -> list[str]:
-    """Parameter names of a signature (``self`` / ``cls`` left out).
-
-    Examples
-    --------
-    >>> parameters("def f(self, a: int = 1, *args, key=None, **kw) -> int")
-    ['a', 'args', 'key', 'kw']
-    >>> parameters("class Foo(Base)")
-    ['Base']
-    """
-    if not signature:
-        return []
-    m = _PARAMS.search(signature)
-    if not m:
-        return []
-    inner = m.group(1)
-    out: list[str] = []
-    cur: list[str] = []
-    depth = 0
-    for ch in inner:  # split at top-level commas only (annotations and defaults nest)
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur))
-    names = []
-    for part in out:
-        pm = _PARAM_NAME.match(part)
-        if pm and pm.group(1) not in _SKIP_PARAMS:
-            names.append(pm.group(1))
-    return names
-
-
-def _words(tokens) -> list[str]:
-    """Tokens that are words: pure digits left out.
-
-    Examples
-    --------
-    >>> _words(["atan", "2", "x85", "0"])
-    ['atan', 'x85']
-    """
-    return [t for t in tokens if not t.isdigit()]
 
 
 def history_matrix(g: CodeGraph, pairs: np.ndarray, touched: np.ndarray) -> tuple[Csr, np.ndarray]:
@@ -217,7 +146,7 @@ class FeatureRows:
 
     Saved beside the index after a build (``<index>.featrows/``) so that the next build (after a
     refresh) tokenizes only the rows whose inputs changed: a row whose symbol id and key
-    (:func:`_row_keys`: name, signature, docstring summary, directory, kind and decorators) are
+    (:func:`~lore.graphs._feature_words.row_keys`: name, signature, docstring summary, directory, kind and decorators) are
     unchanged has the same words, so its row of each matrix is copied. The weights that depend on every
     row (idf, BM25 lengths, the dropped common columns) are recomputed over the whole matrix, which is
     numpy. Columns are the words in sorted order, in a fresh build too, so a build that reuses rows
@@ -340,7 +269,7 @@ def _prepare(conn, g: CodeGraph, *, inputs: Inputs | None = None, reuse: Feature
     private = np.zeros(n, dtype=bool)
     read_list = read_rows.tolist()
     rnames = [names[r] for r in read_list]
-    keys[read_rows] = _row_keys(rnames, [sigs[r] for r in read_list], [docs[r] for r in read_list],
+    keys[read_rows] = row_keys(rnames, [sigs[r] for r in read_list], [docs[r] for r in read_list],
                                 [dir_of.get(r) for r in read_list], [decos.get(r, ()) for r in read_list],
                                 kind[read_rows])
     private[read_rows] = [nm.startswith("_") and not nm.startswith("__") for nm in rnames]
@@ -359,18 +288,6 @@ def _prepare(conn, g: CodeGraph, *, inputs: Inputs | None = None, reuse: Feature
         remap = np.array([col.get(d, -1) for d in old_dirs] + [-1], dtype=np.int64)  # -1 indexes the last
         dir_code[kept] = remap[old_codes]
     return _Prepared(names, sigs, docs, decos, keys, line, private, dir_code, dirs, read_rows)
-
-
-def _row_keys(names, sigs, docs, dirs, decos, kind: np.ndarray) -> np.ndarray:
-    """A 64-bit key per row of everything its words and arity are read from (blake2b: stable across
-    processes, unlike ``hash``)."""
-    blake = hashlib.blake2b
-    kinds = kind.tolist()
-    keys = np.empty(len(names), dtype=np.uint64)
-    for r, (nm, sg, dc, d, dec) in enumerate(zip(names, sigs, docs, dirs, decos, strict=True)):
-        text = f"{nm}\0{sg}\0{dc}\0{d}\0{kinds[r]}\0{chr(1).join(dec)}"
-        keys[r] = int.from_bytes(blake(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
-    return keys
 
 
 def _digest(prep: _Prepared, g: CodeGraph) -> str:
@@ -500,10 +417,10 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
     name_rows = [_words(split(names[r])) for r in fresh]
     text_rows = []
     for k, r in enumerate(fresh):
-        sig_words = [w for w in (t.lower() for t in _WORD.findall(sigs[r])) if w not in _SKIP_WORDS]
+        sig_words = [w for w in (t.lower() for t in WORD.findall(sigs[r])) if w not in SKIP_WORDS]
         words = list(name_rows[k])
-        for w in sig_words + _WORD.findall(docs[r]):
-            words.extend(p for p in _words(split(w)) if p not in _SKIP_WORDS)
+        for w in sig_words + WORD.findall(docs[r]):
+            words.extend(p for p in _words(split(w)) if p not in SKIP_WORDS)
         text_rows.append(words)
     param_rows = [parameters(sigs[r]) if sigs[r] else [] for r in fresh]
     fn_codes = [g.kind_code("function"), g.kind_code("method")]

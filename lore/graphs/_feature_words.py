@@ -84,6 +84,21 @@ def words(tokens) -> list[str]:
     return [t for t in tokens if not t.isdigit()]
 
 
+def text_words(name_words: list[str], signature: str, doc: str, split) -> list[str]:
+    """The words of a row's name, signature and docstring summary, in order (repeats kept: they are counted).
+
+    Examples
+    --------
+    >>> text_words(["get", "user"], "def get_user(self, uid: int)", "Fetch a user.", str.split)
+    ['get', 'user', 'get', 'user', 'uid', 'Fetch', 'a', 'user']
+    """
+    sig_words = [w for w in (t.lower() for t in WORD.findall(signature)) if w not in SKIP_WORDS]
+    out = list(name_words)
+    for w in sig_words + WORD.findall(doc):
+        out.extend(p for p in words(split(w)) if p not in SKIP_WORDS)
+    return out
+
+
 def row_keys(names, sigs, docs, dirs, decos, kind: np.ndarray) -> np.ndarray:
     """A 64-bit key per row of everything its words and arity are read from (blake2b: stable across
     processes, unlike ``hash``)."""

@@ -46,9 +46,20 @@ def ranker_step(db: Path) -> Callable[[IndexReport], None]:
                 _log.warning("lore: the ranker's features were not precomputed (%s: %s); the first query will "
                              "build them", type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else "")
                 return
+        release_memory()
         report.seconds["ranker"] = round(time.perf_counter() - t0, 3)
 
     return after
+
+
+def release_memory() -> None:
+    """After an upkeep step: drop the graph side's in-memory caches (what the step made is saved beside the
+    index) and give the freed memory back, so the next step's peak does not stand on this one's."""
+    from ..graphs._release import release
+    from ..index._memory import give_back
+
+    release()
+    give_back()
 
 
 def saved_for(index: OpenIndex) -> bool:

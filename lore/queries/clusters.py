@@ -127,6 +127,9 @@ def clusters_step(db: Path) -> Callable[[IndexReport], None]:
                 _log.warning("lore: clusters were not precomputed (%s: %s); the first cluster query will compute them",
                              type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else "")
                 return
+        from ._precompute import release_memory
+
+        release_memory()  # the graph and the cluster adjacency: saved, or not needed by the next step
         report.seconds["clusters"] = round(time.perf_counter() - t0, 3)
 
     return after

@@ -161,24 +161,30 @@ def _common_neighbours(w: sp.csr_matrix, k: np.ndarray) -> sp.csr_matrix:
     """
     n = w.shape[0]
     order = np.lexsort((np.arange(n), k))  # rank -> row; light rows (k <= 32) are a prefix
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n)
+    # ranks, rows and positions fit int32 (rows and stored entries are below 2**31): each array over
+    # the edges is half of an int64 one, and each is freed once read (the peak of the clusters step)
+    idx = np.int32 if max(n, w.nnz) < np.iinfo(np.int32).max else np.int64
+    rank = np.empty(n, dtype=idx)
+    rank[order] = np.arange(n, dtype=idx)
     n_light = int(np.count_nonzero(k <= _TRIANGLE_MAX_DEGREE))
-    ro = rank[np.repeat(np.arange(n), np.diff(w.indptr))]
+    ro = rank[np.repeat(np.arange(n, dtype=idx), np.diff(w.indptr))]
     rc = rank[w.indices]
     keep = (ro < rc) & (ro < n_light)  # edges a -> b (rank a < rank b) out of light rows
     ua, ub = ro[keep], rc[keep]
-    up = sp.csr_matrix((np.ones(ua.size), (ua, ub)), shape=(n, n))
+    del ro, rc, keep
+    up = sp.csr_matrix((np.ones(ua.size, dtype=np.float32), (ua, ub)), shape=(n, n))  # only its pattern is read
+    del ua, ub
     up.sort_indices()
     up_ptr = up.indptr.astype(np.int64)
-    up_idx = up.indices.astype(np.int64)
+    up_idx = up.indices.astype(idx)
+    del up
     up_keys = np.repeat(np.arange(n, dtype=np.int64), np.diff(up_ptr)) * n + up_idx  # ascending
     # the same edges by their upper end b (rows b, columns a), carrying their position in ``up``
     # (stored as position + 1: a stored 0 would be an explicit zero)
-    low = sp.csr_matrix((np.arange(1, up_idx.size + 1, dtype=np.int64), up_idx, up_ptr), shape=(n, n)).T.tocsr()
+    low = sp.csr_matrix((np.arange(1, up_idx.size + 1, dtype=idx), up_idx, up_ptr), shape=(n, n)).T.tocsr()
     low_ptr = low.indptr.astype(np.int64)
-    low_rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(low_ptr))
-    after_b = low.data.astype(np.int64)  # position of a -> b in ``up``, plus one: where the c's start
+    low_rows = np.repeat(np.arange(n, dtype=idx), np.diff(low_ptr))
+    after_b = low.data  # position of a -> b in ``up``, plus one: where the c's start
     # pairs (b, c) through a: the entries of a's row after b's
     tails = up_ptr[low.indices.astype(np.int64) + 1] - after_b
     stop = int(low_ptr[n_light])  # b must be light too
@@ -192,9 +198,9 @@ def _common_neighbours(w: sp.csr_matrix, k: np.ndarray) -> sp.csr_matrix:
         if total == 0:
             continue
         first = np.cumsum(cnt) - cnt
-        pos = np.arange(total, dtype=np.int64) + np.repeat(after_b[lo:hi] - first, cnt)
-        qb = np.repeat(low_rows[lo:hi], cnt)
-        qc = up_idx[pos]
+        pos = np.arange(total, dtype=np.int64) + np.repeat(after_b[lo:hi].astype(np.int64) - first, cnt)
+        qb = np.repeat(low_rows[lo:hi].astype(np.int64), cnt)
+        qc = up_idx[pos].astype(np.int64)
         qkey = qb * n + qc
         at = np.minimum(np.searchsorted(up_keys, qkey), up_keys.size - 1)
         hit = up_keys[at] == qkey

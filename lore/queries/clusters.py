@@ -156,7 +156,7 @@ def _summary(index: OpenIndex, g: CodeGraph, labels: np.ndarray, sizes: np.ndarr
 
     rows = np.flatnonzero(labels >= 0)
     ids = [g.nodes.id(int(r)) for r in rows]
-    info = read.symbols_by_ids(index.conn, ids)
+    info = clusters_store.members_of(index.conn, ids)
     by_cluster: dict[int, list[int]] = {}
     for r, sid in zip(rows.tolist(), ids, strict=True):
         by_cluster.setdefault(int(labels[r]), []).append(sid)

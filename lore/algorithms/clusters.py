@@ -69,9 +69,10 @@ __all__ = [
 
 _BATCHES = 4
 _STOP_FRACTION = 1e-3
-_TIE = 1e-9
+_TIE = 1e-9  # label weights within this relative distance of the best are ties
 _TRIANGLE_MAX_DEGREE = 32  # common neighbours with more neighbours than this are not counted
-_BLOCK_WEDGES = 4_000_000  # label weights within this relative distance of the best are ties
+# wedges searched at a time when counting triangles: about 50 B of temporaries each (4M made 200 MB)
+_BLOCK_WEDGES = 1_000_000
 
 
 def _check_labels(labels, n: int) -> np.ndarray:
@@ -366,9 +367,14 @@ def label_propagation(
 
 
 def _edges_both_ways(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    owner = np.repeat(np.arange(a.shape[0]), np.diff(a.indptr))
-    cols = a.indices.astype(np.int64)
-    w = a.data.astype(np.float64)
+    """(sources, targets, weights) of the stored entries with positive weight, each listed both ways
+    (row ids int32 where they fit: these arrays, twice the entries, were the clusters step's peak)."""
+    idx = np.int32 if a.shape[0] < np.iinfo(np.int32).max else np.int64
+    positive = a.data > 0
+    owner = np.repeat(np.arange(a.shape[0], dtype=idx), np.diff(a.indptr))[positive]
+    cols = a.indices.astype(idx)[positive]
+    w = a.data.astype(np.float64)[positive]
+    del positive
     return np.r_[owner, cols], np.r_[cols, owner], np.r_[w, w]
 
 
@@ -417,8 +423,6 @@ def reattach_small(adjacency, labels, *, min_size: int = 2, member_weight=None) 
     if mw is not None and mw.shape != (a.shape[0],):
         raise InvalidArgumentError(f"member_weight must have one value per row ({a.shape[0]}), got shape {mw.shape}")
     src_node, dst_node, w = _edges_both_ways(a)
-    positive = w > 0
-    src_node, dst_node, w = src_node[positive], dst_node[positive], w[positive]
     while lab.size:
         k = int(lab.max()) + 1
         small = np.bincount(lab, weights=mw, minlength=k) < min_size

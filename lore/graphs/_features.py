@@ -365,7 +365,9 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
     With ``reuse`` (the :class:`FeatureRows` of an earlier build) the rows whose symbol and key are
     unchanged are copied instead of tokenized again; the result equals a build without it. The
     :class:`FeatureRows` of this build is appended to ``rows_out`` when given (the caller saves it), and
-    ``prepared`` is the layout of ``inputs`` on the rows when the caller has made it (:func:`_prepare`).
+    ``prepared`` is the layout of ``inputs`` on the rows when the caller has made it (:func:`_prepare`);
+    its rows' names, signatures and summaries are emptied once tokenized (the matrices' assembly then
+    runs without them: on the Linux kernel several hundred MB of strings).
     """
     version = _rows_version(split)
     prep = prepared if prepared is not None else _prepare(conn, g, inputs=inputs)
@@ -419,6 +421,8 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
         del name_rows, text_rows
         decos_m.add(rows, [prep.decos.get(r, []) for r in rows])
         params_m.add(rows, [p if is_fn[r] else [] for r, p in zip(rows, param_rows, strict=True)])
+    for strings in (names, sigs, docs):
+        strings.clear()
     arity = np.where(is_fn, nparams, -1)
     name_pres, name_vocab = names_m.finish(n)
     tf, vocab = text_m.finish(n)

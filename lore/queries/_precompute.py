@@ -52,13 +52,23 @@ def ranker_step(db: Path) -> Callable[[IndexReport], None]:
     return after
 
 
-def release_memory() -> None:
-    """After an upkeep step: drop the graph side's in-memory caches (what the step made is saved beside the
-    index) and give the freed memory back, so the next step's peak does not stand on this one's."""
+def release_memory(*, collect: bool = False) -> None:
+    """Around an upkeep step: drop the graph side's in-memory caches (what a step made is saved beside the
+    index) and give the freed memory back, so a step's peak does not stand on what came before it.
+
+    ``collect`` also runs the garbage collector first: the indexer leaves reference cycles behind (it runs
+    with the collector off), on ``cc/kmm`` at ``--memory 400M`` about 100 MB of the 307 MB it held after
+    the commit. A full collection costs time that grows with every live object, so only the step that
+    builds the most (the clusters step of a full build) asks for it.
+    """
+    import gc
+
     from ..graphs._release import release
     from ..index._memory import give_back
 
     release()
+    if collect:
+        gc.collect()
     give_back()
 
 

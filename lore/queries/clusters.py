@@ -108,6 +108,8 @@ def clusters_step(db: Path) -> Callable[[IndexReport], None]:
     """
 
     def after(report: IndexReport) -> None:
+        from ._precompute import release_memory
+
         t0 = time.perf_counter()
         with OpenIndex(Path(report.db)) as index:
             if report.flow == "kept" and index.generation == report.generation:
@@ -121,14 +123,13 @@ def clusters_step(db: Path) -> Callable[[IndexReport], None]:
                 report.seconds["clusters"] = 0.0
                 return
             try:
+                release_memory(collect=True)  # the step starts on what the indexer holds, not on its garbage
                 cluster_run(index)
             except Exception as exc:  # noqa: BLE001 - derived data: the index run itself has succeeded
                 # the first query that needs the clusters computes them (and raises there, if it must)
                 _log.warning("lore: clusters were not precomputed (%s: %s); the first cluster query will compute them",
                              type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else "")
                 return
-        from ._precompute import release_memory
-
         release_memory()  # the graph and the cluster adjacency: saved, or not needed by the next step
         report.seconds["clusters"] = round(time.perf_counter() - t0, 3)
 

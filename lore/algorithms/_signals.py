@@ -260,15 +260,27 @@ def bm25_weights(tf: sp.csr_matrix, *, k1: float = 1.2, b: float = 0.75) -> sp.c
     """
     import scipy.sparse as sp
 
-    tf = check_csr(tf, name="tf").astype(np.float64).tocoo()
+    tf = check_csr(tf, name="tf")
+    if tf.dtype != np.float64:
+        tf = tf.astype(np.float64)
+    if not tf.has_canonical_format:  # a pair listed twice counts once, with its counts added
+        tf = tf.copy()
+        tf.sum_duplicates()
     n = tf.shape[0]
-    dl = np.bincount(tf.row, weights=tf.data, minlength=n)
+    row = np.repeat(np.arange(n, dtype=np.int32), np.diff(tf.indptr))
+    dl = np.bincount(row, weights=tf.data, minlength=n)
     avgdl = float(dl.mean()) if n and dl.mean() > 0 else 1.0
-    df = np.bincount(tf.col, minlength=tf.shape[1]).astype(np.float64)
+    df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
-    norm = k1 * (1.0 - b + b * dl[tf.row] / avgdl)
-    w = idf[tf.col] * tf.data * (k1 + 1.0) / (tf.data + norm)
-    return sp.csc_matrix((w, (tf.row, tf.col)), shape=tf.shape)
+    # the weights a block of pairs at a time, the same expression element for element: the
+    # temporaries of one expression over every pair were the peak of the kernel's feature build
+    w = np.empty(tf.nnz, dtype=np.float64)
+    for k in range(0, tf.nnz, 1 << 20):
+        r, c, x = row[k:k + (1 << 20)], tf.indices[k:k + (1 << 20)], tf.data[k:k + (1 << 20)]
+        norm = k1 * (1.0 - b + b * dl[r] / avgdl)
+        w[k:k + (1 << 20)] = idf[c] * x * (k1 + 1.0) / (x + norm)
+    del row
+    return sp.csr_matrix((w, tf.indices, tf.indptr), shape=tf.shape).tocsc()
 
 
 def bm25_scores(weights: sp.csc_matrix, query_terms) -> np.ndarray:

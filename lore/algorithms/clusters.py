@@ -69,9 +69,10 @@ __all__ = [
 
 _BATCHES = 4
 _STOP_FRACTION = 1e-3
-_TIE = 1e-9
+_TIE = 1e-9  # label weights within this relative distance of the best are ties
 _TRIANGLE_MAX_DEGREE = 32  # common neighbours with more neighbours than this are not counted
-_BLOCK_WEDGES = 4_000_000  # label weights within this relative distance of the best are ties
+# wedges searched at a time when counting triangles: about 50 B of temporaries each (4M made 200 MB)
+_BLOCK_WEDGES = 1_000_000
 
 
 def _check_labels(labels, n: int) -> np.ndarray:
@@ -161,24 +162,30 @@ def _common_neighbours(w: sp.csr_matrix, k: np.ndarray) -> sp.csr_matrix:
     """
     n = w.shape[0]
     order = np.lexsort((np.arange(n), k))  # rank -> row; light rows (k <= 32) are a prefix
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n)
+    # ranks, rows and positions fit int32 (rows and stored entries are below 2**31): each array over
+    # the edges is half of an int64 one, and each is freed once read (the peak of the clusters step)
+    idx = np.int32 if max(n, w.nnz) < np.iinfo(np.int32).max else np.int64
+    rank = np.empty(n, dtype=idx)
+    rank[order] = np.arange(n, dtype=idx)
     n_light = int(np.count_nonzero(k <= _TRIANGLE_MAX_DEGREE))
-    ro = rank[np.repeat(np.arange(n), np.diff(w.indptr))]
+    ro = rank[np.repeat(np.arange(n, dtype=idx), np.diff(w.indptr))]
     rc = rank[w.indices]
     keep = (ro < rc) & (ro < n_light)  # edges a -> b (rank a < rank b) out of light rows
     ua, ub = ro[keep], rc[keep]
-    up = sp.csr_matrix((np.ones(ua.size), (ua, ub)), shape=(n, n))
+    del ro, rc, keep
+    up = sp.csr_matrix((np.ones(ua.size, dtype=np.float32), (ua, ub)), shape=(n, n))  # only its pattern is read
+    del ua, ub
     up.sort_indices()
     up_ptr = up.indptr.astype(np.int64)
-    up_idx = up.indices.astype(np.int64)
+    up_idx = up.indices.astype(idx)
+    del up
     up_keys = np.repeat(np.arange(n, dtype=np.int64), np.diff(up_ptr)) * n + up_idx  # ascending
     # the same edges by their upper end b (rows b, columns a), carrying their position in ``up``
     # (stored as position + 1: a stored 0 would be an explicit zero)
-    low = sp.csr_matrix((np.arange(1, up_idx.size + 1, dtype=np.int64), up_idx, up_ptr), shape=(n, n)).T.tocsr()
+    low = sp.csr_matrix((np.arange(1, up_idx.size + 1, dtype=idx), up_idx, up_ptr), shape=(n, n)).T.tocsr()
     low_ptr = low.indptr.astype(np.int64)
-    low_rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(low_ptr))
-    after_b = low.data.astype(np.int64)  # position of a -> b in ``up``, plus one: where the c's start
+    low_rows = np.repeat(np.arange(n, dtype=idx), np.diff(low_ptr))
+    after_b = low.data  # position of a -> b in ``up``, plus one: where the c's start
     # pairs (b, c) through a: the entries of a's row after b's
     tails = up_ptr[low.indices.astype(np.int64) + 1] - after_b
     stop = int(low_ptr[n_light])  # b must be light too
@@ -192,9 +199,9 @@ def _common_neighbours(w: sp.csr_matrix, k: np.ndarray) -> sp.csr_matrix:
         if total == 0:
             continue
         first = np.cumsum(cnt) - cnt
-        pos = np.arange(total, dtype=np.int64) + np.repeat(after_b[lo:hi] - first, cnt)
-        qb = np.repeat(low_rows[lo:hi], cnt)
-        qc = up_idx[pos]
+        pos = np.arange(total, dtype=np.int64) + np.repeat(after_b[lo:hi].astype(np.int64) - first, cnt)
+        qb = np.repeat(low_rows[lo:hi].astype(np.int64), cnt)
+        qc = up_idx[pos].astype(np.int64)
         qkey = qb * n + qc
         at = np.minimum(np.searchsorted(up_keys, qkey), up_keys.size - 1)
         hit = up_keys[at] == qkey
@@ -360,9 +367,14 @@ def label_propagation(
 
 
 def _edges_both_ways(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    owner = np.repeat(np.arange(a.shape[0]), np.diff(a.indptr))
-    cols = a.indices.astype(np.int64)
-    w = a.data.astype(np.float64)
+    """(sources, targets, weights) of the stored entries with positive weight, each listed both ways
+    (row ids int32 where they fit: these arrays, twice the entries, were the clusters step's peak)."""
+    idx = np.int32 if a.shape[0] < np.iinfo(np.int32).max else np.int64
+    positive = a.data > 0
+    owner = np.repeat(np.arange(a.shape[0], dtype=idx), np.diff(a.indptr))[positive]
+    cols = a.indices.astype(idx)[positive]
+    w = a.data.astype(np.float64)[positive]
+    del positive
     return np.r_[owner, cols], np.r_[cols, owner], np.r_[w, w]
 
 
@@ -411,8 +423,6 @@ def reattach_small(adjacency, labels, *, min_size: int = 2, member_weight=None) 
     if mw is not None and mw.shape != (a.shape[0],):
         raise InvalidArgumentError(f"member_weight must have one value per row ({a.shape[0]}), got shape {mw.shape}")
     src_node, dst_node, w = _edges_both_ways(a)
-    positive = w > 0
-    src_node, dst_node, w = src_node[positive], dst_node[positive], w[positive]
     while lab.size:
         k = int(lab.max()) + 1
         small = np.bincount(lab, weights=mw, minlength=k) < min_size

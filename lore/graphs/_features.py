@@ -31,11 +31,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -45,20 +44,13 @@ from ..store import _features as store_features
 from ..store import history as store_history
 from ..store.graph_files import features_key
 from . import _hybrid_cache
+from ._feature_matrix import WordMatrix
+from ._feature_words import CLASS_KINDS, parameters, row_keys, summary, text_words
+from ._feature_words import words as _words
 from .build import CodeGraph
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
-
-_PARAMS = re.compile(r"\((.*)\)", re.DOTALL)
-_PARAM_NAME = re.compile(r"^\s*\*{0,2}\s*([A-Za-z_][A-Za-z0-9_]*)")
-_WORD = re.compile(r"[A-Za-z0-9]+")
-_SKIP_PARAMS = frozenset({"self", "cls", "this"})
-_SKIP_WORDS = frozenset({"def", "class", "async", "self", "cls", "fn", "func", "pub", "static", "public", "private",
-                         "return", "returns", "none", "int", "str", "void"})
-CLASS_KINDS = ("class", "interface", "struct", "trait", "enum")
-SUMMARY_CHARS = 400
-
 
 @dataclass
 class SymbolFeatures:
@@ -85,68 +77,6 @@ class SymbolFeatures:
     changes: np.ndarray | None = None  # per row: commits that changed it
     history: dict | None = None  # the run's summary (commits read / used, until, head), None without one
     inputs: str = ""  # digest of what the arrays besides line and history were built from (inputs_digest)
-
-
-def summary(docstring: str | None) -> str:
-    """The first paragraph of a docstring, at most ``SUMMARY_CHARS`` characters.
-
-    Examples
-    --------
-    >>> summary("Add two numbers.\\n\\nSee Also\\n--------\\nsub")
-    'Add two numbers.'
-    """
-    if not docstring:
-        return ""
-    return docstring.strip().split("\n\n", 1)[0][:SUMMARY_CHARS]
-
-
-def parameters(signature: str | None) -> list[str]:
-    """Parameter names of a signature (``self`` / ``cls`` left out).
-
-    Examples
-    --------
-    >>> parameters("def f(self, a: int = 1, *args, key=None, **kw) -> int")
-    ['a', 'args', 'key', 'kw']
-    >>> parameters("class Foo(Base)")
-    ['Base']
-    """
-    if not signature:
-        return []
-    m = _PARAMS.search(signature)
-    if not m:
-        return []
-    inner = m.group(1)
-    out: list[str] = []
-    cur: list[str] = []
-    depth = 0
-    for ch in inner:  # split at top-level commas only (annotations and defaults nest)
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    out.append("".join(cur))
-    names = []
-    for part in out:
-        pm = _PARAM_NAME.match(part)
-        if pm and pm.group(1) not in _SKIP_PARAMS:
-            names.append(pm.group(1))
-    return names
-
-
-def _words(tokens) -> list[str]:
-    """Tokens that are words: pure digits left out.
-
-    Examples
-    --------
-    >>> _words(["atan", "2", "x85", "0"])
-    ['atan', 'x85']
-    """
-    return [t for t in tokens if not t.isdigit()]
 
 
 def history_matrix(g: CodeGraph, pairs: np.ndarray, touched: np.ndarray) -> tuple[Csr, np.ndarray]:
@@ -207,6 +137,7 @@ def read_inputs(conn) -> Inputs:
     return store_features.symbol_feature_rows(conn), store_features.decorated_symbols(conn)
 
 
+BLOCK = 16_384  # rows tokenized at a time (only one block's word lists are held)
 ROWS = ".featrows"  # the per-row words of the last build, beside the index (FeatureRows)
 ROWS_FORMAT = 1  # bump when the tokenizing of a row changes: saved rows of another format are never reused
 
@@ -217,7 +148,7 @@ class FeatureRows:
 
     Saved beside the index after a build (``<index>.featrows/``) so that the next build (after a
     refresh) tokenizes only the rows whose inputs changed: a row whose symbol id and key
-    (:func:`_row_keys`: name, signature, docstring summary, directory, kind and decorators) are
+    (:func:`~lore.graphs._feature_words.row_keys`: name, signature, docstring summary, directory, kind and decorators) are
     unchanged has the same words, so its row of each matrix is copied. The weights that depend on every
     row (idf, BM25 lengths, the dropped common columns) are recomputed over the whole matrix, which is
     numpy. Columns are the words in sorted order, in a fresh build too, so a build that reuses rows
@@ -307,19 +238,26 @@ def _prepare(conn, g: CodeGraph, *, inputs: Inputs | None = None, reuse: Feature
     read_mask[kept] = False
     read_rows = np.flatnonzero(read_mask)
     ids = g.nodes.ids
+    blocks: Iterable[list[tuple]]
     if inputs is None:
         if kept.size:
             want = ids[read_rows].tolist()
-            inputs = (store_features.symbol_feature_rows_of(conn, want), store_features.decorated_symbols_of(conn, want))
-        else:
-            inputs = read_inputs(conn)
-    table, decorated = inputs
+            blocks = [store_features.symbol_feature_rows_of(conn, want)]
+            decorated = store_features.decorated_symbols_of(conn, want)
+        else:  # every row: read a block at a time, so the docstrings are never all held at once
+            blocks = store_features.symbol_feature_blocks(conn)
+            decorated = store_features.decorated_symbols(conn)
+    else:
+        blocks, decorated = [inputs[0]], inputs[1]
     names: list[str] = [""] * n
     sigs: list[str] = [""] * n
     docs: list[str] = [""] * n
     line = np.zeros(n, dtype=np.int64)
     dir_of: dict[int, str] = {}
-    if table and n:
+    seen_dirs: dict[str, str] = {}
+    for table in blocks:
+        if not (table and n):
+            continue
         sids = np.fromiter((r[0] for r in table), dtype=np.int64, count=len(table))
         at = np.minimum(np.searchsorted(ids, sids), n - 1)
         ok = ids[at] == sids
@@ -330,7 +268,9 @@ def _prepare(conn, g: CodeGraph, *, inputs: Inputs | None = None, reuse: Feature
             docs[r] = summary(docstring)
             line[r] = start or 0
             if path:
-                dir_of[r] = path.rpartition("/")[0]
+                d = path.rpartition("/")[0]
+                dir_of[r] = seen_dirs.setdefault(d, d)  # one string per directory, not per row
+        del table
     decos: dict[int, list[str]] = {}
     for sid, deco, _target in decorated:
         if g.nodes.has(sid):
@@ -340,7 +280,7 @@ def _prepare(conn, g: CodeGraph, *, inputs: Inputs | None = None, reuse: Feature
     private = np.zeros(n, dtype=bool)
     read_list = read_rows.tolist()
     rnames = [names[r] for r in read_list]
-    keys[read_rows] = _row_keys(rnames, [sigs[r] for r in read_list], [docs[r] for r in read_list],
+    keys[read_rows] = row_keys(rnames, [sigs[r] for r in read_list], [docs[r] for r in read_list],
                                 [dir_of.get(r) for r in read_list], [decos.get(r, ()) for r in read_list],
                                 kind[read_rows])
     private[read_rows] = [nm.startswith("_") and not nm.startswith("__") for nm in rnames]
@@ -359,18 +299,6 @@ def _prepare(conn, g: CodeGraph, *, inputs: Inputs | None = None, reuse: Feature
         remap = np.array([col.get(d, -1) for d in old_dirs] + [-1], dtype=np.int64)  # -1 indexes the last
         dir_code[kept] = remap[old_codes]
     return _Prepared(names, sigs, docs, decos, keys, line, private, dir_code, dirs, read_rows)
-
-
-def _row_keys(names, sigs, docs, dirs, decos, kind: np.ndarray) -> np.ndarray:
-    """A 64-bit key per row of everything its words and arity are read from (blake2b: stable across
-    processes, unlike ``hash``)."""
-    blake = hashlib.blake2b
-    kinds = kind.tolist()
-    keys = np.empty(len(names), dtype=np.uint64)
-    for r, (nm, sg, dc, d, dec) in enumerate(zip(names, sigs, docs, dirs, decos, strict=True)):
-        text = f"{nm}\0{sg}\0{dc}\0{d}\0{kinds[r]}\0{chr(1).join(dec)}"
-        keys[r] = int.from_bytes(blake(text.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
-    return keys
 
 
 def _digest(prep: _Prepared, g: CodeGraph) -> str:
@@ -396,41 +324,6 @@ def _history(conn, g: CodeGraph) -> tuple[Csr | None, np.ndarray | None, dict | 
         return None, None, None
     co_change, changes = history_matrix(g, run[1], run[2])
     return co_change, changes, run[0]
-
-
-def _assemble(n: int, kept: np.ndarray, old, old_vocab: list[str], fresh: list[int], lists: list[list[str]],
-              *, presence: bool) -> tuple[sp.csr_matrix, list[str]]:
-    """One rows x words matrix: rows ``kept`` copied from ``old`` (rows of the last build, in the same
-    order), rows ``fresh`` counted from their word ``lists``; columns are the words present, sorted."""
-    import scipy.sparse as sp
-
-    if old is not None and kept.size:
-        sub = old[kept[:, 1]] if not hasattr(old, "to_scipy") else old.to_scipy()[kept[:, 1]]
-        sub = sub.tocsr()
-    else:
-        sub = sp.csr_matrix((0, 1))
-    used = np.unique(sub.indices) if sub.nnz else np.zeros(0, dtype=np.int64)
-    words = {old_vocab[c] for c in used.tolist()}
-    for ws in lists:
-        words.update(ws)
-    vocab = sorted(words)
-    col = {w: i for i, w in enumerate(vocab)}
-    remap = np.full(max(len(old_vocab), 1), -1, dtype=np.int64)
-    for c in used.tolist():
-        remap[c] = col[old_vocab[c]]
-    r_new: list[int] = []
-    c_new: list[int] = []
-    for r, ws in zip(fresh, lists, strict=True):
-        for w in (set(ws) if presence else ws):
-            r_new.append(r)
-            c_new.append(col[w])
-    rows = np.concatenate([np.repeat(kept[:, 0] if kept.size else np.zeros(0, dtype=np.int64), np.diff(sub.indptr)),
-                           np.array(r_new, dtype=np.int64)])
-    cols = np.concatenate([remap[sub.indices], np.array(c_new, dtype=np.int64)])
-    data = np.concatenate([np.asarray(sub.data, dtype=np.float64), np.ones(len(r_new))])
-    m = sp.csr_matrix((data, (rows, cols)), shape=(n, max(len(vocab), 1)))
-    m.sum_duplicates()
-    return m, vocab
 
 
 def _directories(dir_code: np.ndarray, dirs: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -472,7 +365,9 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
     With ``reuse`` (the :class:`FeatureRows` of an earlier build) the rows whose symbol and key are
     unchanged are copied instead of tokenized again; the result equals a build without it. The
     :class:`FeatureRows` of this build is appended to ``rows_out`` when given (the caller saves it), and
-    ``prepared`` is the layout of ``inputs`` on the rows when the caller has made it (:func:`_prepare`).
+    ``prepared`` is the layout of ``inputs`` on the rows when the caller has made it (:func:`_prepare`);
+    its rows' names, signatures and summaries are emptied once tokenized (the matrices' assembly then
+    runs without them: on the Linux kernel several hundred MB of strings).
     """
     version = _rows_version(split)
     prep = prepared if prepared is not None else _prepare(conn, g, inputs=inputs)
@@ -495,37 +390,47 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
         reuse = None
     fresh_mask = np.ones(n, dtype=bool)
     fresh_mask[kept[:, 0]] = False
-    fresh = np.flatnonzero(fresh_mask).tolist()
-    # words of the rows to tokenize
-    name_rows = [_words(split(names[r])) for r in fresh]
-    text_rows = []
-    for k, r in enumerate(fresh):
-        sig_words = [w for w in (t.lower() for t in _WORD.findall(sigs[r])) if w not in _SKIP_WORDS]
-        words = list(name_rows[k])
-        for w in sig_words + _WORD.findall(docs[r]):
-            words.extend(p for p in _words(split(w)) if p not in _SKIP_WORDS)
-        text_rows.append(words)
-    param_rows = [parameters(sigs[r]) if sigs[r] else [] for r in fresh]
+    fresh = np.flatnonzero(fresh_mask)
     fn_codes = [g.kind_code("function"), g.kind_code("method")]
     is_fn = np.isin(np.asarray(g.kind), fn_codes)
     nparams = np.zeros(n, dtype=np.int64)
     if reuse is not None and kept.size:
         nparams[kept[:, 0]] = np.asarray(reuse.nparams)[kept[:, 1]]
-    nparams[fresh] = [len(p) for p in param_rows]
+
+    def matrix(name: str, vocab_name: str, *, presence: bool) -> WordMatrix:
+        if reuse is None:
+            return WordMatrix(presence=presence)
+        return WordMatrix(presence=presence, old=getattr(reuse, name), old_vocab=getattr(reuse, vocab_name))
+
+    names_m, text_m = matrix("names", "name_vocab", presence=True), matrix("text", "vocab", presence=False)
+    decos_m, params_m = (matrix("decorators", "decorator_vocab", presence=True),
+                         matrix("params", "param_vocab", presence=True))
+    for k in range(0, len(kept), BLOCK):  # rows whose words are the last build's
+        part = kept[k:k + BLOCK]
+        for m in (names_m, text_m, decos_m, params_m):
+            m.add_kept(part[:, 0], part[:, 1])
+    # words of the rows to tokenize, a block at a time: only a block's word lists are ever held
+    for k in range(0, len(fresh), BLOCK):
+        rows = fresh[k:k + BLOCK].tolist()
+        name_rows = [_words(split(names[r])) for r in rows]
+        text_rows = [text_words(ws, sigs[r], docs[r], split) for ws, r in zip(name_rows, rows, strict=True)]
+        param_rows = [parameters(sigs[r]) if sigs[r] else [] for r in rows]
+        nparams[rows] = [len(p) for p in param_rows]
+        names_m.add(rows, name_rows)
+        text_m.add(rows, text_rows)
+        del name_rows, text_rows
+        decos_m.add(rows, [prep.decos.get(r, []) for r in rows])
+        params_m.add(rows, [p if is_fn[r] else [] for r, p in zip(rows, param_rows, strict=True)])
+    for strings in (names, sigs, docs):
+        strings.clear()
     arity = np.where(is_fn, nparams, -1)
-
-    def old(name: str, vocab_name: str) -> tuple[Any, list[str]]:
-        return (getattr(reuse, name), getattr(reuse, vocab_name)) if reuse is not None else (None, [])
-
-    name_pres, name_vocab = _assemble(n, kept, *old("names", "name_vocab"), fresh, name_rows, presence=True)
-    tf, vocab = _assemble(n, kept, *old("text", "vocab"), fresh, text_rows, presence=False)
+    name_pres, name_vocab = names_m.finish(n)
+    tf, vocab = text_m.finish(n)
+    deco_pres, deco_vocab = decos_m.finish(n)
+    param_pres, param_vocab = params_m.finish(n)
+    del names_m, text_m, decos_m, params_m
     text_terms = tf.copy()
     text_terms.data[:] = 1.0
-    # role
-    deco_lists = [prep.decos.get(r, []) for r in fresh]
-    deco_pres, deco_vocab = _assemble(n, kept, *old("decorators", "decorator_vocab"), fresh, deco_lists, presence=True)
-    param_lists = [p if is_fn[r] else [] for r, p in zip(fresh, param_rows, strict=True)]
-    param_pres, param_vocab = _assemble(n, kept, *old("params", "param_vocab"), fresh, param_lists, presence=True)
     if rows_out is not None:
         identity, _, _gen = (g.stamp or "").rpartition(":")
         rows_out.append(FeatureRows(version=version, identity=identity, generation=int(g.generation), ids=ids,

@@ -21,6 +21,7 @@ import os
 import sqlite3
 import threading
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -242,21 +243,33 @@ def build_graph(conn: sqlite3.Connection, db_path: str | os.PathLike[str] | None
     stamp = store_db.index_stamp(conn)
     gen = int(stamp.rsplit(":", 1)[1])
     nodes, kind, is_test, file_, parent = node_arrays(conn)
-    edges, _source = edge_arrays(conn, db_path, stamp)
-    matrices = {name: _csr(edges[name], nodes, len(nodes)) for name in RELATIONS}
+    path = db_path if db_path is not None else edge_parquet.db_file(conn)
+    if path and edge_parquet.recorded(conn) == "parquet":
+        edges, _source = edge_arrays(conn, db_path, stamp)
+        matrices = {name: _csr(edges[name], nodes, len(nodes)) for name in RELATIONS}
+    else:  # one relation's rows at a time, each made a matrix before the next is read
+        matrices = {name: _csr(edge_parquet.rows_to_arrays(rows(conn)), nodes, len(nodes))
+                    for name, rows in edge_parquet.RELATION_ROWS.items()}
     return CodeGraph(gen, nodes, kind, is_test, file_, parent, matrices, stamp=stamp)
 
 
 def node_arrays(conn: sqlite3.Connection) -> tuple[NodeIndex, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(the node index, kind code, is_test, file id, parent row) of every symbol, by id."""
-    table = read.node_table(conn)
-    n = len(table)
-    ids = np.fromiter((r[0] for r in table), dtype=np.int64, count=n)
+    cols: tuple[list[np.ndarray], ...] = ([], [], [], [], [])
+    rows = read.node_table(conn)
+    while table := list(islice(rows, 1 << 16)):  # a block of row tuples at a time, never the whole table
+        k = len(table)
+        cols[0].append(np.fromiter((r[0] for r in table), dtype=np.int64, count=k))
+        cols[1].append(np.fromiter((r[1] for r in table), dtype=np.int64, count=k))
+        cols[2].append(np.fromiter((r[2] for r in table), dtype=np.int64, count=k))
+        cols[3].append(np.fromiter((r[3] for r in table), dtype=np.int8, count=k))
+        cols[4].append(np.fromiter((_KIND_CODE.get(r[4], -1) for r in table), dtype=np.int8, count=k))
+    ids, file_, parent_ids, test_flag, kind = (np.concatenate(c) if c else np.zeros(0, dtype=d)
+                                               for c, d in zip(cols, (np.int64, np.int64, np.int64, np.int8, np.int8),
+                                                               strict=True))
+    n = len(ids)
     nodes = NodeIndex(ids)
-    file_ = np.fromiter((r[1] for r in table), dtype=np.int64, count=n)
-    parent_ids = np.fromiter((r[2] for r in table), dtype=np.int64, count=n)
-    is_test = np.fromiter((r[3] for r in table), dtype=np.int8, count=n).astype(bool)
-    kind = np.fromiter((_KIND_CODE.get(r[4], -1) for r in table), dtype=np.int8, count=n)
+    is_test = test_flag.astype(bool)
     parent = np.full(n, -1, dtype=np.int64)
     has_parent = parent_ids >= 0
     parent[has_parent] = nodes.rows(parent_ids[has_parent])

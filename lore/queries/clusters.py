@@ -108,6 +108,8 @@ def clusters_step(db: Path) -> Callable[[IndexReport], None]:
     """
 
     def after(report: IndexReport) -> None:
+        from ._precompute import release_memory
+
         t0 = time.perf_counter()
         with OpenIndex(Path(report.db)) as index:
             if report.flow == "kept" and index.generation == report.generation:
@@ -121,12 +123,14 @@ def clusters_step(db: Path) -> Callable[[IndexReport], None]:
                 report.seconds["clusters"] = 0.0
                 return
             try:
+                release_memory(collect=True)  # the step starts on what the indexer holds, not on its garbage
                 cluster_run(index)
             except Exception as exc:  # noqa: BLE001 - derived data: the index run itself has succeeded
                 # the first query that needs the clusters computes them (and raises there, if it must)
                 _log.warning("lore: clusters were not precomputed (%s: %s); the first cluster query will compute them",
                              type(exc).__name__, str(exc).splitlines()[0][:200] if str(exc) else "")
                 return
+        release_memory()  # the graph and the cluster adjacency: saved, or not needed by the next step
         report.seconds["clusters"] = round(time.perf_counter() - t0, 3)
 
     return after
@@ -153,7 +157,7 @@ def _summary(index: OpenIndex, g: CodeGraph, labels: np.ndarray, sizes: np.ndarr
 
     rows = np.flatnonzero(labels >= 0)
     ids = [g.nodes.id(int(r)) for r in rows]
-    info = read.symbols_by_ids(index.conn, ids)
+    info = clusters_store.members_of(index.conn, ids)
     by_cluster: dict[int, list[int]] = {}
     for r, sid in zip(rows.tolist(), ids, strict=True):
         by_cluster.setdefault(int(labels[r]), []).append(sid)

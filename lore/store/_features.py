@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
 
 
 def symbol_feature_rows(conn: sqlite3.Connection) -> list[tuple[int, int, int, str, str, str, str]]:
@@ -16,6 +17,16 @@ def symbol_feature_rows(conn: sqlite3.Connection) -> list[tuple[int, int, int, s
         """SELECT s.id, s.start_line, s.end_line, s.name, s.signature, s.docstring, COALESCE(f.path, '')
            FROM symbols s LEFT JOIN files f ON f.id = s.file_id ORDER BY s.id"""
     ).fetchall()
+
+
+def symbol_feature_blocks(conn: sqlite3.Connection, size: int = 50_000) -> Iterator[list[tuple]]:
+    """:func:`symbol_feature_rows` as lists of at most ``size`` rows, read as they are used: the whole
+    list of the Linux kernel (1.1M rows with their docstrings) was several hundred MB held at once."""
+    cur = conn.execute(
+        """SELECT s.id, s.start_line, s.end_line, s.name, s.signature, s.docstring, COALESCE(f.path, '')
+           FROM symbols s LEFT JOIN files f ON f.id = s.file_id ORDER BY s.id""")
+    while rows := cur.fetchmany(size):
+        yield rows
 
 
 def decorated_symbols(conn: sqlite3.Connection) -> list[tuple[int, str, int | None]]:

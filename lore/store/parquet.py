@@ -43,7 +43,8 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from itertools import islice
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -63,7 +64,7 @@ if TYPE_CHECKING:  # numpy loads with the first read or write of arrays, not wit
     EdgeArrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # src ids (int64), dst ids (int64), weights (float64)
 
 # relation -> reader of its (source id, target id, weight) rows; graphs.build reads the same, either way
-RELATION_ROWS: dict[str, Callable[[sqlite3.Connection], list[tuple[int, int, float]]]] = {
+RELATION_ROWS: dict[str, Callable[[sqlite3.Connection], Iterable[tuple[int, int, float]]]] = {
     "calls": read.call_edges,
     "types": read.type_edges,
     "inherits": lambda conn: read.relationship_edges(conn, INHERIT_KINDS),
@@ -119,14 +120,26 @@ def set_recorded(conn: sqlite3.Connection, kind: str) -> None:
         conn.execute("DELETE FROM meta WHERE key = ?", (META_KEY,))
 
 
-def rows_to_arrays(rows: list[tuple[int, int, float]]) -> EdgeArrays:
-    """Edge rows as three columns (ids exact in int64, weights as stored)."""
+def rows_to_arrays(rows: Iterable[tuple[int, int, float]], block: int = 1 << 16) -> EdgeArrays:
+    """Edge rows (a list, or an iterator such as a cursor) as three columns (ids exact in int64, weights
+    as stored), converted ``block`` rows at a time: only one block of row tuples is ever held."""
     import numpy as np
 
-    n = len(rows)
-    return (np.fromiter((r[0] for r in rows), dtype=np.int64, count=n),
-            np.fromiter((r[1] for r in rows), dtype=np.int64, count=n),
-            np.fromiter((r[2] for r in rows), dtype=np.float64, count=n))
+    it = iter(rows)
+    parts: tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]] = ([], [], [])
+    while chunk := list(islice(it, block)):
+        n = len(chunk)
+        parts[0].append(np.fromiter((r[0] for r in chunk), dtype=np.int64, count=n))
+        parts[1].append(np.fromiter((r[1] for r in chunk), dtype=np.int64, count=n))
+        parts[2].append(np.fromiter((r[2] for r in chunk), dtype=np.float64, count=n))
+        del chunk
+
+    def column(k: int, dtype) -> np.ndarray:
+        got = np.concatenate(parts[k]) if parts[k] else np.zeros(0, dtype=dtype)
+        parts[k].clear()  # one column's blocks and its whole array held at a time
+        return got
+
+    return column(0, np.int64), column(1, np.int64), column(2, np.float64)
 
 
 def _fsync_dir(path: Path) -> None:

@@ -162,6 +162,7 @@ def _reference_explain(idx, g, f, s) -> list[list[dict]]:
                 if name in ("text", "text_abs"):  # fewest documents first
                     rarity = [-(f.text_bm25.indptr[c + 1] - f.text_bm25.indptr[c]) for c in cols.tolist()]
                 else:  # the seed's idf weight, largest first
+                    m = m.to_scipy() if hasattr(m, "to_scipy") else m  # saved arrays, as a new process reads them
                     rarity = [float(m[s.seed, c]) for c in cols.tolist()]
                 order = np.lexsort((np.array([vocab[c_] for c_ in cols.tolist()], dtype=object), -np.array(rarity)))
                 words = [vocab[int(cols[k])] for k in order]
@@ -227,9 +228,10 @@ def test_batched_helpers_equal_the_signal_functions(words_index):
     g = words_index.graph()
     feats = load_features(words_index.conn, g, split=split_identifier, db_path=words_index.db_path, save=False)
     allowed = ~g.is_external()
+    terms = feats.text_terms.to_scipy() if hasattr(feats.text_terms, "to_scipy") else feats.text_terms  # saved arrays
     for seed in range(g.n):
         assert np.array_equal(hy._bm25_scores(feats.text_bm25, feats.text_terms, seed),
-                              sig.bm25_scores(feats.text_bm25, feats.text_terms[seed].indices))
+                              sig.bm25_scores(feats.text_bm25, terms[seed].indices))
         assert np.array_equal(hy._file_rows(g, seed), np.flatnonzero(np.asarray(g.file) == g.file[seed])
                               if g.file[seed] >= 0 else np.zeros(0, np.int64))
         scores = np.round(np.random.default_rng(seed).random(g.n), 1) * (np.arange(g.n) % 3 > 0)  # ties, zeros

@@ -65,6 +65,7 @@ from ._jedi_conventions import (
     through_import,
     wrappers,
 )
+from ._jedi_project import cached_answers, jedi_project
 from ._jedi_projects import HELD_OUT, PROJECTS, SECOND_HELD_OUT, SECOND_TUNING, Project  # noqa: F401 (re-exported)
 from ._jedi_score import CallSite, Judgement, Tally, flat_metrics, format_report, score  # noqa: F401 (re-exported)
 from ._jedi_unions import UNBOUNDED_VERSION, confirmed, unbounded_answers
@@ -231,6 +232,7 @@ def _ask(script, site: CallSite, root: Path, keep: int = 4) -> dict:
     return answer
 
 
+
 def jedi_answers(project: Project, root: Path, sites: list[CallSite], *, cache_file: Path | None = None,
                  progress=None) -> dict[str, dict]:
     """Jedi's answer for every site (``site.key -> answer``), read from / written to ``cache_file``.
@@ -242,17 +244,10 @@ def jedi_answers(project: Project, root: Path, sites: list[CallSite], *, cache_f
     """
     jedi = _import_jedi()
     root = Path(root).resolve()
-    cached: dict[str, dict] = {}
-    if cache_file is not None and cache_file.exists():
-        data = json.loads(cache_file.read_text())
-        if data.get("jedi") == jedi.__version__:
-            cached = data.get("answers", {})
+    cached = cached_answers(jedi, cache_file)
     todo = [s for s in sites if s.key not in cached]
     if todo:
-        env_path = [p for p in jedi.get_default_environment().get_sys_path()]
-        first = [str((root / d).resolve()) for d in project.source_dirs]
-        sys_path = list(dict.fromkeys([*first, str(root), *env_path]))
-        proj = jedi.Project(root, sys_path=sys_path, smart_sys_path=False)
+        proj = jedi_project(jedi, project, root)
         by_file: dict[str, list[CallSite]] = {}
         for s in todo:
             by_file.setdefault(s.path, []).append(s)

@@ -32,6 +32,8 @@ import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from ._jedi_project import cached_answers, jedi_project
+
 # Bumped when the unbounded question is asked differently (cached answers of an older method are dropped).
 UNBOUNDED_VERSION = "1"
 SECONDS = 30  # one site's unbounded question; past it the site confirms nothing
@@ -102,16 +104,10 @@ def unbounded_answers(project, root: Path, sites: list, ask: Callable, *, cache_
     import jedi  # type: ignore[import-untyped]
 
     root = Path(root).resolve()
-    cached: dict[str, dict] = {}
-    if cache_file is not None and cache_file.exists():
-        data = json.loads(cache_file.read_text())
-        if data.get("jedi") == jedi.__version__:
-            cached = data.get("answers", {})
+    cached = cached_answers(jedi, cache_file)
     todo = [s for s in sites if s.key not in cached]
     if todo:
-        env_path = list(jedi.get_default_environment().get_sys_path())
-        first = [str((root / d).resolve()) for d in project.source_dirs]
-        proj = jedi.Project(root, sys_path=list(dict.fromkeys([*first, str(root), *env_path])), smart_sys_path=False)
+        proj = jedi_project(jedi, project, root)
         with unbounded_search():
             for s in todo:
                 script = jedi.Script((root / s.path).read_text(encoding="utf-8"), path=root / s.path, project=proj)

@@ -27,15 +27,7 @@ _OWN_SCOPES = frozenset({"function_declaration", "function_expression", "functio
 def names_this(node: _ts.Node | None) -> bool:
     """Whether a type expression mentions ``this`` below its top (``X<this>``, ``A<B<this>>``, a branch of a
     conditional type); a plain ``: this`` is not this rule's (the parser reads it already)."""
-    if node is None:
-        return False
-    stack = [c for top in node.named_children for c in top.named_children]
-    while stack:
-        n = stack.pop()
-        if n.type == "this_type":
-            return True
-        stack.extend(n.named_children)
-    return False
+    return node is not None and any(_mentions_this(c) for top in node.named_children for c in top.named_children)
 
 
 def is_this(expr: _ts.Node | None) -> bool:

@@ -146,6 +146,13 @@ def strength(resolution: str) -> str:
 REF_KINDS: tuple[str, ...] = ("call", "new", "decorator", "raise", "implicit")
 TYPE_KINDS: tuple[str, ...] = ("param", "return", "annotation", "field", "instantiation", "isinstance", "generic")
 REL_KINDS: tuple[str, ...] = ("contains", "extends", "implements", "overrides", "embeds")
+# The resolutions' codes have their own frozen order: RESOLUTIONS is ordered by strength (the resolver's RANK
+# reads it), so a new rule may be inserted anywhere there, while a code, once written, must keep its word.
+STORED_RESOLUTIONS: tuple[str, ...] = (
+    "local_scope", "import", "self_method", "annotated_type", "constructor_type", "module_global", "global_linkage",
+    "fixture_flow", "decorator_flow", "return_flow", "attribute_flow", "container_flow", "argument_flow",
+    "same_file_name", "unique_name", "ambiguous_name", "name_only", "external", "builtin", "unresolved",
+)
 
 
 def _as_text(column: str, values: tuple[str, ...]) -> str:
@@ -164,7 +171,7 @@ def _codes(values: tuple[str, ...]) -> dict[str, int]:
 
 
 REF_KIND_CODES, TYPE_KIND_CODES, REL_KIND_CODES, RESOLUTION_CODES = map(_codes, (REF_KINDS, TYPE_KINDS, REL_KINDS,
-                                                                                   RESOLUTIONS))
+                                                                                   STORED_RESOLUTIONS))
 
 
 CORE_DDL = """
@@ -224,7 +231,7 @@ CREATE TABLE IF NOT EXISTS symbol_refs (
     resolution  TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
     confidence  REAL NOT NULL,
     kind_code   NOT NULL,              -- REF_KINDS index (or the text)
-    res_code    NOT NULL               -- RESOLUTIONS index (or the text)
+    res_code    NOT NULL               -- STORED_RESOLUTIONS index (or the text)
 );
 
 CREATE TABLE IF NOT EXISTS type_refs (
@@ -237,7 +244,7 @@ CREATE TABLE IF NOT EXISTS type_refs (
     resolution TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
     confidence REAL NOT NULL,
     kind_code  NOT NULL,               -- TYPE_KINDS index (or the text)
-    res_code   NOT NULL                -- RESOLUTIONS index (or the text)
+    res_code   NOT NULL                -- STORED_RESOLUTIONS index (or the text)
 );
 
 CREATE TABLE IF NOT EXISTS file_imports (
@@ -252,7 +259,7 @@ CREATE TABLE IF NOT EXISTS file_imports (
     target_id      INTEGER,            -- resolved symbol (module or imported member)
     resolution     TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
     confidence     REAL NOT NULL,
-    res_code       NOT NULL            -- RESOLUTIONS index (or the text)
+    res_code       NOT NULL            -- STORED_RESOLUTIONS index (or the text)
 );
 
 CREATE TABLE IF NOT EXISTS symbol_relationships (
@@ -264,7 +271,7 @@ CREATE TABLE IF NOT EXISTS symbol_relationships (
     resolution  TEXT GENERATED ALWAYS AS (@RES@) VIRTUAL,
     confidence  REAL NOT NULL,
     kind_code   NOT NULL,              -- REL_KINDS index (or the text)
-    res_code    NOT NULL               -- RESOLUTIONS index (or the text)
+    res_code    NOT NULL               -- STORED_RESOLUTIONS index (or the text)
 );
 
 -- label-propagation assignments, stamped with the generation they were computed from
@@ -317,7 +324,7 @@ CREATE TABLE IF NOT EXISTS code_vectors (
 ) WITHOUT ROWID;
 """
 
-CORE_DDL = (CORE_DDL.replace("@RES@", _as_text("res_code", RESOLUTIONS))
+CORE_DDL = (CORE_DDL.replace("@RES@", _as_text("res_code", STORED_RESOLUTIONS))
             .replace("@REF_KIND@", _as_text("kind_code", REF_KINDS))
             .replace("@TYPE_KIND@", _as_text("kind_code", TYPE_KINDS))
             .replace("@REL_KIND@", _as_text("kind_code", REL_KINDS)))

@@ -48,3 +48,16 @@ def test_codes_cost_less_than_the_words(tmp_path):
     assert got <= 2 * 2 * len(rows) < len(rows) * len("callglobal_linkage")
     conn.close()
     assert sqlite3.sqlite_version_info >= (3, 31)  # generated columns
+
+
+def test_the_stored_codes_do_not_follow_the_strength_order():
+    # RESOLUTIONS may gain a rule anywhere (it is ordered by strength); the codes already written may not move
+    from lore.store import schema
+
+    assert schema.STORED_RESOLUTIONS[:20] == (
+        "local_scope", "import", "self_method", "annotated_type", "constructor_type", "module_global",
+        "global_linkage", "fixture_flow", "decorator_flow", "return_flow", "attribute_flow", "container_flow",
+        "argument_flow", "same_file_name", "unique_name", "ambiguous_name", "name_only", "external", "builtin",
+        "unresolved")
+    assert set(schema.RESOLUTIONS) <= set(schema.STORED_RESOLUTIONS)  # a new rule is appended to both
+    assert all(schema.RESOLUTION_CODES[r] == i for i, r in enumerate(schema.STORED_RESOLUTIONS))

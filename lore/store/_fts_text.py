@@ -35,6 +35,10 @@ COLUMNS = {
     "files_fts": ("path", "exports", "imports", "content"),
 }
 _LEVEL = 6
+# marshal's format 0: from format 1 on, a string is written as interned or not, and from 3 on an object met twice
+# is written as a back-reference; both follow how the process happened to build its strings (a Ray worker, a
+# pool worker), so equal text would be stored as different bytes. Format 0 writes every string as its bytes.
+_MARSHAL = 0
 _CHUNK = 900  # bound parameters per IN (...) list, under SQLite's default limit
 
 
@@ -46,7 +50,7 @@ def pack(cols: Sequence[str]) -> bytes:
     >>> unpack(pack(("a", "", "b c")))
     ('a', '', 'b c')
     """
-    return zlib.compress(marshal.dumps(tuple(cols)), _LEVEL)
+    return zlib.compress(marshal.dumps(tuple(cols), _MARSHAL), _LEVEL)
 
 
 def unpack(data: bytes) -> tuple[str, ...]:
@@ -61,8 +65,12 @@ def pack_rows(rows: Iterable[Sequence]) -> bytes:
     --------
     >>> unpack_rows(pack_rows([(7, "b", ""), (3, "a", "x y")]))
     [(3, 'a', 'x y'), (7, 'b', '')]
+    >>> import sys
+    >>> same = "lore.index.walk"
+    >>> pack_rows([(1, same, same)]) == pack_rows([(1, sys.intern("lore.index.walk"), "lore.index." + "walk")])
+    True
     """
-    return zlib.compress(marshal.dumps(sorted(tuple(r) for r in rows)), _LEVEL)
+    return zlib.compress(marshal.dumps(sorted(tuple(r) for r in rows), _MARSHAL), _LEVEL)
 
 
 def unpack_rows(data: bytes) -> list[tuple]:

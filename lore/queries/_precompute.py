@@ -58,8 +58,10 @@ def release_memory(*, collect: bool = False) -> None:
 
     ``collect`` also runs the garbage collector first: the indexer leaves reference cycles behind (it runs
     with the collector off), on ``cc/kmm`` at ``--memory 400M`` about 100 MB of the 307 MB it held after
-    the commit. A full collection costs time that grows with every live object, so only the step that
-    builds the most (the clusters step of a full build) asks for it.
+    the commit. A full collection costs time that grows with every live object of the process (a long-lived
+    process that indexes small repositories again and again paid 40% more for its runs), so only the step
+    that builds the most (the clusters step) asks for it, and only for an index of at least
+    :data:`lore.queries.clusters.COLLECT_FROM` symbols.
     """
     import gc
 

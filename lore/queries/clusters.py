@@ -93,6 +93,7 @@ def cluster_run(index: OpenIndex, *, mode: str = "lpa", seed: int = 0, min_size:
 
 
 REFRESH_LIMIT = 200_000  # symbols: above it a refresh leaves the clusters to the first cluster query
+COLLECT_FROM = 50_000  # symbols: from here the clusters step first collects the indexer's garbage (cc/kmm: 100 MB)
 
 
 def clusters_step(db: Path) -> Callable[[IndexReport], None]:
@@ -123,7 +124,9 @@ def clusters_step(db: Path) -> Callable[[IndexReport], None]:
                 report.seconds["clusters"] = 0.0
                 return
             try:
-                release_memory(collect=True)  # the step starts on what the indexer holds, not on its garbage
+                # the step starts on what the indexer holds, not on its garbage; a full collection costs time
+                # that grows with every live object of the process, so only where the garbage is large
+                release_memory(collect=report.symbols >= COLLECT_FROM)
                 cluster_run(index)
             except Exception as exc:  # noqa: BLE001 - derived data: the index run itself has succeeded
                 # the first query that needs the clusters computes them (and raises there, if it must)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import pickle
+import sqlite3
 import textwrap
 from pathlib import Path
 
@@ -31,6 +33,46 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
         else:
             p.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
     return root
+
+
+EDGE_TABLES = ("symbols", "symbol_refs", "type_refs", "file_imports", "symbol_relationships")
+
+
+def dump_edge_tables(db: Path) -> dict[str, list[tuple]]:
+    """Every row of the symbol and edge tables of the index at ``db``, sorted: two indexes that must be equal."""
+    conn = sqlite3.connect(db)
+    try:
+        return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in EDGE_TABLES}
+    finally:
+        conn.close()
+
+
+def resolve_elsewhere(root: Path, db: Path, monkeypatch: pytest.MonkeyPatch):
+    """Index ``root`` into ``db``, capturing the resolver's world pickled as ``resolve_ray`` ships it, then
+    rename ``root`` away (a worker's machine has no such folder) and resolve the same files from the copy.
+
+    Returns ``(world copy, edges resolved from the copy, edges the indexer resolved)``.
+    """
+    from lore.index import indexer, resolve_pool
+    from lore.index.resolve import resolve_files
+
+    captured = {}
+
+    def capture(world, file_ids, db_path, workers, progress=None, *, sink):
+        loader = world._load_records  # what resolve_ray ships: the world with every record, pickled first
+        world._load_records = resolve_pool._all_records(loader, sorted(world.files))
+        captured["blob"] = pickle.dumps(world)
+        world._load_records = loader
+        captured["ids"] = list(file_ids)
+        captured["edges"] = edges = resolve_files(world, file_ids)
+        sink(edges)
+        return [], 0
+
+    monkeypatch.setattr(indexer, "resolve_parallel", capture)
+    indexer.index_repo(root, db=db, workers=1)
+    root.rename(root.parent / "elsewhere")
+    copy = pickle.loads(captured["blob"])
+    return copy, resolve_pool.resolve_chunk(copy, copy.next_id, captured["ids"])[0], captured["edges"]
 
 
 @pytest.fixture

@@ -17,18 +17,9 @@ import pytest
 
 from lore import index_repo
 from lore.index import _parse, resolve_pool
-from tests.conftest import write_tree
+from tests.conftest import EDGE_TABLES, dump_edge_tables, write_tree
 
 LORE = Path(__file__).resolve().parents[2] / "lore"
-TABLES = ("symbols", "symbol_refs", "type_refs", "file_imports", "symbol_relationships")
-
-
-def _dump(db: Path) -> dict[str, list[tuple]]:
-    conn = sqlite3.connect(db)
-    try:
-        return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in TABLES}
-    finally:
-        conn.close()
 
 
 @pytest.mark.parametrize("per_worker", [1, 4])
@@ -42,8 +33,8 @@ def test_one_process_and_many_chunks_give_the_same_edges(tmp_path, monkeypatch, 
     monkeypatch.setattr(resolve_pool, "MIN_FILES_PER_WORKER", 4)
     monkeypatch.setattr(resolve_pool, "CHUNKS_PER_WORKER", per_worker)
     index_repo(root, db=tmp_path / "many.db", workers=2)
-    one, many = _dump(tmp_path / "one.db"), _dump(tmp_path / "many.db")
-    for table in TABLES:
+    one, many = dump_edge_tables(tmp_path / "one.db"), dump_edge_tables(tmp_path / "many.db")
+    for table in EDGE_TABLES:
         assert one[table] == many[table], f"{table}: {len(set(one[table]) ^ set(many[table]))} rows differ"
 
 
@@ -154,7 +145,7 @@ def test_a_cycle_of_attribute_types_is_answered_the_same_from_either_end(tmp_pat
                                                     for a, b, *_ in edges[0] if b in w.syms}
     monkeypatch.setattr(resolve_pool, "MIN_FILES_PER_WORKER", 1)
     index_repo(root, db=tmp_path / "many.db", workers=2)
-    assert _dump(tmp_path / "one.db") == _dump(tmp_path / "many.db")
+    assert dump_edge_tables(tmp_path / "one.db") == dump_edge_tables(tmp_path / "many.db")
 
 
 def _import_resolution(tmp_path: Path, name: str, files: dict[str, str]) -> list[tuple]:

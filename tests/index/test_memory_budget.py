@@ -22,17 +22,9 @@ from lore.cli import app
 from lore.errors import InvalidArgumentError
 from lore.index import _memory, resolve_pool
 from lore.index.resolve import World
+from tests.conftest import EDGE_TABLES, dump_edge_tables
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = ("symbols", "symbol_refs", "type_refs", "file_imports", "symbol_relationships")
-
-
-def _dump(db: Path) -> dict[str, list[tuple]]:
-    conn = sqlite3.connect(db)
-    try:
-        return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in TABLES}
-    finally:
-        conn.close()
 
 
 def _tree(tmp_path: Path) -> Path:
@@ -72,9 +64,9 @@ def test_a_binding_budget_writes_the_same_index(tmp_path, monkeypatch, workers):
     assert built == [1]
     if workers > 1:  # parsed by workers (in this process, the records come decoded)
         assert len(decoded) > len(set(decoded))  # compressed records, decoded again once their context was dropped
-    free, tight = _dump(tmp_path / "free.db"), _dump(tmp_path / "tight.db")
+    free, tight = dump_edge_tables(tmp_path / "free.db"), dump_edge_tables(tmp_path / "tight.db")
     assert sum(len(v) for v in free.values()) > 1000
-    for table in TABLES:
+    for table in EDGE_TABLES:
         assert free[table] == tight[table], f"{table}: {len(set(free[table]) ^ set(tight[table]))} rows differ"
 
 

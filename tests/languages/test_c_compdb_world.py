@@ -5,11 +5,9 @@ where the repository's folder does not exist."""
 from __future__ import annotations
 
 import json
-import pickle
 
 from lore.api import open_index
-from lore.index import indexer, resolve_pool
-from lore.index.resolve import resolve_files
+from tests.conftest import resolve_elsewhere
 
 CONF = ("#ifdef USE_FAST\nstatic inline int pick(void) { return 1; }\n#else\n"
         "static inline int pick(void) { return 2; }\n#endif\n"
@@ -33,24 +31,7 @@ def test_a_pickled_world_resolves_the_compilation_database_without_the_repositor
     (build / "compile_commands.json").write_text(json.dumps([
         {"directory": str(build), "file": str(root / f), "command": f"cc {flags} -c {root / f}"}
         for f, flags in {"a.c": f"-DUSE_FAST -I{build}", "b.c": ""}.items()]))
-    captured = {}
-
-    def capture(world, file_ids, db_path, workers, progress=None, *, sink):
-        loader = world._load_records  # what resolve_ray ships: the world with every record, pickled first
-        world._load_records = resolve_pool._all_records(loader, sorted(world.files))
-        captured["blob"] = pickle.dumps(world)
-        world._load_records = loader
-        captured["ids"] = list(file_ids)
-        captured["edges"] = edges = resolve_files(world, file_ids)
-        sink(edges)
-        return [], 0
-
-    monkeypatch.setattr(indexer, "resolve_parallel", capture)
-    indexer.index_repo(root, db=tmp_path / "i.db", workers=1)
-    root.rename(tmp_path / "elsewhere")  # the worker's machine: no such folder
-    copy = pickle.loads(captured["blob"])
-    got = resolve_pool.resolve_chunk(copy, copy.next_id, captured["ids"])[0]
-    want = captured["edges"]
+    _, got, want = resolve_elsewhere(root, tmp_path / "i.db", monkeypatch)
     assert got.refs == want.refs and got.imports == want.imports
     with open_index(tmp_path / "i.db", readonly=True) as idx:
         lines = {i: (q, line) for i, q, line in idx.conn.execute("select id, qualified_name, start_line from symbols")}

@@ -59,12 +59,27 @@ def libc_declares(world, rules, ctx, closure, name: str) -> bool:
     cache = world_cache(world, "c-libc-sight", dict)
     got = cache.get(ctx.frow.id)
     if got is None:
-        found: set[str] = set()
-        for c in (ctx, *(world.ctx(world.module_file.get(mid)) for mid in closure)):
-            for imp in c.pf.imports if c is not None else ():
-                spec = imp.module
-                if spec.startswith("<") and spec[1:-1] in _BY_HEADER and spec[1:-1] not in found \
-                        and rules.module_value(world, c, spec) is None:
-                    found.add(spec[1:-1])
+        found = set(_own_headers(world, rules, ctx.frow.id, ctx))
+        for mid in closure:
+            found.update(_own_headers(world, rules, world.module_file.get(mid)))
         got = cache[ctx.frow.id] = frozenset(found)
     return any(h in got for h in headers)
+
+
+def _own_headers(world, rules, fid: int | None, ctx=None) -> frozenset[str]:
+    """The standard headers of :data:`_BY_HEADER` the file ``fid`` (its context ``ctx``, when at hand) includes
+    itself: kept per file, so a header every unit reaches is read once, not once per unit that calls a library
+    name."""
+    if fid is None:
+        return frozenset()
+    cache = world_cache(world, "c-libc-own", dict)
+    got = cache.get(fid)
+    if got is None:
+        c = ctx if ctx is not None else world.ctx(fid)
+        found = set()
+        for imp in c.pf.imports if c is not None else ():
+            spec = imp.module
+            if spec.startswith("<") and spec[1:-1] in _BY_HEADER and rules.module_value(world, c, spec) is None:
+                found.add(spec[1:-1])
+        got = cache[fid] = frozenset(found)
+    return got

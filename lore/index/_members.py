@@ -7,6 +7,7 @@ paths through it.
 
 from __future__ import annotations
 
+from ..languages import rules_for
 from ._containers import member as container_member
 from ._containers import plain
 from ._flow import over_union, union
@@ -53,7 +54,7 @@ class MembersMixin(WorldCore):
                         return (got[0], weaker(res, "import")) if got is not None else None
                 return None
             if srow.kind in TYPE_KINDS:
-                got = self.class_member(payload, attr, depth=depth + 1)  # type: ignore[arg-type]
+                got = self._by_access(self.class_member(payload, attr, depth=depth + 1), True)  # type: ignore[arg-type]
                 if got is None and srow.kind == "class" and not attr.startswith("__"):
                     got = self._metaclass_member(payload, attr, True, depth)  # type: ignore[arg-type]
                 return (got[0], weaker(res, got[1] if got[1] != "self_method" else res)) if got else None
@@ -62,6 +63,11 @@ class MembersMixin(WorldCore):
             return self.generic_member(("gin", (payload, ())), attr, res, depth)  # type: ignore[attr-defined]
         if tag == "inst":
             return self.inst_member(payload, attr, res, depth)  # type: ignore[arg-type]
+        if tag in ("ext", "extinst") and self._merged_onto(payload):  # declare module 'fw' { interface App {..} }
+            # a project declaration, reached through a package's type: no longer the package's own binding
+            got = self._merged_member(payload, attr, "annotated_type" if res in ("external", "builtin") else res, depth)
+            if got is not None:
+                return got
         if tag in ("ext", "extinst", "extattr") and not self._strict:  # names of externals taken as written
             return ("ext", f"{payload}.{attr}"), weaker(res, "external")
         if tag == "ext" and not _is_class_name(str(payload)):  # a module path: os.path.join
@@ -84,7 +90,9 @@ class MembersMixin(WorldCore):
         """``attr`` of an instance of ``class_id``, as its class declares it (no type arguments)."""
         if attr == "__class__" and self._rules_of(class_id).follows_values:
             return ("sym", class_id), res  # self.__class__(...): another instance of the same class
-        got = self.class_member(class_id, attr, depth=depth + 1)
+        got = self._by_access(self.class_member(class_id, attr, depth=depth + 1), False)
+        if got is None and self._merged_onto(class_id):  # declare module './local' { interface Ctx {..} }
+            return self._merged_member(class_id, attr, res, depth)
         if got is None and not attr.startswith("__"):
             got = self._metaclass_member(class_id, attr, False, depth)
             if got is not None:
@@ -95,6 +103,43 @@ class MembersMixin(WorldCore):
         if got is None:
             return None
         return got[0], weaker(res, got[1]) if got[1] not in ("self_method",) else res
+
+    def _merged_onto(self, key: object) -> list[int]:
+        """The project's declarations that merge members onto the type ``key`` (a symbol id, or an external's
+        name as imports spell it: ``fw.App``), from every language whose rules have ``merged_types``
+        (TypeScript's ``declare module 'fw' { interface App {...} }``); built once per world."""
+        table = self.__dict__.get("_merged_types")
+        if table is None:
+            table = {}
+            for lang in sorted({f.language for f in self.files.values()}):
+                build = getattr(rules_for(lang), "merged_types", None)
+                for k, ids in (build(self) if build is not None else {}).items():
+                    table.setdefault(k, []).extend(ids)
+            self.__dict__["_merged_types"] = table
+        return table.get(key, ())  # type: ignore[no-any-return]
+
+    def _merged_member(self, key: object, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
+        """``attr`` as a declaration merged onto ``key`` declares it (the first that does)."""
+        for sid in self._merged_onto(key):
+            got = self._by_access(self.class_member(sid, attr, depth=depth + 1), False)
+            if got is not None:
+                return got[0], weaker(res, got[1]) if got[1] != "self_method" else res
+        return None
+
+    def _by_access(self, got: tuple[Value, str] | None, on_class: bool) -> tuple[Value, str] | None:
+        """A member of one name a class declares twice, ``static create()`` beside ``create()``
+        (TypeScript): the one a read through the class (``on_class``) or through an instance reaches
+        (``rules.member_by_access``, where a language has it); ``got`` as it is otherwise."""
+        if got is None or got[0][0] != "sym":
+            return got
+        srow = self.syms.get(got[0][1])  # type: ignore[call-overload]
+        kids = self.children.get(srow.parent_id, {}).get(srow.name, ()) if srow is not None else ()
+        if len(kids) < 2:
+            return got
+        rules = self._rules_of(srow.parent_id)  # type: ignore[union-attr]
+        pick = getattr(rules, "member_by_access", None)
+        ids = pick(self, list(kids), on_class) if pick is not None else kids
+        return got if got[0][1] in ids else (("sym", rules.member_of_name(self, ids)), got[1])
 
     def _value_twin(self, sym_id: int, depth: int) -> tuple[Value, str] | None:
         """The value bound under the name of the interface or type alias ``sym_id`` in its scope, in a

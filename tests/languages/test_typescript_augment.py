@@ -75,3 +75,42 @@ def test_a_member_a_declare_global_block_adds_to_a_runtime_type_binds_there(tmp_
     # in the declaring file, the runtime's members are still found through the augmentation
     got = edges(tmp_path, {}, "src.lib.inLib")
     assert got["req.json"] == {("js.global.Request.json", "builtin")}
+
+
+USER = "export class User {\n  name() { return 'n'; }\n}\n"
+PLUGIN = ("import { User } from './user';\nimport 'fw';\n"
+          "declare module 'fw' {\n  interface App {\n    plugin(): User;\n    prop: User;\n  }\n}\n")
+
+
+def test_a_member_a_declare_module_block_adds_to_a_packages_type_binds_there(tmp_path):
+    use = ("import { App, make } from 'fw';\nexport function f(app: App) {\n"
+           "  app.plugin().name();\n  app.prop.name();\n  app.listen();\n}\n"
+           "export function g() {\n  const a = make();\n  a.plugin();\n}\n")
+    other = ("import { App } from 'other';\nexport function h(app: App) {\n  app.plugin();\n}\n")
+    got = edges(tmp_path, {"src/user.ts": USER, "src/plugin.ts": PLUGIN, "src/use.ts": use,
+                           "src/other.ts": other}, "src.use.f")
+    # what the project's block declares, on a value the package's interface types
+    assert got["app.plugin"] == {("src.plugin.App.plugin", "annotated_type")}
+    assert got["app.plugin().name"] == {("src.user.User.name", "constructor_type")}
+    assert got["app.prop.name"] == {("src.user.User.name", "annotated_type")}
+    # a member the block does not declare stays the package's
+    assert got["app.listen"] == {("fw.App.listen", "external")}
+    # a value of unknown type, and another package's App, get nothing from the block
+    assert edges(tmp_path, {}, "src.use.g")["a.plugin"] == {(None, "unresolved")}
+    assert edges(tmp_path, {}, "src.other.h")["app.plugin"] == {("other.App.plugin", "external")}
+
+
+def test_a_declare_module_block_on_a_project_module_adds_to_its_interface(tmp_path):
+    files = {"src/user.ts": USER,
+             "src/local.ts": "export interface Ctx {\n  base(): number;\n}\nexport interface Other {\n  x(): number;\n}\n",
+             "src/aug.ts": ("import { User } from './user';\n"
+                            "declare module './local' {\n  interface Ctx {\n    user(): User;\n  }\n}\n"),
+             "src/use.ts": ("import { Ctx, Other } from './local';\nexport function h(c: Ctx, o: Other) {\n"
+                            "  c.user().name();\n  c.base();\n  c.other();\n  o.user();\n}\n")}
+    got = edges(tmp_path, files, "src.use.h")
+    assert got["c.user"] == {("src.aug.Ctx.user", "annotated_type")}
+    assert {q for q, _r in got["c.user().name"]} == {"src.user.User.name"}
+    assert got["c.base"] == {("src.local.Ctx.base", "annotated_type")}
+    # nothing declares these: they stay unbound
+    assert got["c.other"] == {(None, "unresolved")}
+    assert got["o.user"] == {(None, "unresolved")}

@@ -61,6 +61,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 
 
 GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
+STATIC = "<static>"  # the mark of a ``static`` method: ``C.m()`` reads it, ``new C().m()`` the other of its name
 
 
 class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, CommonJsMixin, ReturnsMixin, NarrowingMixin,
@@ -191,6 +192,8 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
             self.expression_body(local, fn)
         if node.type == "method_definition" and any(c.type == "get" for c in node.children):
             sym.decorators.append(GETTER)
+        if node.type == "method_definition" and any(c.type == "static" for c in node.children):
+            sym.decorators.append(STATIC)
         if parent.kind == "class" and node.parent is not None:
             for d in node.parent.named_children:  # decorators precede the member in the class body
                 if d.type == "decorator" and d.end_byte <= node.start_byte and d.next_named_sibling == node:

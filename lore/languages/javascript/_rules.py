@@ -27,7 +27,7 @@ from ...parsers.records import Import
 from .._rules import CachedRules, ImportBinding, module_of_path, record_of, world_cache
 from ._config import CONFIG_NAMES, nearest_config
 from ._nodes import JS_GLOBALS as _JS_GLOBALS
-from ._parser import GETTER
+from ._parser import GETTER, STATIC
 from ._returns import RETURN
 
 _TSCONFIG = "javascript.tsconfig"  # world.project_data's key: (baseUrl, PathMap) of the root config, or None
@@ -105,6 +105,15 @@ class JavaScriptRules(CachedRules):
             if rec is not None and GETTER in rec.decorators:
                 return i
         return ids[-1]
+
+    def member_by_access(self, world, ids: list[int], on_class: bool) -> list[int]:
+        """Of the members of one name in a class (``static create()`` beside ``create()``), the ones a read
+        through the class (``C.create()``, ``on_class``) or through an instance (``new C().create()``)
+        reaches: the static ones, or the others; all of them when none is static."""
+        statics = [i for i in ids if _is_static(world, i)]
+        if not statics or len(statics) == len(ids):
+            return ids
+        return statics if on_class else [i for i in ids if i not in statics]
 
     def accessor_value(self, world, sym_id: int, depth: int):
         """A getter (``get req(): HonoRequest``, marked ``<get>`` by the parser) read as a member: what it returns."""
@@ -236,6 +245,11 @@ class JavaScriptRules(CachedRules):
         if "/" in module and not module.startswith("@"):
             return _file_module(world, module)  # baseUrl-style absolute specifier inside the repository (tried, never guessed)
         return None
+
+
+def _is_static(world, sym_id: int) -> bool:
+    rec = record_of(world, sym_id)[1]
+    return rec is not None and STATIC in rec.decorators
 
 
 def _file_module(world, base: str):

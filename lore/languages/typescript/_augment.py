@@ -1,11 +1,19 @@
-"""Interfaces a project adds to the runtime's: ``declare global { interface Request { user(): User } }``
-gives every ``Request`` of the program the member ``user`` (TypeScript merges the declarations).
+"""Interfaces a project adds to the runtime's or a module's: ``declare global { interface Request { user(): User } }``
+gives every ``Request`` of the program the member ``user``; ``declare module 'fw' { interface App { plugin(): P } }``
+gives the package's ``App`` the member ``plugin``, and ``declare module './local' { interface Ctx {...} }`` the
+project's own ``Ctx`` (TypeScript merges the declarations).
 
 The parser marks such an interface with :data:`GLOBAL` and gives it the runtime's class as its base, spelled
 :data:`RUNTIME_MARK` + name (its own name would find itself); the rules read a type named ``Request`` that no
 scope of the file binds as the project's augmentation when there is one, so ``req.user()`` binds the member
 the project declares, ``req.json()`` still the runtime's. A construction (``new Request(u)``) and a member
 read on the name (``Request.json``) are the runtime's value's, never the interface's.
+
+An interface declared in ``declare module 'spec' { }`` is marked :data:`MODULE` + spec; :func:`merged_types`
+maps what it merges onto (the name ``spec.App`` of a package's type as imports spell it, or the id of the
+project interface ``spec`` resolves to) to such interfaces, and the resolver's member lookup reads a member the
+type lacks (a project interface) or that they declare (a package's type) there. Only members the blocks
+declare: the package's others stay the package's.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ else:
 
 GLOBAL = "<global>"  # the decorator mark of an interface declared in ``declare global { }``
 RUNTIME_MARK = "globalThis$"  # a base spelled so is the runtime's class of that name
+MODULE = "<module>"  # + the specifier: the mark of an interface declared in ``declare module 'spec' { }``
 
 
 def in_declare_global(node: _ts.Node) -> bool:
@@ -34,6 +43,21 @@ def in_declare_global(node: _ts.Node) -> bool:
         any(c.type == "global" or _ts.text(c) == "global" for c in amb.children if not c.is_named)
 
 
+def in_declare_module(node: _ts.Node) -> str | None:
+    """The specifier of the ``declare module 'spec' { ... }`` block a declaration stands directly in, else ``None``."""
+    block = node.parent
+    if block is not None and block.type == "export_statement":
+        block = block.parent
+    mod = block.parent if block is not None and block.type == "statement_block" else None
+    if mod is None or mod.type != "module" or mod.parent is None or mod.parent.type != "ambient_declaration":
+        return None
+    name = mod.child_by_field_name("name")
+    if name is None or name.type != "string":
+        return None
+    spec = _ts.text(name)[1:-1]
+    return spec if spec and "*" not in spec else None
+
+
 class AugmentMixin(_Base):
     """Marks the runtime interfaces a ``declare global`` block augments (see the module's docstring)."""
 
@@ -42,6 +66,10 @@ class AugmentMixin(_Base):
         if name in runtime_names and in_declare_global(node):
             self.pf.symbols[local].decorators.append(GLOBAL)
             self.add_relation(local, RUNTIME_MARK + name, "extends", node)
+            return
+        spec = in_declare_module(node)
+        if spec is not None:
+            self.pf.symbols[local].decorators.append(MODULE + spec)
 
 
 def augmentation(world, ctx, scope: int, rules, name: str):
@@ -77,3 +105,30 @@ def _values(world, ctx) -> dict[int, set[str]]:
             out.setdefault(call.caller, set()).add(call.callee.split(".", 1)[0])
         return out
     return world_cache(world, ("ts-values", ctx.frow.id), build)
+
+
+def merged_types(world, language: str) -> dict[str | int, list[int]]:
+    """What the ``declare module`` interfaces of the project's files of ``language`` merge onto -> their ids (file
+    order): the id of the project interface or class the specifier and name resolve to (``'./local'``, a
+    package of the monorepo), else the external name as an import spells it (``fw.App``)."""
+    out: dict[str | int, list[int]] = {}
+    for f in sorted(world.files.values(), key=lambda f: f.id):
+        if f.language != language:
+            continue
+        c = world.ctx(f.id)
+        if c is None:
+            continue
+        for local, sym in enumerate(c.pf.symbols):
+            spec = next((d[len(MODULE):] for d in sym.decorators if d.startswith(MODULE)), None)
+            if spec is None or sym.kind != "interface":
+                continue
+            mod = c.rules.module_value(world, c, spec)
+            target = None
+            if mod is not None and mod[0] == "sym":
+                kids = [k for k in world.children.get(mod[1], {}).get(sym.name, ())
+                        if world.syms[k].kind in ("interface", "class") and k != c.ids[local]]
+                target = kids[0] if kids else None
+            elif spec.startswith("."):
+                continue  # a relative module the project does not have
+            out.setdefault(target if target is not None else f"{spec}.{sym.name}", []).append(c.ids[local])
+    return out

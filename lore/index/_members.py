@@ -8,6 +8,7 @@ paths through it.
 from __future__ import annotations
 
 from ..languages import rules_for
+from ..languages.typescript._aliases import PARAM_PART
 from ._containers import member as container_member
 from ._containers import plain
 from ._flow import over_union, union
@@ -22,7 +23,8 @@ class MembersMixin(WorldCore):
         if tag == "any":  # a union: the member of each value that has it
             return over_union(v, res, lambda e: self.member(e, attr, res, depth + 1))
         if tag == "gin":  # a generic instance: a member typed by a type parameter is what that stands for
-            return self.generic_member(v, attr, res, depth)  # type: ignore[attr-defined]
+            got = self.generic_member(v, attr, res, depth)  # type: ignore[attr-defined]
+            return got if got is not None else self._param_part_member(v, attr, res, depth)
         if tag == "gim":
             return self.member(plain(v), attr, res, depth + 1)
         if tag in ("of", "ofm"):  # a typed container: its members that give elements, else as the plain instance
@@ -103,6 +105,14 @@ class MembersMixin(WorldCore):
         if got is None:
             return None
         return got[0], weaker(res, got[1]) if got[1] not in ("self_method",) else res
+
+    def _param_part_member(self, v: Value, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
+        """``attr`` of a generic instance of an alias whose value is its own parameter, alone or intersected
+        (TypeScript's ``type Ctx<T> = T & {...}``, marked ``PARAM_PART``): the member of what the argument is."""
+        class_id, bound = v[1]  # type: ignore[misc]
+        param = self._param_use(class_id, PARAM_PART)  # type: ignore[attr-defined]
+        arg = dict(bound).get(param) if param else None
+        return self.member(arg, attr, res, depth + 1) if arg is not None else None
 
     def _merged_onto(self, key: object) -> list[int]:
         """The project's declarations that merge members onto the type ``key`` (a symbol id, or an external's

@@ -114,3 +114,41 @@ def test_a_declare_module_block_on_a_project_module_adds_to_its_interface(tmp_pa
     # nothing declares these: they stay unbound
     assert got["c.other"] == {(None, "unresolved")}
     assert got["o.user"] == {(None, "unresolved")}
+
+
+AUTH = ("import { FastifyRequest } from 'fastify';\n"
+        "declare module 'fastify' {\n  interface FastifyRequest {\n    verifyAccess: typeof verifyAccess;\n"
+        "    limit: typeof LIMIT;\n  }\n}\nconst LIMIT = 3;\n"
+        "export function verifyAccess(this: FastifyRequest, role: string) {\n  return role;\n}\n"
+        "export function isAdmin(this: FastifyRequest) {\n  this.verifyAccess('admin');\n  this.limit.toFixed();\n}\n"
+        "export function loose() {\n  this.verifyAccess('x');\n}\n")
+
+
+def test_a_member_typed_typeof_a_function_calls_it_and_this_takes_its_declared_type(tmp_path):
+    use = ("import { FastifyRequest } from 'fastify';\n"
+           "export function route(req: FastifyRequest) {\n  req.verifyAccess('user');\n  req.headers.get('a');\n}\n")
+    got = edges(tmp_path, {"src/auth.ts": AUTH, "src/use.ts": use}, "src.auth.isAdmin")
+    # ``this: FastifyRequest``: this is that type, whose member holds the function ``typeof`` names
+    assert {q for q, _r in got["this.verifyAccess"]} == {"src.auth.verifyAccess"}
+    assert got["this.limit.toFixed"] == {("js.global.Number.toFixed", "builtin")}
+    # a function that declares no this: nothing is known of it
+    assert edges(tmp_path, {}, "src.auth.loose")["this.verifyAccess"] == {(None, "unresolved")}
+    got = edges(tmp_path, {}, "src.use.route")
+    assert {q for q, _r in got["req.verifyAccess"]} == {"src.auth.verifyAccess"}
+    assert got["req.headers.get"] == {("fastify.FastifyRequest.headers.get", "external")}
+
+
+ALIAS = ("export class Client {\n  query(q: string) { return q; }\n}\nexport class Store {\n  get(k: string) { return k; }\n}\n"
+         "export type Ctx<T> = T & {\n  extra(): void;\n};\nexport type Either<T> = T | Store;\n")
+
+
+def test_an_alias_that_intersects_its_own_parameter_has_the_arguments_members(tmp_path):
+    use = ("import { Client, Store, Ctx, Either } from './lib';\n"
+           "export function g(c: Ctx<Client>, s: Ctx<Store>, e: Either<Client>) {\n"
+           "  c.query('q');\n  c.extra();\n  s.query('q');\n  s.get('k');\n  e.query('q');\n}\n")
+    got = edges(tmp_path, {"src/lib.ts": ALIAS, "src/use.ts": use}, "src.use.g")
+    assert got["c.query"] == {("src.lib.Client.query", "annotated_type")}
+    assert got["c.extra"] == {("src.lib.Ctx.extra", "annotated_type")}
+    assert got["s.get"] == {("src.lib.Store.get", "annotated_type")}
+    # a member the argument lacks is not read from it; a union's parameter is not intersected (both as before)
+    assert all(r != "annotated_type" for _q, r in got["s.query"] | got["e.query"])

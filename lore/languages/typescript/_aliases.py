@@ -7,12 +7,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...parsers import _ts
+from ...parsers.records import TYPE_PARAM_USE, Binding
 from ._types import builtin_type, strip
 
 if TYPE_CHECKING:
     from ..javascript._parser import JsExtractor as _Base
 else:
     _Base = object
+
+# the member name of the ``TYPE_PARAM_USE`` binding that says an alias's value is its own type parameter, alone or
+# intersected (``type Ctx<T> = T & { extra(): void }``): a ``Ctx<Client>`` has ``Client``'s members besides
+PARAM_PART = "<param-part>"
 
 PRIMITIVES = frozenset({"string", "number", "boolean", "any", "unknown", "void", "never", "object", "undefined",
                         "null", "bigint", "symbol", "Array", "Record", "Map", "Set", "Function", "Object"})
@@ -29,6 +34,11 @@ class AliasMixin(_Base):
         if runtime:  # type AnyMap = Map<any, any>, type Names = string[]: the runtime's class
             self.add_relation(local, runtime, "extends", value)
             return
+        own = [p for p in (value.named_children if value.type == "intersection_type" else [value])
+               if p.type == "type_identifier" and self.text(p) in self.type_params.get(local, ())]
+        if len(own) == 1:  # type Ctx<T> = T & {...}: what the argument is, a Ctx<Client> is too
+            self.pf.bindings.append(Binding(local, TYPE_PARAM_USE, own[0].start_point[0] + 1,
+                                            annotation=self.text(own[0]), value=PARAM_PART))
         parts, seen, bases = [value], set(), []
         while parts:
             part = parts.pop(0)

@@ -50,6 +50,7 @@ from ._types import (
     generic_node,
     lookup_member,
     own_part,
+    queried,
     shape,
     strip,
     with_elements,
@@ -189,6 +190,8 @@ class TsExtractor(AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin
                 typ = strip(parts[0]) if len(parts) == 1 else None
             if pat is not None and pat.type == "identifier" and typ is not None:
                 self.declared_locals.add((local, self.text(pat)))  # last: TObject, then last = [last]: a TObject
+            elif pat is not None and pat.type == "this" and typ is not None and self.pf.symbols[local].kind == "function":
+                self.add_binding(local, "this", p, annotation=self.declared(typ))  # function f(this: Req): this is a Req
         self.callback_params(fn, local, owner)
         self.shape_params(fn, local)
 
@@ -263,7 +266,7 @@ class TsExtractor(AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin
                     uses.append((sym.parent, sym.name, sym.return_type))
                 sym.return_type = bound or sym.return_type
         for b in self.pf.bindings:
-            if b.annotation:
+            if b.annotation and b.name != TYPE_PARAM_USE:  # an alias's parameter part (_aliases.PARAM_PART) keeps its name
                 bound = self._constraint(b.owner, b.annotation)
                 if bound and b.name.startswith("self.") and b.annotation in self.type_params.get(b.owner, ()):
                     uses.append((b.owner, b.name, b.annotation))
@@ -305,7 +308,10 @@ class TsExtractor(AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin
             if ret is not None:
                 sym.return_type = self.declared(ret)
             return local
-        self.add_binding(owner, f"self.{name}", node, annotation=self.declared(ann))
+        if queried(ann):  # verifyAccess: typeof verifyAccess: the member holds that value
+            self.add_binding(owner, f"self.{name}", node, alias_of=queried(ann))
+        else:
+            self.add_binding(owner, f"self.{name}", node, annotation=self.declared(ann))
         self.add_types(owner, ann, "field")
         return None
 

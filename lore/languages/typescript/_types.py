@@ -121,6 +121,15 @@ def strip(node: _ts.Node | None) -> _ts.Node | None:
     return node
 
 
+def queried(node: _ts.Node | None) -> str:
+    """The name ``typeof name`` asks the type of (``verifyAccess: typeof verifyAccess``), else ``''``."""
+    node = strip(node)
+    if node is None or node.type != "type_query" or node.named_child_count != 1:
+        return ""
+    name = node.named_children[0]
+    return _ts.text(name) if name.type == "identifier" else ""
+
+
 def builtin(node: _ts.Node | None) -> str:
     node = strip(node)
     if node is None:

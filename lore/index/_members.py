@@ -116,17 +116,18 @@ class MembersMixin(WorldCore):
 
     def _merged_onto(self, key: object) -> list[int]:
         """The project's declarations that merge members onto the type ``key`` (a symbol id, or an external's
-        name as imports spell it: ``fw.App``), from every language whose rules have ``merged_types``
-        (TypeScript's ``declare module 'fw' { interface App {...} }``); built once per world."""
-        table = self.__dict__.get("_merged_types")
-        if table is None:
-            table = {}
-            for lang in sorted({f.language for f in self.files.values()}):
-                build = getattr(rules_for(lang), "merged_types", None)
-                for k, ids in (build(self) if build is not None else {}).items():
-                    table.setdefault(k, []).extend(ids)
-            self.__dict__["_merged_types"] = table
-        return table.get(key, ())  # type: ignore[no-any-return]
+        name as imports spell it: ``fw.App``), from every language present whose rules have ``merged_onto``
+        (TypeScript's ``declare module 'fw' { interface App {...} }``); once per key."""
+        memo = self.__dict__.setdefault("_merged", {})
+        got = memo.get(key)
+        if got is None:
+            merging = memo.get(None)
+            if merging is None:  # the languages that merge, once per world
+                merging = memo[None] = [r for r in (rules_for(lang) for lang in sorted({f.language for f in
+                                                                                      self.files.values()}))
+                                        if hasattr(r, "merged_onto")]
+            got = memo[key] = [sid for r in merging for sid in r.merged_onto(self, key)]
+        return got  # type: ignore[no-any-return]
 
     def _merged_member(self, key: object, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
         """``attr`` as a declaration merged onto ``key`` declares it (the first that does)."""

@@ -9,9 +9,9 @@ scope of the file binds as the project's augmentation when there is one, so ``re
 the project declares, ``req.json()`` still the runtime's. A construction (``new Request(u)``) and a member
 read on the name (``Request.json``) are the runtime's value's, never the interface's.
 
-An interface declared in ``declare module 'spec' { }`` is marked :data:`MODULE` + spec; :func:`merged_types`
-maps what it merges onto (the name ``spec.App`` of a package's type as imports spell it, or the id of the
-project interface ``spec`` resolves to) to such interfaces, and the resolver's member lookup reads a member the
+An interface declared in ``declare module 'spec' { }`` is marked :data:`MODULE` + spec; :func:`merged_onto`
+finds, for what it merges onto (the name ``spec.App`` of a package's type as imports spell it, or the id of the
+project interface ``spec`` resolves to), such interfaces, and the resolver's member lookup reads a member the
 type lacks (a project interface) or that they declare (a package's type) there. Only members the blocks
 declare: the package's others stay the package's.
 """
@@ -107,28 +107,33 @@ def _values(world, ctx) -> dict[int, set[str]]:
     return world_cache(world, ("ts-values", ctx.frow.id), build)
 
 
-def merged_types(world, language: str) -> dict[str | int, list[int]]:
-    """What the ``declare module`` interfaces of the project's files of ``language`` merge onto -> their ids (file
-    order): the id of the project interface or class the specifier and name resolve to (``'./local'``, a
-    package of the monorepo), else the external name as an import spells it (``fw.App``)."""
-    out: dict[str | int, list[int]] = {}
-    for f in sorted(world.files.values(), key=lambda f: f.id):
-        if f.language != language:
+def merged_onto(world, language: str, key: str | int) -> list[int]:
+    """The ``declare module`` interfaces of the project's files of ``language`` that merge onto ``key``, in id
+    order: the id of a project interface or class (``declare module './local' { interface Ctx }``, or a
+    package of the monorepo that the specifier resolves to), or an external type's name as imports spell
+    it (``fw.App``). Only the interfaces of that name are read (no scan of the project)."""
+    if isinstance(key, int):
+        srow = world.syms.get(key)
+        if srow is None or srow.kind not in ("interface", "class"):
+            return []
+        name = srow.name
+    else:
+        name = key.rpartition(".")[2]
+    out = []
+    for sid in sorted(world.by_name.get(name, ())):
+        if sid == key or world.syms[sid].kind != "interface":
             continue
-        c = world.ctx(f.id)
-        if c is None:
+        c, rec = record_of(world, sid)
+        spec = next((d[len(MODULE):] for d in rec.decorators if d.startswith(MODULE)), None) if rec else None
+        if spec is None or c.frow.language != language:
             continue
-        for local, sym in enumerate(c.pf.symbols):
-            spec = next((d[len(MODULE):] for d in sym.decorators if d.startswith(MODULE)), None)
-            if spec is None or sym.kind != "interface":
-                continue
-            mod = c.rules.module_value(world, c, spec)
-            target = None
-            if mod is not None and mod[0] == "sym":
-                kids = [k for k in world.children.get(mod[1], {}).get(sym.name, ())
-                        if world.syms[k].kind in ("interface", "class") and k != c.ids[local]]
-                target = kids[0] if kids else None
-            elif spec.startswith("."):
-                continue  # a relative module the project does not have
-            out.setdefault(target if target is not None else f"{spec}.{sym.name}", []).append(c.ids[local])
+        mod = c.rules.module_value(world, c, spec)
+        if mod is not None and mod[0] == "sym":
+            kids = [k for k in world.children.get(mod[1], {}).get(name, ())
+                    if k != sid and world.syms[k].kind in ("interface", "class")]
+            target: str | int | None = kids[0] if kids else None
+        else:
+            target = None if spec.startswith(".") else f"{spec}.{name}"  # a relative module the project lacks: none
+        if target == key:
+            out.append(sid)
     return out

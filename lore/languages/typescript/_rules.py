@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..javascript._rules import JavaScriptRules
-from ._augment import augmentation, merged_types
+from ._augment import augmentation, merged_onto
 
 
 class TypeScriptRules(JavaScriptRules):
@@ -13,9 +13,9 @@ class TypeScriptRules(JavaScriptRules):
         """A runtime name the project augments (``declare global { interface Request {...} }``): that interface."""
         return augmentation(world, ctx, scope, self, name)
 
-    def merged_types(self, world):
-        """What this language's ``declare module`` interfaces merge onto (:func:`._augment.merged_types`)."""
-        return merged_types(world, self.language)
+    def merged_onto(self, world, key: str | int) -> list[int]:
+        """This language's ``declare module`` interfaces that merge onto ``key`` (:func:`._augment.merged_onto`)."""
+        return merged_onto(world, self.language, key)
 
 
 class TsxRules(TypeScriptRules):

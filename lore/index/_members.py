@@ -126,6 +126,8 @@ class MembersMixin(WorldCore):
                 merging = memo[None] = [r for r in (rules_for(lang) for lang in sorted({f.language for f in
                                                                                       self.files.values()}))
                                         if hasattr(r, "merged_onto")]
+            if not merging:
+                return []
             got = memo[key] = [sid for r in merging for sid in r.merged_onto(self, key)]
         return got  # type: ignore[no-any-return]
 

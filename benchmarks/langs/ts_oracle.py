@@ -23,6 +23,10 @@ tuning, they are run only for the baseline and the final figures, with ``--json`
 * tuned on, TypeScript: sindresorhus/ky, unjs/h3, unjs/ofetch, immerjs/immer,
   typestack/class-validator, sindresorhus/got, colinhacks/zod, honojs/hono
 * tuned on, JavaScript: jashkenas/underscore, axios/axios, tj/commander.js, koajs/koa
+* tuned on in the tenth round (``declare module`` augmentations): fastify/demo (with its packages
+  installed, so that the package's augmented interfaces exist for TypeScript), vuejs/pinia,
+  fastify/fastify-cookie, fastify-jwt, fastify-sensible, fastify-auth; report projects as before plus
+  clercjs/clerc and kensnyder/bunshine (see docs/languages/typescript.md)
 
 ``new X()`` is answered by TypeScript with the class and its constructor (its own or the one it
 inherits); the constructor is kept (lore binds a construction to the constructor that runs). An

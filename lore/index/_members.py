@@ -65,7 +65,7 @@ class MembersMixin(WorldCore):
             return self.generic_member(("gin", (payload, ())), attr, res, depth)  # type: ignore[attr-defined]
         if tag == "inst":
             return self.inst_member(payload, attr, res, depth)  # type: ignore[arg-type]
-        if tag in ("ext", "extinst") and self._merged_onto(payload):  # declare module 'fw' { interface App {..} }
+        if tag == "extinst" and self._merged_onto(payload):  # declare module 'fw' { interface App {..} }
             # a project declaration, reached through a package's type: no longer the package's own binding
             got = self._merged_member(payload, attr, "annotated_type" if res in ("external", "builtin") else res, depth)
             if got is not None:

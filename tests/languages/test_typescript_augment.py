@@ -85,7 +85,7 @@ PLUGIN = ("import { User } from './user';\nimport 'fw';\n"
 def test_a_member_a_declare_module_block_adds_to_a_packages_type_binds_there(tmp_path):
     use = ("import { App, make } from 'fw';\nexport function f(app: App) {\n"
            "  app.plugin().name();\n  app.prop.name();\n  app.listen();\n}\n"
-           "export function g() {\n  const a = make();\n  a.plugin();\n}\n")
+           "export function g() {\n  const a = make();\n  a.plugin();\n  App.plugin();\n}\n")
     other = ("import { App } from 'other';\nexport function h(app: App) {\n  app.plugin();\n}\n")
     got = edges(tmp_path, {"src/user.ts": USER, "src/plugin.ts": PLUGIN, "src/use.ts": use,
                            "src/other.ts": other}, "src.use.f")
@@ -95,8 +95,11 @@ def test_a_member_a_declare_module_block_adds_to_a_packages_type_binds_there(tmp
     assert got["app.prop.name"] == {("src.user.User.name", "annotated_type")}
     # a member the block does not declare stays the package's
     assert got["app.listen"] == {("fw.App.listen", "external")}
-    # a value of unknown type, and another package's App, get nothing from the block
-    assert edges(tmp_path, {}, "src.use.g")["a.plugin"] == {(None, "unresolved")}
+    # a value of unknown type, and another package's App, get nothing from the block; nor does the name
+    # read as a value (a package class's static side: the block declares its instances' members)
+    got = edges(tmp_path, {}, "src.use.g")
+    assert got["a.plugin"] == {(None, "unresolved")}
+    assert got["App.plugin"] == {("fw.App.plugin", "external")}
     assert edges(tmp_path, {}, "src.other.h")["app.plugin"] == {("other.App.plugin", "external")}
 
 

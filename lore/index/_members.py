@@ -7,6 +7,8 @@ paths through it.
 
 from __future__ import annotations
 
+from typing import cast
+
 from ..languages import rules_for
 from ..languages.typescript._aliases import PARAM_PART
 from ._containers import member as container_member
@@ -109,7 +111,7 @@ class MembersMixin(WorldCore):
     def _param_part_member(self, v: Value, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
         """``attr`` of a generic instance of an alias whose value is its own parameter, alone or intersected
         (TypeScript's ``type Ctx<T> = T & {...}``, marked ``PARAM_PART``): the member of what the argument is."""
-        class_id, bound = v[1]  # type: ignore[misc]
+        class_id, bound = cast("tuple[int, tuple[tuple[str, Value], ...]]", v[1])
         param = self._param_use(class_id, PARAM_PART)  # type: ignore[attr-defined]
         arg = dict(bound).get(param) if param else None
         return self.member(arg, attr, res, depth + 1) if arg is not None else None

@@ -44,6 +44,7 @@ from ._elements import (
 )
 from ._lambdas import lambda_parameters, local_lambda
 from ._outside import mark_call, std_type, wrapper_binding
+from ._scopes import lower_classes, path_of, placeholder, scope_of
 from ._source import cpp_source, one_branch
 
 
@@ -66,11 +67,6 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 
 
 MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})
-# ``node::node(``, ``node::~node(``, ``node::ok(...) const``: a lower-case scope that only a class can be
-_LOWER_CLASS = re.compile(rb"\b([a-z_]\w*)::(?:~?\1[ \t]*\(|~?\w+[ \t]*\([^;{}()]*(?:\)[ \t]*const\b|\b\1[ \t]*[&*]))")
-# ``sink<Mutex>::log(``: a scope with template arguments before a member's name is a class (no namespace takes any)
-_TEMPLATE_SCOPE = re.compile(rb"\b([a-z_]\w*)[ \t]*<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>[ \t]*::[ \t]*~?\w+[ \t]*\(")
-_INL_SUFFIX = re.compile(r"[-_.](?:inl|impl|inline)$")
 _VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
                               "parenthesized_declarator", "attributed_declarator"})
 
@@ -90,14 +86,7 @@ class CppExtractor(CExtractor):
         self.aliases: dict[str, _ts.Node] = {}  # typedefs / using-aliases of this file naming a container type
         self.named_lambdas: set[int] = set()  # start bytes of the lambdas held in local variables (own symbols)
         self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
-        # lower-case scopes this file shows to be classes (``node::node()``, ``bool node::ok() const``, ``void
-        # memory::merge(const memory& rhs)``, ``void sink<Mutex>::log(``, and ``memory::`` in memory.cpp or memory-inl.h)
-        self.lower_classes = {m.group(1) for m in _LOWER_CLASS.finditer(self.source)} if b"::" in self.source else set()
-        if b">::" in self.source or b"> ::" in self.source:
-            self.lower_classes.update(m.group(1) for m in _TEMPLATE_SCOPE.finditer(self.source))
-        stem = Path(self.path).stem
-        self.lower_classes.add(stem.encode())
-        self.lower_classes.add(_INL_SUFFIX.sub("", stem).encode())  # thread_pool-inl.h defines thread_pool's methods
+        self.lower_classes = lower_classes(self.source, self.path)  # see _scopes._scope_kind
         return super().run()
 
     # -- argument types (overloads) -------------------------------------------------------------
@@ -317,10 +306,10 @@ class CppExtractor(CExtractor):
                 return None  # anonymous namespace: its names belong to the file
             if len(parts) == 1 and self.pf.symbols[owner].kind == "namespace" and any(c.type == "inline" for c in node.children):
                 # inline namespace g::v { f(); }: f is g::f to every caller (the language's rule), and g::v::f too
-                self.add_import(0, f"namespace {self._path_of(owner)}", node, None, parts[0])
+                self.add_import(0, f"namespace {path_of(self, owner)}", node, None, parts[0])
                 return None
             for part in parts[:-1]:  # namespace a::b { }: b inside a
-                owner = self._placeholder(node, owner, part, "namespace")
+                owner = placeholder(self, node, owner, part, "namespace")
             local = self.add_symbol(node, owner, parts[-1], "namespace", body=node.child_by_field_name("body"))
             self.scopes.setdefault((owner, parts[-1]), local)
             return local
@@ -329,45 +318,9 @@ class CppExtractor(CExtractor):
             self.pf.symbols[got].exported = False  # namespace { class Helper }: no other file's Helper is its twin
         return got
 
-    def _path_of(self, ns: int) -> str:
-        """The C++ path of a namespace symbol (``a::b``)."""
-        names = []
-        i: int | None = ns
-        while i is not None and self.pf.symbols[i].kind == "namespace":
-            names.append(self.pf.symbols[i].name)
-            i = self.pf.symbols[i].parent
-        return "::".join(reversed(names))
-
-    def _placeholder(self, node: _ts.Node, owner: int, name: str, kind: str) -> int:
-        """A declaration-only namespace or class named by a qualified definition (``void ns::A::m()``)."""
-        got = self.scopes.get((owner, name))
-        if got is not None:
-            return got
-        local = self.add_symbol(node, owner, name, kind, is_declaration=True)
-        sym = self.pf.symbols[local]
-        sym.signature, sym.docstring, sym.end_line = f"{kind} {name}", "", sym.start_line
-        self.scopes[(owner, name)] = local
-        return local
-
     def scope_of(self, node: _ts.Node, owner: int, scope_name: str) -> tuple[int, bool]:
-        """``A::m`` defined here, ``A`` declared elsewhere (its header): a declaration-only ``A`` holds the
-        methods, inside the namespaces the definition is in or names (``ns::A::m``); the resolver pairs it
-        with the real ``A`` by that nesting. An unknown lower-case scope is taken for a namespace."""
-        parts = scope_name.split(".")
-        for part in parts[:-1]:  # Value::CZString::CZString: Value is a class, ns::A::m: ns a namespace
-            got = self.scopes.get((owner, part))
-            if got is None and owner == 0:
-                got = self.type_locals.get(part)
-            owner = got if got is not None else self._placeholder(node, owner, part, self._scope_kind(part))
-        last = parts[-1]
-        got = self.scopes.get((owner, last))
-        if got is None and owner == 0:
-            got = self.type_locals.get(last)
-        if got is None:
-            got = self._placeholder(node, owner, last, self._scope_kind(last))
-            if self.pf.symbols[got].kind == "class" and self.pf.symbols[owner].kind in ("module", "namespace"):
-                self.type_locals.setdefault(last, got)
-        return got, self.pf.symbols[got].kind in ("class", "struct")
+        """See :func:`~lore.languages.cpp._scopes.scope_of`."""
+        return scope_of(self, node, owner, scope_name)
 
     def overload_key(self, fdecl: _ts.Node | None) -> str:
         """The parameter types as written, names, defaults and spaces left out (``(const char* s, int n = 0)``
@@ -391,16 +344,6 @@ class CppExtractor(CExtractor):
         quals = fdecl.child_by_field_name("parameters")
         tail = self.source[quals.end_byte:fdecl.end_byte] if quals is not None else b""
         return ",".join(out) + (" const" if b"const" in tail else "")
-
-    def _scope_kind(self, name: str) -> str:
-        """What an unknown scope of a qualified definition is: a namespace when the file opens a namespace of that
-        name (``namespace YAML {``) or it is lower case, else a class; a lower-case scope is a class where the file
-        defines its constructor or destructor (``node::node()``), a ``const`` method of it (``bool node::ok() const``)
-        or a method taking it (``void memory::merge(const memory& rhs)``), names it with template arguments
-        (``void sink<Mutex>::log(``), or where the file is named like it (``memory.cpp``, ``memory-inl.h``)."""
-        if (name[:1].isupper() or name.encode() in self.lower_classes) and not any(s.kind == "namespace" and s.name == name for s in self.pf.symbols):
-            return "class"
-        return "namespace"
 
     def template_params(self, node: _ts.Node, local: int) -> None:
         parent = node.parent

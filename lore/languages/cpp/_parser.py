@@ -46,6 +46,7 @@ from ._lambdas import lambda_parameters, local_lambda
 from ._outside import mark_call, std_type, wrapper_binding
 from ._scopes import lower_classes, path_of, placeholder, scope_of
 from ._source import cpp_source, one_branch
+from ._templates import class_params, with_arguments
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -276,7 +277,7 @@ class CppExtractor(CExtractor):
         inner = self._held(node)
         if inner is not None:
             return self.direct_type(inner)
-        return self._written_type(node)
+        return with_arguments(self, node, self._written_type(node))
 
     def _written_type(self, node: _ts.Node | None) -> str:
         """The type as written, wrappers included (what ``T x(args)`` constructs)."""
@@ -349,6 +350,7 @@ class CppExtractor(CExtractor):
         parent = node.parent
         if parent is not None and parent.type == "template_declaration":
             self.declare_type_params(local, parent.child_by_field_name("parameters"))
+            class_params(self, local, parent.child_by_field_name("parameters"))
 
     def bases(self, node: _ts.Node, local: int) -> None:
         clause = next((c for c in node.named_children if c.type == "base_class_clause"), None)

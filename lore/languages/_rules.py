@@ -142,6 +142,11 @@ class LanguageRules:
         """Member ``name`` of type ``type_id`` declared outside the type's body: ``(value, resolution)`` or ``None``."""
         return None
 
+    def class_twins(self, world, class_id: int) -> list[int]:
+        """Other declarations of the same class (C++: a header's class and the placeholder holding its out-of-line
+        methods), read for what one of them lacks (its generic base: :meth:`lore.index._generics.GenericsMixin.generic_base`)."""
+        return []
+
     def package_member(self, world, ctx, scope: int, name: str):
         """``name`` not bound in any scope of the file, as the language still sees it from ``scope``, or ``None``.
 

@@ -40,3 +40,38 @@ void use(Grid<Point>& g, const zx::Grid<Other, 2>& o, Grid<int> n) {
     assert sorted(calls[("grid.zx.use", 8)]) == ["grid.zx.Grid.at", "grid.zx.Other.x"]
     assert calls[("grid.zx.use", 9)] == ["grid.zx.Grid.at"]
     assert calls[("grid.zx.Grid.check", 10)] == ["grid.zx.Grid.at"]
+
+
+def test_a_base_class_template_with_arguments_types_what_the_class_inherits(tmp_path):
+    """``class PBox : public Box<Point>``: ``get()`` inherited from ``Box`` (declared ``T&``) is a ``Point`` inside
+    ``PBox`` (through ``this->``) and on a ``PBox`` (the header's class read for the placeholder ``PBox`` that holds
+    ``PBox::run``); CRTP (``class Leaf : public Crtp<Leaf>``) gives
+    ``self()`` the derived class. Must stay unbound: a base whose argument is no project type (``Box<int>``; ``x`` is no unique name here, else
+    the name alone would bind it, as before)."""
+    calls = _calls(tmp_path, {"a.h": """namespace zx {
+class Point { public: int x() const; };
+class Other { public: int x() const; };
+template <class T> class Box { public: T& get(); };
+class PBox : public Box<Point> { public: void run(); };
+class IBox : public Box<int> { };
+template <class D> class Crtp { public: D& self(); };
+class Leaf : public Crtp<Leaf> { public: void step(); };
+}
+""", "a.cc": """#include "a.h"
+namespace zx {
+int Point::x() const { return 0; }
+int Other::x() const { return 0; }
+void Leaf::step() {}
+void PBox::run() { get().x(); this->get().x(); }
+void use(PBox& b, Leaf& l, IBox& i) {
+  b.get().x();
+  l.self().step();
+  i.get().x();
+}
+}
+"""})
+    # this->get().x(): Point::x; the bare get().x() is not followed yet (a self call's result is its declared type)
+    assert sorted(calls[("a.zx.PBox.run", 6)]) == ["a.zx.Box.get", "a.zx.Box.get", "a.zx.Point.x"]
+    assert sorted(calls[("a.zx.use", 8)]) == ["a.zx.Box.get", "a.zx.Point.x"]
+    assert sorted(calls[("a.zx.use", 9)]) == ["a.zx.Crtp.self", "a.zx.Leaf.step"]
+    assert calls[("a.zx.use", 10)] == ["a.zx.Box.get"]

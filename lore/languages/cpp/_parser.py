@@ -46,7 +46,7 @@ from ._lambdas import lambda_parameters, local_lambda
 from ._outside import mark_call, std_type, wrapper_binding
 from ._scopes import lower_classes, path_of, placeholder, scope_of
 from ._source import cpp_source, one_branch
-from ._templates import class_params, with_arguments
+from ._templates import class_params, template_base, with_arguments
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -361,6 +361,7 @@ class CppExtractor(CExtractor):
                 name = self.dotted(c)
                 if name:
                     self.add_relation(local, name, "extends", c)
+                    template_base(self, local, c, name)
 
     def method_declaration(self, node: _ts.Node, owner: int, declarator: _ts.Node) -> bool:
         """``void draw() const;`` in a class body: a declaration, kept unless the file defines it (see finish)."""

@@ -97,6 +97,9 @@ class CppRules(CRules):
         """Members of the class's twins (:func:`_twins`): methods, fields and bases declared or defined apart."""
         return twin_member(world, _twins(world, type_id), name)
 
+    def class_twins(self, world, class_id: int) -> list[int]:
+        return _twins(world, class_id)
+
 
 def _file_local(world, sid: int) -> bool:
     """Whether a class is declared inside an anonymous namespace (its file's alone)."""

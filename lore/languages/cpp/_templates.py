@@ -3,7 +3,7 @@
 A class template lists its parameters in order as ``TYPE_PARAM`` bindings (:func:`class_params`; a non-type
 parameter ``int N`` holds its place), and a variable, field, parameter or return type declared with a project
 template and arguments (``Grid<Point>``, ``ns::Box<const Foo*>``) is annotated ``Grid[Point]``
-(:func:`with_arguments`). The resolver's generic instances (:mod:`lore.index._generics`, shared with TypeScript
+(:func:`with_arguments`), and so is a base class (``class Sub : public Base<Foo>``: :func:`template_base`). The resolver's generic instances (:mod:`lore.index._generics`, shared with TypeScript
 and Python) then read a member declared ``T&``, ``const T*`` or ``T`` as what the receiver's argument for ``T`` is.
 An argument that is no type (``Buf<char, 250>``'s ``250``) or a standard type stands for nothing, so a member
 typed by its parameter stays unbound there, never guessed. Standard templates (``std::vector<Foo>``) are not
@@ -13,7 +13,7 @@ touched here: their elements are :mod:`._elements`'.
 from __future__ import annotations
 
 from ...parsers import _ts
-from ...parsers.records import TYPE_PARAM
+from ...parsers.records import TYPE_BASE, TYPE_PARAM
 
 _PARAMS = frozenset({"type_parameter_declaration", "optional_type_parameter_declaration",
                      "variadic_type_parameter_declaration", "parameter_declaration",
@@ -65,3 +65,11 @@ def with_arguments(ex, node: _ts.Node | None, base: str) -> str:
     if not any(args):
         return base
     return f"{base}[{', '.join(args)}]"
+
+
+def template_base(ex, local: int, node: _ts.Node, name: str) -> None:
+    """``class Sub : public Base<Foo>``: a ``TYPE_BASE`` binding ``Base[Foo]`` of ``Sub``, so a member ``Sub``
+    inherits from ``Base`` typed by ``Base``'s parameter is a ``Foo`` (the resolver reads the last such base)."""
+    ann = with_arguments(ex, node, name)
+    if ann != name:
+        ex.add_binding(local, TYPE_BASE, node, annotation=ann)

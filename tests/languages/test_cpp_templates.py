@@ -75,3 +75,50 @@ void use(PBox& b, Leaf& l, IBox& i) {
     assert sorted(calls[("a.zx.use", 8)]) == ["a.zx.Box.get", "a.zx.Point.x"]
     assert sorted(calls[("a.zx.use", 9)]) == ["a.zx.Crtp.self", "a.zx.Leaf.step"]
     assert calls[("a.zx.use", 10)] == ["a.zx.Box.get"]
+
+
+def test_number_fields_and_number_results_choose_the_overload(tmp_path):
+    """``q.move(h.count)`` with ``int count;`` declared in the header's ``Holder`` calls ``move(int)``, ``h.ratio``
+    (``double``) ``move(double)``, and so do ``this->count``, a bare ``count`` in a method defined out of line and
+    ``h.size()`` (``int size() const``). A tie stays a tie: ``size_t`` converts to both (clangd would reject the
+    call; lore keeps both rather than guess), and so does a field of an unknown type."""
+    calls = _calls(tmp_path, {"a.h": """#include <cstddef>
+namespace zx {
+class Point { public: void move(int d); void move(double d); };
+struct Holder {
+  int count;
+  double ratio;
+  size_t n;
+  Unknown u;
+  int size() const;
+  void run(Point& q);
+};
+}
+""", "a.cc": """#include "a.h"
+namespace zx {
+void Point::move(int d) {}
+void Point::move(double d) {}
+int Holder::size() const { return count; }
+void Holder::run(Point& q) {
+  q.move(this->count);
+  q.move(count);
+  q.move(ratio);
+}
+void use(Holder& h, Point& q) {
+  q.move(h.count);
+  q.move(h.ratio);
+  q.move(h.size());
+  q.move(h.n);
+  q.move(h.u);
+}
+}
+"""}, lines=True)
+    to_int, to_double = "a.zx.Point.move:3", "a.zx.Point.move:4"
+    assert calls[("a.zx.Holder.run", 7)] == [to_int]
+    assert calls[("a.zx.Holder.run", 8)] == [to_int]
+    assert calls[("a.zx.Holder.run", 9)] == [to_double]
+    assert calls[("a.zx.use", 12)] == [to_int]
+    assert calls[("a.zx.use", 13)] == [to_double]
+    assert sorted(calls[("a.zx.use", 14)]) == sorted([to_int, "a.zx.Holder.size:5"])
+    assert sorted(calls[("a.zx.use", 15)]) == [to_int, to_double]
+    assert sorted(calls[("a.zx.use", 16)]) == [to_int, to_double]

@@ -43,6 +43,7 @@ from ._elements import (
     subscript_bindings,
 )
 from ._lambdas import lambda_parameters, local_lambda
+from ._numbers import number_binding
 from ._outside import mark_call, std_type, wrapper_binding
 from ._scopes import lower_classes, path_of, placeholder, scope_of
 from ._source import cpp_source, one_branch
@@ -102,6 +103,8 @@ class CppExtractor(CExtractor):
             n = n.parent
         const = n is not None and any(c.type == "type_qualifier" and self.text(c) == "const" for c in n.children)
         self.var_types.setdefault(owner, {})[name] = ("const " if const else "") + self.text(tnode) + "*" * stars
+        if self.pf.symbols[owner].kind in ("class", "struct"):
+            number_binding(self, owner, name, tnode, self.var_types[owner][name], at)
         self.var_anns.setdefault(owner, {})[name] = self.direct_type(tnode)
         arrays = 0
         n = at.parent
@@ -246,6 +249,8 @@ class CppExtractor(CExtractor):
             self.pf.symbols[local].return_type = self.direct_type(ret)
         if local is not None:
             returned_elements(self, local, ret, node)
+            if fdecl is not None and fdecl.parent is not None and fdecl.parent.type not in ("pointer_declarator", "array_declarator"):
+                number_binding(self, local, "", ret, self.text(ret) if ret is not None else "", node)
         params = fdecl.child_by_field_name("parameters") if fdecl is not None and body is not None else None
         for p in params.named_children if local is not None and params is not None else ():
             if local is not None and p.type in ("parameter_declaration", "optional_parameter_declaration"):

@@ -9,6 +9,7 @@ from ..c._build import _not_built
 from ..c._overloads import _is_const, _overloads, _relative_name, _signature_const
 from ..c._rules import CRules, _c_classes, _namespace_value
 from ._categories import by_category
+from ._numbers import number_args
 from ._outside import outside_targets, std_alias, std_function, std_skipped
 
 # members of the standard library's strings, containers and smart pointers: ``x.size()`` on a receiver whose
@@ -66,7 +67,11 @@ class CppRules(CRules):
         marks = [a for a in call.args if a.startswith("~rv")]  # value categories: read by by_category alone
         if marks:
             call.args = [a for a in call.args if not a.startswith("~rv")]
+        typed = number_args(world, ctx, call, _twins) if len(targets) > 1 or targets and targets[0][0] in world.syms \
+            and _overloads(world, targets[0][0]) else None
+        plain, call.args = call.args, typed if typed is not None else call.args  # h.count: =int (cpp._numbers)
         got = super().choose_overload(world, ctx, call, targets)
+        call.args = plain if typed is not None else call.args
         if marks:
             call.args = [*call.args, *marks]
         got = by_category(world, call, got)

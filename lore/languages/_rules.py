@@ -475,14 +475,15 @@ def siblings_member(world, ctx, name: str, languages: tuple[str, ...]):
     return None
 
 
-def inherited_member(world, ctx, scope: int, name: str, own: bool = False):
+def inherited_member(world, ctx, scope: int, name: str, own: bool = False, generic: bool = False):
     """A field or method the enclosing class inherits (or, ``own``, has in another file), named without
-    ``this`` (Java, C++)."""
+    ``this`` (Java, C++); ``generic``: also a field typed by a class template with arguments (C++'s
+    ``circular_q<log_msg> messages_``, a generic instance)."""
     cls = ctx.enclosing_class(scope)
     if cls is None:
         return None
     got = world.class_member(ctx.ids[cls], name, skip_self=not own)
-    if got is None or got[0][0] not in ("sym", "inst", "extinst"):
+    if got is None or got[0][0] not in ("sym", "inst", "extinst") and not (generic and got[0][0] == "gin"):
         return None
     return got[0], "self_method" if got[1] in ("self_method", "local_scope") else got[1]
 

@@ -122,3 +122,46 @@ void use(Holder& h, Point& q) {
     assert sorted(calls[("a.zx.use", 14)]) == sorted([to_int, "a.zx.Holder.size:5"])
     assert sorted(calls[("a.zx.use", 15)]) == [to_int, to_double]
     assert sorted(calls[("a.zx.use", 16)]) == [to_int, to_double]
+
+
+def test_a_field_of_a_class_template_type_in_a_method_defined_apart(tmp_path):
+    """``circular_q<log_msg> messages_;`` declared in the class, used bare in a method defined in an ``-inl.h``:
+    ``messages_.empty()`` stays ``circular_q::empty`` and ``messages_.front()`` (declared ``T&``) is a ``log_msg``,
+    so ``front_msg.size()`` calls ``log_msg::size`` (``size`` is no unique name here)."""
+    calls = _calls(tmp_path, {"details/circular_q.h": """#pragma once
+#include <vector>
+namespace sp { namespace details {
+template <typename T> class circular_q {
+  std::vector<T> v_;
+ public:
+  bool empty() const { return v_.empty(); }
+  T &front() { return v_[0]; }
+};
+class log_msg { public: int size() const; };
+class other { public: int size() const; };
+} }
+""", "details/backtracer.h": """#pragma once
+#include "circular_q.h"
+namespace sp { namespace details {
+class backtracer {
+  circular_q<log_msg> messages_;
+ public:
+  void foreach_pop();
+};
+} }
+""", "details/backtracer-inl.h": """#pragma once
+#include "backtracer.h"
+namespace sp { namespace details {
+void backtracer::foreach_pop() {
+  while (!messages_.empty()) {
+    auto &front_msg = messages_.front();
+    front_msg.size();
+  }
+}
+} }
+"""})
+    pop = "details.backtracer-inl.sp.details.backtracer.foreach_pop"
+    q = "details.circular_q.sp.details"
+    assert calls[(pop, 5)] == [f"{q}.circular_q.empty"]
+    assert calls[(pop, 6)] == [f"{q}.circular_q.front"]
+    assert calls[(pop, 7)] == [f"{q}.log_msg.size"]

@@ -165,3 +165,23 @@ void backtracer::foreach_pop() {
     assert calls[(pop, 5)] == [f"{q}.circular_q.empty"]
     assert calls[(pop, 6)] == [f"{q}.circular_q.front"]
     assert calls[(pop, 7)] == [f"{q}.log_msg.size"]
+
+
+def test_an_argument_of_a_class_template_type_still_chooses_the_overload(tmp_path):
+    """``s.put(g)`` with ``Grid<Point>& g`` calls ``put(const Grid<Point>&)``, not ``put(const Point&)``: a generic
+    instance is typed by its class for the choice, as a plain instance was (must stay as on main)."""
+    calls = _calls(tmp_path, {"a.h": """namespace zx {
+class Point { public: int x() const; };
+template <class T> class Grid { public: T& at(int i); };
+class Sink { public: void put(const Grid<Point>& g); void put(const Point& p); };
+}
+""", "a.cc": """#include "a.h"
+namespace zx {
+void Sink::put(const Grid<Point>& g) {}
+void Sink::put(const Point& p) {}
+void use(Sink& s, Grid<Point>& g) {
+  s.put(g);
+}
+}
+"""}, lines=True)
+    assert calls[("a.zx.use", 6)] == ["a.zx.Sink.put:3"]

@@ -9,7 +9,9 @@ extractor records the declared type of a number field (``int``, ``double``, ``si
 binding ``<num>`` of the function (:func:`number_binding`); no other code reads these names, and their annotation
 starts with ``=`` so no type is looked up for them. :func:`number_args` gives such arguments ``=int`` before C's
 choice by argument types (:func:`lore.languages.c._overloads._best_by_arguments`): an exact match beats a
-conversion, and a tie (``size_t`` against ``int`` and ``double``) keeps both overloads, as before.
+conversion, and a tie (``size_t`` against ``int`` and ``double``) keeps both overloads, as before. An argument
+that is an instance of a class template with arguments (``Grid<Point> g``) is typed by its class here too, as C's
+typing does for a plain instance.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ def _number_type(world, ctx, call, path: str, twins) -> str:
         return _declared(world, got[0][1], NUMBER) if got is not None and got[0][0] == "sym" else ""
     if "(" in path or "[" in path:
         return ""
+    got = world.resolve_path(ctx, call.caller, path, call.line)
+    if got is not None and got[0][0] == "gin":  # Grid<Point> g: a Grid (C's typing reads plain instances only)
+        return "=" + world.syms[got[0][1][0]].name + "?"
     head, _, field = path.rpartition(".")
     if head:
         got = world.resolve_path(ctx, call.caller, head, call.line)

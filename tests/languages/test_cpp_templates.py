@@ -185,3 +185,18 @@ void use(Sink& s, Grid<Point>& g) {
 }
 """}, lines=True)
     assert calls[("a.zx.use", 6)] == ["a.zx.Sink.put:3"]
+
+
+def test_a_member_template_called_through_the_template_keyword(tmp_path):
+    """``stack_.template Push<char>(1)`` and ``p->template Pop<int>()`` (the ``template`` keyword a dependent
+    name needs) call ``Stack::Push`` and ``Stack::Pop``; they had been spelled ``stack_.`` with no name."""
+    calls = _calls(tmp_path, {"a.h": """namespace rj {
+class Stack { public: template <class T> T* Push(int n); template <class T> T* Pop(); };
+template <class Enc> class Writer {
+  Stack stack_;
+ public:
+  void Put(Stack* p) { stack_.template Push<char>(1); p->template Pop<int>(); }
+};
+}
+"""})
+    assert sorted(calls[("a.rj.Writer.Put", 6)]) == ["a.rj.Stack.Pop", "a.rj.Stack.Push"]

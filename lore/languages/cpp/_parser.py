@@ -149,7 +149,10 @@ class CppExtractor(CExtractor):
         mark_call(self, fn)
 
     def dotted(self, node: _ts.Node | None) -> str:
-        """C's spelling, elements and casts as :func:`lore.languages.cpp._elements.spelling` spells them."""
+        """C's spelling, elements and casts as :func:`lore.languages.cpp._elements.spelling` spells them; a dependent
+        name (``stack_.template Push<Ch>()``) as the name it holds (``stack_.Push``)."""
+        if node is not None and node.type == "dependent_name" and node.named_child_count:
+            return self.dotted(node.named_children[0])
         got = spelling(self, node) if node is not None else None
         if got is not None:
             return got

@@ -200,3 +200,31 @@ template <class Enc> class Writer {
 }
 """})
     assert sorted(calls[("a.rj.Writer.Put", 6)]) == ["a.rj.Stack.Pop", "a.rj.Stack.Push"]
+
+
+def test_an_alias_of_a_class_template_with_arguments(tmp_path):
+    """``typedef GV<Point> PValue;`` and ``using Points = GV<Point>;`` in the header: ``p.enc()`` (declared ``E&``)
+    is a ``Point``; an alias whose argument is no project type (``typedef GV<int> IValue``) leaves ``.x()``
+    unbound, and the alias's plain members stay bound (``i.enc()``)."""
+    calls = _calls(tmp_path, {"a.h": """namespace rj {
+class Point { public: int x() const; };
+class Other { public: int x() const; };
+template <class E, class A = int> class GV { public: E& enc(); };
+typedef GV<Point> PValue;
+using Points = GV<Point>;
+typedef GV<int> IValue;
+}
+""", "a.cc": """#include "a.h"
+namespace rj {
+int Point::x() const { return 0; }
+int Other::x() const { return 0; }
+void use(PValue& p, Points& q, IValue& i) {
+  p.enc().x();
+  q.enc().x();
+  i.enc().x();
+}
+}
+"""})
+    assert sorted(calls[("a.rj.use", 6)]) == ["a.rj.GV.enc", "a.rj.Point.x"]
+    assert sorted(calls[("a.rj.use", 7)]) == ["a.rj.GV.enc", "a.rj.Point.x"]
+    assert calls[("a.rj.use", 8)] == ["a.rj.GV.enc"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ...parsers import _ts
 from ..c._extract import CExtractor
 from ._elements import element_of
+from ._templates import template_base
 
 
 def on_using(ex, node: _ts.Node, owner: int) -> None:
@@ -45,7 +46,8 @@ def on_typedef(ex, node: _ts.Node, owner: int) -> None:
         before = len(ex.pf.symbols)
         CExtractor.on_typedef(ex, node, owner)
         target = ex._written_type(node.child_by_field_name("type"))
-        held = ex.direct_type(node.child_by_field_name("type"))  # typedef std::shared_ptr<node> shared_node;
+        # typedef std::shared_ptr<node> shared_node; (template arguments apart: see _templates)
+        held = ex.direct_type(node.child_by_field_name("type")).partition("[")[0]
         written = node.child_by_field_name("type")
         if written is not None and element_of(ex, written) is not None:  # typedef std::vector<Foo*> Files;
             for local in range(before, len(ex.pf.symbols)):
@@ -56,6 +58,7 @@ def on_typedef(ex, node: _ts.Node, owner: int) -> None:
                 if held and held != target and not ex.is_type_param(local, held):
                     ex.add_relation(local, held, "extends", node)  # first: n->m() is the held type's m
                 ex.add_relation(local, target, "extends", node)
+                template_base(ex, local, written, target)  # typedef Grid<Point> PointGrid: its T is a Point
         return
     name = ex.text(node.child_by_field_name("name"))  # using Name = Type;
     if not name:
@@ -71,8 +74,9 @@ def on_typedef(ex, node: _ts.Node, owner: int) -> None:
     if tnode is not None and element_of(ex, tnode) is not None:  # using Files = std::vector<Foo*>: Foo elements
         ex.aliases[name] = tnode
     target = ex._written_type(tnode)  # a wrapper as written: CharReaderPtr(...) makes a unique_ptr
-    held = ex.direct_type(tnode)  # and what it holds, first: p->read() is the CharReader's read
+    held = ex.direct_type(tnode).partition("[")[0]  # and what it holds, first: p->read() is the CharReader's read
     if held and held != target and held != name and not ex.is_type_param(local, held):
         ex.add_relation(local, held, "extends", node)
     if target and target != name and not ex.is_type_param(local, target):
         ex.add_relation(local, target, "extends", node)
+        template_base(ex, local, tnode, target)  # using PointGrid = Grid<Point>: its T is a Point

@@ -163,7 +163,7 @@ def spelling(ex, node: _ts.Node) -> str | None:
     if fn.type == "template_function" and ex.text(fn.child_by_field_name("name")) in CASTS:
         targs = fn.child_by_field_name("arguments")
         first = next((a for a in targs.named_children if a.type == "type_descriptor"), None) if targs is not None else None
-        typ = ex.direct_type(first.child_by_field_name("type")) if first is not None else ""
+        typ = ex.direct_type(first.child_by_field_name("type")).partition("[")[0] if first is not None else ""
         return f"{typ}()" if typ else ""
     args = node.child_by_field_name("arguments")
     field = ex.text(fn.child_by_field_name("field")) if fn.type == "field_expression" else ""

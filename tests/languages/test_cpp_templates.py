@@ -228,3 +228,42 @@ void use(PValue& p, Points& q, IValue& i) {
     assert sorted(calls[("a.rj.use", 6)]) == ["a.rj.GV.enc", "a.rj.Point.x"]
     assert sorted(calls[("a.rj.use", 7)]) == ["a.rj.GV.enc", "a.rj.Point.x"]
     assert calls[("a.rj.use", 8)] == ["a.rj.GV.enc"]
+
+
+def test_a_container_alias_declared_in_another_header(tmp_path):
+    """``typedef std::vector<Json> array;`` inside ``class Json`` in the header and ``using Points =
+    std::vector<Point>;``: in the source, ``for (const auto& v : values) v.dump()`` with ``const Json::array&
+    values`` calls ``Json::dump``, and ``ps[0].x()`` with ``Points ps`` calls ``Point::x``. Must stay unbound: a loop
+    over a project class that is no alias of a container (``Bag``), and over an alias of one (``using Reg = Bag``)."""
+    calls = _calls(tmp_path, {"a.h": """#include <vector>
+namespace js {
+class Point { public: int x() const; };
+class Other { public: int x() const; };
+class Json {
+ public:
+  typedef std::vector<Json> array;
+  void dump() const;
+};
+using Points = std::vector<Point>;
+class Bag { public: Other* begin(); Other* end(); };
+using Reg = Bag;
+}
+""", "a.cc": """#include "a.h"
+namespace js {
+int Point::x() const { return 0; }
+int Other::x() const { return 0; }
+void Json::dump() const {}
+static void dump(const Json::array& values, Points ps, Bag& bag, Reg& reg) {
+  for (const auto& v : values) v.dump();
+  ps[0].x();
+  for (auto& p : ps) p.x();
+  for (auto& b : bag) b.x();
+  for (auto& r : reg) r.x();
+}
+}
+"""})
+    assert calls[("a.js.dump", 7)] == ["a.js.Json.dump"]
+    assert calls[("a.js.dump", 8)] == ["a.js.Point.x"]
+    assert calls[("a.js.dump", 9)] == ["a.js.Point.x"]
+    assert calls.get(("a.js.dump", 10), []) == []
+    assert calls.get(("a.js.dump", 11), []) == []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...parsers import _ts
 from ..c._extract import CExtractor
-from ._elements import element_of
+from ._elements import alias_element, element_of
 from ._templates import template_base
 
 
@@ -52,6 +52,8 @@ def on_typedef(ex, node: _ts.Node, owner: int) -> None:
         if written is not None and element_of(ex, written) is not None:  # typedef std::vector<Foo*> Files;
             for local in range(before, len(ex.pf.symbols)):
                 ex.aliases[ex.pf.symbols[local].name] = written
+                if ex.pf.symbols[local].kind == "type_alias":
+                    alias_element(ex, local, written, node)
         for local in range(before, len(ex.pf.symbols)):
             if target and ex.pf.symbols[local].kind == "type_alias" and ex.pf.symbols[local].name != target \
                     and not ex.is_type_param(local, target):
@@ -73,6 +75,7 @@ def on_typedef(ex, node: _ts.Node, owner: int) -> None:
         tnode = tnode.child_by_field_name("type")
     if tnode is not None and element_of(ex, tnode) is not None:  # using Files = std::vector<Foo*>: Foo elements
         ex.aliases[name] = tnode
+        alias_element(ex, local, tnode, node)
     target = ex._written_type(tnode)  # a wrapper as written: CharReaderPtr(...) makes a unique_ptr
     held = ex.direct_type(tnode).partition("[")[0]  # and what it holds, first: p->read() is the CharReader's read
     if held and held != target and held != name and not ex.is_type_param(local, held):

@@ -176,6 +176,26 @@ def spelling(ex, node: _ts.Node) -> str | None:
     return None
 
 
+# the element of a container alias (``typedef std::vector<Json> array;``): a binding of the alias, read by the
+# resolver for a variable declared with the alias in another file (``const Json::array& values``: values[] is a Json)
+ELEMENT = "<elem>"
+
+
+def alias_element(ex, local: int, written: _ts.Node | None, at: _ts.Node) -> None:
+    """Record the element type of container alias ``local`` (``using Points = std::vector<Point>``: ``Point``)."""
+    levels = element_levels(ex, written, 0)
+    if levels and levels[0][0] == "[]":
+        ex.add_binding(local, ELEMENT, at, annotation=levels[0][1])
+
+
+def foreign_elements(ex, owner: int, name: str, at: _ts.Node) -> None:
+    """``for (auto& x : values)`` with ``values`` declared in this file with a type that is no container the file
+    knows (an alias another header declares): ``values[]`` is the alias's element (``values.<elem>``, which
+    only a container alias answers: :meth:`lore.languages.cpp._rules.CppRules.detached_member`)."""
+    if name in ex.plain and name not in ex.containers and "." not in name:
+        ex.add_binding(owner, name + "[]", at, value=f"{name}.{ELEMENT}")
+
+
 def for_range(ex, node: _ts.Node, owner: int) -> None:
     """``for (Foo* p : v)``: ``p`` is a ``Foo``; ``for (auto& x : v)``: an element of ``v`` (``v[]``), and so is
     ``x.second`` (spelled ``x[]``) and the second of ``auto& [k, x]`` (a map's element is a pair whose second is
@@ -189,6 +209,8 @@ def for_range(ex, node: _ts.Node, owner: int) -> None:
     auto = tnode is None or tnode.type == "placeholder_type_specifier"
     right = ex.dotted(node.child_by_field_name("right"))
     elem = f"{right}[]" if right and not right.startswith("<") else ""
+    if elem and auto:
+        foreign_elements(ex, owner, right, decl)
     if decl.type == "structured_binding_declarator":
         names = [c for c in decl.named_children if c.type == "identifier"]
         if auto and elem and len(names) == 2:

@@ -9,6 +9,7 @@ from ..c._build import _not_built
 from ..c._overloads import _is_const, _overloads, _relative_name, _signature_const
 from ..c._rules import CRules, _c_classes, _namespace_value
 from ._categories import by_category
+from ._elements import ELEMENT
 from ._numbers import number_args
 from ._outside import outside_targets, std_alias, std_function, std_skipped
 
@@ -99,11 +100,30 @@ class CppRules(CRules):
         return got
 
     def detached_member(self, world, type_id: int, name: str):
-        """Members of the class's twins (:func:`_twins`): methods, fields and bases declared or defined apart."""
+        """Members of the class's twins (:func:`_twins`): methods, fields and bases declared or defined apart; of a
+        container alias (``typedef std::vector<Json> array``), its element for ``operator[]`` and ``<elem>``
+        (:func:`~lore.languages.cpp._elements.foreign_elements`)."""
+        if name in ("operator[]", ELEMENT):
+            got = _alias_element(world, type_id)
+            if got is not None:
+                return got
         return twin_member(world, _twins(world, type_id), name)
 
     def class_twins(self, world, class_id: int) -> list[int]:
         return _twins(world, class_id)
+
+
+def _alias_element(world, sid: int):
+    """The element class of a container alias (its ``<elem>`` binding), as what calling ``operator[]`` gives (a
+    binding's value is read as a call: the class, whose call makes an instance), or ``None``."""
+    srow = world.syms.get(sid)
+    if srow is None or srow.kind != "type_alias" or srow.file_id is None:
+        return None
+    c = world.ctx(srow.file_id)
+    local = c.local_of.get(sid) if c is not None else None
+    binds = c.bindings_of(local).get(ELEMENT, ()) if local is not None else ()
+    got = world.type_value(c, local, binds[-1].annotation, 1) if binds else None
+    return (("sym", got[0][1]), "annotated_type") if got is not None and got[0][0] == "inst" else None
 
 
 def _file_local(world, sid: int) -> bool:

@@ -267,3 +267,37 @@ static void dump(const Json::array& values, Points ps, Bag& bag, Reg& reg) {
     assert calls[("a.js.dump", 9)] == ["a.js.Point.x"]
     assert calls.get(("a.js.dump", 10), []) == []
     assert calls.get(("a.js.dump", 11), []) == []
+
+
+def test_a_function_template_returning_its_defaulted_parameter(tmp_path):
+    """``template <typename T = Group> T* add_group(std::string name)``: ``auto* g = app.add_group("x");
+    g->add(1)`` calls ``Group::add`` (no argument deduces ``T``: the default). Must stay unbound: a parameter with no
+    default (``template <class T> T make()``) and one a function parameter deduces (``T pick(T a)``)."""
+    calls = _calls(tmp_path, {"a.h": """#include <string>
+namespace cli {
+class Group { public: void add(int n); };
+class Other { public: void add(int n); };
+class App {
+ public:
+  template <typename T = Group> T* add_group(std::string name) { return new T(); }
+  template <class T> T make();
+  template <class T = Group> T pick(T a);
+};
+}
+""", "a.cc": """#include "a.h"
+namespace cli {
+void Group::add(int n) {}
+void Other::add(int n) {}
+void use(App& app, Other o) {
+  auto* g = app.add_group("x");
+  g->add(1);
+  auto m = app.make<Group>();
+  m.add(2);
+  auto p = app.pick(o);
+  p.add(3);
+}
+}
+"""})
+    assert calls[("a.cli.use", 7)] == ["a.cli.Group.add"]
+    assert calls.get(("a.cli.use", 9), []) == []
+    assert calls.get(("a.cli.use", 11), []) == []

@@ -47,7 +47,7 @@ from ._numbers import number_binding
 from ._outside import mark_call, std_type, wrapper_binding
 from ._scopes import lower_classes, path_of, placeholder, scope_of
 from ._source import cpp_source, one_branch
-from ._templates import class_params, template_base, with_arguments
+from ._templates import class_params, default_return, template_base, with_arguments
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -252,6 +252,7 @@ class CppExtractor(CExtractor):
             self.pf.symbols[local].return_type = self.direct_type(ret)
         if local is not None:
             returned_elements(self, local, ret, node)
+            default_return(self, local, node, ret, fdecl.child_by_field_name("parameters") if fdecl is not None else None)
             if fdecl is not None and fdecl.parent is not None and fdecl.parent.type not in ("pointer_declarator", "array_declarator"):
                 number_binding(self, local, "", ret, self.text(ret) if ret is not None else "", node)
         params = fdecl.child_by_field_name("parameters") if fdecl is not None and body is not None else None

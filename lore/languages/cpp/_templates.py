@@ -12,6 +12,8 @@ touched here: their elements are :mod:`._elements`'.
 
 from __future__ import annotations
 
+import re
+
 from ...parsers import _ts
 from ...parsers.records import TYPE_BASE, TYPE_PARAM
 
@@ -73,3 +75,22 @@ def template_base(ex, local: int, node: _ts.Node, name: str) -> None:
     ann = with_arguments(ex, node, name)
     if ann != name:
         ex.add_binding(local, TYPE_BASE, node, annotation=ann)
+
+
+def default_return(ex, local: int, node: _ts.Node, ret: _ts.Node | None, params: _ts.Node | None) -> None:
+    """``template <typename T = Option_group> T* add_option_group(std::string name)``: a function template
+    returning its own parameter ``T``, which no function parameter deduces, returns the default (``Option_group``)
+    unless the call names another; its return type is recorded as the default (``Option_group``)."""
+    tdecl = node.parent
+    if tdecl is None or tdecl.type != "template_declaration" or ret is None or ret.type != "type_identifier":
+        return
+    name = ex.text(ret)
+    plist = tdecl.child_by_field_name("parameters")
+    for p in plist.named_children if plist is not None else ():
+        if p.type == "optional_type_parameter_declaration" and _param_name(ex, p) == name:
+            default = p.child_by_field_name("default_type")
+            taken = params is not None and re.search(rb"\b%s\b" % re.escape(name.encode()),
+                                                     ex.source[params.start_byte:params.end_byte]) is not None
+            if default is not None and not taken:  # a parameter typed T (or T&, vector<T>) deduces it
+                ex.pf.symbols[local].return_type = ex.direct_type(default)
+            return

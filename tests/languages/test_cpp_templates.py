@@ -301,3 +301,45 @@ void use(App& app, Other o) {
     assert calls[("a.cli.use", 7)] == ["a.cli.Group.add"]
     assert calls.get(("a.cli.use", 9), []) == []
     assert calls.get(("a.cli.use", 11), []) == []
+
+
+def test_a_using_declaration_brings_the_base_overloads_into_the_class(tmp_path):
+    """``class Group : public App { using App::add_option; Option* add_option(Option*); }``: a three-argument
+    ``add_option`` on a ``Group`` (here one made by ``add_group``'s defaulted template parameter) is ``App``'s, which
+    takes three; ``Group``'s own one-argument overload stays the answer for one ``Option*``, and a class without the
+    using-declaration (``Plain``) keeps its own (the compiler would reject the call: nothing better is known)."""
+    calls = _calls(tmp_path, {"a.h": """#include <string>
+namespace cli {
+class Option { public: Option* required(); };
+class Group;
+class App {
+ public:
+  Option* add_option(std::string name, int& v, std::string doc = "");
+  Option* add_option(std::string name);
+  template <typename T = Group> T* add_group(std::string name);
+};
+class Group : public App {
+ public:
+  using App::add_option;
+  Option* add_option(Option* opt);
+};
+class Plain : public App { public: Option* add_option(Option* opt); };
+}
+""", "a.cc": """#include "a.h"
+namespace cli {
+Option* App::add_option(std::string name, int& v, std::string doc) { return 0; }
+Option* App::add_option(std::string name) { return 0; }
+Option* Group::add_option(Option* opt) { return opt; }
+Option* Plain::add_option(Option* opt) { return opt; }
+void use(App& app, Plain& p, Option* o) {
+  int n = 0;
+  auto* g = app.add_group("y");
+  g->add_option("n", n, "doc");
+  g->add_option(o);
+  p.add_option("n", n, "doc");
+}
+}
+"""}, lines=True)
+    assert calls[("a.cli.use", 10)] == ["a.cli.App.add_option:3"]
+    assert calls[("a.cli.use", 11)] == ["a.cli.Group.add_option:5"]
+    assert calls[("a.cli.use", 12)] == ["a.cli.Plain.add_option:6"]

@@ -11,10 +11,19 @@ from ..c._extract import CExtractor
 from ._elements import alias_element, element_of
 from ._templates import template_base
 
+# ``using App::add_option;`` in a class: a binding ``<using>add_option`` of the class whose value is ``App`` (the
+# base's overloads join the class's own: :func:`lore.languages.cpp._rules._using_base`)
+USING = "<using>"
+
 
 def on_using(ex, node: _ts.Node, owner: int) -> None:
-    """``using namespace a::b;`` (star), ``using a::X;`` (member X); not ``using Base::Base;`` in a class."""
+    """``using namespace a::b;`` (star), ``using a::X;`` (member X); in a class, ``using Base::m;`` (:data:`USING`),
+    not ``using Base::Base;`` (inherited constructors)."""
     if ex.pf.symbols[owner].kind in ("class", "struct"):
+        target = next((c for c in node.named_children if c.type == "qualified_identifier"), None)
+        scope, _, name = (ex.spell(target) if target is not None else "").rpartition(".")
+        if scope and name and name != scope.rpartition(".")[2]:
+            ex.add_binding(owner, USING + name, node, value=scope)
         return
     target = next((c for c in node.named_children if c.type in ("qualified_identifier", "identifier",
                                                                  "namespace_identifier")), None)

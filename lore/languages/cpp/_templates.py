@@ -69,7 +69,7 @@ def with_arguments(ex, node: _ts.Node | None, base: str) -> str:
     return f"{base}[{', '.join(args)}]"
 
 
-def template_base(ex, local: int, node: _ts.Node, name: str) -> None:
+def template_base(ex, local: int, node: _ts.Node | None, name: str) -> None:
     """``class Sub : public Base<Foo>``: a ``TYPE_BASE`` binding ``Base[Foo]`` of ``Sub``, so a member ``Sub``
     inherits from ``Base`` typed by ``Base``'s parameter is a ``Foo`` (the resolver reads the last such base)."""
     ann = with_arguments(ex, node, name)

@@ -74,6 +74,10 @@ class GenericsMixin(WorldCore):
         binds = c.bindings_of(local).get(TYPE_BASE, ()) if c is not None and local is not None else ()
         got = self.type_value(c, local, binds[-1].annotation, 1) if binds else None  # type: ignore[arg-type]
         memo[class_id] = got[0] if got is not None and got[0][0] == "gin" else None
+        if not binds and srow is not None:  # a C++ placeholder: its header's class names the bases
+            twin = next((t for t in self._rules_of(class_id).class_twins(self, class_id)  # type: ignore[attr-defined]
+                         if self.syms[t].file_id != srow.file_id), None)
+            memo[class_id] = self.generic_base(twin) if twin is not None else None
         return memo[class_id]
 
     def _param_use(self, class_id: int, member: str) -> str:

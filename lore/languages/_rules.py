@@ -142,6 +142,11 @@ class LanguageRules:
         """Member ``name`` of type ``type_id`` declared outside the type's body: ``(value, resolution)`` or ``None``."""
         return None
 
+    def class_twins(self, world, class_id: int) -> list[int]:
+        """Other declarations of the same class (C++: a header's class and the placeholder holding its out-of-line
+        methods), read for what one of them lacks (its generic base: :meth:`lore.index._generics.GenericsMixin.generic_base`)."""
+        return []
+
     def package_member(self, world, ctx, scope: int, name: str):
         """``name`` not bound in any scope of the file, as the language still sees it from ``scope``, or ``None``.
 
@@ -470,14 +475,15 @@ def siblings_member(world, ctx, name: str, languages: tuple[str, ...]):
     return None
 
 
-def inherited_member(world, ctx, scope: int, name: str, own: bool = False):
+def inherited_member(world, ctx, scope: int, name: str, own: bool = False, generic: bool = False):
     """A field or method the enclosing class inherits (or, ``own``, has in another file), named without
-    ``this`` (Java, C++)."""
+    ``this`` (Java, C++); ``generic``: also a field typed by a class template with arguments (C++'s
+    ``circular_q<log_msg> messages_``, a generic instance)."""
     cls = ctx.enclosing_class(scope)
     if cls is None:
         return None
     got = world.class_member(ctx.ids[cls], name, skip_self=not own)
-    if got is None or got[0][0] not in ("sym", "inst", "extinst"):
+    if got is None or got[0][0] not in ("sym", "inst", "extinst") and not (generic and got[0][0] == "gin"):
         return None
     return got[0], "self_method" if got[1] in ("self_method", "local_scope") else got[1]
 

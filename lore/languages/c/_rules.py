@@ -168,7 +168,7 @@ class CRules(CachedRules):
         return twin_member(world, [t for t in _c_classes(world).get(rel, ())[:16] if t != type_id], name)
 
     def package_member(self, world, ctx, scope: int, name: str):
-        got = inherited_member(world, ctx, scope, name, own=True)
+        got = inherited_member(world, ctx, scope, name, own=True, generic=True)  # gin: C++ templates
         if got is not None:
             return got
         syms = ctx.pf.symbols

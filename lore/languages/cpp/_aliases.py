@@ -8,12 +8,22 @@ from __future__ import annotations
 
 from ...parsers import _ts
 from ..c._extract import CExtractor
-from ._elements import element_of
+from ._elements import alias_element, element_of
+from ._templates import template_base
+
+# ``using App::add_option;`` in a class: a binding ``<using>add_option`` of the class whose value is ``App`` (the
+# base's overloads join the class's own: :func:`lore.languages.cpp._rules._using_base`)
+USING = "<using>"
 
 
 def on_using(ex, node: _ts.Node, owner: int) -> None:
-    """``using namespace a::b;`` (star), ``using a::X;`` (member X); not ``using Base::Base;`` in a class."""
+    """``using namespace a::b;`` (star), ``using a::X;`` (member X); in a class, ``using Base::m;`` (:data:`USING`),
+    not ``using Base::Base;`` (inherited constructors)."""
     if ex.pf.symbols[owner].kind in ("class", "struct"):
+        target = next((c for c in node.named_children if c.type == "qualified_identifier"), None)
+        scope, _, name = (ex.spell(target) if target is not None else "").rpartition(".")
+        if scope and name and name != scope.rpartition(".")[2]:
+            ex.add_binding(owner, USING + name, node, value=scope)
         return
     target = next((c for c in node.named_children if c.type in ("qualified_identifier", "identifier",
                                                                  "namespace_identifier")), None)
@@ -45,17 +55,21 @@ def on_typedef(ex, node: _ts.Node, owner: int) -> None:
         before = len(ex.pf.symbols)
         CExtractor.on_typedef(ex, node, owner)
         target = ex._written_type(node.child_by_field_name("type"))
-        held = ex.direct_type(node.child_by_field_name("type"))  # typedef std::shared_ptr<node> shared_node;
+        # typedef std::shared_ptr<node> shared_node; (template arguments apart: see _templates)
+        held = ex.direct_type(node.child_by_field_name("type")).partition("[")[0]
         written = node.child_by_field_name("type")
         if written is not None and element_of(ex, written) is not None:  # typedef std::vector<Foo*> Files;
             for local in range(before, len(ex.pf.symbols)):
                 ex.aliases[ex.pf.symbols[local].name] = written
+                if ex.pf.symbols[local].kind == "type_alias":
+                    alias_element(ex, local, written, node)
         for local in range(before, len(ex.pf.symbols)):
             if target and ex.pf.symbols[local].kind == "type_alias" and ex.pf.symbols[local].name != target \
                     and not ex.is_type_param(local, target):
                 if held and held != target and not ex.is_type_param(local, held):
                     ex.add_relation(local, held, "extends", node)  # first: n->m() is the held type's m
                 ex.add_relation(local, target, "extends", node)
+                template_base(ex, local, written, target)  # typedef Grid<Point> PointGrid: its T is a Point
         return
     name = ex.text(node.child_by_field_name("name"))  # using Name = Type;
     if not name:
@@ -70,9 +84,11 @@ def on_typedef(ex, node: _ts.Node, owner: int) -> None:
         tnode = tnode.child_by_field_name("type")
     if tnode is not None and element_of(ex, tnode) is not None:  # using Files = std::vector<Foo*>: Foo elements
         ex.aliases[name] = tnode
+        alias_element(ex, local, tnode, node)
     target = ex._written_type(tnode)  # a wrapper as written: CharReaderPtr(...) makes a unique_ptr
-    held = ex.direct_type(tnode)  # and what it holds, first: p->read() is the CharReader's read
+    held = ex.direct_type(tnode).partition("[")[0]  # and what it holds, first: p->read() is the CharReader's read
     if held and held != target and held != name and not ex.is_type_param(local, held):
         ex.add_relation(local, held, "extends", node)
     if target and target != name and not ex.is_type_param(local, target):
         ex.add_relation(local, target, "extends", node)
+        template_base(ex, local, tnode, target)  # using PointGrid = Grid<Point>: its T is a Point

@@ -163,7 +163,7 @@ def spelling(ex, node: _ts.Node) -> str | None:
     if fn.type == "template_function" and ex.text(fn.child_by_field_name("name")) in CASTS:
         targs = fn.child_by_field_name("arguments")
         first = next((a for a in targs.named_children if a.type == "type_descriptor"), None) if targs is not None else None
-        typ = ex.direct_type(first.child_by_field_name("type")) if first is not None else ""
+        typ = ex.direct_type(first.child_by_field_name("type")).partition("[")[0] if first is not None else ""
         return f"{typ}()" if typ else ""
     args = node.child_by_field_name("arguments")
     field = ex.text(fn.child_by_field_name("field")) if fn.type == "field_expression" else ""
@@ -174,6 +174,26 @@ def spelling(ex, node: _ts.Node) -> str | None:
         if inner and not inner.startswith("<") and (last in ex.containers or last not in ex.plain):
             return f"{inner}[]"
     return None
+
+
+# the element of a container alias (``typedef std::vector<Json> array;``): a binding of the alias, read by the
+# resolver for a variable declared with the alias in another file (``const Json::array& values``: values[] is a Json)
+ELEMENT = "<elem>"
+
+
+def alias_element(ex, local: int, written: _ts.Node | None, at: _ts.Node) -> None:
+    """Record the element type of container alias ``local`` (``using Points = std::vector<Point>``: ``Point``)."""
+    levels = element_levels(ex, written, 0)
+    if levels and levels[0][0] == "[]":
+        ex.add_binding(local, ELEMENT, at, annotation=levels[0][1])
+
+
+def foreign_elements(ex, owner: int, name: str, at: _ts.Node) -> None:
+    """``for (auto& x : values)`` with ``values`` declared in this file with a type that is no container the file
+    knows (an alias another header declares): ``values[]`` is the alias's element (``values.<elem>``, which
+    only a container alias answers: :meth:`lore.languages.cpp._rules.CppRules.detached_member`)."""
+    if name in ex.plain and name not in ex.containers and "." not in name:
+        ex.add_binding(owner, name + "[]", at, value=f"{name}.{ELEMENT}")
 
 
 def for_range(ex, node: _ts.Node, owner: int) -> None:
@@ -189,6 +209,8 @@ def for_range(ex, node: _ts.Node, owner: int) -> None:
     auto = tnode is None or tnode.type == "placeholder_type_specifier"
     right = ex.dotted(node.child_by_field_name("right"))
     elem = f"{right}[]" if right and not right.startswith("<") else ""
+    if elem and auto:
+        foreign_elements(ex, owner, right, decl)
     if decl.type == "structured_binding_declarator":
         names = [c for c in decl.named_children if c.type == "identifier"]
         if auto and elem and len(names) == 2:

@@ -43,8 +43,11 @@ from ._elements import (
     subscript_bindings,
 )
 from ._lambdas import lambda_parameters, local_lambda
+from ._numbers import number_binding
 from ._outside import mark_call, std_type, wrapper_binding
+from ._scopes import lower_classes, path_of, placeholder, scope_of
 from ._source import cpp_source, one_branch
+from ._templates import class_params, default_return, template_base, with_arguments
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -66,11 +69,6 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 
 
 MAKERS = frozenset({"std.make_unique", "std.make_shared", "make_unique", "make_shared"})
-# ``node::node(``, ``node::~node(``, ``node::ok(...) const``: a lower-case scope that only a class can be
-_LOWER_CLASS = re.compile(rb"\b([a-z_]\w*)::(?:~?\1[ \t]*\(|~?\w+[ \t]*\([^;{}()]*(?:\)[ \t]*const\b|\b\1[ \t]*[&*]))")
-# ``sink<Mutex>::log(``: a scope with template arguments before a member's name is a class (no namespace takes any)
-_TEMPLATE_SCOPE = re.compile(rb"\b([a-z_]\w*)[ \t]*<[^;{}()<>]*(?:<[^;{}()<>]*>[^;{}()<>]*)*>[ \t]*::[ \t]*~?\w+[ \t]*\(")
-_INL_SUFFIX = re.compile(r"[-_.](?:inl|impl|inline)$")
 _VAR_DECLARATORS = frozenset({"pointer_declarator", "reference_declarator", "array_declarator", "init_declarator",
                               "parenthesized_declarator", "attributed_declarator"})
 
@@ -90,14 +88,7 @@ class CppExtractor(CExtractor):
         self.aliases: dict[str, _ts.Node] = {}  # typedefs / using-aliases of this file naming a container type
         self.named_lambdas: set[int] = set()  # start bytes of the lambdas held in local variables (own symbols)
         self.pairs: set[str] = set()  # names of map elements and iterators (``kv.second``, ``it->second``: ``kv[]``)
-        # lower-case scopes this file shows to be classes (``node::node()``, ``bool node::ok() const``, ``void
-        # memory::merge(const memory& rhs)``, ``void sink<Mutex>::log(``, and ``memory::`` in memory.cpp or memory-inl.h)
-        self.lower_classes = {m.group(1) for m in _LOWER_CLASS.finditer(self.source)} if b"::" in self.source else set()
-        if b">::" in self.source or b"> ::" in self.source:
-            self.lower_classes.update(m.group(1) for m in _TEMPLATE_SCOPE.finditer(self.source))
-        stem = Path(self.path).stem
-        self.lower_classes.add(stem.encode())
-        self.lower_classes.add(_INL_SUFFIX.sub("", stem).encode())  # thread_pool-inl.h defines thread_pool's methods
+        self.lower_classes = lower_classes(self.source, self.path)  # see _scopes._scope_kind
         return super().run()
 
     # -- argument types (overloads) -------------------------------------------------------------
@@ -112,6 +103,8 @@ class CppExtractor(CExtractor):
             n = n.parent
         const = n is not None and any(c.type == "type_qualifier" and self.text(c) == "const" for c in n.children)
         self.var_types.setdefault(owner, {})[name] = ("const " if const else "") + self.text(tnode) + "*" * stars
+        if self.pf.symbols[owner].kind in ("class", "struct"):
+            number_binding(self, owner, name, tnode, self.var_types[owner][name], at)
         self.var_anns.setdefault(owner, {})[name] = self.direct_type(tnode)
         arrays = 0
         n = at.parent
@@ -156,7 +149,10 @@ class CppExtractor(CExtractor):
         mark_call(self, fn)
 
     def dotted(self, node: _ts.Node | None) -> str:
-        """C's spelling, elements and casts as :func:`lore.languages.cpp._elements.spelling` spells them."""
+        """C's spelling, elements and casts as :func:`lore.languages.cpp._elements.spelling` spells them; a dependent
+        name (``stack_.template Push<Ch>()``) as the name it holds (``stack_.Push``)."""
+        if node is not None and node.type == "dependent_name" and node.named_child_count:
+            return self.dotted(node.named_children[0])
         got = spelling(self, node) if node is not None else None
         if got is not None:
             return got
@@ -256,6 +252,9 @@ class CppExtractor(CExtractor):
             self.pf.symbols[local].return_type = self.direct_type(ret)
         if local is not None:
             returned_elements(self, local, ret, node)
+            default_return(self, local, node, ret, fdecl.child_by_field_name("parameters") if fdecl is not None else None)
+            if fdecl is not None and fdecl.parent is not None and fdecl.parent.type not in ("pointer_declarator", "array_declarator"):
+                number_binding(self, local, "", ret, self.text(ret) if ret is not None else "", node)
         params = fdecl.child_by_field_name("parameters") if fdecl is not None and body is not None else None
         for p in params.named_children if local is not None and params is not None else ():
             if local is not None and p.type in ("parameter_declaration", "optional_parameter_declaration"):
@@ -287,7 +286,7 @@ class CppExtractor(CExtractor):
         inner = self._held(node)
         if inner is not None:
             return self.direct_type(inner)
-        return self._written_type(node)
+        return with_arguments(self, node, self._written_type(node))
 
     def _written_type(self, node: _ts.Node | None) -> str:
         """The type as written, wrappers included (what ``T x(args)`` constructs)."""
@@ -317,10 +316,10 @@ class CppExtractor(CExtractor):
                 return None  # anonymous namespace: its names belong to the file
             if len(parts) == 1 and self.pf.symbols[owner].kind == "namespace" and any(c.type == "inline" for c in node.children):
                 # inline namespace g::v { f(); }: f is g::f to every caller (the language's rule), and g::v::f too
-                self.add_import(0, f"namespace {self._path_of(owner)}", node, None, parts[0])
+                self.add_import(0, f"namespace {path_of(self, owner)}", node, None, parts[0])
                 return None
             for part in parts[:-1]:  # namespace a::b { }: b inside a
-                owner = self._placeholder(node, owner, part, "namespace")
+                owner = placeholder(self, node, owner, part, "namespace")
             local = self.add_symbol(node, owner, parts[-1], "namespace", body=node.child_by_field_name("body"))
             self.scopes.setdefault((owner, parts[-1]), local)
             return local
@@ -329,45 +328,9 @@ class CppExtractor(CExtractor):
             self.pf.symbols[got].exported = False  # namespace { class Helper }: no other file's Helper is its twin
         return got
 
-    def _path_of(self, ns: int) -> str:
-        """The C++ path of a namespace symbol (``a::b``)."""
-        names = []
-        i: int | None = ns
-        while i is not None and self.pf.symbols[i].kind == "namespace":
-            names.append(self.pf.symbols[i].name)
-            i = self.pf.symbols[i].parent
-        return "::".join(reversed(names))
-
-    def _placeholder(self, node: _ts.Node, owner: int, name: str, kind: str) -> int:
-        """A declaration-only namespace or class named by a qualified definition (``void ns::A::m()``)."""
-        got = self.scopes.get((owner, name))
-        if got is not None:
-            return got
-        local = self.add_symbol(node, owner, name, kind, is_declaration=True)
-        sym = self.pf.symbols[local]
-        sym.signature, sym.docstring, sym.end_line = f"{kind} {name}", "", sym.start_line
-        self.scopes[(owner, name)] = local
-        return local
-
     def scope_of(self, node: _ts.Node, owner: int, scope_name: str) -> tuple[int, bool]:
-        """``A::m`` defined here, ``A`` declared elsewhere (its header): a declaration-only ``A`` holds the
-        methods, inside the namespaces the definition is in or names (``ns::A::m``); the resolver pairs it
-        with the real ``A`` by that nesting. An unknown lower-case scope is taken for a namespace."""
-        parts = scope_name.split(".")
-        for part in parts[:-1]:  # Value::CZString::CZString: Value is a class, ns::A::m: ns a namespace
-            got = self.scopes.get((owner, part))
-            if got is None and owner == 0:
-                got = self.type_locals.get(part)
-            owner = got if got is not None else self._placeholder(node, owner, part, self._scope_kind(part))
-        last = parts[-1]
-        got = self.scopes.get((owner, last))
-        if got is None and owner == 0:
-            got = self.type_locals.get(last)
-        if got is None:
-            got = self._placeholder(node, owner, last, self._scope_kind(last))
-            if self.pf.symbols[got].kind == "class" and self.pf.symbols[owner].kind in ("module", "namespace"):
-                self.type_locals.setdefault(last, got)
-        return got, self.pf.symbols[got].kind in ("class", "struct")
+        """See :func:`~lore.languages.cpp._scopes.scope_of`."""
+        return scope_of(self, node, owner, scope_name)
 
     def overload_key(self, fdecl: _ts.Node | None) -> str:
         """The parameter types as written, names, defaults and spaces left out (``(const char* s, int n = 0)``
@@ -392,20 +355,11 @@ class CppExtractor(CExtractor):
         tail = self.source[quals.end_byte:fdecl.end_byte] if quals is not None else b""
         return ",".join(out) + (" const" if b"const" in tail else "")
 
-    def _scope_kind(self, name: str) -> str:
-        """What an unknown scope of a qualified definition is: a namespace when the file opens a namespace of that
-        name (``namespace YAML {``) or it is lower case, else a class; a lower-case scope is a class where the file
-        defines its constructor or destructor (``node::node()``), a ``const`` method of it (``bool node::ok() const``)
-        or a method taking it (``void memory::merge(const memory& rhs)``), names it with template arguments
-        (``void sink<Mutex>::log(``), or where the file is named like it (``memory.cpp``, ``memory-inl.h``)."""
-        if (name[:1].isupper() or name.encode() in self.lower_classes) and not any(s.kind == "namespace" and s.name == name for s in self.pf.symbols):
-            return "class"
-        return "namespace"
-
     def template_params(self, node: _ts.Node, local: int) -> None:
         parent = node.parent
         if parent is not None and parent.type == "template_declaration":
             self.declare_type_params(local, parent.child_by_field_name("parameters"))
+            class_params(self, local, parent.child_by_field_name("parameters"))
 
     def bases(self, node: _ts.Node, local: int) -> None:
         clause = next((c for c in node.named_children if c.type == "base_class_clause"), None)
@@ -416,6 +370,7 @@ class CppExtractor(CExtractor):
                 name = self.dotted(c)
                 if name:
                     self.add_relation(local, name, "extends", c)
+                    template_base(self, local, c, name)
 
     def method_declaration(self, node: _ts.Node, owner: int, declarator: _ts.Node) -> bool:
         """``void draw() const;`` in a class body: a declaration, kept unless the file defines it (see finish)."""

@@ -6,9 +6,12 @@ import re
 
 from .._rules import record_of, twin_member
 from ..c._build import _not_built
-from ..c._overloads import _is_const, _overloads, _relative_name, _signature_const
+from ..c._overloads import _is_const, _overloads, _relative_name, _signature_const, _takes
 from ..c._rules import CRules, _c_classes, _namespace_value
+from ._aliases import USING
 from ._categories import by_category
+from ._elements import ELEMENT
+from ._numbers import number_args
 from ._outside import outside_targets, std_alias, std_function, std_skipped
 
 # members of the standard library's strings, containers and smart pointers: ``x.size()`` on a receiver whose
@@ -66,7 +69,12 @@ class CppRules(CRules):
         marks = [a for a in call.args if a.startswith("~rv")]  # value categories: read by by_category alone
         if marks:
             call.args = [a for a in call.args if not a.startswith("~rv")]
+        targets = _using_base(world, call, targets)
+        typed = number_args(world, ctx, call, _twins) if len(targets) > 1 or targets and targets[0][0] in world.syms \
+            and _overloads(world, targets[0][0]) else None
+        plain, call.args = call.args, typed if typed is not None else call.args  # h.count: =int (cpp._numbers)
         got = super().choose_overload(world, ctx, call, targets)
+        call.args = plain if typed is not None else call.args
         if marks:
             call.args = [*call.args, *marks]
         got = by_category(world, call, got)
@@ -94,8 +102,54 @@ class CppRules(CRules):
         return got
 
     def detached_member(self, world, type_id: int, name: str):
-        """Members of the class's twins (:func:`_twins`): methods, fields and bases declared or defined apart."""
+        """Members of the class's twins (:func:`_twins`): methods, fields and bases declared or defined apart; of a
+        container alias (``typedef std::vector<Json> array``), its element for ``operator[]`` and ``<elem>``
+        (:func:`~lore.languages.cpp._elements.foreign_elements`)."""
+        if name in ("operator[]", ELEMENT):
+            got = _alias_element(world, type_id)
+            if got is not None:
+                return got
         return twin_member(world, _twins(world, type_id), name)
+
+    def class_twins(self, world, class_id: int) -> list[int]:
+        return _twins(world, class_id)
+
+
+def _using_base(world, call, targets: list[tuple]) -> list[tuple]:
+    """``numbers->add_option("n", n, "doc")`` bound to ``Option_group::add_option(Option*)`` alone, which does not
+    take three arguments, where ``Option_group`` says ``using App::add_option;``: the base's members of that name
+    (their overloads are chosen next), as the compiler sees them. Anything else: ``targets`` unchanged."""
+    if len(targets) != 1 or targets[0][0] is None:
+        return targets
+    srow = world.syms.get(targets[0][0])
+    if srow is None or srow.kind != "method" or srow.parent_id is None:
+        return targets
+    n = sum(not a.startswith("~") for a in call.args)
+    family = _overloads(world, srow.id) or [srow.id]
+    if any(_takes(world, s, n, family) for s in family):
+        return targets
+    for cls in [srow.parent_id, *_twins(world, srow.parent_id)]:
+        c = world.ctx(world.syms[cls].file_id)
+        local = c.local_of.get(cls) if c is not None else None
+        binds = c.bindings_of(local).get(USING + srow.name, ()) if local is not None else ()
+        base = world.resolve_path(c, local, binds[-1].value, binds[-1].line) if binds else None
+        got = world.class_member(base[0][1], srow.name) if base is not None and base[0][0] == "sym" else None
+        if got is not None and got[0][0] == "sym":
+            return [(got[0][1], targets[0][1], targets[0][2])]
+    return targets
+
+
+def _alias_element(world, sid: int):
+    """The element class of a container alias (its ``<elem>`` binding), as what calling ``operator[]`` gives (a
+    binding's value is read as a call: the class, whose call makes an instance), or ``None``."""
+    srow = world.syms.get(sid)
+    if srow is None or srow.kind != "type_alias" or srow.file_id is None:
+        return None
+    c = world.ctx(srow.file_id)
+    local = c.local_of.get(sid) if c is not None else None
+    binds = c.bindings_of(local).get(ELEMENT, ()) if local is not None else ()
+    got = world.type_value(c, local, binds[-1].annotation, 1) if binds else None
+    return (("sym", got[0][1]), "annotated_type") if got is not None and got[0][0] == "inst" else None
 
 
 def _file_local(world, sid: int) -> bool:

@@ -21,8 +21,9 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers._common import Extractor, type_names
 from ...parsers._lines import LinePattern
-from ...parsers.records import ParsedFile
+from ...parsers.records import ParsedFile, Symbol
 from ._conditions import Branches
+from ._macro_names import function_macros, wrapped_name
 
 NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
                          "destructor_name", "operator_name", "namespace_identifier"})
@@ -79,6 +80,9 @@ class CExtractor(Extractor):
         self.prototypes: list[tuple[_ts.Node, int, _ts.Node]] = []  # (declaration, owner, function_declarator)
         self.defined: set[tuple[int, str, str]] = set()  # (owner, name, overload_key)
         self.branches: Branches | None = None
+        self.file_macros: dict[str, tuple[list[str], str]] | None = None  # read when a declarator needs them
+        # (byte, name, static, params, signature) of the functions top-level macro uses define (``parse`` sets it before ``run``)
+        self.written: list[tuple[int, str, bool, list[tuple[str, str]], str]] = getattr(self, "written", [])
         return super().run()
 
     def add_symbol(self, node: _ts.Node, owner: int, name: str, kind: str, **kw) -> int:  # type: ignore[override]
@@ -287,7 +291,7 @@ class CExtractor(Extractor):
         if name_node is None:
             return None
         kind = "method" if self.pf.symbols[owner].kind in ("class", "struct") else "function"
-        name = self.decl_name(owner, name_node)
+        name = self.wrapped(fdecl) or self.decl_name(owner, name_node)
         if name_node.type == "qualified_identifier":  # void A::m() {...}: a method of A; void ns::f(): in ns
             full = self.dotted(name_node) or self.spell(name_node)
             scope_name, _, name = full.rpartition(".")
@@ -319,6 +323,23 @@ class CExtractor(Extractor):
             self.add_types(local, ret, "return")
         return local
 
+    def wrapped(self, fdecl: _ts.Node) -> str | None:
+        """C: the function ``int BZ_API(BZ2_bzWrite)(int a)`` declares, written through an upper-case macro that
+        takes its name (:func:`._macro_names.wrapped_name`); ``None`` for any other declarator."""
+        inner = fdecl.child_by_field_name("declarator")
+        if self.grammar != "c" or inner is None or inner.type != "function_declarator":
+            return None
+        macro, params = inner.child_by_field_name("declarator"), inner.child_by_field_name("parameters")
+        if macro is None or macro.type != "identifier" or params is None or params.named_child_count != 1:
+            return None
+        only = params.named_children[0]
+        arg = only.child_by_field_name("type") if only.type == "parameter_declaration" else None
+        if arg is None or arg.type != "type_identifier" or only.child_by_field_name("declarator") is not None:
+            return None
+        if self.file_macros is None:
+            self.file_macros = function_macros(self.source)
+        return wrapped_name(self.text(macro), self.text(arg), self.file_macros)
+
     def overload_key(self, fdecl: _ts.Node | None) -> str:
         """What tells a function's declaration from its overloads' (C: nothing; C++: its parameter types)."""
         return ""
@@ -333,6 +354,8 @@ class CExtractor(Extractor):
     def finish(self) -> None:
         if b"define" in self.source:
             self.pf.defines = self._defines()
+        for byte, name, static, params, signature in self.written:
+            self._written_definition(byte, name, static, params, signature)
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:
@@ -340,11 +363,32 @@ class CExtractor(Extractor):
             name_node = self.declarator_name(fdecl.child_by_field_name("declarator")) if fdecl is not None else None
             if name_node is None or name_node.type == "qualified_identifier":
                 continue
-            key = (owner, self.decl_name(owner, name_node), self.overload_key(fdecl))
+            key = (owner, self.wrapped(fdecl) or self.decl_name(owner, name_node), self.overload_key(fdecl))
             if key in self.defined:
                 continue
             self.defined.add(key)
             self._function(node, owner, declarator, None, is_declaration=True)
+
+    def _written_definition(self, byte: int, name: str, static: bool, params: list[tuple[str, str]],
+                            signature: str) -> None:
+        """A function a macro's use at ``byte`` defines (``IMPL_CTYPE_FN(ISALPHA)``: :func:`pasted_definitions`),
+        spanning the use's line, in the preprocessor branch the use sits in."""
+        if self.branches is None and getattr(self, "root", None) is not None:
+            self._branches_of(self.root)
+        line = self.source.count(b"\n", 0, byte) + 1
+        col = byte - (self.source.rfind(b"\n", 0, byte) + 1)
+        end = self.source.find(b"\n", byte)
+        width = (end if end >= 0 else len(self.source)) - byte
+        sym = Symbol(name=name, qualified_name=f"{self.pf.symbols[0].qualified_name}.{name}", kind="function", parent=0,
+                     start_line=line, end_line=line, start_col=col, end_col=col + width, signature=signature,
+                     params=params, exported=not static)
+        if self.branches is not None:
+            state = sym.condition = self.branches.state(byte)
+            if state.startswith("?"):
+                expr = self.branches.expr(byte)
+                sym.condition = f"{state}|{expr}" if expr else state
+        self.pf.symbols.append(sym)
+        self.defined.add((0, name, ""))
 
     # -- captures -------------------------------------------------------------------------------
     def on_typedef(self, node: _ts.Node, owner: int) -> None:

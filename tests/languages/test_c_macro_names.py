@@ -1,0 +1,69 @@
+"""C: functions whose names a macro writes (:mod:`lore.languages.c._macro_names`), bound as clangd binds them."""
+
+from __future__ import annotations
+
+from lore.languages.c import _parser as c
+
+from .test_c import _calls
+
+
+def _functions(src: bytes, path: str = "m.c") -> list[tuple[str, int, bool]]:
+    pf = c.parse(path, src, path.rsplit(".", 1)[0])
+    return sorted((s.name, s.start_line, s.is_declaration) for s in pf.symbols if s.kind == "function")
+
+
+def test_a_definition_whose_name_an_export_macro_wraps(tmp_path):
+    # bzip2: `int BZ_API(BZ2_bzWrite)(...)`, the macro in the header (WINAPI on Windows, nothing elsewhere): the
+    # definition is BZ2_bzWrite (main named it BZ_API, and the call stayed unresolved)
+    files = {"bzlib.h": "#ifdef _WIN32\n#  define BZ_API(func) WINAPI func\n#else\n#  define BZ_API(func) func\n"
+                        "#endif\nint BZ_API(BZ2_bzWrite) (int *e, int n);\nint BZ_API(BZ2_bzRead) (int n);\n",
+             "bzlib.c": '#include "bzlib.h"\nint BZ_API(BZ2_bzWrite)\n   ( int *e, int n )\n{\n   return BZ2_bzRead(n);\n}\n'
+                        "int BZ_API(BZ2_bzRead) ( int n ) { return n; }\n",
+             "main.c": '#include "bzlib.h"\nint main(void) { return BZ2_bzWrite(0, 1); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("main.main", "BZ2_bzWrite")] == {("bzlib.BZ2_bzWrite", 2)}
+    assert got[("bzlib.BZ2_bzWrite", "BZ2_bzRead")] == {("bzlib.BZ2_bzRead", 7)}
+    assert [n for n, _, decl in _functions(files["bzlib.h"].encode(), "bzlib.h") if decl] == ["BZ2_bzRead", "BZ2_bzWrite"]
+
+
+def test_a_wrapper_that_pastes_a_prefix_names_the_pasted_function():
+    # pcre2's PRIV(name) _pcre2_##name, defined in the file: the definition is the pasted name; defined elsewhere,
+    # the argument names it (never the macro, which a call of PRIV would then bind)
+    src = b"#define PRIV(name) _pcre2_##name\nint PRIV(strcmp_c8)(const char *a)\n{\n  return 0;\n}\n"
+    assert _functions(src) == [("PRIV", 1, False), ("_pcre2_strcmp_c8", 2, False)]
+    assert _functions(src.split(b"\n", 1)[1]) == [("strcmp_c8", 1, False)]
+
+
+def test_a_call_of_the_wrapper_binds_the_macro_not_a_definition_named_like_it(tmp_path):
+    # `PRIV(ord2utf)(c, buf)`: clangd answers the macro PRIV at its name; main had named every definition written
+    # `int PRIV(x)(...)` PRIV, and bound the call to the file's own
+    files = {"internal.h": "#define PRIV(name) _pcre2_##name\nint PRIV(ord2utf)(int c, char *b);\n",
+             "ord2utf.c": '#include "internal.h"\nint PRIV(ord2utf)(int c, char *b)\n{\n  return c;\n}\n',
+             "study.c": '#include "internal.h"\nint PRIV(study)(void)\n{\n  char b[4];\n  return PRIV(ord2utf)(1, b);\n}\n'}
+    got = _calls(tmp_path, files)
+    assert got[("study.study", "PRIV")] == {("internal.PRIV", 1)}  # main: study.PRIV, the file's own definition
+
+
+def test_definitions_a_macro_writes_by_token_pasting(tmp_path):
+    # libevent's IMPL_CTYPE_FN(ISALPHA): each use defines EVUTIL_ISALPHA_ at its line; a call through the header's
+    # prototype binds it (main bound the prototype)
+    files = {"util.h": "int EVUTIL_ISALPHA_(char c);\nint EVUTIL_ISDIGIT_(char c);\n",
+             "evutil.c": '#include "util.h"\n#define IMPL_CTYPE_FN(name)\t\t\\\n'
+                         "\tint EVUTIL_##name##_(char c) {\t\\\n\t\treturn c > 0;\t\\\n\t}\n"
+                         "IMPL_CTYPE_FN(ISALPHA)\nIMPL_CTYPE_FN(ISDIGIT)\n\nint g(void) { return 0; }\n",
+             "http.c": '#include "util.h"\nint parse(void) { return EVUTIL_ISDIGIT_(1) + EVUTIL_ISALPHA_(2); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("http.parse", "EVUTIL_ISDIGIT_")] == {("evutil.EVUTIL_ISDIGIT_", 7)}
+    assert got[("http.parse", "EVUTIL_ISALPHA_")] == {("evutil.EVUTIL_ISALPHA_", 6)}
+
+
+def test_macro_forms_that_name_no_function():
+    # must stay: a lower-case wrapper, a macro of two parameters, a macro whose body is no name, a pasting macro
+    # used inside a function or with the wrong number of arguments, are not definitions of the pasted names
+    src = (b"#define CALL(x) (x)->run\n#define TWO(a, b) a##b\n#define MAKE(n) static int n##_fn(void) { return 0; }\n"
+           b"int wrap(f1)(int a) { return a; }\nint TWO(f2)(int a) { return a; }\nint CALL(f3)(int a) { return a; }\n"
+           b"int g(void) {\n  MAKE(inner)\n  return 0;\n}\nMAKE(x, y)\nMAKE(top)\n")
+    names = [n for n, _, _ in _functions(src)]
+    assert "top_fn" in names and "static" not in names
+    assert not {"f1", "f2", "f3", "inner_fn", "x_fn"} & set(names)
+    assert c.parse("m.c", src, "m").symbols[-1].exported is False  # top_fn is static, file-local

@@ -67,3 +67,24 @@ def test_macro_forms_that_name_no_function():
     assert "top_fn" in names and "static" not in names
     assert not {"f1", "f2", "f3", "inner_fn", "x_fn"} & set(names)
     assert c.parse("m.c", src, "m").symbols[-1].exported is False  # top_fn is static, file-local
+
+
+def test_a_macro_whose_body_holds_a_comment_keeps_its_name(tmp_path):
+    # bzip2's GET_MTF_VAL: a comment inside the continued body made the grammar's name field the RETURN(...) of
+    # the body, and every GET_MTF_VAL(...) call stayed unresolved
+    src = ("#define RETURN(r) return r\n#define GET_VAL(lab, v) \\\n{ \\\n   while (1) { \\\n"
+           "      if (v > 20 /* the longest code */) \\\n         RETURN(1); \\\n   }; \\\n}\n"
+           "int decode(int v) { GET_VAL(L1, v); return 0; }\n")
+    assert _calls(tmp_path, {"decompress.c": src})[("decompress.decode", "GET_VAL")] == {("decompress.GET_VAL", 2)}
+
+
+def test_a_macro_defined_inside_a_function_serves_the_functions_below(tmp_path):
+    # libevent's evdns.c defines GET16 inside name_parse and uses it in reply_parse further down: a macro is the
+    # file's from its line on (main made it name_parse's, and the later calls stayed unresolved); it stays the
+    # file's own: another source file's call does not bind it
+    src = ("static int name_parse(int j) {\n#define GET16(x) do { x = j; } while (0)\n  int a; GET16(a); return a;\n}\n"
+           "static int reply_parse(int j) { int b; GET16(b); return b; }\n")
+    got = _calls(tmp_path, {"evdns.c": src, "other.c": "int f(void) { int c; GET16(c); return c; }\n"})
+    assert got[("evdns.reply_parse", "GET16")] == {("evdns.GET16", 2)}
+    assert got[("evdns.name_parse", "GET16")] == {("evdns.GET16", 2)}
+    assert got[("other.f", "GET16")] == set()

@@ -16,6 +16,7 @@ Preprocessor conditionals are parsed as written; macros are not expanded.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ...parsers import _ts
@@ -52,6 +53,9 @@ def looks_cpp(head: bytes) -> bool:
 
 _DEFINE = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+(\w+)")
 # an object-like macro whose value starts with a word: ``#define MEM_STATIC static inline``
+# ``#define NAME(params) body`` with its continuation lines
+_FN_DEFINE = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)\n]*)\)(?:[^\n]*\\\r?\n)*[^\n]*")
+_DEFINE_HEAD = re.compile(rb"[ \t]*#[ \t]*define[ \t]+(\w+)")  # matched at a macro node's start
 _DEFINE_WORD = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([A-Za-z_]\w*)")
 
 _LITERALS = {"string_literal": "#s", "concatenated_string": "#s", "raw_string_literal": "#s", "true": "#b",
@@ -356,6 +360,8 @@ class CExtractor(Extractor):
             self.pf.defines = self._defines()
         for byte, name, static, params, signature in self.written:
             self._written_definition(byte, name, static, params, signature)
+        if self.grammar == "c" and self.pf.syntax_errors and b"define" in self.source:
+            self._lost_macros()
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:
@@ -368,6 +374,32 @@ class CExtractor(Extractor):
                 continue
             self.defined.add(key)
             self._function(node, owner, declarator, None, is_declaration=True)
+
+    def _lost_macros(self) -> None:
+        """The function-like macros of a file with syntax errors that the grammar lost in an error node (a comment
+        inside a continued body): each ``#define NAME(params)`` line without a symbol gets one, spanning its
+        continuation lines, as :meth:`on_macro` makes it."""
+        have = {(s.name, s.start_line) for s in self.pf.symbols if s.kind == "function"}
+        for m in _FN_DEFINE.finditer(self.source):
+            name = m.group(1).decode("utf-8", "replace")
+            line = self.source.count(b"\n", 0, m.start(1)) + 1
+            if (name, line) in have:
+                continue
+            if self.branches is None and getattr(self, "root", None) is not None:
+                self._branches_of(self.root)
+            state = self.branches.state(m.start(1)) if self.branches is not None else ""
+            if state == "0":
+                continue
+            end_line = line + m.group(0).count(b"\n")
+            first = m.group(0).split(b"\n", 1)[0].decode("utf-8", "replace").strip().rstrip("\\").rstrip()
+            params = [(p.strip(), "") for p in m.group(2).decode("utf-8", "replace").split(",") if p.strip()]
+            sym = Symbol(name=name, qualified_name=f"{self.pf.symbols[0].qualified_name}.{name}", kind="function",
+                         parent=0, start_line=line, end_line=end_line, signature=first, params=params, exported=False,
+                         condition=state)
+            if state.startswith("?") and self.branches is not None:
+                expr = self.branches.expr(m.start(1))
+                sym.condition = f"{state}|{expr}" if expr else state
+            self.pf.symbols.append(sym)
 
     def _written_definition(self, byte: int, name: str, static: bool, params: list[tuple[str, str]],
                             signature: str) -> None:
@@ -481,10 +513,17 @@ class CExtractor(Extractor):
 
     def on_macro(self, node: _ts.Node, owner: int) -> None:
         """``#define MAX(a, b) ...``: a function whose calls resolve like any other."""
-        name = self.text(node.child_by_field_name("name"))
+        # the name as the directive writes it: a body the grammar cannot read may leave another name in the
+        # field (bzip2's GET_MTF_VAL was named after the RETURN(...) in its body)
+        written = _DEFINE_HEAD.match(self.source, node.start_byte)
+        name = written.group(1).decode("utf-8", "replace") if written is not None else \
+            self.text(node.child_by_field_name("name"))
         if not name or self.branch_state(node) == "0":  # a macro the default build never defines is no callee
             return
-        # a macro is file-local where it is defined in a source file; a header's reaches its includers
+        # a macro is file-local where it is defined in a source file; a header's reaches its includers. It is the
+        # file's from its line on, also when written inside a function (libevent's GET16 in name_parse, used by
+        # the functions below)
+        owner = owner if self.grammar == "cpp" else 0
         local = self.add_symbol(node, owner, name, "function", body=node.child_by_field_name("value"), exported=False)
         params = node.child_by_field_name("parameters")
         self.pf.symbols[local].params = [(self.text(p), "") for p in params.named_children if p.type == "identifier"] \

@@ -23,6 +23,7 @@ from .._rules import (
 )
 from ._build import _exported, _not_built, _skipped
 from ._compdb import read_project as _read_compdb
+from ._included_sources import included_source_locals
 from ._includes import _C_SOURCE_EXTS, _c_sources, _include_suffix, _on_search_path, _shadowed
 from ._libc import libc_declares, libc_named
 from ._namespaces import _namespace_value  # noqa: F401  (the C++ rules import it from here)
@@ -218,6 +219,8 @@ class CRules(CachedRules):
         source calls another's function without a prototype in sight). Never a ``static`` function of another
         source file."""
         defs, hdr, decls = _globals(world, name)
+        # #include "lz4.c": its statics, macros and typedefs too
+        hdr = hdr + included_source_locals(self, world, ctx, name, _type_aliases(world).get(name, ()))
         if not (defs or hdr or decls):
             return None
         if self._libc_declares(world, ctx, name):

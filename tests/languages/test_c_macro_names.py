@@ -88,3 +88,21 @@ def test_a_macro_defined_inside_a_function_serves_the_functions_below(tmp_path):
     assert got[("evdns.reply_parse", "GET16")] == {("evdns.GET16", 2)}
     assert got[("evdns.name_parse", "GET16")] == {("evdns.GET16", 2)}
     assert got[("other.f", "GET16")] == set()
+
+
+def test_a_macro_a_function_defines_and_undefines_stays_its_own(tmp_path):
+    # must stay: the kernel's sched/debug.c defines P(x) in one function, #undefs it, and defines another P(x) in
+    # the next: each call binds its own function's P, not the file's last one
+    src = ("void header(void) {\n#define P(x) show(#x, x)\n  P(1);\n#undef P\n}\n"
+           "void stats(void) {\n#define P(x) print(x)\n  P(2);\n#undef P\n}\n")
+    got = _calls(tmp_path, {"debug.c": src})
+    assert got[("debug.header", "P")] == {("debug.header.P", 2)}
+    assert got[("debug.stats", "P")] == {("debug.stats.P", 7)}
+
+
+def test_a_lost_macro_is_no_call_of_itself():
+    # the #define line of a macro the grammar lost in an error node makes no call of the macro at its own name
+    src = (b"#define RETURN(r) return r\n#define GET_VAL(lab, v) \\\n{ \\\n   while (1) { \\\n"
+           b"      if (v > 20 /* the longest code */) \\\n         RETURN(1); \\\n   }; \\\n}\n")
+    pf = c.parse("d.c", src, "d")
+    assert not [k for k in pf.calls if k.callee == "GET_VAL" and k.line == 2]

@@ -400,6 +400,9 @@ class CExtractor(Extractor):
                 expr = self.branches.expr(m.start(1))
                 sym.condition = f"{state}|{expr}" if expr else state
             self.pf.symbols.append(sym)
+            # the grammar read the macro's own name in the error node as a call of it: none is made there
+            col = m.start(1) - (self.source.rfind(b"\n", 0, m.start(1)) + 1)
+            self.pf.calls = [c for c in self.pf.calls if not (c.line == line and c.col == col and c.callee == name)]
 
     def _written_definition(self, byte: int, name: str, static: bool, params: list[tuple[str, str]],
                             signature: str) -> None:
@@ -522,12 +525,20 @@ class CExtractor(Extractor):
             return
         # a macro is file-local where it is defined in a source file; a header's reaches its includers. It is the
         # file's from its line on, also when written inside a function (libevent's GET16 in name_parse, used by
-        # the functions below)
-        owner = owner if self.grammar == "cpp" else 0
+        # the functions below), unless the function #undefs it again (the kernel's sched/debug.c: a P(x) per
+        # function)
+        if self.grammar == "c" and owner != 0 and not self._undefined_within(name, node.end_byte, owner):
+            owner = 0
         local = self.add_symbol(node, owner, name, "function", body=node.child_by_field_name("value"), exported=False)
         params = node.child_by_field_name("parameters")
         self.pf.symbols[local].params = [(self.text(p), "") for p in params.named_children if p.type == "identifier"] \
             if params is not None else []
+
+    def _undefined_within(self, name: str, start: int, owner: int) -> bool:
+        """Whether ``#undef name`` follows ``start`` before the end of the definition ``owner``."""
+        m = re.compile(rb"^[ \t]*#[ \t]*undef[ \t]+" + re.escape(name.encode()) + rb"\b", re.MULTILINE).search(
+            self.source, start)
+        return m is not None and self.source.count(b"\n", 0, m.start()) + 1 <= self.pf.symbols[owner].end_line
 
     def on_include(self, node: _ts.Node, owner: int) -> None:
         path = node.child_by_field_name("path")

@@ -106,3 +106,26 @@ def test_a_lost_macro_is_no_call_of_itself():
            b"      if (v > 20 /* the longest code */) \\\n         RETURN(1); \\\n   }; \\\n}\n")
     pf = c.parse("d.c", src, "d")
     assert not [k for k in pf.calls if k.callee == "GET_VAL" and k.line == 2]
+
+
+def test_calling_convention_macros_between_a_type_and_the_name():
+    # expat-style XMLCALL / PTRCALL / FASTCALL, zlib's ZEXPORT, XMLPARSEAPI(type) XMLCALL on a prototype: the word
+    # between the type and the name is blanked, so the file reads without syntax errors (main: one per form)
+    src = (b"XMLPARSEAPI(void) XMLCALL XML_Free(void *p);\n"
+           b"enum XML_Status XMLCALL\nXML_Parse(int parser, const char *s)\n{\n  return helper(parser);\n}\n"
+           b"static const char *FASTCALL\npoolCopy(int *pool) { return copy(pool); }\n"
+           b"int ZEXPORT deflate(int strm, int flush) { return flush; }\n")
+    pf = c.parse("x.c", src, "x")
+    assert pf.syntax_errors == 0
+    assert sorted((s.name, s.is_declaration) for s in pf.symbols if s.kind == "function") == \
+        [("XML_Free", True), ("XML_Parse", False), ("deflate", False), ("poolCopy", False)]
+    assert [(k.callee, pf.symbols[k.caller].name) for k in pf.calls] == [("helper", "XML_Parse"), ("copy", "poolCopy")]
+
+
+def test_upper_case_words_that_are_types_or_names_stay():
+    # must stay: an upper-case type before the name (BYTE, UINT32), a name that starts upper case (API_x), an
+    # upper-case value in an expression: nothing is blanked
+    src = b"static BYTE API_x(int a) { return 1; }\nUINT32 CALLOUT(int a);\nint f(void) { int n = API_LEN; return g(n); }\n"
+    pf = c.parse("x.c", src, "x")
+    assert sorted(s.name for s in pf.symbols if s.kind == "function") == ["API_x", "CALLOUT", "f"]
+    assert [s.signature for s in pf.symbols if s.name == "API_x"] == ["static BYTE API_x(int a)"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import posixpath
 
 from .._rules import record_of, world_cache
+from ._build import _exported
 from ._includes import _C_SOURCE_EXTS
 from ._overloads import _named
 
@@ -57,7 +58,7 @@ def included_source_locals(rules, world, ctx, name: str, aliases=()) -> list[int
             continue
         if srow.kind == "function":  # an exported function is the linker's already (a global definition)
             _c, sym = record_of(world, sid)
-            if sym is None or sym.exported:
+            if sym is None or _exported(world, sym):  # static, or a macro that expands to it (ARC4RANDOM_EXPORT)
                 continue
         out.append(sid)
     return sorted(out)

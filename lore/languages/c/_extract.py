@@ -22,9 +22,9 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers._common import Extractor, type_names
 from ...parsers._lines import LinePattern
-from ...parsers.records import ParsedFile, Symbol
+from ...parsers.records import ParsedFile
 from ._conditions import Branches
-from ._macro_names import function_macros, wrapped_name
+from ._macro_names import add_lost_macros, add_written_definition, function_macros, wrapped_name
 
 NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
                          "destructor_name", "operator_name", "namespace_identifier"})
@@ -53,8 +53,6 @@ def looks_cpp(head: bytes) -> bool:
 
 _DEFINE = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+(\w+)")
 # an object-like macro whose value starts with a word: ``#define MEM_STATIC static inline``
-# ``#define NAME(params) body`` with its continuation lines
-_FN_DEFINE = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)\n]*)\)(?:[^\n]*\\\r?\n)*[^\n]*")
 _DEFINE_HEAD = re.compile(rb"[ \t]*#[ \t]*define[ \t]+(\w+)")  # matched at a macro node's start
 _DEFINE_WORD = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([A-Za-z_]\w*)")
 
@@ -359,9 +357,9 @@ class CExtractor(Extractor):
         if b"define" in self.source:
             self.pf.defines = self._defines()
         for byte, name, static, params, signature in self.written:
-            self._written_definition(byte, name, static, params, signature)
+            add_written_definition(self, byte, name, static, params, signature)
         if self.grammar == "c" and self.pf.syntax_errors and b"define" in self.source:
-            self._lost_macros()
+            add_lost_macros(self)
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:
@@ -369,61 +367,12 @@ class CExtractor(Extractor):
             name_node = self.declarator_name(fdecl.child_by_field_name("declarator")) if fdecl is not None else None
             if name_node is None or name_node.type == "qualified_identifier":
                 continue
-            key = (owner, self.wrapped(fdecl) or self.decl_name(owner, name_node), self.overload_key(fdecl))
+            key = (owner, (fdecl is not None and self.wrapped(fdecl)) or self.decl_name(owner, name_node),
+                   self.overload_key(fdecl))
             if key in self.defined:
                 continue
             self.defined.add(key)
             self._function(node, owner, declarator, None, is_declaration=True)
-
-    def _lost_macros(self) -> None:
-        """The function-like macros of a file with syntax errors that the grammar lost in an error node (a comment
-        inside a continued body): each ``#define NAME(params)`` line without a symbol gets one, spanning its
-        continuation lines, as :meth:`on_macro` makes it."""
-        have = {(s.name, s.start_line) for s in self.pf.symbols if s.kind == "function"}
-        for m in _FN_DEFINE.finditer(self.source):
-            name = m.group(1).decode("utf-8", "replace")
-            line = self.source.count(b"\n", 0, m.start(1)) + 1
-            if (name, line) in have:
-                continue
-            if self.branches is None and getattr(self, "root", None) is not None:
-                self._branches_of(self.root)
-            state = self.branches.state(m.start(1)) if self.branches is not None else ""
-            if state == "0":
-                continue
-            end_line = line + m.group(0).count(b"\n")
-            first = m.group(0).split(b"\n", 1)[0].decode("utf-8", "replace").strip().rstrip("\\").rstrip()
-            params = [(p.strip(), "") for p in m.group(2).decode("utf-8", "replace").split(",") if p.strip()]
-            sym = Symbol(name=name, qualified_name=f"{self.pf.symbols[0].qualified_name}.{name}", kind="function",
-                         parent=0, start_line=line, end_line=end_line, signature=first, params=params, exported=False,
-                         condition=state)
-            if state.startswith("?") and self.branches is not None:
-                expr = self.branches.expr(m.start(1))
-                sym.condition = f"{state}|{expr}" if expr else state
-            self.pf.symbols.append(sym)
-            # the grammar read the macro's own name in the error node as a call of it: none is made there
-            col = m.start(1) - (self.source.rfind(b"\n", 0, m.start(1)) + 1)
-            self.pf.calls = [c for c in self.pf.calls if not (c.line == line and c.col == col and c.callee == name)]
-
-    def _written_definition(self, byte: int, name: str, static: bool, params: list[tuple[str, str]],
-                            signature: str) -> None:
-        """A function a macro's use at ``byte`` defines (``IMPL_CTYPE_FN(ISALPHA)``: :func:`pasted_definitions`),
-        spanning the use's line, in the preprocessor branch the use sits in."""
-        if self.branches is None and getattr(self, "root", None) is not None:
-            self._branches_of(self.root)
-        line = self.source.count(b"\n", 0, byte) + 1
-        col = byte - (self.source.rfind(b"\n", 0, byte) + 1)
-        end = self.source.find(b"\n", byte)
-        width = (end if end >= 0 else len(self.source)) - byte
-        sym = Symbol(name=name, qualified_name=f"{self.pf.symbols[0].qualified_name}.{name}", kind="function", parent=0,
-                     start_line=line, end_line=line, start_col=col, end_col=col + width, signature=signature,
-                     params=params, exported=not static)
-        if self.branches is not None:
-            state = sym.condition = self.branches.state(byte)
-            if state.startswith("?"):
-                expr = self.branches.expr(byte)
-                sym.condition = f"{state}|{expr}" if expr else state
-        self.pf.symbols.append(sym)
-        self.defined.add((0, name, ""))
 
     # -- captures -------------------------------------------------------------------------------
     def on_typedef(self, node: _ts.Node, owner: int) -> None:

@@ -129,3 +129,13 @@ def test_upper_case_words_that_are_types_or_names_stay():
     pf = c.parse("x.c", src, "x")
     assert sorted(s.name for s in pf.symbols if s.kind == "function") == ["API_x", "CALLOUT", "f"]
     assert [s.signature for s in pf.symbols if s.name == "API_x"] == ["static BYTE API_x(int a)"]
+
+
+def test_gettexts_underscore_macro_in_a_function_of_no_parameters(tmp_path):
+    # xz's tuklib_gettext.h: _(msgid) is gettext(msgid) when the build defines ENABLE_NLS; in `f(void)` main made
+    # the `void` a parameter named "_", which hid the macro (every _("...") of such a function stayed unresolved)
+    files = {"gettext.h": "#ifdef ENABLE_NLS\n#\tdefine _(msgid) gettext(msgid)\n#else\n#\tdefine _(msgid) (msgid)\n#endif\n",
+             "a.c": '#include "gettext.h"\nconst char *f(void) { return _("x"); }\nconst char *g(int n) { return _("y"); }\n'}
+    got = _calls(tmp_path, files)
+    # no compile_commands.json: ENABLE_NLS is a flag only a build defines, so the default build's #else
+    assert got[("a.f", "_")] == got[("a.g", "_")] == {("gettext._", 4)}

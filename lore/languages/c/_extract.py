@@ -317,6 +317,8 @@ class CExtractor(Extractor):
                 continue
             tnode = p.child_by_field_name("type")
             pn = self.declarator_name(p.child_by_field_name("declarator"))
+            if pn is None and tnode is not None and self.text(tnode) == "void":
+                continue  # f(void) takes nothing; a parameter "_" would hide gettext's _() macro in the body
             sym.params.append((self.text(pn) if pn is not None else "_", self.direct_type(tnode)))
             self.add_types(local, tnode, "param")
         ret = node.child_by_field_name("type")

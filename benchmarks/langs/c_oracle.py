@@ -49,6 +49,9 @@ The projects, chosen before the rules were written (issue 30):
   (``cmake -S . -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON``) of libpng, xz, brotli, jansson, libevent and
   miniz (tuned); the report projects below as they are and, for zlib, lz4 (``-S build/cmake``) and libuv, also
   built that way;
+* for issue 30's sixth step (expat-like C, old portable libraries with export and calling-convention macros):
+  also ``PCRE2Project/pcre2``, ``json-c/json-c`` and ``libarchive/bzip2`` (CMake into ``build/``), tuned; held out
+  as in the fifth step: ``yaml/libyaml``, ``libexpat/libexpat``'s ``expat/`` and ``c-ares/c-ares``;
 * reported on (their misses were not read while tuning): ``jqlang/jq``, ``madler/zlib``, ``lz4/lz4`` and
   ``libuv/libuv`` (C), the kernel's ``kernel/`` with ``include/`` and ``arch/x86/include/`` (C,
   ``--kernel-subsystem kernel``), ``google/leveldb`` (C++, CMake), ``jbeder/yaml-cpp`` (C++, CMake).

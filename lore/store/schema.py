@@ -66,6 +66,8 @@ INDEX_FORMAT = 13  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     `type Ctx<T> = T & {...}` gives Ctx<C> C's members; `function f(this: T)`; a member typed `typeof f` holds f
 #     C++: class templates read with their arguments (Grid<Point>::at -> Point, template bases, aliases of them),
 #     number fields and results choosing overloads, container aliases of other headers, x.template f<T>()
+#     C: names a macro writes (BZ_API(name), pasted IMPL_CTYPE_FN(x) definitions), a macro's own name and file
+#     scope, the statics/macros/typedefs of a source file included by name (#include "lz4.c")
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -16,6 +16,7 @@ Preprocessor conditionals are parsed as written; macros are not expanded.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ...parsers import _ts
@@ -23,6 +24,7 @@ from ...parsers._common import Extractor, type_names
 from ...parsers._lines import LinePattern
 from ...parsers.records import ParsedFile
 from ._conditions import Branches
+from ._macro_names import add_lost_macros, add_written_definition, function_macros, wrapped_name
 
 NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
                          "destructor_name", "operator_name", "namespace_identifier"})
@@ -51,6 +53,7 @@ def looks_cpp(head: bytes) -> bool:
 
 _DEFINE = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+(\w+)")
 # an object-like macro whose value starts with a word: ``#define MEM_STATIC static inline``
+_DEFINE_HEAD = re.compile(rb"[ \t]*#[ \t]*define[ \t]+(\w+)")  # matched at a macro node's start
 _DEFINE_WORD = LinePattern(rb"[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+([A-Za-z_]\w*)")
 
 _LITERALS = {"string_literal": "#s", "concatenated_string": "#s", "raw_string_literal": "#s", "true": "#b",
@@ -79,6 +82,9 @@ class CExtractor(Extractor):
         self.prototypes: list[tuple[_ts.Node, int, _ts.Node]] = []  # (declaration, owner, function_declarator)
         self.defined: set[tuple[int, str, str]] = set()  # (owner, name, overload_key)
         self.branches: Branches | None = None
+        self.file_macros: dict[str, tuple[list[str], str]] | None = None  # read when a declarator needs them
+        # (byte, name, static, params, signature) of the functions top-level macro uses define (``parse`` sets it before ``run``)
+        self.written: list[tuple[int, str, bool, list[tuple[str, str]], str]] = getattr(self, "written", [])
         return super().run()
 
     def add_symbol(self, node: _ts.Node, owner: int, name: str, kind: str, **kw) -> int:  # type: ignore[override]
@@ -287,7 +293,7 @@ class CExtractor(Extractor):
         if name_node is None:
             return None
         kind = "method" if self.pf.symbols[owner].kind in ("class", "struct") else "function"
-        name = self.decl_name(owner, name_node)
+        name = self.wrapped(fdecl) or self.decl_name(owner, name_node)
         if name_node.type == "qualified_identifier":  # void A::m() {...}: a method of A; void ns::f(): in ns
             full = self.dotted(name_node) or self.spell(name_node)
             scope_name, _, name = full.rpartition(".")
@@ -311,6 +317,8 @@ class CExtractor(Extractor):
                 continue
             tnode = p.child_by_field_name("type")
             pn = self.declarator_name(p.child_by_field_name("declarator"))
+            if pn is None and tnode is not None and self.text(tnode) == "void":
+                continue  # f(void) takes nothing; a parameter "_" would hide gettext's _() macro in the body
             sym.params.append((self.text(pn) if pn is not None else "_", self.direct_type(tnode)))
             self.add_types(local, tnode, "param")
         ret = node.child_by_field_name("type")
@@ -318,6 +326,23 @@ class CExtractor(Extractor):
             sym.return_type = self.direct_type(ret)
             self.add_types(local, ret, "return")
         return local
+
+    def wrapped(self, fdecl: _ts.Node) -> str | None:
+        """C: the function ``int BZ_API(BZ2_bzWrite)(int a)`` declares, written through an upper-case macro that
+        takes its name (:func:`._macro_names.wrapped_name`); ``None`` for any other declarator."""
+        inner = fdecl.child_by_field_name("declarator")
+        if self.grammar != "c" or inner is None or inner.type != "function_declarator":
+            return None
+        macro, params = inner.child_by_field_name("declarator"), inner.child_by_field_name("parameters")
+        if macro is None or macro.type != "identifier" or params is None or params.named_child_count != 1:
+            return None
+        only = params.named_children[0]
+        arg = only.child_by_field_name("type") if only.type == "parameter_declaration" else None
+        if arg is None or arg.type != "type_identifier" or only.child_by_field_name("declarator") is not None:
+            return None
+        if self.file_macros is None:
+            self.file_macros = function_macros(self.source)
+        return wrapped_name(self.text(macro), self.text(arg), self.file_macros)
 
     def overload_key(self, fdecl: _ts.Node | None) -> str:
         """What tells a function's declaration from its overloads' (C: nothing; C++: its parameter types)."""
@@ -333,6 +358,10 @@ class CExtractor(Extractor):
     def finish(self) -> None:
         if b"define" in self.source:
             self.pf.defines = self._defines()
+        for byte, name, static, params, signature in self.written:
+            add_written_definition(self, byte, name, static, params, signature)
+        if self.grammar == "c" and self.pf.syntax_errors and b"define" in self.source:
+            add_lost_macros(self)
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:
@@ -340,7 +369,8 @@ class CExtractor(Extractor):
             name_node = self.declarator_name(fdecl.child_by_field_name("declarator")) if fdecl is not None else None
             if name_node is None or name_node.type == "qualified_identifier":
                 continue
-            key = (owner, self.decl_name(owner, name_node), self.overload_key(fdecl))
+            key = (owner, (fdecl is not None and self.wrapped(fdecl)) or self.decl_name(owner, name_node),
+                   self.overload_key(fdecl))
             if key in self.defined:
                 continue
             self.defined.add(key)
@@ -437,14 +467,29 @@ class CExtractor(Extractor):
 
     def on_macro(self, node: _ts.Node, owner: int) -> None:
         """``#define MAX(a, b) ...``: a function whose calls resolve like any other."""
-        name = self.text(node.child_by_field_name("name"))
+        # the name as the directive writes it: a body the grammar cannot read may leave another name in the
+        # field (bzip2's GET_MTF_VAL was named after the RETURN(...) in its body)
+        written = _DEFINE_HEAD.match(self.source, node.start_byte)
+        name = written.group(1).decode("utf-8", "replace") if written is not None else \
+            self.text(node.child_by_field_name("name"))
         if not name or self.branch_state(node) == "0":  # a macro the default build never defines is no callee
             return
-        # a macro is file-local where it is defined in a source file; a header's reaches its includers
+        # a macro is file-local where it is defined in a source file; a header's reaches its includers. It is the
+        # file's from its line on, also when written inside a function (libevent's GET16 in name_parse, used by
+        # the functions below), unless the function #undefs it again (the kernel's sched/debug.c: a P(x) per
+        # function)
+        if self.grammar == "c" and owner != 0 and not self._undefined_within(name, node.end_byte, owner):
+            owner = 0
         local = self.add_symbol(node, owner, name, "function", body=node.child_by_field_name("value"), exported=False)
         params = node.child_by_field_name("parameters")
         self.pf.symbols[local].params = [(self.text(p), "") for p in params.named_children if p.type == "identifier"] \
             if params is not None else []
+
+    def _undefined_within(self, name: str, start: int, owner: int) -> bool:
+        """Whether ``#undef name`` follows ``start`` before the end of the definition ``owner``."""
+        m = re.compile(rb"^[ \t]*#[ \t]*undef[ \t]+" + re.escape(name.encode()) + rb"\b", re.MULTILINE).search(
+            self.source, start)
+        return m is not None and self.source.count(b"\n", 0, m.start()) + 1 <= self.pf.symbols[owner].end_line
 
     def on_include(self, node: _ts.Node, owner: int) -> None:
         path = node.child_by_field_name("path")

@@ -11,6 +11,7 @@ from ...parsers.records import ParsedFile
 from ..cpp._parser import CppExtractor
 from ..cpp._source import cpp_source
 from ._extract import CExtractor, looks_cpp
+from ._macro_names import pasted_definitions
 from ._macros import blank_macro_noise, c_statement_macros, flatten_conditionals
 
 __all__ = ["parse"]
@@ -33,8 +34,10 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
         ex = CppExtractor(path, cpp_source(source), module)  # a C++ header named .h: the C grammar would misread it
         ex.language = ex.pf.language = "c"
         return ex.run()
+    written = pasted_definitions(source)  # before the uses that write them are blanked as statements
     source = c_statement_macros(source)
     first = CExtractor(path, source, module)
+    first.written = written
     try:
         first.tree = _ts.parse("c", source)
     except Exception:  # the extractor reports what the grammar cannot take (one syntax error), as before
@@ -50,6 +53,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
             mine, theirs = _definitions(first.tree.root_node), _definitions(flat_tree.root_node)
             if errors == 0 or (theirs, -errors) > (mine, -pf.syntax_errors):
                 retry = CExtractor(path, flat, module)
+                retry.written = written
                 retry.tree = flat_tree  # parsed once: the error count above and the extraction read the same tree
                 pf = retry.run()
     return pf

@@ -23,8 +23,10 @@ from .._rules import (
 )
 from ._build import _exported, _not_built, _skipped
 from ._compdb import read_project as _read_compdb
+from ._included_sources import included_source_locals
 from ._includes import _C_SOURCE_EXTS, _c_sources, _include_suffix, _on_search_path, _shadowed
 from ._libc import libc_declares, libc_named
+from ._namespaces import _namespace_value  # noqa: F401  (the C++ rules import it from here)
 from ._overloads import (
     _best_by_arguments,
     _is_const,
@@ -217,6 +219,8 @@ class CRules(CachedRules):
         source calls another's function without a prototype in sight). Never a ``static`` function of another
         source file."""
         defs, hdr, decls = _globals(world, name)
+        # #include "lz4.c": its statics, macros and typedefs too
+        hdr = hdr + included_source_locals(self, world, ctx, name, _type_aliases(world).get(name, ()))
         if not (defs or hdr or decls):
             return None
         if self._libc_declares(world, ctx, name):
@@ -484,29 +488,3 @@ def _includes(rules, world, ctx, imp: Import, header: str, header_module: int) -
     v = rules.module_value(world, ctx, imp.module)
     return v is None or v[0] != "pkg" or header_module in v[1]
 
-
-def _namespace_value(world, path: str):
-    """The namespace blocks a C++ path names (``ui.detail``: every ``namespace ui { namespace detail {``),
-    or a member of them (``ui.Widget``); a namespace the repository does not define is external."""
-    blocks = world_cache(world, "c-namespaces", lambda: _namespace_index(world))
-    parts = path.split(".")
-    for k in range(len(parts), 0, -1):
-        ids = blocks.get(tuple(parts[:k]))
-        if not ids:
-            continue
-        v = ("pkg", tuple(ids[:64])) if len(ids) > 1 else ("sym", ids[0])
-        for part in parts[k:]:
-            got = world.member(v, part, "import", 1)
-            if got is None:
-                return None
-            v = got[0]
-        return v
-    return ("ext", path)
-
-
-def _namespace_index(world) -> dict[tuple[str, ...], list[int]]:
-    out: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    for sid, srow in world.syms.items():
-        if srow.kind == "namespace":
-            out[world._ns_path(sid)].append(sid)
-    return {k: sorted(v) for k, v in out.items()}

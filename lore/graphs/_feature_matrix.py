@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from heapq import merge
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -136,5 +135,12 @@ class WordMatrix:
             else:
                 rank_new[i] = p + k
                 k += 1
-        vocab = list(merge(ow, (words[i] for i, s in zip(order, same, strict=True) if not s)))
+        vocab: list[str] = []  # the old words with the new ones inserted where they sort (slices: no pass per word)
+        start = 0
+        for i, p, s in zip(order, at, same, strict=True):
+            if not s:
+                vocab.extend(ow[start:p])
+                vocab.append(words[i])
+                start = p
+        vocab.extend(ow[start:])
         return vocab, rank_new, rank_old

@@ -152,8 +152,8 @@ def world_rows(conn: sqlite3.Connection, by: str, key: object) -> list[tuple[int
     refresh reads the few its changed files' lookups ask for: ``lore.index._symtab``)."""
     head = "SELECT id, file_id, name, qualified_name, kind, parent_id FROM symbols WHERE "
     if by == "kinds":
-        kinds = tuple(key)  # type: ignore[call-overload]
-        return conn.execute(head + f"kind IN ({','.join('?' * len(kinds))}) ORDER BY id", kinds).fetchall()
+        assert isinstance(key, tuple)
+        return conn.execute(head + f"kind IN ({','.join('?' * len(key))}) ORDER BY id", key).fetchall()
     return conn.execute(head + _WORLD_BY[by] + " ORDER BY id", (key,)).fetchall()
 
 

@@ -24,8 +24,12 @@ UTIL = '#include "util.h"\nint util_add(int a, int b)\n{\n\treturn a + b;\n}\nst
 
 
 def _user(i: int) -> str:
-    return (f'#include "util.h"\nint user{i}(int a)\n{{\n\tcount_t n = (count_t)(a);\n\tstruct point p;\n'
-            f'\tp.x = util_add(n, {i});\n\treturn p.x;\n}}\n')
+    """A unit calling the header's function, a static helper every unit names alike, and (the first two) a
+    global both define: names with several definitions, read through the by-name table."""
+    shared = f"int shared_name(void)\n{{\n\treturn {i};\n}}\n" if i < 2 else ""
+    return (f'#include "util.h"\nstatic int local_helper(int a)\n{{\n\treturn a + {i};\n}}\n{shared}'
+            f'int user{i}(int a)\n{{\n\tcount_t n = (count_t)(a);\n\tstruct point p;\n'
+            f'\tp.x = util_add(n, {i}) + local_helper(a) + shared_name();\n\treturn p.x;\n}}\n')
 
 
 PY = {

@@ -29,7 +29,7 @@ from ._flow import _STAR
 META_KEY = "flow_solution"
 _LAMBDA = re.compile(r"<lambda:(\d+):(\d+)>")
 # the modules whose code decides the solution: a change to any of them makes a stored one unusable
-_RESOLVER = ("_flow.py", "_lookup.py", "_values.py", "_hierarchy.py", "_world.py", "_edges.py", "resolve.py", "_fixtures.py",
+_RESOLVER = ("_flow.py", "_lookup.py", "_values.py", "_hierarchy.py", "_world.py", "_symtab.py", "_edges.py", "resolve.py", "_fixtures.py",
              "_flow_keep.py")
 
 Solution = dict[tuple[int, int], "set | None"]

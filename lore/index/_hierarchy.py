@@ -263,9 +263,9 @@ class HierarchyMixin(WorldCore):
         if self._subclasses is None:
             index: dict[int, list[int]] = {}
             self._subclasses = {}  # lookups made while the index is built see no subclasses (reset after)
-            for sid in sorted(self.syms):
-                srow = self.syms[sid]
-                if srow.kind != "class" or srow.file_id is None:
+            for srow in self.of_kinds(frozenset({"class"})):  # in id order
+                sid = srow.id
+                if srow.file_id is None:
                     continue
                 for base in self.bases(sid):
                     if base[0] == "sym" and base[1] != sid:

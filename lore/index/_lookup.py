@@ -113,9 +113,8 @@ class LookupMixin(MembersMixin):
         """``name`` in another block of the same namespace path (``namespace geo {`` in several files)."""
         if not hasattr(self, "_ns_index"):
             index: dict[tuple[str, ...], list[int]] = defaultdict(list)
-            for sid, srow in self.syms.items():
-                if srow.kind == "namespace":
-                    index[self._ns_path(sid)].append(sid)
+            for srow in self.of_kinds(frozenset({"namespace"})):
+                index[self._ns_path(srow.id)].append(srow.id)
             self._ns_index = index
         for other in self._ns_index.get(self._ns_path(ns_id), ())[:64]:
             if other != ns_id:

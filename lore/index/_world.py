@@ -9,15 +9,16 @@ external symbols made on the way) and the guard that keeps memoized steps order-
 
 from __future__ import annotations
 
+import sqlite3
 from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..languages import ImportBinding, LanguageRules, rules_for
 from ..parsers.records import Binding, Call, ParsedFile, Symbol
 from ..store.schema import RESOLUTIONS
 from ._contexts import Segments
+from ._symtab import FileRow, SymbolSource, SymRow, eager_tables, lazy_tables, make_eager
 from .walk import is_test_path
 
 RANK = {r: i for i, r in enumerate(RESOLUTIONS)}
@@ -26,28 +27,7 @@ MAX_DEPTH = 12  # nested lookups between two memoized steps (module member, MRO,
 MAX_NEST = 48  # memoized steps in progress at once (each restarts the depth count)
 _NO_CYCLE = 1 << 30
 _ABSENT = object()  # not a context, not None: a file whose context is not built (WorldCore.ctx)
-CALLABLE_KINDS = frozenset({"function", "method", "class", "struct", "interface", "trait", "enum"})
 TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type_alias"})
-
-
-@dataclass(slots=True)
-class SymRow:
-    id: int
-    file_id: int | None
-    name: str
-    qualified_name: str
-    kind: str
-    parent_id: int | None
-
-
-@dataclass(slots=True)
-class FileRow:
-    id: int
-    path: str
-    language: str
-    module: str
-    module_id: int
-    is_package: bool
 
 
 # A resolved value: (tag, payload). tags: sym (symbol id), inst (instance of class id),
@@ -55,11 +35,6 @@ class FileRow:
 # any (a union: a sorted tuple of values, from lore.index._flow), opaque (a value of an external type
 # nobody here defines: its members are never bound, and never guessed by name)
 Value = tuple[str, object]
-
-
-def _names_to_ids() -> defaultdict[str, list[int]]:
-    """The default of ``World.children`` (a module-level function, so a world pickles)."""
-    return defaultdict(list)
 
 
 class _ScopeTable(dict):
@@ -191,43 +166,31 @@ class WorldCore:
 
     def __init__(
         self,
-        symbols: list[SymRow],
+        symbols: Iterable[SymRow],
         files: list[FileRow],
         load_records: Callable[[int], tuple[ParsedFile, list[int]] | None],
         next_id: int,
+        *,
+        lazy: sqlite3.Connection | None = None,
     ) -> None:
-        self.syms: dict[int, SymRow] = {s.id: s for s in symbols}
         self.files: dict[int, FileRow] = {f.id: f for f in files}
-        # a qualified name has one symbol but for overloads and redefinitions: a tuple of one is half a
-        # list of one (the kernel has 1.1M of them); read only once built
-        self.by_qname: dict[str, tuple[int, ...]] = {}
-        by_qname = self.by_qname
-        self.children: dict[int, dict[str, list[int]]] = defaultdict(_names_to_ids)
-        self.by_name: dict[str, list[int]] = defaultdict(list)
-        self.externals: dict[str, int] = {}
         self.modules: dict[str, int] = {}
         self.module_file: dict[int, int] = {}
         self.namespaces: set[str] = set()
         # a stub (.pyi) beside its module (.py) describes it: lookups answer the implementation
         implemented = {f.module for f in files if not f.path.endswith(".pyi")}
         stubs = {f.id for f in files if f.path.endswith(".pyi") and f.module in implemented}
-        for s in symbols:
-            if s.file_id is None:
-                self.externals[s.qualified_name] = s.id
-                continue
-            same = by_qname.get(s.qualified_name)
-            by_qname[s.qualified_name] = (s.id,) if same is None else (*same, s.id)
-            if s.parent_id is not None:
-                self.children[s.parent_id][s.name].append(s.id)
-            if s.kind in CALLABLE_KINDS and s.file_id not in stubs:
-                self.by_name[s.name].append(s.id)
-        # one name, one definition: of several definitions with one qualified name (``@overload``
-        # signatures before their implementation, a redefinition) the last one is what runs
-        for name, ids in self.by_name.items():
-            if len(ids) > 1:
-                last = {self.syms[i].qualified_name: i for i in sorted(ids)}
-                if len(last) < len(ids):
-                    self.by_name[name] = sorted(last.values())
+        # every symbol (a full index), or read from the store key by key (a refresh: lore.index._symtab)
+        self._source: SymbolSource | None = None
+        if lazy is not None:
+            self._source, tables = lazy_tables(lazy, stubs)
+        else:
+            tables = eager_tables(symbols, stubs)
+        self.syms: dict[int, SymRow] = tables[0]
+        self.by_qname: dict[str, tuple[int, ...]] = tables[1]
+        self.children: dict[int, dict[str, list[int]]] = tables[2]
+        self.by_name: dict[str, list[int]] = tables[3]
+        self.externals: dict[str, int] = tables[4]
         for f in files:
             self.module_file[f.module_id] = f.id
             if f.id in stubs:
@@ -464,6 +427,20 @@ class WorldCore:
             if fid is None:
                 break
             del self._ctx[fid]
+
+    def of_kinds(self, kinds: frozenset[str]) -> list[SymRow]:
+        """The symbols of ``kinds`` (external ones included), in id order: what a rule that looks for every
+        symbol of a few kinds iterates, without loading every row into a lazy world."""
+        if self._source is not None:
+            return self._source.of_kinds(kinds)
+        return [s for s in self.syms.values() if s.kind in kinds]
+
+    def make_eager(self) -> None:
+        """Read every symbol row into a lazy world's tables (before it is forked or shipped elsewhere: the
+        refresh's connection stays in this process); a no-op for a world built whole."""
+        if self._source is not None:
+            make_eager((self.syms, self.by_qname, self.children, self.by_name, self.externals), self._source)  # type: ignore[arg-type]
+            self._source = None
 
     def _rules_of(self, sym_id: int) -> LanguageRules:
         srow = self.syms.get(sym_id)

@@ -45,6 +45,7 @@ from ..errors import (
     UnknownAlgorithmError,
 )
 from ..languages import get as get_language
+from ..languages import rules_for
 from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import graph_delta, read, write
@@ -346,18 +347,25 @@ def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, 
     # and one int object per file id (SQLite makes one per row)
     fids: dict[int, int] = {}
     with paused_gc():  # millions of small objects, none garbage yet: the collector's scans were half the cost
+        # a full index resolves every file: every symbol row; a refresh reads the rows its lookups ask for
+        # (lore.index._symtab), made whole before resolving in other processes (resolve_pool)
         symbols = [SymRow(sid, fid if fid is None else fids.setdefault(fid, fid), intern(name), qname, intern(kind),
-                          parent) for sid, fid, name, qname, kind, parent in read.symbol_rows_for_world(conn)]
+                          parent) for sid, fid, name, qname, kind, parent in read.symbol_rows_for_world(conn)
+                   ] if report.full else []
         del fids
         files = [FileRow(fid, path, lang, mod, msid, get_language(lang).is_package(path))
                  for fid, path, lang, mod, msid in read.file_rows(conn)]
-        world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1)
+        world = World(symbols, files, RecordLoader(ing.fresh, conn), read.max_symbol_id(conn) + 1,
+                      lazy=None if report.full else conn)
     world.root = str(root_path)
-    world.bound_contexts(ctx_capacity(opts.memory, len(symbols), len(files), ing.held_bytes()))
+    n_symbols = len(symbols) if report.full else read.table_count(conn, "symbols")
+    world.bound_contexts(ctx_capacity(opts.memory, n_symbols, len(files), ing.held_bytes()))
     # config files read once (the world carries them); the files of a language whose configuration changed
     again = read_languages(conn, root_path, world, sorted({f.language for f in files}), report.full)
     again |= start_carried(conn, world, ing.gone, ing.fresh, report.full)  # whole-project tallies, carried over
     kept = load_flow(conn) if not report.full and ing.same_shape and not again else None
+    if kept is None and any(rules_for(lang).follows_values for lang in {f.language for f in files}):
+        world.make_eager()  # solving the values that travel reads every file of those languages, and most rows
     if kept is not None:  # no changed file changed what resolution reads: the last run's solution holds
         world.adopt_flow(*kept)
     report.flow = "kept" if kept is not None else "solved"
@@ -372,7 +380,7 @@ def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, 
                       if digests.get(fid) != old_digests.get(str(fid)) and fid in world.files}
         resolve_set |= flowed | again  # a caller elsewhere now passes other values into their parameters
         if flowed:
-            touched_names.update(s.name for s in symbols if s.file_id in flowed)  # and so their returns
+            touched_names.update(name for fid in flowed for name in read.symbol_names_of_file(conn, fid))  # and so their returns
         if touched_names:
             few = len(touched_names) <= 16  # a substring test first: splitting every file's names costs more
             for fid, names in read.ref_names(conn):

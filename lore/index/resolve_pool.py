@@ -39,6 +39,9 @@ from ._workers import die_with_parent
 from .resolve import Edges, World, resolve_files
 
 MIN_FILES_PER_WORKER = 200  # below this, forking costs more than it saves
+# a refresh's world reads symbol rows by key (lore.index._symtab); resolving more files than this, it reads
+# them all at once (and always before a fork: the children must not share the refresh's connection)
+LAZY_FILES = 2 * MIN_FILES_PER_WORKER - 1
 CHUNKS_PER_WORKER = 1  # more would balance uneven chunks, each at the cost of one more fork and memo build
 SINK_EVERY = 256  # files resolved in this process between two hand-overs of their edge rows
 ID_STRIDE = 1 << 36  # provisional external ids of worker k start at base + (k + 1) * ID_STRIDE
@@ -150,6 +153,8 @@ def resolve_parallel(world: World, file_ids: list[int], db_path: str, workers: i
     externals are appended to ``world.new_externals``.
     """
     world.solve_flow()  # once, before forking: every worker reads the same solution
+    if len(file_ids) > LAZY_FILES:  # many files read most rows: one read of them all costs less than a query each
+        world.make_eager()
     if workers < 2 or len(file_ids) < 2 * MIN_FILES_PER_WORKER or "fork" not in multiprocessing.get_all_start_methods():
         for i in range(0, len(file_ids), SINK_EVERY):  # rows go to the store as they come, not all at the end
             sink(resolve_files(world, file_ids[i : i + SINK_EVERY]))
@@ -357,6 +362,8 @@ def resolve_ray(world: World, file_ids: list[int], ray: ModuleType, workers: int
         As :func:`resolve_parallel`: provisional -> final ids of the externals the actors created.
     """
     world.solve_flow()
+    if len(file_ids) >= RAY_MIN_FILES:  # shipped to the actors whole (the refresh's connection stays here)
+        world.make_eager()
     if len(file_ids) < RAY_MIN_FILES:
         sink(resolve_files(world, file_ids))
         if progress:

@@ -142,6 +142,26 @@ def symbol_rows_for_world(conn: sqlite3.Connection) -> Iterator[tuple[int, int |
     yield from conn.execute("SELECT id, file_id, name, qualified_name, kind, parent_id FROM symbols")
 
 
+_WORLD_BY = {"id": "id = ?", "qname": "qualified_name = ?", "name": "name = ?", "parent": "parent_id = ?",
+             "file": "file_id = ?"}
+
+
+def world_rows(conn: sqlite3.Connection, by: str, key: object) -> list[tuple[int, int | None, str, str, str, int | None]]:
+    """The rows of :func:`symbol_rows_for_world` whose ``by`` is ``key`` (``id``, ``qname``, ``name``,
+    ``parent``, ``file``; ``kinds``: a tuple of kinds), in id order, through the symbols' indexes (a
+    refresh reads the few its changed files' lookups ask for: ``lore.index._symtab``)."""
+    head = "SELECT id, file_id, name, qualified_name, kind, parent_id FROM symbols WHERE "
+    if by == "kinds":
+        assert isinstance(key, tuple)
+        return conn.execute(head + f"kind IN ({','.join('?' * len(key))}) ORDER BY id", key).fetchall()
+    return conn.execute(head + _WORLD_BY[by] + " ORDER BY id", (key,)).fetchall()
+
+
+def symbol_names_of_file(conn: sqlite3.Connection, file_id: int) -> list[str]:
+    """The names of a file's symbols, in id order."""
+    return [r[0] for r in conn.execute("SELECT name FROM symbols WHERE file_id = ? ORDER BY id", (file_id,))]
+
+
 def max_symbol_id(conn: sqlite3.Connection) -> int:
     return int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM symbols").fetchone()[0])
 

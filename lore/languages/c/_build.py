@@ -185,16 +185,36 @@ def _unit_project_defines(world, given: frozenset[str]) -> _Defined:
     got = cache.get(given)
     if got is None:
         base = _project_defines(world)
-        out = set(given)  # what the unit adds to the project's names (the least fixed point over the pending)
-        pending = _conditional_defines(world)
+        always, pending = _pending_defines(world)
+        out = set(given) | always  # what the unit adds to the project's names (the least fixed point over the pending)
         while pending:
-            more = [name for name, needs in pending
-                    if name not in out and name not in base and any(n in out or n in base for n in needs)]
+            more = [name for name, needs in pending if name not in out and any(n in out for n in needs)]
             if not more:
                 break
             out.update(more)
         got = cache[given] = _Defined(base, frozenset(out))
     return got
+
+
+def _pending_defines(world) -> tuple[frozenset[str], list[tuple[str, tuple[str, ...]]]]:
+    """The conditional ``#define``\\ s the project does not make already, split once per world (not once per
+    unit's flags: each name's test against the project's tally costs a search): those a flag the project
+    defines enables (made in every unit), and the rest, which only a unit's own flags can enable."""
+
+    def build() -> tuple[frozenset[str], list[tuple[str, tuple[str, ...]]]]:
+        base = _project_defines(world)
+        always: set[str] = set()
+        rest = []
+        for name, needs in _conditional_defines(world):
+            if name in base:
+                continue
+            if any(n in base for n in needs):
+                always.add(name)
+            else:
+                rest.append((name, needs))
+        return frozenset(always), rest
+
+    return world_cache(world, "c-pending-defines", build)
 
 
 def _conditional_defines(world) -> list[tuple[str, tuple[str, ...]]]:

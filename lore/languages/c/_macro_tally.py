@@ -341,10 +341,16 @@ class _ProjectDefines:
     def __init__(self, tally: MacroTally) -> None:
         self.tally = tally
         self._cond: set[str] | None = None
+        # name -> its answer: each is a binary search over the packed names, and the rules ask the same
+        # names again and again (a tally changed by ``add`` makes a new one of these: MacroTally._derived)
+        self._seen: dict[str, bool] = {}
 
     def _plain(self, name: str) -> bool:
-        by_base = self.tally.plain.bases(name)
-        return bool(by_base) and not self.tally.included().isdisjoint(by_base)
+        got = self._seen.get(name)
+        if got is None:
+            by_base = self.tally.plain.bases(name)
+            got = self._seen[name] = bool(by_base) and not self.tally.included().isdisjoint(by_base)
+        return got
 
     def _conditional(self) -> set[str]:
         if self._cond is None:

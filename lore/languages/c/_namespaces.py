@@ -30,7 +30,6 @@ def _namespace_value(world, path: str):
 
 def _namespace_index(world) -> dict[tuple[str, ...], list[int]]:
     out: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    for sid, srow in world.syms.items():
-        if srow.kind == "namespace":
-            out[world._ns_path(sid)].append(sid)
+    for srow in world.of_kinds(frozenset({"namespace"})):
+        out[world._ns_path(srow.id)].append(srow.id)
     return {k: sorted(v) for k, v in out.items()}

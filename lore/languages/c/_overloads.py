@@ -239,10 +239,8 @@ def _aliases(world) -> dict[str, str]:
     def build() -> dict[str, str]:
         out: dict[str, str] = {}
         clash: set[str] = set()
-        for sid, srow in world.syms.items():
-            if srow.kind != "type_alias":
-                continue
-            _c, sym = record_of(world, sid)
+        for srow in world.of_kinds(frozenset({"type_alias"})):
+            _c, sym = record_of(world, srow.id)
             if sym is None or _c.pf.language not in ("c", "cpp"):
                 continue
             sig = sym.signature.strip().rstrip(";")
@@ -263,7 +261,7 @@ def _aliases(world) -> dict[str, str]:
 def _enums(world) -> frozenset[str]:
     """Names of the C/C++ enums of the repository."""
     return world_cache(world, "c-enums", lambda: frozenset(
-        srow.name for srow in world.syms.values() if srow.kind == "enum"))
+        srow.name for srow in world.of_kinds(frozenset({"enum"}))))
 
 
 def _fit_any(world, arg: str, param: str) -> int:

@@ -426,9 +426,9 @@ def _type_aliases(world) -> dict[str, list[int]]:
     def build() -> dict[str, list[int]]:
         langs = {f.id for f in world.files.values() if f.language in ("c", "cpp")}
         out: dict[str, list[int]] = defaultdict(list)
-        for sid, srow in world.syms.items():
-            if srow.kind == "type_alias" and srow.file_id in langs:
-                out[srow.name].append(sid)
+        for srow in world.of_kinds(frozenset({"type_alias"})):  # id order, without reading every row
+            if srow.file_id in langs:
+                out[srow.name].append(srow.id)
         return dict(out)
 
     return world_cache(world, "c-type-aliases", build)
@@ -440,9 +440,9 @@ def _c_classes(world) -> dict[str, list[int]]:
     def build() -> dict[str, list[int]]:
         langs = {f.id for f in world.files.values() if f.language in ("c", "cpp")}
         out: dict[str, list[int]] = defaultdict(list)
-        for sid, srow in world.syms.items():
-            if srow.kind in ("class", "struct") and srow.file_id in langs:
-                out[_relative_name(world, sid)].append(sid)
+        for srow in world.of_kinds(frozenset({"class", "struct"})):
+            if srow.file_id in langs:
+                out[_relative_name(world, srow.id)].append(srow.id)
         return dict(out)
 
     return world_cache(world, "c-classes", build)

@@ -128,8 +128,11 @@ ARRAYS = {
     "int64 wide": _RNG.integers(0, 2**40, 9000),
     "int64 edge": np.array([np.iinfo(np.int32).min, np.iinfo(np.int32).max] * 10, dtype=np.int64),
     "uint64 keys": _RNG.integers(0, 2**63, 9000, dtype=np.uint64) * 2,
-    "int32 indices": np.arange(70_000, dtype=np.int32),
-    "int32 small indices": np.arange(60_000, dtype=np.int32),
+    "int32 indices": _RNG.permutation(70_000).astype(np.int32),
+    "int32 small indices": _RNG.permutation(60_000).astype(np.int32),
+    "row pointers": np.concatenate([[0], np.cumsum(_RNG.integers(0, 200, 9000))]).astype(np.int32),
+    "sorted ids": np.cumsum(_RNG.integers(1, 40_000, 9000)),
+    "unsigned falling": np.arange(9000, 0, -1, dtype=np.uint32),
     "bool": _RNG.random(500) < 0.5,
     "empty": np.zeros((0, 3)),
 }
@@ -154,13 +157,17 @@ def test_arrays_are_stored_narrow():
     assert kinds["257 values"] == {"as": "<f4"} == kinds["float32 exact"]
     assert kinds["int64 small"] == {"as": "|i1"} and kinds["int64 edge"] == {"as": "<i4"}
     assert kinds["int32 small indices"] == {"as": "<u2"} and not kinds["int32 indices"]
+    assert kinds["row pointers"] == {"steps": "|u1", "first": 0}
+    assert kinds["sorted ids"] == {"steps": "<u2", "first": int(ARRAYS["sorted ids"][0])}
+    assert kinds["unsigned falling"] == {"as": "<u2"}
     assert not any(kinds[k] for k in ("float64 only", "int64 wide", "uint64 keys", "bool", "empty"))
 
 
 def test_a_damaged_encoded_array_is_refused(tmp_path):
-    manifest = _saved_arrays.write_arrays(tmp_path, {"t": ARRAYS["a table"], "n": ARRAYS["int64 small"]})
+    manifest = _saved_arrays.write_arrays(tmp_path, {"t": ARRAYS["a table"], "n": ARRAYS["int64 small"],
+                                                     "r": ARRAYS["row pointers"]})
     (tmp_path / "meta.json").write_text("{}")
-    for name in ("t", "n"):
+    for name in ("t", "n", "r"):
         m = np.load(tmp_path / f"{name}.npy", mmap_mode="r+")
         m[0, ...] = m[0, ...] + 1 if m.ndim > 1 else m[0] + 1
         m.flush()

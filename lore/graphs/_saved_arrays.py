@@ -131,7 +131,7 @@ def encode(a: np.ndarray) -> tuple[np.ndarray | None, dict[str, Any] | None]:
         lo_v, hi_v = int(a.min()), int(a.max())
         narrow = next((t for t in _NARROW if np.iinfo(t).min <= lo_v and hi_v <= np.iinfo(t).max), None)
         steps = _steps(a)
-        if steps is not None and steps.dtype.itemsize < (narrow or a.dtype).itemsize:
+        if steps is not None and steps.dtype.itemsize < (narrow if narrow is not None else a.dtype).itemsize:
             return steps, {"steps": steps.dtype.str, "first": int(a.reshape(-1)[0])}
         if narrow is not None and narrow.itemsize < a.dtype.itemsize:
             return a.astype(narrow), {"as": narrow.str}
@@ -141,14 +141,14 @@ def encode(a: np.ndarray) -> tuple[np.ndarray | None, dict[str, Any] | None]:
         if got is not None:
             return got[1].reshape(a.shape), {"codes": "|u1", "table": [int(v) for v in got[0]]}
     if a.dtype == np.float64:
-        narrow = np.empty(a.shape, dtype="<f4")
-        flat = narrow.reshape(-1)
+        f32 = np.empty(a.shape, dtype="<f4")
+        flat = f32.reshape(-1)
         src = a.reshape(-1)
         for lo in range(0, a.size, _CHUNK):
             flat[lo:lo + _CHUNK] = src[lo:lo + _CHUNK]
             if not np.array_equal(_bits(flat[lo:lo + _CHUNK].astype(np.float64)), u[lo:lo + _CHUNK]):
                 return a, None
-        return narrow, {"as": "<f4"}
+        return f32, {"as": "<f4"}
     return a, None
 
 

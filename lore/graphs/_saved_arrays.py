@@ -9,7 +9,7 @@ caller builds it again and saves a good one in its place: a damaged file beside 
 becomes an ``IndexError`` in a query, and never outlives a ``lore index --rebuild``.
 
 Arrays are stored in the narrowest form that gives them back exactly (:func:`encode`; a kernel
-subsystem's side files: 199 -> 87 MB): an array whose every element has the same bits is not stored at
+subsystem's side files: 199 -> 76 MB): an array whose every element has the same bits is not stored at
 all (a BM25 query side or a presence matrix is all 1.0); a float array with at most 256 distinct values
 (relation weights, word counts) as ``uint8`` codes into a table of those values' bits, else as
 ``float32`` where every value survives the round trip; a non-decreasing integer array (row pointers,

@@ -138,10 +138,19 @@ def lore(*args: str) -> list[str]:
 
 
 def size_mb(db: Path) -> dict[str, float]:
+    """MB of the SQLite file and of each folder of saved arrays beside it; a file hard-linked into two folders
+    (the word rows share the features' word columns) is counted once, in the first."""
     out = {"sqlite": db.stat().st_size / 1e6}
+    seen: set[tuple[int, int]] = set()
     for suffix in (".graph", ".features", ".featrows", ".fold"):
         d = db.with_name(db.name + suffix)
-        out[suffix[1:]] = sum(p.stat().st_size for p in d.rglob("*") if p.is_file()) / 1e6 if d.is_dir() else 0.0
+        total = 0
+        for p in sorted(d.rglob("*")) if d.is_dir() else ():
+            st = p.stat()
+            if p.is_file() and (st.st_dev, st.st_ino) not in seen:
+                seen.add((st.st_dev, st.st_ino))
+                total += st.st_size
+        out[suffix[1:]] = total / 1e6
     return out
 
 

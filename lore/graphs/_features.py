@@ -485,7 +485,7 @@ def load_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]], db_p
     feats = _hybrid_cache.cached(conn, g.stamp, db_path, key, build, cls=SymbolFeatures, save=save)
     if built and save and db_path is not None:
         # the words of every row, for the next build after a refresh (content-keyed per row: never stale)
-        _hybrid_cache.save_state(db_path, key, built[0], suffix=ROWS)
+        _hybrid_cache.save_state(db_path, key, built[0], suffix=ROWS, like=(_hybrid_cache.FEATURES,))
     with _LOCK:
         if len(_CACHE) > 4:
             _CACHE.clear()

@@ -77,12 +77,16 @@ def _encode(value: Any) -> tuple[dict, dict[str, np.ndarray]] | None:
     return None
 
 
-def save_state(db_path: str | os.PathLike[str], key: str, feats: Any, *, suffix: str = FEATURES) -> Path | None:
+def save_state(db_path: str | os.PathLike[str], key: str, feats: Any, *, suffix: str = FEATURES,
+               like: tuple[str, ...] = ()) -> Path | None:
     """Save ``feats`` (a ``SymbolFeatures``) for the state ``key``; the folder written, or None if it could not be.
 
-    Older states are removed. Never raises for I/O: a read-only directory means no cache.
+    Older states are removed. Never raises for I/O: a read-only directory means no cache. ``like`` are
+    the suffixes of other kinds saved for the same ``key`` whose arrays this state may repeat (the word
+    rows repeat the features' word columns): those are hard links to theirs, stored once.
     """
     cache = cache_dir(db_path, suffix)
+    shared = tuple(_state_dir(cache_dir(db_path, s), key) for s in like)
     final = _state_dir(cache, key)
     fields: dict[str, dict] = {}
     arrays: dict[str, np.ndarray] = {}
@@ -96,7 +100,7 @@ def save_state(db_path: str | os.PathLike[str], key: str, feats: Any, *, suffix:
             arrays[f"{name}.{part}" if part else name] = arr
 
     def fill(tmp: Path) -> None:
-        manifest = write_arrays(tmp, arrays)
+        manifest = write_arrays(tmp, arrays, like=tuple(d for d in shared if d.is_dir()))
         (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "key": key, "class": type(feats).__name__,
                                                    "fields": fields, "arrays": manifest}), encoding="utf-8")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+import zlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -52,14 +53,14 @@ def load_run(conn: sqlite3.Connection, key: str, generation: int) -> tuple[dict,
     row = conn.execute("SELECT generation, summary, members FROM cluster_runs WHERE key = ?", (key,)).fetchone()
     if row is None or int(row[0]) != generation:
         return None
-    members = np.frombuffer(row[2], dtype="<i8").reshape(-1, 2).astype(np.int64, copy=False)
-    return json.loads(row[1]), members
+    members = np.frombuffer(zlib.decompress(row[2]), dtype="<i8").reshape(-1, 2).astype(np.int64, copy=False)
+    return json.loads(zlib.decompress(row[1])), members
 
 
 def load_summary(conn: sqlite3.Connection, key: str, generation: int) -> dict | None:
     """The summary of a run made at ``generation`` (no members, no numpy), or ``None``."""
     row = conn.execute("SELECT summary FROM cluster_runs WHERE key = ? AND generation = ?", (key, generation)).fetchone()
-    return None if row is None else json.loads(row[0])
+    return None if row is None else json.loads(zlib.decompress(row[0]))
 
 
 def has_run(conn: sqlite3.Connection, key: str, generation: int) -> bool:
@@ -76,7 +77,8 @@ def save_run(conn: sqlite3.Connection, key: str, generation: int, summary: dict,
     pairs = pairs[np.argsort(pairs[:, 0], kind="stable")].astype("<i8")
     conn.execute(
         "INSERT OR REPLACE INTO cluster_runs(key, generation, created_at, summary, members) VALUES (?,?,?,?,?)",
-        (key, generation, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), json.dumps(summary), pairs.tobytes()),
+        (key, generation, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+         zlib.compress(json.dumps(summary).encode("utf-8"), 1), zlib.compress(pairs.tobytes(), 1)),
     )
 
 

@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-CACHE_FORMAT = 2  # 2: a folder of .npy arrays per state, memory-mapped
+CACHE_FORMAT = 3  # 2: a folder of .npy arrays per state, memory-mapped; 3: arrays stored narrow (encoded)
 
 
 def cache_path(db_path: Path) -> Path:
@@ -89,7 +89,8 @@ def carry_saved_graph(db_path: str | os.PathLike[str], old: str, new: str) -> bo
 # Saved states of derived arrays (lore.graphs._hybrid_cache: the hybrid ranker's features, the fold of a
 # definition's copies): named here, numpy-free, so that an up-to-date ``lore index`` can tell whether
 # they are saved without loading numpy.
-SAVED_FORMAT = 1  # a state folder: meta.json (format, key, class, fields, array manifest) + one .npy per array
+SAVED_FORMAT = 2  # a state folder: meta.json (format, key, class, fields, array manifest) + one .npy per array
+# (2: arrays stored narrow, lore.graphs._saved_arrays.encode; equal ones shared with hard links)
 FOLD_FORMAT = 1  # what a saved fold holds (lore.graphs._fold.SavedFold)
 
 

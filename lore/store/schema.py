@@ -13,7 +13,7 @@ heuristics, and ``1/k`` for each of ``k`` ambiguous candidates.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 7  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
+SCHEMA_VERSION = 8  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
 # 4: history_runs (co-change counts mined from git, lore.store.history); 5: files_fts.content (a file's whole text) and
 # symbols_fts.rest (a body past its first 2,000 characters, nested definitions left out; issue 37: search reads everything)
 # 6: symbols_fts and files_fts contentless, their text stored once, compressed, in <table>_text (issue 33: the index
@@ -21,6 +21,8 @@ SCHEMA_VERSION = 7  # 2: cluster members as one blob per run; 3: call arguments 
 # 7: symbols_fts_text holds one compressed row per file (all its symbols' search text), file_records keeps its symbol
 # ids as runs and its names compressed; the edge tables store their kind and resolution as small integer codes, read
 # back as text through virtual generated columns (issue 33: the kernel's index on disk)
+# 8: derived_state.data and cluster_runs' summary and members stored zlib-compressed (issue 33: 15.9 -> 3.6 MB on a
+# kernel subsystem)
 DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
@@ -286,8 +288,8 @@ CREATE TABLE IF NOT EXISTS cluster_runs (
     key        TEXT PRIMARY KEY,       -- algorithm + parameters
     generation INTEGER NOT NULL,
     created_at TEXT NOT NULL,
-    summary    TEXT NOT NULL,          -- JSON: per-cluster size, cohesion, label
-    members    BLOB NOT NULL           -- little-endian int64 (symbol id, cluster id) pairs, by symbol id
+    summary    BLOB NOT NULL,          -- zlib of the JSON: per-cluster size, cohesion, label
+    members    BLOB NOT NULL           -- zlib of little-endian int64 (symbol id, cluster id) pairs, by symbol id
 );
 
 -- co-change counts mined from git (lore.store.history), stamped with the generation they were mapped onto

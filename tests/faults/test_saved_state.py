@@ -41,7 +41,7 @@ def _answer(db: Path, args: tuple[str, ...]) -> list:
 def _garbage(path: Path) -> None:
     """Overwrite an array's values in place (its header, dtype and shape stay valid)."""
     a = np.load(path, mmap_mode="r+")
-    a[...] = 10**6 if a.dtype.kind in "iu" else 1e300
+    a[...] = np.iinfo(a.dtype).max if a.dtype.kind in "iu" else 1e300  # (arrays are stored narrow)
     a.flush()
     del a
 

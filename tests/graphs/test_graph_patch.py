@@ -10,6 +10,7 @@ import pytest
 
 from lore import index_repo, open_index
 from lore.graphs import build
+from lore.graphs._saved_arrays import open_array
 from lore.graphs.build import RELATIONS, build_graph, save_graph
 from lore.store.graph_files import cache_path, state_dir
 
@@ -99,9 +100,9 @@ def _saved_equal(db, g, tmp) -> None:
     assert sorted(got["arrays"]) == sorted(want["arrays"])
     assert got["walks"] == want["walks"] and got["presence"] == want["presence"]
     for name in want["arrays"]:
-        a, b = np.load(got_dir / f"{name}.npy"), np.load(want_dir / f"{name}.npy")
+        a, b = open_array(got_dir, name, got["arrays"]), open_array(want_dir, name, want["arrays"])
         assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b), name
-        assert got["arrays"][name] == want["arrays"][name], name  # the checksums too
+        assert got["arrays"][name] == want["arrays"][name], name  # the checksums and encodings too
 
 
 def _check(root, tmp, generation, monkeypatch) -> None:

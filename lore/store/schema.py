@@ -64,6 +64,8 @@ INDEX_FORMAT = 13  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 # 13: TS: `declare module 'fw' { interface App {...} }` (and './local') adds its members to that module's interface;
 #     a static method and an instance method of one name are told apart by class or instance access (<static>);
 #     `type Ctx<T> = T & {...}` gives Ctx<C> C's members; `function f(this: T)`; a member typed `typeof f` holds f
+#     (also this session's, not bumped): TS/JS: the object literal a function returns is its namespace <return>
+#     (`make.<return>.find`), `ReturnType<typeof f>` holds what f() gives, a declare-module block reads the others
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -60,7 +60,7 @@ class LiteralMixin(_Base):
         """``return { async find(id) {...}, create: (x) => ... }``: the literal becomes the namespace
         ``<return>`` of function ``owner`` holding its functions, and what the function returns; only when it
         is the function's one ``return`` of an object literal (two literals would be two values of one name)."""
-        fn = at
+        fn: _ts.Node | None = at
         while fn is not None and fn.type not in _FUNCTION_NODES:
             fn = fn.parent
         if fn is None or not self._has_functions(obj) or self._literal_returns(fn) != 1:

@@ -128,3 +128,23 @@ def test_javascript_factories_return_their_literal_too(tmp_path):
     assert got["m.gone"] == {None}
     inner = _targets(tmp_path, {}, "lib.m.make.<return>.get", ("javascript",))
     assert set().union(*inner.values()) == {"lib.m.make.<return>.put"}
+
+
+WRAP = ("import { queryOptions } from '@tanstack/react-query';\n"
+        "export function createUtils() {\n"
+        "  return {\n    queryOptions(k: string) { return queryOptions({ k }); },\n"
+        "    fetch(u: string) { return fetch(u); },\n  };\n}\n"
+        "export function prefetch() {\n  return { prefetchQuery() { return 1; } };\n}\n"
+        "export function user() {\n  queryOptions({});\n  prefetchQuery();\n  createUtils().fetch('u');\n}\n")
+
+
+def test_a_method_calling_the_outer_name_of_its_key_keeps_the_outer_one(tmp_path):
+    # { queryOptions() { return queryOptions(...) } }: the call is the import, never the method itself;
+    # such a literal makes no namespace (the resolver would find the key first), and a bare name never
+    # guesses a returned literal's method
+    got = _targets(tmp_path, {"src/u.ts": WRAP}, "src.u.createUtils")
+    assert got["queryOptions"] == {"@tanstack/react-query.queryOptions"}
+    assert got["fetch"] == {"js.global.fetch"}
+    got = _targets(tmp_path, {}, "src.u.user")
+    assert got["prefetchQuery"] == {None}
+    assert got["createUtils().fetch"] == {None}

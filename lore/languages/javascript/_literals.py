@@ -63,7 +63,7 @@ class LiteralMixin(_Base):
         fn: _ts.Node | None = at
         while fn is not None and fn.type not in _FUNCTION_NODES:
             fn = fn.parent
-        if fn is None or not self._has_functions(obj) or self._literal_returns(fn) != 1:
+        if fn is None or not self._has_functions(obj) or self._literal_returns(fn) != 1 or _calls_a_key(obj):
             return False
         local = self.add_symbol(obj, owner, RETURNED, "namespace", body=obj, doc_node=obj)
         self.named.setdefault((owner, RETURNED), local)
@@ -158,3 +158,24 @@ def _unwrapped(expr: _ts.Node) -> _ts.Node:
             and expr.named_child_count:
         expr = expr.named_children[0]
     return expr
+
+
+def _calls_a_key(obj: _ts.Node) -> bool:
+    """Whether a function of literal ``obj`` calls a bare name that is also one of its keys (``{ fetch(u) {
+    return fetch(u) } }``): JavaScript's scopes hold no keys, so that ``fetch`` is the outer one, but the
+    resolver would find the sibling in the literal's scope first; such a literal is not made a namespace."""
+    keys = set()
+    for c in obj.named_children:
+        name = c.child_by_field_name("name") if c.type == "method_definition" else \
+            c.child_by_field_name("key") if c.type == "pair" else None
+        if name is not None:
+            keys.add(_ts.text(name).strip("'\""))
+    todo = list(obj.named_children)
+    while todo:
+        n = todo.pop()
+        if n.type in ("call_expression", "new_expression"):
+            f = n.child_by_field_name("function" if n.type == "call_expression" else "constructor")
+            if f is not None and f.type == "identifier" and _ts.text(f) in keys:
+                return True
+        todo.extend(n.named_children)
+    return False

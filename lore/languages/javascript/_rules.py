@@ -156,11 +156,11 @@ class JavaScriptRules(CachedRules):
             srow = world.syms[s]
             if srow.file_id not in reach:
                 continue
+            parent = world.syms.get(srow.parent_id) if srow.parent_id is not None else None
+            if parent is not None and parent.name == RETURNED:  # a returned literal's: reached by its value only
+                continue
             if dotted and srow.kind == "function":  # a module's or a function's own function is no member
-                parent = world.syms.get(srow.parent_id) if srow.parent_id is not None else None
                 if parent is None or parent.kind in ("module", "function", "method"):
-                    continue
-                if parent.name == RETURNED:  # a function's returned literal: reached through its value only
                     continue
             out.append(s)
         return out

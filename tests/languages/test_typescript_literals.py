@@ -148,3 +148,21 @@ def test_a_method_calling_the_outer_name_of_its_key_keeps_the_outer_one(tmp_path
     got = _targets(tmp_path, {}, "src.u.user")
     assert got["prefetchQuery"] == {None}
     assert got["createUtils().fetch"] == {None}
+
+
+DECLARED = ("export interface Tracker { record(d: number): void }\n"
+            "export const track = (): Tracker => {\n"
+            "  return {\n    record(d: number) { this.flush(); },\n    flush() {},\n  };\n}\n"
+            "export const inPlace = (): { record: (d: number) => void } => {\n"
+            "  return {\n    record(d: number) { return d; },\n  };\n}\n"
+            "export function use() {\n  track().record(1);\n  inPlace().record(2);\n}\n")
+
+
+def test_a_declared_return_type_decides_over_the_literal(tmp_path):
+    # TypeScript reads a call's value, and ``this`` in the literal, as the declared type: the literal's
+    # methods are symbols (their calls are theirs) but no value reaches them
+    got = _targets(tmp_path, {"src/t.ts": DECLARED}, "src.t.use")
+    assert got["track().record"] == {"src.t.Tracker.record"}
+    assert "src.t.inPlace.<return>.record" not in got["inPlace().record"]  # (a name guess may still be made)
+    inner = _targets(tmp_path, {}, "src.t.track.<return>.record")
+    assert "src.t.track.<return>.flush" not in inner["this.flush"]

@@ -30,6 +30,7 @@ class LiteralMixin(_Base):
         literals: dict[tuple[int, int], int]
         named: dict[tuple[int, str], int]
         literal_funcs: set[int]
+        typed_literals: set[int]
         this_calls: list[tuple[int, int]]
 
         def dotted(self, node: _ts.Node | None) -> str: ...
@@ -50,7 +51,7 @@ class LiteralMixin(_Base):
             call = self.pf.calls[i]
             holder = self.pf.symbols[fn].parent
             rest = call.callee[5:]
-            if holder is None or rest.split(".", 1)[0].rstrip("()") not in members.get(holder, ()):
+            if holder is None or holder in self.typed_literals or rest.split(".", 1)[0].rstrip("()") not in members.get(holder, ()):
                 continue
             hsym = self.pf.symbols[holder]
             head = hsym.name if hsym.name != RETURNED else f"<sym:{holder}>"  # the returned literal has no name
@@ -63,11 +64,16 @@ class LiteralMixin(_Base):
         fn: _ts.Node | None = at
         while fn is not None and fn.type not in _FUNCTION_NODES:
             fn = fn.parent
-        if fn is None or not self._has_functions(obj) or self._literal_returns(fn) != 1 or _calls_a_key(obj):
+        if fn is None or not self._has_functions(obj) or self._literal_returns(fn) != 1 or _names_a_key(obj):
             return False
         local = self.add_symbol(obj, owner, RETURNED, "namespace", body=obj, doc_node=obj)
         self.named.setdefault((owner, RETURNED), local)
         self.literals[_key(obj)] = local
+        if fn.child_by_field_name("return_type") is not None:
+            # ``): RouterBase {`` (or ``): { record(): void } {``): what the function gives, and ``this`` in
+            # the literal, is of the declared type (TypeScript's contextual type), as callers see it
+            self.typed_literals.add(local)
+            return True
         self.add_binding(owner, "<return>", at, alias_of=f"<sym:{local}>")  # a name lookup skips ``<...>``
         return True
 
@@ -160,22 +166,21 @@ def _unwrapped(expr: _ts.Node) -> _ts.Node:
     return expr
 
 
-def _calls_a_key(obj: _ts.Node) -> bool:
-    """Whether a function of literal ``obj`` calls a bare name that is also one of its keys (``{ fetch(u) {
-    return fetch(u) } }``): JavaScript's scopes hold no keys, so that ``fetch`` is the outer one, but the
-    resolver would find the sibling in the literal's scope first; such a literal is not made a namespace."""
+def _names_a_key(obj: _ts.Node) -> bool:
+    """Whether a function of literal ``obj`` names one of its keys as a bare name (``{ fetch(u) { return
+    fetch(u) } }``, ``{ route() {}, handle() { for (const route of rs) route.run() } }``): JavaScript's
+    scopes hold no keys, so that name is an outer or a local one, but the resolver would find the sibling
+    in the literal's scope first; such a literal is not made a namespace."""
     keys = set()
     for c in obj.named_children:
         name = c.child_by_field_name("name") if c.type == "method_definition" else \
             c.child_by_field_name("key") if c.type == "pair" else None
         if name is not None:
             keys.add(_ts.text(name).strip("'\""))
-    todo = list(obj.named_children)
+    todo = [v for c in obj.named_children for v in c.named_children if c.type in ("method_definition", "pair")]
     while todo:
         n = todo.pop()
-        if n.type in ("call_expression", "new_expression"):
-            f = n.child_by_field_name("function" if n.type == "call_expression" else "constructor")
-            if f is not None and f.type == "identifier" and _ts.text(f) in keys:
-                return True
+        if n.type == "identifier" and _ts.text(n) in keys:
+            return True
         todo.extend(n.named_children)
     return False

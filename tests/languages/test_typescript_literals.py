@@ -166,3 +166,16 @@ def test_a_declared_return_type_decides_over_the_literal(tmp_path):
     assert "src.t.inPlace.<return>.record" not in got["inPlace().record"]  # (a name guess may still be made)
     inner = _targets(tmp_path, {}, "src.t.track.<return>.record")
     assert "src.t.track.<return>.flush" not in inner["this.flush"]
+
+
+CONST = ("export const api = {\n  fetch(u: string) { return fetch(u); },\n};\n"
+         "export const ok = {\n  get() { return 1; },\n};\n"
+         "export function use() {\n  api.fetch('u');\n  ok.get();\n}\n")
+
+
+def test_a_const_literal_whose_method_calls_the_outer_name_of_its_key_is_no_namespace(tmp_path):
+    # was a self-loop: api.fetch's fetch() bound api.fetch itself; now the runtime's, and api.fetch() unbound
+    got = _targets(tmp_path, {"src/c.ts": CONST}, "src.c.use")
+    assert got["api.fetch"] == {None}
+    assert got["ok.get"] == {"src.c.ok.get"}
+    assert set().union(*_targets(tmp_path, {}, "src.c").values()) <= {"js.global.fetch", None}

@@ -64,7 +64,7 @@ class LiteralMixin(_Base):
         fn: _ts.Node | None = at
         while fn is not None and fn.type not in _FUNCTION_NODES:
             fn = fn.parent
-        if fn is None or not self._has_functions(obj) or self._literal_returns(fn) != 1 or _names_a_key(obj):
+        if fn is None or not self._has_functions(obj) or self._literal_returns(fn) != 1 or names_a_key(obj):
             return False
         local = self.add_symbol(obj, owner, RETURNED, "namespace", body=obj, doc_node=obj)
         self.named.setdefault((owner, RETURNED), local)
@@ -166,7 +166,7 @@ def _unwrapped(expr: _ts.Node) -> _ts.Node:
     return expr
 
 
-def _names_a_key(obj: _ts.Node) -> bool:
+def names_a_key(obj: _ts.Node) -> bool:
     """Whether a function of literal ``obj`` names one of its keys as a bare name (``{ fetch(u) { return
     fetch(u) } }``, ``{ route() {}, handle() { for (const route of rs) route.run() } }``): JavaScript's
     scopes hold no keys, so that name is an outer or a local one, but the resolver would find the sibling
@@ -177,7 +177,9 @@ def _names_a_key(obj: _ts.Node) -> bool:
             c.child_by_field_name("key") if c.type == "pair" else None
         if name is not None:
             keys.add(_ts.text(name).strip("'\""))
-    todo = [v for c in obj.named_children for v in c.named_children if c.type in ("method_definition", "pair")]
+    todo = [c for c in obj.named_children if c.type == "method_definition"]  # the functions only: a pair's
+    todo += [v for c in obj.named_children if c.type == "pair" and (v := c.child_by_field_name("value")) is not None
+             and v.type in FUNCTION_VALUES]  # ``check: check`` of a name table names the outer one by design
     while todo:
         n = todo.pop()
         if n.type == "identifier" and _ts.text(n) in keys:

@@ -166,11 +166,13 @@ def _unwrapped(expr: _ts.Node) -> _ts.Node:
     return expr
 
 
-def names_a_key(obj: _ts.Node) -> bool:
+def names_a_key(obj: _ts.Node, *, called: bool = False) -> bool:
     """Whether a function of literal ``obj`` names one of its keys as a bare name (``{ fetch(u) { return
     fetch(u) } }``, ``{ route() {}, handle() { for (const route of rs) route.run() } }``): JavaScript's
     scopes hold no keys, so that name is an outer or a local one, but the resolver would find the sibling
-    in the literal's scope first; such a literal is not made a namespace."""
+    in the literal's scope first; such a literal is not made a namespace. ``called``: only a bare call of a
+    key counts (``fetch()``: the sibling would be a sure wrong edge, a self-loop), not a read (``wss.close()``
+    of an outer ``wss`` beside a getter ``wss``), so that a ``const`` literal's methods stay reachable."""
     keys = set()
     for c in obj.named_children:
         name = c.child_by_field_name("name") if c.type == "method_definition" else \
@@ -182,7 +184,9 @@ def names_a_key(obj: _ts.Node) -> bool:
              and v.type in FUNCTION_VALUES]  # ``check: check`` of a name table names the outer one by design
     while todo:
         n = todo.pop()
-        if n.type == "identifier" and _ts.text(n) in keys:
+        if n.type == "identifier" and _ts.text(n) in keys and (not called or n.parent is not None and (
+                n.parent.type == "call_expression" and n.parent.child_by_field_name("function") == n
+                or n.parent.type == "new_expression")):
             return True
         todo.extend(n.named_children)
     return False

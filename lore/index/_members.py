@@ -66,7 +66,8 @@ class MembersMixin(WorldCore):
         if tag == "inst" and self.generic_base(payload) is not None:  # type: ignore[attr-defined]
             return self.generic_member(("gin", (payload, ())), attr, res, depth)  # type: ignore[attr-defined]
         if tag == "inst":
-            return self.inst_member(payload, attr, res, depth)  # type: ignore[arg-type]
+            got = self.inst_member(payload, attr, res, depth)  # type: ignore[arg-type]
+            return got if got is not None else self._beside_augmentation(payload, attr, res, depth)  # type: ignore[arg-type]
         if tag == "extinst" and self._merged_onto(payload):  # declare module 'fw' { interface App {..} }
             # a project declaration, reached through a package's type: no longer the package's own binding
             got = self._merged_member(payload, attr, "annotated_type" if res in ("external", "builtin") else res, depth)
@@ -140,6 +141,20 @@ class MembersMixin(WorldCore):
             if got is not None:
                 return got[0], weaker(res, got[1]) if got[1] != "self_method" else res
         return None
+
+    def _beside_augmentation(self, sid: int, attr: str, res: str, depth: int) -> tuple[Value, str] | None:
+        """``attr`` of a ``declare module 'fw' { interface App {...} }`` that a file's own name ``App`` reaches
+        (the file declares a block of its own): what the other blocks merged onto ``fw.App`` declare, or
+        the project's ``App`` it augments."""
+        srow = self.syms.get(sid)
+        find = getattr(self._rules_of(sid), "augmented_target", None) if srow and srow.kind == "interface" else None
+        target = find(self, sid) if find is not None else None
+        if target is None:
+            return None
+        got = self._merged_member(target, attr, res, depth)
+        if got is None and isinstance(target, int):
+            got = self.inst_member(target, attr, res, depth + 1)  # type: ignore[attr-defined]
+        return got
 
     def _by_access(self, got: tuple[Value, str] | None, on_class: bool) -> tuple[Value, str] | None:
         """A member of one name a class declares twice, ``static create()`` beside ``create()``

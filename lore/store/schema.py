@@ -70,6 +70,8 @@ INDEX_FORMAT = 13  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     number fields and results choosing overloads, container aliases of other headers, x.template f<T>()
 #     C: names a macro writes (BZ_API(name), pasted IMPL_CTYPE_FN(x) definitions), a macro's own name and file
 #     scope, the statics/macros/typedefs of a source file included by name (#include "lz4.c")
+#     TS/JS: the object literal a function returns is its namespace <return>
+#     (`make.<return>.find`), `ReturnType<typeof f>` holds what f() gives, a declare-module block reads the others
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

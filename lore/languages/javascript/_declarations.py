@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from ...parsers import _ts
 from ...parsers.records import CONTEXT_MARK, RETURN_SPEC
+from ._literals import names_a_key
 from ._nodes import FUNCTION_VALUES
 from ._nodes import key as _key
 
@@ -91,7 +92,7 @@ class DeclarationMixin(_Base):
             self.add_binding(owner, name, node, annotation=self.declared(type_node))
             self.add_types(owner, type_node, "annotation")
             self.note_elements(owner, name, type_node)
-        elif value is not None and value.type == "object" and (self._has_functions(value)
+        elif value is not None and value.type == "object" and (self._has_functions(value) and not names_a_key(value, called=True)
                                                                 or self._is_name_table(value, owner)):
             # const api = { get() {...}, put: () => ... }: a namespace of functions; also
             # export const Jwt = { sign, verify }: a table of the module's functions and imports

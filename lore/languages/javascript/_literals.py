@@ -14,6 +14,9 @@ from ...parsers import _ts
 from ._nodes import FUNCTION_VALUES
 from ._nodes import key as _key
 
+RETURNED = "<return>"  # the name of the object literal a function returns: ``make.<return>.find``
+_FUNCTION_NODES = FUNCTION_VALUES | {"function_declaration", "generator_function_declaration", "method_definition"}
+
 if TYPE_CHECKING:
     from ...parsers._common import Extractor as _Base
 else:
@@ -27,6 +30,7 @@ class LiteralMixin(_Base):
         literals: dict[tuple[int, int], int]
         named: dict[tuple[int, str], int]
         literal_funcs: set[int]
+        typed_literals: set[int]
         this_calls: list[tuple[int, int]]
 
         def dotted(self, node: _ts.Node | None) -> str: ...
@@ -47,10 +51,48 @@ class LiteralMixin(_Base):
             call = self.pf.calls[i]
             holder = self.pf.symbols[fn].parent
             rest = call.callee[5:]
-            if holder is None or rest.split(".", 1)[0].rstrip("()") not in members.get(holder, ()):
+            if holder is None or holder in self.typed_literals or rest.split(".", 1)[0].rstrip("()") not in members.get(holder, ()):
                 continue
             hsym = self.pf.symbols[holder]
-            call.callee = rest if hsym.kind == "module" else f"{hsym.name}.{rest}"
+            head = hsym.name if hsym.name != RETURNED else f"<sym:{holder}>"  # the returned literal has no name
+            call.callee = rest if hsym.kind == "module" else f"{head}.{rest}"
+
+    def returned_literal(self, owner: int, at: _ts.Node, obj: _ts.Node) -> bool:
+        """``return { async find(id) {...}, create: (x) => ... }``: the literal becomes the namespace
+        ``<return>`` of function ``owner`` holding its functions, and what the function returns; only when it
+        is the function's one ``return`` of an object literal (two literals would be two values of one name)."""
+        fn: _ts.Node | None = at
+        while fn is not None and fn.type not in _FUNCTION_NODES:
+            fn = fn.parent
+        if fn is None or not self._has_functions(obj) or self._literal_returns(fn) != 1 or names_a_key(obj):
+            return False
+        local = self.add_symbol(obj, owner, RETURNED, "namespace", body=obj, doc_node=obj)
+        self.named.setdefault((owner, RETURNED), local)
+        self.literals[_key(obj)] = local
+        if fn.child_by_field_name("return_type") is not None:
+            # ``): RouterBase {`` (or ``): { record(): void } {``): what the function gives, and ``this`` in
+            # the literal, is of the declared type (TypeScript's contextual type), as callers see it
+            self.typed_literals.add(local)
+            return True
+        self.add_binding(owner, "<return>", at, alias_of=f"<sym:{local}>")  # a name lookup skips ``<...>``
+        return True
+
+    def _literal_returns(self, fn: _ts.Node) -> int:
+        """How many ``return {...}`` (or an arrow's ``({...})`` body) function ``fn`` has, closures' not counted."""
+        body = fn.child_by_field_name("body")
+        if body is None:
+            return 0
+        if body.type != "statement_block":
+            return 1 if _unwrapped(body).type == "object" else 0
+        count, todo = 0, list(body.named_children)
+        while todo:
+            n = todo.pop()
+            if n.type in _FUNCTION_NODES or n.type in ("class_declaration", "class"):
+                continue
+            if n.type == "return_statement":
+                count += bool(n.named_child_count and _unwrapped(n.named_children[0]).type == "object")
+            todo.extend(n.named_children)
+        return count
 
     def _has_functions(self, obj: _ts.Node) -> bool:
         for c in obj.named_children:
@@ -114,3 +156,37 @@ class LiteralMixin(_Base):
         if target and target != key and "<" not in target and "(" not in target:
             self.add_binding(holder, key, node, alias_of=target)
         return None
+
+
+def _unwrapped(expr: _ts.Node) -> _ts.Node:
+    """The value under ``(x)``, ``x as T``, ``x satisfies T`` and ``x!``."""
+    while expr.type in ("parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression") \
+            and expr.named_child_count:
+        expr = expr.named_children[0]
+    return expr
+
+
+def names_a_key(obj: _ts.Node, *, called: bool = False) -> bool:
+    """Whether a function of literal ``obj`` names one of its keys as a bare name (``{ fetch(u) { return
+    fetch(u) } }``, ``{ route() {}, handle() { for (const route of rs) route.run() } }``): JavaScript's
+    scopes hold no keys, so that name is an outer or a local one, but the resolver would find the sibling
+    in the literal's scope first; such a literal is not made a namespace. ``called``: only a bare call of a
+    key counts (``fetch()``: the sibling would be a sure wrong edge, a self-loop), not a read (``wss.close()``
+    of an outer ``wss`` beside a getter ``wss``), so that a ``const`` literal's methods stay reachable."""
+    keys = set()
+    for c in obj.named_children:
+        name = c.child_by_field_name("name") if c.type == "method_definition" else \
+            c.child_by_field_name("key") if c.type == "pair" else None
+        if name is not None:
+            keys.add(_ts.text(name).strip("'\""))
+    todo = [c for c in obj.named_children if c.type == "method_definition"]  # the functions only: a pair's
+    todo += [v for c in obj.named_children if c.type == "pair" and (v := c.child_by_field_name("value")) is not None
+             and v.type in FUNCTION_VALUES]  # ``check: check`` of a name table names the outer one by design
+    while todo:
+        n = todo.pop()
+        if n.type == "identifier" and _ts.text(n) in keys and (not called or n.parent is not None and (
+                n.parent.type == "call_expression" and n.parent.child_by_field_name("function") == n
+                or n.parent.type == "new_expression")):
+            return True
+        todo.extend(n.named_children)
+    return False

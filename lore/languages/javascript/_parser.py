@@ -78,6 +78,7 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
         self.literals: dict[tuple[int, int], int] = {}  # object literals whose functions are symbols -> holder
         self.named: dict[tuple[int, str], int] = {}  # (scope, name) -> class / function / namespace defined there
         self.literal_funcs: set[int] = set()  # functions of such literals: ``this`` in them is the holder
+        self.typed_literals: set[int] = set()  # returned literals of a function with a declared return type
         self.this_calls: list[tuple[int, int]] = []  # (call index, literal function) of ``this.x()`` in them
         self.fn_nodes: set[tuple[int, int]] = set()  # function nodes that are symbols (the rest are closures)
         self.elements: dict[tuple[int, str], str] = {}  # (scope, name or self.x) -> the type its collection holds

@@ -44,6 +44,8 @@ class ReturnsMixin:
         while expr.named_child_count and (expr.type in _SEE_THROUGH or (
                 expr.type == "as_expression" and _ts.text(expr.named_children[-1]) in _ANY)):
             expr = expr.named_children[0]
+        if expr.type == "object" and self.returned_literal(owner, at, expr):  # type: ignore[attr-defined]
+            return  # return { find() {...} }: a namespace of the function (see ``_literals``)
         if expr.type == "as_expression" and expr.named_child_count == 2:
             ann = self.declared(expr.named_children[-1])  # type: ignore[attr-defined]
             if ann:  # return x as Router: a Router

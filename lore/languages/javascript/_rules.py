@@ -26,6 +26,7 @@ from pathlib import Path
 from ...parsers.records import Import
 from .._rules import CachedRules, ImportBinding, module_of_path, record_of, world_cache
 from ._config import CONFIG_NAMES, nearest_config
+from ._literals import RETURNED
 from ._nodes import JS_GLOBALS as _JS_GLOBALS
 from ._parser import GETTER, STATIC
 from ._returns import RETURN
@@ -155,8 +156,10 @@ class JavaScriptRules(CachedRules):
             srow = world.syms[s]
             if srow.file_id not in reach:
                 continue
+            parent = world.syms.get(srow.parent_id) if srow.parent_id is not None else None
+            if parent is not None and parent.name == RETURNED:  # a returned literal's: reached by its value only
+                continue
             if dotted and srow.kind == "function":  # a module's or a function's own function is no member
-                parent = world.syms.get(srow.parent_id) if srow.parent_id is not None else None
                 if parent is None or parent.kind in ("module", "function", "method"):
                     continue
             out.append(s)

@@ -123,17 +123,23 @@ def merged_onto(world, language: str, key: str | int) -> list[int]:
     for sid in sorted(world.by_name.get(name, ())):
         if sid == key or world.syms[sid].kind != "interface":
             continue
-        c, rec = record_of(world, sid)
-        spec = next((d[len(MODULE):] for d in rec.decorators if d.startswith(MODULE)), None) if rec else None
-        if spec is None or c.frow.language != language:
-            continue
-        mod = c.rules.module_value(world, c, spec)
-        if mod is not None and mod[0] == "sym":
-            kids = [k for k in world.children.get(mod[1], {}).get(name, ())
-                    if k != sid and world.syms[k].kind in ("interface", "class")]
-            target: str | int | None = kids[0] if kids else None
-        else:
-            target = None if spec.startswith(".") else f"{spec}.{name}"  # a relative module the project lacks: none
-        if target == key:
+        if augmented_target(world, language, sid) == key:
             out.append(sid)
     return out
+
+
+def augmented_target(world, language: str, sid: int) -> str | int | None:
+    """What the ``declare module 'spec'`` interface ``sid`` of a file of ``language`` merges onto: the id of
+    a project interface or class, or an external type's name as imports spell it (``fastify.FastifyInstance``);
+    ``None`` for an interface of no such block."""
+    c, rec = record_of(world, sid)
+    spec = next((d[len(MODULE):] for d in rec.decorators if d.startswith(MODULE)), None) if rec else None
+    if spec is None or c.frow.language != language:
+        return None
+    name = world.syms[sid].name
+    mod = c.rules.module_value(world, c, spec)
+    if mod is not None and mod[0] == "sym":
+        kids = [k for k in world.children.get(mod[1], {}).get(name, ())
+                if k != sid and world.syms[k].kind in ("interface", "class")]
+        return kids[0] if kids else None
+    return None if spec.startswith(".") else f"{spec}.{name}"  # a relative module the project lacks: none

@@ -37,6 +37,7 @@ from ._aliases import PRIMITIVES, AliasMixin
 from ._augment import AugmentMixin
 from ._callbacks import CallbackMixin
 from ._casts import CastMixin
+from ._returned import CALLED, ReturnedTypeMixin, returned_by
 from ._shapes import ShapeMixin
 from ._this import cast_of_this, names_this, returns_only_this
 from ._types import (
@@ -87,7 +88,7 @@ UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
 
-class TsExtractor(AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor):
+class TsExtractor(ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor):
     language = "typescript"
     grammar = GRAMMAR
     query_files: tuple[Path, ...] = (TS_QUERY,)
@@ -112,6 +113,8 @@ class TsExtractor(AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin
         """:meth:`primary` with the type arguments of a generic type of the project's (``Box<Foo>`` ->
         ``Box[Foo]``, ``Promise<Res<User>>`` -> ``Res[User]``): a member of ``Box`` typed ``T`` is then a
         ``Foo`` (:mod:`lore.index._generics`). An argument that is no plain name is ``?``."""
+        if made := returned_by(node):  # ReturnType<typeof make>: what make() gives (see ._returned)
+            return CALLED + made
         member = lookup_member(node)
         if member is not None:  # compile: QueryCompiler['compileQuery']: that member (a method, a field's type)
             owner = self.declared(member[0])
@@ -185,6 +188,7 @@ class TsExtractor(AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin
         params = fn.child_by_field_name("parameters")
         for p in params.named_children if params is not None else ():
             pat, typ = p.child_by_field_name("pattern"), strip(p.child_by_field_name("type"))
+            self.returned_param(local, pat, typ)
             if typ is not None and typ.type == "union_type":  # a union is narrowed by assignment
                 parts = [m for m in typ.named_children if builtin(m) != NOTHING]
                 typ = strip(parts[0]) if len(parts) == 1 else None

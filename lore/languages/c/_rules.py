@@ -8,7 +8,7 @@ on the definition (free functions across translation units).
 from __future__ import annotations
 
 import posixpath
-from collections import defaultdict
+from collections import defaultdict, deque
 
 from ...parsers.records import Import
 from ...store.schema import CONFIDENCE
@@ -308,28 +308,40 @@ class CRules(CachedRules):
             return got
         out: list[int] = []
         seen = {ctx.frow.module_id}
-        queue = [ctx]
+        steps = world_cache(world, "c-include-steps", dict)  # per file: what its own includes name, in order
+        queue = deque([ctx.frow.id])
         while queue and len(out) < MAX_CLOSURE:
-            c = queue.pop(0)
-            for imp in c.pf.imports:
-                if imp.module.startswith("namespace "):
+            fid = queue.popleft()
+            got = steps.get(fid)
+            if got is None:
+                got = steps[fid] = self._include_steps(world, ctx if fid == ctx.frow.id else world.ctx(fid))
+            for mid, header in zip(got[::2], got[1::2], strict=True):
+                if mid in seen:
                     continue
-                v = self.module_value(world, c, imp.module)
-                if v is None or v[0] != "pkg":
-                    continue
-                for mid in v[1]:
-                    if mid in seen:
-                        continue
-                    seen.add(mid)
-                    out.append(mid)
-                    fid = world.module_file.get(mid)
-                    f = world.files.get(fid) if fid is not None else None
-                    if f is not None and not f.path.endswith(_C_SOURCE_EXTS):  # a header: what it includes too
-                        cc = world.ctx(fid)
-                        if cc is not None:
-                            queue.append(cc)
+                seen.add(mid)
+                out.append(mid)
+                if header is not None:  # a header: what it includes too
+                    queue.append(header)
         cache[ctx.frow.id] = out
         return out
+
+    def _include_steps(self, world, c) -> tuple[int | None, ...]:
+        """The module ids ``c``'s own ``#include``\\ s name, in order, each with its file's id when that file is a
+        header (followed further; one without records adds nothing), else ``None``, flat (a pair costs no tuple
+        of its own): one file's step of :meth:`include_closure`, the same for every file whose closure passes
+        through it."""
+        out: list[int | None] = []
+        for imp in c.pf.imports if c is not None else ():
+            if imp.module.startswith("namespace "):
+                continue
+            v = self.module_value(world, c, imp.module)
+            if v is None or v[0] != "pkg":
+                continue
+            for mid in v[1]:
+                fid = world.module_file.get(mid)
+                f = world.files.get(fid) if fid is not None else None
+                out += (mid, fid if f is not None and not f.path.endswith(_C_SOURCE_EXTS) else None)
+        return tuple(out)
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         if imp.module.startswith("namespace "):  # C++ using-directives, using-declarations, namespace aliases

@@ -184,7 +184,7 @@ class CRules(CachedRules):
         got = self.linkage(world, ctx, name)
         if got is not None:
             return got
-        if ctx.pf.language == "c" and not any(s.kind == "namespace" for s in syms):
+        if ctx.pf.language == "c" and not _has_namespace(world, ctx):
             return None  # plain C: no using-declarations to follow
         closure = self.include_closure(world, ctx)
         for mid in closure:  # what the includes declare, transitively (namespaces, C++)
@@ -315,7 +315,10 @@ class CRules(CachedRules):
             got = steps.get(fid)
             if got is None:
                 got = steps[fid] = self._include_steps(world, ctx if fid == ctx.frow.id else world.ctx(fid))
-            for mid, header in zip(got[::2], got[1::2], strict=True):
+            mids, headers = got
+            if seen.issuperset(mids):  # deep in the walk most headers add nothing new: one test in C
+                continue
+            for mid, header in zip(mids, headers, strict=True):
                 if mid in seen:
                     continue
                 seen.add(mid)
@@ -325,12 +328,12 @@ class CRules(CachedRules):
         cache[ctx.frow.id] = out
         return out
 
-    def _include_steps(self, world, c) -> tuple[int | None, ...]:
-        """The module ids ``c``'s own ``#include``\\ s name, in order, each with its file's id when that file is a
-        header (followed further; one without records adds nothing), else ``None``, flat (a pair costs no tuple
-        of its own): one file's step of :meth:`include_closure`, the same for every file whose closure passes
-        through it."""
-        out: list[int | None] = []
+    def _include_steps(self, world, c) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
+        """The module ids ``c``'s own ``#include``\\ s name, in order, and for each its file's id when that file is
+        a header (followed further; one without records adds nothing), else ``None``: one file's step of
+        :meth:`include_closure`, the same for every file whose closure passes through it."""
+        mids: list[int] = []
+        headers: list[int | None] = []
         for imp in c.pf.imports if c is not None else ():
             if imp.module.startswith("namespace "):
                 continue
@@ -340,8 +343,9 @@ class CRules(CachedRules):
             for mid in v[1]:
                 fid = world.module_file.get(mid)
                 f = world.files.get(fid) if fid is not None else None
-                out += (mid, fid if f is not None and not f.path.endswith(_C_SOURCE_EXTS) else None)
-        return tuple(out)
+                mids.append(mid)
+                headers.append(fid if f is not None and not f.path.endswith(_C_SOURCE_EXTS) else None)
+        return tuple(mids), tuple(headers)
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         if imp.module.startswith("namespace "):  # C++ using-directives, using-declarations, namespace aliases
@@ -522,3 +526,12 @@ def _namespace_index(world) -> dict[tuple[str, ...], list[int]]:
         if srow.kind == "namespace":
             out[world._ns_path(sid)].append(sid)
     return {k: sorted(v) for k, v in out.items()}
+
+
+def _has_namespace(world, ctx) -> bool:
+    """Whether the file declares a namespace (asked for every name a C file looks up: once per file)."""
+    cache = world_cache(world, "c-has-namespace", dict)
+    got = cache.get(ctx.frow.id)
+    if got is None:
+        got = cache[ctx.frow.id] = any(s.kind == "namespace" for s in ctx.pf.symbols)
+    return got

@@ -30,8 +30,14 @@ def start(conn: sqlite3.Connection, world: World, gone: list[ParsedFile] | None,
 
     Returns the files to resolve again because what the rules read of the tally changed (a header's
     ``#define`` a condition elsewhere reads): every C/C++ file then, since which definitions a flag hides
-    is not known without reading them all. Empty on a full build, and when the answers stayed the same."""
-    if full or not _has_c(world):
+    is not known without reading them all. Empty on a full build, and when the answers stayed the same.
+
+    On a full build the tally is counted here, from every file, before resolution forks: else each forked
+    resolver counts it again when its first rule asks (on kmm, a second of CPU in each process)."""
+    if not _has_c(world):
+        return set()
+    if full:
+        c_build.tally_of(world)
         return set()
     new = []
     for fid, (record, _ids) in fresh.items():

@@ -8,7 +8,7 @@ on the definition (free functions across translation units).
 from __future__ import annotations
 
 import posixpath
-from collections import defaultdict
+from collections import defaultdict, deque
 
 from ...parsers.records import Import
 from ...store.schema import CONFIDENCE
@@ -186,7 +186,7 @@ class CRules(CachedRules):
         got = self.linkage(world, ctx, name)
         if got is not None:
             return got
-        if ctx.pf.language == "c" and not any(s.kind == "namespace" for s in syms):
+        if ctx.pf.language == "c" and not _has_namespace(world, ctx):
             return None  # plain C: no using-declarations to follow
         closure = self.include_closure(world, ctx)
         for mid in closure:  # what the includes declare, transitively (namespaces, C++)
@@ -312,28 +312,44 @@ class CRules(CachedRules):
             return got
         out: list[int] = []
         seen = {ctx.frow.module_id}
-        queue = [ctx]
+        steps = world_cache(world, "c-include-steps", dict)  # per file: what its own includes name, in order
+        queue = deque([ctx.frow.id])
         while queue and len(out) < MAX_CLOSURE:
-            c = queue.pop(0)
-            for imp in c.pf.imports:
-                if imp.module.startswith("namespace "):
+            fid = queue.popleft()
+            got = steps.get(fid)
+            if got is None:
+                got = steps[fid] = self._include_steps(world, ctx if fid == ctx.frow.id else world.ctx(fid))
+            mids, headers = got
+            if seen.issuperset(mids):  # deep in the walk most headers add nothing new: one test in C
+                continue
+            for mid, header in zip(mids, headers, strict=True):
+                if mid in seen:
                     continue
-                v = self.module_value(world, c, imp.module)
-                if v is None or v[0] != "pkg":
-                    continue
-                for mid in v[1]:
-                    if mid in seen:
-                        continue
-                    seen.add(mid)
-                    out.append(mid)
-                    fid = world.module_file.get(mid)
-                    f = world.files.get(fid) if fid is not None else None
-                    if f is not None and not f.path.endswith(_C_SOURCE_EXTS):  # a header: what it includes too
-                        cc = world.ctx(fid)
-                        if cc is not None:
-                            queue.append(cc)
+                seen.add(mid)
+                out.append(mid)
+                if header is not None:  # a header: what it includes too
+                    queue.append(header)
         cache[ctx.frow.id] = out
         return out
+
+    def _include_steps(self, world, c) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
+        """The module ids ``c``'s own ``#include``\\ s name, in order, and for each its file's id when that file is
+        a header (followed further; one without records adds nothing), else ``None``: one file's step of
+        :meth:`include_closure`, the same for every file whose closure passes through it."""
+        mids: list[int] = []
+        headers: list[int | None] = []
+        for imp in c.pf.imports if c is not None else ():
+            if imp.module.startswith("namespace "):
+                continue
+            v = self.module_value(world, c, imp.module)
+            if v is None or v[0] != "pkg":
+                continue
+            for mid in v[1]:
+                fid = world.module_file.get(mid)
+                f = world.files.get(fid) if fid is not None else None
+                mids.append(mid)
+                headers.append(fid if f is not None and not f.path.endswith(_C_SOURCE_EXTS) else None)
+        return tuple(mids), tuple(headers)
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         if imp.module.startswith("namespace "):  # C++ using-directives, using-declarations, namespace aliases
@@ -488,3 +504,11 @@ def _includes(rules, world, ctx, imp: Import, header: str, header_module: int) -
     v = rules.module_value(world, ctx, imp.module)
     return v is None or v[0] != "pkg" or header_module in v[1]
 
+
+def _has_namespace(world, ctx) -> bool:
+    """Whether the file declares a namespace (asked for every name a C file looks up: once per file)."""
+    cache = world_cache(world, "c-has-namespace", dict)
+    got = cache.get(ctx.frow.id)
+    if got is None:
+        got = cache[ctx.frow.id] = any(s.kind == "namespace" for s in ctx.pf.symbols)
+    return got

@@ -61,16 +61,20 @@ int use(Value& v) {
 
 def test_a_macro_call_statement_in_a_body_is_no_definition(tmp_path):
     """Must stay: ``CHECK((a), (b));`` and ``LOG_IF((a), (b)) << f(x);`` inside a function are calls, never a
-    definition of ``f`` or of the macro; ``f`` stays the project's one function."""
-    _calls(tmp_path, {"m.cc": """int f(int x) { return x; }
+    definition of ``f`` or of the macro; ``f`` stays the project's one function. A macro among the specifiers
+    of a function pointer (``extern LIB_DECL void (*exitfunc)(int);``) is left: the pointer is no function."""
+    calls = _calls(tmp_path, {"m.cc": """extern LIB_DECL void (*exitfunc)(int);
+int f(int x) { return x; }
 int g(int a, int b) {
   CHECK((a), (b));
   LOG_IF((a), (b)) << f(a);
+  exitfunc(1);
   return f(b);
 }
 """})
     syms = _symbols(tmp_path)
     assert {q for q, k in syms if k in ("function", "method")} == {"m.f", "m.g"}
+    assert calls[("m.g", 6)] == []  # a call through a function pointer, never bound to its declaration
 
 
 def test_a_macro_between_the_type_and_the_name_or_for_if_constexpr_keeps_the_definitions(tmp_path):

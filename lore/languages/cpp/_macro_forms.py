@@ -96,6 +96,9 @@ _NOT_TYPES = frozenset({b"return", b"throw", b"case", b"else", b"new", b"delete"
                         b"co_await", b"sizeof", b"do", b"using", b"typedef", b"namespace", b"template", b"public",
                         b"private", b"protected", b"default", b"if", b"while", b"for", b"switch", b"operator"})
 
+_SPECIFIERS = frozenset({b"static", b"inline", b"virtual", b"constexpr", b"explicit", b"friend", b"extern", b"const",
+                         b"unsigned", b"signed", b"long"})
+
 
 def if_macros(source: bytes) -> bytes:
     r"""``source`` with a macro for ``if constexpr`` opening a statement read as ``if``.
@@ -110,8 +113,9 @@ def if_macros(source: bytes) -> bytes:
 
 def _middle(m: re.Match) -> bytes:
     """The macro of a :data:`_MIDDLE_MACRO` match blanked, unless its "type" is a statement word."""
-    if m.group(1).split()[-1] in _NOT_TYPES or m.group(1).split()[0] in _NOT_TYPES:
-        return m.group(0)
+    words = m.group(1).split()
+    if words[-1] in _NOT_TYPES or words[0] in _NOT_TYPES or words[-1] in _SPECIFIERS:
+        return m.group(0)  # a statement, or the macro among the specifiers before the type (left to the grammar)
     cut = m.start(2) - m.start(0)
     return m.group(0)[:cut] + b" " * (m.end(2) - m.start(2))
 
@@ -123,7 +127,7 @@ def middle_macros(source: bytes) -> bytes:
     --------
     >>> middle_macros(b"bool LIB_FUNCTION operator&&(const node& a, bool b)\nstd::string LIB_CALL as_utf8(const wchar_t* s);")
     b'bool              operator&&(const node& a, bool b)\nstd::string          as_utf8(const wchar_t* s);'
-    >>> middle_macros(b"  return LIB_VALUE f(x);\n  x = NEW_LINE g(y);\n#define A_B C_D e(x)\n")
-    b'  return LIB_VALUE f(x);\n  x = NEW_LINE g(y);\n#define A_B C_D e(x)\n'
+    >>> middle_macros(b"  return LIB_VALUE f(x);\n  x = NEW_LINE g(y);\n#define A_B C_D e(x)\nextern LIB_DECL void (*f)(int);\n")
+    b'  return LIB_VALUE f(x);\n  x = NEW_LINE g(y);\n#define A_B C_D e(x)\nextern LIB_DECL void (*f)(int);\n'
     """
     return _MIDDLE_MACRO.sub(_middle, source)

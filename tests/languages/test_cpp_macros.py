@@ -122,3 +122,40 @@ int use(Doc& d) {
     assert calls[("lib.use", 6)] == ["lib.Doc.Reset"]
     assert sorted(calls[("lib.use", 7)]) == ["lib.Doc.Size", "lib.as_utf8"]
     assert calls[("lib.as_utf8", 4)] == ["lib.Doc.Size"]
+
+
+def test_a_function_a_macro_defines_under_a_pasted_name_is_a_definition_at_each_use(tmp_path):
+    """``#define STRING_(name, ...) static const Value& Get##name##String() {...}`` used in a class as
+    ``STRING_(Null, 'n', 'u', 'l', 'l')``: ``GetNullString`` is a method of the class at that line and its calls
+    bind (unbound on the old code). Must stay: a pasting macro that is an expression (``PRINT_(a);`` in a body)
+    defines nothing, and a use after the macro is redefined as an expression is no definition."""
+    calls = _calls(tmp_path, {"schema.hpp": """struct Value { int Size() const { return 0; } };
+class Schema {
+ public:
+#define STRING_(name, ...) \\
+    static const Value& Get##name##String() {\\
+        static const char s[] = { __VA_ARGS__, '\\0' };\\
+        static const Value v;\\
+        return v;\\
+    }
+    STRING_(Null, 'n', 'u', 'l', 'l')
+    STRING_(Type, 't', 'y', 'p', 'e')
+#undef STRING_
+  int Check() const { return GetNullString().Size() + GetTypeString().Size(); }
+};
+#define PRINT_(name) print_##name(0)
+void print_a(int x);
+void run() {
+  PRINT_(a);
+}
+"""})
+    syms = _symbols(tmp_path)
+    assert ("schema.Schema.GetNullString", "method") in syms
+    assert ("schema.Schema.GetTypeString", "method") in syms
+    assert ("schema.Schema.Check", "method") in syms
+    assert not any(q.endswith("print_a") and k == "method" for q, k in syms)
+    assert {q for q, k in syms if k in ("function", "method")} - {"schema.STRING_", "schema.PRINT_"} == {
+        "schema.Value.Size", "schema.Schema.GetNullString", "schema.Schema.GetTypeString", "schema.Schema.Check",
+        "schema.print_a", "schema.run"}
+    assert sorted(calls[("schema.Schema.Check", 13)]) == [
+        "schema.Schema.GetNullString", "schema.Schema.GetTypeString", "schema.Value.Size", "schema.Value.Size"]

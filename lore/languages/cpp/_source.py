@@ -8,6 +8,7 @@ import re
 from ...parsers import _ts
 from ..c._macros import blank_macro_noise, flatten_conditionals
 from ._macro_forms import if_macros, middle_macros, return_type_macros
+from ._pasted import pasted_functions
 
 # An export or attribute macro between a declaration's type and its name (``String JSON_API f(...)``,
 # ``JSONCPP_NORETURN void f()``, ``class LEVELDB_EXPORT DB``): the grammar reads a second type and loses
@@ -206,6 +207,8 @@ def cpp_source(source: bytes, header: bool = True) -> bytes:
     """
     if header is False and b"#" in source and b"define" in source and b"namespace" in source:
         source = namespace_macros(source)  # before C's blanks the macro lines; a source's own macros only
+    if b"##" in source:
+        source = pasted_functions(source)  # before C's blanks: its macro lines are read here
     source = blank_macro_noise(source)
     if b"#" in source and b"define" in source:
         names = specifier_macros(source)

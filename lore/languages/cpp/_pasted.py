@@ -62,7 +62,7 @@ def pasted_functions(source: bytes) -> bytes:
         pieces = [values.get(p.strip(), p.strip()) for p in name.split(b"##")]
         if not all(re.fullmatch(rb"\w+", p) for p in pieces):
             return m.group(0)
-        sub = re.sub(rb"\b\w+\b", lambda w: values.get(w.group(0), w.group(0)), fparams)
+        sub = b" ".join(re.sub(rb"\b\w+\b", lambda w: values.get(w.group(0), w.group(0)), fparams).split())
         return (m.group(1) + b" ".join(ret.split()) + b" " + b"".join(pieces) + b"(" + sub + b") " + const.strip()
                 + (b" " if const.strip() else b"") + b"{}" + m.group(4))
 

@@ -58,7 +58,7 @@ def pasted_functions(source: bytes) -> bytes:
         named = [p for p in params if p != b"..."]
         if len(args) < len(named) or (b"..." not in params and len(args) != len(named)):
             return m.group(0)
-        values = dict(zip(named, args))
+        values = dict(zip(named, args[:len(named)], strict=True))
         pieces = [values.get(p.strip(), p.strip()) for p in name.split(b"##")]
         if not all(re.fullmatch(rb"\w+", p) for p in pieces):
             return m.group(0)

@@ -67,7 +67,8 @@ INDEX_FORMAT = 13  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     a static method and an instance method of one name are told apart by class or instance access (<static>);
 #     `type Ctx<T> = T & {...}` gives Ctx<C> C's members; `function f(this: T)`; a member typed `typeof f` holds f
 #     C++: class templates read with their arguments (Grid<Point>::at -> Point, template bases, aliases of them),
-#     number fields and results choosing overloads, container aliases of other headers, x.template f<T>()
+#     number fields and results choosing overloads, container aliases of other headers, x.template f<T>();
+#     C++ definitions a macro hid (MACRO((cond), (T)) f(, a macro for if constexpr, T LIB_FN f(, Get##name##X())
 #     C: names a macro writes (BZ_API(name), pasted IMPL_CTYPE_FN(x) definitions), a macro's own name and file
 #     scope, the statics/macros/typedefs of a source file included by name (#include "lz4.c")
 #     TS/JS: the object literal a function returns is its namespace <return>

@@ -7,6 +7,8 @@ import re
 
 from ...parsers import _ts
 from ..c._macros import blank_macro_noise, flatten_conditionals
+from ._macro_forms import if_macros, middle_macros, return_type_macros
+from ._pasted import pasted_functions
 
 # An export or attribute macro between a declaration's type and its name (``String JSON_API f(...)``,
 # ``JSONCPP_NORETURN void f()``, ``class LEVELDB_EXPORT DB``): the grammar reads a second type and loses
@@ -32,7 +34,7 @@ _MACRO_NAME = rb"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*"
 _CLASS_MACRO = re.compile(rb"\b(?:class|struct)[ \t]+(" + _MACRO_NAME + rb")(?=[ \t]+[A-Za-z_]\w*[ \t]*(?:[:{]|final\b|\r?$))",
                           re.MULTILINE)
 _TRAILING_MACRO = re.compile(rb"\)\s*(?:const\s*)?(?:override\s*)?(?:noexcept\s*)?(" + _MACRO_NAME
-                             + rb"_" + rb"[A-Z0-9_]*(?:[ \t]*\([^()\n]*\))?)(?=[ \t]*(?:[{;]|\r?$))", re.MULTILINE)
+                             + rb"_" + rb"[A-Z0-9_]*(?:[ \t]*\([^()\n]*\))?)(?=[ \t]*(?:[{;]|:(?!:)|\r?$))", re.MULTILINE)
 _FIELD_MACRO = re.compile(rb"\b([A-Za-z_]\w*)[ \t]+(" + _MACRO_NAME + rb"_[A-Z0-9_]*[ \t]*\([^()\n]*\))(?=[ \t]*;)")
 # a macro alone before a function's return type or a variable's type at the start of its line (``SPDLOG_CONSTEXPR_FUNC
 # spdlog::string_view_t to_string_view(``, ``PUGIXML_INLINE_VAR const unsigned int parse_pi = 1;``): an attribute or
@@ -152,6 +154,8 @@ def _trailing(m: re.Match) -> bytes:
     while k >= 0 and (chr(text[k]).isalnum() or text[k] == 0x5F):
         k -= 1
     head = text[k + 1:j + 1]
+    if not head and re.search(rb"\boperator[ \t]*[^\w\s(]+$", text[max(0, j - 24):j + 1]):
+        head = b"operator"  # ``operator=(X&& r) LIB_NOEXCEPT``
     if i < 0 or not head or head in _STATEMENT_HEADS or _on_directive(text, m.start()):
         return m.group(0)
     return _blank_group(m, 1)
@@ -203,6 +207,8 @@ def cpp_source(source: bytes, header: bool = True) -> bytes:
     """
     if header is False and b"#" in source and b"define" in source and b"namespace" in source:
         source = namespace_macros(source)  # before C's blanks the macro lines; a source's own macros only
+    if b"##" in source:
+        source = pasted_functions(source)  # before C's blanks: its macro lines are read here
     source = blank_macro_noise(source)
     if b"#" in source and b"define" in source:
         names = specifier_macros(source)
@@ -212,6 +218,11 @@ def cpp_source(source: bytes, header: bool = True) -> bytes:
     if b"_" in source:
         source = _EXPORT_MACRO.sub(_blank_outside_directives, source)
         source = annotation_macros(source)
+        if b"))" in source:
+            source = return_type_macros(source)
+        if b"_IF_CONSTEXPR" in source:
+            source = if_macros(source)
+        source = middle_macros(source)
         source = _PRAGMA_MACRO.sub(lambda m: b" " * len(m.group(0).rstrip(b"\r")) + b"\r" * m.group(0).endswith(b"\r"),
                                    source)
     if b"{" in source:

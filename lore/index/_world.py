@@ -412,6 +412,18 @@ class WorldCore:
             self._segments = Segments(self._segments.cap, ())
         self._paths = (None, {}, {}, {})
 
+    def __getstate__(self) -> dict:
+        """A pickled world (what :func:`~lore.index.resolve_pool.resolve_ray` ships) carries no file
+        context: each holds a closure over the world, and each is built again from its records when read.
+        The C tally is counted before resolution now, which builds contexts before the world is shipped."""
+        state = dict(self.__dict__)
+        state["_ctx"] = {}
+        state["_ctx_items"] = 0
+        if state.get("_segments") is not None:
+            state["_segments"] = Segments(state["_segments"].cap, ())
+        state["_paths"] = (None, {}, {}, {})
+        return state
+
     def release(self) -> None:
         """Let go of everything the world holds. A context's closure (its ``skipped`` test) refers back to
         the world, a cycle that only the garbage collector would free, and the indexer runs with the

@@ -11,6 +11,7 @@ from collections import defaultdict
 from ..languages import ImportBinding
 from ..parsers.records import CONTEXT_MARK
 from ._flow import union, union_of
+from ._keys import ANY_KEY
 from ._members import MembersMixin
 from ._siblings import narrowed_only, reaching, shuts
 from ._stars import star_candidates
@@ -425,6 +426,8 @@ class LookupMixin(MembersMixin):
         return got
 
     def _resolve_path(self, c: FileCtx, scope: int, path: str, line: int, depth: int) -> tuple[Value, str] | None:
+        if "[*" in path and ANY_KEY.search(path):  # d[*k]: the slot of k's constant, else any slot
+            return self.keyed_path(c, scope, path, line, depth)  # type: ignore[attr-defined]
         if path.endswith("]") and "()[" in path:  # ``f()[k]``: element k of the tuple f returns (a, b = f())
             callee, _, k = path.rpartition("()[")
             if k[:-1].isdigit():

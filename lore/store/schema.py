@@ -25,7 +25,7 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 12  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
+INDEX_FORMAT = 13  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
 # 4: isinstance narrowings (Binding.until), branch bindings (Binding.branch_end); rebound parameters;
 #    elements of annotated containers
@@ -61,6 +61,8 @@ INDEX_FORMAT = 12  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     macro redefinitions; C++: block scopes, value-category overloads, smart-pointer get(), pairs, iterators;
 #     TS: methods returning wrapped `this`, one-line destructured shapes, typed returns, ternaries;
 #     C++: calls that go outside the project (::f, p.reset() of a smart pointer, std names and aliases) bound there
+# 13: Python: a subscript keyed by a name records it (d[*k]); a name bound once to an int/str literal records
+#     it (=k); a literal container read with such a constant key gives that slot only
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -23,9 +23,11 @@ from ...parsers import _ts
 from ...parsers._common import clip_signature, query_source
 from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
 from ._branches import if_clauses, mark_siblings
+from ._constants import flush_constants, note_assignment
 from ._delegates import DELEGATE_ATTR
 from ._expr import (
     ANNOTATED,
+    ANY_KEY,
     COMPREHENSIONS,
     alternatives,
     call_args,
@@ -100,6 +102,8 @@ class _Extractor:
         self.pending_sets: list[tuple] = []
         self.fallbacks: set[int] = set()  # start bytes of an import's fallback definitions (_handlers)
         self.typevars: frozenset[str] | None = None  # names bound by TypeVar(...) here (_typeparams)
+        self.assigned: dict = {}  # (scope, name) -> assignments; self.literals: -> literal (_constants)
+        self.literals: dict = {}
 
     # -- records -------------------------------------------------------------------------------
     def run(self) -> ParsedFile:
@@ -151,6 +155,7 @@ class _Extractor:
                 owners.append(local)
                 owner = local
         flush_sets(self)
+        flush_constants(self)
         mark_branches(self.pf.bindings, self.branches)
         mark_siblings(self.pf.bindings, self.ifs)
         return self.pf
@@ -411,6 +416,10 @@ class _Extractor:
         name = dotted(target, self.src)
         if not name or "<" in name or "(" in name:
             return
+        if "[*" in name:  # d[k] = f: any slot (the key read as a name only counts for reads)
+            name = ANY_KEY.sub("[*]", name)
+        elif "." not in name and "[" not in name:
+            note_assignment(self, owner, name, right, line)
         if type_node is not None and right is not None and text(type_node, self.src) in _BARE_QUALIFIERS:
             type_node = None  # ``self.hook: Final = HookRelay()``: the qualifier names no type; the value does
         bind_owner = owner

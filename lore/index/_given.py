@@ -1,0 +1,199 @@
+"""What a call gives back that depends on its first argument, taken per call site (issue 34).
+
+A function one of whose ``return`` statements gives back the parameter that receives the call's first
+argument, itself or through a call that does the same (``def __call__(self, d): ... return
+self.decorate_class(d)`` with ``def decorate_class(self, cls): return cls``), returns at each call site
+the value of the argument given *there*, not the union of every value every caller passes (that union,
+the parameter's flow, is right for the function's body; at one call site it adds the classes other sites
+pass: Django's ``decorator.__call__(ExceptionInSetUp)()`` was bound to ``AdminSeleniumTestCase``).
+
+:meth:`GivenMixin.given_result` is that result: the argument's value for the returns that give it
+back, the usual value of the other returns, their union. When the argument's value is not known at the
+site, the returns that give it back add nothing (the union of the other sites' values would be wrong
+here), and a function with no other return gives an unknown value: the site stays unresolved rather
+than bound to what other sites pass. The parameter must not be assigned in the function (an
+``isinstance`` narrowing of it is fine: it does not change which value came in).
+
+Where it applies: an assignment ``x = f(a)`` (the binding records its first argument) and a call on what
+a call gives, ``f(a)()`` / ``f(a).m()`` (the inner call's record, at the same line and column, has the
+argument).
+"""
+
+from __future__ import annotations
+
+from ._flow import elements, split_arg, union_of
+from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, split_path, weaker
+
+_UNKNOWN: tuple[Value, str] = (("unknown", "<given back>"), "unresolved")
+
+
+def _calls(part: str) -> tuple[str, int]:
+    """A path part without its call parentheses, and how many calls it makes: ``f()()`` -> ``('f', 2)``."""
+    n = 0
+    while part.endswith("()"):
+        part, n = part[:-2], n + 1
+    return part, n
+
+
+class GivenMixin(WorldCore):
+    """A call's result that depends on its first argument, per call site (see the module doc)."""
+
+    def given_result(self, c: FileCtx, scope: int, callee: tuple[Value, str], path: str, arg: str, line: int,
+                     depth: int) -> tuple[Value, str] | None:
+        """What the call ``path(arg, ...)`` at ``line`` of ``scope`` gives, ``callee`` being ``path``'s
+        value; ``None`` when no function it may run gives back its first argument (the usual result)."""
+        if depth > MAX_DEPTH or not arg or arg.startswith("<"):
+            return None
+        bound = None
+        targets = []
+        for v in elements(callee[0]):
+            fid = self._function_id(v)
+            if fid is None and v[0] == "inst":  # an instance called: its class's __call__, bound
+                m = self.class_member(v[1], "__call__")  # type: ignore[attr-defined]
+                fid = self._function_id(m[0]) if m is not None else None
+                if fid is not None:
+                    targets.append((("sym", fid), self._given_param(fid, True, 0)))
+                    continue
+            if fid is None:
+                targets.append((v, None))
+                continue
+            if bound is None:
+                bound = self._bound_call(c, scope, path, line) if "." in path else True  # type: ignore[attr-defined]
+            targets.append((v, self._given_param(fid, bound, 0)))
+        if not any(p is not None for _v, p in targets):
+            return None
+        given = self._arg_value(c, scope, arg, line)  # type: ignore[attr-defined]
+        if given is not None and given[0][0] in ("unknown", "opaque"):
+            given = None
+        return self._results(targets, given, callee[1], depth)
+
+    def _results(self, targets: list[tuple[Value, str | None]], given: tuple[Value, str] | None, res: str,
+                 depth: int) -> tuple[Value, str]:
+        found: list[tuple[Value, str]] = []
+        for v, param in targets:
+            if param is None:
+                got = self.call_result(v, res, depth + 1)  # type: ignore[attr-defined]
+                if got is not None and got[0][0] not in ("unknown", "opaque"):
+                    found.append(got)
+                continue
+            fid = v[1]
+            sc = self.ctx(self.syms[fid].file_id)  # type: ignore[index]
+            local = sc.local_of[fid] if sc is not None else None  # type: ignore[index]
+            if sc is None or local is None:
+                continue
+            for b in sc.bindings_of(local).get("<return>", ()):
+                if b.alias_of == param:
+                    if given is not None:
+                        found.append((given[0], weaker(given[1], "return_flow")))
+                    continue
+                inner = self._giving_call(sc, local, b, param, depth)
+                if inner is not None:
+                    found.append(self._results(inner, given, "return_flow", depth + 1))
+                    continue
+                got = self.binding_value(sc, local, b, depth + 1) if (b.value or b.alias_of) else None  # type: ignore[attr-defined]
+                if got is not None and got[0][0] not in ("unknown", "opaque"):
+                    found.append(got)
+        found = [f for f in found if f[0][0] != "unknown"]
+        return (union_of(found, "return_flow") or _UNKNOWN) if found else _UNKNOWN
+
+    def _giving_call(self, c: FileCtx, local: int, b, param: str, depth: int
+                     ) -> list[tuple[Value, str | None]] | None:
+        """``return g(param, ...)`` where ``g`` gives back its first argument: ``g``'s targets (as
+        :meth:`given_result` reads them); ``None`` for any other return."""
+        if not b.value or b.arg != param or depth > MAX_DEPTH:
+            return None
+        got = self.resolve_path(c, local, b.value, b.line, depth + 1)  # type: ignore[attr-defined]
+        if got is None:
+            return None
+        bound = self._bound_call(c, local, b.value, b.line) if "." in b.value else True  # type: ignore[attr-defined]
+        targets = []
+        for v in elements(got[0]):
+            fid = self._function_id(v)
+            targets.append((v, self._given_param(fid, bound, depth + 1) if fid is not None else None))
+        return targets if any(p is not None for _v, p in targets) else None
+
+    def _function_id(self, v: Value) -> int | None:
+        if v[0] != "sym":
+            return None
+        srow = self.syms.get(v[1])  # type: ignore[call-overload]
+        return srow.id if srow is not None and srow.kind in ("function", "method") and srow.file_id is not None else None
+
+    def _given_param(self, fid: int, bound: bool, depth: int) -> str | None:
+        """The parameter that receives a call's first argument, when some ``return`` of function ``fid``
+        gives it back (itself, or through a call that gives back its first argument) and nothing in the
+        function assigns it; ``None`` otherwise."""
+        memo = self.__dict__.setdefault("_given_params", {})
+        key = (fid, bound)
+        if key in memo:
+            return memo[key]
+        memo[key] = None  # a cycle (f returns g(x), g returns f(x)) gives back nothing
+        srow = self.syms[fid]
+        c = self.ctx(srow.file_id)
+        local = c.local_of.get(fid) if c is not None else None
+        got = None
+        if c is not None and local is not None and depth <= MAX_DEPTH:
+            sym = c.pf.symbols[local]
+            skip = 0
+            if sym.kind == "method" and "staticmethod" not in sym.decorators:
+                parent = sym.parent
+                if parent is not None and c.pf.symbols[parent].kind in TYPE_KINDS and bound:
+                    skip = 1  # obj.m(a): a is the second parameter
+            if len(sym.params) > skip:
+                param = sym.params[skip][0]
+                binds = c.bindings_of(local)
+                if not any(not b.until for b in binds.get(param, ())):  # never assigned (narrowed is fine)
+                    for b in binds.get("<return>", ()):
+                        if b.alias_of == param or self._giving_call(c, local, b, param, depth + 1) is not None:
+                            got = param
+                            break
+        memo[key] = got
+        return got
+
+    def chained_callee(self, c: FileCtx, call) -> tuple[Value, str] | None:
+        """The callee of ``f(a)()`` / ``f(a).m()``: what ``f`` gives back for the argument of the inner
+        call (its own record, at the same line and column); ``None`` when that is not per site."""
+        parts = split_path(call.callee)
+        k = next((i for i, p in enumerate(parts) if p.endswith("()")), None)
+        if k is None:
+            return None
+        name, calls = _calls(parts[k])
+        inner_path = ".".join([*parts[:k], name])
+        inner = self._inner_calls(c).get((call.caller, call.line, call.col, inner_path))
+        if inner is None or not inner.args:  # type: ignore[attr-defined]
+            return None
+        kw, stars, arg = split_arg(inner.args[0])  # type: ignore[attr-defined]
+        if kw or stars or not arg:
+            return None
+        got = self.resolve_path(c, call.caller, inner_path, call.line, 0)  # type: ignore[attr-defined]
+        if got is None:
+            return None
+        cur = self.given_result(c, call.caller, got, inner_path, arg, call.line, 0)
+        for i, part in enumerate(parts[k:]):  # then what the path does with it: calls, members
+            attr, n = (name, calls - 1) if i == 0 else _calls(part)
+            if i and cur is not None and cur[0][0] != "unknown":
+                cur = self.member(cur[0], attr, cur[1], 1) or _UNKNOWN  # type: ignore[attr-defined]
+            for _ in range(n):
+                if cur is None or cur[0][0] == "unknown":
+                    break
+                cur = self.call_result(cur[0], cur[1], 1) or _UNKNOWN  # type: ignore[attr-defined]
+        return cur
+
+    def chained_value(self, c: FileCtx, scope: int, path: str, line: int) -> tuple[Value, str] | None:
+        """``x = f(a)()``: the callee ``f(a)`` of the one call ``path`` on ``line`` of ``scope``, per site
+        (see :meth:`chained_callee`); ``None`` when it is not per site or the line has several such calls."""
+        calls = self._inner_calls(c).get((scope, line, path))
+        if calls is None or len(calls) != 1:  # type: ignore[arg-type]
+            return None
+        return self.chained_callee(c, calls[0])  # type: ignore[index]
+
+    def _inner_calls(self, c: FileCtx) -> dict[tuple, object]:
+        memos = self.__dict__.setdefault("_inner_call_memo", {})
+        got = memos.get(c.frow.id)
+        if got is None:
+            got = memos[c.frow.id] = {}
+            for k in c.pf.calls:
+                if k.kind == "call":
+                    got[(k.caller, k.line, k.col, k.callee)] = k
+                    if k.callee.endswith(")"):  # by line, for assignments (which know no column)
+                        got.setdefault((k.caller, k.line, k.callee), []).append(k)
+        return got

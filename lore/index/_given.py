@@ -21,10 +21,13 @@ argument).
 
 from __future__ import annotations
 
+import re
+
 from ._flow import elements, split_arg, union_of
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, split_path, weaker
 
 _UNKNOWN: tuple[Value, str] = (("unknown", "<given back>"), "unresolved")
+_ABSENT: tuple[Value, str] = (("unknown", "<no argument>"), "unresolved")  # the parameter takes no value here
 
 
 def _calls(part: str) -> tuple[str, int]:
@@ -38,14 +41,15 @@ def _calls(part: str) -> tuple[str, int]:
 class GivenMixin(WorldCore):
     """A call's result that depends on its first argument, per call site (see the module doc)."""
 
-    def given_result(self, c: FileCtx, scope: int, callee: tuple[Value, str], path: str, arg: str, line: int,
-                     depth: int) -> tuple[Value, str] | None:
-        """What the call ``path(arg, ...)`` at ``line`` of ``scope`` gives, ``callee`` being ``path``'s
-        value; ``None`` when no function it may run gives back its first argument (the usual result)."""
-        if depth > MAX_DEPTH or not arg or arg.startswith("<"):
+    def given_result(self, c: FileCtx, scope: int, callee: tuple[Value, str], path: str, args: list[str],
+                     line: int, depth: int) -> tuple[Value, str] | None:
+        """What the call ``path(*args)`` at ``line`` of ``scope`` gives (``args`` as a call record has
+        them), ``callee`` being ``path``'s value; ``None`` when no function it may run gives back its
+        first argument (the usual result)."""
+        if depth > MAX_DEPTH:
             return None
         bound = None
-        targets = []
+        targets: list[tuple[Value, str | None]] = []
         for v in elements(callee[0]):
             fid = self._function_id(v)
             if fid is None and v[0] == "inst":  # an instance called: its class's __call__, bound
@@ -62,13 +66,61 @@ class GivenMixin(WorldCore):
             targets.append((v, self._given_param(fid, bound, 0)))
         if not any(p is not None for _v, p in targets):
             return None
-        given = self._arg_value(c, scope, arg, line)  # type: ignore[attr-defined]
-        if given is not None and given[0][0] in ("unknown", "opaque"):
-            given = None
-        return self._results(targets, given, callee[1], depth)
+        found: list[tuple[Value, str]] = []
+        for v, param in targets:
+            given = self._site_given(c, scope, args, v[1], param, line) if param is not None else None  # type: ignore[arg-type]
+            got = self._results([(v, param)], given, callee[1], depth)
+            if got is None:  # another return says nothing: the usual result, which may hold what it gives
+                return None
+            found += got
+        found = [f for f in found if f[0][0] != "unknown"]
+        return (union_of(found, "return_flow") or _UNKNOWN) if found else _UNKNOWN
 
-    def _results(self, targets: list[tuple[Value, str | None]], given: tuple[Value, str] | None, res: str,
-                 depth: int) -> tuple[Value, str]:
+    def _site_given(self, c: FileCtx, scope: int, args: list[str], fid: int, param: str, line: int):
+        """What parameter ``param`` of ``fid`` (the one of the first argument) takes at this site: the
+        argument's value; :data:`_ABSENT` when no argument names a value for it (none given, a literal,
+        a keyword for another parameter) and its default is ``None`` or there is none; ``None`` when
+        that is not known (a splat, a value nothing resolves, another default)."""
+        hit = ""
+        if args:
+            kw, stars, hit = split_arg(args[0])
+            if stars:
+                return None
+            if kw:
+                hit = ""
+                for a in args:
+                    kw, stars, p = split_arg(a)
+                    if stars:
+                        return None
+                    if kw == param:
+                        hit = p
+                        break
+                else:
+                    return _ABSENT if self._default_is_none(fid, param) else None
+            elif not hit:
+                return _ABSENT
+        if not hit:
+            return _ABSENT if self._default_is_none(fid, param) else None
+        got = self._arg_value(c, scope, hit, line)  # type: ignore[attr-defined]
+        # a union is what a parameter of the caller takes from every caller of its own: not this site's
+        return got if got is not None and got[0][0] not in ("unknown", "opaque", "any") else None
+
+    def _default_is_none(self, fid: int, param: str) -> bool:
+        """Whether ``param`` of ``fid`` has no default or defaults to ``None`` (a call that leaves it out
+        passes nothing callable)."""
+        c = self.ctx(self.syms[fid].file_id)
+        local = c.local_of.get(fid) if c is not None else None
+        sig = c.pf.symbols[local].signature if c is not None and local is not None else ""
+        m = re.search(rf"[(,*\s]{re.escape(param)}(?!\w)\s*(?::[^=,)]*)?(=\s*([^,)]*))?", sig)
+        return m is not None and (m.group(1) is None or m.group(2).strip() == "None")
+
+    def _results(self, targets: list[tuple[Value, str | None]], given, res: str, depth: int
+                 ) -> list[tuple[Value, str]] | None:
+        """What each target gives back: ``given`` (a value, :data:`_ABSENT` or ``None``: unknown, every
+        value the parameter takes) for the returns that give back the parameter, the others' values;
+        ``None`` when one of the others, given a value, says nothing we know (Django's ``_get_queryset``:
+        ``klass._default_manager.all()`` of a model class, a manager the metaclass makes): the per-site
+        answer would then hold the argument alone, and the usual one may hold what that return gives."""
         found: list[tuple[Value, str]] = []
         for v, param in targets:
             if param is None:
@@ -78,23 +130,30 @@ class GivenMixin(WorldCore):
                 continue
             fid = v[1]
             sc = self.ctx(self.syms[fid].file_id)  # type: ignore[index]
-            local = sc.local_of[fid] if sc is not None else None  # type: ignore[index]
+            local = sc.local_of.get(fid) if sc is not None else None  # type: ignore[call-overload]
             if sc is None or local is None:
                 continue
             for b in sc.bindings_of(local).get("<return>", ()):
-                if b.alias_of == param:
-                    if given is not None:
+                inner = None if b.alias_of == param else self._giving_call(sc, local, b, param, depth)
+                if (b.alias_of == param or inner is not None) and given is not None:
+                    if given is _ABSENT:
+                        continue
+                    if inner is None:
                         found.append((given[0], weaker(given[1], "return_flow")))
+                    else:
+                        deeper = self._results(inner, given, "return_flow", depth + 1)
+                        if deeper is None:
+                            return None
+                        found += deeper
                     continue
-                inner = self._giving_call(sc, local, b, param, depth)
-                if inner is not None:
-                    found.append(self._results(inner, given, "return_flow", depth + 1))
+                if not (b.value or b.alias_of):  # return None, a literal
                     continue
-                got = self.binding_value(sc, local, b, depth + 1) if (b.value or b.alias_of) else None  # type: ignore[attr-defined]
+                got = self.binding_value(sc, local, b, depth + 1)  # type: ignore[attr-defined]
                 if got is not None and got[0][0] not in ("unknown", "opaque"):
                     found.append(got)
-        found = [f for f in found if f[0][0] != "unknown"]
-        return (union_of(found, "return_flow") or _UNKNOWN) if found else _UNKNOWN
+                elif given is not None and given is not _ABSENT:
+                    return None
+        return found
 
     def _giving_call(self, c: FileCtx, local: int, b, param: str, depth: int
                      ) -> list[tuple[Value, str | None]] | None:
@@ -159,15 +218,12 @@ class GivenMixin(WorldCore):
         name, calls = _calls(parts[k])
         inner_path = ".".join([*parts[:k], name])
         inner = self._inner_calls(c).get((call.caller, call.line, call.col, inner_path))
-        if inner is None or not inner.args:  # type: ignore[attr-defined]
-            return None
-        kw, stars, arg = split_arg(inner.args[0])  # type: ignore[attr-defined]
-        if kw or stars or not arg:
+        if inner is None:
             return None
         got = self.resolve_path(c, call.caller, inner_path, call.line, 0)  # type: ignore[attr-defined]
         if got is None:
             return None
-        cur = self.given_result(c, call.caller, got, inner_path, arg, call.line, 0)
+        cur = self.given_result(c, call.caller, got, inner_path, inner.args, call.line, 0)  # type: ignore[attr-defined]
         for i, part in enumerate(parts[k:]):  # then what the path does with it: calls, members
             attr, n = (name, calls - 1) if i == 0 else _calls(part)
             if i and cur is not None and cur[0][0] != "unknown":

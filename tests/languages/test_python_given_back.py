@@ -105,10 +105,28 @@ CASES: dict[str, Case] = {
         expect={("m.use", "m.A.run", RULE), ("m.use", "m.Default.run", RULE)},
         forbid={("m.use", "m.B.run")},
     ),
+    # Django's admin.action / admin.display: called with the function, it decorates it; called with
+    # keywords only, it returns its decorator. At @action(...) the parameter holds nothing
+    "a_decorator_factory_called_with_keywords_only": Case(
+        {"m.py": dedent("""
+            def action(function=None, *, description=None):
+                def decorator(func):
+                    func.description = description
+                    return func
+                if function is None:
+                    return decorator
+                return decorator(function)
+            def plain(request): pass
+            action(plain)
+            @action(description="x")
+            def fancy(request): pass
+        """)},
+        expect={("m", "m.action.decorator", RULE)}, forbid={("m", "m.plain")},
+    ),
 }
 
-# must stay as before: the parameter is assigned in the function, so what comes back is not the
-# argument (the union of what callers pass, as before)
+# must stay as before (the union of what callers pass): the parameter is assigned in the function, so
+# what comes back is not the argument; or the argument is not known where the call is
 KEPT = {
     "a_parameter_assigned_before_it_is_returned": dedent("""
         class A:
@@ -124,7 +142,46 @@ KEPT = {
         def use():
             norm(A)().run()
     """),
+    # the argument's value is unknown at the site: every value the parameter takes, as before
+    "an_argument_nothing_resolves": dedent("""
+        class A:
+            def run(self): pass
+        class B:
+            def run(self): pass
+        def ident(cls):
+            return cls
+        ident(A)
+        ident(B)
+        def use(x):
+            ident(x)().run()
+    """),
 }
+
+# Django's _get_queryset: given a model class it returns klass._default_manager.all(), a manager its
+# metaclass makes (nothing lore reads), else klass itself. Where the other return says nothing, the
+# site keeps the union (the QuerySet another caller passes), not the class alone
+QUERYSET = dedent("""
+    class QuerySet:
+        def filter(self, **kw): return self
+    class Model:
+        pass
+    class Article(Model):
+        pass
+    def _get_queryset(klass):
+        if hasattr(klass, "_default_manager"):
+            return klass._default_manager.all()
+        return klass
+    def get_list_or_404(klass):
+        queryset = _get_queryset(klass)
+        return queryset.filter()
+    get_list_or_404(Article)
+    _get_queryset(QuerySet())
+""")
+
+
+def test_a_return_that_says_nothing_keeps_the_union(tmp_path):
+    g = index_graph(tmp_path, {"m.py": QUERYSET})
+    assert g.has("m.get_list_or_404", "m.QuerySet.filter", RULE), sorted(g.triples)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -500,7 +500,8 @@ class LookupMixin(MembersMixin):
             recv, cur = cur, nxt
             for nth in range(calls):
                 made = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
-                if nth == 0 and cur is not None and cur[0][0] == "sym" and recv[0][0] in ("inst", "gin") \
+                if nth == 0 and cur is not None and cur[0][0] == "sym" and (recv[0][0] in ("inst", "gin") or recv[0][0]
+                                                                           == "sym" and c.rules.follows_values) \
                         and (kept := c.rules.receiver_value(self, cur[0][1], recv[0])) is not None:  # type: ignore[arg-type]
                     # sub.use() with use() giving its receiver: sub, not an instance of use's class
                     made = kept, made[1] if made is not None else recv[1]

@@ -237,7 +237,7 @@ class ValuesMixin(GenericsMixin, WorldCore):
             if dot and got[0][0] == "sym" and c.rules.returns_receiver(self, got[0][1]):  # type: ignore[arg-type]  # this.use(f)
                 recv = self.resolve_path(c, scope, recv_path, line, depth + 1)
                 kept = None
-                if recv is not None and recv[0][0] in ("inst", "gin"):
+                if recv is not None and (recv[0][0] in ("inst", "gin") or recv[0][0] == "sym" and c.rules.follows_values):
                     kept = c.rules.receiver_value(self, got[0][1], recv[0])  # type: ignore[arg-type]
                 if kept is not None:
                     return kept, typed_by(got[1], "constructor_type")
@@ -387,7 +387,7 @@ class ValuesMixin(GenericsMixin, WorldCore):
             return None
         if v[0] != "sym":
             return None
-        return self.given_result(c, scope, callee, path, arg, line, depth)  # type: ignore[attr-defined]
+        return self.given_result(c, scope, callee, path, [arg], line, depth)  # type: ignore[attr-defined]
 
     def _entered(self, made: tuple[Value, str]) -> tuple[Value, str]:
         """What ``with m as x`` binds to ``x``, ``made`` being ``m``: what its class's ``__enter__`` /

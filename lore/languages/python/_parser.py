@@ -52,6 +52,7 @@ from ._metaclass import METACLASS_ATTR, builds_classes, flush_sets, metaclass_of
 from ._slots import FILLS as _FILLS
 from ._slots import filled, slots
 from ._typeparams import class_type_params
+from ._unpacking import starred
 
 LANGUAGE = "python"
 # annotations that qualify a name without typing it
@@ -378,36 +379,9 @@ class _Extractor:
                 right = right.named_children[0]  # a, b = await f(): what f gives
             if not got and right is not None and right.type == "call":  # a, b = f(): what f returns, by position
                 self.pf.bindings += unpacked_call(owner, left, right, line, self.src)
-            self._starred(owner, left, right, line)
+            starred(self, owner, left, right, line)
         else:  # one target (most assignments): what pairs() would give, without its checks
             self._bind(owner, left, right, type_node, line)
-
-    def _starred(self, owner: int, left: _ts.Node, right: _ts.Node | None, line: int) -> None:
-        """``a, *b, c = f, g, h, k``: ``a`` and ``c`` take their ends, the slots of ``b`` the middle."""
-        if right is None or left.type not in _UNPACKED \
-                or right.type not in ("expression_list", "tuple", "list"):
-            return
-        targets = [t for t in left.named_children if t.type != "comment"]
-        values = [v for v in right.named_children if v.type != "comment"]
-        stars = [i for i, t in enumerate(targets) if t.type == "list_splat_pattern"]
-        if len(stars) != 1 or any(v.type == "list_splat" for v in values) or len(values) < len(targets) - 1:
-            return
-        k = stars[0]
-        after = len(targets) - k - 1
-        for t, v in list(zip(targets[:k], values[:k], strict=True)) + list(
-                zip(targets[k + 1:], values[len(values) - after:], strict=True)):
-            self._bind(owner, t, v, None, line)
-        name = text(targets[k].named_children[0], self.src) if targets[k].named_children else ""
-        if name.isidentifier():
-            for i, v in enumerate(values[k:len(values) - after]):
-                path = value_path(v, self.src) if v.type != "call" else ""
-                if v.type == "call":
-                    callee = dotted(v.child_by_field_name("function"), self.src)
-                    if callee and "<" not in callee:
-                        self.pf.bindings.append(Binding(owner, f"{name}[{i}]", line, value=callee))
-                elif path:
-                    self.pf.bindings.append(Binding(owner, f"{name}[{i}]", line, alias_of=path))
-            self.containers.add((owner, name))
 
     def _bind(self, owner: int, target: _ts.Node, right: _ts.Node | None, type_node: _ts.Node | None,
               line: int) -> None:

@@ -51,6 +51,7 @@ from ._iteration import comprehension_for, for_loop, made_from, with_item
 from ._metaclass import METACLASS_ATTR, builds_classes, flush_sets, metaclass_of, on_call
 from ._slots import FILLS as _FILLS
 from ._slots import filled, slots
+from ._typechecking import note_stand_ins
 from ._typeparams import class_type_params
 from ._unpacking import starred
 
@@ -105,6 +106,7 @@ class _Extractor:
         self.typevars: frozenset[str] | None = None  # names bound by TypeVar(...) here (_typeparams)
         self.assigned: dict = {}  # (scope, name) -> assignments; self.literals: -> literal (_constants)
         self.literals: dict = {}
+        self.stand_ins: set[tuple[int, str]] = set()  # run-time stand-ins of TYPE_CHECKING imports
 
     # -- records -------------------------------------------------------------------------------
     def run(self) -> ParsedFile:
@@ -388,7 +390,7 @@ class _Extractor:
         """Record what ``target = right`` binds (one target; tuple unpacking is split by :func:`_pairs`)."""
         owner_sym = self.pf.symbols[owner]
         name = dotted(target, self.src)
-        if not name or "<" in name or "(" in name:
+        if not name or "<" in name or "(" in name or self.stand_ins and (line, name) in self.stand_ins:
             return
         if "[*" in name:  # d[k] = f: any slot (the key read as a name only counts for reads)
             name = ANY_KEY.sub("[*]", name)
@@ -489,6 +491,7 @@ class _Extractor:
         self.pf.bindings += narrowings(owner, node, self.src)
         if node.type == "if_statement" and (clauses := if_clauses(node)) is not None:
             self.ifs.append((owner, clauses))
+            note_stand_ins(self, node)
 
     def _return(self, node: _ts.Node, owner: int) -> None:
         """``return x`` / ``yield x`` in a function: ``<return>`` / ``<yield>`` bindings the resolver reads

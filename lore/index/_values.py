@@ -226,7 +226,9 @@ class ValuesMixin(GenericsMixin, WorldCore):
                 got = self.resolve_path(c, scope, b.value, line, depth + 1)
             if got is None:
                 return None
-            if b.arg == "<enter>":
+            if b.arg.startswith("<enter>"):
+                if got[0] in _ENTERS_ARG and b.arg != "<enter>" and c.rules.follows_values:  # closing(x) as f: x
+                    return self.resolve_path(c, scope, b.arg[len("<enter>"):], line, depth + 1)
                 made = self.call_result(got[0], got[1], depth + 1)
                 return self._entered(made) if made is not None and c.rules.follows_values else made
             if b.arg and c.rules.follows_values:
@@ -470,6 +472,9 @@ class ValuesMixin(GenericsMixin, WorldCore):
 # ECMAScript's methods that call their first argument with each element: which parameter gets it
 _ELEMENT_CALLBACKS = {**dict.fromkeys(("forEach", "map", "filter", "find", "findIndex", "findLast", "findLastIndex",
                                        "some", "every", "flatMap"), 0), "reduce": 1, "reduceRight": 1}
+# context managers whose __enter__ gives back their first argument (with closing(x) as f: f is x)
+_ENTERS_ARG = frozenset({("ext", "contextlib.closing"), ("ext", "contextlib.nullcontext"),
+                         ("ext", "contextlib.aclosing")})
 # external functions whose result is a value of their first argument's type
 _KEEPS_ARG = frozenset({"copy.copy", "copy.deepcopy", "dataclasses.replace"})
 # builtins and containers made from an iterable: a container of the same elements (the class to use)

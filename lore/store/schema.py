@@ -62,7 +62,9 @@ INDEX_FORMAT = 13  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     TS: methods returning wrapped `this`, one-line destructured shapes, typed returns, ternaries;
 #     C++: calls that go outside the project (::f, p.reset() of a smart pointer, std names and aliases) bound there
 # 13: Python: a subscript keyed by a name records it (d[*k]); a name bound once to an int/str literal records
-#     it (=k); a literal container read with such a constant key gives that slot only
+#     it (=k); a literal container read with such a constant key gives that slot only; a function giving back
+#     its first argument gives this call site's argument (f(a)(), x = f(a)); cls: type[T] -> T gives the
+#     receiver's class; an if TYPE_CHECKING import is not rebound by its else stand-in; with closing(x) as y
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

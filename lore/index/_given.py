@@ -8,11 +8,21 @@ the parameter's flow, is right for the function's body; at one call site it adds
 pass: Django's ``decorator.__call__(ExceptionInSetUp)()`` was bound to ``AdminSeleniumTestCase``).
 
 :meth:`GivenMixin.given_result` is that result: the argument's value for the returns that give it
-back, the usual value of the other returns, their union. When the argument's value is not known at the
-site, the returns that give it back add nothing (the union of the other sites' values would be wrong
-here), and a function with no other return gives an unknown value: the site stays unresolved rather
-than bound to what other sites pass. The parameter must not be assigned in the function (an
-``isinstance`` narrowing of it is fine: it does not change which value came in).
+back, the usual value of the other returns, their union. What the argument says decides:
+
+- a known value (not a union): it;
+- no value named for the parameter (no argument, a literal, keywords for other parameters only) and a
+  default of ``None`` or none: nothing (``@admin.action(description=...)`` gives the inner decorator,
+  not every function decorated elsewhere; a function with no other return gives an unknown value, the
+  site stays unresolved rather than bound to what other sites pass);
+- a union (a caller's own parameter: every caller's values), a value nothing resolves, a splat: the
+  usual result, as before;
+- and when another return, given a known argument, says nothing (Django's ``_get_queryset(klass)``:
+  ``klass._default_manager.all()``, a manager its metaclass makes): the usual result too, which may hold
+  what that return gives.
+
+The parameter must not be assigned in the function (an ``isinstance`` narrowing of it is fine: it does
+not change which value came in).
 
 Where it applies: an assignment ``x = f(a)`` (the binding records its first argument) and a call on what
 a call gives, ``f(a)()`` / ``f(a).m()`` (the inner call's record, at the same line and column, has the

@@ -21,9 +21,12 @@ from ...parsers.records import Binding
 from ._expr import slot_key
 
 CONST_PREFIX = "="
-# ``x += 1``, ``x := f()``, ``global x, y``: names rebound in a way the extractor does not record
-_REBOUND = re.compile(rb"([A-Za-z_]\w*)[ \t]*(?:[-+*/%&|^@:]|//|\*\*|<<|>>)=(?!=)"
-                      rb"|\b(?:global|nonlocal)[ \t]+(\w+(?:[ \t]*,[ \t]*\w+)*)")
+# ``x += 1``, ``x := f()``, ``global x, y``: names rebound in a way the extractor does not record. The
+# operators are searched first and the name read back from each (a pattern that starts at every name
+# costs seven times as much: 1.7 s of CPU over Django)
+_OPERATORS = re.compile(rb"(?://|\*\*|<<|>>|[-+*/%&|^@:])=(?!=)")
+_NAME_BEFORE = re.compile(rb"[A-Za-z_]\w*\Z")
+_DECLARED = re.compile(rb"(?:global|nonlocal)[ \t]+(\w+(?:[ \t]*,[ \t]*\w+)*)")
 
 
 def note_assignment(x, owner: int, name: str, right: _ts.Node | None, line: int) -> None:
@@ -45,11 +48,14 @@ def rebound(source: bytes) -> set[str]:
     ['a', 'b', 'k', 'm']
     """
     out: set[str] = set()
-    for m in _REBOUND.finditer(source):
-        if m.group(1):
-            out.add(m.group(1).decode("ascii", "replace"))
-        else:
-            out.update(n.strip().decode("ascii", "replace") for n in m.group(2).split(b","))
+    for m in _OPERATORS.finditer(source):
+        name = _NAME_BEFORE.search(source[max(0, m.start() - 80):m.start()].rstrip(b" \t"))
+        if name is not None:
+            out.add(name.group(0).decode("ascii", "replace"))
+    for m in _DECLARED.finditer(source):
+        before = source[m.start() - 1:m.start()] if m.start() else b""
+        if not (before.isalnum() or before == b"_"):  # not the tail of another name (my_global x)
+            out.update(n.strip().decode("ascii", "replace") for n in m.group(1).split(b","))
     return out
 
 

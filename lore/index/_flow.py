@@ -263,11 +263,14 @@ class FlowMixin(WorldCore):
         got = self._site_got.get(_site_key(c, call))
         if got is not None:
             return got
-        if "()" in call.callee and c.rules.follows_values:  # f(a)(): what f gives back for this site's a
-            got = self.chained_callee(c, call)  # type: ignore[attr-defined]
-            if got is not None:
-                return got
-        return self.resolve_path(c, call.caller, call.callee, call.line, 0)
+        got = self.resolve_path(c, call.caller, call.callee, call.line, 0)
+        if "()" in call.callee and c.rules.follows_values and (got is None or got[1] in FLOW_KINDS):
+            # f(a)(): what f gives back for this site's a, where the usual answer came through values
+            # that flowed (the union of every caller's) or is none
+            per_site = self.chained_callee(c, call)  # type: ignore[attr-defined]
+            if per_site is not None:
+                return per_site
+        return got
 
     def _note_uses(self, c: FileCtx) -> None:
         """The names each function of a file uses as the head of a path (called, a member read, passed

@@ -65,10 +65,10 @@ class GivenMixin(WorldCore):
             if fid is None and v[0] == "inst":  # an instance called: its class's __call__, bound
                 m = self.class_member(v[1], "__call__")  # type: ignore[attr-defined]
                 fid = self._function_id(m[0]) if m is not None else None
-                if fid is not None:
+                if fid is not None and self._may_give(fid):
                     targets.append((("sym", fid), self._given_param(fid, True, 0)))
                     continue
-            if fid is None:
+            if fid is None or not self._may_give(fid):
                 targets.append((v, None))
                 continue
             if bound is None:
@@ -172,7 +172,8 @@ class GivenMixin(WorldCore):
         if not b.value or b.arg != param or depth > MAX_DEPTH:
             return None
         got = self.resolve_path(c, local, b.value, b.line, depth + 1)  # type: ignore[attr-defined]
-        if got is None:
+        if got is None or not any((fid := self._function_id(v)) is not None and self._may_give(fid)
+                                  for v in elements(got[0])):
             return None
         bound = self._bound_call(c, local, b.value, b.line) if "." in b.value else True  # type: ignore[attr-defined]
         targets = []
@@ -186,6 +187,22 @@ class GivenMixin(WorldCore):
             return None
         srow = self.syms.get(v[1])  # type: ignore[call-overload]
         return srow.id if srow is not None and srow.kind in ("function", "method") and srow.file_id is not None else None
+
+    def _may_give(self, fid: int) -> bool:
+        """Whether some ``return`` of function ``fid`` names one of its parameters, itself or as the first
+        argument of a call: the shape :meth:`_given_param` needs, read from the records alone (cheap,
+        and the same in every flow round)."""
+        memo = self.__dict__.setdefault("_may_give_memo", {})
+        got = memo.get(fid)
+        if got is None:
+            c = self.ctx(self.syms[fid].file_id)
+            local = c.local_of.get(fid) if c is not None else None
+            got = False
+            if c is not None and local is not None:
+                names = {p for p, _a in c.pf.symbols[local].params}
+                got = any((b.alias_of or b.arg) in names for b in c.bindings_of(local).get("<return>", ()))
+            memo[fid] = got
+        return got
 
     def _given_param(self, fid: int, bound: bool, depth: int) -> str | None:
         """The parameter that receives a call's first argument, when some ``return`` of function ``fid``

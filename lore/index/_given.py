@@ -63,7 +63,7 @@ class GivenMixin(WorldCore):
         for v in elements(callee[0]):
             fid = self._function_id(v)
             if fid is None and v[0] == "inst":  # an instance called: its class's __call__, bound
-                m = self.class_member(v[1], "__call__")  # type: ignore[attr-defined]
+                m = self.class_member(v[1], "__call__")  # type: ignore[arg-type]
                 fid = self._function_id(m[0]) if m is not None else None
                 if fid is not None and self._may_give(fid):
                     targets.append((("sym", fid), self._given_param(fid, True, 0)))
@@ -270,13 +270,14 @@ class GivenMixin(WorldCore):
         return self.chained_callee(c, calls[0])  # type: ignore[index]
 
     def _inner_calls(self, c: FileCtx) -> dict[tuple, object]:
-        memos = self.__dict__.setdefault("_inner_call_memo", {})
+        memos: dict[int, dict[tuple, object]] = self.__dict__.setdefault("_inner_call_memo", {})
         got = memos.get(c.frow.id)
         if got is None:
-            got = memos[c.frow.id] = {}
+            got = {}
+            memos[c.frow.id] = got
             for k in c.pf.calls:
                 if k.kind == "call":
                     got[(k.caller, k.line, k.col, k.callee)] = k
                     if k.callee.endswith(")"):  # by line, for assignments (which know no column)
-                        got.setdefault((k.caller, k.line, k.callee), []).append(k)
+                        got.setdefault((k.caller, k.line, k.callee), []).append(k)  # type: ignore[attr-defined]
         return got

@@ -54,5 +54,5 @@ def note_stand_ins(x, node: _ts.Node) -> None:
     for st in block.named_children if block is not None else ():
         a = st.named_children[0] if st.type == "expression_statement" and st.named_child_count else None
         left = a.child_by_field_name("left") if a is not None and a.type == "assignment" else None
-        if left is not None and left.type == "identifier" and (name := text(left, x.src)) in imported:
-            x.stand_ins.add((left.start_point[0] + 1, name))
+        if left is not None and left.type == "identifier" and (bound := text(left, x.src)) in imported:
+            x.stand_ins.add((left.start_point[0] + 1, bound))

@@ -6,12 +6,13 @@ made is in :mod:`lore.bench._jedi_oracle`. Ratios are computed from summed count
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 
 from ._rule_share import STRENGTHS
 
-EXAMPLES = 3
+EXAMPLES = int(os.environ.get("LORE_BENCH_EXAMPLES", "3"))  # per cause; more to read every miss of a tuning set
 CAUSES = (
     "stub/.pyi or @overload chosen",
     "super()",

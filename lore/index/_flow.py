@@ -208,6 +208,7 @@ class FlowMixin(WorldCore):
         """Forget memoized steps that may read parameter values (between rounds, and once solved)."""
         for memo in self._round_memos().values():
             memo.clear()
+        self.__dict__.pop("_given_params", None)  # lore.index._given: may read parameter values
         self._paths = (None, {}, {}, {})
 
     def _flow_site(self, c: FileCtx, call: Call, args: list[tuple[str, int, str]], changed: set[int]) -> None:
@@ -260,7 +261,16 @@ class FlowMixin(WorldCore):
     def site_callee(self, c: FileCtx, call) -> tuple[Value, str] | None:
         """The resolved callee of a call site: kept from the flow rounds when rules alone bound it."""
         got = self._site_got.get(_site_key(c, call))
-        return got if got is not None else self.resolve_path(c, call.caller, call.callee, call.line, 0)
+        if got is not None:
+            return got
+        got = self.resolve_path(c, call.caller, call.callee, call.line, 0)
+        if "()" in call.callee and c.rules.follows_values and (got is None or got[1] in FLOW_KINDS):
+            # f(a)(): what f gives back for this site's a, where the usual answer came through values
+            # that flowed (the union of every caller's) or is none
+            per_site = self.chained_callee(c, call)  # type: ignore[attr-defined]
+            if per_site is not None:
+                return per_site
+        return got
 
     def _note_uses(self, c: FileCtx) -> None:
         """The names each function of a file uses as the head of a path (called, a member read, passed

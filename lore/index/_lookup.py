@@ -11,6 +11,7 @@ from collections import defaultdict
 from ..languages import ImportBinding
 from ..parsers.records import CONTEXT_MARK
 from ._flow import union, union_of
+from ._keys import ANY_KEY
 from ._members import MembersMixin
 from ._siblings import narrowed_only, reaching, shuts
 from ._stars import star_candidates
@@ -424,6 +425,8 @@ class LookupMixin(MembersMixin):
         return got
 
     def _resolve_path(self, c: FileCtx, scope: int, path: str, line: int, depth: int) -> tuple[Value, str] | None:
+        if "[*" in path and ANY_KEY.search(path):  # d[*k]: the slot of k's constant, else any slot
+            return self.keyed_path(c, scope, path, line, depth)  # type: ignore[attr-defined]
         if path.endswith("]") and "()[" in path:  # ``f()[k]``: element k of the tuple f returns (a, b = f())
             callee, _, k = path.rpartition("()[")
             if k[:-1].isdigit():
@@ -496,7 +499,8 @@ class LookupMixin(MembersMixin):
             recv, cur = cur, nxt
             for nth in range(calls):
                 made = self.call_result(cur[0], cur[1], depth + 1) if cur is not None else None
-                if nth == 0 and cur is not None and cur[0][0] == "sym" and recv[0][0] in ("inst", "gin") \
+                if nth == 0 and cur is not None and cur[0][0] == "sym" and (recv[0][0] in ("inst", "gin") or recv[0][0]
+                                                                           == "sym" and c.rules.follows_values) \
                         and (kept := c.rules.receiver_value(self, cur[0][1], recv[0])) is not None:  # type: ignore[arg-type]
                     # sub.use() with use() giving its receiver: sub, not an instance of use's class
                     made = kept, made[1] if made is not None else recv[1]

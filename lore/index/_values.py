@@ -219,21 +219,27 @@ class ValuesMixin(GenericsMixin, WorldCore):
         if b.annotation:
             return self.type_value(c, scope, b.annotation, depth + 1)
         if b.value:
-            got = self.resolve_path(c, scope, b.value, line, depth + 1)
+            got = None
+            if b.value.endswith(")") and c.rules.follows_values:  # x = f(a)(): f's result for this a
+                got = self.chained_value(c, scope, b.value, line)  # type: ignore[attr-defined]
+            if got is None:
+                got = self.resolve_path(c, scope, b.value, line, depth + 1)
             if got is None:
                 return None
-            if b.arg == "<enter>":
+            if b.arg.startswith("<enter>"):
+                if got[0] in _ENTERS_ARG and b.arg != "<enter>" and c.rules.follows_values:  # closing(x) as f: x
+                    return self.resolve_path(c, scope, b.arg[len("<enter>"):], line, depth + 1)
                 made = self.call_result(got[0], got[1], depth + 1)
                 return self._entered(made) if made is not None and c.rules.follows_values else made
             if b.arg and c.rules.follows_values:
-                given = self._arg_result(c, scope, got, b.arg, line, depth)
+                given = self._arg_result(c, scope, got, b.value, b.arg, line, depth)
                 if given is not None:
                     return given
             recv_path, dot, _m = b.value.rpartition(".")
             if dot and got[0][0] == "sym" and c.rules.returns_receiver(self, got[0][1]):  # type: ignore[arg-type]  # this.use(f)
                 recv = self.resolve_path(c, scope, recv_path, line, depth + 1)
                 kept = None
-                if recv is not None and recv[0][0] in ("inst", "gin"):
+                if recv is not None and (recv[0][0] in ("inst", "gin") or recv[0][0] == "sym" and c.rules.follows_values):
                     kept = c.rules.receiver_value(self, got[0][1], recv[0])  # type: ignore[arg-type]
                 if kept is not None:
                     return kept, typed_by(got[1], "constructor_type")
@@ -347,13 +353,14 @@ class ValuesMixin(GenericsMixin, WorldCore):
             i = len(params) - 1
         return fc, local, params[i][1]
 
-    def _arg_result(self, c: FileCtx, scope: int, callee: tuple[Value, str], arg: str, line: int,
+    def _arg_result(self, c: FileCtx, scope: int, callee: tuple[Value, str], path: str, arg: str, line: int,
                     depth: int) -> tuple[Value, str] | None:
         """What a call gives back that depends on its first argument ``arg`` (``None``: the callee alone
         decides). ``copy.copy(a)`` / ``deepcopy`` / ``dataclasses.replace``: a value of ``a``'s type;
         ``next(it)``: an element of ``it``; ``iter`` / ``list`` / ``sorted`` / ``deque`` (...): a container of
-        the same elements; a repository function whose every ``return`` gives back its first parameter
-        (``Attribute = _add_hash(Attribute, h)``): the argument itself."""
+        the same elements; a repository function some of whose ``return`` statements give back the
+        parameter of its first argument (``Attribute = _add_hash(Attribute, h)``): the argument given at
+        this site (:mod:`lore.index._given`)."""
         v = callee[0]
         if v[0] == "ext":
             name = str(v[1])
@@ -382,13 +389,7 @@ class ValuesMixin(GenericsMixin, WorldCore):
             return None
         if v[0] != "sym":
             return None
-        srow = self.syms.get(v[1])  # type: ignore[arg-type,call-overload]
-        if srow is None or srow.kind != "function" or not self._gives_back_first(srow.id):
-            return None
-        got = self._arg_value(c, scope, arg, line)
-        if got is None or got[0][0] not in ("sym", "inst"):
-            return None
-        return got[0], weaker(got[1], callee[1])
+        return self.given_result(c, scope, callee, path, [arg], line, depth)  # type: ignore[attr-defined]
 
     def _entered(self, made: tuple[Value, str]) -> tuple[Value, str]:
         """What ``with m as x`` binds to ``x``, ``made`` being ``m``: what its class's ``__enter__`` /
@@ -427,22 +428,6 @@ class ValuesMixin(GenericsMixin, WorldCore):
         finally:
             self._leave(key, frame)
             self._cycle_heads.discard(key)  # nothing memoized here to forget after the flow rounds
-
-    def _gives_back_first(self, func_id: int) -> bool:
-        """Whether every ``return`` of a function gives back its first parameter, never rebound."""
-        memo = self._gives_back
-        if func_id in memo:
-            return memo[func_id]
-        c = self.ctx(self.syms[func_id].file_id)
-        local = c.local_of.get(func_id) if c is not None else None
-        ok = False
-        if c is not None and local is not None and c.pf.symbols[local].params:
-            first = c.pf.symbols[local].params[0][0]
-            binds = c.bindings_of(local)
-            rets = binds.get("<return>", ())
-            ok = bool(rets) and all(r.alias_of == first for r in rets) and first not in binds
-        memo[func_id] = ok
-        return ok
 
     def call_result(self, v: Value, res: str, depth: int) -> tuple[Value, str] | None:
         """The value a call of ``v`` produces."""
@@ -487,6 +472,9 @@ class ValuesMixin(GenericsMixin, WorldCore):
 # ECMAScript's methods that call their first argument with each element: which parameter gets it
 _ELEMENT_CALLBACKS = {**dict.fromkeys(("forEach", "map", "filter", "find", "findIndex", "findLast", "findLastIndex",
                                        "some", "every", "flatMap"), 0), "reduce": 1, "reduceRight": 1}
+# context managers whose __enter__ gives back their first argument (with closing(x) as f: f is x)
+_ENTERS_ARG = frozenset({("ext", "contextlib.closing"), ("ext", "contextlib.nullcontext"),
+                         ("ext", "contextlib.aclosing")})
 # external functions whose result is a value of their first argument's type
 _KEEPS_ARG = frozenset({"copy.copy", "copy.deepcopy", "dataclasses.replace"})
 # builtins and containers made from an iterable: a container of the same elements (the class to use)

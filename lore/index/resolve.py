@@ -39,7 +39,9 @@ from ._annotations import primary_type
 from ._edges import Edges, FileResolver, resolve_files
 from ._fixtures import FixtureMixin
 from ._flow import FlowMixin
+from ._given import GivenMixin
 from ._hierarchy import HierarchyMixin
+from ._keys import KeysMixin
 from ._lookup import LookupMixin
 from ._values import ValuesMixin, instance_of, typed_by
 from ._world import FileCtx, FileRow, SymRow, Value, local_parent, split_path, weaker
@@ -62,7 +64,7 @@ __all__ = [
 ]
 
 
-class World(LookupMixin, HierarchyMixin, ValuesMixin, FlowMixin, FixtureMixin):
+class World(LookupMixin, HierarchyMixin, ValuesMixin, FlowMixin, KeysMixin, GivenMixin, FixtureMixin):
     """Every symbol of the index plus lazily loaded per-file scope tables, with every lookup of the engine.
 
     Built once per index run from the store's symbol and file rows (``load_records`` fetches the raw

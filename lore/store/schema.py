@@ -73,6 +73,10 @@ INDEX_FORMAT = 13  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     scope, the statics/macros/typedefs of a source file included by name (#include "lz4.c")
 #     TS/JS: the object literal a function returns is its namespace <return>
 #     (`make.<return>.find`), `ReturnType<typeof f>` holds what f() gives, a declare-module block reads the others
+#     Python: a subscript keyed by a name records it (d[*k]); a name bound once to an int/str literal records
+#     it (=k); a literal container read with such a constant key gives that slot only; a function giving back
+#     its first argument gives this call site's argument (f(a)(), x = f(a)); cls: type[T] -> T gives the
+#     receiver's class; an if TYPE_CHECKING import is not rebound by its else stand-in; with closing(x) as y
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -76,9 +76,9 @@ CASES: dict[str, Case] = {
     ),
     "other_returns_keep_the_declared_class": Case(
         {"m.py": _QUERY + dedent("""
-            def use(q: BookQuery):
+            def use(q: BookQuery, p: Query):
                 q.fresh().count()
-                q.first(q).count()
+                q.first(p).count()  # gives back p, a Query, whatever the receiver's class (lore.index._given)
         """)},
         expect={("m.use", "m.Query.count", RULE)},
         forbid={("m.use", "m.BookQuery.count")},

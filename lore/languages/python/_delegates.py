@@ -84,7 +84,10 @@ def receiver_value(world, method_id: int, receiver):
     that class: it gives that instance when the method gives its receiver back (``objects.filter()`` is a
     ``BookQuerySet``), else what the method returns (never the manager).
     """
-    if not gives_receiver(world, method_id):  # memoized; for a decorator's wrapper, only its shape
+    typed = self_typed(world, method_id) if receiver[0] in ("inst", "sym") else None
+    if typed is not None:  # def from_dict(cls: type[T], ...) -> T: an instance of the receiver's class
+        return ("sym" if typed == "class" else "inst", receiver[1])
+    if receiver[0] == "sym" or not gives_receiver(world, method_id):  # memoized; for a wrapper, only its shape
         return None
     to = _delegate_of(world, method_id, receiver)
     if to is not None:
@@ -205,3 +208,43 @@ def _is_self_type(world, c, local: int, annotation: str) -> bool:
 def _reads(b: Binding, name: str) -> bool:
     """Whether assignment ``b`` reads ``name`` itself (``x = x.m()``)."""
     return (b.alias_of or b.value).split(".", 1)[0] == name
+
+
+def self_typed(world, method_id: int) -> str | None:
+    """PEP 484's self-type idiom: a method whose receiver parameter is annotated with a type variable
+    (``self: T``, ``cls: type[T]`` / ``Type[T]``) and whose return annotation is that variable gives an
+    instance of the receiver's class (``"instance"``), or the class itself for ``-> type[T]``
+    (``"class"``); ``None`` otherwise. The variable must be ``typing.TypeVar``'s, however imported."""
+    memo = world_cache(world, "python-self-typed", dict)
+    if method_id in memo:
+        return memo[method_id]
+    memo[method_id] = None
+    srow = world.syms.get(method_id)
+    got = None
+    if srow is not None and srow.kind == "method" and srow.file_id is not None:
+        c, local, sym = _record(world, method_id)
+        if sym is not None and sym.params and sym.return_type:
+            ann = _bare(sym.params[0][1])
+            var = _type_of(ann) or ann
+            ret = _bare(sym.return_type)
+            if var and var.isidentifier() and ret in (var, f"type[{var}]", f"Type[{var}]"):
+                tv = world.resolve_path(c, local, var, sym.start_line, 0)
+                if tv is not None and tv[0] in _TYPEVARS:
+                    got = "instance" if ret == var else "class"
+    memo[method_id] = got
+    return got
+
+
+_TYPEVARS = frozenset({("extinst", "typing.TypeVar"), ("extinst", "typing_extensions.TypeVar")})
+
+
+def _bare(annotation: str) -> str:
+    return annotation.strip().strip("'\"").replace(" ", "")
+
+
+def _type_of(annotation: str) -> str:
+    """``type[T]`` / ``Type[T]`` / ``typing.Type[T]`` -> ``T``; anything else -> ``''``."""
+    for head in ("type[", "Type[", "typing.Type["):
+        if annotation.startswith(head) and annotation.endswith("]"):
+            return annotation[len(head):-1]
+    return ""

@@ -55,11 +55,13 @@ def dotted(node: _ts.Node | None, src: str | None = None) -> str:
             if it and "<" not in it:
                 return f"{it}.__next__()"
         return f"{inner}()" if inner else "<expr>()"
-    if t == "subscript":  # a container slot: d["a"] -> d['a'], xs[0] -> xs[0]; any other key: d[*]
+    if t == "subscript":  # a container slot: d["a"] -> d['a'], xs[0] -> xs[0]; d[k] -> d[*k]; any other key: d[*]
         sub = node.child_by_field_name("subscript")
         key = slot_key(sub) or ("*" if sub is not None and sub.type != "slice" else "")
+        if key == "*" and sub.type == "identifier" and (k := text(sub, src)).isascii():  # type: ignore[union-attr]
+            key = "*" + k  # a name: maybe a constant (_constants)
         obj = dotted(node.child_by_field_name("value"), src) if key else ""
-        return f"{obj}[{key}]" if obj and not obj.startswith("<") and "[*]" not in obj else ""
+        return f"{obj}[{key}]" if obj and not obj.startswith("<") and "[*" not in obj else ""
     if t in ("parenthesized_expression", "await") and node.named_child_count == 1:
         return dotted(node.named_child(0), src)  # await f(): what the coroutine f() gives, f's result
     if t in ("string", "concatenated_string"):
@@ -83,6 +85,7 @@ def text(node: _ts.Node | None, src: str | None = None) -> str:
 
 
 _KEY = re.compile(r"[A-Za-z0-9_]+\Z")
+ANY_KEY = re.compile(r"\[\*[A-Za-z_]\w*\]")  # d[*k]: a key read from the name k (see dotted)
 
 
 def literal_slots(literal: _ts.Node) -> list[tuple[str, _ts.Node | None]]:
@@ -111,9 +114,9 @@ def slot_key(node: _ts.Node | None) -> str:
 
     Examples
     --------
-    >>> tree = _ts.parse("python", b"d['a']; d[0]; d[k]; d[1:]")
+    >>> tree = _ts.parse("python", b"d['a']; d[0]; d[k]; d[k.a]; d[1:]")
     >>> [dotted(s.named_children[0]) for s in tree.root_node.named_children]
-    ["d['a']", 'd[0]', 'd[*]', '']
+    ["d['a']", 'd[0]', 'd[*k]', 'd[*]', '']
     """
     if node is None:
         return ""

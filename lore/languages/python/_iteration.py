@@ -41,9 +41,10 @@ def with_item(x, node: _ts.Node, owner: int) -> None:
         return
     callee = dotted(expr.child_by_field_name("function"), x.src)
     if callee:
-        # `with Foo() as f`: f is Foo.__enter__()'s result; most context managers return self
+        # `with Foo() as f`: f is Foo.__enter__()'s result; most context managers return self. The first
+        # argument rides along: `with closing(x) as f` gives x (lore.index._values, _ENTERS_ARG)
         x.pf.bindings.append(Binding(owner, text(target, x.src), target.start_point[0] + 1, value=callee,
-                                        arg="<enter>"))
+                                        arg="<enter>" + first_arg(expr, x.src)))
 
 def for_loop(x, node: _ts.Node, owner: int) -> None:
     """``for x in it``: the loop calls ``it.__iter__()`` and that iterator's ``__next__()``; ``x`` is

@@ -23,9 +23,11 @@ from ...parsers import _ts
 from ...parsers._common import clip_signature, query_source
 from ...parsers.records import Binding, Call, Import, ParsedFile, Relation, Symbol, TypeRef
 from ._branches import if_clauses, mark_siblings
+from ._constants import flush_constants, note_assignment
 from ._delegates import DELEGATE_ATTR
 from ._expr import (
     ANNOTATED,
+    ANY_KEY,
     COMPREHENSIONS,
     alternatives,
     call_args,
@@ -49,7 +51,9 @@ from ._iteration import comprehension_for, for_loop, made_from, with_item
 from ._metaclass import METACLASS_ATTR, builds_classes, flush_sets, metaclass_of, on_call
 from ._slots import FILLS as _FILLS
 from ._slots import filled, slots
+from ._typechecking import note_stand_ins
 from ._typeparams import class_type_params
+from ._unpacking import starred
 
 LANGUAGE = "python"
 # annotations that qualify a name without typing it
@@ -100,6 +104,9 @@ class _Extractor:
         self.pending_sets: list[tuple] = []
         self.fallbacks: set[int] = set()  # start bytes of an import's fallback definitions (_handlers)
         self.typevars: frozenset[str] | None = None  # names bound by TypeVar(...) here (_typeparams)
+        self.assigned: dict = {}  # (scope, name) -> assignments; self.literals: -> literal (_constants)
+        self.literals: dict = {}
+        self.stand_ins: set[tuple[int, str]] = set()  # run-time stand-ins of TYPE_CHECKING imports
 
     # -- records -------------------------------------------------------------------------------
     def run(self) -> ParsedFile:
@@ -151,6 +158,7 @@ class _Extractor:
                 owners.append(local)
                 owner = local
         flush_sets(self)
+        flush_constants(self)
         mark_branches(self.pf.bindings, self.branches)
         mark_siblings(self.pf.bindings, self.ifs)
         return self.pf
@@ -373,44 +381,21 @@ class _Extractor:
                 right = right.named_children[0]  # a, b = await f(): what f gives
             if not got and right is not None and right.type == "call":  # a, b = f(): what f returns, by position
                 self.pf.bindings += unpacked_call(owner, left, right, line, self.src)
-            self._starred(owner, left, right, line)
+            starred(self, owner, left, right, line)
         else:  # one target (most assignments): what pairs() would give, without its checks
             self._bind(owner, left, right, type_node, line)
-
-    def _starred(self, owner: int, left: _ts.Node, right: _ts.Node | None, line: int) -> None:
-        """``a, *b, c = f, g, h, k``: ``a`` and ``c`` take their ends, the slots of ``b`` the middle."""
-        if right is None or left.type not in _UNPACKED \
-                or right.type not in ("expression_list", "tuple", "list"):
-            return
-        targets = [t for t in left.named_children if t.type != "comment"]
-        values = [v for v in right.named_children if v.type != "comment"]
-        stars = [i for i, t in enumerate(targets) if t.type == "list_splat_pattern"]
-        if len(stars) != 1 or any(v.type == "list_splat" for v in values) or len(values) < len(targets) - 1:
-            return
-        k = stars[0]
-        after = len(targets) - k - 1
-        for t, v in list(zip(targets[:k], values[:k], strict=True)) + list(
-                zip(targets[k + 1:], values[len(values) - after:], strict=True)):
-            self._bind(owner, t, v, None, line)
-        name = text(targets[k].named_children[0], self.src) if targets[k].named_children else ""
-        if name.isidentifier():
-            for i, v in enumerate(values[k:len(values) - after]):
-                path = value_path(v, self.src) if v.type != "call" else ""
-                if v.type == "call":
-                    callee = dotted(v.child_by_field_name("function"), self.src)
-                    if callee and "<" not in callee:
-                        self.pf.bindings.append(Binding(owner, f"{name}[{i}]", line, value=callee))
-                elif path:
-                    self.pf.bindings.append(Binding(owner, f"{name}[{i}]", line, alias_of=path))
-            self.containers.add((owner, name))
 
     def _bind(self, owner: int, target: _ts.Node, right: _ts.Node | None, type_node: _ts.Node | None,
               line: int) -> None:
         """Record what ``target = right`` binds (one target; tuple unpacking is split by :func:`_pairs`)."""
         owner_sym = self.pf.symbols[owner]
         name = dotted(target, self.src)
-        if not name or "<" in name or "(" in name:
+        if not name or "<" in name or "(" in name or self.stand_ins and (line, name) in self.stand_ins:
             return
+        if "[*" in name:  # d[k] = f: any slot (the key read as a name only counts for reads)
+            name = ANY_KEY.sub("[*]", name)
+        elif "." not in name and "[" not in name:
+            note_assignment(self, owner, name, right, line)
         if type_node is not None and right is not None and text(type_node, self.src) in _BARE_QUALIFIERS:
             type_node = None  # ``self.hook: Final = HookRelay()``: the qualifier names no type; the value does
         bind_owner = owner
@@ -506,6 +491,7 @@ class _Extractor:
         self.pf.bindings += narrowings(owner, node, self.src)
         if node.type == "if_statement" and (clauses := if_clauses(node)) is not None:
             self.ifs.append((owner, clauses))
+            note_stand_ins(self, node)
 
     def _return(self, node: _ts.Node, owner: int) -> None:
         """``return x`` / ``yield x`` in a function: ``<return>`` / ``<yield>`` bindings the resolver reads

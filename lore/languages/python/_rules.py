@@ -7,7 +7,7 @@ import sys
 
 from ...parsers.records import Import
 from .._rules import ImportBinding, LanguageRules
-from ._delegates import gives_receiver, receiver_value
+from ._delegates import gives_receiver, receiver_value, self_typed
 
 
 def _builtin_method_names() -> frozenset[str]:
@@ -62,7 +62,7 @@ class PythonRules(LanguageRules):
     def returns_receiver(self, world, method_id: int) -> bool:
         """A method whose every ``return`` gives back ``self``, a copy of it or ``self.__class__(...)``
         (see :mod:`lore.languages.python._delegates`); a decorator's wrapper may (its receiver decides)."""
-        return gives_receiver(world, method_id)
+        return gives_receiver(world, method_id) or self_typed(world, method_id) is not None
 
     def receiver_value(self, world, method_id: int, receiver):
         """Called on a subclass's instance, such a method gives that class; a method a class only copied

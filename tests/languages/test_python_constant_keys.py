@@ -1,0 +1,146 @@
+"""Python: a container literal read with a name bound once to an int or str literal as its key
+(``handlers[KEY]()``) gives the slot that key selects, as a literal key does; where the key or the
+container may change, every slot, as before (issue 34: PyCG's ``lists/ext_index``).
+"""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+import pytest
+
+from tests.index.flow_helpers import RULE, Case, check, index_graph
+
+FUNCS = dedent("""
+    def f1(): pass
+    def f2(): pass
+    def f3(): pass
+""")
+
+CASES: dict[str, Case] = {
+    "a_module_constant_int_key_of_a_list": Case(
+        {"m.py": FUNCS + "KEY = 1\nls = [f1, f2]\nls[KEY]()\n"},
+        expect={("m", "m.f2", RULE)}, forbid={("m", "m.f1")},
+    ),
+    "a_str_key_of_a_dict_read_in_a_function": Case(
+        {"m.py": FUNCS + dedent("""
+            MODE = "b"
+            table = {"a": f1, "b": f2, "c": f3}
+            def run():
+                table[MODE]()
+        """)},
+        expect={("m.run", "m.f2", RULE)}, forbid={("m.run", "m.f1"), ("m.run", "m.f3")},
+    ),
+    "a_local_constant_key": Case(
+        {"m.py": FUNCS + dedent("""
+            def run():
+                k = 0
+                handlers = (f1, f2)
+                handlers[k]()
+        """)},
+        expect={("m.run", "m.f1", RULE)}, forbid={("m.run", "m.f2")},
+    ),
+    "a_key_imported_from_another_module": Case(
+        {"ext.py": "key = 1\n", "m.py": "from ext import key\n" + FUNCS + "ls = [f1, f2]\nls[key]()\n"},
+        expect={("m", "m.f2", RULE)}, forbid={("m", "m.f1")},
+    ),
+    "a_local_key_shadows_a_module_constant": Case(
+        {"m.py": FUNCS + dedent("""
+            k = 0
+            ls = [f1, f2]
+            def run(x):
+                k = x.pick()
+                ls[k]()
+        """)},
+        expect={("m.run", "m.f1", RULE), ("m.run", "m.f2", RULE)},
+    ),
+}
+
+# must stay: every slot, because the key or the container may change
+KEPT: dict[str, str] = {
+    "a_key_reassigned_in_a_loop": dedent("""
+        k = 0
+        ls = [f1, f2]
+        for x in range(2):
+            ls[k]()
+            k = 1
+    """),
+    "a_key_reassigned_in_a_branch": dedent("""
+        k = 0
+        ls = [f1, f2]
+        if input():
+            k = 1
+        ls[k]()
+    """),
+    "a_key_augmented": dedent("""
+        k = 0
+        ls = [f1, f2]
+        while True:
+            ls[k]()
+            k += 1
+    """),
+    "a_key_rebound_by_global": dedent("""
+        k = 0
+        ls = [f1, f2]
+        def bump():
+            global k
+            k = 1
+        ls[k]()
+    """),
+    "a_key_from_a_loop": dedent("""
+        ls = [f1, f2]
+        for k in (0, 1):
+            ls[k]()
+    """),
+    "a_key_from_a_parameter": dedent("""
+        ls = [f1, f2]
+        def run(k=0):
+            ls[k]()
+        run(1)
+    """),
+    "a_container_appended_to": dedent("""
+        k = 0
+        ls = [f1]
+        ls.append(f2)
+        ls.insert(0, f2)
+        ls[k]()
+    """),
+    "a_slot_assigned_with_an_unknown_key": dedent("""
+        k = "a"
+        d = {"a": f1}
+        def fill(name):
+            d[name] = f2
+        d[k]()
+    """),
+    "a_slot_assigned_in_another_function": dedent("""
+        k = "a"
+        d = {"a": f1}
+        def fill():
+            d["a"] = f2
+        fill()
+        d[k]()
+    """),
+    "a_container_grown_with_plus_equals": dedent("""
+        k = 1
+        ls = [f1]
+        ls += [f2]
+        ls[k]()
+    """),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_constant_keys_select_one_slot(tmp_path, name):
+    check(index_graph(tmp_path, CASES[name].files), CASES[name])
+
+
+@pytest.mark.parametrize("name", sorted(KEPT))
+def test_keys_that_may_change_read_any_slot(tmp_path, name):
+    """The name-keyed read binds what a read with a key nothing is known of binds (``d[*]``)."""
+    source = KEPT[name]
+    keyed = index_graph(tmp_path / "keyed", {"m.py": FUNCS + source})
+    read = "ls[k]()" if "ls[k]()" in source else "d[k]()"
+    unknown = index_graph(tmp_path / "unknown", {"m.py": FUNCS + source.replace(read, read.replace("[k]", "[pick()]"))})
+    targets = {(a, b) for a, b, r in keyed.triples if b in ("m.f1", "m.f2") and r not in ("same_file_name", "unique_name")}
+    assert targets and targets == {(a, b) for a, b, r in unknown.triples if b in ("m.f1", "m.f2")
+                                   and r not in ("same_file_name", "unique_name")}

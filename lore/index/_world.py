@@ -259,7 +259,6 @@ class WorldCore:
         # them otherwise) and note them here; they are dropped once the flow is solved
         self._cycle_heads: set[tuple] = set()
         self._test_files: dict[int | None, bool] = {}  # file id -> test code (is_test_file)
-        self._gives_back: dict[int, bool] = {}  # function id -> every return gives back its first parameter
 
     # -- memoized steps ------------------------------------------------------------------------------
     def _enter(self, key: tuple) -> tuple[int, int] | None:

@@ -179,7 +179,8 @@ class Binding:
     until: int = 0  # a narrowing (``if isinstance(x, A):``): the last line it holds on; 0 for an assignment
     branch_end: int = 0  # made in an ``if`` / ``try`` / ``except`` branch: its last line (after it, maybe not made)
     # with ``value``: the path of the call's first positional argument (``copy.copy(a)``: ``a``), or
-    # ``<enter>``: the name is what entering the call's result gives (``with open_db() as db``)
+    # ``<enter>``: the name is what entering the call's result gives (``with open_db() as db``; for a manager
+    # that gives back its argument, ``closing(x)``, the resolver follows the call's first argument)
     arg: str = ""
     # made in a branch of an ``if`` statement with later branches: the lines it cannot reach, per such
     # statement (first line of the later branches, last line, the loop around it or 0, first line)

@@ -6,6 +6,7 @@ through a cycle is returned but not kept).
 
 from __future__ import annotations
 
+from ..languages import rules_for
 from ..parsers.records import INDEX_MEMBER
 from ._flow import FLOW_KINDS, union
 from ._world import TYPE_KINDS, Value, WorldCore, local_parent
@@ -257,16 +258,17 @@ class HierarchyMixin(WorldCore):
     def subclasses(self, class_id: int) -> list[int]:
         """The repository classes that name ``class_id`` among their bases (direct subclasses, sorted).
 
-        Built once over every class of the index (their bases resolved), for ``self.m()`` calls that only
-        subclasses define and for ``super()`` seen from the instances of subclasses.
+        Built once over every class of the languages that follow values (their bases resolved), for
+        ``self.m()`` calls that only subclasses define and for ``super()`` seen from the instances of
+        subclasses: only such classes are ever asked (and a refresh of other languages' files keeps it).
         """
         if self._subclasses is None:
             index: dict[int, list[int]] = {}
             self._subclasses = {}  # lookups made while the index is built see no subclasses (reset after)
             for srow in self.of_kinds(frozenset({"class"})):  # in id order
                 sid = srow.id
-                if srow.file_id is None:
-                    continue
+                if srow.file_id is None or not rules_for(self.files[srow.file_id].language).follows_values:
+                    continue  # only the subclasses of a class whose language follows values are asked for
                 for base in self.bases(sid):
                     if base[0] == "sym" and base[1] != sid:
                         index.setdefault(base[1], []).append(sid)  # type: ignore[arg-type]

@@ -363,7 +363,11 @@ def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, 
     # config files read once (the world carries them); the files of a language whose configuration changed
     again = read_languages(conn, root_path, world, sorted({f.language for f in files}), report.full)
     again |= start_carried(conn, world, ing.gone, ing.fresh, report.full)  # whole-project tallies, carried over
-    kept = load_flow(conn) if not report.full and ing.same_shape and not again else None
+    # the values that travel are solved over the files of the languages that follow them (Python), and the
+    # subclass index holds their classes only: a refresh that changed only files of other languages (a .c
+    # of the kernel beside its Python scripts) keeps both
+    elsewhere = not report.full and not ing.same_shape and _changed_none_that_flow(ing, world)
+    kept = load_flow(conn) if not report.full and (ing.same_shape or elsewhere) and not again else None
     if kept is None and any(rules_for(lang).follows_values for lang in {f.language for f in files}):
         world.make_eager()  # solving the values that travel reads every file of those languages, and most rows
     if kept is not None:  # no changed file changed what resolution reads: the last run's solution holds
@@ -440,3 +444,16 @@ def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, 
     store_db.shrink_wal(conn)  # readers that never pause would let rebuilds grow the WAL without bound
     edge_parquet.prune(db_path, (stamp, previous) if kind == "parquet" else ())  # a reader may still be on `previous`
     report.seconds["index_commit"] = round(time.perf_counter() - t, 3)
+
+
+def _changed_none_that_flow(ing, world) -> bool:
+    """Whether every file this refresh parsed again is of a language whose values do not travel (none of
+    them follows values) and no file was added or removed: the stored flow solution, over the files of the
+    languages that do, still holds."""
+    if ing.added_modules or ing.removed_modules or ing.gone is None:
+        return False
+    for fid in ing.fresh:
+        f = world.files.get(fid)
+        if f is None or rules_for(f.language).follows_values:
+            return False
+    return True

@@ -33,3 +33,41 @@ def test_a_same_shape_refresh_digests_no_file_again(tmp_path, monkeypatch):
     shutil.copytree(tree, copy)
     index_repo(copy, db=tmp_path / "fresh.db")
     assert _edges(db) == _edges(tmp_path / "fresh.db")
+
+
+CPP_BASE = "class Shape {\npublic:\n  virtual int area() { return 0; }\n};\n"
+CPP_USE = '#include "shape.h"\nint total(Shape* s)\n{\n\treturn s->area();\n}\n'
+CPP_SUB = '#include "shape.h"\nclass Square : public Shape {\npublic:\n  int area() override { return 4; }\n};\n'
+
+
+def test_a_refresh_of_files_whose_values_do_not_travel_keeps_the_flow_and_equals_a_fresh_index(tmp_path, monkeypatch):
+    """Only Python's values travel: a C/C++ refresh beside Python files (the kernel's scripts) keeps the
+    stored solution and subclass index (Python's classes only) instead of reading every symbol row to solve
+    them again (issue 33: 6 s of a one-file refresh of the kernel); a new C++ subclass, and a later
+    same-shape Python refresh that adopts what was kept, still equal a fresh index."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "app.py").write_text(APP)
+    (tree / "other.py").write_text("from app import helper\n\n\ndef run():\n    return helper(len)\n")
+    (tree / "shape.h").write_text(CPP_BASE)
+    (tree / "use.cpp").write_text(CPP_USE)
+    (tree / "sq.cpp").write_text("int unrelated(int a)\n{\n\treturn a;\n}\n")
+    db = tmp_path / "index.db"
+    index_repo(tree, db=db)
+
+    def digests(self):
+        raise AssertionError("a kept flow solution was digested again over every file")
+
+    steps = [("use.cpp", CPP_USE + "static int probe(int a)\n{\n\treturn a + 1;\n}\n"),  # a new function: shape moves
+             ("sq.cpp", CPP_SUB),  # a new subclass of Shape: the subclass index changes
+             ("app.py", APP.replace("return cb()", "return cb()  # same shape"))]  # adopts the stored index
+    for k, (name, text) in enumerate(steps):
+        monkeypatch.setattr(World, "flow_digests", digests)
+        (tree / name).write_text(text)
+        report = index_repo(tree, db=db)
+        assert report.changed == [name] and report.flow == "kept", (name, report.flow)
+        monkeypatch.undo()
+        copy = tmp_path / f"fresh{k}"
+        shutil.copytree(tree, copy)
+        index_repo(copy, db=tmp_path / f"fresh{k}.db")
+        assert _edges(db) == _edges(tmp_path / f"fresh{k}.db"), name

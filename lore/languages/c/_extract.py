@@ -108,6 +108,13 @@ class CExtractor(Extractor):
         assert self.branches is not None
         return self.branches.state(node.start_byte)
 
+    def state_at(self, offset: int) -> str:
+        """:meth:`branch_state` of a byte offset found in the source text (a regex match), once the file's
+        root is known; ``""`` before."""
+        if self.branches is None and getattr(self, "root", None) is not None:
+            self._branches_of(self.root)
+        return self.branches.state(offset) if self.branches is not None else ""
+
     def _branches_of(self, root: _ts.Node) -> None:
         cplusplus = True if self.grammar == "cpp" else None if self.pf.path.endswith(".h") else False
         self.branches = Branches(root, self.source, cplusplus=cplusplus)
@@ -125,9 +132,7 @@ class CExtractor(Extractor):
             name = m.group(1).decode()
             if out.get(name) == name:
                 continue
-            if self.branches is None and getattr(self, "root", None) is not None:
-                self._branches_of(self.root)
-            state = self.branches.state(m.start(1)) if self.branches is not None else ""
+            state = self.state_at(m.start(1))
             if state == "0":
                 continue
             entry = f"{name} {state}" if state.startswith("?0 ") else name

@@ -148,9 +148,7 @@ def add_lost_macros(ex) -> None:
         line = ex.source.count(b"\n", 0, m.start(1)) + 1
         if (name, line) in have:
             continue
-        if ex.branches is None and getattr(ex, "root", None) is not None:
-            ex._branches_of(ex.root)
-        state = ex.branches.state(m.start(1)) if ex.branches is not None else ""
+        state = ex.state_at(m.start(1))
         if state == "0":
             continue
         end_line = line + m.group(0).count(b"\n")

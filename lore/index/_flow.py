@@ -94,14 +94,14 @@ def split_arg(arg: str) -> tuple[str, int, str]:
 
     Examples
     --------
-    >>> split_arg("cb=mod.f"), split_arg("**kw"), split_arg("g")
-    (('cb', 0, 'mod.f'), ('', 2, 'kw'), ('', 0, 'g'))
+    >>> split_arg("cb=mod.f"), split_arg("**kw"), split_arg("g"), split_arg("=1"), split_arg("k=='a'")
+    (('cb', 0, 'mod.f'), ('', 2, 'kw'), ('', 0, 'g'), ('', 0, '=1'), ('k', 0, "='a'"))
     """
     stars = len(arg) - len(arg.lstrip("*"))
     arg = arg[stars:]
     kw, eq, path = arg.partition("=")
-    if not eq:
-        return "", stars, kw
+    if not eq or not kw:  # a positional constant (``=1``) keeps its mark
+        return "", stars, arg
     return kw, stars, path
 
 
@@ -323,7 +323,7 @@ class FlowMixin(WorldCore):
         """Whether an argument may carry a value: not when it is a parameter of the enclosing function
         that no value flows into so far (most arguments are parameters passed along)."""
         _kw, stars, path = arg
-        if not path or stars:
+        if not path or stars or path[0] == "=":  # a constant (``=1``): no value that travels
             return False
         head = path.split(".", 1)[0]
         if head.startswith("<"):  # a lambda, a decorated definition

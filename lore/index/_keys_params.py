@@ -1,0 +1,153 @@
+"""Keys that travel: the constants every caller passes into a parameter read as a key.
+
+``def func1(key): ls[key]()`` called only as ``func1(1)`` reads the slot ``ls[1]``, the way a constant
+key does (:mod:`lore.index._keys`); called as ``func1(0)`` and ``func1(1)``, the union of both slots.
+The parser writes an int or str literal argument as ``=`` and its slot key (``=1``, ``='a'``), and a
+default that is such a literal stays in the definition's signature.
+
+The keys count only when every call of the function is seen, which is the soundness of the values
+that travel (:mod:`lore.index._flow`: callers of the repository, nothing from outside it): a plain
+function, not decorated, not a lambda; its name is never used as a value anywhere (passed as an
+argument, assigned, stored in a container, returned, imported under another name); every call whose
+callee ends in its name binds to it or to something else known (an unresolved one may be it); and
+each call that binds to it gives the parameter a constant: a literal, a constant name (a name bound
+once to a literal, or a parameter with keys of its own), or the omitted parameter's literal default.
+A call passing anything else, with ``*args`` / ``**kwargs``, or with an argument list the parser
+recorded as naming nothing, makes the parameter unknown (every slot, as before).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..languages import rules_for
+from ..parsers.records import Call
+from ._flow import split_arg
+from ._world import FileCtx, WorldCore
+
+KEYS_CAP = 16  # more distinct constants than this for one parameter: every slot
+_SLOT = re.compile(r"\d+|'[A-Za-z0-9_]+'|\"[A-Za-z0-9_]+\"")  # a literal default that is a slot key
+
+
+def default_key(signature: str, pname: str) -> str | None:
+    """The default of ``pname`` in ``signature``: ``''`` when it has none, its slot key when it is an int
+    or str literal, ``None`` for any other default.
+
+    Examples
+    --------
+    >>> [default_key('def f(a, k: int = 1, m="x", n=None)', p) for p in ("a", "k", "m", "n")]
+    ['', '1', "'x'", None]
+    """
+    m = re.search(rf"(?<![\w*]){re.escape(pname)}\s*(?::[^=,()]*)?=\s*([^,)]*)", signature.split("->")[0])
+    if m is None:
+        return ""
+    text = m.group(1).strip()
+    if not _SLOT.fullmatch(text):
+        return None
+    return text if text[0] != '"' else f"'{text[1:-1]}'"
+
+
+class ParamKeysMixin(WorldCore):
+    """The constants callers pass into a parameter (see the module doc)."""
+
+    def param_keys(self, fid: int, idx: int) -> tuple[str, ...] | None:
+        """The slot keys parameter ``idx`` of function ``fid`` may hold, sorted; ``None`` when it may hold
+        anything else (or when nothing calls the function)."""
+        memo = self.__dict__.setdefault("_param_key_memo", {})
+        if (fid, idx) in memo:
+            return memo[(fid, idx)]
+        memo[(fid, idx)] = None  # a cycle of callers passing the parameter on says nothing
+        got = memo[(fid, idx)] = self._param_keys(fid, idx)
+        return got
+
+    def _param_keys(self, fid: int, idx: int) -> tuple[str, ...] | None:
+        srow = self.syms.get(fid)  # type: ignore[call-overload]
+        if srow is None or srow.kind != "function" or srow.file_id is None or srow.name.startswith("<"):
+            return None
+        c = self.ctx(srow.file_id)
+        local = c.local_of.get(fid) if c is not None else None
+        if c is None or local is None or self.decorators_of(fid):  # type: ignore[attr-defined]
+            return None
+        sym = c.pf.symbols[local]
+        pname = sym.params[idx][0]
+        if re.search(rf"\*\s*{re.escape(pname)}\b", sym.signature):  # *args / **kwargs
+            return None
+        default = default_key(sym.signature, pname)
+        calls, values = self._key_uses()
+        if default is None or srow.name in values:
+            return None
+        keys: set[str] = set()
+        seen = False
+        for file_id, call in calls.get(srow.name, ()):
+            cc = self.ctx(file_id)
+            if cc is None:
+                return None
+            targets, got = self.flow_targets(cc, call.caller, call.callee, call.line)  # type: ignore[attr-defined]
+            if got is None:
+                return None  # a call of the name bound to nothing known: it may be this one
+            shift = next((s for t, s in targets if t == fid), None)
+            if shift is None:
+                continue
+            if call.kind != "call" or not call.args:  # no argument recorded: none, or none named
+                return None
+            passed = self._passed(cc, call, shift, idx, pname)
+            if passed == "":
+                passed = default
+            if not passed:
+                return None
+            keys.update(passed if isinstance(passed, tuple) else (passed,))
+            seen = True
+            if len(keys) > KEYS_CAP:
+                return None
+        return tuple(sorted(keys)) if seen else None
+
+    def _passed(self, c: FileCtx, call: Call, shift: int, idx: int, pname: str) -> str | tuple[str, ...] | None:
+        """What ``call`` passes into parameter ``idx`` (``pname``): ``''`` when it passes nothing, the
+        slot key(s) of a constant, ``None`` for anything else."""
+        pos = shift
+        for a in call.args:
+            kw, stars, path = split_arg(a)
+            if stars:
+                return None
+            if kw:
+                if kw != pname:
+                    continue
+            elif pos != idx:
+                pos += 1
+                continue
+            if path.startswith("="):
+                return path[1:]
+            if path.isidentifier():
+                return self.constant_key(c, call.caller, path, 1)  # type: ignore[attr-defined]
+            return None
+        return ""
+
+    def _key_uses(self) -> tuple[dict[str, list[tuple[int, Call]]], frozenset[str]]:
+        """Over every file of a language that follows values (built once): the calls by the last name
+        of their callee, and every name used as a value (an argument, an assigned or stored value, a
+        return, a name imported under another name)."""
+        got = self.__dict__.get("_key_use_index")
+        if got is not None:
+            return got
+        calls: dict[str, list[tuple[int, Call]]] = {}
+        values: set[str] = set()
+        for fid in sorted(self.files):
+            if not rules_for(self.files[fid].language).follows_values:
+                continue
+            c = self.ctx(fid)
+            if c is None:
+                continue
+            for call in c.pf.calls:
+                calls.setdefault(call.callee.rsplit(".", 1)[-1], []).append((fid, call))
+                for a in call.args:
+                    path = split_arg(a)[2]
+                    if path and path[0] != "=":
+                        values.update(re.findall(r"[A-Za-z_]\w*", path))
+            for b in c.pf.bindings:
+                if b.alias_of:
+                    values.update(re.findall(r"[A-Za-z_]\w*", b.alias_of))
+            for imp in c.pf.imports:
+                if imp.name and imp.alias and imp.alias != imp.name:
+                    values.add(imp.name)
+        got = self.__dict__["_key_use_index"] = (calls, frozenset(values))
+        return got

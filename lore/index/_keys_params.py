@@ -26,6 +26,7 @@ from ._flow import split_arg
 from ._world import FileCtx, WorldCore
 
 KEYS_CAP = 16  # more distinct constants than this for one parameter: every slot
+_SLOT_NAME = re.compile(r"[A-Za-z_]\w*\[(?:\d+|'[A-Za-z0-9_]+')\]")  # ls[0], d['a']: a literal container's slot
 _SLOT = re.compile(r"\d+|'[A-Za-z0-9_]+'|\"[A-Za-z0-9_]+\"")  # a literal default that is a slot key
 
 
@@ -73,9 +74,14 @@ class ParamKeysMixin(WorldCore):
         if re.search(rf"\*\s*{re.escape(pname)}\b", sym.signature):  # *args / **kwargs
             return None
         default = default_key(sym.signature, pname)
-        calls, values = self._key_uses()
+        calls, values, stored, through, escaped = self._key_uses()
         if default is None or srow.name in values:
             return None
+        for file_id, base in stored.get(srow.name, ()):  # ls = [func1, f2]: each call through ls passes nothing
+            if default or base in escaped or not self._stable(self.ctx(file_id), base):  # type: ignore[attr-defined,arg-type]
+                return None
+            if any(call.args or not call.callee.endswith("]") for _f, call in through.get(base, ())):
+                return None  # a call through the container with arguments, or of a member of a slot
         keys: set[str] = set()
         seen = False
         for file_id, call in calls.get(srow.name, ()):
@@ -122,15 +128,22 @@ class ParamKeysMixin(WorldCore):
             return None
         return ""
 
-    def _key_uses(self) -> tuple[dict[str, list[tuple[int, Call]]], frozenset[str]]:
+    def _key_uses(self) -> tuple[dict[str, list[tuple[int, Call]]], frozenset[str], dict[str, list[tuple[int, str]]],
+                                 dict[str, list[tuple[int, Call]]], frozenset[str]]:
         """Over every file of a language that follows values (built once): the calls by the last name
-        of their callee, and every name used as a value (an argument, an assigned or stored value, a
-        return, a name imported under another name)."""
+        of their callee; every name used as a value (an argument, an assigned value, a return, a name
+        imported under another name or whose import is a container's); the names stored only in a
+        literal container slot (``ls = [func1]``: name -> (file, container)); the calls of a container
+        slot (``ls[k]()``) by container; and the containers read as a whole (``for f in ls``)."""
         got = self.__dict__.get("_key_use_index")
         if got is not None:
             return got
         calls: dict[str, list[tuple[int, Call]]] = {}
         values: set[str] = set()
+        stored: dict[str, list[tuple[int, str]]] = {}
+        through: dict[str, list[tuple[int, Call]]] = {}
+        escaped: set[str] = set()
+        imported: set[str] = set()
         for fid in sorted(self.files):
             if not rules_for(self.files[fid].language).follows_values:
                 continue
@@ -139,15 +152,27 @@ class ParamKeysMixin(WorldCore):
                 continue
             for call in c.pf.calls:
                 calls.setdefault(call.callee.rsplit(".", 1)[-1], []).append((fid, call))
+                if "[" in call.callee:  # ls[k](), m.ls[k](): by the container's own name
+                    through.setdefault(call.callee.split("[", 1)[0].rsplit(".", 1)[-1], []).append((fid, call))
+                elif "." in call.callee:  # ls.get(k)(), ls.items(): a container read by a method
+                    escaped.update(re.findall(r"[A-Za-z_]\w*", call.callee.rsplit(".", 1)[0]))
                 for a in call.args:
                     path = split_arg(a)[2]
                     if path and path[0] != "=":
                         values.update(re.findall(r"[A-Za-z_]\w*", path))
             for b in c.pf.bindings:
                 if b.alias_of:
-                    values.update(re.findall(r"[A-Za-z_]\w*", b.alias_of))
+                    if _SLOT_NAME.fullmatch(b.name) and b.alias_of.isidentifier():
+                        stored.setdefault(b.alias_of, []).append((fid, b.name.split("[", 1)[0]))
+                    else:
+                        values.update(re.findall(r"[A-Za-z_]\w*", b.alias_of))
+                if b.value:
+                    escaped.update(re.findall(r"[A-Za-z_]\w*", b.value))
             for imp in c.pf.imports:
                 if imp.name and imp.alias and imp.alias != imp.name:
                     values.add(imp.name)
-        got = self.__dict__["_key_use_index"] = (calls, frozenset(values))
+                if imp.name:
+                    imported.add(imp.alias or imp.name)
+        values.update(name for name, where in stored.items() if any(base in imported for _f, base in where))
+        got = self.__dict__["_key_use_index"] = (calls, frozenset(values), stored, through, frozenset(escaped | values))
         return got

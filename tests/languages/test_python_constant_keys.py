@@ -60,6 +60,10 @@ CASES: dict[str, Case] = {
         {"m.py": FUNCS + "ls = [f1, f2]\ndef func1(key):\n    ls[key]()\nfunc1(1)\n"},
         expect={("m.func1", "m.f2", RULE)}, forbid={("m.func1", "m.f1")},
     ),
+    "a_function_stored_in_the_list_it_reads_called_through_it_with_nothing": Case(  # PyCG's lists/param_index
+        {"m.py": "def func2():\n    pass\ndef func1(key):\n    ls[key]()\nls = [func1, func2]\nfunc1(1)\n"},
+        expect={("m.func1", "m.func2", RULE)}, forbid={("m.func1", "m.func1")},
+    ),
     "callers_passing_several_constants_read_the_union_of_their_slots": Case(
         {"m.py": FUNCS + dedent("""
             table = {"a": f1, "b": f2, "c": f3}
@@ -148,12 +152,29 @@ KEPT: dict[str, str] = {
         run(1)
         register(run)
     """),
-    "a_key_from_a_parameter_of_a_function_stored_in_a_container": dedent("""
+    "a_key_from_a_parameter_of_a_function_stored_in_a_container_called_with_an_argument": dedent("""
         ls = [f1, f2]
         def run(k):
             ls[k]()
         run(1)
         hooks = {"r": run}
+        hooks["r"](0)
+    """),
+    "a_key_from_a_parameter_of_a_function_stored_in_a_container_read_by_a_method": dedent("""
+        ls = [f1, f2]
+        def run(k):
+            ls[k]()
+        run(1)
+        hooks = {"r": run}
+        hooks.get("r")(0)
+    """),
+    "a_key_from_a_parameter_of_a_function_stored_in_a_container_passed_on": dedent("""
+        ls = [f1, f2]
+        def run(k):
+            ls[k]()
+        run(1)
+        hooks = [run]
+        register(hooks)
     """),
     "a_key_from_a_parameter_reassigned_in_the_body": dedent("""
         ls = [f1, f2]

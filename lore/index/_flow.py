@@ -160,7 +160,8 @@ class FlowMixin(WorldCore):
                             if got is None:
                                 got = split[a] = split_arg(a)
                             args.append(got)
-                        sites.append((c, call, owners, args))
+                        if any(p and p[0] != "=" for _k, _s, p in args):  # only constants: no value travels
+                            sites.append((c, call, owners, args))
             self.subclasses(0)  # the subclass index, built once before any round reads it
             pending = sites
             for _ in range(MAX_ROUNDS):

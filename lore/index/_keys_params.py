@@ -25,6 +25,7 @@ from ..parsers.records import Call
 from ._flow import split_arg
 from ._world import FileCtx, WorldCore
 
+_NAME = re.compile(r"[A-Za-z_]\w*")
 KEYS_CAP = 16  # more distinct constants than this for one parameter: every slot
 _SLOT_NAME = re.compile(r"[A-Za-z_]\w*\[(?:\d+|'[A-Za-z0-9_]+')\]")  # ls[0], d['a']: a literal container's slot
 _SLOT = re.compile(r"\d+|'[A-Za-z0-9_]+'|\"[A-Za-z0-9_]+\"")  # a literal default that is a slot key
@@ -144,6 +145,10 @@ class ParamKeysMixin(WorldCore):
         through: dict[str, list[tuple[int, Call]]] = {}
         escaped: set[str] = set()
         imported: set[str] = set()
+        # distinct texts first, their names read once at the end (most texts repeat)
+        arg_texts: set[str] = set()
+        value_texts: set[str] = set()
+        read_texts: set[str] = set()
         for fid in sorted(self.files):
             if not rules_for(self.files[fid].language).follows_values:
                 continue
@@ -155,24 +160,24 @@ class ParamKeysMixin(WorldCore):
                 if "[" in call.callee:  # ls[k](), m.ls[k](): by the container's own name
                     through.setdefault(call.callee.split("[", 1)[0].rsplit(".", 1)[-1], []).append((fid, call))
                 elif "." in call.callee:  # ls.get(k)(), ls.items(): a container read by a method
-                    escaped.update(re.findall(r"[A-Za-z_]\w*", call.callee.rsplit(".", 1)[0]))
-                for a in call.args:
-                    path = split_arg(a)[2]
-                    if path and path[0] != "=":
-                        values.update(re.findall(r"[A-Za-z_]\w*", path))
+                    read_texts.add(call.callee.rsplit(".", 1)[0])
+                arg_texts.update(call.args)
             for b in c.pf.bindings:
                 if b.alias_of:
                     if _SLOT_NAME.fullmatch(b.name) and b.alias_of.isidentifier():
                         stored.setdefault(b.alias_of, []).append((fid, b.name.split("[", 1)[0]))
                     else:
-                        values.update(re.findall(r"[A-Za-z_]\w*", b.alias_of))
+                        value_texts.add(b.alias_of)
                 if b.value:
-                    escaped.update(re.findall(r"[A-Za-z_]\w*", b.value))
+                    read_texts.add(b.value)
             for imp in c.pf.imports:
                 if imp.name and imp.alias and imp.alias != imp.name:
                     values.add(imp.name)
                 if imp.name:
                     imported.add(imp.alias or imp.name)
+        value_texts.update(p for a in arg_texts if (p := split_arg(a)[2]) and p[0] != "=")
+        values.update(_NAME.findall("\n".join(value_texts)))
+        escaped.update(_NAME.findall("\n".join(read_texts)))
         values.update(name for name, where in stored.items() if any(base in imported for _f, base in where))
         got = self.__dict__["_key_use_index"] = (calls, frozenset(values), stored, through, frozenset(escaped | values))
         return got

@@ -26,6 +26,7 @@ from ._flow import split_arg
 from ._world import FileCtx, WorldCore
 
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_KEYED = re.compile(r"\[\*([A-Za-z_]\w*)\]")  # ls[*k]: a read keyed by the name k
 KEYS_CAP = 16  # more distinct constants than this for one parameter: every slot
 _SLOT_NAME = re.compile(r"[A-Za-z_]\w*\[(?:\d+|'[A-Za-z0-9_]+')\]")  # ls[0], d['a']: a literal container's slot
 _SLOT = re.compile(r"\d+|'[A-Za-z0-9_]+'|\"[A-Za-z0-9_]+\"")  # a literal default that is a slot key
@@ -85,7 +86,9 @@ class ParamKeysMixin(WorldCore):
                 return None  # a call through the container with arguments, or of a member of a slot
         keys: set[str] = set()
         seen = False
-        for file_id, call in calls.get(srow.name, ()):
+        if srow.name not in calls:  # a function that passes its parameter on (def outer(j): run(j))
+            self._gather_calls(calls, {srow.name})
+        for file_id, call in calls[srow.name]:
             cc = self.ctx(file_id)
             if cc is None:
                 return None
@@ -129,6 +132,17 @@ class ParamKeysMixin(WorldCore):
             return None
         return ""
 
+    def _gather_calls(self, calls: dict[str, list[tuple[int, Call]]], names: set[str]) -> None:
+        """Add the calls whose callee ends in one of ``names`` to ``calls`` (only those: memory)."""
+        for name in names:
+            calls.setdefault(name, [])
+        for fid in sorted(self.files) if names else ():
+            c = self.ctx(fid) if rules_for(self.files[fid].language).follows_values else None
+            for call in c.pf.calls if c is not None else ():
+                last = call.callee.rsplit(".", 1)[-1]
+                if last in names:
+                    calls[last].append((fid, call))
+
     def _key_uses(self) -> tuple[dict[str, list[tuple[int, Call]]], frozenset[str], dict[str, list[tuple[int, str]]],
                                  dict[str, list[tuple[int, Call]]], frozenset[str]]:
         """Over every file of a language that follows values (built once): the calls by the last name
@@ -145,6 +159,7 @@ class ParamKeysMixin(WorldCore):
         through: dict[str, list[tuple[int, Call]]] = {}
         escaped: set[str] = set()
         imported: set[str] = set()
+        names: set[str] = set()
         # distinct texts first, their names read once at the end (most texts repeat)
         arg_texts: set[str] = set()
         value_texts: set[str] = set()
@@ -155,10 +170,11 @@ class ParamKeysMixin(WorldCore):
             c = self.ctx(fid)
             if c is None:
                 continue
+            keyed: set[str] = set()
             for call in c.pf.calls:
-                calls.setdefault(call.callee.rsplit(".", 1)[-1], []).append((fid, call))
                 if "[" in call.callee:  # ls[k](), m.ls[k](): by the container's own name
                     through.setdefault(call.callee.split("[", 1)[0].rsplit(".", 1)[-1], []).append((fid, call))
+                    keyed.update(_KEYED.findall(call.callee))
                 elif "." in call.callee:  # ls.get(k)(), ls.items(): a container read by a method
                     read_texts.add(call.callee.rsplit(".", 1)[0])
                 arg_texts.update(call.args)
@@ -170,11 +186,15 @@ class ParamKeysMixin(WorldCore):
                         value_texts.add(b.alias_of)
                 if b.value:
                     read_texts.add(b.value)
+            if keyed:  # the functions of this file with a parameter a call reads as a key
+                names.update(sym.name for sym in c.pf.symbols if sym.kind == "function"
+                             and any(p in keyed for p, _a in sym.params))
             for imp in c.pf.imports:
                 if imp.name and imp.alias and imp.alias != imp.name:
                     values.add(imp.name)
                 if imp.name:
                     imported.add(imp.alias or imp.name)
+        self._gather_calls(calls, names)
         value_texts.update(p for a in arg_texts if (p := split_arg(a)[2]) and p[0] != "=")
         values.update(_NAME.findall("\n".join(value_texts)))
         escaped.update(_NAME.findall("\n".join(read_texts)))

@@ -542,5 +542,7 @@ class FlowMixin(WorldCore):
                 continue
             shown = "*" if vals is None else ",".join(sorted(repr(v) for v in vals))
             per_file.setdefault(srow.file_id, []).append(f"{fid}:{idx}={shown}")
+        for file_id, item in self.key_digest_items():  # type: ignore[attr-defined]  # lore.index._keys_params
+            per_file.setdefault(file_id, []).append(item)
         return {file_id: hashlib.sha1(";".join(sorted(items)).encode()).hexdigest()[:16]
                 for file_id, items in per_file.items()}

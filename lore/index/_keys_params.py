@@ -132,6 +132,21 @@ class ParamKeysMixin(WorldCore):
             return None
         return ""
 
+    def key_digest_items(self) -> list[tuple[int, str]]:
+        """(file id, text) of the keys of every parameter a call reads as a key, for the refresh digest
+        (:meth:`lore.index._flow.FlowMixin.flow_digests`): a caller elsewhere passing another constant
+        changes how the function's file resolves."""
+        calls = self._key_uses()[0]
+        out = []
+        for name in sorted(calls):
+            for fid in sorted(self.by_name.get(name, ())):  # type: ignore[attr-defined]
+                srow = self.syms.get(fid)  # type: ignore[call-overload]
+                if srow is None or srow.kind != "function" or srow.file_id is None:
+                    continue
+                for idx in range(len(self.param_names(fid)[0])):  # type: ignore[attr-defined]
+                    out.append((srow.file_id, f"{fid}:k{idx}={self.param_keys(fid, idx)}"))
+        return out
+
     def _gather_calls(self, calls: dict[str, list[tuple[int, Call]]], names: set[str]) -> None:
         """Add the calls whose callee ends in one of ``names`` to ``calls`` (only those: memory)."""
         for name in names:

@@ -274,3 +274,31 @@ def test_keys_that_may_change_read_any_slot(tmp_path, name):
     targets = {(a, b) for a, b, r in keyed.triples if b in ("m.f1", "m.f2") and r not in ("same_file_name", "unique_name")}
     assert targets and targets == {(a, b) for a, b, r in unknown.triples if b in ("m.f1", "m.f2")
                                    and r not in ("same_file_name", "unique_name")}
+
+
+def test_a_refresh_follows_the_constant_a_caller_elsewhere_now_passes(tmp_path):
+    """Only ``ext.py`` changes; ``m.run`` reads another slot, so ``m.py`` resolves again (flow digest)."""
+    import sqlite3
+
+    from lore.index.indexer import index_repo
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "m.py").write_text(FUNCS + "ls = [f1, f2]\ndef run(k):\n    ls[k]()\n")
+    (repo / "ext.py").write_text("from m import run\nrun(1)\n")
+    db = tmp_path / "index.db"
+
+    def targets() -> set[str]:
+        conn = sqlite3.connect(db)
+        try:
+            return {r[0] for r in conn.execute(
+                "SELECT b.qualified_name FROM symbol_refs r JOIN symbols a ON a.id = r.caller_id "
+                "JOIN symbols b ON b.id = r.callee_id WHERE a.qualified_name = 'm.run'")}
+        finally:
+            conn.close()
+
+    index_repo(repo, db=db, workers=1)
+    assert targets() == {"m.f2"}
+    (repo / "ext.py").write_text("from m import run\nrun(0)\n")
+    index_repo(repo, db=db, workers=1)
+    assert targets() == {"m.f1"}

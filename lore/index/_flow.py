@@ -94,14 +94,14 @@ def split_arg(arg: str) -> tuple[str, int, str]:
 
     Examples
     --------
-    >>> split_arg("cb=mod.f"), split_arg("**kw"), split_arg("g")
-    (('cb', 0, 'mod.f'), ('', 2, 'kw'), ('', 0, 'g'))
+    >>> split_arg("cb=mod.f"), split_arg("**kw"), split_arg("g"), split_arg("=1"), split_arg("k=='a'")
+    (('cb', 0, 'mod.f'), ('', 2, 'kw'), ('', 0, 'g'), ('', 0, '=1'), ('k', 0, "='a'"))
     """
     stars = len(arg) - len(arg.lstrip("*"))
     arg = arg[stars:]
     kw, eq, path = arg.partition("=")
-    if not eq:
-        return "", stars, kw
+    if not eq or not kw:  # a positional constant (``=1``) keeps its mark
+        return "", stars, arg
     return kw, stars, path
 
 
@@ -160,7 +160,8 @@ class FlowMixin(WorldCore):
                             if got is None:
                                 got = split[a] = split_arg(a)
                             args.append(got)
-                        sites.append((c, call, owners, args))
+                        if any(p and p[0] != "=" for _k, _s, p in args):  # only constants: no value travels
+                            sites.append((c, call, owners, args))
             self.subclasses(0)  # the subclass index, built once before any round reads it
             pending = sites
             for _ in range(MAX_ROUNDS):
@@ -323,7 +324,7 @@ class FlowMixin(WorldCore):
         """Whether an argument may carry a value: not when it is a parameter of the enclosing function
         that no value flows into so far (most arguments are parameters passed along)."""
         _kw, stars, path = arg
-        if not path or stars:
+        if not path or stars or path[0] == "=":  # a constant (``=1``): no value that travels
             return False
         head = path.split(".", 1)[0]
         if head.startswith("<"):  # a lambda, a decorated definition
@@ -541,5 +542,7 @@ class FlowMixin(WorldCore):
                 continue
             shown = "*" if vals is None else ",".join(sorted(repr(v) for v in vals))
             per_file.setdefault(srow.file_id, []).append(f"{fid}:{idx}={shown}")
+        for file_id, item in self.key_digest_items():  # type: ignore[attr-defined]  # lore.index._keys_params
+            per_file.setdefault(file_id, []).append(item)
         return {file_id: hashlib.sha1(";".join(sorted(items)).encode()).hexdigest()[:16]
                 for file_id, items in per_file.items()}

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import re
 
-from ._world import MAX_DEPTH, FileCtx, Value, WorldCore
+from ._flow import union_of
+from ._keys_params import ParamKeysMixin
+from ._world import MAX_DEPTH, FileCtx, Value
 
 CONST_PREFIX = "="  # lore.languages.python._constants.CONST_PREFIX
 ANY_KEY = re.compile(r"\[\*([A-Za-z_]\w*)\]")  # lore.languages.python._expr.ANY_KEY
@@ -25,7 +27,7 @@ _FILLS = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "u
                     "__setitem__"})
 
 
-class KeysMixin(WorldCore):
+class KeysMixin(ParamKeysMixin):
     """The slot a constant key selects (see the module doc)."""
 
     def keyed_path(self, c: FileCtx, scope: int, path: str, line: int, depth: int) -> tuple[Value, str] | None:
@@ -35,16 +37,19 @@ class KeysMixin(WorldCore):
         if m is None:  # pragma: no cover - the caller checked
             return None
         head = path[: m.start()]
-        key = self.constant_key(c, scope, m.group(1), depth) if c.rules.follows_values else None
-        if key is not None and self._stable(c, head):
-            got = self.resolve_path(c, scope, f"{head}[{key}]{path[m.end():]}", line, depth + 1)  # type: ignore[attr-defined]
-            if got is not None:
-                return got
+        keys = self.constant_key(c, scope, m.group(1), depth) if c.rules.follows_values and self._stable(c, head) else None
+        if keys:
+            found = [self.resolve_path(c, scope, f"{head}[{key}]{path[m.end():]}", line, depth + 1)  # type: ignore[attr-defined]
+                     for key in keys]
+            if all(got is not None for got in found):
+                got = found[0] if len(found) == 1 else union_of(found)  # type: ignore[arg-type]
+                if got is not None:
+                    return got
         return self.resolve_path(c, scope, f"{head}[*]{path[m.end():]}", line, depth + 1)  # type: ignore[attr-defined]
 
-    def constant_key(self, c: FileCtx, scope: int, name: str, depth: int) -> str | None:
-        """The slot key of the literal ``name`` is bound to once where ``scope`` reads it; ``None`` if it
-        is not such a constant.
+    def constant_key(self, c: FileCtx, scope: int, name: str, depth: int) -> tuple[str, ...] | None:
+        """The slot keys ``name`` may hold where ``scope`` reads it: the literal it is bound to once, or
+        for a parameter the constants its callers pass (:meth:`param_keys`); ``None`` if it is neither.
 
         Scopes are searched from ``scope`` outwards, skipping enclosing classes as Python does; the first
         scope that binds ``name`` in any way (a definition, an import, an assignment, a parameter) decides.
@@ -59,16 +64,20 @@ class KeysMixin(WorldCore):
                 cands = c.cands[i]
                 const = cands.get(CONST_PREFIX + name)
                 other = cands.get(name)
-                if const is not None or other is not None or any(p == name for p, _a in sym.params):
-                    if const is not None and other is None and len(const) == 1 and not any(p == name for p, _a in sym.params):
-                        return const[0][2].annotation or None  # type: ignore[union-attr]
+                pos = next((k for k, (p, _a) in enumerate(sym.params) if p == name), -1)
+                if const is not None or other is not None or pos >= 0:
+                    if const is not None and other is None and len(const) == 1 and pos < 0:
+                        lit = const[0][2].annotation  # type: ignore[union-attr]
+                        return (lit,) if lit else None
                     if const is None and other is not None and len(other) == 1 and other[0][1] == "import":
                         return self._imported_key(c, other[0][2], depth)
+                    if pos >= 0 and const is None and all(what == "param" for _l, what, _p in other or ()):
+                        return self.param_keys(c.ids[i], pos)  # a parameter the body never rebinds
                     return None
             i = sym.parent
         return None
 
-    def _imported_key(self, c: FileCtx, ib, depth: int) -> str | None:
+    def _imported_key(self, c: FileCtx, ib, depth: int) -> tuple[str, ...] | None:
         """``from m import K``: ``K``'s constant in module ``m`` (or where ``m`` imports it from)."""
         if ib.star or not ib.member:
             return None

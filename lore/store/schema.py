@@ -77,7 +77,8 @@ INDEX_FORMAT = 13  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     it (=k); a literal container read with such a constant key gives that slot only; a function giving back
 #     its first argument gives this call site's argument (f(a)(), x = f(a)); cls: type[T] -> T gives the
 #     receiver's class; an if TYPE_CHECKING import is not rebound by its else stand-in; with closing(x) as y
-#     holds x
+#     holds x; an int/str literal argument records its key (=1) and a subscript call with unnamed arguments
+#     records ['']; a parameter read as a key that its function rebinds records =k without a literal
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

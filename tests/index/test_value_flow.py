@@ -459,7 +459,8 @@ def test_refresh_keeps_the_solution_when_no_changed_file_reads_differently(tmp_p
 
     app = "from lib import run\n\ndef f1(): pass\ndef f2(): pass\n\ndef main():\n    run(f1)\n    x = lambda: f2()\n    run(x)\n"
     app += "\nfrom lib import Base\n\nclass Impl(Base):\n    def hook(self): pass\n"
-    lib = "class Base:\n    def go(self):\n        self.hook()\n\ndef run(cb):\n    return cb(1)\n"
+    # a float literal: an int or str one is recorded as a possible key (lore.index._keys_params)
+    lib = "class Base:\n    def go(self):\n        self.hook()\n\ndef run(cb):\n    return cb(1.5)\n"
     root = write_tree(tmp_path / "repo", {"lib.py": lib, "app.py": app})
     db = tmp_path / "index.db"
     edges = _bound_edges
@@ -467,7 +468,7 @@ def test_refresh_keeps_the_solution_when_no_changed_file_reads_differently(tmp_p
     assert index_repo(root, db=db, workers=1).flow == "solved"
     # lines move (a lambda's name is its position), a literal changes: the resolver reads the same
     (root / "app.py").write_text("# header\n\n" + app.replace("def f2(): pass", "def f2():\n    pass  # later"))
-    (root / "lib.py").write_text(lib.replace("return cb(1)", "# calls it\n    return cb(2)"))
+    (root / "lib.py").write_text(lib.replace("return cb(1.5)", "# calls it\n    return cb(2.5)"))
     report = index_repo(root, db=db, workers=1)
     assert report.flow == "kept" and sorted(report.changed) == ["app.py", "lib.py"]
     got = edges(db)

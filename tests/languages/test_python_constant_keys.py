@@ -1,6 +1,8 @@
 """Python: a container literal read with a name bound once to an int or str literal as its key
 (``handlers[KEY]()``) gives the slot that key selects, as a literal key does; where the key or the
-container may change, every slot, as before (issue 34: PyCG's ``lists/ext_index``).
+container may change, every slot, as before (issue 34: PyCG's ``lists/ext_index``). A parameter read
+as a key takes the constants its callers pass, when every call of the function is seen and each passes
+a constant (PyCG's ``lists/param_index``); otherwise every slot.
 """
 
 from __future__ import annotations
@@ -54,6 +56,49 @@ CASES: dict[str, Case] = {
         """)},
         expect={("m.run", "m.f1", RULE), ("m.run", "m.f2", RULE)},
     ),
+    "a_parameter_every_caller_passes_one_constant": Case(
+        {"m.py": FUNCS + "ls = [f1, f2]\ndef func1(key):\n    ls[key]()\nfunc1(1)\n"},
+        expect={("m.func1", "m.f2", RULE)}, forbid={("m.func1", "m.f1")},
+    ),
+    "a_function_stored_in_the_list_it_reads_called_through_it_with_nothing": Case(  # PyCG's lists/param_index
+        {"m.py": "def func2():\n    pass\ndef func1(key):\n    ls[key]()\nls = [func1, func2]\nfunc1(1)\n"},
+        expect={("m.func1", "m.func2", RULE)}, forbid={("m.func1", "m.func1")},
+    ),
+    "callers_passing_several_constants_read_the_union_of_their_slots": Case(
+        {"m.py": FUNCS + dedent("""
+            table = {"a": f1, "b": f2, "c": f3}
+            def run(k):
+                table[k]()
+            run("a")
+            run(k="b")
+        """)},
+        expect={("m.run", "m.f1", RULE), ("m.run", "m.f2", RULE)}, forbid={("m.run", "m.f3")},
+    ),
+    "a_constant_name_passed_from_another_module_and_along_a_chain": Case(
+        {"m.py": FUNCS + dedent("""
+            ls = [f1, f2, f3]
+            def run(k):
+                ls[k]()
+            def outer(j):
+                run(j)
+        """), "ext.py": "from m import outer\nTWO = 2\nouter(TWO)\n"},
+        expect={("m.run", "m.f3", RULE)}, forbid={("m.run", "m.f1"), ("m.run", "m.f2")},
+    ),
+    "an_omitted_parameter_takes_its_literal_default": Case(
+        {"m.py": FUNCS + dedent("""
+            ls = [f1, f2]
+            def run(cb, k=1):
+                cb()
+                ls[k]()
+            run(f3)
+        """)},
+        expect={("m.run", "m.f2", RULE)}, forbid={("m.run", "m.f1")},
+    ),
+    "a_function_imported_under_another_name_reads_every_slot": Case(
+        {"m.py": FUNCS + "ls = [f1, f2]\ndef run(k):\n    ls[k]()\nrun(1)\n",
+         "ext.py": "from m import run as go\ngo(0)\n"},
+        expect={("m.run", "m.f1", RULE), ("m.run", "m.f2", RULE)},
+    ),
 }
 
 # must stay: every slot, because the key or the container may change
@@ -92,11 +137,96 @@ KEPT: dict[str, str] = {
         for k in (0, 1):
             ls[k]()
     """),
-    "a_key_from_a_parameter": dedent("""
+    "a_key_from_a_parameter_a_caller_passes_an_unknown_value": dedent("""
         ls = [f1, f2]
         def run(k=0):
             ls[k]()
         run(1)
+        for n in range(2):
+            run(n)
+    """),
+    "a_key_from_a_parameter_of_a_function_also_passed_as_a_callback": dedent("""
+        ls = [f1, f2]
+        def run(k):
+            ls[k]()
+        run(1)
+        register(run)
+    """),
+    "a_key_from_a_parameter_of_a_function_stored_in_a_container_called_with_an_argument": dedent("""
+        ls = [f1, f2]
+        def run(k):
+            ls[k]()
+        run(1)
+        hooks = {"r": run}
+        hooks["r"](0)
+    """),
+    "a_key_from_a_parameter_of_a_function_stored_in_a_container_read_by_a_method": dedent("""
+        ls = [f1, f2]
+        def run(k):
+            ls[k]()
+        run(1)
+        hooks = {"r": run}
+        hooks.get("r")(0)
+    """),
+    "a_key_from_a_parameter_of_a_function_stored_in_a_container_passed_on": dedent("""
+        ls = [f1, f2]
+        def run(k):
+            ls[k]()
+        run(1)
+        hooks = [run]
+        register(hooks)
+    """),
+    "a_key_from_a_parameter_reassigned_in_the_body": dedent("""
+        ls = [f1, f2]
+        def run(k):
+            k = k - 1
+            ls[k]()
+        run(1)
+    """),
+    "a_key_from_a_parameter_the_container_mutated": dedent("""
+        ls = [f1]
+        ls.append(f2)
+        def run(k):
+            ls[k]()
+        run(0)
+    """),
+    "a_key_from_a_parameter_a_default_that_is_not_a_constant": dedent("""
+        ls = [f1, f2]
+        def run(cb, k=len(ls) - 1):
+            cb()
+            ls[k]()
+        run(f3)
+    """),
+    "a_key_from_a_parameter_a_call_with_star_args": dedent("""
+        ls = [f1, f2]
+        def run(k):
+            ls[k]()
+        run(1)
+        run(*sys.argv)
+    """),
+    "a_key_from_a_parameter_of_a_decorated_function": dedent("""
+        ls = [f1, f2]
+        def deco(fn):
+            return fn
+        @deco
+        def run(k):
+            ls[k]()
+        run(1)
+    """),
+    "a_key_from_a_parameter_a_call_of_the_name_bound_to_nothing": dedent("""
+        ls = [f1, f2]
+        def run(k):
+            ls[k]()
+        run(1)
+        def other(obj):
+            obj.run(0)
+    """),
+    "a_key_from_a_parameter_a_call_with_an_expression": dedent("""
+        ls = [f1, f2]
+        def run(k):
+            ls[k]()
+        run(1)
+        run(2 - 2)
     """),
     "a_container_appended_to": dedent("""
         k = 0
@@ -144,3 +274,31 @@ def test_keys_that_may_change_read_any_slot(tmp_path, name):
     targets = {(a, b) for a, b, r in keyed.triples if b in ("m.f1", "m.f2") and r not in ("same_file_name", "unique_name")}
     assert targets and targets == {(a, b) for a, b, r in unknown.triples if b in ("m.f1", "m.f2")
                                    and r not in ("same_file_name", "unique_name")}
+
+
+def test_a_refresh_follows_the_constant_a_caller_elsewhere_now_passes(tmp_path):
+    """Only ``ext.py`` changes; ``m.run`` reads another slot, so ``m.py`` resolves again (flow digest)."""
+    import sqlite3
+
+    from lore.index.indexer import index_repo
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "m.py").write_text(FUNCS + "ls = [f1, f2]\ndef run(k):\n    ls[k]()\n")
+    (repo / "ext.py").write_text("from m import run\nrun(1)\n")
+    db = tmp_path / "index.db"
+
+    def targets() -> set[str]:
+        conn = sqlite3.connect(db)
+        try:
+            return {r[0] for r in conn.execute(
+                "SELECT b.qualified_name FROM symbol_refs r JOIN symbols a ON a.id = r.caller_id "
+                "JOIN symbols b ON b.id = r.callee_id WHERE a.qualified_name = 'm.run'")}
+        finally:
+            conn.close()
+
+    index_repo(repo, db=db, workers=1)
+    assert targets() == {"m.f2"}
+    (repo / "ext.py").write_text("from m import run\nrun(0)\n")
+    index_repo(repo, db=db, workers=1)
+    assert targets() == {"m.f1"}

@@ -27,6 +27,8 @@ CONST_PREFIX = "="
 _OPERATORS = re.compile(rb"(?://|\*\*|<<|>>|[-+*/%&|^@:])=(?!=)")
 _NAME_BEFORE = re.compile(rb"[A-Za-z_]\w*\Z")
 _DECLARED = re.compile(rb"(?:global|nonlocal)[ \t]+(\w+(?:[ \t]*,[ \t]*\w+)*)")
+_AS = re.compile(rb"\bas[ \t]+([A-Za-z_]\w*)")  # with ... as x, except E as x (import ... as x binds no literal)
+_KEYED = re.compile(r"\[\*([A-Za-z_]\w*)\]")  # d[*k]: a read keyed by the name k (lore.index._keys)
 
 
 def note_assignment(x, owner: int, name: str, right: _ts.Node | None, line: int) -> None:
@@ -44,8 +46,8 @@ def rebound(source: bytes) -> set[str]:
 
     Examples
     --------
-    >>> sorted(rebound(b"k += 1\\nif (m := f()): pass\\nglobal a, b\\nx == y; z <= 1; w != 2; d[k] = 1"))
-    ['a', 'b', 'k', 'm']
+    >>> sorted(rebound(b"k += 1\\nif (m := f()): pass\\nglobal a, b\\nx == y; z <= 1; w != 2; d[k] = 1\\nwith f() as c: pass"))
+    ['a', 'b', 'c', 'k', 'm']
     """
     out: set[str] = set()
     for m in _OPERATORS.finditer(source):
@@ -56,17 +58,44 @@ def rebound(source: bytes) -> set[str]:
         before = source[m.start() - 1:m.start()] if m.start() else b""
         if not (before.isalnum() or before == b"_"):  # not the tail of another name (my_global x)
             out.update(n.strip().decode("ascii", "replace") for n in m.group(1).split(b","))
+    out.update(m.group(1).decode("ascii", "replace") for m in _AS.finditer(source))
     return out
 
 
 def flush_constants(x) -> None:
-    """Record the names bound once to a literal (see the module doc), after the walk."""
+    """Record the names bound once to a literal (see the module doc), after the walk, and mark each
+    parameter read as a key that its function rebinds (see :func:`flush_rebound_params`)."""
+    gone = flush_rebound_params(x)
     if not x.literals and not x.containers:
         return
-    gone = rebound(x.source)
+    if gone is None:
+        gone = rebound(x.source)
     for (owner, name), (lit, line) in x.literals.items():
         if x.assigned[(owner, name)] == 1 and name not in gone:
             x.pf.bindings.append(Binding(owner, CONST_PREFIX + name, line, annotation=lit))
     for owner, name in sorted(x.containers):
         if name in gone and "[" not in name:  # xs += [g]: any slot may hold what was added
             x.pf.bindings.append(Binding(owner, f"{name}[*]", 0))
+
+
+def flush_rebound_params(x) -> set[str] | None:
+    """A parameter read as a key (``ls[k]()``) that its function also rebinds (``k = k - 1``, ``k += 1``,
+    ``with ... as k``, a loop target) gets a ``=k`` binding without a literal: the constants its callers
+    pass (:mod:`lore.index._keys_params`) are not what the key holds. Returns the file's rebound names
+    when it had to read them (``None`` when no read is keyed by a name)."""
+    keyed: set[str] = set()
+    for call in x.pf.calls:
+        if "[*" in call.callee:
+            keyed.update(_KEYED.findall(call.callee))
+    for b in x.pf.bindings:
+        if "[*" in b.alias_of or "[*" in b.value:
+            keyed.update(_KEYED.findall(b.alias_of or b.value))
+    if not keyed:
+        return None
+    gone = rebound(x.source)
+    bound = {(b.owner, b.name) for b in x.pf.bindings if b.name in keyed}
+    for owner, sym in enumerate(x.pf.symbols):
+        for pname, _ann in sym.params if sym.kind == "function" else ():
+            if pname in keyed and (pname in gone or (owner, pname) in x.assigned or (owner, pname) in bound):
+                x.pf.bindings.append(Binding(owner, CONST_PREFIX + pname, sym.start_line))
+    return gone

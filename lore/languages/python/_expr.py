@@ -233,13 +233,14 @@ def value_path(node: _ts.Node | None, src: str | None = None) -> str:
 
 def call_args(node: _ts.Node | None, src: str | None = None) -> list[str]:
     """A call's arguments as the resolver follows them (see :class:`~lore.parsers.records.Call`);
-    ``[]`` when none of them names anything. ``src`` as in :func:`dotted`.
+    ``[]`` when none of them names anything. ``src`` as in :func:`dotted`. An int or str literal that
+    can be a slot key is ``=`` and the key (``=1``, ``='a'``: :mod:`lore.index._keys`).
 
     Examples
     --------
-    >>> tree = _ts.parse("python", b"f(a, 1, *xs, key=lambda: 0, **kw)")
+    >>> tree = _ts.parse("python", b"f(a, 1, -1, *xs, key=lambda: 0, **kw)")
     >>> call_args(tree.root_node.named_children[0].named_children[0].child_by_field_name("arguments"))
-    ['a', '', '*xs', 'key=<lambda:1:17>', '**kw']
+    ['a', '=1', '', '*xs', 'key=<lambda:1:21>', '**kw']
     """
     if node is None or node.type != "argument_list":
         return []
@@ -251,7 +252,12 @@ def call_args(node: _ts.Node | None, src: str | None = None) -> list[str]:
             path = text(a, src)
             out.append(path)
         elif t == "keyword_argument":
-            path = value_path(a.child_by_field_name("value"), src)
+            value = a.child_by_field_name("value")
+            if value is not None and value.type in ("integer", "string"):
+                lit = slot_key(value)
+                path = f"={lit}" if lit else ""
+            else:
+                path = value_path(value, src)
             out.append(f"{text(a.child_by_field_name('name'), src)}={path}" if path else "")
         elif t == "comment":
             continue
@@ -261,6 +267,10 @@ def call_args(node: _ts.Node | None, src: str | None = None) -> list[str]:
         elif t == "dictionary_splat":
             path = value_path(a.named_child(0), src) if a.named_child_count else ""
             out.append(f"**{path}")
+        elif t == "integer" or t == "string":  # a constant: ``=1``, ``='a'`` (a parameter used as a key)
+            lit = slot_key(a)
+            path = f"={lit}" if lit else ""
+            out.append(path)
         else:
             path = value_path(a, src) if t in _VALUE_TYPES or t == "lambda" else ""  # a literal names nothing
             out.append(path)

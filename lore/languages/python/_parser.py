@@ -314,7 +314,10 @@ class _Extractor:
         row, col = node.start_point
         line = row + 1
         args = node.child_by_field_name("arguments")
-        self.pf.calls.append(Call(owner, callee, line, col, "call", call_args(args, self.src)))
+        passed = call_args(args, self.src)
+        if not passed and "[" in callee and args is not None and args.named_child_count:
+            passed = [""]  # ls[k](x + 1): arguments, none named (``[]`` says none: lore.index._keys_params)
+        self.pf.calls.append(Call(owner, callee, line, col, "call", passed))
         if owner in self.class_of and self.class_of[owner] in self.metaclasses:
             on_call(self, owner, callee, args, line)
         if callee.endswith(_FILLS):

@@ -28,7 +28,6 @@ import hashlib
 import re
 from functools import lru_cache
 
-from ..languages import rules_for
 from ..parsers.records import Call
 from ._containers import plain
 from ._world import TYPE_KINDS, FileCtx, Value, WorldCore, local_parent, split_path, weaker
@@ -141,12 +140,7 @@ class FlowMixin(WorldCore):
         try:
             sites: list[tuple[FileCtx, Call, tuple[int, ...], list[tuple[str, int, str]]]] = []
             split: dict[str, tuple[str, int, str]] = {}
-            for fid in sorted(self.files):
-                if not rules_for(self.files[fid].language).follows_values:
-                    continue
-                c = self.ctx(fid)
-                if c is None:
-                    continue
+            for _fid, c in self.value_contexts():
                 self._note_uses(c)
                 owners_of: dict[int, tuple[int, ...]] = {}
                 for call in c.pf.calls:

@@ -179,12 +179,7 @@ class ParamKeysMixin(WorldCore):
         arg_texts: set[str] = set()
         value_texts: set[str] = set()
         read_texts: set[str] = set()
-        for fid in sorted(self.files):
-            if not rules_for(self.files[fid].language).follows_values:
-                continue
-            c = self.ctx(fid)
-            if c is None:
-                continue
+        for fid, c in self.value_contexts():
             keyed: set[str] = set()
             for call in c.pf.calls:
                 if "[" in call.callee:  # ls[k](), m.ls[k](): by the container's own name

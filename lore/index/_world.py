@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..languages import ImportBinding, LanguageRules, rules_for
@@ -363,6 +363,15 @@ class WorldCore:
         if self._ctx_cap is not None:
             self._count_context(file_id, c)
         return c
+
+    def value_contexts(self) -> Iterator[tuple[int, FileCtx]]:
+        """``(file id, context)`` of every file of a language that follows values, in id order (what the
+        flow solve and the keys that travel read)."""
+        for fid in sorted(self.files):
+            if rules_for(self.files[fid].language).follows_values:
+                c = self.ctx(fid)
+                if c is not None:
+                    yield fid, c
 
     def preload(self, file_id: int, pf: ParsedFile, ids: list[int]) -> FileCtx:
         frow = self.files[file_id]

@@ -33,6 +33,7 @@ import numpy as np
 
 _VERIFIED: set[tuple[str, int, int]] = set()  # (folder, meta.json inode, its mtime): bytes checked already
 _LOCK = threading.Lock()
+_DECODE = threading.Lock()  # one Deferred decoded at a time (a query decodes a few: no contention worth more)
 
 
 class DamagedStateError(ValueError):
@@ -262,13 +263,16 @@ class Deferred:
         self.shape = tuple(int(x) for x in shape)
 
     def get(self) -> np.ndarray:
-        """The decoded array (:func:`decode`; the same object every call)."""
+        """The decoded array (:func:`decode`; the same object every call, also from several threads)."""
         got = self._value
         if got is None:
-            stored = self._stored
-            assert stored is not None
-            got = self._value = decode(stored, self._how, self.dtype.str, list(self.shape))
-            self._stored = None  # (two threads may both decode: equal arrays, one kept)
+            with _DECODE:
+                got = self._value
+                if got is None:
+                    stored = self._stored
+                    assert stored is not None
+                    got = self._value = decode(stored, self._how, self.dtype.str, list(self.shape))
+                    self._stored = None  # the mapped file is released once decoded
         return got
 
 

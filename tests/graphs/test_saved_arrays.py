@@ -254,3 +254,20 @@ def test_a_mapped_state_decodes_an_array_only_when_it_is_read(sample_index, tmp_
     assert [k for k, v in untouched._parts.items() if isinstance(v, _saved_arrays.Deferred)] == deferred[id(untouched)]
     bm25 = back.text_bm25
     assert _same_bits(bm25.T.data, feats.text_bm25.data)  # the transposed view decodes the same arrays
+
+
+def test_a_deferred_array_read_from_several_threads_is_decoded_once():
+    """Queries in several threads (the MCP server) may read one saved array first at the same time: each gets
+    the same decoded array, equal to what was written."""
+    import threading
+
+    a = np.array([0.5, 2.0, 3.0] * 100_000)
+    for _ in range(10):
+        d = _saved_arrays.Deferred(*_saved_arrays.encode(a), a.dtype.str, list(a.shape))
+        got: list[np.ndarray] = []
+        threads = [threading.Thread(target=lambda d=d, got=got: got.append(d.get())) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(got) == 6 and all(g is got[0] for g in got) and _same_bits(got[0], a)

@@ -273,12 +273,14 @@ def bm25_weights(tf: sp.csr_matrix, *, k1: float = 1.2, b: float = 0.75) -> sp.c
     df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
     # the weights a block of pairs at a time, the same expression element for element: the
-    # temporaries of one expression over every pair were the peak of the kernel's feature build
+    # temporaries of one expression over every pair were the peak of the kernel's feature build; the
+    # length norm depends on the row only, so it is computed once per row (the same operations on the
+    # same operands: the same bits) and gathered
+    norms = k1 * (1.0 - b + b * dl / avgdl)
     w = np.empty(tf.nnz, dtype=np.float64)
     for k in range(0, tf.nnz, 1 << 20):
         r, c, x = row[k:k + (1 << 20)], tf.indices[k:k + (1 << 20)], tf.data[k:k + (1 << 20)]
-        norm = k1 * (1.0 - b + b * dl[r] / avgdl)
-        w[k:k + (1 << 20)] = idf[c] * x * (k1 + 1.0) / (x + norm)
+        w[k:k + (1 << 20)] = idf[c] * x * (k1 + 1.0) / (x + norms[r])
     del row
     return sp.csr_matrix((w, tf.indices, tf.indptr), shape=tf.shape).tocsc()
 

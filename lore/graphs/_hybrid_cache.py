@@ -28,6 +28,7 @@ import numpy as np
 
 from ..algorithms._csr import Csr, is_sparse
 from ..store.graph_files import SAVED_FORMAT, has_saved_state, publish_state, saved_dir, saved_state_dir
+from ._lazy_csr import LazyCsr
 from ._saved_arrays import discard, open_array, verify, write_arrays
 
 FORMAT = SAVED_FORMAT
@@ -145,6 +146,10 @@ def _load_fields(folder: Path, fields: dict, manifest: dict, cls: type, mapped: 
         a = mapped[name] = open_array(folder, name, manifest)
         return a
 
+    def part(name: str) -> Any:
+        a = mapped[name] = open_array(folder, name, manifest, lazy=True)
+        return a
+
     values: dict[str, Any] = {}
     for name, desc in fields.items():
         kind = desc["type"]
@@ -152,14 +157,14 @@ def _load_fields(folder: Path, fields: dict, manifest: dict, cls: type, mapped: 
             values[name] = desc["value"]
         elif kind == "array":
             values[name] = arr(name)
-        elif kind == "sparse":
-            data, indices, indptr = (arr(f"{name}.{p}") for p in _SPARSE)
+        elif kind == "sparse":  # checked now, each array decoded when first read (LazyCsr)
+            data, indices, indptr = (part(f"{name}.{p}") for p in _SPARSE)
             fmt, shape = desc["format"], tuple(desc["shape"])
             if fmt not in ("csr", "csc") or indptr.shape != (shape[0 if fmt == "csr" else 1] + 1,):
                 return None
             got = desc.get("sorted")
-            values[name] = Csr(data, indices, indptr, shape, format=fmt,
-                               sorted_indices=got if isinstance(got, bool) else None)
+            values[name] = LazyCsr(data, indices, indptr, shape, format=fmt,
+                                   sorted_indices=got if isinstance(got, bool) else None)
         else:
             return None
     return cls(**values)

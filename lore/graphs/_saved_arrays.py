@@ -33,6 +33,7 @@ import numpy as np
 
 _VERIFIED: set[tuple[str, int, int]] = set()  # (folder, meta.json inode, its mtime): bytes checked already
 _LOCK = threading.Lock()
+_DECODE = threading.Lock()  # one Deferred decoded at a time (a query decodes a few: no contention worth more)
 
 
 class DamagedStateError(ValueError):
@@ -244,10 +245,48 @@ def _link_same(other: tuple[Path, dict[str, list[Any]]], entry: list[Any], store
     return False
 
 
-def open_array(folder: Path, name: str, manifest: dict[str, list[Any]]) -> np.ndarray:
+class Deferred:
+    """An encoded array checked (dtype, shape, checksum, codes) but decoded only when first asked for.
+
+    A query reads a few of the many saved arrays (a new process's first ``related`` on the Linux kernel's
+    index decoded every one of them, about 0.4 CPU s, to read a few rows of some): :meth:`get` decodes
+    once and keeps the array. ``dtype`` and ``shape`` are the decoded array's, known without decoding.
+    """
+
+    __slots__ = ("_how", "_stored", "_value", "dtype", "shape")
+
+    def __init__(self, stored: np.ndarray, how: dict[str, Any], dtype: str, shape: list[int]) -> None:
+        self._stored: np.ndarray | None = stored
+        self._how = how
+        self._value: np.ndarray | None = None
+        self.dtype = np.dtype(dtype)
+        self.shape = tuple(int(x) for x in shape)
+
+    def get(self) -> np.ndarray:
+        """The decoded array (:func:`decode`; the same object every call, also from several threads)."""
+        got = self._value
+        if got is None:
+            with _DECODE:
+                got = self._value
+                if got is None:
+                    stored = self._stored
+                    assert stored is not None
+                    got = self._value = decode(stored, self._how, self.dtype.str, list(self.shape))
+                    self._stored = None  # the mapped file is released once decoded
+        return got
+
+
+def resolve(a: np.ndarray | Deferred) -> np.ndarray:
+    """``a`` itself, or the array a :class:`Deferred` decodes to."""
+    return a.get() if isinstance(a, Deferred) else a
+
+
+def open_array(folder: Path, name: str, manifest: dict[str, list[Any]], *, lazy: bool = False
+               ) -> np.ndarray | Any:
     """The array ``name``: mapped copy-on-write when stored as it is, else decoded (:func:`decode`), after
     checking its dtype and shape against ``manifest`` (and, for an encoded array, its checksum).
 
+    With ``lazy`` an encoded array comes back as a :class:`Deferred` (checked now, decoded when used).
     Raises :class:`DamagedStateError` (a ``ValueError``) when it is not in the manifest or differs.
     """
     want = manifest.get(name)
@@ -271,6 +310,8 @@ def open_array(folder: Path, name: str, manifest: dict[str, list[Any]]) -> np.nd
     table = how.get("table")
     if table is not None and (not isinstance(table, list) or not table or int(a.max(initial=0)) >= len(table)):
         raise DamagedStateError(f"{name}: a code outside its table")
+    if lazy:
+        return Deferred(a, how, want[0], list(want[1]))
     return decode(a, how, want[0], list(want[1]))
 
 

@@ -37,6 +37,7 @@ from ..store.graph_files import CACHE_FORMAT, publish_state
 from ..store.graph_files import cache_path as _cache_path
 from ..store.graph_files import state_dir as _state_dir
 from ._graph_patch import patch as _patch_graph
+from ._lazy_csr import LazyCsr
 from ._saved_arrays import discard, open_array, verify, write_arrays
 from ._walk import DEFAULT_PPR_WEIGHTS, walk_arrays, walk_name
 
@@ -353,11 +354,15 @@ def _map_saved(folder: Path, meta: dict, manifest: dict, stamp: str, mapped: dic
             a = mapped[key] = open_array(folder, key, manifest)
             return a
 
+        def part(key: str) -> Any:  # checked now, decoded when a query first reads it (LazyCsr)
+            a = mapped[key] = open_array(folder, key, manifest, lazy=True)
+            return a
+
         def csr(key: str, n: int, canonical: bool | None) -> Csr:
-            indptr = arr(f"{key}.indptr")
+            indptr = part(f"{key}.indptr")
             if indptr.shape != (n + 1,):
                 raise ValueError(f"{key}: {indptr.shape[0]} row pointers for {n} rows")
-            return Csr(arr(f"{key}.data"), arr(f"{key}.indices"), indptr, (n, n), canonical=canonical)
+            return LazyCsr(part(f"{key}.data"), part(f"{key}.indices"), indptr, (n, n), canonical=canonical)
 
         ids = arr("ids")
         n = len(ids)

@@ -34,6 +34,10 @@ class IndexReport:
     # values that travel: "solved" over every file, or "kept" from the last run (no changed file
     # changed what resolution reads: lore.index._flow_keep); "" when nothing was resolved
     flow: str = ""
+    # every changed file reads the same to the resolver (its symbols and edges as before: a comment, a line
+    # moved), so the graph and clusters of the last generation are this one's; a kept flow alone does not
+    # say it (a new C function keeps the flow: only Python's values travel)
+    same_shape: bool = False
     seconds: dict[str, float] = field(default_factory=dict)
     code_vectors: dict | None = None  # what `index_repo(embed=True)` embedded, kept and removed
     vector_upkeep: list[dict] = field(default_factory=list)  # code vectors the refresh brought up to date

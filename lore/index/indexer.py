@@ -426,7 +426,8 @@ def _resolve_and_finish(ing: Ingest, conn: sqlite3.Connection, root_path: Path, 
     previous = store_db.index_stamp(conn)
     report.generation = store_db.bump_generation(conn)
     graph_delta.record(conn, report.generation, None if report.full or remap else resolve_ids)  # patch the graph
-    if kept is not None and ing.same_shape:
+    report.same_shape = kept is not None and ing.same_shape
+    if report.same_shape:
         # every changed file reads the same to the resolver: the same symbols, the same edges (only
         # their lines moved), so the clusters of the last generation are those of this one
         clusters_store.carry_forward(conn, report.generation - 1, report.generation)

@@ -113,7 +113,7 @@ def clusters_step(db: Path) -> Callable[[IndexReport], None]:
 
         t0 = time.perf_counter()
         with OpenIndex(Path(report.db)) as index:
-            if report.flow == "kept" and index.generation == report.generation:
+            if report.same_shape and index.generation == report.generation:
                 _carry_graph(index)
             if clusters_store.has_run(index.conn, run_key(), index.generation):
                 return
@@ -140,7 +140,7 @@ def clusters_step(db: Path) -> Callable[[IndexReport], None]:
 
 
 def _carry_graph(index: OpenIndex) -> None:
-    """A refresh whose changed files read the same to the resolver (``report.flow == "kept"``) left the
+    """A refresh whose changed files read the same to the resolver (``report.same_shape``) left the
     graph as it was, and the indexer carried the clusters forward: the saved graph of the last
     generation is this generation's too (hard links, no rebuild for the next process)."""
     from ..store.graph_files import carry_saved_graph

@@ -118,6 +118,11 @@ def related(index: OpenIndex, seeds: list[int], algorithm: str, limit: int, kind
 # them, as it keeps "is"; in a docstring summary they say nothing about what two symbols do)
 _AUXILIARIES = frozenset({"be", "been", "being", "are", "was", "were"})
 _BUILTINS: dict[str, np.ndarray] = {}
+# every language's builtin prefix (``lang.rules.builtin_prefix`` over ``lore.languages.LANGUAGES``), written
+# out: importing the languages to read them compiles every parser's regular expressions, about 0.3 CPU s
+# of a new process's first ``related`` (tests/queries/test_builtin_prefixes.py keeps the two equal)
+BUILTIN_PREFIXES = ("Kernel", "System", "bash", "builtins", "c.stdlib", "cpp.std", "go.builtin", "java.lang",
+                    "js.global", "kotlin", "lua", "php", "rust.prelude", "scala", "swift")
 
 
 def builtin_rows(index: OpenIndex, g: CodeGraph) -> np.ndarray:
@@ -126,14 +131,12 @@ def builtin_rows(index: OpenIndex, g: CodeGraph) -> np.ndarray:
     neighbours (every function calls them). Cached per index state."""
     import numpy as np
 
-    from ..languages import LANGUAGES
     from ..store import _fold as store_fold
 
     key = g.stamp or f"graph-{id(g)}"
     got = _BUILTINS.get(key)
     if got is None or got.size != g.n:
-        prefixes = tuple(sorted({lang.rules.builtin_prefix for lang in LANGUAGES}))
-        ids = np.asarray(store_fold.external_ids_under(index.conn, prefixes), dtype=np.int64)
+        ids = np.asarray(store_fold.external_ids_under(index.conn, BUILTIN_PREFIXES), dtype=np.int64)
         rows = g.nodes.rows(ids)
         got = np.zeros(g.n, dtype=bool)
         got[rows[g.nodes.known(rows, ids)]] = True

@@ -222,3 +222,52 @@ def test_saved_graph_and_features_decode_to_the_arrays_built(sample_index, tmp_p
     feat_dir = _hybrid_cache._state_dir(_hybrid_cache.cache_dir(db), "k")
     rows_dir = _hybrid_cache._state_dir(_hybrid_cache.cache_dir(db, _features.ROWS), "k")
     assert (rows_dir / "text.indices.npy").samefile(feat_dir / "text_terms.indices.npy")
+
+
+def test_a_mapped_state_decodes_an_array_only_when_it_is_read(sample_index, tmp_path):
+    """Mapping a saved graph or saved features checks every array but decodes none; reading one decodes
+    that one (to the arrays built), and a query decodes only what it reads."""
+    from lore.graphs import _features, _hybrid_cache
+    from lore.graphs._lazy_csr import LazyCsr
+    from lore.text.tokens import split_identifier
+
+    conn = sample_index.conn
+    g = build.build_graph(conn)
+    loaded = build.load_saved(build.save_graph(g, tmp_path / "graph").parent, g.stamp)
+    feats = _features.build_features(conn, g, split=split_identifier)
+    db = tmp_path / "index.db"
+    assert _hybrid_cache.save_state(db, "k", feats) is not None
+    back = _hybrid_cache.load(db, "k", _features.SymbolFeatures)
+    assert loaded is not None and back is not None
+    mats = [*loaded.matrices.values(), *loaded.transposes.values(), *loaded.walks.values(),
+            *loaded._presence.values()]
+    sparse = [getattr(back, f.name) for f in dataclasses.fields(back) if isinstance(getattr(back, f.name), Csr)]
+    assert all(isinstance(m, LazyCsr) for m in (*mats, *sparse))
+    deferred = {id(m): [k for k, v in m._parts.items() if isinstance(v, _saved_arrays.Deferred)]
+                for m in (*mats, *sparse)}
+    assert sum(map(len, deferred.values())) > 10  # encoded arrays, none decoded yet
+    calls = loaded.matrices["calls"]
+    untouched = loaded.matrices["inherits"]
+    assert deferred[id(calls)]
+    assert _same_bits(calls.data, g.arrays("calls").data) and _same_bits(calls.indptr, g.arrays("calls").indptr)
+    assert not any(isinstance(calls._parts[k], _saved_arrays.Deferred) for k in ("data", "indptr"))
+    assert [k for k, v in untouched._parts.items() if isinstance(v, _saved_arrays.Deferred)] == deferred[id(untouched)]
+    bm25 = back.text_bm25
+    assert _same_bits(bm25.T.data, feats.text_bm25.data)  # the transposed view decodes the same arrays
+
+
+def test_a_deferred_array_read_from_several_threads_is_decoded_once():
+    """Queries in several threads (the MCP server) may read one saved array first at the same time: each gets
+    the same decoded array, equal to what was written."""
+    import threading
+
+    a = np.array([0.5, 2.0, 3.0] * 100_000)
+    for _ in range(10):
+        d = _saved_arrays.Deferred(*_saved_arrays.encode(a), a.dtype.str, list(a.shape))
+        got: list[np.ndarray] = []
+        threads = [threading.Thread(target=lambda d=d, got=got: got.append(d.get())) for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(got) == 6 and all(g is got[0] for g in got) and _same_bits(got[0], a)

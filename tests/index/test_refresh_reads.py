@@ -71,3 +71,49 @@ def test_a_refresh_of_files_whose_values_do_not_travel_keeps_the_flow_and_equals
         shutil.copytree(tree, copy)
         index_repo(copy, db=tmp_path / f"fresh{k}.db")
         assert _edges(db) == _edges(tmp_path / f"fresh{k}.db"), name
+
+
+def test_a_new_c_function_kept_flow_still_moves_the_saved_graph_and_features(tmp_path):
+    """A refresh that keeps the flow solution because the changed file's values do not travel (a new C
+    function) still changed the graph: its saved graph, features and related answers are a fresh
+    index's, not the last generation's carried forward (a carried graph lacked the new function)."""
+    import numpy as np
+
+    from lore import lore_graph, open_index
+    from lore.graphs import _walk, build
+    from lore.graphs._features import SymbolFeatures
+    from lore.graphs._hybrid_cache import saved
+
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "app.py").write_text(APP)
+    lib = "int base(int a)\n{\n\treturn a * 2;\n}\n\nint twice(int a)\n{\n\treturn base(base(a));\n}\n"
+    (tree / "lib.c").write_text(lib)
+    (tree / "use.c").write_text("int base(int a);\n\nint run(int x)\n{\n\treturn base(x) + 1;\n}\n")
+    db = tmp_path / "index.db"
+    index_repo(tree, db=db)
+    (tree / "lib.c").write_text(lib + "\nint thrice(int a)\n{\n\treturn base(a) + twice(a);\n}\n")
+    report = index_repo(tree, db=db)
+    assert report.changed == ["lib.c"] and report.flow == "kept" and not report.same_shape
+    copy = tmp_path / "fresh"
+    shutil.copytree(tree, copy)
+    index_repo(copy, db=tmp_path / "fresh.db")
+
+    def state(path):
+        build._MEMORY.clear()
+        _walk._WALK_CACHE.clear()
+        with open_index(path, readonly=True) as idx:
+            g = idx.graph()
+            names = dict(idx.conn.execute("SELECT id, qualified_name FROM symbols"))
+            calls = g.arrays("calls")
+            rows = np.repeat(np.arange(g.n), np.diff(calls.indptr))
+            edges = sorted((names[g.nodes.id(int(r))], names[g.nodes.id(int(c))])
+                           for r, c in zip(rows.tolist(), np.asarray(calls.indices).tolist(), strict=True))
+            feats = saved(path, SymbolFeatures)
+            answers = lore_graph(idx, kind="related", source_id="lib.twice")["results"]
+            return (sorted(names[int(i)] for i in g.nodes.ids), edges, [f.line.size for f in feats],
+                    [(r["qualified_name"], r["score"]) for r in answers])
+
+    got, want = state(db), state(tmp_path / "fresh.db")
+    assert "lib.thrice" in got[0] and ("lib.thrice", "lib.twice") in got[1]
+    assert got == want

@@ -23,20 +23,20 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers.records import (
     CONTEXT_MARK,
-    INDEX_MEMBER,
     TYPE_BASE,
     TYPE_PARAM,
     TYPE_PARAM_USE,
     Binding,
     ParsedFile,
 )
-from ..javascript._nodes import FUNCTION_VALUES, JS_GLOBALS
+from ..javascript._nodes import JS_GLOBALS
 from ..javascript._parser import JSX_QUERY, JsExtractor
 from ..javascript._returns import RETURN
 from ._aliases import PRIMITIVES, AliasMixin
 from ._augment import AugmentMixin
 from ._callbacks import CallbackMixin
 from ._casts import CastMixin
+from ._fields import FieldMixin
 from ._returned import CALLED, ReturnedTypeMixin, returned_by
 from ._shapes import ShapeMixin
 from ._this import cast_of_this, names_this, returns_only_this
@@ -47,11 +47,9 @@ from ._types import (
     PREDEFINED,
     builtin,
     builtin_type,
-    function_type,
     generic_node,
     lookup_member,
     own_part,
-    queried,
     shape,
     strip,
     with_elements,
@@ -88,7 +86,8 @@ UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
 
-class TsExtractor(ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor):
+class TsExtractor(FieldMixin, ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin,
+                  JsExtractor):
     language = "typescript"
     grammar = GRAMMAR
     query_files: tuple[Path, ...] = (TS_QUERY,)
@@ -278,64 +277,6 @@ class TsExtractor(ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastMixin, AliasM
         for owner, member, param in uses:
             self.pf.bindings.append(Binding(owner, TYPE_PARAM_USE, self.pf.symbols[owner].start_line,
                                             annotation=param, value=member))
-
-    def on_field(self, node: _ts.Node, owner: int) -> int | None:
-        okind = self.pf.symbols[owner].kind
-        if node.type == "index_signature":
-            self._index_signature(node, owner)
-            return None
-        if node.type == "public_field_definition" and okind == "class":
-            value = node.child_by_field_name("value")
-            ann = node.child_by_field_name("type")
-            fn = function_type(ann) if ann is not None and (value is None or value.type not in FUNCTION_VALUES) else None
-            name = self.text(node.child_by_field_name("name")).lstrip("#")
-            if fn is not None and name:  # #resolve: (value: Response) => void: a method the class declares
-                local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
-                self._params(fn, local, owner)
-                ret = fn.child_by_field_name("return_type")
-                if ret is not None:
-                    self.pf.symbols[local].return_type = self.declared(ret)
-                return local
-        if node.type != "property_signature" or okind not in ("interface", "type_alias"):
-            return super().on_field(node, owner)
-        name = self.text(node.child_by_field_name("name")).strip("'\"")
-        ann = node.child_by_field_name("type")
-        if not name or ann is None:
-            return None
-        fn = function_type(ann)
-        if fn is not None:  # parseJson?: (text: string) => unknown: a method the options declare
-            local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
-            sym = self.pf.symbols[local]
-            self.declare_type_params(local, fn.child_by_field_name("type_parameters"))
-            self._params(fn, local, owner)
-            ret = fn.child_by_field_name("return_type")
-            if ret is not None:
-                sym.return_type = self.declared(ret)
-            return local
-        if queried(ann):  # verifyAccess: typeof verifyAccess: the member holds that value
-            self.add_binding(owner, f"self.{name}", node, alias_of=queried(ann))
-        else:
-            self.add_binding(owner, f"self.{name}", node, annotation=self.declared(ann))
-        self.add_types(owner, ann, "field")
-        return None
-
-    def declared_return(self, type_node: _ts.Node) -> str:
-        """``const mk: () => Foo = ...``: ``Foo``."""
-        fn = function_type(type_node)
-        ret = fn.child_by_field_name("return_type") if fn is not None else None
-        return self.primary(ret) if ret is not None else ""
-
-    def _index_signature(self, node: _ts.Node, owner: int) -> None:
-        """``[key: string]: Route`` in an interface, an object type or a class: a member of any name the
-        type does not declare is a Route (``routes.home.handle()``); a ``number`` index or a mapped type
-        (``[K in keyof T]``) names no member."""
-        okind = self.pf.symbols[owner].kind
-        index = node.child_by_field_name("index_type")
-        if okind not in ("interface", "type_alias", "class") or index is None or self.text(index) != "string":
-            return
-        ann = self.primary(node.child_by_field_name("type"))
-        if ann:
-            self.add_binding(owner, f"self.{INDEX_MEMBER}", node, annotation=ann)
 
     def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
                   span: _ts.Node | None = None) -> int:

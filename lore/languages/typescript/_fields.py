@@ -1,0 +1,89 @@
+"""Class fields and the properties of interfaces and object types, for
+:class:`~lore.languages.typescript._parser.TsExtractor`.
+
+A property or a field whose type is a function type (``parseJson?: (text: string) => unknown``,
+``#resolve: (value: Response) => void``) is a method declaration: calls through it bind there. Any other
+property is a typed field (``self.name`` bound to its declared type); ``verifyAccess: typeof verifyAccess``
+holds that value. A ``string`` index signature types every member the type does not declare.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...parsers import _ts
+from ...parsers.records import INDEX_MEMBER
+from ..javascript._nodes import FUNCTION_VALUES
+from ._types import function_type, queried
+
+if TYPE_CHECKING:
+    from ..javascript._parser import JsExtractor as _Base
+else:
+    _Base = object
+
+
+class FieldMixin(_Base):
+    """``on_field`` of the TypeScript extractor."""
+
+    if TYPE_CHECKING:  # what the extractor provides
+        def declared(self, node: _ts.Node | None) -> str: ...
+        def declare_type_params(self, local: int, plist: _ts.Node | None) -> None: ...
+        def _params(self, fn: _ts.Node, local: int, owner: int) -> None: ...
+
+    def on_field(self, node: _ts.Node, owner: int) -> int | None:
+        okind = self.pf.symbols[owner].kind
+        if node.type == "index_signature":
+            self._index_signature(node, owner)
+            return None
+        if node.type == "public_field_definition" and okind == "class":
+            value = node.child_by_field_name("value")
+            ann = node.child_by_field_name("type")
+            fn = function_type(ann) if ann is not None and (value is None or value.type not in FUNCTION_VALUES) else None
+            name = self.text(node.child_by_field_name("name")).lstrip("#")
+            if fn is not None and name:  # #resolve: (value: Response) => void: a method the class declares
+                local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
+                self._params(fn, local, owner)
+                ret = fn.child_by_field_name("return_type")
+                if ret is not None:
+                    self.pf.symbols[local].return_type = self.declared(ret)
+                return local
+        if node.type != "property_signature" or okind not in ("interface", "type_alias"):
+            return super().on_field(node, owner)
+        name = self.text(node.child_by_field_name("name")).strip("'\"")
+        ann = node.child_by_field_name("type")
+        if not name or ann is None:
+            return None
+        fn = function_type(ann)
+        if fn is not None:  # parseJson?: (text: string) => unknown: a method the options declare
+            local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
+            sym = self.pf.symbols[local]
+            self.declare_type_params(local, fn.child_by_field_name("type_parameters"))
+            self._params(fn, local, owner)
+            ret = fn.child_by_field_name("return_type")
+            if ret is not None:
+                sym.return_type = self.declared(ret)
+            return local
+        if queried(ann):  # verifyAccess: typeof verifyAccess: the member holds that value
+            self.add_binding(owner, f"self.{name}", node, alias_of=queried(ann))
+        else:
+            self.add_binding(owner, f"self.{name}", node, annotation=self.declared(ann))
+        self.add_types(owner, ann, "field")
+        return None
+
+    def declared_return(self, type_node: _ts.Node) -> str:
+        """``const mk: () => Foo = ...``: ``Foo``."""
+        fn = function_type(type_node)
+        ret = fn.child_by_field_name("return_type") if fn is not None else None
+        return self.primary(ret) if ret is not None else ""
+
+    def _index_signature(self, node: _ts.Node, owner: int) -> None:
+        """``[key: string]: Route`` in an interface, an object type or a class: a member of any name the
+        type does not declare is a Route (``routes.home.handle()``); a ``number`` index or a mapped type
+        (``[K in keyof T]``) names no member."""
+        okind = self.pf.symbols[owner].kind
+        index = node.child_by_field_name("index_type")
+        if okind not in ("interface", "type_alias", "class") or index is None or self.text(index) != "string":
+            return
+        ann = self.primary(node.child_by_field_name("type"))
+        if ann:
+            self.add_binding(owner, f"self.{INDEX_MEMBER}", node, annotation=ann)

@@ -245,8 +245,8 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
                 if pat is not None and pname and any(c.type == "accessibility_modifier" or c.type == "readonly"
                                                      for c in p.children) and self.pf.symbols[owner].kind == "class":
                     # constructor(private repo: Repo): a field of the class
-                    ann = self.declared(tnode)
-                    self.add_binding(owner, f"self.{pname}", p, annotation=ann)
+                    if not self.method_property(p, fn, owner, pname, tnode):
+                        self.add_binding(owner, f"self.{pname}", p, annotation=self.declared(tnode))
                     self.add_types(owner, tnode, "field")
             else:
                 continue
@@ -348,6 +348,11 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
     def asserted_runtime_of(self, type_node: _ts.Node) -> str:
         """The runtime class a declared type is (TypeScript: ``string`` is a String); JavaScript has none."""
         return ""
+
+    def method_property(self, param: _ts.Node, fn: _ts.Node, cls: int, name: str, tnode: _ts.Node | None) -> bool:
+        """Whether constructor parameter property ``param`` was made a method of class ``cls`` (TypeScript:
+        one holding a function); JavaScript has none."""
+        return False
 
     def declared_return(self, type_node: _ts.Node) -> str:
         """What a function type written for a variable (``const mk: () => Foo``) returns; JavaScript

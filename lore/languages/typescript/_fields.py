@@ -9,12 +9,16 @@ holds that value. A ``string`` index signature types every member the type does 
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ...parsers import _ts
-from ...parsers.records import INDEX_MEMBER
+from ...parsers.records import CONTEXT_MARK, INDEX_MEMBER, RETURN_SPEC
 from ..javascript._nodes import FUNCTION_VALUES
 from ._types import function_type, queried
+
+# ``this.#query(``, ``this.filter?.(``, ``this.map!(``: a member of ``this`` called in place (the name without ``#``)
+_THIS_CALL = re.compile(r"\bthis\s*\.\s*#?([A-Za-z_$][\w$]*)\s*!?\s*(?:\?\.\s*)?\(")
 
 if TYPE_CHECKING:
     from ..javascript._parser import JsExtractor as _Base
@@ -27,6 +31,7 @@ class FieldMixin(_Base):
 
     if TYPE_CHECKING:  # what the extractor provides
         def declared(self, node: _ts.Node | None) -> str: ...
+        def primary(self, node: _ts.Node | None) -> str: ...
         def declare_type_params(self, local: int, plist: _ts.Node | None) -> None: ...
         def _params(self, fn: _ts.Node, local: int, owner: int) -> None: ...
 
@@ -46,6 +51,14 @@ class FieldMixin(_Base):
                 ret = fn.child_by_field_name("return_type")
                 if ret is not None:
                     self.pf.symbols[local].return_type = self.declared(ret)
+                return local
+            if name and ann is not None and value is None and self._called_field(node, name):
+                # #query: InternalQuery (an alias of a function type, or any type) called as this.#query():
+                # the field holds a function, and TypeScript answers its declaration
+                local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
+                declared = self.primary(ann)
+                if declared:  # what the call gives: what the declared type's call signature returns
+                    self.pf.symbols[local].return_type = f"{declared}{CONTEXT_MARK}call{CONTEXT_MARK}{RETURN_SPEC}"
                 return local
         if node.type != "property_signature" or okind not in ("interface", "type_alias"):
             return super().on_field(node, owner)
@@ -69,6 +82,38 @@ class FieldMixin(_Base):
             self.add_binding(owner, f"self.{name}", node, annotation=self.declared(ann))
         self.add_types(owner, ann, "field")
         return None
+
+    def method_property(self, param: _ts.Node, fn: _ts.Node, cls: int, name: str, tnode: _ts.Node | None) -> bool:
+        """``constructor(\n private mapper?: (rows: Row[]) => T,\n)``: a parameter property of a function
+        type, or one the class calls as ``this.mapper()``, is a method the class declares (TypeScript answers
+        it; a package's base class never gets it invented). Only on a line of its own: the constructor's
+        first line must keep meaning the constructor."""
+        if tnode is None or param.start_point[0] == fn.start_point[0]:
+            return False
+        ftype = function_type(tnode)
+        if ftype is None and not self._called_field(fn, name):  # fn's parent: the class body
+            return False
+        local = self.add_symbol(param, cls, name, "method", doc_node=param, is_declaration=True)
+        if ftype is not None:
+            self._params(ftype, local, cls)
+        declared = self.primary(tnode) if ftype is None else ""
+        ret = ftype.child_by_field_name("return_type") if ftype is not None else None
+        if ret is not None or declared:
+            self.pf.symbols[local].return_type = self.declared(ret) if ret is not None else \
+                f"{declared}{CONTEXT_MARK}call{CONTEXT_MARK}{RETURN_SPEC}"
+        return True
+
+    def _called_field(self, field: _ts.Node, name: str) -> bool:
+        """Whether the class holding ``field`` calls it as ``this.name(...)`` (``this.#name(...)``,
+        ``this.name?.(...)``): the names a class's body calls through ``this`` are read once per class."""
+        body = field.parent
+        if body is None:
+            return False
+        memo: dict[tuple[int, int], frozenset[str]] = self.__dict__.setdefault("_this_called", {})
+        k = (body.start_byte, body.end_byte)
+        if k not in memo:
+            memo[k] = frozenset(m.group(1) for m in _THIS_CALL.finditer(_ts.text(body)))
+        return name in memo[k]
 
     def declared_return(self, type_node: _ts.Node) -> str:
         """``const mk: () => Foo = ...``: ``Foo``."""

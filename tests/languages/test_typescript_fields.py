@@ -1,0 +1,155 @@
+"""Fields and parameter properties that hold functions, and what a returned object literal names (TypeScript):
+a class field called as ``this.#query()`` and a constructor parameter property of a function type are
+methods the class declares (TypeScript answers their declarations; a package's base class never gets them
+invented); a returned literal's shorthand names of the function's own functions are its members, and its
+lines start at its first member. Small programs, each with what must stay unbound beside it.
+
+Rules: docs/languages/typescript.md (round 12).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from lore import index_repo
+from lore.store import callsites
+
+FIELDS = ("type InternalQuery = (sql: string) => Promise<Row>;\n"                   # 1
+          "export class Row { cells() { return 1; } }\n"                             # 2
+          "export class Wrapper {\n"                                                 # 3
+          "  #query: InternalQuery;\n"                                               # 4
+          "  private other: InternalQuery;\n"                                        # 5
+          "  count: number;\n"                                                       # 6
+          "  plain: Row;\n"                                                          # 7
+          "  constructor(q: InternalQuery) {\n"
+          "    this.#query = q;\n    this.other = q;\n    this.count = 1;\n    this.plain = new Row();\n"
+          "  }\n"
+          "  async all() {\n"
+          "    const r = await this.#query('x');\n"
+          "    r.cells();\n"
+          "    this.plain.cells();\n"
+          "    return this.count;\n"
+          "  }\n"
+          "}\n"
+          "export function useW(w: Wrapper) {\n  w.other('a');\n  w.plain.cells();\n}\n")
+
+PROPS = ("import { Base } from 'some-pkg';\n"                                        # 1
+         "type Mapper = (rows: number[]) => Out;\n"                                  # 2
+         "export class Out { done() { return 1; } }\n"                               # 3
+         "export class Query extends Base {\n"                                       # 4
+         "  constructor(\n"                                                          # 5
+         "    private db: number,\n"                                                 # 6
+         "    private customResultMapper?: (rows: number[]) => Out,\n"               # 7
+         "    private mapper2?: Mapper,\n"                                           # 8
+         "    private plain?: Out,\n"                                                # 9
+         "  ) {\n    super();\n  }\n"
+         "  run() {\n"
+         "    this.customResultMapper!([1]).done();\n"
+         "    this.mapper2!([1]);\n"
+         "    this.plain!.done();\n"
+         "    this.missing();\n"
+         "  }\n"
+         "}\n"
+         "export class Inline extends Base {\n"
+         "  constructor(private f: () => Out) { super(); }\n"
+         "  run() { return 1; }\n"
+         "}\n"
+         "export function make() { return new Query(1); }\n")
+
+RETURNED = ("export function createAdapter(n: number) {\n"                            # 1
+            "  const store = { n };\n"                                                # 2
+            "  function handler(x: number) { return x + 1; }\n"                       # 3
+            "  const createConfig = (app: string) => ({ app });\n"                    # 4
+            "  let later = 1;\n"                                                      # 5
+            "  return { handler, createConfig, context: store, later, outer };\n"     # 6
+            "}\n"
+            "export function outer() { return 1; }\n"                                 # 8
+            "const createContext = (parent: number) => ({\n"                          # 9
+            "  getValue() {\n"                                                        # 10
+            "    return parent;\n"
+            "  },\n"
+            "});\n"
+            "export function use() {\n"
+            "  const ws = createAdapter(1);\n"
+            "  ws.createConfig('a');\n  ws.handler(2);\n"
+            "  ws.outer();\n  ws.later();\n  ws.context();\n"
+            "  createContext(1).getValue();\n"
+            "}\n")
+
+
+def _index(tmp_path, files: dict[str, str]) -> sqlite3.Connection:
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    index_repo(tmp_path, workers=1)
+    return sqlite3.connect(tmp_path / ".lore" / "index.db")
+
+
+def _targets(conn: sqlite3.Connection, caller: str) -> dict[str, set[str | None]]:
+    """callee as written -> {bound qualified name} for ``caller``'s calls."""
+    out: dict[str, set[str | None]] = {}
+    for r in callsites.call_site_edges(conn, ("typescript",), tests=True):
+        if r.caller == caller:
+            out.setdefault(r.callee_name, set()).add(r.callee_qname)
+    return out
+
+
+def _symbols(conn: sqlite3.Connection, prefix: str) -> dict[str, tuple[str, int]]:
+    rows = conn.execute("SELECT qualified_name, kind, start_line FROM symbols WHERE qualified_name LIKE ?",
+                        (prefix + "%",))
+    return {q: (k, line) for q, k, line in rows}
+
+
+def test_a_field_called_through_this_is_a_method_of_the_class(tmp_path):
+    conn = _index(tmp_path, {"src/b.ts": FIELDS})
+    try:
+        got = _targets(conn, "src.b.Wrapper.all")
+        syms = _symbols(conn, "src.b.Wrapper.")
+    finally:
+        conn.close()
+    assert got["this.query"] == {"src.b.Wrapper.query"}  # #query: InternalQuery, an alias of a function type
+    assert syms["src.b.Wrapper.query"] == ("method", 4)
+    assert got["r.cells"] == {"src.b.Row.cells"}  # what the alias's call signature returns (Promise<Row>)
+    # fields never called through ``this`` stay fields: no symbol, their members read as before
+    assert "src.b.Wrapper.other" not in syms and "src.b.Wrapper.count" not in syms
+    assert "src.b.Wrapper.plain" not in syms
+    assert got["this.plain.cells"] == {"src.b.Row.cells"}
+
+
+def test_a_parameter_property_holding_a_function_is_the_class_s_not_a_package_base_s(tmp_path):
+    conn = _index(tmp_path, {"src/d.ts": PROPS})
+    try:
+        got = _targets(conn, "src.d.Query.run")
+        syms = _symbols(conn, "src.d.")
+        made = _targets(conn, "src.d.make")
+    finally:
+        conn.close()
+    # was some-pkg.Base.customResultMapper [external]: a member invented on the package's class
+    assert got["this.customResultMapper"] == {"src.d.Query.customResultMapper"}
+    assert got["this.customResultMapper().done"] == {"src.d.Out.done"}
+    assert got["this.mapper2"] == {"src.d.Query.mapper2"}  # a function-type alias, called through this
+    assert syms["src.d.Query.customResultMapper"] == ("method", 7)
+    # a parameter property holding no function is a field as before; a name the class lacks is the base's
+    assert "src.d.Query.plain" not in syms and "src.d.Query.db" not in syms
+    assert got["this.plain.done"] == {"src.d.Out.done"}
+    assert got["this.missing"] == {"some-pkg.Base.missing"}
+    # on the constructor's own first line none is made: that line keeps meaning the constructor
+    assert "src.d.Inline.f" not in syms
+    assert made["Query"] == {"src.d.Query.constructor"}
+
+
+def test_a_returned_literal_names_the_function_s_own_functions_and_starts_at_its_first_member(tmp_path):
+    conn = _index(tmp_path, {"src/a.ts": RETURNED})
+    try:
+        got = _targets(conn, "src.a.use")
+        syms = _symbols(conn, "src.a.")
+    finally:
+        conn.close()
+    assert got["ws.createConfig"] == {"src.a.createAdapter.createConfig"}
+    assert got["ws.handler"] == {"src.a.createAdapter.handler"}
+    # an outer function, a variable, a renamed value: not the literal's functions, unbound as before
+    assert got["ws.outer"] == {None} and got["ws.later"] == {None} and got["ws.context"] == {None}
+    # ``=> ({`` on the function's first line: the literal's lines start at its first member (line 10)
+    assert syms["src.a.createContext"] == ("function", 9)
+    assert syms["src.a.createContext.<return>"] == ("namespace", 10)
+    assert got["createContext().getValue"] == {"src.a.createContext.<return>.getValue"}

@@ -332,6 +332,11 @@ class TsExtractor(FieldMixin, ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastM
             name = self.text(node.child_by_field_name("name"))
             if not name:
                 return None
+            merged = self.named.get((owner, name)) if kind == "namespace" else None
+            if merged is not None and self.pf.symbols[merged].kind == "class":
+                # class Cookie {...} then namespace Cookie { export function parse() }: one value, the class,
+                # whose static members the namespace adds (Cookie.parse(), new Cookie.Jar(), new Cookie())
+                return merged
             body = node.child_by_field_name("body")
             local = self.add_symbol(node, owner, name, kind, body=body, doc_node=self._doc_anchor(node),
                                     exported=self._exported(node, owner))

@@ -153,3 +153,37 @@ def test_a_returned_literal_names_the_function_s_own_functions_and_starts_at_its
     assert syms["src.a.createContext"] == ("function", 9)
     assert syms["src.a.createContext.<return>"] == ("namespace", 10)
     assert got["createContext().getValue"] == {"src.a.createContext.<return>.getValue"}
+
+
+OPTIONS = ("type GetUrl = (opts: Base) => Base;\n"                                     # 1
+           "export type OnError<T> = (e: T) => void;\n"                                # 2
+           "export class Base { run() { return 1; } }\n"                               # 3
+           "export interface ContentOptions {\n"                                       # 4
+           "  getUrl: GetUrl;\n"                                                       # 5
+           "  onError?: OnError<string>;\n"                                            # 6
+           "  base: Base;\n"                                                           # 7
+           "  other?: Elsewhere;\n"                                                    # 8
+           "}\n"
+           "export function use(opts: ContentOptions) {\n"
+           "  opts.getUrl(new Base()).run();\n"
+           "  opts.onError?.('x');\n"
+           "  opts.base.run();\n"
+           "  opts.other();\n"
+           "}\n")
+
+
+def test_a_property_typed_by_a_function_alias_of_its_file_is_a_method(tmp_path):
+    conn = _index(tmp_path, {"src/o.ts": OPTIONS})
+    try:
+        got = _targets(conn, "src.o.use")
+        syms = _symbols(conn, "src.o.ContentOptions.")
+    finally:
+        conn.close()
+    assert got["opts.getUrl"] == {"src.o.ContentOptions.getUrl"}  # TypeScript answers the property
+    assert got["opts.onError"] == {"src.o.ContentOptions.onError"}  # a generic alias, optional
+    assert got["opts.getUrl().run"] == {"src.o.Base.run"}  # what the alias's signature returns
+    assert syms["src.o.ContentOptions.getUrl"] == ("method", 5)
+    # a property of a class type, or of a type this file does not declare, is no method
+    assert "src.o.ContentOptions.base" not in syms and "src.o.ContentOptions.other" not in syms
+    assert got["opts.base.run"] == {"src.o.Base.run"}
+    assert got["opts.other"] == {None}

@@ -67,6 +67,12 @@ class FieldMixin(_Base):
         if not name or ann is None:
             return None
         fn = function_type(ann)
+        if fn is None and self._names_function_alias(ann):
+            # getUrl: GetUrl with ``type GetUrl = (opts: O) => string`` in this file: a method as well, giving
+            # what the alias's call signature returns
+            local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
+            self.pf.symbols[local].return_type = f"{self.primary(ann)}{CONTEXT_MARK}call{CONTEXT_MARK}{RETURN_SPEC}"
+            return local
         if fn is not None:  # parseJson?: (text: string) => unknown: a method the options declare
             local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
             sym = self.pf.symbols[local]
@@ -102,6 +108,31 @@ class FieldMixin(_Base):
             self.pf.symbols[local].return_type = self.declared(ret) if ret is not None else \
                 f"{declared}{CONTEXT_MARK}call{CONTEXT_MARK}{RETURN_SPEC}"
         return True
+
+    def _names_function_alias(self, ann: _ts.Node) -> bool:
+        """Whether annotation ``ann`` is (``?:``, ``| undefined`` aside) the name of a type alias of a function
+        type declared at the top of this file (``type GetUrl = (o: O) => string``, generic ones too)."""
+        node = ann.named_children[0] if ann.type == "type_annotation" and ann.named_child_count else ann
+        if node.type == "union_type":
+            parts = [m for m in node.named_children if _ts.text(m) not in ("undefined", "null")]
+            node = parts[0] if len(parts) == 1 else node
+        if node.type == "generic_type":
+            node = node.child_by_field_name("name") or node
+        if node.type != "type_identifier":
+            return False
+        names: frozenset[str] | None = self.__dict__.get("_function_aliases")
+        if names is None:
+            root = node
+            while root.parent is not None:
+                root = root.parent
+            found = set()
+            for top in root.named_children:
+                decl = top.child_by_field_name("declaration") if top.type == "export_statement" else top
+                value = decl.child_by_field_name("value") if decl is not None and decl.type == "type_alias_declaration" else None
+                if value is not None and value.type in ("function_type", "constructor_type"):
+                    found.add(_ts.text(decl.child_by_field_name("name")))  # type: ignore[union-attr]
+            names = self.__dict__["_function_aliases"] = frozenset(found)
+        return _ts.text(node) in names
 
     def _called_field(self, field: _ts.Node, name: str) -> bool:
         """Whether the class holding ``field`` calls it as ``this.name(...)`` (``this.#name(...)``,

@@ -187,3 +187,35 @@ def test_a_property_typed_by_a_function_alias_of_its_file_is_a_method(tmp_path):
     assert "src.o.ContentOptions.base" not in syms and "src.o.ContentOptions.other" not in syms
     assert got["opts.base.run"] == {"src.o.Base.run"}
     assert got["opts.other"] == {None}
+
+
+PRIVATE = ("export class Ser {\n"                                                      # 1
+           "  serialize(data: unknown): object { return this.#serialize(data, true); }\n"  # 2
+           "  #serialize(data: unknown, top: boolean): object { return {}; }\n"          # 3
+           "  #cache: Map<string, number> = new Map();\n"                                # 4
+           "  #only() { return this.#cache.get('a'); }\n"                                # 5
+           "  run() { return this.#only(); }\n"                                          # 6
+           "}\n"
+           "export class User {\n"
+           "  constructor(private ser: Ser) {}\n"
+           "  go() { this.ser.serialize(1); }\n"
+           "}\n")
+
+
+def test_a_private_member_beside_a_public_one_of_its_name_is_a_member_of_its_own(tmp_path):
+    conn = _index(tmp_path, {"src/p.ts": PRIVATE})
+    try:
+        outside = _targets(conn, "src.p.User.go")
+        inside = _targets(conn, "src.p.Ser.serialize")
+        run = _targets(conn, "src.p.Ser.run")
+        syms = _symbols(conn, "src.p.Ser.")
+    finally:
+        conn.close()
+    # was src.p.Ser.serialize of line 3 (the private one) for both: a wrong edge from outside the class
+    assert outside["this.ser.serialize"] == {"src.p.Ser.serialize"}
+    assert syms["src.p.Ser.serialize"] == ("method", 2)
+    assert inside["this.#serialize"] == {"src.p.Ser.#serialize"}
+    assert syms["src.p.Ser.#serialize"] == ("method", 3)
+    # a private member without a public twin keeps its plain name, as before
+    assert run["this.only"] == {"src.p.Ser.only"}
+    assert "src.p.Ser.#only" not in syms

@@ -38,7 +38,7 @@ from ._esm import EsModuleMixin
 from ._jsdoc import jsdoc_types
 from ._literals import LiteralMixin
 from ._narrowing import NarrowingMixin
-from ._nodes import EXPORTS, FUNCTION_VALUES
+from ._nodes import EXPORTS, FUNCTION_VALUES, private_clashes
 from ._nodes import key as _key
 from ._returns import ReturnsMixin
 
@@ -100,7 +100,7 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
             return "super()"
         if t == "member_expression":
             obj = self.dotted(node.child_by_field_name("object"))
-            prop = self.text(node.child_by_field_name("property")).lstrip("#")
+            prop = self.member_name(node.child_by_field_name("property"))
             return f"{obj or '<expr>'}.{prop}" if prop else ""
         if t == "call_expression":
             inner = self.dotted(node.child_by_field_name("function"))
@@ -119,6 +119,18 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
         if t in ("as_expression", "satisfies_expression", "type_assertion") and node.named_child_count:
             return self.dotted(node.named_children[0] if t != "type_assertion" else node.named_children[-1])
         return ""
+
+    def member_name(self, node: _ts.Node | None) -> str:
+        """A member's name as lore writes it: ``#cache`` is ``cache`` (the class's own, read as ``this.cache``),
+        except in a class that also declares a public ``cache``: there the private one keeps its ``#`` (two
+        members; ``x.cache()`` from outside never reaches ``#cache``)."""
+        name = self.text(node)
+        if node is None or node.type != "private_property_identifier":
+            return name
+        body = node.parent
+        while body is not None and body.type != "class_body":
+            body = body.parent
+        return name if body is not None and name in private_clashes(body, self.__dict__) else name[1:]
 
     def asserted_runtime(self, node: _ts.Node) -> str:
         """The runtime class a type assertion (``x as string``) names, or ``''`` (JavaScript has none)."""
@@ -156,7 +168,7 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
                 return None
             owner, kind = holder, "function"
         name_node = node.child_by_field_name("name")
-        name = self.text(name_node).lstrip("#")
+        name = self.member_name(name_node)
         if not name:
             if parent is not None and parent.type == "export_statement":
                 name = "default"
@@ -438,7 +450,7 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
     def on_field(self, node: _ts.Node, owner: int) -> int | None:
         if self.pf.symbols[owner].kind not in ("class", "interface"):
             return None
-        name = self.text(node.child_by_field_name("name") or node.child_by_field_name("property")).lstrip("#")
+        name = self.member_name(node.child_by_field_name("name") or node.child_by_field_name("property"))
         if not name:
             return None
         type_node = node.child_by_field_name("type")

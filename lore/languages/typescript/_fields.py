@@ -32,6 +32,7 @@ class FieldMixin(_Base):
     if TYPE_CHECKING:  # what the extractor provides
         def declared(self, node: _ts.Node | None) -> str: ...
         def primary(self, node: _ts.Node | None) -> str: ...
+        def member_name(self, node: _ts.Node | None) -> str: ...
         def declare_type_params(self, local: int, plist: _ts.Node | None) -> None: ...
         def _params(self, fn: _ts.Node, local: int, owner: int) -> None: ...
 
@@ -44,7 +45,7 @@ class FieldMixin(_Base):
             value = node.child_by_field_name("value")
             ann = node.child_by_field_name("type")
             fn = function_type(ann) if ann is not None and (value is None or value.type not in FUNCTION_VALUES) else None
-            name = self.text(node.child_by_field_name("name")).lstrip("#")
+            name = self.member_name(node.child_by_field_name("name"))
             if fn is not None and name:  # #resolve: (value: Response) => void: a method the class declares
                 local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
                 self._params(fn, local, owner)

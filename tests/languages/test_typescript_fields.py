@@ -110,9 +110,9 @@ def test_a_field_called_through_this_is_a_method_of_the_class(tmp_path):
     assert got["this.query"] == {"src.b.Wrapper.query"}  # #query: InternalQuery, an alias of a function type
     assert syms["src.b.Wrapper.query"] == ("method", 4)
     assert got["r.cells"] == {"src.b.Row.cells"}  # what the alias's call signature returns (Promise<Row>)
-    # fields never called through ``this`` stay fields: no symbol, their members read as before
-    assert "src.b.Wrapper.other" not in syms and "src.b.Wrapper.count" not in syms
-    assert "src.b.Wrapper.plain" not in syms
+    assert syms["src.b.Wrapper.other"] == ("method", 5)  # typed by a function alias of the file
+    # other fields never called through ``this`` stay fields: no symbol, their members read as before
+    assert "src.b.Wrapper.count" not in syms and "src.b.Wrapper.plain" not in syms
     assert got["this.plain.cells"] == {"src.b.Row.cells"}
 
 
@@ -219,3 +219,28 @@ def test_a_private_member_beside_a_public_one_of_its_name_is_a_member_of_its_own
     # a private member without a public twin keeps its plain name, as before
     assert run["this.only"] == {"src.p.Ser.only"}
     assert "src.p.Ser.#only" not in syms
+
+
+SHADOW = ("import type { Server } from './types';\n"                                  # 1
+          "type Handler = (event: string) => number;\n"                               # 2
+          "export class LambdaServer implements Server {\n"                           # 3
+          "  readonly fetch: Handler;\n"                                               # 4
+          "  constructor() { this.fetch = (e) => 1; }\n"
+          "}\n"
+          "export function toHandler() {\n"
+          "  const server = new LambdaServer();\n"
+          "  return (e: string) => server.fetch(e);\n"
+          "}\n")
+TYPES = ("export type ServerHandler = (request: string) => number;\n"
+         "export interface Server {\n  fetch: ServerHandler;\n}\n")
+
+
+def test_a_class_field_typed_by_a_function_alias_is_the_class_s_not_an_interface_s(tmp_path):
+    conn = _index(tmp_path, {"src/aws.ts": SHADOW, "src/types.ts": TYPES})
+    try:
+        rows = [r for r in callsites.call_site_edges(conn, ("typescript",), tests=True)
+                if r.callee_name == "server.fetch"]
+    finally:
+        conn.close()
+    # TypeScript answers the class's own field; the interface the class implements declares it too
+    assert {r.callee_qname for r in rows} == {"src.aws.LambdaServer.fetch"}

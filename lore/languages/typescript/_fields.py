@@ -53,9 +53,10 @@ class FieldMixin(_Base):
                 if ret is not None:
                     self.pf.symbols[local].return_type = self.declared(ret)
                 return local
-            if name and ann is not None and value is None and self._called_field(node, name):
-                # #query: InternalQuery (an alias of a function type, or any type) called as this.#query():
-                # the field holds a function, and TypeScript answers its declaration
+            if name and ann is not None and value is None and (self._called_field(node, name)
+                                                                or self._names_function_alias(ann)):
+                # #query: InternalQuery (any type) called as this.#query(), or a field typed by a function-type
+                # alias of this file (fetch: Handler): the field holds a function, and TypeScript answers it
                 local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
                 declared = self.primary(ann)
                 if declared:  # what the call gives: what the declared type's call signature returns

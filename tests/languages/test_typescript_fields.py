@@ -244,3 +244,32 @@ def test_a_class_field_typed_by_a_function_alias_is_the_class_s_not_an_interface
         conn.close()
     # TypeScript answers the class's own field; the interface the class implements declares it too
     assert {r.callee_qname for r in rows} == {"src.aws.LambdaServer.fetch"}
+
+
+PROMISED = ("import type { Promisable } from 'type-fest';\n"
+            "type MaybePromise<T> = T | Promise<T>;\n"
+            "export interface Link { call(): number }\n"
+            "type Resolver = () => Promisable<Link>;\n"
+            "export class Dyn {\n"
+            "  #next: () => MaybePromise<Link>;\n"
+            "  constructor(\n    private readonly linkResolver: Resolver,\n    n: () => Link,\n  ) { this.#next = n; }\n"
+            "  next() { return this.#next(); }\n"
+            "  async go() {\n"
+            "    const l = await this.linkResolver();\n    l.call();\n"
+            "    const m = await this.#next();\n    m.call();\n"
+            "  }\n"
+            "}\n")
+
+
+def test_a_promisable_result_is_its_value_and_a_private_twin_field_is_called(tmp_path):
+    conn = _index(tmp_path, {"src/p.ts": PROMISED})
+    try:
+        go = _targets(conn, "src.p.Dyn.go")
+        nxt = _targets(conn, "src.p.Dyn.next")
+    finally:
+        conn.close()
+    assert go["this.linkResolver"] == {"src.p.Dyn.linkResolver"}
+    assert go["l.call"] == {"src.p.Link.call"}  # was type-fest.Promisable.call [external] once typed at all
+    assert go["this.#next"] == {"src.p.Dyn.#next"}  # a private field beside a public next()
+    assert nxt["this.#next"] == {"src.p.Dyn.#next"}
+    assert go["m.call"] == {"src.p.Link.call"}

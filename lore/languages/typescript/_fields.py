@@ -146,7 +146,7 @@ class FieldMixin(_Base):
         k = (body.start_byte, body.end_byte)
         if k not in memo:
             memo[k] = frozenset(m.group(1) for m in _THIS_CALL.finditer(_ts.text(body)))
-        return name in memo[k]
+        return name.lstrip("#") in memo[k]  # ``#next`` beside a public ``next`` keeps its ``#``
 
     def declared_return(self, type_node: _ts.Node) -> str:
         """``const mk: () => Foo = ...``: ``Foo``."""

@@ -93,7 +93,9 @@ class TsExtractor(FieldMixin, ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastM
     query_files: tuple[Path, ...] = (TS_QUERY,)
     type_name_nodes = TYPE_NAME_NODES
     primitive_names = PRIMITIVES
-    wrapper_types = JsExtractor.wrapper_types | UTILITY_WRAPPERS
+    # ``Promisable<T>`` (type-fest), ``MaybePromise<T>``, ``Awaitable<T>``: T or a promise of it, read as T
+    # (as ``Promise<T>`` is): an awaited call of a ``() => Promisable<Link>`` gives a Link, not the package's type
+    wrapper_types = JsExtractor.wrapper_types | UTILITY_WRAPPERS | {"Promisable", "MaybePromise", "Awaitable"}
     wrapper_names = wrapper_types
 
     def primary(self, node: _ts.Node | None) -> str:

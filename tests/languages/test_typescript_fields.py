@@ -273,3 +273,29 @@ def test_a_promisable_result_is_its_value_and_a_private_twin_field_is_called(tmp
     assert go["this.#next"] == {"src.p.Dyn.#next"}  # a private field beside a public next()
     assert nxt["this.#next"] == {"src.p.Dyn.#next"}
     assert go["m.call"] == {"src.p.Link.call"}
+
+
+GUESSED = ("type InternalQuery = (sql: string) => Promise<number>;\n"
+           "export class StatementWrapper {\n"
+           "  #query: InternalQuery;\n"
+           "  constructor(q: InternalQuery) { this.#query = q; }\n"
+           "  all() { return this.#query('x'); }\n"
+           "  #secret() { return 1; }\n"
+           "  open() { return this.#secret(); }\n"
+           "}\n"
+           "export function connect(getConnection: () => Promise<any>) {\n"
+           "  return getConnection().then((c) => c.query('x')).then((c) => c.secret());\n"
+           "}\n")
+
+
+def test_no_name_guess_reaches_a_private_member(tmp_path):
+    conn = _index(tmp_path, {"src/g.ts": GUESSED})
+    try:
+        got = _targets(conn, "src.g.connect")
+        inside = _targets(conn, "src.g.StatementWrapper.open")
+    finally:
+        conn.close()
+    # c is a package's connection: c.secret() was a unique-name guess of the private #secret, and c.query()
+    # would be one of the field #query now that it is a method; only this.#x reaches a #x member
+    assert got["c.query"] == {None} and got["c.secret"] == {None}
+    assert inside["this.secret"] == {"src.g.StatementWrapper.secret"}

@@ -61,6 +61,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 
 
 GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
+PRIVATE = "<private>"  # the mark of a ``#name`` member: no name guess reaches it (``c.query()`` is never ``#query``)
 STATIC = "<static>"  # the mark of a ``static`` method: ``C.m()`` reads it, ``new C().m()`` the other of its name
 
 
@@ -132,6 +133,11 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
             body = body.parent
         return name if body is not None and name in private_clashes(body, self.__dict__) else name[1:]
 
+    def mark_private(self, local: int, name_node: _ts.Node | None) -> None:
+        """Mark member ``local`` as written ``#name``: only ``this.#name`` reaches it, never a name guess."""
+        if name_node is not None and name_node.type == "private_property_identifier":
+            self.pf.symbols[local].decorators.insert(0, PRIVATE)  # first: the outermost, read last
+
     def asserted_runtime(self, node: _ts.Node) -> str:
         """The runtime class a type assertion (``x as string``) names, or ``''`` (JavaScript has none)."""
         return ""
@@ -177,6 +183,7 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
         local = self._function(node, owner, name, kind, node)
         if node.type == "method_definition" and parent is not None and parent.type == "object":
             self.literal_funcs.add(local)
+        self.mark_private(local, name_node)
         return local
 
     def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
@@ -456,7 +463,9 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
         type_node = node.child_by_field_name("type")
         value = node.child_by_field_name("value")
         if value is not None and value.type in FUNCTION_VALUES:  # handle = () => {...}: a method of the class
-            return self._function(value, owner, name, "method", value, span=node)
+            local = self._function(value, owner, name, "method", value, span=node)
+            self.mark_private(local, node.child_by_field_name("name") or node.child_by_field_name("property"))
+            return local
         if type_node is not None:
             self.add_binding(owner, f"self.{name}", node, annotation=self.declared(type_node))
             self.add_types(owner, type_node, "field")

@@ -33,6 +33,7 @@ class FieldMixin(_Base):
         def declared(self, node: _ts.Node | None) -> str: ...
         def primary(self, node: _ts.Node | None) -> str: ...
         def member_name(self, node: _ts.Node | None) -> str: ...
+        def mark_private(self, local: int, name_node: _ts.Node | None) -> None: ...
         def declare_type_params(self, local: int, plist: _ts.Node | None) -> None: ...
         def _params(self, fn: _ts.Node, local: int, owner: int) -> None: ...
 
@@ -48,6 +49,7 @@ class FieldMixin(_Base):
             name = self.member_name(node.child_by_field_name("name"))
             if fn is not None and name:  # #resolve: (value: Response) => void: a method the class declares
                 local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
+                self.mark_private(local, node.child_by_field_name("name"))
                 self._params(fn, local, owner)
                 ret = fn.child_by_field_name("return_type")
                 if ret is not None:
@@ -58,6 +60,7 @@ class FieldMixin(_Base):
                 # #query: InternalQuery (any type) called as this.#query(), or a field typed by a function-type
                 # alias of this file (fetch: Handler): the field holds a function, and TypeScript answers it
                 local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
+                self.mark_private(local, node.child_by_field_name("name"))
                 declared = self.primary(ann)
                 if declared:  # what the call gives: what the declared type's call signature returns
                     self.pf.symbols[local].return_type = f"{declared}{CONTEXT_MARK}call{CONTEXT_MARK}{RETURN_SPEC}"

@@ -299,3 +299,29 @@ def test_no_name_guess_reaches_a_private_member(tmp_path):
     # would be one of the field #query now that it is a method; only this.#x reaches a #x member
     assert got["c.query"] == {None} and got["c.secret"] == {None}
     assert inside["this.secret"] == {"src.g.StatementWrapper.secret"}
+
+
+BUILDER = ("export interface Sub { done(): number }\n"
+           "export interface WithBuilder { (alias: string): { as(q: number): Sub } }\n"
+           "export class Db {\n"
+           "  $with: WithBuilder = (alias: string) => {\n"
+           "    const as = (q: number) => { return { done() { return q; } }; };\n"
+           "    return { as };\n"
+           "  };\n"
+           "  plain = (alias: string) => {\n"
+           "    const as = (q: number) => q;\n"
+           "    return { as };\n"
+           "  };\n"
+           "}\n"
+           "export function use(db: Db) {\n  db.$with('a').as(1);\n  db.plain('a').as(1);\n}\n")
+
+
+def test_a_field_s_declared_type_decides_what_its_function_returns(tmp_path):
+    conn = _index(tmp_path, {"src/w.ts": BUILDER})
+    try:
+        got = _targets(conn, "src.w.use")
+    finally:
+        conn.close()
+    assert got["db.plain().as"] == {"src.w.Db.plain.as"}  # no declared type: the returned literal's
+    # $with: WithBuilder: what WithBuilder's signature returns (TypeScript's answer), never the literal's
+    assert got["db.$with().as"] != {"src.w.Db.$with.as"}

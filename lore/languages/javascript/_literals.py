@@ -76,7 +76,10 @@ class LiteralMixin(_Base):
             self.add_binding(local, self.text(c), c, alias_of=f"<sym:{target}>")
         self.named.setdefault((owner, RETURNED), local)
         self.literals[_key(obj)] = local
-        if fn.child_by_field_name("return_type") is not None:
+        holder = fn.parent  # ``$with: WithBuilder = (a) => { ...; return { as } }``: typed by the field's type
+        declared = holder is not None and holder.type in ("public_field_definition", "variable_declarator") \
+            and holder.child_by_field_name("value") == fn and holder.child_by_field_name("type") is not None
+        if fn.child_by_field_name("return_type") is not None or declared:
             # ``): RouterBase {`` (or ``): { record(): void } {``): what the function gives, and ``this`` in
             # the literal, is of the declared type (TypeScript's contextual type), as callers see it
             self.typed_literals.add(local)

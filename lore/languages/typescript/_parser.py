@@ -257,6 +257,16 @@ class TsExtractor(FieldMixin, ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastM
             i = self.pf.symbols[i].parent
         return ""
 
+    def _constrain_args(self, owner: int, ann: str) -> str:
+        """``Merge[Rev, T]`` with ``Rev extends RequestEvent``: ``Merge[RequestEvent, T]`` (an argument naming a
+        constrained parameter of ``owner``'s scope names its constraint)."""
+        if not ann.endswith("]") or "[" not in ann:
+            return ann
+        head, _, args = ann[:-1].partition("[")
+        parts = [a.strip() for a in args.split(",")]
+        bound = [self._constraint(owner, a) or a for a in parts]
+        return f"{head}[{', '.join(bound)}]" if bound != parts else ann
+
     def _constrain(self) -> None:
         """Annotations naming a constrained generic parameter name its constraint instead; a member of a
         generic class typed by the class's own parameter keeps that name in a ``TYPE_PARAM_USE`` binding
@@ -264,7 +274,7 @@ class TsExtractor(FieldMixin, ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastM
         uses: list[tuple[int, str, str]] = []
         for i, sym in enumerate(self.pf.symbols):
             if sym.params:
-                sym.params = [(p, self._constraint(i, a) or a if a else a) for p, a in sym.params]
+                sym.params = [(p, self._constraint(i, a) or self._constrain_args(i, a) if a else a) for p, a in sym.params]
             if sym.return_type:
                 bound = self._constraint(i, sym.return_type)
                 if bound and sym.parent is not None and sym.return_type in self.type_params.get(sym.parent, ()):

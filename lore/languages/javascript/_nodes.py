@@ -38,7 +38,8 @@ def private_clashes(body: _ts.Node, memo: dict) -> frozenset[str]:
     seen: dict[tuple[int, int], frozenset[str]] = memo.setdefault("_private_clashes", {})
     k = (body.start_byte, body.end_byte)
     if k not in seen:
-        private, public = set(), set()
+        private: set[str] = set()
+        public: set[str] = set()
         for member in body.named_children:
             name = member.child_by_field_name("name") or member.child_by_field_name("property")
             if name is not None:

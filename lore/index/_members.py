@@ -11,6 +11,7 @@ from typing import cast
 
 from ..languages import rules_for
 from ..languages.typescript._aliases import PARAM_PART
+from ..parsers.records import TYPE_PARAM_USE
 from ._containers import member as container_member
 from ._containers import plain
 from ._flow import over_union, union
@@ -113,9 +114,17 @@ class MembersMixin(WorldCore):
         """``attr`` of a generic instance of an alias whose value is its own parameter, alone or intersected
         (TypeScript's ``type Ctx<T> = T & {...}``, marked ``PARAM_PART``): the member of what the argument is."""
         class_id, bound = cast("tuple[int, tuple[tuple[str, Value], ...]]", v[1])
-        param = self._param_use(class_id, PARAM_PART)  # type: ignore[attr-defined]
-        arg = dict(bound).get(param) if param else None
-        return self.member(arg, attr, res, depth + 1) if arg is not None else None
+        srow = self.syms.get(class_id)
+        c = self.ctx(srow.file_id) if srow is not None and srow.file_id is not None else None
+        local = c.local_of.get(class_id) if c is not None else None
+        uses = c.bindings_of(local).get(TYPE_PARAM_USE, ()) if c is not None and local is not None else ()
+        args = dict(bound)
+        for b in uses:  # ``Merge<A, B> = { [K in keyof (A & B)]: ... }``: B's members, then A's
+            arg = args.get(b.annotation) if b.value == PARAM_PART else None
+            got = self.member(arg, attr, res, depth + 1) if arg is not None else None
+            if got is not None:
+                return got
+        return None
 
     def _merged_onto(self, key: object) -> list[int]:
         """The project's declarations that merge members onto the type ``key`` (a symbol id, or an external's

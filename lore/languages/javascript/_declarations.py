@@ -88,6 +88,10 @@ class DeclarationMixin(_Base):
         if name_node.type != "identifier":
             return None
         name = self.text(name_node)
+        if value is not None and value.named_child_count and (value.type == "satisfies_expression" or (
+                value.type == "as_expression" and self.text(value.children[-1]) == "const")) \
+                and value.named_children[0].type == "object":
+            value = value.named_children[0]  # const api = {...} satisfies Api (or as const): the literal
         if type_node is not None:
             self.add_binding(owner, name, node, annotation=self.declared(type_node))
             self.add_types(owner, type_node, "annotation")

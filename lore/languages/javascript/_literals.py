@@ -64,12 +64,22 @@ class LiteralMixin(_Base):
         fn: _ts.Node | None = at
         while fn is not None and fn.type not in _FUNCTION_NODES:
             fn = fn.parent
-        if fn is None or not self._has_functions(obj) or self._literal_returns(fn) != 1 or names_a_key(obj):
+        nested = self._nested_functions(owner, obj)
+        if fn is None or not (nested or self._has_functions(obj)) or self._literal_returns(fn) != 1 or names_a_key(obj):
             return False
         local = self.add_symbol(obj, owner, RETURNED, "namespace", body=obj, doc_node=obj)
+        first = next((c for c in obj.named_children if c.type != "comment"), None)
+        if first is not None:  # ``=> ({\n get() {...}``: the function's first line keeps meaning the function
+            sym = self.pf.symbols[local]  # (what stands at a line is its innermost definition)
+            sym.start_line, sym.start_col = first.start_point[0] + 1, first.start_point[1]
+        for c, target in nested:  # return { handler, createConfig }: the functions declared in the function
+            self.add_binding(local, self.text(c), c, alias_of=f"<sym:{target}>")
         self.named.setdefault((owner, RETURNED), local)
         self.literals[_key(obj)] = local
-        if fn.child_by_field_name("return_type") is not None:
+        holder = fn.parent  # ``$with: WithBuilder = (a) => { ...; return { as } }``: typed by the field's type
+        declared = holder is not None and holder.type in ("public_field_definition", "variable_declarator") \
+            and holder.child_by_field_name("value") == fn and holder.child_by_field_name("type") is not None
+        if fn.child_by_field_name("return_type") is not None or declared:
             # ``): RouterBase {`` (or ``): { record(): void } {``): what the function gives, and ``this`` in
             # the literal, is of the declared type (TypeScript's contextual type), as callers see it
             self.typed_literals.add(local)
@@ -93,6 +103,19 @@ class LiteralMixin(_Base):
                 count += bool(n.named_child_count and _unwrapped(n.named_children[0]).type == "object")
             todo.extend(n.named_children)
         return count
+
+    def _nested_functions(self, owner: int, obj: _ts.Node) -> list[tuple[_ts.Node, int]]:
+        """The shorthand members of a returned literal that name a function declared in function ``owner``
+        (``function make() { function handler() {} return { handler, store } }``: ``handler``) with that
+        function's symbol; a name of a parameter, a variable or an outer function is none."""
+        got = []
+        for c in obj.named_children:
+            if c.type == "shorthand_property_identifier":
+                local = self.named.get((owner, self.text(c)))
+                if local is not None and self.pf.symbols[local].kind == "function" \
+                        and self.pf.symbols[local].parent == owner:
+                    got.append((c, local))
+        return got
 
     def _has_functions(self, obj: _ts.Node) -> bool:
         for c in obj.named_children:

@@ -30,3 +30,19 @@ JS_GLOBALS = frozenset({
 def key(node: _ts.Node) -> tuple[int, int]:
     """A node's identity within one parse: its byte span."""
     return node.start_byte, node.end_byte
+
+
+def private_clashes(body: _ts.Node, memo: dict) -> frozenset[str]:
+    """The private names (``#serialize``) that class body ``body`` declares beside a public member of the same
+    name (``serialize``), read once per class body (``memo``: the extractor's)."""
+    seen: dict[tuple[int, int], frozenset[str]] = memo.setdefault("_private_clashes", {})
+    k = (body.start_byte, body.end_byte)
+    if k not in seen:
+        private: set[str] = set()
+        public: set[str] = set()
+        for member in body.named_children:
+            name = member.child_by_field_name("name") or member.child_by_field_name("property")
+            if name is not None:
+                (private if name.type == "private_property_identifier" else public).add(_ts.text(name))
+        seen[k] = frozenset(n for n in private if n[1:] in public)
+    return seen[k]

@@ -38,7 +38,7 @@ from ._esm import EsModuleMixin
 from ._jsdoc import jsdoc_types
 from ._literals import LiteralMixin
 from ._narrowing import NarrowingMixin
-from ._nodes import EXPORTS, FUNCTION_VALUES
+from ._nodes import EXPORTS, FUNCTION_VALUES, private_clashes
 from ._nodes import key as _key
 from ._returns import ReturnsMixin
 
@@ -61,6 +61,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
 
 
 GETTER = "<get>"  # the decorator mark of a getter (``get x() {}``); never resolved as a decorator name
+PRIVATE = "<private>"  # the mark of a ``#name`` member: no name guess reaches it (``c.query()`` is never ``#query``)
 STATIC = "<static>"  # the mark of a ``static`` method: ``C.m()`` reads it, ``new C().m()`` the other of its name
 
 
@@ -100,7 +101,7 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
             return "super()"
         if t == "member_expression":
             obj = self.dotted(node.child_by_field_name("object"))
-            prop = self.text(node.child_by_field_name("property")).lstrip("#")
+            prop = self.member_name(node.child_by_field_name("property"))
             return f"{obj or '<expr>'}.{prop}" if prop else ""
         if t == "call_expression":
             inner = self.dotted(node.child_by_field_name("function"))
@@ -119,6 +120,23 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
         if t in ("as_expression", "satisfies_expression", "type_assertion") and node.named_child_count:
             return self.dotted(node.named_children[0] if t != "type_assertion" else node.named_children[-1])
         return ""
+
+    def member_name(self, node: _ts.Node | None) -> str:
+        """A member's name as lore writes it: ``#cache`` is ``cache`` (the class's own, read as ``this.cache``),
+        except in a class that also declares a public ``cache``: there the private one keeps its ``#`` (two
+        members; ``x.cache()`` from outside never reaches ``#cache``)."""
+        name = self.text(node)
+        if node is None or node.type != "private_property_identifier":
+            return name
+        body = node.parent
+        while body is not None and body.type != "class_body":
+            body = body.parent
+        return name if body is not None and name in private_clashes(body, self.__dict__) else name[1:]
+
+    def mark_private(self, local: int, name_node: _ts.Node | None) -> None:
+        """Mark member ``local`` as written ``#name``: only ``this.#name`` reaches it, never a name guess."""
+        if name_node is not None and name_node.type == "private_property_identifier":
+            self.pf.symbols[local].decorators.insert(0, PRIVATE)  # first: the outermost, read last
 
     def asserted_runtime(self, node: _ts.Node) -> str:
         """The runtime class a type assertion (``x as string``) names, or ``''`` (JavaScript has none)."""
@@ -156,7 +174,7 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
                 return None
             owner, kind = holder, "function"
         name_node = node.child_by_field_name("name")
-        name = self.text(name_node).lstrip("#")
+        name = self.member_name(name_node)
         if not name:
             if parent is not None and parent.type == "export_statement":
                 name = "default"
@@ -165,6 +183,7 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
         local = self._function(node, owner, name, kind, node)
         if node.type == "method_definition" and parent is not None and parent.type == "object":
             self.literal_funcs.add(local)
+        self.mark_private(local, name_node)
         return local
 
     def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
@@ -245,8 +264,8 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
                 if pat is not None and pname and any(c.type == "accessibility_modifier" or c.type == "readonly"
                                                      for c in p.children) and self.pf.symbols[owner].kind == "class":
                     # constructor(private repo: Repo): a field of the class
-                    ann = self.declared(tnode)
-                    self.add_binding(owner, f"self.{pname}", p, annotation=ann)
+                    if not self.method_property(p, fn, owner, pname, tnode):
+                        self.add_binding(owner, f"self.{pname}", p, annotation=self.declared(tnode))
                     self.add_types(owner, tnode, "field")
             else:
                 continue
@@ -349,6 +368,11 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
         """The runtime class a declared type is (TypeScript: ``string`` is a String); JavaScript has none."""
         return ""
 
+    def method_property(self, param: _ts.Node, fn: _ts.Node, cls: int, name: str, tnode: _ts.Node | None) -> bool:
+        """Whether constructor parameter property ``param`` was made a method of class ``cls`` (TypeScript:
+        one holding a function); JavaScript has none."""
+        return False
+
     def declared_return(self, type_node: _ts.Node) -> str:
         """What a function type written for a variable (``const mk: () => Foo``) returns; JavaScript
         declares none."""
@@ -433,13 +457,15 @@ class JsExtractor(DeclarationMixin, ClosureMixin, LiteralMixin, EsModuleMixin, C
     def on_field(self, node: _ts.Node, owner: int) -> int | None:
         if self.pf.symbols[owner].kind not in ("class", "interface"):
             return None
-        name = self.text(node.child_by_field_name("name") or node.child_by_field_name("property")).lstrip("#")
+        name = self.member_name(node.child_by_field_name("name") or node.child_by_field_name("property"))
         if not name:
             return None
         type_node = node.child_by_field_name("type")
         value = node.child_by_field_name("value")
         if value is not None and value.type in FUNCTION_VALUES:  # handle = () => {...}: a method of the class
-            return self._function(value, owner, name, "method", value, span=node)
+            local = self._function(value, owner, name, "method", value, span=node)
+            self.mark_private(local, node.child_by_field_name("name") or node.child_by_field_name("property"))
+            return local
         if type_node is not None:
             self.add_binding(owner, f"self.{name}", node, annotation=self.declared(type_node))
             self.add_types(owner, type_node, "field")

@@ -28,7 +28,7 @@ from .._rules import CachedRules, ImportBinding, module_of_path, record_of, worl
 from ._config import CONFIG_NAMES, nearest_config
 from ._literals import RETURNED
 from ._nodes import JS_GLOBALS as _JS_GLOBALS
-from ._parser import GETTER, STATIC
+from ._parser import GETTER, PRIVATE, STATIC
 from ._returns import RETURN
 
 _TSCONFIG = "javascript.tsconfig"  # world.project_data's key: (baseUrl, PathMap) of the root config, or None
@@ -159,6 +159,8 @@ class JavaScriptRules(CachedRules):
             parent = world.syms.get(srow.parent_id) if srow.parent_id is not None else None
             if parent is not None and parent.name == RETURNED:  # a returned literal's: reached by its value only
                 continue
+            if dotted and _is_private(world, s):  # #query: only this.#query() reaches it, never c.query()
+                continue
             if dotted and srow.kind == "function":  # a module's or a function's own function is no member
                 if parent is None or parent.kind in ("module", "function", "method"):
                     continue
@@ -248,6 +250,11 @@ class JavaScriptRules(CachedRules):
         if "/" in module and not module.startswith("@"):
             return _file_module(world, module)  # baseUrl-style absolute specifier inside the repository (tried, never guessed)
         return None
+
+
+def _is_private(world, sym_id: int) -> bool:
+    rec = record_of(world, sym_id)[1]
+    return rec is not None and PRIVATE in rec.decorators
 
 
 def _is_static(world, sym_id: int) -> bool:

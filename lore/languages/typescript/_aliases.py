@@ -39,6 +39,10 @@ class AliasMixin(_Base):
         if len(own) == 1:  # type Ctx<T> = T & {...}: what the argument is, a Ctx<Client> is too
             self.pf.bindings.append(Binding(local, TYPE_PARAM_USE, own[0].start_point[0] + 1,
                                             annotation=self.text(own[0]), value=PARAM_PART))
+        elif not own:  # type Merge<A, B> = { [K in keyof (A & B)]: ... }: the members of B, then of A
+            for param in reversed(self._mapped_params(local, value)):
+                self.pf.bindings.append(Binding(local, TYPE_PARAM_USE, value.start_point[0] + 1,
+                                                annotation=param, value=PARAM_PART))
         parts, seen, bases = [value], set(), []
         while parts:
             part = parts.pop(0)
@@ -64,6 +68,26 @@ class AliasMixin(_Base):
 
     if TYPE_CHECKING:
         def external_name(self, name: str) -> bool: ...
+
+    def _mapped_params(self, local: int, value: _ts.Node) -> list[str]:
+        """The type parameters whose keys a mapped type of alias ``local`` runs over (``{ [K in keyof T]:
+        T[K] }``, ``{ [K in keyof (A & B)]: ... }``, also as a part of an intersection: ``Prettify<T> = {...} &
+        {}``), in order; ``[]`` when the keys are anything else (``keyof Other``, ``'a' | 'b'``)."""
+        parts = value.named_children if value.type == "intersection_type" else [value]
+        out: list[str] = []
+        for part in parts:
+            sig = part.named_children[0] if part.type == "object_type" and part.named_child_count == 1 else None
+            clause = sig.named_children[0] if sig is not None and sig.type == "index_signature" \
+                and sig.named_child_count else None
+            keys = clause.child_by_field_name("type") if clause is not None and clause.type == "mapped_type_clause" else None
+            if keys is None or keys.type != "index_type_query" or not keys.named_child_count:
+                continue
+            of = strip(keys.named_children[0])
+            names = of.named_children if of is not None and of.type == "intersection_type" else [of]
+            if any(n is None or n.type != "type_identifier" or not self.is_type_param(local, self.text(n)) for n in names):
+                return []
+            out += [self.text(n) for n in names if n is not None]
+        return out
 
     def _branches(self, node: _ts.Node) -> list[_ts.Node] | None:
         """The types a conditional type's branches give (``never`` aside, nested conditions read

@@ -23,20 +23,20 @@ from pathlib import Path
 from ...parsers import _ts
 from ...parsers.records import (
     CONTEXT_MARK,
-    INDEX_MEMBER,
     TYPE_BASE,
     TYPE_PARAM,
     TYPE_PARAM_USE,
     Binding,
     ParsedFile,
 )
-from ..javascript._nodes import FUNCTION_VALUES, JS_GLOBALS
+from ..javascript._nodes import JS_GLOBALS
 from ..javascript._parser import JSX_QUERY, JsExtractor
 from ..javascript._returns import RETURN
 from ._aliases import PRIMITIVES, AliasMixin
 from ._augment import AugmentMixin
 from ._callbacks import CallbackMixin
 from ._casts import CastMixin
+from ._fields import FieldMixin
 from ._returned import CALLED, ReturnedTypeMixin, returned_by
 from ._shapes import ShapeMixin
 from ._this import cast_of_this, names_this, returns_only_this
@@ -47,11 +47,9 @@ from ._types import (
     PREDEFINED,
     builtin,
     builtin_type,
-    function_type,
     generic_node,
     lookup_member,
     own_part,
-    queried,
     shape,
     strip,
     with_elements,
@@ -88,13 +86,16 @@ UTILITY_WRAPPERS = frozenset({"Omit", "Pick", "Exclude", "Extract"})
 MEMBER_KEEPING = UTILITY_WRAPPERS | {"Partial", "Required", "Readonly", "NonNullable"}  # X<B> has B's members
 
 
-class TsExtractor(ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin, JsExtractor):
+class TsExtractor(FieldMixin, ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastMixin, AliasMixin, CallbackMixin,
+                  JsExtractor):
     language = "typescript"
     grammar = GRAMMAR
     query_files: tuple[Path, ...] = (TS_QUERY,)
     type_name_nodes = TYPE_NAME_NODES
     primitive_names = PRIMITIVES
-    wrapper_types = JsExtractor.wrapper_types | UTILITY_WRAPPERS
+    # ``Promisable<T>`` (type-fest), ``MaybePromise<T>``, ``Awaitable<T>``: T or a promise of it, read as T
+    # (as ``Promise<T>`` is): an awaited call of a ``() => Promisable<Link>`` gives a Link, not the package's type
+    wrapper_types = JsExtractor.wrapper_types | UTILITY_WRAPPERS | {"Promisable", "MaybePromise", "Awaitable"}
     wrapper_names = wrapper_types
 
     def primary(self, node: _ts.Node | None) -> str:
@@ -256,6 +257,16 @@ class TsExtractor(ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastMixin, AliasM
             i = self.pf.symbols[i].parent
         return ""
 
+    def _constrain_args(self, owner: int, ann: str) -> str:
+        """``Merge[Rev, T]`` with ``Rev extends RequestEvent``: ``Merge[RequestEvent, T]`` (an argument naming a
+        constrained parameter of ``owner``'s scope names its constraint)."""
+        if not ann.endswith("]") or "[" not in ann:
+            return ann
+        head, _, args = ann[:-1].partition("[")
+        parts = [a.strip() for a in args.split(",")]
+        bound = [self._constraint(owner, a) or a for a in parts]
+        return f"{head}[{', '.join(bound)}]" if bound != parts else ann
+
     def _constrain(self) -> None:
         """Annotations naming a constrained generic parameter name its constraint instead; a member of a
         generic class typed by the class's own parameter keeps that name in a ``TYPE_PARAM_USE`` binding
@@ -263,7 +274,7 @@ class TsExtractor(ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastMixin, AliasM
         uses: list[tuple[int, str, str]] = []
         for i, sym in enumerate(self.pf.symbols):
             if sym.params:
-                sym.params = [(p, self._constraint(i, a) or a if a else a) for p, a in sym.params]
+                sym.params = [(p, self._constraint(i, a) or self._constrain_args(i, a) if a else a) for p, a in sym.params]
             if sym.return_type:
                 bound = self._constraint(i, sym.return_type)
                 if bound and sym.parent is not None and sym.return_type in self.type_params.get(sym.parent, ()):
@@ -278,64 +289,6 @@ class TsExtractor(ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastMixin, AliasM
         for owner, member, param in uses:
             self.pf.bindings.append(Binding(owner, TYPE_PARAM_USE, self.pf.symbols[owner].start_line,
                                             annotation=param, value=member))
-
-    def on_field(self, node: _ts.Node, owner: int) -> int | None:
-        okind = self.pf.symbols[owner].kind
-        if node.type == "index_signature":
-            self._index_signature(node, owner)
-            return None
-        if node.type == "public_field_definition" and okind == "class":
-            value = node.child_by_field_name("value")
-            ann = node.child_by_field_name("type")
-            fn = function_type(ann) if ann is not None and (value is None or value.type not in FUNCTION_VALUES) else None
-            name = self.text(node.child_by_field_name("name")).lstrip("#")
-            if fn is not None and name:  # #resolve: (value: Response) => void: a method the class declares
-                local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
-                self._params(fn, local, owner)
-                ret = fn.child_by_field_name("return_type")
-                if ret is not None:
-                    self.pf.symbols[local].return_type = self.declared(ret)
-                return local
-        if node.type != "property_signature" or okind not in ("interface", "type_alias"):
-            return super().on_field(node, owner)
-        name = self.text(node.child_by_field_name("name")).strip("'\"")
-        ann = node.child_by_field_name("type")
-        if not name or ann is None:
-            return None
-        fn = function_type(ann)
-        if fn is not None:  # parseJson?: (text: string) => unknown: a method the options declare
-            local = self.add_symbol(node, owner, name, "method", doc_node=node, is_declaration=True)
-            sym = self.pf.symbols[local]
-            self.declare_type_params(local, fn.child_by_field_name("type_parameters"))
-            self._params(fn, local, owner)
-            ret = fn.child_by_field_name("return_type")
-            if ret is not None:
-                sym.return_type = self.declared(ret)
-            return local
-        if queried(ann):  # verifyAccess: typeof verifyAccess: the member holds that value
-            self.add_binding(owner, f"self.{name}", node, alias_of=queried(ann))
-        else:
-            self.add_binding(owner, f"self.{name}", node, annotation=self.declared(ann))
-        self.add_types(owner, ann, "field")
-        return None
-
-    def declared_return(self, type_node: _ts.Node) -> str:
-        """``const mk: () => Foo = ...``: ``Foo``."""
-        fn = function_type(type_node)
-        ret = fn.child_by_field_name("return_type") if fn is not None else None
-        return self.primary(ret) if ret is not None else ""
-
-    def _index_signature(self, node: _ts.Node, owner: int) -> None:
-        """``[key: string]: Route`` in an interface, an object type or a class: a member of any name the
-        type does not declare is a Route (``routes.home.handle()``); a ``number`` index or a mapped type
-        (``[K in keyof T]``) names no member."""
-        okind = self.pf.symbols[owner].kind
-        index = node.child_by_field_name("index_type")
-        if okind not in ("interface", "type_alias", "class") or index is None or self.text(index) != "string":
-            return
-        ann = self.primary(node.child_by_field_name("type"))
-        if ann:
-            self.add_binding(owner, f"self.{INDEX_MEMBER}", node, annotation=ann)
 
     def _function(self, node: _ts.Node, owner: int, name: str, kind: str, fn: _ts.Node,
                   span: _ts.Node | None = None) -> int:
@@ -391,6 +344,11 @@ class TsExtractor(ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastMixin, AliasM
             name = self.text(node.child_by_field_name("name"))
             if not name:
                 return None
+            merged = self.named.get((owner, name)) if kind == "namespace" else None
+            if merged is not None and self.pf.symbols[merged].kind == "class":
+                # class Cookie {...} then namespace Cookie { export function parse() }: one value, the class,
+                # whose static members the namespace adds (Cookie.parse(), new Cookie.Jar(), new Cookie())
+                return merged
             body = node.child_by_field_name("body")
             local = self.add_symbol(node, owner, name, kind, body=body, doc_node=self._doc_anchor(node),
                                     exported=self._exported(node, owner))

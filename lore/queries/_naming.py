@@ -56,6 +56,7 @@ C_FAMILY = frozenset({"c", "cpp"})
 # directory in Go and Java; C and C++ have no modules): ``main`` means the function, not main.go
 FILE_NOT_NAMESPACE = frozenset({"c", "cpp", "go", "java"})
 HEADER_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".inl", ".tcc")
+_JSDOC_MEMBER = re.compile(r"(?<=[^.])#")  # a # that does not start a private member name
 MAX_DEPTH = 4  # re-exports of re-exports followed at most this deep
 MAX_ROWS = 500  # of more symbols with one suffix, the first (by id) are listed, and all are counted
 
@@ -110,8 +111,8 @@ def find_symbols(conn: sqlite3.Connection, ref: int | str) -> Match | None:
         return Match("path_line", tuple(found)) if found else None
     if name.startswith(_JSDOC_MODULE):  # JSDoc namepath: module:src/utils/url.getPath
         name = name[len(_JSDOC_MODULE):]
-    if "#" in name:  # JSDoc's instance member: Hono#fetch
-        name = name.replace("#", ".")
+    if "#" in name:  # JSDoc's instance member: Hono#fetch; a private member's own name (Ser.#serialize) stays
+        name = _JSDOC_MEMBER.sub(".", name)
     named = _PATH_NAME.match(name)
     if named:
         found = _in_file(conn, named.group("path"), named.group("name"))

@@ -358,3 +358,17 @@ def test_java_and_rust_names_as_their_users_write_them(tmp_path, ref, expected):
     index_repo(root, clusters=False)
     with open_index(root, readonly=True) as idx:
         assert qname(idx, ref) == expected
+
+
+def test_a_private_member_is_named_by_its_own_name(tmp_path):
+    """``Ser.#serialize`` names the private method; ``Ser#serialize`` (JSDoc) the public one beside it."""
+    write_tree(tmp_path, {"src/priv.ts": """
+        export class Ser {
+          #serialize(x: number) { return x }
+          serialize(x: number) { return this.#serialize(x) }
+        }
+    """})
+    index_repo(tmp_path, workers=1)
+    with open_index(tmp_path, readonly=True) as idx:
+        assert qname(idx, "src.priv.Ser.#serialize") == "src.priv.Ser.#serialize"
+        assert qname(idx, "Ser#serialize") == "src.priv.Ser.serialize"

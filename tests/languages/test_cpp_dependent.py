@@ -116,3 +116,37 @@ int main() { return toml::parse("x"); }
 """})
     assert calls[("main.main", 2)] == ["p.toml.parse"]
     assert calls[("p.toml.parse", 35)] == ["p.toml.classify"]
+
+
+def test_an_enable_if_return_type_is_the_type_it_gives(tmp_path):
+    """``cxx::enable_if_t<cond, basic_value<TC>>`` and ``typename std::enable_if<cond, basic_value<C>>::type`` (SFINAE
+    return types) return ``basic_value``: ``auto root = toml::parse("x"); root.at("a")`` calls ``basic_value::at``
+    (``Other`` has an ``at`` too, so no name guess could). Must stay unbound: ``enable_if_t<cond>`` alone (``void``)."""
+    calls = _calls(tmp_path, {"a.hpp": """#include <type_traits>
+#include <string>
+namespace cxx { template <bool B, class T = void> using enable_if_t = typename std::enable_if<B, T>::type; }
+namespace toml {
+struct type_config {};
+template <typename TC> class basic_value { public: basic_value& at(const std::string& k); };
+class Other { public: Other& at(const std::string& k); };
+template <typename TC = type_config, typename P>
+cxx::enable_if_t<std::is_same<P, int>::value, basic_value<TC>> parse(const P& p);
+template <typename P>
+typename std::enable_if<std::is_same<P, int>::value, basic_value<type_config>>::type load(const P& p);
+template <typename P>
+std::enable_if_t<std::is_same<P, int>::value> nothing(const P& p);
+}
+""", "main.cpp": """#include "a.hpp"
+int main() {
+  const auto root = toml::parse(1);
+  root.at("a");
+  auto r2 = toml::load(1);
+  r2.at("b");
+  auto r3 = toml::nothing(1);
+  r3.at("c");
+  return 0;
+}
+"""})
+    assert calls[("main.main", 4)] == ["a.toml.basic_value.at"]
+    assert calls[("main.main", 6)] == ["a.toml.basic_value.at"]
+    assert calls.get(("main.main", 8), []) == []

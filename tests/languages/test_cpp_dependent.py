@@ -150,3 +150,16 @@ int main() {
     assert calls[("main.main", 4)] == ["a.toml.basic_value.at"]
     assert calls[("main.main", 6)] == ["a.toml.basic_value.at"]
     assert calls.get(("main.main", 8), []) == []
+
+
+def test_a_name_in_any_of_many_blocks_of_a_namespace_is_found(tmp_path):
+    """70 headers open ``namespace toml`` before ``value.hpp`` does (toml11 has 77 such blocks): the return type
+    ``value`` that ``parser.hpp``'s block names is found in ``value.hpp``'s block, so ``auto v = toml::parse();
+    v.at(0)`` calls ``value::at`` (``Other::at`` too exists: no name guess). On main only the first 64 blocks of a
+    namespace were searched and ``v.at`` stayed unbound."""
+    files = {f"a{i:02d}.hpp": f"namespace toml {{ int f{i}(); }}\n" for i in range(70)}
+    files["value.hpp"] = "namespace toml { class value { public: int at(int i); }; class Other { public: int at(int i); }; }\n"
+    files["parser.hpp"] = '#include "value.hpp"\nnamespace toml { value parse(); }\n'
+    files["main.cpp"] = '#include "parser.hpp"\nint main() { auto v = toml::parse(); return v.at(0); }\n'
+    calls = _calls(tmp_path, files)
+    assert sorted(calls[("main.main", 2)]) == ["parser.toml.parse", "value.toml.value.at"]

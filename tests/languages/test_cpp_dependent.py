@@ -163,3 +163,23 @@ def test_a_name_in_any_of_many_blocks_of_a_namespace_is_found(tmp_path):
     files["main.cpp"] = '#include "parser.hpp"\nint main() { auto v = toml::parse(); return v.at(0); }\n'
     calls = _calls(tmp_path, files)
     assert sorted(calls[("main.main", 2)]) == ["parser.toml.parse", "value.toml.value.at"]
+
+
+def test_an_auto_parameter_of_a_generic_lambda_is_a_template_parameter(tmp_path):
+    """``auto g = [](const auto& y, int n) { y.on_text(n); }``: ``y``'s type is the lambda's template parameter, so
+    ``on_text`` is every project ``on_text``, as clangd answers it. Must stay unbound: a local declared ``auto``
+    from a call lore cannot type (``auto z = make(); z.on_text(2)``: no template there)."""
+    calls = _calls(tmp_path, {"a.hpp": """namespace ns {
+class A { public: void on_text(int); };
+class B { public: void on_text(int); };
+class Z;
+Z& make();
+inline void run() {
+  auto g = [](const auto& y, int n) { y.on_text(n); };
+  auto& z = make();
+  z.on_text(2);
+}
+}
+"""})
+    assert sorted(calls[("a.ns.run.g", 7)]) == ["a.ns.A.on_text", "a.ns.B.on_text"]
+    assert calls.get(("a.ns.run", 9), []) == []

@@ -6,7 +6,8 @@ against) is then a lookup of the bare name in its index: every symbol of exactly
 there are at most five of them (more: no answer; constructors never count). lore reads such a call the same way:
 the receiver (a parameter, local or field of the caller or of what encloses it, or the parameter itself in
 ``T::make()``) is declared with a bare template parameter of the caller, its class, or the class an out-of-line
-member names (``void Box<T>::run()``), and the name's project definitions are all functions or methods (a class,
+member names (``void Box<T>::run()``), or is an ``auto`` parameter (a generic lambda's ``[](auto& x)``, which is
+a template's parameter too), and the name's project definitions are all functions or methods (a class,
 field or macro of the name is something clangd answers too and lore cannot bind a call to: left unbound), at most
 five of them once declarations are joined to their definitions. The names of the standard containers' members
 (``size``, ``push_back``) are left alone: the library declares many of each, and clangd answers none.
@@ -71,8 +72,9 @@ def _declared(ctx, local: int, name: str, line: int) -> str:
     i: int | None = local
     while i is not None:
         for pname, ann in syms[i].params:
-            if pname == name:
-                return ann
+            if pname == name:  # a generic lambda's or an abbreviated template's auto parameter: a template's own
+                inside = syms[i].signature.partition("(")[2]
+                return ann or ("auto" if re.search(rf"\bauto\b[\s&*]*\b{re.escape(name)}\b", inside) else "")
         binds = ctx.bindings_of(i)
         got = [b for key in (name, f"self.{name}") for b in binds.get(key, ()) if b.line <= line or key != name]
         if got:
@@ -93,9 +95,7 @@ def dependent_targets(world, ctx, call, targets: list[tuple], std_members: froze
     if len(parts) != 2 or parts[1] in std_members or not parts[1].isidentifier():
         return None
     root, name = parts
-    tparams = template_params(ctx, call.caller)
-    if not tparams:
-        return None
+    tparams = template_params(ctx, call.caller) | {"auto"}  # [](auto& x) { x.m(); }: x's type is a parameter
     if root not in tparams and _DECORATION.sub("", _declared(ctx, call.caller, root, call.line)) not in tparams:
         return None
     found: list[int] = []

@@ -52,6 +52,9 @@ The projects, chosen before the rules were written (issue 30):
 * for issue 30's sixth step (expat-like C, old portable libraries with export and calling-convention macros):
   also ``PCRE2Project/pcre2``, ``json-c/json-c`` and ``libarchive/bzip2`` (CMake into ``build/``), tuned; held out
   as in the fifth step: ``yaml/libyaml``, ``libexpat/libexpat``'s ``expat/`` and ``c-ares/c-ares``;
+* for issue 30's C++ round 9 also ``ToruNiina/toml11`` (``single_include/`` removed; CMake with
+  ``-DTOML11_PRECOMPILE=ON`` into ``build/``) and ``KjellKod/g3log`` (CMake into ``build/``), tuned; held out:
+  ``zxing-cpp/zxing-cpp``, ``ninja-build/ninja``, ``google/leveldb``, ``jbeder/yaml-cpp``;
 * reported on (their misses were not read while tuning): ``jqlang/jq``, ``madler/zlib``, ``lz4/lz4`` and
   ``libuv/libuv`` (C), the kernel's ``kernel/`` with ``include/`` and ``arch/x86/include/`` (C,
   ``--kernel-subsystem kernel``), ``google/leveldb`` (C++, CMake), ``jbeder/yaml-cpp`` (C++, CMake).

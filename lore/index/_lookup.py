@@ -112,16 +112,15 @@ class LookupMixin(MembersMixin):
 
     def namespace_member(self, ns_id: int, name: str, depth: int) -> tuple[Value, str] | None:
         """``name`` in another block of the same namespace path (``namespace geo {`` in several files)."""
-        if not hasattr(self, "_ns_index"):
-            index: dict[tuple[str, ...], list[int]] = defaultdict(list)
+        if not hasattr(self, "_ns_index"):  # path -> name -> the blocks declaring it (every block: toml11 has 77)
+            index: dict[tuple[str, ...], dict[str, list[int]]] = defaultdict(dict)
             for srow in self.of_kinds(frozenset({"namespace"})):
-                index[self._ns_path(srow.id)].append(srow.id)
+                for kid in self.children.get(srow.id, {}):
+                    index[self._ns_path(srow.id)].setdefault(kid, []).append(srow.id)
             self._ns_index = index
-        for other in self._ns_index.get(self._ns_path(ns_id), ())[:64]:
+        for other in self._ns_index.get(self._ns_path(ns_id), {}).get(name, ()):
             if other != ns_id:
-                kids = self.children.get(other, {}).get(name)
-                if kids:
-                    return ("sym", kids[-1]), "import"
+                return ("sym", self.children[other][name][-1]), "import"
         return None
 
     def _ns_path(self, sid: int) -> tuple[str, ...]:

@@ -82,6 +82,8 @@ INDEX_FORMAT = 14  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 # 14: TS: a class field called as this.#f() and a constructor parameter property holding a function are methods
 #     of the class; a returned literal's shorthand names of the function's own functions are its members and
 #     its <return> namespace starts at its first member
+#     C++: a call on a receiver typed by a template parameter binds every function of its name (at most five,
+#     as clangd answers it); a macro for if constexpr spelled CONSTEXPR_IF, also after else
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -81,10 +81,11 @@ def return_type_macros(source: bytes) -> bytes:
     return bytes(out) if out is not None else source
 
 
-# ``RAPIDJSON_IF_CONSTEXPR (sizeof(Ch) == 1) {``: a macro for ``if constexpr`` (``if`` where the compiler lacks it)
-# opening a statement; the grammar reads a call with a block after it and loses the function around it
-_IF_MACRO = re.compile(rb"^([ \t]*(?:\}[ \t]*else[ \t]+)?)([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_IF_CONSTEXPR)(?=[ \t]*\()",
-                       re.MULTILINE)
+# ``RAPIDJSON_IF_CONSTEXPR (sizeof(Ch) == 1) {``, ``TOML11_CONSTEXPR_IF(cond)``: a macro for ``if constexpr`` (``if``
+# where the compiler lacks it) opening a statement, also after an ``else`` (on the line of its ``}`` or alone); the
+# grammar reads a call with a block after it and loses the function around it, and then the namespace
+_IF_MACRO = re.compile(rb"^([ \t]*(?:\}[ \t]*)?(?:else[ \t]+)?)([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:IF_CONSTEXPR|CONSTEXPR_IF))"
+                       rb"(?=[ \t]*\()", re.MULTILINE)
 # an attribute or export macro between a declaration's type and its name (``bool PUGIXML_FUNCTION operator&&(``,
 # ``std::string LIB_CALL as_utf8(``): upper case with an ``_``, after a type at the start of the line (a statement
 # word such as ``return`` or ``new`` is no type), before a name or ``operator`` and its ``(``
@@ -107,6 +108,8 @@ def if_macros(source: bytes) -> bytes:
     --------
     >>> if_macros(b"    LIB_IF_CONSTEXPR (sizeof(T) == 1) {\n")
     b'    if               (sizeof(T) == 1) {\n'
+    >>> if_macros(b"  else LIB_CONSTEXPR_IF(B) {\n  } else LIB_CONSTEXPR_IF(C)\n  x = LIB_CONSTEXPR_IF(D);\n")
+    b'  else if              (B) {\n  } else if              (C)\n  x = LIB_CONSTEXPR_IF(D);\n'
     """
     return _IF_MACRO.sub(lambda m: m.group(1) + b"if" + b" " * (len(m.group(2)) - 2), source)
 

@@ -47,7 +47,7 @@ from ._numbers import number_binding
 from ._outside import mark_call, std_type, wrapper_binding
 from ._scopes import lower_classes, path_of, placeholder, scope_of
 from ._source import cpp_source, one_branch
-from ._templates import class_params, default_return, template_base, with_arguments
+from ._templates import class_params, default_return, enabled_type, template_base, with_arguments
 
 
 def parse(path: str, source: bytes, module: str) -> ParsedFile:
@@ -282,8 +282,9 @@ class CppExtractor(CExtractor):
 
     def direct_type(self, node: _ts.Node | None) -> str:
         """The type a declaration gives its variable; through a smart pointer or an optional, the type it holds
-        (``std::unique_ptr<Impl> impl_``: ``impl_->parse()`` calls ``Impl::parse``)."""
-        inner = self._held(node)
+        (``std::unique_ptr<Impl> impl_``: ``impl_->parse()`` calls ``Impl::parse``), and through an ``enable_if``,
+        the type it gives (:func:`~._templates.enabled_type`)."""
+        inner = self._held(node) or enabled_type(self, node)
         if inner is not None:
             return self.direct_type(inner)
         return with_arguments(self, node, self._written_type(node))

@@ -10,6 +10,7 @@ from ..c._overloads import _is_const, _overloads, _relative_name, _signature_con
 from ..c._rules import CRules, _c_classes, _namespace_value
 from ._aliases import USING
 from ._categories import by_category
+from ._dependent import dependent_targets
 from ._elements import ELEMENT
 from ._numbers import number_args
 from ._outside import outside_targets, std_alias, std_function, std_skipped
@@ -57,6 +58,9 @@ class CppRules(CRules):
         std = std_function(self, world, ctx, call, targets) or std_skipped(world, ctx, call, targets)
         if std is not None:
             return std
+        dependent = dependent_targets(world, ctx, call, targets, STD_MEMBERS)  # h.on_text() with H& h
+        if dependent is not None:
+            return dependent
         targets = outside_targets(world, ctx, call, targets)
         if call.kind in ("call", "new") and any(getattr(world.syms.get(t[0]), "kind", "") == "type_alias" for t in targets):
             targets = [c for t in targets for c in _through_alias(self, world, t, call.kind == "new")]

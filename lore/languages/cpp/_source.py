@@ -220,7 +220,7 @@ def cpp_source(source: bytes, header: bool = True) -> bytes:
         source = annotation_macros(source)
         if b"))" in source:
             source = return_type_macros(source)
-        if b"_IF_CONSTEXPR" in source:
+        if b"_IF_CONSTEXPR" in source or b"_CONSTEXPR_IF" in source:
             source = if_macros(source)
         source = middle_macros(source)
         source = _PRAGMA_MACRO.sub(lambda m: b" " * len(m.group(0).rstrip(b"\r")) + b"\r" * m.group(0).endswith(b"\r"),

@@ -94,3 +94,32 @@ def default_return(ex, local: int, node: _ts.Node, ret: _ts.Node | None, params:
             if default is not None and not taken:  # a parameter typed T (or T&, vector<T>) deduces it
                 ex.pf.symbols[local].return_type = ex.direct_type(default)
             return
+
+
+_ENABLE_IF = frozenset({"enable_if_t", "enable_if"})
+
+
+def enabled_type(ex, node: _ts.Node | None) -> _ts.Node | None:
+    """The type a SFINAE return type gives when it is enabled: ``std::enable_if_t<cond, T>``, ``cxx::enable_if_t<cond,
+    T>`` and ``typename std::enable_if<cond, T>::type`` are ``T`` (the node of ``T``); ``None`` for any other type
+    (and for ``enable_if<cond>``, which is ``void``)."""
+    t = node
+    if t is not None and t.type == "dependent_type":  # typename std::enable_if<...>::type
+        t = t.named_children[0] if t.named_children else None
+    member = ""
+    while t is not None and t.type == "qualified_identifier":
+        name = t.child_by_field_name("name")
+        if name is not None and name.type == "type_identifier":  # enable_if<...>::type: the scope is the template
+            member = ex.text(name)
+            t = t.child_by_field_name("scope")
+        else:
+            t = name
+    if t is None or t.type != "template_type" or ex.text(t.child_by_field_name("name")) not in _ENABLE_IF:
+        return None
+    if (ex.text(t.child_by_field_name("name")) == "enable_if") != (member == "type"):
+        return None
+    args = t.child_by_field_name("arguments")
+    kids = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+    if len(kids) != 2 or kids[1].type != "type_descriptor":
+        return None
+    return kids[1].child_by_field_name("type")

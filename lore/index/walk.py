@@ -369,6 +369,7 @@ def walk(
     excludes = pathspec.GitIgnoreSpec.from_lines(exclude_lines) if exclude_lines else None
     none_of = _any_pattern(excludes)  # one C-level match that rules out every pattern (the usual answer)
     includes = _Include(include)
+    by_extension, by_file_name = _BY_EXTENSION, _BY_FILE_NAME
 
     def ignored(rel: str, is_dir: bool, ignores: tuple[_Ignore, ...]) -> str | None:
         """The rule that ignores ``rel``: an exclude pattern first, else the last .gitignore line deciding."""
@@ -413,9 +414,13 @@ def walk(
             if ig is not None:
                 ignores = (*ignores, ig)
                 result.ignore_files.append(ig.source)
+        # no exclude pattern and no .gitignore in force: nothing can ignore an entry here, so the per-entry
+        # call to ignored() is left out (the kernel's --no-gitignore walk made 56k calls that returned None)
+        can_ignore = excludes is not None or bool(ignores)
         for entry in entries:
             name = entry.name
-            if needs_escape(name):
+            # the usual name (ASCII, printable, no backslash) needs no escape: tested inline, not by a call
+            if not (name.isascii() and name.isprintable() and "\\" not in name) and needs_escape(name):
                 name = escape_name(name)  # the entry keeps the real name; the index stores it escaped
             rel = f"{rel_dir}/{name}" if rel_dir else name
             try:
@@ -440,7 +445,7 @@ def walk(
                         rule: str | None = forced[0]
                         strict = strict or forced[1]
                     else:
-                        rule = ignored(rel, True, ignores)
+                        rule = ignored(rel, True, ignores) if can_ignore else None
                         if rule is None and reason is not None:
                             rule = BUILT_IN + reason
                     if rule is None:
@@ -454,7 +459,7 @@ def walk(
                     continue
                 if not entry.is_file():
                     # a pipe, a socket, a device (or a symlink to one): never opened, but counted
-                    if forced is None and not ignored(rel, False, ignores):
+                    if forced is None and not (can_ignore and ignored(rel, False, ignores)):
                         try:
                             kind = kind_of(os.stat(entry.path).st_mode) or "not a regular file"
                         except FileNotFoundError:
@@ -466,8 +471,9 @@ def walk(
             except OSError as exc:
                 result.skip("symlink loop" if exc.errno == errno.ELOOP else "unreadable", rel)
                 continue
-            lang = _language(name)
-            if lang is None and "." not in name:  # an extensionless script: its first line names the language
+            dot = name.rfind(".")  # _language(), inline: it runs for every file of the tree
+            lang = (by_extension.get(name[dot:].lower()) if dot > 0 else None) or by_file_name.get(name)
+            if lang is None and dot < 0:  # an extensionless script: its first line names the language
                 lang = shebang_language(entry.path)
             if lang is None:
                 result.excluded[UNKNOWN_EXTENSION] += 1
@@ -475,7 +481,7 @@ def walk(
             if languages is not None and lang not in languages:
                 result.excluded[NOT_SELECTED] += 1
                 continue
-            rule = forced[0] if forced is not None else ignored(rel, False, ignores)
+            rule = forced[0] if forced is not None else ignored(rel, False, ignores) if can_ignore else None
             if rule is not None and not includes.match(rel):
                 result.excluded[rule] += 1
                 continue

@@ -24,6 +24,8 @@ import pathspec
 
 from ..languages import EXTENSIONS, FILE_NAMES, LANGUAGES
 from ._files import kind_of
+from ._names import escape_name, needs_escape
+from ._names import unescape_name as unescape_name  # re-exported: callers import it from here
 from ._skips import BY_NAME, NEVER_WALKED, QUIET, by_contents, by_name, by_siblings
 
 DEFAULT_MAX_FILE_SIZE = 2_000_000  # bytes; generated or vendored giants are skipped with a warning
@@ -367,6 +369,7 @@ def walk(
     excludes = pathspec.GitIgnoreSpec.from_lines(exclude_lines) if exclude_lines else None
     none_of = _any_pattern(excludes)  # one C-level match that rules out every pattern (the usual answer)
     includes = _Include(include)
+    by_extension, by_file_name = _BY_EXTENSION, _BY_FILE_NAME
 
     def ignored(rel: str, is_dir: bool, ignores: tuple[_Ignore, ...]) -> str | None:
         """The rule that ignores ``rel``: an exclude pattern first, else the last .gitignore line deciding."""
@@ -411,9 +414,14 @@ def walk(
             if ig is not None:
                 ignores = (*ignores, ig)
                 result.ignore_files.append(ig.source)
+        # no .gitignore in force here: only an exclude pattern can ignore an entry, and the one regular
+        # expression of them all (none_of) rules most paths out in C before ignored() is called (the kernel's
+        # --no-gitignore walk made 56k calls that returned None, against the five default patterns)
+        gitignored = bool(ignores)
         for entry in entries:
             name = entry.name
-            if needs_escape(name):
+            # the usual name (ASCII, printable, no backslash) needs no escape: tested inline, not by a call
+            if not (name.isascii() and name.isprintable() and "\\" not in name) and needs_escape(name):
                 name = escape_name(name)  # the entry keeps the real name; the index stores it escaped
             rel = f"{rel_dir}/{name}" if rel_dir else name
             try:
@@ -438,7 +446,8 @@ def walk(
                         rule: str | None = forced[0]
                         strict = strict or forced[1]
                     else:
-                        rule = ignored(rel, True, ignores)
+                        rule = (ignored(rel, True, ignores) if gitignored or excludes is not None
+                                and (none_of is None or none_of.match(rel + "/")) else None)
                         if rule is None and reason is not None:
                             rule = BUILT_IN + reason
                     if rule is None:
@@ -464,8 +473,9 @@ def walk(
             except OSError as exc:
                 result.skip("symlink loop" if exc.errno == errno.ELOOP else "unreadable", rel)
                 continue
-            lang = _language(name)
-            if lang is None and "." not in name:  # an extensionless script: its first line names the language
+            dot = name.rfind(".")  # _language(), inline: it runs for every file of the tree
+            lang = (by_extension.get(name[dot:].lower()) if dot > 0 else None) or by_file_name.get(name)
+            if lang is None and dot < 0:  # an extensionless script: its first line names the language
                 lang = shebang_language(entry.path)
             if lang is None:
                 result.excluded[UNKNOWN_EXTENSION] += 1
@@ -473,7 +483,12 @@ def walk(
             if languages is not None and lang not in languages:
                 result.excluded[NOT_SELECTED] += 1
                 continue
-            rule = forced[0] if forced is not None else ignored(rel, False, ignores)
+            if forced is not None:
+                rule = forced[0]
+            elif gitignored or excludes is not None and (none_of is None or none_of.match(rel)):
+                rule = ignored(rel, False, ignores)
+            else:
+                rule = None
             if rule is not None and not includes.match(rel):
                 result.excluded[rule] += 1
                 continue
@@ -546,93 +561,6 @@ def _claim(files: list[SourceFile], languages: set[str] | None) -> None:
         for f in files:
             if f.path in claimed:
                 f.language = lang.name
-
-
-def _is_utf8(name: str) -> bool:
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def needs_escape(name: str) -> bool:
-    r"""Whether :func:`escape_name` changes ``name`` (not UTF-8, a backslash, a control character).
-
-    Examples
-    --------
-    >>> needs_escape("café.py"), needs_escape("lit\\x41.py"), needs_escape("a\nb.py")
-    (False, True, True)
-    """
-    if name.isascii():  # the usual name: two C-level scans instead of a Python loop over its characters
-        return "\\" in name or not name.isprintable()  # (ASCII's unprintable: below 0x20, and 0x7F)
-    return not _is_utf8(name) or any(ch == "\\" or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name)
-
-
-def escape_name(name: str) -> str:
-    r"""A file name as the index stores it: printable on one line, and the exact name back with :func:`unescape_name`.
-
-    Undecodable bytes (the OS hands them to Python as surrogate escapes, which SQLite cannot store)
-    and control characters (a newline would split an error line, an escape sequence would reach the
-    terminal) become ``\xNN``; a backslash becomes ``\\``, so a name that spells an escape
-    (``lit\x41.py``) is never read back as another one. Every other name, the usual case, is stored
-    as it is.
-
-    Examples
-    --------
-    >>> import os
-    >>> name = os.fsdecode(b"latin\xe9.py")
-    >>> escape_name(name), escape_name("lit\\x41.py"), escape_name("a\nb.py"), escape_name("café.py")
-    ('latin\\xe9.py', 'lit\\\\x41.py', 'a\\x0ab.py', 'café.py')
-    >>> all(unescape_name(escape_name(n)) == n for n in (name, "lit\\x41.py", "a\nb.py", "\\"))
-    True
-    """
-    out = []
-    for ch in name:
-        code = ord(ch)
-        if 0xDC80 <= code <= 0xDCFF:
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\x{code:02x}")
-        elif ch == "\\":
-            out.append("\\\\")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def unescape_name(text: str) -> str:
-    r"""The OS name (with surrogate escapes) of a name :func:`escape_name` escaped; the inverse of it.
-
-    ``\xNN`` below ``\x80`` is that character (a control character), from ``\x80`` up the undecodable
-    byte; a backslash that starts neither form is kept as it is.
-    """
-    if "\\" not in text:
-        return text
-    out = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and text[i + 1 : i + 2] == "\\":
-            out.append("\\")
-            i += 2
-            continue
-        if ch == "\\" and text[i + 1 : i + 2] == "x":
-            try:
-                code = int(text[i + 2 : i + 4], 16) if len(text) >= i + 4 else -1
-            except ValueError:
-                code = -1
-            if 0 <= code < 0x80:
-                out.append(chr(code))
-                i += 4
-                continue
-            if code >= 0x80:
-                out.append(chr(0xDC00 + code))
-                i += 4
-                continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
 
 
 def is_binary(data: bytes) -> bool:

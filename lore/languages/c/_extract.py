@@ -23,7 +23,7 @@ from ...parsers import _ts
 from ...parsers._common import Extractor, type_names
 from ...parsers._lines import LinePattern
 from ...parsers.records import ParsedFile
-from ._conditions import Branches
+from ._conditions import Branches, surely_defined
 from ._macro_names import add_lost_macros, add_written_definition, function_macros, wrapped_name
 
 NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
@@ -147,9 +147,11 @@ class CExtractor(Extractor):
                 marks.add(f"=static {name}")
             elif word.isupper() and word != name:
                 marks.add(f"=as {name} {word}")
-        # what "#if NAME" reads at the end of the file, for the files that include it: "=val NAME 1"
+        # what "#if NAME" reads at the end of the file, for the files that include it: "=val NAME 1"; "=un NAME" for
+        # a name written plain whose definition an includer cannot count on (an undecided branch, an #undef)
         if self.branches is not None:
             marks.update(f"=val {k} {v}" for k, v in self.branches.values().items())
+            marks.update(f"=un {n}" for n, e in out.items() if e == n and not surely_defined(self.branches, n))
         return sorted(out.values()) + sorted(marks)
 
     # -- names ----------------------------------------------------------------------------------

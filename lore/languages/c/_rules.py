@@ -37,6 +37,7 @@ from ._overloads import (
     _takes,
     typed_args,
 )
+from ._unit_flags import unit_skips
 
 # -- C / C++ --------------------------------------------------------------------------------------------
 _C_LIB = frozenset({
@@ -102,10 +103,12 @@ class CRules(CachedRules):
             cache[sym_id] = _definitions(self, world, sym_id)
         return cache[sym_id]
 
-    def skipped_branch(self, world, condition: str) -> bool:
+    def skipped_branch(self, world, condition: str, file_id: int | None = None) -> bool:
         """``"0"``, or ``"?0 FLAG ..."`` (off when those project flags are undefined) when no C/C++ file of the
-        project ``#define``s any of them (see :func:`_not_built`)."""
-        return _skipped(world, condition)
+        project ``#define``s any of them (see :func:`_not_built`); or off under the flags the headers the file
+        ``file_id`` includes define (:mod:`._unit_flags`)."""
+        return _skipped(world, condition) or (
+            file_id is not None and condition[:1] == "?" and unit_skips(world, world.ctx(file_id), condition))
 
     overloads = True
 

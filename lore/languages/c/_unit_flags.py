@@ -1,0 +1,132 @@
+"""Flags the headers a file includes ``#define``: they decide that file's undecided ``#if`` branches.
+
+A header's valueless ``#define GUNZIP`` (zlib's ``inflate.h``) is defined in every translation unit that
+includes it, and only there: ``inflate.c``'s ``#ifdef GUNZIP`` is taken, while a source that includes no such
+header reads the flag as before (project-wide, :func:`lore.languages.c._build._skipped`). A name counts when a
+header the file includes (directly or not, before the branch's header when it sits in one) defines it whatever
+its own undecided branches do (not only under ``#ifdef O_CLOEXEC``, not ``#undef``'d again: the extractor marks
+those ``"=un NAME"``). Only a branch the project's knowledge leaves undecided is read again here, so a decided one
+(a configured kernel's options) costs nothing more.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._rules import world_cache
+from ._ifexpr import DEFINED, evaluate
+
+
+def unit_skips(world, ctx, cond: str, header: int | None = None) -> bool:
+    """Whether the branch state ``cond`` (``"?...|EXPR"``) is off in ``ctx``'s translation unit once the flags
+    its included headers surely define are read as defined (``!defined(GUNZIP)`` after ``#define GUNZIP``); a
+    branch of the header ``header`` (a file id) read in that unit sees the flags of the headers before it."""
+    if ctx is None or not cond.startswith("?"):
+        return False
+    expr = cond.partition("|")[2]
+    if not expr or not _open(world, expr):
+        return False
+    words = frozenset(re.findall(r"[A-Za-z_]\w*", expr))
+    defined = _closure_defines(world, ctx, words, header)
+    if not defined:
+        return False
+    key = (expr, defined, not ctx.frow.path.endswith(".c"))
+    cache = world_cache(world, "c-unit-flag-off", dict)
+    got = cache.get(key)
+    if got is None:
+        from ._build import _ProjectMacros, _UnitMacros  # noqa: PLC0415  (_build imports this module)
+
+        base = world_cache(world, "c-project-macros", lambda: _ProjectMacros(world))
+        macros = _UnitMacros(base, dict.fromkeys(defined, DEFINED), frozenset())
+        got = cache[key] = evaluate(expr, macros, cplusplus=None if key[2] else False) is False
+    return got
+
+
+def _open(world, expr: str) -> bool:
+    """Whether the project's own knowledge leaves ``expr`` undecided (only then can a unit's flags decide it)."""
+    cache = world_cache(world, "c-expr-open", dict)
+    got = cache.get(expr)
+    if got is None:
+        from ._build import _ProjectMacros  # noqa: PLC0415
+
+        base = world_cache(world, "c-project-macros", lambda: _ProjectMacros(world))
+        got = cache[expr] = evaluate(expr, base, cplusplus=None) is None
+    return got
+
+
+def _closure_defines(world, ctx, words: frozenset[str], header: int | None) -> frozenset[str]:
+    """Of ``words``, the names the headers ``ctx`` includes surely define where ``header`` is read (when given: the
+    headers included before it, and those it includes itself; a ``config.h`` included after ``zconf.h`` does not
+    reach ``zconf.h``'s branches), else anywhere in ``ctx``'s unit."""
+    cache = world_cache(world, "c-unit-flags", dict)
+    key = (ctx.frow.id, words, header)
+    got = cache.get(key)
+    if got is None:
+        order, ends = _preorder(world, ctx)
+        if header is None:
+            seen = order
+        elif header in ends:
+            at = order.index(header)
+            seen = order[:at] + order[at + 1:ends[header]]
+        else:
+            seen = []
+        found: set[str] = set()
+        for fid in seen:
+            found |= words & _header_defines(world, fid)
+            if len(found) == len(words):
+                break
+        got = cache[key] = frozenset(found)
+    return got
+
+
+def _preorder(world, ctx) -> tuple[list[int], dict[int, int]]:
+    """The headers of ``ctx``'s unit in the order the preprocessor first reads them (depth first through each
+    header's own includes, at most :data:`MAX_HEADERS`), and for each the position after the headers it brings."""
+    cache = world_cache(world, "c-unit-preorder", dict)
+    got = cache.get(ctx.frow.id)
+    if got is None:
+        order: list[int] = []
+        ends: dict[int, int] = {}
+        seen = {ctx.frow.id}
+        stack = [(ctx.frow.id, iter(_steps(world, ctx.frow.id, ctx)))]
+        while stack:
+            fid, it = stack[-1]
+            nxt = next((h for h in it if h is not None and h not in seen), None)
+            if nxt is None or len(order) >= MAX_HEADERS:
+                stack.pop()
+                if fid != ctx.frow.id:
+                    ends[fid] = len(order)
+                continue
+            seen.add(nxt)
+            order.append(nxt)
+            stack.append((nxt, iter(_steps(world, nxt, None))))
+        got = cache[ctx.frow.id] = (order, ends)
+    return got
+
+
+MAX_HEADERS = 512  # headers followed per unit (a kernel file reaches thousands; the flags sit in the first ones)
+
+
+def _steps(world, fid: int, ctx) -> tuple[int | None, ...]:
+    """The header file ids ``fid``'s own ``#include``\\ s name, in order (``None`` for a source file), through the
+    include closure's cached steps."""
+    steps = world_cache(world, "c-include-steps", dict)
+    got = steps.get(fid)
+    if got is None:
+        c = ctx if ctx is not None else world.ctx(fid)
+        if c is None:
+            return ()
+        got = steps[fid] = c.rules._include_steps(world, c)
+    return got[1]
+
+
+def _header_defines(world, fid: int) -> frozenset[str]:
+    """The macro names a header surely defines (plain ``defines`` entries not marked ``=un``)."""
+    cache = world_cache(world, "c-header-defines", dict)
+    got = cache.get(fid)
+    if got is None:
+        c = world.ctx(fid)
+        entries = c.pf.defines if c is not None else ()
+        unsure = {e[4:] for e in entries if e.startswith("=un ")}
+        got = cache[fid] = frozenset(e for e in entries if " " not in e and e[:1] != "=" and e not in unsure)
+    return got

@@ -80,7 +80,8 @@ INDEX_FORMAT = 14  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     holds x; an int/str literal argument records its key (=1) and a subscript call with unnamed arguments
 #     records ['']; a parameter read as a key that its function rebinds records =k without a literal
 # 14: C: a flag the headers a file includes surely #define decides that file's #if branches ("=un NAME" marks
-#     the plain #defines an includer cannot count on)
+#     the plain #defines an includer cannot count on); an object-like macro renaming a function (#define
+#     MZ_FCLOSE fclose) is a symbol its calls bind, as clangd answers them
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

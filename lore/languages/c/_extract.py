@@ -25,6 +25,7 @@ from ...parsers._lines import LinePattern
 from ...parsers.records import ParsedFile
 from ._conditions import Branches, surely_defined
 from ._macro_names import add_lost_macros, add_written_definition, function_macros, wrapped_name
+from ._renaming import add_renaming_macros
 
 NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
                          "destructor_name", "operator_name", "namespace_identifier"})
@@ -369,6 +370,8 @@ class CExtractor(Extractor):
             add_written_definition(self, byte, name, static, params, signature)
         if self.grammar == "c" and self.pf.syntax_errors and b"define" in self.source:
             add_lost_macros(self)
+        if self.grammar == "c" and b"define" in self.source:
+            add_renaming_macros(self)
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:

@@ -1,0 +1,74 @@
+"""Object-like macros that rename a function: ``#define MZ_FCLOSE fclose``, ``#define my_free xfree``,
+``#define pcre2_match PCRE2_SUFFIX(pcre2_match_)``.
+
+A call written through such a macro (``MZ_FCLOSE(f)``) is a use of the macro: the compiler (and clangd's
+go-to-definition) answers the ``#define`` line, whatever the name it expands to. Each such ``#define`` becomes a
+function-like symbol of its file (as ``#define F(x) ...`` is), so the call binds it where the file or its includes
+define it, in the preprocessor branch it sits in. A value that is a number, a type or a storage-class word
+(``#define BUFSZ 1024``, ``#define uLong unsigned long``, ``#define MEM_STATIC static inline``) renames no function
+and is left out; so is a ``#define`` in a branch the default build skips.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...parsers.records import Symbol
+
+# one line (no continuation): the name, then a name or a macro call making one, then at most a comment
+_RENAMING = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)[ \t]*(\([^()\n\\]*\))?"
+                       rb"[ \t]*(?:/\*[^\n]*\*/|//[^\n]*)?[ \t]*$", re.MULTILINE)
+
+# words that start a type or a declaration, never a function's name
+_NOT_FUNCTIONS = frozenset(
+    "auto break case char const continue default do double else enum extern float for goto if inline int long "
+    "register restrict return short signed sizeof static struct switch typedef union unsigned void volatile while "
+    "_Bool _Complex _Noreturn _Thread_local __inline __inline__ __restrict __restrict__ __volatile__ __const "
+    "__attribute__ __declspec __forceinline __cdecl __stdcall __fastcall __thread __extension__ __typeof__ "
+    "typeof bool true false NULL".split())
+
+
+def renaming_macros(source: bytes) -> list[tuple[int, str, str]]:
+    """``(byte of the name, name, value)`` of each ``#define`` that renames a function.
+
+    Examples
+    --------
+    >>> src = (b"#define MZ_FCLOSE fclose\\n#define print_char PCRE2_SUFFIX(print_char_)  /* x */\\n"
+    ...        b"#define BUFSZ 1024\\n#define MEM_STATIC static inline\\n#define F(x) g(x)\\n#define E\\n"
+    ...        b"#define ULONG unsigned long\\n")
+    >>> [(n, v) for _, n, v in renaming_macros(src)]
+    [('MZ_FCLOSE', 'fclose'), ('print_char', 'PCRE2_SUFFIX(print_char_)')]
+    """
+    if b"define" not in source:
+        return []
+    out = []
+    for m in _RENAMING.finditer(source):
+        word = m.group(2).decode("utf-8", "replace")
+        if word in _NOT_FUNCTIONS:
+            continue
+        value = word + (m.group(3) or b"").decode("utf-8", "replace").replace(" ", "")
+        out.append((m.start(1), m.group(1).decode("utf-8", "replace"), value))
+    return out
+
+
+def add_renaming_macros(ex) -> None:
+    """A function-like symbol for each renaming ``#define`` of the file (see the module docstring), at its line and
+    in the branch it sits in; none where the file already has a symbol of that name on that line."""
+    found = renaming_macros(ex.source)
+    if not found:
+        return
+    have = {(s.name, s.start_line) for s in ex.pf.symbols}
+    module = ex.pf.symbols[0].qualified_name
+    for byte, name, value in found:
+        line = ex.source.count(b"\n", 0, byte) + 1
+        if (name, line) in have:
+            continue
+        state = ex.state_at(byte)
+        if state == "0":  # a macro the default build never defines is no callee
+            continue
+        sym = Symbol(name=name, qualified_name=f"{module}.{name}", kind="function", parent=0, start_line=line,
+                     end_line=line, signature=f"#define {name} {value}", params=[], exported=False, condition=state)
+        if state.startswith("?") and ex.branches is not None:
+            expr = ex.branches.expr(byte)
+            sym.condition = f"{state}|{expr}" if expr else state
+        ex.pf.symbols.append(sym)

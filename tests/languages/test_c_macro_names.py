@@ -139,3 +139,15 @@ def test_gettexts_underscore_macro_in_a_function_of_no_parameters(tmp_path):
     got = _calls(tmp_path, files)
     # no compile_commands.json: ENABLE_NLS is a flag only a build defines, so the default build's #else
     assert got[("a.f", "_")] == got[("a.g", "_")] == {("gettext._", 4)}
+
+
+def test_a_definition_whose_return_type_is_a_macro_takes_its_own_parameters(tmp_path):
+    # libjpeg's `GLOBAL(boolean)\nkeymatch(char *arg, ...)`: the arguments were counted off GLOBAL(boolean) (one),
+    # so a three-argument call chose the header's prototype over the definition clangd answers
+    files = {"jmorecfg.h": "#define GLOBAL(type) type\n#define EXTERN(type) extern type\ntypedef int boolean;\n",
+             "cdjpeg.h": '#include "jmorecfg.h"\nEXTERN(boolean) keymatch(char *arg, const char *kw, int n);\n',
+             "cdjpeg.c": '#include "cdjpeg.h"\n\nGLOBAL(boolean)\nkeymatch(char *arg, const char *kw, int n)\n'
+                         "{\n  return 0;\n}\n",
+             "cjpeg.c": '#include "cdjpeg.h"\nint main(int c, char **v) { return keymatch(v[0], "x", 1); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("cjpeg.main", "keymatch")] == {("cdjpeg.keymatch", 3)}

@@ -30,3 +30,14 @@ def test_values_that_rename_no_function_and_skipped_branches_stay_as_they_were(t
     got = _calls(tmp_path, files)
     assert got[("a.f", "close")] == set()
     assert ("other.helper", 1) not in got[("a.f", "helper")]
+
+
+def test_a_renaming_macro_in_a_branch_the_file_may_skip_adds_no_alternative(tmp_path):
+    # must stay: zlib's `#ifdef SMALL_MEDIUM #define zmemcpy _fmemcpy #else ...`, miniz's per-compiler MZ_FWRITE:
+    # which branch a build takes is not known, so the call keeps what it had (here the function)
+    files = {"zutil.h": "#ifdef SMALL_MEDIUM\n#  define zmemcpy _fmemcpy\n#endif\nvoid zmemcpy(char *d, int n);\n",
+             "zutil.c": '#include "zutil.h"\nvoid zmemcpy(char *d, int n) { }\n',
+             "opts.h": "#define SMALL_MEDIUM\n",
+             "a.c": '#include "zutil.h"\nvoid f(char *b) { zmemcpy(b, 1); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("a.f", "zmemcpy")] == {("zutil.zmemcpy", 2)}

@@ -6,7 +6,10 @@ go-to-definition) answers the ``#define`` line, whatever the name it expands to.
 function-like symbol of its file (as ``#define F(x) ...`` is), so the call binds it where the file or its includes
 define it, in the preprocessor branch it sits in. A value that is a number, a type or a storage-class word
 (``#define BUFSZ 1024``, ``#define uLong unsigned long``, ``#define MEM_STATIC static inline``) renames no function
-and is left out; so is a ``#define`` in a branch the default build skips.
+and is left out; so is a ``#define`` in a branch the file does not surely compile (``#ifdef Z_PREFIX``,
+``#if defined(_MSC_VER) ... #else``: which branch a build takes is often what the project cannot tell, and the
+macro would then stand beside the function it renames as one more alternative). A call that reaches such a
+macro binds it alone (:func:`macro_first`): the preprocessor replaces the name before any function of it is seen.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from __future__ import annotations
 import re
 
 from ...parsers.records import Symbol
+from ...store.schema import CONFIDENCE
+from .._rules import record_of, world_cache
 
 # one line (no continuation): the name, then a name or a macro call making one, then at most a comment
 _RENAMING = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)[ \t]*(\([^()\n\\]*\))?"
@@ -63,12 +68,32 @@ def add_renaming_macros(ex) -> None:
         line = ex.source.count(b"\n", 0, byte) + 1
         if (name, line) in have:
             continue
-        state = ex.state_at(byte)
-        if state == "0":  # a macro the default build never defines is no callee
+        if ex.state_at(byte) != "":  # only where the file surely compiles it (see the module docstring)
             continue
-        sym = Symbol(name=name, qualified_name=f"{module}.{name}", kind="function", parent=0, start_line=line,
-                     end_line=line, signature=f"#define {name} {value}", params=[], exported=False, condition=state)
-        if state.startswith("?") and ex.branches is not None:
-            expr = ex.branches.expr(byte)
-            sym.condition = f"{state}|{expr}" if expr else state
-        ex.pf.symbols.append(sym)
+        ex.pf.symbols.append(Symbol(name=name, qualified_name=f"{module}.{name}", kind="function", parent=0,
+                                    start_line=line, end_line=line, signature=f"#define {name} {value}", params=[],
+                                    exported=False))
+
+
+def macro_first(world, targets: list[tuple]) -> list[tuple]:
+    """Of a call's targets ``(id, resolution, confidence)``, the renaming macros when there are any besides other
+    definitions (``#define tuklib_wraps TUKLIB_SYMBOL(tuklib_wraps)`` in the header, the function of that name in
+    its source: the call is the macro's), their confidence shared among them; else ``targets`` unchanged."""
+    if len(targets) < 2:
+        return targets
+    macros = [t for t in targets if t[0] is not None and _renames(world, t[0])]
+    if not macros or len(macros) == len(targets):
+        return targets
+    k = len(macros)
+    return [(tid, res, CONFIDENCE.get(res, conf) / k if k > 1 else CONFIDENCE.get(res, conf)) for tid, res, conf in macros]
+
+
+def _renames(world, sid: int) -> bool:
+    """Whether the symbol ``sid`` is a renaming macro (its signature ``#define NAME VALUE``, no parameters)."""
+    cache = world_cache(world, "c-renaming-macros", dict)
+    got = cache.get(sid)
+    if got is None:
+        _c, sym = record_of(world, sid)
+        sig = sym.signature if sym is not None else ""
+        got = cache[sid] = sig.startswith("#define ") and not sig[8:].lstrip().startswith(f"{sym.name}(")
+    return got

@@ -37,6 +37,7 @@ from ._overloads import (
     _takes,
     typed_args,
 )
+from ._renaming import macro_first
 from ._unit_flags import unit_skips
 
 # -- C / C++ --------------------------------------------------------------------------------------------
@@ -117,6 +118,7 @@ class CRules(CachedRules):
         namespace, declarations and definitions alike), those whose parameters take ``len(call.args)``
         arguments (defaults and ``...`` counted), definitions first; the targets as they are when the
         overloads do not differ in what they take, or none fits."""
+        targets = macro_first(world, targets)
         n = sum(not a.startswith("~") for a in call.args)  # ~const: an attribute of the call, no argument
         args: list[str] | None = None  # the arguments typed, once, when overloads differ
         out: list[tuple] = []

@@ -14,6 +14,7 @@ macro binds it alone (:func:`macro_first`): the preprocessor replaces the name b
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ...parsers.records import Symbol
@@ -64,15 +65,48 @@ def add_renaming_macros(ex) -> None:
         return
     have = {(s.name, s.start_line) for s in ex.pf.symbols}
     module = ex.pf.symbols[0].qualified_name
+    # a parse with errors may have lost the #if chains around a #define (miniz's `#pragma message` between its
+    # per-compiler branches): only a #define outside any #if but the include guard is then sure
+    nested = _nested(ex.source) if ex.pf.syntax_errors else None
     for byte, name, value in found:
         line = ex.source.count(b"\n", 0, byte) + 1
         if (name, line) in have:
             continue
-        if ex.state_at(byte) != "":  # only where the file surely compiles it (see the module docstring)
+        if ex.state_at(byte) != "" or (nested is not None and nested(byte)):  # see the module docstring
             continue
         ex.pf.symbols.append(Symbol(name=name, qualified_name=f"{module}.{name}", kind="function", parent=0,
                                     start_line=line, end_line=line, signature=f"#define {name} {value}", params=[],
                                     exported=False))
+
+
+_GUARD = re.compile(rb"[ \t]*#[ \t]*ifndef[ \t]+(\w+)[ \t]*\r?\n[ \t]*#[ \t]*define[ \t]+\1\b")
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b", re.MULTILINE)
+
+
+def _nested(source: bytes):
+    """A test of whether a byte of ``source`` sits inside an ``#if`` (other than a first ``#ifndef`` that guards
+    the whole file), read from the directives' text alone.
+
+    Examples
+    --------
+    >>> src = b"#ifndef H\\n#define H\\n#define A a\\n#ifdef X\\n#define B b\\n#endif\\n#endif\\n"
+    >>> inside = _nested(src)
+    >>> [inside(src.index(w)) for w in (b"A a", b"B b")]
+    [False, True]
+    """
+    marks: list[tuple[int, int]] = []  # (byte, depth after the directive)
+    depth = 0
+    for m in _DIRECTIVE.finditer(source):
+        depth += -1 if m.group(1) == b"endif" else 1
+        marks.append((m.start(), depth))
+    guard = 1 if marks and _GUARD.match(source, marks[0][0]) else 0
+    starts = [b for b, _ in marks]
+
+    def inside(byte: int) -> bool:
+        k = bisect.bisect_right(starts, byte) - 1
+        return k >= 0 and marks[k][1] > guard
+
+    return inside
 
 
 def macro_first(world, targets: list[tuple]) -> list[tuple]:

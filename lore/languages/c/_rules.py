@@ -117,8 +117,11 @@ class CRules(CachedRules):
         """Of the functions named like a bound target (its overloads: the same name in the same class or
         namespace, declarations and definitions alike), those whose parameters take ``len(call.args)``
         arguments (defaults and ``...`` counted), definitions first; the targets as they are when the
-        overloads do not differ in what they take, or none fits."""
-        targets = macro_first(world, targets)
+        overloads do not differ in what they take, or none fits; a renaming macro among them is the call's alone
+        (:func:`._renaming.macro_first`, also after the overloads brought back the function it renames)."""
+        return macro_first(world, self._by_arguments(world, ctx, call, macro_first(world, targets)))
+
+    def _by_arguments(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
         n = sum(not a.startswith("~") for a in call.args)  # ~const: an attribute of the call, no argument
         args: list[str] | None = None  # the arguments typed, once, when overloads differ
         out: list[tuple] = []

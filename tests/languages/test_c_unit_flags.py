@@ -42,3 +42,12 @@ def test_flags_a_header_defines_only_in_some_builds_or_undefines_decide_nothing(
     got = _calls(tmp_path, files)
     assert got[("a.f", "k")] == {("a.k", 5)}
     assert got[("b.f", "m")] == {("b.m", 5)}
+
+
+def test_a_header_included_only_on_another_system_brings_no_flag(tmp_path):
+    # must stay: libuv's uv/unix.h includes uv/darwin.h (`#define UV_HAVE_KQUEUE 1`) under `#if defined(__APPLE__)`;
+    # a first version followed every include and took process.c's Linux branch for off
+    files = {"uv/unix.h": '#if defined(__APPLE__)\n#include "mach.h"\n#endif\n', "uv/mach.h": "#define HAVE_KQ 1\n",
+             "p.c": '#include "uv/unix.h"\n' + _BRANCHES.replace("USE_FAST", "HAVE_KQ")}
+    got = _calls(tmp_path, files)
+    assert got[("p.f", "k")] == {("p.k", 5)}

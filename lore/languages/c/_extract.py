@@ -365,7 +365,7 @@ class CExtractor(Extractor):
 
     def finish(self) -> None:
         if b"define" in self.source:
-            self.pf.defines = self._defines()
+            self.pf.defines = self._defines() + [e for e in self.pf.defines if e.startswith("=oi ")]
         for byte, name, static, params, signature in self.written:
             add_written_definition(self, byte, name, static, params, signature)
         if self.grammar == "c" and self.pf.syntax_errors and b"define" in self.source:
@@ -511,3 +511,6 @@ class CExtractor(Extractor):
             spec = self.text(path).strip('"')
             if spec:
                 self.add_import(owner, spec, node, "*")
+        if self.pf.imports and b"#if" in self.source and self.branch_state(node) == "0":
+            # an include a default build skips (#ifdef __APPLE__): its flags reach no unit (._unit_flags)
+            self.pf.defines.append(f"=oi {self.pf.imports[-1].line}")

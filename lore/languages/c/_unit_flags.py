@@ -15,6 +15,7 @@ import re
 
 from .._rules import world_cache
 from ._ifexpr import DEFINED, evaluate
+from ._includes import _C_SOURCE_EXTS
 
 
 def unit_skips(world, ctx, cond: str, header: int | None = None) -> bool:
@@ -108,16 +109,32 @@ MAX_HEADERS = 512  # headers followed per unit (a kernel file reaches thousands;
 
 
 def _steps(world, fid: int, ctx) -> tuple[int | None, ...]:
-    """The header file ids ``fid``'s own ``#include``\\ s name, in order (``None`` for a source file), through the
-    include closure's cached steps."""
-    steps = world_cache(world, "c-include-steps", dict)
-    got = steps.get(fid)
+    """The header file ids ``fid``'s own ``#include``\\ s name, in order (``None`` for a source file), leaving out
+    an include in a branch a default build skips (``#if defined(__APPLE__)`` ``#include "uv/darwin.h"``: the
+    extractor marks its line ``"=oi LINE"``) and another system's header."""
+    cache = world_cache(world, "c-unit-steps", dict)
+    got = cache.get(fid)
     if got is None:
         c = ctx if ctx is not None else world.ctx(fid)
         if c is None:
             return ()
-        got = steps[fid] = c.rules._include_steps(world, c)
-    return got[1]
+        from ._build import _other_platform  # noqa: PLC0415  (_build imports this module)
+
+        off = {int(e[4:]) for e in c.pf.defines if e.startswith("=oi ")}
+        out: list[int | None] = []
+        for imp in c.pf.imports:
+            if imp.module.startswith("namespace ") or imp.line in off:
+                continue
+            v = c.rules.module_value(world, c, imp.module)
+            if v is None or v[0] != "pkg":
+                continue
+            for mid in v[1]:
+                hid = world.module_file.get(mid)
+                f = world.files.get(hid) if hid is not None else None
+                out.append(hid if f is not None and not f.path.endswith(_C_SOURCE_EXTS) and
+                           not _other_platform(f.path) else None)
+        got = cache[fid] = tuple(out)
+    return got
 
 
 def _header_defines(world, fid: int) -> frozenset[str]:

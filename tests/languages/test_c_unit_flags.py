@@ -51,3 +51,15 @@ def test_a_header_included_only_on_another_system_brings_no_flag(tmp_path):
              "p.c": '#include "uv/unix.h"\n' + _BRANCHES.replace("USE_FAST", "HAVE_KQ")}
     got = _calls(tmp_path, files)
     assert got[("p.f", "k")] == {("p.k", 5)}
+
+
+def test_a_flag_defined_unless_another_flag_is_decides_where_nothing_defines_that_one(tmp_path):
+    # zlib's inflate.h: `#ifndef NO_GZIP` / `#define GUNZIP`; no file defines NO_GZIP, so a default build has GUNZIP
+    # in every unit that includes inflate.h; where a file of the project defines NO_GZIP, nothing is decided
+    hdr = "#ifndef NO_GZIP\n#  define GUNZIP\n#endif\n"
+    src = '#include "inflate.h"\n' + _BRANCHES.replace("USE_FAST", "GUNZIP")
+    got = _calls(tmp_path / "a", {"inflate.h": hdr, "inflate.c": src})
+    assert got[("inflate.f", "k")] == {("inflate.k", 3)}
+    got = _calls(tmp_path / "b", {"inflate.h": hdr, "inflate.c": src, "opts.h": "#define NO_GZIP\n",
+                                  "small.c": '#include "opts.h"\n#include "inflate.h"\n'})
+    assert got[("inflate.f", "k")] == {("inflate.k", 5)}

@@ -23,7 +23,7 @@ from ...parsers import _ts
 from ...parsers._common import Extractor, type_names
 from ...parsers._lines import LinePattern
 from ...parsers.records import ParsedFile
-from ._conditions import Branches, surely_defined
+from ._conditions import Branches, defined_unless, surely_defined
 from ._macro_names import add_lost_macros, add_written_definition, function_macros, wrapped_name
 from ._renaming import add_renaming_macros
 
@@ -149,10 +149,12 @@ class CExtractor(Extractor):
             elif word.isupper() and word != name:
                 marks.add(f"=as {name} {word}")
         # what "#if NAME" reads at the end of the file, for the files that include it: "=val NAME 1"; "=un NAME" for
-        # a name written plain whose definition an includer cannot count on (an undecided branch, an #undef)
+        # a name written plain whose definition an includer cannot count on (an undecided branch, an #undef), with the
+        # project flags whose absence defines it surely ("=un GUNZIP NO_GZIP")
         if self.branches is not None:
             marks.update(f"=val {k} {v}" for k, v in self.branches.values().items())
-            marks.update(f"=un {n}" for n, e in out.items() if e == n and not surely_defined(self.branches, n))
+            marks.update(" ".join(("=un", n, *defined_unless(self.branches, n))) for n, e in out.items()
+                         if e == n and not surely_defined(self.branches, n))
         return sorted(out.values()) + sorted(marks)
 
     # -- names ----------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ includes it, and only there: ``inflate.c``'s ``#ifdef GUNZIP`` is taken, while a
 header reads the flag as before (project-wide, :func:`lore.languages.c._build._skipped`). A name counts when a
 header the file includes (directly or not, before the branch's header when it sits in one) defines it whatever
 its own undecided branches do (not only under ``#ifdef O_CLOEXEC``, not ``#undef``'d again: the extractor marks
-those ``"=un NAME"``). Only a branch the project's knowledge leaves undecided is read again here, so a decided one
+those ``"=un NAME"``), or unless a flag no file of the project defines is defined (``#ifndef NO_GZIP``). Only a branch the project's knowledge leaves undecided is read again here, so a decided one
 (a configured kernel's options) costs nothing more.
 """
 
@@ -138,12 +138,25 @@ def _steps(world, fid: int, ctx) -> tuple[int | None, ...]:
 
 
 def _header_defines(world, fid: int) -> frozenset[str]:
-    """The macro names a header surely defines (plain ``defines`` entries not marked ``=un``)."""
+    """The macro names a header surely defines: plain ``defines`` entries not marked ``=un``, and those marked
+    ``"=un NAME FLAG ..."`` (defined unless one of those flags is) when no file of the project defines any of the
+    flags (zlib's ``#ifndef NO_GZIP`` / ``#define GUNZIP``)."""
     cache = world_cache(world, "c-header-defines", dict)
     got = cache.get(fid)
     if got is None:
         c = world.ctx(fid)
         entries = c.pf.defines if c is not None else ()
-        unsure = {e[4:] for e in entries if e.startswith("=un ")}
+        unsure: set[str] = set()
+        for e in entries:
+            if e.startswith("=un "):
+                name, *flags = e[4:].split()
+                if not flags or any(f in _project(world) for f in flags):
+                    unsure.add(name)
         got = cache[fid] = frozenset(e for e in entries if " " not in e and e[:1] != "=" and e not in unsure)
     return got
+
+
+def _project(world):
+    from ._build import _project_defines  # noqa: PLC0415  (_build imports this module)
+
+    return _project_defines(world)

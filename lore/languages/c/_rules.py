@@ -21,7 +21,7 @@ from .._rules import (
     twin_member,
     world_cache,
 )
-from ._build import _exported, _not_built, _skipped
+from ._build import _exported, _not_built, _skipped, unit_skipped
 from ._compdb import read_project as _read_compdb
 from ._included_sources import included_source_locals
 from ._includes import _C_SOURCE_EXTS, _c_sources, _include_suffix, _on_search_path, _shadowed
@@ -38,7 +38,6 @@ from ._overloads import (
     typed_args,
 )
 from ._renaming import macro_first
-from ._unit_flags import unit_skips
 
 # -- C / C++ --------------------------------------------------------------------------------------------
 _C_LIB = frozenset({
@@ -109,7 +108,7 @@ class CRules(CachedRules):
         project ``#define``s any of them (see :func:`_not_built`); or off under the flags the headers the file
         ``file_id`` includes define (:mod:`._unit_flags`)."""
         return _skipped(world, condition) or (
-            file_id is not None and condition[:1] == "?" and unit_skips(world, world.ctx(file_id), condition))
+            file_id is not None and condition[:1] == "?" and unit_skipped(world, world.ctx(file_id), condition))
 
     overloads = True
 

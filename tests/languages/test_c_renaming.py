@@ -41,3 +41,13 @@ def test_a_renaming_macro_in_a_branch_the_file_may_skip_adds_no_alternative(tmp_
              "a.c": '#include "zutil.h"\nvoid f(char *b) { zmemcpy(b, 1); }\n'}
     got = _calls(tmp_path, files)
     assert got[("a.f", "zmemcpy")] == {("zutil.zmemcpy", 2)}
+
+
+def test_a_definition_and_its_own_renaming_macro_out_of_reach_count_as_one(tmp_path):
+    # the kernel's arch/x86/include/asm/atomic.h: `static inline void arch_atomic_and(...) {...}` then
+    # `#define arch_atomic_and arch_atomic_and`, called from a generic header that does not include it: main bound
+    # the one definition out of reach; with the macro beside it the call had two and a first version dropped both
+    files = {"arch/atomic.h": "static inline void arch_and(int i, int *v) { *v &= i; }\n#define arch_and arch_and\n",
+             "generic/fallback.h": "static inline void arch_andnot(int i, int *v) { arch_and(~i, v); }\n"}
+    got = _calls(tmp_path, files)
+    assert got[("generic.fallback.arch_andnot", "arch_and")] == {("arch.atomic.arch_and", 2)}

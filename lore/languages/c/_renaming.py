@@ -122,6 +122,11 @@ def macro_first(world, targets: list[tuple]) -> list[tuple]:
     return [(tid, res, CONFIDENCE.get(res, conf) / k if k > 1 else CONFIDENCE.get(res, conf)) for tid, res, conf in macros]
 
 
+def renaming_count(world, sids: list[int]) -> int:
+    """How many of ``sids`` are renaming macros."""
+    return sum(1 for s in sids if _renames(world, s))
+
+
 def _renames(world, sid: int) -> bool:
     """Whether the symbol ``sid`` is a renaming macro (its signature ``#define NAME VALUE``, no parameters)."""
     cache = world_cache(world, "c-renaming-macros", dict)

@@ -37,7 +37,7 @@ from ._overloads import (
     _takes,
     typed_args,
 )
-from ._renaming import macro_first
+from ._renaming import macro_first, renaming_count
 
 # -- C / C++ --------------------------------------------------------------------------------------------
 _C_LIB = frozenset({
@@ -264,8 +264,9 @@ class CRules(CachedRules):
             visible = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen]
             if visible:
                 hdr = visible
-            elif defs or len(hdr) > 1:  # another program's header, another configuration's: not this file's
-                hdr = []
+            elif defs or len(hdr) - renaming_count(world, hdr) > 1 or len({world.syms[h].file_id for h in hdr}) > 1:
+                hdr = []  # another program's header, another configuration's: not this file's (one definition and
+                # its own `#define f f` in one header still count as one: x86's arch_atomic_and)
         macros = self._latest_macros(world, [h for h in hdr if _is_macro(world, h)])
         cands = macros or hdr + defs  # a function-like macro in sight is what the preprocessor calls
         if not cands:

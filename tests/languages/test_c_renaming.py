@@ -49,5 +49,11 @@ def test_a_definition_and_its_own_renaming_macro_out_of_reach_count_as_one(tmp_p
     # the one definition out of reach; with the macro beside it the call had two and a first version dropped both
     files = {"arch/atomic.h": "static inline void arch_and(int i, int *v) { *v &= i; }\n#define arch_and arch_and\n",
              "generic/fallback.h": "static inline void arch_andnot(int i, int *v) { arch_and(~i, v); }\n"}
-    got = _calls(tmp_path, files)
+    got = _calls(tmp_path / "a", files)
     assert got[("generic.fallback.arch_andnot", "arch_and")] == {("arch.atomic.arch_and", 2)}
+    # asm-generic/atomic.h renames it for the other architectures (`#define arch_and generic_and`): x86's function
+    # alone, as main bound it
+    files["arch/atomic.h"] = "static inline void arch_and(int i, int *v) { *v &= i; }\n"
+    files["generic/atomic.h"] = "#define arch_and generic_and\n"
+    got = _calls(tmp_path / "b", files)
+    assert got[("generic.fallback.arch_andnot", "arch_and")] == {("arch.atomic.arch_and", 1)}

@@ -122,9 +122,17 @@ def macro_first(world, targets: list[tuple]) -> list[tuple]:
     return [(tid, res, CONFIDENCE.get(res, conf) / k if k > 1 else CONFIDENCE.get(res, conf)) for tid, res, conf in macros]
 
 
-def renaming_count(world, sids: list[int]) -> int:
-    """How many of ``sids`` are renaming macros."""
-    return sum(1 for s in sids if _renames(world, s))
+def out_of_reach(world, hdr: list[int]) -> list[int]:
+    """Of several header definitions none of the caller's includes reach, what still counts: one definition
+    besides renaming macros (the kernel's generic headers call x86's ``arch_atomic_and``, which
+    ``asm-generic/atomic.h`` also renames: ``#define arch_atomic_and generic_atomic_and``, another configuration's)
+    is kept alone, or with its own file's macro (``#define arch_and arch_and`` after it, what the preprocessor
+    calls); else none."""
+    plain = [h for h in hdr if not _renames(world, h)]
+    if len(plain) != 1:
+        return []
+    home = world.syms[plain[0]].file_id
+    return [h for h in hdr if world.syms[h].file_id == home]
 
 
 def _renames(world, sid: int) -> bool:

@@ -37,7 +37,7 @@ from ._overloads import (
     _takes,
     typed_args,
 )
-from ._renaming import macro_first, renaming_count
+from ._renaming import macro_first, out_of_reach
 
 # -- C / C++ --------------------------------------------------------------------------------------------
 _C_LIB = frozenset({
@@ -264,9 +264,8 @@ class CRules(CachedRules):
             visible = [h for h in hdr if world.files[world.syms[h].file_id].module_id in seen]
             if visible:
                 hdr = visible
-            elif defs or len(hdr) - renaming_count(world, hdr) > 1 or len({world.syms[h].file_id for h in hdr}) > 1:
-                hdr = []  # another program's header, another configuration's: not this file's (one definition and
-                # its own `#define f f` in one header still count as one: x86's arch_atomic_and)
+            elif defs or len(hdr) > 1:  # another program's header, another configuration's: not this file's
+                hdr = [] if defs else out_of_reach(world, hdr)  # (a renaming macro beside the one definition)
         macros = self._latest_macros(world, [h for h in hdr if _is_macro(world, h)])
         cands = macros or hdr + defs  # a function-like macro in sight is what the preprocessor calls
         if not cands:

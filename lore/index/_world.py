@@ -357,7 +357,7 @@ class WorldCore:
             return None
         pf, ids = loaded
         r = rules_for(frow.language)
-        c = FileCtx(frow, pf, ids, r, lambda cond: r.skipped_branch(self, cond))
+        c = FileCtx(frow, pf, ids, r, lambda cond: r.skipped_branch(self, cond, file_id))
         self._ctx[file_id] = c
         self.work_seen[file_id] = len(pf.calls) + len(pf.type_refs)
         if self._ctx_cap is not None:
@@ -376,7 +376,7 @@ class WorldCore:
     def preload(self, file_id: int, pf: ParsedFile, ids: list[int]) -> FileCtx:
         frow = self.files[file_id]
         r = rules_for(frow.language)
-        c = FileCtx(frow, pf, ids, r, lambda cond: r.skipped_branch(self, cond))
+        c = FileCtx(frow, pf, ids, r, lambda cond: r.skipped_branch(self, cond, file_id))
         if file_id in self._ctx and self._ctx_cap is not None:  # the one it replaces is forgotten first
             self.drop_contexts()
         self._ctx[file_id] = c

@@ -184,10 +184,11 @@ class LanguageRules:
         """The definitions a declaration ``sym_id`` stands for (calls are spread over them), or ``None``."""
         return None
 
-    def skipped_branch(self, world, condition: str) -> bool:
+    def skipped_branch(self, world, condition: str, file_id: int | None = None) -> bool:
         """Whether a definition whose parser recorded ``condition`` (C/C++: the preprocessor branch it sits in,
         ``Symbol.condition``) is outside what a default build compiles; a scope that defines its name again
-        elsewhere then binds the other one. Default: ``"0"``, a branch the file itself decides is skipped."""
+        elsewhere then binds the other one; ``file_id`` is the file whose scope reads it. Default: ``"0"``, a branch
+        the file itself decides is skipped."""
         return condition == "0"
 
     # whether functions of one name are told apart by their parameters (Java, C++ overloads): see choose_overload

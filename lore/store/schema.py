@@ -84,6 +84,9 @@ INDEX_FORMAT = 14  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     its <return> namespace starts at its first member
 #     C++: a call on a receiver typed by a template parameter binds every function of its name (at most five,
 #     as clangd answers it); a macro for if constexpr spelled CONSTEXPR_IF, also after else
+#     C: a flag the headers a file includes surely #define decides that file's #if branches ("=un NAME" marks
+#     the plain #defines an includer cannot count on); an object-like macro renaming a function (#define
+#     MZ_FCLOSE fclose) is a symbol its calls bind, as clangd answers them
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

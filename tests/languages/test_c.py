@@ -121,12 +121,17 @@ def test_a_name_defined_in_both_branches_of_an_undefined_flag_binds_the_else_bra
 
 def test_a_flag_the_project_defines_keeps_both_branches(tmp_path):
     # must stay: a file that #defines the flag makes the branch the build's choice, not an assumption; another
-    # file's call keeps both definitions as alternatives
-    src = ("#include \"conf.h\"\n#ifdef USE_FAST\nint pick(void) { return 1; }\n#else\n"
+    # file's call keeps both definitions as alternatives when the file defining them does not include the flag's
+    # header (a.c includes only the prototype's); when it does, the flag is defined there: the first branch alone
+    src = ("#include \"proto.h\"\n#ifdef USE_FAST\nint pick(void) { return 1; }\n#else\n"
            "int pick(void) { return 2; }\n#endif\n")
-    got = _calls(tmp_path, {"src/conf.h": "#define USE_FAST 1\nint pick(void);\n", "src/a.c": src,
-                            "src/b.c": "#include \"conf.h\"\nint use(void) { return pick(); }\n"})
+    got = _calls(tmp_path, {"src/conf.h": "#define USE_FAST 1\n", "src/proto.h": "int pick(void);\n", "src/a.c": src,
+                            "src/b.c": "#include \"conf.h\"\n#include \"proto.h\"\nint use(void) { return pick(); }\n"})
     assert got[("src.b.use", "pick")] == {("src.a.pick", 3), ("src.a.pick", 5)}
+    (tmp_path / "src/a.c").write_text(src.replace("proto.h", "conf.h"), encoding="utf-8")
+    (tmp_path / "src/proto.h").write_text("#include \"conf.h\"\nint pick(void);\n", encoding="utf-8")
+    got = _calls(tmp_path, {})
+    assert got[("src.b.use", "pick")] == {("src.a.pick", 3)}
 
 
 def test_flags_defined_only_where_a_default_build_never_reads_them_are_undefined(tmp_path):
@@ -333,11 +338,14 @@ def test_an_indented_ifndef_is_read_as_ifndef(tmp_path):
 
 
 def test_an_indented_ifndef_of_a_flag_the_project_defines_keeps_both_branches(tmp_path):
-    # must stay: NO_STRERROR is defined by a header of the project, so the branch is not decided either way
+    # must stay: NO_STRERROR is defined by a header of the project, so the branch is not decided either way in a
+    # file that does not include that header; in one that does, it is defined (the #else)
     hdr = "#  ifndef NO_STRERROR\n#    define zerr() 1\n#  else\n#    define zerr() 2\n#  endif\n"
     got = _calls(tmp_path, {"gz.h": hdr, "opts.h": "#define NO_STRERROR\n",
-                            "a.c": '#include "opts.h"\n#include "gz.h"\nint fa(void) { return zerr(); }\n'})
+                            "a.c": '#include "gz.h"\nint fa(void) { return zerr(); }\n',
+                            "b.c": '#include "opts.h"\n#include "gz.h"\nint fb(void) { return zerr(); }\n'})
     assert got[("a.fa", "zerr")] == {("gz.zerr", 2), ("gz.zerr", 4)}
+    assert got[("b.fb", "zerr")] == {("gz.zerr", 4)}
 
 
 def _project_bound(got: set[tuple[str, int]], prefix: str = "c.stdlib") -> set[tuple[str, int]]:

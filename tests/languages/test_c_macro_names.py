@@ -139,3 +139,29 @@ def test_gettexts_underscore_macro_in_a_function_of_no_parameters(tmp_path):
     got = _calls(tmp_path, files)
     # no compile_commands.json: ENABLE_NLS is a flag only a build defines, so the default build's #else
     assert got[("a.f", "_")] == got[("a.g", "_")] == {("gettext._", 4)}
+
+
+def test_a_definition_whose_return_type_is_a_macro_takes_its_own_parameters(tmp_path):
+    # libjpeg's `GLOBAL(boolean)\nkeymatch(char *arg, ...)`: the arguments were counted off GLOBAL(boolean) (one),
+    # so a three-argument call chose the header's prototype over the definition clangd answers
+    files = {"jmorecfg.h": "#define GLOBAL(type) type\n#define EXTERN(type) extern type\ntypedef int boolean;\n",
+             "cdjpeg.h": '#include "jmorecfg.h"\nEXTERN(boolean) keymatch(char *arg, const char *kw, int n);\n',
+             "cdjpeg.c": '#include "cdjpeg.h"\n\nGLOBAL(boolean)\nkeymatch(char *arg, const char *kw, int n)\n'
+                         "{\n  return 0;\n}\n",
+             "cjpeg.c": '#include "cdjpeg.h"\nint main(int c, char **v) { return keymatch(v[0], "x", 1); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("cjpeg.main", "keymatch")] == {("cdjpeg.keymatch", 3)}
+
+
+def test_an_attribute_macro_with_arguments_between_the_type_and_the_name(tmp_path):
+    # libxml2's `static void LIBXML_ATTR_FORMAT(3,0)\nhtmlParseErr(...)`: main named the definition
+    # LIBXML_ATTR_FORMAT, spanning the functions after it, and left the calls unbound; the export macro of bzip2
+    # (`int BZ_API(name)(...)`) still names its function
+    src = ("#define LIBXML_ATTR_FORMAT(a, b) __attribute__((format(printf, a, b)))\n"
+           "static void LIBXML_ATTR_FORMAT(3,0)\nparse_err(void *ctxt, int error, const char *msg)\n{\n}\n\n"
+           "static void\nprint_debug(const char *fmt, ...) {\n}\n\n"
+           "int use(void) { parse_err(0, 1, \"x\"); print_debug(\"y\"); return 0; }\n")
+    got = _calls(tmp_path, {"m.c": src})
+    assert got[("m.use", "parse_err")] == {("m.parse_err", 2)}
+    assert got[("m.use", "print_debug")] == {("m.print_debug", 7)}
+    assert [n for n, _, _ in _functions(src.encode())] == ["LIBXML_ATTR_FORMAT", "parse_err", "print_debug", "use"]

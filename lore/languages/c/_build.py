@@ -14,6 +14,7 @@ from ._compdb import Flags, compdb, flags_for
 from ._ifexpr import DEFINED, UNKNOWN, evaluate
 from ._includes import _C_SOURCE_EXTS
 from ._macro_tally import MacroTally
+from ._unit_flags import Known, unit_skips
 
 _NO_FLAGS = Flags()
 
@@ -54,21 +55,31 @@ def _not_built(world, sid: int, ctx=None) -> bool:
         srow = world.syms[sid]
         f = world.files.get(srow.file_id) if srow.file_id is not None else None
         unit = _built_by_database(world, f, sid) if f is not None else None
-        got = cache[sid] = unit if unit is not None else \
-            (f is not None and _other_platform(f.path)) or _skipped(world, _condition(world, sid))
+        got = cache[sid] = (unit if unit is not None else
+                            (f is not None and _other_platform(f.path)) or _skipped(world, _condition(world, sid))) or (
+            # a source's branch, read with the flags its own headers define
+            f is not None and f.path.endswith(_C_SOURCE_EXTS) and unit_skipped(world, world.ctx(f.id), _condition(world, sid)))
     if ctx is not None and ctx.frow.path.endswith(_C_SOURCE_EXTS):  # a header's definition, in the caller's unit
         f = world.files.get(world.syms[sid].file_id)
         if f is not None and not f.path.endswith(_C_SOURCE_EXTS) and (
                 flags_for(world, ctx.frow.path) is not None if compdb(world) is not None
                 else ctx.frow.path.endswith(".c")):  # no database: a C source is a unit without -D (C++ as before)
             return _other_platform(f.path) or _unit_skipped(world, _condition(world, sid), ctx.frow.path,
-                                                            _own_defines(world, ctx))
+                                                            _own_defines(world, ctx)) or \
+                unit_skipped(world, ctx, _condition(world, sid), f.id)  # a header's branch, under the flags before it
     if got and ctx is not None:
         cond = _condition(world, sid).partition("|")[0]
         if cond.startswith("?0 ") and not set(cond[3:].split()).isdisjoint(_own_defines(world, ctx)):
             f = world.files.get(world.syms[sid].file_id)
             return f is None or _other_platform(f.path)
     return got
+
+
+def unit_skipped(world, ctx, cond: str, header: int | None = None) -> bool:
+    """:func:`._unit_flags.unit_skips` with what the project tells (its macros, defines and other platforms)."""
+    known = world_cache(world, "c-unit-known", lambda: Known(
+        world_cache(world, "c-project-macros", lambda: _ProjectMacros(world)), _project_defines(world), _other_platform))
+    return unit_skips(world, known, ctx, cond, header)
 
 
 def _built_by_database(world, f, sid: int) -> bool | None:

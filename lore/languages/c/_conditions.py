@@ -323,6 +323,38 @@ class Branches:
         return self._frozen(self._text(link.child_by_field_name("condition")))
 
 
+def surely_defined(br: Branches, name: str) -> bool:
+    """Whether ``name`` is defined at the end of the file whatever its undecided branches do (what a file that
+    includes it can count on: not only in an ``#ifdef O_CLOEXEC`` branch, not ``#undef``'d again).
+
+    Examples
+    --------
+    >>> src = b"#define A\\n#ifdef O_CLOEXEC\\n#define B\\n#endif\\n#define C 2\\n#undef C\\n"
+    >>> br = Branches(_ts.parse("c", src).root_node, src, cplusplus=False)
+    >>> [surely_defined(br, n) for n in "ABC"]
+    [True, False, False]
+    """
+    v = br.macros.get(name)
+    return v is not None and v is not UNKNOWN and (not isinstance(v, Maybe) or v.defined() == 1)
+
+
+def defined_unless(br: Branches, name: str) -> tuple[str, ...]:
+    """The project flags whose absence surely defines ``name`` (zlib's ``#ifndef NO_GZIP`` / ``#define GUNZIP``:
+    ``("NO_GZIP",)``): a build that defines none of them has it; ``()`` when that does not decide it either.
+
+    Examples
+    --------
+    >>> src = b"#ifndef NO_GZIP\\n#  define GUNZIP\\n#endif\\n#ifdef O_CLOEXEC\\n#define B\\n#endif\\n"
+    >>> br = Branches(_ts.parse("c", src).root_node, src, cplusplus=False)
+    >>> [defined_unless(br, n) for n in ("GUNZIP", "B")]
+    [('NO_GZIP',), ()]
+    """
+    if br._assuming is None:
+        br._assuming = Branches(br._root, br.source, cplusplus=br.cplusplus, assume=True)
+    a = br._assuming
+    return tuple(sorted(a.depends.get(name, ()))) if surely_defined(a, name) else ()
+
+
 def _guards(link: _ts.Node, name: str, br: Branches) -> bool:
     first = next((c for c in link.children if c.is_named and c.type not in ("identifier", "comment")), None)
     return first is not None and first.type == "preproc_def" and br._text(first.child_by_field_name("name")) == name

@@ -23,8 +23,9 @@ from ...parsers import _ts
 from ...parsers._common import Extractor, type_names
 from ...parsers._lines import LinePattern
 from ...parsers.records import ParsedFile
-from ._conditions import Branches
+from ._conditions import Branches, defined_unless, surely_defined
 from ._macro_names import add_lost_macros, add_written_definition, function_macros, wrapped_name
+from ._renaming import add_renaming_macros
 
 NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
                          "destructor_name", "operator_name", "namespace_identifier"})
@@ -147,9 +148,13 @@ class CExtractor(Extractor):
                 marks.add(f"=static {name}")
             elif word.isupper() and word != name:
                 marks.add(f"=as {name} {word}")
-        # what "#if NAME" reads at the end of the file, for the files that include it: "=val NAME 1"
+        # what "#if NAME" reads at the end of the file, for the files that include it: "=val NAME 1"; "=un NAME" for
+        # a name written plain whose definition an includer cannot count on (an undecided branch, an #undef), with the
+        # project flags whose absence defines it surely ("=un GUNZIP NO_GZIP")
         if self.branches is not None:
             marks.update(f"=val {k} {v}" for k, v in self.branches.values().items())
+            marks.update(" ".join(("=un", n, *defined_unless(self.branches, n))) for n, e in out.items()
+                         if e == n and not surely_defined(self.branches, n))
         return sorted(out.values()) + sorted(marks)
 
     # -- names ----------------------------------------------------------------------------------
@@ -362,11 +367,13 @@ class CExtractor(Extractor):
 
     def finish(self) -> None:
         if b"define" in self.source:
-            self.pf.defines = self._defines()
+            self.pf.defines = self._defines() + [e for e in self.pf.defines if e.startswith("=oi ")]
         for byte, name, static, params, signature in self.written:
             add_written_definition(self, byte, name, static, params, signature)
         if self.grammar == "c" and self.pf.syntax_errors and b"define" in self.source:
             add_lost_macros(self)
+        if self.grammar == "c" and b"define" in self.source:
+            add_renaming_macros(self)
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:
@@ -506,3 +513,6 @@ class CExtractor(Extractor):
             spec = self.text(path).strip('"')
             if spec:
                 self.add_import(owner, spec, node, "*")
+        if self.pf.imports and b"#if" in self.source and self.branch_state(node) == "0":
+            # an include a default build skips (#ifdef __APPLE__): its flags reach no unit (._unit_flags)
+            self.pf.defines.append(f"=oi {self.pf.imports[-1].line}")

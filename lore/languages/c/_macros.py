@@ -109,14 +109,15 @@ _TOP_STATEMENTS = LinePattern(
 # ``CJSON_PUBLIC(cJSON *) cJSON_Parse(...)``: a macro that wraps the return type of a declaration
 _RETURN_MACRO = LinePattern(rb"([ \t]*(?:static[ \t]+|extern[ \t]+)?)([A-Z][A-Z0-9_]*\()([^()\n]*)(\))"
                             rb"(?=[ \t*]+\w+[ \t]*\()")
-# ``enum XML_Status XMLCALL\nXML_Parse(...)``, ``static int PTRCALL f(...)``, ``XMLPARSEAPI(void) XMLCALL g(...)``:
-# a calling-convention or export macro between a declaration's type (words, or a macro wrapping it) and its
-# name; storage classes and qualifiers do not count as the type
+# ``enum XML_Status XMLCALL\nXML_Parse(...)``, ``static int PTRCALL f(...)``, ``XMLPARSEAPI(void) XMLCALL g(...)``,
+# ``static void LIBXML_ATTR_FORMAT(3,0)\nf(...)``: a calling-convention, export or attribute macro (with its
+# arguments) between a declaration's type (words, or a macro wrapping it) and its name; storage classes and
+# qualifiers do not count as the type
 _CALL_CONVENTION = LinePattern(
     rb"([ \t]*(?:(?:static|extern|inline|const|volatile)[ \t]+)*(?:(?:enum|struct|union|unsigned|signed)[ \t]+)?"
     rb"(?:[A-Z][A-Z0-9_]*\([^()\n]*\)|(?!(?:static|extern|inline|const|volatile|return|typedef|else|case|goto)\b)"
     rb"[A-Za-z_]\w*)[ \t*]+)"
-    rb"([A-Z][A-Z0-9_]{2,})(?![\w(])(?=(?:[ \t*]+|[ \t*]*\r?\n[ \t]*)\**[A-Za-z_]\w*[ \t]*\()")
+    rb"([A-Z][A-Z0-9_]{2,}(?:\([^()\n]*\))?)(?![\w(])(?=(?:[ \t*]+|[ \t*]*\r?\n[ \t]*)\**[A-Za-z_]\w*[ \t]*\()")
 # ``class TINYXML2_LIB XMLNode``: an export macro between ``class`` and the name
 # (``\bclass`` tested after the word: a pattern that starts with a literal is searched in C, ``\b`` first is not)
 _CLASS_MACRO = re.compile(rb"class(?<!\wclass)[ \t]+([A-Z][A-Z0-9_]{2,})(?=[ \t]+[A-Za-z_]\w*\s*[:{])")
@@ -191,7 +192,7 @@ def _macro_forms(source: bytes) -> bytes:
     if b"__" in source or b"notrace" in source or b"asmlinkage" in source or b"noin" in source:
         source = _ATTRIBUTE_SCAN.sub(_blank_attribute, source)
     source = _TOP_STATEMENTS.sub(lambda m: b" " * len(m.group(0)), source)
-    if b"CALL" in source or b"API" in source or b"EXPORT" in source:  # the words such macros carry
+    if b"CALL" in source or b"API" in source or b"EXPORT" in source or b"_ATTR" in source:  # the words they carry
         source = _CALL_CONVENTION.sub(lambda m: _spaces(m, 2), source)
     source = _RETURN_MACRO.sub(lambda m: m.group(1) + b" " * len(m.group(2)) + m.group(3) + b" ", source)
     if b"class" in source:

@@ -37,6 +37,30 @@ def _overloads(world, sid: int) -> list[int] | None:
     return got
 
 
+def _params_start(sig: str, sym) -> int:
+    """Where a signature's parameter list opens: the first ``(`` after the function's name, so that a macro
+    written as the return type (libjpeg's ``GLOBAL(boolean) keymatch(char *arg, ...)``, expat's
+    ``XMLPARSEAPI(void) XML_SetUserData(...)``) is not read as the parameters.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as S
+    >>> sig = "GLOBAL(boolean) keymatch(char *arg, int n)"
+    >>> sig[_params_start(sig, S(name="keymatch")):]
+    '(char *arg, int n)'
+    >>> sig = "int BZ_API(BZ2_bzRead)(int n)"
+    >>> sig[_params_start(sig, S(name="BZ2_bzRead")):]
+    '(int n)'
+    """
+    at = sig.find(sym.name) if sym is not None and sym.name else -1
+    return sig.find("(", at + len(sym.name)) if at >= 0 else sig.find("(")
+
+
+def _object_like(sig: str, sym) -> bool:
+    """Whether a symbol is an object-like macro (``#define my_free xfree``: :mod:`._renaming`)."""
+    return sig.startswith("#define ") and sym is not None and not sig[8:].lstrip().startswith(f"{sym.name}(")
+
+
 def _arity(world, sid: int) -> tuple[int, int, bool]:
     """(parameters, of them with a default, variadic) read off a function's signature."""
     cache = world_cache(world, "c-arity", dict)
@@ -45,7 +69,10 @@ def _arity(world, sid: int) -> tuple[int, int, bool]:
         return got
     _c, sym = record_of(world, sid)
     sig = sym.signature if sym is not None else ""
-    start = sig.find("(")
+    if _object_like(sig, sym):  # a macro renaming a function: its calls take what that function takes
+        got = cache[sid] = (0, 0, True)
+        return got
+    start = _params_start(sig, sym)
     depth, total, defaults, variadic, seen_any = 0, 0, 0, False, False
     inner = ""
     if start >= 0:
@@ -90,8 +117,8 @@ _FLOATS = frozenset({"float", "double"})
 def _param_texts(world, sid: int) -> list[str]:
     _c, sym = record_of(world, sid)
     sig = sym.signature if sym is not None else ""
-    start = sig.find("(")
-    if start < 0:
+    start = _params_start(sig, sym)
+    if start < 0 or _object_like(sig, sym):
         return []
     parts = split_top_level(enclosed(sig, start), "<([{", ">)]}")
     return [p.split("=")[0].strip() for p in parts if p.strip() and p.strip() != "void"]

@@ -21,7 +21,7 @@ from .._rules import (
     twin_member,
     world_cache,
 )
-from ._build import _exported, _not_built, _skipped
+from ._build import _exported, _not_built, _skipped, unit_skipped
 from ._compdb import read_project as _read_compdb
 from ._included_sources import included_source_locals
 from ._includes import _C_SOURCE_EXTS, _c_sources, _include_suffix, _on_search_path, _shadowed
@@ -37,6 +37,7 @@ from ._overloads import (
     _takes,
     typed_args,
 )
+from ._renaming import macro_first, out_of_reach
 
 # -- C / C++ --------------------------------------------------------------------------------------------
 _C_LIB = frozenset({
@@ -102,10 +103,12 @@ class CRules(CachedRules):
             cache[sym_id] = _definitions(self, world, sym_id)
         return cache[sym_id]
 
-    def skipped_branch(self, world, condition: str) -> bool:
+    def skipped_branch(self, world, condition: str, file_id: int | None = None) -> bool:
         """``"0"``, or ``"?0 FLAG ..."`` (off when those project flags are undefined) when no C/C++ file of the
-        project ``#define``s any of them (see :func:`_not_built`)."""
-        return _skipped(world, condition)
+        project ``#define``s any of them (see :func:`_not_built`); or off under the flags the headers the file
+        ``file_id`` includes define (:mod:`._unit_flags`)."""
+        return _skipped(world, condition) or (
+            file_id is not None and condition[:1] == "?" and unit_skipped(world, world.ctx(file_id), condition))
 
     overloads = True
 
@@ -113,7 +116,11 @@ class CRules(CachedRules):
         """Of the functions named like a bound target (its overloads: the same name in the same class or
         namespace, declarations and definitions alike), those whose parameters take ``len(call.args)``
         arguments (defaults and ``...`` counted), definitions first; the targets as they are when the
-        overloads do not differ in what they take, or none fits."""
+        overloads do not differ in what they take, or none fits; a renaming macro among them is the call's alone
+        (:func:`._renaming.macro_first`, also after the overloads brought back the function it renames)."""
+        return macro_first(world, self._by_arguments(world, ctx, call, macro_first(world, targets)))
+
+    def _by_arguments(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
         n = sum(not a.startswith("~") for a in call.args)  # ~const: an attribute of the call, no argument
         args: list[str] | None = None  # the arguments typed, once, when overloads differ
         out: list[tuple] = []
@@ -258,7 +265,7 @@ class CRules(CachedRules):
             if visible:
                 hdr = visible
             elif defs or len(hdr) > 1:  # another program's header, another configuration's: not this file's
-                hdr = []
+                hdr = [] if defs else out_of_reach(world, hdr)  # (a renaming macro beside the one definition)
         macros = self._latest_macros(world, [h for h in hdr if _is_macro(world, h)])
         cands = macros or hdr + defs  # a function-like macro in sight is what the preprocessor calls
         if not cands:

@@ -36,6 +36,7 @@ SERVES = {
     "symbols_fts_text": "deletes of symbols_fts rows on a refresh (contentless FTS5); code vectors",
     "files_fts_data": "lore search --files (BM25 over path, exports, imports, whole text)",
     "files_fts_text": "deletes of files_fts rows on a refresh (contentless FTS5); code vectors",
+    "fts_text": "deletes of both search tables' rows on a refresh (contentless FTS5); code vectors",
     "symbols": "every answer (names, kinds, lines, signatures, docstrings)",
     "file_records": "refresh: re-resolving unchanged files without parsing them (records, ids, names)",
     "symbol_refs": "graph callers / callees / related (call edges)",

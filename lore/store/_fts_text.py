@@ -167,7 +167,7 @@ def delete_files(conn: sqlite3.Connection, tables: Sequence[str], file_ids: Iter
     part is left."""
     for table in tables:
         _check(table)
-    keep: list[tuple[int, bytes]] = []
+    keep: list[tuple[bytes, int]] = []  # (data, file id): the UPDATE's parameters
     gone: list[tuple[int]] = []
     old_files: list[tuple] = []
     old_syms: list[tuple] = []

@@ -177,8 +177,7 @@ class Ingest:
         conn = self.conn
         write.insert_files(conn, self._files)
         write.insert_symbols(conn, self._syms)
-        write.insert_symbol_fts(conn, self._fts)
-        write.insert_file_fts(conn, self._file_fts)
+        write.insert_fts(conn, self._fts, self._file_fts)
         write.put_records(conn, self._records)
         for batch in (self._files, self._syms, self._fts, self._file_fts, self._records):
             batch.clear()

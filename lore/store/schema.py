@@ -13,7 +13,7 @@ heuristics, and ``1/k`` for each of ``k`` ambiguous candidates.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 8  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
+SCHEMA_VERSION = 9  # 2: cluster members as one blob per run; 3: call arguments and lambdas in the records (values that travel);
 # 4: history_runs (co-change counts mined from git, lore.store.history); 5: files_fts.content (a file's whole text) and
 # symbols_fts.rest (a body past its first 2,000 characters, nested definitions left out; issue 37: search reads everything)
 # 6: symbols_fts and files_fts contentless, their text stored once, compressed, in <table>_text (issue 33: the index
@@ -23,6 +23,8 @@ SCHEMA_VERSION = 8  # 2: cluster members as one blob per run; 3: call arguments 
 # back as text through virtual generated columns (issue 33: the kernel's index on disk)
 # 8: derived_state.data and cluster_runs' summary and members stored zlib-compressed (issue 33: 15.9 -> 3.6 MB on a
 # kernel subsystem)
+# 9: one fts_text row per file holds both search tables' text of the file in one zlib stream (symbols_fts_text and
+# files_fts_text merged; issue 33: 48.6 -> 39.4 MB on a kernel subsystem, every row and term unchanged)
 DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
@@ -320,23 +322,20 @@ CREATE TABLE IF NOT EXISTS history_runs (
 
 -- BM25 over symbols; rowid = symbols.id; text is pre-tokenized (camelCase / snake_case split); body: the first
 -- 2,000 characters of the source, rest: the rest of the row's own text (nested definitions are their own rows).
--- Both search tables are contentless: the text of a row is kept once, compressed, in <table>_text, one row per
--- file (lore.store._fts_text), read back to delete the rows and by the few readers of the text
+-- Both search tables are contentless: the text of a row is kept once, compressed, in fts_text, one row per
+-- file for both tables (lore.store._fts_text), read back to delete the rows and by the few readers of the text
 CREATE VIRTUAL TABLE IF NOT EXISTS symbols_fts USING fts5(
     name, qualified_name, signature, docstring, path, body, rest,
     content = '', tokenize = "unicode61 remove_diacritics 2"
-);
-CREATE TABLE IF NOT EXISTS symbols_fts_text (
-    file_id INTEGER PRIMARY KEY,           -- files.id
-    data    BLOB NOT NULL                  -- zlib(marshal([(symbols.id, *the row's columns), ...])), by symbol id
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS files_fts USING fts5(
     path, exports, imports, content,
     content = '', tokenize = "unicode61 remove_diacritics 2"
 );
-CREATE TABLE IF NOT EXISTS files_fts_text (
-    id   INTEGER PRIMARY KEY,              -- files.id
-    data BLOB NOT NULL                     -- zlib(marshal(the row's columns))
+CREATE TABLE IF NOT EXISTS fts_text (
+    file_id INTEGER PRIMARY KEY,           -- files.id
+    data    BLOB NOT NULL                  -- zlib(marshal((the files_fts columns or None,
+                                           --               [(symbols.id, *the symbols_fts columns), ...] by id)))
 );
 
 -- code embeddings for vector / hybrid symbol search (one row per symbol or file and model)

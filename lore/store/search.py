@@ -300,10 +300,10 @@ def file_texts(conn: sqlite3.Connection, *, changed_since: int | None = None) ->
     written after generation ``changed_since`` when given)."""
     where, args = ("WHERE f.generation > ?", [changed_since]) if changed_since is not None else ("", [])
     for i, path, data in conn.execute(
-        f"""SELECT f.id, f.path, t.data FROM files f LEFT JOIN files_fts_text t ON t.id = f.id {where} ORDER BY f.id""",
+        f"""SELECT f.id, f.path, t.data FROM files f LEFT JOIN fts_text t ON t.file_id = f.id {where} ORDER BY f.id""",
         args,
     ):
-        cols = _fts_text.unpack(data) if data is not None else ("", "", "", "")
+        cols = (_fts_text.unpack(data)[0] if data is not None else None) or ("", "", "", "")
         yield i, path, cols[1], cols[2]
 
 
@@ -530,9 +530,9 @@ def replicate_index(conn: sqlite3.Connection, source: str, times: int) -> int:
                    FROM src.symbols WHERE file_id IS NOT NULL""",
                 (so, fo, so),
             )
-            src = conn.execute("SELECT file_id, data FROM src.symbols_fts_text").fetchall()
+            src = conn.execute("SELECT file_id, data FROM src.fts_text").fetchall()
             _fts_text.insert_symbols(conn, [(f + fo, [(r[0] + so, *r[1:5], f"copy {k} {r[5]}", *r[6:])
-                                                      for r in _fts_text.unpack_rows(d)]) for f, d in src])
+                                                      for r in _fts_text.unpack(d)[1]]) for f, d in src])
         conn.commit()
     finally:
         conn.execute("DETACH DATABASE src")

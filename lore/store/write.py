@@ -3,7 +3,7 @@
 All functions run inside the caller's transaction (see :func:`lore.store.db.write_transaction`).
 
 The two search tables are contentless FTS5 tables (their text is not stored twice): each row's
-columns are kept once, compressed, one row per file, in ``symbols_fts_text`` / ``files_fts_text``
+columns are kept once, compressed, one row per file for both tables, in ``fts_text``
 (:mod:`lore.store._fts_text`), which a delete reads back to remove the rows' terms.
 """
 
@@ -42,8 +42,7 @@ def delete_files(conn: sqlite3.Connection, file_ids: Sequence[int]) -> list[int]
         return []
     delete_edges_of_files(conn, file_ids)
     sym_ids = [r[0] for r in conn.execute("SELECT id FROM temp._lore_syms")]
-    _fts_text.delete_files(conn, "symbols_fts", file_ids)
-    _fts_text.delete_files(conn, "files_fts", file_ids)
+    _fts_text.delete_files(conn, ("symbols_fts", "files_fts"), file_ids)
     conn.execute("DELETE FROM symbols WHERE id IN (SELECT id FROM temp._lore_syms)")
     conn.execute("DELETE FROM file_records WHERE file_id IN (SELECT id FROM temp._lore_files)")
     conn.execute("DELETE FROM files WHERE id IN (SELECT id FROM temp._lore_files)")
@@ -52,14 +51,14 @@ def delete_files(conn: sqlite3.Connection, file_ids: Sequence[int]) -> list[int]
 
 def delete_symbols_of_file(conn: sqlite3.Connection, file_id: int) -> list[int]:
     ids = [r[0] for r in conn.execute("SELECT id FROM symbols WHERE file_id = ?", (file_id,))]
-    _fts_text.delete_files(conn, "symbols_fts", [file_id])
+    _fts_text.delete_files(conn, ("symbols_fts",), [file_id])
     conn.execute("DELETE FROM symbols WHERE file_id = ?", (file_id,))
     return ids
 
 
 def delete_file_fts(conn: sqlite3.Connection, file_id: int) -> None:
     """Drop the file-search row of ``file_id`` (its new text is inserted with the new file row)."""
-    _fts_text.delete_files(conn, "files_fts", [file_id])
+    _fts_text.delete_files(conn, ("files_fts",), [file_id])
 
 
 def upsert_file(conn: sqlite3.Connection, row: tuple, file_id: int | None) -> int:
@@ -179,3 +178,9 @@ def insert_symbol_fts(conn: sqlite3.Connection, groups: Iterable[tuple[int, Sequ
 def insert_file_fts(conn: sqlite3.Connection, rows: Iterable[tuple]) -> None:
     """Rows of (file id, path, exports, imports, content), pre-tokenized."""
     _fts_text.insert_files(conn, rows)
+
+
+def insert_fts(conn: sqlite3.Connection, groups: Iterable[tuple[int, Sequence[tuple]]], rows: Iterable[tuple]) -> None:
+    """:func:`insert_symbol_fts` and :func:`insert_file_fts` at once: a file's two texts are stored in one
+    compressed row, written once."""
+    _fts_text.insert(conn, rows, groups)

@@ -63,8 +63,8 @@ def test_search_tables_keep_no_text_and_a_refresh_removes_old_terms(tmp_path):
     # every term, column and position of the refreshed index equals a fresh index of the same tree
     assert _vocab(db) == _vocab(fresh)
     conn = sqlite3.connect(db)
-    texts = [_fts_text.unpack(d) for (d,) in conn.execute("SELECT data FROM files_fts_text")]
-    assert [t[0] for t in texts] == ["zoo py"]  # the deleted file's text is gone with it
+    texts = [_fts_text.unpack(d)[0] for (d,) in conn.execute("SELECT data FROM fts_text")]
+    assert [t[0] for t in texts if t] == ["zoo py"]  # the deleted file's text is gone with it
     conn.close()
 
 
@@ -107,7 +107,7 @@ def test_symbol_text_is_one_row_per_file_and_records_are_compact(tmp_path):
     def check() -> None:
         conn = sqlite3.connect(db)
         files = [f for (f,) in conn.execute("SELECT id FROM files ORDER BY id")]
-        assert [f for (f,) in conn.execute("SELECT file_id FROM symbols_fts_text ORDER BY file_id")] == files
+        assert [f for (f,) in conn.execute("SELECT file_id FROM fts_text ORDER BY file_id")] == files
         for fid in files:
             data, ids = read.record_blob(conn, fid)
             pf = decode(data)
@@ -148,4 +148,38 @@ def test_replacing_a_symbols_text_keeps_the_other_rows_of_its_file(tmp_path):
     assert hits == set()  # (the body, the source lines, still holds the word)
     assert conn.execute("SELECT count(*) FROM symbols_fts WHERE symbols_fts MATCH 'docstring : narwhal'").fetchone()[0] == 1
     assert len(list(_fts_text.file_rows(conn, "symbols_fts"))) == 3  # the module row and both functions
+    conn.close()
+
+
+def test_a_files_two_texts_are_one_row_and_either_part_goes_alone(tmp_path):
+    """Schema 9: a file's own search text and its symbols' text are one stored row; deleting one part (a
+    refresh replaces a file's symbols and its file row one after the other) keeps the other readable and
+    its terms searchable, and the row goes with its last part."""
+    from lore.store import write
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "a.py").write_text("def walrus():\n    '''Tusks.'''\n    return 1\n")
+    index_repo(root, workers=1)
+    conn = sqlite3.connect(root / ".lore" / "index.db")
+    (fid,) = conn.execute("SELECT id FROM files").fetchone()
+    before = _vocab(root / ".lore" / "index.db")
+    cols, rows = _fts_text.unpack(conn.execute("SELECT data FROM fts_text WHERE file_id = ?", (fid,)).fetchone()[0])
+    assert cols[0] == "a py" and [r[1] for r in rows] == ["a", "walrus"]
+
+    def count(table: str, query: str) -> int:
+        return conn.execute(f"SELECT count(*) FROM {table} WHERE {table} MATCH ?", (query,)).fetchone()[0]
+
+    write.delete_file_fts(conn, fid)
+    assert count("files_fts", "tusks") == 0 and count("symbols_fts", "tusks") == 1
+    assert list(_fts_text.file_rows(conn, "files_fts")) == [] and list(_fts_text.file_rows(conn, "symbols_fts")) == rows
+    _fts_text.insert_files(conn, [(fid, *cols)])  # the file's row again: the stored row holds both parts once more
+    conn.commit()
+    assert _vocab(root / ".lore" / "index.db") == before
+    assert _fts_text.unpack(conn.execute("SELECT data FROM fts_text").fetchone()[0]) == (cols, rows)
+    write.delete_symbols_of_file(conn, fid)
+    assert count("symbols_fts", "walrus") == 0 and count("files_fts", "walrus") == 1
+    write.delete_file_fts(conn, fid)
+    assert conn.execute("SELECT count(*) FROM fts_text").fetchone()[0] == 0
+    assert count("files_fts", "walrus") == 0
     conn.close()

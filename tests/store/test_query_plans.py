@@ -20,8 +20,8 @@ from lore import index_repo, open_index
 from lore.queries.graph import lore_graph
 
 ROOT = Path(__file__).resolve().parents[2]
-BIG = ("symbols", "symbol_refs", "type_refs", "symbol_relationships", "file_records", "symbols_fts_text",
-       "files_fts_text", "symbols_fts", "files_fts")
+BIG = ("symbols", "symbol_refs", "type_refs", "symbol_relationships", "file_records", "fts_text",
+       "symbols_fts", "files_fts")
 
 
 @pytest.fixture(scope="module")

@@ -371,11 +371,9 @@ def _tally(world) -> MacroTally:
     from the last run (:func:`adopt_tally`), else counted from every file's records (once per world)."""
 
     def build() -> MacroTally:
-        # records, not contexts: the rules build the contexts they read, the tally would build all of them. Held
-        # in a list while counted, as the contexts held them: the packed names' token is a digest of their
-        # marshal, which writes an object seen twice as a back-reference when something else holds it too
-        return MacroTally.of([pf for fid, f in sorted(world.files.items()) if f.language in ("c", "cpp")
-                              and (pf := world.records(fid)) is not None])
+        # records, not contexts, where they are held decoded: the rules build the contexts they read
+        return MacroTally.of(pf for fid, f in sorted(world.files.items()) if f.language in ("c", "cpp")
+                             and (pf := world.records(fid)) is not None)
 
     return world_cache(world, _TALLY, build)
 

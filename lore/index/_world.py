@@ -364,6 +364,17 @@ class WorldCore:
             self._count_context(file_id, c)
         return c
 
+    def records(self, file_id: int) -> ParsedFile | None:
+        """A file's records, as :meth:`ctx` reads them; without building a context when the loader holds them
+        decoded (``held``): a whole-tree count (the C macro tally) need not build every context."""
+        held = getattr(self._load_records, "held", None) if file_id not in self._ctx else None
+        pf = held(file_id) if held is not None and file_id in self.files else None
+        if pf is not None:
+            self.work_seen[file_id] = len(pf.calls) + len(pf.type_refs)  # as ctx() counts
+            return pf
+        c = self.ctx(file_id)
+        return c.pf if c is not None else None
+
     def value_contexts(self) -> Iterator[tuple[int, FileCtx]]:
         """``(file id, context)`` of every file of a language that follows values, in id order (what the
         flow solve and the keys that travel read)."""

@@ -54,6 +54,11 @@ class RecordLoader:
                  conn: sqlite3.Connection | None) -> None:
         self.fresh, self.conn = fresh, conn
 
+    def held(self, file_id: int) -> ParsedFile | None:
+        """The records of a freshly parsed file when they are held decoded (``None``: not without decoding)."""
+        got = self.fresh.get(file_id)
+        return got[0] if got is not None and isinstance(got[0], ParsedFile) else None
+
     def __call__(self, file_id: int) -> tuple[ParsedFile, list[int]] | None:
         got = self.fresh.get(file_id)
         if got is not None:

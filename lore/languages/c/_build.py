@@ -382,8 +382,9 @@ def _tally(world) -> MacroTally:
     from the last run (:func:`adopt_tally`), else counted from every file's records (once per world)."""
 
     def build() -> MacroTally:
-        return MacroTally.of(c.pf for fid, f in sorted(world.files.items()) if f.language in ("c", "cpp")
-                             and (c := world.ctx(fid)) is not None)
+        # records, not contexts, where they are held decoded: the rules build the contexts they read
+        return MacroTally.of(pf for fid, f in sorted(world.files.items()) if f.language in ("c", "cpp")
+                             and (pf := world.records(fid)) is not None)
 
     return world_cache(world, _TALLY, build)
 

@@ -301,8 +301,9 @@ class Branches:
                     self.assumed_off.append((link.start_byte, end, names))
             elif branch is None:
                 self.undecided.append((link.start_byte, end))
+            head = (link.child_by_field_name("condition"), link.child_by_field_name("name"))  # once, not per child
             body = [c for c in link.children if c.is_named and c.end_byte <= end and c.type not in _LINKS
-                    and c != link.child_by_field_name("condition") and c != link.child_by_field_name("name")]
+                    and c != head[0] and c != head[1]]
             if pushed:
                 self.exprs.append((link.start_byte, end, " && ".join(self._outer)))
             blind = branch is None and not pushed

@@ -19,6 +19,7 @@ import marshal
 import posixpath
 from array import array
 from collections.abc import Iterable, Iterator
+from itertools import accumulate
 
 from ...parsers.records import ParsedFile
 from ...store import derived_state
@@ -27,6 +28,7 @@ STATE_KEY = "c-macro-tally/2"  # the version names the encoding and what a file 
 _PLAIN_KEY = STATE_KEY + "/names"  # the packed names, saved under their own token
 REPACK_AT = 20_000  # names changed since the names were packed: pack again (else a tenth of them)
 _KCONFIG = "include/generated/autoconf.h"
+_PLUS_ONE = (1).__add__  # a packed name's length with its newline (mapped in C)
 
 
 class _Inconsistent(ValueError):
@@ -253,6 +255,19 @@ class _Plain:
         return got
 
     def bump(self, name: str, base: str, sign: int) -> None:
+        if sign > 0:  # a count up leaves no count below zero (a full count's every step: kept short)
+            ov = self.overlay.get(name)
+            if ov is None:
+                self.overlay[name] = {base: sign}
+                return
+            n = ov.get(base, 0) + sign
+            if n:
+                ov[base] = n
+                return
+            del ov[base]  # it had been counted down since the names were packed
+            if not ov:
+                del self.overlay[name]
+            return
         if sign < 0 and self.bases(name).get(base, 0) + sign < 0:
             raise _Inconsistent(name)
         ov = self.overlay.setdefault(name, {})
@@ -275,10 +290,12 @@ class _Plain:
         """Pack the overlay into the sorted part (a new ``token``, the digest of the packed bytes)."""
         full: dict[str, dict[str, int]] = {}
         code, base_names, multi0 = self.code, self.base_names, self.multi
+        if not self.text:  # the first pack (a full count): the overlay is the whole tally, and holds no zero
+            full = self.overlay
         for i, name in enumerate(self.text.split("\n")[:-1] if self.text else ()):
             c = code[i]
             full[name] = {base_names[c]: 1} if c >= 0 else multi0[-1 - c]
-        for name, changes in self.overlay.items():
+        for name, changes in self.overlay.items() if full is not self.overlay else ():
             by_base = dict(full.get(name, {}))
             for base, d in changes.items():
                 _bump_delta(by_base, base, d)
@@ -287,22 +304,22 @@ class _Plain:
             else:
                 full.pop(name, None)
         index: dict[str, int] = {}
-        text: list[str] = []
-        starts, code = array("i"), array("i")  # type: ignore[assignment]
+        names = sorted(full)
+        # where each name starts in the packed text: the lengths before it, each with its newline
+        starts = array("i", accumulate(map(_PLUS_ONE, map(len, names)), initial=0))
+        starts.pop()
+        code = array("i")  # type: ignore[assignment]
         multi: list[dict[str, int]] = []
-        at = 0
-        for name in sorted(full):
-            by_base = full[name]
-            starts.append(at)
-            text.append(name)
-            at += len(name) + 1
-            if len(by_base) == 1 and next(iter(by_base.values())) == 1:
-                base = next(iter(by_base))
-                code.append(index.setdefault(base, len(index)))
-            else:
-                code.append(-1 - len(multi))
-                multi.append(by_base)
-        self.text = "\n".join(text) + "\n" if text else ""
+        add_code, add_multi, one_base = code.append, multi.append, index.setdefault
+        for by_base in map(full.__getitem__, names):
+            if len(by_base) == 1:
+                ((base, n),) = by_base.items()
+                if n == 1:
+                    add_code(one_base(base, len(index)))
+                    continue
+            add_code(-1 - len(multi))
+            add_multi(by_base)
+        self.text = "\n".join(names) + "\n" if names else ""
         self.starts, self.code, self.multi, self.overlay = starts, code, multi, {}
         self.base_names = list(index)
         # named by its content: the same files give the same index, byte for byte, on any executor

@@ -90,6 +90,9 @@ _ATTRIBUTE_CALL = re.compile(
 # letter is searched in C from candidate to candidate, one that starts with a look-behind is tried at every byte)
 _ATTRIBUTE_SCAN = re.compile(rb"(?:_(?<![\w.>]_)_\w+|n(?<![\w.>]n)otrace|a(?<![\w.>]a)smlinkage|n(?<![\w.>]n)oinline_for_stack|"
                              rb"n(?<![\w.>]n)oinline|n(?<![\w.>]n)oinstr)\b(\((?:[^()\n]|\([^()\n]*\))*\))?")
+# the same scan where none of the plain words can occur (most files): it starts with the literal ``__``, which
+# ``re`` finds with a substring search instead of testing every ``_``, ``n`` and ``a`` (7x faster on kmm)
+_UNDERSCORE_SCAN = re.compile(rb"__(?<![\w.>]__)\w+\b(\((?:[^()\n]|\([^()\n]*\))*\))?")
 
 
 def _blank_attribute(m: re.Match) -> bytes:
@@ -138,6 +141,9 @@ _LINE_MACRO = LinePattern(rb"[ \t]+[A-Z][A-Z0-9_]*\(")
 _CASE_RANGE = re.compile(rb"(case(?<!\wcase)\b[^:\n]*?)([ \t]\.\.\.[^:\n]*)(?=:)")
 # ``printk(KERN_INFO "x")``, ``": " DRIVER_DESC "\n"``: an upper-case macro that is a string, next to a literal
 _STRING_MACRO = re.compile(rb'[A-Z](?<=[(,"\s][A-Z])[A-Z0-9_]{2,}(?=[ \t]*")')  # the look-behind after the first letter
+# the same, searched in the reversed text from the quote (a literal, found by a substring search) instead of from
+# every upper-case letter: each match is a whole run of name characters, between its delimiter and its quote
+_STRING_MACRO_REVERSED = re.compile(rb'"[ \t]*([A-Z0-9_]{2,}[A-Z])(?=[(,"\s])')
 # ``list_for_each_entry(pos, head, member) {``: a loop macro, read as a call statement before its block
 _LOOP_MACRO = LinePattern(rb"[ \t]+\w*(?:for_each|foreach)\w*\(")
 # ``skb_queue_walk_safe(q, skb, tmp) {``: any other call followed by a block on its line is a loop macro too
@@ -150,6 +156,9 @@ _TOP_CALL = LinePattern(rb"[A-Za-z_]\w*\(")
 _WORDS_TYPE_ARGUMENT = re.compile(rb"(?<=[(,])([ \t]*)(unsigned|signed|long)[ \t]+(?=(?:long|int|short|char)[ \t]*[,)])")
 # what every match of the pattern above holds, without the look-behind that makes ``re`` try it at every byte
 _WORDS_TYPE_HINT = re.compile(rb"(?:unsigned|signed|long)[ \t]+(?:long|int|short|char)[ \t]*[,)]")
+# the same test as two searches that each start with a literal (``re`` skips to it; ``unsigned`` holds ``signed``)
+_WORDS_TYPE_HINTS = (re.compile(rb"signed[ \t]+(?:long|int|short|char)[ \t]*[,)]"),
+                     re.compile(rb"long[ \t]+(?:long|int|short|char)[ \t]*[,)]"))
 # ``#define dprintk(fmt, args...)``: GNU's named variadic parameter, read as a plain one
 _NAMED_VARIADIC = LinePattern(rb"([ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*?\w)(\.\.\.)(?=[ \t]*\))")
 # ``char _license[] SEC("license") = ...``, ``void *ctx[] CRYPTO_MINALIGN_ATTR;``: an attribute macro after a
@@ -189,8 +198,10 @@ def _macro_forms(source: bytes) -> bytes:
     """
     if b"__attribute__" in source or b"__declspec" in source:
         source = _ATTRIBUTE_CHAIN.sub(_blank_chain, source)
-    if b"__" in source or b"notrace" in source or b"asmlinkage" in source or b"noin" in source:
+    if b"notrace" in source or b"asmlinkage" in source or b"noin" in source:
         source = _ATTRIBUTE_SCAN.sub(_blank_attribute, source)
+    elif b"__" in source:
+        source = _UNDERSCORE_SCAN.sub(_blank_attribute, source)
     source = _TOP_STATEMENTS.sub(lambda m: b" " * len(m.group(0)), source)
     if b"CALL" in source or b"API" in source or b"EXPORT" in source or b"_ATTR" in source:  # the words they carry
         source = _CALL_CONVENTION.sub(lambda m: _spaces(m, 2), source)
@@ -208,12 +219,12 @@ def _macro_forms(source: bytes) -> bytes:
     if b"..." in source:
         source = _CASE_RANGE.sub(lambda m: m.group(1) + b" " * len(m.group(2)), source)
     if b'"' in source:
-        source = _STRING_MACRO.sub(_blank_string_macro, source)
+        source = _blank_string_macros(source)
     if b"for_each" in source or b"foreach" in source:
         source = _statement_macros(source, _LOOP_MACRO, _loop_statement)
     if b"..." in source:
         source = _NAMED_VARIADIC.sub(lambda m: m.group(1) + b"   ", source)
-    if _WORDS_TYPE_HINT.search(source):
+    if any(hint.search(source) for hint in _WORDS_TYPE_HINTS):
         source = _WORDS_TYPE_ARGUMENT.sub(lambda m: m.group(1) + m.group(2) + b"_" * (len(m.group(0)) - len(m.group(1))
                                                                                        - len(m.group(2))), source)
     if _AFTER_DECLARATOR_HINT.search(source):
@@ -245,14 +256,38 @@ def c_statement_macros(source: bytes) -> bytes:
     return _statement_macros(source, _TOP_CALL, _blank_top_call)
 
 
+def _blank_string_macros(source: bytes) -> bytes:
+    r"""``_STRING_MACRO.sub(_blank_string_macro, source)``, searched backwards (see ``_STRING_MACRO_REVERSED``).
+
+    Examples
+    --------
+    >>> _blank_string_macros(b'printk(KERN_INFO "x");\n#define NAME "y"\nf("a"MID"b");\n')
+    b'printk(          "x");\n#define NAME "y"\nf("a"   "b");\n'
+    """
+    n = len(source)
+    buf: bytearray | None = None
+    for m in _STRING_MACRO_REVERSED.finditer(source[::-1]):
+        i, j = m.span(1)
+        start, end = n - j, n - i
+        if _defined_name(source, start):
+            continue
+        if buf is None:
+            buf = bytearray(source)
+        buf[start:end] = b" " * (end - start)
+    return bytes(buf) if buf is not None else source
+
+
+def _defined_name(src: bytes, start: int) -> bool:
+    """Whether the name at ``start`` is the one a ``#define`` (``#undef``, ``#ifdef``, ``#ifndef``) line names."""
+    line_start = src.rfind(b"\n", 0, start) + 1
+    head = src[line_start:start].strip()
+    return head.startswith(b"#") and head.replace(b" ", b"").replace(b"\t", b"") in (b"#define", b"#undef", b"#ifdef",
+                                                                                   b"#ifndef")
+
+
 def _blank_string_macro(m: re.Match) -> bytes:
     """Blank the macro unless it is the name a ``#define`` defines (``#define NAME "x"``)."""
-    src = m.string
-    line_start = src.rfind(b"\n", 0, m.start()) + 1
-    head = src[line_start:m.start()].strip()
-    if head.startswith(b"#") and head.replace(b" ", b"").replace(b"\t", b"") in (b"#define", b"#undef", b"#ifdef", b"#ifndef"):
-        return m.group(0)
-    return b" " * len(m.group(0))
+    return m.group(0) if _defined_name(m.string, m.start()) else b" " * len(m.group(0))
 
 
 def _close_paren(source: bytes, i: int) -> int:

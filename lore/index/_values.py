@@ -18,6 +18,7 @@ from ._containers import typed as typed_container
 from ._eliminate import eliminated
 from ._flow import FLOW_KINDS, elements, over_union, union, union_of
 from ._generics import GenericsMixin
+from ._typevars import TYPE_VARIABLES, bound_value
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, weaker
 
 _CERTAIN = frozenset({"local_scope", "import", "module_global", "self_method"})
@@ -147,6 +148,8 @@ class ValuesMixin(GenericsMixin, WorldCore):
         if got is None:
             return None
         v, res = got
+        if v in TYPE_VARIABLES and c.rules.follows_values:  # x: T, T = TypeVar("T", bound=B): some B
+            return bound_value(self, c, scope, name, depth)
         if v[0] == "sym":  # a name declared as a value and as a type (TS declaration merging): the type
             v = self._type_twin(v)
         if names_class(annotation):

@@ -27,7 +27,7 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 13  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
+INDEX_FORMAT = 14  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
 # 4: isinstance narrowings (Binding.until), branch bindings (Binding.branch_end); rebound parameters;
 #    elements of annotated containers
@@ -79,6 +79,8 @@ INDEX_FORMAT = 13  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     receiver's class; an if TYPE_CHECKING import is not rebound by its else stand-in; with closing(x) as y
 #     holds x; an int/str literal argument records its key (=1) and a subscript call with unnamed arguments
 #     records ['']; a parameter read as a key that its function rebinds records =k without a literal
+# 14: Python: a value annotated with a type variable is an instance of its bound (TypeVar(..., bound=B)), or
+#     unknown without one (was typing.TypeVar's members)
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -3,8 +3,9 @@
 ``self.config: config_type`` where ``config_type = TypeVar("config_type", bound=Config)`` holds some
 ``Config`` (a type checker reads it so, and Jedi too); the name itself is bound to a ``typing.TypeVar``
 object, whose members (``typing.TypeVar.update``) are never what the annotated value has. A variable
-with no bound (or with constraints, ``TypeVar("K", A, B)``) says nothing here: unknown, rather than a
-guess. A generic instance's type arguments (``App[MyConfig]``) decide before this is asked
+with no bound (or with constraints, ``TypeVar("K", A, B)``) is left as it was: ``typing.TypeVar``'s
+members, external, which at least keeps a same-name method of the repository from being guessed (an
+unknown value let the edge pass guess by name: tests/index/test_issue34_round4.py's ``plain: Stream``). A generic instance's type arguments (``App[MyConfig]``) decide before this is asked
 (:mod:`lore.index._generics`). Called from :meth:`lore.index._values.ValuesMixin.type_value`.
 """
 
@@ -20,14 +21,15 @@ _MAKERS = ("TypeVar", "typing.TypeVar", "t.TypeVar", "typing_extensions.TypeVar"
 def bound_value(world, c: FileCtx, scope: int, name: str, depth: int) -> tuple[Value, str] | None:
     """An instance of the bound of the type variable ``name`` as ``scope`` of ``c`` sees it (its
     ``TypeVar(..., bound=X)`` call in this module, or in the module it is imported from); ``None``
-    when it has none or the call is not found."""
+    when it has none or the call is not found (the caller then keeps what it had)."""
     if depth > MAX_DEPTH or not name.isidentifier():
         return None
     found = _defining_call(world, c, scope, name, depth)
     if found is None:
         return None
     where, owner, bound = found
-    return world.type_value(where, owner, bound, depth + 1)
+    got = world.type_value(where, owner, bound, depth + 1)
+    return got if got is not None and got[0][0] not in ("unknown", "opaque") else None
 
 
 def _defining_call(world, c: FileCtx, scope: int, name: str, depth: int) -> tuple[FileCtx, int, str] | None:

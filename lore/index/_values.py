@@ -149,7 +149,9 @@ class ValuesMixin(GenericsMixin, WorldCore):
             return None
         v, res = got
         if v in TYPE_VARIABLES and c.rules.follows_values:  # x: T, T = TypeVar("T", bound=B): some B
-            return bound_value(self, c, scope, name, depth)
+            bound = bound_value(self, c, scope, name, depth)
+            if bound is not None:
+                return bound
         if v[0] == "sym":  # a name declared as a value and as a type (TS declaration merging): the type
             v = self._type_twin(v)
         if names_class(annotation):

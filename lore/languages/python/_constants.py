@@ -62,12 +62,12 @@ def rebound(source: bytes) -> set[str]:
             if not _after_word(source, m.start()):  # not the tail of another name (my_global x)
                 out.update(n.strip().decode("ascii", "replace") for n in m.group(1).split(b","))
     pos = 0
-    while (m := _AS.search(source, pos)) is not None:
-        if _after_word(source, m.start()):  # has x, alias y: search again from the next character
-            pos = m.start() + 1
+    while (hit := _AS.search(source, pos)) is not None:
+        if _after_word(source, hit.start()):  # has x, alias y: search again from the next character
+            pos = hit.start() + 1
             continue
-        out.add(m.group(1).decode("ascii", "replace"))
-        pos = m.end()
+        out.add(hit.group(1).decode("ascii", "replace"))
+        pos = hit.end()
     return out
 
 

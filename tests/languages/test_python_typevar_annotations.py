@@ -80,6 +80,24 @@ CASES: dict[str, Case] = {
         """)},
         forbid={("m.test", "m.Context.get")},
     ),
+    # must stay: a self-typed __enter__ (self: T) -> T gives the manager itself, not T's bound (httpx)
+    "a_self_typed_enter_gives_the_manager_not_the_bound": Case(
+        {"m.py": dedent("""
+            from typing import TypeVar
+            T = TypeVar("T", bound="Base")
+            class Base:
+                def __enter__(self: T) -> T:
+                    return self
+                def __exit__(self, *a): pass
+                def send(self): pass
+            class Sub(Base):
+                def send(self): pass
+            def test():
+                with Sub() as s:
+                    s.send()
+        """)},
+        expect={("m.test", "m.Sub.send", RULE)}, forbid={("m.test", "m.Base.send")},
+    ),
     # must stay: the type arguments of a generic instance still decide
     "a_generic_instance_keeps_its_argument": Case(
         {"m.py": BASE + dedent("""

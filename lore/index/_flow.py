@@ -144,18 +144,21 @@ class FlowMixin(WorldCore):
                 self._note_uses(c)
                 owners_of: dict[int, tuple[int, ...]] = {}
                 for call in c.pf.calls:
-                    if call.args and (call.kind == "default" or self._may_define(c, call.caller, call.callee)):
+                    if not call.args:
+                        continue
+                    args = []
+                    for a in call.args:  # argument texts repeat a lot: split each distinct one once
+                        got = split.get(a)
+                        if got is None:
+                            got = split[a] = split_arg(a)
+                        args.append(got)
+                    # only constants (f(1, 'a')): no value travels, and the callee need not be asked
+                    if any(p and p[0] != "=" for _k, _s, p in args) \
+                            and (call.kind == "default" or self._may_define(c, call.caller, call.callee)):
                         owners = owners_of.get(call.caller)
                         if owners is None:
                             owners = owners_of[call.caller] = self._owners(c, call.caller)
-                        args = []
-                        for a in call.args:  # argument texts repeat a lot: split each distinct one once
-                            got = split.get(a)
-                            if got is None:
-                                got = split[a] = split_arg(a)
-                            args.append(got)
-                        if any(p and p[0] != "=" for _k, _s, p in args):  # only constants: no value travels
-                            sites.append((c, call, owners, args))
+                        sites.append((c, call, owners, args))
             self.subclasses(0)  # the subclass index, built once before any round reads it
             pending = sites
             for _ in range(MAX_ROUNDS):
@@ -244,8 +247,8 @@ class FlowMixin(WorldCore):
                     idx, pos = pos, pos + 1
                     if idx >= len(names) or (star is not None and idx >= star):
                         idx = None
-                if idx is None or not path or names[idx] not in used:
-                    continue  # a parameter the function never calls, reads a member of, stores or passes on
+                if idx is None or not path or path[0] == "=" or names[idx] not in used:
+                    continue  # a constant (=1); a parameter the function never calls, reads a member of, stores, passes
                 got_vals = vals.get(k)
                 if got_vals is None:
                     got = self.resolve_path(c, scope, path, call.line, 0)

@@ -154,7 +154,8 @@ class ParamKeysMixin(WorldCore):
         for fid in sorted(self.files) if names else ():
             c = self.ctx(fid) if rules_for(self.files[fid].language).follows_values else None
             for call in c.pf.calls if c is not None else ():
-                last = call.callee.rsplit(".", 1)[-1]
+                callee = call.callee
+                last = callee[callee.rfind(".") + 1:]  # the last name (a slice: no list per call)
                 if last in names:
                     calls[last].append((fid, call))
 
@@ -182,12 +183,14 @@ class ParamKeysMixin(WorldCore):
         for fid, c in self.value_contexts():
             keyed: set[str] = set()
             for call in c.pf.calls:
-                if "[" in call.callee:  # ls[k](), m.ls[k](): by the container's own name
-                    through.setdefault(call.callee.split("[", 1)[0].rsplit(".", 1)[-1], []).append((fid, call))
-                    keyed.update(_KEYED.findall(call.callee))
-                elif "." in call.callee:  # ls.get(k)(), ls.items(): a container read by a method
-                    read_texts.add(call.callee.rsplit(".", 1)[0])
-                arg_texts.update(call.args)
+                callee = call.callee
+                if "[" in callee:  # ls[k](), m.ls[k](): by the container's own name
+                    through.setdefault(callee.split("[", 1)[0].rsplit(".", 1)[-1], []).append((fid, call))
+                    keyed.update(_KEYED.findall(callee))
+                elif (dot := callee.rfind(".")) >= 0:  # ls.get(k)(), ls.items(): a container read by a method
+                    read_texts.add(callee[:dot])
+                if call.args:
+                    arg_texts.update(call.args)
             for b in c.pf.bindings:
                 if b.alias_of:
                     if _SLOT_NAME.fullmatch(b.name) and b.alias_of.isidentifier():

@@ -18,6 +18,7 @@ from ._containers import typed as typed_container
 from ._eliminate import eliminated
 from ._flow import FLOW_KINDS, elements, over_union, union, union_of
 from ._generics import GenericsMixin
+from ._typevars import TYPE_VARIABLES, bound_value
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, WorldCore, weaker
 
 _CERTAIN = frozenset({"local_scope", "import", "module_global", "self_method"})
@@ -147,6 +148,10 @@ class ValuesMixin(GenericsMixin, WorldCore):
         if got is None:
             return None
         v, res = got
+        if v in TYPE_VARIABLES and c.rules.follows_values:  # x: T, T = TypeVar("T", bound=B): some B
+            bound = bound_value(self, c, scope, name, depth)
+            if bound is not None:
+                return bound
         if v[0] == "sym":  # a name declared as a value and as a type (TS declaration merging): the type
             v = self._type_twin(v)
         if names_class(annotation):
@@ -406,6 +411,8 @@ class ValuesMixin(GenericsMixin, WorldCore):
             enter: tuple[Value, str] | None = self.class_member(v[1], name)  # type: ignore[attr-defined,arg-type]
             if enter is None or enter[0][0] != "sym":
                 continue
+            if self._rules_of(enter[0][1]).returns_receiver(self, enter[0][1]):  # type: ignore[attr-defined]
+                return made  # def __enter__(self: T) -> T: the manager itself, not T's bound
             got = self.returns(enter[0][1])  # type: ignore[arg-type]
             if got is not None and got[0][0] in ("inst", "of", "any") and got[0] != v:
                 return got[0], weaker(res, got[1])

@@ -57,7 +57,7 @@ def dotted(node: _ts.Node | None, src: str | None = None) -> str:
         return f"{inner}()" if inner else "<expr>()"
     if t == "subscript":  # a container slot: d["a"] -> d['a'], xs[0] -> xs[0]; d[k] -> d[*k]; any other key: d[*]
         sub = node.child_by_field_name("subscript")
-        key = slot_key(sub) or ("*" if sub is not None and sub.type != "slice" else "")
+        key = slot_key(sub, src) or ("*" if sub is not None and sub.type != "slice" else "")
         if key == "*" and sub.type == "identifier" and (k := text(sub, src)).isascii():  # type: ignore[union-attr]
             key = "*" + k  # a name: maybe a constant (_constants)
         obj = dotted(node.child_by_field_name("value"), src) if key else ""
@@ -85,6 +85,8 @@ def text(node: _ts.Node | None, src: str | None = None) -> str:
 
 
 _KEY = re.compile(r"[A-Za-z0-9_]+\Z")
+_TRIPLE = ('"""', "'''")
+_QUOTES = ('"', "'", *_TRIPLE)
 ANY_KEY = re.compile(r"\[\*[A-Za-z_]\w*\]")  # d[*k]: a key read from the name k (see dotted)
 
 
@@ -107,29 +109,37 @@ def literal_slots(literal: _ts.Node) -> list[tuple[str, _ts.Node | None]]:
     return [(str(i), c) for i, c in enumerate(c for c in literal.named_children if c.type != "comment")]
 
 
-def slot_key(node: _ts.Node | None) -> str:
+def slot_key(node: _ts.Node | None, src: str | None = None) -> str:
     """The key of a container slot as it appears in a path: ``'name'`` for a plain string literal,
     ``3`` for a non-negative integer literal, ``''`` for anything else (a computed key: the path says
-    ``d[*]``, any slot; a slice says nothing).
+    ``d[*]``, any slot; a slice says nothing). ``src`` as in :func:`dotted`.
+
+    A string is read from its text (prefix letters, then its quotes): every argument and assignment of
+    a literal asks, and reading the string's child nodes cost several times as much. Text with an
+    escape or an interpolation is no key, as before.
 
     Examples
     --------
-    >>> tree = _ts.parse("python", b"d['a']; d[0]; d[k]; d[k.a]; d[1:]")
+    >>> tree = _ts.parse("python", b"d['a']; d[0]; d[k]; d[k.a]; d[1:]; d[b'a']; d[r'''a''']; d['a b']; d[f'{a}']")
     >>> [dotted(s.named_children[0]) for s in tree.root_node.named_children]
-    ["d['a']", 'd[0]', 'd[*k]', 'd[*]', '']
+    ["d['a']", 'd[0]', 'd[*k]', 'd[*]', '', "d['a']", "d['a']", 'd[*]', 'd[*]']
     """
     if node is None:
         return ""
-    if node.type == "integer":
-        t = _ts.text(node)
+    kind = node.type
+    if kind == "integer":
+        t = text(node, src)
         return t if t.isdigit() else ""
-    if node.type == "string" and node.named_child_count <= 3:
-        parts = [c for c in node.named_children if c.type not in ("string_start", "string_end")]
-        if len(parts) == 1 and parts[0].type == "string_content":
-            content = _ts.text(parts[0])
-            return f"'{content}'" if _KEY.match(content) else ""
-        if not parts:
+    if kind == "string":
+        t = text(node, src)
+        i = 0
+        while i < 3 and i < len(t) and t[i] in "rRbBuUfF":
+            i += 1
+        quote = t[i:i + 3] if t[i:i + 3] in _TRIPLE else t[i:i + 1]
+        if quote not in _QUOTES or len(t) < i + 2 * len(quote) or not t.endswith(quote):
             return ""
+        content = t[i + len(quote):len(t) - len(quote)]
+        return f"'{content}'" if content and _KEY.match(content) else ""
     return ""
 
 
@@ -254,7 +264,7 @@ def call_args(node: _ts.Node | None, src: str | None = None) -> list[str]:
         elif t == "keyword_argument":
             value = a.child_by_field_name("value")
             if value is not None and value.type in ("integer", "string"):
-                lit = slot_key(value)
+                lit = slot_key(value, src)
                 path = f"={lit}" if lit else ""
             else:
                 path = value_path(value, src)
@@ -268,7 +278,7 @@ def call_args(node: _ts.Node | None, src: str | None = None) -> list[str]:
             path = value_path(a.named_child(0), src) if a.named_child_count else ""
             out.append(f"**{path}")
         elif t == "integer" or t == "string":  # a constant: ``=1``, ``='a'`` (a parameter used as a key)
-            lit = slot_key(a)
+            lit = slot_key(a, src)
             path = f"={lit}" if lit else ""
             out.append(path)
         else:

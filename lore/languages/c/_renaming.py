@@ -21,9 +21,14 @@ from ...parsers.records import Symbol
 from ...store.schema import CONFIDENCE
 from .._rules import record_of, world_cache
 
-# one line (no continuation): the name, then a name or a macro call making one, then at most a comment
-_RENAMING = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)[ \t]*(\([^()\n\\]*\))?"
+# one line (no continuation): the name, then a name or a macro call pasting one name (``PCRE2_SUFFIX(x_)``), then
+# at most a comment; a call with a number or several arguments makes a constant (the kernel's ``#define K_F166
+# K(KT_FN,175)``, ``#define TCPC_RX_DETECT_SOP1 BIT(1)``: about 150,000 of them would each have become a symbol)
+_RENAMING = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)[ \t]*"
+                       rb"(\([ \t]*[A-Za-z_]\w*[ \t]*\))?"
                        rb"[ \t]*(?:/\*[^\n]*\*/|//[^\n]*)?[ \t]*$", re.MULTILINE)
+# a value in capitals alone names a constant or another macro, not a function (``#define VCN_HWID UVD_HWID``)
+_CONSTANT = re.compile(rb"[A-Z0-9_]+")
 
 # words that start a type or a declaration, never a function's name
 _NOT_FUNCTIONS = frozenset(
@@ -41,7 +46,7 @@ def renaming_macros(source: bytes) -> list[tuple[int, str, str]]:
     --------
     >>> src = (b"#define MZ_FCLOSE fclose\\n#define print_char PCRE2_SUFFIX(print_char_)  /* x */\\n"
     ...        b"#define BUFSZ 1024\\n#define MEM_STATIC static inline\\n#define F(x) g(x)\\n#define E\\n"
-    ...        b"#define ULONG unsigned long\\n")
+    ...        b"#define ULONG unsigned long\\n#define K_F1 K(KT_FN,175)\\n#define RX BIT(1)\\n#define VCN_HWID UVD_HWID\\n")
     >>> [(n, v) for _, n, v in renaming_macros(src)]
     [('MZ_FCLOSE', 'fclose'), ('print_char', 'PCRE2_SUFFIX(print_char_)')]
     """
@@ -49,6 +54,8 @@ def renaming_macros(source: bytes) -> list[tuple[int, str, str]]:
         return []
     out = []
     for m in _RENAMING.finditer(source):
+        if m.group(3) is None and _CONSTANT.fullmatch(m.group(2)):
+            continue
         word = m.group(2).decode("utf-8", "replace")
         if word in _NOT_FUNCTIONS:
             continue

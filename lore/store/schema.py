@@ -89,8 +89,8 @@ INDEX_FORMAT = 14  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     C: a flag the headers a file includes surely #define decides that file's #if branches ("=un NAME" marks
 #     the plain #defines an includer cannot count on); an object-like macro renaming a function (#define
 #     MZ_FCLOSE fclose) is a symbol its calls bind, as clangd answers them
-#     Python: a value annotated with a type variable is an instance of its bound (TypeVar(..., bound=B)), or
-#     unknown without one (was typing.TypeVar's members)
+#     Python: a value annotated with a type variable is an instance of its bound (TypeVar(..., bound=B)); one
+#     without a bound keeps typing.TypeVar's members, as before
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

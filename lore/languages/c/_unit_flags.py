@@ -61,12 +61,24 @@ def _open(world, expr: str, base: Mapping[str, object]) -> bool:
     return got
 
 
+def _this_unit(world, name: str, fid: int) -> dict:
+    """A memo of the unit ``fid`` alone, emptied when another unit asks: a file is resolved in one go, and a memo of
+    every unit (a header order of up to :data:`MAX_HEADERS` per source file) held the whole kernel's in each
+    resolving process (peak RSS 2.95 -> 3.53 GB)."""
+    slot = world_cache(world, name, dict)
+    if slot.get("unit") != fid:
+        slot.clear()
+        slot["unit"] = fid
+        slot["memo"] = {}
+    return slot["memo"]
+
+
 def _closure_defines(world, known: Known, ctx, words: frozenset[str], header: int | None) -> frozenset[str]:
     """Of ``words``, the names the headers ``ctx`` includes surely define where ``header`` is read (when given: the
     headers included before it, and those it includes itself; a ``config.h`` included after ``zconf.h`` does not
     reach ``zconf.h``'s branches), else anywhere in ``ctx``'s unit."""
-    cache = world_cache(world, "c-unit-flags", dict)
-    key = (ctx.frow.id, words, header)
+    cache = _this_unit(world, "c-unit-flags", ctx.frow.id)
+    key = (words, header)
     got = cache.get(key)
     if got is None:
         order, ends = _preorder(world, ctx, known.other_platform)
@@ -89,7 +101,7 @@ def _closure_defines(world, known: Known, ctx, words: frozenset[str], header: in
 def _preorder(world, ctx, other_platform: Callable[[str], bool]) -> tuple[list[int], dict[int, int]]:
     """The headers of ``ctx``'s unit in the order the preprocessor first reads them (depth first through each
     header's own includes, at most :data:`MAX_HEADERS`), and for each the position after the headers it brings."""
-    cache = world_cache(world, "c-unit-preorder", dict)
+    cache = _this_unit(world, "c-unit-preorder", ctx.frow.id)
     got = cache.get(ctx.frow.id)
     if got is None:
         order: list[int] = []

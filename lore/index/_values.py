@@ -411,7 +411,7 @@ class ValuesMixin(GenericsMixin, WorldCore):
             enter: tuple[Value, str] | None = self.class_member(v[1], name)  # type: ignore[attr-defined,arg-type]
             if enter is None or enter[0][0] != "sym":
                 continue
-            if self._rules_of(enter[0][1]).returns_receiver(self, enter[0][1]):  # type: ignore[attr-defined]
+            if self._rules_of(enter[0][1]).returns_receiver(self, enter[0][1]):  # type: ignore[attr-defined, arg-type]
                 return made  # def __enter__(self: T) -> T: the manager itself, not T's bound
             got = self.returns(enter[0][1])  # type: ignore[arg-type]
             if got is not None and got[0][0] in ("inst", "of", "any") and got[0] != v:

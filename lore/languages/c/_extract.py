@@ -513,6 +513,7 @@ class CExtractor(Extractor):
             spec = self.text(path).strip('"')
             if spec:
                 self.add_import(owner, spec, node, "*")
-        if self.pf.imports and b"#if" in self.source and self.branch_state(node) == "0":
-            # an include a default build skips (#ifdef __APPLE__): its flags reach no unit (._unit_flags)
+        if self.pf.imports and b"#if" in self.source and self.branch_state(node) != "":
+            # an include a default build skips (#ifdef __APPLE__) or may skip (#ifdef HAVE_CONFIG_H, which builds
+            # pass with -D): its flags surely reach no unit (._unit_flags)
             self.pf.defines.append(f"=oi {self.pf.imports[-1].line}")

@@ -128,8 +128,9 @@ MAX_HEADERS = 512  # headers followed per unit (a kernel file reaches thousands;
 
 def _steps(world, fid: int, ctx, other_platform: Callable[[str], bool]) -> tuple[int | None, ...]:
     """The header file ids ``fid``'s own ``#include``\\ s name, in order (``None`` for a source file), leaving out
-    an include in a branch a default build skips (``#if defined(__APPLE__)`` ``#include "uv/darwin.h"``: the
-    extractor marks its line ``"=oi LINE"``) and another system's header."""
+    an include in a branch a default build skips or may skip (``#if defined(__APPLE__)`` ``#include
+    "uv/darwin.h"``, ``#ifdef HAVE_CONFIG_H`` ``#include "config.h"``: the extractor marks its line ``"=oi LINE"``)
+    and another system's header."""
     cache = world_cache(world, "c-unit-steps", dict)
     got = cache.get(fid)
     if got is None:

@@ -8,10 +8,7 @@ Rules: docs/languages/typescript.md (round 12).
 
 from __future__ import annotations
 
-import sqlite3
-
-from lore import index_repo
-from lore.store import callsites
+from .test_typescript_literals import _targets
 
 COOKIE = ("export class Cookie {\n"                                                 # 1
           "  constructor(public name: string) {}\n"
@@ -41,24 +38,6 @@ SATISFIES = ("interface Api { json(v: unknown): string; text(v: string): string 
              "export function use() {\n"
              "  handlers.json(1);\n  handlers.text('a');\n  fixed.run();\n  handlers.missing();\n  plain.toString();\n"
              "}\n")
-
-
-def _targets(tmp_path, files: dict[str, str], caller: str) -> dict[str, set[str | None]]:
-    """callee as written -> {bound qualified name} for ``caller``'s calls."""
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text, encoding="utf-8")
-    index_repo(tmp_path, workers=1)
-    conn = sqlite3.connect(tmp_path / ".lore" / "index.db")
-    try:
-        rows = callsites.call_site_edges(conn, ("typescript",), tests=True)
-    finally:
-        conn.close()
-    out: dict[str, set[str | None]] = {}
-    for r in rows:
-        if r.caller == caller:
-            out.setdefault(r.callee_name, set()).add(r.callee_qname)
-    return out
 
 
 def test_a_class_merged_with_a_namespace_is_the_class_with_the_namespace_s_members(tmp_path):

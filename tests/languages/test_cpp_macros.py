@@ -159,3 +159,54 @@ void run() {
         "schema.print_a", "schema.run"}
     assert sorted(calls[("schema.Schema.Check", 13)]) == [
         "schema.Schema.GetNullString", "schema.Schema.GetTypeString", "schema.Value.Size", "schema.Value.Size"]
+
+
+def test_a_macro_that_writes_a_condition_keeps_the_function_around_it(tmp_path):
+    """``if LIB_UNLIKELY(c < 0x20)`` (``#define LIB_UNLIKELY(...) (__VA_ARGS__) [[unlikely]]``, another header's: toml++
+    writes 57), ``} else if LIB_LIKELY(n)`` and ``while LIB_LIKELY(x)``: the grammar read an ``if`` without its
+    ``(`` and lost the rest of the method (its calls, and the methods after it) on the old code, here also after a raw
+    string whose quote C's macro blanks miscount. Must stay: ``if (LIB_LIKELY(x))`` calls the macro, a directive's
+    ``#if LIB_AT_LEAST(3)`` is left alone."""
+    calls = _calls(tmp_path, {"conf.h": """#define LIB_UNLIKELY(...) (__VA_ARGS__) [[unlikely]]
+#define LIB_LIKELY(...) (__VA_ARGS__) [[likely]]
+#define LIB_AT_LEAST(n) (n > 2)
+""", "fmt.h": """#include "conf.h"
+class Printer {
+ public:
+  void print(char c) {
+    switch (c) {
+      case '"': put(R"(\\")"); break;
+      default:
+        if LIB_UNLIKELY(c >= '\\x00' && c <= '\\x1F')
+          escape(c);
+        else if LIB_LIKELY(c > 'a') {
+          put("x");
+        }
+    }
+    while LIB_LIKELY(more())
+      flush();
+    if (LIB_LIKELY(more())) flush();
+  }
+  bool more() { return false; }
+  void flush() { put("f"); }
+  void put(const char* s) {}
+  void escape(char c) { put("e"); }
+};
+#if LIB_AT_LEAST(3)
+int extra(int x) { return x; }
+#endif
+int run(Printer& p, int x) {
+  if (extra(x)) p.flush();
+  p.print('q');
+  return 0;
+}
+"""})
+    assert calls[("fmt.Printer.print", 6)] == ["fmt.Printer.put"]
+    assert calls[("fmt.Printer.print", 9)] == ["fmt.Printer.escape"]
+    assert calls[("fmt.Printer.print", 11)] == ["fmt.Printer.put"]
+    assert calls[("fmt.Printer.print", 14)] == ["fmt.Printer.more"]
+    assert calls[("fmt.Printer.print", 15)] == ["fmt.Printer.flush"]
+    assert sorted(calls[("fmt.Printer.print", 16)]) == ["conf.LIB_LIKELY", "fmt.Printer.flush", "fmt.Printer.more"]
+    assert calls[("fmt.Printer.escape", 21)] == ["fmt.Printer.put"]
+    assert calls[("fmt", 23)] == ["conf.LIB_AT_LEAST"]
+    assert calls[("fmt.run", 28)] == ["fmt.Printer.print"]

@@ -86,6 +86,11 @@ def return_type_macros(source: bytes) -> bytes:
 # grammar reads a call with a block after it and loses the function around it, and then the namespace
 _IF_MACRO = re.compile(rb"^([ \t]*(?:\}[ \t]*)?(?:else[ \t]+)?)([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:IF_CONSTEXPR|CONSTEXPR_IF))"
                        rb"(?=[ \t]*\()", re.MULTILINE)
+# ``if TOML_UNLIKELY(c == 0)``, ``} else if LIB_LIKELY(n > 1) {``, ``while LIB_LIKELY(x)``: a macro that writes a
+# statement's condition with its parentheses (``#define TOML_UNLIKELY(...) (__VA_ARGS__) [[unlikely]]``); the grammar
+# reads ``if`` with no ``(`` and loses the rest of the function (toml++ writes 57 of them). Upper case with an ``_``,
+# right after the statement word; a directive's (``#if LIB_AT_LEAST(3)``) is left alone
+_CONDITION_MACRO = re.compile(rb"(?<![\w.>:#])((?:if|while)[ \t]+)([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)(?=[ \t]*\()")
 # an attribute or export macro between a declaration's type and its name (``bool PUGIXML_FUNCTION operator&&(``,
 # ``std::string LIB_CALL as_utf8(``): upper case with an ``_``, after a type at the start of the line (a statement
 # word such as ``return`` or ``new`` is no type), before a name or ``operator`` and its ``(``
@@ -112,6 +117,26 @@ def if_macros(source: bytes) -> bytes:
     b'  else if              (B) {\n  } else if              (C)\n  x = LIB_CONSTEXPR_IF(D);\n'
     """
     return _IF_MACRO.sub(lambda m: m.group(1) + b"if" + b" " * (len(m.group(2)) - 2), source)
+
+
+def condition_macros(source: bytes) -> bytes:
+    r"""``source`` with a macro that writes an ``if`` or ``while`` condition blanked, its parentheses kept.
+
+    Examples
+    --------
+    >>> condition_macros(b"  if TOML_UNLIKELY(c == 0)\n    f();\n  } else if LIB_LIKELY(n) {\n")
+    b'  if              (c == 0)\n    f();\n  } else if           (n) {\n'
+    >>> condition_macros(b"#if LIB_AT_LEAST(3)\n  if (LIB_LIKELY(x)) g();\n  x.if LIB_A(y);\n  if CONSTANT(y)\n")
+    b'#if LIB_AT_LEAST(3)\n  if (LIB_LIKELY(x)) g();\n  x.if LIB_A(y);\n  if CONSTANT(y)\n'
+    """
+    return _CONDITION_MACRO.sub(_condition, source)
+
+
+def _condition(m: re.Match) -> bytes:
+    line = m.string[m.string.rfind(b"\n", 0, m.start()) + 1:m.start()]
+    if line.lstrip().startswith(b"#"):  # ``# if LIB_AT_LEAST(3)``
+        return m.group(0)
+    return m.group(1) + b" " * len(m.group(2))
 
 
 def _middle(m: re.Match) -> bytes:

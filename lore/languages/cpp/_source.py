@@ -7,7 +7,7 @@ import re
 
 from ...parsers import _ts
 from ..c._macros import blank_macro_noise, flatten_conditionals
-from ._macro_forms import if_macros, middle_macros, return_type_macros
+from ._macro_forms import condition_macros, if_macros, middle_macros, return_type_macros
 from ._pasted import pasted_functions
 
 # An export or attribute macro between a declaration's type and its name (``String JSON_API f(...)``,
@@ -209,6 +209,8 @@ def cpp_source(source: bytes, header: bool = True) -> bytes:
         source = namespace_macros(source)  # before C's blanks the macro lines; a source's own macros only
     if b"##" in source:
         source = pasted_functions(source)  # before C's blanks: its macro lines are read here
+    if b"_" in source:  # before C's blanks and the annotation macros, which would take the condition too
+        source = condition_macros(source)
     source = blank_macro_noise(source)
     if b"#" in source and b"define" in source:
         names = specifier_macros(source)

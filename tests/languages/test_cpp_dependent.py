@@ -183,3 +183,38 @@ inline void run() {
 """})
     assert sorted(calls[("a.ns.run.g", 7)]) == ["a.ns.A.on_text", "a.ns.B.on_text"]
     assert calls.get(("a.ns.run", 9), []) == []
+
+
+BOX_H = """namespace ns {
+template <class T> class Box {
+ public:
+  Box(int n);
+  Box(int n, int m);
+  void run();
+};
+class Plain { public: Plain(int n); };
+template <class TC> Box<TC> make(int i) { return Box<TC>(i); }
+template <class TC> class Holder : public Box<TC> {
+ public:
+  Holder() : Box<TC>(1) {}
+  void f(int i) { Box<TC>* p = new Box<TC>(i, 2); Box<int> c(3); Plain q(4); Box<TC> d(i); }
+};
+template <class T> void Box<T>::run() { Box(1); }
+inline int use(int i) { Box<int> b(i); auto x = Box<int>(2); return 0; }
+}
+"""
+
+
+def test_a_construction_whose_type_depends_on_a_template_parameter_binds_the_class_as_clangd_answers(tmp_path):
+    """``Box<TC>(i)``, ``new Box<TC>(i, 2)``, ``Box<TC> d(i)``, a base ``: Box<TC>(1)`` in a class template's
+    constructor and ``Box(1)`` inside ``Box<T>``'s own member: which constructor runs is decided when the template
+    is instantiated, and clangd answers the class there; the old code bound the constructors by arity. Must stay:
+    constructions with concrete arguments (``Box<int> c(3)``, ``Box<int>(2)``, ``Box<int> b(i)``) and of a plain
+    class inside a template (``Plain q(4)``) keep their constructor."""
+    calls = _calls(tmp_path, {"box.h": BOX_H, "box.cc": '#include "box.h"\nnamespace ns { Plain::Plain(int n) {} }\n'})
+    assert calls[("box.ns.make", 9)] == ["box.ns.Box"]
+    assert calls[("box.ns.Holder.<init>", 12)] == ["box.ns.Box"]
+    assert calls[("box.ns.Holder.f", 13)].count("box.ns.Box") == 2
+    assert sorted(set(calls[("box.ns.Holder.f", 13)])) == ["box.ns.Box", "box.ns.Box.<init>", "box.ns.Plain.<init>"]
+    assert calls[("box.ns.Box.run", 15)] == ["box.ns.Box"]
+    assert calls[("box.ns.use", 16)] == ["box.ns.Box.<init>", "box.ns.Box.<init>"]

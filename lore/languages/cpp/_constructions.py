@@ -8,6 +8,7 @@ calls ``f``.
 from __future__ import annotations
 
 from ...parsers import _ts
+from ._dependent_constructions import mark_dependent
 
 
 def vexing_constructions(ex, node: _ts.Node, owner: int) -> None:
@@ -30,6 +31,7 @@ def vexing_constructions(ex, node: _ts.Node, owner: int) -> None:
         if t:
             ex.add_call(owner, t, tnode, "new")
             ex.pf.calls[-1].args = [ex.arg_type(owner, n) for n in names]
+            mark_dependent(ex, tnode, owner)
             ex.local_binding(owner, ex.text(name_node), name_node, tnode, None)
 
 

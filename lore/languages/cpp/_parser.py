@@ -31,6 +31,7 @@ from ._arguments import const_member_receiver
 from ._blocks import block_end
 from ._categories import is_rvalue
 from ._constructions import assigned_call, base_initializer, vexing_constructions
+from ._dependent_constructions import mark_dependent
 from ._elements import (
     declared_iterator,
     element_levels,
@@ -147,6 +148,8 @@ class CppExtractor(CExtractor):
             if t is not None and t.startswith("const ") or t is None and const_member_receiver(self, fn, owner):
                 self.pf.calls[-1].args.append("~const")
         mark_call(self, fn)
+        if fn is not None and fn.type in ("template_function", "qualified_identifier", "identifier"):
+            mark_dependent(self, fn, owner)
 
     def dotted(self, node: _ts.Node | None) -> str:
         """C's spelling, elements and casts as :func:`lore.languages.cpp._elements.spelling` spells them; a dependent
@@ -421,6 +424,7 @@ class CppExtractor(CExtractor):
             if t:  # where the type is named, as new T(args) is (file.cpp:LINE:COL points at T, not at its "(")
                 self.add_call(owner, t, tnode, "new")
                 self.record_arity(value)
+                mark_dependent(self, tnode, owner)
         super().local_binding(owner, name, at, tnode, value)
 
     def on_decl(self, node: _ts.Node, owner: int) -> int | None:  # type: ignore[override]  # a local lambda opens
@@ -443,12 +447,15 @@ class CppExtractor(CExtractor):
 
     def on_field_init(self, node: _ts.Node, owner: int) -> None:
         base_initializer(self, node, owner)
+        if node.named_child_count:
+            mark_dependent(self, node.named_children[0], owner)
 
     def on_new(self, node: _ts.Node, owner: int) -> None:
         t = self.dotted(node.child_by_field_name("type"))
         if t:
             self.add_call(owner, t, node, "new")
             self.record_arity(node.child_by_field_name("arguments"))
+            mark_dependent(self, node.child_by_field_name("type"), owner)
 
     def on_lambda(self, node: _ts.Node, owner: int) -> None:
         lambda_parameters(self, node, owner)

@@ -11,9 +11,11 @@ from ..c._rules import CRules, _c_classes, _namespace_value
 from ._aliases import USING
 from ._categories import by_category
 from ._dependent import dependent_targets
+from ._dependent_constructions import dependent_construction
 from ._elements import ELEMENT
 from ._numbers import number_args
 from ._outside import outside_targets, std_alias, std_function, std_skipped
+from ._own_file import own_definitions
 
 # members of the standard library's strings, containers and smart pointers: ``x.size()`` on a receiver whose
 # type lore does not know is far more often ``std::string::size`` than the repository's one ``size``, so
@@ -61,6 +63,9 @@ class CppRules(CRules):
         dependent = dependent_targets(world, ctx, call, targets, STD_MEMBERS)  # h.on_text() with H& h
         if dependent is not None:
             return dependent
+        made = dependent_construction(world, call, targets)  # basic_value<TC>(x): the class, as clangd answers
+        if made is not None:
+            return made
         targets = outside_targets(world, ctx, call, targets)
         if call.kind in ("call", "new") and any(getattr(world.syms.get(t[0]), "kind", "") == "type_alias" for t in targets):
             targets = [c for t in targets for c in _through_alias(self, world, t, call.kind == "new")]
@@ -84,6 +89,7 @@ class CppRules(CRules):
         got = by_category(world, call, got)
         if call.kind == "call" and got and all(getattr(world.syms.get(t[0]), "name", "") == "<init>" for t in got):
             call.kind = "new"  # Value("foo"), ns::Slice(p, n): a temporary constructed, as T x(args) and new T(args) are
+        got = own_definitions(world, ctx, got) or got  # the Windows source calls its own definition, not _unix's
         if len(got) < 2:
             return got
         built = [t for t in got if t[0] is None or not _not_built(world, t[0])]

@@ -13,6 +13,7 @@ from ._categories import by_category
 from ._dependent import dependent_targets
 from ._dependent_constructions import dependent_construction
 from ._elements import ELEMENT
+from ._implicit import implicit_copy
 from ._numbers import number_args
 from ._outside import outside_targets, std_alias, std_function, std_skipped
 from ._own_file import own_definitions
@@ -63,7 +64,7 @@ class CppRules(CRules):
         dependent = dependent_targets(world, ctx, call, targets, STD_MEMBERS)  # h.on_text() with H& h
         if dependent is not None:
             return dependent
-        made = dependent_construction(world, call, targets)  # basic_value<TC>(x): the class, as clangd answers
+        made = dependent_construction(world, call, targets) or implicit_copy(world, ctx, call, targets, _twins)
         if made is not None:
             return made
         targets = outside_targets(world, ctx, call, targets)

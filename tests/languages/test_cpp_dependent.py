@@ -218,3 +218,26 @@ def test_a_construction_whose_type_depends_on_a_template_parameter_binds_the_cla
     assert sorted(set(calls[("box.ns.Holder.f", 13)])) == ["box.ns.Box", "box.ns.Box.<init>", "box.ns.Plain.<init>"]
     assert calls[("box.ns.Box.run", 15)] == ["box.ns.Box"]
     assert calls[("box.ns.use", 16)] == ["box.ns.Box.<init>", "box.ns.Box.<init>"]
+
+
+def test_a_construction_through_a_class_templates_dependent_alias_binds_the_class(tmp_path):
+    """``Box<table_type>(i)`` with ``using table_type = typename TC::table_type;`` in the class template around it
+    (toml11's ``detail::storage<table_type>(...)``) and ``Box<Ch>`` with ``typedef typename TC::Ch Ch``: dependent
+    as the parameter itself is (the class, as clangd answers); an alias of a concrete type (``typedef int
+    size_type``) keeps the constructor."""
+    calls = _calls(tmp_path, {"v.hpp": """template <class T> struct Box { Box(int); };
+template <class TC> class V {
+ public:
+  using table_type = typename TC::table_type;
+  typedef typename TC::Ch Ch;
+  typedef int size_type;
+  void run(int i) {
+    Box<table_type>(i);
+    Box<Ch>(i);
+    Box<size_type>(i);
+  }
+};
+"""})
+    assert calls[("v.V.run", 8)] == ["v.Box"]
+    assert calls[("v.V.run", 9)] == ["v.Box"]
+    assert calls[("v.V.run", 10)] == ["v.Box.<init>"]

@@ -21,10 +21,12 @@ _CLASSES = frozenset({"class_specifier", "struct_specifier"})
 
 
 def _params(ex, node: _ts.Node) -> tuple[set[str], set[str]]:
-    """The template parameter names of the templates around ``node``, and the names of the class templates it sits
-    in (a class template's own, an out-of-line member's ``Box<T>::run``)."""
+    """The template parameter names of the templates around ``node`` (with the type aliases a class template
+    around it declares from them), and the names of the class templates it sits in (a class template's own, an
+    out-of-line member's ``Box<T>::run``)."""
     names: set[str] = set()
     classes: set[str] = set()
+    aliases: list[tuple[str, str]] = []
     n = node.parent
     while n is not None:
         if n.type == "template_declaration":
@@ -39,10 +41,28 @@ def _params(ex, node: _ts.Node) -> tuple[set[str], set[str]]:
             for c in n.named_children:
                 if c.type in _CLASSES and (cname := c.child_by_field_name("name")) is not None:
                     classes.add(ex.text(cname))
+                    aliases.extend(_member_aliases(ex, c))
                 elif c.type == "function_definition":
                     classes.update(_scope_templates(ex, c))
         n = n.parent
+    for _ in range(2):  # an alias of a dependent alias (using value_type = ...; using table_type = map<K, value_type>)
+        names.update(a for a, text in aliases if a not in names and any(re.search(rf"\b{re.escape(m)}\b", text)
+                                                                          for m in names))
     return names, classes
+
+
+def _member_aliases(ex, cls: _ts.Node) -> list[tuple[str, str]]:
+    """``(name, written type)`` of the type aliases a class template declares in its body (``using table_type =
+    typename TC::table_type;``, ``typedef typename Encoding::Ch Ch;``): a dependent one names a dependent type."""
+    body = cls.child_by_field_name("body")
+    out = []
+    for c in body.named_children if body is not None else ():
+        if c.type == "alias_declaration" and (name := c.child_by_field_name("name")) is not None:
+            out.append((ex.text(name), ex.text(c.child_by_field_name("type"))))
+        elif c.type == "type_definition" and (d := c.child_by_field_name("declarator")) is not None \
+                and d.type == "type_identifier":
+            out.append((ex.text(d), ex.text(c.child_by_field_name("type"))))
+    return out
 
 
 def _scope_templates(ex, fn: _ts.Node) -> set[str]:

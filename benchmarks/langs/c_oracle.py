@@ -55,6 +55,8 @@ The projects, chosen before the rules were written (issue 30):
 * for issue 30's C++ round 9 also ``ToruNiina/toml11`` (``single_include/`` removed; CMake with
   ``-DTOML11_PRECOMPILE=ON`` into ``build/``) and ``KjellKod/g3log`` (CMake into ``build/``), tuned; held out:
   ``zxing-cpp/zxing-cpp``, ``ninja-build/ninja``, ``google/leveldb``, ``jbeder/yaml-cpp``;
+* for issue 30's C++ round 10 also ``marzer/tomlplusplus`` (``toml.hpp``, tests, examples and tools removed; a
+  written ``build/compile_commands.json`` compiling ``src/toml.cpp``), tuned; held out as in round 9;
 * reported on (their misses were not read while tuning): ``jqlang/jq``, ``madler/zlib``, ``lz4/lz4`` and
   ``libuv/libuv`` (C), the kernel's ``kernel/`` with ``include/`` and ``arch/x86/include/`` (C,
   ``--kernel-subsystem kernel``), ``google/leveldb`` (C++, CMake), ``jbeder/yaml-cpp`` (C++, CMake).

@@ -83,8 +83,8 @@ def mark_dependent(ex, tnode: _ts.Node | None, owner: int) -> None:
     if tnode is None or not ex.pf.calls or ex.pf.calls[-1].caller != owner:
         return
     t = tnode
-    while t.type == "qualified_identifier" and t.child_by_field_name("name") is not None:
-        t = t.child_by_field_name("name")
+    while t.type == "qualified_identifier" and (inner := t.child_by_field_name("name")) is not None:
+        t = inner
     if t.type in ("template_type", "template_function", "template_method"):
         args = next((c for c in t.named_children if c.type == "template_argument_list"), None)
         if args is None:

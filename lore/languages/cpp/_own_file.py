@@ -105,5 +105,7 @@ def own_definitions(world, ctx, targets: list[tuple]) -> list[tuple] | None:
         changed = True
     if not changed:
         return None
-    seen: set = set()
-    return [t for t in out if not (t[0] in seen or seen.add(t[0]))]
+    kept: dict = {}
+    for t in out:  # two other files' targets may stand for the one own definition: once
+        kept.setdefault(t[0], t)
+    return list(kept.values())

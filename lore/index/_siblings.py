@@ -51,3 +51,11 @@ def reaching(cands: list[tuple[int, str, object]], line: int) -> list[tuple[int,
     branches when the use is in a later branch (``Binding.shut``; :func:`reaches`)."""
     return [cand for cand in cands
             if cand[1] != "bind" or not cand[2].shut or reaches(cand[2].shut, line, cands)]  # type: ignore[attr-defined]
+
+
+def by_use_line(cands: list[tuple[int, str, object]] | tuple) -> bool:
+    """Whether which of a name's candidates in one scope counts depends on the line of the use: several
+    bindings, a narrowing that holds in its branch only, or an assignment its sibling branches do not
+    see. The memos of top-level lookups skip these."""
+    return len(cands) > 1 or (len(cands) == 1 and (cands[0][1] == "narrow"
+                                                   or cands[0][1] == "bind" and bool(cands[0][2].shut)))  # type: ignore[union-attr]

@@ -461,10 +461,10 @@ class LookupMixin(MembersMixin):
             if not name or (name.startswith("<") and not name.startswith("<lit:")):  # <lit:..>: a literal's slots
                 return None
             stored = None
-            if not calls and len(parts) > 1 and c.rules.follows_values:
+            if not calls and len(parts) > 1 and (c.rules.follows_values or c.rules.narrows_paths):
                 attr, calls = _calls(parts[1])
                 pair = f"{name}.{attr}"  # obj.attr assigned in this scope: what was stored there
-                if pair in c.cands[scope]:
+                if pair in c.cands[scope] and (c.rules.follows_values or narrowed_only(c.cands[scope][pair])):
                     stored = self._lookup_in_scope(c, scope, pair, line, depth + 1)
                     if stored is not None and (stored[0][0] == "unknown" or stored[0][0] not in ("inst", "any")
                                                and narrowed_only(c.cands[scope][pair])):

@@ -88,6 +88,7 @@ class JavaScriptRules(CachedRules):
     builtin_results = {f"js.global.{k}": f"js.global.{v}" for k, v in _RESULTS.items()}
     builtin_members = _BUILTIN_MEMBERS
     narrowing_holds_on_its_line = True
+    narrows_paths = True  # if (this.error instanceof HTTPError) this.error.getResponse()
     callable_instances = False
     uppercase_calls_construct = False  # only new X() constructs
     whole_module_exports = True

@@ -44,3 +44,20 @@ def promised(world, c: FileCtx, scope: int, receiver: str, line: int, depth: int
     if world.class_member(got[0][1], "then", depth=depth + 1) is not None:
         return None
     return got
+
+
+def pushed_element(world, c: FileCtx, scope: int, head: str, line: int, depth: int) -> tuple[Value, str] | None:
+    """A callback given to ``push`` / ``unshift`` of an array whose element type is known
+    (``options.interceptors.push((o) => o.next())`` with ``interceptors: Interceptor[]``): it is an element,
+    so the element type's call signature types its parameters. The element and the rule the array was
+    found by, or None (an array of unknown or runtime elements, any other method)."""
+    receiver, _dot, method = head.rpartition(".")
+    if not receiver or method not in ("push", "unshift"):
+        return None
+    got = world.resolve_path(c, scope, receiver, line, depth + 1)
+    if got is None or got[0][0] != "of":
+        return None
+    container, iterated, _item = cast("tuple[str, Value | None, Value | None]", got[0][1])
+    if container != "js.global.Array" or iterated is None or iterated[0] not in ("inst", "sym"):
+        return None
+    return iterated, got[1]

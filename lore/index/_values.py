@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..languages import BUILTIN_RESULTS
 from ..parsers.records import CALLBACK_MARK, CONTEXT_MARK, REST_MARK, Binding
 from ._annotations import names_class, primary_type, tuple_element, type_args
-from ._callback_elements import element_param, promised
+from ._callback_elements import element_param, promised, pushed_element
 from ._containers import member as container_member
 from ._containers import plain
 from ._containers import shape as container_shape
@@ -275,6 +275,8 @@ class ValuesMixin(GenericsMixin, WorldCore):
             typed = self.type_value(c, scope, head, depth + 1)
         elif how == "arg0" and (each := element_param(self, c, scope, head, j, line, depth)) is not None:
             return each[0], typed_by(each[1], "annotated_type")
+        elif how.startswith("arg") and (pushed := pushed_element(self, c, scope, head, line, depth)) is not None:
+            typed = pushed  # xs.push((o) => o.next()), xs: Interceptor[]: the element type's call signature
         else:
             got = self.resolve_path(c, scope, head, line, depth + 1)
             if got is None and how == "arg0" and j == 0 and head.endswith(".then"):

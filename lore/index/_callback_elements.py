@@ -58,6 +58,6 @@ def pushed_element(world, c: FileCtx, scope: int, head: str, line: int, depth: i
     if got is None or got[0][0] != "of":
         return None
     container, iterated, _item = cast("tuple[str, Value | None, Value | None]", got[0][1])
-    if container != "js.global.Array" or iterated is None or iterated[0] not in ("inst", "sym"):
+    if container != "js.global.Array" or iterated is None:
         return None
     return iterated, got[1]

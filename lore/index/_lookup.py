@@ -13,7 +13,7 @@ from ..parsers.records import CONTEXT_MARK
 from ._flow import union, union_of
 from ._keys import ANY_KEY
 from ._members import MembersMixin
-from ._siblings import by_use_line, narrowed_only, reaching, shuts
+from ._siblings import before_callback, by_use_line, narrowed_only, reaching, shuts
 from ._stars import star_candidates
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, _first, split_path
 
@@ -473,7 +473,8 @@ class LookupMixin(MembersMixin):
                 cur, rest = stored, parts[2:]
             else:
                 name, calls = _calls(head)
-                cur, rest = self._head_value(c, scope, name, line, depth + 1), parts[1:]
+                at = before_callback(c.cands[scope].get(name), path, line) if c.rules.narrowing_holds_on_its_line else line
+                cur, rest = self._head_value(c, scope, name, at, depth + 1), parts[1:]  # type: ignore[arg-type]
                 if not calls and rest and c.rules.fields_apart_from_methods and self._is_method(cur):
                     cls = c.enclosing_class(scope)
                     cur = self._field_of(c.ids[cls], name, depth + 1) if cls is not None else None

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from ..parsers.records import CONTEXT_MARK
+
 
 def reaches(shut: tuple[int, ...], line: int, cands: list[tuple[int, str, object]]) -> bool:
     """Whether an assignment whose ``Binding.shut`` is ``shut`` may be what a read on ``line`` sees,
@@ -59,3 +61,27 @@ def by_use_line(cands: list[tuple[int, str, object]] | tuple) -> bool:
     see. The memos of top-level lookups skip these."""
     return len(cands) > 1 or (len(cands) == 1 and (cands[0][1] == "narrow"
                                                    or cands[0][1] == "bind" and bool(cands[0][2].shut)))  # type: ignore[union-attr]
+
+
+def before_callback(cands: list[tuple[int, str, object]] | None, path: str, line: int) -> float:
+    """The line to read ``path``'s first name at: just before the parameter of a callback written on
+    ``line`` when the callback takes that name and ``path`` is what it is given to
+    (``options.interceptors.push((options) => options.next())``: the callee and the parameter's contextual
+    type read the outer ``options``; the parameter, a binding that holds from its own line on, would
+    otherwise stand for itself). ``cands``: the name's candidates in the scope.
+
+    Examples
+    --------
+    >>> from lore.parsers.records import Binding
+    >>> b = Binding(1, "options", 18, alias_of="options.xs.push#arg0#param0", until=20)
+    >>> [before_callback([(18, "narrow", b)], p, 18) for p in ("options.xs.push", "options.xs", "options.next")]
+    [17.5, 17.5, 18]
+    >>> before_callback([(18, "narrow", b)], "options.xs.push", 19)
+    19
+    """
+    for cand in cands or ():
+        if cand[0] == line and cand[1] == "narrow":
+            spec = getattr(cand[2], "alias_of", "")
+            if CONTEXT_MARK in spec and (spec.split(CONTEXT_MARK, 1)[0] + ".").startswith(path + "."):
+                return line - 0.5
+    return line

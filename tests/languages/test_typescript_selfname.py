@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "index"))
 
+from test_project_config_refresh import _refreshed_and_fresh  # noqa: E402
 from test_ts_js_rules import edges  # noqa: E402
 
 V3 = "export function string() {\n  return 's';\n}\nexport const z = { string };\n"
@@ -45,3 +46,18 @@ def test_without_the_condition_or_a_mode_that_reads_exports_the_name_stays_exter
     assert "src.v3.index.string" not in {q for q, _r in got["string"]}  # "types" comes first: ./v3/index.d.ts
     got = edges(tmp_path / "b", _files("node", ["@kit/source"], EXPORTS), "src.bench.use.f")
     assert "src.v3.index.string" not in {q for q, _r in got["string"]}  # node10 reads no exports
+
+
+def test_changed_exports_reresolve_typescript_files_without_rebuild(tmp_path):
+    files = _files("bundler", ["@kit/source"], {"./v3": {"@kit/source": "./src/built.ts"}})
+    files["scripts/tool.js"] = "export function tool() {\n  return 1;\n}\n"  # JavaScript reads the config first
+    for rel, text in files.items():
+        (tmp_path / "r" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "r" / rel).write_text(text, encoding="utf-8")
+
+    def change(root):
+        (root / "package.json").write_text(json.dumps({"name": "kit", "exports": EXPORTS}))
+
+    got, want = _refreshed_and_fresh(tmp_path, change)
+    assert got == want
+    assert "src.v3.index.string@1" in {dict(r)["callee_id"] for r in got["symbol_refs"]}

@@ -222,7 +222,7 @@ class JavaScriptRules(CachedRules):
     def read_project(self, root, data: dict, world=None) -> None:
         """The root tsconfig.json's (or jsconfig.json's) ``baseUrl`` and ``paths``, read once for JavaScript,
         TypeScript and TSX alike (:mod:`._config`)."""
-        if _TSCONFIG not in data:
+        if _TSCONFIG not in data or _SELF not in data:  # both keys touched: each family's digest holds both
             data.setdefault("inputs", set()).update(CONFIG_NAMES + ("package.json",))
             data[_TSCONFIG] = nearest_config(Path(root), "", {})
             data[_SELF] = self_reference(Path(root))  # import { z } from 'zod/v3' inside zod (._selfname)

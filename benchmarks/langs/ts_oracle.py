@@ -27,6 +27,9 @@ tuning, they are run only for the baseline and the final figures, with ``--json`
   installed, so that the package's augmented interfaces exist for TypeScript), vuejs/pinia,
   fastify/fastify-cookie, fastify-jwt, fastify-sensible, fastify-auth; report projects as before plus
   clercjs/clerc and kensnyder/bunshine (see docs/languages/typescript.md)
+* measured as candidates of elysia's kind in the thirteenth round, before any rule: 20 frameworks,
+  plugins and schema builders (hono, zod, h3, memoirist, elysia plugins, typebox...); tuned on: hono,
+  zod (``packages/zod/src`` with its ``customConditions``), h3, memoirist and round 12's 13 projects
 
 ``new X()`` is answered by TypeScript with the class and its constructor (its own or the one it
 inherits); the constructor is kept (lore binds a construction to the constructor that runs). An

@@ -13,7 +13,7 @@ from ..parsers.records import CONTEXT_MARK
 from ._flow import union, union_of
 from ._keys import ANY_KEY
 from ._members import MembersMixin
-from ._siblings import narrowed_only, reaching, shuts
+from ._siblings import before_callback, by_use_line, narrowed_only, reaching, shuts
 from ._stars import star_candidates
 from ._world import MAX_DEPTH, TYPE_KINDS, FileCtx, Value, _first, split_path
 
@@ -149,7 +149,7 @@ class LookupMixin(MembersMixin):
         if candidates and not with_imports:
             candidates = [cand for cand in candidates if cand[1] != "import"]
         pick = None
-        if candidates and not _by_use_line(candidates):
+        if candidates and not by_use_line(candidates):
             pick = candidates[0]
         elif candidates:
             # ``r = s.send(r.prepare())``: a use reads what the name held before its own line's statement
@@ -391,7 +391,7 @@ class LookupMixin(MembersMixin):
     def _head_value(self, c: FileCtx, scope: int, name: str, line: int, depth: int) -> tuple[Value, str] | None:
         """:meth:`lookup_name` for the first name of a path, remembered per scope at the top level when
         one binding or none names it there (``self``, ``models``: most paths of a scope share a few heads)."""
-        if not self._flow_state or self._active or "[" in name or _by_use_line(c.cands[scope].get(name, ())):
+        if not self._flow_state or self._active or "[" in name or by_use_line(c.cands[scope].get(name, ())):
             return self.lookup_name(c, scope, name, line, depth)
         heads = self._top_memo(c)[1]
         key = (scope, name, depth)
@@ -461,10 +461,10 @@ class LookupMixin(MembersMixin):
             if not name or (name.startswith("<") and not name.startswith("<lit:")):  # <lit:..>: a literal's slots
                 return None
             stored = None
-            if not calls and len(parts) > 1 and c.rules.follows_values:
+            if not calls and len(parts) > 1 and (c.rules.follows_values or c.rules.narrows_paths):
                 attr, calls = _calls(parts[1])
                 pair = f"{name}.{attr}"  # obj.attr assigned in this scope: what was stored there
-                if pair in c.cands[scope]:
+                if pair in c.cands[scope] and (c.rules.follows_values or narrowed_only(c.cands[scope][pair])):
                     stored = self._lookup_in_scope(c, scope, pair, line, depth + 1)
                     if stored is not None and (stored[0][0] == "unknown" or stored[0][0] not in ("inst", "any")
                                                and narrowed_only(c.cands[scope][pair])):
@@ -473,7 +473,8 @@ class LookupMixin(MembersMixin):
                 cur, rest = stored, parts[2:]
             else:
                 name, calls = _calls(head)
-                cur, rest = self._head_value(c, scope, name, line, depth + 1), parts[1:]
+                at = before_callback(c.cands[scope].get(name), path, line) if c.rules.narrowing_holds_on_its_line else line
+                cur, rest = self._head_value(c, scope, name, at, depth + 1), parts[1:]  # type: ignore[arg-type]
                 if not calls and rest and c.rules.fields_apart_from_methods and self._is_method(cur):
                     cls = c.enclosing_class(scope)
                     cur = self._field_of(c.ids[cls], name, depth + 1) if cls is not None else None
@@ -505,14 +506,6 @@ class LookupMixin(MembersMixin):
                     made = kept, made[1] if made is not None else recv[1]
                 cur = made
         return cur
-
-
-def _by_use_line(cands: list[tuple[int, str, object]] | tuple) -> bool:
-    """Whether which of a name's candidates in one scope counts depends on the line of the use: several
-    bindings, a narrowing that holds in its branch only, or an assignment its sibling branches do not
-    see. The memos of top-level lookups skip these."""
-    return len(cands) > 1 or (len(cands) == 1 and (cands[0][1] == "narrow"
-                                                   or cands[0][1] == "bind" and bool(cands[0][2].shut)))  # type: ignore[union-attr]
 
 
 def _any_key(part: str) -> bool:

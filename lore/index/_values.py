@@ -6,11 +6,10 @@ bound it, weakened along the way (:func:`lore.index._world.weaker`, :func:`typed
 
 from __future__ import annotations
 
-from typing import cast
-
 from ..languages import BUILTIN_RESULTS
 from ..parsers.records import CALLBACK_MARK, CONTEXT_MARK, REST_MARK, Binding
 from ._annotations import names_class, primary_type, tuple_element, type_args
+from ._callback_elements import element_param, promised, pushed_element
 from ._containers import member as container_member
 from ._containers import plain
 from ._containers import shape as container_shape
@@ -274,12 +273,15 @@ class ValuesMixin(GenericsMixin, WorldCore):
         j = int(param[len("param"):])
         if how == "call":
             typed = self.type_value(c, scope, head, depth + 1)
-        elif how == "arg0" and (each := self._element_param(c, scope, head, j, line, depth)) is not None:
-            return each
+        elif how == "arg0" and (each := element_param(self, c, scope, head, j, line, depth)) is not None:
+            return each[0], typed_by(each[1], "annotated_type")
+        elif how.startswith("arg") and (pushed := pushed_element(self, c, scope, head, line, depth)) is not None:
+            typed = pushed  # xs.push((o) => o.next()), xs: Interceptor[]: the element type's call signature
         else:
             got = self.resolve_path(c, scope, head, line, depth + 1)
             if got is None and how == "arg0" and j == 0 and head.endswith(".then"):
-                return self._promised(c, scope, head[:-len(".then")], line, depth)
+                got = promised(self, c, scope, head[:-len(".then")], line, depth)
+                return (got[0], typed_by(got[1], "annotated_type")) if got is not None else None
             found = self._param_ann(got[0], int(how[len("arg"):]), depth + 1) if got is not None else None
             if found is not None and found[2].startswith(CALLBACK_MARK):  # run: (g: App) => App, written in place
                 parts = found[2][len(CALLBACK_MARK):].split(";")
@@ -295,33 +297,6 @@ class ValuesMixin(GenericsMixin, WorldCore):
             return None
         got = self._declared_param(sig[0], j, depth + 1)
         return (got[0], typed_by(got[1], "annotated_type")) if got is not None else None
-
-    def _element_param(self, c: FileCtx, scope: int, head: str, j: int, line: int,
-                       depth: int) -> tuple[Value, str] | None:
-        """Parameter ``j`` of a callback passed first to ECMAScript's element methods of a container
-        whose element types are known (``routes.forEach((r) => r.handle())`` with ``routes: Route[]``;
-        ``(acc, r) => ...`` of ``reduce``): an element (a Map's value), or None."""
-        receiver, _dot, method = head.rpartition(".")
-        if not receiver or _ELEMENT_CALLBACKS.get(method) != j:
-            return None
-        got = self.resolve_path(c, scope, receiver, line, depth + 1)
-        if got is None or got[0][0] != "of":
-            return None
-        container, iterated, item = cast("tuple[str, Value | None, Value | None]", got[0][1])
-        if not container.startswith("js.global."):
-            return None
-        elem = item if container.endswith(".Map") else iterated
-        return (elem, typed_by(got[1], "annotated_type")) if elem is not None else None
-
-    def _promised(self, c: FileCtx, scope: int, receiver: str, line: int, depth: int) -> tuple[Value, str] | None:
-        """``p.then((v) => ...)`` where ``p``'s type has no ``then`` of its own: ``p`` is a promise of
-        it (lore reads ``Promise<Foo>`` as a ``Foo``), so ``v`` is that value."""
-        got = self.resolve_path(c, scope, receiver, line, depth + 1)
-        if got is None or got[0][0] != "inst":
-            return None
-        if self.class_member(got[0][1], "then", depth=depth + 1) is not None:  # type: ignore[arg-type, attr-defined]
-            return None
-        return got[0], typed_by(got[1], "annotated_type")
 
     def _declared_param(self, fn: Value, i: int, depth: int) -> tuple[Value, str] | None:
         """The value the declared type of parameter ``i`` of function ``fn`` gives (a rest parameter
@@ -476,9 +451,6 @@ class ValuesMixin(GenericsMixin, WorldCore):
         return None
 
 
-# ECMAScript's methods that call their first argument with each element: which parameter gets it
-_ELEMENT_CALLBACKS = {**dict.fromkeys(("forEach", "map", "filter", "find", "findIndex", "findLast", "findLastIndex",
-                                       "some", "every", "flatMap"), 0), "reduce": 1, "reduceRight": 1}
 # context managers whose __enter__ gives back their first argument (with closing(x) as f: f is x)
 _ENTERS_ARG = frozenset({("ext", "contextlib.closing"), ("ext", "contextlib.nullcontext"),
                          ("ext", "contextlib.aclosing")})

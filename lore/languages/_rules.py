@@ -57,6 +57,9 @@ class LanguageRules:
     # whether a narrowing (``instanceof`` in an ``if``) already holds on the line of its condition: a
     # branch written on that line (``if (e instanceof A) return e.m();``) or a later term of its ``&&``
     narrowing_holds_on_its_line = False
+    # whether a property path an ``instanceof`` test narrows (``this.error``, bound by the parser as the
+    # path) is read from that narrowing on the lines it holds, without the rest of follows_values
+    narrows_paths = False
     # whether calling an instance reached through a member (``opts.handler()``) runs its class's
     # ``__call__`` (Python); in TypeScript what runs is what the property holds, its declaration the
     # definition (a call signature, ``(req: Request): Response``, types the result): only a name holding

@@ -94,6 +94,10 @@ INDEX_FORMAT = 15  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 # 15: C++: a construction whose type depends on a template parameter, and a copy of a class without a declared
 #     copy constructor, bind the class; a source calls its own definition of a function before another
 #     source's; a macro writing an if/while condition (if LIB_UNLIKELY(x)) is read as the condition
+#     TS/JS: an instanceof test of a property path (this.error) narrows it in its branch; a callback pushed onto
+#     an array of a function type takes that type's parameters; Foo<A>[] keeps its element type; a callback's
+#     parameter named like the array's owner is not what the call it is given to reads; a package importing
+#     itself by name resolves through its package.json exports
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

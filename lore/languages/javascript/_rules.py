@@ -30,8 +30,10 @@ from ._literals import RETURNED
 from ._nodes import JS_GLOBALS as _JS_GLOBALS
 from ._parser import GETTER, PRIVATE, STATIC
 from ._returns import RETURN
+from ._selfname import self_reference
 
 _TSCONFIG = "javascript.tsconfig"  # world.project_data's key: (baseUrl, PathMap) of the root config, or None
+_SELF = "javascript.self"  # world.project_data's key: the package's own name through its exports (a PathMap), or None
 _JS_EXTS = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 
 
@@ -88,6 +90,7 @@ class JavaScriptRules(CachedRules):
     builtin_results = {f"js.global.{k}": f"js.global.{v}" for k, v in _RESULTS.items()}
     builtin_members = _BUILTIN_MEMBERS
     narrowing_holds_on_its_line = True
+    narrows_paths = True  # if (this.error instanceof HTTPError) this.error.getResponse()
     callable_instances = False
     uppercase_calls_construct = False  # only new X() constructs
     whole_module_exports = True
@@ -219,9 +222,10 @@ class JavaScriptRules(CachedRules):
     def read_project(self, root, data: dict, world=None) -> None:
         """The root tsconfig.json's (or jsconfig.json's) ``baseUrl`` and ``paths``, read once for JavaScript,
         TypeScript and TSX alike (:mod:`._config`)."""
-        if _TSCONFIG not in data:
-            data.setdefault("inputs", set()).update(CONFIG_NAMES)
+        if _TSCONFIG not in data or _SELF not in data:  # both keys touched: each family's digest holds both
+            data.setdefault("inputs", set()).update(CONFIG_NAMES + ("package.json",))
             data[_TSCONFIG] = nearest_config(Path(root), "", {})
+            data[_SELF] = self_reference(Path(root))  # import { z } from 'zod/v3' inside zod (._selfname)
 
     def bind_import(self, imp: Import, module: str, is_package: bool) -> ImportBinding | None:
         relative = imp.module.startswith(".")
@@ -247,6 +251,11 @@ class JavaScriptRules(CachedRules):
                 got = _file_module(world, target)
                 if got is not None:
                     return got
+        own = getattr(world, "project_data", {}).get(_SELF)
+        for target in own.targets(module) if own is not None else ():  # the package's own name, by its exports
+            got = _file_module(world, target)
+            if got is not None:
+                return got
         if "/" in module and not module.startswith("@"):
             return _file_module(world, module)  # baseUrl-style absolute specifier inside the repository (tried, never guessed)
         return None

@@ -105,7 +105,7 @@ class TsExtractor(FieldMixin, ReturnedTypeMixin, AugmentMixin, ShapeMixin, CastM
             return ""
         runtime = builtin_type(node)
         if runtime in CONTAINERS:
-            return with_elements(runtime, node) or runtime
+            return with_elements(runtime, node, self.declared) or runtime
         if runtime:
             return runtime
         return own_part(node, self.external_name) or super().primary(node)  # Request & Extra: Extra

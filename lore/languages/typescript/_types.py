@@ -63,11 +63,13 @@ def function_type(ann: _ts.Node) -> _ts.Node | None:
 CONTAINERS = frozenset({"Array", "Set", "Map"})
 
 
-def with_elements(runtime: str, node: _ts.Node | None) -> str:
+def with_elements(runtime: str, node: _ts.Node | None, generic: Callable[[_ts.Node], str] | None = None) -> str:
     """``Foo[]``, ``Array<Foo>``, ``Set<Foo>``, ``Map<string, Foo>`` (maybe ``| undefined``) as
     ``Array[Foo]``, ``Set[Foo]``, ``Map[String, Foo]``: the runtime's container with the types of its
     elements, so ``routes.get(k).handle()`` and ``handlers.find(f).run()`` bind the element's member
-    (:mod:`lore.index._containers`); ``''`` when an element type is not a plain name."""
+    (:mod:`lore.index._containers`); ``''`` when an element type is not a plain name. An element of a
+    generic type (``Interceptor<Opts, R>[]``) is what ``generic`` writes for it (the parser's
+    ``declared``: ``Interceptor[Opts, R]``, as ``Array<Interceptor<Opts, R>>`` already read)."""
     node = strip(node)
     if node is not None and node.type == "union_type":
         parts = [m for m in node.named_children if builtin(m) != NOTHING]
@@ -87,6 +89,8 @@ def with_elements(runtime: str, node: _ts.Node | None) -> str:
             names.append(PREDEFINED[_ts.text(a)])
         elif a.type in ("type_identifier", "nested_type_identifier"):
             names.append("".join(_ts.text(a).split()))
+        elif a.type == "generic_type" and generic is not None and (got := generic(a)):
+            names.append(got)
         else:
             return ""
     if len(names) != (2 if runtime == "Map" else 1):

@@ -26,6 +26,7 @@ from ...parsers.records import ParsedFile
 from ._conditions import Branches, defined_unless, surely_defined
 from ._macro_names import add_lost_macros, add_written_definition, function_macros, wrapped_name
 from ._renaming import add_renaming_macros
+from ._templates import declarator_entries, includer_entries
 
 NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
                          "destructor_name", "operator_name", "namespace_identifier"})
@@ -374,6 +375,9 @@ class CExtractor(Extractor):
             add_lost_macros(self)
         if self.grammar == "c" and b"define" in self.source:
             add_renaming_macros(self)
+        if self.grammar == "c" and b"(" in self.source:  # template-by-include (._templates)
+            self.pf.defines += includer_entries(self.source, self.state_at) + declarator_entries(self.pf.symbols,
+                                                                                                  self.source)
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:

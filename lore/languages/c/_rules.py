@@ -38,6 +38,7 @@ from ._overloads import (
     typed_args,
 )
 from ._renaming import macro_first, out_of_reach
+from ._templates import template_targets
 
 # -- C / C++ --------------------------------------------------------------------------------------------
 _C_LIB = frozenset({
@@ -228,6 +229,10 @@ class CRules(CachedRules):
         defs, hdr, decls = _globals(world, name)
         # #include "lz4.c": its statics, macros and typedefs too
         hdr = hdr + included_source_locals(self, world, ctx, name, _type_aliases(world).get(name, ()))
+        if not (defs or hdr):  # a name a template inclusion pastes (FN(HistogramAdd) after #define FN(X) X##Literal)
+            pasted = template_targets(self, world, ctx, name)
+            if pasted:
+                return (("sym", pasted[0]) if len(pasted) == 1 else ("any", tuple(("sym", p) for p in pasted))), "import"
         if not (defs or hdr or decls):
             return None
         if self._libc_declares(world, ctx, name):

@@ -395,7 +395,10 @@ class CExtractor(Extractor):
     # -- captures -------------------------------------------------------------------------------
     def on_typedef(self, node: _ts.Node, owner: int) -> None:
         tnode = node.child_by_field_name("type")
-        for d in node.children_by_field_name("declarator"):
+        decls = node.children_by_field_name("declarator")
+        if tnode is not None and node.has_error and self.text(tnode).isupper():
+            decls = decls[:1]  # typedef PNG_CALLBACK(void, *name, (png_byte *)): the rest is the macro's arguments
+        for d in decls:
             name_node = self.declarator_name(d)
             if name_node is None:
                 continue

@@ -40,9 +40,13 @@ def test_a_template_whose_own_macro_pastes_the_includers_value(tmp_path):
              "src/turbojpeg.c": "#define BITS_IN_JSAMPLE  8\n#include \"turbojpeg-mp.c\"\n#undef BITS_IN_JSAMPLE\n"
                                 "#define BITS_IN_JSAMPLE  12\n#include \"turbojpeg-mp.c\"\n#undef BITS_IN_JSAMPLE\n"
                                 "int both(int h) { return tj3Compress8(h) + tj3Compress12(h); }\n"}
+    # tjunittest.c reaches only the prototype: the linker binds the exported definition of turbojpeg.c's unit
+    files["src/turbojpeg.h"] = "int tj3Compress12(int handle);\n"
+    files["src/tjunittest.c"] = '#include "turbojpeg.h"\nint test(int h) { return tj3Compress12(h); }\n'
     got = _calls(tmp_path, files)
     assert got[("src.turbojpeg.both", "tj3Compress8")] == {("src.turbojpeg-mp.GET_NAME", 3)}
     assert got[("src.turbojpeg.both", "tj3Compress12")] == {("src.turbojpeg-mp.GET_NAME", 3)}
+    assert got[("src.tjunittest.test", "tj3Compress12")] == {("src.turbojpeg-mp.GET_NAME", 3)}
 
 
 def test_names_no_inclusion_pastes_stay_unbound(tmp_path):
@@ -60,3 +64,5 @@ def test_names_no_inclusion_pastes_stay_unbound(tmp_path):
     assert got[("enc.use.use", "HistogramAddDistance")] == set()
     assert got[("enc.use.use", "HistogramClearPlain")] == set()
     assert got[("enc.use.use", "HistogramAddLiteral")] == {("enc.use.HistogramAddLiteral", 3)}
+    # a static function pasted in one unit is no other unit's (other.c reaches no histogram.h)
+    assert ("enc.histogram_inc.HistogramClear", 1) not in got[("enc.other.other", "HistogramClearLiteral")]

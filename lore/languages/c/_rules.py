@@ -38,7 +38,7 @@ from ._overloads import (
     typed_args,
 )
 from ._renaming import macro_first, out_of_reach
-from ._templates import template_targets
+from ._templates import exported_template_targets, template_targets
 
 # -- C / C++ --------------------------------------------------------------------------------------------
 _C_LIB = frozenset({
@@ -231,8 +231,10 @@ class CRules(CachedRules):
         hdr = hdr + included_source_locals(self, world, ctx, name, _type_aliases(world).get(name, ()))
         if not (defs or hdr):  # a name a template inclusion pastes (FN(HistogramAdd) after #define FN(X) X##Literal)
             pasted = template_targets(self, world, ctx, name)
+            res = "import" if pasted or decls else "global_linkage"
+            pasted = pasted or exported_template_targets(self, world, name)  # the linker's, from any unit
             if pasted:
-                return (("sym", pasted[0]) if len(pasted) == 1 else ("any", tuple(("sym", p) for p in pasted))), "import"
+                return (("sym", pasted[0]) if len(pasted) == 1 else ("any", tuple(("sym", p) for p in pasted))), res
         if not (defs or hdr or decls):
             return None
         if self._libc_declares(world, ctx, name):

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from .._rules import world_cache
+from .._rules import path_modules, record_of, world_cache
 
 _MAX_ENV = 48  # macros recorded per inclusion (the latest): a template's parameters sit just before it
 _MAX_BODY = 240  # a longer body is no name-pasting macro
@@ -345,3 +345,27 @@ def template_targets(rules, world, ctx, name: str) -> list[int]:
                     have.extend(s for s in sids if s not in have)
         slot["unit"], slot["map"] = ctx.frow.id, merged
     return sorted(slot["map"].get(name, ()))
+
+
+def exported_template_targets(rules, world, name: str) -> list[int]:
+    """The exported (non-``static``) definitions named ``name`` by any template inclusion of the project: the
+    linker's, whichever unit calls them (libjpeg-turbo's ``tj3Compress12``, pasted in ``turbojpeg.c``'s unit and
+    called from ``tjunittest.c``). The includers are the project's tally's (:mod:`._macro_tally`), read once."""
+    from ._build import _exported, tally_of
+
+    def build() -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        modules = path_modules(world)
+        for path in tally_of(world).template_includers():
+            mid = modules.get(path)
+            fid = world.module_file.get(mid) if mid is not None else None
+            if fid is None:
+                continue
+            for n, sids in _pasted_names(rules, world, fid).items():
+                for sid in sids:
+                    _c, sym = record_of(world, sid)
+                    if sym is not None and _exported(world, sym) and sid not in out.setdefault(n, []):
+                        out[n].append(sid)
+        return out
+
+    return sorted(world_cache(world, "c-tpl-exported", build).get(name, ()))

@@ -23,6 +23,7 @@ from ...parsers import _ts
 from ...parsers._common import Extractor, type_names
 from ...parsers._lines import LinePattern
 from ...parsers.records import ParsedFile
+from ._computed_includes import include_macros
 from ._conditions import Branches, defined_unless, surely_defined
 from ._macro_names import add_lost_macros, add_written_definition, function_macros, wrapped_name
 from ._renaming import add_renaming_macros
@@ -375,9 +376,9 @@ class CExtractor(Extractor):
             add_lost_macros(self)
         if self.grammar == "c" and b"define" in self.source:
             add_renaming_macros(self)
-        if self.grammar == "c" and b"(" in self.source:  # template-by-include (._templates)
-            self.pf.defines += includer_entries(self.source, self.state_at) + declarator_entries(self.pf.symbols,
-                                                                                                  self.source)
+        if self.grammar == "c":  # template-by-include (._templates), #include MACRO (._computed_includes)
+            self.pf.defines += includer_entries(self.source, self.state_at) + declarator_entries(
+                self.pf.symbols, self.source) + include_macros(self.source)
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:

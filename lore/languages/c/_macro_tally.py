@@ -67,8 +67,8 @@ class MacroTally:
     False
     """
 
-    __slots__ = ("plain", "cond", "vals", "static", "alias", "includes", "kconfig", "templates", "saved_token",
-                 "_derived")
+    __slots__ = ("plain", "cond", "vals", "static", "alias", "includes", "kconfig", "templates", "incmacros",
+                 "saved_token", "_derived")
 
     def __init__(self) -> None:
         self.plain = _Plain()
@@ -79,6 +79,7 @@ class MacroTally:
         self.includes: dict[str, int] = {}
         self.kconfig: dict[str, int] = {}
         self.templates: dict[str, int] = {}
+        self.incmacros: dict[tuple[str, str], int] = {}  # (name, header spec) of `#define NAME <x.h>`
         self.saved_token = ""  # the packed names' token as saved (loaded from, or written by, save())
         self._derived: dict[str, object] = {}
 
@@ -106,6 +107,9 @@ class MacroTally:
                     _bump(self.alias, (name, word), sign)
                 elif kind == "=tpl":
                     template = True
+                elif kind == "=inc":
+                    name, spec = rest.split(" ", 1)
+                    _bump(self.incmacros, (name, spec), sign)
             elif " " not in e:
                 self.plain.bump(e, base, sign)
                 if kconfig:
@@ -116,16 +120,28 @@ class MacroTally:
         if template:
             _bump(self.templates, pf.path, sign)
 
+    def include_macro(self, name: str) -> str | None:
+        """The header spec every ``#define NAME <x.h>`` of the project agrees on (:mod:`._computed_includes`)."""
+        got = self._derived.get("incmacros")
+        if got is None:
+            seen: dict[str, set[str]] = {}
+            for n, spec in self.incmacros:
+                seen.setdefault(n, set()).add(spec)
+            got = self._derived["incmacros"] = {n: next(iter(v)) for n, v in seen.items() if len(v) == 1}
+        return got.get(name)  # type: ignore[union-attr]
+
     def template_includers(self) -> list[str]:
         """The paths of the files that include another as a template (:mod:`._templates`), sorted."""
         return sorted(self.templates)
 
     # -- what the files add up to (each derived once per tally state) ------------------------------
     def included(self) -> frozenset[str]:
-        """The file names some ``#include`` names (``"x.h"``, ``<a/x.h>``: ``x.h``)."""
+        """The file names some ``#include`` names (``"x.h"``, ``<a/x.h>``: ``x.h``), also through a macro
+        (``#define FT_CONFIG_OPTIONS_H <freetype/config/ftoption.h>``: ``ftoption.h``)."""
         got = self._derived.get("included")
         if got is None:
-            got = self._derived["included"] = frozenset(self.includes)
+            named = {posixpath.basename(spec.strip('<>"')) for _n, spec in self.incmacros}
+            got = self._derived["included"] = frozenset(self.includes).union(named)
         return got  # type: ignore[return-value]
 
     def project_defines(self) -> _ProjectDefines:
@@ -198,12 +214,13 @@ class MacroTally:
                 self.project_values(),  # few names (``#define NAME <int>`` in headers), but any definer counts
                 self.static_macros() if marks & {"=static", "=as"} else None,
                 self.kernel_options() if "kconfig" in marks else None,
-                frozenset(self.templates) if "=tpl" in marks else None)
+                frozenset(self.templates) if "=tpl" in marks else None,
+                frozenset(self.incmacros) if "=inc" in marks else None)
 
     # -- saved form ----------------------------------------------------------------------------------
     def _small(self) -> bytes:
         return marshal.dumps((1, self.plain.token, self.plain.overlay, self.cond, self.vals, self.static, self.alias,
-                              self.includes, self.kconfig, self.templates))
+                              self.includes, self.kconfig, self.templates, self.incmacros))
 
     @classmethod
     def of(cls, records: Iterable[ParsedFile]) -> MacroTally:
@@ -421,10 +438,10 @@ def carried(conn, stamp: str, gone: list[ParsedFile] | None,
         version, token, overlay, *parts = marshal.loads(data)
     except (ValueError, EOFError, TypeError):
         return None, True
-    if version != 1 or len(parts) != 7 or not all(isinstance(p, dict) for p in (overlay, *parts)):
+    if version != 1 or len(parts) != 8 or not all(isinstance(p, dict) for p in (overlay, *parts)):
         return None, True
     t = MacroTally()
-    t.cond, t.vals, t.static, t.alias, t.includes, t.kconfig, t.templates = parts
+    t.cond, t.vals, t.static, t.alias, t.includes, t.kconfig, t.templates, t.incmacros = parts
     packed = derived_state.load(conn, _PLAIN_KEY, token)
     if packed is None or not t.plain.unpack(packed):
         return None, True

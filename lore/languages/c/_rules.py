@@ -23,6 +23,7 @@ from .._rules import (
 )
 from ._build import _exported, _not_built, _skipped, unit_skipped
 from ._compdb import read_project as _read_compdb
+from ._computed_includes import IDENT, include_spec
 from ._included_sources import included_source_locals
 from ._includes import _C_SOURCE_EXTS, _c_sources, _include_suffix, _on_search_path, _shadowed
 from ._libc import libc_declares, libc_named
@@ -379,6 +380,9 @@ class CRules(CachedRules):
     def _module_value(self, world, ctx, module: str):
         if module.startswith("namespace:"):
             return _namespace_value(world, module[len("namespace:"):])
+        if IDENT.fullmatch(module):  # #include FT_CONFIG_OPTIONS_H: the header the macro names
+            named = include_spec(world, module)
+            return self._module_value(world, ctx, named) if named and not IDENT.fullmatch(named) else None
         spec = module.strip("<>") if module.startswith("<") else module
         found = None
         if not module.startswith("<"):  # "x.h": next to the includer first

@@ -38,7 +38,7 @@ from ._overloads import (
     _takes,
     typed_args,
 )
-from ._renaming import macro_first, out_of_reach
+from ._renaming import macro_first, out_of_reach, renamed_in_file
 from ._templates import exported_template_targets, template_targets
 
 # -- C / C++ --------------------------------------------------------------------------------------------
@@ -120,7 +120,8 @@ class CRules(CachedRules):
         arguments (defaults and ``...`` counted), definitions first; the targets as they are when the
         overloads do not differ in what they take, or none fits; a renaming macro among them is the call's alone
         (:func:`._renaming.macro_first`, also after the overloads brought back the function it renames)."""
-        return macro_first(world, self._by_arguments(world, ctx, call, macro_first(world, targets)))
+        chosen = macro_first(world, self._by_arguments(world, ctx, call, macro_first(world, targets)))
+        return renamed_in_file(world, ctx, call, chosen)  # (pcre2's #define print_class PCRE2_SUFFIX(...))
 
     def _by_arguments(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
         n = sum(not a.startswith("~") for a in call.args)  # ~const: an attribute of the call, no argument

@@ -70,3 +70,17 @@ def test_a_function_its_own_file_renames_before_the_call_binds_the_macro(tmp_pat
     assert got[("printint_inc.f", "print_class")] == {("printint_inc.print_class", 2)}
     # must stay: a renaming macro after the call does not reach back
     assert got[("printint_inc.f", "helper")] == {("printint_inc.helper", 4)}
+
+
+def test_a_renaming_macro_just_before_its_prototype_binds_calls_of_any_arity(tmp_path):
+    # xz's tuklib_exit.h: `#define tuklib_exit TUKLIB_SYMBOL(tuklib_exit)` then `extern void tuklib_exit(int, int,
+    # int);`: the macro took no arguments, so the arity check swapped it for tuklib_exit.c's definition (main);
+    # clangd answers the #define
+    files = {"common/tuklib_common.h": "#define TUKLIB_CAT(a, b) a ## b\n#define TUKLIB_SYMBOL(sym) TUKLIB_CAT(, sym)\n",
+             "common/tuklib_exit.h": '#include "tuklib_common.h"\n#define tuklib_exit TUKLIB_SYMBOL(tuklib_exit)\n'
+                                     "extern void tuklib_exit(int status, int err_status, int show_error);\n",
+             "common/tuklib_exit.c": '#include "tuklib_exit.h"\n\n\n'
+                                     "extern void tuklib_exit(int status, int err_status, int show_error) { }\n",
+             "xz/coder.c": '#include "../common/tuklib_exit.h"\nvoid run(void) { tuklib_exit(1, 2, 0); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("xz.coder.run", "tuklib_exit")] == {("common.tuklib_exit.tuklib_exit", 2)}

@@ -129,6 +129,22 @@ def macro_first(world, targets: list[tuple]) -> list[tuple]:
     return [(tid, res, CONFIDENCE.get(res, conf) / k if k > 1 else CONFIDENCE.get(res, conf)) for tid, res, conf in macros]
 
 
+def only_renaming(world, ctx, call, targets: list[tuple]) -> bool:
+    """Whether every target is a renaming macro in effect at the call: what the call's arguments cannot choose
+    against (the macro replaces the name alone; xz's ``#define tuklib_exit TUKLIB_SYMBOL(tuklib_exit)`` just
+    before the prototype). One its own file defines after the call is not (``#define helper helper`` below)."""
+    if not targets:
+        return False
+    for tid, _res, _conf in targets:
+        if tid is None or tid not in world.syms or not _renames(world, tid):  # (an external's id is no symbol)
+            return False
+        if world.syms[tid].file_id == ctx.frow.id:
+            _c, sym = record_of(world, tid)
+            if sym is None or sym.start_line > call.line:
+                return False
+    return True
+
+
 def renamed_in_file(world, ctx, call, targets: list[tuple]) -> list[tuple]:
     """A call of a function its own file renames before the call (pcre2's ``pcre2_printint_inc.h``: ``#define
     print_class PCRE2_SUFFIX(print_class_)`` at its top, then ``static void print_class(...)`` and the calls): the

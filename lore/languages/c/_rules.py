@@ -21,7 +21,7 @@ from .._rules import (
     twin_member,
     world_cache,
 )
-from ._build import _exported, _not_built, _skipped, unit_skipped
+from ._build import _exported, _not_built, _skipped, same_platform, unit_skipped
 from ._compdb import read_project as _read_compdb
 from ._computed_includes import IDENT, include_spec
 from ._included_sources import included_source_locals
@@ -38,7 +38,7 @@ from ._overloads import (
     _takes,
     typed_args,
 )
-from ._renaming import macro_first, out_of_reach, renamed_in_file
+from ._renaming import macro_first, only_renaming, out_of_reach, renamed_in_file
 from ._templates import exported_template_targets, template_targets
 
 # -- C / C++ --------------------------------------------------------------------------------------------
@@ -120,7 +120,10 @@ class CRules(CachedRules):
         arguments (defaults and ``...`` counted), definitions first; the targets as they are when the
         overloads do not differ in what they take, or none fits; a renaming macro among them is the call's alone
         (:func:`._renaming.macro_first`, also after the overloads brought back the function it renames)."""
-        chosen = macro_first(world, self._by_arguments(world, ctx, call, macro_first(world, targets)))
+        first = macro_first(world, targets)
+        if only_renaming(world, ctx, call, first):  # its arguments are the renamed function's: no overload of the macro
+            return first
+        chosen = macro_first(world, self._by_arguments(world, ctx, call, first))
         return renamed_in_file(world, ctx, call, chosen)  # (pcre2's #define print_class PCRE2_SUFFIX(...))
 
     def _by_arguments(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
@@ -258,6 +261,7 @@ class CRules(CachedRules):
                 hdr = [h for h in hdr if not _is_macro(world, h)]
                 if not (defs or hdr or decls):
                     return None
+        defs, hdr = same_platform(world, ctx, defs, hdr)  # src/win/tty.c: src/win/'s own
         if decls and len(defs) > 1:  # a header declares it: the sources that include that header implement it
             seen = self.include_set(world, ctx)
             # the declarations in reach; else (a kernel file reaches thousands of headers, the closure stops at

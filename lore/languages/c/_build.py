@@ -57,15 +57,15 @@ def platform_home(path: str) -> str | None:
 
 
 def same_platform(world, ctx, defs: list[int], hdr: list[int]) -> tuple[list[int], list[int]]:
-    """Of a name's definitions seen from a file of another system (``src/win/tty.c``), those of its own system's
-    folder when there are any (``src/win/error.c``'s ``uv_translate_sys_error``, not ``src/unix/core.c``'s): the
-    file is compiled by that system's build. ``(defs, hdr)`` unchanged otherwise."""
+    """Of a name's definitions seen from a file of another system (``src/win/tcp.c``), those in its own system's
+    headers when there are any (``src/win/stream-inl.h``'s ``uv__stream_init``, not ``src/unix/stream.c``'s): the
+    file is compiled by that system's build, with those headers. ``(defs, hdr)`` unchanged otherwise (another
+    system's source files stay out of the default build's answers: clangd's own answers differ there)."""
     home = platform_home(ctx.frow.path) if ctx is not None else None
     if home is None or len(defs) + len(hdr) < 2:
         return defs, hdr
-    mine = {s for s in (*defs, *hdr) if (f := world.files.get(world.syms[s].file_id)) is not None
-            and f.path.startswith(home)}
-    return ([d for d in defs if d in mine], [h for h in hdr if h in mine]) if mine else (defs, hdr)
+    mine = [h for h in hdr if (f := world.files.get(world.syms[h].file_id)) is not None and f.path.startswith(home)]
+    return ([], mine) if mine else (defs, hdr)
 
 
 def _not_built(world, sid: int, ctx=None) -> bool:
@@ -85,8 +85,8 @@ def _not_built(world, sid: int, ctx=None) -> bool:
             f is not None and f.path.endswith(_C_SOURCE_EXTS) and unit_skipped(world, world.ctx(f.id), _condition(world, sid)))
     if got and ctx is not None and (home := platform_home(ctx.frow.path)) is not None:
         f = world.files.get(world.syms[sid].file_id)
-        if f is not None and f.path.startswith(home):  # src/win/pipe.c reads src/win/req-inl.h's macros: its build
-            return False
+        if f is not None and f.path.startswith(home) and not f.path.endswith(_C_SOURCE_EXTS):
+            return False  # src/win/pipe.c reads src/win/req-inl.h's macros: its own build's headers
     if ctx is not None and ctx.frow.path.endswith(_C_SOURCE_EXTS):  # a header's definition, in the caller's unit
         f = world.files.get(world.syms[sid].file_id)
         if f is not None and not f.path.endswith(_C_SOURCE_EXTS) and (

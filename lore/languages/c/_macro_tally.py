@@ -123,12 +123,12 @@ class MacroTally:
     def include_macro(self, name: str) -> str | None:
         """The header spec every ``#define NAME <x.h>`` of the project agrees on (:mod:`._computed_includes`)."""
         got = self._derived.get("incmacros")
-        if got is None:
+        if not isinstance(got, dict):
             seen: dict[str, set[str]] = {}
             for n, spec in self.incmacros:
                 seen.setdefault(n, set()).add(spec)
             got = self._derived["incmacros"] = {n: next(iter(v)) for n, v in seen.items() if len(v) == 1}
-        return got.get(name)  # type: ignore[union-attr]
+        return got.get(name)
 
     def template_includers(self) -> list[str]:
         """The paths of the files that include another as a template (:mod:`._templates`), sorted."""

@@ -275,11 +275,12 @@ def _has_templates(world, fid: int) -> bool:
 
 def _pasted_names(rules, world, fid: int) -> dict[str, list[int]]:
     """Pasted name -> the definitions of the files ``fid`` includes as templates that carry it."""
-    cache = world_cache(world, "c-tpl-names", dict)
-    got = cache.get(fid)
-    if got is not None:
-        return got
-    got = cache[fid] = {}
+    cache: dict[int, dict[str, list[int]]] = world_cache(world, "c-tpl-names", dict)
+    known = cache.get(fid)
+    if known is not None:
+        return known
+    got: dict[str, list[int]] = {}
+    cache[fid] = got
     ctx = world.ctx(fid)
     if ctx is None:
         return got
@@ -330,7 +331,7 @@ def template_targets(rules, world, ctx, name: str) -> list[int]:
     header its includes reach includes the template after the macros that paste ``name`` (see the module
     docstring); empty when none does. The unit's names are gathered once (a memo of the unit being resolved
     alone, as :func:`._unit_flags._this_unit` keeps)."""
-    slot = world_cache(world, "c-tpl-unit", dict)
+    slot: dict[str, object] = world_cache(world, "c-tpl-unit", dict)
     if slot.get("unit") != ctx.frow.id:
         merged: dict[str, list[int]] = {}
         fids = [ctx.frow.id]
@@ -344,7 +345,8 @@ def template_targets(rules, world, ctx, name: str) -> list[int]:
                     have = merged.setdefault(n, [])
                     have.extend(s for s in sids if s not in have)
         slot["unit"], slot["map"] = ctx.frow.id, merged
-    return sorted(slot["map"].get(name, ()))
+    found = slot["map"]
+    return sorted(found.get(name, ())) if isinstance(found, dict) else []
 
 
 def exported_template_targets(rules, world, name: str) -> list[int]:

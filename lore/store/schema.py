@@ -98,6 +98,10 @@ INDEX_FORMAT = 15  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     an array of a function type takes that type's parameters; Foo<A>[] keeps its element type; a callback's
 #     parameter named like the array's owner is not what the call it is given to reads; a package importing
 #     itself by name resolves through its package.json exports
+#     C: a file included several times after different macros defines the names they paste (FN(HistogramAdd) ->
+#     HistogramAddLiteral, per including unit; "=tpl"/"=decl"/"=tm" defines entries); #include MACRO follows the
+#     header the macro names ("=inc"); a typedef a macro writes names its type only; __asm { } blocks are blanked;
+#     a renaming #define before the call binds it whatever its arity; src/win/ files read src/win/ headers
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

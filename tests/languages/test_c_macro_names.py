@@ -165,3 +165,18 @@ def test_an_attribute_macro_with_arguments_between_the_type_and_the_name(tmp_pat
     assert got[("m.use", "parse_err")] == {("m.parse_err", 2)}
     assert got[("m.use", "print_debug")] == {("m.print_debug", 7)}
     assert [n for n, _, _ in _functions(src.encode())] == ["LIBXML_ATTR_FORMAT", "parse_err", "print_debug", "use"]
+
+
+def test_a_typedef_written_by_a_macro_names_its_type_only(tmp_path):
+    # libpng's `typedef PNG_CALLBACK(void, *png_rw_ptr, (png_structp, png_byte *, size_t));`: main also made
+    # png_byte a typedef of png.h (from the macro's argument list), so each `(png_byte)(v)` cast had two typedefs
+    # and stayed unbound (56 sites of libpng's sample)
+    files = {"pngconf.h": "typedef unsigned char png_byte;\n",
+             "png.h": '#include "pngconf.h"\n#define PNG_CALLBACK(type, name, args) type (*name) args\n'
+                      "typedef PNG_CALLBACK(void, *png_rw_ptr,\n   (void *, png_byte *, unsigned long));\n",
+             "a.c": '#include "png.h"\nvoid set(unsigned char *row, int v) { *row = (png_byte)(v >> 8); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("a.set", "png_byte")] == {("pngconf.png_byte", 1)}
+    # must stay: a plain typedef of several names, and the macro's typedef itself
+    pf = c.parse("t.h", b"typedef int a_t, *a_ptr;\n" + files["png.h"].encode(), "t")
+    assert sorted(s.name for s in pf.symbols if s.kind == "type_alias") == ["a_ptr", "a_t", "png_rw_ptr"]

@@ -57,3 +57,30 @@ def test_a_definition_and_its_own_renaming_macro_out_of_reach_count_as_one(tmp_p
     files["generic/atomic.h"] = "#define arch_and generic_and\n"
     got = _calls(tmp_path / "b", files)
     assert got[("generic.fallback.arch_andnot", "arch_and")] == {("arch.atomic.arch_and", 1)}
+
+
+def test_a_function_its_own_file_renames_before_the_call_binds_the_macro(tmp_path):
+    # pcre2's pcre2_printint_inc.h: `#define print_class PCRE2_SUFFIX(print_class_)` at its top, then `static void
+    # print_class(...)` (really print_class_8) and its calls: clangd answers the #define, main the function
+    files = {"suffix.h": "#define PCRE2_SUFFIX(a) a##8\n",
+             "printint_inc.h": '#include "suffix.h"\n#define print_class PCRE2_SUFFIX(print_class_)\n'
+                               "static void print_class(int x) { }\nstatic void helper(int x) { }\n"
+                               "void f(void) { print_class(1); helper(2); }\n#define helper helper\n"}
+    got = _calls(tmp_path, files)
+    assert got[("printint_inc.f", "print_class")] == {("printint_inc.print_class", 2)}
+    # must stay: a renaming macro after the call does not reach back
+    assert got[("printint_inc.f", "helper")] == {("printint_inc.helper", 4)}
+
+
+def test_a_renaming_macro_just_before_its_prototype_binds_calls_of_any_arity(tmp_path):
+    # xz's tuklib_exit.h: `#define tuklib_exit TUKLIB_SYMBOL(tuklib_exit)` then `extern void tuklib_exit(int, int,
+    # int);`: the macro took no arguments, so the arity check swapped it for tuklib_exit.c's definition (main);
+    # clangd answers the #define
+    files = {"common/tuklib_common.h": "#define TUKLIB_CAT(a, b) a ## b\n#define TUKLIB_SYMBOL(sym) TUKLIB_CAT(, sym)\n",
+             "common/tuklib_exit.h": '#include "tuklib_common.h"\n#define tuklib_exit TUKLIB_SYMBOL(tuklib_exit)\n'
+                                     "extern void tuklib_exit(int status, int err_status, int show_error);\n",
+             "common/tuklib_exit.c": '#include "tuklib_exit.h"\n\n\n'
+                                     "extern void tuklib_exit(int status, int err_status, int show_error) { }\n",
+             "xz/coder.c": '#include "../common/tuklib_exit.h"\nvoid run(void) { tuklib_exit(1, 2, 0); }\n'}
+    got = _calls(tmp_path, files)
+    assert got[("xz.coder.run", "tuklib_exit")] == {("common.tuklib_exit.tuklib_exit", 2)}

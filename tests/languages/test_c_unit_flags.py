@@ -63,3 +63,27 @@ def test_a_flag_defined_unless_another_flag_is_decides_where_nothing_defines_tha
     got = _calls(tmp_path / "b", {"inflate.h": hdr, "inflate.c": src, "opts.h": "#define NO_GZIP\n",
                                   "small.c": '#include "opts.h"\n#include "inflate.h"\n'})
     assert got[("inflate.f", "k")] == {("inflate.k", 5)}
+
+
+def test_a_file_of_another_system_reads_its_own_systems_definitions(tmp_path):
+    # libuv's src/win/: main dropped src/win/req-inl.h's macros for src/win/tty.c (another system's, so "not
+    # built": unbound) and bound src/unix/stream.c's uv__stream_init, where src/win/stream-inl.h defines the one
+    # src/win/ files include; clangd answers src/win/'s own
+    files = {"include/uv.h": "int uv_translate_sys_error(int sys_errno);\n",
+             "src/unix/core.c": '#include "uv.h"\nint uv_translate_sys_error(int sys_errno) { return -sys_errno; }\n',
+             "src/win/error.c": '#include "uv.h"\nint uv_translate_sys_error(int sys_errno) { return sys_errno; }\n',
+             "src/unix/stream.c": '#include "uv.h"\nvoid uv__stream_init(int *s) { }\n'
+                                  "int stream_err(int e) { return uv_translate_sys_error(e); }\n",
+             "src/uv-common.h": "void uv__stream_init(int *s);\n",
+             "src/win/req-inl.h": "#define SET_REQ_ERROR(req, error) ((req)->status = (error))\n",
+             "src/win/stream-inl.h": "static inline void uv__stream_init(int *s) { }\n",
+             "src/win/tty.c": '#include "uv.h"\n#include "../uv-common.h"\n#include "req-inl.h"\n#include "stream-inl.h"\n'
+                              "int tty_err(int e, struct r *req, int *s) {\n  SET_REQ_ERROR(req, e);\n"
+                              "  uv__stream_init(s);\n  return uv_translate_sys_error(e);\n}\n"}
+    got = _calls(tmp_path, files)
+    assert got[("src.win.tty.tty_err", "SET_REQ_ERROR")] == {("src.win.req-inl.SET_REQ_ERROR", 1)}
+    assert got[("src.win.tty.tty_err", "uv__stream_init")] == {("src.win.stream-inl.uv__stream_init", 1)}
+    # must stay: another system's source files are no answer (clangd's own answers differ there), and the default
+    # build's file binds the default build's definition
+    assert got[("src.win.tty.tty_err", "uv_translate_sys_error")] == {("src.unix.core.uv_translate_sys_error", 2)}
+    assert got[("src.unix.stream.stream_err", "uv_translate_sys_error")] == {("src.unix.core.uv_translate_sys_error", 2)}

@@ -44,6 +44,30 @@ def _other_platform(path: str) -> bool:
     return any(t in _OTHER_PLATFORM_FILES for t in stem.replace("-", "_").split("_"))
 
 
+def platform_home(path: str) -> str | None:
+    """The folder of another system a file sits in (``src/win/pipe.c``: ``src/win/``; ``arch/arm/mm/init.c``:
+    ``arch/arm/``), ``None`` for the default build's files (and those only named after a system)."""
+    parts = path.split("/")
+    if len(parts) > 2 and parts[0] == "arch" and parts[1] != "x86":
+        return f"arch/{parts[1]}/"
+    for i, p in enumerate(parts[:-1]):
+        if p.lower() in _OTHER_PLATFORM_DIRS:
+            return "/".join(parts[: i + 1]) + "/"
+    return None
+
+
+def same_platform(world, ctx, defs: list[int], hdr: list[int]) -> tuple[list[int], list[int]]:
+    """Of a name's definitions seen from a file of another system (``src/win/tcp.c``), those in its own system's
+    headers when there are any (``src/win/stream-inl.h``'s ``uv__stream_init``, not ``src/unix/stream.c``'s): the
+    file is compiled by that system's build, with those headers. ``(defs, hdr)`` unchanged otherwise (another
+    system's source files stay out of the default build's answers: clangd's own answers differ there)."""
+    home = platform_home(ctx.frow.path) if ctx is not None else None
+    if home is None or len(defs) + len(hdr) < 2:
+        return defs, hdr
+    mine = [h for h in hdr if (f := world.files.get(world.syms[h].file_id)) is not None and f.path.startswith(home)]
+    return ([], mine) if mine else (defs, hdr)
+
+
 def _not_built(world, sid: int, ctx=None) -> bool:
     """Whether a definition is outside what a default build compiles: in a preprocessor branch its file skips
     (``#ifdef _WIN32``, see :mod:`lore.languages.c._conditions`) or in another platform's file. Seen from the
@@ -59,6 +83,10 @@ def _not_built(world, sid: int, ctx=None) -> bool:
                             (f is not None and _other_platform(f.path)) or _skipped(world, _condition(world, sid))) or (
             # a source's branch, read with the flags its own headers define
             f is not None and f.path.endswith(_C_SOURCE_EXTS) and unit_skipped(world, world.ctx(f.id), _condition(world, sid)))
+    if got and ctx is not None and (home := platform_home(ctx.frow.path)) is not None:
+        f = world.files.get(world.syms[sid].file_id)
+        if f is not None and f.path.startswith(home) and not f.path.endswith(_C_SOURCE_EXTS):
+            return False  # src/win/pipe.c reads src/win/req-inl.h's macros: its own build's headers
     if ctx is not None and ctx.frow.path.endswith(_C_SOURCE_EXTS):  # a header's definition, in the caller's unit
         f = world.files.get(world.syms[sid].file_id)
         if f is not None and not f.path.endswith(_C_SOURCE_EXTS) and (

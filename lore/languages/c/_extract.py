@@ -23,9 +23,11 @@ from ...parsers import _ts
 from ...parsers._common import Extractor, type_names
 from ...parsers._lines import LinePattern
 from ...parsers.records import ParsedFile
+from ._computed_includes import include_macros
 from ._conditions import Branches, defined_unless, surely_defined
 from ._macro_names import add_lost_macros, add_written_definition, function_macros, wrapped_name
 from ._renaming import add_renaming_macros
+from ._templates import declarator_entries, includer_entries
 
 NAME_LEAVES = frozenset({"identifier", "field_identifier", "type_identifier", "qualified_identifier",
                          "destructor_name", "operator_name", "namespace_identifier"})
@@ -374,6 +376,9 @@ class CExtractor(Extractor):
             add_lost_macros(self)
         if self.grammar == "c" and b"define" in self.source:
             add_renaming_macros(self)
+        if self.grammar == "c":  # template-by-include (._templates), #include MACRO (._computed_includes)
+            self.pf.defines += includer_entries(self.source, self.state_at) + declarator_entries(
+                self.pf.symbols, self.source) + include_macros(self.source)
         # prototypes and in-class method declarations stand for definitions elsewhere: only kept when this
         # file does not define the name itself
         for node, owner, declarator in self.prototypes:
@@ -391,7 +396,10 @@ class CExtractor(Extractor):
     # -- captures -------------------------------------------------------------------------------
     def on_typedef(self, node: _ts.Node, owner: int) -> None:
         tnode = node.child_by_field_name("type")
-        for d in node.children_by_field_name("declarator"):
+        decls = node.children_by_field_name("declarator")
+        if tnode is not None and node.has_error and self.text(tnode).isupper():
+            decls = decls[:1]  # typedef PNG_CALLBACK(void, *name, (png_byte *)): the rest is the macro's arguments
+        for d in decls:
             name_node = self.declarator_name(d)
             if name_node is None:
                 continue

@@ -24,7 +24,7 @@ from itertools import accumulate
 from ...parsers.records import ParsedFile
 from ...store import derived_state
 
-STATE_KEY = "c-macro-tally/2"  # the version names the encoding and what a file contributes
+STATE_KEY = "c-macro-tally/3"  # the version names the encoding and what a file contributes
 _PLAIN_KEY = STATE_KEY + "/names"  # the packed names, saved under their own token
 REPACK_AT = 20_000  # names changed since the names were packed: pack again (else a tenth of them)
 _KCONFIG = "include/generated/autoconf.h"
@@ -51,7 +51,8 @@ class MacroTally:
     ``plain``: name -> {file name: files of that name defining it unconditionally}; ``cond``: (name,
     file name, the flags of its branch) -> files; ``vals``: (name, file name, value) -> files (``#define
     NAME <int>``); ``static`` / ``alias``: storage-class marks; ``includes``: file name -> files
-    including it; ``kconfig``: the options a kernel's ``include/generated/autoconf.h`` defines.
+    including it; ``kconfig``: the options a kernel's ``include/generated/autoconf.h`` defines; ``templates``:
+    the paths of the files that include another as a template (``=tpl`` entries, :mod:`._templates`).
 
     Examples
     --------
@@ -66,7 +67,8 @@ class MacroTally:
     False
     """
 
-    __slots__ = ("plain", "cond", "vals", "static", "alias", "includes", "kconfig", "saved_token", "_derived")
+    __slots__ = ("plain", "cond", "vals", "static", "alias", "includes", "kconfig", "templates", "incmacros",
+                 "saved_token", "_derived")
 
     def __init__(self) -> None:
         self.plain = _Plain()
@@ -76,6 +78,8 @@ class MacroTally:
         self.alias: dict[tuple[str, str], int] = {}
         self.includes: dict[str, int] = {}
         self.kconfig: dict[str, int] = {}
+        self.templates: dict[str, int] = {}
+        self.incmacros: dict[tuple[str, str], int] = {}  # (name, header spec) of `#define NAME <x.h>`
         self.saved_token = ""  # the packed names' token as saved (loaded from, or written by, save())
         self._derived: dict[str, object] = {}
 
@@ -87,6 +91,7 @@ class MacroTally:
         self._derived.clear()
         base = posixpath.basename(pf.path)
         kconfig = pf.path.endswith(_KCONFIG)
+        template = False
         for name in {posixpath.basename(i.module.strip('<>"')) for i in pf.imports}:
             _bump(self.includes, name, sign)
         for e in pf.defines:
@@ -100,6 +105,11 @@ class MacroTally:
                 elif kind == "=as":
                     name, word = rest.split(" ", 1)
                     _bump(self.alias, (name, word), sign)
+                elif kind == "=tpl":
+                    template = True
+                elif kind == "=inc":
+                    name, spec = rest.split(" ", 1)
+                    _bump(self.incmacros, (name, spec), sign)
             elif " " not in e:
                 self.plain.bump(e, base, sign)
                 if kconfig:
@@ -107,13 +117,31 @@ class MacroTally:
             else:
                 parts = e.split()
                 _bump(self.cond, (parts[0], base, " ".join(parts[2:])), sign)
+        if template:
+            _bump(self.templates, pf.path, sign)
+
+    def include_macro(self, name: str) -> str | None:
+        """The header spec every ``#define NAME <x.h>`` of the project agrees on (:mod:`._computed_includes`)."""
+        got = self._derived.get("incmacros")
+        if not isinstance(got, dict):
+            seen: dict[str, set[str]] = {}
+            for n, spec in self.incmacros:
+                seen.setdefault(n, set()).add(spec)
+            got = self._derived["incmacros"] = {n: next(iter(v)) for n, v in seen.items() if len(v) == 1}
+        return got.get(name)
+
+    def template_includers(self) -> list[str]:
+        """The paths of the files that include another as a template (:mod:`._templates`), sorted."""
+        return sorted(self.templates)
 
     # -- what the files add up to (each derived once per tally state) ------------------------------
     def included(self) -> frozenset[str]:
-        """The file names some ``#include`` names (``"x.h"``, ``<a/x.h>``: ``x.h``)."""
+        """The file names some ``#include`` names (``"x.h"``, ``<a/x.h>``: ``x.h``), also through a macro
+        (``#define FT_CONFIG_OPTIONS_H <freetype/config/ftoption.h>``: ``ftoption.h``)."""
         got = self._derived.get("included")
         if got is None:
-            got = self._derived["included"] = frozenset(self.includes)
+            named = {posixpath.basename(spec.strip('<>"')) for _n, spec in self.incmacros}
+            got = self._derived["included"] = frozenset(self.includes).union(named)
         return got  # type: ignore[return-value]
 
     def project_defines(self) -> _ProjectDefines:
@@ -185,12 +213,14 @@ class MacroTally:
                 frozenset(n for n in names if n in defines),
                 self.project_values(),  # few names (``#define NAME <int>`` in headers), but any definer counts
                 self.static_macros() if marks & {"=static", "=as"} else None,
-                self.kernel_options() if "kconfig" in marks else None)
+                self.kernel_options() if "kconfig" in marks else None,
+                frozenset(self.templates) if "=tpl" in marks else None,
+                frozenset(self.incmacros) if "=inc" in marks else None)
 
     # -- saved form ----------------------------------------------------------------------------------
     def _small(self) -> bytes:
         return marshal.dumps((1, self.plain.token, self.plain.overlay, self.cond, self.vals, self.static, self.alias,
-                              self.includes, self.kconfig))
+                              self.includes, self.kconfig, self.templates, self.incmacros))
 
     @classmethod
     def of(cls, records: Iterable[ParsedFile]) -> MacroTally:
@@ -408,10 +438,10 @@ def carried(conn, stamp: str, gone: list[ParsedFile] | None,
         version, token, overlay, *parts = marshal.loads(data)
     except (ValueError, EOFError, TypeError):
         return None, True
-    if version != 1 or len(parts) != 6 or not all(isinstance(p, dict) for p in (overlay, *parts)):
+    if version != 1 or len(parts) != 8 or not all(isinstance(p, dict) for p in (overlay, *parts)):
         return None, True
     t = MacroTally()
-    t.cond, t.vals, t.static, t.alias, t.includes, t.kconfig = parts
+    t.cond, t.vals, t.static, t.alias, t.includes, t.kconfig, t.templates, t.incmacros = parts
     packed = derived_state.load(conn, _PLAIN_KEY, token)
     if packed is None or not t.plain.unpack(packed):
         return None, True

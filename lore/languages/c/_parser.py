@@ -10,6 +10,7 @@ from ...parsers import _ts
 from ...parsers.records import ParsedFile
 from ..cpp._parser import CppExtractor
 from ..cpp._source import cpp_source
+from ._asm_blocks import blank_asm_blocks
 from ._extract import CExtractor, looks_cpp
 from ._macro_names import pasted_definitions
 from ._macros import blank_macro_noise, c_statement_macros, flatten_conditionals
@@ -29,7 +30,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [c.callee for c in pf.calls]
     ['twice']
     """
-    source = blank_macro_noise(source)
+    source = blank_macro_noise(blank_asm_blocks(source))
     if path.endswith(".h") and looks_cpp(source[:200_000]):
         ex = CppExtractor(path, cpp_source(source), module)  # a C++ header named .h: the C grammar would misread it
         ex.language = ex.pf.language = "c"

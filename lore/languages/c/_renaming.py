@@ -129,6 +129,40 @@ def macro_first(world, targets: list[tuple]) -> list[tuple]:
     return [(tid, res, CONFIDENCE.get(res, conf) / k if k > 1 else CONFIDENCE.get(res, conf)) for tid, res, conf in macros]
 
 
+def only_renaming(world, ctx, call, targets: list[tuple]) -> bool:
+    """Whether every target is a renaming macro in effect at the call: what the call's arguments cannot choose
+    against (the macro replaces the name alone; xz's ``#define tuklib_exit TUKLIB_SYMBOL(tuklib_exit)`` just
+    before the prototype). One its own file defines after the call is not (``#define helper helper`` below)."""
+    if not targets:
+        return False
+    for tid, _res, _conf in targets:
+        if tid is None or tid not in world.syms or not _renames(world, tid):  # (an external's id is no symbol)
+            return False
+        if world.syms[tid].file_id == ctx.frow.id:
+            _c, sym = record_of(world, tid)
+            if sym is None or sym.start_line > call.line:
+                return False
+    return True
+
+
+def renamed_in_file(world, ctx, call, targets: list[tuple]) -> list[tuple]:
+    """A call of a function its own file renames before the call (pcre2's ``pcre2_printint_inc.h``: ``#define
+    print_class PCRE2_SUFFIX(print_class_)`` at its top, then ``static void print_class(...)`` and the calls): the
+    preprocessor replaces every later ``print_class``, so the definition is ``print_class_8`` and the call is the
+    macro's, as clangd answers it. ``targets`` unchanged when the file has no such ``#define`` before the call."""
+    if len(targets) != 1 or targets[0][0] is None:
+        return targets
+    tid, res, conf = targets[0]
+    row = world.syms.get(tid)
+    if row is None or row.file_id != ctx.frow.id or _renames(world, tid):
+        return targets
+    for i, s in enumerate(ctx.pf.symbols):
+        if s.name == row.name and s.parent == 0 and s.start_line < call.line and s.signature.startswith("#define ") \
+                and _renames(world, ctx.ids[i]):
+            return [(ctx.ids[i], res, conf)]
+    return targets
+
+
 def out_of_reach(world, hdr: list[int]) -> list[int]:
     """Of several header definitions none of the caller's includes reach, what still counts: one definition
     besides renaming macros (the kernel's generic headers call x86's ``arch_atomic_and``, which

@@ -21,8 +21,9 @@ from .._rules import (
     twin_member,
     world_cache,
 )
-from ._build import _exported, _not_built, _skipped, unit_skipped
+from ._build import _exported, _not_built, _skipped, same_platform, unit_skipped
 from ._compdb import read_project as _read_compdb
+from ._computed_includes import IDENT, include_spec
 from ._included_sources import included_source_locals
 from ._includes import _C_SOURCE_EXTS, _c_sources, _include_suffix, _on_search_path, _shadowed
 from ._libc import libc_declares, libc_named
@@ -37,7 +38,8 @@ from ._overloads import (
     _takes,
     typed_args,
 )
-from ._renaming import macro_first, out_of_reach
+from ._renaming import macro_first, only_renaming, out_of_reach, renamed_in_file
+from ._templates import exported_template_targets, template_targets
 
 # -- C / C++ --------------------------------------------------------------------------------------------
 _C_LIB = frozenset({
@@ -118,7 +120,11 @@ class CRules(CachedRules):
         arguments (defaults and ``...`` counted), definitions first; the targets as they are when the
         overloads do not differ in what they take, or none fits; a renaming macro among them is the call's alone
         (:func:`._renaming.macro_first`, also after the overloads brought back the function it renames)."""
-        return macro_first(world, self._by_arguments(world, ctx, call, macro_first(world, targets)))
+        first = macro_first(world, targets)
+        if only_renaming(world, ctx, call, first):  # its arguments are the renamed function's: no overload of the macro
+            return first
+        chosen = macro_first(world, self._by_arguments(world, ctx, call, first))
+        return renamed_in_file(world, ctx, call, chosen)  # (pcre2's #define print_class PCRE2_SUFFIX(...))
 
     def _by_arguments(self, world, ctx, call, targets: list[tuple]) -> list[tuple]:
         n = sum(not a.startswith("~") for a in call.args)  # ~const: an attribute of the call, no argument
@@ -228,6 +234,12 @@ class CRules(CachedRules):
         defs, hdr, decls = _globals(world, name)
         # #include "lz4.c": its statics, macros and typedefs too
         hdr = hdr + included_source_locals(self, world, ctx, name, _type_aliases(world).get(name, ()))
+        if not (defs or hdr):  # a name a template inclusion pastes (FN(HistogramAdd) after #define FN(X) X##Literal)
+            pasted = template_targets(self, world, ctx, name)
+            res = "import" if pasted or decls else "global_linkage"
+            pasted = pasted or exported_template_targets(self, world, name)  # the linker's, from any unit
+            if pasted:
+                return (("sym", pasted[0]) if len(pasted) == 1 else ("any", tuple(("sym", p) for p in pasted))), res
         if not (defs or hdr or decls):
             return None
         if self._libc_declares(world, ctx, name):
@@ -249,6 +261,7 @@ class CRules(CachedRules):
                 hdr = [h for h in hdr if not _is_macro(world, h)]
                 if not (defs or hdr or decls):
                     return None
+        defs, hdr = same_platform(world, ctx, defs, hdr)  # src/win/tty.c: src/win/'s own
         if decls and len(defs) > 1:  # a header declares it: the sources that include that header implement it
             seen = self.include_set(world, ctx)
             # the declarations in reach; else (a kernel file reaches thousands of headers, the closure stops at
@@ -372,6 +385,9 @@ class CRules(CachedRules):
     def _module_value(self, world, ctx, module: str):
         if module.startswith("namespace:"):
             return _namespace_value(world, module[len("namespace:"):])
+        if IDENT.fullmatch(module):  # #include FT_CONFIG_OPTIONS_H: the header the macro names
+            named = include_spec(world, module)
+            return self._module_value(world, ctx, named) if named and not IDENT.fullmatch(named) else None
         spec = module.strip("<>") if module.startswith("<") else module
         found = None
         if not module.startswith("<"):  # "x.h": next to the includer first

@@ -42,7 +42,7 @@ class IdfRows:
     >>> p = sp.csr_matrix(np.array([[1, 1, 0], [1, 0, 1], [0, 0, 1]], dtype=float))
     >>> m = IdfRows(p, np.array([2, 1, 2]))
     >>> sub, seed, rows = m.local(2, np.array([1]))
-    >>> np.array_equal(sub.toarray(), sig.idf_normalize(p)[[2, 1]].toarray()), seed, rows.tolist()
+    >>> np.array_equal(sub.to_scipy().toarray(), sig.idf_normalize(p)[[2, 1]].toarray()), seed, rows.tolist()
     (True, 0, [1])
     """
 
@@ -72,11 +72,13 @@ class IdfRows:
         idx, lens = row_segments(p.indptr, rows)
         indptr = np.zeros(rows.size + 1, dtype=np.int64)
         np.cumsum(lens, out=indptr[1:])
-        import scipy.sparse as sp
+        data, indices = np.asarray(p.data)[idx], np.asarray(p.indices)[idx]
+        if p.has_sorted_indices:
+            out: Any = _weigh(data, indices, lens, self.idf, self.shape[1])
+        else:  # (scipy's steps give another order to unsorted rows: take them)
+            import scipy.sparse as sp
 
-        sub = sp.csr_matrix((np.asarray(p.data)[idx], np.asarray(p.indices)[idx], indptr),
-                            shape=(rows.size, self.shape[1]))
-        out = sig.idf_apply(sub, self.idf)
+            out = sig.idf_apply(sp.csr_matrix((data, indices, indptr), shape=(rows.size, self.shape[1])), self.idf)
         self._memo = (key, out)
         return out
 
@@ -88,6 +90,39 @@ class IdfRows:
     def whole(self) -> Any:
         """Every row weighted: :func:`~lore.algorithms._signals.idf_normalize` of the presence."""
         return sig.idf_apply(_scipy(self.presence), self.idf)
+
+
+def _weigh(data: np.ndarray, indices: np.ndarray, lens: np.ndarray, idf: np.ndarray, ncols: int) -> Csr:
+    """:func:`~lore.algorithms._signals.idf_apply` of rows with ascending columns (``lens`` entries each),
+    in numpy: the operations scipy performs, in its order, so the same bits without importing scipy.
+
+    scipy's steps on a row: ``m @ diags(idf)`` stores ``0.0 + x * idf[j]`` for every column whose
+    product is not 0 (the matrix product drops zero sums); the row's squared norm is
+    ``np.add.reduceat`` of the squares, one segment per non-empty row, in ascending column order (what
+    ``sum(axis=1)`` of a CSR matrix runs; a segment's sum does not depend on where it starts);
+    ``diags(inv) @ w`` stores ``0.0 + inv * w`` where not 0; a row's columns come out ascending
+    (checked against :func:`~lore.algorithms._signals.idf_apply` over every row of real indexes in
+    ``tests/graphs/test_feature_weights.py``).
+    """
+    x = np.minimum(data.astype(np.float64, copy=False), 1.0) * idf[indices]
+    keep = x != 0.0
+    row = np.repeat(np.arange(lens.size), lens)[keep]
+    x, cols = x[keep], indices[keep]
+    counts = np.bincount(row, minlength=lens.size)
+    starts = np.zeros(lens.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    total = np.zeros(lens.size)
+    filled = np.flatnonzero(counts)
+    if filled.size:  # what scipy's sum(axis=1) runs: one reduceat segment per non-empty row
+        total[filled] = np.add.reduceat(x * x, starts[filled])
+    norms = np.sqrt(total)
+    inv = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    w = inv[row] * x
+    keep = w != 0.0
+    if not keep.all():
+        w, cols, row = w[keep], cols[keep], row[keep]
+        np.cumsum(np.bincount(row, minlength=lens.size), out=starts[1:])
+    return Csr(w, cols.astype(np.int32, copy=False), starts, (lens.size, ncols), canonical=True)
 
 
 class Bm25Columns:

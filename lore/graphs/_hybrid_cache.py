@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..algorithms._csr import Csr, is_sparse
+from ..algorithms._csr import is_sparse
 from ..store.graph_files import SAVED_FORMAT, has_saved_state, publish_state, saved_dir, saved_state_dir
 from ._lazy_csr import LazyCsr
 from ._saved_arrays import discard, open_array, verify, write_arrays
@@ -68,8 +68,11 @@ def _encode(value: Any) -> tuple[dict, dict[str, np.ndarray]] | None:
     if is_sparse(value) and value.format in ("csr", "csc"):
         # whether each row's indices ascend, checked once here (O(nnz)): the checksums make it hold for the
         # arrays read back, so a reader need not check again (0.7 s per process on the Linux kernel)
+        # (scipy keeps the flag of a matrix it sorted: no second pass over the indices then)
         return ({"type": "sparse", "format": value.format, "shape": list(value.shape),
-                 "sorted": bool(Csr.of(value).has_sorted_indices)}, {k: getattr(value, k) for k in _SPARSE})
+                 "sorted": bool(value.has_sorted_indices)}, {k: getattr(value, k) for k in _SPARSE})
+    if isinstance(value, list) and all(type(x) is str for x in value):
+        return {"type": "json", "value": value}, {}  # strings come back from JSON as they went in
     if isinstance(value, list | dict):
         try:
             same = json.loads(json.dumps(value)) == value  # int keys or tuples would come back changed

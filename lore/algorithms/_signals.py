@@ -190,14 +190,46 @@ def idf_normalize(presence: sp.csr_matrix, *, max_df: float = 0.05, min_rows: in
     >>> np.round(np.asarray(m.multiply(m).sum(axis=1)).ravel(), 6).tolist()
     [1.0, 1.0, 0.0]
     """
+    m = check_csr(presence, name="presence")
+    n = m.shape[0]
+    return idf_apply(m, idf_vector(np.bincount(m.indices, minlength=m.shape[1]), n, max_df=max_df,
+                                   min_rows=min_rows))
+
+
+def idf_vector(df: np.ndarray, n: int, *, max_df: float = 0.05, min_rows: int = 100) -> np.ndarray:
+    """The column weights :func:`idf_normalize` gives rows of ``n`` with the document frequencies ``df``.
+
+    Examples
+    --------
+    >>> idf_vector(np.array([2, 1, 0]), 3).round(3).tolist()
+    [0.288, 0.693, 1.386]
+    """
+    df = np.asarray(df).astype(np.float64)
+    idf = np.log((n + 1.0) / (df + 1.0))
+    idf[df > max(min_rows, max_df * n)] = 0.0
+    return idf
+
+
+def idf_apply(presence, idf: np.ndarray) -> sp.csr_matrix:
+    """Rows of ``presence`` weighted by ``idf`` (:func:`idf_vector`) and scaled to unit length.
+
+    Every step works within a row, so the rows of a row slice come out with the bits the whole
+    matrix's rows have: the query side weighs only the rows it reads
+    (:mod:`lore.graphs._feature_weights`).
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> m = sp.csr_matrix(np.array([[1, 1, 0], [1, 0, 1], [0, 0, 0]], dtype=float))
+    >>> whole = idf_apply(m, idf_vector(np.array([2, 1, 1]), 3))
+    >>> part = idf_apply(m[[1]], idf_vector(np.array([2, 1, 1]), 3))
+    >>> np.array_equal(whole[1].toarray(), part.toarray())
+    True
+    """
     import scipy.sparse as sp
 
     m = check_csr(presence, name="presence").astype(np.float64)
-    n = m.shape[0]
     m.data = np.minimum(m.data, 1.0)
-    df = np.bincount(m.indices, minlength=m.shape[1]).astype(np.float64)
-    idf = np.log((n + 1.0) / (df + 1.0))
-    idf[df > max(min_rows, max_df * n)] = 0.0
     w = (m @ sp.diags(idf)).tocsr()
     w.eliminate_zeros()
     norms = np.sqrt(np.asarray(w.multiply(w).sum(axis=1)).ravel())
@@ -218,6 +250,8 @@ def row_cosine(normalized: sp.csr_matrix, seed: int, cand) -> np.ndarray:
     c = _rows(cand)
     if c.size == 0:
         return np.zeros(0)
+    if hasattr(normalized, "local"):  # rows weighed when read (lore.graphs._feature_weights): the same bits
+        normalized, seed, c = normalized.local(seed, c)
     pos, _cols, vals = shared_entries(normalized, seed, c)
     return np.bincount(pos, weights=vals, minlength=c.size)
 
@@ -269,20 +303,37 @@ def bm25_weights(tf: sp.csr_matrix, *, k1: float = 1.2, b: float = 0.75) -> sp.c
     n = tf.shape[0]
     row = np.repeat(np.arange(n, dtype=np.int32), np.diff(tf.indptr))
     dl = np.bincount(row, weights=tf.data, minlength=n)
-    avgdl = float(dl.mean()) if n and dl.mean() > 0 else 1.0
-    df = np.bincount(tf.indices, minlength=tf.shape[1]).astype(np.float64)
-    idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    avgdl = bm25_avgdl(dl)
+    idf = bm25_idf(np.bincount(tf.indices, minlength=tf.shape[1]), n)
     # the weights a block of pairs at a time, the same expression element for element: the
-    # temporaries of one expression over every pair were the peak of the kernel's feature build; the
-    # length norm depends on the row only, so it is computed once per row (the same operations on the
-    # same operands: the same bits) and gathered
-    norms = k1 * (1.0 - b + b * dl / avgdl)
+    # temporaries of one expression over every pair were the peak of the kernel's feature build
     w = np.empty(tf.nnz, dtype=np.float64)
     for k in range(0, tf.nnz, 1 << 20):
         r, c, x = row[k:k + (1 << 20)], tf.indices[k:k + (1 << 20)], tf.data[k:k + (1 << 20)]
-        w[k:k + (1 << 20)] = idf[c] * x * (k1 + 1.0) / (x + norms[r])
+        w[k:k + (1 << 20)] = bm25_entries(idf[c], x, dl[r], avgdl, k1=k1, b=b)
     del row
     return sp.csr_matrix((w, tf.indices, tf.indptr), shape=tf.shape).tocsc()
+
+
+def bm25_avgdl(dl: np.ndarray) -> float:
+    """The mean document length BM25 weighs rows against (1.0 for no rows or no words)."""
+    return float(dl.mean()) if dl.size and dl.mean() > 0 else 1.0
+
+
+def bm25_idf(df: np.ndarray, n: int) -> np.ndarray:
+    """BM25's column weights for ``n`` rows and the document frequencies ``df``."""
+    df = np.asarray(df).astype(np.float64)
+    return np.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def bm25_entries(idf: np.ndarray, x: np.ndarray, dl: np.ndarray, avgdl: float, *, k1: float = 1.2,
+                 b: float = 0.75) -> np.ndarray:
+    """BM25 weights of stored entries: their column's ``idf``, their count ``x``, their row's length ``dl``.
+
+    One expression element for element (the row's length norm too), so the weights of a few entries
+    gathered at query time have the bits the whole matrix's have (:mod:`lore.graphs._feature_weights`).
+    """
+    return idf * x * (k1 + 1.0) / (x + k1 * (1.0 - b + b * dl / avgdl))
 
 
 def bm25_scores(weights: sp.csc_matrix, query_terms) -> np.ndarray:
@@ -299,6 +350,8 @@ def bm25_scores(weights: sp.csc_matrix, query_terms) -> np.ndarray:
     cols = np.unique(np.asarray(query_terms, dtype=np.int64))
     if cols.size == 0:
         return np.zeros(weights.shape[0])
+    if hasattr(weights, "whole"):  # weighed when read (lore.graphs._feature_weights)
+        weights = weights.whole()
     if isinstance(weights, Csr):
         weights = weights.to_scipy()
     return np.asarray(weights[:, cols].sum(axis=1)).ravel()

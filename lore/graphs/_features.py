@@ -34,6 +34,7 @@ import hashlib
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,6 +46,7 @@ from ..store import history as store_history
 from ..store.graph_files import features_key
 from . import _hybrid_cache
 from ._feature_matrix import WordMatrix
+from ._feature_weights import Bm25Columns, IdfRows
 from ._feature_words import CLASS_KINDS, parameters, row_keys, summary, text_words
 from ._feature_words import words as _words
 from .build import CodeGraph
@@ -63,12 +65,19 @@ class SymbolFeatures:
     directory: np.ndarray  # directory id of the file, -1 without a file
     dir_paths: np.ndarray  # directories x depth: component ids, -1 padded
     arity: np.ndarray  # parameters besides self / cls, -1 when unknown
-    name_tokens: sp.csr_matrix  # idf-normalised
+    # the word matrices raw, weighted when read (lore.graphs._feature_weights): a refresh patches rows
+    name_presence: sp.csr_matrix  # the name's words (name_tokens: idf-normalised)
+    name_df: np.ndarray  # per word: rows holding it
     text_terms: sp.csr_matrix  # presence of the words of name + signature + summary (the BM25 query side)
-    text_bm25: sp.csc_matrix  # BM25 weights of the same words (the document side)
-    decorators: sp.csr_matrix  # idf-normalised
-    params: sp.csr_matrix  # idf-normalised parameter names
-    bases: sp.csr_matrix  # idf-normalised inherits rows (base classes, overridden methods)
+    text_counts: sp.csc_matrix  # counts of the same words, by word (text_bm25: their BM25 weights)
+    text_dl: np.ndarray  # per row: its words counted (BM25's document length)
+    text_avgdl: float  # their mean
+    decorator_presence: sp.csr_matrix  # (decorators: idf-normalised)
+    decorator_df: np.ndarray
+    param_presence: sp.csr_matrix  # parameter names (params: idf-normalised)
+    param_df: np.ndarray
+    base_presence: sp.csr_matrix  # inherits rows: base classes, overridden methods (bases: idf-normalised)
+    base_df: np.ndarray
     vocab: list[str]  # text term column -> word (for the why)
     name_vocab: list[str]
     decorator_vocab: list[str]
@@ -77,6 +86,28 @@ class SymbolFeatures:
     changes: np.ndarray | None = None  # per row: commits that changed it
     history: dict | None = None  # the run's summary (commits read / used, until, head), None without one
     inputs: str = ""  # digest of what the arrays besides line and history were built from (inputs_digest)
+
+    @cached_property
+    def name_tokens(self) -> IdfRows:
+        """The name's words, idf-normalised (:func:`lore.algorithms._signals.idf_normalize`), weighed when read."""
+        return IdfRows(self.name_presence, self.name_df)
+
+    @cached_property
+    def decorators(self) -> IdfRows:
+        return IdfRows(self.decorator_presence, self.decorator_df, max_df=0.2)
+
+    @cached_property
+    def params(self) -> IdfRows:
+        return IdfRows(self.param_presence, self.param_df)
+
+    @cached_property
+    def bases(self) -> IdfRows:
+        return IdfRows(self.base_presence, self.base_df, max_df=0.2)
+
+    @cached_property
+    def text_bm25(self) -> Bm25Columns:
+        """BM25 weights of the text words (:func:`lore.algorithms._signals.bm25_weights`), weighed when read."""
+        return Bm25Columns(self.text_counts, self.text_dl, self.text_avgdl)
 
 
 def history_matrix(g: CodeGraph, pairs: np.ndarray, touched: np.ndarray) -> tuple[Csr, np.ndarray]:
@@ -439,17 +470,36 @@ def build_features(conn, g: CodeGraph, *, split: Callable[[str], list[str]],
                                     names=name_pres,
                                     name_vocab=name_vocab, text=tf, vocab=vocab, decorators=deco_pres,
                                     decorator_vocab=deco_vocab, params=param_pres, param_vocab=param_vocab))
-    bases = g.presence("inherits")
+    bases = _presence(g.presence("inherits"))
     co_change, changes, history = _history(conn, g)
+    name_pres, deco_pres, param_pres = _presence(name_pres), _presence(deco_pres), _presence(param_pres)
+    text_dl = np.bincount(np.repeat(np.arange(n, dtype=np.int32), np.diff(tf.indptr)), weights=tf.data, minlength=n)
     return SymbolFeatures(
         stamp=g.stamp, line=line, private=private, parent_is_class=parent_is_class, directory=directory,
         dir_paths=dir_paths, arity=arity.astype(np.int64),
-        name_tokens=sig.idf_normalize(name_pres), text_terms=text_terms.tocsr(), text_bm25=sig.bm25_weights(tf),
-        decorators=sig.idf_normalize(deco_pres, max_df=0.2), params=sig.idf_normalize(param_pres),
-        bases=sig.idf_normalize(bases, max_df=0.2), vocab=vocab, name_vocab=name_vocab,
+        name_presence=name_pres, name_df=_df(name_pres), text_terms=text_terms.tocsr(), text_counts=tf.tocsc(),
+        text_dl=text_dl, text_avgdl=sig.bm25_avgdl(text_dl),
+        decorator_presence=deco_pres, decorator_df=_df(deco_pres), param_presence=param_pres, param_df=_df(param_pres),
+        base_presence=bases, base_df=_df(bases), vocab=vocab, name_vocab=name_vocab,
         decorator_vocab=deco_vocab, param_vocab=param_vocab, co_change=co_change, changes=changes,
         history=history, inputs=digest if digest is not None else _digest(prep, g),
     )
+
+
+def _presence(m) -> sp.csr_matrix:
+    """``m`` as the float64 CSR presence (1.0 per stored word) the idf weighting reads
+    (:func:`lore.algorithms._signals.idf_apply` takes the same steps on any input)."""
+    from ..algorithms._checks import check_csr
+
+    out = check_csr(m, name="presence").astype(np.float64)
+    out.data = np.minimum(out.data, 1.0)
+    return out
+
+
+def _df(m: sp.csr_matrix) -> np.ndarray:
+    """Each column's document frequency: the rows storing it (what :func:`lore.algorithms._signals.idf_normalize`
+    counts)."""
+    return np.bincount(m.indices, minlength=m.shape[1]).astype(np.int64)
 
 
 _CACHE: dict[str, SymbolFeatures] = {}

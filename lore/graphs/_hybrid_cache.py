@@ -11,7 +11,8 @@ computes (the index's stamp -- its random identity and generation -- and the his
 ``meta.json`` must repeat that key, the format and the current field names of ``SymbolFeatures``
 (a field added to the class makes every older save unreadable, so it is rebuilt). Saving writes a
 temporary folder and renames it (a reader never sees half a state) and drops older states. Errors
-never reach the caller: an unreadable or unwritable cache only means building in memory. Each array's
+never reach the caller: an unreadable or unwritable cache only means building in memory. A state saved
+after a refresh links the blocks of large arrays that the last state already holds with the same bits. Each array's
 dtype, shape and checksum are recorded when it is written and checked before it is used
 (:mod:`lore.graphs._saved_arrays`): a damaged state is deleted and built again, never served.
 """
@@ -26,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..algorithms._csr import Csr, is_sparse
+from ..algorithms._csr import is_sparse
 from ..store.graph_files import SAVED_FORMAT, has_saved_state, publish_state, saved_dir, saved_state_dir
 from ._lazy_csr import LazyCsr
 from ._saved_arrays import discard, open_array, verify, write_arrays
@@ -67,8 +68,11 @@ def _encode(value: Any) -> tuple[dict, dict[str, np.ndarray]] | None:
     if is_sparse(value) and value.format in ("csr", "csc"):
         # whether each row's indices ascend, checked once here (O(nnz)): the checksums make it hold for the
         # arrays read back, so a reader need not check again (0.7 s per process on the Linux kernel)
+        # (scipy keeps the flag of a matrix it sorted: no second pass over the indices then)
         return ({"type": "sparse", "format": value.format, "shape": list(value.shape),
-                 "sorted": bool(Csr.of(value).has_sorted_indices)}, {k: getattr(value, k) for k in _SPARSE})
+                 "sorted": bool(value.has_sorted_indices)}, {k: getattr(value, k) for k in _SPARSE})
+    if isinstance(value, list) and all(type(x) is str for x in value):
+        return {"type": "json", "value": value}, {}  # strings come back from JSON as they went in
     if isinstance(value, list | dict):
         try:
             same = json.loads(json.dumps(value)) == value  # int keys or tuples would come back changed
@@ -100,8 +104,10 @@ def save_state(db_path: str | os.PathLike[str], key: str, feats: Any, *, suffix:
         for part, arr in arrs.items():
             arrays[f"{name}.{part}" if part else name] = arr
 
+    prev = _last_state(cache, final)
+
     def fill(tmp: Path) -> None:
-        manifest = write_arrays(tmp, arrays, like=tuple(d for d in shared if d.is_dir()))
+        manifest = write_arrays(tmp, arrays, like=tuple(d for d in shared if d.is_dir()), prev=prev)
         (tmp / "meta.json").write_text(json.dumps({"format": FORMAT, "key": key, "class": type(feats).__name__,
                                                    "fields": fields, "arrays": manifest}), encoding="utf-8")
 
@@ -110,6 +116,18 @@ def save_state(db_path: str | os.PathLike[str], key: str, feats: Any, *, suffix:
     except OSError:
         return None
     return final
+
+
+def _last_state(cache: Path, final: Path) -> Path | None:
+    """The state saved last under ``cache`` besides ``final`` (the one a new state follows, about to be
+    dropped): its blocks that hold the same bits are linked instead of written again
+    (:func:`lore.graphs._saved_arrays.write_arrays`)."""
+    try:
+        got = [(p.stat().st_mtime_ns, p.name, p) for p in cache.iterdir()
+               if p.is_dir() and p != final and not p.name.startswith(".")]
+    except OSError:
+        return None
+    return max(got)[2] if got else None
 
 
 def load(db_path: str | os.PathLike[str], key: str, cls: type, *, suffix: str = FEATURES) -> Any | None:

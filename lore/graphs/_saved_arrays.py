@@ -153,7 +153,7 @@ def encode(a: np.ndarray) -> tuple[np.ndarray | None, dict[str, Any] | None]:
     return a, None
 
 
-def decode(stored: np.ndarray | None, how: dict[str, Any] | None, dtype: str, shape: list[int]) -> np.ndarray:
+def decode(stored: Any, how: dict[str, Any] | None, dtype: str, shape: list[int]) -> np.ndarray:
     """The array :func:`encode` was given, from what it stored and how (the same dtype, shape and bits).
 
     Examples
@@ -167,6 +167,13 @@ def decode(stored: np.ndarray | None, how: dict[str, Any] | None, dtype: str, sh
     if how is None:
         assert stored is not None
         return stored
+    if "blocks" in how:  # (stored, how, size) per block, each decoded into its slice of one array
+        out = np.empty(shape, dtype=want)
+        lo = 0
+        for part, part_how, size in stored:
+            out[lo:lo + size] = decode(part, part_how, dtype, [size])
+            lo += size
+        return out
     if "const" in how:
         out = np.empty(shape, dtype=want)
         _bits(out)[...] = how["const"]
@@ -184,14 +191,21 @@ def decode(stored: np.ndarray | None, how: dict[str, Any] | None, dtype: str, sh
     return stored.astype(want)
 
 
-def write_arrays(folder: Path, arrays: dict[str, np.ndarray], *, like: tuple[Path, ...] = ()
-                 ) -> dict[str, list[Any]]:
+def write_arrays(folder: Path, arrays: dict[str, np.ndarray], *, like: tuple[Path, ...] = (),
+                 prev: Path | None = None) -> dict[str, list[Any]]:
     """Save each array as ``<name>.npy`` in ``folder`` (:func:`encode`d); the manifest
     ``{name: [dtype, shape, crc32 of the bytes stored, how it is encoded]}`` (the last left out for an
     array stored as it is).
 
     ``like`` are saved state folders that may hold some of the same arrays (the word rows repeat the
     features' word columns): an array stored there with the same bytes is hard-linked, not written again.
+
+    A 1-D array of more than :data:`BLOCK` elements is stored in blocks of :data:`BLOCK` elements
+    (``<name>.<k>.npy``, each encoded on its own: ``{"blocks": [[size, crc32, how], ...]}``). ``prev`` is
+    the state this one follows (the last generation's): a block whose elements have the bits of the same
+    block of the same array there (decoded from its file, its checksum checked) is hard-linked, neither
+    encoded nor written again. A refresh that appends a symbol or rewrites one file's rows writes the
+    blocks from the first changed element on, not the whole array (:func:`_write_blocks`).
 
     Examples
     --------
@@ -206,8 +220,12 @@ def write_arrays(folder: Path, arrays: dict[str, np.ndarray], *, like: tuple[Pat
     """
     manifest: dict[str, list[Any]] = {}
     others = [_manifest_of(f) for f in like]
+    before = _manifest_of(prev) if prev is not None and prev.is_dir() else None
     for name, arr in arrays.items():
         a = np.ascontiguousarray(arr)
+        if a.ndim == 1 and a.size > BLOCK and a.dtype.kind in "fiu" and a.dtype.byteorder != ">":
+            manifest[name] = _write_blocks(folder, name, a, before, others)
+            continue
         stored, how = encode(a)
         crc = _crc(stored) if stored is not None else 0
         manifest[name] = [a.dtype.str, list(a.shape), crc, *([how] if how is not None else [])]
@@ -217,6 +235,100 @@ def write_arrays(folder: Path, arrays: dict[str, np.ndarray], *, like: tuple[Pat
         if not any(_link_same(other, manifest[name], stored, path) for other in others):
             np.save(path, stored, allow_pickle=False)
     return manifest
+
+
+BLOCK = 1 << 19  # elements per stored block of a large 1-D array (4 MB of float64)
+
+
+def _block_file(folder: Path, name: str, k: int) -> Path:
+    return folder / f"{name}.{k}.npy"
+
+
+def _blocks_of(entry: Any, dtype: str) -> list[list[Any]] | None:
+    """The block list of a manifest entry of a blocked array of ``dtype``, else None."""
+    if not (isinstance(entry, list) and len(entry) > 3 and entry[0] == dtype and isinstance(entry[3], dict)):
+        return None
+    got = entry[3].get("blocks")
+    return got if isinstance(got, list) else None
+
+
+def _write_blocks(folder: Path, name: str, a: np.ndarray, before: tuple[Path, dict[str, list[Any]]] | None,
+                  others: list[tuple[Path, dict[str, list[Any]]]]) -> list[Any]:
+    """Store the 1-D array ``a`` as blocks (see :func:`write_arrays`); its manifest entry."""
+    old = _blocks_of(before[1].get(name), a.dtype.str) if before is not None else None
+    blocks: list[list[Any]] = []
+    for k, lo in enumerate(range(0, a.size, BLOCK)):
+        part = a[lo:lo + BLOCK]
+        path = _block_file(folder, name, k)
+        if old is not None and before is not None and k < len(old) and _same_block(before[0], name, k, old[k], part):
+            blocks.append(old[k])
+            if not (isinstance(old[k][2], dict) and "const" in old[k][2]):
+                _link_or_copy(_block_file(before[0], name, k), path)
+            continue
+        stored, how = encode(part)
+        entry = [int(part.size), _crc(stored) if stored is not None else 0, how]
+        blocks.append(entry)
+        if stored is not None and not any(_link_same_block(other, entry, stored, path) for other in others):
+            np.save(path, stored, allow_pickle=False)
+    return [a.dtype.str, list(a.shape), 0, {"blocks": blocks}]
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:  # a file system without hard links
+        shutil.copy2(src, dst)
+
+
+def _same_block(folder: Path, name: str, k: int, entry: Any, part: np.ndarray) -> bool:
+    """Whether block ``k`` of ``name`` saved in ``folder`` (checked against its ``entry``) holds the bits of ``part``."""
+    try:
+        got = _open_block(folder, name, k, entry, part.dtype.str)
+        return np.array_equal(_bits(decode(got[0], got[1], part.dtype.str, [got[2]])), _bits(part))
+    except (OSError, ValueError):
+        return False
+
+
+def _open_block(folder: Path, name: str, k: int, entry: Any, dtype: str) -> tuple[np.ndarray | None, Any, int]:
+    """(stored array, how, size) of block ``k`` of ``name``: dtype, shape, checksum and codes checked
+    (:class:`DamagedStateError` when they differ)."""
+    if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], int)
+            and isinstance(entry[2], dict | None)):
+        raise DamagedStateError(f"{name}: block {k} entry {entry!r}")
+    size, crc, how = entry
+    if how is not None and "const" in how:
+        return None, how, size
+    a = np.load(_block_file(folder, name, k), mmap_mode="c", allow_pickle=False).view(np.ndarray)
+    stored_dtype = dtype if how is None else how.get("codes", how.get("as", how.get("steps")))
+    shape = [size] if how is None or "steps" not in how else [max(size - 1, 0)]
+    if stored_dtype is None or a.dtype != np.dtype(stored_dtype) or list(a.shape) != shape:
+        raise DamagedStateError(f"{name}: block {k}: {a.dtype.str}{list(a.shape)}, recorded {stored_dtype}{shape}")
+    if _crc(a) != crc:
+        raise DamagedStateError(f"{name}: block {k}: checksum")
+    table = how.get("table") if how is not None else None
+    if table is not None and (not isinstance(table, list) or not table or int(a.max(initial=0)) >= len(table)):
+        raise DamagedStateError(f"{name}: block {k}: a code outside its table")
+    return a, how, size
+
+
+def _link_same_block(other: tuple[Path, dict[str, list[Any]]], entry: list[Any], stored: np.ndarray,
+                     path: Path) -> bool:
+    """Hard-link to ``path`` a block of the state ``other`` that stores the same bytes, True when linked."""
+    folder, manifest = other
+    for name, got in manifest.items():
+        blocks = _blocks_of(got, got[0]) if isinstance(got, list) and got else None
+        for k, b in enumerate(blocks or ()):
+            if b != entry:
+                continue
+            src = _block_file(folder, name, k)
+            try:
+                same = np.load(src, mmap_mode="r", allow_pickle=False)
+                if same.dtype == stored.dtype and same.shape == stored.shape and np.array_equal(same, stored):
+                    os.link(src, path)
+                    return True
+            except (OSError, ValueError):
+                continue
+    return False
 
 
 def _manifest_of(folder: Path) -> tuple[Path, dict[str, list[Any]]]:
@@ -255,8 +367,8 @@ class Deferred:
 
     __slots__ = ("_how", "_stored", "_value", "dtype", "shape")
 
-    def __init__(self, stored: np.ndarray, how: dict[str, Any], dtype: str, shape: list[int]) -> None:
-        self._stored: np.ndarray | None = stored
+    def __init__(self, stored: Any, how: dict[str, Any], dtype: str, shape: list[int]) -> None:
+        self._stored: Any = stored  # an array, or (stored, how, size) per block (decode)
         self._how = how
         self._value: np.ndarray | None = None
         self.dtype = np.dtype(dtype)
@@ -295,6 +407,13 @@ def open_array(folder: Path, name: str, manifest: dict[str, list[Any]], *, lazy:
     how = want[3] if len(want) > 3 else None
     if not isinstance(how, dict | None):
         raise DamagedStateError(f"{name}: encoding {how!r}")
+    blocks = _blocks_of(want, want[0])
+    if blocks is not None:  # every block checked now (verify skips them), decoded into one array when used
+        parts = [_open_block(folder, name, k, b, want[0]) for k, b in enumerate(blocks)]
+        if sum(p[2] for p in parts) != int(np.prod(want[1])) or len(want[1]) != 1:
+            raise DamagedStateError(f"{name}: blocks of {sum(p[2] for p in parts)} elements for {want[1]}")
+        d = Deferred(parts, {"blocks": True}, want[0], list(want[1]))
+        return d if lazy else d.get()
     if how is not None and "const" in how:
         return decode(None, how, want[0], list(want[1]))
     # a plain view: np.memmap's Python-level indexing costs us per slice

@@ -277,7 +277,7 @@ def node_arrays(conn: sqlite3.Connection) -> tuple[NodeIndex, np.ndarray, np.nda
     return nodes, kind, is_test, file_, parent
 
 
-def save_graph(g: CodeGraph, cache: Path) -> Path:
+def save_graph(g: CodeGraph, cache: Path, *, prev: str | None = None) -> Path:
     """Save ``g`` under ``cache`` as plain ``.npy`` arrays (one folder per state) and drop older states.
 
     Plain arrays can be memory-mapped by :func:`load_saved`: a fresh process starts without reading
@@ -290,6 +290,9 @@ def save_graph(g: CodeGraph, cache: Path) -> Path:
     new process's first query does not build them again (about 45 ms of a cold ``lore graph related``
     on Django), and ``meta.json`` records that the relations are in canonical form (sorted, no duplicates: what the
     numpy kernels of :mod:`lore.algorithms._csr` need), so that no reader checks it again.
+
+    ``prev`` is the stamp of the state this one was patched from: its blocks that hold the same bits
+    are linked, not written again (:func:`lore.graphs._saved_arrays.write_arrays`).
     """
     arrays: dict[str, np.ndarray] = {"ids": g.nodes.ids, "kind": g.kind, "is_test": g.is_test, "file_rows": g.file,
                                      "parent": g.parent}
@@ -307,7 +310,8 @@ def save_graph(g: CodeGraph, cache: Path) -> Path:
         arrays.update({f"{key}.data": m.data, f"{key}.indices": m.indices, f"{key}.indptr": m.indptr})
 
     def fill(tmp: Path) -> None:
-        manifest = write_arrays(tmp, arrays)  # dtype, shape and checksum of each: checked before use
+        # dtype, shape and checksum of each: checked before use
+        manifest = write_arrays(tmp, arrays, prev=_state_dir(cache, prev) if prev else None)
         (tmp / "meta.json").write_text(json.dumps({"format": CACHE_FORMAT, "stamp": g.stamp, "n": g.n,
                                                    "canonical": canonical, "walks": sorted(walks),
                                                    "presence": sorted(closed), "arrays": manifest}))
@@ -402,17 +406,24 @@ def load_graph(conn: sqlite3.Connection, db_path: str | os.PathLike[str] | None 
     if cache is not None and cache.is_dir():
         g = load_saved(cache, stamp)
     if g is None:
-        g = (patched_graph(conn, cache, stamp) if cache is not None else None) or build_graph(conn, db_path)
+        patched = patched_graph(conn, cache, stamp) if cache is not None else None
+        g = patched or build_graph(conn, db_path)
         if g.stamp != stamp:  # a writer committed between the two reads: never cache a mixed state
             return g
         if cache is not None and save:
             try:
-                save_graph(g, cache)
+                save_graph(g, cache, prev=_previous_stamp(stamp) if patched is not None else None)
             except OSError:
                 pass  # read-only directory: serve from memory only
     with _LOCK:
         _MEMORY[key] = g
     return g
+
+
+def _previous_stamp(stamp: str) -> str:
+    """The stamp of the generation before ``stamp``'s (what :func:`patched_graph` patches from)."""
+    identity, _, gen = stamp.rpartition(":")
+    return f"{identity}:{int(gen) - 1}"
 
 
 def patched_graph(conn: sqlite3.Connection, cache: Path, stamp: str) -> CodeGraph | None:

@@ -69,6 +69,7 @@ from ..algorithms._csr import entry
 from ..algorithms.push import push_pagerank
 from ..errors import InvalidArgumentError
 from . import related as rel
+from ._feature_weights import Bm25Columns, local
 from ._features import SymbolFeatures
 from ._hybrid_weights import CHANGES_PROVENANCE, CHANGES_WEIGHTS, DEFAULT_WEIGHTS, PROVENANCE
 from ._why import NEAR_LINES, NEAR_RANK, render, why_text, why_texts  # noqa: F401  (the why's text, named as hybrid's)
@@ -174,6 +175,9 @@ def _bm25_scores(weights: sp.csc_matrix, terms: sp.csr_matrix, seed: int) -> np.
     cols = unique_ints(terms.indices[terms.indptr[seed]:terms.indptr[seed + 1]].astype(np.int64))
     if cols.size == 0:
         return np.zeros(weights.shape[0])
+    if isinstance(weights, Bm25Columns):  # the saved counts, weighed for the columns read
+        rows, vals = weights.column_entries(cols)
+        return np.bincount(rows, weights=vals, minlength=weights.shape[0])
     idx, _ = row_segments(weights.indptr, cols)
     return np.bincount(weights.indices[idx], weights=weights.data[idx].astype(np.float64, copy=False),
                        minlength=weights.shape[0])
@@ -338,6 +342,7 @@ _STRUCT_RELS = tuple((label, *rel.OVERLAP_RELATIONS[name]) for name, label in (
 def _seed_weight(m: sp.csr_matrix, seed: int) -> Callable[[np.ndarray], np.ndarray]:
     """The seed row's stored weight of each column asked (0 where it has none): in an idf-normalised row
     the rarer a word, the larger its weight."""
+    m, seed, _ = local(m, seed, np.zeros(0, np.int64))
     lo, hi = m.indptr[seed], m.indptr[seed + 1]
     order = np.argsort(m.indices[lo:hi], kind="stable")
     cols, vals = m.indices[lo:hi][order], m.data[lo:hi][order]
@@ -372,6 +377,7 @@ def _shared(m: sp.csr_matrix, seed: int, rows: np.ndarray, *, drop_seed: bool = 
     """(cut, columns): row ``i`` shares ``columns[cut[i]:cut[i + 1]]`` with the seed's row, in the row's
     stored order (one gather for all rows; ``drop_seed``: never the seed's own column; ``quiet``: a
     boolean per column, never those)."""
+    m, seed, rows = local(m, seed, rows)
     lo, hi = m.indptr[seed], m.indptr[seed + 1]
     seed_cols = m.indices[lo:hi]
     if seed_cols.size == 0 or rows.size == 0:

@@ -73,12 +73,12 @@ def test_damaged_saved_features_are_rebuilt_also_across_a_rebuild(fresh, tmp_pat
     db = tmp_path / "index.db"
     index_repo(root, db=db, workers=1)
     good = [_answer(db, RELATED) == want[RELATED]]  # saves the features beside the index
-    files = sorted(db.with_name("index.db.features").glob("*/name_tokens.indices.npy"))
+    files = sorted(db.with_name("index.db.features").glob("*/name_presence.indices.npy"))
     assert files
     DAMAGES[damage](files[0])
     index_repo(root, db=db, workers=1, rebuild=True)  # same inputs: the saved arrays would be reused
     good.append(_answer(db, RELATED) == want[RELATED])
-    for f in sorted(db.with_name("index.db.features").glob("*/text_bm25.data.npy")):
+    for f in sorted(db.with_name("index.db.features").glob("*/text_counts.indices.npy")):
         DAMAGES[damage](f)
     good.append(_answer(db, RELATED) == want[RELATED])
     good.append(_answer(db, RELATED) == want[RELATED])  # and the state saved again is good

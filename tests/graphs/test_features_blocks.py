@@ -111,6 +111,6 @@ def test_the_build_holds_one_block_of_words(wordy, monkeypatch):
             _, peak = tracemalloc.get_traced_memory()
         finally:
             tracemalloc.stop()
-    result = sum(a.nbytes for m in (feats.name_tokens, feats.text_terms, feats.text_bm25, feats.params)
+    result = sum(a.nbytes for m in (feats.name_presence, feats.text_terms, feats.text_counts, feats.param_presence)
                  for a in (m.data, m.indices, m.indptr))
     assert peak < 25 * result, (peak, result)

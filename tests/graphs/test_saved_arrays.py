@@ -222,6 +222,9 @@ def test_saved_graph_and_features_decode_to_the_arrays_built(sample_index, tmp_p
     feat_dir = _hybrid_cache._state_dir(_hybrid_cache.cache_dir(db), "k")
     rows_dir = _hybrid_cache._state_dir(_hybrid_cache.cache_dir(db, _features.ROWS), "k")
     assert (rows_dir / "text.indices.npy").samefile(feat_dir / "text_terms.indices.npy")
+    # the features hold the raw word rows (weighed when read): the same arrays as the word rows, stored once
+    assert (rows_dir / "names.indices.npy").samefile(feat_dir / "name_presence.indices.npy")
+    assert (rows_dir / "params.indptr.npy").samefile(feat_dir / "param_presence.indptr.npy")
 
 
 def test_a_mapped_state_decodes_an_array_only_when_it_is_read(sample_index, tmp_path):
@@ -252,8 +255,8 @@ def test_a_mapped_state_decodes_an_array_only_when_it_is_read(sample_index, tmp_
     assert _same_bits(calls.data, g.arrays("calls").data) and _same_bits(calls.indptr, g.arrays("calls").indptr)
     assert not any(isinstance(calls._parts[k], _saved_arrays.Deferred) for k in ("data", "indptr"))
     assert [k for k, v in untouched._parts.items() if isinstance(v, _saved_arrays.Deferred)] == deferred[id(untouched)]
-    bm25 = back.text_bm25
-    assert _same_bits(bm25.T.data, feats.text_bm25.data)  # the transposed view decodes the same arrays
+    counts = back.text_counts
+    assert _same_bits(counts.T.data, feats.text_counts.data)  # the transposed view decodes the same arrays
 
 
 def test_a_deferred_array_read_from_several_threads_is_decoded_once():

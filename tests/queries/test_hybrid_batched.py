@@ -158,6 +158,7 @@ def _reference_explain(idx, g, f, s) -> list[list[dict]]:
                 m, vocab = {"name_tokens": (f.name_tokens, f.name_vocab), "text": (f.text_terms, f.vocab),
                             "text_abs": (f.text_terms, f.vocab), "decorators": (f.decorators, f.decorator_vocab),
                             "params": (f.params, f.param_vocab)}[name]
+                m = m.whole() if hasattr(m, "whole") else m  # the whole weighted matrix (the query weighs rows read)
                 cols = _row_shared(m, s.seed, row)
                 if name in ("text", "text_abs"):  # fewest documents first
                     rarity = [-(f.text_bm25.indptr[c + 1] - f.text_bm25.indptr[c]) for c in cols.tolist()]

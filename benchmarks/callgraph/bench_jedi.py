@@ -243,6 +243,9 @@ SEVENTH_TUNING: tuple[Project, ...] = (
 # and file I/O, a WebSocket library on trio (as anyio), dataclass converters and a schema library (as
 # cattrs), a TOML parser and a PEG parser (as tomlkit), a JSON log formatter (as structlog). The ones
 # with the lowest precision are the tuning set (named in the commit that ran them, before any rule).
+# On 28f2aa3 (recall / precision): aiofiles 0.648 / 0.660, aiohttp 0.929 / 0.938, apischema 0.994 / 0.994,
+# the other six 1.000 / 1.000. Only those three disagree, so they are the tuning set (their misses are
+# read); the six stay in the set as a guard that must not fall.
 EIGHTH_CANDIDATES: tuple[Project, ...] = (
     Project("aiohttp", "async HTTP client/server",
             Sdist("aiohttp", "3.14.5", "aiohttp-3.14.5.tar.gz",

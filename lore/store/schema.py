@@ -29,7 +29,7 @@ DOCS_LAYOUT = 1
 # what the parsers and the resolver make of the same sources: bump it when their records or edges
 # change, and every index another format wrote is rebuilt by its next ``lore index`` (an unchanged
 # file is otherwise never parsed or resolved again, so an upgrade would keep the old edges)
-INDEX_FORMAT = 14  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
+INDEX_FORMAT = 15  # 2: <yield> and tuple-element bindings; fixture_flow, unpacked-tuple, same-line-rebinding and marker-base edges;
 # 3: a binding reads the bindings of every earlier line (the line just before was skipped)
 # 4: isinstance narrowings (Binding.until), branch bindings (Binding.branch_end); rebound parameters;
 #    elements of annotated containers
@@ -91,6 +91,8 @@ INDEX_FORMAT = 14  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     MZ_FCLOSE fclose) is a symbol its calls bind, as clangd answers them
 #     Python: a value annotated with a type variable is an instance of its bound (TypeVar(..., bound=B)); one
 #     without a bound keeps typing.TypeVar's members, as before
+# 15: Python: x = await f() marks its binding (Binding.arg "<await>..."); when f() gives an instance of a class
+#     with __await__, x is opaque (what __await__ gives), never that instance
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

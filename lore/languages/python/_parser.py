@@ -435,7 +435,8 @@ class _Extractor:
     def _bind_value(self, bind_owner: int, name: str, right: _ts.Node, line: int, scope: int | None) -> None:
         """The binding of ``name = right`` for one value the right side may have (several bindings of
         one name on one line are alternatives: the resolver takes their union)."""
-        if right.type == "await" and right.named_child_count == 1:  # x = await f(): what f gives
+        awaited = right.type == "await" and right.named_child_count == 1
+        if awaited:  # x = await f(): what f gives; marked, for an awaitable object (lore.index._awaited)
             right = right.named_children[0]
         rt = right.type
         if rt == "call":
@@ -445,7 +446,7 @@ class _Extractor:
                 # proves to be typing.cast
                 cast_to = cast_type(right) if callee == "cast" or callee.endswith(".cast") else ""
                 self.pf.bindings.append(Binding(bind_owner, name, line, cast_to, callee, "", scope,
-                                                arg=first_arg(right, self.src)))
+                                                arg=("<await>" if awaited else "") + first_arg(right, self.src)))
         elif rt in ("identifier", "attribute", "subscript", "lambda"):
             src = value_path(right, self.src)
             if src:

@@ -49,6 +49,7 @@ from ._expr import (
 from ._handlers import except_clause
 from ._iteration import comprehension_for, for_loop, made_from, with_item
 from ._metaclass import METACLASS_ATTR, builds_classes, flush_sets, metaclass_of, on_call
+from ._plugins import plugin_bindings
 from ._slots import FILLS as _FILLS
 from ._slots import filled, slots
 from ._typechecking import note_stand_ins
@@ -431,6 +432,8 @@ class _Extractor:
                 self._bind_value(bind_owner, name, right, line, scope)
         if owner_sym.kind == "module" and name == "__all__" and right is not None:
             self._all(right)
+        elif owner_sym.kind == "module" and name == "pytest_plugins" and right is not None:
+            self.pf.bindings += plugin_bindings(owner, right, line, self.src)
 
     def _bind_value(self, bind_owner: int, name: str, right: _ts.Node, line: int, scope: int | None) -> None:
         """The binding of ``name = right`` for one value the right side may have (several bindings of

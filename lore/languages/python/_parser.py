@@ -55,6 +55,7 @@ from ._slots import filled, slots
 from ._typechecking import note_stand_ins
 from ._typeparams import class_type_params
 from ._unpacking import starred
+from ._versions import mark_dead_branch
 
 LANGUAGE = "python"
 # annotations that qualify a name without typing it
@@ -499,6 +500,7 @@ class _Extractor:
         if node.type == "if_statement" and (clauses := if_clauses(node)) is not None:
             self.ifs.append((owner, clauses))
             note_stand_ins(self, node)
+            mark_dead_branch(self, node)
 
     def _return(self, node: _ts.Node, owner: int) -> None:
         """``return x`` / ``yield x`` in a function: ``<return>`` / ``<yield>`` bindings the resolver reads

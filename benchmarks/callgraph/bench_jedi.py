@@ -26,6 +26,7 @@ Usage::
     python benchmarks/callgraph/bench_jedi.py --round5-held-out --sites 800  # the fourth session's fresh five
     python benchmarks/callgraph/bench_jedi.py --round6 --sites 800           # the fifth session's tuning four
     python benchmarks/callgraph/bench_jedi.py --round7 --sites 800           # the sixth session's tuning four
+    python benchmarks/callgraph/bench_jedi.py --round8 --sites 400           # the eighth session's candidates
 
 The three default projects were read while the resolver was tuned; ``--held-out`` judges two that
 never were, which is the honest figure for code lore has not seen. Issue 34 read the misses of attrs,
@@ -237,6 +238,44 @@ SEVENTH_TUNING: tuple[Project, ...] = (
                   "b9972707cb7bbcfa1f960b8a3589cc7035d522c4c6d6675fb7ebbb0ca7668469"), ("",)),
 )
 
+# Issue 34's eighth session: nine projects no session had used, of the report five's kinds, run once
+# (400 sites, seed 0) before any rule: an async HTTP framework (aiohttp, as starlette), async databases
+# and file I/O, a WebSocket library on trio (as anyio), dataclass converters and a schema library (as
+# cattrs), a TOML parser and a PEG parser (as tomlkit), a JSON log formatter (as structlog). The ones
+# with the lowest precision are the tuning set (named in the commit that ran them, before any rule).
+# On 28f2aa3 (recall / precision): aiofiles 0.648 / 0.660, aiohttp 0.929 / 0.938, apischema 0.994 / 0.994,
+# the other six 1.000 / 1.000. Only those three disagree, so they are the tuning set (their misses are
+# read); the six stay in the set as a guard that must not fall.
+EIGHTH_CANDIDATES: tuple[Project, ...] = (
+    Project("aiohttp", "async HTTP client/server",
+            Sdist("aiohttp", "3.14.5", "aiohttp-3.14.5.tar.gz",
+                  "5558a7f5a05af9ecf744af91e5baefc436f93c9333e656c27ec253f9a6bbe178"), ("",)),
+    Project("databases", "async database access",
+            Sdist("databases", "0.9.0", "databases-0.9.0.tar.gz",
+                  "d2f259677609bf187737644c95fa41701072e995dfeb8d2882f335795c5b61b0"), ("",)),
+    Project("aiofiles", "async file I/O",
+            Sdist("aiofiles", "25.1.0", "aiofiles-25.1.0.tar.gz",
+                  "a8d728f0a29de45dc521f18f07297428d56992a742f0cd2701ba86e44d23d5b2"), ("src",)),
+    Project("trio-websocket", "WebSocket on trio",
+            Sdist("trio-websocket", "0.12.2", "trio_websocket-0.12.2.tar.gz",
+                  "22c72c436f3d1e264d0910a3951934798dcc5b00ae56fc4ee079d46c7cf20fae"), ("",)),
+    Project("dacite", "dataclasses from dicts",
+            Sdist("dacite", "1.9.2", "dacite-1.9.2.tar.gz",
+                  "6ccc3b299727c7aa17582f0021f6ae14d5de47c7227932c47fec4cdfefd26f09"), ("",)),
+    Project("apischema", "typed (de)serialization and schemas",
+            Sdist("apischema", "0.19.0", "apischema-0.19.0.tar.gz",
+                  "08a72728b9bc90976b08a3f219f99846fb2f0218cf3dfe2019c5a52fbe1cf1b4"), ("",)),
+    Project("tomli", "TOML parser",
+            Sdist("tomli", "2.5.0", "tomli-2.5.0.tar.gz",
+                  "264507556cd8b8c8e7c6ee037cdf443a463f03f4c958e57195e3d369711b8ff6"), ("src",)),
+    Project("parsimonious", "PEG parser",
+            Sdist("parsimonious", "0.11.0", "parsimonious-0.11.0.tar.gz",
+                  "e080377d98957beec053580d38ae54fcdf7c470fb78670ba4bf8b5f9d5cad2a9"), ("",)),
+    Project("json-logger", "JSON log formatter",
+            Sdist("python-json-logger", "4.2.0", "python_json_logger-4.2.0.tar.gz",
+                  "e371ebe22ec01e289850102091a2b1f6fc9e655c7f1f5f29073936756c290afa"), ("src",)),
+)
+
 
 def _fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.3f}"
@@ -248,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sites", type=int, default=1000, help="call sites sampled per project (default 1000)")
     everything = (PROJECTS + HELD_OUT + SECOND_TUNING + SECOND_HELD_OUT + THIRD_TUNING + THIRD_HELD_OUT
                   + FOURTH_TUNING + FOURTH_HELD_OUT + FIFTH_TUNING + FIFTH_HELD_OUT + SIXTH_TUNING
-                  + SEVENTH_TUNING)
+                  + SEVENTH_TUNING + EIGHTH_CANDIDATES)
     ap.add_argument("--project", action="append", choices=[p.name for p in everything],
                     help="only these projects (repeatable; default the three tuned-on ones)")
     ap.add_argument("--held-out", action="store_true",
@@ -275,9 +314,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="the fifth session's tuning four (mashumaro, polyfactory, svcs, multipart)")
     ap.add_argument("--round7", action="store_true",
                     help="the sixth session's tuning four (sanic, a2wsgi, stamina, pyserde)")
+    ap.add_argument("--round8", action="store_true",
+                    help="the eighth session's candidates (aiohttp, databases, aiofiles, dacite, apischema, ...)")
     args = ap.parse_args(argv)
     if args.project:
         pool = everything
+    elif args.round8:
+        pool = EIGHTH_CANDIDATES
     elif args.round7:
         pool = SEVENTH_TUNING
     elif args.round6:

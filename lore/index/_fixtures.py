@@ -7,9 +7,13 @@ its module (defined or imported there), then in ``conftest.py`` of the test's di
 directory above it, nearest first. A fixture that requests a fixture of its own name (the usual
 override: ``def app(app)``) receives the next one out. Edges bound that way say ``fixture_flow``.
 
+After the conftest.py files, the modules that the test's module and those conftest.py files name in
+``pytest_plugins`` (when they are in the repository: aiohttp's tests get ``aiohttp_client`` from
+``aiohttp.pytest_plugin`` that way).
+
 Left out, and so unresolved as before: fixtures renamed with ``@pytest.fixture(name="...")``, those of
-plugins (``pytest_plugins``, installed packages), pytest's own (``tmp_path``, ``monkeypatch``) and
-parametrized values (``request.param``).
+installed plugins (entry points), pytest's own (``tmp_path``, ``monkeypatch``) and parametrized values
+(``request.param``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import posixpath
 
 from ._world import FileCtx, Value, WorldCore, weaker
 
+# the binding a module's ``pytest_plugins`` makes per module name (lore.languages.python._plugins.PLUGINS)
+PLUGINS = "<pytest_plugins>"
 _FIXTURE_DECORATORS = frozenset({"pytest.fixture", "fixture", "pytest_asyncio.fixture"})
 
 
@@ -76,15 +82,32 @@ class FixtureMixin(WorldCore):
         if got is not None:
             return got
         directory = posixpath.dirname(c.frow.path)
+        chain = [c.frow.module_id]
         while True:
             mid = self._conftest_modules().get(directory)
             if mid is not None and mid != c.frow.module_id:
                 got = self._module_fixture(mid, pname, skip)
                 if got is not None:
                     return got
+                chain.append(mid)
             if not directory:
-                return None
+                break
             directory = posixpath.dirname(directory)
+        for mid in chain:  # the plugins these modules name (pytest_plugins), after every conftest.py
+            for name in self._plugins_of(mid):
+                pm = self.modules.get(name)
+                got = self._module_fixture(pm, pname, skip) if pm is not None and pm not in chain else None
+                if got is not None:
+                    return got
+        return None
+
+    def _plugins_of(self, mod_id: int) -> list[str]:
+        """The module names a module's ``pytest_plugins`` lists (:mod:`lore.languages.python._plugins`)."""
+        srow = self.syms.get(mod_id)
+        c = self.ctx(srow.file_id) if srow is not None and srow.file_id is not None else None
+        local = c.local_of.get(mod_id) if c is not None else None
+        binds = c.bindings_of(local).get(PLUGINS, ()) if c is not None and local is not None else ()
+        return [b.alias_of for b in binds]
 
     def _module_fixture(self, mod_id: int, pname: str, skip: int | None) -> int | None:
         """A fixture named ``pname`` defined in, or imported into, the module ``mod_id``."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..languages import BUILTIN_RESULTS
 from ..parsers.records import CALLBACK_MARK, CONTEXT_MARK, REST_MARK, Binding
 from ._annotations import names_class, primary_type, tuple_element, type_args
+from ._awaited import AWAITED, awaited_value
 from ._callback_elements import element_param, promised, pushed_element
 from ._containers import member as container_member
 from ._containers import plain
@@ -207,6 +208,8 @@ class ValuesMixin(GenericsMixin, WorldCore):
     def binding_value(self, c: FileCtx, scope: int, b: Binding, depth: int) -> tuple[Value, str] | None:
         if depth > MAX_DEPTH:
             return None
+        if b.arg[:1] == "<" and b.arg.startswith(AWAITED):  # x = await f(): see _awaited
+            return awaited_value(self, c, scope, b, depth)
         if b.scope is not None:
             scope = b.scope
         # the value is read before the statement binds anything: ``x = [x]`` and ``a, b = b, a`` read

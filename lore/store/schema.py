@@ -102,6 +102,11 @@ INDEX_FORMAT = 15  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     HistogramAddLiteral, per including unit; "=tpl"/"=decl"/"=tm" defines entries); #include MACRO follows the
 #     header the macro names ("=inc"); a typedef a macro writes names its type only; __asm { } blocks are blanked;
 #     a renaming #define before the call binds it whatever its arity; src/win/ files read src/win/ headers
+#     Python: x = await f() marks its binding (Binding.arg "<await>..."); when f() gives an instance of a class
+#     with __await__, x is opaque (what __await__ gives), never that instance; a module's pytest_plugins names
+#     (<pytest_plugins> bindings): their fixtures reach the tests below it after every conftest.py; calling an
+#     instance gives what its class's __call__ returns; a definition in the branch of an if sys.version_info
+#     test that no supported Python (3.10 and later) runs is marked as an import's fallback is (condition "0")
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

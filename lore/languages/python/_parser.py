@@ -49,11 +49,13 @@ from ._expr import (
 from ._handlers import except_clause
 from ._iteration import comprehension_for, for_loop, made_from, with_item
 from ._metaclass import METACLASS_ATTR, builds_classes, flush_sets, metaclass_of, on_call
+from ._plugins import plugin_bindings
 from ._slots import FILLS as _FILLS
 from ._slots import filled, slots
 from ._typechecking import note_stand_ins
 from ._typeparams import class_type_params
 from ._unpacking import starred
+from ._versions import mark_dead_branch
 
 LANGUAGE = "python"
 # annotations that qualify a name without typing it
@@ -431,11 +433,14 @@ class _Extractor:
                 self._bind_value(bind_owner, name, right, line, scope)
         if owner_sym.kind == "module" and name == "__all__" and right is not None:
             self._all(right)
+        elif owner_sym.kind == "module" and name == "pytest_plugins" and right is not None:
+            self.pf.bindings += plugin_bindings(owner, right, line, self.src)
 
     def _bind_value(self, bind_owner: int, name: str, right: _ts.Node, line: int, scope: int | None) -> None:
         """The binding of ``name = right`` for one value the right side may have (several bindings of
         one name on one line are alternatives: the resolver takes their union)."""
-        if right.type == "await" and right.named_child_count == 1:  # x = await f(): what f gives
+        awaited = right.type == "await" and right.named_child_count == 1
+        if awaited:  # x = await f(): what f gives; marked, for an awaitable object (lore.index._awaited)
             right = right.named_children[0]
         rt = right.type
         if rt == "call":
@@ -445,7 +450,7 @@ class _Extractor:
                 # proves to be typing.cast
                 cast_to = cast_type(right) if callee == "cast" or callee.endswith(".cast") else ""
                 self.pf.bindings.append(Binding(bind_owner, name, line, cast_to, callee, "", scope,
-                                                arg=first_arg(right, self.src)))
+                                                arg=("<await>" if awaited else "") + first_arg(right, self.src)))
         elif rt in ("identifier", "attribute", "subscript", "lambda"):
             src = value_path(right, self.src)
             if src:
@@ -495,6 +500,7 @@ class _Extractor:
         if node.type == "if_statement" and (clauses := if_clauses(node)) is not None:
             self.ifs.append((owner, clauses))
             note_stand_ins(self, node)
+            mark_dead_branch(self, node)
 
     def _return(self, node: _ts.Node, owner: int) -> None:
         """``return x`` / ``yield x`` in a function: ``<return>`` / ``<yield>`` bindings the resolver reads

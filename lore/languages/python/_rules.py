@@ -40,6 +40,9 @@ class PythonRules(LanguageRules):
     builtin_method_names = _builtin_method_names()
 
     accessors = True  # a property: reading it gives what its getter returns
+    # calling an instance runs its class's __call__: the call gives what __call__ returns (aiohttp's
+    # AiohttpClient protocol: client = await aiohttp_client(app) is the TestClient __call__ declares)
+    call_signatures_give = True
 
     def accessor_value(self, world, sym_id: int, depth: int):
         """``@property`` (``cached_property``, any decorator named ``...property``) read as a member: what

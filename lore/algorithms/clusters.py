@@ -125,6 +125,7 @@ def _vote_matrix(a: sp.csr_matrix, hub_degree_penalty: bool, triangle_weighting:
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(k, out=indptr[1:])
     w = sp.csr_matrix((data, cols, indptr), shape=(n, n))
+    del owner, keep, cols, data  # (int64 columns over every entry) not held under the triangles' temporaries
     if triangle_weighting:
         w = _sharpen(w, _common_neighbours(w, k))
     if hub_degree_penalty:

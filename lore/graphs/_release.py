@@ -10,10 +10,6 @@ later reader maps the saved arrays again in milliseconds.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
-
 
 def release() -> None:
     """Empty the in-memory caches of graphs (:mod:`lore.graphs.build`), walk and cluster matrices
@@ -32,40 +28,3 @@ def release() -> None:
         _features._CACHE.clear()
     with _fold._LOCK:
         _fold._CACHE.clear()
-
-
-@contextmanager
-def transient(g: Any) -> Iterator[None]:
-    """Within the block, what is derived from ``g`` and cached (its capped and closed relations in
-    :meth:`CodeGraph.presence_arrays`, walk matrices in :mod:`lore.graphs._walk`) serves the block only:
-    what the block added is dropped when it ends; what was cached before stays.
-
-    For the arrays a step computes to write them or to sum them into one result: saving a graph
-    computes the default walk and six closed neighbourhoods, summing the cluster adjacency computes
-    eight capped relations and a walk; kept on the graph, they stood under the clusters step's peak
-    (the Linux kernel's graph: about 0.5 GB). A reader of the saved state maps them; a later query
-    on this graph computes again what it asks for.
-
-    Examples
-    --------
-    >>> from lore.graphs._walk import _WALK_CACHE
-    >>> class G:
-    ...     _presence = {"calls": "kept"}
-    >>> g = G()
-    >>> with transient(g):
-    ...     g._presence["calls.closed"] = "for the block"
-    ...     _WALK_CACHE[("x", 1)] = "for the block"
-    >>> g._presence, ("x", 1) in _WALK_CACHE
-    ({'calls': 'kept'}, False)
-    """
-    from ._walk import _WALK_CACHE
-
-    presence = set(g._presence)
-    walks = set(_WALK_CACHE)
-    try:
-        yield
-    finally:
-        for key in set(g._presence) - presence:
-            g._presence.pop(key, None)
-        for key in set(_WALK_CACHE) - walks:
-            _WALK_CACHE.pop(key, None)

@@ -38,8 +38,8 @@ from ..store.graph_files import cache_path as _cache_path
 from ..store.graph_files import state_dir as _state_dir
 from ._graph_patch import patch as _patch_graph
 from ._lazy_csr import LazyCsr
-from ._release import transient
 from ._saved_arrays import discard, open_array, verify, write_arrays
+from ._transient import transient
 from ._walk import DEFAULT_PPR_WEIGHTS, walk_arrays, walk_name
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from ..algorithms._csr import Csr
 from ..algorithms.push import push_pagerank
 from ..errors import InvalidArgumentError, UnknownAlgorithmError
 from ._fold import Fold
-from ._release import transient
+from ._transient import transient
 from ._walk import _WALK_CACHE, DEFAULT_PPR_WEIGHTS, walk_arrays, walk_matrix
 from .build import CodeGraph
 from .engines import get_engine

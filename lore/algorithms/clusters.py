@@ -71,8 +71,11 @@ _BATCHES = 4
 _STOP_FRACTION = 1e-3
 _TIE = 1e-9  # label weights within this relative distance of the best are ties
 _TRIANGLE_MAX_DEGREE = 32  # common neighbours with more neighbours than this are not counted
-# wedges searched at a time when counting triangles: about 50 B of temporaries each (4M made 200 MB)
-_BLOCK_WEDGES = 1_000_000
+# wedges searched at a time when counting triangles: about 50 B of temporaries each (4M made 200 MB, 1M
+# 50 MB: the largest temporary of the clusters step on a 190k-symbol kernel copy; the blocks' results are
+# the same whatever their size)
+_BLOCK_WEDGES = 1 << 18
+_EDGE_BLOCK = 1 << 20  # entries per block of reattach_small's label columns
 
 
 def _check_labels(labels, n: int) -> np.ndarray:
@@ -122,6 +125,7 @@ def _vote_matrix(a: sp.csr_matrix, hub_degree_penalty: bool, triangle_weighting:
     indptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(k, out=indptr[1:])
     w = sp.csr_matrix((data, cols, indptr), shape=(n, n))
+    del owner, keep, cols, data  # (int64 columns over every entry) not held under the triangles' temporaries
     if triangle_weighting:
         w = _sharpen(w, _common_neighbours(w, k))
     if hub_degree_penalty:
@@ -366,16 +370,39 @@ def label_propagation(
     return canonical_labels(labels)
 
 
-def _edges_both_ways(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(sources, targets, weights) of the stored entries with positive weight, each listed both ways
-    (row ids int32 where they fit: these arrays, twice the entries, were the clusters step's peak)."""
+def _positive_entries(a: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, columns, weights) of the stored entries with positive weight, in storage order (row ids
+    int32 where they fit; the matrix's own columns and weights when every entry is positive: no copy)."""
     idx = np.int32 if a.shape[0] < np.iinfo(np.int32).max else np.int64
-    positive = a.data > 0
-    owner = np.repeat(np.arange(a.shape[0], dtype=idx), np.diff(a.indptr))[positive]
-    cols = a.indices.astype(idx)[positive]
-    w = a.data.astype(np.float64)[positive]
-    del positive
-    return np.r_[owner, cols], np.r_[cols, owner], np.r_[w, w]
+    owner = np.repeat(np.arange(a.shape[0], dtype=idx), np.diff(a.indptr))
+    cols, w = a.indices.astype(idx, copy=False), a.data.astype(np.float64, copy=False)
+    positive = w > 0
+    if positive.all():
+        return owner, cols, w
+    return owner[positive], cols[positive], w[positive]
+
+
+def _leaving_small(lab: np.ndarray, small: np.ndarray, k: int, entries: tuple[np.ndarray, np.ndarray, np.ndarray]
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """(``label(i) * k + label(j)``, weight) of every entry ``i - j`` between two clusters whose ``i`` is in a
+    small cluster, each entry listed both ways (every ``i -> j``, then every ``j -> i``), in that order.
+
+    Read :data:`_EDGE_BLOCK` entries at a time: the two label columns of every entry listed both ways
+    (four int64 arrays of the entries' size) were the clusters step's peak on the Linux kernel.
+    """
+    owner, cols, w = entries
+    keys: list[np.ndarray] = []
+    weights: list[np.ndarray] = []
+    for src, dst in ((owner, cols), (cols, owner)):
+        for lo in range(0, src.size, _EDGE_BLOCK):
+            ls, ld = lab[src[lo : lo + _EDGE_BLOCK]], lab[dst[lo : lo + _EDGE_BLOCK]]
+            m = small[ls] & (ls != ld)
+            if m.any():
+                keys.append(ls[m] * k + ld[m])
+                weights.append(w[lo : lo + _EDGE_BLOCK][m])
+    if not keys:
+        return np.zeros(0, dtype=np.int64), np.zeros(0)
+    return np.concatenate(keys), np.concatenate(weights)
 
 
 @one_blas_thread
@@ -422,16 +449,16 @@ def reattach_small(adjacency, labels, *, min_size: int = 2, member_weight=None) 
     mw = None if member_weight is None else np.asarray(member_weight, dtype=np.float64)
     if mw is not None and mw.shape != (a.shape[0],):
         raise InvalidArgumentError(f"member_weight must have one value per row ({a.shape[0]}), got shape {mw.shape}")
-    src_node, dst_node, w = _edges_both_ways(a)
+    entries = _positive_entries(a)
     while lab.size:
         k = int(lab.max()) + 1
         small = np.bincount(lab, weights=mw, minlength=k) < min_size
-        ls, ld = lab[src_node], lab[dst_node]
-        m = small[ls] & (ls != ld)
-        if not m.any():
+        keys, weights = _leaving_small(lab, small, k, entries)
+        if not keys.size:
             break
-        pairs, inv = np.unique(ls[m] * k + ld[m], return_inverse=True)
-        total = np.bincount(inv, weights=w[m])
+        pairs, inv = np.unique(keys, return_inverse=True)
+        del keys
+        total = np.bincount(inv, weights=weights)
         src, dst = np.divmod(pairs, k)
         order = np.lexsort((dst, -total, src))
         first = order[np.r_[True, src[order][1:] != src[order][:-1]]]

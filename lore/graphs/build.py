@@ -39,6 +39,7 @@ from ..store.graph_files import state_dir as _state_dir
 from ._graph_patch import patch as _patch_graph
 from ._lazy_csr import LazyCsr
 from ._saved_arrays import discard, open_array, verify, write_arrays
+from ._transient import transient
 from ._walk import DEFAULT_PPR_WEIGHTS, walk_arrays, walk_name
 
 if TYPE_CHECKING:
@@ -303,9 +304,10 @@ def save_graph(g: CodeGraph, cache: Path, *, prev: str | None = None) -> Path:
             arrays[f"{tname}.indices"] = m.indices
             arrays[f"{tname}.indptr"] = m.indptr
             canonical = canonical and csr_arrays.canonical(m)
-    walks = {walk_name(DEFAULT_PPR_WEIGHTS, "both"): walk_arrays(g, DEFAULT_PPR_WEIGHTS, "both")}
-    closed = {f"{name}{'.T' if t else ''}.closed": g.presence_arrays(name, transpose=t, closed=True)
-              for name in SAVED_CLOSED for t in (False, True)}
+    with transient(g):  # computed to be written: not kept on ``g`` (a reader of the saved state maps them)
+        walks = {walk_name(DEFAULT_PPR_WEIGHTS, "both"): walk_arrays(g, DEFAULT_PPR_WEIGHTS, "both")}
+        closed = {f"{name}{'.T' if t else ''}.closed": g.presence_arrays(name, transpose=t, closed=True)
+                  for name in SAVED_CLOSED for t in (False, True)}
     for key, m in (*walks.items(), *closed.items()):
         arrays.update({f"{key}.data": m.data, f"{key}.indices": m.indices, f"{key}.indptr": m.indptr})
 

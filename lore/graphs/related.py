@@ -21,6 +21,7 @@ from ..algorithms._csr import Csr
 from ..algorithms.push import push_pagerank
 from ..errors import InvalidArgumentError, UnknownAlgorithmError
 from ._fold import Fold
+from ._transient import transient
 from ._walk import _WALK_CACHE, DEFAULT_PPR_WEIGHTS, walk_arrays, walk_matrix
 from .build import CodeGraph
 from .engines import get_engine
@@ -354,9 +355,11 @@ def cluster_adjacency(g: CodeGraph) -> sp.csr_matrix:
     if m is None:
         import scipy.sparse as sp
 
-        adj = walk_matrix(g, CLUSTER_WEIGHTS, "both")
-        keep = sp.diags((~g.is_external()).astype(np.float64))
-        m = (keep @ adj @ keep).tocsr()
+        with transient(g):  # the capped relations and their weighted sum: only this matrix is kept
+            adj = walk_matrix(g, CLUSTER_WEIGHTS, "both")
+            keep = sp.diags((~g.is_external()).astype(np.float64))
+            m = (keep @ adj @ keep).tocsr()
+            del adj
         _WALK_CACHE[key] = m
     return m
 

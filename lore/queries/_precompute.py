@@ -38,6 +38,7 @@ def ranker_step(db: Path) -> Callable[[IndexReport], None]:
     def after(report: IndexReport) -> None:
         t0 = time.perf_counter()
         with OpenIndex(Path(report.db)) as index:
+            store_db.one_pass_reads(index.conn)
             if saved_for(index):
                 return
             try:

@@ -113,6 +113,7 @@ def clusters_step(db: Path) -> Callable[[IndexReport], None]:
 
         t0 = time.perf_counter()
         with OpenIndex(Path(report.db)) as index:
+            store_db.one_pass_reads(index.conn)
             if report.same_shape and index.generation == report.generation:
                 _carry_graph(index)
             if clusters_store.has_run(index.conn, run_key(), index.generation):

@@ -139,6 +139,25 @@ def _read_only_connect(path: Path, *, check_same_thread: bool = True) -> IndexCo
 
 
 WRITER_CACHE_KIB = 16384  # the indexer's page cache (readers keep 64 MiB)
+ONE_PASS_CACHE_KIB = 4096  # the upkeep steps' page cache: they read each page about once
+
+
+def one_pass_reads(conn: sqlite3.Connection) -> None:
+    """Give a connection that reads the index in one pass (the clusters and ranker steps of ``lore index``:
+    every edge, every symbol row, each page about once) a small page cache instead of the readers' 64 MiB.
+
+    A full cache stayed allocated under the steps' later peaks (label propagation, the features), all of
+    it on a large index, for pages never read again; the operating system's file cache still serves
+    a page read twice.
+
+    Examples
+    --------
+    >>> conn = sqlite3.connect(":memory:")
+    >>> one_pass_reads(conn)
+    >>> conn.execute("PRAGMA cache_size").fetchone()[0] == -ONE_PASS_CACHE_KIB
+    True
+    """
+    conn.execute(f"PRAGMA cache_size = -{ONE_PASS_CACHE_KIB}")
 
 
 def _configure(conn: sqlite3.Connection, *, readonly: bool) -> None:

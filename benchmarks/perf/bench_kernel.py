@@ -104,7 +104,7 @@ r = api.index_repo(sys.argv[1], db=sys.argv[2], history="off", gitignore=False,
                    **({"memory": sys.argv[3]} if len(sys.argv) > 3 else {}))
 total = cpu() - c0
 print(json.dumps({"indexer": round(total - sum(steps.values()), 2), **steps, "reresolved": r.reresolved_files,
-                  "changed": r.changed, "seconds": r.seconds}))
+                  "rehashed": r.rehashed, "changed": r.changed, "seconds": r.seconds}))
 """
 
 SEEDS = ["mm.slab_common.kfree", "mm.slab_common.kmalloc_trace", "kernel.fork.copy_process", "mm.memory.handle_mm_fault",
@@ -250,7 +250,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             got = json.loads(inc["out"].strip().splitlines()[-1])
             steps = ", ".join(f"{k} {got[k]:.1f}" for k in ("indexer", "clusters", "ranker") if k in got)
-            print(f"  CPU s by step: {steps}; files re-resolved: {got['reresolved']}; wall s by phase: "
+            print(f"  CPU s by step: {steps}; files re-resolved: {got['reresolved']}; "
+                  f"files hashed again (inode changed): {got.get('rehashed', '?')}; wall s by phase: "
                   f"{got['seconds']}", flush=True)
         except (ValueError, IndexError, KeyError):
             print("  " + "\n  ".join((inc["out"] + inc["err"]).strip().splitlines()[-3:]), flush=True)

@@ -23,6 +23,9 @@ class IndexReport:
     removed: list[str] = field(default_factory=list)
     unchanged: int = 0
     reresolved_files: int = 0
+    # files read and hashed again because only their inode changed (same size and mtime: cp -p, tar x, or a
+    # hard link made or removed elsewhere moves the ctime); they are parsed again only if their bytes changed
+    rehashed: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
     skipped_dirs: dict[str, str] = field(default_factory=dict)  # built-in skips: {"venv": "virtualenv"}
     nothing_indexed: str = ""

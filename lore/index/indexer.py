@@ -238,6 +238,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
     seen = {f.path for f in walked.files}
     scanned = int(store_db.get_meta(conn, SCANNED_AT, "0") or 0) if existing else 0
     todo, rehashed = files_to_parse(walked.files, existing, scanned, max_file_size)
+    report.rehashed = rehashed
     if existing:  # a file whose language changed with its project (a .h header once the first .cpp arrives)
         again = {f.path for f in todo}
         todo += [f for f in walked.files if f.path not in again and f.path in existing

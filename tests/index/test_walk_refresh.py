@@ -14,6 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from lore import index_repo
+from lore.index import _files
 
 FILES = {
     "a/x.c": "int x(void)\n{\n\treturn 1;\n}\n",
@@ -75,6 +76,19 @@ def test_a_same_size_rewrite_with_its_mtime_set_back_is_re_indexed(tmp_path: Pat
     report = index_repo(root, db=db)
     assert report.changed == ["b/z.c"]
     assert "b.z.w" in symbols(db) and "b.z.z" not in symbols(db)
+
+
+def test_a_hard_link_made_elsewhere_hashes_the_file_again_and_says_so(tmp_path: Path, monkeypatch) -> None:
+    """A link made or removed elsewhere moves the inode's change time: read and hashed, not parsed, counted."""
+    monkeypatch.setattr(_files, "CTIME_SLACK_NS", 0)  # files made just before the first run: not "too close to tell"
+    root = make(tmp_path / "repo")
+    db = tmp_path / "index.db"
+    first = index_repo(root, db=db)
+    assert first.rehashed == 0
+    os.link(root / "b/z.c", tmp_path / "elsewhere.c")
+    report = index_repo(root, db=db)
+    assert report.rehashed == 1 and report.to_dict()["rehashed"] == 1
+    assert not report.changed_any and report.generation == first.generation
 
 
 def test_nothing_changed_is_a_no_op_and_the_index_stays(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ def test_a_changed_macro_reparses_the_files_that_did_not_change(tmp_path):
 
 
 def test_macros_that_disagree_or_are_no_namespace_stay_as_they_were(tmp_path):
-    two = CORE.replace("#define LIB_BEGIN_NAMESPACE", "#ifdef V2\n#define LIB_BEGIN_NAMESPACE namespace lib { namespace v2 {\n"
+    two = CORE.replace("#define LIB_BEGIN_NAMESPACE", "#if __cplusplus >= 201703L\n#define LIB_BEGIN_NAMESPACE namespace lib { namespace v2 {\n"
                        "#else\n#define LIB_BEGIN_NAMESPACE", 1).replace("\n#define LIB_END", "\n#endif\n#define LIB_END", 1)
     names, _ = _index(tmp_path, {"lib/core.h": two, **FILES})
     assert "lib.format.lib.render" not in names and "lib.format.v2.render" not in names
@@ -67,3 +67,16 @@ def test_a_c_project_is_unaffected(tmp_path):
     assert ("api.g", "api.f") in calls
     with sqlite3.connect(tmp_path / ".lore" / "index.db") as conn:
         assert conn.execute("SELECT value FROM meta WHERE key = 'cpp_macros'").fetchone() == ("",)
+
+
+def test_a_branch_the_header_decides_is_read_as_a_default_build_reads_it(tmp_path):
+    """toml++: ``TOML_NAMESPACE_START`` has two definitions, under ``#if TOML_ABI_NAMESPACES`` (1 unless
+    ``TOML_DOXYGEN``, 0 unless a documentation tool's name is defined) and its ``#else``."""
+    core = ("#ifndef LIB_DOXYGEN\n#if defined(DOXYGEN) || defined(__POXY__)\n#define LIB_DOXYGEN 1\n#else\n"
+            "#define LIB_DOXYGEN 0\n#endif\n#endif\n#ifndef LIB_ABI\n#if LIB_DOXYGEN\n#define LIB_ABI 0\n#else\n"
+            "#define LIB_ABI 1\n#endif\n#endif\n#if LIB_ABI\n#define LIB_BEGIN_NAMESPACE namespace lib { inline namespace v1 {\n"
+            "#define LIB_END_NAMESPACE } }\n#else\n#define LIB_BEGIN_NAMESPACE namespace lib {\n#define LIB_END_NAMESPACE }\n"
+            "#endif\n")
+    names, calls = _index(tmp_path, {"lib/core.h": core, **FILES})
+    assert "lib.format.lib.render" in names
+    assert ("app.main.main", "lib.format.lib.render") in calls

@@ -24,7 +24,8 @@ import hashlib
 import re
 from collections.abc import Iterable
 
-from ._source import _ATTRIBUTE_FORM, _NS_CLOSE, _NS_OPEN, _OBJECT_DEFINE, _SPECIFIER_WORDS
+from ._project_branches import defined_names, taken_defines
+from ._source import _ATTRIBUTE_FORM, _NS_CLOSE, _NS_OPEN, _SPECIFIER_WORDS
 
 MAX_MACROS = 4096  # names kept (a project's config headers define tens; a generated header could define thousands)
 MAX_HEADER_BYTES = 2 << 20  # headers read for the table (a bigger one is generated data, not a config header)
@@ -34,19 +35,40 @@ HEADER_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tpp"
 _NAME = re.compile(rb"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\Z")
 _COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
 _WORD = re.compile(rb"[A-Z][A-Z0-9_]+")
+_PAIR = re.compile(rb"_(?:END|CLOSE)(?=_|\Z)")
+_STATIC_ASSERT = re.compile(rb"\bstatic_assert[ \t]*\([^()]*(?:\([^()]*\)[^()]*)*\)[ \t]*;?")
+_INLINE_CALL = re.compile(rb"\binline[ \t]+namespace[ \t]+([A-Za-z_]\w*)[ \t]*\([^()]*\)")
+# an opener whose last namespace takes its ``{`` at the use (``TOML_NAMESPACE_START\n{``)
+_NS_HEAD = re.compile(rb"^(?:(?:inline )?namespace(?: [A-Za-z_]\w*(?:::[A-Za-z_]\w*)*)? ?\{ ?)*(?:inline )?namespace "
+                      rb"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*$")
 # an include guard (``#define FOO_BAR_H``) is empty too, and never written outside a directive
 _GUARD = re.compile(rb"_(?:H|HH|HPP|HXX|INL|INCLUDED|DEFINED)_*\Z")
 
 _TABLE: dict[bytes, bytes] = {}  # this process's table: name -> what it is written out as (b"" to blank)
 
 
-def _kind(value: bytes, blanks: set[bytes]) -> tuple[str, bytes] | None:
+def _kind(value: bytes, table: dict[bytes, bytes], blanks: set[bytes]) -> tuple[str, bytes] | None:
     """``("open" | "close", text)`` for a namespace macro's value, ``("blank", b"")`` for specifiers and
-    attributes, else ``None``."""
-    if _NS_OPEN.match(value):
-        return "open", b" ".join(value.split())
-    if _NS_CLOSE.match(value):
-        return "close", b" ".join(value.split())
+    attributes, else ``None``. ``static_assert(...)`` (toml++ ends its macros with one, for the ``;`` after a use)
+    is dropped, an inline namespace named by a macro call keeps the macro's name (an inline namespace's members
+    are its enclosing namespace's), and another namespace macro of the table is written out.
+
+    Examples
+    --------
+    >>> _kind(b"namespace toml { inline namespace TOML_CONCAT(v, TOML_LIB_MAJOR)", {}, set())
+    ('open', b'namespace toml { inline namespace TOML_CONCAT')
+    >>> _kind(b"} TOML_NAMESPACE_END", {b"TOML_NAMESPACE_END": b"}"}, set())
+    ('close', b'} }')
+    """
+    value = _STATIC_ASSERT.sub(b" ", value)
+    if b"namespace" in value or b"}" in value:
+        value = _INLINE_CALL.sub(rb"inline namespace \1", value)
+        value = _WORD.sub(lambda m: table.get(m.group(0)) or m.group(0), value)
+        value = b" ".join(value.split())
+        if _NS_OPEN.match(value) or _NS_HEAD.match(value):
+            return "open", value
+        if _NS_CLOSE.match(value):
+            return "close", value
     if set(_ATTRIBUTE_FORM.sub(b" ", value).split()) <= _SPECIFIER_WORDS | blanks:
         return "blank", b""
     return None
@@ -60,19 +82,20 @@ def build_table(texts: Iterable[bytes]) -> dict[bytes, bytes]:
     >>> h = b"#define NS_BEGIN \\\n  namespace lib { \\\n  inline namespace v2 {\n#define NS_END } }\n#define LIB_API\n"
     >>> sorted(build_table([h, b"#ifdef _WIN32\n#define LIB_API __declspec(dllexport)\n#endif\n#define N 4\n"]).items())
     [(b'LIB_API', b''), (b'NS_BEGIN', b'namespace lib { inline namespace v2 {'), (b'NS_END', b'} }')]
-    >>> build_table([b"#if A\n#define NS_BEGIN namespace a {\n#else\n#define NS_BEGIN namespace b {\n#endif\n"])
+    >>> build_table([b"#if __cplusplus > 201402L\n#define NS_BEGIN namespace a {\n#else\n#define NS_BEGIN namespace b {\n#endif\n"])
     {}
+    >>> build_table([b"#if A\n#define NS_BEGIN namespace a {\n#else\n#define NS_BEGIN namespace b {\n#endif\n"])
+    {b'NS_BEGIN': b'namespace b {'}
     >>> build_table([b"#define MY_FLAG\n", b"#define MY_FLAG 1\n"])
     {}
     """
+    kept = [t for t in texts if b"define" in t]
+    anywhere = {n for t in kept for n in defined_names(t)}
     values: dict[bytes, set[bytes]] = {}
-    for text in texts:
-        if b"define" not in text:
-            continue
-        for m in _OBJECT_DEFINE.finditer(text):
-            name = m.group(1)
+    for text in kept:
+        for name, raw in taken_defines(text, anywhere):  # the #if branches a default build reads, where it tells
             if _NAME.match(name) and not _GUARD.search(name):
-                value = _COMMENT.sub(b" ", m.group(2).replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")).strip()
+                value = _COMMENT.sub(b" ", raw.replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")).strip()
                 values.setdefault(name, set()).add(value)
     table: dict[bytes, bytes] = {}
     blanks: set[bytes] = set()
@@ -82,7 +105,7 @@ def build_table(texts: Iterable[bytes]) -> dict[bytes, bytes]:
         for name in sorted(values):
             if name in table:
                 continue
-            kinds = [_kind(v, blanks) for v in values[name]]
+            kinds = [_kind(v, table, blanks) for v in values[name]]
             if any(k is None for k in kinds) or len({k for k in kinds}) != 1:  # type: ignore[misc]
                 continue
             kind, text = kinds[0]  # type: ignore[misc]
@@ -91,8 +114,33 @@ def build_table(texts: Iterable[bytes]) -> dict[bytes, bytes]:
                 blanks.add(name)
             changed = True
             if len(table) >= MAX_MACROS:
-                return table
-    return table
+                return _paired(table)
+    return _paired(table)
+
+
+def _paired(table: dict[bytes, bytes]) -> dict[bytes, bytes]:
+    """``table`` without the closers whose opener (``_END`` -> ``_START`` / ``_BEGIN``, ``_CLOSE`` -> ``_OPEN``) is
+    not in it opening as many braces (a head form, ``TOML_NAMESPACE_START\n{ ... }\nTOML_NAMESPACE_END;``, takes its
+    last ``{`` and ``}`` at its uses): toml++'s
+    ``TOML_ABI_NAMESPACE_END`` closes what the function-like ``TOML_ABI_NAMESPACE_START(name)`` opens, and a lone
+    ``}`` would close the enclosing namespace.
+
+    Examples
+    --------
+    >>> _paired({b"A_BEGIN": b"namespace a {", b"A_END": b"}", b"B_END": b"}", b"C_START": b"namespace c {", b"C_END": b"} }"})
+    {b'A_BEGIN': b'namespace a {', b'A_END': b'}', b'C_START': b'namespace c {'}
+    """
+    out = {}
+    for name, text in table.items():
+        if text.startswith(b"}"):
+            n = text.count(b"}")
+            openers = [_PAIR.sub(lambda m, w=w: w if m.group(0) != b"_CLOSE" else b"_OPEN", name)  # type: ignore[misc]
+                       for w in (b"_START", b"_BEGIN")]
+            if not any(o in table and table[o].count(b"{") == n
+                       and not table[o].startswith(b"}") for o in openers):
+                continue
+        out[name] = text
+    return out
 
 
 def fingerprint(table: dict[bytes, bytes]) -> str:
@@ -129,7 +177,7 @@ def apply_table(source: bytes, table: dict[bytes, bytes] | None = None) -> bytes
         return source
     opens = sorted(n for n in used if table[n])
     if opens:
-        alone = re.compile(rb"^([ \t]*)(" + b"|".join(re.escape(n) for n in opens) + rb")([ \t]*(?://[^\n]*)?)\r?$",
+        alone = re.compile(rb"^([ \t]*)(" + b"|".join(re.escape(n) for n in opens) + rb")([ \t]*;?[ \t]*(?://[^\n]*)?)\r?$",
                            re.MULTILINE)
         source = alone.sub(lambda m: m.group(1) + table[m.group(2)] + m.group(3), source)
     blanks = sorted(n for n in used if not table[n])

@@ -16,6 +16,7 @@ flags reads one branch; so does :func:`taken_defines`, as far as the header itse
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator
 
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define)\b[ \t]*((?:[^\n\\]|\\\r?\n)*)",
@@ -49,6 +50,8 @@ def _evaluate(expr: bytes, values: dict[bytes, int], defined: set[bytes], anywhe
     False
     >>> _evaluate(b"!LIB_FLAG && __cplusplus >= 201703L", {}, set(), {b"LIB_FLAG"}) is None
     True
+    >>> _evaluate(b"LIB_HAS_INCLUDE(<version>) || 1 (2)", {}, set(), set()) is None
+    True
     """
     def name_of(m: re.Match) -> bytes:
         n = m.group(1) or m.group(2)
@@ -60,6 +63,8 @@ def _evaluate(expr: bytes, values: dict[bytes, int], defined: set[bytes], anywhe
 
     def word(m: re.Match) -> bytes:
         n = m.group(0)
+        if e[m.end():m.end() + 1] == b"(" or e[m.end():].lstrip()[:1] == b"(":  # a function-like macro's call
+            return _UNKNOWN
         if n in values:
             return b" %d " % values[n]
         return _UNKNOWN if n in anywhere or n.startswith(b"__") else b" 0 "  # a compiler's own name: not known
@@ -71,7 +76,9 @@ def _evaluate(expr: bytes, values: dict[bytes, int], defined: set[bytes], anywhe
     if not re.fullmatch(r"[0-9 ()<>=!]*|(?:[0-9 ()<>=!]|\band\b|\bor\b|\bnot\b)*", text) or not text.strip():
         return None
     try:
-        return bool(eval(text, {"__builtins__": {}}, {}))  # digits, comparisons and and/or/not only (checked above)
+        with warnings.catch_warnings():  # ``1 (2)`` compiles with a SyntaxWarning before it fails
+            warnings.simplefilter("ignore")
+            return bool(eval(text, {"__builtins__": {}}, {}))  # digits, comparisons and and/or/not only (checked above)
     except Exception:
         return None
 

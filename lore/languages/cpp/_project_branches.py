@@ -27,11 +27,26 @@ _DEFINED = re.compile(rb"\bdefined\b[ \t]*(?:\([ \t]*([A-Za-z_]\w*)[ \t]*\)|([A-
 _WORD = re.compile(rb"\b[A-Za-z_]\w*\b")
 _NUMBER = re.compile(rb"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b")
 _COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
+_BLOCK = re.compile(rb"/\*.*?\*/", re.S)
 _UNKNOWN = b"\x00"
 
 
+def uncommented(text: bytes) -> bytes:
+    r"""``text`` without its block comments (each kept as its newlines): rapidjson's documentation shows
+    ``#define RAPIDJSON_NAMESPACE_BEGIN namespace my { namespace rapidjson {`` in a ``/* ... */``.
+
+    Examples
+    --------
+    >>> uncommented(b"/* \\code\n#define A 1\n*/\n#define B 2\n")
+    b'\n\n\n#define B 2\n'
+    """
+    if b"/*" not in text:
+        return text
+    return _BLOCK.sub(lambda m: b"\n" * m.group(0).count(b"\n"), text)
+
+
 def defined_names(text: bytes) -> Iterator[bytes]:
-    """Every name ``text`` ``#define``\\ s (object- or function-like)."""
+    """Every name ``text`` ``#define``\\ s (object- or function-like; ``text`` :func:`uncommented`)."""
     for m in _DIRECTIVE.finditer(text):
         if m.group(1) == b"define":
             n = _NAME_ONLY.match(m.group(2))

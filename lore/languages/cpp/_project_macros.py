@@ -24,7 +24,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 
-from ._project_branches import defined_names, taken_defines
+from ._project_branches import defined_names, taken_defines, uncommented
 from ._source import _ATTRIBUTE_FORM, _NS_CLOSE, _NS_OPEN, _SPECIFIER_WORDS
 
 MAX_MACROS = 4096  # names kept (a project's config headers define tens; a generated header could define thousands)
@@ -35,6 +35,7 @@ HEADER_EXTENSIONS = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inl", ".ipp", ".tpp"
 _NAME = re.compile(rb"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\Z")
 _COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
 _WORD = re.compile(rb"[A-Z][A-Z0-9_]+")
+_IDENT = re.compile(rb"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _PAIR = re.compile(rb"_(?:END|CLOSE)(?=_|\Z)")
 _STATIC_ASSERT = re.compile(rb"\bstatic_assert[ \t]*\([^()]*(?:\([^()]*\)[^()]*)*\)[ \t]*;?")
 _INLINE_CALL = re.compile(rb"\binline[ \t]+namespace[ \t]+([A-Za-z_]\w*)[ \t]*\([^()]*\)")
@@ -47,23 +48,26 @@ _GUARD = re.compile(rb"_(?:H|HH|HPP|HXX|INL|INCLUDED|DEFINED)_*\Z")
 _TABLE: dict[bytes, bytes] = {}  # this process's table: name -> what it is written out as (b"" to blank)
 
 
-def _kind(value: bytes, table: dict[bytes, bytes], blanks: set[bytes]) -> tuple[str, bytes] | None:
+def _kind(value: bytes, table: dict[bytes, bytes], blanks: set[bytes], names: dict[bytes, bytes]) -> tuple[str, bytes] | None:
     """``("open" | "close", text)`` for a namespace macro's value, ``("blank", b"")`` for specifiers and
     attributes, else ``None``. ``static_assert(...)`` (toml++ ends its macros with one, for the ``;`` after a use)
     is dropped, an inline namespace named by a macro call keeps the macro's name (an inline namespace's members
-    are its enclosing namespace's), and another namespace macro of the table is written out.
+    are its enclosing namespace's), and another namespace macro of the table is written out, as is a macro whose
+    every definition is one name (``namespace RAPIDJSON_NAMESPACE {``, ``#define RAPIDJSON_NAMESPACE rapidjson``).
 
     Examples
     --------
-    >>> _kind(b"namespace toml { inline namespace TOML_CONCAT(v, TOML_LIB_MAJOR)", {}, set())
+    >>> _kind(b"namespace toml { inline namespace TOML_CONCAT(v, TOML_LIB_MAJOR)", {}, set(), {})
     ('open', b'namespace toml { inline namespace TOML_CONCAT')
-    >>> _kind(b"} TOML_NAMESPACE_END", {b"TOML_NAMESPACE_END": b"}"}, set())
+    >>> _kind(b"} TOML_NAMESPACE_END", {b"TOML_NAMESPACE_END": b"}"}, set(), {})
     ('close', b'} }')
+    >>> _kind(b"namespace RAPIDJSON_NAMESPACE {", {}, set(), {b"RAPIDJSON_NAMESPACE": b"rapidjson"})
+    ('open', b'namespace rapidjson {')
     """
     value = _STATIC_ASSERT.sub(b" ", value)
     if b"namespace" in value or b"}" in value:
         value = _INLINE_CALL.sub(rb"inline namespace \1", value)
-        value = _WORD.sub(lambda m: table.get(m.group(0)) or m.group(0), value)
+        value = _WORD.sub(lambda m: table.get(m.group(0)) or names.get(m.group(0)) or m.group(0), value)
         value = b" ".join(value.split())
         if _NS_OPEN.match(value) or _NS_HEAD.match(value):
             return "open", value
@@ -89,7 +93,7 @@ def build_table(texts: Iterable[bytes]) -> dict[bytes, bytes]:
     >>> build_table([b"#define MY_FLAG\n", b"#define MY_FLAG 1\n"])
     {}
     """
-    kept = [t for t in texts if b"define" in t]
+    kept = [uncommented(t) for t in texts if b"define" in t]
     anywhere = {n for t in kept for n in defined_names(t)}
     values: dict[bytes, set[bytes]] = {}
     for text in kept:
@@ -97,6 +101,7 @@ def build_table(texts: Iterable[bytes]) -> dict[bytes, bytes]:
             if _NAME.match(name) and not _GUARD.search(name):
                 value = _COMMENT.sub(b" ", raw.replace(b"\\\r\n", b" ").replace(b"\\\n", b" ")).strip()
                 values.setdefault(name, set()).add(value)
+    names = {n: next(iter(v)) for n, v in values.items() if len(v) == 1 and _IDENT.fullmatch(next(iter(v)))}
     table: dict[bytes, bytes] = {}
     blanks: set[bytes] = set()
     changed = True
@@ -105,7 +110,7 @@ def build_table(texts: Iterable[bytes]) -> dict[bytes, bytes]:
         for name in sorted(values):
             if name in table:
                 continue
-            kinds = [_kind(v, table, blanks) for v in values[name]]
+            kinds = [_kind(v, table, blanks, names) for v in values[name]]
             if any(k is None for k in kinds) or len({k for k in kinds}) != 1:  # type: ignore[misc]
                 continue
             kind, text = kinds[0]  # type: ignore[misc]

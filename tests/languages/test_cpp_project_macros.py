@@ -80,3 +80,13 @@ def test_a_branch_the_header_decides_is_read_as_a_default_build_reads_it(tmp_pat
     names, calls = _index(tmp_path, {"lib/core.h": core, **FILES})
     assert "lib.format.lib.render" in names
     assert ("app.main.main", "lib.format.lib.render") in calls
+
+
+def test_a_function_pointer_behind_an_export_macro_stays_a_variable(tmp_path):
+    """gflags: ``extern GFLAGS_DLL_DECL void (*gflags_exitfunc)(int);``, the macro blanked by the table, is a pointer
+    to a function (clangd answers its calls with the variable): no function symbol, calls through it unbound."""
+    names, calls = _index(tmp_path, {"lib/core.h": CORE, "lib/util.h": '#include "core.h"\nextern LIB_VISIBLE void (*exit_fn)(int);\n'
+                                     "void (*handler(int sig))(int);\n",
+                                     "lib/util.cc": '#include "util.h"\nvoid (*exit_fn)(int) = 0;\nvoid quit() { exit_fn(1); }\n'})
+    assert "lib.util.exit_fn" not in names and "lib.util.handler" in names
+    assert not [c for c in calls if c[0] == "lib.util.quit"]

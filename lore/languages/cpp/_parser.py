@@ -201,6 +201,17 @@ class CppExtractor(CExtractor):
             i = self.pf.symbols[i].parent
         return None
 
+    def function_declarator(self, node: _ts.Node | None) -> _ts.Node | None:
+        """C's, except that ``void (*exit_fn)(int);`` declares a pointer to a function, a variable: clangd answers
+        a call through it with the variable, which the harness maps onto no function (``void (*signal(int))(int);``,
+        a function returning one, stays a function)."""
+        fd = super().function_declarator(node)
+        inner = fd.child_by_field_name("declarator") if fd is not None else None
+        if inner is not None and inner.type == "parenthesized_declarator" and inner.named_children \
+                and super().function_declarator(inner.named_children[0]) is None:
+            return None
+        return fd
+
     def signature(self, node: _ts.Node, body: _ts.Node | None) -> str:
         """A template's signature starts with its ``template <class T>`` (overloads tell template parameters apart),
         but not a member of a class template defined out of line (``template <class M> void sink<M>::log(int)``: the

@@ -7,9 +7,11 @@ regular expression over those lines only, nothing else of the files) and keeps t
 opens namespaces (``namespace a { inline namespace v1 {``), closes them (``} }``), or is nothing, specifiers or
 attributes (``__declspec(dllexport)``, ``__attribute__((visibility("default")))``, ``[[nodiscard]]``, another
 such macro). A name defined several times (``#if`` branches, several headers) is kept only when every
-definition is of one kind, and a namespace macro only when every definition writes the same namespaces: a build
-takes one branch, the table cannot tell which, and an opener that disagrees with its closer would put the rest
-of the file in the wrong namespace. The table is capped at :data:`MAX_MACROS` names.
+definition a default build may read (:mod:`._project_branches`: the branches the header itself decides) is of one
+kind, and a namespace macro only when every such definition writes the same namespaces: where the table cannot
+tell which branch a build takes, an opener that disagrees with its closer would put the rest of the file in the
+wrong namespace. A closer is kept only beside its opener (:func:`_paired`). The table is capped at
+:data:`MAX_MACROS` names.
 
 The indexer builds the table once per run, before the parse workers start (:func:`use_table`; forked workers
 inherit it), and stores its :func:`fingerprint`: a run whose table differs parses every C++ file again (which

@@ -95,7 +95,8 @@ INDEX_FORMAT = 15  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     copy constructor, bind the class; a source calls its own definition of a function before another
 #     source's; a macro writing an if/while condition (if LIB_UNLIKELY(x)) is read as the condition
 #     C++ (round 11): namespace and attribute macros another header defines (FMT_BEGIN_NAMESPACE) are read
-#     as their expansion in every C++ file (a project-wide table; a changed table re-parses the C++ files)
+#     as their expansion in every C++ file (a project-wide table; a changed table re-parses the C++ files);
+#     void (*fn)(int); is a variable in C++, no function
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -46,6 +46,9 @@ from ..errors import (
 )
 from ..languages import get as get_language
 from ..languages import rules_for
+from ..languages.cpp import fingerprint as cpp_fingerprint
+from ..languages.cpp import project_table as cpp_project_table
+from ..languages.cpp import use_table as use_cpp_table
 from ..store import clusters as clusters_store
 from ..store import db as store_db
 from ..store import graph_delta, read, write
@@ -221,6 +224,24 @@ def _index_locked(root_path: Path, db_path: Path, report: IndexReport, walked: W
                 gc.enable()
 
 
+CPP_MACROS = "cpp_macros"  # meta: the fingerprint of the C++ namespace/attribute macro table the files were parsed with
+
+
+def _cpp_macros(conn: sqlite3.Connection, walked: WalkResult, existing: dict, todo: list) -> tuple[set[str], str]:
+    """Build the project's C++ macro table for the parse workers (:mod:`lore.languages.cpp._project_macros`); when it
+    is not the one the index was parsed with, every C++ file is parsed and stored again (added to ``todo``, and
+    returned with the table's fingerprint: their unchanged hashes must not keep the old parse)."""
+    table = cpp_project_table((f.path, f.abspath, f.language) for f in walked.files)
+    use_cpp_table(table)
+    fp = cpp_fingerprint(table)
+    if not existing or store_db.get_meta(conn, CPP_MACROS, "") == fp:
+        return set(), fp
+    forced = {f.path for f in walked.files if f.language == "cpp"}
+    again = {f.path for f in todo}
+    todo += [f for f in walked.files if f.path in forced and f.path not in again]
+    return forced, fp
+
+
 def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: IndexReport, walked: WalkResult,
          max_file_size: int, workers: int | None, progress: Progress | None, reset: bool, opts: _Options) -> None:
     t = time.perf_counter()
@@ -243,6 +264,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
         again = {f.path for f in todo}
         todo += [f for f in walked.files if f.path not in again and f.path in existing
                  and existing[f.path].language not in ("", f.language)]
+    forced, macros = _cpp_macros(conn, walked, existing, todo)
     removed = [p for p in existing if p not in seen]
     report.seconds["walk"] = round(report.seconds.get("walk", 0.0) + time.perf_counter() - t, 3)
 
@@ -271,7 +293,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
                 if old is not None:
                     removed.append(f.path)
                 continue
-            if old is not None and old[1] == res.hash and old.language in ("", f.language):
+            if old is not None and old[1] == res.hash and old.language in ("", f.language) and f.path not in forced:
                 touched.append((f.size, f.mtime_ns, old[0]))
                 continue
             (changed if old is not None else added).append(f.path)
@@ -305,6 +327,7 @@ def _run(conn: sqlite3.Connection, root_path: Path, db_path: Path, report: Index
         store_db.set_meta(conn, "skipped", skipped_meta)
         store_db.set_meta(conn, "skipped_files", skipped_files)
         store_db.set_meta(conn, SCANNED_AT, str(scan_start))
+        store_db.set_meta(conn, CPP_MACROS, macros)
         ing.remove(removed)
         ing.flush()
         report.seconds["store_symbols"] = round(time.perf_counter() - t - report.seconds["parse"], 3)

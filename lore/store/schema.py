@@ -107,6 +107,9 @@ INDEX_FORMAT = 15  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     (<pytest_plugins> bindings): their fixtures reach the tests below it after every conftest.py; calling an
 #     instance gives what its class's __call__ returns; a definition in the branch of an if sys.version_info
 #     test that no supported Python (3.10 and later) runs is marked as an import's fallback is (condition "0")
+#     C++ (round 11): namespace and attribute macros another header defines (FMT_BEGIN_NAMESPACE) are read
+#     as their expansion in every C++ file (a project-wide table; a changed table re-parses the C++ files);
+#     void (*fn)(int); is a variable in C++, no function
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -46,6 +46,7 @@ from ._elements import (
 from ._lambdas import lambda_parameters, local_lambda
 from ._numbers import number_binding
 from ._outside import mark_call, std_type, wrapper_binding
+from ._project_macros import apply_table
 from ._scopes import lower_classes, path_of, placeholder, scope_of
 from ._source import cpp_source, one_branch
 from ._templates import class_params, default_return, enabled_type, template_base, with_arguments
@@ -63,7 +64,7 @@ def parse(path: str, source: bytes, module: str) -> ParsedFile:
     >>> [c.callee for c in pf.calls], [(r.target, r.kind) for r in pf.relations]
     (['this.step'], [('B', 'extends')])
     """
-    source = cpp_source(source, header=not path.endswith((".cc", ".cpp", ".cxx", ".c++")))
+    source = cpp_source(apply_table(source), header=not path.endswith((".cc", ".cpp", ".cxx", ".c++")))
     pf = CppExtractor(path, source, module).run()
     flat = one_branch(source) if pf.syntax_errors else None  # #if branches that open two braces for one close
     return CppExtractor(path, flat, module).run() if flat is not None else pf
@@ -199,6 +200,17 @@ class CppExtractor(CExtractor):
                 return got
             i = self.pf.symbols[i].parent
         return None
+
+    def function_declarator(self, node: _ts.Node | None) -> _ts.Node | None:
+        """C's, except that ``void (*exit_fn)(int);`` declares a pointer to a function, a variable: clangd answers
+        a call through it with the variable, which the harness maps onto no function (``void (*signal(int))(int);``,
+        a function returning one, stays a function)."""
+        fd = super().function_declarator(node)
+        inner = fd.child_by_field_name("declarator") if fd is not None else None
+        if inner is not None and inner.type == "parenthesized_declarator" and inner.named_children \
+                and super().function_declarator(inner.named_children[0]) is None:
+            return None
+        return fd
 
     def signature(self, node: _ts.Node, body: _ts.Node | None) -> str:
         """A template's signature starts with its ``template <class T>`` (overloads tell template parameters apart),

@@ -102,6 +102,8 @@ INDEX_FORMAT = 15  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     HistogramAddLiteral, per including unit; "=tpl"/"=decl"/"=tm" defines entries); #include MACRO follows the
 #     header the macro names ("=inc"); a typedef a macro writes names its type only; __asm { } blocks are blanked;
 #     a renaming #define before the call binds it whatever its arity; src/win/ files read src/win/ headers
+#     TS/JS (round 14): type guards and assertion functions of the file, `e instanceof A && e.m()`, ternaries and
+#     switch (true) narrow; a member a runtime class lacks (err.toResponse() with err: Error) is unbound, not invented
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -170,10 +170,11 @@ class NarrowingMixin:
     ``on_cases`` (``switch (true) { case e instanceof A: ... }``)."""
 
     def _guards(self, node: _ts.Node) -> dict[str, tuple[int, str]]:
-        root = _root(node)
+        """The file's type guards (:func:`type_guards`), read once per parsed file."""
         cached = getattr(self, "_guard_table", None)
-        if cached is None or cached[0] != root.id:
-            cached = (root.id, type_guards(root))
+        pf = self.pf  # type: ignore[attr-defined]
+        if cached is None or cached[0] is not pf:
+            cached = (pf, type_guards(_root(node)) if b" is " in self.source else {})  # type: ignore[attr-defined]
             self._guard_table = cached
         return cached[1]
 
@@ -186,12 +187,11 @@ class NarrowingMixin:
         any call after it may assign a path)."""
         call = node.named_children[0] if node.named_child_count else None
         guards = self._guards(node) if call is not None and call.type == "call_expression" else {}
-        tests = [(n, c) for n, c in guarded(call, guards) if "." not in n] if guards else []  # type: ignore[arg-type]
-        if not tests:
+        fn = call.child_by_field_name("function") if guards else None  # type: ignore[union-attr]
+        if fn is None or _ts.text(fn) not in guards:
             return
-        fn = call.child_by_field_name("function")  # type: ignore[union-attr]
-        root = _root(node)
-        if not _is_assertion(root, _ts.text(fn)):
+        tests = [(n, c) for n, c in guarded(call, guards) if "." not in n] if guards else []  # type: ignore[arg-type]
+        if not tests or not _is_assertion(_root(node), _ts.text(fn)):
             return
         block = node.parent
         outer = block.parent if block is not None and block.type == "statement_block" else None
@@ -247,9 +247,11 @@ class NarrowingMixin:
         body = node.child_by_field_name("consequence")
         if cond is None or body is None:
             return
+        guards = self._guards(node)
+        if not guards and "instanceof" not in _ts.text(cond):
+            return
         line, end = cond.start_point[0] + 1, body.end_point[0] + 1
         out = self.pf.bindings  # type: ignore[attr-defined]
-        guards = self._guards(node)
         for name, cls in instanceof_tests(cond, False, guards):
             until = end if "." not in name else (_first_assigned(body, name) or end)
             out.append(Binding(owner, name, line, annotation=cls, until=until))

@@ -47,13 +47,17 @@ def test_narrowing_stays_where_the_test_may_not_hold(tmp_path):
            "export function other(b: Base) {\n  return b instanceof Sub ? 1 : b.m();\n}\n"
            "export function notFirst(b: Base) {\n  b.m() && b instanceof Sub && b.m();\n}\n"
            "export function falls(b: Base, c: Base) {\n  switch (true) {\n    case c instanceof Sub:\n"
-           "      c.m();\n    case b instanceof Sub:\n      b.m();\n      break;\n  }\n}\n")
+           "      c.m();\n    case b instanceof Sub:\n      b.m();\n      break;\n  }\n}\n"
+           "function isS(e: unknown): e is Sub { return e instanceof Sub; }\n"
+           "export function called(b: Base) {\n  isS(b);\n  b.m();\n}\n")
     got = edges(tmp_path, {"src/lib.ts": lib, "src/use.ts": use}, "src.use.notGuard")
     assert _bound(got, "b.m") == {"src.lib.Base.m"}  # a boolean function is no type guard
     # the alternative reads b on the consequence's line: not narrowed (TypeScript answers Base.m there)
     assert _bound(edges(tmp_path, {}, "src.use.other"), "b.m") == {"src.lib.Base.m"}
     assert _bound(edges(tmp_path, {}, "src.use.notFirst"), "b.m") == {"src.lib.Base.m"}  # b.m() before the test
     assert _bound(edges(tmp_path, {}, "src.use.falls"), "b.m") == {"src.lib.Base.m"}  # c's case falls into b's
+    # a type guard called as a statement asserts nothing (only ``asserts e is T`` does)
+    assert _bound(edges(tmp_path, {}, "src.use.called"), "b.m") == {"src.lib.Base.m"}
 
 
 def test_a_runtime_class_lacking_the_member_binds_nothing(tmp_path):

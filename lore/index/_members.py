@@ -7,15 +7,23 @@ paths through it.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import cast
 
-from ..languages import rules_for
+from ..languages import LANGUAGES, rules_for
 from ..languages.typescript._aliases import PARAM_PART
 from ..parsers.records import TYPE_PARAM_USE
 from ._containers import member as container_member
 from ._containers import plain
 from ._flow import over_union, union
 from ._world import TYPE_KINDS, Value, WorldCore, weaker
+
+
+@cache
+def _runtime_members() -> dict[str, frozenset[str]]:
+    """Every member of the runtime classes each language lists (``js.global.Error``: ``message``, ``stack``
+    ...), by qualified name: each language's builtin prefix keeps its classes apart."""
+    return {q: ms for lang in LANGUAGES for q, ms in rules_for(lang.name).builtin_members.items()}
 
 
 class MembersMixin(WorldCore):
@@ -74,6 +82,10 @@ class MembersMixin(WorldCore):
             got = self._merged_member(payload, attr, "annotated_type" if res in ("external", "builtin") else res, depth)
             if got is not None:
                 return got
+        if tag == "extinst" and attr not in _runtime_members().get(str(payload), (attr,)):
+            # ``err.toResponse()`` with ``err: Error``: the runtime class lacks it, so no member is invented there
+            # and no same-name guess elsewhere (opaque: unbound)
+            return ("opaque", f"{payload}.{attr}"), res
         if tag in ("ext", "extinst", "extattr") and not self._strict:  # names of externals taken as written
             return ("ext", f"{payload}.{attr}"), weaker(res, "external")
         if tag == "ext" and not _is_class_name(str(payload)):  # a module path: os.path.join

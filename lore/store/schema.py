@@ -110,6 +110,8 @@ INDEX_FORMAT = 15  # 2: <yield> and tuple-element bindings; fixture_flow, unpack
 #     C++ (round 11): namespace and attribute macros another header defines (FMT_BEGIN_NAMESPACE) are read
 #     as their expansion in every C++ file (a project-wide table; a changed table re-parses the C++ files);
 #     void (*fn)(int); is a variable in C++, no function
+#     TS/JS (round 14): type guards and assertion functions of the file, `e instanceof A && e.m()`, ternaries and
+#     switch (true) narrow; a member a runtime class lacks (err.toResponse() with err: Error) is unbound, not invented
 
 # strongest first; the resolver records which rule bound each edge
 RESOLUTIONS: tuple[str, ...] = (

@@ -66,16 +66,22 @@ _RESULTS = {
 
 # the members ECMAScript and the web platform give the runtime classes a project class extends most
 # (lib.es5.d.ts, lib.dom.d.ts); a class extending one of them gets no other member from it
-_ERROR = frozenset({"message", "name", "stack", "cause", "toString", "constructor"})
+# (every object has Object.prototype's; since round 14 a value of one of these classes, not only a subclass, has
+# no other member: ``err.toResponse()`` with ``err: Error`` is left unbound, lore.index._members)
+_OBJECT = frozenset({"constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty", "isPrototypeOf",
+                     "propertyIsEnumerable"})
+_ERROR = _OBJECT | {"message", "name", "stack", "cause"}
+_BODY = _OBJECT | {"body", "bodyUsed", "headers", "arrayBuffer", "blob", "bytes", "clone", "formData", "json", "text"}
 _BUILTIN_MEMBERS = {
     **{f"js.global.{e}": _ERROR for e in ("Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError",
                                            "EvalError", "URIError")},
     "js.global.AggregateError": _ERROR | {"errors"},
-    "js.global.Map": frozenset({"get", "set", "has", "delete", "clear", "forEach", "keys", "values", "entries",
-                                "size", "constructor", "toString"}),
-    "js.global.Promise": frozenset({"then", "catch", "finally", "constructor", "toString"}),
-    "js.global.EventTarget": frozenset({"addEventListener", "removeEventListener", "dispatchEvent", "constructor",
-                                        "toString"}),
+    "js.global.Map": _OBJECT | {"get", "set", "has", "delete", "clear", "forEach", "keys", "values", "entries", "size"},
+    "js.global.Promise": _OBJECT | {"then", "catch", "finally"},
+    "js.global.EventTarget": _OBJECT | {"addEventListener", "removeEventListener", "dispatchEvent"},
+    "js.global.Response": _BODY | {"ok", "redirected", "status", "statusText", "type", "url"},
+    "js.global.Request": _BODY | {"cache", "credentials", "destination", "integrity", "keepalive", "method", "mode",
+                                  "redirect", "referrer", "referrerPolicy", "signal", "url", "duplex"},
 }
 
 

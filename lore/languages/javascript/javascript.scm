@@ -16,3 +16,10 @@
 (import_statement) @import
 (export_statement) @export
 (field_definition) @field
+; narrowing beyond ``if`` (lore.languages.javascript._narrowing)
+(expression_statement (call_expression function: (identifier))) @asserted
+(expression_statement (binary_expression operator: "&&")) @conjunction
+(return_statement (binary_expression operator: "&&")) @conjunction
+(variable_declarator value: (binary_expression operator: "&&")) @conjunction
+(ternary_expression) @ternary
+(switch_statement value: (parenthesized_expression (true))) @cases

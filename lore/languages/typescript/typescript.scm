@@ -40,3 +40,10 @@
 ; the object part of a parameter's intersection (``req: Request & { store: Store }``): its members, the named parts' after
 (required_parameter type: (type_annotation (intersection_type (object_type) @shape)))
 (optional_parameter type: (type_annotation (intersection_type (object_type) @shape)))
+; narrowing beyond ``if`` (lore.languages.javascript._narrowing)
+(expression_statement (call_expression function: (identifier))) @asserted
+(expression_statement (binary_expression operator: "&&")) @conjunction
+(return_statement (binary_expression operator: "&&")) @conjunction
+(variable_declarator value: (binary_expression operator: "&&")) @conjunction
+(ternary_expression) @ternary
+(switch_statement value: (parenthesized_expression (true))) @cases

@@ -18,6 +18,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 _RUN = ("import sys, tempfile, pathlib, resource\n"
@@ -31,9 +32,11 @@ _RUN = ("import sys, tempfile, pathlib, resource\n"
 
 def cpu_seconds(checkout: Path, project: Path) -> float:
     """CPU seconds of one full index of ``project`` by the lore in ``checkout``."""
-    env = dict(os.environ, PYTHONPATH=str(checkout))
-    out = subprocess.run([sys.executable, "-c", _RUN, str(project)], env=env, capture_output=True, text=True,
-                         check=True)
+    env = dict(os.environ, PYTHONPATH=str(checkout.resolve()))
+    # `python -c` puts the working directory first on sys.path: run from a neutral one, or a run started
+    # inside a checkout measures that checkout's lore on both sides
+    out = subprocess.run([sys.executable, "-c", _RUN, str(project.resolve())], env=env, capture_output=True,
+                         text=True, check=True, cwd=tempfile.gettempdir())
     return float(out.stdout.strip().splitlines()[-1])
 
 

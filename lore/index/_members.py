@@ -171,10 +171,19 @@ class MembersMixin(WorldCore):
         (``rules.member_by_access``, where a language has it); ``got`` as it is otherwise."""
         if got is None or got[0][0] != "sym":
             return got
-        srow = self.syms.get(got[0][1])  # type: ignore[call-overload]
-        kids = self.children.get(srow.parent_id, {}).get(srow.name, ()) if srow is not None else ()
-        if len(kids) < 2:
+        # whether a member shares its name with another of its class: once per member (143k asks on Django,
+        # nearly all of one Python method or attribute that has no twin)
+        twins = self.__dict__.setdefault("_name_twins", {})
+        sid = got[0][1]
+        twin = twins.get(sid)
+        if twin is None:
+            srow = self.syms.get(sid)  # type: ignore[call-overload]
+            kids = self.children.get(srow.parent_id, {}).get(srow.name, ()) if srow is not None else ()
+            twin = twins[sid] = len(kids) >= 2
+        if not twin:
             return got
+        srow = self.syms.get(sid)  # type: ignore[call-overload]
+        kids = self.children.get(srow.parent_id, {}).get(srow.name, ())  # type: ignore[union-attr]
         rules = self._rules_of(srow.parent_id)  # type: ignore[union-attr]
         pick = getattr(rules, "member_by_access", None)
         ids = pick(self, list(kids), on_class) if pick is not None else kids

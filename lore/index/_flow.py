@@ -147,19 +147,27 @@ class FlowMixin(WorldCore):
                     if not call.args:
                         continue
                     args = []
+                    live = False  # only constants (f(1, 'a')): no value travels, and the callee need not be asked
                     for a in call.args:  # argument texts repeat a lot: split each distinct one once
                         got = split.get(a)
                         if got is None:
                             got = split[a] = split_arg(a)
                         args.append(got)
-                    # only constants (f(1, 'a')): no value travels, and the callee need not be asked
-                    if any(p and p[0] != "=" for _k, _s, p in args) \
-                            and (call.kind == "default" or self._may_define(c, call.caller, call.callee)):
+                        if not live and got[2] and got[2][0] != "=":
+                            live = True
+                    if live and (call.kind == "default" or self._may_define(c, call.caller, call.callee)):
                         owners = owners_of.get(call.caller)
                         if owners is None:
                             owners = owners_of[call.caller] = self._owners(c, call.caller)
                         sites.append((c, call, owners, args))
+            # every distinct argument text of these files, split: the keys that travel read them too
+            # (lore.index._keys_params), instead of gathering and splitting them again
+            self.__dict__["_arg_splits"] = split
             self.subclasses(0)  # the subclass index, built once before any round reads it
+            at: dict[int, list[int]] = {}  # a scope or definition id -> the sites inside it (by position)
+            for i, site in enumerate(sites):
+                for owner in site[2]:
+                    at.setdefault(owner, []).append(i)
             pending = sites
             for _ in range(MAX_ROUNDS):
                 self._reset_memos()
@@ -177,7 +185,8 @@ class FlowMixin(WorldCore):
                     parent = self.syms[fid].parent_id
                     if parent is not None and self.syms[parent].kind in TYPE_KINDS:
                         grown.add(parent)
-                pending = [s for s in sites if not grown.isdisjoint(s[2])]
+                # the sites some grown id owns, in their first order (a scan of every site per round cost more)
+                pending = [sites[i] for i in sorted({i for fid in grown for i in at.get(fid, ())})]
         finally:
             if not converged:
                 self._reset_memos()

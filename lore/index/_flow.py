@@ -159,9 +159,9 @@ class FlowMixin(WorldCore):
                         owners = owners_of.get(call.caller)
                         if owners is None:
                             owners = owners_of[call.caller] = self._owners(c, call.caller)
-                        sites.append((c, call, owners, args))
-            # every distinct argument text of these files, split: the keys that travel read them too
-            # (lore.index._keys_params), instead of gathering and splitting them again
+                        carry = True if call.kind == "default" else self._carry_keys(c, call.caller, args)
+                        sites.append((c, call, owners, args, carry))
+            # the keys that travel (lore.index._keys_params) read these splits too
             self.__dict__["_arg_splits"] = split
             self.subclasses(0)  # the subclass index, built once before any round reads it
             at: dict[int, list[int]] = {}  # a scope or definition id -> the sites inside it (by position)
@@ -172,9 +172,9 @@ class FlowMixin(WorldCore):
             for _ in range(MAX_ROUNDS):
                 self._reset_memos()
                 changed: set[int] = set()
-                for c, call, _owners, args in pending:
+                for c, call, _owners, args, carry in pending:
                     try:
-                        self._flow_site(c, call, args, changed)
+                        self._flow_site(c, call, args, carry, changed)
                     except RecursionError:  # a pathological chain of lookups: this site passes nothing
                         continue
                 if not changed:
@@ -185,7 +185,7 @@ class FlowMixin(WorldCore):
                     parent = self.syms[fid].parent_id
                     if parent is not None and self.syms[parent].kind in TYPE_KINDS:
                         grown.add(parent)
-                # the sites some grown id owns, in their first order (a scan of every site per round cost more)
+                # the sites some grown id owns, in order (a scan of every site per round cost more)
                 pending = [sites[i] for i in sorted({i for fid in grown for i in at.get(fid, ())})]
         finally:
             if not converged:
@@ -218,15 +218,16 @@ class FlowMixin(WorldCore):
         self.__dict__.pop("_given_params", None)  # lore.index._given: may read parameter values
         self._paths = (None, {}, {}, {})
 
-    def _flow_site(self, c: FileCtx, call: Call, args: list[tuple[str, int, str]], changed: set[int]) -> None:
+    def _flow_site(self, c: FileCtx, call: Call, args: list[tuple[str, int, str]],
+                   carry: tuple[tuple[int, int], ...] | bool, changed: set[int]) -> None:
         if call.kind == "default":  # defaults: arguments the definition gives, in the enclosing scope
             targets = [(c.ids[call.caller], 0)]
             scope = local_parent(c, call.caller)
         else:
             scope = call.caller
-            if not any(self._may_carry(c, scope, a) for a in args):
+            if carry is not True and not any(self._flow_params.get(k) for k in carry):  # type: ignore[union-attr]
                 return  # only parameters nothing flows into (yet): the callee need not be looked up
-            key = _site_key(c, call)
+            key = (c.frow.id, scope, call.callee, call.line)  # _site_key, inline
             targets = self._site_targets.get(key)  # type: ignore[assignment]
             if targets is None:
                 targets, got = self.flow_targets(c, call.caller, call.callee, call.line)
@@ -267,7 +268,7 @@ class FlowMixin(WorldCore):
 
     def site_callee(self, c: FileCtx, call) -> tuple[Value, str] | None:
         """The resolved callee of a call site: kept from the flow rounds when rules alone bound it."""
-        got = self._site_got.get(_site_key(c, call))
+        got = self._site_got.get((c.frow.id, call.caller, call.callee, call.line))  # _site_key, inline
         if got is not None:
             return got
         got = self.resolve_path(c, call.caller, call.callee, call.line, 0)
@@ -326,9 +327,20 @@ class FlowMixin(WorldCore):
                 i = c.pf.symbols[i].parent
         return False
 
-    def _may_carry(self, c: FileCtx, scope: int, arg: tuple[str, int, str]) -> bool:
+    def _carry_keys(self, c: FileCtx, scope: int, args: list[tuple[str, int, str]]) -> tuple[tuple[int, int], ...] | bool:
+        """:meth:`_may_carry` of a site's arguments, once per site: ``True``, or the parameters passed on."""
+        keys = []
+        for a in args:
+            got = self._may_carry(c, scope, a)
+            if got is True:
+                return True
+            if got:
+                keys.append(got)
+        return tuple(keys)
+
+    def _may_carry(self, c: FileCtx, scope: int, arg: tuple[str, int, str]) -> tuple[int, int] | bool:
         """Whether an argument may carry a value: not when it is a parameter of the enclosing function
-        that no value flows into so far (most arguments are parameters passed along)."""
+        that no value flows into so far (most arguments are parameters passed along): its solution key."""
         _kw, stars, path = arg
         if not path or stars or path[0] == "=":  # a constant (``=1``): no value that travels
             return False
@@ -337,7 +349,7 @@ class FlowMixin(WorldCore):
             return True
         got = self._scope_params(c, scope).get(head)
         if got is not None and got[1] >= 0:
-            return bool(self._flow_params.get(got))  # a parameter: only once something flows into it
+            return got  # a parameter: only once something flows into it
         if got is not None and path.count(".") == 1 and "(" not in path and "[" not in path:
             return True  # self.x: an attribute of the instance, often typed
         # otherwise only a name some definition of the repository has (a function, a method, a class,

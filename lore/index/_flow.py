@@ -138,7 +138,8 @@ class FlowMixin(WorldCore):
         self._flow_state = 1
         converged = False
         try:
-            sites: list[tuple[FileCtx, Call, tuple[int, ...], list[tuple[str, int, str]]]] = []
+            sites: list[tuple[FileCtx, Call, tuple[int, ...], list[tuple[str, int, str]],
+                              tuple[tuple[int, int], ...] | bool]] = []
             split: dict[str, tuple[str, int, str]] = {}
             for _fid, c in self.value_contexts():
                 self._note_uses(c)

@@ -46,12 +46,6 @@ def _head(path: str) -> str:
     return _HEAD.match(path).group(1)  # type: ignore[union-attr]
 
 
-def _site_key(c: FileCtx, call: Call) -> tuple[int, int, str, int]:
-    """What a call site's callee resolution depends on: file, enclosing scope, callee text and line
-    (plain values, so the solution survives a pickle to another process or machine)."""
-    return c.frow.id, call.caller, call.callee, call.line
-
-
 def elements(v: Value) -> tuple[Value, ...]:
     """The values a value stands for: the members of a union (``("any", (...))``), else itself."""
     return v[1] if v[0] == "any" else (v,)  # type: ignore[return-value]
@@ -141,8 +135,9 @@ class FlowMixin(WorldCore):
             sites: list[tuple[FileCtx, Call, tuple[int, ...], list[tuple[str, int, str]],
                               tuple[tuple[int, int], ...] | bool]] = []
             split: dict[str, tuple[str, int, str]] = {}
-            for _fid, c in self.value_contexts():
-                self._note_uses(c)
+            noted = self.__dict__["_uses_noted"] = {}  # file id -> its uses noted yet (_uses_of)
+            for fid, c in self.value_contexts():
+                noted[fid] = False
                 owners_of: dict[int, tuple[int, ...]] = {}
                 for call in c.pf.calls:
                     if not call.args:
@@ -165,7 +160,7 @@ class FlowMixin(WorldCore):
             # the keys that travel (lore.index._keys_params) read these splits too
             self.__dict__["_arg_splits"] = split
             self.subclasses(0)  # the subclass index, built once before any round reads it
-            at: dict[int, list[int]] = {}  # a scope or definition id -> the sites inside it (by position)
+            at: dict[int, list[int]] = {}  # an owner id -> its sites' positions
             for i, site in enumerate(sites):
                 for owner in site[2]:
                     at.setdefault(owner, []).append(i)
@@ -186,7 +181,7 @@ class FlowMixin(WorldCore):
                     parent = self.syms[fid].parent_id
                     if parent is not None and self.syms[parent].kind in TYPE_KINDS:
                         grown.add(parent)
-                # the sites some grown id owns, in order (a scan of every site per round cost more)
+                # the sites grown ids own, in order (not a scan of every site)
                 pending = [sites[i] for i in sorted({i for fid in grown for i in at.get(fid, ())})]
         finally:
             if not converged:
@@ -197,6 +192,7 @@ class FlowMixin(WorldCore):
             self._cycle_heads.clear()
             self._flow_state = 2
             self._used.clear()  # what only the rounds read: the edge pass never does
+            self.__dict__.pop("_uses_noted", None)
             self._scope_param_cache.clear()
 
     def _owners(self, c: FileCtx, local: int) -> tuple[int, ...]:
@@ -228,7 +224,8 @@ class FlowMixin(WorldCore):
             scope = call.caller
             if carry is not True and not any(self._flow_params.get(k) for k in carry):  # type: ignore[union-attr]
                 return  # only parameters nothing flows into (yet): the callee need not be looked up
-            key = (c.frow.id, scope, call.callee, call.line)  # _site_key, inline
+            # what the callee's resolution depends on (plain values: the solution may be pickled)
+            key = (c.frow.id, scope, call.callee, call.line)
             targets = self._site_targets.get(key)  # type: ignore[assignment]
             if targets is None:
                 targets, got = self.flow_targets(c, call.caller, call.callee, call.line)
@@ -242,7 +239,9 @@ class FlowMixin(WorldCore):
         vals: dict[int, tuple[Value, ...]] = {}  # argument position -> its values, resolved on first need
         for fid, shift in targets:
             names, star = self.param_names(fid)
-            used = self._used.get(fid, frozenset())
+            used = self._used.get(fid)
+            if used is None:
+                used = self._uses_of(fid)
             pos: int | None = shift
             for k, (kw, stars, path) in enumerate(args):
                 if stars == 1:
@@ -269,7 +268,7 @@ class FlowMixin(WorldCore):
 
     def site_callee(self, c: FileCtx, call) -> tuple[Value, str] | None:
         """The resolved callee of a call site: kept from the flow rounds when rules alone bound it."""
-        got = self._site_got.get((c.frow.id, call.caller, call.callee, call.line))  # _site_key, inline
+        got = self._site_got.get((c.frow.id, call.caller, call.callee, call.line))  # _flow_site's key
         if got is not None:
             return got
         got = self.resolve_path(c, call.caller, call.callee, call.line, 0)
@@ -280,6 +279,15 @@ class FlowMixin(WorldCore):
             if per_site is not None:
                 return per_site
         return got
+
+    def _uses_of(self, fid: int) -> frozenset[str]:
+        """``_used`` of ``fid``, its file noted on first need (most test modules: never)."""
+        file_id = self.syms[fid].file_id
+        noted = self.__dict__["_uses_noted"]
+        if noted.get(file_id) is False:
+            noted[file_id] = True
+            self._note_uses(self.ctx(file_id))  # type: ignore[arg-type]
+        return self._used.get(fid, frozenset())
 
     def _note_uses(self, c: FileCtx) -> None:
         """The names each function of a file uses as the head of a path (called, a member read, passed
@@ -328,8 +336,8 @@ class FlowMixin(WorldCore):
                 i = c.pf.symbols[i].parent
         return False
 
-    def _carry_keys(self, c: FileCtx, scope: int, args: list[tuple[str, int, str]]) -> tuple[tuple[int, int], ...] | bool:
-        """:meth:`_may_carry` of a site's arguments, once per site: ``True``, or the parameters passed on."""
+    def _carry_keys(self, c: FileCtx, scope: int, args: list) -> tuple[tuple[int, int], ...] | bool:
+        """:meth:`_may_carry` of a site's arguments: ``True``, or the parameters passed on."""
         keys = []
         for a in args:
             got = self._may_carry(c, scope, a)
@@ -340,8 +348,8 @@ class FlowMixin(WorldCore):
         return tuple(keys)
 
     def _may_carry(self, c: FileCtx, scope: int, arg: tuple[str, int, str]) -> tuple[int, int] | bool:
-        """Whether an argument may carry a value: not when it is a parameter of the enclosing function
-        that no value flows into so far (most arguments are parameters passed along): its solution key."""
+        """Whether an argument may carry a value; for a parameter of the enclosing function (most
+        arguments are parameters passed along), its key in the solution: only once a value flows into it."""
         _kw, stars, path = arg
         if not path or stars or path[0] == "=":  # a constant (``=1``): no value that travels
             return False
@@ -350,7 +358,7 @@ class FlowMixin(WorldCore):
             return True
         got = self._scope_params(c, scope).get(head)
         if got is not None and got[1] >= 0:
-            return got  # a parameter: only once something flows into it
+            return got
         if got is not None and path.count(".") == 1 and "(" not in path and "[" not in path:
             return True  # self.x: an attribute of the instance, often typed
         # otherwise only a name some definition of the repository has (a function, a method, a class,

@@ -46,12 +46,6 @@ def _head(path: str) -> str:
     return _HEAD.match(path).group(1)  # type: ignore[union-attr]
 
 
-def _site_key(c: FileCtx, call: Call) -> tuple[int, int, str, int]:
-    """What a call site's callee resolution depends on: file, enclosing scope, callee text and line
-    (plain values, so the solution survives a pickle to another process or machine)."""
-    return c.frow.id, call.caller, call.callee, call.line
-
-
 def elements(v: Value) -> tuple[Value, ...]:
     """The values a value stands for: the members of a union (``("any", (...))``), else itself."""
     return v[1] if v[0] == "any" else (v,)  # type: ignore[return-value]
@@ -138,35 +132,45 @@ class FlowMixin(WorldCore):
         self._flow_state = 1
         converged = False
         try:
-            sites: list[tuple[FileCtx, Call, tuple[int, ...], list[tuple[str, int, str]]]] = []
+            sites: list[tuple[FileCtx, Call, tuple[int, ...], list[tuple[str, int, str]],
+                              tuple[tuple[int, int], ...] | bool]] = []
             split: dict[str, tuple[str, int, str]] = {}
-            for _fid, c in self.value_contexts():
-                self._note_uses(c)
+            noted = self.__dict__["_uses_noted"] = {}  # file id -> its uses noted yet (_uses_of)
+            for fid, c in self.value_contexts():
+                noted[fid] = False
                 owners_of: dict[int, tuple[int, ...]] = {}
                 for call in c.pf.calls:
                     if not call.args:
                         continue
                     args = []
+                    live = False  # only constants (f(1, 'a')): no value travels, and the callee need not be asked
                     for a in call.args:  # argument texts repeat a lot: split each distinct one once
                         got = split.get(a)
                         if got is None:
                             got = split[a] = split_arg(a)
                         args.append(got)
-                    # only constants (f(1, 'a')): no value travels, and the callee need not be asked
-                    if any(p and p[0] != "=" for _k, _s, p in args) \
-                            and (call.kind == "default" or self._may_define(c, call.caller, call.callee)):
+                        if not live and got[2] and got[2][0] != "=":
+                            live = True
+                    if live and (call.kind == "default" or self._may_define(c, call.caller, call.callee)):
                         owners = owners_of.get(call.caller)
                         if owners is None:
                             owners = owners_of[call.caller] = self._owners(c, call.caller)
-                        sites.append((c, call, owners, args))
+                        carry = True if call.kind == "default" else self._carry_keys(c, call.caller, args)
+                        sites.append((c, call, owners, args, carry))
+            # the keys that travel (lore.index._keys_params) read these splits too
+            self.__dict__["_arg_splits"] = split
             self.subclasses(0)  # the subclass index, built once before any round reads it
+            at: dict[int, list[int]] = {}  # an owner id -> its sites' positions
+            for i, site in enumerate(sites):
+                for owner in site[2]:
+                    at.setdefault(owner, []).append(i)
             pending = sites
             for _ in range(MAX_ROUNDS):
                 self._reset_memos()
                 changed: set[int] = set()
-                for c, call, _owners, args in pending:
+                for c, call, _owners, args, carry in pending:
                     try:
-                        self._flow_site(c, call, args, changed)
+                        self._flow_site(c, call, args, carry, changed)
                     except RecursionError:  # a pathological chain of lookups: this site passes nothing
                         continue
                 if not changed:
@@ -177,7 +181,8 @@ class FlowMixin(WorldCore):
                     parent = self.syms[fid].parent_id
                     if parent is not None and self.syms[parent].kind in TYPE_KINDS:
                         grown.add(parent)
-                pending = [s for s in sites if not grown.isdisjoint(s[2])]
+                # the sites grown ids own, in order (not a scan of every site)
+                pending = [sites[i] for i in sorted({i for fid in grown for i in at.get(fid, ())})]
         finally:
             if not converged:
                 self._reset_memos()
@@ -187,6 +192,7 @@ class FlowMixin(WorldCore):
             self._cycle_heads.clear()
             self._flow_state = 2
             self._used.clear()  # what only the rounds read: the edge pass never does
+            self.__dict__.pop("_uses_noted", None)
             self._scope_param_cache.clear()
 
     def _owners(self, c: FileCtx, local: int) -> tuple[int, ...]:
@@ -209,15 +215,17 @@ class FlowMixin(WorldCore):
         self.__dict__.pop("_given_params", None)  # lore.index._given: may read parameter values
         self._paths = (None, {}, {}, {})
 
-    def _flow_site(self, c: FileCtx, call: Call, args: list[tuple[str, int, str]], changed: set[int]) -> None:
+    def _flow_site(self, c: FileCtx, call: Call, args: list[tuple[str, int, str]],
+                   carry: tuple[tuple[int, int], ...] | bool, changed: set[int]) -> None:
         if call.kind == "default":  # defaults: arguments the definition gives, in the enclosing scope
             targets = [(c.ids[call.caller], 0)]
             scope = local_parent(c, call.caller)
         else:
             scope = call.caller
-            if not any(self._may_carry(c, scope, a) for a in args):
+            if carry is not True and not any(self._flow_params.get(k) for k in carry):  # type: ignore[union-attr]
                 return  # only parameters nothing flows into (yet): the callee need not be looked up
-            key = _site_key(c, call)
+            # what the callee's resolution depends on (plain values: the solution may be pickled)
+            key = (c.frow.id, scope, call.callee, call.line)
             targets = self._site_targets.get(key)  # type: ignore[assignment]
             if targets is None:
                 targets, got = self.flow_targets(c, call.caller, call.callee, call.line)
@@ -231,7 +239,9 @@ class FlowMixin(WorldCore):
         vals: dict[int, tuple[Value, ...]] = {}  # argument position -> its values, resolved on first need
         for fid, shift in targets:
             names, star = self.param_names(fid)
-            used = self._used.get(fid, frozenset())
+            used = self._used.get(fid)
+            if used is None:
+                used = self._uses_of(fid)
             pos: int | None = shift
             for k, (kw, stars, path) in enumerate(args):
                 if stars == 1:
@@ -258,7 +268,7 @@ class FlowMixin(WorldCore):
 
     def site_callee(self, c: FileCtx, call) -> tuple[Value, str] | None:
         """The resolved callee of a call site: kept from the flow rounds when rules alone bound it."""
-        got = self._site_got.get(_site_key(c, call))
+        got = self._site_got.get((c.frow.id, call.caller, call.callee, call.line))  # _flow_site's key
         if got is not None:
             return got
         got = self.resolve_path(c, call.caller, call.callee, call.line, 0)
@@ -269,6 +279,15 @@ class FlowMixin(WorldCore):
             if per_site is not None:
                 return per_site
         return got
+
+    def _uses_of(self, fid: int) -> frozenset[str]:
+        """``_used`` of ``fid``, its file noted on first need (most test modules: never)."""
+        file_id = self.syms[fid].file_id
+        noted = self.__dict__["_uses_noted"]
+        if noted.get(file_id) is False:
+            noted[file_id] = True
+            self._note_uses(self.ctx(file_id))  # type: ignore[arg-type]
+        return self._used.get(fid, frozenset())
 
     def _note_uses(self, c: FileCtx) -> None:
         """The names each function of a file uses as the head of a path (called, a member read, passed
@@ -317,9 +336,20 @@ class FlowMixin(WorldCore):
                 i = c.pf.symbols[i].parent
         return False
 
-    def _may_carry(self, c: FileCtx, scope: int, arg: tuple[str, int, str]) -> bool:
-        """Whether an argument may carry a value: not when it is a parameter of the enclosing function
-        that no value flows into so far (most arguments are parameters passed along)."""
+    def _carry_keys(self, c: FileCtx, scope: int, args: list) -> tuple[tuple[int, int], ...] | bool:
+        """:meth:`_may_carry` of a site's arguments: ``True``, or the parameters passed on."""
+        keys = []
+        for a in args:
+            got = self._may_carry(c, scope, a)
+            if got is True:
+                return True
+            if got:
+                keys.append(got)
+        return tuple(keys)
+
+    def _may_carry(self, c: FileCtx, scope: int, arg: tuple[str, int, str]) -> tuple[int, int] | bool:
+        """Whether an argument may carry a value; for a parameter of the enclosing function (most
+        arguments are parameters passed along), its key in the solution: only once a value flows into it."""
         _kw, stars, path = arg
         if not path or stars or path[0] == "=":  # a constant (``=1``): no value that travels
             return False
@@ -328,7 +358,7 @@ class FlowMixin(WorldCore):
             return True
         got = self._scope_params(c, scope).get(head)
         if got is not None and got[1] >= 0:
-            return bool(self._flow_params.get(got))  # a parameter: only once something flows into it
+            return got
         if got is not None and path.count(".") == 1 and "(" not in path and "[" not in path:
             return True  # self.x: an attribute of the instance, often typed
         # otherwise only a name some definition of the repository has (a function, a method, a class,

@@ -180,6 +180,8 @@ class ParamKeysMixin(WorldCore):
         arg_texts: set[str] = set()
         value_texts: set[str] = set()
         read_texts: set[str] = set()
+        # the flow solve (lore.index._flow) split every distinct argument text of these files already
+        splits: dict[str, tuple[str, int, str]] | None = self.__dict__.pop("_arg_splits", None)
         for fid, c in self.value_contexts():
             keyed: set[str] = set()
             for call in c.pf.calls:
@@ -189,7 +191,7 @@ class ParamKeysMixin(WorldCore):
                     keyed.update(_KEYED.findall(callee))
                 elif (dot := callee.rfind(".")) >= 0:  # ls.get(k)(), ls.items(): a container read by a method
                     read_texts.add(callee[:dot])
-                if call.args:
+                if call.args and splits is None:
                     arg_texts.update(call.args)
             for b in c.pf.bindings:
                 if b.alias_of:
@@ -208,7 +210,8 @@ class ParamKeysMixin(WorldCore):
                 if imp.name:
                     imported.add(imp.alias or imp.name)
         self._gather_calls(calls, names)
-        value_texts.update(p for a in arg_texts if (p := split_arg(a)[2]) and p[0] != "=")
+        parts = splits.values() if splits is not None else map(split_arg, arg_texts)
+        value_texts.update(p for _k, _s, p in parts if p and p[0] != "=")
         values.update(_NAME.findall("\n".join(value_texts)))
         escaped.update(_NAME.findall("\n".join(read_texts)))
         values.update(name for name, where in stored.items() if any(base in imported for _f, base in where))

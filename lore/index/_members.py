@@ -183,14 +183,22 @@ class MembersMixin(WorldCore):
         (``rules.member_by_access``, where a language has it); ``got`` as it is otherwise."""
         if got is None or got[0][0] != "sym":
             return got
+        # whether a member shares its name with another of its class: once per member (143k asks on Django,
+        # nearly all of one Python method or attribute that has no twin)
+        twins = self.__dict__.setdefault("_name_twins", {})
+        sid = got[0][1]
+        twin = twins.get(sid)
+        if twin is None:
+            row = self.syms.get(sid)  # type: ignore[call-overload]
+            twin = twins[sid] = row is not None and len(self.children.get(row.parent_id, {}).get(row.name, ())) >= 2
+        if not twin:
+            return got
         srow = self.syms.get(got[0][1])  # type: ignore[call-overload]
         kids = self.children.get(srow.parent_id, {}).get(srow.name, ()) if srow is not None else ()
-        if len(kids) < 2:
-            return got
         rules = self._rules_of(srow.parent_id)  # type: ignore[union-attr]
         pick = getattr(rules, "member_by_access", None)
         ids = pick(self, list(kids), on_class) if pick is not None else kids
-        return got if got[0][1] in ids else (("sym", rules.member_of_name(self, ids)), got[1])
+        return got if got[0][1] in ids else (("sym", rules.member_of_name(self, ids)), got[1])  # type: ignore[arg-type]
 
     def _value_twin(self, sym_id: int, depth: int) -> tuple[Value, str] | None:
         """The value bound under the name of the interface or type alias ``sym_id`` in its scope, in a

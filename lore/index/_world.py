@@ -229,7 +229,7 @@ class WorldCore:
         self._param_names: dict[int, tuple[list[str], int | None]] = {}
         self._scope_param_cache: dict[tuple[int, int], dict[str, tuple[int, int]]] = {}
         self._used: dict[int, frozenset[str]] = {}  # function id -> names it uses as path heads
-        # stable callees of call sites, by (file id, scope, callee text, line): see _flow._site_key
+        # stable callees of call sites, by (file id, scope, callee text, line): the key _flow.FlowMixin._flow_site builds
         self._site_targets: dict[tuple[int, int, str, int], list[tuple[int, int]]] = {}
         self._site_got: dict[tuple[int, int, str, int], tuple[Value, str]] = {}
         self._flow_state = 0  # 0: not solved, 1: solving, 2: solved

@@ -65,6 +65,7 @@ _SYSTEM_DIRS = frozenset({"sys", "bits", "mach", "linux", "asm", "netinet", "arp
 MAX_DEFINITIONS = 8  # a prototype with more definitions than this (platform variants...) stays a declaration
 MAX_ALTERNATIVES = 8  # definitions of one global name (configurations) kept as alternatives; more: unresolved
 MAX_CLOSURE = 256  # headers followed through includes per file (a kernel file reaches thousands)
+HELD_SETS = 64  # include_set()s kept (each up to 16 KB)
 
 
 
@@ -319,6 +320,8 @@ class CRules(CachedRules):
         cache = world_cache(world, "c-include-sets", dict)
         got = cache.get(ctx.frow.id)
         if got is None:
+            if len(cache) >= HELD_SETS:  # the kept closure rebuilds one: all of them held cost a kernel's resolvers GBs
+                cache.clear()
             got = cache[ctx.frow.id] = frozenset(self.include_closure(world, ctx))
         return got
 

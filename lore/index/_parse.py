@@ -19,6 +19,8 @@ from itertools import accumulate
 from types import ModuleType
 
 from ..languages import parse_source
+from ..languages.cpp import table_in_use as cpp_table_in_use
+from ..languages.cpp import use_table as use_cpp_table
 from ..parsers._ts import BudgetExceeded
 from ..parsers.records import ParsedFile, encode
 from ..text.tokens import body_text, index_text
@@ -272,8 +274,11 @@ def ref_names(pf: ParsedFile) -> str:
     return " ".join(sorted(set(" ".join(texts).replace("()", "").replace(".", " ").split())))
 
 
-def parse_batch(batch: list[tuple[Job, str, bytes]]) -> list[Parsed]:
-    """A Ray task: parse a batch of files the driver has read, in order (see :func:`parse_iter_ray`)."""
+def parse_batch(batch: list[tuple[Job, str, bytes]], cpp_table: dict[bytes, bytes] | None = None) -> list[Parsed]:
+    """A Ray task: parse a batch of files the driver has read, in order (see :func:`parse_iter_ray`), with the
+    driver's C++ macro table (a Ray worker is not forked from the driver, so it does not inherit it)."""
+    if cpp_table is not None:
+        use_cpp_table(cpp_table)
     was_enabled = gc.isenabled()
     gc.disable()  # as in the process pool: nothing long-lived, no cycles
     try:
@@ -314,6 +319,7 @@ def parse_iter_ray(jobs: list[Job], ray: ModuleType, progress: Progress | None =
     if not total:
         return
     task = ray.remote(num_cpus=1)(parse_batch)
+    cpp_table = ray.put(cpp_table_in_use())  # once: every task reads the same table
     if in_flight is None:
         in_flight = max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
 
@@ -343,7 +349,7 @@ def parse_iter_ray(jobs: list[Job], ray: ModuleType, progress: Progress | None =
 
     try:
         for batch in batches():
-            pending.append(task.remote(batch))
+            pending.append(task.remote(batch, cpp_table))
             if len(pending) >= in_flight:
                 yield from collect_oldest()
         while pending:

@@ -120,3 +120,24 @@ def test_cli_executor_ray(ray_local, repo, tmp_path):
                                    "--json"])
     assert res.exit_code == 0, res.output
     assert dump(tmp_path / "c.db")["symbols"]
+
+
+def test_ray_workers_read_cpp_files_with_the_drivers_macro_table(ray_local, tmp_path, small_batches):
+    """A namespace macro one header defines (the project-wide C++ table) reaches Ray's workers too: they are not
+    forked from the driver, so without it their C++ parses lose the namespace a local run finds."""
+    root = tmp_path / "cpp"
+    (root / "include").mkdir(parents=True)
+    (root / "include" / "config.h").write_text(
+        "#pragma once\n#define LIB_BEGIN namespace lib {\n#define LIB_END }\n#define LIB_API\n")
+    (root / "render.cpp").write_text('#include "include/config.h"\nLIB_BEGIN\n'
+                                     "class LIB_API Canvas {\npublic:\n    int draw();\n};\n"
+                                     "int Canvas::draw() { return 1; }\nint render() { return 2; }\nLIB_END\n")
+    for i in range(6):  # several Ray tasks of 5 files
+        (root / f"use{i}.cpp").write_text('#include "include/config.h"\nLIB_BEGIN\nint render();\n'
+                                          f"int use{i}() {{ Canvas c; return c.draw() + render(); }}\nLIB_END\n")
+    local = index_repo(root, db=tmp_path / "local.db", workers=2)
+    ray = index_repo(root, db=tmp_path / "ray.db", executor="ray", workers=2)
+    names = {q for (q,) in sqlite3.connect(tmp_path / "local.db").execute("SELECT qualified_name FROM symbols")}
+    assert any(q.endswith("lib.Canvas.draw") for q in names), sorted(names)
+    assert (ray.symbols, ray.edges) == (local.symbols, local.edges)
+    assert dump(tmp_path / "local.db") == dump(tmp_path / "ray.db")

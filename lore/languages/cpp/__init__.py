@@ -6,10 +6,10 @@ from __future__ import annotations
 from .._base import Language
 from ._headers import cpp_headers
 from ._parser import parse
-from ._project_macros import fingerprint, project_table, use_table
+from ._project_macros import fingerprint, project_table, table_in_use, use_table
 from ._rules import CppRules
 
-__all__ = ["LANGUAGE", "fingerprint", "project_table", "use_table"]
+__all__ = ["LANGUAGE", "fingerprint", "project_table", "table_in_use", "use_table"]
 
 LANGUAGE = Language(
     name="cpp",

@@ -166,6 +166,12 @@ def use_table(table: dict[bytes, bytes]) -> None:
     _TABLE = dict(table)
 
 
+def table_in_use() -> dict[bytes, bytes]:
+    """A copy of the table this process reads C++ files with: what a worker that is not forked from it (a Ray task)
+    must be given, or its C++ parses differ from a local run's."""
+    return dict(_TABLE)
+
+
 def apply_table(source: bytes, table: dict[bytes, bytes] | None = None) -> bytes:
     r"""``source`` with the table's macros read as their expansion: a namespace macro alone on a line written out,
     an attribute macro blanked where it stands as a bare word outside a directive (every line stays).

@@ -26,6 +26,10 @@ from ...store import derived_state
 
 STATE_KEY = "c-macro-tally/3"  # the version names the encoding and what a file contributes
 _PLAIN_KEY = STATE_KEY + "/names"  # the packed names, saved under their own token
+# marshal's version 2 writes no back-references: from version 3 on an object met twice is written once and then
+# referenced, so the bytes depend on which strings the process happened to share (a Ray worker interns other ones
+# than a forked one) and two equal tallies could be saved as different bytes
+_MARSHAL = 2
 REPACK_AT = 20_000  # names changed since the names were packed: pack again (else a tenth of them)
 _KCONFIG = "include/generated/autoconf.h"
 _PLUS_ONE = (1).__add__  # a packed name's length with its newline (mapped in C)
@@ -220,7 +224,7 @@ class MacroTally:
     # -- saved form ----------------------------------------------------------------------------------
     def _small(self) -> bytes:
         return marshal.dumps((1, self.plain.token, self.plain.overlay, self.cond, self.vals, self.static, self.alias,
-                              self.includes, self.kconfig, self.templates, self.incmacros))
+                              self.includes, self.kconfig, self.templates, self.incmacros), _MARSHAL)
 
     @classmethod
     def of(cls, records: Iterable[ParsedFile]) -> MacroTally:
@@ -356,7 +360,7 @@ class _Plain:
         self.token = hashlib.blake2b(self.packed_bytes(), digest_size=16).hexdigest()
 
     def packed_bytes(self) -> bytes:  # 32-bit offsets and codes: 4 bytes a name fewer than 64-bit ones
-        return marshal.dumps((self.text, self.starts.tobytes(), self.code.tobytes(), self.base_names, self.multi))
+        return marshal.dumps((self.text, self.starts.tobytes(), self.code.tobytes(), self.base_names, self.multi), _MARSHAL)
 
     def unpack(self, data: bytes) -> bool:
         if array("i").itemsize != 4:  # saved as 32-bit ints: a platform with another C int reads none back

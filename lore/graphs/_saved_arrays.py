@@ -320,14 +320,8 @@ def _link_same_block(other: tuple[Path, dict[str, list[Any]]], entry: list[Any],
         for k, b in enumerate(blocks or ()):
             if b != entry:
                 continue
-            src = _block_file(folder, name, k)
-            try:
-                same = np.load(src, mmap_mode="r", allow_pickle=False)
-                if same.dtype == stored.dtype and same.shape == stored.shape and np.array_equal(same, stored):
-                    os.link(src, path)
-                    return True
-            except (OSError, ValueError):
-                continue
+            if _link_if_same(_block_file(folder, name, k), stored, path):
+                return True
     return False
 
 
@@ -346,14 +340,20 @@ def _link_same(other: tuple[Path, dict[str, list[Any]]], entry: list[Any], store
     for name, got in manifest.items():
         if got != entry:
             continue
-        src = folder / f"{name}.npy"
-        try:
-            same = np.load(src, mmap_mode="r", allow_pickle=False)
-            if same.dtype == stored.dtype and same.shape == stored.shape and np.array_equal(same, stored):
-                os.link(src, path)
-                return True
-        except (OSError, ValueError):
-            continue
+        if _link_if_same(folder / f"{name}.npy", stored, path):
+            return True
+    return False
+
+
+def _link_if_same(src: Path, stored: np.ndarray, path: Path) -> bool:
+    """Hard-link ``src`` to ``path`` when it holds ``stored`` (the same dtype, shape and elements)."""
+    try:
+        same = np.load(src, mmap_mode="r", allow_pickle=False)
+        if same.dtype == stored.dtype and same.shape == stored.shape and np.array_equal(same, stored):
+            os.link(src, path)
+            return True
+    except (OSError, ValueError):
+        pass
     return False
 
 

@@ -14,13 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "index"))
 
 from test_ts_js_rules import edges  # noqa: E402
 
-LIB = ("export class HTTPError extends Error {\n  toResponse() { return 1; }\n}\n"
-       "export class Other {\n  toResponse() { return 2; }\n}\n")
-NARROWED = "src.lib.HTTPError.toResponse"
-
-
-def _bound(got, callee: str) -> set:
-    return {q for q, _r in got[callee]}
+from .test_typescript_paths import LIB, NARROWED, _bound  # noqa: E402
 
 
 def test_guards_conjunctions_ternaries_and_switch_true_narrow(tmp_path):

@@ -115,15 +115,24 @@ def dependent_construction(world, call, targets: list[tuple]) -> list[tuple] | N
     """The class, for a ``~dep`` construction bound to constructors of one class; ``None`` otherwise."""
     if DEPENDENT not in call.args or not targets:
         return None
+    owners = constructor_owners(world, targets)
+    if owners is None or len({getattr(world.syms.get(o), "qualified_name", None) for o in owners}) != 1:
+        return None
+    return [(main_class(world, owners), targets[0][1], 1.0)]
+
+
+def constructor_owners(world, targets: list[tuple]) -> set[int] | None:
+    """The classes whose constructors ``targets`` are, or ``None`` when one target is not a constructor."""
     owners = set()
     for t in targets:
         srow = world.syms.get(t[0]) if t[0] is not None else None
         if srow is None or srow.name != "<init>" or srow.parent_id is None:
             return None
         owners.add(srow.parent_id)
-    classes = {getattr(world.syms.get(o), "qualified_name", None) for o in owners}
-    if len(classes) != 1:
-        return None
-    # the class itself rather than a placeholder holding out-of-line constructors: the one declaring most members
-    cls = min(owners, key=lambda o: (-len(world.children.get(o, ())), o))
-    return [(cls, targets[0][1], 1.0)]
+    return owners
+
+
+def main_class(world, owners: set[int]) -> int:
+    """Of the symbols holding one class's constructors, the class itself rather than a placeholder holding
+    out-of-line ones: the one declaring most members (ties by id)."""
+    return min(owners, key=lambda o: (-len(world.children.get(o, ())), o))

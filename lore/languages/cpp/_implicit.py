@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .._rules import record_of
+from ._dependent_constructions import constructor_owners, main_class
 from ._own_file import param_types
 
 _DECORATION = re.compile(r"\b(?:const|volatile|struct|class)\b|&")
@@ -42,12 +43,9 @@ def implicit_copy(world, ctx, call, targets: list[tuple], twins) -> list[tuple] 
     args = [a for a in call.args if not a.startswith("~")]
     if call.kind not in ("new", "call") or len(args) != 1 or not targets:
         return None
-    owners = set()
-    for t in targets:
-        srow = world.syms.get(t[0]) if t[0] is not None else None
-        if srow is None or srow.name != "<init>" or srow.parent_id is None:
-            return None
-        owners.add(srow.parent_id)
+    owners = constructor_owners(world, targets)
+    if owners is None:
+        return None
     names = {getattr(world.syms.get(o), "name", "") for o in owners}
     if len(names) != 1:
         return None
@@ -66,5 +64,4 @@ def implicit_copy(world, ctx, call, targets: list[tuple], twins) -> list[tuple] 
                 params = param_types(sym.signature, name) if sym is not None else None
                 if params is None or any(re.search(rf"\b{re.escape(name)}\b", p) for p in params):
                     return None
-    cls = min(owners, key=lambda o: (-len(world.children.get(o, ())), o))
-    return [(cls, targets[0][1], 1.0)]
+    return [(main_class(world, owners), targets[0][1], 1.0)]

@@ -28,9 +28,9 @@ from ._flow import _STAR
 
 META_KEY = "flow_solution"
 _LAMBDA = re.compile(r"<lambda:(\d+):(\d+)>")
-# the modules whose code decides the solution: a change to any of them makes a stored one unusable
-_RESOLVER = ("_flow.py", "_lookup.py", "_values.py", "_hierarchy.py", "_world.py", "_symtab.py", "_edges.py", "resolve.py", "_fixtures.py",
-             "_flow_keep.py")
+# the code that decides the solution: every module of the resolver's package and of the languages' rules (a list
+# of chosen modules went stale as rules moved into new ones: _members, _keys_params, _given ... were missing)
+_RESOLVER_PACKAGES = ("index", "languages")
 
 Solution = dict[tuple[int, int], "set | None"]
 Subclasses = dict[int, list[int]]
@@ -84,15 +84,24 @@ def shape(pf: ParsedFile) -> str:
     return hashlib.sha1(json.dumps(out, separators=(",", ":")).encode()).hexdigest()
 
 
+def resolver_files() -> list[Path]:
+    """The source files whose code decides a stored solution (see :data:`_RESOLVER_PACKAGES`), sorted."""
+    top = Path(__file__).parent.parent
+    return sorted(p for pkg in _RESOLVER_PACKAGES for p in (top / pkg).rglob("*") if p.suffix in (".py", ".scm"))
+
+
 @cache
 def resolver_version() -> str:
     """A digest of the resolver's own source: a stored solution is only as good as the code that solved it."""
     h = hashlib.sha1()
-    here = Path(__file__).parent
-    for name in _RESOLVER:
+    top = Path(__file__).parent.parent
+    files = resolver_files()
+    if not files:  # an installation without sources: never reuse
+        return ""
+    for p in files:
         try:
-            h.update((here / name).read_bytes())
-        except OSError:  # an installation without sources: never reuse
+            h.update(p.relative_to(top).as_posix().encode() + b"\0" + p.read_bytes())
+        except OSError:
             return ""
     return h.hexdigest()
 

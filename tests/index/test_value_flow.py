@@ -484,6 +484,17 @@ def test_refresh_keeps_the_solution_when_no_changed_file_reads_differently(tmp_p
     assert edges(db) == [(a, b, res, line - (1 if a == "lib.run" else 0)) for a, b, res, line in got]
 
 
+def test_the_resolver_version_covers_every_module_that_decides_the_solution() -> None:
+    """A stored solution is kept only by the code that solved it: a rule moved into a new module (members,
+    keys that travel, returns given back, a language's rules) must change the version too."""
+    from lore.index import _flow_keep
+
+    names = {p.relative_to(p.parents[1]).as_posix() if p.parent.name == "index" else p.name
+             for p in _flow_keep.resolver_files()}
+    assert {"index/_members.py", "index/_keys_params.py", "index/_given.py", "index/_flow.py"} <= names
+    assert "_rules.py" in names  # the languages' rules (lore/languages/*/_rules.py)
+
+
 def _bound_edges(path) -> list[tuple[str, str, str, int]]:
     """Every bound call edge of the index at ``path`` as (caller, callee, resolution, line), sorted."""
     import sqlite3

@@ -24,6 +24,15 @@ def _history_cache_of_the_session(tmp_path_factory: pytest.TempPathFactory):
         os.environ["LORE_HISTORY_CACHE"] = old
 
 
+def sigint_default() -> None:
+    """``preexec_fn`` of a child a test will Ctrl-C: SIGINT's default action back. A shell starts a background
+    job (``cmd &`` without job control, as a CI runner may) with SIGINT ignored, children inherit that, and a
+    Python started so never raises KeyboardInterrupt: the test would wait for an exit that never comes."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     for rel, content in files.items():
         p = root / rel

@@ -10,6 +10,7 @@ import pytest
 from lore import index_repo, open_index
 from lore.errors import IndexBusyError
 from lore.index.watch import change_filter, watch
+from tests.conftest import sigint_default
 
 
 def _wait(cond, timeout=60.0):  # generous: a loaded machine (CI beside other jobs) starts a run slowly
@@ -92,7 +93,8 @@ def test_lore_index_watch_process_reindexes_and_stops_on_ctrl_c(tmp_path):
 
     (tmp_path / "a.py").write_text("def f():\n    pass\n")
     proc = subprocess.Popen([sys.executable, "-m", "lore", "index", str(tmp_path), "--watch", "--workers", "1",
-                             "--debounce", "200"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             "--debounce", "200"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=sigint_default)
     try:
         first = proc.stdout.readline()
         assert "indexed" in first, first

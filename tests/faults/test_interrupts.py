@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from lore import index_repo
+from tests.conftest import sigint_default
 
 from .test_orphans import _children, pytestmark  # noqa: F401  (reads /proc)
 
@@ -46,7 +47,7 @@ def _interrupt(root: Path, db: Path, *, after_commit: bool, before: int | None) 
         (root / "m0.py").write_text((root / "m0.py").read_text() + f"def added_{time.time_ns()}():\n    pass\n")
     args = () if after_commit else ("--rebuild",)
     proc = subprocess.Popen([sys.executable, "-m", "lore", "index", str(root), *args],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_default)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline and proc.poll() is None:
         if after_commit and committed_generation(db) != before:

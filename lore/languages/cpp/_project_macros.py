@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 
 from ._project_branches import defined_names, taken_defines, uncommented
-from ._source import _ATTRIBUTE_FORM, _NS_CLOSE, _NS_OPEN, _SPECIFIER_WORDS
+from ._source import _ATTRIBUTE_FORM, _NS_CLOSE, _NS_OPEN, _SPECIFIER_WORDS, _blank_outside_directives
 
 MAX_MACROS = 4096  # names kept (a project's config headers define tens; a generated header could define thousands)
 MAX_HEADER_BYTES = 2 << 20  # headers read for the table (a bigger one is generated data, not a config header)
@@ -198,14 +198,6 @@ def apply_table(source: bytes, table: dict[bytes, bytes] | None = None) -> bytes
         bare = re.compile(rb"(?<![\w#])(?:" + b"|".join(re.escape(n) for n in blanks) + rb")(?![\w(])")
         source = bare.sub(_blank_outside_directives, source)
     return source
-
-
-def _blank_outside_directives(m: re.Match) -> bytes:
-    text = m.string
-    start = text.rfind(b"\n", 0, m.start()) + 1
-    if text[start:m.start()].lstrip().startswith(b"#"):
-        return m.group(0)
-    return b" " * len(m.group(0))
 
 
 def project_table(files: Iterable[tuple[str, str, str]]) -> dict[bytes, bytes]:
